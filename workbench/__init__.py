@@ -1,0 +1,1 @@
+"""workbench: evaluate ranking, filtering, clustering and document organization."""

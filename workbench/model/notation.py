@@ -1,0 +1,110 @@
+"""The papers' notation for organizations (seed 000, Tables 1–5 and 9), read and written.
+
+One priority level per line, highest first; ``{d1 d2}`` is a cluster, a bare id a singleton cluster;
+``#`` starts a comment; blank lines are ignored; commas separate like spaces; an optional last line
+``rest: d8 d9`` lists a finite rest. ``parse_organization`` returns plain tuples; ``Organization.parse``
+wraps them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from workbench.model.errors import OrganizationError
+
+_TOKEN = re.compile(r"[{}]|[^\s{},]+")
+_REST = re.compile(r"\s*rest\s*:", re.IGNORECASE)
+_WRITABLE = re.compile(r"[^\s{},#]+")
+
+
+def _tokens(line: str):
+    """(column, token) pairs of one line, its comment removed; columns are 1-based."""
+    code = line.split("#", 1)[0]
+    for match in _TOKEN.finditer(code):
+        yield match.start() + 1, match.group()
+
+
+def _parse_level(line_no: int, line: str) -> tuple[frozenset[str], ...]:
+    clusters: list[frozenset[str]] = []
+    open_col: int | None = None
+    members: dict[str, int] = {}
+    for col, token in _tokens(line):
+        if token == "{":
+            if open_col is not None:
+                raise OrganizationError("nested '{': clusters cannot contain clusters",
+                                        line=line_no, column=col, token=token)
+            open_col, members = col, {}
+        elif token == "}":
+            if open_col is None:
+                raise OrganizationError("unbalanced '}' with no '{' before it", line=line_no, column=col, token=token)
+            if not members:
+                raise OrganizationError("empty cluster '{}'", line=line_no, column=open_col, token="{}")
+            clusters.append(frozenset(members))
+            open_col = None
+        elif open_col is not None:
+            if token in members:
+                raise OrganizationError(f"document {token!r} twice in one cluster (first at column {members[token]})",
+                                        line=line_no, column=col, token=token)
+            members[token] = col
+        else:
+            clusters.append(frozenset([token]))
+    if open_col is not None:
+        raise OrganizationError("unbalanced '{' is never closed", line=line_no, column=open_col, token="{")
+    return tuple(clusters)
+
+
+def parse_organization(text: str) -> tuple[tuple[tuple[frozenset[str], ...], ...], frozenset[str] | None]:
+    """Parse the notation into (levels, rest); ``rest`` is None for an unlimited tail."""
+    if not isinstance(text, str):
+        raise OrganizationError(f"expected notation text, got {type(text).__name__}")
+    levels: list[tuple[frozenset[str], ...]] = []
+    level_lines: dict[str, tuple[int, int]] = {}
+    rest: frozenset[str] | None = None
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not any(True for _ in _tokens(line)) and not _REST.match(line.split("#", 1)[0]):
+            continue
+        if rest is not None:
+            col, token = next(_tokens(line))
+            raise OrganizationError("'rest:' must be the last line", line=line_no, column=col, token=token)
+        head = _REST.match(line.split("#", 1)[0])
+        if head:
+            rest_docs: dict[str, int] = {}
+            for col, token in _tokens(line[head.end():]):
+                col += head.end()
+                if token in "{}":
+                    raise OrganizationError("the rest holds bare documents, not clusters",
+                                            line=line_no, column=col, token=token)
+                if token in rest_docs:
+                    raise OrganizationError(f"document {token!r} twice in rest: (first at column {rest_docs[token]})",
+                                            line=line_no, column=col, token=token)
+                if token in level_lines:
+                    first_line, first_col = level_lines[token]
+                    raise OrganizationError(
+                        f"document {token!r} is both in a level (line {first_line}, column {first_col}) and in rest:",
+                        line=line_no, column=col, token=token)
+                rest_docs[token] = col
+            rest = frozenset(rest_docs)
+            continue
+        levels.append(_parse_level(line_no, line))
+        for col, token in _tokens(line):
+            if token not in "{}":
+                level_lines.setdefault(token, (line_no, col))
+    return tuple(levels), rest
+
+
+def format_organization(levels, rest, sort_key: Callable[[str], object]) -> str:
+    """Write levels and rest in the notation; singletons are written bare, members in ``sort_key`` order."""
+    def cluster_text(cluster: frozenset[str]) -> str:
+        members = sorted(cluster, key=sort_key)
+        for doc in members:
+            if not _WRITABLE.fullmatch(doc):
+                raise OrganizationError(
+                    "the notation cannot write this document id (it holds a space, brace, comma or '#')",
+                    token=doc)
+        return members[0] if len(members) == 1 else "{" + " ".join(members) + "}"
+
+    lines = [" ".join(cluster_text(c) for c in level) for level in levels]
+    if rest is not None:
+        lines.append(" ".join(["rest:", *sorted(rest, key=sort_key)]))
+    return "\n".join(lines)

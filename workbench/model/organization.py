@@ -1,0 +1,217 @@
+"""The document organization of seed 000 §3: priority levels of clusters, over an unlimited tail or a finite rest.
+
+An :class:`Organization` is what a gold standard and a system output both are. Ranking, filtering and
+clustering are special cases (seed 000, Tables 1–5)::
+
+    >>> gold = Organization.parse("d1 {d2 d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7}")
+    >>> gold.levels[1]
+    (frozenset({'d4', 'd5'}), frozenset({'d6', 'd7'}))
+    >>> Organization.from_filtering(["d1"], ["d2", "d3"]).format()
+    'd1\\nrest: d2 d3'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from workbench.model.errors import OrganizationError
+from workbench.model.notation import format_organization, parse_organization
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+Cluster = frozenset[str]
+Level = tuple[Cluster, ...]
+
+
+def natural_key(doc: str) -> tuple:
+    """Sort key that puts ``d2`` before ``d10``."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", doc))
+
+
+@dataclass(frozen=True)
+class Organization:
+    """Priority levels (highest first), each a tuple of clusters (non-empty frozensets of document ids).
+
+    ``rest`` is ``None`` for an unlimited tail below the levels (ranking, the general task), or the finite set
+    of documents that are neither prioritised nor clustered (filtering, clustering of a closed collection).
+    A document may occur in several clusters and levels (overlap), but not twice in one cluster, nor both in a
+    level and in the rest.
+    """
+
+    levels: tuple[Level, ...] = ()
+    rest: frozenset[str] | None = None
+
+    def __post_init__(self) -> None:
+        levels = tuple(tuple(frozenset(cluster) for cluster in level) for level in self.levels)
+        rest = None if self.rest is None else frozenset(self.rest)
+        object.__setattr__(self, "levels", levels)
+        object.__setattr__(self, "rest", rest)
+        for i, level in enumerate(levels, start=1):
+            if not level:
+                raise OrganizationError(f"level {i} has no cluster", line=i)
+            for cluster in level:
+                if not cluster:
+                    raise OrganizationError(f"level {i} has an empty cluster", line=i)
+                for doc in cluster:
+                    if not isinstance(doc, str) or not doc:
+                        raise OrganizationError(f"document ids must be non-empty strings, got {doc!r}", line=i)
+        if rest:
+            clash = rest & self.prioritised
+            if clash:
+                doc = min(clash, key=natural_key)
+                raise OrganizationError(f"document {doc!r} is both in a level and in rest:", token=doc)
+
+    # ----------------------------------------------------------------------------------------- views
+    @property
+    def finite(self) -> bool:
+        """True when a finite rest (possibly empty) replaces the unlimited tail."""
+        return self.rest is not None
+
+    @property
+    def prioritised(self) -> frozenset[str]:
+        """The documents that occur in some level."""
+        return frozenset(doc for level in self.levels for cluster in level for doc in cluster)
+
+    @property
+    def documents(self) -> frozenset[str]:
+        """Every document the organization names: its levels and its finite rest."""
+        return self.prioritised | (self.rest or frozenset())
+
+    @property
+    def n_occurrences(self) -> int:
+        """Number of (document, cluster) memberships in the levels."""
+        return sum(len(cluster) for level in self.levels for cluster in level)
+
+    def __repr__(self) -> str:
+        return f"Organization.parse({self.format()!r})"
+
+    # ---------------------------------------------------------------------------------- notation
+    @classmethod
+    def parse(cls, text: str) -> Organization:
+        """Read the papers' notation: one level per line, ``{d1 d2}`` a cluster, a bare id a singleton.
+
+        ``#`` starts a comment, blank lines are ignored, commas separate like spaces, and an optional last
+        line ``rest: d8 d9`` lists a finite rest (``rest:`` alone: an empty finite rest).
+        Raises :class:`OrganizationError` naming line, column and token.
+        """
+        levels, rest = parse_organization(text)
+        return cls(levels, rest)
+
+    def format(self) -> str:
+        """Write the notation back; ``Organization.parse(o.format()) == o``."""
+        return format_organization(self.levels, self.rest, natural_key)
+
+    # ------------------------------------------------------------------------------ constructors
+    @classmethod
+    def from_ranking(cls, ids: Iterable[str]) -> Organization:
+        """A ranking: one document per level, best first, over an unlimited tail (seed 000, Table 1)."""
+        ids = list(ids)
+        _reject_duplicates(ids, "ranking")
+        return cls(tuple((frozenset([doc]),) for doc in ids))
+
+    @classmethod
+    def from_graded(cls, grades: Mapping[str, float]) -> Organization:
+        """Graded relevance: one level per grade > 0, highest first, documents as singletons.
+
+        Documents with grade ≤ 0 are not prioritised: they belong to the unlimited tail.
+        """
+        by_grade: dict[float, list[str]] = {}
+        for doc, grade in grades.items():
+            if grade != grade:  # NaN
+                raise OrganizationError(f"document {doc!r} has grade NaN", token=str(doc))
+            if grade > 0:
+                by_grade.setdefault(grade, []).append(doc)
+        return cls(tuple(tuple(frozenset([d]) for d in by_grade[g]) for g in sorted(by_grade, reverse=True)))
+
+    @classmethod
+    def from_filtering(cls, positive: Iterable[str], negative: Iterable[str]) -> Organization:
+        """Filtering: the positive documents as one level of singletons above a finite rest (Table 2)."""
+        positive, negative = list(positive), list(negative)
+        _reject_duplicates(positive + negative, "filtering")
+        levels = (tuple(frozenset([d]) for d in positive),) if positive else ()
+        return cls(levels, frozenset(negative))
+
+    @classmethod
+    def from_clustering(cls, clusters: Iterable[Iterable[str]], rest: Iterable[str] | None = None) -> Organization:
+        """Clustering of a closed collection: one level of clusters over a finite rest (Tables 3–4)."""
+        level = []
+        for i, cluster in enumerate(clusters, start=1):
+            members = list(cluster)
+            _reject_duplicates(members, f"cluster {i}")
+            if not members:
+                raise OrganizationError(f"cluster {i} is empty")
+            level.append(frozenset(members))
+        return cls((tuple(level),) if level else (), frozenset(rest or ()))
+
+    # ---------------------------------------------------------------------------------- frames
+    def to_frame(self) -> pd.DataFrame:
+        """Long format: one row per occurrence, columns ``document, level, cluster`` (1-based).
+
+        Documents of a finite rest have ``level`` and ``cluster`` missing (``<NA>``);
+        ``df.attrs["finite"]`` tells a finite rest from an unlimited tail.
+        """
+        import pandas as pd
+
+        rows = [
+            (doc, li, ci)
+            for li, level in enumerate(self.levels, start=1)
+            for ci, cluster in enumerate(level, start=1)
+            for doc in sorted(cluster, key=natural_key)
+        ]
+        rows += [(doc, None, None) for doc in sorted(self.rest or (), key=natural_key)]
+        frame = pd.DataFrame(rows, columns=["document", "level", "cluster"])
+        frame = frame.astype({"document": "string", "level": "Int64", "cluster": "Int64"})
+        frame.attrs["finite"] = self.finite
+        return frame
+
+    @classmethod
+    def from_frame(cls, frame: pd.DataFrame, finite: bool | None = None) -> Organization:
+        """Inverse of :meth:`to_frame`. ``finite`` defaults to ``frame.attrs["finite"]``, else to whether
+        any row has a missing level (a rest document)."""
+        import pandas as pd
+
+        missing = {"document", "level", "cluster"} - set(frame.columns)
+        if missing:
+            raise OrganizationError(f"frame lacks column(s) {sorted(missing)}; expected document, level, cluster")
+        clusters: dict[tuple[int, object], list[str]] = {}
+        rest: list[str] = []
+        for row_no, (doc, level, cluster) in enumerate(
+            frame[["document", "level", "cluster"]].itertuples(index=False), start=1
+        ):
+            if pd.isna(level):
+                rest.append(str(doc))
+                continue
+            try:
+                level_no = int(level)
+            except (TypeError, ValueError):
+                raise OrganizationError(f"row {row_no}: level {level!r} is not an integer", line=row_no) from None
+            members = clusters.setdefault((level_no, cluster), [])
+            if str(doc) in members:
+                raise OrganizationError(
+                    f"row {row_no}: document {doc!r} twice in cluster {cluster!r} of level {level_no}",
+                    line=row_no,
+                    token=str(doc),
+                )
+            members.append(str(doc))
+        level_numbers = sorted({level for level, _ in clusters})
+        levels = tuple(
+            tuple(frozenset(members) for (lv, _), members in clusters.items() if lv == number)
+            for number in level_numbers
+        )
+        if finite is None:
+            finite = frame.attrs.get("finite", bool(rest))
+        if rest and not finite:
+            raise OrganizationError("rows without a level form a finite rest, but finite=False was given")
+        return cls(levels, frozenset(rest) if finite else None)
+
+
+def _reject_duplicates(ids: Sequence[str], where: str) -> None:
+    seen: set[str] = set()
+    for doc in ids:
+        if doc in seen:
+            raise OrganizationError(f"document {doc!r} occurs twice in the {where}", token=str(doc))
+        seen.add(doc)
