@@ -38,18 +38,27 @@ class Organization:
 
     ``rest`` is ``None`` for an unlimited tail below the levels (ranking, the general task), or the finite set
     of documents that are neither prioritised nor clustered (filtering, clustering of a closed collection).
+    ``grades`` optionally labels each level with its relevance grade (graded qrels; ranking gains use it).
     A document may occur in several clusters and levels (overlap), but not twice in one cluster, nor both in a
     level and in the rest.
     """
 
     levels: tuple[Level, ...] = ()
     rest: frozenset[str] | None = None
+    grades: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         levels = tuple(tuple(frozenset(cluster) for cluster in level) for level in self.levels)
         rest = None if self.rest is None else frozenset(self.rest)
         object.__setattr__(self, "levels", levels)
         object.__setattr__(self, "rest", rest)
+        if self.grades is not None:
+            grades = tuple(float(g) for g in self.grades)
+            object.__setattr__(self, "grades", grades)
+            if len(grades) != len(levels):
+                raise OrganizationError(f"{len(grades)} grades given for {len(levels)} levels")
+            if any(g != g for g in grades):
+                raise OrganizationError("a level grade is NaN")
         for i, level in enumerate(levels, start=1):
             if not level:
                 raise OrganizationError(f"level {i} has no cluster", line=i)
@@ -95,15 +104,16 @@ class Organization:
         """Read the papers' notation: one level per line, ``{d1 d2}`` a cluster, a bare id a singleton.
 
         ``#`` starts a comment, blank lines are ignored, commas separate like spaces, and an optional last
-        line ``rest: d8 d9`` lists a finite rest (``rest:`` alone: an empty finite rest).
+        line ``rest: d8 d9`` lists a finite rest (``rest:`` alone: an empty finite rest). A level may open
+        with its grade in brackets, ``[3] d1 d2`` (all levels or none).
         Raises :class:`OrganizationError` naming line, column and token.
         """
-        levels, rest = parse_organization(text)
-        return cls(levels, rest)
+        levels, rest, grades = parse_organization(text)
+        return cls(levels, rest, grades)
 
     def format(self) -> str:
         """Write the notation back; ``Organization.parse(o.format()) == o``."""
-        return format_organization(self.levels, self.rest, natural_key)
+        return format_organization(self.levels, self.rest, self.grades, natural_key)
 
     # ------------------------------------------------------------------------------ constructors
     @classmethod
@@ -125,7 +135,19 @@ class Organization:
                 raise OrganizationError(f"document {doc!r} has grade NaN", token=str(doc))
             if grade > 0:
                 by_grade.setdefault(grade, []).append(doc)
-        return cls(tuple(tuple(frozenset([d]) for d in by_grade[g]) for g in sorted(by_grade, reverse=True)))
+        order = sorted(by_grade, reverse=True)
+        return cls(tuple(tuple(frozenset([d]) for d in by_grade[g]) for g in order), grades=tuple(order))
+
+    def grade_of(self) -> dict[str, float]:
+        """Each prioritised document's gain: its level's grade, else ``levels - index`` (the top level
+        of three gets 3, the bottom 1). A document in several levels takes the highest."""
+        grades = self.grades or tuple(float(len(self.levels) - i) for i in range(len(self.levels)))
+        out: dict[str, float] = {}
+        for grade, level in zip(grades, self.levels, strict=True):
+            for cluster in level:
+                for doc in cluster:
+                    out[doc] = max(grade, out.get(doc, grade))
+        return out
 
     @classmethod
     def from_filtering(cls, positive: Iterable[str], negative: Iterable[str]) -> Organization:
