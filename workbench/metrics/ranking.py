@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -44,17 +45,26 @@ def order_by_score(docs: Sequence[str], scores: Sequence[float]) -> list[int]:
     >>> order_by_score(["a", "b", "c"], [1.0, 2.0, 1.0])
     [1, 2, 0]
     """
-    values = np.asarray(scores, dtype=float)
+    return _score_order(docs, np.asarray(scores, dtype=float)).tolist()
+
+
+def _score_order(docs: Sequence[str], values: np.ndarray) -> np.ndarray:
     if values.shape != (len(docs),):
         raise RankingInputError(f"{len(docs)} documents but {values.size} scores")
     if np.isnan(values).any():
         doc = docs[int(np.flatnonzero(np.isnan(values))[0])]
         raise RankingInputError(f"document {doc!r} has score NaN")
-    order = np.argsort(-values, kind="stable")
+    order = np.argsort(-values)
     ranked = values[order]
-    if len(ranked) > 1 and (ranked[1:] == ranked[:-1]).any():
-        return sorted(range(len(docs)), key=lambda i: (values[i], docs[i]), reverse=True)
-    return order.tolist()
+    same = ranked[1:] == ranked[:-1]
+    if same.any():  # re-sort the tied positions by (score, document id) descending (comp_sim_docno)
+        tied = np.zeros(len(order), dtype=bool)
+        tied[:-1] |= same
+        tied[1:] |= same
+        index = order[tied].tolist()
+        keyed = sorted(zip(ranked[tied].tolist(), [docs[i] for i in index], index, strict=True), reverse=True)
+        order[tied] = [i for _, _, i in keyed]
+    return order
 
 
 def ranked_documents(output: Organization) -> list[str]:
@@ -124,9 +134,9 @@ class GainTable:
         ideal_rows = []
         for row, topic in enumerate(topics):
             judged, ranked = qrels[topic], run[topic]
-            docs = list(ranked)
-            order = order_by_score(docs, np.fromiter(ranked.values(), float, len(docs)))
-            gains[row, :len(docs)] = [judged.get(docs[i], 0.0) for i in order]
+            found = np.fromiter(map(judged.get, ranked, repeat(0.0)), float, len(ranked))
+            order = _score_order(list(ranked), np.fromiter(ranked.values(), float, len(ranked)))
+            gains[row, :len(found)] = found[order]
             ideal_rows.append(sorted((g for g in judged.values() if g > 0), reverse=True))
         np.maximum(gains, 0.0, out=gains)
         return cls(gains, _pad(ideal_rows), tuple(topics))
