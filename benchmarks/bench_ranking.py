@@ -96,10 +96,10 @@ def bench(label: str, qrels: dict, run: dict, repeat: int) -> None:
         rows.append(("ranx", cold_r, warm_r))
 
     base_cold, base_warm = rows[0][1], rows[0][2]
-    header = ("library", "cold (s)", "warm (s)", "cold / workbench", "warm / workbench")
-    print("   {:<12} {:>10} {:>10} {:>17} {:>17}".format(*header))
+    header = ("library", "cold (ms)", "warm (ms)", "cold / workbench", "warm / workbench")
+    print("   {:<12} {:>11} {:>11} {:>17} {:>17}".format(*header))
     for name, c, w in rows:
-        print(f"   {name:<12} {c:10.3f} {w:10.3f} {c / base_cold:17.2f} {w / base_warm:17.2f}")
+        print(f"   {name:<12} {c * 1e3:11.1f} {w * 1e3:11.1f} {c / base_cold:17.2f} {w / base_warm:17.2f}")
     if theirs is not None:
         diff = max(abs(mine[m][t] - theirs[t][trec]) for m, trec in MEASURES.items() for t in theirs)
         print(f"   max |workbench − pytrec_eval| over all topics and measures: {diff:.2e}")
