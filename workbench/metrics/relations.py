@@ -195,9 +195,10 @@ def _multi_occurrence_pairs(x: Side, other: Side, u: np.ndarray, multi_doc: np.n
     if len(docs) == 0:
         return 0.0
     sx, sy, sw, su = simple
-    cells, inverse = np.unique(np.vstack([sx, sy]), axis=1, return_inverse=True)
-    cell_x, cell_y = cells
-    n_cells = len(cell_x)
+    span = int(sy.max(initial=0)) + 1
+    cells, inverse = np.unique(sx * span + sy, return_inverse=True)
+    cell_x, cell_y = cells // span, cells % span
+    n_cells = len(cells)
     cell_w, cell_u = np.bincount(inverse, sw, n_cells), np.bincount(inverse, su, n_cells)
     cell_ids = np.arange(n_cells)
 
