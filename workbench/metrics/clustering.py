@@ -379,20 +379,41 @@ def homogeneity_completeness_v(c: ClusterContingency, beta: float = 1.0) -> dict
 
 # ----------------------------------------------------------------------------------- pair counting
 def pair_counts(c: ClusterContingency) -> dict[str, int]:
-    """Unordered document pairs: ``tp`` (together in both), ``fp`` (output only), ``fn`` (gold only),
-    ``tn`` (apart in both), from the contingency without enumerating pairs."""
-    table = _flat_table(c).astype(np.int64)
-    n = int(table.sum())
-
-    def comb2(x) -> int:
-        x = np.asarray(x, dtype=np.int64)
-        return int((x * (x - 1) // 2).sum())
-
-    together = comb2(table)
-    pred = comb2(table.sum(axis=1))
-    true = comb2(table.sum(axis=0))
-    tp, fp, fn = together, pred - together, true - together
-    return {"tp": tp, "fp": fp, "fn": fn, "tn": n * (n - 1) // 2 - tp - fp - fn}
+    """Unordered pairs of distinct gold documents: ``tp`` (together in both), ``fp`` (output only), ``fn``
+    (gold only), ``tn`` (apart in both). Two documents are together when they share at least one cluster,
+    so with overlap a pair counts once (the WePS scorer's pair measures); without overlap this is
+    scikit-learn's pair confusion matrix. Output documents the gold lacks are not items; a gold document
+    the output lacks is together with nothing. Counted per document from neighbourhood sizes, O(nnz) for
+    documents in one cluster and one class.
+    """
+    nx, ng = _row_counts(c.output), _row_counts(c.gold)
+    in_gold = ng > 0
+    items = int(in_gold.sum())
+    returned = in_gold & (nx > 0)
+    out_gold_sizes = np.asarray(c.output[in_gold].sum(axis=0)).ravel() if items else np.zeros(0)
+    flat = (nx == 1) & (ng == 1)
+    size_x = np.zeros(len(nx), dtype=np.int64)
+    size_g = np.zeros(len(nx), dtype=np.int64)
+    size_both = np.zeros(len(nx), dtype=np.int64)
+    docs = np.flatnonzero(flat)
+    fi, fj = _flat_cell(c, docs)
+    size_x[docs] = out_gold_sizes[fi]
+    size_g[docs] = c.gold_sizes[fj]
+    size_both[docs] = np.asarray(c.table[fi, fj]).ravel() if len(docs) else 0
+    docs = np.flatnonzero(in_gold & ~flat)
+    if len(docs):
+        keep = sp.diags_array(in_gold.astype(np.int64), dtype=np.int64)
+        cx = sp.csr_array(c.output[docs] @ (keep @ c.output).T)
+        cg = sp.csr_array(c.gold[docs] @ (keep @ c.gold).T)
+        size_x[docs] = _row_counts(cx)
+        size_g[docs] = _row_counts(cg)
+        size_both[docs] = _row_counts(sp.csr_array(cx.multiply(cg)))
+    self_pairs = returned.astype(np.int64)
+    pred = int((size_x - self_pairs)[in_gold].sum()) // 2
+    true = int((size_g - 1)[in_gold].sum()) // 2
+    tp = int((size_both - self_pairs)[in_gold].sum()) // 2
+    fp, fn = pred - tp, true - tp
+    return {"tp": tp, "fp": fp, "fn": fn, "tn": items * (items - 1) // 2 - tp - fp - fn}
 
 
 def rand(c: ClusterContingency) -> float:
