@@ -8,7 +8,8 @@ arrays. Every measure is a pure function of it:
 - extended BCubed precision/recall/F in two variants named apart: ``variant="item"`` (Amigó et al. 2009
   §4.2, multiplicity precision per document; equals the ``bcubed`` package) and ``variant="occurrence"``
   (each document in each cluster a separate item, seed 000 §4.2; PyEvALL's ReliabilityBCubed);
-- entropy, class entropy, mutual information, NMI (arithmetic mean), homogeneity, completeness, V-measure;
+- entropy, class entropy, mutual information, NMI (arithmetic mean), homogeneity, completeness, V-measure
+  (defined for partitions: NaN when a gold document is in two clusters or classes);
 - pair counting: Rand, adjusted Rand, Jaccard, Fowlkes–Mallows (scikit-learn's conventions).
 
     >>> from workbench.model import Organization
@@ -306,12 +307,16 @@ def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> 
 
 
 # ------------------------------------------------------------------------------- entropy family
-def _flat_table(c: ClusterContingency) -> np.ndarray:
-    """The contingency on one set of items for entropy and pair counting (see ``unmatched``).
+def _flat_table(c: ClusterContingency) -> np.ndarray | None:
+    """The contingency of two partitions of the gold documents, for the entropy family; None with overlap.
 
     Rows: output clusters restricted to gold documents, plus one singleton row per gold document the
-    output lacks; columns: gold classes. With overlap each (document, cluster, class) co-membership counts.
+    output lacks (see ``unmatched``); columns: gold classes. Entropy, MI, NMI and V-measure are defined for
+    partitions: with a gold document in two clusters or classes they are NaN (use BCubed).
     """
+    in_gold = _row_counts(c.gold) > 0
+    if (_row_counts(c.output)[in_gold] > 1).any() or (_row_counts(c.gold) > 1).any():
+        return None
     table = c.table.toarray() if c.table.shape[0] else np.zeros((0, c.table.shape[1]), dtype=np.int64)
     table = table[table.sum(axis=1) > 0]
     missing = (_row_counts(c.output) == 0) & (_row_counts(c.gold) > 0)
@@ -332,6 +337,8 @@ def _entropy(counts: np.ndarray) -> float:
 def mutual_information(c: ClusterContingency) -> float:
     """MI = Σ_ij (n_ij/N) log(N n_ij / (a_i b_j)) in nats (scikit-learn's ``mutual_info_score``)."""
     table = _flat_table(c)
+    if table is None:
+        return math.nan
     n = table.sum()
     if n == 0 or table.shape[0] == 1 or table.shape[1] == 1:
         return 0.0
@@ -343,19 +350,23 @@ def mutual_information(c: ClusterContingency) -> float:
 
 
 def entropy(c: ClusterContingency) -> float:
-    """Entropy of the output clustering H(K) in nats."""
-    return _entropy(_flat_table(c).sum(axis=1))
+    """Entropy of the output clustering H(K) in nats (over gold documents; NaN with overlap)."""
+    table = _flat_table(c)
+    return math.nan if table is None else _entropy(table.sum(axis=1))
 
 
 def class_entropy(c: ClusterContingency) -> float:
-    """Entropy of the gold classes H(C) in nats."""
-    return _entropy(_flat_table(c).sum(axis=0))
+    """Entropy of the gold classes H(C) in nats (NaN with overlap)."""
+    table = _flat_table(c)
+    return math.nan if table is None else _entropy(table.sum(axis=0))
 
 
 def nmi(c: ClusterContingency) -> float:
     """NMI = MI / mean(H(C), H(K)) (arithmetic mean; scikit-learn's default). 1 when both sides are one
     cluster or empty, 0 when MI is 0 otherwise (scikit-learn's limits)."""
     table = _flat_table(c)
+    if table is None:
+        return math.nan
     if table.shape[0] == table.shape[1] == 1 or table.size == 0:
         return 1.0
     mi = mutual_information(c)
@@ -369,6 +380,8 @@ def homogeneity_completeness_v(c: ClusterContingency, beta: float = 1.0) -> dict
     """Rosenberg & Hirschberg (2007): homogeneity 1 − H(C|K)/H(C), completeness 1 − H(K|C)/H(K), and
     V = (1+β)·h·c/(β·h + c); h (c) is 1 when H(C) (H(K)) is 0, as in scikit-learn."""
     table = _flat_table(c)
+    if table is None:
+        return {"homogeneity": math.nan, "completeness": math.nan, "v": math.nan}
     h_c, h_k = _entropy(table.sum(axis=0)), _entropy(table.sum(axis=1))
     mi = mutual_information(c)
     h = 1.0 if h_c == 0 else mi / h_c
@@ -480,7 +493,7 @@ for _name, _compute, _field, _params, _range, _desc in (
     ("BCubed-F", _bcubed, "f", {"variant": "item", "alpha": 0.5}, (0, 1), "F_α of BCubed P and R"),
     ("NMI", _entropy_family, "nmi", {}, (0, 1), "normalised mutual information (arithmetic mean)"),
     ("V-measure", _entropy_family, "v", {}, (0, 1), "harmonic mean of homogeneity and completeness"),
-    ("ARI", _pair_family, "ari", {}, (-0.5, 1), "adjusted Rand index"),
+    ("ARI", _pair_family, "ari", {}, (-1, 1), "adjusted Rand index (Cohen's κ of the pair table)"),
     ("Rand", _pair_family, "rand", {}, (0, 1), "Rand index over document pairs"),
     ("Jaccard", _pair_family, "jaccard", {}, (0, 1), "pair-counting Jaccard coefficient"),
     ("FM", _pair_family, "fm", {}, (0, 1), "Fowlkes–Mallows index"),
