@@ -304,6 +304,10 @@ def test_bad_input_is_named():
         C.contingency({"d1": 1}, org(["d1"]))
     with pytest.raises(C.ClusteringInputError, match="3 items but labels_pred has 2"):
         C.contingency_from_labels([0, 1, 1], [0, 1])
+    with pytest.raises(C.ClusteringInputError, match="labels_pred holds NaN at position 1"):
+        C.contingency_from_labels([0, 1], [0.0, float("nan")])
+    mixed = C.contingency_from_labels(["a", "b", "b"], [1, "x", "x"])
+    assert C.rand(mixed) == 1.0
     with pytest.raises(C.ClusteringInputError, match="unmatched must be one of"):
         C.contingency(org(["d1"]), org(["d1"]), unmatched="ignore")
 

@@ -151,20 +151,27 @@ def contingency_from_labels(labels_true: Sequence, labels_pred: Sequence) -> Clu
     >>> c.table.toarray().tolist()
     [[1, 0], [1, 1]]
     """
-    true = np.asarray(labels_true, dtype=object)
-    pred = np.asarray(labels_pred, dtype=object)
+    true, pred = np.asarray(labels_true), np.asarray(labels_pred)
     if true.ndim != 1 or pred.ndim != 1:
         raise ClusteringInputError(f"labels must be 1D: shapes are {true.shape} and {pred.shape}")
     if len(true) != len(pred):
         raise ClusteringInputError(f"labels_true has {len(true)} items but labels_pred has {len(pred)}")
-    _, t = np.unique(true.astype(str), return_inverse=True)
-    _, p = np.unique(pred.astype(str), return_inverse=True)
+    t, p = _codes(true, "labels_true"), _codes(pred, "labels_pred")
     n = len(true)
     rows = np.arange(n)
     ones = np.ones(n, dtype=np.int64)
     out_m = sp.csr_array(sp.coo_array((ones, (rows, p)), shape=(n, int(p.max(initial=-1)) + 1)))
     gold_m = sp.csr_array(sp.coo_array((ones, (rows, t)), shape=(n, int(t.max(initial=-1)) + 1)))
     return _build(tuple(str(i) for i in range(n)), out_m, gold_m, "strict")
+
+
+def _codes(labels: np.ndarray, name: str) -> np.ndarray:
+    """Integer codes 0..k-1 of a label vector (numbers as they are, anything else by its text)."""
+    if labels.dtype.kind == "f" and np.isnan(labels).any():
+        raise ClusteringInputError(f"{name} holds NaN at position {int(np.flatnonzero(np.isnan(labels))[0])}")
+    if labels.dtype.kind not in "iubf":
+        labels = labels.astype(str)
+    return np.unique(labels, return_inverse=True)[1].ravel()
 
 
 # ------------------------------------------------------------------------------------------ purity
