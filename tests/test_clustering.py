@@ -109,6 +109,30 @@ def test_hand_computed_example():
     assert C.rand(c) == pytest.approx(1 / 3)
 
 
+def test_seed000_table3_clustering_example():
+    """Seed 000 Table 3: gold {d1 d2 d3} {d4 d5 d6} d7, output {d1 d2} d3 {d4 d5 d6 d7}. By hand:
+    BCubed P = (1 + 1 + 1 + 3·3/4 + 1/4)/7 = 5.5/7, R = (2/3 + 2/3 + 1/3 + 1 + 1 + 1 + 1)/7 = (17/3)/7,
+    Purity = (2 + 1 + 3)/7, Inverse Purity = (2 + 3 + 1)/7."""
+    gold = Organization.parse("{d1 d2 d3} {d4 d5 d6} d7\nrest:")
+    out = Organization.parse("{d1 d2} d3 {d4 d5 d6 d7}\nrest:")
+    c = C.contingency(gold, out)
+    assert C.bcubed(c)["precision"] == pytest.approx(5.5 / 7)
+    assert C.bcubed(c)["recall"] == pytest.approx(17 / 21)
+    assert C.purity(c) == pytest.approx(6 / 7) and C.inverse_purity(c) == pytest.approx(6 / 7)
+
+
+def test_seed000_table4_overlapping_example():
+    """Seed 000 Table 4 (overlap: d4 in two gold classes, d6 and d7 in two output clusters): the item
+    variant equals the bcubed package, the occurrence variant PyEvALL's formula; they differ here."""
+    gold = Organization.parse("{d1 d2 d3} {d4 d5 d6} {d4 d7}\nrest:")
+    out = Organization.parse("{d1 d2} d3 {d4 d5 d6 d7} {d6 d7}\nrest:")
+    c = C.contingency(gold, out)
+    item, occ = C.bcubed(c, "item"), C.bcubed(c, "occurrence")
+    assert (item["precision"], item["recall"]) == pytest.approx(brute_item(gold, out))
+    assert (occ["precision"], occ["recall"]) == pytest.approx(brute_occurrence(gold, out))
+    assert item["precision"] != pytest.approx(occ["precision"])
+
+
 def test_overlap_variants_differ_as_seed000_says():
     """Seed 000 §4.2: the item variant counts a document's relations once, the occurrence variant once per
     cluster. d1 and d2 together in two output clusters, once in the gold: every pair (self-pairs too) has
