@@ -15,6 +15,7 @@ from tests.conftest import shared_dataset
 from workbench.data.weps import read_weps_clustering, read_weps_runs
 from workbench.metrics import clustering as C
 from workbench.metrics.registry import evaluate, parse
+from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization
 
 WEPS_MEASURES = ("P", "IP", "FMeasure_0.5_P-IP", "BEP", "BER", "FMeasure_0.5_BEP-BER")
@@ -222,6 +223,16 @@ def test_occurrence_variant_equals_pyevall_formula(pair):
     p, r = brute_occurrence(gold, out)
     assert b["precision"] == pytest.approx(p, abs=1e-12)
     assert b["recall"] == pytest.approx(r, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(clusterings())
+def test_occurrence_variant_equals_reliability_sensitivity_over_relatedness(pair):
+    """Seed 000 §4.2: with uniform weights (finite rests), R∼ and S∼ are the occurrence-level BCubed."""
+    gold, out = pair
+    rs = reliability_sensitivity(gold, out)
+    b = C.bcubed(C.contingency(gold, out), variant="occurrence")
+    assert (b["precision"], b["recall"]) == pytest.approx((rs.r_relatedness, rs.s_relatedness), abs=1e-12)
 
 
 @settings(max_examples=100, deadline=None)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from workbench.metrics import filtering as F
 from workbench.metrics.registry import evaluate, parse
+from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization
 
 MEASURES = {
@@ -135,6 +136,26 @@ def test_r_s_limits_for_the_trivial_outputs():
     placebo, zero = C(20, 80, 0, 0), C(0, 0, 20, 80)
     assert F.f_reliability_sensitivity(placebo) == 0.0 and F.f_reliability_sensitivity(zero) == 0.0
     assert math.isnan(F.reliability(placebo)) and F.sensitivity(placebo) == 0.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), min_size=2, max_size=14))
+def test_reliability_sensitivity_equal_the_general_measures_on_filtering(labels):
+    """Seed 000 §4.3 / seed 003 §4.4: on a filtering organization R≺ = P(G|S)·P(¬G|¬S) and
+    S≺ = P(S|G)·P(¬S|¬G). Where a class is empty this module says NaN (0/0) and the general engine 0."""
+    docs = [f"d{i}" for i in range(len(labels))]
+    gold = Organization.from_filtering([d for d, (g, _) in zip(docs, labels, strict=True) if g],
+                                       [d for d, (g, _) in zip(docs, labels, strict=True) if not g])
+    out = Organization.from_filtering([d for d, (_, s) in zip(docs, labels, strict=True) if s],
+                                      [d for d, (_, s) in zip(docs, labels, strict=True) if not s])
+    c = F.contingency(gold, out)
+    rs = reliability_sensitivity(gold, out)
+    gold_split = min(c.tp + c.fn, c.fp + c.tn) > 0
+    output_split = min(c.tp + c.fp, c.fn + c.tn) > 0
+    assert math.isnan(F.reliability(c)) == (not output_split)
+    assert math.isnan(F.sensitivity(c)) == (not gold_split)
+    if gold_split and output_split:
+        assert (F.reliability(c), F.sensitivity(c)) == pytest.approx((rs.r_priority, rs.s_priority), abs=1e-12)
 
 
 @settings(max_examples=200, deadline=None)
