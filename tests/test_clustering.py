@@ -166,11 +166,15 @@ def brute_item(gold, out):
 
 def brute_occurrence(gold, out):
     """PyEvALL 0.2.11 ReliabilityBCubed / SensitivityBCubed, transcribed from its documented formula
-    R = 1/|occ_pred| Σ_i Σ_{c∈C(i)} 1/|c| Σ_{j∈c} min(sX, sG)/sX (and S with roles swapped). Checked against
-    the installed PyEvALL on 150 random overlapping cases outside this suite; PyEvALL additionally skips the
-    self-pair inside clusters whose members all overlap, which this formula (and the workbench) does not."""
+    R = 1/|occ_pred| Σ_i Σ_{c∈C(i)} 1/|c| Σ_{j∈c} min(sX, sG)/sX over output documents the gold has (and S
+    with roles swapped over every gold occurrence, a pair with a document the output lacks scoring 0).
+    Checked against the installed PyEvALL on random cases outside this suite; PyEvALL additionally skips
+    the self-pair inside clusters whose members all overlap, which this formula (and the workbench) does
+    not."""
     cd, ld = memberships(out), memberships(gold)
-    out_clusters, gold_clusters = C._clusters(out), C._clusters(gold)
+    cd = {d: cs for d, cs in cd.items() if d in ld}
+    out_clusters = [c & set(ld) for c in C._clusters(out)]
+    gold_clusters = C._clusters(gold)
 
     def side(first, second, clusters):
         total = n = 0
@@ -181,9 +185,55 @@ def brute_occurrence(gold, out):
                         / len(first[d] & first[e]) for e in members)
                 total += s / len(members)
                 n += 1
-        return total / n
+        return total / n if n else math.nan
 
     return side(cd, ld, out_clusters), side(ld, cd, gold_clusters)
+
+
+def brute_weps(gold, out):
+    """The WePS-1 scorer's BCubed as worked out from TEAM_A: averages over gold documents, neighbours among
+    gold documents, a gold document the output lacks has precision 1 and recall 0."""
+    cd, ld = memberships(out), memberships(gold)
+    precision, recall = [], []
+    for d in ld:
+        if d not in cd:
+            precision.append(1.0)
+            recall.append(0.0)
+            continue
+        near = [e for e in ld if e in cd and cd[d] & cd[e]]
+        precision.append(sum(min(len(cd[d] & cd[e]), len(ld[d] & ld[e])) / len(cd[d] & cd[e]) for e in near)
+                         / len(near))
+        near = [e for e in ld if ld[d] & ld[e]]
+        recall.append(sum(min(len(cd[d] & cd.get(e, set())), len(ld[d] & ld[e])) / len(ld[d] & ld[e])
+                          for e in near) / len(near))
+    return sum(precision) / len(precision), sum(recall) / len(recall)
+
+
+@st.composite
+def unmatched_clusterings(draw):
+    """Gold and output over different (overlapping) subsets of d0..d9, with overlap."""
+    docs = [f"d{i}" for i in range(10)]
+    sides = []
+    for _ in range(2):
+        members = draw(st.lists(st.sampled_from(docs), min_size=1, unique=True))
+        k = draw(st.integers(1, 4))
+        clusters = [set() for _ in range(k)]
+        for d in members:
+            for i in draw(st.lists(st.integers(0, k - 1), min_size=1, max_size=min(2, k), unique=True)):
+                clusters[i].add(d)
+        sides.append(org(*[c for c in clusters if c]))
+    return sides
+
+
+@settings(max_examples=150, deadline=None)
+@given(unmatched_clusterings())
+def test_weps_policy_on_different_document_sets(pair):
+    gold, out = pair
+    c = C.contingency(gold, out)
+    item, occ = C.bcubed(c, "item"), C.bcubed(c, "occurrence")
+    assert (item["precision"], item["recall"]) == pytest.approx(brute_weps(gold, out), abs=1e-12)
+    assert (occ["precision"], occ["recall"]) == pytest.approx(brute_occurrence(gold, out), abs=1e-12,
+                                                              nan_ok=True)
 
 
 def clusterings(max_docs=12, overlap=True):
