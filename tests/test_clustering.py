@@ -20,7 +20,9 @@ from workbench.model import Organization
 
 WEPS_MEASURES = ("P", "IP", "FMeasure_0.5_P-IP", "BEP", "BER", "FMeasure_0.5_BEP-BER")
 WEPS_NAMES = {"P": "Purity", "IP": "InversePurity", "FMeasure_0.5_P-IP": "F(P,IP)", "BEP": "BCubed-P",
-              "BER": "BCubed-R", "FMeasure_0.5_BEP-BER": "BCubed-F", "PJ": "Jaccard", "PR": "Rand"}
+              "BER": "BCubed-R", "FMeasure_0.5_BEP-BER": "BCubed-F", "PJ": "Jaccard", "PR": "Rand",
+              "PM": "FM"}
+WEPS_PARAMS = {"PM": "convention=weps, "}
 
 
 def org(*clusters):
@@ -41,8 +43,8 @@ def baseline(kind, gold):
 
 
 def weps_scores(gold, output, unmatched="weps"):
-    names = [WEPS_NAMES[m] for m in WEPS_NAMES]
-    values = evaluate(gold, output, [f"{n}(unmatched={unmatched})" for n in names])
+    names = [f"{WEPS_NAMES[m]}({WEPS_PARAMS.get(m, '')}unmatched={unmatched})" for m in WEPS_NAMES]
+    values = evaluate(gold, output, names)
     return dict(zip(WEPS_NAMES, values.values(), strict=True))
 
 
@@ -55,7 +57,7 @@ def agrees(value, reference):
 @pytest.mark.parametrize("kind", ["ALL_IN_ONE", "ONE_IN_ONE", "COMBINED"])
 def test_weps2007_baselines_equal_the_official_scorer(kind):
     """weps2007/reference_<kind>_BASELINE_per_topic.eval: P, IP, F_0.5(P,IP), BEP, BER, F_0.5(BEP,BER), PJ,
-    PR to 2 decimals on the five names (Michael_Howard overlaps: IP normalised by gold occurrences)."""
+    PR, PM to 2 decimals on the five names (Michael_Howard overlaps: IP normalised by gold occurrences)."""
     gold = read_weps_clustering(shared_dataset("weps2007", "truth_files"))
     reference = read_eval(shared_dataset("weps2007", f"reference_{kind}_BASELINE_per_topic.eval"))
     for topic, g in gold.items():
@@ -78,7 +80,7 @@ def test_weps2_baselines_equal_the_official_scorer(kind):
 def test_team_a_reproduced_by_the_weps_policy():
     """weps2007/reference_TEAM_A_per_topic.eval: TEAM_A clusters documents the gold discards and leaves
     gold documents out. unmatched='weps' reproduces all 30 required values (6 measures × 5 names), and the
-    pair measures PJ, PR too; the other policies do not."""
+    15 of the pair measures PJ, PR, PM too; the other policies do not."""
     gold = read_weps_clustering(shared_dataset("weps2007", "truth_files"))
     run = read_weps_runs(shared_dataset("weps2007", "systemsDir"))["TEAM_A"]
     reference = read_eval(shared_dataset("weps2007", "reference_TEAM_A_per_topic.eval"))
@@ -90,8 +92,8 @@ def test_team_a_reproduced_by_the_weps_policy():
     assert counts["weps"] == 30
     assert counts["singletons"] < 30
     pairs = sum(agrees(weps_scores(g, run[t])[m], reference[t][m])
-                for t, g in gold.items() for m in ("PJ", "PR"))
-    assert pairs == 10
+                for t, g in gold.items() for m in ("PJ", "PR", "PM"))
+    assert pairs == 15
     with pytest.raises(C.ClusteringInputError, match="in the output but not in the gold"):
         C.contingency(gold["Abby_Watkins"], run["Abby_Watkins"], unmatched="strict")
 
@@ -375,7 +377,8 @@ def test_perfect_output_scores_the_maximum(pair):
 
 # ------------------------------------------------------------------------------ registry and input
 def test_names_parse_distinctly_and_round_trip():
-    names = ("F(P,IP)(alpha=0.25)", "BCubed-F(variant=occurrence, alpha=0.8)", "Purity(unmatched=strict)")
+    names = ("F(P,IP)(alpha=0.25)", "BCubed-F(variant=occurrence, alpha=0.8)", "Purity(unmatched=strict)",
+             "FM(convention=weps)")
     for name in names:
         assert str(parse(str(parse(name)))) == str(parse(name))
     assert parse("F(P,IP)(alpha=0.25)").params["alpha"] == 0.25

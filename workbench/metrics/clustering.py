@@ -459,10 +459,21 @@ def jaccard(c: ClusterContingency) -> float:
     return 1.0 if denom == 0 else p["tp"] / denom
 
 
-def fowlkes_mallows(c: ClusterContingency) -> float:
-    """Fowlkes–Mallows = tp / sqrt((tp + fp)(tp + fn)); 0 when tp = 0 (scikit-learn's convention)."""
+FM_CONVENTIONS = ("sklearn", "weps")
+
+
+def fowlkes_mallows(c: ClusterContingency, convention: str = "sklearn") -> float:
+    """Fowlkes–Mallows = tp / sqrt((tp + fp)(tp + fn)).
+
+    Its limits differ between tools: ``"sklearn"`` gives 0 whenever tp = 0; ``"weps"`` (the WePS scorer's
+    PM) gives 1 when either side has no pair together (e.g. the one-in-one baseline), else the formula.
+    """
+    if convention not in FM_CONVENTIONS:
+        raise ClusteringInputError(f"convention must be one of {', '.join(FM_CONVENTIONS)}, got {convention!r}")
     p = pair_counts(c)
     tp = p["tp"]
+    if convention == "weps" and (tp + p["fp"] == 0 or tp + p["fn"] == 0):
+        return 1.0
     return 0.0 if tp == 0 else float(tp / math.sqrt((tp + p["fp"]) * (tp + p["fn"])))
 
 
@@ -487,7 +498,11 @@ def _entropy_family(gold, output, *, unmatched="weps"):
 
 def _pair_family(gold, output, *, unmatched="weps"):
     c = contingency(gold, output, unmatched=unmatched)
-    return {"rand": rand(c), "ari": adjusted_rand(c), "jaccard": jaccard(c), "fm": fowlkes_mallows(c)}
+    return {"rand": rand(c), "ari": adjusted_rand(c), "jaccard": jaccard(c)}
+
+
+def _fm(gold, output, *, unmatched="weps", convention="sklearn"):
+    return fowlkes_mallows(contingency(gold, output, unmatched=unmatched), convention)
 
 
 _POLICY = {"unmatched": POLICIES}
@@ -503,8 +518,9 @@ for _name, _compute, _field, _params, _range, _desc in (
     ("ARI", _pair_family, "ari", {}, (-1, 1), "adjusted Rand index (Cohen's κ of the pair table)"),
     ("Rand", _pair_family, "rand", {}, (0, 1), "Rand index over document pairs"),
     ("Jaccard", _pair_family, "jaccard", {}, (0, 1), "pair-counting Jaccard coefficient"),
-    ("FM", _pair_family, "fm", {}, (0, 1), "Fowlkes–Mallows index"),
+    ("FM", _fm, None, {"convention": "sklearn"}, (0, 1), "Fowlkes–Mallows index"),
 ):
-    _choices = dict(_POLICY, **({"variant": VARIANTS} if "variant" in _params else {}))
+    _choices = dict(_POLICY, **({"variant": VARIANTS} if "variant" in _params else {}),
+                    **({"convention": FM_CONVENTIONS} if "convention" in _params else {}))
     register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, "unmatched": "weps"},
              choices=_choices, range=_range, field=_field, description=_desc)
