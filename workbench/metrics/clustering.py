@@ -27,7 +27,8 @@ needs a policy:
   (it reproduces all 30 of P, IP, F_0.5(P,IP), BEP, BER, F_0.5(BEP,BER) on the five names): output documents
   the gold lacks stay in their clusters for Purity (they are impurities) and are ignored by BCubed; gold
   documents the output lacks lower Inverse Purity and, in BCubed, have precision 1 and recall 0, averages
-  being taken over gold documents (the RepLab R&S script does the same). The occurrence variant ignores
+  being taken over gold documents (the RepLab R&S script does the same; the scorer's BCubedExtPrecision
+  source states this rule in a comment). The occurrence variant ignores
   extra documents too and averages precision over the output occurrences of gold documents (PyEvALL).
   Entropy and pair-counting measures need one set of items: the gold documents, a missing one being a
   singleton output cluster, extra ones dropped.
