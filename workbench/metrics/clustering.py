@@ -95,12 +95,11 @@ def _row_counts(matrix: sp.csr_array) -> np.ndarray:
     return np.diff(matrix.indptr)
 
 
-def _incidence(rows: Sequence[Sequence[int]], n_docs: int, n_clusters: int) -> sp.csr_array:
-    """0/1 CSR (documents × clusters) from each cluster's document indices."""
-    cols = np.repeat(np.arange(n_clusters), [len(r) for r in rows]) if rows else np.zeros(0, int)
-    docs = np.fromiter((d for r in rows for d in r), dtype=np.int64, count=int(sum(len(r) for r in rows)))
-    data = np.ones(len(docs), dtype=np.int64)
-    return sp.csr_array(sp.coo_array((data, (docs, cols)), shape=(n_docs, n_clusters)))
+def _incidence(codes: np.ndarray, sizes: Sequence[int], n_docs: int) -> sp.csr_array:
+    """0/1 CSR (documents × clusters) from the concatenated document codes of the clusters."""
+    cols = np.repeat(np.arange(len(sizes)), sizes)
+    data = np.ones(len(codes), dtype=np.int64)
+    return sp.csr_array(sp.coo_array((data, (codes, cols)), shape=(n_docs, len(sizes))))
 
 
 def _clusters(org: Organization) -> list[frozenset[str]]:
@@ -133,11 +132,14 @@ def contingency(gold: Organization, output: Organization, *, unmatched: str = "w
         out_clusters = [c for c in out_clusters if c]
         out_clusters += [frozenset([d]) for d in sorted(gold_docs - out_docs, key=natural_key)]
         out_docs = gold_docs
-    documents = tuple(sorted(gold_docs | out_docs, key=natural_key))
-    index = {doc: i for i, doc in enumerate(documents)}
-    out_m = _incidence([[index[d] for d in c] for c in out_clusters], len(documents), len(out_clusters))
-    gold_m = _incidence([[index[d] for d in c] for c in gold_clusters], len(documents), len(gold_clusters))
-    return _build(documents, out_m, gold_m, unmatched)
+    # One vectorised pass: every occurrence's document id → a code in sorted document order.
+    occurrences = [d for c in out_clusters for d in c] + [d for c in gold_clusters for d in c]
+    names, codes = np.unique(np.array(occurrences, dtype=str), return_inverse=True)
+    codes = codes.ravel()
+    split = sum(len(c) for c in out_clusters)
+    out_m = _incidence(codes[:split], [len(c) for c in out_clusters], len(names))
+    gold_m = _incidence(codes[split:], [len(c) for c in gold_clusters], len(names))
+    return _build(tuple(names.tolist()), out_m, gold_m, unmatched)
 
 
 def _build(documents, out_m, gold_m, policy) -> ClusterContingency:
