@@ -134,6 +134,10 @@ def test_errors_name_file_line_and_text(tmp_path):
     assert "both in an entity and discarded" in str(bad(tmp_path, WEPS1.replace('rank="8"', 'rank="0"')))
     assert "has no <doc>" in str(bad(tmp_path, "<clustering><entity id='3'></entity></clustering>"))
     assert "empty file" in str(bad(tmp_path, "  \n"))
+    latin1 = tmp_path / "latin1.clust.xml"
+    latin1.write_bytes(WEPS1.replace('name="Jane Doe"', 'name="Jos\xe9"').encode("latin-1"))
+    with pytest.raises(WepsFormatError, match="latin1.clust.xml:1: not well-formed XML"):
+        read_weps_file(latin1)
     with pytest.raises(WepsFormatError, match="no such file or directory"):
         read_weps_clustering(tmp_path / "missing")
     empty = tmp_path / "empty_dir"

@@ -496,7 +496,7 @@ def _bcubed(gold, output, *, unmatched="weps", variant="item", alpha=0.5):
 
 def _entropy_family(gold, output, *, unmatched="weps"):
     c = contingency(gold, output, unmatched=unmatched)
-    return {"nmi": nmi(c), "v": homogeneity_completeness_v(c)["v"]}
+    return {"nmi": nmi(c), **homogeneity_completeness_v(c)}
 
 
 def _pair_family(gold, output, *, unmatched="weps"):
@@ -518,6 +518,8 @@ for _name, _compute, _field, _params, _range, _desc in (
     ("BCubed-F", _bcubed, "f", {"variant": "item", "alpha": 0.5}, (0, 1), "F_α of BCubed P and R"),
     ("NMI", _entropy_family, "nmi", {}, (0, 1), "normalised mutual information (arithmetic mean)"),
     ("V-measure", _entropy_family, "v", {}, (0, 1), "harmonic mean of homogeneity and completeness"),
+    ("Homogeneity", _entropy_family, "homogeneity", {}, (0, 1), "1 − H(C|K)/H(C)"),
+    ("Completeness", _entropy_family, "completeness", {}, (0, 1), "1 − H(K|C)/H(K)"),
     ("ARI", _pair_family, "ari", {}, (-1, 1), "adjusted Rand index (Cohen's κ of the pair table)"),
     ("Rand", _pair_family, "rand", {}, (0, 1), "Rand index over document pairs"),
     ("Jaccard", _pair_family, "jaccard", {}, (0, 1), "pair-counting Jaccard coefficient"),
