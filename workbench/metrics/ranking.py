@@ -381,9 +381,9 @@ register("P", _Adapter(precision_at), task="ranking", source=TREC_EVAL, params={
 register("RPrec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("Rprec",),
          description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
 register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL, params=_BINARY,
-         aliases=("recip_rank", "MRR"), description="reciprocal rank of the first relevant document")
+         aliases=("recip_rank",), description="reciprocal rank of the first relevant document")
 register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL, params=_BINARY,
-         aliases=("map", "MAP"), description="average precision (trec_eval map per topic)")
+         aliases=("map",), description="average precision (trec_eval map per topic)")
 register("nDCG", _Adapter(ndcg), task="ranking", source=TREC_EVAL, params={"k": None, "gain": "linear"},
          choices={"gain": ("linear", "exp")}, cutoff="k", aliases=("ndcg",),
          description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
