@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb, floor
+from numbers import Integral
 
 from workbench.metrics.registry import register
 from workbench.model import Organization
@@ -26,16 +27,21 @@ class BaselineInputError(ValueError):
     """Collection sizes or counts that no random draw can have (negative, more relevant than documents...)."""
 
 
-def _check(n: int, g: int, d: int, c: int = 1) -> None:
+def _counts(n: int, g: int, d: int, c: int = 1) -> tuple[int, int, int, int]:
+    """The counts as Python ints (numpy integers accepted), checked."""
+    values = []
     for name, value in (("n", n), ("g", g), ("d", d), ("c", c)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
             raise BaselineInputError(f"{name} must be a non-negative integer, got {value!r}")
+        values.append(int(value))
+    n, g, d, c = values
     if g > n:
         raise BaselineInputError(f"g = {g} relevant documents in a collection of n = {n}")
     if d > n:
         raise BaselineInputError(f"cannot draw d = {d} documents from n = {n}")
     if c < 1:
         raise BaselineInputError(f"c must be at least 1 cluster, got {c}")
+    return n, g, d, c
 
 
 def expected_relevant(n: int, g: int, d: int) -> Fraction:
@@ -44,7 +50,7 @@ def expected_relevant(n: int, g: int, d: int) -> Fraction:
     >>> expected_relevant(100, 10, 10)
     Fraction(1, 1)
     """
-    _check(n, g, d)
+    n, g, d, _ = _counts(n, g, d)
     return Fraction(g * d, n) if n else Fraction(0)
 
 
@@ -56,7 +62,7 @@ def expected_best_of(n: int, g: int, d: int, c: int) -> Fraction:
     D(i) = Σ_{k<i} C(g,k)·C(b,d−k) (eq. 10), so with A = C(n,d)^c (eq. 7),
     μ_all = Σ_i i·B(i)/A = Σ_{i=1..d} (1 − D(i)^c / A): big integers, no overflow (n = 1000 is fine).
     """
-    _check(n, g, d, c)
+    n, g, d, c = _counts(n, g, d, c)
     b = n - g
     total = comb(n, d) ** c
     below = 0  # D(i): ways to draw fewer than i relevant documents in one cluster
