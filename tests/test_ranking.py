@@ -294,6 +294,27 @@ def test_defined_results_for_degenerate_topics():
     assert evaluate(Organization.from_filtering(["b"], ["a"]), some, ["RR"]) == {"RR": 0.5}
 
 
+def test_negative_and_fractional_grades():
+    """Negative grades are judged non-relevant (gain 0, as trec_eval's negative judgements); a fractional
+    grade is a gain for the graded measures and relevant for the binary ones only from rel_level down."""
+    values = evaluate_run({"q": {"a": -1, "b": 0.5, "c": 2}}, {"q": {"a": 3.0, "b": 2.0, "c": 1.0}},
+                          ["AP", "AP(rel_level=0.5)", "nDCG", "RR"])
+    l3, l4 = np.log2(3), np.log2(4)
+    assert values == {"AP": {"q": pytest.approx(1 / 3)}, "AP(rel_level=0.5)": {"q": pytest.approx((1 / 2 + 2 / 3) / 2)},
+                      "nDCG": {"q": pytest.approx((0.5 / l3 + 2 / l4) / (2 + 0.5 / l3))}, "RR": {"q": 1 / 3}}
+    gold = Organization.from_graded({"a": -1, "b": 0.5, "c": 2})
+    assert evaluate(gold, Organization.from_ranking(["a", "b", "c"]), ["AP", "nDCG"]) == pytest.approx(
+        {"AP": 1 / 3, "nDCG": (0.5 / l3 + 2 / l4) / (2 + 0.5 / l3)})
+
+
+def test_run_topics_missing_from_the_qrels_are_skipped():
+    """As trec_eval: a run topic without judgements is not scored (campaign policies decide the rest)."""
+    values = evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0}, "q9": {"a": 1.0}}, ["AP"])
+    assert values == {"AP": {"q1": 1.0}}
+    with pytest.raises(RankingInputError, match="not a ranking measure"):
+        evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, ["Purity"])
+
+
 def test_named_errors():
     with pytest.raises(RankingInputError, match="NaN"):
         order_by_score(["a", "b"], [1.0, float("nan")])

@@ -276,7 +276,8 @@ def err(table: GainTable, k: int | None = None, gain: str = "exp",
 
 def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None) -> np.ndarray:
     """RBP = (1 − p) Σ_r (g(r) / g_max) p^(r−1) (Moffat & Zobel 2008; graded gains scaled to [0, 1] by the
-    highest judged grade as trec_eval's ``rbp`` and NTCIREVAL do)."""
+    highest judged grade as NTCIREVAL does, and trec_eval's ``rbp`` for integer grades — trec_eval leaves
+    gains already within [0, 1] unscaled). trec_eval's default p is 0.9, the registry's 0.8."""
     if not 0 < p < 1:
         raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
     scaled = _safe_divide(table.gains, _max_gain(table, max_grade)[:, None])
