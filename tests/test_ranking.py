@@ -307,10 +307,16 @@ def test_negative_and_fractional_grades():
         {"AP": 1 / 3, "nDCG": (0.5 / l3 + 2 / l4) / (2 + 0.5 / l3)})
 
 
-def test_run_topics_missing_from_the_qrels_are_skipped():
+def test_run_topics_missing_from_the_qrels_are_skipped_and_bad_values_named():
     """As trec_eval: a run topic without judgements is not scored (campaign policies decide the rest)."""
     values = evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0}, "q9": {"a": 1.0}}, ["AP"])
     assert values == {"AP": {"q1": 1.0}}
+    with pytest.raises(RankingInputError, match="topic 'q1': document 'b' has score NaN"):
+        evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0, "b": float("nan")}}, ["AP"])
+    with pytest.raises(RankingInputError, match="topic 'q1': a score or grade is not a number"):
+        evaluate_run({"q1": {"a": "high"}}, {"q1": {"a": 1.0}}, ["AP"])
+    with pytest.raises(RankingInputError, match="topic 'q1': a relevance grade is NaN"):
+        evaluate_run({"q1": {"a": float("nan")}}, {"q1": {"a": 1.0}}, ["AP"])
     with pytest.raises(RankingInputError, match="not a ranking measure"):
         evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, ["Purity"])
 

@@ -134,10 +134,20 @@ class GainTable:
         ideal_rows = []
         for row, topic in enumerate(topics):
             judged, ranked = qrels[topic], run[topic]
-            found = np.fromiter(map(judged.get, ranked, repeat(0.0)), float, len(ranked))
-            order = _score_order(list(ranked), np.fromiter(ranked.values(), float, len(ranked)))
+            try:
+                found = np.fromiter(map(judged.get, ranked, repeat(0.0)), float, len(ranked))
+                scores = np.fromiter(ranked.values(), float, len(ranked))
+                grades = np.fromiter(judged.values(), float, len(judged))
+            except (TypeError, ValueError) as error:
+                raise RankingInputError(f"topic {topic!r}: a score or grade is not a number ({error})") from None
+            if np.isnan(grades).any() or np.isinf(grades).any():
+                raise RankingInputError(f"topic {topic!r}: a relevance grade is NaN or infinite")
+            try:
+                order = _score_order(list(ranked), scores)
+            except RankingInputError as error:
+                raise RankingInputError(f"topic {topic!r}: {error}") from None
             gains[row, :len(found)] = found[order]
-            ideal_rows.append(sorted((g for g in judged.values() if g > 0), reverse=True))
+            ideal_rows.append(np.sort(grades[grades > 0])[::-1].tolist())
         np.maximum(gains, 0.0, out=gains)
         return cls(gains, _pad(ideal_rows), tuple(topics))
 
