@@ -176,6 +176,12 @@ def test_encodings(tmp_path):
         read_trec_qrels(path, encoding="klingon")
 
 
+def test_byte_order_mark_and_crlf(tmp_path):
+    path = tmp_path / "bom.qrels"
+    path.write_bytes("\ufeffq1 0 d1 1\r\nq1 0 d2 0\r\n".encode())
+    assert read_trec_qrels_frame(path).topic.tolist() == ["q1", "q1"]
+
+
 def test_missing_and_broken_files(tmp_path):
     with pytest.raises(TrecFormatError, match="cannot read"):
         read_trec_run(tmp_path / "absent.run")

@@ -64,6 +64,8 @@ def _lines(path: str | PathLike, encoding: str) -> Iterator[tuple[int, str, list
                                   path=path, line=number, text=shown) from None
         except LookupError:
             raise TrecFormatError(f"unknown encoding {encoding!r}", path=path) from None
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a byte-order mark is not part of the first topic id
         stripped = text.strip()
         if stripped and not stripped.startswith("#"):
             empty = False
