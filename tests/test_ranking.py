@@ -38,6 +38,8 @@ TREC_EVAL_NAMES = {
     "rbp": "RBP(p=0.9)",  # trec_eval's default persistence is 0.9
     **{f"P_{k}": f"P(rel_level={{L}})@{k}" for k in (3, 5, 7, 10, 15, 20, 30, 100, 200, 500, 1000)},
     **{f"ndcg_cut_{k}": f"nDCG@{k}" for k in (5, 10, 15, 20, 23, 30, 100, 200, 500, 1000)},
+    **{f"map_cut_{k}": f"AP(rel_level={{L}})@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)},
+    **{f"success_{k}": f"Success(rel_level={{L}})@{k}" for k in (1, 2, 5, 10, 20)},
 }
 
 # (qrels, run, trec_eval output, relevance level): the trec_eval Makefile quicktest commands
@@ -182,11 +184,14 @@ def test_pytrec_eval_agrees(data, level, cutoff):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     qrels, run = data
     theirs = pytrec_eval.RelevanceEvaluator(
-        qrels, {"map", "Rprec", "recip_rank", f"P.{cutoff}", "ndcg", f"ndcg_cut.{cutoff}"},
+        qrels, {"map", "Rprec", "recip_rank", f"P.{cutoff}", "ndcg", f"ndcg_cut.{cutoff}",
+                f"map_cut.{cutoff}", f"success.{cutoff}"},
         relevance_level=level).evaluate({t: r for t, r in run.items() if r})
     names = {"map": f"AP(rel_level={level})", "Rprec": f"RPrec(rel_level={level})",
              "recip_rank": f"RR(rel_level={level})", f"P_{cutoff}": f"P(rel_level={level})@{cutoff}",
-             "ndcg": "nDCG", f"ndcg_cut_{cutoff}": f"nDCG@{cutoff}"}
+             "ndcg": "nDCG", f"ndcg_cut_{cutoff}": f"nDCG@{cutoff}",
+             f"map_cut_{cutoff}": f"AP(rel_level={level})@{cutoff}",
+             f"success_{cutoff}": f"Success(rel_level={level})@{cutoff}"}
     mine = evaluate_run(qrels, run, names.values())
     for topic, values in theirs.items():
         for measure, value in values.items():
@@ -194,8 +199,8 @@ def test_pytrec_eval_agrees(data, level, cutoff):
 
 
 # --------------------------------------------------------------------------------- properties
-ALL_MEASURES = ["P@5", "RPrec", "RR", "AP", "nDCG", "nDCG@5", "nDCG(gain=exp)@5", "ERR", "ERR(gain=linear)@5",
-                "RBP(p=0.8)", "Q-measure", "O-measure", "P-measure", "P+-measure"]
+ALL_MEASURES = ["P@5", "RPrec", "RR", "AP", "AP@5", "Success@3", "nDCG", "nDCG@5", "nDCG(gain=exp)@5", "ERR",
+                "ERR(gain=linear)@5", "RBP(p=0.8)", "Q-measure", "O-measure", "P-measure", "P+-measure"]
 
 
 @st.composite
@@ -220,7 +225,7 @@ def test_range_perfect_and_invariance(pair):
     ideal = Organization.from_ranking(sorted(grade, key=lambda d: (-grade[d], d)))
     perfect = evaluate(gold, ideal, ALL_MEASURES)
     if grade:
-        full = [n for n in ALL_MEASURES if not n.startswith(("ERR", "RBP", "P@"))]
+        full = [n for n in ALL_MEASURES if not n.startswith(("ERR", "RBP", "P@", "AP@"))]
         assert all(perfect[n] == pytest.approx(1.0) for n in full), perfect
         assert all(perfect[n] >= scores[n] - 1e-12 for n in ALL_MEASURES), (perfect, scores)
     else:
@@ -300,7 +305,8 @@ def test_negative_and_fractional_grades():
     values = evaluate_run({"q": {"a": -1, "b": 0.5, "c": 2}}, {"q": {"a": 3.0, "b": 2.0, "c": 1.0}},
                           ["AP", "AP(rel_level=0.5)", "nDCG", "RR"])
     l3, l4 = np.log2(3), np.log2(4)
-    assert values == {"AP": {"q": pytest.approx(1 / 3)}, "AP(rel_level=0.5)": {"q": pytest.approx((1 / 2 + 2 / 3) / 2)},
+    assert values == {"AP": {"q": pytest.approx(1 / 3)},
+                      "AP(rel_level=0.5)": {"q": pytest.approx((1 / 2 + 2 / 3) / 2)},
                       "nDCG": {"q": pytest.approx((0.5 / l3 + 2 / l4) / (2 + 0.5 / l3))}, "RR": {"q": 1 / 3}}
     gold = Organization.from_graded({"a": -1, "b": 0.5, "c": 2})
     assert evaluate(gold, Organization.from_ranking(["a", "b", "c"]), ["AP", "nDCG"]) == pytest.approx(

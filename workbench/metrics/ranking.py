@@ -139,7 +139,8 @@ class GainTable:
                 scores = np.fromiter(ranked.values(), float, len(ranked))
                 grades = np.fromiter(judged.values(), float, len(judged))
             except (TypeError, ValueError) as error:
-                raise RankingInputError(f"topic {topic!r}: a score or grade is not a number ({error})") from None
+                raise RankingInputError(f"topic {topic!r}: a score or grade is not a number ({error})") \
+                    from None
             if np.isnan(grades).any() or np.isinf(grades).any():
                 raise RankingInputError(f"topic {topic!r}: a relevance grade is NaN or infinite")
             try:
@@ -205,6 +206,14 @@ def _safe_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 # -------------------------------------------------------------------------------------- binary kernels
+def success_at(table: GainTable, k: int = 10, rel_level: float = 1.0) -> np.ndarray:
+    """Success@k = 1 if a relevant document is in the top k, else 0 (trec_eval ``success_k``)."""
+    _check_cutoff(k, "Success")
+    if k is None:
+        raise RankingInputError("Success@k needs a cutoff k")
+    return table.relevant(rel_level)[:, :k].any(axis=1).astype(float)
+
+
 def precision_at(table: GainTable, k: int = 10, rel_level: float = 1.0) -> np.ndarray:
     """P@k = |relevant in the top k| / k (trec_eval ``P_k``: divides by k even when fewer are retrieved)."""
     _check_cutoff(k, "P")
@@ -227,9 +236,11 @@ def reciprocal_rank(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     return np.where(found, 1.0 / (first + 1), 0.0)
 
 
-def average_precision(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
-    """AP = Σ_{relevant ranks r} P@r / R (trec_eval ``map`` per query; unretrieved relevant add 0)."""
-    rel = table.relevant(rel_level)
+def average_precision(table: GainTable, k: int | None = None, rel_level: float = 1.0) -> np.ndarray:
+    """AP = Σ_{relevant ranks r ≤ k} P@r / R (trec_eval ``map`` per query, ``map_cut_k`` with k; unretrieved
+    relevant documents add 0)."""
+    _check_cutoff(k, "AP")
+    rel = table.relevant(rel_level)[:, :k]
     precision = np.cumsum(rel, axis=1) / _ranks(rel.shape[1])
     return _safe_divide((precision * rel).sum(axis=1), table.n_relevant(rel_level))
 
@@ -393,8 +404,10 @@ register("RPrec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, param
          description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
 register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL, params=_BINARY,
          aliases=("recip_rank",), description="reciprocal rank of the first relevant document")
-register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL, params=_BINARY,
-         aliases=("map",), description="average precision (trec_eval map per topic)")
+register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
+         cutoff="k", aliases=("map",), description="average precision (trec_eval map; AP@k is map_cut_k)")
+register("Success", _Adapter(success_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
+         cutoff="k", description="1 if a relevant document is in the top k (trec_eval success_k)")
 register("nDCG", _Adapter(ndcg), task="ranking", source=TREC_EVAL, params={"k": None, "gain": "linear"},
          choices={"gain": ("linear", "exp")}, cutoff="k", aliases=("ndcg",),
          description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
