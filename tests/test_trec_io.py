@@ -62,11 +62,18 @@ def test_run_files_tie_policy_and_trailing_columns():
     assert len(trunc) == 584
 
 
-def test_gzipped_run(tmp_path):
+def test_gzipped_files(tmp_path):
+    """``.gz`` runs are read; writers compress when the name ends in ``.gz``."""
     source = shared_dataset("trec_eval_test", "results.test")
     packed = tmp_path / "results.test.gz"
     packed.write_bytes(gzip.compress(source.read_bytes()))
     assert read_trec_run(packed) == read_trec_run(source)
+    write_trec_run(read_trec_run_frame(source), tmp_path / "again.run.gz")
+    assert gzip.decompress((tmp_path / "again.run.gz").read_bytes()).startswith(b"301 Q0 ")
+    assert read_trec_run(tmp_path / "again.run.gz") == read_trec_run(source)
+    qrels = shared_dataset("trec_eval_test", "qrels.test")
+    write_trec_qrels(read_trec_qrels_frame(qrels), tmp_path / "qrels.gz")
+    assert read_trec_qrels(tmp_path / "qrels.gz") == read_trec_qrels(qrels)
 
 
 def test_trec_eval_output_and_byte_exact_round_trip(tmp_path):

@@ -74,6 +74,12 @@ def _lines(path: str | PathLike, encoding: str) -> Iterator[tuple[int, str, list
         raise TrecFormatError("the file holds no data lines", path=path)
 
 
+def _write(path: str | PathLike, lines: list[str]) -> None:
+    """Write UTF-8 text, gzip-compressed when the name ends in ``.gz``."""
+    data = "".join(lines).encode("utf-8")
+    Path(path).write_bytes(gzip.compress(data) if str(path).endswith(".gz") else data)
+
+
 def _number(field: str, what: str, path, number: int, text: str) -> float:
     try:
         value = float(field)
@@ -133,7 +139,7 @@ def write_trec_qrels(qrels: pd.DataFrame | Mapping[str, Organization], path: str
     else:
         rows = [(topic, "0", doc, grade) for topic, gold in qrels.items() for doc, grade in _gold_rows(gold)]
     lines = [f"{t} {i} {d} {_format_number(r)}\n" for t, i, d, r in rows]
-    Path(path).write_text("".join(lines), encoding="utf-8")
+    _write(path, lines)
 
 
 def _gold_rows(gold: Organization) -> list[tuple[str, float]]:
@@ -222,8 +228,7 @@ def write_trec_run(run: pd.DataFrame | Mapping[str, Mapping[str, Organization]],
     else:
         rows = [row for system, topics in run.items() for topic, output in topics.items()
                 for row in _run_rows(system, topic, output)]
-    Path(path).write_text("".join(f"{t} {q} {d} {r} {s!r} {tag}\n" for t, q, d, r, s, tag in rows),
-                          encoding="utf-8")
+    _write(path, [f"{t} {q} {d} {r} {s!r} {tag}\n" for t, q, d, r, s, tag in rows])
 
 
 def _run_rows(system: str, topic: str, output: Organization) -> list[tuple]:
@@ -264,4 +269,4 @@ def write_trec_eval_output(frame: pd.DataFrame, path: str | PathLike) -> None:
     for row in frame.itertuples(index=False):
         printed = row.text if has_text and isinstance(row.text, str) else f"{row.value:.4f}"
         lines.append(f"{row.measure:<22}\t{row.topic}\t{printed}\n")
-    Path(path).write_text("".join(lines), encoding="utf-8")
+    _write(path, lines)
