@@ -228,7 +228,7 @@ def write_trec_run(run: pd.DataFrame | Mapping[str, Mapping[str, Organization]],
     else:
         rows = [row for system, topics in run.items() for topic, output in topics.items()
                 for row in _run_rows(system, topic, output)]
-    _write(path, [f"{t} {q} {d} {r} {s!r} {tag}\n" for t, q, d, r, s, tag in rows])
+    _write(path, [f"{t} {q} {d} {r} {float(s)!r} {tag}\n" for t, q, d, r, s, tag in rows])
 
 
 def _run_rows(system: str, topic: str, output: Organization) -> list[tuple]:
