@@ -6,6 +6,7 @@ Columns each builder reads (names are keyword arguments where the source may nam
 
 =========================  =====================================================================
 ``scores_chart``           ``output, measure, value``  (one row per output and measure)
+``means_chart``            ``system, topic, measure, value``  (bars of the mean over topics)
 ``history_chart``          ``step, output, measure, value``
 ``f_alpha_chart``          ``system, alpha, value``    (seed 001, Fig. 4)
 ``per_topic_chart``        ``system, topic, measure, value``  (seed 001, Figs. 8–9)
@@ -36,7 +37,9 @@ class ChartDataError(ValueError):
     """A chart was given a table it cannot draw: names the chart, the missing columns and those present."""
 
 
-def _require(frame: pd.DataFrame, columns: Iterable[str], chart: str) -> pd.DataFrame:
+def require_columns(frame: pd.DataFrame, columns: Iterable[str], chart: str) -> pd.DataFrame:
+    """A copy of ``frame[columns]``; ``ChartDataError`` naming ``chart`` when a column or all rows are
+    missing."""
     if not isinstance(frame, pd.DataFrame):
         raise ChartDataError(f"{chart}: expected a pandas DataFrame, got {type(frame).__name__}")
     columns = list(columns)
@@ -70,7 +73,8 @@ def _numeric(frame: pd.DataFrame, column: str, chart: str) -> pd.DataFrame:
 def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int = 360) -> alt.Chart:
     """Grouped bars of several outputs' scores against one gold (seed 000, Table 9): one group per measure,
     one bar per output, the value printed above each bar."""
-    data = _numeric(_require(scores, ["output", "measure", "value"], "scores_chart"), "value", "scores_chart")
+    data = require_columns(scores, ["output", "measure", "value"], "scores_chart")
+    data = _numeric(data, "value", "scores_chart")
     measures, outputs = _order(data["measure"]), _order(data["output"])
     base = alt.Chart(data).encode(
         x=alt.X("measure:N", sort=measures, title=None, axis=alt.Axis(labelAngle=0, labelFontSize=14)),
@@ -85,9 +89,29 @@ def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int =
     return alt.layer(bars, labels).properties(width=width, height=220, title=title or "")
 
 
+def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int = 420) -> alt.Chart:
+    """Each system's mean score over topics, grouped by measure, with ±1 standard error bars (the mean and
+    its error are aggregated by vega-lite when drawn)."""
+    data = _numeric(require_columns(results, ["system", "topic", "measure", "value"], "means_chart"), "value",
+                    "means_chart")
+    measures, systems = _order(data["measure"]), _order(data["system"])
+    base = alt.Chart(data).encode(
+        x=alt.X("measure:N", sort=measures, title=None, axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("system:N", sort=systems),
+    )
+    bars = base.mark_bar().encode(
+        y=alt.Y("mean(value):Q", title="mean over topics"),
+        color=alt.Color("system:N", sort=systems),
+        tooltip=["system:N", "measure:N", alt.Tooltip("mean(value):Q", format=".4f", title="mean"),
+                 alt.Tooltip("count(value):Q", title="topics")],
+    )
+    errors = base.mark_errorbar(extent="stderr").encode(y=alt.Y("value:Q", title="mean over topics"))
+    return alt.layer(bars, errors).properties(width=width, height=240, title=title or "")
+
+
 def history_chart(history: pd.DataFrame, *, title: str | None = None, width: int = 360) -> alt.Chart:
     """Each measure's score after every edit, one line per measure, one panel per output."""
-    data = _require(history, ["step", "output", "measure", "value"], "history_chart")
+    data = require_columns(history, ["step", "output", "measure", "value"], "history_chart")
     data = _numeric(_numeric(data, "value", "history_chart"), "step", "history_chart")
     measures, outputs = _order(data["measure"]), _order(data["output"])
     line = alt.Chart(data).mark_line(point=True).encode(
@@ -103,7 +127,7 @@ def f_alpha_chart(curves: pd.DataFrame, *, highlight: Sequence[str] = (), title:
                   width: int = 360) -> alt.Chart:
     """F_α against α for several systems (seed 001, Fig. 4): systems in ``highlight`` drawn black and
     thick, the others grey (or all coloured when nothing is highlighted)."""
-    data = _require(curves, ["system", "alpha", "value"], "f_alpha_chart")
+    data = require_columns(curves, ["system", "alpha", "value"], "f_alpha_chart")
     data = _numeric(_numeric(data, "value", "f_alpha_chart"), "alpha", "f_alpha_chart")
     systems = _order(data["system"])
     unknown = [s for s in highlight if s not in systems]
@@ -130,7 +154,7 @@ def per_topic_chart(results: pd.DataFrame, systems: Sequence[str], measures: Seq
                     title: str | None = None, width: int = 480) -> alt.Chart:
     """Two measures (e.g. Purity and Inverse Purity) of two systems on every test case (seed 001, Figs.
     8–9): topics along x, one colour per system, one mark shape per measure."""
-    data = _require(results, ["system", "topic", "measure", "value"], "per_topic_chart")
+    data = require_columns(results, ["system", "topic", "measure", "value"], "per_topic_chart")
     data = _numeric(data, "value", "per_topic_chart")
     for kind, wanted in (("system", systems), ("measure", measures)):
         present = data[kind]
@@ -152,9 +176,9 @@ def per_topic_chart(results: pd.DataFrame, systems: Sequence[str], measures: Seq
 
 def _uir_long(uir: pd.DataFrame) -> pd.DataFrame:
     if {"system_a", "system_b", "uir"} <= set(uir.columns):
-        return _require(uir, ["system_a", "system_b", "uir"], "uir_heatmap")
+        return require_columns(uir, ["system_a", "system_b", "uir"], "uir_heatmap")
     if not isinstance(uir, pd.DataFrame) or uir.empty:
-        return _require(uir, ["system_a", "system_b", "uir"], "uir_heatmap")
+        return require_columns(uir, ["system_a", "system_b", "uir"], "uir_heatmap")
     square = uir.copy()
     square.index = square.index.map(str)
     square.columns = square.columns.map(str)
@@ -196,8 +220,8 @@ def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None 
                     width: int = 260) -> alt.Chart:
     """One measure against another over (system, topic) pairs, one dot per system output for one test
     case (seed 003, Fig. 1)."""
-    data = _numeric(_require(results, ["system", "topic", "measure", "value"], "measure_scatter"), "value",
-                    "measure_scatter")
+    data = require_columns(results, ["system", "topic", "measure", "value"], "measure_scatter")
+    data = _numeric(data, "value", "measure_scatter")
     present = _order(data["measure"])
     for name in (x, y):
         if name not in present:
@@ -223,7 +247,7 @@ def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None 
 def strictness_chart(strictness: pd.DataFrame, *, top: str = "top", value: str = "strictness",
                      title: str | None = None, width: int = 360) -> alt.Chart:
     """Strictness of each measure over the top n% of outputs it ranks first (seed 003, Fig. 8)."""
-    data = _require(strictness, ["measure", top, value], "strictness_chart")
+    data = require_columns(strictness, ["measure", top, value], "strictness_chart")
     data = _numeric(_numeric(data, top, "strictness_chart"), value, "strictness_chart")
     data = data.rename(columns={top: "top", value: "strictness"})
     return alt.Chart(data).mark_line(point=True).encode(
