@@ -84,7 +84,7 @@ class OrganizationEditor(W.VBox):
 
     def __init__(self, value: Organization | str = "", *, caption: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
-        self._syncing = False
+        self._syncing = self._composing = False
         self._rows: list[_LevelRow] = []
         self._title = W.HTML()
         self._rows_box = W.VBox()
@@ -135,23 +135,21 @@ class OrganizationEditor(W.VBox):
         return self._finite
 
     def add_level(self, value: str = "") -> None:
-        """Append a level row at the bottom."""
-        levels, rest = self._composed()
-        self.text = join_notation([*levels, value], rest)
+        """Append a level row at the bottom (an empty row is ignored until something is typed in it)."""
+        self._rows.append(_LevelRow(self, value))
+        self._rows_changed()
 
     def remove_level(self, index: int) -> None:
         """Remove the level row at ``index`` (0-based)."""
-        levels, rest = self._composed()
-        del levels[index]
-        self.text = join_notation(levels, rest)
+        self._rows.pop(index).box.close()
+        self._rows_changed()
 
     def move_level(self, index: int, step: int) -> None:
         """Move the level row at ``index`` up (``step=-1``) or down (``+1``); no-op at either end."""
-        levels, rest = self._composed()
         target = index + step
-        if 0 <= target < len(levels):
-            levels[index], levels[target] = levels[target], levels[index]
-            self.text = join_notation(levels, rest)
+        if 0 <= target < len(self._rows):
+            self._rows[index], self._rows[target] = self._rows[target], self._rows[index]
+            self._rows_changed()
 
     # --------------------------------------------------------------------------------- plumbing
     def _row_index(self, row: _LevelRow) -> int:
@@ -160,9 +158,19 @@ class OrganizationEditor(W.VBox):
     def _composed(self) -> tuple[list[str], str | None]:
         return [row.text.value for row in self._rows], self._rest.value if self._finite.value else None
 
+    def _rows_changed(self) -> None:
+        for number, row in enumerate(self._rows, start=1):
+            row.number.value = str(number)
+        self._rows_box.children = [row.box for row in self._rows]
+        self._row_edited()
+
     def _row_edited(self) -> None:
         if not self._syncing:
-            self.text = join_notation(*self._composed())
+            self._composing = True
+            try:
+                self.text = join_notation(*self._composed())
+            finally:
+                self._composing = False
 
     def _notation_edited(self, change) -> None:
         if not self._syncing:
@@ -174,6 +182,10 @@ class OrganizationEditor(W.VBox):
 
     @T.observe("text")
     def _text_changed(self, change) -> None:
+        if self._composing:  # the rows made this text: they are already right
+            self._sync_notation(change["new"])
+            self._parse(len(self._rows))
+            return
         levels, rest = split_notation(change["new"])
         self._syncing = True
         try:
@@ -190,11 +202,19 @@ class OrganizationEditor(W.VBox):
             self._rest.disabled = rest is None
             if rest is not None and self._rest.value.strip() != rest:
                 self._rest.value = rest
-            if self._notation.value != change["new"]:
-                self._notation.value = change["new"]
         finally:
             self._syncing = False
+        self._sync_notation(change["new"])
         self._parse(len(levels))
+
+    def _sync_notation(self, text: str) -> None:
+        self._rest.disabled = not self._finite.value
+        if self._notation.value != text:
+            self._syncing = True
+            try:
+                self._notation.value = text
+            finally:
+                self._syncing = False
 
     def _parse(self, n_rows: int) -> None:
         for row in self._rows:

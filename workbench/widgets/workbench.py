@@ -24,7 +24,7 @@ import traitlets as T
 
 from workbench.charts import enable_offline, history_chart, scores_chart
 from workbench.metrics.reliability import reliability_sensitivity
-from workbench.model import Organization
+from workbench.model import Organization, natural_key
 from workbench.widgets.editor import OrganizationEditor
 from workbench.widgets.gallery import EXAMPLES
 
@@ -108,8 +108,8 @@ class Workbench(W.VBox):
         export_text.on_click(lambda _: setattr(self._exchange, "value", self.to_text()))
         export_json = W.Button(description="export JSON")
         export_json.on_click(lambda _: setattr(self._exchange, "value", self.to_json()))
-        import_button = W.Button(description="import")
-        import_button.on_click(lambda _: self._import_clicked())
+        self._import = W.Button(description="import", tooltip="read the tables pasted above")
+        self._import.on_click(lambda _: self._import_clicked())
 
         self.children = [
             W.HBox([self._gallery, self._uniform, self._n, self._wn]),
@@ -118,7 +118,7 @@ class Workbench(W.VBox):
             self._status,
             W.HBox([self._table, self._charts], layout=W.Layout(align_items="center")),
             W.VBox([self._history_box, self._clear]),
-            W.VBox([W.HBox([export_text, export_json, import_button]), self._exchange]),
+            W.VBox([W.HBox([export_text, export_json, self._import]), self._exchange]),
         ]
         self.add_class("wb-workbench")
         if gold is None and outputs is None:
@@ -230,12 +230,15 @@ class Workbench(W.VBox):
         self.set_tables(gold, texts, *weights)
 
     def to_json(self) -> str:
-        """The tables as JSON: each table's notation as typed, plus its levels and rest as lists."""
+        """The tables as JSON: each table's notation as typed, plus (when that text is valid) its levels and
+        rest as lists, else the ``error`` that makes it invalid."""
         def table(editor: OrganizationEditor) -> dict:
+            if editor.error:
+                return {"name": editor.caption, "text": editor.text, "error": editor.error}
             organization = editor.organization
             return {"name": editor.caption, "text": editor.text,
-                    "levels": [[sorted(c) for c in level] for level in organization.levels],
-                    "rest": None if organization.rest is None else sorted(organization.rest)}
+                    "levels": [[sorted(c, key=natural_key) for c in level] for level in organization.levels],
+                    "rest": None if organization.rest is None else sorted(organization.rest, key=natural_key)}
         return json.dumps({"n": self.n, "wn": self.wn, "gold": table(self.gold),
                            "outputs": [table(e) for e in self.outputs]}, ensure_ascii=False, indent=1)
 
