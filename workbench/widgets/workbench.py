@@ -350,7 +350,7 @@ class Workbench(W.VBox):
     def _table_html(self) -> str:
         head = "".join(f"<th>{html.escape(m)}</th>" for m in MEASURES)
         rows = "".join(
-            f'<tr><th class="wb-name">{html.escape(name)}</th>'
+            f'<tr data-output="{html.escape(name)}"><th class="wb-name">{html.escape(name)}</th>'
             + "".join(f'<td data-measure="{m}">{getattr(score, field):.4f}</td>'
                       for m, field in MEASURES.items())
             + "</tr>"
