@@ -18,6 +18,7 @@ from workbench.charts import (
     scores_chart,
     strictness_chart,
     uir_heatmap,
+    with_data,
 )
 
 # Seed 000, Table 9 as printed (R≺, S≺, R∼, S∼ of outputs 1–5): only used as chart input here.
@@ -177,3 +178,24 @@ def test_charts_save_offline_as_svg_and_png(tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
     with pytest.raises(ChartDataError, match=r"cannot save a chart as 'x.jpg'"):
         save_chart(scores_chart(table9_frame()), tmp_path / "x.jpg")
+
+
+def without_dataset_names(spec: dict) -> dict:
+    (rows,) = spec["datasets"].values()
+    return {**spec, "data": None, "datasets": rows}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(0, 1, allow_nan=False), min_size=20, max_size=20))
+def test_with_data_equals_rebuilding_the_chart_on_the_new_rows(values):
+    old, new = table9_frame(), table9_frame().assign(value=values)
+    swapped = with_data(scores_chart(old).to_dict(), new)
+    assert without_dataset_names(swapped) == without_dataset_names(scores_chart(new).to_dict())
+
+
+def test_with_data_refuses_other_columns_or_several_datasets():
+    spec = scores_chart(table9_frame()).to_dict()
+    with pytest.raises(ChartDataError, match=r"built on columns \['output', 'measure', 'value'\]"):
+        with_data(spec, table9_frame()[["measure", "output", "value"]])
+    with pytest.raises(ChartDataError, match="exactly one inline dataset"):
+        with_data({**spec, "datasets": {}}, table9_frame())

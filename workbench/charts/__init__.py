@@ -13,6 +13,7 @@ from workbench.charts.builders import (
     uir_heatmap,
 )
 from workbench.charts.export import enable_offline, save_chart
+from workbench.charts.live import with_data
 
 __all__ = [
     "UIR_THRESHOLD",
@@ -27,4 +28,5 @@ __all__ = [
     "scores_chart",
     "strictness_chart",
     "uir_heatmap",
+    "with_data",
 ]

@@ -22,7 +22,7 @@ import ipywidgets as W
 import pandas as pd
 import traitlets as T
 
-from workbench.charts import enable_offline, history_chart, scores_chart
+from workbench.charts import enable_offline, history_chart, scores_chart, with_data
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization, natural_key
 from workbench.widgets.editor import OrganizationEditor
@@ -97,6 +97,7 @@ class Workbench(W.VBox):
         self._status.add_class("wb-status")
         self._scores_chart: alt.JupyterChart | None = None  # made at the first scores
         self._history_chart: alt.JupyterChart | None = None
+        self._drawn_for: tuple[str, ...] = ()
         self._charts = W.HBox(layout=W.Layout(align_items="center"))
         self._history_box = W.VBox()
         self._clear = W.Button(description="clear history")
@@ -336,12 +337,18 @@ class Workbench(W.VBox):
 
     def _draw(self) -> None:
         frame = self.scores_frame()
-        charts = [scores_chart(frame[frame["measure"].isin(CHARTED)]), history_chart(self.history)]
+        scores = frame[frame["measure"].isin(CHARTED)].reset_index(drop=True)
+        history = self.history.astype({"step": float})
         if self._scores_chart is None:
-            self._scores_chart, self._history_chart = (alt.JupyterChart(chart) for chart in charts)
+            self._scores_chart = alt.JupyterChart(scores_chart(scores))
+            self._history_chart = alt.JupyterChart(history_chart(history))
             self._charts.children, self._history_box.children = [self._scores_chart], [self._history_chart]
-        else:
-            self._scores_chart.chart, self._history_chart.chart = charts
+        elif self._drawn_for != tuple(self.names):  # new outputs: rebuild (orders and widths change)
+            self._scores_chart.chart, self._history_chart.chart = scores_chart(scores), history_chart(history)
+        else:  # same outputs: swap the rows into the built specs (no altair rebuild and validation)
+            self._scores_chart.spec = with_data(self._scores_chart.spec, scores)
+            self._history_chart.spec = with_data(self._history_chart.spec, history)
+        self._drawn_for = tuple(self.names)
 
     def _record(self) -> None:
         self._history += [(self._step, row.output, row.measure, row.value)
