@@ -72,7 +72,7 @@ def _numeric(frame: pd.DataFrame, column: str, chart: str) -> pd.DataFrame:
 
 def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int | None = None) -> alt.Chart:
     """Grouped bars of several outputs' scores against one gold (seed 000, Table 9): one group per measure,
-    one bar per output, the value printed above each bar (``width`` defaults to 24 px per bar, ≥ 360)."""
+    one bar per output, the value printed above each bar (``width`` defaults to 30 px per bar, ≥ 360)."""
     data = require_columns(scores, ["output", "measure", "value"], "scores_chart")
     data = _numeric(data, "value", "scores_chart")
     measures, outputs = _order(data["measure"]), _order(data["output"])
@@ -86,7 +86,7 @@ def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int |
         tooltip=["output:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
     )
     labels = base.mark_text(dy=-6, fontSize=9).encode(text=alt.Text("value:Q", format=".2f"))
-    width = width or max(360, 24 * len(measures) * len(outputs))
+    width = width or max(360, 30 * len(measures) * len(outputs))
     return alt.layer(bars, labels).properties(width=width, height=220, title=title or "")
 
 
