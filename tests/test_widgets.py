@@ -325,3 +325,22 @@ def test_the_main_notebook_is_stripped_and_runs_unattended(tmp_path, monkeypatch
     views = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(views) == 2                                       # the Workbench and the Comparison
     assert any("table9.png" in o.get("text", "") for o in outputs)
+
+
+def test_history_chart_draws_the_last_fifty_edits_and_removed_rows_are_closed():
+    wb = Workbench("d1 d2", ["d1"])
+    row = wb.outputs[0].levels[0]
+    for i in range(60):
+        row.value = "d1" if i % 2 else "d2"
+    (rows,) = wb._history_chart.spec["datasets"].values()
+    assert wb.history["step"].max() == 60 and len(wb.history) == 61 * 4
+    assert sorted({r["step"] for r in rows}) == list(range(11, 61))
+    editor = wb.outputs[0]
+    editor.add_level("d3")
+    removed = editor._rows[-1]
+    editor.remove_level(1)
+    assert removed.text.comm is None and removed.box.comm is None
+    wb._add_output.click()
+    dropped = wb.outputs[-1]
+    wb._remove_output.click()
+    assert dropped.comm is None and dropped._rows[0].text.comm is None

@@ -49,6 +49,13 @@ def join_notation(levels: list[str], rest: str | None) -> str:
     return "\n".join(lines)
 
 
+def close_tree(widget: W.Widget) -> None:
+    """Close ``widget`` and, depth first, every widget among its children (layouts may be shared: kept)."""
+    for child in getattr(widget, "children", ()):
+        close_tree(child)
+    widget.close()
+
+
 class _LevelRow:
     """The widgets of one level: its number, its text, move/remove buttons and an error note."""
 
@@ -141,7 +148,7 @@ class OrganizationEditor(W.VBox):
 
     def remove_level(self, index: int) -> None:
         """Remove the level row at ``index`` (0-based)."""
-        self._rows.pop(index).box.close()
+        close_tree(self._rows.pop(index).box)
         self._rows_changed()
 
     def move_level(self, index: int, step: int) -> None:
@@ -150,6 +157,12 @@ class OrganizationEditor(W.VBox):
         if 0 <= target < len(self._rows):
             self._rows[index], self._rows[target] = self._rows[target], self._rows[index]
             self._rows_changed()
+
+    def close(self) -> None:
+        """Close this editor and every widget inside it (their front-end models go too)."""
+        for child in self.children:
+            close_tree(child)
+        super().close()
 
     # --------------------------------------------------------------------------------- plumbing
     def _row_index(self, row: _LevelRow) -> int:
@@ -191,6 +204,8 @@ class OrganizationEditor(W.VBox):
         try:
             while len(self._rows) < len(levels):
                 self._rows.append(_LevelRow(self, ""))
+            for row in self._rows[len(levels):]:
+                close_tree(row.box)
             del self._rows[len(levels):]
             for number, (row, value) in enumerate(zip(self._rows, levels, strict=True), start=1):
                 row.number.value = str(number)

@@ -32,6 +32,7 @@ from workbench.widgets.gallery import EXAMPLES
 MEASURES = {"R≺": "r_priority", "S≺": "s_priority", "F≺": "f_priority",
             "R∼": "r_relatedness", "S∼": "s_relatedness", "F∼": "f_relatedness"}
 CHARTED = ("R≺", "R∼", "S≺", "S∼")
+HISTORY_SHOWN = 50  # the history chart draws the last 50 edits; ``Workbench.history`` keeps them all
 _SECTION = "## "
 
 
@@ -339,6 +340,7 @@ class Workbench(W.VBox):
         frame = self.scores_frame()
         scores = frame[frame["measure"].isin(CHARTED)].reset_index(drop=True)
         history = self.history.astype({"step": float})
+        history = history[history["step"] > self._step - HISTORY_SHOWN].reset_index(drop=True)
         if self._scores_chart is None:
             self._scores_chart = alt.JupyterChart(scores_chart(scores))
             self._history_chart = alt.JupyterChart(history_chart(history))
