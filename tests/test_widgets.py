@@ -149,6 +149,18 @@ def test_workbench_starts_on_table9_with_kernel_scores():
     assert "<caption>n = 10, W_n = 0.8</caption>" in wb._table.value
 
 
+def test_the_gallery_reproduces_table9_as_the_engine_reads_it():
+    # seed 000, Table 9 (n = 10, W_n = 0.8), values as computed under ../shared/design/RS-SEMANTICS.md
+    # ("Table 9 under this reading"); 16 of the 20 printed values round to them.
+    reading = {"output 1": (1, 1, 1, 0.9722), "output 2": (1, 1, 1, 31 / 39), "output 3": (1, 0.7752, 1, 0.7436),
+               "output 4": (0.9902, 0.7752, 0.9649, 0.7436), "output 5": (0.6386, 0.5897, 1, 1)}
+    wb = Workbench()
+    assert wb._gallery.value == "Table 9 (document organization)" and (wb.n, wb.wn) == (10, 0.8)
+    for name, score in zip(wb.names, wb.scores, strict=True):
+        shown = (score.r_priority, score.s_priority, score.r_relatedness, score.s_relatedness)
+        assert shown == pytest.approx(reading[name], abs=5e-5), name
+
+
 def test_editing_a_gold_level_refreshes_every_score_table_and_chart():
     wb = Workbench(TABLE9.gold, TABLE9.outputs)
     wb.gold.levels[2].value = "d6 d7"                                   # break the low cluster in the gold
