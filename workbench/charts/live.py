@@ -17,15 +17,15 @@ import pandas as pd
 from workbench.charts.builders import ChartDataError
 
 
-def with_data(spec: dict, frame: pd.DataFrame) -> dict:
-    """A copy of ``spec`` (a chart's ``to_dict()`` over one inline dataset) drawing ``frame``'s rows, which
-    must have the columns the chart was built with."""
+def with_data(spec: dict, rows: pd.DataFrame | list[dict]) -> dict:
+    """A copy of ``spec`` (a chart's ``to_dict()`` over one inline dataset) drawing ``rows`` (a DataFrame or
+    a list of records), which must have the columns the chart was built with."""
     datasets = spec.get("datasets", {})
     name = spec.get("data", {}).get("name")
     if len(datasets) != 1 or name not in datasets:
         raise ChartDataError("with_data: the spec must draw exactly one inline dataset")
-    columns = list(datasets[name][0]) if datasets[name] else list(frame.columns)
-    if list(frame.columns) != columns:
-        raise ChartDataError(f"with_data: the chart was built on columns {columns}, "
-                             f"got {list(frame.columns)}")
-    return {**spec, "datasets": {name: frame.to_dict("records")}}
+    records = rows.to_dict("records") if isinstance(rows, pd.DataFrame) else rows
+    if datasets[name] and records and list(records[0]) != list(datasets[name][0]):
+        raise ChartDataError(f"with_data: the chart was built on columns {list(datasets[name][0])}, "
+                             f"got {list(records[0])}")
+    return {**spec, "datasets": {name: records}}

@@ -337,24 +337,26 @@ class Workbench(W.VBox):
         self._draw()
 
     def _draw(self) -> None:
-        frame = self.scores_frame()
-        scores = frame[frame["measure"].isin(CHARTED)].reset_index(drop=True)
-        history = self.history.astype({"step": float})
-        history = history[history["step"] > self._step - HISTORY_SHOWN].reset_index(drop=True)
-        if self._scores_chart is None:
-            self._scores_chart = alt.JupyterChart(scores_chart(scores))
-            self._history_chart = alt.JupyterChart(history_chart(history))
-            self._charts.children, self._history_box.children = [self._scores_chart], [self._history_chart]
-        elif self._drawn_for != tuple(self.names):  # new outputs: rebuild (orders and widths change)
-            self._scores_chart.chart, self._history_chart.chart = scores_chart(scores), history_chart(history)
+        columns = ("step", "output", "measure", "value")
+        scores = [dict(zip(columns[1:], entry[1:], strict=True)) for entry in self._history
+                  if entry[0] == self._step]
+        history = [dict(zip(columns, (float(entry[0]), *entry[1:]), strict=True)) for entry in self._history
+                   if entry[0] > self._step - HISTORY_SHOWN]
+        if self._scores_chart is None or self._drawn_for != tuple(self.names):  # new outputs: (re)build
+            charts = scores_chart(pd.DataFrame(scores)), history_chart(pd.DataFrame(history))
+            if self._scores_chart is None:
+                self._scores_chart, self._history_chart = (alt.JupyterChart(chart) for chart in charts)
+                self._charts.children, self._history_box.children = [self._scores_chart], [self._history_chart]
+            else:
+                self._scores_chart.chart, self._history_chart.chart = charts
         else:  # same outputs: swap the rows into the built specs (no altair rebuild and validation)
             self._scores_chart.spec = with_data(self._scores_chart.spec, scores)
             self._history_chart.spec = with_data(self._history_chart.spec, history)
         self._drawn_for = tuple(self.names)
 
     def _record(self) -> None:
-        self._history += [(self._step, row.output, row.measure, row.value)
-                          for row in self.scores_frame().itertuples(index=False) if row.measure in CHARTED]
+        self._history += [(self._step, name, measure, float(getattr(score, MEASURES[measure])))
+                          for name, score in zip(self.names, self.scores, strict=True) for measure in CHARTED]
 
     def _table_html(self) -> str:
         head = "".join(f"<th>{html.escape(m)}</th>" for m in MEASURES)
