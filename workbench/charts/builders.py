@@ -12,7 +12,7 @@ Columns each builder reads (names are keyword arguments where the source may nam
 ``per_topic_chart``        ``system, topic, measure, value``  (seed 001, Figs. 8–9)
 ``uir_heatmap``            ``system_a, system_b, uir`` or a square matrix (rows improve columns)
 ``measure_scatter``        ``system, topic, measure, value``  (seed 003, Fig. 1)
-``strictness_chart``       ``measure, top, strictness``  (seed 003, Fig. 8)
+``strictness_chart``       ``measure, top_percent, strictness``  (seed 003, Fig. 8)
 =========================  =====================================================================
 
     >>> import pandas as pd
@@ -194,9 +194,11 @@ def _uir_long(uir: pd.DataFrame) -> pd.DataFrame:
 def uir_heatmap(uir: pd.DataFrame, *, threshold: float = UIR_THRESHOLD, title: str | None = None,
                 size: int = 36) -> alt.Chart:
     """The UIR matrix (seed 001 §4): cell (a, b) is UIR(a, b), how unanimously a improves b; cells at or
-    above ``threshold`` (0.25, seed 001 §6) are outlined and their value printed in bold."""
-    data = _numeric(_uir_long(uir), "uir", "uir_heatmap").dropna(subset=["uir"])  # e.g. the diagonal
+    above ``threshold`` (0.25, seed 001 §6) are outlined and their value printed in bold. The diagonal and
+    missing cells are left blank."""
+    data = _numeric(_uir_long(uir), "uir", "uir_heatmap").dropna(subset=["uir"])
     data["system_a"], data["system_b"] = data["system_a"].astype(str), data["system_b"].astype(str)
+    data = data[data["system_a"] != data["system_b"]]  # UIR(a, a) says nothing
     data["robust"] = data["uir"] >= threshold
     systems = _natural(pd.concat([data["system_a"], data["system_b"]]))
     base = alt.Chart(data).encode(
@@ -245,7 +247,7 @@ def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None 
     ).properties(width=width, height=width, title=title or f"{y} vs {x}")
 
 
-def strictness_chart(strictness: pd.DataFrame, *, top: str = "top", value: str = "strictness",
+def strictness_chart(strictness: pd.DataFrame, *, top: str = "top_percent", value: str = "strictness",
                      title: str | None = None, width: int = 360) -> alt.Chart:
     """Strictness of each measure over the top n% of outputs it ranks first (seed 003, Fig. 8)."""
     data = require_columns(strictness, ["measure", top, value], "strictness_chart")

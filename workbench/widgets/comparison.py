@@ -1,9 +1,10 @@
 """Compare the systems of a campaign: tidy results (``system, topic, measure, value``) → the comparison
 charts of ``workbench.charts`` behind a chart, system and measure selector.
 
-The UIR matrix is computed by ``workbench.analysis.uir_matrix`` over the two selected measures; F_α curves
-and strictness curves are drawn from the tables ``workbench.analysis`` produced, passed in as ``f_alpha``
-and ``strictness``. The widget computes nothing itself.
+The UIR matrix, the F_α curves and the strictness curves come from ``workbench.analysis`` (``uir_matrix``
+over the two selected measures, ``f_alpha_curves`` with measure x as precision and y as recall,
+``top_n_strictness`` over every measure); tables computed beforehand may be passed as ``f_alpha`` and
+``strictness`` instead. The widget computes nothing itself.
 
     >>> cmp = Comparison(results)                                      # doctest: +SKIP
     >>> cmp.view.value = "measure vs measure"; cmp.measure_y.value = "S∼"  # doctest: +SKIP
@@ -12,6 +13,7 @@ and ``strictness``. The widget computes nothing itself.
 from __future__ import annotations
 
 import html
+import importlib
 
 import altair as alt
 import ipywidgets as W
@@ -34,6 +36,13 @@ MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS = (
     "strictness")
 
 
+def _analysis(name: str):
+    try:
+        return getattr(importlib.import_module("workbench.analysis"), name)
+    except (ImportError, AttributeError) as missing:
+        raise ChartDataError(f"this chart needs workbench.analysis.{name} ({missing})") from None
+
+
 class Comparison(W.VBox):
     """Charts of a campaign's results with selectors: ``view`` (which chart), ``systems`` (which systems),
     ``measure_x`` / ``measure_y`` (the two measures a scatter, per-topic chart or UIR uses)."""
@@ -46,10 +55,8 @@ class Comparison(W.VBox):
         self.f_alpha, self.strictness = f_alpha, strictness
         systems = list(dict.fromkeys(self.results["system"].astype(str)))
         measures = list(dict.fromkeys(self.results["measure"].astype(str)))
-        views = [MEANS, SCATTER, PER_TOPIC, UIR]
-        views += [F_ALPHA] if f_alpha is not None else []
-        views += [STRICTNESS] if strictness is not None else []
-        self.view = W.Dropdown(options=views, value=MEANS, description="chart")
+        self.view = W.Dropdown(options=[MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS], value=MEANS,
+                               description="chart")
         self.systems = W.SelectMultiple(options=systems, value=tuple(systems), description="systems",
                                         rows=min(8, len(systems)))
         self.measure_x = W.Dropdown(options=measures, value=measures[0], description="measure x")
@@ -81,21 +88,20 @@ class Comparison(W.VBox):
                                      "selected)")
             return per_topic_chart(results, chosen, list(dict.fromkeys([x, y])))
         if view == UIR:
-            try:
-                from workbench.analysis import uir_matrix
-            except ImportError as missing:
-                raise ChartDataError(f"the UIR matrix needs workbench.analysis ({missing})") from None
-            return uir_heatmap(uir_matrix(results, list(dict.fromkeys([x, y]))),
-                               title=f"UIR over {x} and {y} (outlined: ≥ 0.25)")
+            matrix = _analysis("uir_matrix")(results, list(dict.fromkeys([x, y])))
+            return uir_heatmap(matrix, title=f"UIR over {x} and {y} (outlined: ≥ 0.25)")
         if view == F_ALPHA:
-            return f_alpha_chart(self.f_alpha[self.f_alpha["system"].astype(str).isin(chosen)])
-        return strictness_chart(self.strictness)
+            curves = _analysis("f_alpha_curves")(results, x, y) if self.f_alpha is None else self.f_alpha
+            return f_alpha_chart(curves[curves["system"].astype(str).isin(chosen)],
+                                 title=f"F_α of {x} (α = 1) and {y} (α = 0)")
+        curves = _analysis("top_n_strictness")(results) if self.strictness is None else self.strictness
+        return strictness_chart(curves)
 
     def redraw(self) -> None:
         """Rebuild the chart after a selector changed; on a bad selection say why and keep the last chart."""
         try:
             chart = self.build()
-        except ChartDataError as problem:
+        except ValueError as problem:  # ChartDataError, or the analysis refusing the selection
             self.message.value = f'<span style="color:#b00020">⚠ {html.escape(str(problem))}</span>'
             return
         self.message.value = ""
