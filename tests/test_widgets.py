@@ -1,6 +1,7 @@
 """Headless widget tests: set widget values as the front end would, then check the traits, the scores
 (against the kernel called directly) and the chart specs the browser would receive."""
 
+import datetime
 import html
 import json
 import os
@@ -371,3 +372,26 @@ def test_comparison_uir_view_draws_the_analysis_matrix_or_names_what_is_missing(
     drawn = {(r["system_a"], r["system_b"]): r["uir"] for r in rows}
     assert drawn == {(a, b): matrix.loc[a, b] for a in "ABC" for b in "ABC" if a != b}
     assert drawn[("C", "A")] == 1.0 and cmp.message.value == ""
+
+
+def test_table9_shows_the_printed_values_until_an_edit():
+    wb = Workbench()
+    assert wb._table.value.count('class="wb-printed"') == 5
+    assert "<th>output 4 (printed)</th><td>0.95</td><td>0.85</td><td></td><td>0.96</td><td>0.74</td>" in wb._table.value
+    wb.outputs[0].levels[2].value = "{d6 d7}"
+    assert "wb-printed" not in wb._table.value
+
+
+NOW = datetime.datetime(2026, 11, 23, tzinfo=datetime.UTC)
+
+
+def test_a_file_uploaded_in_the_browser_is_imported():
+    wb = Workbench("d1", ["d1"])
+    source = Workbench("d1 {d2 d3}", {"run A": "d1 d2 d3", "run B": "{d1 d2 d3}"}, n=5, wn=0.9)
+    content = source.to_json().encode()
+    wb._upload.value = ({"name": "tables.json", "type": "application/json", "size": len(content),
+                         "content": memoryview(content), "last_modified": NOW},)
+    assert wb.names == ["run A", "run B"] and (wb.n, wb.wn) == (5, 0.9) and wb.scores == source.scores
+    wb._upload.value = ({"name": "bad.txt", "type": "text/plain", "size": 2, "content": memoryview(b"\xff\xfe"),
+                         "last_modified": NOW},)
+    assert "bad.txt is not UTF-8 text (byte 0)" in wb._status.value and wb.names == ["run A", "run B"]

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class Example:
     """One gold standard and its system outputs, as notation texts; ``weights`` is (n, W_n) or None for
-    uniform weights (closed collections)."""
+    uniform weights (closed collections); ``printed`` the (R≺, S≺, R∼, S∼) the paper prints per output."""
 
     source: str
     gold: str
     outputs: dict[str, str] = field(default_factory=dict)
     weights: tuple[int, float] | None = (10, 0.8)
+    printed: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
 
 _TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
@@ -36,6 +37,13 @@ EXAMPLES: dict[str, Example] = {
             "output 3": "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}",
             "output 4": "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7 d8}",
             "output 5": "{d6 d7}\n{d4 d5} {d6 d7}\nd1 {d2 d3 d4}",
+        },
+        printed={
+            "output 1": (1, 1, 1, 0.97),
+            "output 2": (1, 1, 1, 0.8),
+            "output 3": (1, 0.86, 1, 0.74),
+            "output 4": (0.95, 0.85, 0.96, 0.74),
+            "output 5": (0.64, 0.59, 1, 1),
         },
     ),
     "Table 1 (ranking)": Example(

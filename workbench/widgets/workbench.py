@@ -110,6 +110,8 @@ class Workbench(W.VBox):
         export_text.on_click(lambda _: setattr(self._exchange, "value", self.to_text()))
         export_json = W.Button(description="export JSON")
         export_json.on_click(lambda _: setattr(self._exchange, "value", self.to_json()))
+        self._upload = W.FileUpload(accept=".txt,.json,.org", multiple=False, description="import file")
+        self._upload.observe(self._uploaded, "value")
         self._import = W.Button(description="import", tooltip="read the tables pasted above")
         self._import.on_click(lambda _: self._import_clicked())
 
@@ -120,7 +122,7 @@ class Workbench(W.VBox):
             self._status,
             W.HBox([self._table, self._charts], layout=W.Layout(align_items="center")),
             W.VBox([self._history_box, self._clear]),
-            W.VBox([W.HBox([export_text, export_json, self._import]), self._exchange]),
+            W.VBox([W.HBox([export_text, export_json, self._import, self._upload]), self._exchange]),
         ]
         self.add_class("wb-workbench")
         if gold is None and outputs is None:
@@ -369,7 +371,36 @@ class Workbench(W.VBox):
         )
         weights = "uniform weights" if self.n is None else f"n = {self.n}, W_n = {self.wn:g}"
         return (f'<table class="wb-scores-table"><caption>{weights}</caption><tr><th>output</th>{head}</tr>'
-                f"{rows}</table>")
+                f"{rows}{self._printed_html()}</table>")
+
+    def _printed_html(self) -> str:
+        """The paper's printed values, while the tables are exactly those of the loaded example."""
+        example = EXAMPLES.get(self._gallery.value)
+        if (example is None or not example.printed or self.gold.text != example.gold
+                or {e.caption: e.text for e in self.outputs} != example.outputs or (self.n, self.wn) !=
+                (example.weights or (None, None))):
+            return ""
+        cells = dict.fromkeys(MEASURES, "")
+        rows = ""
+        for name, values in example.printed.items():
+            cells.update(zip(("R≺", "S≺", "R∼", "S∼"), (f"{v:g}" for v in values), strict=True))
+            rows += (f'<tr class="wb-printed" style="color:#777"><th>{html.escape(name)} (printed)</th>'
+                     + "".join(f"<td>{v}</td>" for v in cells.values()) + "</tr>")
+        return f'<tr><th colspan="7" style="text-align:left">{html.escape(example.source)}:</th></tr>{rows}'
+
+
+    def _uploaded(self, change) -> None:
+        if not change["new"]:
+            return
+        (upload,) = change["new"]
+        try:
+            text = bytes(upload["content"]).decode("utf-8")
+        except UnicodeDecodeError as problem:
+            self._status.value = (f'<span style="color:#b00020">⚠ import: {html.escape(upload["name"])} is '
+                                  f"not UTF-8 text (byte {problem.start})</span>")
+            return
+        self._exchange.value = text
+        self._import_clicked()
 
     def _import_clicked(self) -> None:
         text = self._exchange.value
