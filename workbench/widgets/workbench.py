@@ -370,8 +370,9 @@ class Workbench(W.VBox):
             for name, score in zip(self.names, self.scores, strict=True)
         )
         weights = "uniform weights" if self.n is None else f"n = {self.n}, W_n = {self.wn:g}"
-        return (f'<table class="wb-scores-table"><caption>{weights}</caption><tr><th>output</th>{head}</tr>'
-                f"{rows}{self._printed_html()}</table>")
+        style = "<style>.wb-scores-table th, .wb-scores-table td {white-space: nowrap; padding: 2px 6px}</style>"
+        return (f'{style}<table class="wb-scores-table"><caption>{weights}</caption><tr><th>output</th>{head}'
+                f"</tr>{rows}{self._printed_html()}</table>")
 
     def _printed_html(self) -> str:
         """The paper's printed values, while the tables are exactly those of the loaded example."""
