@@ -107,6 +107,21 @@ def test_the_notation_tab_and_the_rows_stay_in_step():
     assert editor._notation.value == "{a b d}\nc\nrest: z"
 
 
+def test_levels_beyond_max_rows_are_kept_and_edited_in_the_notation_tab():
+    editor = OrganizationEditor("a\nb\nc\nd\ne\nrest: z", max_rows=3)
+    assert [r.value for r in editor.levels] == ["a", "b", "c"]
+    assert "… and 2 more levels (4–5): edit them in the notation tab" in editor._hidden_note.value
+    editor.levels[0].value = "{a y}"
+    assert editor.text == "{a y}\nb\nc\nd\ne\nrest: z" and len(editor.organization.levels) == 5
+    editor.add_level("f")
+    assert editor.text == "{a y}\nb\nc\nd\ne\nf\nrest: z" and len(editor.levels) == 3
+    editor._notation.value = "{a y}\nb\nc\nd\n{e"
+    assert editor.error.startswith("line 5, column 1") and "line 5" in editor._status.value
+    assert all(row.note.value == "" for row in editor._rows)
+    editor._notation.value = "a\nb"
+    assert editor._hidden_note.value == "" and [r.value for r in editor.levels] == ["a", "b"]
+
+
 def test_an_editor_can_start_empty_or_invalid():
     assert OrganizationEditor().organization == Organization()
     broken = OrganizationEditor("{d1")

@@ -23,6 +23,8 @@ from workbench.model import Organization, OrganizationError, natural_key
 _REST_LINE = re.compile(r"^\s*rest\s*:(.*)$", re.IGNORECASE)
 _INVALID = "#fde2e2"
 _BUTTON = W.Layout(width="30px", padding="0px")
+_NUMBER = W.Layout(width="22px")
+_LEVEL = W.Layout(width="220px")
 
 
 def split_notation(text: str) -> tuple[list[str], str | None]:
@@ -60,9 +62,8 @@ class _LevelRow:
     """The widgets of one level: its number, its text, move/remove buttons and an error note."""
 
     def __init__(self, editor: OrganizationEditor, value: str) -> None:
-        self.number = W.Label(layout=W.Layout(width="22px"))
-        self.text = W.Text(value=value, continuous_update=True, placeholder="{d1 d2} d3",
-                           layout=W.Layout(width="220px"))
+        self.number = W.Label(layout=_NUMBER)
+        self.text = W.Text(value=value, continuous_update=True, placeholder="{d1 d2} d3", layout=_LEVEL)
         self.text.add_class("wb-level")
         self.up = W.Button(description="↑", tooltip="move this level up", layout=_BUTTON)
         self.down = W.Button(description="↓", tooltip="move this level down", layout=_BUTTON)
@@ -81,7 +82,8 @@ class _LevelRow:
 
 
 class OrganizationEditor(W.VBox):
-    """Edit one organization level by level; see the module docstring."""
+    """Edit one organization level by level; see the module docstring. Levels beyond ``max_rows`` get no
+    row (thousands of widgets would take seconds to draw): they are edited in the notation tab."""
 
     text = T.Unicode("")
     organization = T.Instance(Organization, args=())  # until a valid text arrives: empty
@@ -89,10 +91,14 @@ class OrganizationEditor(W.VBox):
     caption = T.Unicode("")
     known_documents = T.Instance(frozenset, args=())
 
-    def __init__(self, value: Organization | str = "", *, caption: str = "", **kwargs) -> None:
+    def __init__(self, value: Organization | str = "", *, caption: str = "", max_rows: int = 200,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         self._syncing = self._composing = False
         self._rows: list[_LevelRow] = []
+        self._hidden: list[str] = []  # the levels beyond max_rows, as text
+        self.max_rows = max_rows
+        self._hidden_note = W.HTML()
         self._title = W.HTML()
         self._rows_box = W.VBox()
         self._add = W.Button(description="+ level", tooltip="add a level at the bottom",
@@ -111,8 +117,8 @@ class OrganizationEditor(W.VBox):
         self._finite.observe(lambda _: self._row_edited(), "value")
         self._rest.observe(lambda _: self._row_edited(), "value")
         self._notation.observe(self._notation_edited, "value")
-        levels_view = W.VBox([self._rows_box, W.HBox([self._add, self._finite, self._rest]), self._rest_note,
-                              self._tail])
+        levels_view = W.VBox([self._rows_box, self._hidden_note, W.HBox([self._add, self._finite, self._rest]),
+                              self._rest_note, self._tail])
         tabs = W.Tab([levels_view, self._notation], titles=("levels", "notation"))
         self.children = [self._title, tabs, self._status]
         self.add_class("wb-editor")
@@ -143,6 +149,10 @@ class OrganizationEditor(W.VBox):
 
     def add_level(self, value: str = "") -> None:
         """Append a level row at the bottom (an empty row is ignored until something is typed in it)."""
+        if self._hidden:
+            self._hidden.append(value)
+            self._row_edited()
+            return
         self._rows.append(_LevelRow(self, value))
         self._rows_changed()
 
@@ -152,7 +162,8 @@ class OrganizationEditor(W.VBox):
         self._rows_changed()
 
     def move_level(self, index: int, step: int) -> None:
-        """Move the level row at ``index`` up (``step=-1``) or down (``+1``); no-op at either end."""
+        """Move the level row at ``index`` up (``step=-1``) or down (``+1``); no-op at either end of the
+        rows."""
         target = index + step
         if 0 <= target < len(self._rows):
             self._rows[index], self._rows[target] = self._rows[target], self._rows[index]
@@ -169,7 +180,8 @@ class OrganizationEditor(W.VBox):
         return self._rows.index(row)
 
     def _composed(self) -> tuple[list[str], str | None]:
-        return [row.text.value for row in self._rows], self._rest.value if self._finite.value else None
+        levels = [row.text.value for row in self._rows] + self._hidden
+        return levels, self._rest.value if self._finite.value else None
 
     def _rows_changed(self) -> None:
         for number, row in enumerate(self._rows, start=1):
@@ -197,9 +209,14 @@ class OrganizationEditor(W.VBox):
     def _text_changed(self, change) -> None:
         if self._composing:  # the rows made this text: they are already right
             self._sync_notation(change["new"])
-            self._parse(len(self._rows))
+            self._parse(len(self._rows) + len(self._hidden))
             return
         levels, rest = split_notation(change["new"])
+        n_levels = len(levels)
+        levels, self._hidden = levels[:self.max_rows], levels[self.max_rows:]
+        self._hidden_note.value = (
+            f"<i>… and {len(self._hidden)} more levels ({self.max_rows + 1}–{n_levels}): edit them in the "
+            "notation tab</i>" if self._hidden else "")
         self._syncing = True
         try:
             while len(self._rows) < len(levels):
@@ -220,7 +237,7 @@ class OrganizationEditor(W.VBox):
         finally:
             self._syncing = False
         self._sync_notation(change["new"])
-        self._parse(len(levels))
+        self._parse(n_levels)
 
     def _sync_notation(self, text: str) -> None:
         self._rest.disabled = not self._finite.value
@@ -231,7 +248,7 @@ class OrganizationEditor(W.VBox):
             finally:
                 self._syncing = False
 
-    def _parse(self, n_rows: int) -> None:
+    def _parse(self, n_levels: int) -> None:
         for row in self._rows:
             row.mark("")
         self._rest_note.value = ""
@@ -243,9 +260,9 @@ class OrganizationEditor(W.VBox):
             if problem.token is not None:
                 where.append(f"at {problem.token!r}")
             local = f"{', '.join(where)}: {problem.message}" if where else problem.message
-            if problem.line is not None and 1 <= problem.line <= n_rows:
+            if problem.line is not None and 1 <= problem.line <= len(self._rows):
                 self._rows[problem.line - 1].mark(local)
-            elif problem.line == n_rows + 1:
+            elif problem.line == n_levels + 1:
                 self._rest_note.value = f'<span style="color:#b00020">rest: {html.escape(local)}</span>'
             self._status.value = (f'<span style="color:#b00020">⚠ {html.escape(str(problem))}; the last '
                                   "valid organization stays in force</span>")
