@@ -90,7 +90,7 @@ def measure(name: str, gold: str, outputs: list[str] | dict[str, str], repeat: i
         module.reliability_sensitivity = engine
     documents = len(Organization.parse(gold).documents)
     ms = sorted(1000 * s for s in samples)
-    return {"case": name, "documents": documents, "outputs": len(wb.outputs), "levels": len(editor.levels),
+    return {"case": name, "documents": documents, "outputs": len(wb.outputs), "levels": len(editor.organization.levels),
             "median_ms": statistics.median(ms), "p90_ms": ms[int(0.9 * (len(ms) - 1))], "max_ms": ms[-1],
             "kernel_median_ms": 1000 * statistics.median(kernel_samples)}
 
