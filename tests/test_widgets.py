@@ -187,6 +187,23 @@ def test_editing_a_gold_level_refreshes_every_score_table_and_chart():
     assert wb.history["step"].max() == 1
 
 
+@pytest.fixture(scope="module")
+def one_output_workbench():
+    return Workbench("d1", ["d1"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(gold=organizations, output=organizations, n=st.integers(1, 20), wn=st.sampled_from([0.5, 0.8, 0.95]))
+def test_scores_follow_any_typed_tables_and_weights(one_output_workbench, gold, output, n, wn):
+    wb = one_output_workbench
+    wb.gold._notation.value = gold.format()                 # typed into the notation tab
+    wb.outputs[0]._notation.value = output.format()
+    wb._n.value, wb._wn.value = n, wn
+    assert (wb.gold.organization, wb.outputs[0].organization) == (gold, output)
+    assert wb.scores == [reliability_sensitivity(gold, output, n=n, wn=wn)]
+    assert charted(wb)[("output 1", "S∼")] == wb.scores[0].s_relatedness
+
+
 def test_an_invalid_edit_keeps_the_last_valid_scores():
     wb = Workbench(TABLE9.gold, TABLE9.outputs)
     before = list(wb.scores)
