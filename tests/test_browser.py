@@ -68,6 +68,7 @@ class Server:
     notebook and fresh settings; ``stop()`` ends it and every process below it."""
 
     def __init__(self, kind: str, tmp: Path) -> None:
+        self.kind = kind
         notebooks = tmp / "nb"
         notebooks.mkdir()
         shutil.copy(NOTEBOOK, notebooks / NOTEBOOK.name)
@@ -113,10 +114,12 @@ class Server:
         raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log.read_text()[-3000:]}")
 
     def stop(self) -> None:
-        """Ask the server to shut down (JupyterLab stops its kernels), then SIGTERM and, after 10 s, SIGKILL
-        the server and every process that was below it, by pid."""
+        """Ask JupyterLab to shut down (it stops its kernels), then SIGTERM and, after 10 s, SIGKILL the server
+        and every process that was below it, by pid."""
         below = descendants(self.proc.pid)
         try:
+            if self.kind != "lab":
+                raise OSError("only JupyterLab has a shutdown API")
             request = urllib.request.Request(f"{self.base}/api/shutdown?token={self.token}", method="POST")
             urllib.request.urlopen(request, timeout=5).close()
             self.proc.wait(20)
@@ -149,7 +152,7 @@ def edit_and_read(kind: str, tmp: Path) -> tuple[str, str, list[str]]:
     outside: list[str] = []
     server = Server(kind, tmp)
     try:
-        server.wait("/api/status" if kind == "lab" else "/")
+        server.wait("/api/status" if kind == "lab" else "/voila/static/voila.js")  # GET / would run it
         with sync_api.sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
             try:
