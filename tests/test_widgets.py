@@ -250,6 +250,14 @@ def test_outputs_are_added_and_removed():
     assert wb.names == ["output 1"] and len(wb.scores) == 1
 
 
+def test_a_gold_alone_starts_with_a_copy_and_no_output_is_refused():
+    wb = Workbench("d1 {d2 d3}")
+    assert wb.names == ["output 1"] and wb.outputs[0].text == "d1 {d2 d3}"
+    assert wb.scores == [kernel("d1 {d2 d3}", "d1 {d2 d3}")]
+    with pytest.raises(WorkbenchFormatError, match="at least one output"):
+        Workbench("d1", [])
+
+
 def test_history_records_each_edit_and_can_be_cleared():
     wb = Workbench("d1 d2\nd3", {"sys": "d1\nd2 d3"})
     wb.outputs[0].levels[0].value = "d1 d2"

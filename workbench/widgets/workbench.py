@@ -57,7 +57,11 @@ def _texts(outputs) -> dict[str, str]:
 
 
 class Workbench(W.VBox):
-    """Gold and output editors, the gallery, (n, W_n), live scores, their chart, history and export."""
+    """Gold and output editors, the gallery, (n, W_n), live scores, their chart, history and export.
+
+    With no tables it opens on seed 000's Table 9; with a gold and no outputs, one output starts as a copy
+    of the gold.
+    """
 
     n = T.Int(10, allow_none=True)
     wn = T.Float(0.8, allow_none=True)
@@ -128,7 +132,8 @@ class Workbench(W.VBox):
         if gold is None and outputs is None:
             self.load_example(next(iter(EXAMPLES)))
         else:
-            self.set_tables(gold if gold is not None else "", outputs if outputs is not None else [], n, wn)
+            gold = gold if gold is not None else ""
+            self.set_tables(gold, outputs if outputs is not None else [gold], n, wn)
 
     # ------------------------------------------------------------------------------ public API
     @property
@@ -139,6 +144,8 @@ class Workbench(W.VBox):
     def set_tables(self, gold, outputs, n: int | None = 10, wn: float | None = 0.8) -> None:
         """Replace the gold, the outputs (list, or dict name -> table) and (n, W_n); one recomputation."""
         texts = _texts(outputs)
+        if not texts:
+            raise WorkbenchFormatError("the workbench needs at least one output to score against the gold")
         gold_text = _texts({"gold": gold})["gold"]
         with self._batch():
             self.gold.text = gold_text
