@@ -200,8 +200,11 @@ def test_scores_follow_any_typed_tables_and_weights(one_output_workbench, gold, 
     wb.outputs[0]._notation.value = output.format()
     wb._n.value, wb._wn.value = n, wn
     assert (wb.gold.organization, wb.outputs[0].organization) == (gold, output)
-    assert wb.scores == [reliability_sensitivity(gold, output, n=n, wn=wn)]
-    assert charted(wb)[("output 1", "S∼")] == wb.scores[0].s_relatedness
+    (score,) = wb.scores
+    # equal organizations built apart may iterate their sets in another order: the kernel's sums then
+    # differ in the last bit, hence approx
+    assert score.to_dict() == pytest.approx(reliability_sensitivity(gold, output, n=n, wn=wn).to_dict(), rel=1e-12)
+    assert charted(wb)[("output 1", "S∼")] == score.s_relatedness
 
 
 def test_an_invalid_edit_keeps_the_last_valid_scores():
