@@ -17,7 +17,7 @@ Columns each builder reads (names are keyword arguments where the source may nam
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"output": ["o1", "o1"], "measure": ["R≺", "S≺"], "value": [1.0, 0.86]})
-    >>> scores_chart(df).to_dict()["encoding"]["x"]["sort"]
+    >>> scores_chart(df).to_dict()["layer"][0]["encoding"]["x"]["sort"]
     ['R≺', 'S≺']
 """
 
