@@ -4,9 +4,9 @@ Every valid edit of any editor, and every change of (n, W_n), recomputes ``score
 ``workbench.metrics.reliability.reliability_sensitivity`` and redraws the charts in place (``JupyterChart``).
 The widget holds no arithmetic: it parses, calls the kernel, tabulates and draws.
 
-    >>> wb = Workbench("d1 {d2 d3}", ["d1 d2 d3"], n=10, wn=0.8)    # doctest: +SKIP
-    >>> wb.outputs[0].levels[0].value = "d1 {d2 d3}"                # doctest: +SKIP
-    >>> wb.scores[0].s_relatedness                                  # doctest: +SKIP
+    >>> wb = Workbench("d1 {d2 d3}", ["d1 d2 d3"], n=10, wn=0.8)
+    >>> wb.outputs[0].levels[0].value = "d1 {d2 d3}"      # as the browser sets it when one types
+    >>> float(wb.scores[0].s_relatedness)
     1.0
 """
 
