@@ -192,6 +192,44 @@ def test_trec_eval_per_query_values_from_the_command_line():
     assert checked == 4 * 4
 
 
+WEPS = {"P": "Purity", "IP": "InversePurity", "FMeasure_0.5_P-IP": "F(P,IP)", "BEP": "BCubed-P", "BER": "BCubed-R",
+        "FMeasure_0.5_BEP-BER": "BCubed-F"}
+
+
+def _weps_reader():
+    weps = pytest.importorskip("workbench.data.weps", reason="workbench.data.weps is not in this build")
+    if not all(hasattr(weps, n) for n in ("read_weps_clustering", "read_weps_runs", "topic_key")):
+        pytest.skip("workbench.data.weps lacks read_weps_clustering / read_weps_runs / topic_key")
+    _needs(*WEPS.values())
+
+
+def test_weps_official_scores_from_the_command_line():
+    """reference_TEAM_A_per_topic.eval (the official WePS-1 scorer, 2 decimals): purity, inverse purity,
+    F_0.5(P,IP), extended BCubed precision/recall and F_0.5 per name, from truth_files/ and systemsDir/."""
+    _weps_reader()
+    folder = shared_dataset("weps2007")
+    done = run_cli("eval", "--gold", str(folder / "truth_files"), "--run", str(folder / "systemsDir"), "-m",
+                   *WEPS.values(), "--per-topic", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    ours = pd.read_csv(io.StringIO(done.stdout)).set_index(["system", "topic", "measure"])["value"]
+    reference = pd.read_csv(folder / "reference_TEAM_A_per_topic.eval", sep="\t")
+    for row in reference.to_dict("records"):
+        for column, measure in WEPS.items():
+            assert ours[("TEAM_A", row["topic"], measure)] == pytest.approx(row[column], abs=0.005 + 1e-9)
+    assert len(reference) == 5
+
+
+def test_weps_run_topics_match_the_gold_whatever_their_spelling(tmp_path):
+    _weps_reader()
+    truth = shared_dataset("weps2007", "truth_files", "Abby_Watkins.clust.xml")
+    team = tmp_path / "TEAM_Z"
+    team.mkdir()
+    (team / "ABBY WATKINS.clust.xml").write_bytes(truth.read_bytes())
+    done = run_cli("eval", "--gold", str(truth), "--run", str(team), "-m", "Purity", "--per-topic", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:] == ["TEAM_Z,Abby_Watkins,Purity,1.0", "TEAM_Z,all,Purity,1.0"]
+
+
 @pytest.mark.usefixtures("toy_measures")
 def test_compare_prints_means_and_uir_or_says_what_is_missing(small_campaign, capsys):
     gold, sys_a, sys_b = small_campaign

@@ -77,8 +77,22 @@ def read_gold(path: Path, fmt: str, label: str | None, encoding: str):
     return _reader("workbench.data.trec", "read_trec_qrels", "TREC qrels")(path)
 
 
-def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str) -> dict:
-    """system → topic → Organization. TREC runs are named by their tag, other files by their name."""
+def _weps_runs(path: Path, gold) -> dict:
+    """A team folder (``systemsDir/TEAM_A``) or a ``systemsDir`` of them, run topics renamed to the gold's
+    spelling where they match it case- and ``_``/space-insensitively (WePS names vary)."""
+    if path.is_dir() and not any(path.glob("*.xml")) and any(p.is_dir() for p in path.iterdir()):
+        runs = _reader("workbench.data.weps", "read_weps_runs", "a WePS systemsDir")(path)
+    else:
+        runs = {path.name: _reader("workbench.data.weps", "read_weps_clustering", "WePS XML")(path)}
+    key = _reader("workbench.data.weps", "topic_key", "WePS topic names")
+    spelling = {key(topic): topic for topic in gold}
+    return {system: {spelling.get(key(topic), topic): org for topic, org in run.items()}
+            for system, run in runs.items()}
+
+
+def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str, gold) -> dict:
+    """system → topic → Organization. TREC runs are named by their tag, WePS runs by their team folder,
+    RepLab runs by their file name."""
     runs: dict = {}
     for path in paths:
         kind = _sniff(path) if fmt == "auto" else fmt
@@ -89,7 +103,7 @@ def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str) -> 
 
             found = {path.stem: read_replab(path, label=label, encoding=encoding)}
         else:
-            found = {path.name: _reader("workbench.data.weps", "read_weps_clustering", "WePS XML")(path)}
+            found = _weps_runs(path, gold)
         for system, run in found.items():
             if system in runs:
                 raise CliError(f"{path}: system {system!r} is already in an earlier run file")
@@ -135,7 +149,7 @@ def _results(args):
     from workbench.data.campaign import Campaign
 
     gold = read_gold(Path(args.gold), args.gold_format, args.label, args.gold_encoding)
-    runs = read_runs([Path(p) for p in args.run], args.run_format, args.label, args.run_encoding)
+    runs = read_runs([Path(p) for p in args.run], args.run_format, args.label, args.run_encoding, gold)
     policy = "zero" if args.complete else args.missing
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -216,7 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
                             ("compare", "per-system means and the UIR matrix between systems")):
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         cmd.add_argument("--gold", required=True, help="qrels, RepLab TSV, or WePS XML file/directory")
-        cmd.add_argument("--run", required=True, nargs="+", help="run files (or WePS directories)")
+        cmd.add_argument("--run", required=True, nargs="+", help="run files, WePS team folders or a systemsDir")
         cmd.add_argument("-m", "--measures", required=True, nargs="+", metavar="MEASURE",
                          help='registered measure names, e.g. AP nDCG@10 "RBP(p=0.8)"')
         cmd.add_argument("--gold-format", choices=FORMATS, default="auto")
