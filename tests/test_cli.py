@@ -231,20 +231,29 @@ def test_weps_run_topics_match_the_gold_whatever_their_spelling(tmp_path):
 
 
 @pytest.mark.usefixtures("toy_measures")
-def test_compare_prints_means_and_uir_or_says_what_is_missing(small_campaign, capsys):
+def test_compare_prints_means_then_uir_and_significance(small_campaign, capsys):
     gold, sys_a, sys_b = small_campaign
-    assert main(["compare", "--gold", str(gold), "--run", str(sys_a), str(sys_b), "-m", "test-shared", "-c",
-                 "--format", "csv"]) == 0
-    out, err = capsys.readouterr()
-    means = ["system,topic,measure,value", f"sysA,all,test-shared,{(2 / 3 + 0.5) / 2!r}",
-             f"sysB,all,test-shared,{1 / 3!r}"]
-    assert out.splitlines()[:3] == means
+    args = ["compare", "--gold", str(gold), "--run", str(sys_a), str(sys_b), "-m", "test-shared", "-c"]
+    assert main([*args, "--format", "csv"]) == 0
+    sections = capsys.readouterr().out.split("\n# ")
+    means = [f"sysA,all,test-shared,{(2 / 3 + 0.5) / 2!r}", f"sysB,all,test-shared,{1 / 3!r}"]
+    assert sections[0].splitlines() == ["# per-system means", "system,topic,measure,value", *means]
     try:
-        from workbench.analysis import uir_matrix  # noqa: F401
+        from workbench.analysis import significance, uir_matrix  # noqa: F401
     except ImportError:
-        assert "UIR needs workbench.analysis" in err
-    else:
-        assert "UIR over test-shared" in out
+        assert sections[1].startswith("UIR and significance\nneed workbench.analysis")
+        return
+    # per topic (-c): E1 sysA 2/3 = sysB 2/3 (a tie counts both ways), E2 sysA 0.5 > sysB 0 → UIR = (2 − 1)/2
+    uir = pd.read_csv(io.StringIO(sections[1].split("\n", 1)[1])).set_index("a")
+    assert uir.loc["sysA", "sysB"] == 0.5 and uir.loc["sysB", "sysA"] == -0.5
+    title, body = sections[2].split("\n", 1)
+    tests = pd.read_csv(io.StringIO(body))
+    from scipy import stats
+
+    assert "t-test" in title
+    assert tests.loc[0, "p_value"] == pytest.approx(stats.ttest_rel([2 / 3, 0.5], [2 / 3, 0]).pvalue)
+    assert main([*args[:5], "-m", "test-shared"]) == 2
+    assert "compare needs at least two systems" in capsys.readouterr().err
 
 
 def test_demo_prints_table9_beside_the_printed_values():

@@ -118,17 +118,20 @@ def _wide(frame):
     return table[list(dict.fromkeys(frame["measure"]))].reset_index()
 
 
-def render(frame, fmt: str) -> str:
-    """The tidy table ``system, topic, measure, value`` as text: CSV (full precision), an aligned table, or
-    a system × measure markdown / LaTeX table (4 decimals)."""
+def _cell(value) -> str:
+    return value if isinstance(value, str) else str(value) if isinstance(value, bool | int) else f"{value:.4f}"
+
+
+def text_table(frame, fmt: str) -> str:
+    """Any DataFrame as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals)."""
     if fmt == "csv":
         return frame.to_csv(index=False, lineterminator="\n")
+    header = [str(c) for c in frame.columns]
+    cells = [[_cell(v) for v in row] for row in frame.itertuples(index=False)]
     if fmt == "table":
-        shown = frame.assign(value=frame["value"].map("{:.4f}".format))
-        return shown.to_string(index=False) + "\n"
-    wide = _wide(frame)
-    cells = [[v if isinstance(v, str) else f"{v:.4f}" for v in row] for row in wide.itertuples(index=False)]
-    header = [str(c) for c in wide.columns]
+        widths = [max(len(x) for x in column) for column in zip(header, *cells, strict=True)]
+        return "".join("  ".join(x.rjust(w) for x, w in zip(row, widths, strict=True)).rstrip() + "\n"
+                       for row in [header, *cells])
     if fmt == "markdown":
         lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
         lines += ["| " + " | ".join(row) + " |" for row in cells]
@@ -137,11 +140,18 @@ def render(frame, fmt: str) -> str:
     def tex(text: str) -> str:
         return "".join("\\" + c if c in "&%$#_{}" else c for c in text.replace("\\", "/"))
 
-    columns = "".join("l" if c in ("system", "topic") else "r" for c in header)
-    lines = ["\\begin{tabular}{" + columns + "}", "\\hline", " & ".join(map(tex, header)) + r" \\", "\\hline"]
-    lines += [" & ".join(map(tex, row)) + " \\\\" for row in cells]
+    kinds = frame.dtypes.map(lambda dtype: "r" if dtype.kind in "fiu" else "l")
+    lines = ["\\begin{tabular}{" + "".join(kinds) + "}", "\\hline", " & ".join(map(tex, header)) + r" \\",
+             "\\hline"]
+    lines += [" & ".join(map(tex, row)) + r" \\" for row in cells]
     lines += ["\\hline", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+def render(frame, fmt: str) -> str:
+    """The tidy table ``system, topic, measure, value``: long for CSV and the aligned table (trec_eval's
+    layout), a system × measure table for markdown and LaTeX."""
+    return text_table(frame if fmt in ("csv", "table") else _wide(frame), fmt)
 
 
 # ----------------------------------------------------------------------------------------------- commands
@@ -177,18 +187,24 @@ def cmd_compare(args) -> int:
     from workbench.data.campaign import means
 
     results = _results(args)
-    sys.stdout.write(render(means(results), args.format))
+    measures = list(dict.fromkeys(results["measure"]))
+    sections = [("per-system means", render(means(results), args.format))]
     try:
-        from workbench.analysis import uir_matrix
+        from workbench.analysis import significance, uir_matrix
     except ImportError:
-        print("UIR needs workbench.analysis (uir_matrix), which is not in this build", file=sys.stderr)
-        return 0
-    if results["system"].nunique() < 2:
-        print("UIR needs at least two systems", file=sys.stderr)
-        return 0
-    matrix = uir_matrix(results, list(dict.fromkeys(results["measure"])))
-    print(f"\nUIR over {', '.join(dict.fromkeys(results['measure']))} (row system vs column system):")
-    print(matrix.to_string(float_format="{:.4f}".format))
+        sections.append(("UIR and significance", "need workbench.analysis, which is not in this build\n"))
+    else:
+        if results["system"].nunique() < 2:
+            raise CliError("compare needs at least two systems (give several --run files or systems)")
+        matrix = uir_matrix(results, measures, missing="intersection")
+        tests = significance(results, measures, test=args.test, correction=args.correction, alpha=args.alpha,
+                             missing="intersection")
+        shown = ["measure", "system_a", "system_b", "difference", "statistic", "p_value", "p_adjusted",
+                 "significant"]
+        sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
+                         text_table(matrix.reset_index(), args.format)))
+        sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
+    sys.stdout.write("\n".join(f"# {title}\n{body}" for title, body in sections))
     return 0
 
 
@@ -248,6 +264,10 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
         if name == "eval":
             cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")
+        else:
+            cmd.add_argument("--test", default="t", help="t, wilcoxon, randomization or bootstrap (default t)")
+            cmd.add_argument("--correction", default="holm", help="holm, bonferroni or none (default holm)")
+            cmd.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
         cmd.set_defaults(handler=cmd_eval if name == "eval" else cmd_compare)
     demo = sub.add_parser("demo", help="Table 9 of seed 000 computed beside the printed values")
     demo.set_defaults(handler=cmd_demo)
