@@ -3,6 +3,8 @@ printed values, the .org format's errors, and where the folder is found."""
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench import datasets
 from workbench.datasets import DatasetError, Example, parse_example
@@ -201,6 +203,23 @@ def test_seed004_tables_as_printed():
 def test_malformed_org_text_names_the_line(text, message):
     with pytest.raises(DatasetError, match=message):
         parse_example(text, file="x.org")
+
+
+piece = st.sampled_from(["@gold", "@output A", "@output", "@printed R≺=1", "@printed R=x", "@params n=10", "@params",
+                         "@title T", "@what", "d1 {d2 d3}", "{d1", "d2}", "rest: d1", "[2] d1", "[x] d1", "# c", "",
+                         "@printed S=6/7", "@printed S=1/0"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(piece, st.text(max_size=8)), max_size=8))
+def test_fuzzed_org_text_reads_or_raises_the_named_error(lines):
+    try:
+        example = parse_example("\n".join(lines), file="fuzz.org")
+    except DatasetError as error:
+        assert str(error).startswith("fuzz.org, ")
+    else:
+        assert isinstance(example.gold, Organization)
+        assert all(isinstance(o, Organization) for o in example.outputs.values())
 
 
 def test_comments_and_fractions_in_directives():
