@@ -79,11 +79,13 @@ def names() -> list[str]:
 
 def path(name: str) -> Path:
     """The file behind a dataset name."""
-    for suffix in SUFFIXES:
-        candidate = folder() / f"{name}{suffix}"
-        if candidate.is_file():
-            return candidate
-    raise DatasetError(f"unknown dataset {name!r}; known: {', '.join(names())}")
+    known = names()
+    if name in known:
+        for suffix in SUFFIXES:
+            candidate = folder() / f"{name}{suffix}"
+            if candidate.is_file():
+                return candidate
+    raise DatasetError(f"unknown dataset {name!r}; known: {', '.join(known)}")
 
 
 def available() -> pd.DataFrame:
