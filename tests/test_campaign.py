@@ -181,3 +181,26 @@ def test_trec_eval_out_test_through_the_campaign():
             checked += 1
     assert checked == len(TREC_NAMES)
     assert list(runs) == ["STANDARD"]
+
+
+def test_trec_eval_complete_flag_is_the_zero_policy():
+    """out.test.aqc: ``trec_eval -c -q`` over results.trunc, which has no line for topic 302: trec_eval scores
+    it 0 and counts it in the mean (missing_topics="zero"); without -c it would average 301 and 303 ("skip")."""
+    trec = _trec_readers()
+    _needs(*TREC_NAMES.values())
+    gold = trec.read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
+    runs = trec.read_trec_run(shared_dataset("trec_eval_test", "results.trunc"))
+    reference = trec.read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aqc"))
+    reference = reference[reference.measure.isin(list(TREC_NAMES))]
+    with pytest.warns(MissingTopicsWarning, match=r"'STANDARD' lacks 1 gold topic\(s\) \('302'\): scored 0"):
+        zero = Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="zero", progress=False)
+    ours = pd.concat([zero, means(zero)]).set_index(["topic", "measure"])["value"]
+    for name, topic, value in reference[["measure", "topic", "value"]].itertuples(index=False):
+        assert ours[(str(topic), TREC_NAMES[name])] == pytest.approx(float(value), abs=5e-5), (name, topic)
+    assert len(reference) == 4 * len(TREC_NAMES)  # 301, 302, 303 and all
+    with pytest.warns(MissingTopicsWarning, match="skipped"):
+        skip = means(Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="skip", progress=False))
+    per_topic = reference[reference.topic.astype(str).isin(["301", "303"])]
+    expected = per_topic.assign(value=per_topic.value.astype(float)).groupby("measure")["value"].mean()
+    for name, value in expected.items():
+        assert skip.set_index("measure").loc[TREC_NAMES[name], "value"] == pytest.approx(value, abs=5e-5)
