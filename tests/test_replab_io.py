@@ -55,6 +55,29 @@ def test_filtering_gold_gives_two_level_organizations():
     assert sum(len(o.rest) for o in orgs.values()) == 526  # UNRELATED lines
 
 
+def test_filtering_gold_through_the_campaign_with_the_all_related_baseline(tmp_path):
+    """The shared README's baseline for the filtering sample: every tweet RELATED. Its accuracy is the share of
+    RELATED lines per entity (683 of 744 and 233 of 698 in goldstandard_filtering.dat), and its precision the
+    same; recall is 1. Written with write_replab, read back, scored through Campaign and the registry."""
+    from workbench.data.campaign import Campaign
+    from workbench.metrics.registry import UnknownMeasureError, parse
+
+    try:
+        [parse(name) for name in ("Accuracy", "Precision", "Recall")]
+    except UnknownMeasureError:
+        pytest.skip("the filtering measures (workbench.metrics.filtering) are not in this build")
+    gold = read_replab(shared_dataset("replab2013_filtering", "goldstandard_filtering.dat"))
+    baseline = {entity: Organization.from_filtering(sorted(org.documents), []) for entity, org in gold.items()}
+    write_replab(baseline, tmp_path / "all_related", label="filtering")
+    runs = {"all_related": read_replab(tmp_path / "all_related")}
+    results = Campaign(gold, runs).evaluate(["Accuracy", "Precision", "Recall"], progress=False)
+    scores = results.set_index(["topic", "measure"])["value"]
+    for entity, share in (("RL2013D01E001", 683 / 744), ("RL2013D03E124", 233 / 698)):
+        assert scores[(entity, "Accuracy")] == pytest.approx(share)
+        assert scores[(entity, "Precision")] == pytest.approx(share)
+        assert scores[(entity, "Recall")] == 1.0
+
+
 def _official_rs(gold: Organization, output: Organization) -> tuple[float, float]:
     """The official RepLab R&S script as the shared README describes it, written naively over documents."""
     gold_topic = {d: c for c in gold.levels[0] for d in c}
