@@ -1,0 +1,206 @@
+"""Campaign: tidy results through the registry, the missing/extra topic policies, and the official RepLab and
+trec_eval reference values reproduced end to end."""
+
+import csv
+import time
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import shared_dataset
+from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
+from workbench.data.replab import read_replab
+from workbench.metrics import registry
+from workbench.metrics.registry import UnknownMeasureError
+from workbench.model import Organization
+
+
+@pytest.fixture
+def toy_measures():
+    """Two throwaway measures registered for one test and removed after it (the campaign logic is under test,
+    not a metric): the share of gold-prioritised documents the output prioritises, a slow copy, a failure."""
+
+    def shared(gold, output):
+        return len(gold.prioritised & output.prioritised) / len(gold.prioritised)
+
+    def slow(gold, output):
+        time.sleep(0.35)
+        return shared(gold, output)
+
+    def failing(gold, output):
+        raise ValueError("output has a document the gold lacks")
+
+    names = {"test-shared": shared, "test-slow": slow, "test-failing": failing}
+    for name, compute in names.items():
+        registry.register(name, compute, task="test", source="tests/test_campaign.py")
+    yield list(names)
+    for name in names:
+        registry._REGISTRY.pop(name)
+        registry._BY_NAME.pop(name)
+
+
+GOLD = {"q1": Organization.parse("d1 d2\nrest: d3"), "q2": Organization.parse("d4\nrest: d5"),
+        "q3": Organization.parse("{d6 d7}\nrest:")}
+RUNS = {"full": {"q1": Organization.parse("d1\nrest: d9"), "q2": Organization.parse("d4 d5\nrest:"),
+                 "q3": Organization.parse("d6\nrest:")},
+        "partial": {"q3": Organization.parse("d6 d7\nrest:"), "q1": Organization.parse("d2 d3\nrest:")}}
+
+
+def test_tidy_rows_in_order_hold_what_the_registry_returns(toy_measures):
+    results = Campaign(GOLD, {"full": RUNS["full"]}).evaluate(["test-shared"], progress=False)
+    assert list(results.columns) == ["system", "topic", "measure", "value"]
+    assert list(results.topic) == ["q1", "q2", "q3"] and set(results.system) == {"full"}
+    expected = [registry.evaluate(GOLD[t], RUNS["full"][t], ["test-shared"])["test-shared"] for t in GOLD]
+    assert list(results.value) == expected == [0.5, 1.0, 0.5]
+    assert results.attrs["missing_topics"] == {"policy": "zero", "topics": {}}
+
+
+def test_missing_topics_zero_skip_error_are_applied_and_reported(toy_measures):
+    campaign = Campaign(GOLD, RUNS)
+    assert campaign.missing_topics() == {"partial": ["q2"]}
+    with pytest.warns(MissingTopicsWarning, match=r"'partial' lacks 1 gold topic\(s\) \('q2'\): scored 0"):
+        zero = campaign.evaluate("test-shared", missing_topics="zero", progress=False)
+    partial = zero[zero.system == "partial"]
+    assert list(partial.topic) == ["q1", "q2", "q3"] and list(partial.value) == [0.5, 0.0, 1.0]
+    with pytest.warns(MissingTopicsWarning, match="skipped"):
+        skip = campaign.evaluate("test-shared", missing_topics="skip", progress=False)
+    assert list(skip[skip.system == "partial"].topic) == ["q1", "q3"]
+    assert skip.attrs["missing_topics"] == {"policy": "skip", "topics": {"partial": ["q2"]}}
+    with pytest.raises(CampaignError, match=r"system 'partial' has no output for gold topic\(s\) 'q2'"):
+        campaign.evaluate("test-shared", missing_topics="error", progress=False)
+    with pytest.raises(CampaignError, match="missing_topics must be one of zero, skip, error"):
+        campaign.evaluate("test-shared", missing_topics="ignore")
+
+
+def test_topics_the_gold_lacks_raise_or_are_dropped(toy_measures):
+    runs = {"sys": {**RUNS["full"], "q9": Organization.parse("d1\nrest:")}}
+    with pytest.raises(CampaignError, match=r"system 'sys' has output for topic\(s\) 'q9' that the gold"):
+        Campaign(GOLD, runs).evaluate("test-shared", progress=False)
+    with pytest.warns(MissingTopicsWarning, match="'q9'.*ignored"):
+        results = Campaign(GOLD, runs).evaluate("test-shared", extra_topics="ignore", progress=False)
+    assert "q9" not in set(results.topic) and results.attrs["extra_topics"]["topics"] == {"sys": ["q9"]}
+
+
+def test_no_warning_when_every_run_is_complete(toy_measures):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-shared", progress=False)
+
+
+def test_means_tidy_and_wide_follow_the_policy(toy_measures):
+    with pytest.warns(MissingTopicsWarning):
+        skip = Campaign(GOLD, RUNS).evaluate(["test-shared"] * 2, missing_topics="skip", progress=False)
+    tidy = means(skip)
+    assert list(tidy.columns) == ["system", "topic", "measure", "value"] and set(tidy.topic) == {"all"}
+    assert dict(zip(tidy.system, tidy.value, strict=True)) == {"full": pytest.approx(2 / 3), "partial": 0.75}
+    wide = means(skip, wide=True)
+    assert list(wide.index) == ["full", "partial"] and list(wide.columns) == ["test-shared"]
+    assert wide.attrs["missing_topics"]["policy"] == "skip"
+    with pytest.raises(CampaignError, match="lack column"):
+        means(pd.DataFrame({"system": ["a"]}))
+
+
+def test_bad_measures_and_inputs_are_named_before_any_work(toy_measures):
+    campaign = Campaign(GOLD, RUNS)
+    with pytest.raises(UnknownMeasureError, match="unknown measure 'nope'"):
+        campaign.evaluate(["test-shared", "nope"], progress=False)
+    with pytest.raises(CampaignError, match="no measure given"):
+        campaign.evaluate([], progress=False)
+    with pytest.raises(CampaignError, match=r"system 'full', topic 'q1': ValueError: output has a document"):
+        Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-failing", progress=False)
+    with pytest.raises(CampaignError, match="non-empty mapping"):
+        Campaign({}, RUNS)
+    with pytest.raises(CampaignError, match="gold topic 'q1': expected an Organization, got str"):
+        Campaign({"q1": "d1 d2"}, RUNS)
+    with pytest.raises(CampaignError, match="system 'x', topic 'q1': expected an Organization, got list"):
+        Campaign(GOLD, {"x": {"q1": ["d1"]}})
+    with pytest.raises(CampaignError, match="system 'x': expected a mapping"):
+        Campaign(GOLD, {"x": [GOLD["q1"]]})
+
+
+def test_progress_bar_on_long_work_only(toy_measures, capsys):
+    Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-shared")
+    assert capsys.readouterr().err == ""  # short work: tqdm's delay keeps it silent
+    Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-slow")  # 3 × 0.35 s > the 1 s delay
+    assert "evaluating" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------ official reference values
+def _needs(*names: str) -> None:
+    for name in names:
+        try:
+            registry.parse(name)
+        except UnknownMeasureError:
+            pytest.skip(f"measure {name!r} is not registered in this build")
+
+
+def test_replab_official_rs_per_entity_through_the_campaign():
+    """reference_RS_per_entity.tsv: the official RepLab 2013 topic-detection R&S script, to 1e-9."""
+    measures = ["R∼(missing=replab)", "S∼(missing=replab)", "F∼(missing=replab)"]
+    _needs(*measures)
+    folder = shared_dataset("replab2013_topic_detection")
+    gold = read_replab(folder / "replab2013_topic_detection_goldstandard.dat", encoding="latin-1")
+    runs = {p.name: read_replab(p) for p in sorted((folder / "system-outputs").iterdir())}
+    results = Campaign(gold, runs).evaluate(measures, progress=False)
+    scores = results.set_index(["system", "topic", "measure"])["value"]
+    with open(folder / "reference_RS_per_entity.tsv", newline="") as f:
+        reference = list(csv.DictReader(f, delimiter="\t"))
+    assert len(reference) == 6 == len(results) / 3
+    for row in reference:
+        for measure, column in zip(measures, ("Reliability", "Sensitivity", "F measure"), strict=True):
+            value = scores[(Path(row["system"]).name, row["entity"], measure)]
+            assert value == pytest.approx(float(row[column]), abs=1e-9), (row["system"], row["entity"], measure)
+
+
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+TREC_NAMES = {"map": "AP", "Rprec": "RPrec", "recip_rank": "RR", **{f"P_{k}": f"P@{k}" for k in CUTOFFS}}
+
+
+def _trec_readers():
+    trec = pytest.importorskip("workbench.data.trec", reason="workbench.data.trec is not in this build")
+    if not all(hasattr(trec, n) for n in ("read_trec_qrels", "read_trec_run", "read_trec_eval_output")):
+        pytest.skip("workbench.data.trec lacks read_trec_qrels / read_trec_run / read_trec_eval_output")
+    return trec
+
+
+def test_trec_eval_out_test_through_the_campaign():
+    """out.test: trec_eval's default measures over qrels.test × results.test (3 topics), to its 4 decimals."""
+    trec = _trec_readers()
+    _needs(*TREC_NAMES.values())
+    gold = trec.read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
+    runs = trec.read_trec_run(shared_dataset("trec_eval_test", "results.test"))
+    reference = trec.read_trec_eval_output(shared_dataset("trec_eval_test", "out.test"))
+    results = Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="skip", progress=False)
+    ours = means(results).set_index("measure")["value"]
+    checked = 0
+    for name, topic, value in reference[["measure", "topic", "value"]].itertuples(index=False):
+        if name in TREC_NAMES and topic == "all":
+            assert ours[TREC_NAMES[name]] == pytest.approx(float(value), abs=5e-5), name
+            checked += 1
+    assert checked == len(TREC_NAMES)
+    assert list(runs) == ["STANDARD"]
+
+
+def test_trec_eval_complete_flag_is_the_zero_policy():
+    """out.test.aqc: ``trec_eval -c -q`` over results.trunc, which has no line for topic 302: trec_eval scores
+    it 0 and counts it in the mean (missing_topics="zero"); without -c it would average 301 and 303 ("skip")."""
+    trec = _trec_readers()
+    _needs(*TREC_NAMES.values())
+    gold = trec.read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
+    runs = trec.read_trec_run(shared_dataset("trec_eval_test", "results.trunc"))
+    reference = trec.read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aqc"))
+    reference = reference[reference.measure.isin(list(TREC_NAMES))]
+    with pytest.warns(MissingTopicsWarning, match=r"'STANDARD' lacks 1 gold topic\(s\) \('302'\): scored 0"):
+        zero = Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="zero", progress=False)
+    ours = pd.concat([zero, means(zero)]).set_index(["topic", "measure"])["value"]
+    for name, topic, value in reference[["measure", "topic", "value"]].itertuples(index=False):
+        assert ours[(str(topic), TREC_NAMES[name])] == pytest.approx(float(value), abs=5e-5), (name, topic)
+    assert len(reference) == 4 * len(TREC_NAMES)  # 301, 302, 303 and all
+    with pytest.warns(MissingTopicsWarning, match="skipped"):
+        skip = means(Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="skip", progress=False))
+    per_topic = reference[reference.topic.astype(str).isin(["301", "303"])]
+    expected = per_topic.assign(value=per_topic.value.astype(float)).groupby("measure")["value"].mean()
+    for name, value in expected.items():
+        assert skip.set_index("measure").loc[TREC_NAMES[name], "value"] == pytest.approx(value, abs=5e-5)

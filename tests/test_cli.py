@@ -1,0 +1,271 @@
+"""The command line: eval / compare / demo, output formats, and exit status 2 with one line on bad input."""
+
+import csv
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import ROOT, shared_dataset
+from tests.test_campaign import toy_measures  # noqa: F401 (the fixture that registers test-* measures)
+from workbench.cli import main, render
+from workbench.metrics import registry
+from workbench.metrics.registry import UnknownMeasureError
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    """``python -m workbench ARGS`` from the project root, as a user types it."""
+    command = [sys.executable, "-m", "workbench", *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def replab_file(path: Path, rows: list[tuple[str, str, str]], label: str = "topic") -> Path:
+    text = f'"entity_id"\t"tweet_id"\t"{label}"\n' + "".join(f'"{e}"\t"{t}"\t"{v}"\n' for e, t, v in rows)
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def small_campaign(tmp_path):
+    gold = replab_file(tmp_path / "gold.tsv", [("E1", "t1", "A"), ("E1", "t2", "A"), ("E1", "t3", "B"),
+                                               ("E2", "u1", "X"), ("E2", "u2", "Y")])
+    sys_a = replab_file(tmp_path / "sysA", [("E1", "t1", "1"), ("E1", "t2", "1"), ("E2", "u1", "1")])
+    sys_b = replab_file(tmp_path / "sysB.tsv", [("E1", "t1", "1"), ("E1", "t3", "1")])
+    return gold, sys_a, sys_b
+
+
+@pytest.mark.usefixtures("toy_measures")
+def test_eval_csv_per_topic_then_all_rows(small_campaign, capsys):
+    gold, sys_a, sys_b = small_campaign
+    assert main(["eval", "--gold", str(gold), "--run", str(sys_a), str(sys_b), "-m", "test-shared",
+                 "--per-topic", "--format", "csv", "-q"]) == 0
+    out, err = capsys.readouterr()
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0]) == ["system", "topic", "measure", "value"]
+    # trec_eval's default: sysB lacks E2, which is skipped (and said on stderr)
+    assert [(r["system"], r["topic"], float(r["value"])) for r in rows] == [
+        ("sysA", "E1", 2 / 3), ("sysA", "E2", 0.5), ("sysB", "E1", 2 / 3), ("sysA", "all", (2 / 3 + 0.5) / 2),
+        ("sysB", "all", 2 / 3)]
+    assert "note: system 'sysB' lacks 1 gold topic(s) ('E2'): skipped" in err
+
+
+@pytest.mark.usefixtures("toy_measures")
+def test_eval_complete_scores_missing_topics_zero(small_campaign, capsys):
+    gold, sys_a, sys_b = small_campaign
+    assert main(["eval", "--gold", str(gold), "--run", str(sys_b), "-m", "test-shared", "-c", "--format",
+                 "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["system"], r["topic"], float(r["value"])) for r in rows] == [("sysB", "all", 1 / 3)]
+
+
+@pytest.mark.usefixtures("toy_measures")
+def test_output_formats(small_campaign, capsys):
+    gold, sys_a, _ = small_campaign
+    args = ["eval", "--gold", str(gold), "--run", str(sys_a), "-m", "test-shared"]
+    assert main([*args, "--format", "table"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split() == ["system", "topic", "measure", "value"]
+    assert table[1].split() == ["sysA", "all", "test-shared", "0.5833"]
+    assert main([*args, "--format", "markdown"]) == 0
+    markdown = capsys.readouterr().out.splitlines()
+    assert markdown == ["| system | test-shared |", "|---|---|", "| sysA | 0.5833 |"]
+    assert main([*args, "--format", "latex", "--per-topic"]) == 0
+    latex = capsys.readouterr().out
+    assert latex.startswith("\\begin{tabular}{llr}") and "sysA & E1 & 0.6667 \\\\" in latex
+
+
+def test_render_escapes_latex_and_pivots_measures():
+    frame = pd.DataFrame({"system": ["run_1", "run_1"], "topic": ["all", "all"], "measure": ["P@10", "F%"],
+                          "value": [0.25, 1.0]})
+    assert "run\\_1 & 0.2500 & 1.0000" in render(frame, "latex") and "P@10 & F\\%" in render(frame, "latex")
+    assert render(frame, "csv").splitlines()[1] == "run_1,all,P@10,0.25"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "usage: workbench"),
+        (["eval", "--gold", "g"], "the following arguments are required: --run, -m/--measures"),
+        (["eval", "--gold", "absent.qrels", "--run", "r", "-m", "AP"], "absent.qrels: cannot read the file"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["eval", "--gold", "g", "--run", "r", "-m", "AP", "--format", "xml"], "invalid choice: 'xml'"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(args, message):
+    done = run_cli(*args)
+    assert done.returncode == 2 and message in done.stderr and done.stdout == ""
+    if args:
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith("workbench: error: ")
+
+
+@pytest.mark.usefixtures("toy_measures")
+def test_bad_files_and_measures_exit_2_with_one_line(small_campaign, tmp_path, capsys):
+    gold, sys_a, sys_b = small_campaign
+    bad = tmp_path / "bad.tsv"
+    bad.write_text('"entity_id"\t"tweet_id"\t"topic"\n"E1"\t"t1"\n')
+    cases = [
+        (["--gold", str(gold), "--run", str(bad)], f"{bad}, line 2: expected 3 tab-separated fields"),
+        (["--gold", str(gold), "--run", str(sys_a), str(sys_a)], "'sysA' is already in an earlier run"),
+        (["--gold", str(sys_b), "--run", str(sys_a)], "system 'sysA' has output for topic(s) 'E2' that the"),
+        (["--gold", str(gold), "--run", str(sys_b), "--missing", "error"], "has no output for gold topic(s)"),
+    ]
+    for args, message in cases:
+        assert main(["eval", *args, "-m", "test-shared"]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, err
+    assert main(["eval", "--gold", str(gold), "--run", str(sys_a), "-m", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown measure 'nope'; known measures:" in err and err.count("\n") == 1
+
+
+def test_a_qrels_file_given_as_a_run_is_refused_in_one_line(tmp_path, capsys):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("301 0 d1 1\n")
+    assert main(["eval", "--gold", str(qrels), "--run", str(qrels), "-m", "test-shared"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("workbench: error: ") and err.count("\n") == 1
+    try:
+        from workbench.data.trec import read_trec_qrels  # noqa: F401
+    except ImportError:
+        assert "reading TREC qrels needs workbench.data.trec.read_trec_qrels, which is not in this" in err
+    else:
+        assert str(qrels) in err
+
+
+# ------------------------------------------------------------------------------------ real data, end to end
+def _needs(*names: str) -> None:
+    for name in names:
+        try:
+            registry.parse(name)
+        except UnknownMeasureError:
+            pytest.skip(f"measure {name!r} is not registered in this build")
+
+
+def test_replab_official_scores_from_the_command_line():
+    """reference_RS_per_entity.tsv (official RepLab R&S script) through ``python -m workbench eval``."""
+    measures = ["R∼(missing=replab)", "S∼(missing=replab)"]
+    _needs(*measures)
+    folder = shared_dataset("replab2013_topic_detection")
+    gold = folder / "replab2013_topic_detection_goldstandard.dat"
+    runs = sorted(str(p) for p in (folder / "system-outputs").iterdir())
+    done = run_cli("eval", "--gold", str(gold), "--run", *runs, "-m", *measures, "--format", "csv")
+    assert done.returncode == 2 and "--gold-encoding latin-1" in done.stderr
+    done = run_cli("eval", "--gold", str(gold), "--gold-encoding", "latin-1", "--run", *runs, "-m", *measures,
+                   "--per-topic", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    scores = pd.read_csv(io.StringIO(done.stdout)).set_index(["system", "topic", "measure"])["value"]
+    reference = pd.read_csv(folder / "reference_RS_per_entity.tsv", sep="\t")
+    for row in reference.itertuples(index=False):
+        system = Path(row.system).name
+        assert scores[(system, row.entity, measures[0])] == pytest.approx(row.Reliability, abs=1e-9)
+        assert scores[(system, row.entity, measures[1])] == pytest.approx(row.Sensitivity, abs=1e-9)
+    means = reference.groupby(reference.system.map(lambda s: Path(s).name))[["Reliability"]].mean()
+    for system, row in means.iterrows():
+        assert scores[(system, "all", measures[0])] == pytest.approx(row.Reliability, abs=1e-9)
+
+
+def test_trec_eval_per_query_values_from_the_command_line():
+    """out.test.aq (trec_eval -q over qrels.test × results.test): map, ndcg_cut_10, P_10, recip_rank per topic
+    and over all, to trec_eval's 4 decimals, through the interface the issue fixes."""
+    trec = pytest.importorskip("workbench.data.trec", reason="workbench.data.trec is not in this build")
+    if not hasattr(trec, "read_trec_eval_output"):
+        pytest.skip("workbench.data.trec.read_trec_eval_output is not in this build")
+    _needs("AP", "nDCG@10", "P@10", "RR")
+    done = run_cli("eval", "--gold", str(shared_dataset("trec_eval_test", "qrels.test")), "--run",
+                   str(shared_dataset("trec_eval_test", "results.test")), "-m", "AP", "nDCG@10", "P@10", "RR",
+                   "--per-topic", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "system,topic,measure,value"
+    ours = pd.read_csv(io.StringIO(done.stdout), dtype={"topic": str})
+    assert set(ours.system) == {"STANDARD"} and set(ours.topic) == {"301", "302", "303", "all"}
+    ours = ours.set_index(["topic", "measure"])["value"]
+    reference = trec.read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aq"))
+    names = {"map": "AP", "ndcg_cut_10": "nDCG@10", "P_10": "P@10", "recip_rank": "RR"}
+    checked = 0
+    for name, topic, value in reference[["measure", "topic", "value"]].itertuples(index=False):
+        if name in names:
+            assert ours[(str(topic), names[name])] == pytest.approx(float(value), abs=5e-5), (name, topic)
+            checked += 1
+    assert checked == 4 * 4
+
+
+WEPS = {"P": "Purity", "IP": "InversePurity", "FMeasure_0.5_P-IP": "F(P,IP)", "BEP": "BCubed-P", "BER": "BCubed-R",
+        "FMeasure_0.5_BEP-BER": "BCubed-F"}
+
+
+def _weps_reader():
+    weps = pytest.importorskip("workbench.data.weps", reason="workbench.data.weps is not in this build")
+    if not all(hasattr(weps, n) for n in ("read_weps_clustering", "read_weps_runs", "topic_key")):
+        pytest.skip("workbench.data.weps lacks read_weps_clustering / read_weps_runs / topic_key")
+    _needs(*WEPS.values())
+
+
+def test_weps_official_scores_from_the_command_line():
+    """reference_TEAM_A_per_topic.eval (the official WePS-1 scorer, 2 decimals): purity, inverse purity,
+    F_0.5(P,IP), extended BCubed precision/recall and F_0.5 per name, from truth_files/ and systemsDir/."""
+    _weps_reader()
+    folder = shared_dataset("weps2007")
+    done = run_cli("eval", "--gold", str(folder / "truth_files"), "--run", str(folder / "systemsDir"), "-m",
+                   *WEPS.values(), "--per-topic", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    ours = pd.read_csv(io.StringIO(done.stdout)).set_index(["system", "topic", "measure"])["value"]
+    reference = pd.read_csv(folder / "reference_TEAM_A_per_topic.eval", sep="\t")
+    for row in reference.to_dict("records"):
+        for column, measure in WEPS.items():
+            assert ours[("TEAM_A", row["topic"], measure)] == pytest.approx(row[column], abs=0.005 + 1e-9)
+    assert len(reference) == 5
+
+
+def test_weps_run_topics_match_the_gold_whatever_their_spelling(tmp_path):
+    _weps_reader()
+    truth = shared_dataset("weps2007", "truth_files", "Abby_Watkins.clust.xml")
+    team = tmp_path / "TEAM_Z"
+    team.mkdir()
+    (team / "ABBY WATKINS.clust.xml").write_bytes(truth.read_bytes())
+    done = run_cli("eval", "--gold", str(truth), "--run", str(team), "-m", "Purity", "--per-topic", "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1:] == ["TEAM_Z,Abby_Watkins,Purity,1.0", "TEAM_Z,all,Purity,1.0"]
+
+
+@pytest.mark.usefixtures("toy_measures")
+def test_compare_prints_means_then_uir_and_significance(small_campaign, capsys):
+    gold, sys_a, sys_b = small_campaign
+    args = ["compare", "--gold", str(gold), "--run", str(sys_a), str(sys_b), "-m", "test-shared", "-c"]
+    assert main([*args, "--format", "csv"]) == 0
+    sections = capsys.readouterr().out.split("\n# ")
+    means = [f"sysA,all,test-shared,{(2 / 3 + 0.5) / 2!r}", f"sysB,all,test-shared,{1 / 3!r}"]
+    assert sections[0].splitlines() == ["# per-system means", "system,topic,measure,value", *means]
+    try:
+        from workbench.analysis import significance, uir_matrix  # noqa: F401
+    except ImportError:
+        assert sections[1].startswith("UIR and significance\nneed workbench.analysis")
+        return
+    # per topic (-c): E1 sysA 2/3 = sysB 2/3 (a tie counts both ways), E2 sysA 0.5 > sysB 0 → UIR = (2 − 1)/2
+    uir = pd.read_csv(io.StringIO(sections[1].split("\n", 1)[1])).set_index("a")
+    assert uir.loc["sysA", "sysB"] == 0.5 and uir.loc["sysB", "sysA"] == -0.5
+    title, body = sections[2].split("\n", 1)
+    tests = pd.read_csv(io.StringIO(body))
+    from scipy import stats
+
+    assert "t-test" in title
+    assert tests.loc[0, "p_value"] == pytest.approx(stats.ttest_rel([2 / 3, 0.5], [2 / 3, 0]).pvalue)
+    assert main([*args[:5], "-m", "test-shared"]) == 2
+    assert "compare needs at least two systems" in capsys.readouterr().err
+
+
+def test_demo_prints_table9_beside_the_printed_values():
+    import workbench
+
+    done = run_cli("demo")
+    if not hasattr(workbench, "reliability_sensitivity"):
+        assert done.returncode == 2 and "needs workbench.reliability_sensitivity" in done.stderr
+        return
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "Table 9" in lines[0] and "n=10, wn=0.8" in done.stdout
+    rows = [line for line in lines if line.startswith(("gold", "System Output"))]
+    assert len(rows) == 6 and rows[0].split() == ["gold", *["1.0000", "(1)"] * 4]
+    assert "(0.95)*" in rows[4]  # output 4's R≺ is one of Table 9's errata (datasets/seed000-table9.org)

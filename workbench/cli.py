@@ -1,0 +1,289 @@
+"""``python -m workbench``: evaluate runs against a gold standard, compare systems, print the Table 9 demo.
+
+    python -m workbench eval --gold qrels.test --run results.test -m AP nDCG@10 P@10 RR
+    python -m workbench eval --gold gold.dat --gold-encoding latin-1 --run sysA sysB -m "R∼(missing=replab)"
+    python -m workbench compare --gold qrels --run a.run b.run -m P@10 RR
+    python -m workbench demo
+
+Like trec_eval, scores are averaged over the topics each run has (``-c`` scores a missing topic 0 instead)
+and printed to 4 decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). Bad
+arguments or files exit with status 2 and a one-line message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import warnings
+from pathlib import Path
+
+FORMATS = ("auto", "trec", "replab", "weps")
+OUTPUTS = ("table", "csv", "markdown", "latex")
+
+
+class CliError(Exception):
+    """A problem with the command line's arguments or files: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage + message
+        raise CliError(f"{message} (see {self.prog} --help)")
+
+
+# ------------------------------------------------------------------------------------------------ reading
+def _reader(module: str, name: str, what: str):
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        raise CliError(f"reading {what} needs {module}.{name}, which is not in this build") from None
+
+
+def _sniff(path: Path) -> str:
+    """A gold or run file's format: a directory or XML is WePS, a header ``entity_id`` RepLab, else TREC."""
+    if path.is_dir() or path.suffix.lower() == ".xml":
+        return "weps"
+    if path.suffix.lower() == ".gz":
+        return "trec"
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096).decode("latin-1")
+    except OSError as error:
+        raise CliError(f"{path}: cannot read the file ({error.strerror or error})") from None
+    for line in head.splitlines():
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if text.startswith("<"):
+            return "weps"
+        if text.split("\t")[0].strip().strip('"').lower() == "entity_id":
+            return "replab"
+        return "trec"
+    raise CliError(f"{path}: empty file, cannot tell its format (give --gold-format / --run-format)")
+
+
+def read_gold(path: Path, fmt: str, label: str | None, encoding: str):
+    """topic → Organization from a qrels file, a RepLab file or WePS XML (a file or a directory of them)."""
+    fmt = _sniff(path) if fmt == "auto" else fmt
+    if fmt == "replab":
+        from workbench.data.replab import ReplabEncodingError, read_replab
+
+        try:
+            return read_replab(path, label=label, encoding=encoding)
+        except ReplabEncodingError as error:
+            raise CliError(f"{error} (on the command line: --gold-encoding latin-1)") from None
+    if fmt == "weps":
+        return _reader("workbench.data.weps", "read_weps_clustering", "WePS XML")(path)
+    return _reader("workbench.data.trec", "read_trec_qrels", "TREC qrels")(path)
+
+
+def _weps_runs(path: Path, gold) -> dict:
+    """A team folder (``systemsDir/TEAM_A``) or a ``systemsDir`` of them, run topics renamed to the gold's
+    spelling where they match it case- and ``_``/space-insensitively (WePS names vary)."""
+    if path.is_dir() and not any(path.glob("*.xml")) and any(p.is_dir() for p in path.iterdir()):
+        runs = _reader("workbench.data.weps", "read_weps_runs", "a WePS systemsDir")(path)
+    else:
+        runs = {path.name: _reader("workbench.data.weps", "read_weps_clustering", "WePS XML")(path)}
+    key = _reader("workbench.data.weps", "topic_key", "WePS topic names")
+    spelling = {key(topic): topic for topic in gold}
+    return {system: {spelling.get(key(topic), topic): org for topic, org in run.items()}
+            for system, run in runs.items()}
+
+
+def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str, gold) -> dict:
+    """system → topic → Organization. TREC runs are named by their tag, WePS runs by their team folder,
+    RepLab runs by their file name."""
+    runs: dict = {}
+    for path in paths:
+        kind = _sniff(path) if fmt == "auto" else fmt
+        if kind == "trec":
+            found = _reader("workbench.data.trec", "read_trec_run", "TREC runs")(path)
+        elif kind == "replab":
+            from workbench.data.replab import read_replab
+
+            found = {path.stem: read_replab(path, label=label, encoding=encoding)}
+        else:
+            found = _weps_runs(path, gold)
+        for system, run in found.items():
+            if system in runs:
+                raise CliError(f"{path}: system {system!r} is already in an earlier run file")
+            runs[system] = run
+    return runs
+
+
+# ----------------------------------------------------------------------------------------------- printing
+def _wide(frame):
+    index = ["system", "topic"] if frame["topic"].nunique() > 1 else ["system"]
+    table = frame.pivot_table(index=index, columns="measure", values="value", sort=False)
+    return table[list(dict.fromkeys(frame["measure"]))].reset_index()
+
+
+def _cell(value) -> str:
+    return value if isinstance(value, str) else str(value) if isinstance(value, bool | int) else f"{value:.4f}"
+
+
+def text_table(frame, fmt: str) -> str:
+    """Any DataFrame as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals)."""
+    if fmt == "csv":
+        return frame.to_csv(index=False, lineterminator="\n")
+    header = [str(c) for c in frame.columns]
+    cells = [[_cell(v) for v in row] for row in frame.itertuples(index=False)]
+    if fmt == "table":
+        widths = [max(len(x) for x in column) for column in zip(header, *cells, strict=True)]
+        return "".join("  ".join(x.rjust(w) for x, w in zip(row, widths, strict=True)).rstrip() + "\n"
+                       for row in [header, *cells])
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in cells]
+        return "\n".join(lines) + "\n"
+
+    def tex(text: str) -> str:
+        return "".join("\\" + c if c in "&%$#_{}" else c for c in text.replace("\\", "/"))
+
+    kinds = frame.dtypes.map(lambda dtype: "r" if dtype.kind in "fiu" else "l")
+    lines = ["\\begin{tabular}{" + "".join(kinds) + "}", "\\hline", " & ".join(map(tex, header)) + r" \\",
+             "\\hline"]
+    lines += [" & ".join(map(tex, row)) + r" \\" for row in cells]
+    lines += ["\\hline", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def render(frame, fmt: str) -> str:
+    """The tidy table ``system, topic, measure, value``: long for CSV and the aligned table (trec_eval's
+    layout), a system × measure table for markdown and LaTeX."""
+    return text_table(frame if fmt in ("csv", "table") else _wide(frame), fmt)
+
+
+# ----------------------------------------------------------------------------------------------- commands
+def _results(args):
+    from workbench.data.campaign import Campaign
+
+    gold = read_gold(Path(args.gold), args.gold_format, args.label, args.gold_encoding)
+    runs = read_runs([Path(p) for p in args.run], args.run_format, args.label, args.run_encoding, gold)
+    policy = "zero" if args.complete else args.missing
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = Campaign(gold, runs).evaluate(args.measures, missing_topics=policy, extra_topics=args.extra,
+                                                progress=not args.quiet)
+    for warning in caught:
+        print(f"workbench: note: {warning.message}", file=sys.stderr)
+    return results
+
+
+def cmd_eval(args) -> int:
+    import pandas as pd
+
+    from workbench.data.campaign import means
+
+    results = _results(args)
+    table = means(results)
+    if args.per_topic:
+        table = pd.concat([results, table], ignore_index=True)
+    sys.stdout.write(render(table, args.format))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from workbench.data.campaign import means
+
+    results = _results(args)
+    measures = list(dict.fromkeys(results["measure"]))
+    sections = [("per-system means", render(means(results), args.format))]
+    try:
+        from workbench.analysis import significance, uir_matrix
+    except ImportError:
+        sections.append(("UIR and significance", "need workbench.analysis, which is not in this build\n"))
+    else:
+        if results["system"].nunique() < 2:
+            raise CliError("compare needs at least two systems (give several --run files or systems)")
+        matrix = uir_matrix(results, measures, missing="intersection")
+        tests = significance(results, measures, test=args.test, correction=args.correction, alpha=args.alpha,
+                             missing="intersection")
+        shown = ["measure", "system_a", "system_b", "difference", "statistic", "p_value", "p_adjusted",
+                 "significant"]
+        sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
+                         text_table(matrix.reset_index(), args.format)))
+        sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
+    sys.stdout.write("\n".join(f"# {title}\n{body}" for title, body in sections))
+    return 0
+
+
+def cmd_demo(args) -> int:
+    import workbench
+    from workbench import datasets
+
+    compute = getattr(workbench, "reliability_sensitivity", None)
+    if compute is None:
+        raise CliError("the demo needs workbench.reliability_sensitivity, which is not in this build")
+    example = datasets.load("seed000-table9")
+    fields = {"R≺": "r_priority", "S≺": "s_priority", "R∼": "r_relatedness", "S∼": "s_relatedness"}
+    outputs = {"gold": example.gold, **example.outputs}
+    print(f"{example.title}\n{example.source}")
+    print(f"computed with reliability_sensitivity(gold, output, n={example.params['n']}, "
+          f"wn={example.params['wn']}); the paper's printed value in parentheses\n")
+    width = max(map(len, outputs))
+    print(" " * width + "".join(f"{m:>17}" for m in fields))
+    differs = False
+    for block, output in outputs.items():
+        scores = compute(example.gold, output, n=example.params["n"], wn=example.params["wn"])
+        cells = []
+        for measure, field in fields.items():
+            value, printed = getattr(scores, field), example.printed[block][measure]
+            mark = "*" if abs(value - printed) > 0.005 else " "
+            differs |= mark == "*"
+            cells.append(f"{value:.4f} ({printed:g}){mark}".rjust(17))
+        print(block.ljust(width) + "".join(cells))
+    if differs:
+        print("\n* differs from the printed value by more than its rounding (datasets/seed000-table9.org)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="workbench", description="Evaluate runs against a gold standard, compare systems, "
+                     "print the Table 9 demo.")
+    sub = parser.add_subparsers(dest="command", metavar="{eval,compare,demo}", parser_class=_Parser)
+    for name, help_text in (("eval", "score runs against a gold standard (trec_eval-like)"),
+                            ("compare", "per-system means and the UIR matrix between systems")):
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd.add_argument("--gold", required=True, help="qrels, RepLab TSV, or WePS XML file/directory")
+        cmd.add_argument("--run", required=True, nargs="+", help="run files, WePS team folders or a systemsDir")
+        cmd.add_argument("-m", "--measures", required=True, nargs="+", metavar="MEASURE",
+                         help='registered measure names, e.g. AP nDCG@10 "RBP(p=0.8)"')
+        cmd.add_argument("--gold-format", choices=FORMATS, default="auto")
+        cmd.add_argument("--run-format", choices=FORMATS, default="auto")
+        cmd.add_argument("--label", choices=("filtering", "topic", "priority"),
+                         help="RepLab label kind (default: the header's third column)")
+        cmd.add_argument("--gold-encoding", default="utf-8", help="RepLab gold encoding (official: latin-1)")
+        cmd.add_argument("--run-encoding", default="utf-8")
+        cmd.add_argument("--missing", choices=("skip", "zero", "error"), default="skip",
+                         help="a gold topic a run lacks: skipped (default, as trec_eval), scored 0, an error")
+        cmd.add_argument("-c", "--complete", action="store_true", help="--missing zero (trec_eval -c)")
+        cmd.add_argument("--extra", choices=("error", "ignore"), default="error",
+                         help="run topics the gold lacks: an error (default) or ignored")
+        cmd.add_argument("--format", choices=OUTPUTS, default="table")
+        cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+        if name == "eval":
+            cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")
+        else:
+            cmd.add_argument("--test", default="t", help="t, wilcoxon, randomization or bootstrap (default t)")
+            cmd.add_argument("--correction", default="holm", help="holm, bonferroni or none (default holm)")
+            cmd.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+        cmd.set_defaults(handler=cmd_eval if name == "eval" else cmd_compare)
+    demo = sub.add_parser("demo", help="Table 9 of seed 000 computed beside the printed values")
+    demo.set_defaults(handler=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0, or 2 on bad arguments or files)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return 2
+        return args.handler(args)
+    except (CliError, ValueError, OSError) as error:
+        message = " ".join(str(error).split())
+        print(f"workbench: error: {message}", file=sys.stderr)
+        return 2

@@ -1,0 +1,168 @@
+"""A campaign: gold organizations per topic and any number of runs, evaluated into one tidy table.
+
+Scores come from :func:`workbench.evaluate` (the measure registry); this module only walks the topics,
+applies the policy for topics a run lacks, and shapes the results::
+
+    >>> from workbench.model import Organization
+    >>> gold = {"q1": Organization.parse("d1 d2"), "q2": Organization.parse("d3")}
+    >>> runs = {"sysA": {"q1": Organization.parse("d1 d2")}}
+    >>> campaign = Campaign(gold, runs)
+    >>> campaign.missing_topics()
+    {'sysA': ['q2']}
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from workbench.metrics.registry import Measure, evaluate, parse
+from workbench.model import Organization
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+MISSING_POLICIES = ("zero", "skip", "error")
+EXTRA_POLICIES = ("error", "ignore")
+COLUMNS = ["system", "topic", "measure", "value"]
+
+
+class CampaignError(ValueError):
+    """A campaign that cannot be evaluated as asked: says which system, topic (and measure) and why."""
+
+
+class MissingTopicsWarning(UserWarning):
+    """Some run lacks topics of the gold standard; the message says which and what the policy did."""
+
+
+def _topics_text(topics: list[str], limit: int = 10) -> str:
+    shown = ", ".join(map(repr, topics[:limit]))
+    return shown + (f" and {len(topics) - limit} more" if len(topics) > limit else "")
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """``gold``: topic → Organization; ``runs``: system → topic → Organization (what the readers return)."""
+
+    gold: Mapping[str, Organization]
+    runs: Mapping[str, Mapping[str, Organization]]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.gold, Mapping) or not self.gold:
+            raise CampaignError("the gold standard must be a non-empty mapping topic → Organization")
+        for topic, org in self.gold.items():
+            if not isinstance(org, Organization):
+                raise CampaignError(f"gold topic {topic!r}: expected an Organization, "
+                                    f"got {type(org).__name__}")
+        if not isinstance(self.runs, Mapping):
+            raise CampaignError("runs must be a mapping system → topic → Organization")
+        for system, run in self.runs.items():
+            if not isinstance(run, Mapping):
+                raise CampaignError(f"system {system!r}: expected a mapping topic → Organization, "
+                                    f"got {type(run).__name__}")
+            for topic, org in run.items():
+                if not isinstance(org, Organization):
+                    raise CampaignError(f"system {system!r}, topic {topic!r}: expected an Organization, "
+                                        f"got {type(org).__name__}")
+
+    def missing_topics(self) -> dict[str, list[str]]:
+        """Per system, the gold topics its run lacks (systems lacking none are left out)."""
+        out = {system: [t for t in self.gold if t not in run] for system, run in self.runs.items()}
+        return {system: topics for system, topics in out.items() if topics}
+
+    def extra_topics(self) -> dict[str, list[str]]:
+        """Per system, the topics of its run that the gold standard lacks."""
+        out = {system: [t for t in run if t not in self.gold] for system, run in self.runs.items()}
+        return {system: topics for system, topics in out.items() if topics}
+
+    def evaluate(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
+                 extra_topics: str = "error", progress: bool = True) -> pd.DataFrame:
+        """Score every (system, gold topic) with :func:`workbench.evaluate`: a tidy DataFrame
+        ``system, topic, measure, value`` (systems, topics and measures in the order given).
+
+        ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (every measure 0,
+        like ``trec_eval -c``), ``"skip"`` (no rows; means cover the topics the run has) or ``"error"``.
+        ``extra_topics``: run topics the gold lacks raise (``"error"``) or are dropped (``"ignore"``).
+        Whatever the policies did is in ``df.attrs["missing_topics"]`` / ``df.attrs["extra_topics"]`` and,
+        when some topic was missing or dropped, in a :class:`MissingTopicsWarning`. ``progress`` shows a
+        tqdm bar when the work lasts more than a second.
+        """
+        import pandas as pd
+        from tqdm.auto import tqdm
+
+        if missing_topics not in MISSING_POLICIES:
+            raise CampaignError(f"missing_topics must be one of {', '.join(MISSING_POLICIES)}, "
+                                f"got {missing_topics!r}")
+        if extra_topics not in EXTRA_POLICIES:
+            raise CampaignError(f"extra_topics must be one of {', '.join(EXTRA_POLICIES)}, "
+                                f"got {extra_topics!r}")
+        names = _measure_names(measures)
+        missing, extra = self.missing_topics(), self.extra_topics()
+        if missing and missing_topics == "error":
+            system, topics = next(iter(missing.items()))
+            raise CampaignError(f"system {system!r} has no output for gold topic(s) {_topics_text(topics)} "
+                                "(missing_topics='error'; use 'zero' or 'skip' to evaluate anyway)")
+        if extra and extra_topics == "error":
+            system, topics = next(iter(extra.items()))
+            raise CampaignError(f"system {system!r} has output for topic(s) {_topics_text(topics)} that the "
+                                "gold standard lacks (extra_topics='ignore' drops them)")
+        rows: list[tuple[str, str, str, float]] = []
+        work = [(s, t) for s, run in self.runs.items() for t in self.gold
+                if t in run or missing_topics == "zero"]
+        for system, topic in tqdm(work, desc="evaluating", unit="topic", disable=not progress, delay=1.0,
+                                  leave=False):
+            run = self.runs[system]
+            if topic not in run:
+                rows.extend((system, topic, name, 0.0) for name in names)
+                continue
+            try:
+                scores = evaluate(self.gold[topic], run[topic], names)
+            except Exception as error:
+                raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: "
+                                    f"{error}") from error
+            rows.extend((system, topic, name, scores[name]) for name in names)
+        frame = pd.DataFrame(rows, columns=COLUMNS).astype({"value": "float64"})
+        frame.attrs["missing_topics"] = {"policy": missing_topics, "topics": missing}
+        frame.attrs["extra_topics"] = {"policy": extra_topics, "topics": extra}
+        notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({_topics_text(t, 5)}): "
+                 + ("scored 0" if missing_topics == "zero" else "skipped") for s, t in missing.items()]
+        notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({_topics_text(t, 5)}): ignored"
+                  for s, t in extra.items()]
+        if notes:
+            warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=2)
+        return frame
+
+
+def _measure_names(measures) -> list[str]:
+    """The measures as the names their scores are keyed by; unknown names fail here, before any work."""
+    if isinstance(measures, str | Measure):
+        measures = [measures]
+    names: list[str] = []
+    for measure in measures:
+        parse(measure)  # raises UnknownMeasureError listing the known measures
+        name = measure if isinstance(measure, str) else str(measure)
+        if name not in names:
+            names.append(name)
+    if not names:
+        raise CampaignError("no measure given")
+    return names
+
+
+def means(results: pd.DataFrame, wide: bool = False) -> pd.DataFrame:
+    """Per-system means over topics of a tidy result table: rows ``system, "all", measure, mean`` (trec_eval's
+    ``all``), or with ``wide=True`` a system × measure table. Measures and systems keep their order."""
+    missing = set(COLUMNS) - set(results.columns)
+    if missing:
+        raise CampaignError(f"results lack column(s) {sorted(missing)}; expected {', '.join(COLUMNS)}")
+    grouped = results.groupby(["system", "measure"], sort=False)["value"].mean().reset_index()
+    if wide:
+        table = grouped.pivot(index="system", columns="measure", values="value")
+        table = table.loc[list(dict.fromkeys(grouped["system"])), list(dict.fromkeys(grouped["measure"]))]
+        table.columns.name = None
+        table.attrs = dict(results.attrs)
+        return table
+    grouped.insert(1, "topic", "all")
+    grouped.attrs = dict(results.attrs)
+    return grouped[COLUMNS]

@@ -1,0 +1,217 @@
+"""The papers' worked examples, shipped as data in the repository's top-level ``datasets/`` folder.
+
+    >>> from workbench import datasets
+    >>> table9 = datasets.load("seed000-table9")
+    >>> table9.params, table9.printed["System Output 4"]["R≺"]
+    ({'n': 10, 'wn': 0.8}, 0.95)
+    >>> print(table9.gold.format())
+    d1 {d2 d3 d4}
+    {d4 d5} {d6 d7}
+    {d6 d7}
+
+``.org`` files hold a gold standard and outputs in the papers' notation (:class:`Example`); ``.csv`` files
+load as pandas DataFrames with ``attrs["title"]`` and ``attrs["source"]``. The folder is found beside the
+package (a source checkout or an editable install, ``pip install -e .``), or wherever the environment
+variable ``WORKBENCH_DATASETS`` points (for installs that do not carry the repository).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from workbench.model import Organization, OrganizationError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+SUFFIXES = (".org", ".csv")
+_DIRECTIVE = re.compile(r"@(\w+)\s*(.*)")
+
+
+class DatasetError(ValueError):
+    """An unknown dataset name, a missing folder, or a malformed file (with file and line)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example: one gold standard, named outputs, and the values the paper prints for each.
+
+    ``printed`` maps ``"gold"`` or an output's name to ``{measure: value}``; ``params`` holds the
+    parameters the paper used (e.g. ``n=10, wn=0.8``).
+    """
+
+    name: str
+    title: str
+    source: str
+    gold: Organization
+    outputs: dict[str, Organization]
+    params: dict[str, object] = field(default_factory=dict)
+    printed: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def printed_frame(self) -> pd.DataFrame:
+        """The printed values as a tidy table ``output, measure, printed``."""
+        import pandas as pd
+
+        rows = [(block, measure, value) for block, values in self.printed.items()
+                for measure, value in values.items()]
+        return pd.DataFrame(rows, columns=["output", "measure", "printed"])
+
+
+def folder() -> Path:
+    """The ``datasets/`` folder: ``$WORKBENCH_DATASETS`` if set, else the repository's, beside the package."""
+    where = os.environ.get("WORKBENCH_DATASETS")
+    path = Path(where) if where else Path(__file__).resolve().parent.parent / "datasets"
+    if not path.is_dir():
+        raise DatasetError(f"no datasets folder at {path}: the examples ship with the source repository "
+                           "(pip install -e .); elsewhere set WORKBENCH_DATASETS to its datasets/ folder")
+    return path
+
+
+def names() -> list[str]:
+    """Every dataset name, sorted (``seed000-table1`` …)."""
+    return sorted(p.stem for p in folder().iterdir() if p.suffix in SUFFIXES)
+
+
+def path(name: str) -> Path:
+    """The file behind a dataset name."""
+    known = names()
+    if name in known:
+        for suffix in SUFFIXES:
+            candidate = folder() / f"{name}{suffix}"
+            if candidate.is_file():
+                return candidate
+    raise DatasetError(f"unknown dataset {name!r}; known: {', '.join(known)}")
+
+
+def available() -> pd.DataFrame:
+    """One row per dataset: ``name, kind`` (``organizations`` or ``table``), ``title, source``."""
+    import pandas as pd
+
+    rows = []
+    for name in names():
+        file = path(name)
+        meta = _csv_meta(file)[0] if file.suffix == ".csv" else _org_meta(file)
+        rows.append((name, "table" if file.suffix == ".csv" else "organizations", meta.get("title", ""),
+                     meta.get("source", "")))
+    return pd.DataFrame(rows, columns=["name", "kind", "title", "source"])
+
+
+def load(name: str) -> Example | pd.DataFrame:
+    """An :class:`Example` for an ``.org`` dataset, a DataFrame (``attrs``: title, source) for a ``.csv``."""
+    file = path(name)
+    return _load_csv(file) if file.suffix == ".csv" else parse_example(file.read_text(encoding="utf-8"),
+                                                                       name=name, file=file)
+
+
+# ------------------------------------------------------------------------------------------------ .csv
+def _csv_meta(file: Path) -> tuple[dict[str, str], int]:
+    meta: dict[str, str] = {}
+    lines = file.read_text(encoding="utf-8").splitlines()
+    skip = 0
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        key, _, value = line[1:].partition(":")
+        meta[key.strip()] = value.strip()
+        skip += 1
+    return meta, skip
+
+
+def _load_csv(file: Path) -> pd.DataFrame:
+    import pandas as pd
+
+    meta, skip = _csv_meta(file)
+    frame = pd.read_csv(file, skiprows=skip)
+    frame.attrs.update(meta)
+    return frame
+
+
+# ------------------------------------------------------------------------------------------------ .org
+def _org_meta(file: Path) -> dict[str, str]:
+    meta = {}
+    for line in file.read_text(encoding="utf-8").splitlines():
+        match = _DIRECTIVE.fullmatch(line.strip())
+        if match and match.group(1) in ("title", "source"):
+            meta[match.group(1)] = match.group(2)
+    return meta
+
+
+def _number(text: str) -> float | int | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_example(text: str, name: str = "", file: Path | str | None = None) -> Example:
+    """Read the sectioned ``.org`` format (see ``datasets/README.md``): ``@title``, ``@source``,
+    ``@params k=v…``, ``@gold`` and ``@output NAME`` blocks in the notation, each optionally followed by
+    ``@printed measure=value…`` (a value may be a fraction such as ``6/7``)."""
+    where = f"{file}, " if file else ""
+    meta: dict[str, str] = {}
+    params: dict[str, object] = {}
+    blocks: dict[str, tuple[int, list[str]]] = {}
+    printed: dict[str, dict[str, float]] = {}
+    current: str | None = None
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        match = _DIRECTIVE.fullmatch(line.strip())
+        if not match:
+            if current is None and line.split("#", 1)[0].strip():
+                raise DatasetError(f"{where}line {line_no}: text before any @gold or @output: {line!r}")
+            if current is not None:
+                blocks[current][1].append(line)
+            continue
+        key, value = match.group(1), match.group(2).strip()
+        if key not in ("title", "source"):
+            value = value.split("#", 1)[0].strip()
+        if key in ("title", "source"):
+            meta[key] = value
+        elif key == "params":
+            for item in value.split():
+                k, sep, v = item.partition("=")
+                if not sep:
+                    raise DatasetError(f"{where}line {line_no}: @params wants key=value items, got {item!r}")
+                params[k] = _number(v)
+        elif key in ("gold", "output"):
+            current = "gold" if key == "gold" else value
+            if not current or current in blocks:
+                raise DatasetError(f"{where}line {line_no}: an @output needs a new name: {line!r}")
+            blocks[current] = (line_no + 1, [])
+        elif key == "printed":
+            if current is None:
+                raise DatasetError(f"{where}line {line_no}: @printed comes after a @gold or @output block")
+            printed[current] = _printed(value, f"{where}line {line_no}")
+        else:
+            raise DatasetError(f"{where}line {line_no}: unknown directive @{key} (known: title, source, "
+                               "params, gold, output, printed)")
+    if "gold" not in blocks:
+        raise DatasetError(f"{where}no @gold block")
+    orgs = {}
+    for block, (first, body) in blocks.items():
+        try:
+            orgs[block] = Organization.parse("\n".join(body))
+        except OrganizationError as error:
+            line = first + error.line - 1 if error.line else None
+            raise DatasetError(f"{where}{f'line {line}: ' if line else ''}{block}: {error.message}") from None
+    gold = orgs.pop("gold")
+    return Example(name, meta.get("title", ""), meta.get("source", ""), gold, orgs, params, printed)
+
+
+def _printed(text: str, where: str) -> dict[str, float]:
+    values = {}
+    for item in text.split():
+        measure, sep, value = item.partition("=")
+        try:
+            if not sep or not measure:
+                raise ValueError(item)
+            values[measure] = float(Fraction(value))
+        except (ValueError, ZeroDivisionError):
+            raise DatasetError(f"{where}: @printed wants measure=number items, got {item!r}") from None
+    return values
