@@ -1,0 +1,30 @@
+"""Meta-evaluation over many topics and systems: unanimous improvement and UIR, significance tests,
+strictness and robustness, and the formal-constraint checker. Inputs are tidy results
+(``system, topic, measure, value``); outputs are tidy DataFrames."""
+
+from workbench.analysis.results import ResultsError, ResultsWarning, ScoreCube, score_cube
+from workbench.analysis.unanimous import (
+    f_alpha,
+    f_alpha_curves,
+    parametric_uir,
+    reference_systems,
+    uir,
+    uir_matrix,
+    unanimous_improvements,
+    unanimous_relation,
+)
+
+__all__ = [
+    "ResultsError",
+    "ResultsWarning",
+    "ScoreCube",
+    "f_alpha",
+    "f_alpha_curves",
+    "parametric_uir",
+    "reference_systems",
+    "score_cube",
+    "uir",
+    "uir_matrix",
+    "unanimous_improvements",
+    "unanimous_relation",
+]
