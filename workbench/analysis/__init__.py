@@ -3,6 +3,7 @@ strictness and robustness, and the formal-constraint checker. Inputs are tidy re
 (``system, topic, measure, value``); outputs are tidy DataFrames."""
 
 from workbench.analysis.results import ResultsError, ResultsWarning, ScoreCube, score_cube
+from workbench.analysis.significance import adjust, significance
 from workbench.analysis.unanimous import (
     f_alpha,
     f_alpha_curves,
@@ -18,11 +19,13 @@ __all__ = [
     "ResultsError",
     "ResultsWarning",
     "ScoreCube",
+    "adjust",
     "f_alpha",
     "f_alpha_curves",
     "parametric_uir",
     "reference_systems",
     "score_cube",
+    "significance",
     "uir",
     "uir_matrix",
     "unanimous_improvements",
