@@ -4,6 +4,7 @@ strictness and robustness, and the formal-constraint checker. Inputs are tidy re
 
 from workbench.analysis.results import ResultsError, ResultsWarning, ScoreCube, score_cube
 from workbench.analysis.significance import adjust, significance
+from workbench.analysis.strictness import rank_gap_strictness, robustness, top_n_strictness
 from workbench.analysis.unanimous import (
     f_alpha,
     f_alpha_curves,
@@ -23,9 +24,12 @@ __all__ = [
     "f_alpha",
     "f_alpha_curves",
     "parametric_uir",
+    "rank_gap_strictness",
     "reference_systems",
+    "robustness",
     "score_cube",
     "significance",
+    "top_n_strictness",
     "uir",
     "uir_matrix",
     "unanimous_improvements",
