@@ -1,16 +1,25 @@
-"""workbench: evaluate ranking, filtering, clustering and document organization in Jupyter."""
+"""workbench: evaluate ranking, filtering, clustering and document organization in Jupyter.
+
+    >>> import workbench
+    >>> gold = workbench.Organization.parse("d1 {d2 d3}\\n{d4 d5}")
+    >>> workbench.reliability_sensitivity(gold, gold, n=10, wn=0.8).r_relatedness
+    1.0
+"""
 
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
 from workbench.metrics.registry import parse as parse_measure
+from workbench.metrics.reliability import RSScores, reliability_sensitivity
 from workbench.model import Organization, OrganizationError
 
 __all__ = [
     "Measure",
     "Organization",
     "OrganizationError",
+    "RSScores",
     "UnknownMeasureError",
     "evaluate",
     "measures",
     "parse_measure",
+    "reliability_sensitivity",
 ]
 __version__ = "0.1.0"

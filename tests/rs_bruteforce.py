@@ -1,0 +1,102 @@
+"""A deliberately simple O(n²) Reliability/Sensitivity: the reference the fast engine must equal.
+
+Written straight from ``../shared/design/RS-SEMANTICS.md`` (points 1–8) and seed 000 eqs. 1–4, with loops over
+occurrence pairs and nothing shared with ``workbench.metrics`` but the Organization model. It scores one
+*view*: the relations of ``x`` checked against ``other`` (Reliability is ``view(output, gold)``, Sensitivity
+``view(gold, output)``), after the documents of both sides have been aligned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.model import Organization
+
+
+@dataclass(frozen=True)
+class Occ:
+    doc: str
+    level: int  # 0 = highest; a finite rest is the bottom level, index len(levels)
+    cluster: int
+
+
+def occurrences(org: Organization) -> list[Occ]:
+    occs, cluster_id = [], 0
+    for li, level in enumerate(org.levels):
+        for cluster in level:
+            occs += [Occ(doc, li, cluster_id) for doc in sorted(cluster)]
+            cluster_id += 1
+    for doc in sorted(org.rest or ()):
+        occs.append(Occ(doc, len(org.levels), cluster_id))
+        cluster_id += 1
+    return occs
+
+
+def weights(org: Organization, n, wn) -> tuple[list[float], float]:
+    """Occurrence weights (eq. 2) and the tail's weight (eq. for W(X¬r)); uniform for a finite org."""
+    occs = occurrences(org)
+    if org.finite and n is None:
+        return [1.0 / len(occs)] * len(occs) if occs else [], 0.0
+    c = (1 - wn) * n / wn
+    out = []
+    for occ in occs:
+        above = sum(1 for o in occs if o.level < occ.level)
+        equal = sum(1 for o in occs if o.level == occ.level)
+        out.append(c / equal * (1 / (c + above) - 1 / (c + above + equal)))
+    return out, (0.0 if org.finite else c / (c + len(occs)))
+
+
+def view(x: Organization, other: Organization, n=None, wn=None) -> tuple[float, float]:
+    """(priority, relatedness) Reliability of x's relations with respect to ``other``."""
+    xo, go = occurrences(x), occurrences(other)
+    w, tail = weights(x, n, wn)
+    bottom_g = len(other.levels)  # where a document absent from `other` sits: its rest or its tail
+
+    def g_levels(doc):
+        found = [o.level for o in go if o.doc == doc]
+        return found or [bottom_g]
+
+    def x_levels(doc):
+        return [o.level for o in xo if o.doc == doc]
+
+    def above_pairs(levels_a, levels_b):
+        return sum(1 for a in levels_a for b in levels_b if a < b)
+
+    def p_priority(upper, lower):  # P(upper ≻ lower holds in other), point 4
+        gx = above_pairs(x_levels(upper), x_levels(lower))
+        gg = above_pairs(g_levels(upper), g_levels(lower))
+        return min(gg, gx) / gx
+
+    def common(occs, a, b):
+        ca = {o.cluster for o in occs if o.doc == a}
+        return sum(1 for o in occs if o.doc == b and o.cluster in ca)
+
+    def p_related(a, b):  # P(a ∼ b holds in other), point 4 and 6
+        cx, cg = common(xo, a, b), common(go, a, b)
+        return min(cg, cx) / cx
+
+    def p_tail(doc):  # P(d ≻ tail) in other, point 5
+        in_x = len(x_levels(doc))
+        in_g = sum(1 for o in go if o.doc == doc and o.level < len(other.levels))
+        return min(in_g, in_x) / in_x
+
+    total = sum(w) + tail
+    if total == 0:
+        return 0.0, 0.0
+    pri = rel = 0.0
+    for i, o in enumerate(xo):
+        mass = sum(w[j] for j, p in enumerate(xo) if p.level != o.level) + tail
+        if mass > 0:
+            s = sum(w[j] * (p_priority(o.doc, p.doc) if o.level < p.level else p_priority(p.doc, o.doc))
+                    for j, p in enumerate(xo) if p.level != o.level)
+            if tail:
+                s += tail * p_tail(o.doc)
+            pri += w[i] * s / mass
+        members = [j for j, p in enumerate(xo) if p.cluster == o.cluster]
+        rel += w[i] * sum(w[j] * p_related(o.doc, xo[j].doc) for j in members) / sum(w[j] for j in members)
+    if tail:
+        x_mass = sum(w)
+        if x_mass > 0:
+            pri += tail * sum(w[i] * p_tail(o.doc) for i, o in enumerate(xo)) / x_mass
+        rel += tail
+    return pri / total, rel / total

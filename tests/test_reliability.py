@@ -1,0 +1,328 @@
+"""Reliability and Sensitivity (seed 000 §3): the paper's examples, the subsumed tasks, the brute force."""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests import rs_bruteforce
+from tests.conftest import shared_dataset
+from tests.strategies import organizations
+from workbench import Organization, RSScores, evaluate, reliability_sensitivity
+from workbench.metrics.reliability import aligned_views, position_weights
+
+# ------------------------------------------------------------------------------------------ Table 9
+TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
+TABLE9_OUTPUTS = [
+    "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\nd6 d7",
+    "d1 {d2 d3} d4\n{d4 d5} {d6 d7}\n{d6 d7}",
+    "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}",
+    "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7 d8}",
+    "{d6 d7}\n{d4 d5} {d6 d7}\nd1 {d2 d3 d4}",
+]
+# Computed under ../shared/design/RS-SEMANTICS.md ("Table 9 under this reading"), R≺ S≺ R∼ S∼.
+TABLE9_COMPUTED = [
+    (1, 1, 1, 0.9722),
+    (1, 1, 1, 31 / 39),
+    (1, 0.7752, 1, 0.7436),
+    (0.9902, 0.7752, 0.9649, 0.7436),
+    (0.6386, 0.5897, 1, 1),
+]
+# As printed in seed 000, Table 9 (two decimals).
+TABLE9_PRINTED = [
+    (1, 1, 1, 0.97),
+    (1, 1, 1, 0.8),
+    (1, 0.86, 1, 0.74),
+    (0.95, 0.85, 0.96, 0.74),
+    (0.64, 0.59, 1, 1),
+]
+# The printed values no reading of the text reproduces at two decimals: (output, measure). Output 2's S∼
+# (31/39 = 0.7949) matches only if "0.8" is read with one decimal; S≺ of outputs 3 and 4 must be equal under
+# the paper's own formulas (d8 sits in the gold's tail) yet print 0.86 and 0.85 (RS-SEMANTICS.md, last part).
+TABLE9_ERRATA = {(2, "S∼"), (3, "S≺"), (4, "R≺"), (4, "S≺")}
+
+
+def _scores(text: str) -> RSScores:
+    return reliability_sensitivity(Organization.parse(TABLE9_GOLD), Organization.parse(text), n=10, wn=0.8)
+
+
+def _four(s: RSScores) -> tuple[float, float, float, float]:
+    return s.r_priority, s.s_priority, s.r_relatedness, s.s_relatedness
+
+
+@pytest.mark.parametrize("number", range(1, 6))
+def test_table9_of_seed000_under_the_rs_semantics_reading(number):
+    computed = _four(_scores(TABLE9_OUTPUTS[number - 1]))
+    assert computed == pytest.approx(TABLE9_COMPUTED[number - 1], abs=1e-4)
+
+
+def test_table9_sixteen_printed_values_round_to_the_computed_and_four_are_errata():
+    mismatches = set()
+    for number, (text, printed) in enumerate(zip(TABLE9_OUTPUTS, TABLE9_PRINTED, strict=True), start=1):
+        for name, value, shown in zip(("R≺", "S≺", "R∼", "S∼"), _four(_scores(text)), printed, strict=True):
+            if round(value, 2) != shown:
+                mismatches.add((number, name))
+    assert mismatches == TABLE9_ERRATA
+    assert round(_scores(TABLE9_OUTPUTS[1]).s_relatedness, 1) == 0.8
+
+
+def test_the_gold_scores_itself_perfectly():
+    assert _four(reliability_sensitivity(Organization.parse(TABLE9_GOLD), Organization.parse(TABLE9_GOLD),
+                                         n=10, wn=0.8)) == pytest.approx((1, 1, 1, 1), abs=1e-12)
+
+
+def test_weights_follow_eq2_and_the_first_n_positions_weigh_wn():
+    # c = (1 − 0.8)·10/0.8 = 2.5 (seed 000 §3.1); ten singleton levels then carry exactly W_10 = 0.8.
+    weights, tail = position_weights([1] * 10, c=2.5)
+    assert weights.sum() == pytest.approx(0.8) and tail == pytest.approx(0.2)
+    # A level of three shares the interval of three positions equally.
+    shared, _ = position_weights([3], c=2.5)
+    assert 3 * shared[0] == pytest.approx(1 - 2.5 / 5.5)
+
+
+# ------------------------------------------------------------------------------- fast == brute force
+def _brute(gold, output, n=None, wn=None, missing="tail"):
+    (r_out, r_gold), (s_gold, s_out) = aligned_views(gold, output, missing)
+    r = rs_bruteforce.view(r_out, r_gold, n, wn)
+    s = rs_bruteforce.view(s_gold, s_out, n, wn)
+    return r[0], s[0], r[1], s[1]
+
+
+@settings(max_examples=600, deadline=None)
+@given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95),
+       st.sampled_from(["tail", "singleton", "replab"]))
+def test_fast_engine_equals_brute_force_with_tails(gold, output, n, wn, missing):
+    fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
+    assert fast == pytest.approx(_brute(gold, output, n, wn, missing), abs=1e-12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(organizations(finite=True), organizations(finite=True), st.sampled_from(["tail", "singleton", "replab"]))
+def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missing):
+    fast = _four(reliability_sensitivity(gold, output, missing=missing))
+    assert fast == pytest.approx(_brute(gold, output, missing=missing), abs=1e-12)
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None)
+@given(organizations(docs=[f"d{i}" for i in range(1, 16)], max_levels=6, max_clusters=4),
+       organizations(docs=[f"d{i}" for i in range(1, 16)], max_levels=6, max_clusters=4),
+       st.integers(1, 30), st.floats(0.05, 0.95))
+def test_fast_engine_equals_brute_force_on_thousands_of_larger_organizations(gold, output, n, wn):
+    fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
+    assert fast == pytest.approx(_brute(gold, output, n, wn), abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------- subsumed tasks
+def _random_split(rng, docs):
+    positive = [d for d in docs if rng.random() < 0.4]
+    return positive, [d for d in docs if d not in positive]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_filtering_is_the_product_of_precisions_and_of_recalls(seed):
+    # Seed 003 §4.4 / seed 000 §4.3.1: R = P(G|S)·P(¬G|¬S), S = P(S|G)·P(¬S|¬G) with uniform weights.
+    rng = random.Random(seed)
+    docs = [f"t{i}" for i in range(rng.randint(2, 30))]
+    gold_pos, gold_neg = _random_split(rng, docs)
+    out_pos, out_neg = _random_split(rng, docs)
+    tp = len(set(gold_pos) & set(out_pos))
+    tn = len(set(gold_neg) & set(out_neg))
+
+    def ratio(a, b):
+        return a / b if b else 0.0
+
+    expected_r = ratio(tp, len(out_pos)) * ratio(tn, len(out_neg))
+    expected_s = ratio(tp, len(gold_pos)) * ratio(tn, len(gold_neg))
+    s = reliability_sensitivity(Organization.from_filtering(gold_pos, gold_neg),
+                                Organization.from_filtering(out_pos, out_neg))
+    assert (s.r_priority, s.s_priority) == pytest.approx((expected_r, expected_s), abs=1e-12)
+
+
+def test_all_positive_and_all_negative_filtering_outputs_score_zero():
+    # Seed 000 §4.3.1: R*S gives zero to the all-relevant and all-irrelevant baselines.
+    gold = Organization.from_filtering(["a", "b"], ["c", "d"])
+    for output in (Organization.from_filtering("abcd", []), Organization.from_filtering([], "abcd")):
+        s = reliability_sensitivity(gold, output)
+        assert s.r_priority == 0 and s.f_priority == 0
+
+
+def _bcubed(clusters_of: dict[str, set[int]], classes_of: dict[str, set[int]]) -> tuple[float, float]:
+    """Textbook BCubed over items (Amigó et al. 2009, flat case): averages of per-item precision/recall."""
+    items = list(clusters_of)
+
+    def avg(a, b):
+        return sum(
+            sum(1 for e in items if a[d] & a[e] and b[d] & b[e]) / sum(1 for e in items if a[d] & a[e])
+            for d in items) / len(items)
+
+    return avg(clusters_of, classes_of), avg(classes_of, clusters_of)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_flat_clustering_with_uniform_weights_is_bcubed(seed):
+    # Seed 000 §4.2: without overlap and with equal weights, R∼ and S∼ are BCubed precision and recall.
+    rng = random.Random(seed)
+    docs = [f"x{i}" for i in range(rng.randint(1, 25))]
+    out_label = {d: rng.randrange(4) for d in docs}
+    gold_label = {d: rng.randrange(3) for d in docs}
+
+    def org(labels):
+        groups = {}
+        for d, label in labels.items():
+            groups.setdefault(label, []).append(d)
+        return Organization.from_clustering(groups.values())
+
+    s = reliability_sensitivity(org(gold_label), org(out_label))
+    expected = _bcubed({d: {v} for d, v in out_label.items()}, {d: {v} for d, v in gold_label.items()})
+    assert (s.r_relatedness, s.s_relatedness) == pytest.approx(expected, abs=1e-12)
+
+
+def test_overlapping_clustering_is_the_occurrence_level_extended_bcubed():
+    # Seed 000 §4.2: each document in each cluster counts as a separate item. Gold {a b} {a c}; output
+    # {a b c}. Output items a, b, c: a's related b, c each share one gold cluster with a (P = 1), b∼c is
+    # in no gold cluster (P = 0): precision = (1 + 2/3 + 2/3)/3 = 7/9. Gold items a₁ (with b), b, a₂ (with c),
+    # c: a∼a holds in two gold clusters but in one output cluster, P = min(1, 2)/2 = 1/2 (RS-SEMANTICS
+    # points 4, 6): a₁ and a₂ score (1/2 + 1)/2 each, b and c score 1: recall = (3/4 + 3/4 + 1 + 1)/4 = 7/8.
+    gold = Organization.from_clustering([["a", "b"], ["a", "c"]])
+    s = reliability_sensitivity(gold, Organization.from_clustering([["a", "b", "c"]]))
+    assert (s.r_relatedness, s.s_relatedness) == pytest.approx((7 / 9, 7 / 8), abs=1e-12)
+
+
+def test_replab_2013_topic_detection_official_scores():
+    # ../shared/datasets/replab2013_topic_detection/reference_RS_per_entity.tsv: the official RepLab script.
+    folder = shared_dataset("replab2013_topic_detection")
+
+    def read(path):
+        groups = {}
+        with open(path, encoding="latin-1", newline="") as handle:
+            rows = csv.reader(handle, delimiter="\t")
+            next(rows)
+            for entity, tweet, topic in rows:
+                groups.setdefault(entity, {}).setdefault(topic, []).append(tweet)
+        return {entity: Organization.from_clustering(topics.values()) for entity, topics in groups.items()}
+
+    gold = read(folder / "replab2013_topic_detection_goldstandard.dat")
+    with open(folder / "reference_RS_per_entity.tsv", newline="") as handle:
+        reference = list(csv.DictReader(handle, delimiter="\t"))
+    assert len(reference) == 6
+    for row in reference:
+        output = read(folder / "system-outputs" / row["system"].rsplit("/", 1)[-1])[row["entity"]]
+        s = reliability_sensitivity(gold[row["entity"]], output, missing="replab")
+        assert s.r_relatedness == pytest.approx(float(row["Reliability"]), abs=1e-9)
+        assert s.s_relatedness == pytest.approx(float(row["Sensitivity"]), abs=1e-9)
+        assert s.f_relatedness == pytest.approx(float(row["F measure"]), abs=1e-9)
+
+
+def test_missing_policies_differ_as_documented():
+    # Gold {a b} {c} over rest r; the output lacks c.
+    gold = Organization.from_clustering([["a", "b"], ["c"]], rest=["r"])
+    output = Organization.from_clustering([["a", "b"]], rest=["r"])
+    # singleton: c becomes its own cluster beside {a b}: the output equals the gold.
+    singleton = reliability_sensitivity(gold, output, missing="singleton")
+    assert _four(singleton) == pytest.approx((1, 1, 1, 1))
+    # tail: c joins the rest with r. Output pairs a≻c, b≻c are wrong (same gold level), a≻r, b≻r right:
+    # a, b score 1/2; c (related to a, b) scores 0; r scores 1 → R≺ = (1/2 + 1/2 + 0 + 1)/4 = 1/2.
+    tail = reliability_sensitivity(gold, output, missing="tail")
+    assert tail.r_priority == pytest.approx(0.5) and tail.r_relatedness == pytest.approx(1)
+    # replab: c counts as a correct singleton for Reliability and matches nothing for Sensitivity:
+    # S∼ = (1 + 1 + 0 + 1)/4 over a, b, c, r.
+    replab = reliability_sensitivity(gold, output, missing="replab")
+    assert (replab.r_relatedness, replab.s_relatedness) == pytest.approx((1, 3 / 4))
+
+
+def test_output_documents_the_gold_lacks_join_its_rest_or_are_ignored_by_replab():
+    gold = Organization.from_clustering([["a", "b"]])
+    output = Organization.from_clustering([["a", "b", "z"]])
+    # z joins the gold's rest as a singleton: a, b see 2 of 3 related right, z 1 of 3 (itself).
+    assert reliability_sensitivity(gold, output).r_relatedness == pytest.approx((2 / 3 + 2 / 3 + 1 / 3) / 3)
+    assert reliability_sensitivity(gold, output, missing="replab").r_relatedness == 1
+
+
+# ------------------------------------------------------------------------------------- properties
+@settings(max_examples=200, deadline=None)
+@given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
+def test_scores_lie_in_the_unit_interval_and_exchange_swaps_r_and_s(gold, output, n, wn):
+    forward = reliability_sensitivity(gold, output, n=n, wn=wn)
+    backward = reliability_sensitivity(output, gold, n=n, wn=wn)
+    assert all(-1e-12 <= v <= 1 + 1e-12 for v in forward.to_dict().values())
+    assert (forward.r_priority, forward.r_relatedness) == pytest.approx(
+        (backward.s_priority, backward.s_relatedness), abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
+def test_the_gold_itself_scores_one_where_relations_exist(gold, n, wn):
+    s = reliability_sensitivity(gold, gold, n=n, wn=wn)
+    expected_relatedness = 1.0 if gold.documents or not gold.finite else 0.0  # an empty closed set: none
+    assert (s.r_relatedness, s.s_relatedness) == pytest.approx((expected_relatedness,) * 2, abs=1e-12)
+    levels = len(gold.levels) + (1 if gold.rest or not gold.finite else 0)
+    expected_priority = 1.0 if levels >= 2 and gold.prioritised else 0.0  # RS-SEMANTICS point 8
+    assert (s.r_priority, s.s_priority) == pytest.approx((expected_priority,) * 2, abs=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(organizations(), organizations(), st.randoms(use_true_random=False))
+def test_invariant_to_renaming_documents_and_reordering_clusters(gold, output, rnd):
+    names = sorted(gold.documents | output.documents)
+    renamed = dict(zip(names, rnd.sample([f"z{i}" for i in range(100)], len(names)), strict=True))
+
+    def transform(org):
+        levels = tuple(tuple(rnd.sample([frozenset(renamed[d] for d in c) for c in level], len(level)))
+                       for level in org.levels)
+        rest = None if org.rest is None else frozenset(renamed[d] for d in org.rest)
+        return Organization(levels, rest)
+
+    before = _four(reliability_sensitivity(gold, output, n=10, wn=0.8))
+    after = _four(reliability_sensitivity(transform(gold), transform(output), n=10, wn=0.8))
+    assert after == pytest.approx(before, abs=1e-12)
+
+
+def test_no_priority_relation_at_all_scores_zero_priority():
+    flat = Organization.from_clustering([["a", "b"], ["c"]])
+    s = reliability_sensitivity(flat, flat)
+    assert (s.r_priority, s.s_priority, s.f_priority) == (0, 0, 0)
+    assert (s.r_relatedness, s.s_relatedness) == (1, 1)
+
+
+# ------------------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({}, "n and wn are required"),
+    ({"n": 10}, "give both n and wn"),
+    ({"n": 10, "wn": 1.5}, "wn must be a weight strictly between 0 and 1"),
+    ({"n": -1, "wn": 0.5}, "n must be a positive"),
+    ({"n": 10, "wn": 0.8, "missing": "ignore"}, "missing must be one of tail, singleton, replab"),
+])
+def test_bad_parameters_say_what_is_wrong(kwargs, message):
+    gold = Organization.parse(TABLE9_GOLD)
+    with pytest.raises(ValueError, match=message):
+        reliability_sensitivity(gold, gold, **kwargs)
+
+
+def test_not_an_organization_is_a_type_error():
+    with pytest.raises(TypeError, match="output must be an Organization"):
+        reliability_sensitivity(Organization.parse("a"), "a", n=10, wn=0.8)
+
+
+# ------------------------------------------------------------------------------------- registry
+def test_registered_names_and_ascii_aliases_evaluate_the_engine():
+    gold, output = Organization.parse(TABLE9_GOLD), Organization.parse(TABLE9_OUTPUTS[4])
+    names = ["R≺(n=10, wn=0.8)", "S_priority(n=10, wn=0.8)", "R∼(n=10, wn=0.8)", "S_relatedness(wn=0.8, n=10)"]
+    values = evaluate(gold, output, names)
+    assert list(values) == names
+    assert list(values.values()) == pytest.approx(TABLE9_COMPUTED[4], abs=1e-4)
+
+
+def test_all_sixty_orderings_of_a_small_ranking_agree_with_the_brute_force():
+    gold = Organization.from_graded({"a": 2, "b": 1, "c": 1})
+    for perm in itertools.permutations("abcde"):
+        output = Organization.from_ranking(perm[:3])
+        fast = _four(reliability_sensitivity(gold, output, n=3, wn=0.6))
+        assert fast == pytest.approx(_brute(gold, output, 3, 0.6), abs=1e-12)
+        assert not any(math.isnan(v) for v in fast)

@@ -1,0 +1,220 @@
+"""Reliability and Sensitivity over priority and relatedness relations: R≺ S≺ R∼ S∼ (seed 000 §3).
+
+Reliability is the precision of the output's relations with respect to the gold's, Sensitivity their
+recall; both weigh documents by position (eqs. 1–2) and compare relations occurrence by occurrence under
+the reading of ``../shared/design/RS-SEMANTICS.md``. Table 9 of seed 000, output 5::
+
+    >>> from workbench.model import Organization
+    >>> gold = Organization.parse("d1 {d2 d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7}")
+    >>> swapped = Organization.parse("{d6 d7}\\n{d4 d5} {d6 d7}\\nd1 {d2 d3 d4}")
+    >>> s = reliability_sensitivity(gold, swapped, n=10, wn=0.8)
+    >>> round(s.r_priority, 4), round(s.s_priority, 4), s.r_relatedness, s.s_relatedness
+    (0.6386, 0.5897, 1.0, 1.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.metrics import relations
+from workbench.metrics.registry import register
+from workbench.model import Organization
+
+MISSING_POLICIES = ("tail", "singleton", "replab")
+
+
+def harmonic_mean(a: float, b: float) -> float:
+    """F = 2ab / (a + b), and 0 when either is 0 (seed 000 §4.3.1, R*S)."""
+    return 0.0 if a <= 0 or b <= 0 else 2 * a * b / (a + b)
+
+
+@dataclass(frozen=True)
+class RSScores:
+    """R≺ S≺ R∼ S∼ of one output against one gold, with the harmonic means F≺ and F∼."""
+
+    r_priority: float
+    s_priority: float
+    r_relatedness: float
+    s_relatedness: float
+
+    @property
+    def f_priority(self) -> float:
+        return harmonic_mean(self.r_priority, self.s_priority)
+
+    @property
+    def f_relatedness(self) -> float:
+        return harmonic_mean(self.r_relatedness, self.s_relatedness)
+
+    def to_dict(self) -> dict[str, float]:
+        return {
+            "r_priority": self.r_priority,
+            "s_priority": self.s_priority,
+            "r_relatedness": self.r_relatedness,
+            "s_relatedness": self.s_relatedness,
+            "f_priority": self.f_priority,
+            "f_relatedness": self.f_relatedness,
+        }
+
+
+# --------------------------------------------------------------------------------------------- weights
+def position_weights(level_sizes: list[int], c: float) -> tuple[np.ndarray, float]:
+    """Per-level occurrence weight under the 1/x² discount and the weight of the unlimited tail.
+
+    Eq. 2: the n_= occurrences of a level with n_> occurrences above share the interval
+    w = (c/n_=)·(1/(c+n_>) − 1/(c+n_>+n_=)); the tail weighs c/(c+|X_r|) (seed 000 §3.1).
+
+    >>> w, tail = position_weights([1, 1], c=2.5)
+    >>> [round(v, 4) for v in w], round(tail, 4)
+    ([0.2857, 0.1587], 0.5556)
+    """
+    sizes = np.asarray(level_sizes, dtype=float)
+    above = np.cumsum(sizes) - sizes
+    per_occurrence = c / np.maximum(sizes, 1) * (1 / (c + above) - 1 / (c + above + sizes))
+    return per_occurrence, c / (c + float(sizes.sum()))
+
+
+def discount_constant(n: float, wn: float) -> float:
+    """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (seed 000 §3.1; W_10 = 0.8 → 2.5)."""
+    if not (isinstance(n, int | float) and n > 0):
+        raise ValueError(f"n must be a positive number of positions, got {n!r}")
+    if not (isinstance(wn, int | float) and 0 < wn < 1):
+        raise ValueError(f"wn must be a weight strictly between 0 and 1, got {wn!r}")
+    return (1 - wn) * n / wn
+
+
+# ----------------------------------------------------------------------------------------- alignment
+def _restrict(org: Organization, keep: frozenset[str]) -> Organization:
+    levels = tuple(
+        level for level in (tuple(c & keep for c in level if c & keep) for level in org.levels) if level
+    )
+    grades = None
+    if org.grades is not None:
+        grades = tuple(g for g, level in zip(org.grades, org.levels, strict=True)
+                       if any(c & keep for c in level))
+    return Organization(levels, None if org.rest is None else org.rest & keep, grades)
+
+
+def _with_singletons(org: Organization, docs: frozenset[str]) -> Organization:
+    """Each document its own cluster in the bottom level (in the rest if there is no level)."""
+    if not docs:
+        return org
+    if not org.levels:
+        return Organization((), (org.rest or frozenset()) | docs)
+    last = org.levels[-1] + tuple(frozenset([d]) for d in sorted(docs))
+    return Organization(org.levels[:-1] + (last,), org.rest, org.grades)
+
+
+def _with_rest(org: Organization, docs: frozenset[str]) -> Organization:
+    return org if not docs else Organization(org.levels, (org.rest or frozenset()) | docs, org.grades)
+
+
+def aligned_views(gold: Organization, output: Organization, missing: str = "tail"):
+    """The (output, gold) pair Reliability reads and the (gold, output) pair Sensitivity reads.
+
+    An unlimited tail holds every document it does not prioritise (RS-SEMANTICS point 5). A finite side
+    must say where the other side's documents are: output documents the gold lacks join the gold's rest
+    (unjudged counts as not relevant); gold documents a finite output lacks follow ``missing``:
+
+    * ``"tail"``: they join the output's rest (its bottom);
+    * ``"singleton"``: each becomes its own cluster in the output's bottom level;
+    * ``"replab"``: as the official RepLab 2013 script: output documents the gold lacks are ignored; a gold
+      document the output lacks counts as a correct singleton for Reliability and matches nothing for
+      Sensitivity (``../shared/datasets/README.md``).
+    """
+    if missing not in MISSING_POLICIES:
+        raise ValueError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}")
+    if missing == "replab":
+        output = _restrict(output, gold.documents)
+    elif gold.finite:
+        gold = _with_rest(gold, output.documents - gold.documents)
+    if not output.finite:
+        return (output, gold), (gold, output)
+    lacking = gold.documents - output.documents
+    if missing == "tail":
+        output = _with_rest(output, lacking)
+        return (output, gold), (gold, output)
+    completed = _with_singletons(output, lacking)
+    return (completed, gold), (gold, completed if missing == "singleton" else output)
+
+
+# ---------------------------------------------------------------------------------------------- engine
+def _side(org: Organization, index: dict[str, int], c: float | None) -> relations.Side:
+    docs, levels, clusters, sizes = [], [], [], []
+    cluster_id = 0
+    for level_no, level in enumerate(org.levels):
+        size = 0
+        for cluster in level:
+            for doc in cluster:
+                docs.append(index[doc])
+                levels.append(level_no)
+                clusters.append(cluster_id)
+            size += len(cluster)
+            cluster_id += 1
+        sizes.append(size)
+    rest = [index[d] for d in (org.rest or ())]
+    if rest:
+        docs += rest
+        levels += [len(org.levels)] * len(rest)
+        clusters += range(cluster_id, cluster_id + len(rest))
+        sizes.append(len(rest))
+    level = np.array(levels, dtype=np.int64)
+    if c is None:  # the Avg_d special case: every occurrence weighs the same (RS-SEMANTICS point 8)
+        weight, tail = np.full(len(docs), 1.0 / max(len(docs), 1)), 0.0
+    else:
+        per_level, tail = position_weights(sizes, c)
+        weight = per_level[level] if len(level) else np.zeros(0)
+        tail = 0.0 if org.finite else tail
+    return relations.Side(np.array(docs, dtype=np.int64), level, np.array(clusters, dtype=np.int64),
+                          weight, tail, len(org.levels), len(index))
+
+
+def _view(x: Organization, other: Organization, c: float | None) -> tuple[float, float]:
+    names = sorted(x.documents | other.documents)
+    index = {doc: i for i, doc in enumerate(names)}
+    xs, os = _side(x, index, c), _side(other, index, c)
+    return relations.priority(xs, os), relations.relatedness(xs, os)
+
+
+def reliability_sensitivity(gold: Organization, output: Organization, *, n: float | None = None,
+                            wn: float | None = None, missing: str = "tail") -> RSScores:
+    """R≺ S≺ R∼ S∼ of ``output`` against ``gold`` (seed 000 eqs. 3–4; Sensitivity exchanges the two).
+
+    With an unlimited tail on either side, ``n`` and ``wn`` set the 1/x² discount (the first n positions
+    weigh W_n; Table 9 uses n=10, wn=0.8). With a finite rest on both sides every occurrence weighs the
+    same unless they are given. ``missing`` places gold documents a finite output lacks (see
+    :func:`aligned_views`).
+    """
+    for name, org in (("gold", gold), ("output", output)):
+        if not isinstance(org, Organization):
+            raise TypeError(f"{name} must be an Organization, got {type(org).__name__}")
+    if (n is None) != (wn is None):
+        raise ValueError("give both n and wn (the first n positions weigh wn), or neither")
+    if n is None and not (gold.finite and output.finite):
+        side = "gold" if not gold.finite else "output"
+        raise ValueError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
+                         "(seed 000 eqs. 1–2; Table 9 uses n=10, wn=0.8)")
+    c = None if n is None else discount_constant(n, wn)
+    (r_out, r_gold), (s_gold, s_out) = aligned_views(gold, output, missing)
+    r_priority, r_relatedness = _view(r_out, r_gold, c)
+    s_priority, s_relatedness = _view(s_gold, s_out, c)
+    return RSScores(r_priority, s_priority, r_relatedness, s_relatedness)
+
+
+def _compute(gold: Organization, output: Organization, n=None, wn=None, missing="tail") -> dict[str, float]:
+    return reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing).to_dict()
+
+
+_SOURCE = "Amigó, Gonzalo, Verdejo. A General Evaluation Measure for Document Organization Tasks. SIGIR 2013 §3"
+for _name, _field, _alias, _what in (
+    ("R≺", "r_priority", "R_priority", "Reliability over priority relations"),
+    ("S≺", "s_priority", "S_priority", "Sensitivity over priority relations"),
+    ("R∼", "r_relatedness", "R_relatedness", "Reliability over relatedness relations"),
+    ("S∼", "s_relatedness", "S_relatedness", "Sensitivity over relatedness relations"),
+    ("F≺", "f_priority", "F_priority", "harmonic mean of R≺ and S≺"),
+    ("F∼", "f_relatedness", "F_relatedness", "harmonic mean of R∼ and S∼"),
+):
+    register(_name, _compute, task="organization", source=_SOURCE, field=_field, aliases=(_alias,),
+             params={"n": None, "wn": None, "missing": "tail"}, choices={"missing": MISSING_POLICIES},
+             description=_what)
