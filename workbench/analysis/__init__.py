@@ -2,6 +2,7 @@
 strictness and robustness, and the formal-constraint checker. Inputs are tidy results
 (``system, topic, measure, value``); outputs are tidy DataFrames."""
 
+from workbench.analysis.constraints import CONSTRAINTS, ConstraintCheckError, check_constraints
 from workbench.analysis.results import ResultsError, ResultsWarning, ScoreCube, score_cube
 from workbench.analysis.significance import adjust, significance
 from workbench.analysis.strictness import rank_gap_strictness, robustness, top_n_strictness
@@ -17,10 +18,13 @@ from workbench.analysis.unanimous import (
 )
 
 __all__ = [
+    "CONSTRAINTS",
+    "ConstraintCheckError",
     "ResultsError",
     "ResultsWarning",
     "ScoreCube",
     "adjust",
+    "check_constraints",
     "f_alpha",
     "f_alpha_curves",
     "parametric_uir",
