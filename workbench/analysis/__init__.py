@@ -2,7 +2,14 @@
 strictness and robustness, and the formal-constraint checker. Inputs are tidy results
 (``system, topic, measure, value``); outputs are tidy DataFrames."""
 
-from workbench.analysis.constraints import CONSTRAINTS, ConstraintCheckError, check_constraints
+from workbench.analysis.constraints import (
+    CONSTRAINTS,
+    ConstraintCheckError,
+    as_grid,
+    check_constraints,
+    filtering_report,
+    table6_report,
+)
 from workbench.analysis.results import ResultsError, ResultsWarning, ScoreCube, score_cube
 from workbench.analysis.significance import adjust, significance
 from workbench.analysis.strictness import rank_gap_strictness, robustness, top_n_strictness
@@ -24,15 +31,18 @@ __all__ = [
     "ResultsWarning",
     "ScoreCube",
     "adjust",
+    "as_grid",
     "check_constraints",
     "f_alpha",
     "f_alpha_curves",
+    "filtering_report",
     "parametric_uir",
     "rank_gap_strictness",
     "reference_systems",
     "robustness",
     "score_cube",
     "significance",
+    "table6_report",
     "top_n_strictness",
     "uir",
     "uir_matrix",
