@@ -326,3 +326,16 @@ def test_filtering_report_layout():
     stated = report[report["paper"] != ""]
     assert set(stated["paper"]) == {"✓", "✗"}
     assert report.loc[report["paper"] == "", "agrees"].isna().all()
+
+
+def test_error_rates_are_checked_with_lower_is_better():
+    """Lam% as published is an error rate (seed 003 §4.2: maximum Lam% is minimum quality): checked with
+    lower_is_better=True it gets the verdicts of its quality form 1 − Lam% (test_lam_… above)."""
+    def lam_error(gold, output):
+        return 1 - lam(gold, output)
+
+    as_error = check_constraints(lam_error, FILTERING, random_cases=10, lower_is_better=True)
+    as_quality = check_constraints(lam, FILTERING, random_cases=10)
+    assert verdicts(as_error) == verdicts(as_quality)
+    assert not verdicts(check_constraints(lam_error, "non-informativeness growing quality",
+                                          random_cases=0))["non-informativeness growing quality"]
