@@ -190,7 +190,7 @@ def test_absolute_weighting_of_utility_and_of_parameterless_measures():
     table = check_constraints(utility, "absolute weighting", grid={"alpha": [0.5, 0.8, 1.5, 3.0]})
     assert table.loc[0, "satisfied"] and table.loc[0, "counterexample"] == ""
     same_side = check_constraints(utility, "absolute weighting", grid={"alpha": [1.5, 3.0]})
-    assert not same_side.loc[0, "satisfied"] and "always helps" in same_side.loc[0, "counterexample"]
+    assert not same_side.loc[0, "satisfied"] and "always raises the score" in same_side.loc[0, "counterexample"]
     table = check_constraints(accuracy, "absolute weighting")
     assert not table.loc[0, "satisfied"] and "no numeric parameter" in table.loc[0, "counterexample"]
 
