@@ -266,3 +266,24 @@ def test_other_bad_results():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert uir(one_topic, "A", "B", ["P", "R"]) == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(scores, st.sampled_from([0.0, 0.2, 0.25, 0.4]))
+def test_reference_systems_agree_with_the_matrix(values, threshold):
+    """Table 7's columns read off the UIR matrix: S improves a iff UIR(S, a) ≥ threshold; a's references
+    are the maximisers of UIR(·, a), shown only when the maximum reaches the threshold."""
+    cube = np.array(values).reshape(3, 5, 2)
+    results = tidy({f"S{s}": {t: {m: cube[s, t, m] for m in range(2)} for t in range(5)} for s in range(3)})
+    matrix = uir_matrix(results, [0, 1])
+    table = reference_systems(results, [0, 1], threshold=threshold).set_index("system")
+    for a in matrix.index:
+        assert table.loc[a, "improves"] == tuple(b for b in matrix.columns
+                                                 if b != a and matrix.loc[a, b] >= threshold - 1e-12)
+        against = matrix[a].drop(a)
+        if against.max() >= threshold - 1e-12:
+            assert table.loc[a, "reference_uir"] == pytest.approx(against.max())
+            assert set(table.loc[a, "reference"]) == set(against[against >= against.max() - 1e-12].index)
+            assert all(a in table.loc[s, "improves"] for s in table.loc[a, "reference"])
+        else:
+            assert table.loc[a, "reference"] == () and math.isnan(table.loc[a, "reference_uir"])
