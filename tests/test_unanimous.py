@@ -287,3 +287,36 @@ def test_reference_systems_agree_with_the_matrix(values, threshold):
             assert all(a in table.loc[s, "improves"] for s in table.loc[a, "reference"])
         else:
             assert table.loc[a, "reference"] == () and math.isnan(table.loc[a, "reference_uir"])
+
+
+def weps2_baselines() -> pd.DataFrame:
+    """The official WePS-2 scorer's per-name values for the three baselines, as tidy results (30 names; the
+    files' 'Average' row left out)."""
+    from tests.conftest import shared_dataset
+
+    frames = []
+    for system in ("ONE_IN_ONE_BASELINE", "ALL_IN_ONE_BASELINE", "COMBINED_BASELINE"):
+        path = shared_dataset("weps2", "reference_scores", f"{system}.eval")
+        table = pd.read_csv(path, sep="\t")
+        table = table[table["topic"] != "Average"]
+        frames.append(table.melt(id_vars="topic", var_name="measure", value_name="value").assign(system=system))
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_weps2_baselines_against_table7():
+    """Seed 001 Table 7 (WePS-2, BCubed precision and recall): F_0.5 of B100, B_COMB, B1 = 0.53, 0.52, 0.34;
+    B100 improves B_COMB and is its reference system. Over the official per-name scores (2 decimals) B100 ≥∀
+    B_COMB on all 30 names and strictly on 20, so UIR = 20/30 = 0.667 — the table prints 0.65, which is no
+    multiple of 1/30 (the paper's run may have had other or more test cases)."""
+    results = weps2_baselines()
+    assert results["topic"].nunique() == 30
+    curves = f_alpha_curves(results, "BEP", "BER", alphas=[0.5]).set_index("system")["F"]
+    assert curves["ALL_IN_ONE_BASELINE"] == pytest.approx(0.53, abs=0.005)
+    assert curves["COMBINED_BASELINE"] == pytest.approx(0.52, abs=0.005)
+    assert curves["ONE_IN_ONE_BASELINE"] == pytest.approx(0.34, abs=0.005)
+    table = reference_systems(results, ["BEP", "BER"]).set_index("system")
+    assert table.loc["ALL_IN_ONE_BASELINE", "improves"] == ("COMBINED_BASELINE",)
+    assert table.loc["COMBINED_BASELINE", "reference"] == ("ALL_IN_ONE_BASELINE",)
+    assert table.loc["COMBINED_BASELINE", "reference_uir"] == pytest.approx(20 / 30)
+    relations = unanimous_improvements(results, "ALL_IN_ONE_BASELINE", "COMBINED_BASELINE", ["BEP", "BER"])
+    assert relations["relation"].value_counts().to_dict() == {">∀": 20, "=∀": 10}
