@@ -17,6 +17,7 @@ from workbench.analysis import (
     f_alpha_curves,
     parametric_uir,
     reference_systems,
+    score_cube,
     uir,
     uir_matrix,
     unanimous_improvements,
@@ -235,6 +236,9 @@ def test_missing_topic_is_an_error_naming_it_or_dropped_with_a_warning():
     with pytest.warns(ResultsWarning, match="dropped 1 topic"):
         value = uir(results, "A", "B", ["P", "R"], missing="intersection")
     assert value == pytest.approx((6 - 4) / 9)  # topic 10 was a ‖∀ case
+    with pytest.warns(ResultsWarning):
+        cube = score_cube(results, ["P", "R"], missing="intersection")
+    assert cube.dropped == [("B", 10, "P"), ("B", 10, "R")] and 10 not in cube.topics
 
 
 def test_nan_score_names_system_topic_measure():

@@ -49,24 +49,6 @@ class ScoreCube:
     values: np.ndarray
     dropped: list = field(default_factory=list)
 
-    def system_index(self, system: Any) -> int:
-        try:
-            return self.systems.index(system)
-        except ValueError:
-            raise ResultsError(f"system {system!r} is not in the results; systems: {_listing(self.systems)}",
-                               system=system) from None
-
-    def frame(self) -> pd.DataFrame:
-        """Back to the tidy form (``system, topic, measure, value``)."""
-        s, t, m = np.meshgrid(np.arange(len(self.systems)), np.arange(len(self.topics)),
-                              np.arange(len(self.measures)), indexing="ij")
-        return pd.DataFrame({
-            "system": np.asarray(self.systems, dtype=object)[s.ravel()],
-            "topic": np.asarray(self.topics, dtype=object)[t.ravel()],
-            "measure": np.asarray(self.measures, dtype=object)[m.ravel()],
-            "value": self.values.ravel(),
-        })
-
 
 def _listing(items: Iterable, limit: int = 12) -> str:
     items = list(items)
