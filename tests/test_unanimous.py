@@ -153,8 +153,8 @@ def test_unanimous_improvement_implies_f_alpha_for_every_alpha(topics):
     assert uir(results, "a", "b", ["P", "R"]) >= 0
     for average in ("topics", "scores"):
         curves = f_alpha_curves(results, "P", "R", average=average, alphas=np.linspace(0, 1, 41))
-        fa = curves[curves.system == "a"]["F"].to_numpy()
-        fb = curves[curves.system == "b"]["F"].to_numpy()
+        fa = curves[curves.system == "a"]["value"].to_numpy()
+        fb = curves[curves.system == "b"]["value"].to_numpy()
         assert np.all(fa >= fb - 1e-12)
 
 
@@ -169,8 +169,8 @@ def test_f_alpha_limits():
 
 def test_f_alpha_curves_frame():
     curves = f_alpha_curves(table3(), "P", "R", alphas=[0.0, 0.5, 1.0])
-    assert list(curves.columns) == ["system", "alpha", "F"] and len(curves) == 6
-    a = curves[curves.system == "A"].set_index("alpha")["F"]
+    assert list(curves.columns) == ["system", "alpha", "value"] and len(curves) == 6
+    a = curves[curves.system == "A"].set_index("alpha")["value"]
     pa = np.array([row[1] for row in TABLE3])
     ra = np.array([row[3] for row in TABLE3])
     assert a[1.0] == pytest.approx(pa.mean()) and a[0.0] == pytest.approx(ra.mean())
@@ -314,7 +314,7 @@ def test_weps2_baselines_against_table7():
     multiple of 1/30 (the paper's run may have had other or more test cases)."""
     results = weps2_baselines()
     assert results["topic"].nunique() == 30
-    curves = f_alpha_curves(results, "BEP", "BER", alphas=[0.5]).set_index("system")["F"]
+    curves = f_alpha_curves(results, "BEP", "BER", alphas=[0.5]).set_index("system")["value"]
     assert curves["ALL_IN_ONE_BASELINE"] == pytest.approx(0.53, abs=0.005)
     assert curves["COMBINED_BASELINE"] == pytest.approx(0.52, abs=0.005)
     assert curves["ONE_IN_ONE_BASELINE"] == pytest.approx(0.34, abs=0.005)
