@@ -195,7 +195,7 @@ def f_alpha(precision, recall, alpha) -> np.ndarray:
 def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,
                    alphas: Sequence[float] | None = None, average: str = "topics",
                    systems: Sequence | None = None, missing: str = "error") -> pd.DataFrame:
-    """F_α of every system for α over [0, 1] (seed 001 Figures 4 and 6): columns ``system, alpha, value`` (the F_α).
+    """F_α of every system for α over [0, 1] (seed 001 Figures 4 and 6): columns ``system, alpha, value``.
 
     ``average="topics"`` averages the per-topic F_α (as the WePS scorer does); ``"scores"`` takes F_α of the
     mean precision and mean recall. Either way a ≥∀ b on every topic implies F_α(a) ≥ F_α(b) for every α.
