@@ -174,3 +174,15 @@ def test_significance_bad_input():
     with pytest.warns(UserWarning, match="dropped 1 topic"):
         table = significance(holes, ["AP"], missing="intersection")
     assert "over 19 topics" in table.attrs["report"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=3, max_size=12))
+def test_p_values_are_probabilities_and_symmetric_in_the_pair(diffs):
+    """Swapping the two systems negates every difference: the two-sided p-value does not change."""
+    d = np.array([diffs])
+    for test in (paired_t, lambda x: wilcoxon_signed_rank(x, "asymptotic"),
+                 lambda x: randomization_test(x, n_resamples=2**12)):
+        _, p = test(d)
+        _, q = test(-d)
+        assert 0 <= p[0] <= 1 and p[0] == pytest.approx(q[0], abs=1e-12)

@@ -107,3 +107,14 @@ def test_bad_input():
         top_n_strictness(frame)
     with pytest.raises(ResultsError, match="2 systems or more needed"):
         robustness(campaign()[lambda f: f.system == "S0"])
+
+
+def test_strictness_bounds_on_a_random_campaign():
+    """Rank-gap strictness lies in (−1, 0]; top-n strictness in (0, 1] and never rises as the top grows."""
+    frame = campaign(4, systems=5, topics=6)
+    gap = rank_gap_strictness(frame)
+    assert ((gap["strictness"] > -1) & (gap["strictness"] <= 0)).all()
+    curve = top_n_strictness(frame, percents=[10, 30, 60, 100])
+    assert ((curve["strictness"] > 0) & (curve["strictness"] <= 1)).all()
+    for _, rows in curve.groupby("measure"):
+        assert (np.diff(rows["strictness"].to_numpy()) <= 1e-12).all()

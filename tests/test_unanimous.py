@@ -324,3 +324,15 @@ def test_weps2_baselines_against_table7():
     assert table.loc["COMBINED_BASELINE", "reference_uir"] == pytest.approx(20 / 30)
     relations = unanimous_improvements(results, "ALL_IN_ONE_BASELINE", "COMBINED_BASELINE", ["BEP", "BER"])
     assert relations["relation"].value_counts().to_dict() == {">∀": 20, "=∀": 10}
+
+
+@settings(max_examples=80, deadline=None)
+@given(scores)
+def test_uir_is_invariant_to_increasing_rescaling_of_a_measure(values):
+    """Unanimous improvement compares each measure's order only: x ↦ x³ + 2 on one measure keeps every UIR."""
+    cube = np.array(values).reshape(3, 5, 2)
+    rescaled = cube.copy()
+    rescaled[..., 1] = rescaled[..., 1] ** 3 + 2
+    def frame(c):
+        return tidy({s: {t: {m: c[s, t, m] for m in range(2)} for t in range(5)} for s in range(3)})
+    np.testing.assert_allclose(uir_matrix(frame(cube), [0, 1]), uir_matrix(frame(rescaled), [0, 1]))
