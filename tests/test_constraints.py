@@ -404,3 +404,13 @@ def test_verdicts_do_not_depend_on_the_scale_of_the_measure():
     first = check_constraints(rbp, RANKING, random_cases=5)
     second = check_constraints(rescaled, RANKING, random_cases=5)
     assert verdicts(first) == verdicts(second)
+
+
+def test_a_measure_undefined_everywhere_satisfies_nothing():
+    def undefined(gold, output):
+        return math.nan
+
+    table = check_constraints(undefined, ["homogeneity", "priority"], random_cases=2)
+    assert not table["satisfied"].any()
+    assert (table["cases"] == table["undefined"]).all()
+    assert table.loc[0, "counterexample"] == "undefined is undefined (NaN) on every case checked"

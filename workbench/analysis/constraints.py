@@ -748,6 +748,9 @@ def check_constraints(measure: str | Measure | Callable, constraints=None, *, ra
     for constraint in _select(constraints, task):
         rng = np.random.default_rng([seed, sum(map(ord, constraint.name))])
         finding = constraint.check(scorer, random_cases=random_cases, rng=rng)
+        if finding.cases and finding.undefined == finding.cases:
+            finding = Finding(False, f"{scorer.name} is undefined (NaN) on every case checked",
+                              finding.cases, finding.undefined)
         rows.append({"constraint": constraint.name, "task": constraint.task, "satisfied": finding.satisfied,
                      "counterexample": finding.counterexample, "cases": finding.cases,
                      "undefined": finding.undefined, "source": constraint.source})
