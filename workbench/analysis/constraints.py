@@ -197,7 +197,7 @@ def _check_pairs(constraint: Constraint, scorer: _Scorer, *, random_cases: int,
                  rng: np.random.Generator) -> Finding:
     """Q(better) > Q(worse) on every case: exhaustive cases first (smallest first), then random ones."""
     finding = Finding(True)
-    worst: tuple[int, str] | None = None
+    smallest: tuple[int, str] | None = None
 
     def run(case: Case) -> str | None:
         def context() -> str:
@@ -222,10 +222,10 @@ def _check_pairs(constraint: Constraint, scorer: _Scorer, *, random_cases: int,
         if case is None:
             continue
         text = run(case)
-        if text is not None and (worst is None or case.size < worst[0]):
-            worst = (case.size, text)
-    if worst is not None:
-        return Finding(False, worst[1], finding.cases, finding.undefined)
+        if text is not None and (smallest is None or case.size < smallest[0]):
+            smallest = (case.size, text)
+    if smallest is not None:
+        return Finding(False, smallest[1], finding.cases, finding.undefined)
     return finding
 
 
@@ -737,7 +737,7 @@ def check_constraints(measure: str | Measure | Callable, constraints=None, *, ra
     name, a constraint name, or a list of these. Every small case is checked, then ``random_cases`` random
     ones per constraint (seeded). Returns one row per constraint: ``constraint, task, satisfied,
     counterexample`` (empty when satisfied), ``cases`` checked, ``undefined`` (cases where the measure gave
-    NaN, left out of the verdict) and ``source``. A measure that raises stops the check with a
+    NaN, left out of the verdict), ``source`` and ``statement``. A measure that raises stops the check with a
     :class:`ConstraintCheckError` naming the constraint and the case. ``grid`` maps a numeric parameter to
     the values the absolute-weighting check tries (a callable receives them as keyword arguments).
     ``lower_is_better=True`` is for error rates such as Lam% (the registry does not record a direction).
@@ -753,9 +753,10 @@ def check_constraints(measure: str | Measure | Callable, constraints=None, *, ra
                               finding.cases, finding.undefined)
         rows.append({"constraint": constraint.name, "task": constraint.task, "satisfied": finding.satisfied,
                      "counterexample": finding.counterexample, "cases": finding.cases,
-                     "undefined": finding.undefined, "source": constraint.source})
+                     "undefined": finding.undefined, "source": constraint.source,
+                     "statement": constraint.statement})
     table = pd.DataFrame(rows, columns=["constraint", "task", "satisfied", "counterexample", "cases",
-                                        "undefined", "source"])
+                                        "undefined", "source", "statement"])
     table.attrs["measure"] = scorer.name
     return table
 
