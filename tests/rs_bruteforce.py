@@ -20,6 +20,55 @@ class Occ:
     cluster: int
 
 
+def _restrict(org: Organization, keep: frozenset[str]) -> Organization:
+    levels = tuple(
+        level for level in (tuple(c & keep for c in level if c & keep) for level in org.levels) if level
+    )
+    grades = None
+    if org.grades is not None:
+        grades = tuple(g for g, level in zip(org.grades, org.levels, strict=True)
+                       if any(c & keep for c in level))
+    return Organization(levels, None if org.rest is None else org.rest & keep, grades)
+
+
+def _with_singletons(org: Organization, docs: frozenset[str]) -> Organization:
+    """Each document its own cluster in the bottom level (in the rest if there is no level)."""
+    if not docs:
+        return org
+    if not org.levels:
+        return Organization((), (org.rest or frozenset()) | docs)
+    last = org.levels[-1] + tuple(frozenset([d]) for d in sorted(docs))
+    return Organization(org.levels[:-1] + (last,), org.rest, org.grades)
+
+
+def _with_rest(org: Organization, docs: frozenset[str]) -> Organization:
+    return org if not docs else Organization(org.levels, (org.rest or frozenset()) | docs, org.grades)
+
+
+def aligned_views(gold: Organization, output: Organization, missing: str = "tail"):
+    """The views of ``workbench.metrics.reliability.aligned_views`` (the missing-document policies),
+    built independently with set operations on Organizations."""
+    if missing == "replab":
+        output = _restrict(output, gold.documents)
+    elif gold.finite:
+        gold = _with_rest(gold, output.documents - gold.documents)
+    if not output.finite:
+        return (output, gold), (gold, output)
+    lacking = gold.documents - output.documents
+    if missing == "tail":
+        output = _with_rest(output, lacking)
+        return (output, gold), (gold, output)
+    completed = _with_singletons(output, lacking)
+    return (completed, gold), (gold, completed if missing == "singleton" else output)
+
+
+def reliability_sensitivity(gold, output, n=None, wn=None, missing="tail") -> tuple[float, float, float, float]:
+    """R≺ S≺ R∼ S∼ by brute force."""
+    (r_out, r_gold), (s_gold, s_out) = aligned_views(gold, output, missing)
+    r, s = view(r_out, r_gold, n, wn), view(s_gold, s_out, n, wn)
+    return r[0], s[0], r[1], s[1]
+
+
 def occurrences(org: Organization) -> list[Occ]:
     occs, cluster_id = [], 0
     for li, level in enumerate(org.levels):

@@ -15,7 +15,7 @@ from tests import rs_bruteforce
 from tests.conftest import shared_dataset
 from tests.strategies import organizations
 from workbench import Organization, RSScores, evaluate, reliability_sensitivity
-from workbench.metrics.reliability import aligned_views, position_weights
+from workbench.metrics.reliability import position_weights
 
 # ------------------------------------------------------------------------------------------ Table 9
 TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
@@ -87,11 +87,7 @@ def test_weights_follow_eq2_and_the_first_n_positions_weigh_wn():
 
 
 # ------------------------------------------------------------------------------- fast == brute force
-def _brute(gold, output, n=None, wn=None, missing="tail"):
-    (r_out, r_gold), (s_gold, s_out) = aligned_views(gold, output, missing)
-    r = rs_bruteforce.view(r_out, r_gold, n, wn)
-    s = rs_bruteforce.view(s_gold, s_out, n, wn)
-    return r[0], s[0], r[1], s[1]
+_brute = rs_bruteforce.reliability_sensitivity
 
 
 @settings(max_examples=600, deadline=None)

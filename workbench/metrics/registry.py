@@ -91,12 +91,17 @@ def _load() -> None:
                     raise
 
 
-def _spelling(spec: MeasureSpec) -> str:
+def _parameters(spec: MeasureSpec) -> str:
+    """The parameters with their defaults, e.g. ``n, wn, missing=tail`` (a bare key has no default)."""
+    return ", ".join(k if v is None else f"{k}={_format_value(v)}" for k, v in spec.params.items()
+                     if k != spec.cutoff)
+
+
+def _spelling(spec: MeasureSpec, with_parameters: bool = True) -> str:
     """How a user writes the measure, e.g. ``P@k`` or ``RBP(p=0.8)``."""
-    shown = {k: v for k, v in spec.params.items() if k != spec.cutoff}
     text = spec.name
-    if shown:
-        text += "(" + ", ".join(f"{k}={_format_value(v)}" for k, v in shown.items()) + ")"
+    if with_parameters and _parameters(spec):
+        text += f"({_parameters(spec)})"
     if spec.cutoff:
         text += f"@{spec.cutoff}"
     return text
@@ -249,10 +254,10 @@ def measures() -> Any:
     return pd.DataFrame(
         [
             {
-                "name": _spelling(spec),
+                "name": _spelling(spec, with_parameters=False),
                 "aliases": ", ".join(spec.aliases),
                 "task": spec.task,
-                "parameters": ", ".join(f"{k}={_format_value(v)}" for k, v in spec.params.items()),
+                "parameters": _parameters(spec),
                 "range": f"[{spec.range[0]:g}, {spec.range[1]:g}]",
                 "source": spec.source,
                 "description": spec.description,

@@ -48,12 +48,13 @@ def _expand(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 
 def _members_by(keys: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For every ``wanted`` key, the indices i with ``keys[i] == wanted`` (as pairs of (wanted index, i))."""
+    """Every (j, i) with ``keys[i] == wanted[j]``, for small non-negative integer keys (a CSR lookup)."""
+    size = int(max(keys.max(initial=-1), wanted.max(initial=-1))) + 1
+    counts_by_key = np.bincount(keys, minlength=size)
+    first_by_key = np.cumsum(counts_by_key) - counts_by_key
     order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
-    starts = np.searchsorted(sorted_keys, wanted, "left")
-    counts = np.searchsorted(sorted_keys, wanted, "right") - starts
-    return np.repeat(np.arange(len(wanted)), counts), order[_expand(starts, counts)]
+    counts = counts_by_key[wanted]
+    return np.repeat(np.arange(len(wanted)), counts), order[_expand(first_by_key[wanted], counts)]
 
 
 # ---------------------------------------------------------------------------------------------- relatedness
@@ -168,12 +169,27 @@ def _other_counts(theirs, partner_other_level):
             len(theirs) - np.searchsorted(theirs, partner_other_level, "right"))
 
 
+def _pair_mass(levels, cum_w, cum_u, theirs, p_class, p_level, p_w, p_u, p_other_class, p_other_level, n):
+    """Σ over a document's occurrence pairs with partner documents (grouped by ``p_class``) of P·(w·u′ + u·w′).
+
+    P(d ≻ d′) and P(d′ ≻ d) are min(|r_other|, |r_x|)/|r_x| over the occurrence pairs of each partner
+    (RS-SEMANTICS point 4): count them per partner first, then weigh every occurrence pair.
+    """
+    above, below, wa, ua, wb, ub = _x_terms(levels, cum_w, cum_u, p_level)
+    o_above, o_below = _other_counts(theirs, p_other_level)
+    down = _ratio(np.bincount(p_other_class, o_above, n), np.bincount(p_class, above, n))[p_class]
+    up = _ratio(np.bincount(p_other_class, o_below, n), np.bincount(p_class, below, n))[p_class]
+    return float(np.sum(down * (wa * p_u + ua * p_w) + up * (wb * p_u + ub * p_w)))
+
+
 def _multi_occurrence_pairs(x: Side, other: Side, u: np.ndarray, multi_doc: np.ndarray, simple) -> float:
     """Priority pairs that involve a document with several occurrences on either side (overlap).
 
-    For such a document d, P(d ≻ d′) = min(|r_other|, |r_x|)/|r_x| counts occurrence pairs of the document
-    pair (point 4). Single-occurrence partners are grouped into (x level, other level) cells; partners with
-    several occurrences are summed per document; d's own occurrences at different levels are a pair too.
+    For such a document d, P(d ≻ d′) = min(|r_other|, |r_x|)/|r_x| counts the occurrence pairs of the
+    document pair (point 4). Documents are grouped by signature (their sorted levels on both sides: equal
+    signatures contribute equally); single-occurrence partners by (x level, other level) cell. Each class
+    meets the cells, the later classes, its own other members and, for a document at several levels,
+    itself (d4 at level 1 ≻ d4 at level 2).
     """
     docs = np.flatnonzero(multi_doc & (np.bincount(x.doc, minlength=x.n_docs) > 0))
     if len(docs) == 0:
@@ -181,51 +197,61 @@ def _multi_occurrence_pairs(x: Side, other: Side, u: np.ndarray, multi_doc: np.n
     sx, sy, sw, su = simple
     cells, inverse = np.unique(np.vstack([sx, sy]), axis=1, return_inverse=True)
     cell_x, cell_y = cells
-    cell_w, cell_u = np.bincount(inverse, sw, len(cell_x)), np.bincount(inverse, su, len(cell_x))
+    n_cells = len(cell_x)
+    cell_w, cell_u = np.bincount(inverse, sw, n_cells), np.bincount(inverse, su, n_cells)
+    cell_ids = np.arange(n_cells)
 
+    # Signature classes: sorted x levels and sorted other-side levels (one bottom entry when absent there).
     in_multi = multi_doc[x.doc]
-    mx_doc, mx_level, mx_w, mx_u = x.doc[in_multi], x.level[in_multi], x.weight[in_multi], u[in_multi]
-    # The other side's entries of multi documents: their levels there, or one entry at the bottom if absent.
+    x_by_doc: dict[int, list[int]] = {}
+    for d, level in zip(x.doc[in_multi].tolist(), x.level[in_multi].tolist(), strict=True):
+        x_by_doc.setdefault(d, []).append(level)
     on_other = multi_doc[other.doc]
-    absent = docs[np.bincount(other.doc, minlength=x.n_docs)[docs] == 0]
-    mo_doc = np.r_[other.doc[on_other], absent]
-    mo_level = np.r_[other.level[on_other], np.full(len(absent), other.bottom)]
-
-    by_doc = {int(d): np.flatnonzero(mx_doc == d) for d in docs}
-    score = 0.0
+    other_by_doc: dict[int, list[int]] = {}
+    for d, level in zip(other.doc[on_other].tolist(), other.level[on_other].tolist(), strict=True):
+        other_by_doc.setdefault(d, []).append(level)
+    classes: dict[tuple, int] = {}
     for d in docs.tolist():
-        mine = by_doc[d]
-        order = mine[np.argsort(mx_level[mine], kind="stable")]
-        levels = mx_level[order]
-        cum_w, cum_u = np.r_[0.0, np.cumsum(mx_w[order])], np.r_[0.0, np.cumsum(mx_u[order])]
-        theirs = np.sort(mo_level[mo_doc == d])
+        key = (tuple(sorted(x_by_doc[d])), tuple(sorted(other_by_doc.get(d, [other.bottom]))))
+        classes[key] = classes.get(key, 0) + 1
+    signatures, counts = list(classes), np.array(list(classes.values()), dtype=float)
+    n_classes = len(signatures)
 
-        # Single-occurrence partners, one cell at a time: |r_x| and |r_other| are direct counts.
-        above, below, wa, ua, wb, ub = _x_terms(levels, cum_w, cum_u, cell_x)
-        o_above, o_below = _other_counts(theirs, cell_y)
-        down, up = _ratio(o_above, above), _ratio(o_below, below)
-        score += float(np.sum(down * (wa * cell_u + ua * cell_w) + up * (wb * cell_u + ub * cell_w)))
+    level_w = np.zeros(int(x.level.max()) + 1)
+    level_w[x.level] = x.weight
+    level_u = np.zeros_like(level_w)
+    level_u[x.level] = u
+    # Every class's entries, in class order, so that "the later classes" is a suffix.
+    e_class = np.repeat(np.arange(n_classes), [len(sig[0]) for sig in signatures])
+    e_level = np.array([lv for sig in signatures for lv in sig[0]], dtype=np.int64)
+    e_w, e_u = level_w[e_level] * counts[e_class], level_u[e_level] * counts[e_class]
+    o_class = np.repeat(np.arange(n_classes), [len(sig[1]) for sig in signatures])
+    o_level = np.array([lv for sig in signatures for lv in sig[1]], dtype=np.int64)
+    e_start = np.searchsorted(e_class, np.arange(n_classes + 1))
+    o_start = np.searchsorted(o_class, np.arange(n_classes + 1))
 
-        # Multi-occurrence partners with a larger index (each unordered document pair once): sum the
-        # occurrence-pair counts per partner document first.
-        later, later_other = mx_doc > d, mo_doc > d
-        if later.any():
-            p_doc, n = mx_doc[later], x.n_docs
-            above, below, wa, ua, wb, ub = _x_terms(levels, cum_w, cum_u, mx_level[later])
-            o_above, o_below = _other_counts(theirs, mo_level[later_other])
-            gx_down, gx_up = np.bincount(p_doc, above, n), np.bincount(p_doc, below, n)
-            gg_down = np.bincount(mo_doc[later_other], o_above, n)
-            gg_up = np.bincount(mo_doc[later_other], o_below, n)
-            down, up = _ratio(gg_down, gx_down)[p_doc], _ratio(gg_up, gx_up)[p_doc]
-            pw, pu = mx_w[later], mx_u[later]
-            score += float(np.sum(down * (wa * pu + ua * pw) + up * (wb * pu + ub * pw)))
-
-        # d's own occurrences at different levels (d4 at level 1 ≻ d4 at level 2).
+    score = 0.0
+    for k, (x_levels, theirs) in enumerate(signatures):
+        levels, theirs = np.array(x_levels), np.array(theirs)
+        w, uu = level_w[levels], level_u[levels]
+        cum_w, cum_u = np.r_[0.0, np.cumsum(w)], np.r_[0.0, np.cumsum(uu)]
+        count = counts[k]
+        mass = _pair_mass(levels, cum_w, cum_u, theirs, cell_ids, cell_x, cell_w, cell_u, cell_ids, cell_y,
+                          n_cells)
+        later, later_other = slice(e_start[k + 1], None), slice(o_start[k + 1], None)
+        if e_start[k + 1] < len(e_class):
+            mass += _pair_mass(levels, cum_w, cum_u, theirs, e_class[later], e_level[later], e_w[later],
+                               e_u[later], o_class[later_other], o_level[later_other], n_classes)
+        if count > 1:  # pairs of distinct members of the class: each meets a copy of the signature
+            same = np.zeros(len(levels), dtype=np.int64)
+            pairs = _pair_mass(levels, cum_w, cum_u, theirs, same, levels, w, uu,
+                               np.zeros(len(theirs), dtype=np.int64), theirs, 1)
+            mass += (count - 1) / 2 * pairs
         upper = levels[:, None] < levels[None, :]
         gx_self = int(upper.sum())
         if gx_self:
             gg_self = int((theirs[:, None] < theirs[None, :]).sum())
-            w, uu = mx_w[order], mx_u[order]
-            mass = float(np.sum(upper * (w[:, None] * uu[None, :] + uu[:, None] * w[None, :])))
-            score += min(gg_self, gx_self) / gx_self * mass
+            own = float(np.sum(upper * (w[:, None] * uu[None, :] + uu[:, None] * w[None, :])))
+            mass += min(gg_self, gx_self) / gx_self * own
+        score += count * mass
     return score

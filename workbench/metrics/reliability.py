@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from workbench.metrics import relations
 from workbench.metrics.registry import register
@@ -85,32 +86,39 @@ def discount_constant(n: float, wn: float) -> float:
 
 
 # ----------------------------------------------------------------------------------------- alignment
-def _restrict(org: Organization, keep: frozenset[str]) -> Organization:
-    levels = tuple(
-        level for level in (tuple(c & keep for c in level if c & keep) for level in org.levels) if level
-    )
-    grades = None
-    if org.grades is not None:
-        grades = tuple(g for g, level in zip(org.grades, org.levels, strict=True)
-                       if any(c & keep for c in level))
-    return Organization(levels, None if org.rest is None else org.rest & keep, grades)
+@dataclass(frozen=True)
+class _Coded:
+    """An organization's occurrences over a document index shared with the other side."""
+
+    doc: np.ndarray
+    level: np.ndarray
+    cluster: np.ndarray
+    n_levels: int  # levels above the rest or tail
+    finite: bool
+
+    def keep(self, mask: np.ndarray) -> _Coded:
+        """Only the masked occurrences; levels left empty disappear (an organization has no empty level)."""
+        level = self.level[mask]
+        present = np.bincount(level, minlength=self.n_levels + 1)[: self.n_levels] > 0
+        renumber = np.r_[np.cumsum(present) - 1, present.sum()]  # the rest stays the bottom level
+        return _Coded(self.doc[mask], renumber[level], self.cluster[mask], int(present.sum()), self.finite)
+
+    def add(self, docs: np.ndarray, level: int) -> _Coded:
+        """The documents as new singleton clusters at ``level``."""
+        first = int(self.cluster.max(initial=-1)) + 1
+        return _Coded(np.r_[self.doc, docs], np.r_[self.level, np.full(len(docs), level, dtype=np.int64)],
+                      np.r_[self.cluster, np.arange(first, first + len(docs))], self.n_levels, self.finite)
 
 
-def _with_singletons(org: Organization, docs: frozenset[str]) -> Organization:
-    """Each document its own cluster in the bottom level (in the rest if there is no level)."""
-    if not docs:
-        return org
-    if not org.levels:
-        return Organization((), (org.rest or frozenset()) | docs)
-    last = org.levels[-1] + tuple(frozenset([d]) for d in sorted(docs))
-    return Organization(org.levels[:-1] + (last,), org.rest, org.grades)
+def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Coded, int]:
+    g, o = gold.occurrences, output.occurrences
+    codes, names = pd.factorize(np.r_[g.document, o.document])
+    codes = codes.astype(np.int64)
+    return (_Coded(codes[: len(g.document)], g.level, g.cluster, len(gold.levels), gold.finite),
+            _Coded(codes[len(g.document):], o.level, o.cluster, len(output.levels), output.finite), len(names))
 
 
-def _with_rest(org: Organization, docs: frozenset[str]) -> Organization:
-    return org if not docs else Organization(org.levels, (org.rest or frozenset()) | docs, org.grades)
-
-
-def aligned_views(gold: Organization, output: Organization, missing: str = "tail"):
+def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
     """The (output, gold) pair Reliability reads and the (gold, output) pair Sensitivity reads.
 
     An unlimited tail holds every document it does not prioritise (RS-SEMANTICS point 5). A finite side
@@ -118,62 +126,45 @@ def aligned_views(gold: Organization, output: Organization, missing: str = "tail
     (unjudged counts as not relevant); gold documents a finite output lacks follow ``missing``:
 
     * ``"tail"``: they join the output's rest (its bottom);
-    * ``"singleton"``: each becomes its own cluster in the output's bottom level;
+    * ``"singleton"``: each becomes its own cluster in the output's bottom level (its rest if it has none);
     * ``"replab"``: as the official RepLab 2013 script: output documents the gold lacks are ignored; a gold
       document the output lacks counts as a correct singleton for Reliability and matches nothing for
       Sensitivity (``../shared/datasets/README.md``).
     """
     if missing not in MISSING_POLICIES:
         raise ValueError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}")
+    in_gold = np.bincount(gold.doc, minlength=n_docs) > 0
+    in_output = np.bincount(output.doc, minlength=n_docs) > 0
     if missing == "replab":
-        output = _restrict(output, gold.documents)
+        output = output.keep(in_gold[output.doc])
+        in_output = np.bincount(output.doc, minlength=n_docs) > 0
     elif gold.finite:
-        gold = _with_rest(gold, output.documents - gold.documents)
+        gold = gold.add(np.flatnonzero(in_output & ~in_gold), gold.n_levels)
     if not output.finite:
         return (output, gold), (gold, output)
-    lacking = gold.documents - output.documents
+    lacking = np.flatnonzero(in_gold & ~in_output)
     if missing == "tail":
-        output = _with_rest(output, lacking)
+        output = output.add(lacking, output.n_levels)
         return (output, gold), (gold, output)
-    completed = _with_singletons(output, lacking)
+    completed = output.add(lacking, max(output.n_levels - 1, 0))
     return (completed, gold), (gold, completed if missing == "singleton" else output)
 
 
 # ---------------------------------------------------------------------------------------------- engine
-def _side(org: Organization, index: dict[str, int], c: float | None) -> relations.Side:
-    docs, levels, clusters, sizes = [], [], [], []
-    cluster_id = 0
-    for level_no, level in enumerate(org.levels):
-        size = 0
-        for cluster in level:
-            for doc in cluster:
-                docs.append(index[doc])
-                levels.append(level_no)
-                clusters.append(cluster_id)
-            size += len(cluster)
-            cluster_id += 1
-        sizes.append(size)
-    rest = [index[d] for d in (org.rest or ())]
-    if rest:
-        docs += rest
-        levels += [len(org.levels)] * len(rest)
-        clusters += range(cluster_id, cluster_id + len(rest))
-        sizes.append(len(rest))
-    level = np.array(levels, dtype=np.int64)
+def _side(coded: _Coded, n_docs: int, c: float | None) -> relations.Side:
+    level = coded.level
     if c is None:  # the Avg_d special case: every occurrence weighs the same (RS-SEMANTICS point 8)
-        weight, tail = np.full(len(docs), 1.0 / max(len(docs), 1)), 0.0
+        weight, tail = np.full(len(level), 1.0 / max(len(level), 1)), 0.0
     else:
-        per_level, tail = position_weights(sizes, c)
-        weight = per_level[level] if len(level) else np.zeros(0)
-        tail = 0.0 if org.finite else tail
-    return relations.Side(np.array(docs, dtype=np.int64), level, np.array(clusters, dtype=np.int64),
-                          weight, tail, len(org.levels), len(index))
+        per_level, tail = position_weights(np.bincount(level) if len(level) else [], c)
+        weight = per_level[level]
+        tail = 0.0 if coded.finite else tail
+    return relations.Side(coded.doc, level, coded.cluster, weight, tail, coded.n_levels, n_docs)
 
 
-def _view(x: Organization, other: Organization, c: float | None) -> tuple[float, float]:
-    names = sorted(x.documents | other.documents)
-    index = {doc: i for i, doc in enumerate(names)}
-    xs, os = _side(x, index, c), _side(other, index, c)
+def _view(x: _Coded, other: _Coded, n_docs: int, c: float | None) -> tuple[float, float]:
+    """(R≺, R∼) of x's relations against ``other``."""
+    xs, os = _side(x, n_docs, c), _side(other, n_docs, c)
     return relations.priority(xs, os), relations.relatedness(xs, os)
 
 
@@ -196,9 +187,10 @@ def reliability_sensitivity(gold: Organization, output: Organization, *, n: floa
         raise ValueError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
                          "(seed 000 eqs. 1–2; Table 9 uses n=10, wn=0.8)")
     c = None if n is None else discount_constant(n, wn)
-    (r_out, r_gold), (s_gold, s_out) = aligned_views(gold, output, missing)
-    r_priority, r_relatedness = _view(r_out, r_gold, c)
-    s_priority, s_relatedness = _view(s_gold, s_out, c)
+    coded_gold, coded_output, n_docs = _coded_pair(gold, output)
+    (r_out, r_gold), (s_gold, s_out) = aligned_views(coded_gold, coded_output, n_docs, missing)
+    r_priority, r_relatedness = _view(r_out, r_gold, n_docs, c)
+    s_priority, s_relatedness = _view(s_gold, s_out, n_docs, c)
     return RSScores(r_priority, s_priority, r_relatedness, s_relatedness)
 
 

@@ -15,7 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
 
 from workbench.model.errors import OrganizationError
 from workbench.model.notation import format_organization, parse_organization
@@ -25,6 +28,16 @@ if TYPE_CHECKING:
 
 Cluster = frozenset[str]
 Level = tuple[Cluster, ...]
+
+
+class Occurrences(NamedTuple):
+    """An organization flattened to arrays, one entry per occurrence (a finite rest last, as a bottom level
+    of singleton clusters): ``document`` (str), ``level`` (0 = highest; the rest is ``len(levels)``),
+    ``cluster`` (numbered across levels)."""
+
+    document: np.ndarray
+    level: np.ndarray
+    cluster: np.ndarray
 
 
 def natural_key(doc: str) -> tuple:
@@ -80,12 +93,12 @@ class Organization:
         """True when a finite rest (possibly empty) replaces the unlimited tail."""
         return self.rest is not None
 
-    @property
+    @cached_property
     def prioritised(self) -> frozenset[str]:
         """The documents that occur in some level."""
         return frozenset(doc for level in self.levels for cluster in level for doc in cluster)
 
-    @property
+    @cached_property
     def documents(self) -> frozenset[str]:
         """Every document the organization names: its levels and its finite rest."""
         return self.prioritised | (self.rest or frozenset())
@@ -94,6 +107,23 @@ class Organization:
     def n_occurrences(self) -> int:
         """Number of (document, cluster) memberships in the levels."""
         return sum(len(cluster) for level in self.levels for cluster in level)
+
+    @cached_property
+    def occurrences(self) -> Occurrences:
+        """The flat arrays the metric kernels read (computed once: organizations are immutable)."""
+        clusters = [cluster for level in self.levels for cluster in level]
+        sizes = [len(cluster) for cluster in clusters]
+        level_of_cluster = [i for i, level in enumerate(self.levels) for _ in level]
+        rest = sorted(self.rest or ())
+        documents = [doc for cluster in clusters for doc in cluster] + rest
+        n_clusters = len(clusters)
+        return Occurrences(
+            np.array(documents, dtype=object),
+            np.r_[np.repeat(np.array(level_of_cluster, dtype=np.int64), sizes),
+                  np.full(len(rest), len(self.levels), dtype=np.int64)],
+            np.r_[np.repeat(np.arange(n_clusters, dtype=np.int64), sizes),
+                  np.arange(n_clusters, n_clusters + len(rest), dtype=np.int64)],
+        )
 
     def __repr__(self) -> str:
         return f"Organization.parse({self.format()!r})"

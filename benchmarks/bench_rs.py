@@ -1,0 +1,92 @@
+"""Time the Reliability/Sensitivity engine against size, beside the O(n²) brute force of the tests.
+
+    python benchmarks/bench_rs.py [--max-size 1000000] [--brute-budget 60]
+
+Three synthetic shapes per size (occurrences counted on the output side): a general organization (50 levels
+of clusters, 2% of documents in two clusters) against a 5-level gold; a ranking against a 4-grade gold;
+a flat clustering of a closed collection against its gold. The brute force runs while a run takes less
+than the budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests import rs_bruteforce  # noqa: E402
+from workbench import Organization, reliability_sensitivity  # noqa: E402
+
+
+def general(size: int, rng: random.Random) -> tuple[Organization, Organization]:
+    docs = [f"d{i}" for i in range(size)]
+
+    def organize(n_levels: int) -> Organization:
+        levels: list[list[set[str]]] = [[] for _ in range(n_levels)]
+        for doc in docs:
+            placements = 2 if rng.random() < 0.02 else 1
+            for _ in range(placements):
+                level = levels[min(int(rng.expovariate(3 / n_levels)), n_levels - 1)]
+                if not level or rng.random() < 0.2:
+                    level.append(set())
+                cluster = level[rng.randrange(len(level))]
+                if doc in cluster:
+                    continue
+                cluster.add(doc)
+        levels = [[c for c in level if c] for level in levels]
+        return Organization(tuple(tuple(map(frozenset, level)) for level in levels if level))
+
+    return organize(5), organize(50)
+
+
+def ranking(size: int, rng: random.Random) -> tuple[Organization, Organization]:
+    docs = [f"d{i}" for i in range(size)]
+    grades = {d: rng.choice([0, 0, 0, 1, 2, 3]) for d in docs}
+    return Organization.from_graded(grades), Organization.from_ranking(rng.sample(docs, len(docs)))
+
+
+def clustering(size: int, rng: random.Random) -> tuple[Organization, Organization]:
+    docs = [f"d{i}" for i in range(size)]
+
+    def partition(k: int) -> Organization:
+        groups: dict[int, list[str]] = {}
+        for d in docs:
+            groups.setdefault(rng.randrange(k), []).append(d)
+        return Organization.from_clustering(groups.values())
+
+    return partition(max(size // 50, 1)), partition(max(size // 40, 1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-size", type=int, default=1_000_000)
+    parser.add_argument("--brute-budget", type=float, default=60.0)
+    args = parser.parse_args()
+    sizes = [s for s in (100, 300, 1_000, 10_000, 100_000, 1_000_000) if s <= args.max_size]
+    print(f"{'shape':<11}{'occurrences':>12}{'engine s':>11}{'brute s':>11}{'ratio':>9}")
+    for shape, build, params in (("general", general, {"n": 10, "wn": 0.8}),
+                                 ("ranking", ranking, {"n": 10, "wn": 0.8}),
+                                 ("clustering", clustering, {})):
+        brute_alive = True
+        for size in sizes:
+            gold, output = build(size, random.Random(size))
+            start = time.perf_counter()
+            reliability_sensitivity(gold, output, **params)
+            engine = time.perf_counter() - start
+            brute_time = ratio = "—"
+            if brute_alive:
+                start = time.perf_counter()
+                rs_bruteforce.reliability_sensitivity(gold, output, **params)
+                elapsed = time.perf_counter() - start
+                brute_time, ratio = f"{elapsed:.3f}", f"{elapsed / engine:.0f}×"
+                brute_alive = elapsed < args.brute_budget / 10  # the next size is ≥ 3× larger: O(n³) scan
+            print(f"{shape:<11}{output.n_occurrences + len(output.rest or ()):>12,}{engine:>11.3f}"
+                  f"{brute_time:>11}{ratio:>9}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""The Organization model and the papers' notation (seed 000, Tables 1–5 and 9)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.strategies import organizations
+from workbench import Organization, OrganizationError
+
+TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
+
+
+def test_table9_gold_in_the_notation():
+    gold = Organization.parse(TABLE9_GOLD)
+    assert gold.levels == (
+        (frozenset({"d1"}), frozenset({"d2", "d3", "d4"})),
+        (frozenset({"d4", "d5"}), frozenset({"d6", "d7"})),
+        (frozenset({"d6", "d7"}),),
+    )
+    assert gold.rest is None and not gold.finite
+    assert gold.n_occurrences == 10
+    assert gold.format() == TABLE9_GOLD
+
+
+def test_comments_blank_lines_commas_and_a_finite_rest():
+    org = Organization.parse("# Table 2 of seed 000: filtering\n\nd1, d2   # relevant\n\nrest: d3 d4\n")
+    assert org == Organization.from_filtering(["d1", "d2"], ["d3", "d4"])
+    assert org.format() == "d1 d2\nrest: d3 d4"
+    assert Organization.parse("{a b}\nrest:").rest == frozenset()
+
+
+def test_organizations_are_immutable_and_hashable():
+    org = Organization.parse(TABLE9_GOLD)
+    assert hash(org) == hash(Organization.parse(TABLE9_GOLD))
+    assert len({org, Organization.parse(TABLE9_GOLD)}) == 1
+    with pytest.raises(AttributeError):
+        org.rest = frozenset()  # type: ignore[misc]
+
+
+@settings(max_examples=200)
+@given(organizations())
+def test_format_parses_back_to_the_same_organization(org):
+    assert Organization.parse(org.format()) == org
+
+
+@settings(max_examples=100)
+@given(organizations(), st.lists(st.floats(-5, 5, allow_nan=False), min_size=6, max_size=6))
+def test_graded_levels_round_trip_through_the_notation(org, grades):
+    graded = Organization(org.levels, org.rest, tuple(grades[: len(org.levels)]) if org.levels else None)
+    assert Organization.parse(graded.format()) == graded
+
+
+@settings(max_examples=100)
+@given(organizations())
+def test_frames_round_trip(org):
+    frame = org.to_frame()
+    assert list(frame.columns) == ["document", "level", "cluster"]
+    assert Organization.from_frame(frame) == org
+
+
+@pytest.mark.parametrize(("text", "line", "column", "token", "message"), [
+    ("d1 {d2 {d3}}", 1, 8, "{", "nested"),
+    ("d1\nd2 }", 2, 4, "}", "unbalanced '}'"),
+    ("{d1 d2", 1, 1, "{", "never closed"),
+    ("d1 {}", 1, 4, "{}", "empty cluster"),
+    ("{d1 d2 d1}", 1, 8, "d1", "twice in one cluster"),
+    ("d1 d2\nrest: d3 d2", 2, 10, "d2", "both in a level"),
+    ("rest: d1\nd2", 2, 1, "d2", "must be the last line"),
+    ("rest: d1 {d2}", 1, 10, "{", "bare documents"),
+    ("[x] d1", 1, 2, "[x]", "grade must be a number"),
+])
+def test_parse_errors_name_line_column_and_token(text, line, column, token, message):
+    with pytest.raises(OrganizationError, match=message) as caught:
+        Organization.parse(text)
+    error = caught.value
+    assert (error.line, error.column, error.token) == (line, column, token)
+    assert f"line {line}, column {column}" in str(error)
+    assert isinstance(error, ValueError)
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="d12{} \n#,[]rest:", max_size=40))
+def test_any_text_parses_or_raises_an_organization_error(text):
+    try:
+        org = Organization.parse(text)
+    except OrganizationError:
+        return
+    assert Organization.parse(org.format()) == org
+
+
+def test_from_ranking_puts_one_document_per_level_over_a_tail():
+    ranking = Organization.from_ranking(["d3", "d1", "d2"])
+    assert ranking.format() == "d3\nd1\nd2" and not ranking.finite
+    with pytest.raises(OrganizationError, match="'d1' occurs twice in the ranking"):
+        Organization.from_ranking(["d1", "d1"])
+
+
+def test_from_graded_keeps_one_level_per_positive_grade_highest_first():
+    graded = Organization.from_graded({"a": 1, "b": 3, "c": 0, "d": -1, "e": 3, "f": 0.5})
+    assert [sorted(d for c in level for d in c) for level in graded.levels] == [["b", "e"], ["a"], ["f"]]
+    assert graded.grades == (3.0, 1.0, 0.5)
+    assert graded.grade_of() == {"b": 3.0, "e": 3.0, "a": 1.0, "f": 0.5}
+    assert graded.format() == "[3] b e\n[1] a\n[0.5] f"
+    with pytest.raises(OrganizationError, match="grade NaN"):
+        Organization.from_graded({"a": float("nan")})
+
+
+def test_from_clustering_and_from_filtering_are_finite():
+    clustering = Organization.from_clustering([["a", "b"], ["c"]], rest=["z"])
+    assert clustering.format() == "{a b} c\nrest: z" and clustering.finite
+    assert Organization.from_clustering([]).format() == "rest:"
+    with pytest.raises(OrganizationError, match="cluster 2 is empty"):
+        Organization.from_clustering([["a"], []])
+    with pytest.raises(OrganizationError, match="'a' occurs twice in the filtering"):
+        Organization.from_filtering(["a"], ["a"])
+
+
+def test_constructor_rejects_a_document_both_in_a_level_and_in_the_rest():
+    with pytest.raises(OrganizationError, match="'a' is both in a level and in rest"):
+        Organization(((frozenset({"a"}),),), frozenset({"a"}))
+
+
+def test_grades_without_default_levels_count_from_the_bottom():
+    assert Organization.parse("a\nb c").grade_of() == {"a": 2.0, "b": 1.0, "c": 1.0}
+
+
+def test_from_frame_names_the_bad_row():
+    frame = pd.DataFrame({"document": ["a", "a"], "level": [1, 1], "cluster": [1, 1]})
+    with pytest.raises(OrganizationError, match="row 2: document 'a' twice in cluster 1 of level 1"):
+        Organization.from_frame(frame)
+    with pytest.raises(OrganizationError, match="lacks column"):
+        Organization.from_frame(pd.DataFrame({"document": ["a"]}))
+
+
+def test_format_refuses_ids_the_notation_cannot_write():
+    with pytest.raises(OrganizationError, match="cannot write this document id"):
+        Organization(((frozenset({"a b"}),),)).format()

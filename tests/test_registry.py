@@ -1,0 +1,56 @@
+"""The measure registry: names with parameters, round trips, clear errors, evaluate."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench import Organization, UnknownMeasureError, evaluate, measures, parse_measure
+from workbench.metrics.registry import known_names
+
+GOLD = Organization.parse("d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}")
+
+
+@pytest.mark.parametrize("name", ["R≺(n=10, wn=0.8)", "S∼(missing=replab)", "R_priority", "F∼(n=5, wn=0.5)"])
+def test_str_parses_back_to_an_equal_measure(name):
+    measure = parse_measure(name)
+    assert parse_measure(str(measure)) == measure
+
+
+def test_aliases_and_parameter_order_denote_the_same_measure():
+    assert parse_measure("R_priority(wn=0.8, n=10)") == parse_measure("R≺(n=10, wn=0.8)")
+    assert str(parse_measure("R_priority(wn=0.8, n=10)")) == "R≺(n=10, wn=0.8)"
+
+
+def test_unknown_names_list_the_known_ones_from_the_registry():
+    with pytest.raises(UnknownMeasureError) as caught:
+        parse_measure("MAP@7")
+    message = str(caught.value)
+    assert "unknown measure 'MAP@7'" in message
+    for name in known_names():
+        assert name in message
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("R≺(k=3)", "unknown parameter 'k' for R≺"),
+    ("R≺(missing=none)", "missing must be one of tail, singleton, replab"),
+    ("R≺ extra", "cannot read"),
+    ("R≺@10", "cannot read"),
+])
+def test_bad_parameters_are_named(name, message):
+    with pytest.raises(UnknownMeasureError, match=message):
+        parse_measure(name)
+
+
+def test_evaluate_keys_results_by_the_names_as_given():
+    output = Organization.parse("{d6 d7}\n{d4 d5} {d6 d7}\nd1 {d2 d3 d4}")
+    result = evaluate(GOLD, output, ["R∼(n=10, wn=0.8)", "R≺(n=10,wn=0.8)"])
+    assert list(result) == ["R∼(n=10, wn=0.8)", "R≺(n=10,wn=0.8)"]
+    assert result["R≺(n=10,wn=0.8)"] == pytest.approx(0.6386, abs=1e-4)  # seed 000 Table 9, output 5
+
+
+def test_measures_lists_task_parameters_range_and_source():
+    table = measures()
+    row = table.set_index("name").loc["R≺"]
+    assert row["task"] == "organization" and row["range"] == "[0, 1]" and "SIGIR 2013" in row["source"]
+    assert row["parameters"] == "n, wn, missing=tail" and row["aliases"] == "R_priority"
+    assert {"name", "aliases", "task", "parameters", "range", "source"} <= set(table.columns)
