@@ -7,8 +7,10 @@ other side (``../shared/design/RS-SEMANTICS.md``), so nothing needs the n² occu
 
 * ∼ through the (x cluster, other cluster) weight contingency, Σ M²/W(C) as in BCubed, corrected for the
   document pairs that share two or more clusters on either side: O(n + nnz + overlap pairs);
-* ≺ through weighted dominance sums over (x level, other level) for documents with one occurrence, and one
-  vectorised pass per document with several occurrences: O(n log n + m·cells).
+* ≺ through weighted dominance sums over (x level, other level) for documents with one occurrence
+  (O(n log² n), a few passes when one side has few levels), and for the documents with several
+  occurrences one vectorised pass per signature class (their sorted levels on both sides) over the
+  (x level, other level) cells and the later classes: O(K·(cells + E)) for K classes with E entries.
 """
 
 from __future__ import annotations
@@ -76,10 +78,9 @@ def relatedness(x: Side, other: Side) -> float:
     cluster_mass = np.bincount(x.cluster, x.weight)
     # Contingency M[C, K]: weight of x's occurrences in cluster C whose document is in other's cluster K.
     xi, oj = _members_by(other.doc, x.doc)
-    key = x.cluster[xi] * (int(other.cluster.max(initial=0)) + 1) + other.cluster[oj]
-    cells, inverse = np.unique(key, return_inverse=True)
-    m = np.bincount(inverse, x.weight[xi])
     n_other_clusters = int(other.cluster.max(initial=0)) + 1
+    cells, inverse = np.unique(x.cluster[xi] * n_other_clusters + other.cluster[oj], return_inverse=True)
+    m = np.bincount(inverse, x.weight[xi])
     score = float(np.sum(m * m / cluster_mass[cells // n_other_clusters]))
 
     # Σ M²/W counts |r_other(d, d′)| per related occurrence pair; P is min(|r_other|, |r_x|)/|r_x| (point 4):
@@ -195,9 +196,10 @@ def _multi_occurrence_pairs(x: Side, other: Side, u: np.ndarray, multi_doc: np.n
     if len(docs) == 0:
         return 0.0
     sx, sy, sw, su = simple
-    cells, inverse = np.unique(np.vstack([sx, sy]), axis=1, return_inverse=True)
-    cell_x, cell_y = cells
-    n_cells = len(cell_x)
+    span = int(sy.max(initial=0)) + 1
+    cells, inverse = np.unique(sx * span + sy, return_inverse=True)
+    cell_x, cell_y = cells // span, cells % span
+    n_cells = len(cells)
     cell_w, cell_u = np.bincount(inverse, sw, n_cells), np.bincount(inverse, su, n_cells)
     cell_ids = np.arange(n_cells)
 

@@ -191,7 +191,7 @@ def reliability_sensitivity(gold: Organization, output: Organization, *, n: floa
     (r_out, r_gold), (s_gold, s_out) = aligned_views(coded_gold, coded_output, n_docs, missing)
     r_priority, r_relatedness = _view(r_out, r_gold, n_docs, c)
     s_priority, s_relatedness = _view(s_gold, s_out, n_docs, c)
-    return RSScores(r_priority, s_priority, r_relatedness, s_relatedness)
+    return RSScores(float(r_priority), float(s_priority), float(r_relatedness), float(s_relatedness))
 
 
 def _compute(gold: Organization, output: Organization, n=None, wn=None, missing="tail") -> dict[str, float]:

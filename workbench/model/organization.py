@@ -115,7 +115,8 @@ class Organization:
         sizes = [len(cluster) for cluster in clusters]
         level_of_cluster = [i for i, level in enumerate(self.levels) for _ in level]
         rest = sorted(self.rest or ())
-        documents = [doc for cluster in clusters for doc in cluster] + rest
+        # Sorted members: the same organization gives the same arrays (and sums) in every process.
+        documents = [doc for cluster in clusters for doc in sorted(cluster)] + rest
         n_clusters = len(clusters)
         return Occurrences(
             np.array(documents, dtype=object),

@@ -1,0 +1,120 @@
+"""Latency of one edit in the Workbench: a level row typed → parse → R≺ S≺ R∼ S∼ for every output →
+scores table → both charts rebuilt and their specs serialised (what the kernel sends to the browser).
+
+Targets (issue 6): under 50 ms for the paper-size tables (seed 000, Table 9: 7 documents, 5 outputs) and
+under 200 ms for 1,000-document tables. Run: ``python benchmarks/bench_widgets.py [--repeat 30]``.
+It prints one line per case: median, 90th percentile and max over the edits, and the kernel's share.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from workbench.metrics import reliability  # noqa: E402
+from workbench.model import Organization  # noqa: E402
+from workbench.widgets import Workbench  # noqa: E402
+from workbench.widgets.gallery import EXAMPLES  # noqa: E402
+
+
+def clustered(n_docs: int, per_cluster: int, clusters_per_level: int, seed: int) -> tuple[str, list[str]]:
+    """A gold of ``n_docs`` documents in levels of clusters, and two outputs: one with 5% of the documents
+    swapped between clusters, one with its levels in reverse order."""
+    rng = random.Random(seed)
+    docs = [f"d{i}" for i in range(1, n_docs + 1)]
+    clusters = [docs[i:i + per_cluster] for i in range(0, n_docs, per_cluster)]
+    levels = [clusters[i:i + clusters_per_level] for i in range(0, len(clusters), clusters_per_level)]
+
+    def text(levels) -> str:
+        return "\n".join(" ".join("{" + " ".join(c) + "}" for c in level) for level in levels)
+
+    noisy = [[list(c) for c in level] for level in levels]
+    flat = [c for level in noisy for c in level]
+    for _ in range(n_docs // 20):
+        a, b = rng.sample(range(len(flat)), 2)
+        i, j = rng.randrange(len(flat[a])), rng.randrange(len(flat[b]))
+        flat[a][i], flat[b][j] = flat[b][j], flat[a][i]
+    return text(levels), [text(noisy), text(levels[::-1])]
+
+
+def ranking(n_docs: int, seed: int) -> tuple[str, list[str]]:
+    """A graded gold (levels of 50 singletons) over an unlimited tail, and a shuffled ranking of the same
+    documents plus 100 unjudged ones."""
+    rng = random.Random(seed)
+    docs = [f"d{i}" for i in range(1, n_docs + 1)]
+    gold = "\n".join(" ".join(docs[i:i + 50]) for i in range(0, n_docs, 50))
+    run = docs + [f"u{i}" for i in range(100)]
+    rng.shuffle(run)
+    return gold, ["\n".join(run)]
+
+
+def measure(name: str, gold: str, outputs: list[str] | dict[str, str], repeat: int, edit: str) -> dict:
+    wb = Workbench(gold, outputs, n=10, wn=0.8)
+    editor = wb.gold if edit == "gold" else wb.outputs[0]
+    row = editor.levels[0]
+    original = row.value
+    edited = original.split()[0].lstrip("{").rstrip("}") if " " in original else original + " d0"
+    kernel_time = 0.0
+    engine = reliability.reliability_sensitivity
+
+    def timed_engine(*args, **kwargs):
+        nonlocal kernel_time
+        start = time.perf_counter()
+        try:
+            return engine(*args, **kwargs)
+        finally:
+            kernel_time += time.perf_counter() - start
+
+    samples, kernel_samples = [], []
+    import workbench.widgets.workbench as module
+
+    module.reliability_sensitivity = timed_engine
+    try:
+        for i in range(repeat):
+            wb.clear_history()
+            kernel_time = 0.0
+            start = time.perf_counter()
+            row.value = edited if i % 2 == 0 else original
+            json.dumps(wb._scores_chart.spec), json.dumps(wb._history_chart.spec)
+            samples.append(time.perf_counter() - start)
+            kernel_samples.append(kernel_time)
+            assert editor.error == "" and wb.scores, (name, editor.error, wb._status.value)
+    finally:
+        module.reliability_sensitivity = engine
+    documents = len(Organization.parse(gold).documents)
+    ms = sorted(1000 * s for s in samples)
+    return {"case": name, "documents": documents, "outputs": len(wb.outputs), "levels": len(editor.organization.levels),
+            "median_ms": statistics.median(ms), "p90_ms": ms[int(0.9 * (len(ms) - 1))], "max_ms": ms[-1],
+            "kernel_median_ms": 1000 * statistics.median(kernel_samples)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=30, help="edits per case (default 30)")
+    args = parser.parse_args()
+    table9 = EXAMPLES["Table 9 (document organization)"]
+    cases = [
+        ("seed 000 Table 9, gold edited", table9.gold, table9.outputs, 50, "gold"),
+        ("1,000 docs, 50 levels of clusters, gold", *clustered(1000, 5, 4, seed=1), 200, "gold"),
+        ("1,000 docs, graded gold (20 levels)", *ranking(1000, seed=2), 200, "gold"),
+        ("1,000 docs, ranked output (1,100 levels)", *ranking(1000, seed=2), 200, "output"),
+    ]
+    print(f"{'case (the edited table)':42} {'docs':>5} {'outs':>4} {'levels':>6} {'median':>8} {'p90':>8} "
+          f"{'max':>8} {'kernel':>8} {'target':>7}")
+    for name, gold, outputs, target, edit in cases:
+        result = measure(name, gold, outputs, args.repeat, edit)
+        verdict = "ok" if result["median_ms"] < target else "SLOW"
+        print(f"{name:42} {result['documents']:>5} {result['outputs']:>4} {result['levels']:>6} "
+              f"{result['median_ms']:>6.1f}ms {result['p90_ms']:>6.1f}ms {result['max_ms']:>6.1f}ms "
+              f"{result['kernel_median_ms']:>6.1f}ms {target:>4}ms {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,442 @@
+"""Headless widget tests: set widget values as the front end would, then check the traits, the scores
+(against the kernel called directly) and the chart specs the browser would receive."""
+
+import datetime
+import html
+import json
+import os
+
+import hypothesis.strategies as st
+import ipywidgets as W
+import nbclient
+import nbformat
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+
+from tests.conftest import ROOT
+from workbench.metrics.reliability import reliability_sensitivity
+from workbench.model import Organization
+from workbench.widgets import Comparison, OrganizationEditor, Workbench, WorkbenchFormatError
+from workbench.widgets.editor import join_notation, split_notation
+from workbench.widgets.gallery import EXAMPLES
+
+TABLE9 = EXAMPLES["Table 9 (document organization)"]
+
+
+def kernel(gold: str, output: str, n=10, wn=0.8):
+    return reliability_sensitivity(Organization.parse(gold), Organization.parse(output), n=n, wn=wn)
+
+
+def charted(workbench: Workbench) -> dict[tuple[str, str], float]:
+    """(output, measure) -> value, as synced to the browser in the scores chart's spec."""
+    (rows,) = workbench._scores_chart.spec["datasets"].values()
+    return {(r["output"], r["measure"]): r["value"] for r in rows}
+
+
+# ------------------------------------------------------------------------------------------ editor
+def test_editor_shows_one_row_per_level_and_the_rest_below():
+    editor = OrganizationEditor("d1 {d2 d3}\n{d4 d5} d6\nrest: d7 d8")
+    assert [row.value for row in editor.levels] == ["d1 {d2 d3}", "{d4 d5} d6"]
+    assert editor.finite.value and editor.rest.value == "d7 d8"
+    assert editor.organization == Organization.parse("d1 {d2 d3}\n{d4 d5} d6\nrest: d7 d8")
+    assert editor.error == ""
+
+
+def test_editor_accepts_an_organization_and_tells_its_unlimited_tail():
+    gold = Organization.parse(TABLE9.gold)
+    editor = OrganizationEditor(gold)
+    assert editor.text == gold.format() and editor.organization == gold
+    assert not editor.finite.value and editor.rest.disabled
+    editor.known_documents = frozenset({"d1", "d8", "d10", "d9"})
+    assert editor._tail.value == "<i>unlimited tail:</i> d8 d9 d10 …"
+
+
+def test_a_valid_row_edit_updates_text_and_organization_at_once():
+    editor = OrganizationEditor("d1 {d2 d3}\n{d4 d5}")
+    editor.levels[1].value = "{d4 d5} d6"
+    assert editor.text == "d1 {d2 d3}\n{d4 d5} d6"
+    assert editor.organization.levels[1] == (frozenset({"d4", "d5"}), frozenset({"d6"}))
+
+
+def test_invalid_text_is_kept_marked_and_explained_beside_its_row():
+    editor = OrganizationEditor("d1 {d2 d3}\n{d4 d5}\nd6")
+    before = editor.organization
+    editor.levels[1].value = "{d4 d5} {d6"
+    assert editor.text == "d1 {d2 d3}\n{d4 d5} {d6\nd6"          # kept as typed
+    assert editor.organization == before                         # the last valid one stays in force
+    assert editor.error == "line 2, column 9, at '{': unbalanced '{' is never closed"
+    row = editor._rows[1]
+    assert "column 9" in row.note.value and row.text.style.background == "#fde2e2"
+    assert editor._rows[0].note.value == "" and editor._rows[2].note.value == ""
+    editor.levels[1].value = "{d4 d5} {d6 d7}"
+    assert editor.error == "" and row.note.value == "" and row.text.style.background == ""
+    assert editor.organization.levels[1][1] == frozenset({"d6", "d7"})
+
+
+def test_an_error_in_the_rest_is_explained_below_the_levels():
+    editor = OrganizationEditor("d1 d2\nrest: d3")
+    editor.rest.value = "d3 d1"
+    assert editor.error.startswith("line 2, column 10, at 'd1': document 'd1' is both in a level")
+    assert "rest: column 10" in editor._rest_note.value
+    assert editor.organization == Organization.parse("d1 d2\nrest: d3")
+    editor.finite.value = False
+    assert editor.text == "d1 d2" and editor.organization.rest is None and editor._rest_note.value == ""
+
+
+def test_rows_are_added_moved_and_removed_with_the_buttons():
+    editor = OrganizationEditor("a\nb\nc")
+    editor._add.click()
+    assert len(editor.levels) == 4 and editor.text == "a\nb\nc\n"
+    editor.levels[3].value = "d"
+    editor._rows[3].up.click()
+    assert editor.text == "a\nb\nd\nc"
+    editor._rows[0].up.click()                  # already at the top: nothing moves
+    editor._rows[0].down.click()
+    assert editor.text == "b\na\nd\nc"
+    editor._rows[1].remove.click()
+    assert editor.text == "b\nd\nc" and [r.number.value for r in editor._rows] == ["1", "2", "3"]
+    assert editor.organization == Organization.parse("b\nd\nc")
+
+
+def test_the_notation_tab_and_the_rows_stay_in_step():
+    editor = OrganizationEditor("a b")
+    editor._notation.value = "{a b}\nc\nrest: z"
+    assert [r.value for r in editor.levels] == ["{a b}", "c"] and editor.rest.value == "z"
+    editor.levels[0].value = "{a b d}"
+    assert editor._notation.value == "{a b d}\nc\nrest: z"
+
+
+def test_levels_beyond_max_rows_are_kept_and_edited_in_the_notation_tab():
+    editor = OrganizationEditor("a\nb\nc\nd\ne\nrest: z", max_rows=3)
+    assert [r.value for r in editor.levels] == ["a", "b", "c"]
+    assert "… and 2 more levels (4–5): edit them in the notation tab" in editor._hidden_note.value
+    editor.levels[0].value = "{a y}"
+    assert editor.text == "{a y}\nb\nc\nd\ne\nrest: z" and len(editor.organization.levels) == 5
+    editor.add_level("f")
+    assert editor.text == "{a y}\nb\nc\nd\ne\nf\nrest: z" and len(editor.levels) == 3
+    editor._notation.value = "{a y}\nb\nc\nd\n{e"
+    assert editor.error.startswith("line 5, column 1") and "line 5" in editor._status.value
+    assert all(row.note.value == "" for row in editor._rows)
+    editor._notation.value = "a\nb"
+    assert editor._hidden_note.value == "" and [r.value for r in editor.levels] == ["a", "b"]
+
+
+def test_an_editor_can_start_empty_or_invalid():
+    assert OrganizationEditor().organization == Organization()
+    broken = OrganizationEditor("{d1")
+    assert broken.organization == Organization() and broken.error.startswith("line 1, column 1")
+
+
+organizations = st.builds(
+    lambda levels, finite: Organization(
+        tuple(tuple(frozenset(c) for c in level) for level in levels),
+        frozenset({"r1", "r2"}) if finite else None),
+    st.lists(st.lists(st.sets(st.sampled_from([f"d{i}" for i in range(1, 9)]), min_size=1, max_size=3),
+                      min_size=1, max_size=3), max_size=4),
+    st.booleans(),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(organizations)
+def test_editor_round_trips_any_organization_through_its_rows(organization):
+    editor = OrganizationEditor()
+    editor.text = organization.format()
+    assert editor.organization == organization
+    levels, rest = split_notation(editor.text)
+    retyped = OrganizationEditor()
+    for line in levels:
+        retyped.add_level()
+        retyped.levels[-1].value = line
+    if rest is not None:
+        retyped.finite.value = True
+        retyped.rest.value = rest
+    assert retyped.organization == organization and join_notation(levels, rest) == editor.text
+
+
+# --------------------------------------------------------------------------------------- workbench
+def test_workbench_starts_on_table9_with_kernel_scores():
+    wb = Workbench(TABLE9.gold, TABLE9.outputs, n=10, wn=0.8)
+    assert wb.names == list(TABLE9.outputs) and len(wb.scores) == 5
+    for name, text, score in zip(wb.names, TABLE9.outputs.values(), wb.scores, strict=True):
+        assert score == kernel(TABLE9.gold, text)
+        assert charted(wb)[(name, "S∼")] == score.s_relatedness
+    assert "<caption>n = 10, W_n = 0.8</caption>" in wb._table.value
+
+
+def test_the_gallery_reproduces_table9_as_the_engine_reads_it():
+    # seed 000, Table 9 (n = 10, W_n = 0.8), values as computed under ../shared/design/RS-SEMANTICS.md
+    # ("Table 9 under this reading"); 16 of the 20 printed values round to them.
+    reading = {"output 1": (1, 1, 1, 0.9722), "output 2": (1, 1, 1, 31 / 39), "output 3": (1, 0.7752, 1, 0.7436),
+               "output 4": (0.9902, 0.7752, 0.9649, 0.7436), "output 5": (0.6386, 0.5897, 1, 1)}
+    wb = Workbench()
+    assert wb._gallery.value == "Table 9 (document organization)" and (wb.n, wb.wn) == (10, 0.8)
+    for name, score in zip(wb.names, wb.scores, strict=True):
+        shown = (score.r_priority, score.s_priority, score.r_relatedness, score.s_relatedness)
+        assert shown == pytest.approx(reading[name], abs=5e-5), name
+
+
+def test_editing_a_gold_level_refreshes_every_score_table_and_chart():
+    wb = Workbench(TABLE9.gold, TABLE9.outputs)
+    wb.gold.levels[2].value = "d6 d7"                                   # break the low cluster in the gold
+    gold = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\nd6 d7"
+    assert wb.scores == [kernel(gold, text) for text in TABLE9.outputs.values()]
+    assert charted(wb)[("output 1", "R∼")] == wb.scores[0].r_relatedness
+    assert f'<td data-measure="R∼">{wb.scores[2].r_relatedness:.4f}</td>' in wb._table.value
+    assert wb.history["step"].max() == 1
+
+
+@pytest.fixture(scope="module")
+def one_output_workbench():
+    return Workbench("d1", ["d1"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(gold=organizations, output=organizations, n=st.integers(1, 20), wn=st.sampled_from([0.5, 0.8, 0.95]))
+def test_scores_follow_any_typed_tables_and_weights(one_output_workbench, gold, output, n, wn):
+    wb = one_output_workbench
+    wb.gold._notation.value = gold.format()                 # typed into the notation tab
+    wb.outputs[0]._notation.value = output.format()
+    wb._n.value, wb._wn.value = n, wn
+    assert (wb.gold.organization, wb.outputs[0].organization) == (gold, output)
+    (score,) = wb.scores
+    # equal organizations built apart may iterate their sets in another order: the kernel's sums then
+    # differ in the last bit, hence approx
+    assert score.to_dict() == pytest.approx(reliability_sensitivity(gold, output, n=n, wn=wn).to_dict(), rel=1e-12)
+    assert charted(wb)[("output 1", "S∼")] == score.s_relatedness
+
+
+def test_an_invalid_edit_keeps_the_last_valid_scores():
+    wb = Workbench(TABLE9.gold, TABLE9.outputs)
+    before = list(wb.scores)
+    wb.outputs[0].levels[0].value = "d1 {d2 d3 d4"
+    assert wb.scores == before and wb.outputs[0].error.startswith("line 1, column 4")
+    assert wb.history["step"].max() == 0
+
+
+def test_n_and_wn_recompute_from_the_controls_and_from_the_traits():
+    wb = Workbench(TABLE9.gold, TABLE9.outputs)
+    wb._n.value = 4
+    assert wb.n == 4 and wb.scores[4] == kernel(TABLE9.gold, TABLE9.outputs["output 5"], n=4, wn=0.8)
+    wb.wn = 0.5
+    assert wb._wn.value == 0.5
+    assert wb.scores[4] == kernel(TABLE9.gold, TABLE9.outputs["output 5"], n=4, wn=0.5)
+    assert "n = 4, W_n = 0.5" in wb._table.value
+
+
+def test_uniform_weights_need_closed_collections():
+    wb = Workbench(TABLE9.gold, TABLE9.outputs)
+    wb._uniform.value = True
+    assert wb.n is None and wb.wn is None and wb._n.disabled
+    assert wb.scores == [] and "⚠" in wb._status.value       # the kernel refuses: the tables have a tail
+    wb._uniform.value = False
+    assert (wb.n, wb.wn) == (10, 0.8) and len(wb.scores) == 5 and wb._status.value == ""
+
+
+def test_gallery_loads_an_example_with_its_weighting():
+    wb = Workbench(TABLE9.gold, TABLE9.outputs)
+    wb._gallery.value = "Table 3 (clustering)"
+    table3 = EXAMPLES["Table 3 (clustering)"]
+    assert wb.gold.text == table3.gold and [e.text for e in wb.outputs] == list(table3.outputs.values())
+    assert wb.n is None and len(wb.outputs) == 1
+    assert wb.scores == [kernel(table3.gold, table3.outputs["output"], n=None, wn=None)]
+
+
+def test_outputs_are_added_and_removed():
+    wb = Workbench("d1 d2", ["d1"])
+    wb._add_output.click()
+    assert wb.names == ["output 1", "output 2"] and wb.outputs[1].text == "d1 d2"
+    assert wb.scores[1] == kernel("d1 d2", "d1 d2")
+    wb._remove_output.click()
+    wb._remove_output.click()                       # the last output stays
+    assert wb.names == ["output 1"] and len(wb.scores) == 1
+
+
+def test_a_gold_alone_starts_with_a_copy_and_no_output_is_refused():
+    wb = Workbench("d1 {d2 d3}")
+    assert wb.names == ["output 1"] and wb.outputs[0].text == "d1 {d2 d3}"
+    assert wb.scores == [kernel("d1 {d2 d3}", "d1 {d2 d3}")]
+    with pytest.raises(WorkbenchFormatError, match="at least one output"):
+        Workbench("d1", [])
+
+
+def test_history_records_each_edit_and_can_be_cleared():
+    wb = Workbench("d1 d2\nd3", {"sys": "d1\nd2 d3"})
+    wb.outputs[0].levels[0].value = "d1 d2"
+    wb.outputs[0].levels[1].value = "d3"
+    history = wb.history
+    assert list(history.columns) == ["step", "output", "measure", "value"]
+    assert sorted(set(history["step"])) == [0, 1, 2] and set(history["measure"]) == {"R≺", "R∼", "S≺", "S∼"}
+    last = history[history["step"] == 2].set_index("measure")["value"]
+    assert last["S≺"] == kernel("d1 d2\nd3", "d1 d2\nd3").s_priority
+    (rows,) = wb._history_chart.spec["datasets"].values()
+    assert len(rows) == len(history)
+    wb._clear.click()
+    assert set(wb.history["step"]) == {0} and len(wb.history) == 4
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_export_then_import_is_lossless(form):
+    wb = Workbench(TABLE9.gold, TABLE9.outputs, n=7, wn=0.6)
+    wb.outputs[1].levels[0].value = "d1 {d2 d3} d4   # a comment kept as typed"
+    wb.outputs[2].levels[2].value = "{d6 d7"                       # invalid text is exported as typed too
+    exported = wb.to_text() if form == "text" else wb.to_json()
+    other = Workbench("x", ["y"])
+    other._exchange.value = exported
+    other._import.click()
+    assert other._status.value == ""
+    assert (other.gold.text, [e.text for e in other.outputs], other.names) == (
+        wb.gold.text, [e.text for e in wb.outputs], wb.names)
+    assert (other.n, other.wn) == (7, 0.6)
+    assert (other.to_text() if form == "text" else other.to_json()) == exported
+
+
+def test_json_export_lists_levels_and_imports_without_text():
+    wb = Workbench("d1 {d2 d3}\nrest: d4", ["d1 d2\nrest: d3 d4"], n=None, wn=None)
+    data = json.loads(wb.to_json())
+    assert data["gold"]["levels"] == [[["d1"], ["d2", "d3"]]] and data["gold"]["rest"] == ["d4"]
+    for table in (data["gold"], *data["outputs"]):
+        del table["text"]
+    other = Workbench("x", ["y"])
+    other.load_json(json.dumps(data))
+    assert other.gold.organization == wb.gold.organization and other.scores == wb.scores
+
+
+def test_bad_imports_say_what_and_where():
+    wb = Workbench("d1", ["d1"])
+    with pytest.raises(WorkbenchFormatError, match="line 2: text before the first '## gold' section: 'd1'"):
+        wb.load_text("# workbench tables, weights: uniform\nd1\n")
+    with pytest.raises(WorkbenchFormatError, match="line 3: section name 'gold' is empty or repeated"):
+        wb.load_text("## gold\nd1\n## gold\n")
+    with pytest.raises(WorkbenchFormatError, match="line 1: weights must read"):
+        wb.load_text("# workbench tables, weights: n=ten\n## gold\nd1\n## o\nd1")
+    with pytest.raises(WorkbenchFormatError, match="not JSON: line 1, column 2"):
+        wb.load_json("{,}")
+    with pytest.raises(WorkbenchFormatError, match=r"outputs\[0\]: expected 'text'"):
+        wb.load_json('{"gold": {"text": "d1"}, "outputs": [{"name": "o"}]}')
+    wb._exchange.value = "## nothing"
+    wb._import.click()
+    assert "import: expected a '## gold' section first" in html.unescape(wb._status.value)
+
+
+def test_workbench_state_serialises_for_the_front_end():
+    wb = Workbench(TABLE9.gold, TABLE9.outputs)
+    state = W.Widget.get_manager_state(drop_defaults=False)["state"]
+    chart_id = wb._scores_chart.model_id
+    esm = state[chart_id]["state"]["_esm"]
+    assert len(esm) > 500_000 and "esm.sh" not in esm  # offline: vega inlined, not imported (UI.md §2)
+    (rows,) = state[chart_id]["state"]["spec"]["datasets"].values()
+    assert len(rows) == 5 * 4
+
+
+# -------------------------------------------------------------------------------------- comparison
+def campaign() -> pd.DataFrame:
+    rows = [(s, f"t{t}", m, (i + 1) / 10 + t / 100)
+            for i, s in enumerate("ABC") for t in range(4) for m in ("Purity", "Inverse Purity")]
+    return pd.DataFrame(rows, columns=["system", "topic", "measure", "value"])
+
+
+def test_comparison_switches_charts_with_its_selectors():
+    cmp = Comparison(campaign())
+    assert cmp.chart_widget.spec["layer"][0]["encoding"]["y"]["aggregate"] == "mean"
+    cmp.view.value = "measure vs measure"
+    assert cmp.chart_widget.spec["encoding"]["x"]["title"] == "Purity"
+    cmp.measure_x.value, cmp.measure_y.value = "Inverse Purity", "Purity"
+    assert cmp.chart_widget.spec["encoding"]["x"]["title"] == "Inverse Purity"
+    cmp.view.value = "two systems per test case"
+    assert "select exactly two systems" in cmp.message.value
+    cmp.systems.value = ("A", "C")
+    (rows,) = cmp.chart_widget.spec["datasets"].values()
+    assert cmp.message.value == "" and {r["system"] for r in rows} == {"A", "C"}
+
+
+def test_comparison_draws_precomputed_f_alpha_and_strictness_tables():
+    curves = pd.DataFrame([(s, a / 4, 0.5) for s in "AB" for a in range(5)],
+                          columns=["system", "alpha", "value"])
+    strict = pd.DataFrame({"measure": ["R·S"], "top_percent": [10], "strictness": [0.8]})
+    cmp = Comparison(campaign(), f_alpha=curves, strictness=strict)
+    cmp.systems.value = ("B",)
+    cmp.view.value = "F_α curves"
+    (rows,) = cmp.chart_widget.spec["datasets"].values()
+    assert {r["system"] for r in rows} == {"B"}
+    cmp.view.value = "strictness"
+    assert cmp.chart_widget.spec["encoding"]["y"]["field"] == "strictness"
+    cmp.systems.value = ()
+    assert "select at least one system" in cmp.message.value
+
+
+# ---------------------------------------------------------------------------------------- notebook
+def test_the_main_notebook_is_stripped_and_runs_unattended(tmp_path, monkeypatch):
+    source = ROOT / "notebooks" / "workbench.ipynb"
+    notebook = nbformat.read(source, as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert all(not c.get("outputs") and c.get("execution_count") is None for c in code), "strip the outputs"
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    nbclient.NotebookClient(notebook, timeout=180, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [output for cell in code for output in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    views = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    weps = ROOT.parent / "shared" / "datasets" / "weps2007"
+    assert len(views) == 2 + weps.exists()     # the Workbench, a Comparison, and the WePS-1 campaign's
+    assert weps.exists() or any("skipped:" in o.get("text", "") for o in outputs)
+    assert any("table9.png" in o.get("text", "") for o in outputs)
+
+
+def test_history_chart_draws_the_last_fifty_edits_and_removed_rows_are_closed():
+    wb = Workbench("d1 d2", ["d1"])
+    row = wb.outputs[0].levels[0]
+    for i in range(60):
+        row.value = "d1" if i % 2 else "d2"
+    (rows,) = wb._history_chart.spec["datasets"].values()
+    assert wb.history["step"].max() == 60 and len(wb.history) == 61 * 4
+    assert sorted({r["step"] for r in rows}) == list(range(11, 61))
+    editor = wb.outputs[0]
+    editor.add_level("d3")
+    removed = editor._rows[-1]
+    editor.remove_level(1)
+    assert removed.text.comm is None and removed.box.comm is None
+    wb._add_output.click()
+    dropped = wb.outputs[-1]
+    wb._remove_output.click()
+    assert dropped.comm is None and dropped._rows[0].text.comm is None
+
+
+def test_comparison_uir_view_draws_the_analysis_matrix_or_names_what_is_missing():
+    cmp = Comparison(campaign())
+    cmp.view.value = "UIR matrix"
+    try:
+        from workbench.analysis import uir_matrix
+    except ImportError:
+        assert "needs workbench.analysis.uir_matrix" in cmp.message.value
+        return
+    # every system beats the one before it on every topic and both measures: UIR(C, A) = 1 (seed 001 §4)
+    matrix = uir_matrix(campaign(), ["Purity", "Inverse Purity"])
+    (rows,) = cmp.chart_widget.spec["datasets"].values()
+    drawn = {(r["system_a"], r["system_b"]): r["uir"] for r in rows}
+    assert drawn == {(a, b): matrix.loc[a, b] for a in "ABC" for b in "ABC" if a != b}
+    assert drawn[("C", "A")] == 1.0 and cmp.message.value == ""
+
+
+def test_table9_shows_the_printed_values_until_an_edit():
+    wb = Workbench()
+    assert wb._table.value.count('class="wb-printed"') == 5
+    assert "<th>output 4 (printed)</th><td>0.95</td><td>0.85</td><td></td><td>0.96</td><td>0.74</td>" in wb._table.value
+    wb.outputs[0].levels[2].value = "{d6 d7}"
+    assert "wb-printed" not in wb._table.value
+
+
+NOW = datetime.datetime(2026, 11, 23, tzinfo=datetime.UTC)
+
+
+def test_a_file_uploaded_in_the_browser_is_imported():
+    wb = Workbench("d1", ["d1"])
+    source = Workbench("d1 {d2 d3}", {"run A": "d1 d2 d3", "run B": "{d1 d2 d3}"}, n=5, wn=0.9)
+    content = source.to_json().encode()
+    wb._upload.value = ({"name": "tables.json", "type": "application/json", "size": len(content),
+                         "content": memoryview(content), "last_modified": NOW},)
+    assert wb.names == ["run A", "run B"] and (wb.n, wb.wn) == (5, 0.9) and wb.scores == source.scores
+    wb._upload.value = ({"name": "bad.txt", "type": "text/plain", "size": 2, "content": memoryview(b"\xff\xfe"),
+                         "last_modified": NOW},)
+    assert "bad.txt is not UTF-8 text (byte 0)" in wb._status.value and wb.names == ["run A", "run B"]

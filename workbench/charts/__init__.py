@@ -1,0 +1,32 @@
+"""Charts of results: pure builders from tidy DataFrames to altair charts, and offline export."""
+
+from workbench.charts.builders import (
+    UIR_THRESHOLD,
+    ChartDataError,
+    f_alpha_chart,
+    history_chart,
+    means_chart,
+    measure_scatter,
+    per_topic_chart,
+    scores_chart,
+    strictness_chart,
+    uir_heatmap,
+)
+from workbench.charts.export import enable_offline, save_chart
+from workbench.charts.live import with_data
+
+__all__ = [
+    "UIR_THRESHOLD",
+    "ChartDataError",
+    "enable_offline",
+    "f_alpha_chart",
+    "history_chart",
+    "means_chart",
+    "measure_scatter",
+    "per_topic_chart",
+    "save_chart",
+    "scores_chart",
+    "strictness_chart",
+    "uir_heatmap",
+    "with_data",
+]

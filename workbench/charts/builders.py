@@ -1,0 +1,261 @@
+"""Pure builders: a tidy DataFrame in, an altair chart out. No scoring here: the numbers come from
+``workbench.metrics`` (scores) or ``workbench.analysis`` (UIR, F_α curves, strictness); a builder only
+checks the columns it needs, fixes an order and draws. Test them through ``chart.to_dict()``.
+
+Columns each builder reads (names are keyword arguments where the source may name them otherwise):
+
+=========================  =====================================================================
+``scores_chart``           ``output, measure, value``  (one row per output and measure)
+``means_chart``            ``system, topic, measure, value``  (bars of the mean over topics)
+``history_chart``          ``step, output, measure, value``
+``f_alpha_chart``          ``system, alpha, value``    (seed 001, Fig. 4)
+``per_topic_chart``        ``system, topic, measure, value``  (seed 001, Figs. 8–9)
+``uir_heatmap``            ``system_a, system_b, uir`` or a square matrix (rows improve columns)
+``measure_scatter``        ``system, topic, measure, value``  (seed 003, Fig. 1)
+``strictness_chart``       ``measure, top_percent, strictness``  (seed 003, Fig. 8)
+=========================  =====================================================================
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"output": ["o1", "o1"], "measure": ["R≺", "S≺"], "value": [1.0, 0.86]})
+    >>> scores_chart(df).to_dict()["layer"][0]["encoding"]["x"]["sort"]
+    ['R≺', 'S≺']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import altair as alt
+import pandas as pd
+
+from workbench.model import natural_key
+
+UIR_THRESHOLD = 0.25  # seed 001 §6: UIR ≥ 0.25 marks a robust improvement
+
+
+class ChartDataError(ValueError):
+    """A chart was given a table it cannot draw: names the chart, the missing columns and those present."""
+
+
+def require_columns(frame: pd.DataFrame, columns: Iterable[str], chart: str) -> pd.DataFrame:
+    """A copy of ``frame[columns]``; ``ChartDataError`` naming ``chart`` when a column or all rows are
+    missing."""
+    if not isinstance(frame, pd.DataFrame):
+        raise ChartDataError(f"{chart}: expected a pandas DataFrame, got {type(frame).__name__}")
+    columns = list(columns)
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ChartDataError(f"{chart}: the table lacks column(s) {missing}; it has {list(frame.columns)}")
+    if frame.empty:
+        raise ChartDataError(f"{chart}: the table has no rows")
+    return frame[columns].copy()
+
+
+def _order(values: pd.Series) -> list:
+    """Distinct values in order of first appearance (the order the caller chose)."""
+    return list(dict.fromkeys(values.tolist()))
+
+
+def _natural(values: pd.Series) -> list:
+    return sorted(dict.fromkeys(values.tolist()), key=lambda v: natural_key(str(v)))
+
+
+def _numeric(frame: pd.DataFrame, column: str, chart: str) -> pd.DataFrame:
+    converted = pd.to_numeric(frame[column], errors="coerce")
+    bad = frame.index[converted.isna() & frame[column].notna()]
+    if len(bad):
+        raise ChartDataError(f"{chart}: column {column!r} holds a non-number, {frame.loc[bad[0], column]!r} "
+                             f"(row {bad[0]})")
+    frame[column] = converted.astype(float)
+    return frame
+
+
+def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int | None = None) -> alt.Chart:
+    """Grouped bars of several outputs' scores against one gold (seed 000, Table 9): one group per measure,
+    one bar per output, the value printed above each bar (``width`` defaults to 30 px per bar, ≥ 360)."""
+    data = require_columns(scores, ["output", "measure", "value"], "scores_chart")
+    data = _numeric(data, "value", "scores_chart")
+    measures, outputs = _order(data["measure"]), _order(data["output"])
+    base = alt.Chart(data).encode(
+        x=alt.X("measure:N", sort=measures, title=None, axis=alt.Axis(labelAngle=0, labelFontSize=14)),
+        xOffset=alt.XOffset("output:N", sort=outputs),
+        y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="score"),
+    )
+    bars = base.mark_bar().encode(
+        color=alt.Color("output:N", sort=outputs, title="output"),
+        tooltip=["output:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
+    )
+    labels = base.mark_text(dy=-6, fontSize=9).encode(text=alt.Text("value:Q", format=".2f"))
+    width = width or max(360, 30 * len(measures) * len(outputs))
+    return alt.layer(bars, labels).properties(width=width, height=220, title=title or "")
+
+
+def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int = 420) -> alt.Chart:
+    """Each system's mean score over topics, grouped by measure, with ±1 standard error bars (the mean and
+    its error are aggregated by vega-lite when drawn)."""
+    data = _numeric(require_columns(results, ["system", "topic", "measure", "value"], "means_chart"), "value",
+                    "means_chart")
+    measures, systems = _order(data["measure"]), _order(data["system"])
+    base = alt.Chart(data).encode(
+        x=alt.X("measure:N", sort=measures, title=None, axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("system:N", sort=systems),
+    )
+    bars = base.mark_bar().encode(
+        y=alt.Y("mean(value):Q", title="mean over topics"),
+        color=alt.Color("system:N", sort=systems),
+        tooltip=["system:N", "measure:N", alt.Tooltip("mean(value):Q", format=".4f", title="mean"),
+                 alt.Tooltip("count(value):Q", title="topics")],
+    )
+    errors = base.mark_errorbar(extent="stderr").encode(y=alt.Y("value:Q", title="mean over topics"))
+    return alt.layer(bars, errors).properties(width=width, height=240, title=title or "")
+
+
+def history_chart(history: pd.DataFrame, *, title: str | None = None, width: int = 360) -> alt.Chart:
+    """Each measure's score after every edit, one line per measure, one panel per output."""
+    data = require_columns(history, ["step", "output", "measure", "value"], "history_chart")
+    data = _numeric(_numeric(data, "value", "history_chart"), "step", "history_chart")
+    measures, outputs = _order(data["measure"]), _order(data["output"])
+    line = alt.Chart(data).mark_line(point=True).encode(
+        x=alt.X("step:Q", title="edit", axis=alt.Axis(tickMinStep=1, format="d")),
+        y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="score"),
+        color=alt.Color("measure:N", sort=measures),
+        tooltip=["step:Q", "output:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
+    ).properties(width=width / max(1, min(len(outputs), 3)), height=160)
+    return line.facet(column=alt.Column("output:N", sort=outputs, title=None)).properties(title=title or "")
+
+
+def f_alpha_chart(curves: pd.DataFrame, *, highlight: Sequence[str] = (), title: str | None = None,
+                  width: int = 360) -> alt.Chart:
+    """F_α against α for several systems (seed 001, Fig. 4): systems in ``highlight`` drawn black and
+    thick, the others grey (or all coloured when nothing is highlighted)."""
+    data = require_columns(curves, ["system", "alpha", "value"], "f_alpha_chart")
+    data = _numeric(_numeric(data, "value", "f_alpha_chart"), "alpha", "f_alpha_chart")
+    systems = _order(data["system"])
+    unknown = [s for s in highlight if s not in systems]
+    if unknown:
+        raise ChartDataError(f"f_alpha_chart: highlighted system(s) {unknown} are not in the table "
+                             f"(it has {systems})")
+    encoding = {
+        "x": alt.X("alpha:Q", scale=alt.Scale(domain=[0, 1]), title="α"),
+        "y": alt.Y("value:Q", title="F_α"),
+        "detail": "system:N",
+        "tooltip": ["system:N", alt.Tooltip("alpha:Q", format=".2f"), alt.Tooltip("value:Q", format=".4f")],
+    }
+    if highlight:
+        data["highlighted"] = data["system"].isin(list(highlight))
+        encoding["color"] = alt.condition("datum.highlighted", alt.value("black"), alt.value("#999999"))
+        encoding["strokeWidth"] = alt.condition("datum.highlighted", alt.value(2.5), alt.value(1.2))
+    else:
+        encoding["color"] = alt.Color("system:N", sort=systems)
+    chart = alt.Chart(data).mark_line().encode(**encoding)
+    return chart.properties(width=width, height=240, title=title or "")
+
+
+def per_topic_chart(results: pd.DataFrame, systems: Sequence[str], measures: Sequence[str], *,
+                    title: str | None = None, width: int = 480) -> alt.Chart:
+    """Two measures (e.g. Purity and Inverse Purity) of two systems on every test case (seed 001, Figs.
+    8–9): topics along x, one colour per system, one mark shape per measure."""
+    data = require_columns(results, ["system", "topic", "measure", "value"], "per_topic_chart")
+    data = _numeric(data, "value", "per_topic_chart")
+    for kind, wanted in (("system", systems), ("measure", measures)):
+        present = data[kind]
+        absent = [w for w in wanted if w not in set(present)]
+        if absent:
+            raise ChartDataError(f"per_topic_chart: {kind}(s) {absent} are not in the table "
+                                 f"(it has {_order(present)})")
+    data = data[data["system"].isin(list(systems)) & data["measure"].isin(list(measures))]
+    data["topic"] = data["topic"].astype(str)
+    return alt.Chart(data).mark_line(point=True, strokeWidth=1).encode(
+        x=alt.X("topic:N", sort=_natural(data["topic"]), title="test case"),
+        y=alt.Y("value:Q", title="score"),
+        color=alt.Color("system:N", sort=list(systems)),
+        strokeDash=alt.StrokeDash("measure:N", sort=list(measures)),
+        shape=alt.Shape("measure:N", sort=list(measures)),
+        tooltip=["system:N", "topic:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
+    ).properties(width=width, height=240, title=title or "")
+
+
+def _uir_long(uir: pd.DataFrame) -> pd.DataFrame:
+    if {"system_a", "system_b", "uir"} <= set(uir.columns):
+        return require_columns(uir, ["system_a", "system_b", "uir"], "uir_heatmap")
+    if not isinstance(uir, pd.DataFrame) or uir.empty:
+        return require_columns(uir, ["system_a", "system_b", "uir"], "uir_heatmap")
+    square = uir.copy()
+    square.index = square.index.map(str)
+    square.columns = square.columns.map(str)
+    if sorted(square.index) != sorted(square.columns):
+        raise ChartDataError("uir_heatmap: expected columns system_a, system_b, uir, or a square matrix "
+                             f"whose rows and columns name the same systems; got rows {list(square.index)} "
+                             f"and columns {list(square.columns)}")
+    long = square.rename_axis(index="system_a", columns="system_b").stack()
+    return long.rename("uir").reset_index()
+
+
+def uir_heatmap(uir: pd.DataFrame, *, threshold: float = UIR_THRESHOLD, title: str | None = None,
+                size: int = 36) -> alt.Chart:
+    """The UIR matrix (seed 001 §4): cell (a, b) is UIR(a, b), how unanimously a improves b; cells at or
+    above ``threshold`` (0.25, seed 001 §6) are outlined and their value printed in bold. The diagonal and
+    missing cells are left blank."""
+    data = _numeric(_uir_long(uir), "uir", "uir_heatmap").dropna(subset=["uir"])
+    data["system_a"], data["system_b"] = data["system_a"].astype(str), data["system_b"].astype(str)
+    data = data[data["system_a"] != data["system_b"]]  # UIR(a, a) says nothing
+    data["robust"] = data["uir"] >= threshold
+    systems = _natural(pd.concat([data["system_a"], data["system_b"]]))
+    base = alt.Chart(data).encode(
+        x=alt.X("system_b:N", sort=systems, title="improved upon (b)"),
+        y=alt.Y("system_a:N", sort=systems, title="system (a)"),
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color("uir:Q", title="UIR(a, b)", scale=alt.Scale(scheme="redblue", domain=[-1, 1])),
+        stroke=alt.condition("datum.robust", alt.value("black"), alt.value(None)),
+        strokeWidth=alt.condition("datum.robust", alt.value(2), alt.value(0)),
+        tooltip=["system_a:N", "system_b:N", alt.Tooltip("uir:Q", format=".3f")],
+    )
+    text = alt.Text("uir:Q", format=".2f")
+    plain = base.mark_text(fontSize=9).encode(text=text).transform_filter("!datum.robust")
+    bold = base.mark_text(fontSize=9, fontWeight="bold").encode(text=text).transform_filter("datum.robust")
+    heading = title or f"UIR matrix (outlined: UIR ≥ {threshold:g})"
+    return alt.layer(cells, plain, bold).properties(width=size * len(systems), height=size * len(systems),
+                                             title=heading)
+
+
+def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None = None,
+                    width: int = 260) -> alt.Chart:
+    """One measure against another over (system, topic) pairs, one dot per system output for one test
+    case (seed 003, Fig. 1)."""
+    data = require_columns(results, ["system", "topic", "measure", "value"], "measure_scatter")
+    data = _numeric(data, "value", "measure_scatter")
+    present = _order(data["measure"])
+    for name in (x, y):
+        if name not in present:
+            raise ChartDataError(f"measure_scatter: measure {name!r} is not in the table (it has {present})")
+    duplicated = data[data.duplicated(["system", "topic", "measure"], keep=False)]
+    if not duplicated.empty:
+        row = duplicated.iloc[0]
+        raise ChartDataError(f"measure_scatter: system {row['system']!r}, topic {row['topic']!r} has measure "
+                             f"{row['measure']!r} more than once")
+    wide = data[data["measure"].isin([x, y])].pivot(index=["system", "topic"], columns="measure",
+                                                    values="value")
+    wide = wide.dropna().reset_index().rename(columns={x: "x", y: "y"})
+    wide["topic"] = wide["topic"].astype(str)
+    return alt.Chart(wide).mark_circle(size=30, opacity=0.7).encode(
+        x=alt.X("x:Q", title=x),
+        y=alt.Y("y:Q", title=y),
+        color=alt.Color("system:N"),
+        tooltip=["system:N", "topic:N", alt.Tooltip("x:Q", title=x, format=".4f"),
+                 alt.Tooltip("y:Q", title=y, format=".4f")],
+    ).properties(width=width, height=width, title=title or f"{y} vs {x}")
+
+
+def strictness_chart(strictness: pd.DataFrame, *, top: str = "top_percent", value: str = "strictness",
+                     title: str | None = None, width: int = 360) -> alt.Chart:
+    """Strictness of each measure over the top n% of outputs it ranks first (seed 003, Fig. 8)."""
+    data = require_columns(strictness, ["measure", top, value], "strictness_chart")
+    data = _numeric(_numeric(data, top, "strictness_chart"), value, "strictness_chart")
+    data = data.rename(columns={top: "top", value: "strictness"})
+    return alt.Chart(data).mark_line(point=True).encode(
+        x=alt.X("top:Q", title="top n% of outputs"),
+        y=alt.Y("strictness:Q", title="strictness"),
+        color=alt.Color("measure:N", sort=_order(data["measure"])),
+        tooltip=["measure:N", "top:Q", alt.Tooltip("strictness:Q", format=".3f")],
+    ).properties(width=width, height=240, title=title or "")

@@ -1,0 +1,305 @@
+"""WePS clustering XML (WePS-1 2007 and WePS-2 dialects): read into Organizations, write back.
+
+A file holds one topic (a person name)::
+
+    <clustering name="Michael_Howard">              WePS-1 (pretty-printed; ``name=`` optional)
+      <entity id="0"><doc rank="0"/><doc rank="5"/></entity>
+      <discarded><doc rank="8"/></discarded>
+    </clustering>
+
+WePS-2 writes it on one line, with ``searchString=`` on ``<clustering>`` and ``name``/``notes`` attributes
+on entities and documents. Each entity is a cluster of documents (named by their ``rank``); a document may
+be in several entities (overlap). ``<discarded>`` documents are kept apart, out of the Organization, and so
+out of evaluation (WePS data README: "Discarded pages are not taken into account for the evaluation").
+
+    >>> topics = read_weps_clustering("truth_files/")          # doctest: +SKIP
+    >>> runs = read_weps_runs("systemsDir/")       # {team: {topic: Organization}}  # doctest: +SKIP
+
+A directory is a set of topics (its ``*.xml`` files; topic = file name without ``.clust.xml``/``.xml``);
+``systemsDir/<TEAM>/`` holds one run per team. Topic names match case- and ``_``/space-insensitively
+(:func:`topic_key`, :func:`align_topics`). Every malformed input raises :class:`WepsFormatError` naming the
+file, line and offending text, never an XML parser traceback.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from xml.parsers import expat
+from xml.sax.saxutils import quoteattr
+
+from workbench.model import Organization, OrganizationError, natural_key
+
+DIALECTS = ("weps2007", "weps2")
+
+
+class WepsFormatError(ValueError):
+    """Malformed WePS clustering input: ``path``, ``line`` (1-based) and the offending ``text``."""
+
+    def __init__(self, message: str, *, path: str | Path | None = None, line: int | None = None,
+                 text: str | None = None) -> None:
+        self.path, self.line, self.text, self.message = (str(path) if path else None), line, text, message
+        where = ":".join(str(x) for x in (self.path, line) if x is not None)
+        shown = f" in {text.strip()[:120]!r}" if text and text.strip() else ""
+        super().__init__(f"{where}: {message}{shown}" if where else f"{message}{shown}")
+
+
+@dataclass(frozen=True)
+class WepsTopic:
+    """One WePS file: its topic, clustering, discarded documents, entity ids and declared name."""
+
+    topic: str
+    organization: Organization
+    discarded: frozenset[str]
+    entity_ids: tuple[str, ...]
+    declared_name: str | None = None
+    dialect: str = "weps2007"
+
+
+def topic_key(name: str) -> str:
+    """How topic names are matched: case-, ``_``- and space-insensitively (``"Amanda Lentz"`` ≡
+    ``"AMANDA_LENTZ"``).
+
+    >>> topic_key("Amanda  Lentz") == topic_key("AMANDA_LENTZ")
+    True
+    """
+    return re.sub(r"[\s_]+", "_", name.strip()).casefold()
+
+
+def _topic_of(path: Path) -> str:
+    name = path.name
+    for suffix in (".clust.xml", ".xml"):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+# --------------------------------------------------------------------------------------- reading
+def read_weps_file(path: str | Path) -> WepsTopic:
+    """Read one WePS clustering file (either dialect) into a :class:`WepsTopic`."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise WepsFormatError(f"cannot read: {error.strerror or error}", path=path) from None
+    return _parse(data, path)
+
+
+def _parse(data: bytes, path: Path) -> WepsTopic:
+    lines = data.decode("utf-8", errors="replace").splitlines()
+
+    def text_at(line: int | None) -> str | None:
+        return lines[line - 1] if line and 0 < line <= len(lines) else None
+
+    def fail(message: str, line: int | None):
+        raise WepsFormatError(message, path=path, line=line, text=text_at(line))
+
+    if not data.strip():
+        fail("empty file: expected a WePS <clustering> document", None)
+    parser = expat.ParserCreate()
+    stack: list[str] = []
+    entities: list[tuple[str, list[str], int]] = []
+    discarded: list[str] = []
+    state: dict[str, object] = {"declared": None, "dialect": "weps2007", "root_seen": False}
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        line = parser.CurrentLineNumber
+        depth = len(stack)
+        if depth == 0:
+            if tag != "clustering":
+                fail(f"not a WePS clustering file: root element is <{tag}>, expected <clustering>", line)
+            state["root_seen"] = True
+            if "searchString" in attrs:
+                state["declared"], state["dialect"] = attrs["searchString"], "weps2"
+            elif "name" in attrs:
+                state["declared"] = attrs["name"]
+        elif depth == 1:
+            if tag == "entity":
+                entities.append((attrs.get("id", str(len(entities))), [], line))
+                if "notes" in attrs:
+                    state["dialect"] = "weps2"
+            elif tag != "discarded":
+                fail(f"unexpected <{tag}> in <clustering>: expected <entity> or <discarded>", line)
+        elif depth == 2:
+            if tag != "doc":
+                fail(f"unexpected <{tag}> in <{stack[-1]}>: expected <doc rank=...>", line)
+            rank = attrs.get("rank", "").strip()
+            if not rank:
+                fail("<doc> without a rank attribute", line)
+            if stack[-1] == "entity":
+                members = entities[-1][1]
+                if rank in members:
+                    fail(f"document {rank!r} twice in entity {entities[-1][0]!r}", line)
+                members.append(rank)
+            else:
+                discarded.append(rank)
+        else:
+            fail(f"unexpected <{tag}> nested in <{stack[-1]}>", line)
+        stack.append(tag)
+
+    def end(tag: str) -> None:
+        stack.pop()
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as error:
+        fail(f"not well-formed XML: {expat.ErrorString(error.code)} (column {error.offset + 1})",
+             error.lineno)
+    empty = [(eid, line) for eid, members, line in entities if not members]
+    if empty:
+        fail(f"entity {empty[0][0]!r} has no <doc>", empty[0][1])
+    clustered = {doc for _, members, _ in entities for doc in members}
+    both = sorted(clustered & set(discarded), key=natural_key)
+    if both:
+        fail(f"document {both[0]!r} is both in an entity and discarded", None)
+    try:
+        organization = Organization.from_clustering([members for _, members, _ in entities])
+    except OrganizationError as error:  # pragma: no cover - the checks above catch what it checks
+        fail(str(error), None)
+    return WepsTopic(_topic_of(path), organization, frozenset(discarded),
+                     tuple(eid for eid, _, _ in entities), state["declared"], state["dialect"])
+
+
+def _files(path: Path) -> list[Path]:
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.name.lower().endswith(".xml"))
+        if not files:
+            raise WepsFormatError("directory holds no .xml WePS clustering files", path=path)
+        return files
+    if not path.exists():
+        raise WepsFormatError("no such file or directory", path=path)
+    return [path]
+
+
+def read_weps_topics(path: str | Path) -> dict[str, WepsTopic]:
+    """Every topic of a file or directory, as :class:`WepsTopic` (clustering, discarded, ids)."""
+    topics: dict[str, WepsTopic] = {}
+    keys: dict[str, Path] = {}
+    for file in _files(Path(path)):
+        topic = read_weps_file(file)
+        key = topic_key(topic.topic)
+        if key in keys:
+            raise WepsFormatError(f"topic {topic.topic!r} also read from {keys[key].name}", path=file)
+        keys[key] = file
+        topics[topic.topic] = topic
+    return topics
+
+
+def read_weps_clustering(path: str | Path) -> dict[str, Organization]:
+    """``{topic: Organization}`` from a WePS file (one topic) or a directory of them (discarded left out).
+
+    Documents are named by their ``rank``; see :func:`read_weps_discarded` for the discarded ones.
+    """
+    return {name: t.organization for name, t in read_weps_topics(path).items()}
+
+
+def read_weps_discarded(path: str | Path) -> dict[str, frozenset[str]]:
+    """``{topic: discarded documents}`` of a WePS file or directory (the companion of
+    :func:`read_weps_clustering`)."""
+    return {name: t.discarded for name, t in read_weps_topics(path).items()}
+
+
+def read_weps_runs(systems_dir: str | Path) -> dict[str, dict[str, Organization]]:
+    """``{team: {topic: Organization}}`` from the scorer's ``systemsDir/<TEAM>/<topic>.clust.xml`` layout."""
+    root = Path(systems_dir)
+    if not root.is_dir():
+        raise WepsFormatError("not a directory of team folders (systemsDir/<TEAM>/)", path=root)
+    teams = sorted(p for p in root.iterdir() if p.is_dir())
+    if not teams:
+        raise WepsFormatError("holds no team folder (systemsDir/<TEAM>/<topic>.clust.xml)", path=root)
+    return {team.name: read_weps_clustering(team) for team in teams}
+
+
+def align_topics(gold: Mapping[str, object], run: Mapping[str, Organization]) -> dict[str, Organization]:
+    """The run keyed by the gold's topic names, matching with :func:`topic_key`.
+
+    Run topics absent from the gold raise :class:`WepsFormatError`; gold topics absent from the run are
+    simply absent from the result (the campaign's missing-topic policy decides).
+    """
+    by_key = {topic_key(name): name for name in gold}
+    aligned: dict[str, Organization] = {}
+    for name, organization in run.items():
+        key = topic_key(name)
+        if key not in by_key:
+            raise WepsFormatError(f"run topic {name!r} matches no gold topic")
+        if by_key[key] in aligned:
+            raise WepsFormatError(f"run topics {name!r} and another both match gold topic {by_key[key]!r}")
+        aligned[by_key[key]] = organization
+    return aligned
+
+
+# --------------------------------------------------------------------------------------- writing
+def _format(organization: Organization, topic: str | None, discarded: Iterable[str], dialect: str,
+            entity_ids: Iterable[str] | None) -> str:
+    if dialect not in DIALECTS:
+        raise WepsFormatError(f"dialect must be one of {', '.join(DIALECTS)}, got {dialect!r}")
+    if len(organization.levels) > 1:
+        raise WepsFormatError(f"a WePS clustering has one level of entities; topic {topic!r} has "
+                              f"{len(organization.levels)}")
+    clusters = list(organization.levels[0]) if organization.levels else []
+    ids = list(entity_ids) if entity_ids is not None else [str(i) for i in range(len(clusters))]
+    if len(ids) != len(clusters):
+        raise WepsFormatError(f"{len(ids)} entity ids for {len(clusters)} entities of topic {topic!r}")
+    discarded = sorted(discarded, key=natural_key)
+    clash = sorted(set(discarded) & organization.prioritised, key=natural_key)
+    if clash:
+        raise WepsFormatError(f"document {clash[0]!r} of topic {topic!r} is both clustered and discarded")
+    if dialect == "weps2":
+        named = f" searchString={quoteattr(topic)}" if topic is not None else ""
+        head = f'<?xml version="1.0" encoding="UTF-8"?><clustering{named}>'
+        body = "".join(
+            f'<entity id={quoteattr(eid)} name= "" notes= "">'
+            + "".join(f"\t<doc rank={quoteattr(d)} notes= \"\" />" for d in sorted(c, key=natural_key))
+            + "</entity>"
+            for eid, c in zip(ids, clusters, strict=True))
+        tail = ("<discarded>" + "".join(f"\t<doc rank={quoteattr(d)} />" for d in discarded) + "</discarded>"
+                if discarded else "")
+        return head + body + tail + "</clustering>"
+    named = f" name={quoteattr(topic)}" if topic is not None else ""
+    out = ['<?xml version="1.0" encoding="utf-8"?>', f"<clustering{named}>"]
+    for eid, cluster in zip(ids, clusters, strict=True):
+        out.append(f"\t<entity id={quoteattr(eid)}>")
+        out += [f"\t\t<doc rank={quoteattr(d)} />" for d in sorted(cluster, key=natural_key)]
+        out.append("\t</entity>")
+    if discarded:
+        out.append("\t<discarded>")
+        out += [f"\t\t<doc rank={quoteattr(d)} />" for d in discarded]
+        out.append("\t</discarded>")
+    out.append("</clustering>")
+    return "\n".join(out) + "\n"
+
+
+def write_weps_clustering(path: str | Path, organizations: Organization | Mapping[str, Organization], *,
+                          topic: str | None = None,
+                          discarded: Iterable[str] | Mapping[str, Iterable[str]] = (),
+                          dialect: str = "weps2007") -> list[Path]:
+    """Write one topic to ``path`` (an Organization), or a ``{topic: Organization}`` mapping as
+    ``path/<topic>.clust.xml`` files; returns the files written. ``discarded`` is a set (one topic) or a
+    ``{topic: set}`` mapping. ``read_weps_clustering`` reads back equal Organizations (the round trip).
+    """
+    path = Path(path)
+    if isinstance(organizations, Organization):
+        name = topic or _topic_of(path)
+        docs = discarded if not isinstance(discarded, Mapping) else discarded.get(name, ())
+        path.write_text(_format(organizations, name, docs, dialect, None), encoding="utf-8")
+        return [path]
+    path.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, organization in organizations.items():
+        docs = discarded.get(name, ()) if isinstance(discarded, Mapping) else ()
+        file = path / f"{name}.clust.xml"
+        file.write_text(_format(organization, name, docs, dialect, None), encoding="utf-8")
+        written.append(file)
+    return written
+
+
+def write_weps_topic(path: str | Path, topic: WepsTopic) -> Path:
+    """Write a :class:`WepsTopic` back in its own dialect, entity ids kept."""
+    path = Path(path)
+    path.write_text(_format(topic.organization, topic.declared_name, topic.discarded,
+                            topic.dialect, topic.entity_ids), encoding="utf-8")
+    return path

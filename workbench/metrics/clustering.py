@@ -1,0 +1,531 @@
+"""Clustering measures over one shared intermediate: a sparse contingency of (output cluster, gold class).
+
+:func:`contingency` builds a :class:`ClusterContingency` from two Organizations (every cluster of every
+level is a cluster; a document may be in several: overlap), :func:`contingency_from_labels` from two label
+arrays. Every measure is a pure function of it:
+
+- Purity, Inverse Purity and their F_α (Amigó et al. 2009, §3.1; the WePS scorer's P, IP, F_0.5(P,IP));
+- extended BCubed precision/recall/F in two variants named apart: ``variant="item"`` (Amigó et al. 2009
+  §4.2, multiplicity precision per document; equals the ``bcubed`` package) and ``variant="occurrence"``
+  (each document in each cluster a separate item, seed 000 §4.2; PyEvALL's ReliabilityBCubed);
+- entropy, class entropy, mutual information, NMI (arithmetic mean), homogeneity, completeness, V-measure
+  (defined for partitions: NaN when a gold document is in two clusters or classes);
+- pair counting: Rand, adjusted Rand, Jaccard, Fowlkes–Mallows (scikit-learn's conventions).
+
+    >>> from workbench.model import Organization
+    >>> gold = Organization.from_clustering([["d1", "d2"], ["d3"]])
+    >>> out = Organization.from_clustering([["d1", "d2", "d3"]])
+    >>> c = contingency(gold, out)
+    >>> round(purity(c), 4), inverse_purity(c), round(bcubed(c)["precision"], 4)
+    (0.6667, 1.0, 0.5556)
+
+**Documents on one side only** (``unmatched=``). Gold documents WePS *discards* are not in the gold
+Organization (see :mod:`workbench.data.weps`), so a system that clusters them, or leaves gold documents out,
+needs a policy:
+
+- ``"weps"`` (default), the official WePS-1 scorer's behaviour, worked out from its TEAM_A reference values
+  (it reproduces all 30 of P, IP, F_0.5(P,IP), BEP, BER, F_0.5(BEP,BER) on the five names): output documents
+  the gold lacks stay in their clusters for Purity (they are impurities) and are ignored by BCubed; gold
+  documents the output lacks lower Inverse Purity and, in BCubed, have precision 1 and recall 0, averages
+  being taken over gold documents (the RepLab R&S script does the same; the scorer's BCubedExtPrecision
+  source states this rule in a comment). The occurrence variant ignores
+  extra documents too and averages precision over the output occurrences of gold documents (PyEvALL).
+  Entropy and pair-counting measures need one set of items: the gold documents, a missing one being a
+  singleton output cluster, extra ones dropped.
+- ``"singletons"``: first drop output documents the gold lacks and add each missing gold document as a
+  singleton output cluster; then every measure sees the same documents.
+- ``"strict"``: raise :class:`ClusteringInputError` naming the first document found on one side only.
+
+The rest of an Organization is not a cluster: gold rest documents are not evaluated (like WePS discarded
+ones), output rest documents count as not returned.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from workbench.metrics.registry import register
+from workbench.model import Organization, natural_key
+
+POLICIES = ("weps", "singletons", "strict")
+VARIANTS = ("item", "occurrence")
+
+
+class ClusteringInputError(ValueError):
+    """Clusterings that cannot be compared: says which document or label and why."""
+
+
+@dataclass(frozen=True)
+class ClusterContingency:
+    """Two clusterings over one indexed document set.
+
+    ``output`` (documents × output clusters) and ``gold`` (documents × gold classes) are 0/1 CSR incidence
+    matrices; a document absent from one side has an empty row there. ``table`` = outputᵀ·gold counts the
+    documents in both cluster i and class j. ``documents`` names the rows.
+    """
+
+    documents: tuple[str, ...]
+    output: sp.csr_array
+    gold: sp.csr_array
+    table: sp.csr_array
+    policy: str = "weps"
+
+    @property
+    def output_sizes(self) -> np.ndarray:
+        """Documents per output cluster (including documents the gold lacks)."""
+        return np.asarray(self.output.sum(axis=0)).ravel()
+
+    @property
+    def gold_sizes(self) -> np.ndarray:
+        """Documents per gold class (including documents the output lacks)."""
+        return np.asarray(self.gold.sum(axis=0)).ravel()
+
+    @property
+    def overlapping(self) -> bool:
+        """True when some document is in two output clusters or two gold classes."""
+        return bool((_row_counts(self.output) > 1).any() or (_row_counts(self.gold) > 1).any())
+
+
+def _row_counts(matrix: sp.csr_array) -> np.ndarray:
+    return np.diff(matrix.indptr)
+
+
+def _incidence(codes: np.ndarray, sizes: Sequence[int], n_docs: int) -> sp.csr_array:
+    """0/1 CSR (documents × clusters) from the concatenated document codes of the clusters."""
+    cols = np.repeat(np.arange(len(sizes)), sizes)
+    data = np.ones(len(codes), dtype=np.int64)
+    return sp.csr_array(sp.coo_array((data, (codes, cols)), shape=(n_docs, len(sizes))))
+
+
+def _clusters(org: Organization) -> list[frozenset[str]]:
+    if not isinstance(org, Organization):
+        raise ClusteringInputError(f"expected an Organization, got {type(org).__name__}")
+    return [cluster for level in org.levels for cluster in level]
+
+
+def contingency(gold: Organization, output: Organization, *, unmatched: str = "weps") -> ClusterContingency:
+    """The shared intermediate of every clustering measure, from a gold and an output Organization.
+
+    Clusters are those of every level (seed 000 §3: a clustering is one level of clusters); ``unmatched``
+    is the policy for documents on one side only (see the module docstring).
+    """
+    if unmatched not in POLICIES:
+        raise ClusteringInputError(f"unmatched must be one of {', '.join(POLICIES)}, got {unmatched!r}")
+    gold_clusters, out_clusters = _clusters(gold), _clusters(output)
+    gold_docs = frozenset().union(*gold_clusters)
+    out_docs = frozenset().union(*out_clusters)
+    if unmatched == "strict" and gold_docs != out_docs:
+        extra = sorted(out_docs - gold_docs, key=natural_key)
+        missing = sorted(gold_docs - out_docs, key=natural_key)
+        where = (f"document {extra[0]!r} is in the output but not in the gold" if extra
+                 else f"document {missing[0]!r} is in the gold but not in the output")
+        raise ClusteringInputError(
+            f"{where} ({len(extra)} output-only, {len(missing)} gold-only documents); "
+            "use unmatched='weps' or 'singletons' to score them")
+    if unmatched == "singletons":
+        out_clusters = [c & gold_docs for c in out_clusters]
+        out_clusters = [c for c in out_clusters if c]
+        out_clusters += [frozenset([d]) for d in sorted(gold_docs - out_docs, key=natural_key)]
+        out_docs = gold_docs
+    # One vectorised pass: every occurrence's document id → a code in sorted document order.
+    occurrences = [d for c in out_clusters for d in c] + [d for c in gold_clusters for d in c]
+    names, codes = np.unique(np.array(occurrences, dtype=str), return_inverse=True)
+    codes = codes.ravel()
+    split = sum(len(c) for c in out_clusters)
+    out_m = _incidence(codes[:split], [len(c) for c in out_clusters], len(names))
+    gold_m = _incidence(codes[split:], [len(c) for c in gold_clusters], len(names))
+    return _build(tuple(names.tolist()), out_m, gold_m, unmatched)
+
+
+def _build(documents, out_m, gold_m, policy) -> ClusterContingency:
+    table = sp.csr_array(out_m.T @ gold_m)
+    return ClusterContingency(documents, out_m, gold_m, table, policy)
+
+
+def contingency_from_labels(labels_true: Sequence, labels_pred: Sequence) -> ClusterContingency:
+    """The intermediate from two flat labelings of the same items (scikit-learn's convention).
+
+    >>> c = contingency_from_labels([0, 0, 1], ["a", "b", "b"])
+    >>> c.table.toarray().tolist()
+    [[1, 0], [1, 1]]
+    """
+    true, pred = np.asarray(labels_true), np.asarray(labels_pred)
+    if true.ndim != 1 or pred.ndim != 1:
+        raise ClusteringInputError(f"labels must be 1D: shapes are {true.shape} and {pred.shape}")
+    if len(true) != len(pred):
+        raise ClusteringInputError(f"labels_true has {len(true)} items but labels_pred has {len(pred)}")
+    t, p = _codes(true, "labels_true"), _codes(pred, "labels_pred")
+    n = len(true)
+    rows = np.arange(n)
+    ones = np.ones(n, dtype=np.int64)
+    out_m = sp.csr_array(sp.coo_array((ones, (rows, p)), shape=(n, int(p.max(initial=-1)) + 1)))
+    gold_m = sp.csr_array(sp.coo_array((ones, (rows, t)), shape=(n, int(t.max(initial=-1)) + 1)))
+    return _build(tuple(str(i) for i in range(n)), out_m, gold_m, "strict")
+
+
+def _codes(labels: np.ndarray, name: str) -> np.ndarray:
+    """Integer codes 0..k-1 of a label vector (numbers as they are, anything else by its text)."""
+    if labels.dtype.kind == "f" and np.isnan(labels).any():
+        raise ClusteringInputError(f"{name} holds NaN at position {int(np.flatnonzero(np.isnan(labels))[0])}")
+    if labels.dtype.kind not in "iubf":
+        labels = labels.astype(str)
+    return np.unique(labels, return_inverse=True)[1].ravel()
+
+
+# ------------------------------------------------------------------------------------------ purity
+def _harmonic(a: float, b: float, alpha: float) -> float:
+    """Van Rijsbergen's F_α = 1 / (α/a + (1−α)/b); 0 when a component is 0; NaN when one is undefined."""
+    if a == 0 or b == 0:
+        return 0.0
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    return 1.0 / (alpha / a + (1 - alpha) / b)
+
+
+def purity(c: ClusterContingency) -> float:
+    """Purity = Σ_i max_j |C_i ∩ L_j| / Σ_i |C_i| (Amigó et al. 2009 §3.1; the WePS scorer's P).
+
+    With overlap the denominator counts occurrences (each document once per cluster it is in), as the
+    WePS scorer does; NaN for an empty output.
+    """
+    total = c.output_sizes.sum()
+    if total == 0:
+        return math.nan
+    best = c.table.max(axis=1).toarray().ravel() if c.table.shape[1] else np.zeros(c.table.shape[0])
+    return float(best.sum() / total)
+
+
+def inverse_purity(c: ClusterContingency) -> float:
+    """Inverse Purity = Σ_j max_i |L_j ∩ C_i| / Σ_j |L_j| (the WePS scorer's IP).
+
+    With overlap the WePS scorer normalises by gold occurrences Σ_j |L_j| (not by documents): that is what
+    gives IP = 1 to the all-in-one baseline on Michael_Howard, whose 91 documents have 101 occurrences.
+    """
+    total = c.gold_sizes.sum()
+    if total == 0:
+        return math.nan
+    best = c.table.max(axis=0).toarray().ravel() if c.table.shape[0] else np.zeros(c.table.shape[1])
+    return float(best.sum() / total)
+
+
+def f_purity(c: ClusterContingency, alpha: float = 0.5) -> float:
+    """F_α(P, IP) = 1 / (α/P + (1−α)/IP) (WePS: FMeasure_0.5_P-IP); 0 when P or IP is 0."""
+    return _harmonic(purity(c), inverse_purity(c), alpha)
+
+
+# ------------------------------------------------------------------------------------------ BCubed
+def _explicit_ratios(docs: np.ndarray, c: ClusterContingency, mask: np.ndarray, by: str):
+    """For a few documents, the multiplicity ratio min(cX, cG)/c_by with every document in ``mask``.
+
+    cX(d, d') counts the output clusters holding both documents, cG(d, d') the gold classes; the ratio is
+    stored on the pattern of c_by > 0 (by = "output" for precision, "gold" for recall). Returns the
+    (documents × documents) CSR ratio and the number of neighbours (pattern entries) per row.
+    """
+    keep = sp.diags_array(mask.astype(np.int64), dtype=np.int64)
+    cx = sp.csr_array(c.output[docs] @ (keep @ c.output).T)
+    cg = sp.csr_array(c.gold[docs] @ (keep @ c.gold).T)
+    base = (cx if by == "output" else cg).tocoo()
+    shared = np.asarray(sp.csr_array(cx.minimum(cg))[base.row, base.col]).ravel()
+    ratio = sp.csr_array(sp.coo_array((shared / base.data, (base.row, base.col)), shape=base.shape))
+    return ratio, np.bincount(base.row, minlength=len(docs))
+
+
+def _flat_cell(c: ClusterContingency, docs: np.ndarray):
+    """For documents in exactly one output cluster and one gold class: their (cluster, class) indices."""
+    return c.output.indices[c.output.indptr[docs]], c.gold.indices[c.gold.indptr[docs]]
+
+
+def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> dict[str, float]:
+    """Extended BCubed ``{"precision", "recall", "f"}`` (Amigó et al. 2009 §4.2; seed 000 §3.2, §4.2).
+
+    Multiplicity precision of a document pair: min(cX, cG)/cX, recall min(cX, cG)/cG, where cX and cG
+    count the output clusters and gold classes the two documents share (a document pairs with itself).
+
+    - ``variant="item"``: precision(d) averages multiplicity precision over the documents sharing an output
+      cluster with d; BCubed precision averages over documents (the ``bcubed`` package).
+    - ``variant="occurrence"``: each (document, cluster) occurrence is an item: it averages multiplicity
+      precision over the members of its own cluster; BCubed precision averages over occurrences (seed 000
+      §4.2; PyEvALL's ReliabilityBCubed / SensitivityBCubed). Equal to ``"item"`` without overlap.
+
+    Only documents in the gold are scored (see the module's ``unmatched`` policies). Flat documents use
+    the contingency (n_ij/|C_i|); documents in several clusters or classes are computed from their
+    neighbourhoods, so the cost is O(nnz + Σ_overlapping |neighbourhood|). F is F_α; NaN where no gold
+    document is returned (precision) or the gold is empty (recall).
+    """
+    if variant not in VARIANTS:
+        raise ClusteringInputError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+    nx, ng = _row_counts(c.output), _row_counts(c.gold)
+    in_gold = ng > 0
+    # Sizes of clusters restricted to gold documents (documents the gold lacks are ignored by BCubed).
+    out_gold_sizes = np.asarray(c.output[in_gold].sum(axis=0)).ravel() if in_gold.any() else \
+        np.zeros(c.output.shape[1])
+    gold_sizes = c.gold_sizes
+    table = c.table  # only gold documents contribute to intersections
+
+    flat = (nx == 1) & (ng == 1)
+    explicit = np.flatnonzero(in_gold & ~flat & (nx > 0))
+    flat_docs = np.flatnonzero(flat)
+    fi, fj = _flat_cell(c, flat_docs)
+    n_ij = np.asarray(table[fi, fj]).ravel().astype(float) if len(flat_docs) else np.zeros(0)
+
+    # ---- precision
+    if variant == "item":
+        p_flat = n_ij / out_gold_sizes[fi] if len(flat_docs) else np.zeros(0)
+        p_sum, p_count = float(p_flat.sum()), len(flat_docs)
+        if len(explicit):
+            ratio, neighbours = _explicit_ratios(explicit, c, in_gold, "output")
+            p_sum += float((np.asarray(ratio.sum(axis=1)).ravel() / neighbours).sum())
+            p_count += len(explicit)
+        if c.policy == "weps":  # gold documents the output lacks: precision 1, averaged over gold documents
+            missing = int((in_gold & (nx == 0)).sum())
+            p_sum, p_count = p_sum + missing, p_count + missing
+    else:
+        p_flat = n_ij / out_gold_sizes[fi] if len(flat_docs) else np.zeros(0)
+        p_sum, p_count = float(p_flat.sum()), len(flat_docs)
+        if len(explicit):
+            ratio, _ = _explicit_ratios(explicit, c, in_gold, "output")
+            per_cluster = sp.csr_array(ratio @ c.output)  # Σ over members of each cluster
+            member = c.output[explicit]
+            vals = np.asarray(per_cluster[member.nonzero()]).ravel()
+            sizes = out_gold_sizes[member.nonzero()[1]]
+            p_sum += float((vals / sizes).sum())
+            p_count += int(member.nnz)
+    precision = p_sum / p_count if p_count else math.nan
+
+    # ---- recall
+    explicit_r = np.flatnonzero(in_gold & ~flat)
+    r_flat = n_ij / gold_sizes[fj] if len(flat_docs) else np.zeros(0)
+    r_sum, r_count = float(r_flat.sum()), len(flat_docs)
+    if len(explicit_r):
+        ratio, neighbours = _explicit_ratios(explicit_r, c, in_gold, "gold")
+        if variant == "item":
+            r_sum += float((np.asarray(ratio.sum(axis=1)).ravel() / neighbours).sum())
+            r_count += len(explicit_r)
+        else:
+            per_class = sp.csr_array(ratio @ c.gold)
+            member = c.gold[explicit_r]
+            vals = np.asarray(per_class[member.nonzero()]).ravel() if ratio.nnz else np.zeros(member.nnz)
+            r_sum += float((vals / gold_sizes[member.nonzero()[1]]).sum())
+            r_count += int(member.nnz)
+    recall = r_sum / r_count if r_count else math.nan
+    return {"precision": precision, "recall": recall, "f": _harmonic(precision, recall, alpha)}
+
+
+# ------------------------------------------------------------------------------- entropy family
+def _flat_table(c: ClusterContingency) -> np.ndarray | None:
+    """The contingency of two partitions of the gold documents, for the entropy family; None with overlap.
+
+    Rows: output clusters restricted to gold documents, plus one singleton row per gold document the
+    output lacks (see ``unmatched``); columns: gold classes. Entropy, MI, NMI and V-measure are defined for
+    partitions: with a gold document in two clusters or classes they are NaN (use BCubed).
+    """
+    in_gold = _row_counts(c.gold) > 0
+    if (_row_counts(c.output)[in_gold] > 1).any() or (_row_counts(c.gold) > 1).any():
+        return None
+    table = c.table.toarray() if c.table.shape[0] else np.zeros((0, c.table.shape[1]), dtype=np.int64)
+    table = table[table.sum(axis=1) > 0]
+    missing = (_row_counts(c.output) == 0) & (_row_counts(c.gold) > 0)
+    if missing.any():
+        table = np.vstack([table, c.gold[np.flatnonzero(missing)].toarray()])
+    return table
+
+
+def _entropy(counts: np.ndarray) -> float:
+    counts = counts[counts > 0].astype(float)
+    total = counts.sum()
+    if total == 0:
+        return 0.0
+    p = counts / total
+    return float(-(p * np.log(p)).sum())
+
+
+def mutual_information(c: ClusterContingency) -> float:
+    """MI = Σ_ij (n_ij/N) log(N n_ij / (a_i b_j)) in nats (scikit-learn's ``mutual_info_score``)."""
+    table = _flat_table(c)
+    if table is None:
+        return math.nan
+    n = table.sum()
+    if n == 0 or table.shape[0] == 1 or table.shape[1] == 1:
+        return 0.0
+    a, b = table.sum(axis=1), table.sum(axis=0)
+    i, j = np.nonzero(table)
+    nij = table[i, j].astype(float)
+    value = float((nij / n * (np.log(nij * n) - np.log(a[i].astype(float) * b[j]))).sum())
+    return max(value, 0.0)
+
+
+def entropy(c: ClusterContingency) -> float:
+    """Entropy of the output clustering H(K) in nats (over gold documents; NaN with overlap)."""
+    table = _flat_table(c)
+    return math.nan if table is None else _entropy(table.sum(axis=1))
+
+
+def class_entropy(c: ClusterContingency) -> float:
+    """Entropy of the gold classes H(C) in nats (NaN with overlap)."""
+    table = _flat_table(c)
+    return math.nan if table is None else _entropy(table.sum(axis=0))
+
+
+def nmi(c: ClusterContingency) -> float:
+    """NMI = MI / mean(H(C), H(K)) (arithmetic mean; scikit-learn's default). 1 when both sides are one
+    cluster or empty, 0 when MI is 0 otherwise (scikit-learn's limits)."""
+    table = _flat_table(c)
+    if table is None:
+        return math.nan
+    if table.shape[0] == table.shape[1] == 1 or table.size == 0:
+        return 1.0
+    mi = mutual_information(c)
+    if mi == 0:
+        return 0.0
+    denom = (_entropy(table.sum(axis=0)) + _entropy(table.sum(axis=1))) / 2
+    return float(min(mi / denom, 1.0))
+
+
+def homogeneity_completeness_v(c: ClusterContingency, beta: float = 1.0) -> dict[str, float]:
+    """Rosenberg & Hirschberg (2007): homogeneity 1 − H(C|K)/H(C), completeness 1 − H(K|C)/H(K), and
+    V = (1+β)·h·c/(β·h + c); h (c) is 1 when H(C) (H(K)) is 0, as in scikit-learn."""
+    table = _flat_table(c)
+    if table is None:
+        return {"homogeneity": math.nan, "completeness": math.nan, "v": math.nan}
+    h_c, h_k = _entropy(table.sum(axis=0)), _entropy(table.sum(axis=1))
+    mi = mutual_information(c)
+    h = 1.0 if h_c == 0 else mi / h_c
+    comp = 1.0 if h_k == 0 else mi / h_k
+    v = 0.0 if h + comp == 0 else (1 + beta) * h * comp / (beta * h + comp)
+    return {"homogeneity": h, "completeness": comp, "v": v}
+
+
+# ----------------------------------------------------------------------------------- pair counting
+def pair_counts(c: ClusterContingency) -> dict[str, int]:
+    """Unordered pairs of distinct gold documents: ``tp`` (together in both), ``fp`` (output only), ``fn``
+    (gold only), ``tn`` (apart in both). Two documents are together when they share at least one cluster,
+    so with overlap a pair counts once (the WePS scorer's pair measures); without overlap this is
+    scikit-learn's pair confusion matrix. Output documents the gold lacks are not items; a gold document
+    the output lacks is together with nothing. Counted per document from neighbourhood sizes, O(nnz) for
+    documents in one cluster and one class.
+    """
+    nx, ng = _row_counts(c.output), _row_counts(c.gold)
+    in_gold = ng > 0
+    items = int(in_gold.sum())
+    returned = in_gold & (nx > 0)
+    out_gold_sizes = np.asarray(c.output[in_gold].sum(axis=0)).ravel() if items else np.zeros(0)
+    flat = (nx == 1) & (ng == 1)
+    size_x = np.zeros(len(nx), dtype=np.int64)
+    size_g = np.zeros(len(nx), dtype=np.int64)
+    size_both = np.zeros(len(nx), dtype=np.int64)
+    docs = np.flatnonzero(flat)
+    fi, fj = _flat_cell(c, docs)
+    size_x[docs] = out_gold_sizes[fi]
+    size_g[docs] = c.gold_sizes[fj]
+    size_both[docs] = np.asarray(c.table[fi, fj]).ravel() if len(docs) else 0
+    docs = np.flatnonzero(in_gold & ~flat)
+    if len(docs):
+        keep = sp.diags_array(in_gold.astype(np.int64), dtype=np.int64)
+        cx = sp.csr_array(c.output[docs] @ (keep @ c.output).T)
+        cg = sp.csr_array(c.gold[docs] @ (keep @ c.gold).T)
+        size_x[docs] = _row_counts(cx)
+        size_g[docs] = _row_counts(cg)
+        size_both[docs] = _row_counts(sp.csr_array(cx.multiply(cg)))
+    self_pairs = returned.astype(np.int64)
+    pred = int((size_x - self_pairs)[in_gold].sum()) // 2
+    true = int((size_g - 1)[in_gold].sum()) // 2
+    tp = int((size_both - self_pairs)[in_gold].sum()) // 2
+    fp, fn = pred - tp, true - tp
+    return {"tp": tp, "fp": fp, "fn": fn, "tn": items * (items - 1) // 2 - tp - fp - fn}
+
+
+def rand(c: ClusterContingency) -> float:
+    """Rand index = (tp + tn) / C(N, 2); 1 when there are fewer than two items (scikit-learn)."""
+    p = pair_counts(c)
+    total = sum(p.values())
+    return 1.0 if total == 0 else (p["tp"] + p["tn"]) / total
+
+
+def adjusted_rand(c: ClusterContingency) -> float:
+    """Hubert–Arabie adjusted Rand index (scikit-learn's pair-confusion form); 1 when fp = fn = 0."""
+    p = pair_counts(c)
+    tp, fp, fn, tn = p["tp"], p["fp"], p["fn"], p["tn"]
+    if fn == 0 and fp == 0:
+        return 1.0
+    return 2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn))
+
+
+def jaccard(c: ClusterContingency) -> float:
+    """Pair-counting Jaccard = tp / (tp + fp + fn); 1 when no pair is together on either side."""
+    p = pair_counts(c)
+    denom = p["tp"] + p["fp"] + p["fn"]
+    return 1.0 if denom == 0 else p["tp"] / denom
+
+
+FM_CONVENTIONS = ("sklearn", "weps")
+
+
+def fowlkes_mallows(c: ClusterContingency, convention: str = "sklearn") -> float:
+    """Fowlkes–Mallows = tp / sqrt((tp + fp)(tp + fn)).
+
+    Its limits differ between tools: ``"sklearn"`` gives 0 whenever tp = 0; ``"weps"`` (the WePS scorer's
+    PM) gives 1 when either side has no pair together (e.g. the one-in-one baseline), else the formula.
+    """
+    if convention not in FM_CONVENTIONS:
+        raise ClusteringInputError(f"convention must be one of {', '.join(FM_CONVENTIONS)}, got {convention!r}")
+    p = pair_counts(c)
+    tp = p["tp"]
+    if convention == "weps" and (tp + p["fp"] == 0 or tp + p["fn"] == 0):
+        return 1.0
+    return 0.0 if tp == 0 else float(tp / math.sqrt((tp + p["fp"]) * (tp + p["fn"])))
+
+
+# --------------------------------------------------------------------------------------- registry
+_SOURCE = "Amigó, Gonzalo, Artiles, Verdejo 2009 (Inf. Retrieval 12); WePS scorer"
+
+
+def _purity_family(gold, output, *, unmatched="weps", alpha=0.5):
+    c = contingency(gold, output, unmatched=unmatched)
+    p, ip = purity(c), inverse_purity(c)
+    return {"purity": p, "inverse_purity": ip, "f_purity": _harmonic(p, ip, alpha)}
+
+
+def _bcubed(gold, output, *, unmatched="weps", variant="item", alpha=0.5):
+    return bcubed(contingency(gold, output, unmatched=unmatched), variant=variant, alpha=alpha)
+
+
+def _entropy_family(gold, output, *, unmatched="weps"):
+    c = contingency(gold, output, unmatched=unmatched)
+    return {"nmi": nmi(c), **homogeneity_completeness_v(c)}
+
+
+def _pair_family(gold, output, *, unmatched="weps"):
+    c = contingency(gold, output, unmatched=unmatched)
+    return {"rand": rand(c), "ari": adjusted_rand(c), "jaccard": jaccard(c)}
+
+
+def _fm(gold, output, *, unmatched="weps", convention="sklearn"):
+    return fowlkes_mallows(contingency(gold, output, unmatched=unmatched), convention)
+
+
+_POLICY = {"unmatched": POLICIES}
+for _name, _compute, _field, _params, _range, _desc in (
+    ("Purity", _purity_family, "purity", {}, (0, 1), "Σ_i max_j |C_i∩L_j| / Σ_i |C_i|"),
+    ("InversePurity", _purity_family, "inverse_purity", {}, (0, 1), "Σ_j max_i |L_j∩C_i| / Σ_j |L_j|"),
+    ("F(P,IP)", _purity_family, "f_purity", {"alpha": 0.5}, (0, 1), "F_α of Purity and Inverse Purity"),
+    ("BCubed-P", _bcubed, "precision", {"variant": "item"}, (0, 1), "extended BCubed precision"),
+    ("BCubed-R", _bcubed, "recall", {"variant": "item"}, (0, 1), "extended BCubed recall"),
+    ("BCubed-F", _bcubed, "f", {"variant": "item", "alpha": 0.5}, (0, 1), "F_α of BCubed P and R"),
+    ("NMI", _entropy_family, "nmi", {}, (0, 1), "normalised mutual information (arithmetic mean)"),
+    ("V-measure", _entropy_family, "v", {}, (0, 1), "harmonic mean of homogeneity and completeness"),
+    ("Homogeneity", _entropy_family, "homogeneity", {}, (0, 1), "1 − H(C|K)/H(C)"),
+    ("Completeness", _entropy_family, "completeness", {}, (0, 1), "1 − H(K|C)/H(K)"),
+    ("ARI", _pair_family, "ari", {}, (-1, 1), "adjusted Rand index (Cohen's κ of the pair table)"),
+    ("Rand", _pair_family, "rand", {}, (0, 1), "Rand index over document pairs"),
+    ("Jaccard", _pair_family, "jaccard", {}, (0, 1), "pair-counting Jaccard coefficient"),
+    ("FM", _fm, None, {"convention": "sklearn"}, (0, 1), "Fowlkes–Mallows index"),
+):
+    _choices = dict(_POLICY, **({"variant": VARIANTS} if "variant" in _params else {}),
+                    **({"convention": FM_CONVENTIONS} if "convention" in _params else {}))
+    register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, "unmatched": "weps"},
+             choices=_choices, range=_range, field=_field, description=_desc)

@@ -1,0 +1,362 @@
+"""Filtering measures over a 2×2 contingency (TP, FP, FN, TN), with optional smoothing (seed 003).
+
+:func:`contingency` counts from a gold and an output Organization (positives = prioritised documents,
+negatives = the rest), :func:`contingency_from_labels` from two boolean label vectors. :func:`estimates`
+turns counts into the probabilities every measure is written in (seed 003 §4): P(G), P(S|G), P(S|¬G),
+P(G|S), P(G|¬S); each measure is a pure function of them.
+
+    >>> c = FilteringContingency(tp=3, fp=1, fn=2, tn=4)
+    >>> accuracy(c), round(reliability(c), 4), round(f_measure(c), 4)
+    (0.7, 0.5, 0.6667)
+
+**Smoothing** (seed 003 §5): ``None`` (plain counts); ``"laplace"`` adds one to each cell (§5.1,
+Table 4); ``"noninformative"`` uses the final formulas of §5.2, P(S|G) = (TP + 2P(S))/(|G| + 2),
+P(S|¬G) = (FP + 2P(S))/(|¬G| + 2), P(G|S) = (TP + 2P(G))/(|S| + 2), P(G|¬S) = (FN + 2P(G))/(|¬S| + 2),
+with the marginals P(G) = |G|/|T|, P(S) = |S|/|T| unsmoothed: a non-informative output keeps
+P(G|S) = P(G), so the families' properties survive. Measures that use the joint distribution (Accuracy,
+Utility, Phi, Kappa, MI, Odds, Chi) take it from P(G) and the gold-conditioned P(S|G), P(S|¬G);
+Precision, F and Reliability use the output-conditioned P(G|S), P(G|¬S).
+
+**Undefined values** are NaN, never an exception: P(S|G) needs a positive gold document, P(S|¬G) a
+negative one, P(G|S) a returned document, P(G|¬S) a discarded one; a measure built on an undefined one is
+NaN, except where the paper defines the limit: F and F(R,S) are 0 when a component is 0 (seed 003 §4.3,
+§4.4: the all-positive and all-negative outputs get F(R,S) = 0); Phi and Kappa are 0 for an output that
+puts every document in one class (non-informative, §4.2) while the gold has both classes; Lam% is 0 when
+either error rate is 0 (§4.2) but NaN when one is 0 and the other 1; Odds is +inf when only its
+denominator is 0. Lam% is an error rate: lower is better.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.metrics.registry import register
+from workbench.model import Organization
+
+SMOOTHINGS = ("none", "laplace", "noninformative")
+
+
+class FilteringInputError(ValueError):
+    """Filtering input that cannot be counted: says which document or label and why."""
+
+
+@dataclass(frozen=True)
+class FilteringContingency:
+    """The 2×2 contingency: gold positives G, output positives S over a collection T."""
+
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+
+    @property
+    def n(self) -> float:
+        return self.tp + self.fp + self.fn + self.tn
+
+
+def contingency(gold: Organization, output: Organization) -> FilteringContingency:
+    """Counts from Organizations: a document is positive when prioritised (in some level).
+
+    The collection T is the gold's documents when its rest is finite, else the documents of both (an
+    unlimited tail is all negative). A gold document the output does not name is a negative of the output
+    (not accepted); an output document outside T is ignored (it has no gold label).
+    """
+    for name, org in (("gold", gold), ("output", output)):
+        if not isinstance(org, Organization):
+            raise FilteringInputError(f"{name}: expected an Organization, got {type(org).__name__}")
+    collection = gold.documents if gold.finite else gold.documents | output.documents
+    g, s = gold.prioritised, output.prioritised & collection
+    tp = len(g & s)
+    fp, fn = len(s) - tp, len(g) - tp
+    return FilteringContingency(tp, fp, fn, len(collection) - tp - fp - fn)
+
+
+def contingency_from_labels(y_true: Sequence, y_pred: Sequence) -> FilteringContingency:
+    """Counts from two label vectors of the same items (truthy = positive).
+
+    >>> contingency_from_labels([1, 1, 0, 0], [1, 0, 1, 0])
+    FilteringContingency(tp=1, fp=1, fn=1, tn=1)
+    """
+    true, pred = np.asarray(y_true), np.asarray(y_pred)
+    if true.ndim != 1 or pred.ndim != 1:
+        raise FilteringInputError(f"labels must be 1D: shapes are {true.shape} and {pred.shape}")
+    if len(true) != len(pred):
+        raise FilteringInputError(f"y_true has {len(true)} items but y_pred has {len(pred)}")
+    for name, labels in (("y_true", true), ("y_pred", pred)):
+        if labels.dtype.kind == "f" and np.isnan(labels).any():
+            where = int(np.flatnonzero(np.isnan(labels))[0])
+            raise FilteringInputError(f"{name} holds NaN at position {where}")
+    true, pred = true.astype(bool), pred.astype(bool)
+    tp = int((true & pred).sum())
+    fp, fn = int(pred.sum()) - tp, int(true.sum()) - tp
+    return FilteringContingency(tp, fp, fn, len(true) - tp - fp - fn)
+
+
+# ------------------------------------------------------------------------------------ estimates
+@dataclass(frozen=True)
+class Estimates:
+    """The probabilities the measures are written in (seed 003 §4), and the (smoothed) collection size."""
+
+    p_g: float  # P(G)
+    s_g: float  # P(S|G): recall
+    s_ng: float  # P(S|¬G): fall-out
+    g_s: float  # P(G|S): precision
+    g_ns: float  # P(G|¬S)
+    n: float  # |T| (+4 with Laplace)
+
+    @property
+    def p_s(self) -> float:
+        """P(S) consistent with the joint: P(S|G)P(G) + P(S|¬G)P(¬G)."""
+        return _mix(self.s_g, self.p_g) + _mix(self.s_ng, 1 - self.p_g)
+
+    def joint(self) -> np.ndarray:
+        """[[P(S∧G), P(S∧¬G)], [P(¬S∧G), P(¬S∧¬G)]] from P(G) and the gold-conditioned estimates."""
+        pg, png = self.p_g, 1 - self.p_g
+        return np.array([[_mix(self.s_g, pg), _mix(self.s_ng, png)],
+                         [_mix(1 - self.s_g, pg), _mix(1 - self.s_ng, png)]])
+
+
+def _mix(conditional: float, marginal: float) -> float:
+    """conditional × marginal, 0 when the marginal is 0 (an undefined conditional over an empty class)."""
+    return 0.0 if marginal == 0 else conditional * marginal
+
+
+def _ratio(num: float, den: float) -> float:
+    return num / den if den else math.nan
+
+
+def _smoothing(smoothing: str | None) -> str:
+    smoothing = "none" if smoothing is None else smoothing
+    if smoothing not in SMOOTHINGS:
+        raise FilteringInputError(f"smoothing must be one of {', '.join(SMOOTHINGS)}, got {smoothing!r}")
+    return smoothing
+
+
+def estimates(c: FilteringContingency, smoothing: str | None = None) -> Estimates:
+    """Probabilities from counts, smoothed as seed 003 §5.1 (``"laplace"``) or §5.2 (``"noninformative"``).
+
+    >>> e = estimates(FilteringContingency(tp=0, fp=10, fn=5, tn=85), "noninformative")
+    >>> round(e.g_s, 4)  # (0 + 2·0.05) / (10 + 2)
+    0.0083
+    """
+    smoothing = _smoothing(smoothing)
+    tp, fp, fn, tn = c.tp, c.fp, c.fn, c.tn
+    if smoothing == "laplace":
+        tp, fp, fn, tn = tp + 1, fp + 1, fn + 1, tn + 1
+    n = tp + fp + fn + tn
+    g, ng, s, ns = tp + fn, fp + tn, tp + fp, fn + tn
+    if smoothing == "noninformative":
+        if n == 0:
+            return Estimates(math.nan, math.nan, math.nan, math.nan, math.nan, 0)
+        p_g, p_s = g / n, s / n
+        return Estimates(p_g, (tp + 2 * p_s) / (g + 2), (fp + 2 * p_s) / (ng + 2),
+                         (tp + 2 * p_g) / (s + 2), (fn + 2 * p_g) / (ns + 2), n)
+    return Estimates(_ratio(g, n), _ratio(tp, g), _ratio(fp, ng), _ratio(tp, s), _ratio(fn, ns), n)
+
+
+def _est(c: FilteringContingency | Estimates, smoothing) -> Estimates:
+    return c if isinstance(c, Estimates) else estimates(c, smoothing)
+
+
+# -------------------------------------------------------------------------------------- measures
+def accuracy(c, smoothing=None) -> float:
+    """Acc = (TP + TN)/|T| = P(S|G)P(G) + P(¬S|¬G)P(¬G) (seed 003 §4.1)."""
+    j = _est(c, smoothing).joint()
+    return float(j[0, 0] + j[1, 1])
+
+
+def weighted_accuracy(c, lam: float = 1.0, smoothing=None) -> float:
+    """WAcc_λ = (λTP + TN)/(λ(TP + FN) + TN + FP) (Androutsopoulos et al. 2000; seed 003 §4.1)."""
+    e = _est(c, smoothing)
+    j = e.joint()
+    return _ratio(lam * j[0, 0] + j[1, 1], lam * e.p_g + (1 - e.p_g))
+
+
+def _counts(e: Estimates) -> np.ndarray:
+    """Effective [[TP, FP], [FN, TN]] from the estimates (the counts themselves without smoothing)."""
+    return e.joint() * e.n
+
+
+def utility(c, alpha: float = 2.0, smoothing=None) -> float:
+    """Utility = α·TP − FP (seed 003 §4.1; TREC filtering's T11U is α = 2). Not normalised."""
+    (tp, fp), _ = _counts(_est(c, smoothing))
+    return float(alpha * tp - fp)
+
+
+def linear_utility(c, a1: float = 2.0, a2: float = 0.0, a3: float = 1.0, a4: float = 0.0,
+                   smoothing=None) -> float:
+    """Utility_{α1..α4} = α1·TP + α2·TN − α3·FP − α4·FN (Hull 1998; seed 003 §4.1)."""
+    (tp, fp), (fn, tn) = _counts(_est(c, smoothing))
+    return float(a1 * tp + a2 * tn - a3 * fp - a4 * fn)
+
+
+def lam(c, smoothing=None) -> float:
+    """Lam% = logit⁻¹((logit P(¬S|G) + logit P(S|¬G))/2) (Cormack & Lynam 2005; seed 003 §4.2).
+
+    An error rate (lower is better), computed as √(ab)/(√(ab) + √((1−a)(1−b))) with a = P(¬S|G),
+    b = P(S|¬G): 0 when either rate is 0, NaN when one is 0 and the other 1.
+    """
+    e = _est(c, smoothing)
+    a, b = 1 - e.s_g, e.s_ng
+    good, bad = math.sqrt(a * b), math.sqrt((1 - a) * (1 - b))
+    return _ratio(good, good + bad)
+
+
+def phi(c, smoothing=None) -> float:
+    """Phi = (TP·TN − FP·FN)/√(|G||¬G||S||¬S|) = (P(S|G) − P(S|¬G))·√(P(G)P(¬G)/(P(S)P(¬S))) (§4.2).
+
+    0 for an output that puts every document in one class (non-informative); NaN for a one-class gold.
+    """
+    e = _est(c, smoothing)
+    if e.p_g in (0.0, 1.0) or math.isnan(e.p_g):
+        return math.nan
+    p_s = e.p_s
+    if p_s in (0.0, 1.0):
+        return 0.0
+    return float((e.s_g - e.s_ng) * math.sqrt(e.p_g * (1 - e.p_g) / (p_s * (1 - p_s))))
+
+
+def kappa(c, smoothing=None) -> float:
+    """Cohen's κ = (Acc − Acc_random)/(1 − Acc_random), Acc_random = P(S)P(G) + P(¬S)P(¬G) (§4.2).
+
+    0 for a one-class output when the gold has both classes; NaN when both are one and the same class.
+    """
+    e = _est(c, smoothing)
+    p_s = e.p_s
+    chance = p_s * e.p_g + (1 - p_s) * (1 - e.p_g)
+    return _ratio(accuracy(e) - chance, 1 - chance)
+
+
+def mutual_information(c, smoothing=None) -> float:
+    """MI = Σ P(x, y) log(P(x, y)/(P(x)P(y))) over the 2×2 joint, in nats (seed 003 §4.2)."""
+    j = _est(c, smoothing).joint()
+    if np.isnan(j).any():
+        return math.nan
+    rows, cols = j.sum(axis=1), j.sum(axis=0)
+    total = 0.0
+    for x in range(2):
+        for y in range(2):
+            if j[x, y] > 0:
+                total += j[x, y] * math.log(j[x, y] / (rows[x] * cols[y]))
+    return max(total, 0.0)
+
+
+def odds_ratio(c, smoothing=None) -> float:
+    """Odds = TP·TN/(FN·FP) = [P(S|G)/P(¬S|G)]·[P(¬S|¬G)/P(S|¬G)] (Karon & Alexander 1958; §4.2).
+
+    1 for a non-informative output; +inf when only the denominator is 0; NaN for 0/0.
+    """
+    e = _est(c, smoothing)
+    num, den = e.s_g * (1 - e.s_ng), (1 - e.s_g) * e.s_ng
+    if den == 0:
+        return math.inf if num > 0 else math.nan
+    return num / den
+
+
+def macro_accuracy(c, smoothing=None) -> float:
+    """MAAc = (P(S|G) + P(¬S|¬G))/2, the mean of the two classes' accuracies (Mitchell 1997; §4.2)."""
+    e = _est(c, smoothing)
+    return (e.s_g + 1 - e.s_ng) / 2
+
+
+def chi(c, smoothing=None) -> float:
+    """Chi, seed 003's probabilistic form: (P(S|G)P(¬S|¬G) − P(S|¬G)P(¬S|G) + 1)/2; ½ when
+    non-informative."""
+    e = _est(c, smoothing)
+    return (e.s_g * (1 - e.s_ng) - e.s_ng * (1 - e.s_g) + 1) / 2
+
+
+def chi_counts(c, smoothing=None) -> float:
+    """Chi, seed 003's count form as printed: (|S∩G|·|¬S∩¬G| − |S∩¬G|·|¬S∩G| + |T|)/(|S| + |G| + |¬S| + |¬G|).
+
+    The paper prints it beside the probabilistic form as if equal; it is not (it grows with |T|), hence
+    named apart (``Chi-counts``).
+    """
+    e = _est(c, smoothing)
+    (tp, fp), (fn, tn) = _counts(e)
+    return _ratio(tp * tn - fp * fn + e.n, 2 * e.n)
+
+
+def precision(c, smoothing=None) -> float:
+    """Precision = P(G|S) = TP/(TP + FP); NaN when nothing is returned."""
+    return float(_est(c, smoothing).g_s)
+
+
+def recall(c, smoothing=None) -> float:
+    """Recall = P(S|G) = TP/(TP + FN); NaN when the gold has no positive."""
+    return float(_est(c, smoothing).s_g)
+
+
+def _harmonic(a: float, b: float, alpha: float) -> float:
+    if a == 0 or b == 0:
+        return 0.0
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    return 1.0 / (alpha / a + (1 - alpha) / b)
+
+
+def f_measure(c, alpha: float = 0.5, smoothing=None) -> float:
+    """F_α = 1/(α/P + (1−α)/R) (van Rijsbergen 1974; seed 003 §4.3); 0 when P or R is 0."""
+    e = _est(c, smoothing)
+    return _harmonic(e.g_s, e.s_g, alpha)
+
+
+def reliability(c, smoothing=None) -> float:
+    """Reliability = P(G|S)·P(¬G|¬S), the product of both classes' precisions (seed 003 §4.4)."""
+    e = _est(c, smoothing)
+    return e.g_s * (1 - e.g_ns)
+
+
+def sensitivity(c, smoothing=None) -> float:
+    """Sensitivity = P(S|G)·P(¬S|¬G), the product of both classes' recalls (seed 003 §4.4)."""
+    e = _est(c, smoothing)
+    return e.s_g * (1 - e.s_ng)
+
+
+def f_reliability_sensitivity(c, alpha: float = 0.5, smoothing=None) -> float:
+    """F(R,S) = 1/(α/R + (1−α)/S); 0 when R or S is 0 (the all-positive and all-negative outputs)."""
+    e = _est(c, smoothing)
+    return _harmonic(reliability(e), sensitivity(e), alpha)
+
+
+# --------------------------------------------------------------------------------------- registry
+_SOURCE = "Amigó, Gonzalo, Verdejo et al., filtering metrics and formal constraints (seed 003)"
+
+
+def _on_organizations(function):
+    def compute(gold, output, *, smoothing="none", **params):
+        return function(estimates(contingency(gold, output), smoothing), **params)
+
+    compute.__name__ = f"filtering_{function.__name__}"
+    return compute
+
+
+_INF = math.inf
+for _name, _function, _params, _range, _desc in (
+    ("Accuracy", accuracy, {}, (0, 1), "(TP + TN)/|T|"),
+    ("WAcc", weighted_accuracy, {"lam": 1.0}, (0, 1), "weighted accuracy (λTP + TN)/(λ|G| + |¬G|)"),
+    ("Utility", utility, {"alpha": 2.0}, (-_INF, _INF), "α·TP − FP"),
+    ("LinearUtility", linear_utility, {"a1": 2.0, "a2": 0.0, "a3": 1.0, "a4": 0.0}, (-_INF, _INF),
+     "α1·TP + α2·TN − α3·FP − α4·FN"),
+    ("Lam%", lam, {}, (0, 1), "logistic average misclassification rate (lower is better)"),
+    ("Phi", phi, {}, (-1, 1), "Phi correlation coefficient"),
+    ("Kappa", kappa, {}, (-1, 1), "Cohen's kappa"),
+    ("MI", mutual_information, {}, (0, math.log(2)), "mutual information of output and gold (nats)"),
+    ("Odds", odds_ratio, {}, (0, _INF), "odds ratio TP·TN/(FN·FP)"),
+    ("MAAc", macro_accuracy, {}, (0, 1), "macro-averaged accuracy"),
+    ("Chi", chi, {}, (0, 1), "Chi, probabilistic form (½ when non-informative)"),
+    ("Chi-counts", chi_counts, {}, (-_INF, _INF), "Chi, count form as printed in seed 003"),
+    ("Precision", precision, {}, (0, 1), "P(G|S)"),
+    ("Recall", recall, {}, (0, 1), "P(S|G)"),
+    ("F", f_measure, {"alpha": 0.5}, (0, 1), "F_α of precision and recall"),
+    ("Reliability", reliability, {}, (0, 1), "P(G|S)·P(¬G|¬S)"),
+    ("Sensitivity", sensitivity, {}, (0, 1), "P(S|G)·P(¬S|¬G)"),
+    ("F(R,S)", f_reliability_sensitivity, {"alpha": 0.5}, (0, 1), "F_α of Reliability and Sensitivity"),
+):
+    register(_name, _on_organizations(_function), task="filtering", source=_SOURCE,
+             params={**_params, "smoothing": "none"}, choices={"smoothing": SMOOTHINGS}, range=_range,
+             description=_desc)

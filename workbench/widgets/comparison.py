@@ -1,0 +1,108 @@
+"""Compare the systems of a campaign: tidy results (``system, topic, measure, value``) → the comparison
+charts of ``workbench.charts`` behind a chart, system and measure selector.
+
+The UIR matrix, the F_α curves and the strictness curves come from ``workbench.analysis`` (``uir_matrix``
+over the two selected measures, ``f_alpha_curves`` with measure x as precision and y as recall,
+``top_n_strictness`` over every measure); tables computed beforehand may be passed as ``f_alpha`` and
+``strictness`` instead. The widget computes nothing itself.
+
+    >>> cmp = Comparison(results)                                      # doctest: +SKIP
+    >>> cmp.view.value = "measure vs measure"; cmp.measure_y.value = "S∼"  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+
+import altair as alt
+import ipywidgets as W
+import pandas as pd
+
+from workbench.charts import (
+    ChartDataError,
+    enable_offline,
+    f_alpha_chart,
+    means_chart,
+    measure_scatter,
+    per_topic_chart,
+    strictness_chart,
+    uir_heatmap,
+)
+from workbench.charts.builders import require_columns
+
+MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS = (
+    "mean scores", "measure vs measure", "two systems per test case", "UIR matrix", "F_α curves",
+    "strictness")
+
+
+def _analysis(name: str):
+    try:
+        return getattr(importlib.import_module("workbench.analysis"), name)
+    except (ImportError, AttributeError) as missing:
+        raise ChartDataError(f"this chart needs workbench.analysis.{name} ({missing})") from None
+
+
+class Comparison(W.VBox):
+    """Charts of a campaign's results with selectors: ``view`` (which chart), ``systems`` (which systems),
+    ``measure_x`` / ``measure_y`` (the two measures a scatter, per-topic chart or UIR uses)."""
+
+    def __init__(self, results: pd.DataFrame, *, f_alpha: pd.DataFrame | None = None,
+                 strictness: pd.DataFrame | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        enable_offline()
+        self.results = require_columns(results, ["system", "topic", "measure", "value"], "Comparison")
+        self.f_alpha, self.strictness = f_alpha, strictness
+        systems = list(dict.fromkeys(self.results["system"].astype(str)))
+        measures = list(dict.fromkeys(self.results["measure"].astype(str)))
+        self.view = W.Dropdown(options=[MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS], value=MEANS,
+                               description="chart")
+        self.systems = W.SelectMultiple(options=systems, value=tuple(systems), description="systems",
+                                        rows=min(8, len(systems)))
+        self.measure_x = W.Dropdown(options=measures, value=measures[0], description="measure x")
+        self.measure_y = W.Dropdown(options=measures, value=measures[min(1, len(measures) - 1)],
+                                    description="measure y")
+        for control in (self.view, self.systems, self.measure_x, self.measure_y):
+            control.observe(lambda _: self.redraw(), "value")
+        self.message = W.HTML()
+        self.message.add_class("wb-comparison-message")
+        self.chart_widget = alt.JupyterChart(self.build())
+        self.children = [W.HBox([W.VBox([self.view, self.measure_x, self.measure_y]), self.systems]),
+                         self.message, self.chart_widget]
+        self.add_class("wb-comparison")
+
+    def build(self) -> alt.TopLevelMixin:
+        """The chart the selectors ask for (raises ``ChartDataError`` when they ask for the impossible)."""
+        chosen = list(self.systems.value)
+        if not chosen:
+            raise ChartDataError("select at least one system")
+        results = self.results[self.results["system"].astype(str).isin(chosen)]
+        x, y, view = self.measure_x.value, self.measure_y.value, self.view.value
+        if view == MEANS:
+            return means_chart(results)
+        if view == SCATTER:
+            return measure_scatter(results, x, y)
+        if view == PER_TOPIC:
+            if len(chosen) != 2:
+                raise ChartDataError(f"select exactly two systems to compare per test case ({len(chosen)} "
+                                     "selected)")
+            return per_topic_chart(results, chosen, list(dict.fromkeys([x, y])))
+        if view == UIR:
+            matrix = _analysis("uir_matrix")(results, list(dict.fromkeys([x, y])))
+            return uir_heatmap(matrix, title=f"UIR over {x} and {y} (outlined: ≥ 0.25)")
+        if view == F_ALPHA:
+            curves = _analysis("f_alpha_curves")(results, x, y) if self.f_alpha is None else self.f_alpha
+            return f_alpha_chart(curves[curves["system"].astype(str).isin(chosen)],
+                                 title=f"F_α of {x} (α = 1) and {y} (α = 0)")
+        curves = _analysis("top_n_strictness")(results) if self.strictness is None else self.strictness
+        return strictness_chart(curves)
+
+    def redraw(self) -> None:
+        """Rebuild the chart after a selector changed; on a bad selection say why and keep the last chart."""
+        try:
+            chart = self.build()
+        except ValueError as problem:  # ChartDataError, or the analysis refusing the selection
+            self.message.value = f'<span style="color:#b00020">⚠ {html.escape(str(problem))}</span>'
+            return
+        self.message.value = ""
+        self.chart_widget.chart = chart

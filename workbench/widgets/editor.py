@@ -1,0 +1,286 @@
+"""An editor for one organization: a text row per priority level in the papers' notation, the finite rest
+or the unlimited tail below, and the whole notation in a second tab for pasting.
+
+``text`` is the notation as typed; ``organization`` the last valid :class:`Organization` (it stays in force
+while the text is invalid); ``error`` explains what is wrong and where ("" when valid).
+
+    >>> editor = OrganizationEditor("d1 {d2 d3}\\n{d4 d5}")
+    >>> editor.levels[1].value = "{d4 d5"                       # as the front end would set it
+    >>> editor.error, editor.organization.format()
+    ("line 2, column 1, at '{': unbalanced '{' is never closed", 'd1 {d2 d3}\\n{d4 d5}')
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import ipywidgets as W
+import traitlets as T
+
+from workbench.model import Organization, OrganizationError, natural_key
+
+_REST_LINE = re.compile(r"^\s*rest\s*:(.*)$", re.IGNORECASE)
+_INVALID = "#fde2e2"
+_BUTTON = W.Layout(width="30px", padding="0px")
+_NUMBER = W.Layout(width="22px")
+_LEVEL = W.Layout(width="220px")
+
+
+def split_notation(text: str) -> tuple[list[str], str | None]:
+    """The level lines of a notation text and the body of its ``rest:`` line (None: unlimited tail).
+
+    Only a ``rest:`` line that is the last non-blank line is taken apart; trailing blank lines are dropped,
+    so level line *i* of the text is row *i* of the editor.
+    """
+    lines = text.splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if lines:
+        match = _REST_LINE.match(lines[-1])
+        if match:
+            return lines[:-1], match.group(1).strip()
+    return lines, None
+
+
+def join_notation(levels: list[str], rest: str | None) -> str:
+    """Inverse of :func:`split_notation` (up to the spacing of the ``rest:`` line)."""
+    lines = list(levels)
+    if rest is not None:
+        lines.append(f"rest: {rest}".rstrip())
+    return "\n".join(lines)
+
+
+def close_tree(widget: W.Widget) -> None:
+    """Close ``widget`` and, depth first, every widget among its children (layouts may be shared: kept)."""
+    for child in getattr(widget, "children", ()):
+        close_tree(child)
+    widget.close()
+
+
+class _LevelRow:
+    """The widgets of one level: its number, its text, move/remove buttons and an error note."""
+
+    def __init__(self, editor: OrganizationEditor, value: str) -> None:
+        self.number = W.Label(layout=_NUMBER)
+        self.text = W.Text(value=value, continuous_update=True, placeholder="{d1 d2} d3", layout=_LEVEL)
+        self.text.add_class("wb-level")
+        self.up = W.Button(description="↑", tooltip="move this level up", layout=_BUTTON)
+        self.down = W.Button(description="↓", tooltip="move this level down", layout=_BUTTON)
+        self.remove = W.Button(description="✕", tooltip="remove this level", layout=_BUTTON)
+        self.note = W.HTML()
+        self.note.add_class("wb-level-error")
+        self.box = W.HBox([self.number, self.text, self.up, self.down, self.remove, self.note])
+        self.text.observe(lambda _: editor._row_edited(), "value")
+        self.up.on_click(lambda _: editor.move_level(editor._row_index(self), -1))
+        self.down.on_click(lambda _: editor.move_level(editor._row_index(self), +1))
+        self.remove.on_click(lambda _: editor.remove_level(editor._row_index(self)))
+
+    def mark(self, message: str) -> None:
+        self.text.style.background = _INVALID if message else ""
+        self.note.value = f'<span style="color:#b00020">{html.escape(message)}</span>' if message else ""
+
+
+class OrganizationEditor(W.VBox):
+    """Edit one organization level by level; see the module docstring. Levels beyond ``max_rows`` get no
+    row (thousands of widgets would take seconds to draw): they are edited in the notation tab."""
+
+    text = T.Unicode("")
+    organization = T.Instance(Organization, args=())  # until a valid text arrives: empty
+    error = T.Unicode("")
+    caption = T.Unicode("")
+    known_documents = T.Instance(frozenset, args=())
+
+    def __init__(self, value: Organization | str = "", *, caption: str = "", max_rows: int = 200,
+                 **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._syncing = self._composing = False
+        self._rows: list[_LevelRow] = []
+        self._hidden: list[str] = []  # the levels beyond max_rows, as text
+        self.max_rows = max_rows
+        self._hidden_note = W.HTML()
+        self._title = W.HTML()
+        self._rows_box = W.VBox()
+        self._add = W.Button(description="+ level", tooltip="add a level at the bottom",
+                             layout=W.Layout(width="80px"))
+        self._add.on_click(lambda _: self.add_level())
+        self._finite = W.Checkbox(description="finite rest", indent=False, layout=W.Layout(width="100px"))
+        self._rest = W.Text(placeholder="d8 d9", continuous_update=True, layout=W.Layout(width="200px"))
+        self._rest.add_class("wb-rest")
+        self._rest_note = W.HTML()
+        self._tail = W.HTML()
+        self._tail.add_class("wb-tail")
+        self._status = W.HTML()
+        self._status.add_class("wb-editor-status")
+        self._notation = W.Textarea(continuous_update=True, layout=W.Layout(width="330px", height="160px"))
+        self._notation.add_class("wb-notation")
+        self._finite.observe(lambda _: self._row_edited(), "value")
+        self._rest.observe(lambda _: self._row_edited(), "value")
+        self._notation.observe(self._notation_edited, "value")
+        levels_view = W.VBox([self._rows_box, self._hidden_note, W.HBox([self._add, self._finite, self._rest]),
+                              self._rest_note, self._tail])
+        tabs = W.Tab([levels_view, self._notation], titles=("levels", "notation"))
+        self.children = [self._title, tabs, self._status]
+        self.add_class("wb-editor")
+        self.caption = caption
+        text = value.format() if isinstance(value, Organization) else value
+        if not isinstance(text, str):
+            raise OrganizationError(f"an editor starts from an Organization or notation text, got "
+                                    f"{type(value).__name__}")
+        self.text = text
+        if not text:  # no change event for the empty default
+            self._text_changed({"new": text})
+
+    # ------------------------------------------------------------------------------ public edits
+    @property
+    def levels(self) -> list[W.Text]:
+        """The level rows' text widgets, top level first (what a user types into)."""
+        return [row.text for row in self._rows]
+
+    @property
+    def rest(self) -> W.Text:
+        """The text widget of the finite rest (used when ``finite`` is ticked)."""
+        return self._rest
+
+    @property
+    def finite(self) -> W.Checkbox:
+        """Ticked: a finite rest below the levels; unticked: an unlimited tail."""
+        return self._finite
+
+    def add_level(self, value: str = "") -> None:
+        """Append a level row at the bottom (an empty row is ignored until something is typed in it)."""
+        if self._hidden:
+            self._hidden.append(value)
+            self._row_edited()
+            return
+        self._rows.append(_LevelRow(self, value))
+        self._rows_changed()
+
+    def remove_level(self, index: int) -> None:
+        """Remove the level row at ``index`` (0-based)."""
+        close_tree(self._rows.pop(index).box)
+        self._rows_changed()
+
+    def move_level(self, index: int, step: int) -> None:
+        """Move the level row at ``index`` up (``step=-1``) or down (``+1``); no-op at either end of the
+        rows."""
+        target = index + step
+        if 0 <= target < len(self._rows):
+            self._rows[index], self._rows[target] = self._rows[target], self._rows[index]
+            self._rows_changed()
+
+    def close(self) -> None:
+        """Close this editor and every widget inside it (their front-end models go too)."""
+        for child in self.children:
+            close_tree(child)
+        super().close()
+
+    # --------------------------------------------------------------------------------- plumbing
+    def _row_index(self, row: _LevelRow) -> int:
+        return self._rows.index(row)
+
+    def _composed(self) -> tuple[list[str], str | None]:
+        levels = [row.text.value for row in self._rows] + self._hidden
+        return levels, self._rest.value if self._finite.value else None
+
+    def _rows_changed(self) -> None:
+        for number, row in enumerate(self._rows, start=1):
+            row.number.value = str(number)
+        self._rows_box.children = [row.box for row in self._rows]
+        self._row_edited()
+
+    def _row_edited(self) -> None:
+        if not self._syncing:
+            self._composing = True
+            try:
+                self.text = join_notation(*self._composed())
+            finally:
+                self._composing = False
+
+    def _notation_edited(self, change) -> None:
+        if not self._syncing:
+            self.text = change["new"]
+
+    @T.observe("caption")
+    def _show_caption(self, change) -> None:
+        self._title.value = f"<b>{html.escape(change['new'])}</b>" if change["new"] else ""
+
+    @T.observe("text")
+    def _text_changed(self, change) -> None:
+        if self._composing:  # the rows made this text: they are already right
+            self._sync_notation(change["new"])
+            self._parse(len(self._rows) + len(self._hidden))
+            return
+        levels, rest = split_notation(change["new"])
+        n_levels = len(levels)
+        levels, self._hidden = levels[:self.max_rows], levels[self.max_rows:]
+        self._hidden_note.value = (
+            f"<i>… and {len(self._hidden)} more levels ({self.max_rows + 1}–{n_levels}): edit them in the "
+            "notation tab</i>" if self._hidden else "")
+        self._syncing = True
+        try:
+            while len(self._rows) < len(levels):
+                self._rows.append(_LevelRow(self, ""))
+            for row in self._rows[len(levels):]:
+                close_tree(row.box)
+            del self._rows[len(levels):]
+            for number, (row, value) in enumerate(zip(self._rows, levels, strict=True), start=1):
+                row.number.value = str(number)
+                if row.text.value != value:
+                    row.text.value = value
+            if len(self._rows_box.children) != len(self._rows):
+                self._rows_box.children = [row.box for row in self._rows]
+            self._finite.value = rest is not None
+            self._rest.disabled = rest is None
+            if rest is not None and self._rest.value.strip() != rest:
+                self._rest.value = rest
+        finally:
+            self._syncing = False
+        self._sync_notation(change["new"])
+        self._parse(n_levels)
+
+    def _sync_notation(self, text: str) -> None:
+        self._rest.disabled = not self._finite.value
+        if self._notation.value != text:
+            self._syncing = True
+            try:
+                self._notation.value = text
+            finally:
+                self._syncing = False
+
+    def _parse(self, n_levels: int) -> None:
+        for row in self._rows:
+            row.mark("")
+        self._rest_note.value = ""
+        try:
+            organization = Organization.parse(self.text)
+        except OrganizationError as problem:
+            self.error = str(problem)
+            where = [f"column {problem.column}"] if problem.column else []
+            if problem.token is not None:
+                where.append(f"at {problem.token!r}")
+            local = f"{', '.join(where)}: {problem.message}" if where else problem.message
+            if problem.line is not None and 1 <= problem.line <= len(self._rows):
+                self._rows[problem.line - 1].mark(local)
+            elif problem.line == n_levels + 1:
+                self._rest_note.value = f'<span style="color:#b00020">rest: {html.escape(local)}</span>'
+            self._status.value = (f'<span style="color:#b00020">⚠ {html.escape(str(problem))}; the last '
+                                  "valid organization stays in force</span>")
+        else:
+            self.error = ""
+            self.organization = organization
+            self._status.value = ""
+        self._show_tail()
+
+    @T.observe("known_documents")
+    def _known_changed(self, _change) -> None:
+        self._show_tail()
+
+    def _show_tail(self) -> None:
+        organization = self.organization
+        if organization.finite:
+            self._tail.value = ""
+            return
+        below = sorted(self.known_documents - organization.prioritised, key=natural_key)
+        named = " ".join(below) + " …" if below else "…"
+        self._tail.value = f"<i>unlimited tail:</i> {html.escape(named)}"
