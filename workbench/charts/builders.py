@@ -116,10 +116,10 @@ def history_chart(history: pd.DataFrame, *, title: str | None = None, width: int
     data = _numeric(_numeric(data, "value", "history_chart"), "step", "history_chart")
     measures, outputs = _order(data["measure"]), _order(data["output"])
     line = alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("step:Q", title="edit", axis=alt.Axis(tickMinStep=1, format="d")),
+        x=alt.X("step:O", title="edit", axis=alt.Axis(labelAngle=0, labelOverlap=True)),
         y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="score"),
         color=alt.Color("measure:N", sort=measures),
-        tooltip=["step:Q", "output:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
+        tooltip=["step:O", "output:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
     ).properties(width=width / max(1, min(len(outputs), 3)), height=160)
     return line.facet(column=alt.Column("output:N", sort=outputs, title=None)).properties(title=title or "")
 

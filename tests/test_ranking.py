@@ -1,0 +1,355 @@
+"""Ranking measures: trec_eval's test outputs, Sakai's Figure 1, pytrec_eval and pyNTCIREVAL, properties."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import shared_dataset
+from workbench.data import (
+    qrels_grades,
+    read_trec_eval_output,
+    read_trec_qrels,
+    read_trec_qrels_frame,
+    read_trec_run,
+    read_trec_run_frame,
+    run_scores,
+)
+from workbench.metrics.ranking import (
+    GainTable,
+    RankingInputError,
+    average_precision,
+    evaluate_run,
+    order_by_score,
+    ranked_documents,
+)
+from workbench.metrics.registry import UnknownMeasureError, evaluate, parse
+from workbench.model import Organization
+
+# ------------------------------------------------------------------------------- trec_eval reference
+# trec_eval measure -> workbench measure; {L} is the relevance level of the trec_eval command (-l).
+TREC_EVAL_NAMES = {
+    "map": "AP(rel_level={L})",
+    "Rprec": "RPrec(rel_level={L})",
+    "recip_rank": "RR(rel_level={L})",
+    "ndcg": "nDCG",
+    "rbp": "RBP(p=0.9)",  # trec_eval's default persistence is 0.9
+    **{f"P_{k}": f"P(rel_level={{L}})@{k}" for k in (3, 5, 7, 10, 15, 20, 30, 100, 200, 500, 1000)},
+    **{f"ndcg_cut_{k}": f"nDCG@{k}" for k in (5, 10, 15, 20, 23, 30, 100, 200, 500, 1000)},
+    **{f"map_cut_{k}": f"AP(rel_level={{L}})@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)},
+    **{f"success_{k}": f"Success(rel_level={{L}})@{k}" for k in (1, 2, 5, 10, 20)},
+}
+
+# (qrels, run, trec_eval output, relevance level): the trec_eval Makefile quicktest commands
+# `trec_eval -m all_trec -q qrels.test results.test` (out.test.aq), `... -q -c qrels.test results.trunc`
+# (out.test.aqc), `... -q -l2 qrels.rel_level results.test` (out.test.aql) and the parameterised measures
+# `-m P.5,7,3 -mndcg_cut.10,20,23.4 ...` (out.test.meas_params).
+TREC_EVAL_CASES = [
+    ("qrels.test", "results.test", "out.test.aq", 1),
+    ("qrels.test", "results.trunc", "out.test.aqc", 1),
+    ("qrels.rel_level", "results.test", "out.test.aql", 2),
+    ("qrels.test", "results.test", "out.test.meas_params", 1),
+]
+
+
+def _reference(out_file: str):
+    frame = read_trec_eval_output(shared_dataset("trec_eval_test", out_file))
+    return frame[frame.measure.isin(TREC_EVAL_NAMES)]
+
+
+@pytest.mark.parametrize(("qrels", "run", "out", "level"), TREC_EVAL_CASES)
+def test_trec_eval_per_topic_vectorised(qrels, run, out, level):
+    """Every shared measure, every topic, to trec_eval's 4 printed decimals (vectorised run path)."""
+    grades = qrels_grades(read_trec_qrels_frame(shared_dataset("trec_eval_test", qrels)))
+    scores = run_scores(read_trec_run_frame(shared_dataset("trec_eval_test", run)))["STANDARD"]
+    reference = _reference(out)
+    reference = reference[reference.topic != "all"]
+    names = {m: TREC_EVAL_NAMES[m].format(L=level) for m in reference.measure.unique()}
+    values = evaluate_run(grades, scores, names.values())
+    assert len(reference) >= 18
+    for row in reference.itertuples():
+        # -c (out.test.aqc) also prints the topics the run lacks (302 in results.trunc), scored 0
+        value = values[names[row.measure]].get(row.topic, 0.0) if "c" in out[9:] else \
+            values[names[row.measure]][row.topic]
+        assert value == pytest.approx(row.value, abs=5e-5), (row.measure, row.topic)
+
+
+@pytest.mark.parametrize(("qrels", "run", "out", "level"), TREC_EVAL_CASES[:1] + TREC_EVAL_CASES[2:3])
+def test_trec_eval_through_organizations_and_registry(qrels, run, out, level):
+    """The same numbers through read_trec_qrels/read_trec_run Organizations and ``evaluate`` (one topic at a
+    time), and the means over topics equal trec_eval's ``all`` lines."""
+    gold = read_trec_qrels(shared_dataset("trec_eval_test", qrels))
+    outputs = read_trec_run(shared_dataset("trec_eval_test", run))["STANDARD"]
+    reference = _reference(out)
+    names = {m: TREC_EVAL_NAMES[m].format(L=level) for m in reference.measure.unique()}
+    per_topic = {topic: evaluate(gold[topic], output, names.values()) for topic, output in outputs.items()}
+    for row in reference.itertuples():
+        name = names[row.measure]
+        value = (np.mean([per_topic[t][name] for t in per_topic]) if row.topic == "all"
+                 else per_topic[row.topic][name])
+        assert value == pytest.approx(row.value, abs=5e-5), (row.measure, row.topic)
+
+
+def test_trec_eval_default_output_means():
+    """out.test (trec_eval's default measures, means over the 3 topics): map 0.1785, Rprec 0.2174,
+    recip_rank 0.4064, P_10 0.3000."""
+    grades = qrels_grades(read_trec_qrels_frame(shared_dataset("trec_eval_test", "qrels.test")))
+    scores = run_scores(read_trec_run_frame(shared_dataset("trec_eval_test", "results.test")))["STANDARD"]
+    values = evaluate_run(grades, scores, ["AP", "RPrec", "RR", "P@10"])
+    means = {name: np.mean(list(v.values())) for name, v in values.items()}
+    assert means == pytest.approx({"AP": 0.1785, "RPrec": 0.2174, "RR": 0.4064, "P@10": 0.3000}, abs=5e-5)
+
+
+# ------------------------------------------------------------------------------ Sakai, Figure 1
+def test_sakai_figure1():
+    """Seed 002 (Sakai, SIGIR 2006), Figure 1, reconstructed (the seed text is empty): one S-, one A- and one
+    B-relevant document (gains 3, 2, 1; β = 1). System X ranks B then S, system Y a non-relevant then S.
+    cg*(2) = 3 + 2, so P(X) = BR(2) = (2 + 4) / (2 + 5) = 6/7, P(Y) = (1 + 3) / (2 + 5) = 4/7 = O(Y),
+    while O(X) = (1 + 1) / (1 + 3) = 1/2: O prefers Y, P prefers X (the paper's point)."""
+    gold = Organization.parse("[3] S\n[2] A\n[1] B")
+    x, y = Organization.from_ranking(["B", "S"]), Organization.from_ranking(["N", "S"])
+    got = {name: (evaluate(gold, x, [name])[name], evaluate(gold, y, [name])[name])
+           for name in ("P-measure", "O-measure", "P+-measure", "Q-measure")}
+    assert got["P-measure"] == pytest.approx((6 / 7, 4 / 7), abs=1e-15)
+    assert got["O-measure"] == pytest.approx((1 / 2, 4 / 7), abs=1e-15)
+    both = Fraction(1, 2) + Fraction(6, 7)  # BR(1) + BR(2) of X
+    assert got["P+-measure"] == pytest.approx((float(both / 2), 4 / 7), abs=1e-15)
+    # Q = (BR(1) + BR(2)) / R with R = 3 for X; BR(2) / 3 for Y.
+    assert got["Q-measure"] == pytest.approx((float(both / 3), 4 / 21), abs=1e-15)
+
+
+# ----------------------------------------------------------------------- peers on random rankings
+@st.composite
+def graded_topics(draw, max_level=3):
+    """A topic: judged documents with levels 0..max_level, and a ranked list mixing judged and unjudged."""
+    n_docs = draw(st.integers(1, 25))
+    docs = [f"d{i}" for i in range(n_docs)]
+    judged = draw(st.lists(st.sampled_from(docs), unique=True, max_size=n_docs))
+    levels = {d: draw(st.integers(0, max_level)) for d in judged}
+    ranked = draw(st.permutations(docs))[: draw(st.integers(0, n_docs))]
+    return levels, ranked
+
+
+@settings(max_examples=200, deadline=None)
+@given(topic=graded_topics(), beta=st.sampled_from([0.0, 0.5, 1.0, 2.0]), cutoff=st.integers(1, 30),
+       grades=st.lists(st.integers(1, 9), min_size=3, max_size=3, unique=True).map(sorted))
+def test_pyntcireval_agrees(topic, beta, cutoff, grades):
+    """pyNTCIREVAL 0.0.3 (its `grades` list excludes level 0) on random graded rankings, to 1e-12."""
+    pm = pytest.importorskip("pyNTCIREVAL.metrics")
+    from pyNTCIREVAL import Labeler
+
+    levels, ranked = topic
+    gains = {d: float(grades[lv - 1]) for d, lv in levels.items() if lv > 0}
+    gold = Organization.from_graded(gains)
+    output = Organization.from_ranking(ranked)
+    labeled = Labeler(levels).label(ranked)
+    xrelnum = Labeler(levels).compute_per_level_doc_num(4)
+    mine = evaluate(gold, output, [f"Q-measure(beta={beta})", f"O-measure(beta={beta})",
+                                   f"P-measure(beta={beta})", f"P+-measure(beta={beta})",
+                                   f"ERR(gain=linear, max_grade={grades[-1]})@{cutoff}",
+                                   f"RBP(p=0.8, max_grade={grades[-1]})", f"nDCG@{cutoff}", "AP", "RR",
+                                   f"P@{cutoff}"])
+    if not gains:  # pyNTCIREVAL divides by zero without relevant documents; we define 0 (trec_eval's choice)
+        assert set(mine.values()) == {0.0}
+        return
+    theirs = [pm.QMeasure(xrelnum, grades, beta), pm.OMeasure(xrelnum, grades, beta),
+              pm.PMeasure(xrelnum, grades, beta), pm.PPlusMeasure(xrelnum, grades, beta),
+              pm.ERR(xrelnum, grades), pm.RBP(xrelnum, grades, 0.8), pm.MSnDCG(xrelnum, grades, cutoff),
+              pm.AP(xrelnum, grades), pm.RR(), pm.Precision(cutoff)]
+    theirs[4].cutoff = cutoff  # pyNTCIREVAL's ERR takes its cutoff as an attribute
+    expected = [m.compute(labeled) if labeled else 0.0 for m in theirs]
+    assert list(mine.values()) == pytest.approx(expected, abs=1e-12)
+
+
+@st.composite
+def scored_run(draw):
+    """qrels {topic: {doc: level}} (levels −1..3) and a run {topic: {doc: score}} with frequent ties."""
+    qrels, run = {}, {}
+    for t in range(draw(st.integers(1, 4))):
+        levels, ranked = draw(graded_topics())
+        qrels[f"q{t}"] = {d: (lv if lv else draw(st.sampled_from([0, -1]))) for d, lv in levels.items()}
+        # trec_eval's ndcg_cut reads rel_levels[-1] (undefined behaviour, seen to hang pytrec_eval) when every
+        # judgement of a topic is negative: give each topic one judged non-relevant document
+        qrels[f"q{t}"]["judged"] = 0
+        run[f"q{t}"] = {d: float(draw(st.integers(0, 5))) for d in ranked}
+    return qrels, run
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=scored_run(), level=st.integers(1, 3), cutoff=st.integers(1, 30))
+def test_pytrec_eval_agrees(data, level, cutoff):
+    """pytrec_eval (pytrec-eval-terrier, trec_eval's C code) on random runs with ties, to 1e-12."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = data
+    theirs = pytrec_eval.RelevanceEvaluator(
+        qrels, {"map", "Rprec", "recip_rank", f"P.{cutoff}", "ndcg", f"ndcg_cut.{cutoff}",
+                f"map_cut.{cutoff}", f"success.{cutoff}"},
+        relevance_level=level).evaluate({t: r for t, r in run.items() if r})
+    names = {"map": f"AP(rel_level={level})", "Rprec": f"RPrec(rel_level={level})",
+             "recip_rank": f"RR(rel_level={level})", f"P_{cutoff}": f"P(rel_level={level})@{cutoff}",
+             "ndcg": "nDCG", f"ndcg_cut_{cutoff}": f"nDCG@{cutoff}",
+             f"map_cut_{cutoff}": f"AP(rel_level={level})@{cutoff}",
+             f"success_{cutoff}": f"Success(rel_level={level})@{cutoff}"}
+    mine = evaluate_run(qrels, run, names.values())
+    for topic, values in theirs.items():
+        for measure, value in values.items():
+            assert mine[names[measure]][topic] == pytest.approx(value, abs=1e-12), (measure, topic)
+
+
+# --------------------------------------------------------------------------------- properties
+ALL_MEASURES = ["P@5", "RPrec", "RR", "AP", "AP@5", "Success@3", "nDCG", "nDCG@5", "nDCG(gain=exp)@5", "ERR",
+                "ERR(gain=linear)@5", "RBP(p=0.8)", "Q-measure", "O-measure", "P-measure", "P+-measure"]
+
+
+@st.composite
+def gold_and_output(draw):
+    docs = [f"d{i}" for i in range(draw(st.integers(1, 15)))]
+    grades = {d: draw(st.sampled_from([0, 1, 2, 3, 1.5])) for d in docs}
+    ranked = draw(st.permutations(docs + ["u1", "u2"]))[: draw(st.integers(0, len(docs) + 2))]
+    return Organization.from_graded(grades), Organization.from_ranking(ranked)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pair=gold_and_output())
+def test_range_perfect_and_invariance(pair):
+    """Each measure within its declared range; the ideal ranking scores 1 on the measures whose maximum it
+    reaches; renaming documents (no ties) and permuting equal-gain documents change nothing."""
+    gold, output = pair
+    scores = evaluate(gold, output, ALL_MEASURES)
+    for name, value in scores.items():
+        low, high = parse(name).spec.range
+        assert low <= value <= high + 1e-12, name
+    grade = gold.grade_of()
+    ideal = Organization.from_ranking(sorted(grade, key=lambda d: (-grade[d], d)))
+    perfect = evaluate(gold, ideal, ALL_MEASURES)
+    if grade:
+        full = [n for n in ALL_MEASURES if not n.startswith(("ERR", "RBP", "P@", "AP@"))]
+        assert all(perfect[n] == pytest.approx(1.0) for n in full), perfect
+        assert all(perfect[n] >= scores[n] - 1e-12 for n in ALL_MEASURES), (perfect, scores)
+    else:
+        assert set(scores.values()) == {0.0}
+    rename = {d: f"x{d}" for d in gold.documents | output.documents}
+    renamed_gold = Organization.from_graded({rename[d]: g for d, g in grade.items()})
+    renamed_output = Organization.from_ranking([rename[d] for d in ranked_documents(output)])
+    assert evaluate(renamed_gold, renamed_output, ALL_MEASURES) == pytest.approx(scores)
+    ranked = ranked_documents(output)
+    positions: dict[float, list[int]] = {}
+    for i, doc in enumerate(ranked):
+        positions.setdefault(grade.get(doc, 0.0), []).append(i)
+    permuted = list(ranked)
+    for places in positions.values():  # reverse the documents of each gain among their own positions
+        for i, j in zip(places, reversed(places), strict=True):
+            permuted[i] = ranked[j]
+    assert evaluate(gold, Organization.from_ranking(permuted), ALL_MEASURES) == pytest.approx(scores)
+
+
+def test_precision_invariant_under_permutation_of_the_top_k():
+    gold = Organization.from_graded({"a": 1, "b": 1, "c": 0, "d": 2})
+    first = evaluate(gold, Organization.from_ranking(["a", "c", "b", "x", "d"]), ["P@3"])
+    second = evaluate(gold, Organization.from_ranking(["b", "a", "c", "d", "x"]), ["P@3"])
+    assert first == second == {"P@3": pytest.approx(2 / 3)}
+
+
+# ------------------------------------------------------------------------------- hand-computed
+def test_hand_computed_small_case():
+    """Gold: a (2), b (1); ranking x, a, b (x unjudged = non-relevant).
+    AP = (1/2 + 2/3) / 2; RR = 1/2; RPrec = 1/2; P@2 = 1/2;
+    nDCG = (2/log2 3 + 1/2) / (2 + 1/log2 3); exp nDCG = (3/log2 3 + 1/2) / (3 + 1/log2 3);
+    ERR(exp) = R_a/2 with R_a = 3/4, then R_b = 1/4: 3/8 + (1/4)(1/4)/3; RBP(0.5) = 0.5(0.5·1 + 0.25·0.5)."""
+    gold = Organization.from_graded({"a": 2, "b": 1})
+    output = Organization.from_ranking(["x", "a", "b"])
+    got = evaluate(gold, output, ["AP", "RR", "RPrec", "P@2", "nDCG", "nDCG(gain=exp)", "ERR", "RBP(p=0.5)"])
+    l3 = np.log2(3)
+    assert got == pytest.approx({
+        "AP": (1 / 2 + 2 / 3) / 2, "RR": 0.5, "RPrec": 0.5, "P@2": 0.5,
+        "nDCG": (2 / l3 + 0.5) / (2 + 1 / l3), "nDCG(gain=exp)": (3 / l3 + 0.5) / (3 + 1 / l3),
+        "ERR": 3 / 8 + (1 / 4) * (1 / 4) / 3, "RBP(p=0.5)": 0.5 * (0.5 * 1 + 0.25 * 0.5)}, abs=1e-15)
+
+
+def test_rel_level_threshold():
+    """trec_eval -l2: only grade ≥ 2 is relevant for the binary measures; nDCG still uses every grade."""
+    gold = Organization.from_graded({"a": 2, "b": 1})
+    output = Organization.from_ranking(["b", "a"])
+    got = evaluate(gold, output, ["AP(rel_level=2)", "RR(rel_level=2)", "AP"])
+    assert got == {"AP(rel_level=2)": 0.5, "RR(rel_level=2)": 0.5, "AP": 1.0}
+
+
+def test_tie_policy_and_tied_levels():
+    """Score descending, then document id descending (trec_eval); a tied output level is read the same way."""
+    assert order_by_score(["d1", "d3", "d2"], [1.0, 1.0, 1.0]) == [1, 2, 0]
+    assert order_by_score(["a", "b"], [0.5, 2.0]) == [1, 0]
+    tied = Organization.parse("{d1 d3 d2}\nd4")
+    assert ranked_documents(tied) == ["d3", "d2", "d1", "d4"]
+    gold = Organization.from_graded({"d1": 1})
+    assert evaluate(gold, tied, ["RR"]) == {"RR": 1 / 3}
+    overlapping = Organization.parse("d2\n{d1 d2}")
+    assert ranked_documents(overlapping) == ["d2", "d1"]
+
+
+# ------------------------------------------------------------------------------------ bad input
+def test_defined_results_for_degenerate_topics():
+    """Empty gold, an empty output, gold and output over different documents, a finite gold rest: all 0."""
+    nothing = Organization()
+    some = Organization.from_ranking(["a", "b"])
+    assert set(evaluate(nothing, some, ALL_MEASURES).values()) == {0.0}
+    assert set(evaluate(Organization.from_graded({"a": 1}), nothing, ALL_MEASURES).values()) == {0.0}
+    assert set(evaluate(Organization.from_graded({"z": 3}), some, ALL_MEASURES).values()) == {0.0}
+    assert evaluate(Organization.from_filtering(["b"], ["a"]), some, ["RR"]) == {"RR": 0.5}
+
+
+def test_negative_and_fractional_grades():
+    """Negative grades are judged non-relevant (gain 0, as trec_eval's negative judgements); a fractional
+    grade is a gain for the graded measures and relevant for the binary ones only from rel_level down."""
+    values = evaluate_run({"q": {"a": -1, "b": 0.5, "c": 2}}, {"q": {"a": 3.0, "b": 2.0, "c": 1.0}},
+                          ["AP", "AP(rel_level=0.5)", "nDCG", "RR"])
+    l3, l4 = np.log2(3), np.log2(4)
+    assert values == {"AP": {"q": pytest.approx(1 / 3)},
+                      "AP(rel_level=0.5)": {"q": pytest.approx((1 / 2 + 2 / 3) / 2)},
+                      "nDCG": {"q": pytest.approx((0.5 / l3 + 2 / l4) / (2 + 0.5 / l3))}, "RR": {"q": 1 / 3}}
+    gold = Organization.from_graded({"a": -1, "b": 0.5, "c": 2})
+    assert evaluate(gold, Organization.from_ranking(["a", "b", "c"]), ["AP", "nDCG"]) == pytest.approx(
+        {"AP": 1 / 3, "nDCG": (0.5 / l3 + 2 / l4) / (2 + 0.5 / l3)})
+
+
+def test_run_topics_missing_from_the_qrels_are_skipped_and_bad_values_named():
+    """As trec_eval: a run topic without judgements is not scored (campaign policies decide the rest)."""
+    values = evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0}, "q9": {"a": 1.0}}, ["AP"])
+    assert values == {"AP": {"q1": 1.0}}
+    with pytest.raises(RankingInputError, match="topic 'q1': document 'b' has score NaN"):
+        evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0, "b": float("nan")}}, ["AP"])
+    with pytest.raises(RankingInputError, match="topic 'q1': a score or grade is not a number"):
+        evaluate_run({"q1": {"a": "high"}}, {"q1": {"a": 1.0}}, ["AP"])
+    with pytest.raises(RankingInputError, match="topic 'q1': a relevance grade is NaN"):
+        evaluate_run({"q1": {"a": float("nan")}}, {"q1": {"a": 1.0}}, ["AP"])
+    with pytest.raises(RankingInputError, match="not a ranking measure"):
+        evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, ["Purity"])
+
+
+def test_named_errors():
+    with pytest.raises(RankingInputError, match="NaN"):
+        order_by_score(["a", "b"], [1.0, float("nan")])
+    with pytest.raises(RankingInputError, match="gains ≥ 0"):
+        GainTable.from_gains([[1, -1]], [[1]])
+    with pytest.raises(RankingInputError, match="rel_level"):
+        average_precision(GainTable.from_gains([[1]], [[1]]), rel_level=0)
+    with pytest.raises(RankingInputError, match="integer k"):
+        evaluate(Organization(), Organization(), ["nDCG@x"])
+    with pytest.raises(UnknownMeasureError, match="integer"):
+        parse("P@2.5")
+    with pytest.raises(RankingInputError, match="0 < p < 1"):
+        evaluate(Organization(), Organization(), ["RBP(p=1.5)"])
+    with pytest.raises(UnknownMeasureError, match="linear, exp"):
+        parse("nDCG(gain=cubic)")
+
+
+def test_names_parse_and_round_trip():
+    """The issue's ranking names (and the trec_eval spellings) parse, and str() parses back."""
+    for name in ["P@10", "RPrec", "RR", "AP", "nDCG", "nDCG@10", "nDCG(gain=exp)@10", "ERR", "RBP(p=0.8)",
+                 "Q-measure", "O-measure", "P-measure", "P+-measure", "map", "recip_rank", "Rprec"]:
+        measure = parse(name)
+        assert measure.spec.task == "ranking"
+        assert parse(str(measure)) == measure
+    assert str(parse("nDCG(gain=exp)@10")) == "nDCG(gain=exp)@10"
+    assert parse("RBP").params["p"] == 0.8

@@ -1,0 +1,216 @@
+"""TREC qrels, runs and trec_eval output: trec_eval's own test files, round trips, named errors, fuzzing."""
+
+import gzip
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import shared_dataset
+from workbench.data import (
+    TrecFormatError,
+    read_trec_eval_output,
+    read_trec_qrels,
+    read_trec_qrels_frame,
+    read_trec_run,
+    read_trec_run_frame,
+    write_trec_eval_output,
+    write_trec_qrels,
+    write_trec_run,
+)
+from workbench.metrics.ranking import ranked_documents
+from workbench.model import Organization
+
+
+# ------------------------------------------------------------------------------ trec_eval's files
+def test_qrels_test_file():
+    """qrels.test: 3,681 judgements; num_rel per topic 474, 77, 10 (trec_eval out.test.aq)."""
+    path = shared_dataset("trec_eval_test", "qrels.test")
+    frame = read_trec_qrels_frame(path)
+    assert len(frame) == 3681
+    assert list(frame.columns) == ["topic", "iteration", "document", "relevance"]
+    gold = read_trec_qrels(path)
+    assert {t: len(g.prioritised) for t, g in gold.items()} == {"301": 474, "302": 77, "303": 10}
+    assert all(g.grades == (1.0,) for g in gold.values())
+
+
+def test_graded_qrels_keep_grades_and_negative_judgements():
+    """qrels.rel_level: grades −1..4; the gold keeps the positive grades as levels (highest first), the
+    frame keeps all 304 judgements of −1 and the non-relevant ones."""
+    path = shared_dataset("trec_eval_test", "qrels.rel_level")
+    frame = read_trec_qrels_frame(path)
+    assert (frame.relevance == -1).sum() == 304
+    assert (frame.relevance == 0).sum() == 2818
+    gold = read_trec_qrels(path)
+    assert gold["301"].grades == (4.0, 2.0, 1.0)  # 6, 6 and 462 documents (awk over the file)
+    assert [len(level) for level in gold["301"].levels] == [6, 6, 462]
+    assert gold["301"].grade_of()["CR93E-5799"] == 4.0
+    assert sum(len(g.prioritised) for g in gold.values()) == 462 + 14 + 77 + 6
+
+
+def test_run_files_tie_policy_and_trailing_columns():
+    """results.test: 3 topics × 500 documents, tag STANDARD, ordered by score (rank column ignored);
+    results.trunc has extra trailing columns ('more junk at end of lines.')."""
+    run = read_trec_run(shared_dataset("trec_eval_test", "results.test"))
+    assert list(run) == ["STANDARD"]
+    assert {t: len(o.levels) for t, o in run["STANDARD"].items()} == {"301": 500, "302": 500, "303": 500}
+    frame = read_trec_run_frame(shared_dataset("trec_eval_test", "results.test"))
+    top = frame[frame.topic == "301"].sort_values(["score", "document"], ascending=False)
+    assert ranked_documents(run["STANDARD"]["301"]) == top.document.tolist()
+    trunc = read_trec_run_frame(shared_dataset("trec_eval_test", "results.trunc"))
+    assert len(trunc) == 584
+
+
+def test_gzipped_files(tmp_path):
+    """``.gz`` runs are read; writers compress when the name ends in ``.gz``."""
+    source = shared_dataset("trec_eval_test", "results.test")
+    packed = tmp_path / "results.test.gz"
+    packed.write_bytes(gzip.compress(source.read_bytes()))
+    assert read_trec_run(packed) == read_trec_run(source)
+    write_trec_run(read_trec_run_frame(source), tmp_path / "again.run.gz")
+    assert gzip.decompress((tmp_path / "again.run.gz").read_bytes()).startswith(b"301 Q0 ")
+    assert read_trec_run(tmp_path / "again.run.gz") == read_trec_run(source)
+    qrels = shared_dataset("trec_eval_test", "qrels.test")
+    write_trec_qrels(read_trec_qrels_frame(qrels), tmp_path / "qrels.gz")
+    assert read_trec_qrels(tmp_path / "qrels.gz") == read_trec_qrels(qrels)
+
+
+def test_trec_eval_output_and_byte_exact_round_trip(tmp_path):
+    """out.test.aq: 387 lines; runid and relstring are text; writing it back gives the same bytes."""
+    path = shared_dataset("trec_eval_test", "out.test.aq")
+    frame = read_trec_eval_output(path)
+    assert len(frame) == 387
+    runid = frame[frame.measure == "runid"].iloc[0]
+    assert runid.text == "STANDARD" and pd.isna(runid.value)
+    assert frame.query("measure == 'map' and topic == 'all'").value.item() == 0.1785
+    write_trec_eval_output(frame, tmp_path / "out")
+    assert (tmp_path / "out").read_bytes() == path.read_bytes()
+    aql = shared_dataset("trec_eval_test", "out.test.aql")
+    write_trec_eval_output(read_trec_eval_output(aql), tmp_path / "aql")
+    assert (tmp_path / "aql").read_bytes() == aql.read_bytes()
+
+
+# ------------------------------------------------------------------------------------ round trips
+def test_qrels_round_trips(tmp_path):
+    path = shared_dataset("trec_eval_test", "qrels.rel_level")
+    frame = read_trec_qrels_frame(path)
+    write_trec_qrels(frame, tmp_path / "frame.qrels")
+    pd.testing.assert_frame_equal(read_trec_qrels_frame(tmp_path / "frame.qrels"), frame)
+    gold = read_trec_qrels(path)
+    write_trec_qrels(gold, tmp_path / "gold.qrels")
+    assert read_trec_qrels(tmp_path / "gold.qrels") == gold
+
+
+def test_run_round_trips(tmp_path):
+    path = shared_dataset("trec_eval_test", "results.trunc")
+    frame = read_trec_run_frame(path)
+    write_trec_run(frame, tmp_path / "frame.run")
+    pd.testing.assert_frame_equal(read_trec_run_frame(tmp_path / "frame.run"), frame)
+    run = read_trec_run(path)
+    write_trec_run(run, tmp_path / "org.run")
+    assert read_trec_run(tmp_path / "org.run") == run
+
+
+def test_tied_scores_as_levels(tmp_path):
+    """ties="levels": equal scores share a level (ids descending inside); written back with one score per
+    level, it reads back the same, and the default policy reads it as trec_eval's order (the rank column,
+    which here contradicts the scores, is ignored)."""
+    path = tmp_path / "tied.run"
+    path.write_text("q1 Q0 d1 1 0.5 sys\nq1 Q0 d3 2 0.5 sys\nq1 Q0 d2 3 0.9 sys\nq1 Q0 d4 4 0.1 sys\n")
+    tied = read_trec_run(path, ties="levels")["sys"]["q1"]
+    assert [sorted(set().union(*level)) for level in tied.levels] == [["d2"], ["d1", "d3"], ["d4"]]
+    assert ranked_documents(read_trec_run(path)["sys"]["q1"]) == ["d2", "d3", "d1", "d4"]
+    write_trec_run({"sys": {"q1": tied}}, tmp_path / "again.run")
+    assert read_trec_run(tmp_path / "again.run", ties="levels") == {"sys": {"q1": tied}}
+    with pytest.raises(ValueError, match="ties must be one of"):
+        read_trec_run(path, ties="random")
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(["q1", "q2", "301"]),
+                       st.dictionaries(st.from_regex(r"[A-Za-z0-9_.-]{1,8}", fullmatch=True),
+                                       st.sampled_from([1, 2, 3, 1.5]), min_size=1, max_size=6),
+                       min_size=1),
+       st.integers(0, 10**6))
+def test_generated_round_trips(tmp_path, judged, salt):
+    """Any graded gold and any ranking written and read back are equal."""
+    gold = {t: Organization.from_graded(g) for t, g in judged.items()}
+    write_trec_qrels(gold, tmp_path / f"{salt}.qrels")
+    assert read_trec_qrels(tmp_path / f"{salt}.qrels") == gold
+    run = {"tag": {t: Organization.from_ranking(sorted(g, reverse=salt % 2 == 0)) for t, g in judged.items()}}
+    write_trec_run(run, tmp_path / f"{salt}.run")
+    assert read_trec_run(tmp_path / f"{salt}.run") == run
+
+
+# ------------------------------------------------------------------------------------ named errors
+BAD_FILES = [
+    ("qrels", "q1 0 d1 1\nq1 0 d2\n", 2, "4 fields"),
+    ("qrels", "q1 0 d1 high\n", 1, "relevance 'high' is not a number"),
+    ("qrels", "q1 0 d1 nan\n", 1, "relevance is NaN"),
+    ("qrels", "q1 0 d1 1\n# comment\nq1 0 d1 2\n", 3, "already on line 1"),
+    ("qrels", "", None, "no data lines"),
+    ("qrels", "# only a comment\n\n", None, "no data lines"),
+    ("run", "q1 Q0 d1 1 0.5\n", 1, "6 fields"),
+    ("run", "q1 Q0 d1 1 NaN sys\n", 1, "score is NaN"),
+    ("run", "q1 Q0 d1 first 0.5 sys\n", 1, "rank 'first' is not an integer"),
+    ("run", "q1 Q0 d1 1 0.5 sys\nq1 Q0 d1 2 0.4 sys\n", 2, "already on line 1"),
+    ("eval", "map all\n", 1, "3 fields"),
+]
+READERS = {"qrels": read_trec_qrels, "run": read_trec_run, "eval": read_trec_eval_output}
+
+
+@pytest.mark.parametrize(("kind", "content", "line", "message"), BAD_FILES)
+def test_named_errors_say_file_line_and_text(tmp_path, kind, content, line, message):
+    path = tmp_path / f"bad.{kind}"
+    path.write_text(content)
+    with pytest.raises(TrecFormatError, match=message) as error:
+        READERS[kind](path)
+    assert error.value.line == line and str(path) in str(error.value)
+    if line is not None:
+        assert error.value.text == content.splitlines()[line - 1]
+
+
+def test_encodings(tmp_path):
+    """Latin-1 bytes are not UTF-8: a named error on their line; encoding= reads them."""
+    path = tmp_path / "latin.qrels"
+    path.write_bytes("q1 0 d1 1\nq1 0 caf\u00e9 0\n".encode("latin-1"))
+    with pytest.raises(TrecFormatError, match="not valid utf-8") as error:
+        read_trec_qrels(path)
+    assert error.value.line == 2
+    assert read_trec_qrels_frame(path, encoding="latin-1").document.tolist() == ["d1", "caf\u00e9"]
+    with pytest.raises(TrecFormatError, match="unknown encoding"):
+        read_trec_qrels(path, encoding="klingon")
+
+
+def test_byte_order_mark_and_crlf(tmp_path):
+    path = tmp_path / "bom.qrels"
+    path.write_bytes("\ufeffq1 0 d1 1\r\nq1 0 d2 0\r\n".encode())
+    assert read_trec_qrels_frame(path).topic.tolist() == ["q1", "q1"]
+
+
+def test_missing_and_broken_files(tmp_path):
+    with pytest.raises(TrecFormatError, match="cannot read"):
+        read_trec_run(tmp_path / "absent.run")
+    broken = tmp_path / "broken.run.gz"
+    broken.write_bytes(gzip.compress(b"q1 Q0 d1 1 0.5 sys\n")[:12])
+    with pytest.raises(TrecFormatError, match="broken gzip"):
+        read_trec_run(broken)
+
+
+# -------------------------------------------------------------------------------------- fuzzing
+FIELD = st.one_of(st.sampled_from(["q1", "Q0", "0", "1", "-1", "2.5", "nan", "inf", "d1", "d2", "#", "x"]),
+                  st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=6))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.lists(FIELD, max_size=8).map(" ".join), max_size=6),
+       kind=st.sampled_from(sorted(READERS)))
+def test_fuzzed_lines_parse_or_raise_named_errors(tmp_path, lines, kind):
+    """Random lines: every reader returns or raises TrecFormatError, never another exception."""
+    path = tmp_path / f"fuzz.{kind}"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    try:
+        READERS[kind](path)
+    except TrecFormatError as error:
+        assert str(path) in str(error)

@@ -1,0 +1,156 @@
+"""Random baselines for retrieval and optimal cluster search (seed 004: Mehlitz, Bauckhage, Kunegis,
+Albayrak).
+
+A collection of ``n`` documents holds ``g`` relevant ones. Drawing ``d`` at random retrieves on average
+μ(d) = g·d / n relevant documents (eq. 5); keeping the best of ``c`` random clusters of ``d`` documents (the
+"optimal cluster search") retrieves μ_all(d, c) (eqs. 6–11). Absolute precision and recall subtract that
+expectation (eqs. 12–13), and E_abs = E(P_abs, R_abs) (eq. 14), with van Rijsbergen's
+E = 1 − (β² + 1)·P·R / (β²·P + R) (eq. 3). Everything is exact (integers and fractions)::
+
+    >>> round(float(expected_best_of(100, 10, d=10, c=5)), 4)  # Fig. 2: best of 5 random clusters
+    2.0866
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb, floor
+from numbers import Integral
+
+from workbench.metrics.registry import register
+from workbench.model import Organization
+
+SOURCE = "seed 004: Mehlitz et al., A New Evaluation Measure for IR Systems (eqs. 3-14)"
+
+
+class BaselineInputError(ValueError):
+    """Collection sizes or counts that no random draw can have (negative, more relevant than documents...)."""
+
+
+def _counts(n: int, g: int, d: int, c: int = 1) -> tuple[int, int, int, int]:
+    """The counts as Python ints (numpy integers accepted), checked."""
+    values = []
+    for name, value in (("n", n), ("g", g), ("d", d), ("c", c)):
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
+            raise BaselineInputError(f"{name} must be a non-negative integer, got {value!r}")
+        values.append(int(value))
+    n, g, d, c = values
+    if g > n:
+        raise BaselineInputError(f"g = {g} relevant documents in a collection of n = {n}")
+    if d > n:
+        raise BaselineInputError(f"cannot draw d = {d} documents from n = {n}")
+    if c < 1:
+        raise BaselineInputError(f"c must be at least 1 cluster, got {c}")
+    return n, g, d, c
+
+
+def expected_relevant(n: int, g: int, d: int) -> Fraction:
+    """μ(d) = Σ_i i·C(g,i)·C(n−g,d−i) / C(n,d) = g·d / n: the hypergeometric mean (seed 004, eq. 5).
+
+    >>> expected_relevant(100, 10, 10)
+    Fraction(1, 1)
+    """
+    n, g, d, _ = _counts(n, g, d)
+    return Fraction(g * d, n) if n else Fraction(0)
+
+
+def expected_best_of(n: int, g: int, d: int, c: int) -> Fraction:
+    """μ_all(d, c): expected number of relevant documents in the best of ``c`` random clusters of ``d``
+    documents (seed 004, eqs. 6–11), exactly.
+
+    Eq. 8 sums to B(i) = (C(i) + D(i))^c − D(i)^c with C(i) = C(g,i)·C(b,d−i) (eq. 9) and
+    D(i) = Σ_{k<i} C(g,k)·C(b,d−k) (eq. 10), so with A = C(n,d)^c (eq. 7),
+    μ_all = Σ_i i·B(i)/A = Σ_{i=1..d} (1 − D(i)^c / A): big integers, no overflow (n = 1000 is fine).
+    """
+    n, g, d, c = _counts(n, g, d, c)
+    b = n - g
+    total = comb(n, d) ** c
+    below = 0  # D(i): ways to draw fewer than i relevant documents in one cluster
+    numerator = 0
+    for i in range(1, d + 1):
+        below += comb(g, i - 1) * comb(b, d - i + 1)
+        numerator += total - below ** c
+    return Fraction(numerator, total)
+
+
+def effectiveness(precision: float, recall: float, beta: float = 1.0) -> float:
+    """E = 1 − (β² + 1)·P·R / (β²·P + R) (seed 004, eq. 3; van Rijsbergen); 1 when P = R = 0.
+
+    >>> effectiveness(0.5, 0.5)
+    0.5
+    """
+    if beta <= 0:
+        raise BaselineInputError(f"beta must be > 0, got {beta}")
+    denominator = beta * beta * precision + recall
+    if denominator == 0:
+        return 1.0
+    return 1.0 - (beta * beta + 1.0) * precision * recall / denominator
+
+
+def absolute_precision(g_ret: float, g_exp: float, r: int) -> float:
+    """P_abs = (g_ret − g_exp) / r (seed 004, eq. 12); negative when random retrieval does better."""
+    if r <= 0:
+        raise BaselineInputError(f"absolute precision needs r > 0 retrieved documents, got {r}")
+    return (g_ret - float(g_exp)) / r
+
+
+def absolute_recall(g_ret: float, g_exp: float, g: int) -> float:
+    """R_abs = (g_ret − g_exp) / g (seed 004, eq. 13)."""
+    if g <= 0:
+        raise BaselineInputError(f"absolute recall needs g > 0 relevant documents, got {g}")
+    return (g_ret - float(g_exp)) / g
+
+
+def absolute_effectiveness(g_ret: float, g_exp: float, r: int, g: int, beta: float = 1.0) -> float:
+    """E_abs = E(P_abs, R_abs) (seed 004, eq. 14); above 1 when random retrieval does better.
+
+    Table II, scenario 1 (n = 100, g = 16, d = 12, reported E = 0.692 at β = 1 so g_ret = 0.308·28/2):
+    >>> round(absolute_effectiveness(0.308 * 28 / 2, 4.85, 12, 16), 3)
+    1.038
+    """
+    return effectiveness(absolute_precision(g_ret, g_exp, r), absolute_recall(g_ret, g_exp, g), beta)
+
+
+# ------------------------------------------------------------------------------ measures on organizations
+def _absolute_scores(gold: Organization, output: Organization, *, beta: float, search: str,
+                     n: int | None) -> dict[str, float]:
+    """P_abs, R_abs and E_abs of an output against a gold whose positive documents are the relevant ones.
+
+    ``search="single"``: the output's prioritised documents are the retrieved set, g_exp = μ(r).
+    ``search="optimal"``: the output's cluster with the smallest E is kept (optimal cluster search) and
+    g_exp = μ_all(d, c) with c the number of clusters and d their mean size rounded down (as Table I does).
+    The collection size is ``n``, else the documents of a gold with a finite rest and of the output.
+    """
+    relevant = frozenset(gold.grade_of())
+    if n is None:
+        if not gold.finite:
+            raise BaselineInputError("the gold has an unlimited tail: give the collection size n=...")
+        n = len(gold.documents | output.documents)
+    g = len(relevant)
+    if g == 0:
+        raise BaselineInputError("the gold has no relevant document: absolute recall is undefined")
+    clusters = [cluster for level in output.levels for cluster in level]
+    if not clusters:
+        raise BaselineInputError("the output retrieves no document")
+    if search == "single":
+        retrieved = frozenset().union(*clusters)
+        g_exp = expected_relevant(n, g, len(retrieved))
+    elif search == "optimal":
+        retrieved = min(clusters, key=lambda cl: (effectiveness(len(cl & relevant) / len(cl),
+                                                                len(cl & relevant) / g, beta), len(cl)))
+        size = floor(Fraction(sum(map(len, clusters)), len(clusters)))
+        g_exp = expected_best_of(n, g, size, len(clusters))
+    else:
+        raise BaselineInputError(f"search must be 'single' or 'optimal', got {search!r}")
+    g_ret, r = len(retrieved & relevant), len(retrieved)
+    return {"P_abs": absolute_precision(g_ret, g_exp, r), "R_abs": absolute_recall(g_ret, g_exp, g),
+            "E_abs": absolute_effectiveness(g_ret, g_exp, r, g, beta), "g_exp": float(g_exp)}
+
+
+_PARAMS = {"beta": 1.0, "search": "single", "n": None}
+_CHOICES = {"search": ("single", "optimal")}
+for _field, _range, _what in (("P_abs", (-1.0, 1.0), "absolute precision (g_ret − g_exp) / r"),
+                              ("R_abs", (-1.0, 1.0), "absolute recall (g_ret − g_exp) / g"),
+                              ("E_abs", (0.0, float("inf")), "absolute effectiveness E(P_abs, R_abs)")):
+    register(_field, _absolute_scores, task="baselines", source=SOURCE, params=_PARAMS, choices=_CHOICES,
+             range=_range, field=_field, description=_what + "; search=single|optimal (best cluster)")

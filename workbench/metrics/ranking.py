@@ -1,0 +1,425 @@
+"""Ranking measures over per-query gain vectors (trec_eval semantics; Sakai's graded measures, seed 002).
+
+Every kernel works on a :class:`GainTable`: for each query (a row) the gains of the retrieved documents in
+rank order (0 for a non-relevant or unjudged document, 0-padded to the longest ranking) and the gains of all
+judged relevant documents sorted descending (the ideal ranking). One query is a one-row table, so the same
+vectorised code scores one topic or a whole run::
+
+    >>> t = GainTable.from_gains([[0, 2, 1]], [[2, 1, 1]])
+    >>> float(average_precision(t)[0]), float(precision_at(t, k=2)[0])
+    (0.38888888888888884, 0.5)
+
+Binary measures (P@k, RPrec, RR, AP) call a document relevant when its gain reaches ``rel_level``
+(trec_eval's ``-l``, default 1); graded measures (nDCG, ERR, RBP, Q, O, P, P+) use every positive gain, as
+trec_eval's ndcg does. A topic without relevant documents scores 0 on every measure (as trec_eval does).
+
+Tie policy (:func:`order_by_score`): score descending, then document id descending (trec_eval's
+``comp_sim_docno``); a run's rank column is ignored. When an output :class:`Organization` has a level holding
+several documents (a tie), they are taken in the same order (id descending); a document already met in a
+higher level is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import repeat
+
+import numpy as np
+
+from workbench.metrics.registry import parse, register
+from workbench.model import Organization
+
+TREC_EVAL = "trec_eval 9.0 (usnistgov/trec_eval)"
+SAKAI = "seed 002: Sakai, P-measure, SIGIR 2006 (and NTCIREVAL)"
+
+
+class RankingInputError(ValueError):
+    """Gains, scores or a run that a ranking measure cannot score (NaN, negative, duplicate documents...)."""
+
+
+# ----------------------------------------------------------------------------------------- tie policy
+def order_by_score(docs: Sequence[str], scores: Sequence[float]) -> list[int]:
+    """Indices of ``docs`` in trec_eval's order: score descending, then document id descending.
+
+    >>> order_by_score(["a", "b", "c"], [1.0, 2.0, 1.0])
+    [1, 2, 0]
+    """
+    return _score_order(docs, np.asarray(scores, dtype=float)).tolist()
+
+
+def _score_order(docs: Sequence[str], values: np.ndarray) -> np.ndarray:
+    if values.shape != (len(docs),):
+        raise RankingInputError(f"{len(docs)} documents but {values.size} scores")
+    if np.isnan(values).any():
+        doc = docs[int(np.flatnonzero(np.isnan(values))[0])]
+        raise RankingInputError(f"document {doc!r} has score NaN")
+    order = np.argsort(-values)
+    ranked = values[order]
+    same = ranked[1:] == ranked[:-1]
+    if same.any():  # re-sort the tied positions by (score, document id) descending (comp_sim_docno)
+        tied = np.zeros(len(order), dtype=bool)
+        tied[:-1] |= same
+        tied[1:] |= same
+        index = order[tied].tolist()
+        keyed = sorted(zip(ranked[tied].tolist(), [docs[i] for i in index], index, strict=True), reverse=True)
+        order[tied] = [i for _, _, i in keyed]
+    return order
+
+
+def ranked_documents(output: Organization) -> list[str]:
+    """The output's documents in rank order: levels top down, a tied level by id descending, no repeats."""
+    seen: set[str] = set()
+    ranked: list[str] = []
+    for level in output.levels:
+        for doc in sorted(set().union(*level), reverse=True):
+            if doc not in seen:
+                seen.add(doc)
+                ranked.append(doc)
+    return ranked
+
+
+# ------------------------------------------------------------------------------------------ gain table
+@dataclass(frozen=True, eq=False)
+class GainTable:
+    """Gains of a run, one row per query: ``gains[q, r]`` is the gain of the document at rank ``r + 1``
+    (0-padded after the last retrieved one), ``ideal[q]`` the judged positive gains sorted descending
+    (0-padded), ``topics`` the row labels."""
+
+    gains: np.ndarray
+    ideal: np.ndarray
+    topics: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("gains", "ideal"):
+            array = np.asarray(getattr(self, name), dtype=float)
+            if array.ndim != 2:
+                raise RankingInputError(f"{name} must be a matrix (queries × ranks), got shape {array.shape}")
+            if not np.isfinite(array).all() or (array < 0).any():
+                raise RankingInputError(f"{name} must hold finite gains ≥ 0")
+            object.__setattr__(self, name, array)
+        if self.gains.shape[0] != self.ideal.shape[0]:
+            raise RankingInputError(f"{self.gains.shape[0]} gain rows but {self.ideal.shape[0]} ideal rows")
+        if self.topics and len(self.topics) != self.gains.shape[0]:
+            raise RankingInputError(f"{len(self.topics)} topics for {self.gains.shape[0]} rows")
+
+    @classmethod
+    def from_gains(cls, gains: Iterable[Iterable[float]], judged: Iterable[Iterable[float]],
+                   topics: Sequence[str] = ()) -> GainTable:
+        """Rows of retrieved gains (rank order) and of judged gains (any order, zeros allowed)."""
+        gains, judged = [list(map(float, g)) for g in gains], [list(map(float, j)) for j in judged]
+        if len(gains) != len(judged):
+            raise RankingInputError(f"{len(gains)} gain rows but {len(judged)} judged rows")
+        ideal = [sorted((g for g in row if g > 0), reverse=True) for row in judged]
+        return cls(_pad(gains), _pad(ideal), tuple(topics))
+
+    @classmethod
+    def from_organizations(cls, gold: Organization, output: Organization) -> GainTable:
+        """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``."""
+        grade = gold.grade_of()
+        gains = [grade.get(doc, 0.0) for doc in ranked_documents(output)]
+        return cls.from_gains([gains], [list(grade.values())])
+
+    @classmethod
+    def from_run(cls, qrels: Mapping[str, Mapping[str, float]],
+                 run: Mapping[str, Mapping[str, float]]) -> GainTable:
+        """A whole run, ``{topic: {doc: score}}``, against qrels ``{topic: {doc: grade}}``.
+
+        Documents are ordered by :func:`order_by_score`; negative grades count as 0 (judged non-relevant);
+        topics absent from the qrels are skipped, as trec_eval does.
+        """
+        topics = [t for t in run if t in qrels]
+        width = max((len(run[t]) for t in topics), default=0)
+        gains = np.zeros((len(topics), width))
+        ideal_rows = []
+        for row, topic in enumerate(topics):
+            judged, ranked = qrels[topic], run[topic]
+            try:
+                found = np.fromiter(map(judged.get, ranked, repeat(0.0)), float, len(ranked))
+                scores = np.fromiter(ranked.values(), float, len(ranked))
+                grades = np.fromiter(judged.values(), float, len(judged))
+            except (TypeError, ValueError) as error:
+                raise RankingInputError(f"topic {topic!r}: a score or grade is not a number ({error})") \
+                    from None
+            if np.isnan(grades).any() or np.isinf(grades).any():
+                raise RankingInputError(f"topic {topic!r}: a relevance grade is NaN or infinite")
+            try:
+                order = _score_order(list(ranked), scores)
+            except RankingInputError as error:
+                raise RankingInputError(f"topic {topic!r}: {error}") from None
+            gains[row, :len(found)] = found[order]
+            ideal_rows.append(np.sort(grades[grades > 0])[::-1].tolist())
+        np.maximum(gains, 0.0, out=gains)
+        return cls(gains, _pad(ideal_rows), tuple(topics))
+
+    def relevant(self, rel_level: float) -> np.ndarray:
+        """Boolean matrix: the retrieved document reaches ``rel_level``."""
+        _check_level(rel_level)
+        return self.gains >= rel_level
+
+    def n_relevant(self, rel_level: float) -> np.ndarray:
+        """Number of judged documents reaching ``rel_level``, per query."""
+        _check_level(rel_level)
+        return (self.ideal >= rel_level).sum(axis=1)
+
+
+def _pad(rows: list[list[float]]) -> np.ndarray:
+    width = max((len(r) for r in rows), default=0)
+    out = np.zeros((len(rows), width))
+    for i, row in enumerate(rows):
+        out[i, :len(row)] = row
+    return out
+
+
+def _check_level(rel_level: float) -> None:
+    if not rel_level > 0:
+        raise RankingInputError(f"rel_level must be > 0, got {rel_level!r}")
+
+
+def _at_rank(values: np.ndarray, rank_index: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """``values[q, rank_index[q]]`` where ``found[q]``, else 0."""
+    if values.shape[1] == 0:
+        return np.zeros(values.shape[0])
+    index = np.clip(rank_index, 0, values.shape[1] - 1)
+    return np.where(found, values[np.arange(values.shape[0]), index], 0.0)
+
+
+def _first(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index of the first True per row, and whether there is one."""
+    if mask.shape[1] == 0:
+        return np.zeros(mask.shape[0], dtype=int), np.zeros(mask.shape[0], dtype=bool)
+    return mask.argmax(axis=1), mask.any(axis=1)
+
+
+def _check_cutoff(k: object, name: str) -> None:
+    if k is not None and (not isinstance(k, int | np.integer) or isinstance(k, bool) or k < 1):
+        raise RankingInputError(f"{name}@k needs an integer k ≥ 1, got {k!r}")
+
+
+def _ranks(width: int) -> np.ndarray:
+    return np.arange(1, width + 1, dtype=float)
+
+
+def _safe_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    den = np.asarray(den, dtype=float)
+    return np.divide(num, den, out=np.zeros(np.broadcast_shapes(np.shape(num), den.shape)), where=den > 0)
+
+
+# -------------------------------------------------------------------------------------- binary kernels
+def success_at(table: GainTable, k: int = 10, rel_level: float = 1.0) -> np.ndarray:
+    """Success@k = 1 if a relevant document is in the top k, else 0 (trec_eval ``success_k``)."""
+    _check_cutoff(k, "Success")
+    if k is None:
+        raise RankingInputError("Success@k needs a cutoff k")
+    return table.relevant(rel_level)[:, :k].any(axis=1).astype(float)
+
+
+def precision_at(table: GainTable, k: int = 10, rel_level: float = 1.0) -> np.ndarray:
+    """P@k = |relevant in the top k| / k (trec_eval ``P_k``: divides by k even when fewer are retrieved)."""
+    _check_cutoff(k, "P")
+    if k is None:
+        raise RankingInputError("P@k needs a cutoff k")
+    return table.relevant(rel_level)[:, :k].sum(axis=1) / k
+
+
+def r_precision(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
+    """RPrec = |relevant in the top R| / R, R = number of judged relevant documents (trec_eval ``Rprec``)."""
+    rel, n_rel = table.relevant(rel_level), table.n_relevant(rel_level)
+    looked = np.minimum(n_rel, rel.shape[1])
+    found = _at_rank(np.cumsum(rel, axis=1), looked - 1, looked > 0)
+    return _safe_divide(found, n_rel)
+
+
+def reciprocal_rank(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
+    """RR = 1 / rank of the first relevant document, 0 if none (trec_eval ``recip_rank``)."""
+    first, found = _first(table.relevant(rel_level))
+    return np.where(found, 1.0 / (first + 1), 0.0)
+
+
+def average_precision(table: GainTable, k: int | None = None, rel_level: float = 1.0) -> np.ndarray:
+    """AP = Σ_{relevant ranks r ≤ k} P@r / R (trec_eval ``map`` per query, ``map_cut_k`` with k; unretrieved
+    relevant documents add 0)."""
+    _check_cutoff(k, "AP")
+    rel = table.relevant(rel_level)[:, :k]
+    precision = np.cumsum(rel, axis=1) / _ranks(rel.shape[1])
+    return _safe_divide((precision * rel).sum(axis=1), table.n_relevant(rel_level))
+
+
+# -------------------------------------------------------------------------------------- graded kernels
+def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
+    if gain == "linear":
+        return gains
+    if gain == "exp":
+        return np.exp2(gains) - 1.0
+    raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
+
+
+def ndcg(table: GainTable, k: int | None = None, gain: str = "linear") -> np.ndarray:
+    """nDCG = DCG / ideal DCG, DCG = Σ_r g(r) / log2(r + 1) over the top k (all retrieved when k is None).
+
+    ``gain="linear"``: g = the grade (trec_eval ``ndcg`` / ``ndcg_cut_k``, Järvelin & Kekäläinen);
+    ``gain="exp"``: g = 2^grade − 1 (Burges et al. 2005). The ideal ranks every judged document.
+    """
+    _check_cutoff(k, "nDCG")
+    gains, ideal = table.gains[:, :k], table.ideal[:, :k]
+    width = max(gains.shape[1], ideal.shape[1])
+    discount = 1.0 / np.log2(_ranks(width) + 1.0)
+    dcg = _gain_values(gains, gain) @ discount[:gains.shape[1]]
+    best = _gain_values(ideal, gain) @ discount[:ideal.shape[1]]
+    return _safe_divide(dcg, best)
+
+
+def _max_gain(table: GainTable, max_grade: float | None) -> np.ndarray:
+    top = table.ideal[:, 0] if table.ideal.shape[1] else np.zeros(table.ideal.shape[0])
+    return np.full(top.shape, float(max_grade)) if max_grade is not None else top
+
+
+def err(table: GainTable, k: int | None = None, gain: str = "exp",
+        max_grade: float | None = None) -> np.ndarray:
+    """ERR = Σ_r R_r / r · Π_{i<r} (1 − R_i) (Chapelle et al. 2009) over the top k.
+
+    ``gain="exp"``: R = (2^g − 1) / 2^g_max (Chapelle); ``gain="linear"``: R = g / (g_max + 1) (NTCIREVAL).
+    g_max is ``max_grade``, by default the highest judged grade of the query.
+    """
+    _check_cutoff(k, "ERR")
+    gains = table.gains[:, :k]
+    top = _max_gain(table, max_grade)[:, None]
+    if gain == "exp":
+        stop = _safe_divide(np.exp2(gains) - 1.0, np.exp2(top) * (top > 0))
+    elif gain == "linear":
+        stop = _safe_divide(gains, (top + 1.0) * (top > 0))
+    else:
+        raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
+    stop = np.minimum(stop, 1.0)
+    reach = np.cumprod(np.hstack([np.ones((stop.shape[0], 1)), 1.0 - stop[:, :-1]]), axis=1)
+    return (stop * reach / _ranks(stop.shape[1])).sum(axis=1)
+
+
+def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None) -> np.ndarray:
+    """RBP = (1 − p) Σ_r (g(r) / g_max) p^(r−1) (Moffat & Zobel 2008; graded gains scaled to [0, 1] by the
+    highest judged grade as NTCIREVAL does, and trec_eval's ``rbp`` for integer grades — trec_eval leaves
+    gains already within [0, 1] unscaled). trec_eval's default p is 0.9, the registry's 0.8."""
+    if not 0 < p < 1:
+        raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
+    scaled = _safe_divide(table.gains, _max_gain(table, max_grade)[:, None])
+    return (1.0 - p) * (scaled @ p ** np.arange(table.gains.shape[1]))
+
+
+def _blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Sakai's BR(r) = (C(r) + β cg(r)) / (r + β cg*(r)) at every rank, and the relevance mask."""
+    if beta < 0:
+        raise RankingInputError(f"beta must be ≥ 0, got {beta}")
+    gains = table.gains
+    width = gains.shape[1]
+    rel = gains > 0
+    ideal = np.zeros((gains.shape[0], width))
+    take = min(width, table.ideal.shape[1])
+    ideal[:, :take] = table.ideal[:, :take]
+    ideal_cum = np.cumsum(ideal, axis=1)
+    ratio = (np.cumsum(rel, axis=1) + beta * np.cumsum(gains, axis=1)) / (_ranks(width) + beta * ideal_cum)
+    return ratio, rel
+
+
+def q_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
+    """Q = (1/R) Σ_{relevant ranks r} BR(r), R = number of judged relevant documents (seed 002, eq. of Q)."""
+    ratio, rel = _blended_ratio(table, beta)
+    return _safe_divide((ratio * rel).sum(axis=1), (table.ideal > 0).sum(axis=1))
+
+
+
+
+def o_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
+    """O = BR(r1), r1 the rank of the first relevant document (seed 002)."""
+    ratio, rel = _blended_ratio(table, beta)
+    return _at_rank(ratio, *_first(rel))
+
+
+def _preferred_rank(table: GainTable) -> tuple[np.ndarray, np.ndarray]:
+    """rp: the first rank holding the highest gain retrieved (seed 002), and whether any is relevant."""
+    gains = table.gains
+    if gains.shape[1] == 0:
+        return np.zeros(gains.shape[0], dtype=int), np.zeros(gains.shape[0], dtype=bool)
+    return gains.argmax(axis=1), gains.max(axis=1) > 0
+
+
+def p_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
+    """P = BR(rp), rp the first rank holding the highest relevance level retrieved (seed 002, Figure 1:
+    P(X) = 6/7, P(Y) = 4/7)."""
+    ratio, _ = _blended_ratio(table, beta)
+    preferred, found = _preferred_rank(table)
+    return _at_rank(ratio, preferred, found)
+
+
+def p_plus_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
+    """P+ = (1 / C(rp)) Σ_{relevant r ≤ rp} BR(r): BR averaged over the relevant ranks down to rp
+    (seed 002)."""
+    ratio, rel = _blended_ratio(table, beta)
+    preferred, found = _preferred_rank(table)
+    upto = (_ranks(rel.shape[1])[None, :] <= preferred[:, None] + 1) & rel & found[:, None]
+    return _safe_divide((ratio * upto).sum(axis=1), upto.sum(axis=1))
+
+
+# ---------------------------------------------------------------------------------- registry adapters
+class _Adapter:
+    """``compute(gold, output, **params)`` for the registry, keeping the vectorised kernel as ``.kernel``."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.__doc__ = kernel.__doc__
+
+    def __call__(self, gold: Organization, output: Organization, **params) -> float:
+        return float(self.kernel(GainTable.from_organizations(gold, output), **params)[0])
+
+
+def evaluate_run(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
+                 measures: Iterable[str]) -> dict[str, dict[str, float]]:
+    """Score a whole run in one vectorised pass: ``{measure: {topic: value}}`` for ranking measures.
+
+    ``qrels`` is ``{topic: {doc: grade}}``, ``run`` is ``{topic: {doc: score}}`` (trec_eval's tie policy).
+
+    >>> evaluate_run({"q": {"a": 1, "b": 0}}, {"q": {"a": 0.5, "b": 0.9}}, ["RR", "P@1"])
+    {'RR': {'q': 0.5}, 'P@1': {'q': 0.0}}
+    """
+    table = GainTable.from_run(qrels, run)
+    return evaluate_table(table, measures)
+
+
+def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[str, float]]:
+    """Every measure (a ranking measure name) on every row of ``table``: ``{measure: {topic: value}}``."""
+    topics = table.topics or tuple(str(i) for i in range(table.gains.shape[0]))
+    out: dict[str, dict[str, float]] = {}
+    for name in measures:
+        measure = parse(name)
+        if not isinstance(measure.spec.compute, _Adapter):
+            raise RankingInputError(f"{name!r} is not a ranking measure")
+        values = measure.spec.compute.kernel(table, **measure.params)
+        out[name] = dict(zip(topics, values.tolist(), strict=True))
+    return out
+
+
+_BINARY = {"rel_level": 1.0}
+register("P", _Adapter(precision_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
+         cutoff="k", description="precision at k, divided by k (trec_eval P_k)")
+register("RPrec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("Rprec",),
+         description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
+register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL, params=_BINARY,
+         aliases=("recip_rank",), description="reciprocal rank of the first relevant document")
+register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
+         cutoff="k", aliases=("map",), description="average precision (trec_eval map; AP@k is map_cut_k)")
+register("Success", _Adapter(success_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
+         cutoff="k", description="1 if a relevant document is in the top k (trec_eval success_k)")
+register("nDCG", _Adapter(ndcg), task="ranking", source=TREC_EVAL, params={"k": None, "gain": "linear"},
+         choices={"gain": ("linear", "exp")}, cutoff="k", aliases=("ndcg",),
+         description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
+                     "or gain=exp (2^g − 1, Burges)")
+register("ERR", _Adapter(err), task="ranking", source="Chapelle et al., CIKM 2009",
+         params={"k": None, "gain": "exp", "max_grade": None}, choices={"gain": ("exp", "linear")},
+         cutoff="k", description="expected reciprocal rank; gain=exp (Chapelle) or linear (NTCIREVAL)")
+register("RBP", _Adapter(rbp), task="ranking", source="Moffat & Zobel, TOIS 2008",
+         params={"p": 0.8, "max_grade": None}, description="rank-biased precision with persistence p")
+for _name, _kernel, _what in (("Q-measure", q_measure, "Q-measure: blended ratio at every relevant rank"),
+                              ("O-measure", o_measure, "O-measure: blended ratio at the first relevant rank"),
+                              ("P-measure", p_measure, "P-measure: blended ratio at the preferred rank"),
+                              ("P+-measure", p_plus_measure, "P+-measure: blended ratio averaged down to "
+                                                             "the preferred rank")):
+    register(_name, _Adapter(_kernel), task="ranking", source=SAKAI, params={"beta": 1.0}, description=_what)
