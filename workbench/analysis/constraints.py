@@ -443,8 +443,8 @@ def _fixed_quality(constraint: Constraint, scorer: _Scorer, *, random_cases: int
             elif abs(value - reference[0]) > 1e-9:
                 first, second = reference, (value, gold, output)
                 text = "\n".join(
-                    f"{_show(g, f'gold {k}')}\n{_show(o, f'non-informative output {k}', v)} "
-                    f"[{_contingency(g, o)}]" for k, (v, g, o) in enumerate((first, second), start=1))
+                    f"{_show(g, f'gold {k}')}\n{_show(o, f'non-informative output {k} [{_contingency(g, o)}]', v)}"
+                    for k, (v, g, o) in enumerate((first, second), start=1))
                 return Finding(False, "two non-informative outputs score differently:\n" + text,
                                finding.cases, finding.undefined)
     return finding
@@ -811,6 +811,8 @@ FILTERING_TABLES = (
     # placed in one family is ✗ on the other two.
     ("Table 3", "Accuracy", ("Accuracy",), (Y, N, N, N)),
     ("Table 3", "Utility", ("Utility",), (Y, N, N, Y)),
+    ("Table 3", "Utility (α1…α4)", ("LinearUtility",), (Y, N, N, Y)),
+    ("Table 3", "Weighted accuracy", ("WAcc",), (Y, N, N, Y)),
     ("Table 3", "Lam%", ("Lam%",), (N, Y, N, N)),
     ("Table 3", "Phi", ("Phi",), (_UNSTATED, Y, N, N)),
     ("Table 3", "Odds", ("Odds",), (N, Y, N, N)),
