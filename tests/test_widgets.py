@@ -4,17 +4,13 @@
 import datetime
 import html
 import json
-import os
 
 import hypothesis.strategies as st
 import ipywidgets as W
-import nbclient
-import nbformat
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 
-from tests.conftest import ROOT
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization
 from workbench.widgets import Comparison, OrganizationEditor, Workbench, WorkbenchFormatError
@@ -364,24 +360,6 @@ def test_comparison_draws_precomputed_f_alpha_and_strictness_tables():
     assert cmp.chart_widget.spec["encoding"]["y"]["field"] == "strictness"
     cmp.systems.value = ()
     assert "select at least one system" in cmp.message.value
-
-
-# ---------------------------------------------------------------------------------------- notebook
-def test_the_main_notebook_is_stripped_and_runs_unattended(tmp_path, monkeypatch):
-    source = ROOT / "notebooks" / "workbench.ipynb"
-    notebook = nbformat.read(source, as_version=4)
-    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    assert all(not c.get("outputs") and c.get("execution_count") is None for c in code), "strip the outputs"
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    nbclient.NotebookClient(notebook, timeout=180, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    outputs = [output for cell in code for output in cell.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
-    views = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
-    weps = ROOT.parent / "shared" / "datasets" / "weps2007"
-    assert len(views) == 2 + weps.exists()     # the Workbench, a Comparison, and the WePS-1 campaign's
-    assert weps.exists() or any("skipped:" in o.get("text", "") for o in outputs)
-    assert any("table9.png" in o.get("text", "") for o in outputs)
 
 
 def test_history_chart_draws_the_last_fifty_edits_and_removed_rows_are_closed():

@@ -1,0 +1,66 @@
+"""Every notebook runs top to bottom, unattended and offline, from a stripped copy (issue: notebooks)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from pathlib import Path
+
+import nbclient
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+SHARED = ROOT.parent / "shared" / "datasets"
+
+
+@functools.cache
+def executed(name: str) -> tuple[nbformat.NotebookNode, float]:
+    """The notebook after a run in its own folder (as JupyterLab runs it), and the seconds it took."""
+    path = ROOT / "notebooks" / name
+    notebook = nbformat.read(path, as_version=4)
+    environment = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environment]))
+    try:
+        start = time.perf_counter()
+        nbclient.NotebookClient(notebook, timeout=240, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}}).execute()
+        return notebook, time.perf_counter() - start
+    finally:
+        if environment is None:
+            os.environ.pop("PYTHONPATH")
+        else:
+            os.environ["PYTHONPATH"] = environment
+
+
+def outputs(notebook: nbformat.NotebookNode) -> list:
+    return [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_is_stored_without_outputs(path):
+    notebook = nbformat.read(path, as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert code, f"{path.name} has no code"
+    assert all(not c.get("outputs") and c.get("execution_count") is None for c in code), \
+        f"{path.name}: strip the outputs before committing"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_runs_top_to_bottom_without_errors(path):
+    notebook, seconds = executed(path.name)
+    errors = [o for o in outputs(notebook) if o.output_type == "error"]
+    assert not errors, f"{path.name}: {errors[0].ename}: {errors[0].evalue}" if errors else ""
+    print(f"{path.name} ran in {seconds:.1f} s")
+
+
+def test_main_notebook_shows_the_workbench_a_comparison_and_a_campaign():
+    notebook, _ = executed("workbench.ipynb")
+    shown = outputs(notebook)
+    views = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+    weps = SHARED / "weps2007"
+    assert len(views) == 2 + weps.exists()  # the Workbench, a Comparison, and the WePS-1 campaign's
+    assert weps.exists() or any("skipped:" in o.get("text", "") for o in shown)
+    assert any("table9.png" in o.get("text", "") for o in shown)
