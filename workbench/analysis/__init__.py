@@ -1,0 +1,51 @@
+"""Meta-evaluation over many topics and systems: unanimous improvement and UIR, significance tests,
+strictness and robustness, and the formal-constraint checker. Inputs are tidy results
+(``system, topic, measure, value``); outputs are tidy DataFrames."""
+
+from workbench.analysis.constraints import (
+    CONSTRAINTS,
+    ConstraintCheckError,
+    as_grid,
+    check_constraints,
+    filtering_report,
+    table6_report,
+)
+from workbench.analysis.results import ResultsError, ResultsWarning, ScoreCube, score_cube
+from workbench.analysis.significance import adjust, significance
+from workbench.analysis.strictness import rank_gap_strictness, robustness, top_n_strictness
+from workbench.analysis.unanimous import (
+    f_alpha,
+    f_alpha_curves,
+    parametric_uir,
+    reference_systems,
+    uir,
+    uir_matrix,
+    unanimous_improvements,
+    unanimous_relation,
+)
+
+__all__ = [
+    "CONSTRAINTS",
+    "ConstraintCheckError",
+    "ResultsError",
+    "ResultsWarning",
+    "ScoreCube",
+    "adjust",
+    "as_grid",
+    "check_constraints",
+    "f_alpha",
+    "f_alpha_curves",
+    "filtering_report",
+    "parametric_uir",
+    "rank_gap_strictness",
+    "reference_systems",
+    "robustness",
+    "score_cube",
+    "significance",
+    "table6_report",
+    "top_n_strictness",
+    "uir",
+    "uir_matrix",
+    "unanimous_improvements",
+    "unanimous_relation",
+]

@@ -1,0 +1,146 @@
+"""Tidy results (``system, topic, measure, value``) checked and turned into a dense array for the analyses.
+
+Every analysis in :mod:`workbench.analysis` starts here: :func:`score_cube` validates a campaign's tidy
+DataFrame and returns a :class:`ScoreCube` (a ``systems × topics × measures`` array). Problems are raised as
+:class:`ResultsError`, which names the system, topic and measure at fault.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"system": ["A", "A", "B", "B"], "topic": [1, 2, 1, 2],
+    ...                    "measure": "P", "value": [0.5, 0.7, 0.4, 0.7]})
+    >>> cube = score_cube(df, ["P"])
+    >>> cube.values.shape, cube.systems, cube.topics
+    ((2, 2, 1), ['A', 'B'], [1, 2])
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+COLUMNS = ("system", "topic", "measure", "value")
+MISSING_POLICIES = ("error", "intersection")
+
+
+class ResultsError(ValueError):
+    """Tidy results the analysis cannot use; ``system``, ``topic``, ``measure`` name the culprit (or None)."""
+
+    def __init__(self, message: str, *, system: Any = None, topic: Any = None, measure: Any = None) -> None:
+        super().__init__(message)
+        self.system, self.topic, self.measure = system, topic, measure
+
+
+class ResultsWarning(UserWarning):
+    """Topics were dropped from an analysis (``missing="intersection"``); the message lists them."""
+
+
+@dataclass(frozen=True)
+class ScoreCube:
+    """Scores as ``values[system, topic, measure]``; ``dropped`` lists the (system, topic, measure) cells that
+    were missing or NaN and made their topic leave the analysis."""
+
+    systems: list
+    topics: list
+    measures: list
+    values: np.ndarray
+    dropped: list = field(default_factory=list)
+
+
+def _listing(items: Iterable, limit: int = 12) -> str:
+    items = list(items)
+    shown = ", ".join(map(repr, items[:limit]))
+    return shown + (f", … ({len(items)} in all)" if len(items) > limit else "")
+
+
+def score_cube(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
+               systems: Sequence | None = None, missing: str = "error", min_topics: int = 2) -> ScoreCube:
+    """Validate tidy results and return the ``systems × topics × measures`` scores.
+
+    ``missing`` is the policy for a (system, topic, measure) score that is absent or NaN: ``"error"`` raises
+    :class:`ResultsError` naming it; ``"intersection"`` keeps only the topics every selected system has for
+    every selected measure, warns (:class:`ResultsWarning`) and lists the dropped cells in ``cube.dropped``.
+    Fewer than ``min_topics`` usable topics is an error.
+    """
+    if not isinstance(results, pd.DataFrame):
+        raise ResultsError(f"results must be a pandas DataFrame with columns {', '.join(COLUMNS)}, "
+                           f"got {type(results).__name__}")
+    absent = [c for c in COLUMNS if c not in results.columns]
+    if absent:
+        raise ResultsError(f"results lack column(s) {', '.join(absent)}; expected {', '.join(COLUMNS)} "
+                           f"(found {', '.join(map(str, results.columns))})")
+    if missing not in MISSING_POLICIES:
+        raise ResultsError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}")
+    frame = results.loc[:, list(COLUMNS)]
+    for column in ("system", "topic", "measure"):
+        if frame[column].isna().any():
+            row = frame.index[frame[column].isna()][0]
+            raise ResultsError(f"row {row}: the {column} is missing", **_where(frame.loc[row]))
+    values = pd.to_numeric(frame["value"], errors="coerce")
+    bad = values.isna() & frame["value"].notna()
+    if bad.any():
+        row = frame.index[bad][0]
+        raise ResultsError(f"row {row}: value {frame.loc[row, 'value']!r} is not a number "
+                           f"(system {frame.loc[row, 'system']!r}, topic {frame.loc[row, 'topic']!r}, "
+                           f"measure {frame.loc[row, 'measure']!r})", **_where(frame.loc[row]))
+    frame = frame.assign(value=values.astype(float))
+    dup = frame.duplicated(["system", "topic", "measure"], keep=False)
+    if dup.any():
+        first = frame[dup].iloc[0]
+        raise ResultsError(f"system {first['system']!r}, topic {first['topic']!r}, measure "
+                           f"{first['measure']!r} has {int(dup.sum())} duplicated rows; each score must "
+                           "appear once", **_where(first))
+
+    all_measures = frame["measure"].drop_duplicates().tolist()
+    all_systems = frame["system"].drop_duplicates().tolist()
+    measures = all_measures if measures is None else list(measures)
+    systems = all_systems if systems is None else list(systems)
+    if not measures:
+        raise ResultsError("no measure selected")
+    for name in measures:
+        if name not in all_measures:
+            raise ResultsError(f"measure {name!r} is not in the results; measures: {_listing(all_measures)}",
+                               measure=name)
+    for name in systems:
+        if name not in all_systems:
+            raise ResultsError(f"system {name!r} is not in the results; systems: {_listing(all_systems)}",
+                               system=name)
+    if len(set(systems)) != len(systems) or len(set(measures)) != len(measures):
+        raise ResultsError("a system or measure is selected twice")
+
+    frame = frame[frame["system"].isin(systems) & frame["measure"].isin(measures)]
+    topics = frame["topic"].drop_duplicates().tolist()
+    cube = np.full((len(systems), len(topics), len(measures)), np.nan)
+    s = pd.Index(systems).get_indexer(frame["system"])
+    t = pd.Index(topics).get_indexer(frame["topic"])
+    m = pd.Index(measures).get_indexer(frame["measure"])
+    cube[s, t, m] = frame["value"].to_numpy()
+
+    holes = np.argwhere(np.isnan(cube))
+    dropped = [(systems[i], topics[j], measures[k]) for i, j, k in holes]
+    if dropped:
+        system, topic, measure = dropped[0]
+        present = frame.set_index(["system", "topic", "measure"]).index
+        what = "is NaN" if (system, topic, measure) in present else "is missing"
+        summary = (f"the score of system {system!r} on topic {topic!r} for measure {measure!r} {what}"
+                   + (f" ({len(dropped)} scores missing or NaN in all)" if len(dropped) > 1 else ""))
+        if missing == "error":
+            raise ResultsError(summary + "; pass missing='intersection' to keep only the topics every system "
+                               "has", system=system, topic=topic, measure=measure)
+        keep = ~np.isnan(cube).any(axis=(0, 2))
+        gone = [topics[j] for j in np.flatnonzero(~keep)]
+        warnings.warn(f"{summary}; dropped {len(gone)} topic(s) to keep the intersection: {_listing(gone)}",
+                      ResultsWarning, stacklevel=2)
+        cube = cube[:, keep, :]
+        topics = [topic for topic, k in zip(topics, keep, strict=True) if k]
+    if len(topics) < min_topics:
+        raise ResultsError(f"{len(topics)} usable topic(s) for systems {_listing(systems)} and measures "
+                           f"{_listing(measures)}; this analysis needs at least {min_topics}")
+    return ScoreCube(systems, topics, measures, cube, dropped)
+
+
+def _where(row: pd.Series) -> dict:
+    return {"system": row.get("system"), "topic": row.get("topic"), "measure": row.get("measure")}

@@ -1,0 +1,233 @@
+"""Paired significance tests over topics for every pair of systems, with multiple-comparison corrections.
+
+Tests (all two-sided, on the per-topic differences d = score(a) − score(b)):
+
+- ``"t"``: paired t-test, t = mean(d) / (sd(d)/√n), sd with ddof=1, Student's t with n − 1 degrees of freedom.
+- ``"wilcoxon"``: Wilcoxon signed-rank; zero differences dropped (Wilcoxon's convention), statistic
+  min(W+, W−); exact null distribution when ≤ 50 non-zero differences without ties, else the normal
+  approximation with the tie correction and no continuity correction (scipy's defaults).
+- ``"randomization"``: Fisher's paired randomization test on mean(d): every sign assignment when
+  2^n ≤ ``n_resamples`` (exact), else ``n_resamples`` random ones, p = (hits + 1)/(n_resamples + 1).
+- ``"bootstrap"``: Sakai's paired bootstrap test (SIGIR 2006): the studentised mean of d is compared with
+  ``n_resamples`` resamples of d − mean(d), p = share of |t*| ≥ |t|.
+
+Corrections over the family of pairs of each measure: ``"holm"`` (step-down), ``"bonferroni"``, ``"none"``.
+Degenerate inputs have defined results: all differences 0 gives statistic 0 and p = 1; a constant non-zero
+difference gives an infinite t and p = 0 for the t-test.
+
+    >>> import pandas as pd
+    >>> rows = [(s, t, "AP", v) for s, vs in {"A": [.3, .5, .4, .6], "B": [.2, .3, .35, .4]}.items()
+    ...         for t, v in enumerate(vs)]
+    >>> table = significance(pd.DataFrame(rows, columns=["system", "topic", "measure", "value"]), ["AP"])
+    >>> round(float(table.loc[0, "p_value"]), 4), table.loc[0, "test"]  # scipy.stats.ttest_rel agrees
+    (0.0351, 'paired t-test (two-sided)')
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from workbench.analysis.results import score_cube
+
+TESTS = {
+    "t": "paired t-test (two-sided)",
+    "wilcoxon": "Wilcoxon signed-rank test (two-sided)",
+    "randomization": "Fisher randomization test on the mean difference (two-sided)",
+    "bootstrap": "paired bootstrap test on the studentised mean difference (two-sided, Sakai 2006)",
+}
+CORRECTIONS = ("holm", "bonferroni", "none")
+
+
+def paired_t(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Paired t statistic and two-sided p-value for each row of differences ``d`` (pairs × topics)."""
+    d = np.atleast_2d(np.asarray(d, dtype=float))
+    n = d.shape[1]
+    mean, sd = d.mean(axis=1), d.std(axis=1, ddof=1)
+    spread = sd > 1e-13 * np.abs(d).max(axis=1)  # below: a constant difference up to rounding
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(spread, mean / (sd / np.sqrt(n)), np.where(mean == 0, 0.0, np.sign(mean) * np.inf))
+    return t, 2 * stats.t.sf(np.abs(t), n - 1)
+
+
+def _signed_rank_null(n: int) -> np.ndarray:
+    """Number of sign assignments giving each W+ = 0 … n(n+1)/2 (the exact null distribution × 2^n)."""
+    counts = np.zeros(n * (n + 1) // 2 + 1)
+    counts[0] = 1
+    for k in range(1, n + 1):
+        counts[k:] = counts[k:] + counts[:-k].copy()
+    return counts
+
+
+def wilcoxon_signed_rank(d: np.ndarray, method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
+    """Wilcoxon signed-rank statistic min(W+, W−) and two-sided p-value for each row of ``d``.
+
+    ``method``: ``"exact"``, ``"asymptotic"`` or ``"auto"`` (exact for ≤ 50 non-zero differences without
+    ties, asymptotic otherwise). No non-zero difference gives statistic 0 and p = 1.
+    """
+    if method not in ("auto", "exact", "asymptotic"):
+        raise ValueError(f"method must be auto, exact or asymptotic, got {method!r}")
+    d = np.atleast_2d(np.asarray(d, dtype=float))
+    statistic, p = np.zeros(len(d)), np.ones(len(d))
+    for row, diffs in enumerate(d):
+        diffs = diffs[diffs != 0]
+        n = diffs.size
+        if n == 0:
+            continue
+        ranks = stats.rankdata(np.abs(diffs))
+        w_plus = ranks[diffs > 0].sum()
+        w = min(w_plus, n * (n + 1) / 2 - w_plus)
+        statistic[row] = w
+        _, tie_sizes = np.unique(np.abs(diffs), return_counts=True)
+        ties = bool(np.any(tie_sizes > 1))
+        exact = method == "exact" or (method == "auto" and n <= 50 and not ties)
+        if exact:
+            if ties:
+                raise ValueError("the exact Wilcoxon distribution assumes no tied |differences|; "
+                                 "use method='asymptotic'")
+            counts = _signed_rank_null(n)
+            p[row] = min(1.0, 2 * counts[: int(w) + 1].sum() / 2.0**n)
+        else:
+            variance = n * (n + 1) * (2 * n + 1) / 24 - np.sum(tie_sizes**3 - tie_sizes) / 48
+            z = (w - n * (n + 1) / 4) / np.sqrt(variance)
+            p[row] = min(1.0, 2 * stats.norm.cdf(-abs(z)))
+    return statistic, p
+
+
+def randomization_test(d: np.ndarray, n_resamples: int = 10_000,
+                       rng: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Fisher's paired randomization test: mean difference and two-sided p-value for each row of ``d``.
+
+    Exact (all 2^n sign flips) when 2^n ≤ ``n_resamples``; otherwise ``n_resamples`` random flips and
+    p = (hits + 1)/(n_resamples + 1), so that p is never 0.
+    """
+    d = np.atleast_2d(np.asarray(d, dtype=float))
+    n = d.shape[1]
+    observed = d.mean(axis=1)
+    exact = n < 63 and 2**n <= n_resamples
+    if exact:
+        signs = 1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1)
+    else:
+        rng = np.random.default_rng(rng)
+        signs = rng.choice(np.array([-1, 1]), size=(n_resamples, n))
+    means = signs @ d.T / n  # resamples × pairs
+    eps = 1e-12 * np.maximum(1.0, np.abs(observed))
+    hits = np.sum(np.abs(means) >= np.abs(observed) - eps, axis=0)
+    p = hits / len(signs) if exact else (hits + 1) / (n_resamples + 1)
+    return observed, np.minimum(p, 1.0)
+
+
+def bootstrap_test(d: np.ndarray, n_resamples: int = 10_000,
+                   rng: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Sakai's paired bootstrap test: studentised mean t of each row of ``d`` and its two-sided p-value.
+
+    Resamples (topics drawn with replacement, ``rng.integers(0, n, (n_resamples, n))``) of the shifted
+    differences d − mean(d) give t*; p = share of |t*| ≥ |t|. A resample with zero spread counts t* = 0 when
+    its mean is 0 and ±∞ otherwise.
+    """
+    d = np.atleast_2d(np.asarray(d, dtype=float))
+    n = d.shape[1]
+    observed, _ = paired_t(d)
+    rng = np.random.default_rng(rng)
+    index = rng.integers(0, n, size=(n_resamples, n))
+    shifted = d - d.mean(axis=1, keepdims=True)
+    eps = 1e-12 * np.maximum(1.0, np.abs(observed))
+    p = np.empty(len(d))
+    for row in range(len(d)):  # one pair at a time keeps memory at resamples × topics
+        sample = shifted[row][index]
+        mean, sd = sample.mean(axis=1), sample.std(axis=1, ddof=1)
+        tiny = 1e-13 * max(np.abs(d[row]).max(), 1e-300)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            flat = np.where(np.abs(mean) <= tiny, 0.0, np.inf)
+            t_star = np.where(sd > tiny, mean / (sd / np.sqrt(n)), flat)
+        p[row] = np.mean(np.abs(t_star) >= np.abs(observed[row]) - eps[row])
+    return observed, p
+
+
+def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
+    """Adjusted p-values: ``"bonferroni"`` min(1, m·p); ``"holm"`` step-down
+    max_{j ≤ i} min(1, (m − j + 1)·p_(j)) over the sorted p-values; ``"none"`` unchanged.
+
+        >>> adjust([0.01, 0.04, 0.03], "holm").tolist()
+        [0.03, 0.06, 0.06]
+    """
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
+    p = np.asarray(p_values, dtype=float)
+    m = p.size
+    if correction == "none" or m == 0:
+        return p.copy()
+    if correction == "bonferroni":
+        return np.minimum(1.0, p * m)
+    order = np.argsort(p, kind="stable")
+    stepped = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
+    adjusted = np.empty(m)
+    adjusted[order] = stepped
+    return adjusted
+
+
+def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = "t", correction: str = "holm",
+                 alpha: float = 0.05, n_resamples: int = 10_000, seed: int | None = 0,
+                 wilcoxon_method: str = "auto", systems: Sequence | None = None,
+                 missing: str = "error") -> pd.DataFrame:
+    """Test every pair of systems on every measure over the topics.
+
+    Returns one row per (measure, pair): ``measure, system_a, system_b, mean_a, mean_b, difference,
+    statistic, p_value, p_adjusted, significant, test, parameters, correction`` — the last three spell out
+    the test, its parameters and the correction (family: the pairs of one measure). ``attrs["report"]`` holds
+    the same as one sentence. ``missing`` is the policy for absent or NaN scores (see
+    :func:`~workbench.analysis.results.score_cube`); at least 2 topics are needed.
+    """
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    if n_resamples < 1:
+        raise ValueError(f"n_resamples must be positive, got {n_resamples!r}")
+    cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=2)
+    pairs = list(itertools.combinations(range(len(cube.systems)), 2))
+    parameters = {"t": f"df={len(cube.topics) - 1}", "wilcoxon": f"method={wilcoxon_method}, zeros dropped",
+                  "randomization": f"n_resamples={n_resamples}, seed={seed}",
+                  "bootstrap": f"n_resamples={n_resamples}, seed={seed}"}[test]
+    rng = np.random.default_rng(seed)
+    frames = []
+    for k, measure in enumerate(cube.measures):
+        values = cube.values[:, :, k]
+        a = np.array([i for i, _ in pairs], dtype=int)
+        b = np.array([j for _, j in pairs], dtype=int)
+        d = values[a] - values[b]
+        if test == "t":
+            statistic, p = paired_t(d)
+        elif test == "wilcoxon":
+            statistic, p = wilcoxon_signed_rank(d, wilcoxon_method)
+        elif test == "randomization":
+            statistic, p = randomization_test(d, n_resamples, rng)
+        else:
+            statistic, p = bootstrap_test(d, n_resamples, rng)
+        adjusted = adjust(p, correction)
+        frames.append(pd.DataFrame({
+            "measure": measure,
+            "system_a": [cube.systems[i] for i in a],
+            "system_b": [cube.systems[j] for j in b],
+            "mean_a": values[a].mean(axis=1),
+            "mean_b": values[b].mean(axis=1),
+            "difference": d.mean(axis=1),
+            "statistic": statistic,
+            "p_value": p,
+            "p_adjusted": adjusted,
+            "significant": adjusted < alpha,
+        }))
+    table = pd.concat(frames, ignore_index=True)
+    family = f"over the {len(pairs)} pairs of each measure" if correction != "none" else "no correction"
+    table["test"] = TESTS[test]
+    table["parameters"] = parameters
+    table["correction"] = f"{correction} ({family})" if correction != "none" else "none"
+    table.attrs["report"] = (f"{TESTS[test]} ({parameters}) over {len(cube.topics)} topics, "
+                             f"{correction} correction {family}, alpha={alpha}")
+    return table
