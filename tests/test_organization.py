@@ -71,6 +71,7 @@ def test_frames_round_trip(org):
     ("rest: d1\nd2", 2, 1, "d2", "must be the last line"),
     ("rest: d1 {d2}", 1, 10, "{", "bare documents"),
     ("[x] d1", 1, 2, "[x]", "grade must be a number"),
+    ("d1 [2] d2", 1, 4, "[2]", "only write a level's grade at the start"),
 ])
 def test_parse_errors_name_line_column_and_token(text, line, column, token, message):
     with pytest.raises(OrganizationError, match=message) as caught:

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from workbench.model.errors import OrganizationError
 
 _TOKEN = re.compile(r"[{}]|[^\s{},]+")
-_GRADE = re.compile(r"\s*\[([^\]]*)\]")
+_GRADE = re.compile(r"[\s,]*\[([^\]]*)\]")
 _REST = re.compile(r"\s*rest\s*:", re.IGNORECASE)
-_WRITABLE = re.compile(r"[^\s{},#]+")
+_WRITABLE = re.compile(r"[^\s{},#\[\]]+")
 
 
 def _tokens(line: str):
@@ -43,6 +43,9 @@ def _parse_level(line_no: int, line: str) -> tuple[frozenset[str], ...]:
                 raise OrganizationError("empty cluster '{}'", line=line_no, column=open_col, token="{}")
             clusters.append(frozenset(members))
             open_col = None
+        elif "[" in token or "]" in token:
+            raise OrganizationError("'[' and ']' only write a level's grade at the start of its line, as in "
+                                    "'[2] d1 d2'", line=line_no, column=col, token=token)
         elif open_col is not None:
             if token in members:
                 raise OrganizationError(f"document {token!r} twice in one cluster (first at column {members[token]})",
@@ -75,8 +78,8 @@ def parse_organization(text: str):
             rest_docs: dict[str, int] = {}
             for col, token in _tokens(line[head.end():]):
                 col += head.end()
-                if token in "{}":
-                    raise OrganizationError("the rest holds bare documents, not clusters",
+                if token in "{}" or "[" in token or "]" in token:
+                    raise OrganizationError("the rest holds bare documents, not clusters or grades",
                                             line=line_no, column=col, token=token)
                 if token in rest_docs:
                     raise OrganizationError(f"document {token!r} twice in rest: (first at column {rest_docs[token]})",
@@ -116,7 +119,7 @@ def format_organization(levels, rest, grades, sort_key: Callable[[str], object])
         for doc in members:
             if not _WRITABLE.fullmatch(doc):
                 raise OrganizationError(
-                    "the notation cannot write this document id (it holds a space, brace, comma or '#')",
+                    "the notation cannot write this document id (it holds a space, brace, bracket, comma or '#')",
                     token=doc)
         return members[0] if len(members) == 1 else "{" + " ".join(members) + "}"
 
