@@ -72,6 +72,21 @@ def folder() -> Path:
     return path
 
 
+def shared(*parts: str) -> Path | None:
+    """A path inside the public campaign samples (WePS, RepLab, trec_eval's tests), or None where absent.
+
+    They are looked up in ``$WORKBENCH_SHARED_DATASETS`` if set, else in ``shared/datasets`` beside the
+    repository (as in the project's own checkout). Notebooks skip their cells with a note when this is None.
+
+    >>> shared("no-such-sample") is None
+    True
+    """
+    where = os.environ.get("WORKBENCH_SHARED_DATASETS")
+    root = Path(where) if where else Path(__file__).resolve().parents[2] / "shared" / "datasets"
+    candidate = root.joinpath(*parts)
+    return candidate if candidate.exists() else None
+
+
 def names() -> list[str]:
     """Every dataset name, sorted (``seed000-table1`` …)."""
     return sorted(p.stem for p in folder().iterdir() if p.suffix in SUFFIXES)
