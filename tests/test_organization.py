@@ -139,3 +139,9 @@ def test_from_frame_names_the_bad_row():
 def test_format_refuses_ids_the_notation_cannot_write():
     with pytest.raises(OrganizationError, match="cannot write this document id"):
         Organization(((frozenset({"a b"}),),)).format()
+
+
+def test_natural_order_sorts_numbers_by_value_and_accepts_any_unicode_digit():
+    assert Organization.parse("{d10 d9 d1}").format() == "{d1 d9 d10}"
+    # '²' and '٣' count as digits for str.isdigit() but int() refuses '²': the order must not crash.
+    assert Organization.parse("{a² a٣ a1}").format() == "{a1 a٣ a²}"

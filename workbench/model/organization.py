@@ -42,7 +42,7 @@ class Occurrences(NamedTuple):
 
 def natural_key(doc: str) -> tuple:
     """Sort key that puts ``d2`` before ``d10``."""
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", doc))
+    return tuple(int(part) if part.isdecimal() else part for part in re.split(r"(\d+)", doc))
 
 
 @dataclass(frozen=True)
