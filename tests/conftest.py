@@ -17,3 +17,4 @@ def shared_dataset(*parts: str) -> Path:
         pytest.skip(f"{SHARED_DATASETS.joinpath(*parts)} is absent: the real evaluation samples live beside the "
                     "project (../shared/datasets)")
     return path
+

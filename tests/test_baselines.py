@@ -7,6 +7,7 @@ from math import comb
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import hypergeom
 
 from workbench.metrics.baselines import (
     BaselineInputError,
@@ -90,15 +91,14 @@ def test_best_of_equals_brute_force(n, g, d, c):
 def test_best_of_properties(ngd, c):
     """μ_all(d, 1) = μ(d) = hypergeometric mean (eq. 5, and scipy); μ_all grows with c and stays ≤ min(d, g);
     it equals Σ_i (1 − F(i − 1)^c) with scipy's hypergeometric CDF F."""
-    scipy_stats = pytest.importorskip("scipy.stats")
     n, g, d = ngd
     mean = Fraction(sum(i * comb(g, i) * comb(n - g, d - i) for i in range(d + 1)), comb(n, d))
     assert expected_relevant(n, g, d) == mean == expected_best_of(n, g, d, 1)
-    pmf = scipy_stats.hypergeom(n, g, d).pmf(range(d + 1))
+    pmf = hypergeom(n, g, d).pmf(range(d + 1))
     assert float(mean) == pytest.approx(sum(i * p for i, p in enumerate(pmf)), abs=1e-9)
     best = expected_best_of(n, g, d, c)
     assert mean <= best <= expected_best_of(n, g, d, c + 1) <= min(d, g)
-    cdf = scipy_stats.hypergeom(n, g, d).cdf
+    cdf = hypergeom(n, g, d).cdf
     assert float(best) == pytest.approx(sum(1 - cdf(i - 1) ** c for i in range(1, d + 1)), abs=1e-9)
 
 

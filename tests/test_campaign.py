@@ -12,6 +12,7 @@ import pytest
 from tests.conftest import shared_dataset
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
 from workbench.data.replab import read_replab
+from workbench.data.trec import read_trec_eval_output, read_trec_qrels, read_trec_run
 from workbench.metrics import registry
 from workbench.metrics.registry import UnknownMeasureError
 from workbench.model import Organization
@@ -128,18 +129,9 @@ def test_progress_bar_on_long_work_only(toy_measures, capsys):
 
 
 # ------------------------------------------------------------------------------ official reference values
-def _needs(*names: str) -> None:
-    for name in names:
-        try:
-            registry.parse(name)
-        except UnknownMeasureError:
-            pytest.skip(f"measure {name!r} is not registered in this build")
-
-
 def test_replab_official_rs_per_entity_through_the_campaign():
     """reference_RS_per_entity.tsv: the official RepLab 2013 topic-detection R&S script, to 1e-9."""
     measures = ["R∼(missing=replab)", "S∼(missing=replab)", "F∼(missing=replab)"]
-    _needs(*measures)
     folder = shared_dataset("replab2013_topic_detection")
     gold = read_replab(folder / "replab2013_topic_detection_goldstandard.dat", encoding="latin-1")
     runs = {p.name: read_replab(p) for p in sorted((folder / "system-outputs").iterdir())}
@@ -158,20 +150,11 @@ CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 TREC_NAMES = {"map": "AP", "Rprec": "RPrec", "recip_rank": "RR", **{f"P_{k}": f"P@{k}" for k in CUTOFFS}}
 
 
-def _trec_readers():
-    trec = pytest.importorskip("workbench.data.trec", reason="workbench.data.trec is not in this build")
-    if not all(hasattr(trec, n) for n in ("read_trec_qrels", "read_trec_run", "read_trec_eval_output")):
-        pytest.skip("workbench.data.trec lacks read_trec_qrels / read_trec_run / read_trec_eval_output")
-    return trec
-
-
 def test_trec_eval_out_test_through_the_campaign():
     """out.test: trec_eval's default measures over qrels.test × results.test (3 topics), to its 4 decimals."""
-    trec = _trec_readers()
-    _needs(*TREC_NAMES.values())
-    gold = trec.read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
-    runs = trec.read_trec_run(shared_dataset("trec_eval_test", "results.test"))
-    reference = trec.read_trec_eval_output(shared_dataset("trec_eval_test", "out.test"))
+    gold = read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
+    runs = read_trec_run(shared_dataset("trec_eval_test", "results.test"))
+    reference = read_trec_eval_output(shared_dataset("trec_eval_test", "out.test"))
     results = Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="skip", progress=False)
     ours = means(results).set_index("measure")["value"]
     checked = 0
@@ -186,11 +169,9 @@ def test_trec_eval_out_test_through_the_campaign():
 def test_trec_eval_complete_flag_is_the_zero_policy():
     """out.test.aqc: ``trec_eval -c -q`` over results.trunc, which has no line for topic 302: trec_eval scores
     it 0 and counts it in the mean (missing_topics="zero"); without -c it would average 301 and 303 ("skip")."""
-    trec = _trec_readers()
-    _needs(*TREC_NAMES.values())
-    gold = trec.read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
-    runs = trec.read_trec_run(shared_dataset("trec_eval_test", "results.trunc"))
-    reference = trec.read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aqc"))
+    gold = read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
+    runs = read_trec_run(shared_dataset("trec_eval_test", "results.trunc"))
+    reference = read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aqc"))
     reference = reference[reference.measure.isin(list(TREC_NAMES))]
     with pytest.warns(MissingTopicsWarning, match=r"'STANDARD' lacks 1 gold topic\(s\) \('302'\): scored 0"):
         zero = Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="zero", progress=False)

@@ -12,8 +12,7 @@ import pytest
 from tests.conftest import ROOT, shared_dataset
 from tests.test_campaign import toy_measures  # noqa: F401 (the fixture that registers test-* measures)
 from workbench.cli import main, render
-from workbench.metrics import registry
-from workbench.metrics.registry import UnknownMeasureError
+from workbench.data.trec import read_trec_eval_output
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
@@ -127,27 +126,13 @@ def test_a_qrels_file_given_as_a_run_is_refused_in_one_line(tmp_path, capsys):
     assert main(["eval", "--gold", str(qrels), "--run", str(qrels), "-m", "test-shared"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("workbench: error: ") and err.count("\n") == 1
-    try:
-        from workbench.data.trec import read_trec_qrels  # noqa: F401
-    except ImportError:
-        assert "reading TREC qrels needs workbench.data.trec.read_trec_qrels, which is not in this" in err
-    else:
-        assert str(qrels) in err
+    assert str(qrels) in err
 
 
 # ------------------------------------------------------------------------------------ real data, end to end
-def _needs(*names: str) -> None:
-    for name in names:
-        try:
-            registry.parse(name)
-        except UnknownMeasureError:
-            pytest.skip(f"measure {name!r} is not registered in this build")
-
-
 def test_replab_official_scores_from_the_command_line():
     """reference_RS_per_entity.tsv (official RepLab R&S script) through ``python -m workbench eval``."""
     measures = ["R∼(missing=replab)", "S∼(missing=replab)"]
-    _needs(*measures)
     folder = shared_dataset("replab2013_topic_detection")
     gold = folder / "replab2013_topic_detection_goldstandard.dat"
     runs = sorted(str(p) for p in (folder / "system-outputs").iterdir())
@@ -170,10 +155,6 @@ def test_replab_official_scores_from_the_command_line():
 def test_trec_eval_per_query_values_from_the_command_line():
     """out.test.aq (trec_eval -q over qrels.test × results.test): map, ndcg_cut_10, P_10, recip_rank per topic
     and over all, to trec_eval's 4 decimals, through the interface the issue fixes."""
-    trec = pytest.importorskip("workbench.data.trec", reason="workbench.data.trec is not in this build")
-    if not hasattr(trec, "read_trec_eval_output"):
-        pytest.skip("workbench.data.trec.read_trec_eval_output is not in this build")
-    _needs("AP", "nDCG@10", "P@10", "RR")
     done = run_cli("eval", "--gold", str(shared_dataset("trec_eval_test", "qrels.test")), "--run",
                    str(shared_dataset("trec_eval_test", "results.test")), "-m", "AP", "nDCG@10", "P@10", "RR",
                    "--per-topic", "--format", "csv")
@@ -182,7 +163,7 @@ def test_trec_eval_per_query_values_from_the_command_line():
     ours = pd.read_csv(io.StringIO(done.stdout), dtype={"topic": str})
     assert set(ours.system) == {"STANDARD"} and set(ours.topic) == {"301", "302", "303", "all"}
     ours = ours.set_index(["topic", "measure"])["value"]
-    reference = trec.read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aq"))
+    reference = read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aq"))
     names = {"map": "AP", "ndcg_cut_10": "nDCG@10", "P_10": "P@10", "recip_rank": "RR"}
     checked = 0
     for name, topic, value in reference[["measure", "topic", "value"]].itertuples(index=False):
@@ -196,17 +177,9 @@ WEPS = {"P": "Purity", "IP": "InversePurity", "FMeasure_0.5_P-IP": "F(P,IP)", "B
         "FMeasure_0.5_BEP-BER": "BCubed-F"}
 
 
-def _weps_reader():
-    weps = pytest.importorskip("workbench.data.weps", reason="workbench.data.weps is not in this build")
-    if not all(hasattr(weps, n) for n in ("read_weps_clustering", "read_weps_runs", "topic_key")):
-        pytest.skip("workbench.data.weps lacks read_weps_clustering / read_weps_runs / topic_key")
-    _needs(*WEPS.values())
-
-
 def test_weps_official_scores_from_the_command_line():
     """reference_TEAM_A_per_topic.eval (the official WePS-1 scorer, 2 decimals): purity, inverse purity,
     F_0.5(P,IP), extended BCubed precision/recall and F_0.5 per name, from truth_files/ and systemsDir/."""
-    _weps_reader()
     folder = shared_dataset("weps2007")
     done = run_cli("eval", "--gold", str(folder / "truth_files"), "--run", str(folder / "systemsDir"), "-m",
                    *WEPS.values(), "--per-topic", "--format", "csv")
@@ -220,7 +193,6 @@ def test_weps_official_scores_from_the_command_line():
 
 
 def test_weps_run_topics_match_the_gold_whatever_their_spelling(tmp_path):
-    _weps_reader()
     truth = shared_dataset("weps2007", "truth_files", "Abby_Watkins.clust.xml")
     team = tmp_path / "TEAM_Z"
     team.mkdir()

@@ -13,7 +13,6 @@ arguments or files exit with status 2 and a one-line message.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import warnings
 from pathlib import Path
@@ -32,13 +31,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ------------------------------------------------------------------------------------------------ reading
-def _reader(module: str, name: str, what: str):
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        raise CliError(f"reading {what} needs {module}.{name}, which is not in this build") from None
-
-
 def _sniff(path: Path) -> str:
     """A gold or run file's format: a directory or XML is WePS, a header ``entity_id`` RepLab, else TREC."""
     if path.is_dir() or path.suffix.lower() == ".xml":
@@ -73,20 +65,25 @@ def read_gold(path: Path, fmt: str, label: str | None, encoding: str):
         except ReplabEncodingError as error:
             raise CliError(f"{error} (on the command line: --gold-encoding latin-1)") from None
     if fmt == "weps":
-        return _reader("workbench.data.weps", "read_weps_clustering", "WePS XML")(path)
-    return _reader("workbench.data.trec", "read_trec_qrels", "TREC qrels")(path)
+        from workbench.data.weps import read_weps_clustering
+
+        return read_weps_clustering(path)
+    from workbench.data.trec import read_trec_qrels
+
+    return read_trec_qrels(path)
 
 
 def _weps_runs(path: Path, gold) -> dict:
     """A team folder (``systemsDir/TEAM_A``) or a ``systemsDir`` of them, run topics renamed to the gold's
     spelling where they match it case- and ``_``/space-insensitively (WePS names vary)."""
+    from workbench.data.weps import read_weps_clustering, read_weps_runs, topic_key
+
     if path.is_dir() and not any(path.glob("*.xml")) and any(p.is_dir() for p in path.iterdir()):
-        runs = _reader("workbench.data.weps", "read_weps_runs", "a WePS systemsDir")(path)
+        runs = read_weps_runs(path)
     else:
-        runs = {path.name: _reader("workbench.data.weps", "read_weps_clustering", "WePS XML")(path)}
-    key = _reader("workbench.data.weps", "topic_key", "WePS topic names")
-    spelling = {key(topic): topic for topic in gold}
-    return {system: {spelling.get(key(topic), topic): org for topic, org in run.items()}
+        runs = {path.name: read_weps_clustering(path)}
+    spelling = {topic_key(topic): topic for topic in gold}
+    return {system: {spelling.get(topic_key(topic), topic): org for topic, org in run.items()}
             for system, run in runs.items()}
 
 
@@ -97,7 +94,9 @@ def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str, gol
     for path in paths:
         kind = _sniff(path) if fmt == "auto" else fmt
         if kind == "trec":
-            found = _reader("workbench.data.trec", "read_trec_run", "TREC runs")(path)
+            from workbench.data.trec import read_trec_run
+
+            found = read_trec_run(path)
         elif kind == "replab":
             from workbench.data.replab import read_replab
 
@@ -184,37 +183,28 @@ def cmd_eval(args) -> int:
 
 
 def cmd_compare(args) -> int:
+    from workbench.analysis import significance, uir_matrix
     from workbench.data.campaign import means
 
     results = _results(args)
     measures = list(dict.fromkeys(results["measure"]))
+    if results["system"].nunique() < 2:
+        raise CliError("compare needs at least two systems (give several --run files or systems)")
     sections = [("per-system means", render(means(results), args.format))]
-    try:
-        from workbench.analysis import significance, uir_matrix
-    except ImportError:
-        sections.append(("UIR and significance", "need workbench.analysis, which is not in this build\n"))
-    else:
-        if results["system"].nunique() < 2:
-            raise CliError("compare needs at least two systems (give several --run files or systems)")
-        matrix = uir_matrix(results, measures, missing="intersection")
-        tests = significance(results, measures, test=args.test, correction=args.correction, alpha=args.alpha,
-                             missing="intersection")
-        shown = ["measure", "system_a", "system_b", "difference", "statistic", "p_value", "p_adjusted",
-                 "significant"]
-        sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
-                         text_table(matrix.reset_index(), args.format)))
-        sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
+    matrix = uir_matrix(results, measures, missing="intersection")
+    tests = significance(results, measures, test=args.test, correction=args.correction, alpha=args.alpha,
+                         missing="intersection")
+    shown = ["measure", "system_a", "system_b", "difference", "statistic", "p_value", "p_adjusted", "significant"]
+    sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
+                     text_table(matrix.reset_index(), args.format)))
+    sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
     sys.stdout.write("\n".join(f"# {title}\n{body}" for title, body in sections))
     return 0
 
 
 def cmd_demo(args) -> int:
-    import workbench
     from workbench import datasets
-
-    compute = getattr(workbench, "reliability_sensitivity", None)
-    if compute is None:
-        raise CliError("the demo needs workbench.reliability_sensitivity, which is not in this build")
+    from workbench.metrics.reliability import reliability_sensitivity
     example = datasets.load("seed000-table9")
     fields = {"R≺": "r_priority", "S≺": "s_priority", "R∼": "r_relatedness", "S∼": "s_relatedness"}
     outputs = {"gold": example.gold, **example.outputs}
@@ -225,7 +215,7 @@ def cmd_demo(args) -> int:
     print(" " * width + "".join(f"{m:>17}" for m in fields))
     differs = False
     for block, output in outputs.items():
-        scores = compute(example.gold, output, n=example.params["n"], wn=example.params["wn"])
+        scores = reliability_sensitivity(example.gold, output, n=example.params["n"], wn=example.params["wn"])
         cells = []
         for measure, field in fields.items():
             value, printed = getattr(scores, field), example.printed[block][measure]

@@ -25,6 +25,7 @@ import pandas as pd
 from scipy import stats
 
 from workbench.analysis.results import ResultsError, ScoreCube, score_cube
+from workbench.metrics.combine import f_alpha
 
 TOLERANCE = 1e-12
 """Scores closer than this are equal: a ≥ b means a ≥ b − TOLERANCE (scores from different float paths)."""
@@ -173,23 +174,6 @@ def _orthant(mean: np.ndarray, cov: np.ndarray) -> float:
     dist = stats.multivariate_normal(mean=-m, cov=c, allow_singular=True, maxpts=100_000 * m.size,
                                      abseps=1e-10, releps=1e-10)
     return float(np.clip(dist.cdf(np.zeros(m.size)), 0.0, 1.0))
-
-
-def f_alpha(precision, recall, alpha) -> np.ndarray:
-    """Van Rijsbergen's F_α = 1 / (α/P + (1 − α)/R) (seed 001 §2.1), elementwise; 0 when a weighted
-    component is 0; α = 1 gives P, α = 0 gives R.
-
-        >>> float(f_alpha(0.5, 1.0, 0.5))
-        0.6666666666666666
-    """
-    p, r, a = np.broadcast_arrays(np.asarray(precision, float), np.asarray(recall, float),
-                                  np.asarray(alpha, float))
-    if np.any((a < 0) | (a > 1)):
-        raise ValueError("alpha must lie in [0, 1]")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        denominator = a * r + (1 - a) * p  # 1/(α/P + (1−α)/R) = P·R / (α·R + (1−α)·P)
-        f = np.where(denominator > 0, p * r / denominator, 0.0)
-    return np.where(a == 0, r, np.where(a == 1, p, f))
 
 
 def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,

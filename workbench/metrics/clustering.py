@@ -49,6 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from workbench.metrics.combine import f_alpha
 from workbench.metrics.registry import register
 from workbench.model import Organization, natural_key
 
@@ -178,14 +179,6 @@ def _codes(labels: np.ndarray, name: str) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------ purity
-def _harmonic(a: float, b: float, alpha: float) -> float:
-    """Van Rijsbergen's F_α = 1 / (α/a + (1−α)/b); 0 when a component is 0; NaN when one is undefined."""
-    if a == 0 or b == 0:
-        return 0.0
-    if math.isnan(a) or math.isnan(b):
-        return math.nan
-    return 1.0 / (alpha / a + (1 - alpha) / b)
-
 
 def purity(c: ClusterContingency) -> float:
     """Purity = Σ_i max_j |C_i ∩ L_j| / Σ_i |C_i| (Amigó et al. 2009 §3.1; the WePS scorer's P).
@@ -215,7 +208,7 @@ def inverse_purity(c: ClusterContingency) -> float:
 
 def f_purity(c: ClusterContingency, alpha: float = 0.5) -> float:
     """F_α(P, IP) = 1 / (α/P + (1−α)/IP) (WePS: FMeasure_0.5_P-IP); 0 when P or IP is 0."""
-    return _harmonic(purity(c), inverse_purity(c), alpha)
+    return f_alpha(purity(c), inverse_purity(c), alpha)
 
 
 # ------------------------------------------------------------------------------------------ BCubed
@@ -313,7 +306,7 @@ def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> 
             r_sum += float((vals / gold_sizes[member.nonzero()[1]]).sum())
             r_count += int(member.nnz)
     recall = r_sum / r_count if r_count else math.nan
-    return {"precision": precision, "recall": recall, "f": _harmonic(precision, recall, alpha)}
+    return {"precision": precision, "recall": recall, "f": f_alpha(precision, recall, alpha)}
 
 
 # ------------------------------------------------------------------------------- entropy family
@@ -487,7 +480,7 @@ _SOURCE = "Amigó, Gonzalo, Artiles, Verdejo 2009 (Inf. Retrieval 12); WePS scor
 def _purity_family(gold, output, *, unmatched="weps", alpha=0.5):
     c = contingency(gold, output, unmatched=unmatched)
     p, ip = purity(c), inverse_purity(c)
-    return {"purity": p, "inverse_purity": ip, "f_purity": _harmonic(p, ip, alpha)}
+    return {"purity": p, "inverse_purity": ip, "f_purity": f_alpha(p, ip, alpha)}
 
 
 def _bcubed(gold, output, *, unmatched="weps", variant="item", alpha=0.5):

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.metrics.combine import f_alpha
 from workbench.metrics.registry import register
 from workbench.model import Organization
 
@@ -291,18 +292,11 @@ def recall(c, smoothing=None) -> float:
     return float(_est(c, smoothing).s_g)
 
 
-def _harmonic(a: float, b: float, alpha: float) -> float:
-    if a == 0 or b == 0:
-        return 0.0
-    if math.isnan(a) or math.isnan(b):
-        return math.nan
-    return 1.0 / (alpha / a + (1 - alpha) / b)
-
 
 def f_measure(c, alpha: float = 0.5, smoothing=None) -> float:
     """F_α = 1/(α/P + (1−α)/R) (van Rijsbergen 1974; seed 003 §4.3); 0 when P or R is 0."""
     e = _est(c, smoothing)
-    return _harmonic(e.g_s, e.s_g, alpha)
+    return f_alpha(e.g_s, e.s_g, alpha)
 
 
 def reliability(c, smoothing=None) -> float:
@@ -320,7 +314,7 @@ def sensitivity(c, smoothing=None) -> float:
 def f_reliability_sensitivity(c, alpha: float = 0.5, smoothing=None) -> float:
     """F(R,S) = 1/(α/R + (1−α)/S); 0 when R or S is 0 (the all-positive and all-negative outputs)."""
     e = _est(c, smoothing)
-    return _harmonic(reliability(e), sensitivity(e), alpha)
+    return f_alpha(reliability(e), sensitivity(e), alpha)
 
 
 # --------------------------------------------------------------------------------------- registry

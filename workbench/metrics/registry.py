@@ -84,11 +84,7 @@ def _load() -> None:
     if not _loaded:
         _loaded = True
         for module in _MODULES:
-            try:
-                importlib.import_module(module)
-            except ModuleNotFoundError as error:
-                if error.name != module:
-                    raise
+            importlib.import_module(module)
 
 
 def _parameters(spec: MeasureSpec) -> str:

@@ -20,15 +20,11 @@ import numpy as np
 import pandas as pd
 
 from workbench.metrics import relations
+from workbench.metrics.combine import f_alpha
 from workbench.metrics.registry import register
 from workbench.model import Organization
 
 MISSING_POLICIES = ("tail", "singleton", "replab")
-
-
-def harmonic_mean(a: float, b: float) -> float:
-    """F = 2ab / (a + b), and 0 when either is 0 (seed 000 §4.3.1, R*S)."""
-    return 0.0 if a <= 0 or b <= 0 else 2 * a * b / (a + b)
 
 
 @dataclass(frozen=True)
@@ -42,11 +38,11 @@ class RSScores:
 
     @property
     def f_priority(self) -> float:
-        return harmonic_mean(self.r_priority, self.s_priority)
+        return f_alpha(self.r_priority, self.s_priority)
 
     @property
     def f_relatedness(self) -> float:
-        return harmonic_mean(self.r_relatedness, self.s_relatedness)
+        return f_alpha(self.r_relatedness, self.s_relatedness)
 
     def to_dict(self) -> dict[str, float]:
         return {
