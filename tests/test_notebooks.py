@@ -1,4 +1,7 @@
-"""Every notebook runs top to bottom, unattended and offline, from a stripped copy (issue: notebooks)."""
+"""Every notebook runs top to bottom, unattended and offline, from a stripped copy (issue: notebooks).
+
+Running them takes about a minute, so those tests are marked ``slow``: the whole suite (``./wb test``, CI)
+runs them; ``pytest -m "not slow"`` is the quick loop."""
 
 from __future__ import annotations
 
@@ -48,6 +51,7 @@ def test_notebook_is_stored_without_outputs(path):
         f"{path.name}: strip the outputs before committing"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs_top_to_bottom_without_errors(path):
     notebook, seconds = executed(path.name)
@@ -56,6 +60,7 @@ def test_notebook_runs_top_to_bottom_without_errors(path):
     print(f"{path.name} ran in {seconds:.1f} s")
 
 
+@pytest.mark.slow
 def test_main_notebook_shows_the_workbench_a_comparison_and_a_campaign():
     notebook, _ = executed("workbench.ipynb")
     shown = outputs(notebook)
