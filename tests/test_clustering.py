@@ -257,22 +257,14 @@ def clusterings(max_docs=12, overlap=True):
     return build()
 
 
+@pytest.mark.parametrize(("variant", "reference"), [("item", brute_item), ("occurrence", brute_occurrence)],
+                         ids=["item equals the bcubed package", "occurrence equals the PyEvALL formula"])
 @settings(max_examples=150, deadline=None)
-@given(clusterings())
-def test_item_variant_equals_the_bcubed_package(pair):
+@given(pair=clusterings())
+def test_extended_bcubed_variants_equal_their_references(variant, reference, pair):
     gold, out = pair
-    b = C.bcubed(C.contingency(gold, out), variant="item")
-    p, r = brute_item(gold, out)
-    assert b["precision"] == pytest.approx(p, abs=1e-12)
-    assert b["recall"] == pytest.approx(r, abs=1e-12)
-
-
-@settings(max_examples=150, deadline=None)
-@given(clusterings())
-def test_occurrence_variant_equals_pyevall_formula(pair):
-    gold, out = pair
-    b = C.bcubed(C.contingency(gold, out), variant="occurrence")
-    p, r = brute_occurrence(gold, out)
+    b = C.bcubed(C.contingency(gold, out), variant=variant)
+    p, r = reference(gold, out)
     assert b["precision"] == pytest.approx(p, abs=1e-12)
     assert b["recall"] == pytest.approx(r, abs=1e-12)
 

@@ -92,24 +92,18 @@ def test_trec_eval_output_and_byte_exact_round_trip(tmp_path):
 
 
 # ------------------------------------------------------------------------------------ round trips
-def test_qrels_round_trips(tmp_path):
-    path = shared_dataset("trec_eval_test", "qrels.rel_level")
-    frame = read_trec_qrels_frame(path)
-    write_trec_qrels(frame, tmp_path / "frame.qrels")
-    pd.testing.assert_frame_equal(read_trec_qrels_frame(tmp_path / "frame.qrels"), frame)
-    gold = read_trec_qrels(path)
-    write_trec_qrels(gold, tmp_path / "gold.qrels")
-    assert read_trec_qrels(tmp_path / "gold.qrels") == gold
-
-
-def test_run_round_trips(tmp_path):
-    path = shared_dataset("trec_eval_test", "results.trunc")
-    frame = read_trec_run_frame(path)
-    write_trec_run(frame, tmp_path / "frame.run")
-    pd.testing.assert_frame_equal(read_trec_run_frame(tmp_path / "frame.run"), frame)
-    run = read_trec_run(path)
-    write_trec_run(run, tmp_path / "org.run")
-    assert read_trec_run(tmp_path / "org.run") == run
+@pytest.mark.parametrize(("name", "read_frame", "read", "write"), [
+    ("qrels.rel_level", read_trec_qrels_frame, read_trec_qrels, write_trec_qrels),
+    ("results.trunc", read_trec_run_frame, read_trec_run, write_trec_run),
+])
+def test_files_round_trip_as_frames_and_as_organizations(tmp_path, name, read_frame, read, write):
+    path = shared_dataset("trec_eval_test", name)
+    frame = read_frame(path)
+    write(frame, tmp_path / "frame")
+    pd.testing.assert_frame_equal(read_frame(tmp_path / "frame"), frame)
+    organizations = read(path)
+    write(organizations, tmp_path / "organizations")
+    assert read(tmp_path / "organizations") == organizations
 
 
 def test_tied_scores_as_levels(tmp_path):
