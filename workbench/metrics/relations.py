@@ -60,8 +60,8 @@ class Shares:
     tail_holds: float
 
     def score(self, x: Side) -> float:
-        total = x.total
-        return 0.0 if total == 0 else (float(np.dot(x.weight, self.holds)) + x.tail * self.tail_holds) / total
+        total = x.total  # summed as the weights are, so that shares of 1 give exactly 1
+        return 0.0 if total == 0 else (float((x.weight * self.holds).sum()) + x.tail * self.tail_holds) / total
 
 
 def _expand(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
