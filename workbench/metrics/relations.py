@@ -7,15 +7,18 @@ other side (``../shared/design/RS-SEMANTICS.md``), so the kernels return that sh
 (:class:`Shares`, what ``workbench.explain`` shows) and nothing needs the n² occurrence pairs:
 
 * ∼ through the (x cluster, other cluster) weight contingency, Σ M/W(C) per occurrence as in BCubed,
-  corrected for the document pairs that share two or more clusters on either side: O(n + nnz + overlap
-  pairs);
+  corrected for a document with itself (its numbers of clusters) and for the pairs of documents sharing two
+  or more clusters on either side (found through their pairs of clusters): O(n + nnz + overlap pairs);
 * ≺ through two-way weighted dominance sums over (x level, other level) for documents with one occurrence
-  (O(n log² n), a few passes when one side has few levels). Documents with several occurrences (overlap) are
-  grouped by their sorted x levels ℓ and other-side levels γ (signatures): P = min(gg, gx)/gx is
-  Σ_{t ≤ gx} [gg ≥ t]/gx, which splits into an x-signature factor and an other-signature factor, so the
-  pairs of overlapping documents are a few matrix products over (ℓ, γ) counts, and their pairs with
-  single-occurrence documents are rectangle sums and rectangle updates on the (x level, other level) grid,
-  compressed to the levels the overlapping documents use.
+  (O(n log² n), a few passes when one side has few levels). Documents with several occurrences (overlap) form
+  classes by their sorted x levels ℓ and other-side levels γ (signatures). Their pairs with single-occurrence
+  documents are rectangle sums and rectangle updates on the (x level, other level) grid in bands around the
+  levels the classes use (prefix sums; dominance sums when the grid is large). Their pairs with each other:
+  P = min(gg, gx)/gx = Σ_{t ≤ gx} [gg ≥ t]/gx splits into an x-signature and an other-signature factor, so a
+  few matrix products over the (ℓ, γ) counts do it when signatures are few (a graded gold, tens of
+  levels), and vectorised class-by-class blocks when they are many (rankings with overlap): O(E·Λ·Γ) or
+  O(E·(E + K)) for E class entries, Λ and Γ signatures, K classes — independent of the number of
+  overlapping documents in the first case.
 """
 
 from __future__ import annotations
