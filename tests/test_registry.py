@@ -54,3 +54,37 @@ def test_measures_lists_task_parameters_range_and_source():
     assert row["task"] == "organization" and row["range"] == "[0, 1]" and "SIGIR 2013" in row["source"]
     assert row["parameters"] == "n, wn, missing=tail" and row["aliases"] == "R_priority"
     assert {"name", "aliases", "task", "parameters", "range", "source"} <= set(table.columns)
+
+
+def test_every_named_error_is_a_workbench_error():
+    import workbench.analysis.constraints as constraints
+    import workbench.analysis.results as results
+    import workbench.charts.builders as builders
+    import workbench.cli as cli
+    import workbench.data as data
+    import workbench.datasets as datasets
+    import workbench.metrics.baselines as baselines
+    import workbench.metrics.clustering as clustering
+    import workbench.metrics.filtering as filtering
+    import workbench.metrics.ranking as ranking
+    import workbench.widgets.workbench as widget
+    from workbench import OrganizationError, UnknownMeasureError, WorkbenchError
+
+    errors = [OrganizationError, UnknownMeasureError, constraints.ConstraintCheckError, results.ResultsError,
+              builders.ChartDataError, cli.CliError, data.TrecFormatError, data.WepsFormatError,
+              data.ReplabFormatError, data.CampaignError, datasets.DatasetError, baselines.BaselineInputError,
+              clustering.ClusteringInputError, filtering.FilteringInputError, ranking.RankingInputError,
+              widget.WorkbenchFormatError]
+    assert all(issubclass(error, WorkbenchError) and issubclass(error, ValueError) for error in errors)
+
+
+def test_declared_domains_are_checked_when_a_name_is_parsed():
+    from workbench.metrics.registry import Choices, Interval, MeasureParameterError
+
+    assert Interval(0, 1, low_open=True).reason(0) == "must be in (0, 1]"
+    assert Interval(0, 1, low_open=True).reason(0.5) is None
+    assert Interval(1, integer=True).reason(2.5) == "must be an integer ≥ 1"
+    assert Interval(1, integer=True, optional=True).reason(None) is None
+    assert Choices(("a", "b")).reason("c") == "must be one of a, b"
+    with pytest.raises(MeasureParameterError, match="parameter gain must be one of linear, exp, got 'log'"):
+        parse_measure("nDCG(gain=log)")

@@ -6,6 +6,7 @@
     1.0
 """
 
+from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
 from workbench.metrics.registry import parse as parse_measure
 from workbench.metrics.reliability import RSScores, reliability_sensitivity
@@ -17,6 +18,8 @@ __all__ = [
     "OrganizationError",
     "RSScores",
     "UnknownMeasureError",
+    "WorkbenchError",
+    "WorkbenchWarning",
     "evaluate",
     "measures",
     "parse_measure",

@@ -17,11 +17,13 @@ import sys
 import warnings
 from pathlib import Path
 
+from workbench.errors import WorkbenchError
+
 FORMATS = ("auto", "trec", "replab", "weps")
 OUTPUTS = ("table", "csv", "markdown", "latex")
 
 
-class CliError(Exception):
+class CliError(WorkbenchError):
     """A problem with the command line's arguments or files: printed as one line, exit status 2."""
 
 

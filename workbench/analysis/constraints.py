@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -49,7 +50,7 @@ TOLERANCE = 1e-12
 """A score difference below this is a tie (scores computed along different float paths)."""
 
 
-class ConstraintCheckError(ValueError):
+class ConstraintCheckError(WorkbenchError):
     """The measure raised on a case; ``constraint`` and ``case`` (the notation text) say which."""
 
     def __init__(self, message: str, *, constraint: str, case: str) -> None:

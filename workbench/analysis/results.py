@@ -22,11 +22,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.errors import WorkbenchError
+
 COLUMNS = ("system", "topic", "measure", "value")
 MISSING_POLICIES = ("error", "intersection")
 
 
-class ResultsError(ValueError):
+class ResultsError(WorkbenchError):
     """Tidy results the analysis cannot use; ``system``, ``topic``, ``measure`` name the culprit (or None)."""
 
     def __init__(self, message: str, *, system: Any = None, topic: Any = None, measure: Any = None) -> None:

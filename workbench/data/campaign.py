@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.registry import Measure, evaluate, parse
 from workbench.model import Organization
 
@@ -29,7 +30,7 @@ EXTRA_POLICIES = ("error", "ignore")
 COLUMNS = ["system", "topic", "measure", "value"]
 
 
-class CampaignError(ValueError):
+class CampaignError(WorkbenchError):
     """A campaign that cannot be evaluated as asked: says which system, topic (and measure) and why."""
 
 

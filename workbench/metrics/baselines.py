@@ -17,13 +17,14 @@ from fractions import Fraction
 from math import comb, floor
 from numbers import Integral
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.registry import register
 from workbench.model import Organization
 
 SOURCE = "seed 004: Mehlitz et al., A New Evaluation Measure for IR Systems (eqs. 3-14)"
 
 
-class BaselineInputError(ValueError):
+class BaselineInputError(WorkbenchError):
     """Collection sizes or counts that no random draw can have (negative, more relevant than documents...)."""
 
 

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.registry import register
 from workbench.model import Organization, natural_key
@@ -57,7 +58,7 @@ POLICIES = ("weps", "singletons", "strict")
 VARIANTS = ("item", "occurrence")
 
 
-class ClusteringInputError(ValueError):
+class ClusteringInputError(WorkbenchError):
     """Clusterings that cannot be compared: says which document or label and why."""
 
 

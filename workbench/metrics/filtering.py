@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.registry import register
 from workbench.model import Organization
@@ -41,7 +42,7 @@ from workbench.model import Organization
 SMOOTHINGS = ("none", "laplace", "noninformative")
 
 
-class FilteringInputError(ValueError):
+class FilteringInputError(WorkbenchError):
     """Filtering input that cannot be counted: says which document or label and why."""
 
 

@@ -27,6 +27,7 @@ from itertools import repeat
 
 import numpy as np
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.registry import parse, register
 from workbench.model import Organization
 
@@ -34,7 +35,7 @@ TREC_EVAL = "trec_eval 9.0 (usnistgov/trec_eval)"
 SAKAI = "seed 002: Sakai, P-measure, SIGIR 2006 (and NTCIREVAL)"
 
 
-class RankingInputError(ValueError):
+class RankingInputError(WorkbenchError):
     """Gains, scores or a run that a ranking measure cannot score (NaN, negative, duplicate documents...)."""
 
 

@@ -14,12 +14,15 @@ words.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
+
+from workbench.errors import WorkbenchError
 
 # The modules whose import registers measures; loaded on first use so that they may import this one.
 _MODULES = (
@@ -31,8 +34,71 @@ _MODULES = (
 )
 
 
-class UnknownMeasureError(ValueError):
+class UnknownMeasureError(WorkbenchError):
     """A measure name or parameter the registry does not know; the message lists what it knows."""
+
+
+class MeasureParameterError(UnknownMeasureError):
+    """A parameter value outside the domain its measure declares, e.g. ``nDCG@-1`` or ``WAcc(lam=-5)``."""
+
+
+DIRECTIONS = ("higher", "lower")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """The domain of a numeric parameter: ``low ≤ value ≤ high`` (either end open, or integers only).
+
+    >>> Interval(0, 1, low_open=True).reason(0)
+    'must be in (0, 1]'
+    >>> Interval(1, integer=True).reason(3) is None
+    True
+    """
+
+    low: float = float("-inf")
+    high: float = float("inf")
+    low_open: bool = False
+    high_open: bool = False
+    integer: bool = False
+    optional: bool = False  # None (the parameter's "not given") is allowed
+
+    def __str__(self) -> str:
+        if self.integer and self.high == float("inf"):
+            text = f"an integer ≥ {self.low:g}" if not self.low_open else f"an integer > {self.low:g}"
+        else:
+            text = (f"{'(' if self.low_open else '['}{self.low:g}, {self.high:g}{')' if self.high_open else ']'}"
+                    .replace("[-inf", "(-inf").replace("inf]", "inf)"))
+            text = ("an integer in " if self.integer else "in ") + text
+        return text
+
+    def reason(self, value: Any) -> str | None:
+        """Why ``value`` is outside the domain, or None when it is inside."""
+        if value is None:
+            return None if self.optional else f"must be given ({self})"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"must be a number {self}"
+        if self.integer and not float(value).is_integer():
+            return f"must be {self}"
+        inside = ((value > self.low if self.low_open else value >= self.low)
+                  and (value < self.high if self.high_open else value <= self.high))
+        return None if inside else f"must be {self}"
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The domain of a parameter that takes one of a few values.
+
+    >>> Choices(("linear", "exp")).reason("log")
+    'must be one of linear, exp'
+    """
+
+    values: tuple
+
+    def __str__(self) -> str:
+        return "one of " + ", ".join(map(str, self.values))
+
+    def reason(self, value: Any) -> str | None:
+        return None if value in self.values else f"must be {self}"
 
 
 @dataclass(frozen=True)
@@ -40,7 +106,9 @@ class MeasureSpec:
     """What the registry knows about one measure.
 
     ``compute(gold, output, **params)`` returns a float, or a mapping from which ``field`` is taken (so that
-    measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`evaluate` call).
+    measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`evaluate` call). ``direction``
+    says whether a ``"higher"`` or ``"lower"`` value is better; ``domains`` declares the values each parameter
+    may take (``choices`` are declared as :class:`Choices` domains), checked when a name is parsed.
     """
 
     name: str
@@ -54,6 +122,8 @@ class MeasureSpec:
     cutoff: str | None = None
     aliases: tuple[str, ...] = ()
     description: str = ""
+    direction: str = "higher"
+    domains: Mapping[str, Interval | Choices] = dataclasses.field(default_factory=dict)
 
 
 _REGISTRY: dict[str, MeasureSpec] = {}
@@ -64,13 +134,20 @@ _loaded = False
 def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              params: Mapping[str, Any] | None = None, choices: Mapping[str, tuple] | None = None,
              range: tuple[float, float] = (0.0, 1.0), field: str | None = None, cutoff: str | None = None,
-             aliases: Iterable[str] = (), description: str = "") -> MeasureSpec:
+             aliases: Iterable[str] = (), description: str = "", direction: str = "higher",
+             domains: Mapping[str, Interval | Choices] | None = None) -> MeasureSpec:
     """Add a measure to the registry (called by the metric modules at import time)."""
+    declared = {key: Choices(tuple(values)) for key, values in (choices or {}).items()}
+    declared.update(domains or {})
     spec = MeasureSpec(name, compute, task, source, MappingProxyType(dict(params or {})),
                        MappingProxyType(dict(choices or {})), range, field, cutoff, tuple(aliases),
-                       description)
+                       description, direction, MappingProxyType(declared))
     if cutoff is not None and cutoff not in spec.params:
         raise ValueError(f"measure {name}: cutoff parameter {cutoff!r} is not among its parameters")
+    if direction not in DIRECTIONS:
+        raise ValueError(f"measure {name}: direction must be one of {DIRECTIONS}, got {direction!r}")
+    if set(declared) - set(spec.params):
+        raise ValueError(f"measure {name}: domains for unknown parameters {sorted(set(declared) - set(spec.params))}")
     for key in (name, *spec.aliases):
         if key in _BY_NAME and _BY_NAME[key].name != name:
             raise ValueError(f"measure name {key!r} registered twice")
@@ -170,9 +247,10 @@ def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
             raise UnknownMeasureError(f"{name!r}: parameter {key} must be an integer, got {value!r}")
     elif isinstance(default, float) and isinstance(value, int):
         value = float(value)
-    if key in spec.choices and value not in spec.choices[key]:
-        raise UnknownMeasureError(
-            f"{name!r}: parameter {key} must be one of {', '.join(map(str, spec.choices[key]))}, got {value!r}")
+    domain = spec.domains.get(key)
+    reason = domain.reason(value) if domain is not None else None
+    if reason is not None:
+        raise MeasureParameterError(f"{name!r}: parameter {key} {reason}, got {value!r}")
     return value
 
 
@@ -243,7 +321,7 @@ def evaluate(gold, output, measures: Iterable[str | Measure]) -> dict[str, float
 
 
 def measures() -> Any:
-    """A DataFrame of every registered measure: name, aliases, task, parameters, range, source."""
+    """A DataFrame of every registered measure: name, aliases, task, parameters, range, direction, source."""
     import pandas as pd
 
     _load()
@@ -255,6 +333,7 @@ def measures() -> Any:
                 "task": spec.task,
                 "parameters": _parameters(spec),
                 "range": f"[{spec.range[0]:g}, {spec.range[1]:g}]",
+                "direction": spec.direction,
                 "source": spec.source,
                 "description": spec.description,
             }
