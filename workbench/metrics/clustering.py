@@ -51,6 +51,7 @@ import scipy.sparse as sp
 
 from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
+from workbench.metrics.labels import factorize, label_vector
 from workbench.metrics.registry import register
 from workbench.model import Organization, natural_key
 
@@ -152,31 +153,25 @@ def _build(documents, out_m, gold_m, policy) -> ClusterContingency:
 def contingency_from_labels(labels_true: Sequence, labels_pred: Sequence) -> ClusterContingency:
     """The intermediate from two flat labelings of the same items (scikit-learn's convention).
 
+    Labels compare as Python values, never through their text: ``1`` and ``"1"`` are two clusters, ``1``,
+    ``1.0`` and ``True`` one; a missing label (None, NaN) raises (:mod:`workbench.metrics.labels`).
+
     >>> c = contingency_from_labels([0, 0, 1], ["a", "b", "b"])
     >>> c.table.toarray().tolist()
     [[1, 0], [1, 1]]
     """
-    true, pred = np.asarray(labels_true), np.asarray(labels_pred)
-    if true.ndim != 1 or pred.ndim != 1:
-        raise ClusteringInputError(f"labels must be 1D: shapes are {true.shape} and {pred.shape}")
+    true = label_vector(labels_true, "labels_true", ClusteringInputError)
+    pred = label_vector(labels_pred, "labels_pred", ClusteringInputError)
     if len(true) != len(pred):
         raise ClusteringInputError(f"labels_true has {len(true)} items but labels_pred has {len(pred)}")
-    t, p = _codes(true, "labels_true"), _codes(pred, "labels_pred")
+    (t, true_labels), (p, pred_labels) = (factorize(true, "labels_true", ClusteringInputError),
+                                          factorize(pred, "labels_pred", ClusteringInputError))
     n = len(true)
     rows = np.arange(n)
     ones = np.ones(n, dtype=np.int64)
-    out_m = sp.csr_array(sp.coo_array((ones, (rows, p)), shape=(n, int(p.max(initial=-1)) + 1)))
-    gold_m = sp.csr_array(sp.coo_array((ones, (rows, t)), shape=(n, int(t.max(initial=-1)) + 1)))
+    out_m = sp.csr_array(sp.coo_array((ones, (rows, p)), shape=(n, len(pred_labels))))
+    gold_m = sp.csr_array(sp.coo_array((ones, (rows, t)), shape=(n, len(true_labels))))
     return _build(tuple(str(i) for i in range(n)), out_m, gold_m, "strict")
-
-
-def _codes(labels: np.ndarray, name: str) -> np.ndarray:
-    """Integer codes 0..k-1 of a label vector (numbers as they are, anything else by its text)."""
-    if labels.dtype.kind == "f" and np.isnan(labels).any():
-        raise ClusteringInputError(f"{name} holds NaN at position {int(np.flatnonzero(np.isnan(labels))[0])}")
-    if labels.dtype.kind not in "iubf":
-        labels = labels.astype(str)
-    return np.unique(labels, return_inverse=True)[1].ravel()
 
 
 # ------------------------------------------------------------------------------------------ purity

@@ -12,6 +12,7 @@ clustering are special cases (seed 000, Tables 1–5)::
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -158,10 +159,14 @@ class Organization:
     def from_graded(cls, grades: Mapping[str, float]) -> Organization:
         """Graded relevance: one level per grade > 0, highest first, documents as singletons.
 
-        Documents with grade ≤ 0 are not prioritised: they belong to the unlimited tail.
+        Documents with grade ≤ 0 are not prioritised: they belong to the unlimited tail. Grades are numbers
+        (a bool counts as 1/0); a string such as ``"2"`` or ``"True"`` is refused, not read as one.
         """
         by_grade: dict[float, list[str]] = {}
         for doc, grade in grades.items():
+            if not isinstance(grade, numbers.Real | np.bool_):
+                raise OrganizationError(f"document {doc!r} has grade {grade!r} ({type(grade).__name__}); "
+                                        "grades are numbers", token=str(doc))
             if grade != grade:  # NaN
                 raise OrganizationError(f"document {doc!r} has grade NaN", token=str(doc))
             if grade > 0:
