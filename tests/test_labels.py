@@ -120,3 +120,16 @@ def test_grades_are_numbers():
     with pytest.raises(OrganizationError, match="grade 'True'"):
         Organization.from_graded({"a": "True"})
     assert Organization.from_graded({"a": np.int64(2), "b": True}).grade_of() == {"a": 2, "b": 1}
+
+
+@pytest.mark.parametrize("build, where", [
+    (lambda: Organization.from_ranking("d1 d2"), "ranking"),
+    (lambda: Organization.from_filtering("d1", ["d2"]), "positive"),
+    (lambda: Organization.from_filtering(["d1"], "d2"), "negative"),
+    (lambda: Organization.from_clustering("d1"), "clusters"),
+    (lambda: Organization.from_clustering([["d1"], "d23"]), "cluster 2"),
+    (lambda: Organization.from_clustering([["d1"]], rest="d2"), "rest"),
+])
+def test_a_string_is_not_read_as_a_list_of_its_characters(build, where):
+    with pytest.raises(OrganizationError, match=f"{where}: expected a list of document ids, got the string"):
+        build()
