@@ -3,12 +3,14 @@
     python -m workbench eval --gold qrels.test --run results.test -m AP nDCG@10 P@10 RR
     python -m workbench eval --gold gold.dat --gold-encoding latin-1 --run sysA sysB -m "R∼(missing=replab)"
     python -m workbench compare --gold qrels --run a.run b.run -m P@10 RR
+    zcat run.gz | python -m workbench eval --gold qrels --run - -m RR --format jsonl
     python -m workbench demo
 
 A gold topic a run lacks scores 0, so a mean is over every judged topic, as in ``Campaign.evaluate``
 (``--missing skip`` averages over the topics each run has, trec_eval's own default). Scores are printed to 4
-decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). Bad arguments or files exit
-with status 2 and a one-line message.
+decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``-`` as ``--gold`` or a
+``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
+(:mod:`workbench.shell`). Bad arguments or files exit with status 2 and a one-line message.
 """
 
 from __future__ import annotations
