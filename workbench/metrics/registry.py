@@ -9,7 +9,13 @@ callable :class:`Measure` whose ``str()`` parses back to an equal measure; :func
 
 Grammar: ``NAME [ "(" key=value, ... ")" ] [ "@" cutoff ]`` (the two suffixes in either order), where NAME
 is a registered name or alias and may itself hold parentheses (``F(R,S)``). Values are ints, floats or bare
-words.
+words. The names and parameter names are ir_measures' (``AP(rel=2)@100``, ``P(rel=2)@5``, ``RBP(p=0.8)``);
+trec_eval's spellings are aliases, and a trec_eval ``NAME_CUTOFF`` (``P_10``, ``ndcg_cut_10``, ``recall_100``)
+is the measure NAME with that cutoff. A parameter may also be written under an older name
+(:data:`PARAMETER_ALIASES`: ``rel_level=2`` is ``rel=2``).
+
+    >>> str(parse("ndcg_cut_10")), str(parse("P_5")), str(parse("AP(rel_level=2)"))
+    ('nDCG@10', 'P@5', 'AP(rel=2)')
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ class MeasureParameterError(UnknownMeasureError):
 
 DIRECTIONS = ("higher", "lower")
 
+PARAMETER_ALIASES = {"rel_level": "rel"}
+"""Older parameter names → the name measures declare (ir_measures' ``rel``); either spelling is read."""
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -76,7 +85,7 @@ class Interval:
         if value is None:
             return None if self.optional else f"must be given ({self})"
         if isinstance(value, bool) or not isinstance(value, int | float):
-            return f"must be a number {self}"
+            return f"must be {self}" if self.integer else f"must be a number {self}"
         if self.integer and not float(value).is_integer():
             return f"must be {self}"
         inside = ((value > self.low if self.low_open else value >= self.low)
@@ -240,18 +249,55 @@ def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
     default = spec.params[key]
     if isinstance(default, bool) and isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
+    domain = spec.domains.get(key)
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
-        if not isinstance(value, int):
+        real = isinstance(domain, Interval) and not domain.integer and isinstance(value, float)
+        if not isinstance(value, int) and not real:
             raise UnknownMeasureError(f"{name!r}: parameter {key} must be an integer, got {value!r}")
-    elif isinstance(default, float) and isinstance(value, int):
+    elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
-    domain = spec.domains.get(key)
     reason = domain.reason(value) if domain is not None else None
     if reason is not None:
         raise MeasureParameterError(f"{name!r}: parameter {key} {reason}, got {value!r}")
     return value
+
+
+_TREC_EVAL_CUTOFF = re.compile(r"(?P<base>.+?)_(?P<cutoff>\d+(?:\.\d+)?)")
+
+
+def _trec_eval_spelling(text: str) -> tuple[MeasureSpec | None, str]:
+    """trec_eval's ``NAME_CUTOFF`` (``P_10``, ``ndcg_cut_10``, ``recall_100``): NAME's measure at that cutoff,
+    as ``(spec, "@CUTOFF")`` for the suffix reader; ``(None, "")`` when the text is not such a spelling."""
+    match = _TREC_EVAL_CUTOFF.fullmatch(text)
+    spec = _BY_NAME.get(match.group("base")) if match else None
+    if spec is None or spec.cutoff is None:
+        return None, ""
+    return spec, "@" + match.group("cutoff")
+
+
+def _parameter_name(spec: MeasureSpec, key: str) -> str:
+    """The parameter ``key`` names in ``spec``, reading :data:`PARAMETER_ALIASES` both ways."""
+    if key in spec.params:
+        return key
+    for old, new in PARAMETER_ALIASES.items():
+        if key == old and new in spec.params:
+            return new
+        if key == new and old in spec.params:
+            return old
+    return key
+
+
+def _suggestion(text: str) -> str:
+    """``" (did you mean 'AP'?)"`` for a near miss of a registered name or alias, else empty."""
+    import difflib
+
+    head = re.split(r"[(@]", text, maxsplit=1)[0].strip()
+    close = difflib.get_close_matches(head, list(_BY_NAME), n=1, cutoff=0.75)
+    if not close and head.lower() != head:
+        close = [key for key in _BY_NAME if key.lower() == head.lower()][:1]
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 _SUFFIX = re.compile(r"\s*(?:\((?P<params>[^()]*)\)|@(?P<cutoff>[^@()\s]+))")
@@ -271,7 +317,10 @@ def parse(name: str | Measure) -> Measure:
             spec, rest = _BY_NAME[key], text[len(key):]
             break
     if spec is None:
-        raise UnknownMeasureError(f"unknown measure {name!r}; known measures: {', '.join(known_names())}")
+        spec, rest = _trec_eval_spelling(text)
+    if spec is None:
+        raise UnknownMeasureError(f"unknown measure {name!r}{_suggestion(text)}; "
+                                  f"known measures: {', '.join(known_names())}")
     given: dict[str, Any] = {}
     seen_params = seen_cutoff = False
     while rest.strip():
@@ -283,7 +332,7 @@ def parse(name: str | Measure) -> Measure:
             seen_params = True
             for item in filter(None, (p.strip() for p in match.group("params").split(","))):
                 key, sep, value = item.partition("=")
-                key = key.strip()
+                key = _parameter_name(spec, key.strip())
                 if not sep or key not in spec.params:
                     allowed = ", ".join(spec.params) or "none"
                     raise UnknownMeasureError(
@@ -301,14 +350,17 @@ def parse(name: str | Measure) -> Measure:
     return Measure(spec, tuple(params.items()))
 
 
-def evaluate(gold, output, measures: Iterable[str | Measure]) -> dict[str, float]:
-    """Score one topic: ``{name as given: value}``. Measures that share a computation share one call.
+def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
+    """Score one topic: ``{name as given: value}``. Measures that share a computation share one call; a
+    single name (``"AP"``) is one measure.
 
     >>> from workbench.model import Organization
     >>> g = Organization.parse("d1 d2\\nd3")
     >>> evaluate(g, g, ["R≺(n=10, wn=0.8)"])
     {'R≺(n=10, wn=0.8)': 1.0}
     """
+    if isinstance(measures, str | Measure):
+        measures = [measures]
     results: dict[str, float] = {}
     shared: dict[tuple, Any] = {}
     for given in measures:
