@@ -51,7 +51,7 @@ import scipy.sparse as sp
 
 from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
-from workbench.metrics.registry import register
+from workbench.metrics.registry import Interval, register
 from workbench.model import Organization, natural_key
 
 POLICIES = ("weps", "singletons", "strict")
@@ -522,4 +522,5 @@ for _name, _compute, _field, _params, _range, _desc in (
     _choices = dict(_POLICY, **({"variant": VARIANTS} if "variant" in _params else {}),
                     **({"convention": FM_CONVENTIONS} if "convention" in _params else {}))
     register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, "unmatched": "weps"},
-             choices=_choices, range=_range, field=_field, description=_desc)
+             choices=_choices, range=_range, field=_field, description=_desc,
+             domains={"alpha": Interval(0, 1)} if "alpha" in _params else None)

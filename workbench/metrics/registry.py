@@ -372,6 +372,19 @@ def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) ->
     return results
 
 
+def direction(measure: str | Measure) -> str:
+    """``"higher"`` or ``"lower"``: which values of a measure are better, as registered; ``"higher"`` for a
+    name the registry does not know (a column of the user's own).
+
+    >>> direction("Lam%"), direction("AP@10"), direction("my score")
+    ('lower', 'higher', 'higher')
+    """
+    try:
+        return parse(measure).spec.direction
+    except UnknownMeasureError:
+        return "higher"
+
+
 def measures() -> Any:
     """A DataFrame of every registered measure: name, aliases, task, parameters, range, direction, source."""
     import pandas as pd

@@ -21,7 +21,7 @@ import pandas as pd
 
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
-from workbench.metrics.registry import register
+from workbench.metrics.registry import Interval, register
 from workbench.model import Organization
 
 MISSING_POLICIES = ("tail", "singleton", "replab")
@@ -205,4 +205,6 @@ for _name, _field, _alias, _what in (
 ):
     register(_name, _compute, task="organization", source=_SOURCE, field=_field, aliases=(_alias,),
              params={"n": None, "wn": None, "missing": "tail"}, choices={"missing": MISSING_POLICIES},
+             domains={"n": Interval(0, low_open=True, optional=True),
+                      "wn": Interval(0, 1, low_open=True, high_open=True, optional=True)},
              description=_what)
