@@ -231,9 +231,11 @@ def r_precision(table: GainTable, rel: int = 1) -> np.ndarray:
     return _safe_divide(found, n_rel)
 
 
-def reciprocal_rank(table: GainTable, rel: int = 1) -> np.ndarray:
-    """RR = 1 / rank of the first relevant document, 0 if none (trec_eval ``recip_rank``)."""
-    first, found = _first(table.relevant(rel))
+def reciprocal_rank(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
+    """RR = 1 / rank of the first relevant document, 0 if none in the top k (trec_eval ``recip_rank``;
+    RR@10 is MS MARCO's MRR@10)."""
+    _check_cutoff(k, "RR")
+    first, found = _first(table.relevant(rel)[:, :k])
     return np.where(found, 1.0 / (first + 1), 0.0)
 
 
@@ -413,8 +415,9 @@ register("P", _Adapter(precision_at), task="ranking", source=TREC_EVAL, params={
 register("Rprec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("RPrec",),
          domains=_LEVEL,
          description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
-register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL, params=_BINARY,
-         aliases=("recip_rank",), domains=_LEVEL, description="reciprocal rank of the first relevant document")
+register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
+         cutoff="k", aliases=("recip_rank",), domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
+         description="reciprocal rank of the first relevant document (in the top k for RR@k)")
 register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
          cutoff="k", aliases=("map", "map_cut"), domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
          description="average precision (trec_eval map; AP@k is map_cut_k)")
