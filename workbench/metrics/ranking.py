@@ -10,8 +10,9 @@ vectorised code scores one topic or a whole run::
     (0.38888888888888884, 0.5)
 
 Binary measures (P@k, Rprec, RR, AP) call a document relevant when its gain reaches ``rel``
-(ir_measures' name for trec_eval's ``-l``, default 1); graded measures (nDCG, ERR, RBP, Q, O, P, P+) use every positive gain, as
-trec_eval's ndcg does. A topic without relevant documents scores 0 on every measure (as trec_eval does).
+(ir_measures' name for trec_eval's ``-l``, default 1); graded measures (nDCG, ERR, RBP, Q, O, P, P+) use
+every positive gain, as trec_eval's ndcg does. A topic without relevant documents scores 0 on every measure
+(as trec_eval does).
 
 Tie policy (:func:`order_by_score`): score descending, then document id descending (trec_eval's
 ``comp_sim_docno``); a run's rank column is ignored. When an output :class:`Organization` has a level holding
@@ -303,14 +304,15 @@ def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None,
         rel: int | None = None) -> np.ndarray:
     """RBP = (1 − p) Σ_r (g(r) / g_max) p^(r−1) (Moffat & Zobel 2008; graded gains scaled to [0, 1] by the
     highest judged grade as NTCIREVAL does, and trec_eval's ``rbp`` for integer grades — trec_eval leaves
-    gains already within [0, 1] unscaled). With ``rel``, binary: g = 1 from grade ``rel`` up, else 0
-    (ir_measures' ``RBP(rel=1)``). trec_eval's default p is 0.9, the registry's 0.8 (ir_measures')."""
+    gains already within [0, 1] unscaled; a grade above ``max_grade`` counts as ``max_grade``). With ``rel``,
+    binary: g = 1 from grade ``rel`` up, else 0 (ir_measures' ``RBP(rel=1)``). trec_eval's default p is 0.9,
+    the registry's 0.8 (ir_measures')."""
     if not 0 < p < 1:
         raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
     if rel is not None:
         scaled = table.relevant(rel).astype(float)
     else:
-        scaled = _safe_divide(table.gains, _max_gain(table, max_grade)[:, None])
+        scaled = np.minimum(_safe_divide(table.gains, _max_gain(table, max_grade)[:, None]), 1.0)
     return (1.0 - p) * (scaled @ p ** np.arange(table.gains.shape[1]))
 
 

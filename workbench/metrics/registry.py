@@ -255,7 +255,7 @@ def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
             value = int(value)
         real = isinstance(domain, Interval) and not domain.integer and isinstance(value, float)
         if not isinstance(value, int) and not real:
-            raise UnknownMeasureError(f"{name!r}: parameter {key} must be an integer, got {value!r}")
+            raise MeasureParameterError(f"{name!r}: parameter {key} must be an integer, got {value!r}")
     elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     reason = domain.reason(value) if domain is not None else None
