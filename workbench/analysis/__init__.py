@@ -10,6 +10,7 @@ from workbench.analysis.constraints import (
     filtering_report,
     table6_report,
 )
+from workbench.analysis.report import ComparisonReport, compare_report
 from workbench.analysis.results import ResultsError, ResultsWarning, ScoreCube, score_cube
 from workbench.analysis.significance import adjust, significance
 from workbench.analysis.strictness import rank_gap_strictness, robustness, top_n_strictness
@@ -26,6 +27,7 @@ from workbench.analysis.unanimous import (
 
 __all__ = [
     "CONSTRAINTS",
+    "ComparisonReport",
     "ConstraintCheckError",
     "ResultsError",
     "ResultsWarning",
@@ -33,6 +35,7 @@ __all__ = [
     "adjust",
     "as_grid",
     "check_constraints",
+    "compare_report",
     "f_alpha",
     "f_alpha_curves",
     "filtering_report",

@@ -171,6 +171,20 @@ def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
     return adjusted
 
 
+def paired_test(d: np.ndarray, test: str = "t", *, n_resamples: int = 10_000,
+                rng: np.random.Generator | None = None, wilcoxon_method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
+    """Statistic and two-sided p-value of :data:`TESTS` ``test`` for each row of differences ``d``."""
+    if test == "t":
+        return paired_t(d)
+    if test == "wilcoxon":
+        return wilcoxon_signed_rank(d, wilcoxon_method)
+    if test == "randomization":
+        return randomization_test(d, n_resamples, rng)
+    if test == "bootstrap":
+        return bootstrap_test(d, n_resamples, rng)
+    raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+
+
 def _better(measure, system_a: list, system_b: list, difference: np.ndarray) -> list:
     """The system of each pair with the better mean by the measure's registered direction ("" if equal)."""
     sign = -1.0 if direction(str(measure)) == "lower" else 1.0
@@ -211,14 +225,7 @@ def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = 
         a = np.array([i for i, _ in pairs], dtype=int)
         b = np.array([j for _, j in pairs], dtype=int)
         d = values[a] - values[b]
-        if test == "t":
-            statistic, p = paired_t(d)
-        elif test == "wilcoxon":
-            statistic, p = wilcoxon_signed_rank(d, wilcoxon_method)
-        elif test == "randomization":
-            statistic, p = randomization_test(d, n_resamples, rng)
-        else:
-            statistic, p = bootstrap_test(d, n_resamples, rng)
+        statistic, p = paired_test(d, test, n_resamples=n_resamples, rng=rng, wilcoxon_method=wilcoxon_method)
         adjusted = adjust(p, correction)
         frames.append(pd.DataFrame({
             "measure": measure,
