@@ -3,9 +3,9 @@
 Every metric module registers its measures here with :func:`register`; :func:`parse` turns a name into a
 callable :class:`Measure` whose ``str()`` parses back to an equal measure; :func:`evaluate` scores one topic.
 
-    >>> m = parse("RBP(p=0.8)")
+    >>> m = parse("RBP(p=0.9)")
     >>> str(m), m.params["p"]
-    ('RBP(p=0.8)', 0.8)
+    ('RBP(p=0.9)', 0.9)
 
 Grammar: ``NAME [ "(" key=value, ... ")" ] [ "@" cutoff ]`` (the two suffixes in either order), where NAME
 is a registered name or alias and may itself hold parentheses (``F(R,S)``). Values are ints, floats or bare
