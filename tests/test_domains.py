@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tests.strategies import organizations
 from workbench.metrics import registry
-from workbench.metrics.registry import Choices, Interval, Measure, MeasureParameterError, parse
+from workbench.metrics.registry import Choices, Interval, MappingValue, Measure, MeasureParameterError, Pairs, parse
 from workbench.model import Organization
 
 registry._load()
@@ -32,9 +32,10 @@ def test_every_parameter_declares_its_domain():
     ("WAcc(lam=-5)", "lam"), ("WAcc(lam=-1)", "lam"), ("Utility(alpha=-1)", "alpha"), ("Utility(alpha=0)", "alpha"),
     ("F(alpha=1.5)", "alpha"), ("BCubed-F(alpha=-0.1)", "alpha"), ("R≺(n=0.5, wn=0.8)", "n"),
     ("S∼(n=10, wn=1)", "wn"), ("LinearUtility(a3=-1)", "a3"), ("E_abs(beta=0)", "beta"), ("Q-measure(beta=-1)", "beta"),
+    ("nDCG(gains={0:1})", "gains"), ("nDCG(gains={1:-2, 2:3})", "gains"), ("nDCG(gains=3)", "gains"),
 ])
 def test_out_of_domain_values_fail_when_parsed_naming_measure_and_parameter(name, parameter):
-    with pytest.raises(MeasureParameterError, match=rf"^'{re.escape(name)}': parameter {parameter} must"):
+    with pytest.raises(MeasureParameterError, match=rf"^'{re.escape(name)}': parameter {parameter} .*must"):
         parse(name)
 
 
@@ -42,6 +43,9 @@ def _values(domain: Interval | Choices, default):
     """A strategy over the values a domain allows (infinite ends cut at ±1000)."""
     if isinstance(domain, Choices):
         return st.sampled_from(domain.values)
+    if isinstance(domain, Pairs):
+        pairs = st.dictionaries(_values(domain.keys, None), _values(domain.values, None), max_size=4)
+        return st.none() | pairs.map(MappingValue) if domain.optional else pairs.map(MappingValue)
     low, high = max(domain.low, -1000.0), min(domain.high, 1000.0)
     if domain.integer:
         low_int = math.floor(low) + 1 if domain.low_open or low != math.floor(low) else int(low)

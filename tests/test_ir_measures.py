@@ -23,7 +23,8 @@ pytrec_eval = pytest.importorskip("pytrec_eval")
 # The names of issue 10 (item 4), as ir_measures spells them.
 IR_MEASURES_NAMES = ["AP", "AP@100", "AP(rel=2)", "nDCG", "nDCG@10", "P@10", "P(rel=2)@5", "R@100", "RR",
                      "RR@10", "Rprec", "Bpref", "infAP", "Judged@10", "NumRel", "NumRet", "NumRelRet",
-                     "IPrec@0.1", "SetP", "SetR", "SetF", "Success@10", "ERR@20", "RBP(p=0.8, rel=1)"]
+                     "IPrec@0.1", "SetP", "SetR", "SetF", "Success@10", "ERR@20", "RBP(p=0.8, rel=1)",
+                     "nDCG(gains={1:2,2:1,3:5})@10", "nDCG(gains={2:5})"]
 
 # trec_eval's spellings (pytrec_eval's keys) and the relevance level they are computed at.
 TREC_EVAL_NAMES = ["map", "map_cut_100", "ndcg", "ndcg_cut_10", "P_10", "P_5", "recip_rank", "recall_100",

@@ -29,7 +29,7 @@ from itertools import repeat
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.metrics.registry import Interval, parse, register
+from workbench.metrics.registry import Interval, Pairs, parse, register
 from workbench.model import Organization
 
 TREC_EVAL = "trec_eval 9.0 (usnistgov/trec_eval)"
@@ -258,13 +258,26 @@ def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
     raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
 
 
-def ndcg(table: GainTable, k: int | None = None, gain: str = "linear") -> np.ndarray:
+def _custom_gains(grades: np.ndarray, gains) -> np.ndarray:
+    """Grades with each ``(grade, gain)`` pair of ``gains`` replaced (other grades keep their value)."""
+    out = grades.copy()
+    for grade, value in gains:
+        out[grades == grade] = value
+    return out
+
+
+def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None) -> np.ndarray:
     """nDCG = DCG / ideal DCG, DCG = Σ_r g(r) / log2(r + 1) over the top k (all retrieved when k is None).
 
     ``gain="linear"``: g = the grade (trec_eval ``ndcg`` / ``ndcg_cut_k``, Järvelin & Kekäläinen);
     ``gain="exp"``: g = 2^grade − 1 (Burges et al. 2005). The ideal ranks every judged document.
+    ``gains``: ``(grade, gain)`` pairs for positive grades (ir_measures' ``nDCG(gains={1:1,2:3})``, trec_eval's
+    ``ndcg.1=1,2=3``); a grade not listed keeps its value as gain. The ideal is re-sorted by gain.
     """
     _check_cutoff(k, "nDCG")
+    if gains:
+        ideal = _custom_gains(table.ideal, gains)
+        table = GainTable(_custom_gains(table.gains, gains), -np.sort(-ideal, axis=1), table.topics)
     gains, ideal = table.gains[:, :k], table.ideal[:, :k]
     width = max(gains.shape[1], ideal.shape[1])
     discount = 1.0 / np.log2(_ranks(width) + 1.0)
@@ -426,9 +439,10 @@ register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL, pa
 register("Success", _Adapter(success_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
          cutoff="k", aliases=("success",), domains={"k": _CUTOFF, **_LEVEL},
          description="1 if a relevant document is in the top k (trec_eval success_k)")
-register("nDCG", _Adapter(ndcg), task="ranking", source=TREC_EVAL, params={"k": None, "gain": "linear"},
-         choices={"gain": ("linear", "exp")}, cutoff="k", aliases=("ndcg", "ndcg_cut"),
-         domains={"k": _OPTIONAL_CUTOFF},
+register("nDCG", _Adapter(ndcg), task="ranking", source=TREC_EVAL,
+         params={"k": None, "gain": "linear", "gains": None}, choices={"gain": ("linear", "exp")}, cutoff="k",
+         aliases=("ndcg", "ndcg_cut"),
+         domains={"k": _OPTIONAL_CUTOFF, "gains": Pairs(Interval(0, low_open=True), Interval(0, high_open=True))},
          description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
                      "or gain=exp (2^g − 1, Burges)")
 register("ERR", _Adapter(err), task="ranking", source="Chapelle et al., CIKM 2009; gdeval",

@@ -110,6 +110,51 @@ class Choices:
         return None if value in self.values else f"must be {self}"
 
 
+class MappingValue(tuple):
+    """A parameter written ``{key:value,...}`` (ir_measures' ``nDCG(gains={1:1,2:3})``): hashable
+    ``(key, value)`` pairs sorted by key, written back as given.
+
+    >>> str(MappingValue({2: 3, 1: 1})), dict(MappingValue({2: 3}))
+    ('{1:1,2:3}', {2: 3})
+    """
+
+    def __new__(cls, pairs):
+        return super().__new__(cls, sorted(dict(pairs).items()))
+
+    def __str__(self) -> str:
+        return "{" + ",".join(f"{_format_value(k)}:{_format_value(v)}" for k, v in self) + "}"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """The domain of a :class:`MappingValue` parameter: every key in ``keys``, every value in ``values``.
+
+    >>> Pairs(Interval(1), Interval(0)).reason(MappingValue({0: 2}))
+    'key 0 must be in [1, inf)'
+    """
+
+    keys: Interval
+    values: Interval
+    optional: bool = True
+
+    def __str__(self) -> str:
+        return f"a mapping {{key:value,...}} with keys {self.keys} and values {self.values}"
+
+    def reason(self, value: Any) -> str | None:
+        if value is None:
+            return None if self.optional else f"must be given ({self})"
+        if not isinstance(value, MappingValue):
+            return f"must be {self}"
+        for key, item in value:
+            for what, domain, x in (("key", self.keys, key), ("value", self.values, item)):
+                why = domain.reason(x)
+                if why is not None:
+                    return f"{what} {x!r} {why}"
+        return None
+
+
 @dataclass(frozen=True)
 class MeasureSpec:
     """What the registry knows about one measure.
@@ -132,7 +177,7 @@ class MeasureSpec:
     aliases: tuple[str, ...] = ()
     description: str = ""
     direction: str = "higher"
-    domains: Mapping[str, Interval | Choices] = dataclasses.field(default_factory=dict)
+    domains: Mapping[str, Interval | Choices | Pairs] = dataclasses.field(default_factory=dict)
 
 
 _REGISTRY: dict[str, MeasureSpec] = {}
@@ -144,7 +189,7 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              params: Mapping[str, Any] | None = None, choices: Mapping[str, tuple] | None = None,
              range: tuple[float, float] = (0.0, 1.0), field: str | None = None, cutoff: str | None = None,
              aliases: Iterable[str] = (), description: str = "", direction: str = "higher",
-             domains: Mapping[str, Interval | Choices] | None = None) -> MeasureSpec:
+             domains: Mapping[str, Interval | Choices | Pairs] | None = None) -> MeasureSpec:
     """Add a measure to the registry (called by the metric modules at import time)."""
     declared = {key: Choices(tuple(values)) for key, values in (choices or {}).items()}
     declared.update(domains or {})
@@ -237,6 +282,9 @@ def _format_value(value: Any) -> str:
 
 def _parse_value(text: str) -> Any:
     text = text.strip().strip("'\"")
+    if text.startswith("{") and text.endswith("}"):
+        items = [item.partition(":") for item in text[1:-1].split(",") if item.strip()]
+        return MappingValue((_parse_value(k), _parse_value(v)) for k, _, v in items)
     for kind in (int, float):
         try:
             return kind(text)
@@ -300,6 +348,7 @@ def _suggestion(text: str) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+_PARAMETER_SEPARATOR = re.compile(r",(?![^{]*})")  # a comma outside {...}
 _SUFFIX = re.compile(r"\s*(?:\((?P<params>[^()]*)\)|@(?P<cutoff>[^@()\s]+))")
 
 
@@ -330,7 +379,7 @@ def parse(name: str | Measure) -> Measure:
                 f"cannot read {rest.strip()!r} after {spec.name!r} in {name!r}; write e.g. {_spelling(spec)}")
         if match.group("params") is not None and not seen_params:
             seen_params = True
-            for item in filter(None, (p.strip() for p in match.group("params").split(","))):
+            for item in filter(None, (p.strip() for p in _PARAMETER_SEPARATOR.split(match.group("params")))):
                 key, sep, value = item.partition("=")
                 key = _parameter_name(spec, key.strip())
                 if not sep or key not in spec.params:
