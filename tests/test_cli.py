@@ -208,8 +208,11 @@ def test_compare_prints_means_then_uir_and_significance(small_campaign, capsys):
     args = ["compare", "--gold", str(gold), "--run", str(sys_a), str(sys_b), "-m", "test-shared", "-c"]
     assert main([*args, "--format", "csv"]) == 0
     sections = capsys.readouterr().out.split("\n# ")
-    means = [f"sysA,all,test-shared,{(2 / 3 + 0.5) / 2!r}", f"sysB,all,test-shared,{1 / 3!r}"]
-    assert sections[0].splitlines() == ["# per-system means", "system,topic,measure,value", *means]
+    title, body = sections[0].split("\n", 1)
+    assert title == "# means, best in bold, significance against the baseline sysA"
+    report = pd.read_csv(io.StringIO(body)).set_index("system")
+    assert report.loc["sysA", "mean"] == (2 / 3 + 0.5) / 2 and report.loc["sysB", "mean"] == pytest.approx(1 / 3)
+    assert report["best"].tolist() == [True, False] and report["baseline"].tolist() == [True, False]
     try:
         from workbench.analysis import significance, uir_matrix  # noqa: F401
     except ImportError:

@@ -196,14 +196,17 @@ def cmd_eval(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from workbench.analysis import significance, uir_matrix
+    from workbench.analysis import compare_report, significance, uir_matrix
     from workbench.data.campaign import means
 
     results = _results(args)
     measures = list(dict.fromkeys(results["measure"]))
     if results["system"].nunique() < 2:
         raise CliError("compare needs at least two systems (give several --run files or systems)")
-    sections = [("per-system means", render(means(results), args.format))]
+    report = compare_report(results, measures, baseline=args.baseline, test=args.test, correction=args.correction,
+                            alpha=args.alpha, missing="intersection")
+    body = {"csv": report.to_csv, "latex": report.to_latex}.get(args.format, report.to_markdown)()
+    sections = [(f"means, best in bold, significance against the baseline {report.baseline}", body)]
     matrix = uir_matrix(results, measures, missing="intersection")
     tests = significance(results, measures, test=args.test, correction=args.correction, alpha=args.alpha,
                          missing="intersection")
@@ -216,7 +219,8 @@ def cmd_compare(args) -> int:
     sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
                      text_table(matrix.reset_index(), args.format)))
     sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
-    sys.stdout.write("\n".join(f"# {title}\n{body}" for title, body in sections))
+    comment = "%" if args.format == "latex" else "#"
+    sys.stdout.write("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
     return 0
 
 
@@ -251,7 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "print the Table 9 demo.")
     sub = parser.add_subparsers(dest="command", metavar="{eval,compare,demo}", parser_class=_Parser)
     for name, help_text in (("eval", "score runs against a gold standard (trec_eval-like)"),
-                            ("compare", "per-system means and the UIR matrix between systems")):
+                            ("compare", "a comparison table (means, best in bold, significance against a "
+                                        "baseline), the UIR matrix and all pairwise tests")):
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         cmd.add_argument("--gold", required=True, help="qrels, RepLab TSV, or WePS XML file/directory "
                          "(- reads standard input)")
@@ -279,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
             cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")
         else:
             cmd.add_argument("--test", default="t", help="t, wilcoxon, randomization or bootstrap (default t)")
+            cmd.add_argument("--baseline", help="the system the others are tested against (default: the first)")
             cmd.add_argument("--correction", default="holm", help="holm, bonferroni or none (default holm)")
             cmd.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
         cmd.set_defaults(handler=cmd_eval if name == "eval" else cmd_compare)

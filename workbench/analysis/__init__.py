@@ -11,6 +11,7 @@ from workbench.analysis.constraints import (
     table6_report,
 )
 from workbench.analysis.precision_recall import CurveError, curve_summary, precision_recall
+from workbench.analysis.report import ComparisonReport, compare_report
 from workbench.analysis.results import ResultsError, ResultsWarning, ScoreCube, score_cube
 from workbench.analysis.significance import adjust, significance
 from workbench.analysis.strictness import rank_gap_strictness, robustness, top_n_strictness
@@ -27,6 +28,7 @@ from workbench.analysis.unanimous import (
 
 __all__ = [
     "CONSTRAINTS",
+    "ComparisonReport",
     "ConstraintCheckError",
     "CurveError",
     "ResultsError",
@@ -35,6 +37,7 @@ __all__ = [
     "adjust",
     "as_grid",
     "check_constraints",
+    "compare_report",
     "curve_summary",
     "f_alpha",
     "f_alpha_curves",

@@ -51,6 +51,16 @@ class ScoreCube:
     values: np.ndarray
     dropped: list = field(default_factory=list)
 
+    def signs(self) -> np.ndarray:
+        """+1 for each measure where higher is better, −1 where lower is (the registry's ``direction``)."""
+        from workbench.metrics.registry import direction
+
+        return np.array([-1.0 if direction(str(m)) == "lower" else 1.0 for m in self.measures])
+
+    def oriented(self) -> np.ndarray:
+        """``values`` with every lower-is-better measure negated, so that higher is better everywhere."""
+        return self.values * self.signs()
+
 
 def _listing(items: Iterable, limit: int = 12) -> str:
     items = list(items)

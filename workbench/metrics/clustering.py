@@ -603,7 +603,8 @@ for _name, _compute, _field, _params, _range, _desc in (
     _choices = dict(_POLICY, **({"variant": VARIANTS} if "variant" in _params else {}),
                     **({"convention": FM_CONVENTIONS} if "convention" in _params else {}))
     register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, "unmatched": "weps"},
-             choices=_choices, range=_range, field=_field, description=_desc)
+             choices=_choices, range=_range, field=_field, description=_desc,
+             domains={"alpha": Interval(0, 1)} if "alpha" in _params else None)
 
 
 # Information-theoretic measures with their own parameters (scikit-learn's average_method and beta).

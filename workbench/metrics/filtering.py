@@ -37,7 +37,7 @@ import numpy as np
 from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.labels import factorize, label_vector
-from workbench.metrics.registry import register
+from workbench.metrics.registry import Interval, register
 from workbench.model import Organization
 
 SMOOTHINGS = ("none", "laplace", "noninformative")
@@ -208,6 +208,8 @@ def accuracy(c, smoothing=None) -> float:
 
 def weighted_accuracy(c, lam: float = 1.0, smoothing=None) -> float:
     """WAcc_λ = (λTP + TN)/(λ(TP + FN) + TN + FP) (Androutsopoulos et al. 2000; seed 003 §4.1)."""
+    if not lam >= 0:
+        raise FilteringInputError(f"WAcc: lam must be ≥ 0 (the weight of a positive), got {lam!r}")
     e = _est(c, smoothing)
     j = e.joint()
     return _ratio(lam * j[0, 0] + j[1, 1], lam * e.p_g + (1 - e.p_g))
@@ -219,7 +221,9 @@ def _counts(e: Estimates) -> np.ndarray:
 
 
 def utility(c, alpha: float = 2.0, smoothing=None) -> float:
-    """Utility = α·TP − FP (seed 003 §4.1; TREC filtering's T11U is α = 2). Not normalised."""
+    """Utility = α·TP − FP (seed 003 §4.1; TREC filtering's T11U is α = 2), α > 0. Not normalised."""
+    if not alpha > 0:
+        raise FilteringInputError(f"Utility: alpha must be > 0 (the gain of a true positive), got {alpha!r}")
     (tp, fp), _ = _counts(_est(c, smoothing))
     return float(alpha * tp - fp)
 
@@ -362,10 +366,15 @@ def _on_organizations(function):
         return function(estimates(contingency(gold, output), smoothing), **params)
 
     compute.__name__ = f"filtering_{function.__name__}"
+    compute.__doc__ = function.__doc__
     return compute
 
 
 _INF = math.inf
+_WEIGHT, _COST = Interval(0, 1), Interval(0)
+_DOMAINS = {"WAcc": {"lam": Interval(0)}, "Utility": {"alpha": Interval(0, low_open=True)},
+            "LinearUtility": dict.fromkeys(("a1", "a2", "a3", "a4"), _COST),
+            "F": {"alpha": _WEIGHT}, "F(R,S)": {"alpha": _WEIGHT}}
 for _name, _function, _params, _range, _desc in (
     ("Accuracy", accuracy, {}, (0, 1), "(TP + TN)/|T|"),
     ("WAcc", weighted_accuracy, {"lam": 1.0}, (0, 1), "weighted accuracy (λTP + TN)/(λ|G| + |¬G|)"),
@@ -389,4 +398,4 @@ for _name, _function, _params, _range, _desc in (
 ):
     register(_name, _on_organizations(_function), task="filtering", source=_SOURCE,
              params={**_params, "smoothing": "none"}, choices={"smoothing": SMOOTHINGS}, range=_range,
-             description=_desc)
+             description=_desc, domains=_DOMAINS.get(_name), direction="lower" if _name == "Lam%" else "higher")

@@ -3,13 +3,19 @@
 Every metric module registers its measures here with :func:`register`; :func:`parse` turns a name into a
 callable :class:`Measure` whose ``str()`` parses back to an equal measure; :func:`evaluate` scores one topic.
 
-    >>> m = parse("RBP(p=0.8)")
+    >>> m = parse("RBP(p=0.9)")
     >>> str(m), m.params["p"]
-    ('RBP(p=0.8)', 0.8)
+    ('RBP(p=0.9)', 0.9)
 
 Grammar: ``NAME [ "(" key=value, ... ")" ] [ "@" cutoff ]`` (the two suffixes in either order), where NAME
 is a registered name or alias and may itself hold parentheses (``F(R,S)``). Values are ints, floats or bare
-words.
+words. The names and parameter names are ir_measures' (``AP(rel=2)@100``, ``P(rel=2)@5``, ``RBP(p=0.8)``);
+trec_eval's spellings are aliases, and a trec_eval ``NAME_CUTOFF`` (``P_10``, ``ndcg_cut_10``, ``recall_100``)
+is the measure NAME with that cutoff. A parameter may also be written under an older name
+(:data:`PARAMETER_ALIASES`: ``rel_level=2`` is ``rel=2``).
+
+    >>> str(parse("ndcg_cut_10")), str(parse("P_5")), str(parse("AP(rel_level=2)"))
+    ('nDCG@10', 'P@5', 'AP(rel=2)')
 """
 
 from __future__ import annotations
@@ -44,6 +50,9 @@ class MeasureParameterError(UnknownMeasureError):
 
 DIRECTIONS = ("higher", "lower")
 
+PARAMETER_ALIASES = {"rel_level": "rel"}
+"""Older parameter names → the name measures declare (ir_measures' ``rel``); either spelling is read."""
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -76,7 +85,7 @@ class Interval:
         if value is None:
             return None if self.optional else f"must be given ({self})"
         if isinstance(value, bool) or not isinstance(value, int | float):
-            return f"must be a number {self}"
+            return f"must be {self}" if self.integer else f"must be a number {self}"
         if self.integer and not float(value).is_integer():
             return f"must be {self}"
         inside = ((value > self.low if self.low_open else value >= self.low)
@@ -101,6 +110,51 @@ class Choices:
         return None if value in self.values else f"must be {self}"
 
 
+class MappingValue(tuple):
+    """A parameter written ``{key:value,...}`` (ir_measures' ``nDCG(gains={1:1,2:3})``): hashable
+    ``(key, value)`` pairs sorted by key, written back as given.
+
+    >>> str(MappingValue({2: 3, 1: 1})), dict(MappingValue({2: 3}))
+    ('{1:1,2:3}', {2: 3})
+    """
+
+    def __new__(cls, pairs):
+        return super().__new__(cls, sorted(dict(pairs).items()))
+
+    def __str__(self) -> str:
+        return "{" + ",".join(f"{_format_value(k)}:{_format_value(v)}" for k, v in self) + "}"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """The domain of a :class:`MappingValue` parameter: every key in ``keys``, every value in ``values``.
+
+    >>> Pairs(Interval(1), Interval(0)).reason(MappingValue({0: 2}))
+    'key 0 must be in [1, inf)'
+    """
+
+    keys: Interval
+    values: Interval
+    optional: bool = True
+
+    def __str__(self) -> str:
+        return f"a mapping {{key:value,...}} with keys {self.keys} and values {self.values}"
+
+    def reason(self, value: Any) -> str | None:
+        if value is None:
+            return None if self.optional else f"must be given ({self})"
+        if not isinstance(value, MappingValue):
+            return f"must be {self}"
+        for key, item in value:
+            for what, domain, x in (("key", self.keys, key), ("value", self.values, item)):
+                why = domain.reason(x)
+                if why is not None:
+                    return f"{what} {x!r} {why}"
+        return None
+
+
 @dataclass(frozen=True)
 class MeasureSpec:
     """What the registry knows about one measure.
@@ -123,7 +177,7 @@ class MeasureSpec:
     aliases: tuple[str, ...] = ()
     description: str = ""
     direction: str = "higher"
-    domains: Mapping[str, Interval | Choices] = dataclasses.field(default_factory=dict)
+    domains: Mapping[str, Interval | Choices | Pairs] = dataclasses.field(default_factory=dict)
 
 
 _REGISTRY: dict[str, MeasureSpec] = {}
@@ -135,7 +189,7 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              params: Mapping[str, Any] | None = None, choices: Mapping[str, tuple] | None = None,
              range: tuple[float, float] = (0.0, 1.0), field: str | None = None, cutoff: str | None = None,
              aliases: Iterable[str] = (), description: str = "", direction: str = "higher",
-             domains: Mapping[str, Interval | Choices] | None = None) -> MeasureSpec:
+             domains: Mapping[str, Interval | Choices | Pairs] | None = None) -> MeasureSpec:
     """Add a measure to the registry (called by the metric modules at import time)."""
     declared = {key: Choices(tuple(values)) for key, values in (choices or {}).items()}
     declared.update(domains or {})
@@ -228,6 +282,9 @@ def _format_value(value: Any) -> str:
 
 def _parse_value(text: str) -> Any:
     text = text.strip().strip("'\"")
+    if text.startswith("{") and text.endswith("}"):
+        items = [item.partition(":") for item in text[1:-1].split(",") if item.strip()]
+        return MappingValue((_parse_value(k), _parse_value(v)) for k, _, v in items)
     for kind in (int, float):
         try:
             return kind(text)
@@ -240,20 +297,58 @@ def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
     default = spec.params[key]
     if isinstance(default, bool) and isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
+    domain = spec.domains.get(key)
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
-        if not isinstance(value, int):
-            raise UnknownMeasureError(f"{name!r}: parameter {key} must be an integer, got {value!r}")
-    elif isinstance(default, float) and isinstance(value, int):
+        real = isinstance(domain, Interval) and not domain.integer and isinstance(value, float)
+        if not isinstance(value, int) and not real:
+            raise MeasureParameterError(f"{name!r}: parameter {key} must be an integer, got {value!r}")
+    elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
-    domain = spec.domains.get(key)
     reason = domain.reason(value) if domain is not None else None
     if reason is not None:
         raise MeasureParameterError(f"{name!r}: parameter {key} {reason}, got {value!r}")
     return value
 
 
+_TREC_EVAL_CUTOFF = re.compile(r"(?P<base>.+?)_(?P<cutoff>\d+(?:\.\d+)?)")
+
+
+def _trec_eval_spelling(text: str) -> tuple[MeasureSpec | None, str]:
+    """trec_eval's ``NAME_CUTOFF`` (``P_10``, ``ndcg_cut_10``, ``recall_100``): NAME's measure at that cutoff,
+    as ``(spec, "@CUTOFF")`` for the suffix reader; ``(None, "")`` when the text is not such a spelling."""
+    match = _TREC_EVAL_CUTOFF.fullmatch(text)
+    spec = _BY_NAME.get(match.group("base")) if match else None
+    if spec is None or spec.cutoff is None:
+        return None, ""
+    return spec, "@" + match.group("cutoff")
+
+
+def _parameter_name(spec: MeasureSpec, key: str) -> str:
+    """The parameter ``key`` names in ``spec``, reading :data:`PARAMETER_ALIASES` both ways."""
+    if key in spec.params:
+        return key
+    for old, new in PARAMETER_ALIASES.items():
+        if key == old and new in spec.params:
+            return new
+        if key == new and old in spec.params:
+            return old
+    return key
+
+
+def _suggestion(text: str) -> str:
+    """``" (did you mean 'AP'?)"`` for a near miss of a registered name or alias, else empty."""
+    import difflib
+
+    head = re.split(r"[(@]", text, maxsplit=1)[0].strip()
+    close = difflib.get_close_matches(head, list(_BY_NAME), n=1, cutoff=0.75)
+    if not close and head.lower() != head:
+        close = [key for key in _BY_NAME if key.lower() == head.lower()][:1]
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+_PARAMETER_SEPARATOR = re.compile(r",(?![^{]*})")  # a comma outside {...}
 _SUFFIX = re.compile(r"\s*(?:\((?P<params>[^()]*)\)|@(?P<cutoff>[^@()\s]+))")
 
 
@@ -271,7 +366,10 @@ def parse(name: str | Measure) -> Measure:
             spec, rest = _BY_NAME[key], text[len(key):]
             break
     if spec is None:
-        raise UnknownMeasureError(f"unknown measure {name!r}; known measures: {', '.join(known_names())}")
+        spec, rest = _trec_eval_spelling(text)
+    if spec is None:
+        raise UnknownMeasureError(f"unknown measure {name!r}{_suggestion(text)}; "
+                                  f"known measures: {', '.join(known_names())}")
     given: dict[str, Any] = {}
     seen_params = seen_cutoff = False
     while rest.strip():
@@ -281,9 +379,9 @@ def parse(name: str | Measure) -> Measure:
                 f"cannot read {rest.strip()!r} after {spec.name!r} in {name!r}; write e.g. {_spelling(spec)}")
         if match.group("params") is not None and not seen_params:
             seen_params = True
-            for item in filter(None, (p.strip() for p in match.group("params").split(","))):
+            for item in filter(None, (p.strip() for p in _PARAMETER_SEPARATOR.split(match.group("params")))):
                 key, sep, value = item.partition("=")
-                key = key.strip()
+                key = _parameter_name(spec, key.strip())
                 if not sep or key not in spec.params:
                     allowed = ", ".join(spec.params) or "none"
                     raise UnknownMeasureError(
@@ -301,14 +399,17 @@ def parse(name: str | Measure) -> Measure:
     return Measure(spec, tuple(params.items()))
 
 
-def evaluate(gold, output, measures: Iterable[str | Measure]) -> dict[str, float]:
-    """Score one topic: ``{name as given: value}``. Measures that share a computation share one call.
+def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
+    """Score one topic: ``{name as given: value}``. Measures that share a computation share one call; a
+    single name (``"AP"``) is one measure.
 
     >>> from workbench.model import Organization
     >>> g = Organization.parse("d1 d2\\nd3")
     >>> evaluate(g, g, ["R≺(n=10, wn=0.8)"])
     {'R≺(n=10, wn=0.8)': 1.0}
     """
+    if isinstance(measures, str | Measure):
+        measures = [measures]
     results: dict[str, float] = {}
     shared: dict[tuple, Any] = {}
     for given in measures:
@@ -318,6 +419,19 @@ def evaluate(gold, output, measures: Iterable[str | Measure]) -> dict[str, float
             shared[key] = measure.compute(gold, output)
         results[given if isinstance(given, str) else str(given)] = measure.pick(shared[key])
     return results
+
+
+def direction(measure: str | Measure) -> str:
+    """``"higher"`` or ``"lower"``: which values of a measure are better, as registered; ``"higher"`` for a
+    name the registry does not know (a column of the user's own).
+
+    >>> direction("Lam%"), direction("AP@10"), direction("my score")
+    ('lower', 'higher', 'higher')
+    """
+    try:
+        return parse(measure).spec.direction
+    except UnknownMeasureError:
+        return "higher"
 
 
 def measures() -> Any:
