@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization
 from workbench.widgets import Comparison, OrganizationEditor, Workbench, WorkbenchFormatError
+from workbench.widgets.board import TAIL, MoveError, move_document
 from workbench.widgets.editor import join_notation, split_notation
 from workbench.widgets.gallery import EXAMPLES
 
@@ -418,3 +419,78 @@ def test_a_file_uploaded_in_the_browser_is_imported():
     wb._upload.value = ({"name": "bad.txt", "type": "text/plain", "size": 2, "content": memoryview(b"\xff\xfe"),
                          "last_modified": NOW},)
     assert "bad.txt is not UTF-8 text (byte 0)" in wb._status.value and wb.names == ["run A", "run B"]
+
+
+# ------------------------------------------------------------------------------------ tokens and drags
+def drop(editor: OrganizationEditor, document: str, source, target) -> None:
+    """What the board's front end sends when a token is dropped (places as JSON carries them)."""
+    editor.board._message(editor.board, {"kind": "move", "document": document, "source": source,
+                                         "target": target}, [])
+
+
+def test_the_board_draws_levels_clusters_and_the_tail_as_tokens():
+    editor = OrganizationEditor(TABLE9.outputs["output 4"])
+    assert editor.board.levels == [[["d1"], ["d3", "d4"]], [["d4", "d5"], ["d6", "d7"]], [["d6", "d7", "d8"]]]
+    assert editor.board.finite is False and editor.board.tail == []
+    editor.known_documents = frozenset({"d1", "d2", "d9"})
+    assert editor.board.tail == ["d2", "d9"]
+    finite = OrganizationEditor("{d1 d2}\nrest: d3 d4")
+    assert finite.board.finite and finite.board.tail == ["d3", "d4"]
+
+
+def test_dragging_d8_out_of_its_cluster_rewrites_the_text():
+    editor = OrganizationEditor(TABLE9.outputs["output 4"])
+    drop(editor, "d8", [2, 0], [2, None])                      # onto its level: a singleton there
+    assert editor.text == "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7} d8"
+    drop(editor, "d8", [2, 1], [0, 1])                         # into the top level's {d3 d4}
+    assert editor.organization.levels[0][1] == frozenset({"d3", "d4", "d8"})
+    drop(editor, "d8", [0, 1], "tail")
+    assert editor.text == "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
+    drop(editor, "d9", "tail", [3, None])                      # from the tail to a new bottom level
+    assert editor.text == "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}\nd9"
+    drop(editor, "d9", [3, 0], [0, None])                      # the emptied level disappears
+    assert editor.text == "d1 {d3 d4} d9\n{d4 d5} {d6 d7}\n{d6 d7}"
+
+
+def test_drops_keep_overlap_and_the_finite_rest():
+    editor = OrganizationEditor("{d1 d2} d3\nd1\nrest: d4")
+    drop(editor, "d1", [1, 0], [0, 0])                         # already there: only the moved occurrence goes
+    assert editor.text == "{d1 d2} d3\nrest: d4"
+    drop(editor, "d3", [0, 1], "tail")
+    assert editor.text == "{d1 d2}\nrest: d3 d4"
+    drop(editor, "d4", "tail", [0, 0])
+    assert editor.text == "{d1 d2 d4}\nrest: d3"
+
+
+def test_a_drop_while_the_text_is_invalid_is_refused_and_bad_places_are_named():
+    editor = OrganizationEditor("d1 d2\nd3")
+    editor.levels[1].value = "{d3"
+    assert editor.board.stale
+    drop(editor, "d1", [0, 0], "tail")
+    assert editor.text == "d1 d2\n{d3" and "fix the text before moving" in editor._status.value
+    editor.levels[1].value = "d3"
+    assert not editor.board.stale
+    with pytest.raises(MoveError, match=r"'d3' is not in cluster 0 of level 1"):
+        move_document(editor.organization, "d3", (0, 0), TAIL)
+    with pytest.raises(MoveError, match=r"target \(5, None\): no such level/cluster among 2 levels"):
+        move_document(editor.organization, "d3", (1, 0), (5, None))
+    with pytest.raises(MoveError, match="'d1' is not in the tail"):
+        move_document(editor.organization, "d1", TAIL, (0, None))
+
+
+@settings(max_examples=40, deadline=None)
+@given(organizations, st.data())
+def test_a_move_keeps_every_other_occurrence_and_places_the_moved_one(organization, data):
+    places = [(i, j, d) for i, level in enumerate(organization.levels) for j, c in enumerate(level) for d in c]
+    if not places:
+        return
+    i, j, document = data.draw(st.sampled_from(places))
+    level = data.draw(st.integers(0, len(organization.levels)))
+    moved = move_document(organization, document, (i, j), (level, None))
+    def counts(o):
+        return sorted((d, n) for d in o.prioritised
+                      for n in [sum(d in c for lv in o.levels for c in lv)])
+    before, after = dict(counts(organization)), dict(counts(moved))
+    assert {d: n for d, n in before.items() if d != document} == {d: n for d, n in after.items() if d != document}
+    assert after[document] == before[document]            # a singleton cluster of its own: never merged
+    assert moved.rest == organization.rest
