@@ -6,18 +6,22 @@
     1.0
 """
 
+from workbench.metrics.explain import ExplainError, Explanation, explain
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
 from workbench.metrics.registry import parse as parse_measure
 from workbench.metrics.reliability import RSScores, reliability_sensitivity
 from workbench.model import Organization, OrganizationError
 
 __all__ = [
+    "ExplainError",
+    "Explanation",
     "Measure",
     "Organization",
     "OrganizationError",
     "RSScores",
     "UnknownMeasureError",
     "evaluate",
+    "explain",
     "measures",
     "parse_measure",
     "reliability_sensitivity",
