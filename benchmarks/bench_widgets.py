@@ -4,6 +4,10 @@ scores table → both charts rebuilt and their specs serialised (what the kernel
 Targets (issue 6): under 50 ms for the paper-size tables (seed 000, Table 9: 7 documents, 5 outputs) and
 under 200 ms for 1,000-document tables. Run: ``python benchmarks/bench_widgets.py [--repeat 30]``.
 It prints one line per case: median, 90th percentile and max over the edits, and the kernel's share.
+
+Then the click-to-panel update (issue 11): a document token clicked in an output → ``workbench.explain`` →
+the why panel's table and HTML, the contribution chart's spec and the highlights; target under 50 ms on
+Table 9, printed the same way ("kernel" is then the time inside ``explain``).
 """
 
 from __future__ import annotations
@@ -95,6 +99,42 @@ def measure(name: str, gold: str, outputs: list[str] | dict[str, str], repeat: i
             "kernel_median_ms": 1000 * statistics.median(kernel_samples)}
 
 
+def measure_clicks(name: str, gold: str, outputs, clicks: list[tuple[int, str]], repeat: int) -> dict:
+    """Click the tokens ``clicks`` (output index, document) in turn, as the front end reports a click."""
+    import workbench.widgets.workbench as module
+
+    wb = Workbench(gold, outputs, n=10, wn=0.8)
+    explain, kernel_time = module.explain, 0.0
+
+    def timed_explain(*args, **kwargs):
+        nonlocal kernel_time
+        start = time.perf_counter()
+        try:
+            return explain(*args, **kwargs)
+        finally:
+            kernel_time += time.perf_counter() - start
+
+    samples, kernel_samples = [], []
+    module.explain = timed_explain
+    try:
+        for i in range(repeat):
+            index, document = clicks[i % len(clicks)]
+            board = wb.outputs[index].board
+            kernel_time = 0.0
+            start = time.perf_counter()
+            board._message(board, {"kind": "select", "document": document}, [])
+            json.dumps(wb._lost_chart.spec), len(wb._why_panel.body.value)
+            samples.append(time.perf_counter() - start)
+            kernel_samples.append(kernel_time)
+            assert not wb._why_panel.warned and set(wb.why["measure"]) <= {"R≺", "S≺", "R∼", "S∼"}, name
+    finally:
+        module.explain = explain
+    ms = sorted(1000 * s for s in samples)
+    return {"case": name, "documents": len(Organization.parse(gold).documents), "outputs": len(wb.outputs),
+            "median_ms": statistics.median(ms), "p90_ms": ms[int(0.9 * (len(ms) - 1))], "max_ms": ms[-1],
+            "kernel_median_ms": 1000 * statistics.median(kernel_samples)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30, help="edits per case (default 30)")
@@ -114,6 +154,13 @@ def main() -> None:
         print(f"{name:42} {result['documents']:>5} {result['outputs']:>4} {result['levels']:>6} "
               f"{result['median_ms']:>6.1f}ms {result['p90_ms']:>6.1f}ms {result['max_ms']:>6.1f}ms "
               f"{result['kernel_median_ms']:>6.1f}ms {target:>4}ms {verdict}")
+    clicks = [(3, "d8"), (3, "d6"), (4, "d1"), (0, "d4"), (1, "d2")]
+    result = measure_clicks("seed 000 Table 9, click → why panel", table9.gold, table9.outputs, clicks,
+                            max(args.repeat, 50))
+    verdict = "ok" if result["median_ms"] < 50 else "SLOW"
+    print(f"{result['case']:42} {result['documents']:>5} {result['outputs']:>4} {'':>6} "
+          f"{result['median_ms']:>6.1f}ms {result['p90_ms']:>6.1f}ms {result['max_ms']:>6.1f}ms "
+          f"{result['kernel_median_ms']:>6.1f}ms {50:>4}ms {verdict}")
 
 
 if __name__ == "__main__":

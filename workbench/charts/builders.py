@@ -267,8 +267,12 @@ def lost_mass_chart(lost: pd.DataFrame, *, measures: Sequence[str] = ("R≺", "S
     """Documents × measures: the score mass each document loses (``Explanation.lost()`` summed per document),
     darker for more, the value printed in the cell; rows sorted by ``order`` (so new rows can be swapped in
     with ``with_data`` and keep their place), a document whose ``chosen`` is true outlined."""
-    data = require_columns(lost, ["document", "measure", "lost", "order", "chosen"], "lost_mass_chart")
-    data = _numeric(_numeric(data, "lost", "lost_mass_chart"), "order", "lost_mass_chart")
+    columns = ["document", "measure", "lost", "order", "chosen"]
+    if isinstance(lost, pd.DataFrame) and lost.empty and set(columns) <= set(lost.columns):
+        data = lost[columns].copy()  # nothing lost: an empty chart, ready for rows swapped in later
+    else:
+        data = require_columns(lost, columns, "lost_mass_chart")
+        data = _numeric(_numeric(data, "lost", "lost_mass_chart"), "order", "lost_mass_chart")
     base = alt.Chart(data).encode(
         x=alt.X("measure:N", sort=list(measures), title=None, axis=alt.Axis(labelAngle=0, orient="top")),
         y=alt.Y("document:N", sort=alt.EncodingSortField("order", order="ascending"), title=None),
