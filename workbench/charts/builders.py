@@ -278,7 +278,7 @@ def lost_mass_chart(lost: pd.DataFrame, *, measures: Sequence[str] = ("R≺", "S
         y=alt.Y("document:N", sort=alt.EncodingSortField("order", order="ascending"), title=None),
     )
     cells = base.mark_rect().encode(
-        color=alt.Color("lost:Q", scale=alt.Scale(scheme="oranges", domainMin=0), title="mass lost"),
+        color=alt.Color("lost:Q", scale=alt.Scale(scheme="oranges", domainMin=0), legend=None),
         stroke=alt.condition("datum.chosen", alt.value("#1a237e"), alt.value(None)),
         strokeWidth=alt.condition("datum.chosen", alt.value(2), alt.value(0)),
         tooltip=["document:N", "measure:N", alt.Tooltip("lost:Q", format=".4f")],
