@@ -587,9 +587,22 @@ def test_the_contribution_chart_shows_the_lost_mass_of_the_output_in_focus():
     assert {d for (d, m), v in expected.items() if v > 0} | {"d8"} == {d for d, _ in drawn}
     assert [r["document"] for r in rows if r["chosen"]] == ["d8"] * 4
     assert wb._lost_chart.spec["title"] == "output 4: score mass lost per document"
+    last = wb.why
     drop(wb.outputs[3], "d8", [2, 0], "tail")
     (rows,) = wb._lost_chart.spec["datasets"].values()
-    assert not any(r["document"] == "d8" and r["measure"] == "R∼" and r["lost"] > 0 for r in rows)
+    assert not any(r["document"] == "d8" for r in rows)           # it lost nothing and is no longer there
+    assert "&#x27;d8&#x27; is no longer in output 4" in wb._why_panel.message.value
+    pd.testing.assert_frame_equal(wb.why, last)                    # the last valid explanation stays
+
+
+def test_a_document_in_the_outputs_tail_is_explained_on_the_gold_side_only():
+    wb = Workbench()
+    why = wb.select("output 4", "d2")                              # the gold's d2; output 4 leaves it out
+    assert set(why["measure"]) == {"S≺", "S∼"}
+    assert "no relation of d2 in the output" in wb._why_panel.body.value
+    failing = why[(why["measure"] == "S≺") & (why["holds"] < 1)]
+    assert failing["lost"].sum() == pytest.approx(wb.explanation.lost().query(
+        "measure == 'S≺' and document == 'd2'")["lost"].sum(), abs=1e-12)
 
 
 def test_bad_selections_are_named_errors_and_the_panel_keeps_the_last_explanation():

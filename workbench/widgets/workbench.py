@@ -2,7 +2,10 @@
 
 Every valid edit of any editor, and every change of (n, W_n), recomputes ``scores`` with
 ``workbench.metrics.reliability.reliability_sensitivity`` and redraws the charts in place (``JupyterChart``).
-The widget holds no arithmetic: it parses, calls the kernel, tabulates and draws.
+Documents are tokens: dragging one moves it (the text follows), clicking one (or :meth:`Workbench.select`)
+explains it with ``workbench.explain``: its relations in the why panel (:attr:`Workbench.why`) and the mass
+each document loses in the chart beside the scores. The widget holds no arithmetic: it parses, calls the
+kernels, tabulates and draws.
 
     >>> wb = Workbench("d1 {d2 d3}", ["d1 d2 d3"], n=10, wn=0.8)
     >>> wb.outputs[0].levels[0].value = "d1 {d2 d3}"      # as the browser sets it when one types
@@ -179,6 +182,7 @@ class Workbench(W.VBox):
         if not texts:
             raise WorkbenchFormatError("the workbench needs at least one output to score against the gold")
         gold_text = _texts({"gold": gold})["gold"]
+        self._focus, self._chosen = 0, None  # new tables: nothing selected
         with self._batch():
             self.gold.text = gold_text
             while len(self.outputs) > len(texts):
