@@ -629,3 +629,11 @@ def test_bad_selections_are_named_errors_and_the_panel_keeps_the_last_explanatio
     assert not wb._why_panel.warned and "why: d8 in output 4" in wb._why_panel.body.value
     for error in (UnknownOutputError, DocumentNotInOutputError, InvalidEditError):
         assert issubclass(error, WorkbenchFormatError) and issubclass(error, ValueError)
+
+
+def test_a_drop_the_organization_cannot_make_is_said_in_the_status_line():
+    editor = OrganizationEditor("d1 d2")
+    drop(editor, "d2", [0, 0], [0, None])                        # d2 is not in the first cluster ({d1})
+    assert editor.text == "d1 d2" and "&#x27;d2&#x27; is not in cluster 0 of level 1" in editor._status.value
+    with pytest.raises(MoveError, match="expected \\(level, cluster\\) or 'tail'"):
+        editor.move("d1", "ab", TAIL)

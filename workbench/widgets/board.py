@@ -71,10 +71,9 @@ def move_document(organization: Organization, document: str, source: Place, targ
 
 
 def _place(levels: list, place: Place, what: str) -> tuple[int, int | None]:
-    try:
-        level, cluster = place
-    except (TypeError, ValueError):
-        raise MoveError(f"{what} {place!r}: expected (level, cluster) or 'tail'") from None
+    if not isinstance(place, tuple | list) or len(place) != 2:
+        raise MoveError(f"{what} {place!r}: expected (level, cluster) or 'tail'")
+    level, cluster = place
     if not isinstance(level, int) or not 0 <= level <= len(levels) or (
             cluster is not None and (level == len(levels) or not 0 <= cluster < len(levels[level]))):
         raise MoveError(f"{what} {place!r}: no such level/cluster among {len(levels)} levels")
@@ -82,7 +81,7 @@ def _place(levels: list, place: Place, what: str) -> tuple[int, int | None]:
 
 
 _ESM = r"""
-function token(doc, place, model, el) {
+function token(doc, place, model) {
   const t = document.createElement("span");
   t.className = "wb-doc";
   t.textContent = doc;
@@ -130,7 +129,7 @@ function render({ model, el }) {
         const box = document.createElement("span");
         box.className = cluster.length > 1 ? "wb-cluster" : "wb-cluster wb-singleton";
         box.dataset.cluster = String(j);
-        cluster.forEach((doc) => box.appendChild(token(doc, [i, j], model, el)));
+        cluster.forEach((doc) => box.appendChild(token(doc, [i, j], model)));
         dropZone(box, [i, j], model);
         row.appendChild(box);
       });
@@ -155,7 +154,7 @@ function render({ model, el }) {
     caption.className = "wb-board-label";
     caption.textContent = model.get("finite") ? "rest:" : "tail:";
     tail.appendChild(caption);
-    model.get("tail").forEach((doc) => tail.appendChild(token(doc, "tail", model, el)));
+    model.get("tail").forEach((doc) => tail.appendChild(token(doc, "tail", model)));
     if (!model.get("finite")) tail.appendChild(document.createTextNode(" …"));
     dropZone(tail, "tail", model);
     root.appendChild(tail);

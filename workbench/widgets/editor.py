@@ -19,7 +19,7 @@ import ipywidgets as W
 import traitlets as T
 
 from workbench.model import Organization, OrganizationError, natural_key
-from workbench.widgets.board import DocumentBoard, Place, move_document
+from workbench.widgets.board import DocumentBoard, MoveError, Place, move_document
 
 _REST_LINE = re.compile(r"^\s*rest\s*:(.*)$", re.IGNORECASE)
 _INVALID = "#fde2e2"
@@ -115,7 +115,7 @@ class OrganizationEditor(W.VBox):
         self._status.add_class("wb-editor-status")
         self.board = DocumentBoard(max_levels=max_rows)
         self.board.add_class("wb-board-view")
-        self.board.on_move(self.move)
+        self.board.on_move(self._dropped)
         self._notation = W.Textarea(continuous_update=True, layout=W.Layout(width="330px", height="160px"))
         self._notation.add_class("wb-notation")
         self._finite.observe(lambda _: self._row_edited(), "value")
@@ -175,13 +175,21 @@ class OrganizationEditor(W.VBox):
 
     def move(self, document: str, source: Place, target: Place) -> None:
         """Move one occurrence of ``document`` (what a drag on the board asks): the text is rewritten from the
-        moved organization (see :func:`workbench.widgets.board.move_document` for places). Refused, with a
-        note, while the text is invalid: the board then shows an organization the text no longer states."""
+        moved organization (see :func:`workbench.widgets.board.move_document` for places; a place it does not
+        have raises :class:`~workbench.widgets.board.MoveError`). Refused, with a note, while the text is
+        invalid: the board then shows an organization the text no longer states."""
         if self.error:
             self._status.value = ('<span style="color:#b00020">⚠ fix the text before moving documents; the '
                                   "last valid organization stays in force</span>")
             return
         self.text = move_document(self.organization, document, source, target).format()
+
+    def _dropped(self, document: str, source: Place, target: Place) -> None:
+        """A drop on the board: as :meth:`move`, a refused move said in the status line."""
+        try:
+            self.move(document, source, target)
+        except MoveError as problem:
+            self._status.value = f'<span style="color:#b00020">⚠ {html.escape(str(problem))}</span>'
 
     def close(self) -> None:
         """Close this editor and every widget inside it (their front-end models go too)."""

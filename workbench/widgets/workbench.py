@@ -234,7 +234,7 @@ class Workbench(W.VBox):
             self._why_panel.warn(problem)
             raise InvalidEditError(problem)
         gold, organization = self.gold.organization, self.outputs[index].organization
-        if not _holds(gold, organization, document):
+        if not _in_output(gold, organization, document):
             message = (f"{document!r} is not in {name}" + ("" if organization.finite else " nor in the gold")
                        + f": pick one of {_listing(_documents(gold, organization))}")
             self._why_panel.warn(message)
@@ -245,8 +245,9 @@ class Workbench(W.VBox):
 
     @property
     def why(self) -> pd.DataFrame:
-        """The why panel's table: the selected document's relations per measure (columns ``measure, occurrence,
-        partner, relation, weight, holds, kept, lost``); the last valid one while an edit is invalid."""
+        """The why panel's table: the selected document's relations per measure, ``Explanation.relations`` with
+        ``measure`` in front and the mass each relation ``kept`` and ``lost`` (see ``why.why_frame``); the last
+        valid one while an edit is invalid."""
         return self._why.copy()
 
     @property
@@ -480,7 +481,7 @@ class Workbench(W.VBox):
             self._explanation, self._explained_for = explanation, key
             self._lost = lost_by_document(explanation)
         explanation = self._explanation
-        chosen = self._chosen if self._chosen is not None and _holds(gold, organization, self._chosen) else None
+        chosen = self._chosen if self._chosen is not None and _in_output(gold, organization, self._chosen) else None
         self._draw_lost(name, chosen)
         self._highlight(chosen if chosen is not None else "")
         if self._chosen is None:
@@ -588,7 +589,7 @@ def _documents(gold: Organization, output: Organization) -> frozenset[str]:
     return output.documents if output.finite else output.documents | gold.documents
 
 
-def _holds(gold: Organization, output: Organization, document: str) -> bool:
+def _in_output(gold: Organization, output: Organization, document: str) -> bool:
     return document in _documents(gold, output)
 
 
