@@ -137,7 +137,8 @@ class Workbench(W.VBox):
         self._scores_chart: alt.JupyterChart | None = None  # made at the first scores
         self._history_chart: alt.JupyterChart | None = None
         self._drawn_for: tuple[str, ...] = ()
-        self._charts = W.HBox(layout=W.Layout(align_items="center"))
+        # the scores chart, then the lost-mass chart: side by side, the second wraps below when the page is narrow
+        self._charts = W.HBox(layout=W.Layout(align_items="center", flex_flow="row wrap"))
         self._history_box = W.VBox()
         self._clear = W.Button(description="clear history")
         self._clear.on_click(lambda _: self.clear_history())
@@ -158,7 +159,7 @@ class Workbench(W.VBox):
             self._editors,
             W.HBox([self._add_output, self._remove_output]),
             self._status,
-            W.HBox([self._table, self._charts], layout=W.Layout(align_items="center")),
+            W.HBox([self._table, self._charts], layout=W.Layout(align_items="center", flex_flow="row wrap")),
             self._why_panel,
             W.VBox([self._history_box, self._clear]),
             W.VBox([W.HBox([export_text, export_json, self._import, self._upload]), self._exchange]),
