@@ -209,7 +209,8 @@ def priority(x: Side, other: Side) -> float:
 def _signatures(doc: np.ndarray, level: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Group documents by their sorted levels: (documents, signature per document, and every signature's
     entries as (signature, level), sorted)."""
-    order = np.lexsort((level, doc))
+    span = int(level.max(initial=0)) + 1
+    order = np.argsort(doc * span + level, kind="stable")
     doc, level = doc[order], level[order]
     starts = np.flatnonzero(np.r_[True, doc[1:] != doc[:-1]])
     counts = np.diff(np.r_[starts, len(doc)])
@@ -217,7 +218,13 @@ def _signatures(doc: np.ndarray, level: np.ndarray) -> tuple[np.ndarray, np.ndar
     entry_signature, entry_level, n_signatures = [], [], 0
     for k in np.unique(counts).tolist():  # documents with k occurrences: unique rows of a (m, k) table
         which = np.flatnonzero(counts == k)
-        unique, inverse = np.unique(level[starts[which][:, None] + np.arange(k)], axis=0, return_inverse=True)
+        rows = level[starts[which][:, None] + np.arange(k)]
+        if k * np.log2(span) < 62:  # one integer per row: a fast 1-d unique
+            codes = rows @ (span ** np.arange(k - 1, -1, -1, dtype=np.int64))
+            _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+            unique = rows[first]
+        else:
+            unique, inverse = np.unique(rows, axis=0, return_inverse=True)
         signature[which] = n_signatures + inverse.ravel()
         entry_signature.append(np.repeat(np.arange(n_signatures, n_signatures + len(unique)), k))
         entry_level.append(unique.ravel())
@@ -233,7 +240,7 @@ def _add_overlap_agreement(x: Side, other: Side, in_multi: np.ndarray, simple, a
     is_multi = np.zeros(x.n_docs, dtype=bool)
     is_multi[docs] = True
     on_other = is_multi[other.doc]
-    absent = np.setdiff1d(docs, other.doc[on_other])  # one entry at the other side's bottom
+    absent = docs[np.bincount(other.doc, minlength=x.n_docs)[docs] == 0]  # one entry at the other's bottom
     _, o_sig, o_entry_sig, o_entry_level = _signatures(
         np.r_[other.doc[on_other], absent], np.r_[other.level[on_other], np.full(len(absent), other.bottom)])
     counts = np.zeros((int(x_sig.max()) + 1, int(o_sig.max()) + 1))
