@@ -1,7 +1,8 @@
 """The workbench the main notebook shows: a gold editor beside output editors, live R≺ R∼ S≺ S∼ (and F).
 
 Every valid edit of any editor, and every change of (n, W_n), recomputes ``scores`` with
-``workbench.metrics.reliability.reliability_sensitivity`` and redraws the charts in place (``JupyterChart``).
+``workbench.metrics.reliability.reliability_sensitivity`` (for the output in focus, ``workbench.explain``, whose
+scores are the same) and redraws the charts in place (``JupyterChart``).
 Documents are tokens: dragging one moves it (the text follows), clicking one (or :meth:`Workbench.select`)
 explains it with ``workbench.explain``: its relations in the why panel (:attr:`Workbench.why`) and the mass
 each document loses in the chart beside the scores. The widget holds no arithmetic: it parses, calls the
@@ -409,9 +410,11 @@ class Workbench(W.VBox):
         known = frozenset().union(gold.documents, *(e.organization.documents for e in self.outputs))
         for editor in (self.gold, *self.outputs):
             editor.known_documents = known
-        try:
-            scores = [reliability_sensitivity(gold, editor.organization, n=self.n, wn=self.wn)
-                      for editor in self.outputs]
+        try:  # the output in focus is explained anyway (why panel, lost-mass chart): its scores come with it
+            focus = self._explained()
+            scores = [focus.scores if index == self._focus else
+                      reliability_sensitivity(gold, editor.organization, n=self.n, wn=self.wn)
+                      for index, editor in enumerate(self.outputs)]
         except ValueError as problem:  # e.g. uniform weights asked for an unlimited tail
             self._status.value = f'<span style="color:#b00020">⚠ {html.escape(str(problem))}</span>'
             self.scores = []
@@ -472,16 +475,11 @@ class Workbench(W.VBox):
             return
         name = self.names[self._focus]
         gold, organization = self.gold.organization, self.outputs[self._focus].organization
-        key = (gold, organization, self.n, self.wn)
-        if key != self._explained_for:  # tuples compare items by identity first: cheap when unchanged
-            try:
-                explanation = explain(gold, organization, n=self.n, wn=self.wn)
-            except ValueError as problem:
-                self._why_panel.warn(f"{name}: {problem}")
-                return
-            self._explanation, self._explained_for = explanation, key
-            self._lost = lost_by_document(explanation)
-        explanation = self._explanation
+        try:
+            explanation = self._explained()
+        except ValueError as problem:
+            self._why_panel.warn(f"{name}: {problem}")
+            return
         chosen = self._chosen if self._chosen is not None and _in_output(gold, organization, self._chosen) else None
         self._draw_lost(name, chosen)
         self._highlight(chosen if chosen is not None else "")
@@ -493,6 +491,16 @@ class Workbench(W.VBox):
         else:
             self._why = why_frame(explanation, chosen)
             self._why_panel.show(name, chosen, self._why, explanation.scores)
+
+    def _explained(self) -> Explanation:
+        """``explain`` of the output in focus against the gold (computed again only when either organization or
+        the weights changed: a click in the same output reuses it); raises what ``explain`` raises."""
+        key = (self.gold.organization, self.outputs[self._focus].organization, self.n, self.wn)
+        if key != self._explained_for:  # tuples compare items by identity first: cheap when unchanged
+            explanation = explain(*key[:2], n=self.n, wn=self.wn)
+            self._explanation, self._explained_for = explanation, key
+            self._lost = lost_by_document(explanation)
+        return self._explanation
 
     def _highlight(self, document: str) -> None:
         self.gold.board.highlight = document
