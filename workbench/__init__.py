@@ -7,12 +7,15 @@
 """
 
 from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.metrics.explain import ExplainError, Explanation, explain
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
 from workbench.metrics.registry import parse as parse_measure
 from workbench.metrics.reliability import RSScores, reliability_sensitivity
 from workbench.model import Organization, OrganizationError
 
 __all__ = [
+    "ExplainError",
+    "Explanation",
     "Measure",
     "Organization",
     "OrganizationError",
@@ -21,6 +24,7 @@ __all__ = [
     "WorkbenchError",
     "WorkbenchWarning",
     "evaluate",
+    "explain",
     "measures",
     "parse_measure",
     "reliability_sensitivity",
