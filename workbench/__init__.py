@@ -6,6 +6,7 @@
     1.0
 """
 
+from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.explain import ExplainError, Explanation, explain
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
 from workbench.metrics.registry import parse as parse_measure
@@ -20,6 +21,8 @@ __all__ = [
     "OrganizationError",
     "RSScores",
     "UnknownMeasureError",
+    "WorkbenchError",
+    "WorkbenchWarning",
     "evaluate",
     "explain",
     "measures",

@@ -24,6 +24,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ SUFFIXES = (".org", ".csv")
 _DIRECTIVE = re.compile(r"@(\w+)\s*(.*)")
 
 
-class DatasetError(ValueError):
+class DatasetError(WorkbenchError):
     """An unknown dataset name, a missing folder, or a malformed file (with file and line)."""
 
 

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -49,7 +50,7 @@ TOLERANCE = 1e-12
 """A score difference below this is a tie (scores computed along different float paths)."""
 
 
-class ConstraintCheckError(ValueError):
+class ConstraintCheckError(WorkbenchError):
     """The measure raised on a case; ``constraint`` and ``case`` (the notation text) say which."""
 
     def __init__(self, message: str, *, constraint: str, case: str) -> None:
@@ -136,17 +137,19 @@ class _Scorer:
 
 
 def _scorer(measure: str | Measure | Callable, grid: Mapping[str, Sequence[float]] | None = None,
-            lower_is_better: bool = False) -> _Scorer:
+            lower_is_better: bool | None = None) -> _Scorer:
     grid = dict(grid or {})
     if isinstance(measure, str | Measure):
         parsed = parse(measure)
+        if lower_is_better is None:  # the registry's direction
+            lower_is_better = parsed.spec.direction == "lower"
         unknown = set(grid) - set(parsed.params)
         if unknown:
             raise UnknownMeasureError(f"{parsed}: no parameter {', '.join(sorted(unknown))} to vary")
         name = measure if isinstance(measure, str) else str(measure)
         return _Scorer(name, parsed, parsed, grid, lower_is_better)
     if callable(measure):
-        return _Scorer(getattr(measure, "__name__", repr(measure)), measure, None, grid, lower_is_better)
+        return _Scorer(getattr(measure, "__name__", repr(measure)), measure, None, grid, bool(lower_is_better))
     raise TypeError(f"a measure is a registered name, a Measure or a callable (gold, output) → float, "
                     f"got {type(measure).__name__}")
 
@@ -728,7 +731,7 @@ def _select(constraints, task: str | None) -> list[Constraint]:
 
 def check_constraints(measure: str | Measure | Callable, constraints=None, *, random_cases: int = 100,
                       seed: int = 0, grid: Mapping[str, Sequence[float]] | None = None,
-                      lower_is_better: bool = False) -> pd.DataFrame:
+                      lower_is_better: bool | None = None) -> pd.DataFrame:
     """Check a measure against formal constraints.
 
     ``measure`` is a registered name (``"F(alpha=0.2, smoothing=noninformative)"``), a
@@ -740,7 +743,8 @@ def check_constraints(measure: str | Measure | Callable, constraints=None, *, ra
     NaN, left out of the verdict), ``source`` and ``statement``. A measure that raises stops the check with a
     :class:`ConstraintCheckError` naming the constraint and the case. ``grid`` maps a numeric parameter to
     the values the absolute-weighting check tries (a callable receives them as keyword arguments).
-    ``lower_is_better=True`` is for error rates such as Lam% (the registry does not record a direction).
+    ``lower_is_better`` defaults to the registered measure's ``direction`` (Lam% is an error rate); give it
+    for a callable whose lower scores are better.
     """
     scorer = _scorer(measure, grid, lower_is_better)
     task = scorer.measure.spec.task if scorer.measure is not None else None
@@ -846,10 +850,6 @@ def _resolve(spelling: str):
         return None
 
 
-LOWER_IS_BETTER = frozenset({"Lam%"})
-"""Registered measures of the tables whose score is an error rate (the registry records no direction)."""
-
-
 def _verdict_rows(family: str, spelling: str, expected: Mapping[str, bool | None], *, random_cases: int,
                   seed: int) -> list[dict]:
     def row(constraint: str, found: str, note: str) -> dict:
@@ -863,12 +863,10 @@ def _verdict_rows(family: str, spelling: str, expected: Mapping[str, bool | None
     if measure is None:
         why = "no such measure in the workbench" if not spelling else f"{spelling} is not registered"
         return [row(c, "absent", why) for c in expected]
-    lower = isinstance(measure, Measure) and measure.name in LOWER_IS_BETTER
     rows = []
     for constraint in expected:
         try:
-            found = check_constraints(measure, constraint, random_cases=random_cases, seed=seed,
-                                      lower_is_better=lower).iloc[0]
+            found = check_constraints(measure, constraint, random_cases=random_cases, seed=seed).iloc[0]
         except ConstraintCheckError as error:
             rows.append(row(constraint, "error", str(error)))
             continue

@@ -5,6 +5,7 @@ from workbench.charts.builders import (
     ChartDataError,
     f_alpha_chart,
     history_chart,
+    lost_mass_chart,
     means_chart,
     measure_scatter,
     per_topic_chart,
@@ -12,6 +13,7 @@ from workbench.charts.builders import (
     strictness_chart,
     uir_heatmap,
 )
+from workbench.charts.curves import precision_recall_chart
 from workbench.charts.export import enable_offline, save_chart
 from workbench.charts.live import with_data
 
@@ -21,9 +23,11 @@ __all__ = [
     "enable_offline",
     "f_alpha_chart",
     "history_chart",
+    "lost_mass_chart",
     "means_chart",
     "measure_scatter",
     "per_topic_chart",
+    "precision_recall_chart",
     "save_chart",
     "scores_chart",
     "strictness_chart",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from workbench.errors import WorkbenchError
 from workbench.metrics import relations
 from workbench.metrics.reliability import RSScores, scored_views
 from workbench.model import Organization
@@ -33,7 +34,7 @@ _RELATION_COLUMNS = ["occurrence", "level", "cluster", "partner", "partner_level
                      "mass"]
 
 
-class ExplainError(ValueError):
+class ExplainError(WorkbenchError):
     """A question ``explain`` cannot answer: an unknown measure, or a document absent from the side the
     measure reads (derives from ValueError, as the package's other bad-input errors)."""
 
