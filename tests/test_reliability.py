@@ -17,7 +17,7 @@ from tests.conftest import shared_dataset
 from tests.strategies import organizations
 from workbench import Organization, RSScores, evaluate, reliability_sensitivity
 from workbench.metrics import relations
-from workbench.metrics.reliability import position_weights
+from workbench.metrics.reliability import ReliabilityInputError, position_weights
 
 # ------------------------------------------------------------------------------------------ Table 9
 TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
@@ -316,7 +316,7 @@ def test_no_priority_relation_at_all_scores_zero_priority():
 ])
 def test_bad_parameters_say_what_is_wrong(kwargs, message):
     gold = Organization.parse(TABLE9_GOLD)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ReliabilityInputError, match=message):
         reliability_sensitivity(gold, gold, **kwargs)
 
 
