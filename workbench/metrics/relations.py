@@ -424,12 +424,13 @@ def _overlapping_by_matrices(xs, xl, xw, gs, gl, classes, x_start, g_start, roun
     n_x, n_g = len(x_start) - 1, len(g_start) - 1
     counts = np.zeros((n_x, n_g))
     counts[class_x, class_g] = class_count
+    # Small products: einsum's single-threaded loops, no BLAS threads contending for a shared machine's cores.
     partners = np.zeros((rounds, n_x, n_g))
     for first, last in _signature_blocks(g_start, len(gs)):
         gg, _ = _pairs_above(gl, g_start, gs[first:last] - gs[first], gl[first:last])
         block = slice(gs[first], gs[last - 1] + 1)
         for t in range(1, rounds + 1):
-            partners[t - 1][:, block] = counts @ (gg >= t).T
+            partners[t - 1][:, block] = np.einsum("ij,kj->ik", counts, (gg >= t).astype(float))
     below = np.zeros((len(xs), n_g))
     for first, last in _signature_blocks(x_start, len(xs)):
         local = xs[first:last] - xs[first]
@@ -437,7 +438,8 @@ def _overlapping_by_matrices(xs, xl, xw, gs, gl, classes, x_start, g_start, roun
         gx = gx[local]
         inverse_gx = np.where(gx > 0, 1.0 / np.maximum(gx, 1), 0.0)
         for t in range(1, rounds + 1):
-            below[first:last] += (w_above * np.where(gx >= t, inverse_gx, 0.0)) @ partners[t - 1]
+            below[first:last] += np.einsum("ij,jk->ik", w_above * np.where(gx >= t, inverse_gx, 0.0),
+                                           partners[t - 1])
     return below
 
 
