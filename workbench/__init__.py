@@ -6,7 +6,7 @@
     1.0
 """
 
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
 from workbench.metrics.registry import parse as parse_measure
 from workbench.metrics.reliability import RSScores, reliability_sensitivity
@@ -16,6 +16,7 @@ __all__ = [
     "Measure",
     "Organization",
     "OrganizationError",
+    "ParameterError",
     "RSScores",
     "UnknownMeasureError",
     "WorkbenchError",

@@ -31,6 +31,7 @@ import pandas as pd
 from scipy import stats
 
 from workbench.analysis.results import ResultsError, score_cube
+from workbench.errors import ParameterError
 
 
 def _outputs(results: pd.DataFrame, measures: Sequence[str], systems, missing: str):
@@ -70,8 +71,8 @@ def rank_gap_strictness(results: pd.DataFrame, measures: Sequence[str] | None = 
     (the measure that ranks that output lowest). ``against=None`` compares with every other measure in the
     results. Strictness = −(mean of the ``top`` largest gaps) / |O|.
     """
-    if top < 1:
-        raise ValueError(f"top must be a positive integer, got {top!r}")
+    if not isinstance(top, int | np.integer) or top < 1:
+        raise ParameterError(f"top must be a positive integer, got {top!r}", parameter="top")
     names, labels, scores = _outputs(results, _plan(measures, against), systems, missing)
     ranks = stats.rankdata(scores, axis=0)  # ascending: |O| is the best output
     targets = names if measures is None else list(measures)
@@ -102,7 +103,7 @@ def top_n_strictness(results: pd.DataFrame, measures: Sequence[str] | None = Non
     """
     percents = [float(p) for p in percents]
     if any(not 0 < p <= 100 for p in percents):
-        raise ValueError("percents must lie in (0, 100]")
+        raise ParameterError(f"percents must lie in (0, 100], got {percents!r}", parameter="percents")
     names, labels, scores = _outputs(results, _plan(measures, against), systems, missing)
     n = len(labels)
     ranks = stats.rankdata(scores, axis=0) / n
@@ -140,7 +141,8 @@ def robustness(results: pd.DataFrame, measures: Sequence[str] | None = None, *, 
         chosen = np.array(every)
     else:
         if not 1 <= pairs <= len(every):
-            raise ValueError(f"pairs must lie in 1…{len(every)} (the number of topic pairs), got {pairs!r}")
+            raise ParameterError(f"pairs must lie in 1…{len(every)} (the number of topic pairs), got {pairs!r}",
+                                 parameter="pairs")
         pick = np.random.default_rng(seed).choice(len(every), size=pairs, replace=False)
         chosen = np.array(every)[np.sort(pick)]
     rows = []

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterError, WorkbenchError
 from workbench.metrics.ranking import order_by_score, ranked_documents
 from workbench.model import Organization, natural_key
 
@@ -197,7 +197,7 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8",
     trec_eval scores); ``ties="levels"``: documents with equal scores share one level (a tie).
     """
     if ties not in TIES:
-        raise ValueError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
+        raise ParameterError(f"ties must be one of {', '.join(TIES)}, got {ties!r}", parameter="ties")
     runs: dict[str, dict[str, Organization]] = {}
     for system, topics in run_scores(read_trec_run_frame(path, encoding)).items():
         runs[system] = {topic: _ranking(scores, ties) for topic, scores in topics.items()}

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.registry import register
@@ -75,9 +76,9 @@ def position_weights(level_sizes: list[int], c: float) -> tuple[np.ndarray, floa
 def discount_constant(n: float, wn: float) -> float:
     """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (seed 000 §3.1; W_10 = 0.8 → 2.5)."""
     if not (isinstance(n, int | float) and n > 0):
-        raise ValueError(f"n must be a positive number of positions, got {n!r}")
+        raise ParameterError(f"n must be a positive number of positions, got {n!r}", parameter="n")
     if not (isinstance(wn, int | float) and 0 < wn < 1):
-        raise ValueError(f"wn must be a weight strictly between 0 and 1, got {wn!r}")
+        raise ParameterError(f"wn must be a weight strictly between 0 and 1, got {wn!r}", parameter="wn")
     return (1 - wn) * n / wn
 
 
@@ -128,7 +129,8 @@ def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
       Sensitivity (``../shared/datasets/README.md``).
     """
     if missing not in MISSING_POLICIES:
-        raise ValueError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}")
+        raise ParameterError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}",
+                             parameter="missing")
     in_gold = np.bincount(gold.doc, minlength=n_docs) > 0
     in_output = np.bincount(output.doc, minlength=n_docs) > 0
     if missing == "replab":
@@ -175,13 +177,14 @@ def reliability_sensitivity(gold: Organization, output: Organization, *, n: floa
     """
     for name, org in (("gold", gold), ("output", output)):
         if not isinstance(org, Organization):
-            raise TypeError(f"{name} must be an Organization, got {type(org).__name__}")
+            raise ParameterTypeError(f"{name} must be an Organization, got {type(org).__name__}", parameter=name)
     if (n is None) != (wn is None):
-        raise ValueError("give both n and wn (the first n positions weigh wn), or neither")
+        raise ParameterError(f"give both n and wn (the first n positions weigh wn), or neither; got n={n!r}, "
+                             f"wn={wn!r}", parameter="wn" if n is not None else "n")
     if n is None and not (gold.finite and output.finite):
         side = "gold" if not gold.finite else "output"
-        raise ValueError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
-                         "(seed 000 eqs. 1–2; Table 9 uses n=10, wn=0.8)")
+        raise ParameterError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
+                             "(seed 000 eqs. 1–2; Table 9 uses n=10, wn=0.8)", parameter="n")
     c = None if n is None else discount_constant(n, wn)
     coded_gold, coded_output, n_docs = _coded_pair(gold, output)
     (r_out, r_gold), (s_gold, s_out) = aligned_views(coded_gold, coded_output, n_docs, missing)
