@@ -61,17 +61,23 @@ class Organization:
     grades: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
-        levels = tuple(tuple(frozenset(cluster) for cluster in level) for level in self.levels)
-        rest = None if self.rest is None else frozenset(self.rest)
+        for name, value in (("levels", self.levels), ("rest", self.rest), ("grades", self.grades)):
+            if isinstance(value, str):
+                raise OrganizationError(f"{name} must be a collection, got the string {value!r} (to read the "
+                                        "notation use Organization.parse)", token=value)
+        try:
+            levels = tuple(tuple(frozenset(_members(cluster, i)) for cluster in level)
+                           for i, level in enumerate(self.levels, start=1))
+            rest = None if self.rest is None else frozenset(self.rest)
+        except TypeError as error:
+            raise OrganizationError(f"levels are tuples of clusters (sets of document ids): {error}") from None
         object.__setattr__(self, "levels", levels)
         object.__setattr__(self, "rest", rest)
         if self.grades is not None:
-            grades = tuple(float(g) for g in self.grades)
-            object.__setattr__(self, "grades", grades)
+            grades = tuple(_grade(g, i) for i, g in enumerate(self.grades, start=1))
             if len(grades) != len(levels):
                 raise OrganizationError(f"{len(grades)} grades given for {len(levels)} levels")
-            if any(g != g for g in grades):
-                raise OrganizationError("a level grade is NaN")
+            object.__setattr__(self, "grades", grades if levels else None)  # no level, no grade to carry
         for i, level in enumerate(levels, start=1):
             if not level:
                 raise OrganizationError(f"level {i} has no cluster", line=i)
@@ -82,6 +88,10 @@ class Organization:
                     if not isinstance(doc, str) or not doc:
                         raise OrganizationError(f"document ids must be non-empty strings, got {doc!r}", line=i)
         if rest:
+            for doc in rest:
+                if not isinstance(doc, str) or not doc:
+                    raise OrganizationError(f"document ids must be non-empty strings, got {doc!r} in the rest",
+                                            line=len(levels) + 1)
             clash = rest & self.prioritised
             if clash:
                 doc = min(clash, key=natural_key)
@@ -260,6 +270,23 @@ class Organization:
         if rest and not finite:
             raise OrganizationError("rows without a level form a finite rest, but finite=False was given")
         return cls(levels, frozenset(rest) if finite else None)
+
+
+def _members(cluster, level: int):
+    if isinstance(cluster, str):
+        raise OrganizationError(f"level {level}: a cluster is a set of document ids, got the string {cluster!r} "
+                                f"(write {{{cluster!r}}})", line=level, token=cluster)
+    return cluster
+
+
+def _grade(value, level: int) -> float:
+    try:
+        grade = float(value)
+    except (TypeError, ValueError):
+        raise OrganizationError(f"level {level}'s grade must be a number, got {value!r}", line=level) from None
+    if grade != grade:
+        raise OrganizationError(f"level {level}'s grade is NaN", line=level)
+    return grade
 
 
 def _reject_duplicates(ids: Sequence[str], where: str) -> None:
