@@ -37,18 +37,23 @@ class ParameterTypeError(ParameterError, TypeError):
     """An argument of the wrong type (also a :class:`TypeError`, as Python code expects)."""
 
 
-def excerpt(text: str | bytes, limit: int = 60) -> str:
+def excerpt(text: str | bytes, limit: int = 60, around: int | None = None) -> str:
     """A short, escaped quotation of offending input for an error message: at most ``limit`` characters of
-    ``text`` (control characters and undecodable bytes escaped), ``…`` marking a cut.
+    ``text`` (the window centred on index ``around`` if given), control characters and undecodable bytes
+    escaped, ``…`` marking a cut.
 
     >>> print(excerpt(b"q1\\t0 d1 \\xff" + b"x" * 100, limit=12))
     'q1\\t0 d1 \\\\xff…'
+    >>> print(excerpt("a" * 50 + "!" + "b" * 50, limit=6, around=50))
+    …'aaa!bb'…
     """
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="backslashreplace")
-    cut = len(text) > limit
-    shown = repr(text[:limit])
-    return shown[:-1] + "…" + shown[-1] if cut else shown
+    start = 0 if around is None else max(0, min(around - limit // 2, len(text) - limit))
+    shown = repr(text[start:start + limit])
+    if start + limit < len(text):
+        shown = shown[:-1] + "…" + shown[-1] if around is None else shown + "…"
+    return "…" + shown if start > 0 else shown
 
 
 class WorkbenchWarning(UserWarning):

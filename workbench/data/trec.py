@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import gzip
 import math
+import zlib
 from collections.abc import Iterator, Mapping
 from os import PathLike
 from pathlib import Path
 
 import pandas as pd
 
-from workbench.errors import ParameterError, WorkbenchError
+from workbench.errors import ParameterError, WorkbenchError, excerpt
 from workbench.metrics.ranking import order_by_score, ranked_documents
 from workbench.model import Organization, natural_key
 
@@ -38,8 +39,12 @@ class TrecFormatError(WorkbenchError):
         where = str(path) if path is not None else "<input>"
         if line is not None:
             where += f", line {line}"
-        detail = f": {text!r}" if text is not None else ""
+        detail = f": {excerpt(text)}" if text is not None else ""
         super().__init__(f"{where}: {message}{detail}")
+
+
+class TrecEncodingError(TrecFormatError):
+    """The file's bytes are not valid in the encoding asked for (``encoding=``; ``--encoding`` on the CLI)."""
 
 
 # ------------------------------------------------------------------------------------------ lines
@@ -53,7 +58,7 @@ def _lines(path: str | PathLike, encoding: str) -> Iterator[tuple[int, str, list
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
-        except (OSError, EOFError) as error:
+        except (OSError, EOFError, zlib.error) as error:
             raise TrecFormatError(f"broken gzip data ({error})", path=path) from None
     empty = True
     for number, chunk in enumerate(raw.splitlines(), start=1):
@@ -61,8 +66,10 @@ def _lines(path: str | PathLike, encoding: str) -> Iterator[tuple[int, str, list
             text = chunk.decode(encoding)
         except UnicodeDecodeError as error:
             shown = chunk.decode(encoding, errors="replace")
-            raise TrecFormatError(f"not valid {encoding} at byte {error.start} (give encoding=...)",
-                                  path=path, line=number, text=shown) from None
+            raise TrecEncodingError(f"not valid {encoding} at byte {error.start} (give encoding=...)",
+                                    path=path, line=number, text=shown) from None
+        except UnicodeError as error:  # a codec that fails otherwise ('idna', say)
+            raise TrecEncodingError(f"cannot decode as {encoding}: {error}", path=path, line=number) from None
         except LookupError:
             raise TrecFormatError(f"unknown encoding {encoding!r}", path=path) from None
         if number == 1:
