@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+import zlib
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
@@ -43,10 +44,15 @@ def _sniff(path: Path) -> str:
     if path.is_dir() or path.suffix.lower() == ".xml":
         return "weps"
     try:
-        start = head(path).decode("latin-1")
+        data = head(path)
     except OSError as error:
         raise CliError(f"{path}: cannot read the file ({error.strerror or error})") from None
-    for line in start.splitlines():
+    except zlib.error as error:
+        raise CliError(f"{path}: broken gzip data ({error})") from None
+    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CliError(f"{path}: binary data (a NUL byte at offset {data.index(0)}), not a TREC, RepLab or WePS "
+                       "text file (gzip-compressed files are read, other archives are not)")
+    for line in data.decode("latin-1").splitlines():
         text = line.strip()
         if not text or text.startswith("#"):
             continue

@@ -24,6 +24,7 @@ measure, ascending, ties sharing the average rank (rank |O| is the best output).
 from __future__ import annotations
 
 import itertools
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -101,9 +102,9 @@ def top_n_strictness(results: pd.DataFrame, measures: Sequence[str] | None = Non
     strictness is the lowest normalised rank (rank/|O|, 1 = best) another measure gives them, and ``by`` names
     that measure.
     """
-    percents = [float(p) for p in percents]
-    if any(not 0 < p <= 100 for p in percents):
+    if isinstance(percents, str) or any(not isinstance(p, numbers.Real) or not 0 < p <= 100 for p in percents):
         raise ParameterError(f"percents must lie in (0, 100], got {percents!r}", parameter="percents")
+    percents = [float(p) for p in percents]
     names, labels, scores = _outputs(results, _plan(measures, against), systems, missing)
     n = len(labels)
     ranks = stats.rankdata(scores, axis=0) / n

@@ -6,6 +6,8 @@ broken gzip data becomes the reader's own named error (never an ``OSError`` or `
     >>> _ = path.write_bytes(gzip.compress(b"entity_id"))
     >>> read_input(path, ValueError), is_gzip(path)
     (b'entity_id', True)
+    >>> head(path)
+    b'entity_id'
 """
 
 from __future__ import annotations
@@ -42,14 +44,16 @@ def read_input(path: str | PathLike, error: type[Exception]) -> bytes:
 
 
 def head(path: str | PathLike, size: int = 4096) -> bytes:
-    """The first ``size`` bytes of the file's content (decompressed when gzip-compressed), to sniff its format;
-    broken gzip data gives what could be read. Raises ``OSError`` when the file cannot be read."""
+    """The first ``size`` bytes of the file's content (decompressed when gzip-compressed), to sniff its format.
+    Raises ``OSError`` when the file cannot be read, ``zlib.error`` when its gzip data is corrupt or cut short."""
     with Path(path).open("rb") as f:
         start = f.read(size)
-    if start[:2] != GZIP_MAGIC:
-        return start
-    try:
-        with gzip.open(path, "rb") as f:
-            return f.read(size)
-    except (OSError, EOFError, zlib.error):
-        return b""
+        if start[:2] != GZIP_MAGIC:
+            return start
+        compressed = start + f.read(1 << 16)
+        whole = not f.read(1)
+    inflate = zlib.decompressobj(wbits=31)
+    data = inflate.decompress(compressed, size)
+    if len(data) < size and whole and not inflate.eof:
+        raise zlib.error("the gzip data is cut short")
+    return data

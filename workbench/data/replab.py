@@ -67,7 +67,7 @@ def _decode(data: bytes, encoding: str, path) -> str:
         raise ReplabEncodingError(
             f"byte 0x{data[error.start]:02x} at column {error.start - start + 1} is not valid "
             f"{encoding}{hint}",
-            path=path, line=line_no, text=raw.decode(encoding, errors="replace"), column=error.start - start + 1
+            path=path, line=line_no, text=raw.decode("latin-1"), column=error.start - start + 1
         ) from None
     except UnicodeError as error:  # a codec that fails otherwise ('idna', say)
         raise ReplabEncodingError(f"cannot decode the file as {encoding}: {error}", path=path) from None

@@ -65,7 +65,7 @@ def _lines(path: str | PathLike, encoding: str) -> Iterator[tuple[int, str, list
         try:
             text = chunk.decode(encoding)
         except UnicodeDecodeError as error:
-            shown = chunk.decode(encoding, errors="replace")
+            shown = chunk.decode("latin-1")  # every byte shown (some codecs cannot 'replace')
             raise TrecEncodingError(f"not valid {encoding} at byte {error.start} (give encoding=...)",
                                     path=path, line=number, text=shown) from None
         except UnicodeError as error:  # a codec that fails otherwise ('idna', say)

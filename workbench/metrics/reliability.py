@@ -14,6 +14,7 @@ the reading of ``../shared/design/RS-SEMANTICS.md``. Table 9 of seed 000, output
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,9 +76,9 @@ def position_weights(level_sizes: list[int], c: float) -> tuple[np.ndarray, floa
 
 def discount_constant(n: float, wn: float) -> float:
     """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (seed 000 §3.1; W_10 = 0.8 → 2.5)."""
-    if not (isinstance(n, int | float) and n > 0):
+    if isinstance(n, bool) or not (isinstance(n, int | float) and 0 < n < math.inf):
         raise ParameterError(f"n must be a positive number of positions, got {n!r}", parameter="n")
-    if not (isinstance(wn, int | float) and 0 < wn < 1):
+    if isinstance(wn, bool) or not (isinstance(wn, int | float) and 0 < wn < 1):
         raise ParameterError(f"wn must be a weight strictly between 0 and 1, got {wn!r}", parameter="wn")
     return (1 - wn) * n / wn
 

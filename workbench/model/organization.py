@@ -160,7 +160,7 @@ class Organization:
     @classmethod
     def from_ranking(cls, ids: Iterable[str]) -> Organization:
         """A ranking: one document per level, best first, over an unlimited tail (seed 000, Table 1)."""
-        ids = list(ids)
+        ids = _ids(ids, "ids")
         _reject_duplicates(ids, "ranking")
         return cls(tuple((frozenset([doc]),) for doc in ids))
 
@@ -170,8 +170,13 @@ class Organization:
 
         Documents with grade ≤ 0 are not prioritised: they belong to the unlimited tail.
         """
+        if not isinstance(grades, Mapping):
+            raise OrganizationError(f"grades must be a mapping document → grade, got {type(grades).__name__}")
         by_grade: dict[float, list[str]] = {}
-        for doc, grade in grades.items():
+        for doc, value in grades.items():
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                raise OrganizationError(f"document {doc!r} has grade {value!r}, not a number", token=str(doc))
+            grade = float(value)
             if grade != grade:  # NaN
                 raise OrganizationError(f"document {doc!r} has grade NaN", token=str(doc))
             if grade > 0:
@@ -193,7 +198,7 @@ class Organization:
     @classmethod
     def from_filtering(cls, positive: Iterable[str], negative: Iterable[str]) -> Organization:
         """Filtering: the positive documents as one level of singletons above a finite rest (Table 2)."""
-        positive, negative = list(positive), list(negative)
+        positive, negative = _ids(positive, "positive"), _ids(negative, "negative")
         _reject_duplicates(positive + negative, "filtering")
         levels = (tuple(frozenset([d]) for d in positive),) if positive else ()
         return cls(levels, frozenset(negative))
@@ -202,13 +207,13 @@ class Organization:
     def from_clustering(cls, clusters: Iterable[Iterable[str]], rest: Iterable[str] | None = None) -> Organization:
         """Clustering of a closed collection: one level of clusters over a finite rest (Tables 3–4)."""
         level = []
-        for i, cluster in enumerate(clusters, start=1):
-            members = list(cluster)
+        for i, cluster in enumerate(_ids(clusters, "clusters"), start=1):
+            members = _ids(cluster, f"cluster {i}")
             _reject_duplicates(members, f"cluster {i}")
             if not members:
                 raise OrganizationError(f"cluster {i} is empty")
             level.append(frozenset(members))
-        return cls((tuple(level),) if level else (), frozenset(rest or ()))
+        return cls((tuple(level),) if level else (), frozenset(_ids(rest or (), "rest")))
 
     # ---------------------------------------------------------------------------------- frames
     def to_frame(self) -> pd.DataFrame:
@@ -237,6 +242,9 @@ class Organization:
         any row has a missing level (a rest document)."""
         import pandas as pd
 
+        if not isinstance(frame, pd.DataFrame):
+            raise OrganizationError(f"expected a DataFrame with columns document, level, cluster, got "
+                                    f"{type(frame).__name__}")
         missing = {"document", "level", "cluster"} - set(frame.columns)
         if missing:
             raise OrganizationError(f"frame lacks column(s) {sorted(missing)}; expected document, level, cluster")
@@ -270,6 +278,15 @@ class Organization:
         if rest and not finite:
             raise OrganizationError("rows without a level form a finite rest, but finite=False was given")
         return cls(levels, frozenset(rest) if finite else None)
+
+
+def _ids(values, what: str) -> list:
+    """``values`` as a list (a string is its characters, ``"abc"`` the ids a, b, c), refusing what is not
+    iterable."""
+    try:
+        return list(values)
+    except TypeError:
+        raise OrganizationError(f"{what} must be a collection of document ids, got {type(values).__name__}") from None
 
 
 def _members(cluster, level: int):
