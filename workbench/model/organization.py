@@ -146,14 +146,16 @@ class Organization:
 
         ``#`` starts a comment, blank lines are ignored, commas separate like spaces, and an optional last
         line ``rest: d8 d9`` lists a finite rest (``rest:`` alone: an empty finite rest). A level may open
-        with its grade in brackets, ``[3] d1 d2`` (all levels or none).
+        with its grade in brackets, ``[3] d1 d2`` (all levels or none). A document id in double quotes is a JSON
+        string, for ids that hold spaces, braces, brackets, commas, ``#`` or read as ``rest:``.
         Raises :class:`OrganizationError` naming line, column and token.
         """
         levels, rest, grades = parse_organization(text)
         return cls(levels, rest, grades)
 
     def format(self) -> str:
-        """Write the notation back; ``Organization.parse(o.format()) == o``."""
+        """Write the notation back; ``Organization.parse(o.format()) == o`` for every organization (an id that is
+        not a plain word, or reads as ``rest:``, is written as a JSON string: ``"rest:"``, ``"a b"``)."""
         return format_organization(self.levels, self.rest, self.grades, natural_key)
 
     # ------------------------------------------------------------------------------ constructors
