@@ -233,3 +233,9 @@ def test_every_constructed_organization_round_trips_10000(org):
 @given(NOTATION_TEXT)
 def test_every_text_that_parses_round_trips_10000(text):
     check_text_round_trip(text)
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=60))
+def test_any_unicode_text_parses_or_raises_an_organization_error(text):
+    check_text_round_trip(text)  # any other exception fails the test
