@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from workbench import Organization, OrganizationError, ParameterError, WorkbenchError, reliability_sensitivity
-from workbench.analysis import significance
+from workbench.analysis import f_alpha_curves, significance
 from workbench.analysis.constraints import check_constraints
 from workbench.analysis.strictness import rank_gap_strictness, top_n_strictness
 from workbench.cli import main
@@ -67,6 +67,10 @@ API_CASES = [
     ("F alpha outside [0, 1]", lambda f: f_alpha(0.5, 0.5, -1), ParameterError, "alpha"),
     ("F alpha NaN", lambda f: f_alpha(0.5, 0.5, math.nan), ParameterError, "alpha"),
     ("significance alpha", lambda f: significance(RESULTS, ["AP"], alpha=5), ParameterError, "alpha"),
+    ("F-alpha curves alphas", lambda f: f_alpha_curves(RESULTS.assign(measure=["P", "R"] * 2), "P", "R",
+                                                        alphas=["x"]), ParameterError, "alphas"),
+    ("significance resamples", lambda f: significance(RESULTS, ["AP"], n_resamples=0), ParameterError,
+     "n_resamples"),
     ("strictness top", lambda f: rank_gap_strictness(RESULTS, top=0), ParameterError, "top"),
     ("strictness percents", lambda f: top_n_strictness(RESULTS, percents=["x"]), ParameterError, "percents"),
     ("unknown constraint", lambda f: check_constraints("AP", ["homogenity"]), ParameterError, "constraints"),

@@ -189,7 +189,10 @@ def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,
     """
     if average not in ("topics", "scores"):
         raise ParameterError(f"average must be 'topics' or 'scores', got {average!r}", parameter="average")
-    alphas = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
+    try:
+        alphas = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterError(f"alphas must be numbers in [0, 1], got {alphas!r}", parameter="alphas") from None
     cube = score_cube(results, [precision, recall], systems=systems, missing=missing, min_topics=1)
     p, r = cube.values[..., 0], cube.values[..., 1]  # systems × topics
     if average == "topics":
