@@ -42,11 +42,11 @@ _READS_AS_REST = re.compile(r"rest(:.*)?", re.IGNORECASE | re.DOTALL)
 def _tokens(line: str, line_no: int, offset: int = 0) -> Iterator[tuple[int, str, str]]:
     """(column, kind, text) of each token of one line up to its comment: kind ``brace`` (text ``{``/``}``) or
     ``doc`` (text the document id, a quoted id decoded); columns are 1-based, ``offset`` characters skipped."""
-    position = offset
-    while position < len(line):
-        match = _LEXEME.match(line, position)
-        kind, text, col = match.lastgroup, match.group(), match.start() + 1
-        position = match.end()
+    for match in _LEXEME.finditer(line, offset):  # the alternatives cover every character: no gap
+        kind = match.lastgroup
+        if kind == "space":
+            continue
+        text, col = match.group(), match.start() + 1
         if kind == "comment":
             return
         if kind == "brace":
