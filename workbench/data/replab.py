@@ -11,7 +11,7 @@ one line per (entity, tweet). The label column decides what an entity's :class:`
   of singletons per grade, highest first, grades kept, over an empty finite rest.
 
 The official topic gold is ISO-8859-1 (Latin-1): read it with ``encoding="latin-1"``; reading it as UTF-8
-raises :class:`ReplabEncodingError` naming the line.
+raises :class:`ReplabEncodingError` naming the line. A gzip-compressed file is read through (any name).
 
     >>> import io, tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "gold.tsv"

@@ -15,7 +15,8 @@ out of evaluation (WePS data README: "Discarded pages are not taken into account
     >>> topics = read_weps_clustering("truth_files/")          # doctest: +SKIP
     >>> runs = read_weps_runs("systemsDir/")       # {team: {topic: Organization}}  # doctest: +SKIP
 
-A directory is a set of topics (its ``*.xml`` files; topic = file name without ``.clust.xml``/``.xml``);
+A directory is a set of topics (its ``*.xml`` files, gzip-compressed ``*.xml.gz`` too; topic = file name without
+``.clust.xml``/``.xml``);
 ``systemsDir/<TEAM>/`` holds one run per team. Topic names match case- and ``_``/space-insensitively
 (:func:`topic_key`, :func:`align_topics`). Every malformed input raises :class:`WepsFormatError` naming the
 file, line and offending text, never an XML parser traceback.
