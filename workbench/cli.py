@@ -104,7 +104,7 @@ def _weps_runs(path: Path, gold) -> dict:
     spelling where they match it case- and ``_``/space-insensitively (WePS names vary)."""
     from workbench.data.weps import read_weps_clustering, read_weps_runs, topic_key
 
-    if path.is_dir() and not any(path.glob("*.xml")) and any(p.is_dir() for p in path.iterdir()):
+    if path.is_dir() and not any(path.glob("*.xml*")) and any(p.is_dir() for p in path.iterdir()):
         runs = read_weps_runs(path)
     else:
         runs = {path.name: read_weps_clustering(path)}
