@@ -19,6 +19,7 @@ from workbench.data import (
     write_trec_qrels,
     write_trec_run,
 )
+from workbench.errors import ParameterError
 from workbench.metrics.ranking import ranked_documents
 from workbench.model import Organization
 
@@ -117,7 +118,7 @@ def test_tied_scores_as_levels(tmp_path):
     assert ranked_documents(read_trec_run(path)["sys"]["q1"]) == ["d2", "d3", "d1", "d4"]
     write_trec_run({"sys": {"q1": tied}}, tmp_path / "again.run")
     assert read_trec_run(tmp_path / "again.run", ties="levels") == {"sys": {"q1": tied}}
-    with pytest.raises(ValueError, match="ties must be one of"):
+    with pytest.raises(ParameterError, match="ties must be one of"):
         read_trec_run(path, ties="random")
 
 

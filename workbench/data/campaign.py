@@ -121,9 +121,12 @@ class Campaign:
                 continue
             try:
                 scores = evaluate(self.gold[topic], run[topic], names)
-            except Exception as error:
+            except WorkbenchError as error:  # bad input: located; anything else is a bug and keeps its traceback
                 raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: "
                                     f"{error}") from error
+            except Exception as error:
+                error.add_note(f"while scoring system {system!r}, topic {topic!r}")
+                raise
             rows.extend((system, topic, name, scores[name]) for name in names)
         frame = pd.DataFrame(rows, columns=COLUMNS).astype({"value": "float64"})
         frame.attrs["missing_topics"] = {"policy": missing_topics, "topics": missing}

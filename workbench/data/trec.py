@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import gzip
 import math
+import zlib
 from collections.abc import Iterator, Mapping
 from os import PathLike
 from pathlib import Path
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterError, WorkbenchError, excerpt
 from workbench.metrics.ranking import order_by_score, ranked_documents
 from workbench.model import Organization, natural_key
 
@@ -38,8 +39,12 @@ class TrecFormatError(WorkbenchError):
         where = str(path) if path is not None else "<input>"
         if line is not None:
             where += f", line {line}"
-        detail = f": {text!r}" if text is not None else ""
+        detail = f": {excerpt(text)}" if text is not None else ""
         super().__init__(f"{where}: {message}{detail}")
+
+
+class TrecEncodingError(TrecFormatError):
+    """The file's bytes are not valid in the encoding asked for (``encoding=``; ``--encoding`` on the CLI)."""
 
 
 # ------------------------------------------------------------------------------------------ lines
@@ -53,16 +58,18 @@ def _lines(path: str | PathLike, encoding: str) -> Iterator[tuple[int, str, list
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
-        except (OSError, EOFError) as error:
+        except (OSError, EOFError, zlib.error) as error:
             raise TrecFormatError(f"broken gzip data ({error})", path=path) from None
     empty = True
     for number, chunk in enumerate(raw.splitlines(), start=1):
         try:
             text = chunk.decode(encoding)
         except UnicodeDecodeError as error:
-            shown = chunk.decode(encoding, errors="replace")
-            raise TrecFormatError(f"not valid {encoding} at byte {error.start} (give encoding=...)",
-                                  path=path, line=number, text=shown) from None
+            shown = chunk.decode("latin-1")  # every byte shown (some codecs cannot 'replace')
+            raise TrecEncodingError(f"not valid {encoding} at byte {error.start} (give encoding=...)",
+                                    path=path, line=number, text=shown) from None
+        except UnicodeError as error:  # a codec that fails otherwise ('idna', say)
+            raise TrecEncodingError(f"cannot decode as {encoding}: {error}", path=path, line=number) from None
         except LookupError:
             raise TrecFormatError(f"unknown encoding {encoding!r}", path=path) from None
         if number == 1:
@@ -197,7 +204,7 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8",
     trec_eval scores); ``ties="levels"``: documents with equal scores share one level (a tie).
     """
     if ties not in TIES:
-        raise ValueError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
+        raise ParameterError(f"ties must be one of {', '.join(TIES)}, got {ties!r}", parameter="ties")
     runs: dict[str, dict[str, Organization]] = {}
     for system, topics in run_scores(read_trec_run_frame(path, encoding)).items():
         runs[system] = {topic: _ranking(scores, ties) for topic, scores in topics.items()}
