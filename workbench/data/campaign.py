@@ -18,7 +18,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from workbench.data.ranked import Judgements, RankedRun, gain_table
 from workbench.errors import WorkbenchError
+from workbench.metrics.ranking import evaluate_table, is_table_measure
 from workbench.metrics.registry import Measure, evaluate, parse
 from workbench.model import Organization
 
@@ -53,7 +55,7 @@ class Campaign:
     def __post_init__(self) -> None:
         if not isinstance(self.gold, Mapping) or not self.gold:
             raise CampaignError("the gold standard must be a non-empty mapping topic → Organization")
-        for topic, org in self.gold.items():
+        for topic, org in ([] if isinstance(self.gold, Judgements) else self.gold.items()):
             if not isinstance(org, Organization):
                 raise CampaignError(f"gold topic {topic!r}: expected an Organization, "
                                     f"got {type(org).__name__}")
@@ -63,7 +65,7 @@ class Campaign:
             if not isinstance(run, Mapping):
                 raise CampaignError(f"system {system!r}: expected a mapping topic → Organization, "
                                     f"got {type(run).__name__}")
-            for topic, org in run.items():
+            for topic, org in ([] if isinstance(run, RankedRun) else run.items()):
                 if not isinstance(org, Organization):
                     raise CampaignError(f"system {system!r}, topic {topic!r}: expected an Organization, "
                                         f"got {type(org).__name__}")
@@ -112,6 +114,7 @@ class Campaign:
         rows: list[tuple[str, str, str, float]] = []
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
+        ranked, names_left = self._ranking_scores(names)
         for system, topic in tqdm(work, desc="evaluating", unit="topic", disable=not progress, delay=1.0,
                                   leave=False):
             run = self.runs[system]
@@ -119,7 +122,8 @@ class Campaign:
                 rows.extend((system, topic, name, 0.0) for name in names)
                 continue
             try:
-                scores = evaluate(self.gold[topic], run[topic], names)
+                scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
+                scores.update(evaluate(self.gold[topic], run[topic], names_left) if names_left else {})
             except Exception as error:
                 raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: "
                                     f"{error}") from error
@@ -134,6 +138,19 @@ class Campaign:
         if notes:
             warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=2)
         return frame
+
+    def _ranking_scores(self, names: list[str]) -> tuple[dict[str, dict[str, dict[str, float]]], list[str]]:
+        """The ranking measures among ``names`` scored for each system in one pass over one ranked gain table
+        (``{system: {measure: {topic: value}}}``), and the other measures' names."""
+        table_names = [name for name in names if is_table_measure(name)]
+        scores = {}
+        for system, run in self.runs.items() if table_names else ():
+            topics = [topic for topic in self.gold if topic in run]
+            try:
+                scores[system] = evaluate_table(gain_table(self.gold, run, topics), table_names)
+            except Exception as error:
+                raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
+        return scores, [name for name in names if name not in table_names]
 
 
 def _measure_names(measures) -> list[str]:

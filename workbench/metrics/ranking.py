@@ -28,7 +28,7 @@ from itertools import repeat
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.metrics.registry import parse, register
+from workbench.metrics.registry import Measure, parse, register
 from workbench.model import Organization
 
 TREC_EVAL = "trec_eval 9.0 (usnistgov/trec_eval)"
@@ -452,6 +452,11 @@ def evaluate_run(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Map
     """
     table = GainTable.from_run(qrels, run, score_precision=score_precision, max_docs=max_docs)
     return evaluate_table(table, measures)
+
+
+def is_table_measure(measure: str | Measure) -> bool:
+    """Whether a measure is computed from a :class:`GainTable` (so that a whole run is scored at once)."""
+    return isinstance(parse(measure).spec.compute, _Adapter)
 
 
 def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[str, float]]:
