@@ -41,9 +41,10 @@ class DuplicateEntryError(WorkbenchError):
                          f"and {again}); trec_eval stops on duplicate documents")
 
 
-def _first_appearance(values: np.ndarray) -> tuple[np.ndarray, list]:
-    """Integer codes numbered in order of first appearance, and the distinct values as strings."""
-    codes, names = pd.factorize(values)
+def _first_appearance(values) -> tuple[np.ndarray, list]:
+    """Integer codes numbered in order of first appearance, and the distinct values as strings (``values``:
+    an array, a list or a Categorical)."""
+    codes, names = pd.factorize(np.asarray(values, dtype=object) if isinstance(values, list) else values)
     return codes, [str(name) for name in names]
 
 
@@ -194,8 +195,8 @@ def rank_runs(systems: np.ndarray, topics: np.ndarray, documents: np.ndarray, sc
                                  or max_docs < 1):
         raise WorkbenchError(f"max_docs (trec_eval -M) must be an integer ≥ 1, got {max_docs!r}")
     documents = np.asarray(documents, dtype=object)
-    system_codes, system_names = _first_appearance(np.asarray(systems, dtype=object))
-    topic_codes, topic_names = _first_appearance(np.asarray(topics, dtype=object))
+    system_codes, system_names = _first_appearance(systems)
+    topic_codes, topic_names = _first_appearance(topics)
     group, pairs = pd.factorize(system_codes.astype(np.int64) * max(len(topic_names), 1) + topic_codes)
     group_system, group_topic = np.divmod(np.asarray(pairs, dtype=np.int64), max(len(topic_names), 1))
     order = trec_eval_order(scores, documents, groups=group, score_precision=score_precision)

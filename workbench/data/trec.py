@@ -109,25 +109,34 @@ def _number(field: str, what: str, path, number: int, text: str) -> float:
 _FIELDS = {"qrels": ("topic", "iteration", "document", "relevance"),
            "run": ("topic", "q0", "document", "rank", "score", "system")}
 _FAST_CODECS = ("utf-8", "ascii", "iso8859-1", "cp1252")
-# What pandas' C parser reads otherwise than ``str.split`` and ``float``/``int``: these files go line by line.
-_ODD_BYTES = (b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f",
-              b"True", b"TRUE", b"true", b"False", b"FALSE", b"false")
+# What pandas' C parser reads otherwise than ``str.split`` and ``float``: such files go line by line.
+_PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+_ODD_CONTROLS = b"\x00\x0b\x0c\x1c\x1d\x1e\x1f"
 _ODD_SPACES = {"utf-8": (b"\xc2\x85", b"\xc2\xa0", b"\xe1\x9a\x80", b"\xe2\x80", b"\xe2\x81\x9f", b"\xe3\x80\x80"),
                "8-bit": (b"\x85", b"\xa0")}
+_BOOLEANS = (b"True", b"TRUE", b"true", b"False", b"FALSE", b"false")  # pandas reads them as 1.0 and 0.0
 _COMMENT = re.compile(rb"(?m)^[ \t]*#[^\n]*")
 
 
+def _plain(raw: bytes, codec: str) -> bool:
+    """Whether pandas' C parser splits these bytes into the fields ``str.split`` finds."""
+    other = raw.translate(None, _PLAIN_BYTES)
+    if not other:
+        return True
+    if any(byte in other for byte in _ODD_CONTROLS):
+        return False
+    return not any(mark in raw for mark in _ODD_SPACES["utf-8" if codec == "utf-8" else "8-bit"])
+
+
 def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...]) -> dict | None:
-    """The columns ``wanted`` of every data line through pandas' C parser, with the same values as the
-    line-by-line reader; None when the file needs that reader (unusual bytes, or any line it would reject,
-    which it then names)."""
+    """The columns ``wanted`` of every data line through pandas' C parser, with the values the line-by-line
+    reader gives; None when the file needs that reader
+    (unusual bytes, or any line it would reject, which it then names)."""
     try:
         codec = codecs.lookup(encoding).name
     except LookupError:
         return None
-    if codec not in _FAST_CODECS or any(mark in raw for mark in _ODD_BYTES):
-        return None
-    if not raw.isascii() and any(mark in raw for mark in _ODD_SPACES["utf-8" if codec == "utf-8" else "8-bit"]):
+    if codec not in _FAST_CODECS or not _plain(raw, codec):
         return None
     if codec == "utf-8":
         raw = raw.removeprefix(b"\xef\xbb\xbf")
@@ -135,14 +144,13 @@ def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...])
         raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if b"#" in raw:
         raw = _COMMENT.sub(b"", raw)
-    fields = _FIELDS[kind]
-    numbers = {"relevance", "score"}
-    names = [*fields, "extra"] if kind == "qrels" else list(fields)
-    used = [names.index(name) for name in (*wanted, *(("extra",) if kind == "qrels" else ()))]
+    names = [*_FIELDS[kind], "extra"] if kind == "qrels" else list(_FIELDS[kind])
+    kinds = {"relevance": "float64", "score": "float64"}
     try:
-        frame = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=None, names=names, usecols=used, engine="c",
+        frame = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=None, names=names, engine="c",
+                            usecols=None if kind == "qrels" else [names.index(name) for name in wanted],
                             quoting=csv.QUOTE_NONE, na_filter=False, encoding=codec,
-                            dtype={name: "float64" if name in numbers else object for name in names})
+                            dtype={name: kinds.get(name, object) for name in names})
     except (ValueError, OverflowError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError):
         return None
     if len(frame) == 0 or (kind == "qrels" and (frame["extra"] != "").any()):
@@ -150,9 +158,11 @@ def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...])
     if kind == "run" and (frame["system"] == "").any():  # a short line
         return None
     columns = {name: frame[name].to_numpy() for name in wanted}
-    for name in numbers & set(wanted):
+    for name in {"relevance", "score"} & set(wanted):
         values = columns[name]
         if np.isnan(values).any() or (name == "relevance" and np.isinf(values).any()):
+            return None
+        if ((values == 0) | (values == 1)).any() and any(word in raw for word in _BOOLEANS):
             return None
     if "rank" in columns:
         columns["rank"] = _integers(columns["rank"])
@@ -172,7 +182,8 @@ def _integers(texts: np.ndarray) -> np.ndarray | None:
     return values[codes]
 
 
-def _slow_columns(path, raw: bytes, encoding: str, kind: str) -> tuple[dict, list[int], list[str]]:
+def _slow_columns(path, raw: bytes, encoding: str, kind: str,
+                  wanted: tuple[str, ...]) -> tuple[dict, list[int], list[str]]:
     """Every data line read one by one: the columns, and each row's line number and text (to name it)."""
     fields = _FIELDS[kind]
     rows, numbers, texts = [], [], []
@@ -190,7 +201,7 @@ def _slow_columns(path, raw: bytes, encoding: str, kind: str) -> tuple[dict, lis
                 raise TrecFormatError(f"a run line has 6 fields (qid Q0 docno rank score tag), this one "
                                       f"{len(parts)}", path=path, line=number, text=text)
             try:
-                rank = int(parts[3])
+                rank = int(parts[3]) if "rank" in wanted else parts[3]
             except ValueError:
                 raise TrecFormatError(f"rank {parts[3]!r} is not an integer", path=path, line=number,
                                       text=text) from None
@@ -198,8 +209,8 @@ def _slow_columns(path, raw: bytes, encoding: str, kind: str) -> tuple[dict, lis
         numbers.append(number)
         texts.append(text)
     columns = {name: np.array([row[i] for row in rows], dtype=object if name not in ("relevance", "score")
-                              else float) for i, name in enumerate(fields)}
-    if kind == "run":
+                              else float) for i, name in enumerate(fields) if name in wanted}
+    if "rank" in columns:
         columns["rank"] = np.array(columns["rank"].tolist())
     return columns, numbers, texts
 
@@ -207,14 +218,14 @@ def _slow_columns(path, raw: bytes, encoding: str, kind: str) -> tuple[dict, lis
 def _columns(path, encoding: str, kind: str, wanted: tuple[str, ...] | None = None):
     """``(columns, located)``: the file's columns in one pass when it can (else line by line, raising on the
     first bad line), and a function that turns a duplicate entry into the error naming its lines."""
-    raw = _read_bytes(path)
-    columns = _fast_columns(raw, encoding, kind, wanted or _FIELDS[kind])
+    raw, wanted = _read_bytes(path), wanted or _FIELDS[kind]
+    columns = _fast_columns(raw, encoding, kind, wanted)
     lines = None
     if columns is None:
-        columns, *lines = _slow_columns(path, raw, encoding, kind)
+        columns, *lines = _slow_columns(path, raw, encoding, kind, wanted)
 
     def located(error: DuplicateEntryError) -> TrecFormatError:
-        numbers, texts = lines or _slow_columns(path, raw, encoding, kind)[1:]
+        numbers, texts = lines or _slow_columns(path, raw, encoding, kind, wanted)[1:]
         return TrecFormatError(f"document {error.document!r} of topic {error.topic!r} already on line "
                                f"{numbers[error.first]}", path=path, line=numbers[error.again],
                                text=texts[error.again])
@@ -283,8 +294,9 @@ def _format_number(value: float) -> str:
 # ------------------------------------------------------------------------------------------- runs
 def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
     """Every run line as a row: ``topic, q0, document, rank, score, system`` (fields after the sixth are
-    ignored). Raises :class:`TrecFormatError` on short lines, non-numeric or NaN scores, a non-integer rank,
-    and a document twice in one topic of one system."""
+    ignored). Raises :class:`TrecFormatError` on short lines, non-numeric or NaN scores, a non-integer rank
+    (checked here only: :func:`read_trec_run` ignores the rank as trec_eval does), and a document twice in
+    one topic of one system."""
     columns, located = _columns(path, encoding, "run")
     try:
         rank_runs(columns["system"], columns["topic"], columns["document"], columns["score"])
@@ -305,9 +317,9 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "tr
                   score_precision: str = "float32", max_docs: int | None = None) -> dict[str, RankedRun]:
     """``{system (the tag): {topic: ranking}}`` as trec_eval ranks it (:func:`~workbench.data.ranked.rank_runs`):
     score descending compared as 32-bit floats (``score_precision="float64"``: full precision), then
-    document id descending; the rank column is ignored; ``max_docs`` keeps the first documents of each topic
-    (``trec_eval -M``); a document given twice (within them) is an error naming both lines, as trec_eval
-    stops on it.
+    document id descending. The rank column is ignored, not even checked, as trec_eval does. ``max_docs``
+    keeps the first documents of each topic (``trec_eval -M``); a document given twice among them is an
+    error naming both lines, as trec_eval stops on it.
 
     Each run is a :class:`~workbench.data.ranked.RankedRun`: its Organizations are built on first access.
     ``ties="trec_eval"``: one document per level; ``ties="levels"``: documents with equal scores share one
@@ -315,7 +327,7 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "tr
     """
     if ties not in TIES:
         raise ValueError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
-    columns, located = _columns(path, encoding, "run", ("topic", "document", "rank", "score", "system"))
+    columns, located = _columns(path, encoding, "run", ("topic", "document", "score", "system"))
     try:
         return rank_runs(columns["system"], columns["topic"], columns["document"], columns["score"], ties=ties,
                          score_precision=score_precision, max_docs=max_docs)

@@ -72,23 +72,38 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
     if score_precision == "float32":
         with np.errstate(over="ignore"):  # beyond 3.4e38 a float is inf, in trec_eval too
             values = values.astype(np.float32)
-    keys = (-values,) if groups is None else (-values, np.asarray(groups))
-    order = np.lexsort(keys)
-    ranked = values[order]
-    same = ranked[1:] == ranked[:-1]
-    if groups is not None:
-        grouped = keys[1][order]
-        same &= grouped[1:] == grouped[:-1]
+    descending = _descending_key(values)
+    if groups is None:
+        order = np.argsort(descending, kind="stable")
+        same = np.diff(descending[order]) == 0
+    elif score_precision == "float32":  # one int64 key: the group in the high 32 bits
+        combined = (np.asarray(groups, dtype=np.int64) << 32) + descending
+        order = np.argsort(combined, kind="stable")
+        same = np.diff(combined[order]) == 0
+    else:
+        order = np.lexsort((descending, groups))
+        same = (np.diff(descending[order]) == 0) & (np.diff(np.asarray(groups)[order]) == 0)
     if same.any():  # re-sort each run of tied positions by document id descending
         tied = np.zeros(len(order), dtype=bool)
         tied[:-1] |= same
         tied[1:] |= same
         run = np.cumsum(np.concatenate(([True], ~same)))
         positions = np.flatnonzero(tied)
-        docs = np.asarray(documents, dtype=object)[order[positions]]
+        docs = np.asarray(documents, dtype=object)[order[positions]].astype(str)
         codes = np.unique(docs, return_inverse=True)[1].ravel()
         order[positions] = order[positions][np.lexsort((-codes, run[positions]))]
     return order
+
+
+def _descending_key(values: np.ndarray) -> np.ndarray:
+    """Integers (int64) that sort as ``values`` (float32 or float64) sort descending, equal where they are
+    equal (``-0.0 == 0.0``): the IEEE bits, negatives' magnitude bits flipped, negated."""
+    values = values + values.dtype.type(0)  # -0.0 becomes 0.0
+    if values.dtype == np.float32:
+        bits = values.view(np.int32).astype(np.int64)
+        return np.int64(2**31 - 1) - np.where(bits < 0, bits ^ np.int64(0x7FFFFFFF), bits)
+    bits = values.view(np.int64)
+    return ~np.where(bits < 0, bits ^ np.int64(0x7FFFFFFFFFFFFFFF), bits)
 
 
 def order_by_score(docs: Sequence[str], scores: Sequence[float], score_precision: str = "float32") -> list[int]:
