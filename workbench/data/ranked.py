@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import repeat
 
 import numpy as np
 import pandas as pd
@@ -114,7 +115,10 @@ def _first_duplicate(groups: np.ndarray, documents: np.ndarray,
                      positions: np.ndarray) -> tuple[int, int] | None:
     """Among the entries at ``positions`` (ascending), the first whose (group, document) came before, and
     that earlier entry; None when there is none."""
-    codes = pd.factorize(documents[positions])[0]
+    docs = documents[positions]
+    if len(set(docs.tolist())) == len(docs):  # every document once: no repeat in any group
+        return None
+    codes = pd.factorize(docs)[0]
     keys = groups[positions].astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
     repeated = pd.Index(keys).duplicated()
     if not repeated.any():
@@ -264,10 +268,12 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
 def _joined_table(gold: Judgements, run: RankedRun, topics: Sequence[str]) -> GainTable:
     entries, rows = _slices(run.offsets, np.array([run._index[t] for t in topics], dtype=np.int64))
     judged, judged_rows = _slices(gold.offsets, np.array([gold._index[t] for t in topics], dtype=np.int64))
-    judged_docs = gold.documents[judged]
-    known = pd.Index(pd.unique(judged_docs))
-    judged_keys = judged_rows * len(known) + known.get_indexer(judged_docs)
-    codes = known.get_indexer(run.documents_array[entries])
+    judged_docs = gold.documents[judged].tolist()
+    known = {doc: code for code, doc in enumerate(dict.fromkeys(judged_docs))}
+    judged_keys = judged_rows * len(known) + np.fromiter(map(known.__getitem__, judged_docs), np.int64,
+                                                          len(judged_docs))
+    run_docs = run.documents_array[entries].tolist()
+    codes = np.fromiter(map(known.get, run_docs, repeat(-1)), np.int64, len(run_docs))
     keys = np.where(codes >= 0, rows * len(known) + codes, -1)
     sorter = np.argsort(judged_keys)
     at = np.minimum(np.searchsorted(judged_keys, keys, sorter=sorter), max(len(sorter) - 1, 0))

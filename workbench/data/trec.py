@@ -114,7 +114,7 @@ _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 _ODD_CONTROLS = b"\x00\x0b\x0c\x1c\x1d\x1e\x1f"
 _ODD_SPACES = {"utf-8": (b"\xc2\x85", b"\xc2\xa0", b"\xe1\x9a\x80", b"\xe2\x80", b"\xe2\x81\x9f", b"\xe3\x80\x80"),
                "8-bit": (b"\x85", b"\xa0")}
-_BOOLEANS = (b"True", b"TRUE", b"true", b"False", b"FALSE", b"false")  # pandas reads them as 1.0 and 0.0
+_BOOLEANS = (b"true", b"false")  # pandas reads True, TRUE, true as 1.0 and the falses as 0.0
 _COMMENT = re.compile(rb"(?m)^[ \t]*#[^\n]*")
 
 
@@ -155,14 +155,15 @@ def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...])
         return None
     if len(frame) == 0 or (kind == "qrels" and (frame["extra"] != "").any()):
         return None
-    if kind == "run" and (frame["system"] == "").any():  # a short line
+    if kind == "run" and "" in set(pd.unique(frame["system"].to_numpy())):  # a short line
         return None
     columns = {name: frame[name].to_numpy() for name in wanted}
+    lowered = raw.lower()
     for name in {"relevance", "score"} & set(wanted):
         values = columns[name]
         if np.isnan(values).any() or (name == "relevance" and np.isinf(values).any()):
             return None
-        if ((values == 0) | (values == 1)).any() and any(word in raw for word in _BOOLEANS):
+        if ((values == 0) | (values == 1)).any() and any(word in lowered for word in _BOOLEANS):
             return None
     if "rank" in columns:
         columns["rank"] = _integers(columns["rank"])
