@@ -70,6 +70,43 @@ class Campaign:
                     raise CampaignError(f"system {system!r}, topic {topic!r}: expected an Organization, "
                                         f"got {type(org).__name__}")
 
+    @classmethod
+    def from_frames(cls, qrels: pd.DataFrame, runs: pd.DataFrame | Mapping[str, pd.DataFrame], *,
+                    query: str = "query_id", document: str = "doc_id", relevance: str = "relevance",
+                    score: str = "score", system: str | None = None, score_precision: str = "float32",
+                    max_docs: int | None = None) -> Campaign:
+        """A campaign from long DataFrames: qrels ``query_id, doc_id, relevance`` and runs ``query_id, doc_id,
+        score`` with a ``system`` (or ``run``) column, or ``{system: frame}``; column names are keywords.
+        Ranked as TREC files are (trec_eval's order, ``score_precision``, ``max_docs`` as ``-M``), so the
+        same data scores the same (:mod:`workbench.data.frames`)."""
+        from workbench.data.frames import judgements_from_frame, runs_from_frames
+
+        return cls(judgements_from_frame(qrels, query=query, document=document, relevance=relevance),
+                   runs_from_frames(runs, query=query, document=document, score=score, system=system,
+                                    score_precision=score_precision, max_docs=max_docs))
+
+    @classmethod
+    def from_dicts(cls, qrels: Mapping[str, Mapping[str, float]],
+                   runs: Mapping[str, Mapping[str, Mapping[str, float]]], *, score_precision: str = "float32",
+                   max_docs: int | None = None) -> Campaign:
+        """A campaign from pytrec_eval-style dicts: qrels ``{query: {doc: relevance}}``, runs
+        ``{system: {query: {doc: score}}}``."""
+        from workbench.data.frames import judgements_from_dicts, runs_from_dicts
+
+        return cls(judgements_from_dicts(qrels),
+                   runs_from_dicts(runs, score_precision=score_precision, max_docs=max_docs))
+
+    @classmethod
+    def from_namedtuples(cls, qrels: Iterable, runs: Mapping[str, Iterable], *, score_precision: str = "float32",
+                         max_docs: int | None = None) -> Campaign:
+        """A campaign from ir_datasets-style records: qrels with ``query_id, doc_id, relevance`` (e.g.
+        ``dataset.qrels_iter()``), runs ``{system: records with query_id, doc_id, score}`` (e.g.
+        ``scoreddocs_iter()``)."""
+        from workbench.data.frames import judgements_from_namedtuples, runs_from_namedtuples
+
+        return cls(judgements_from_namedtuples(qrels),
+                   runs_from_namedtuples(runs, score_precision=score_precision, max_docs=max_docs))
+
     def missing_topics(self) -> dict[str, list[str]]:
         """Per system, the gold topics its run lacks (systems lacking none are left out)."""
         out = {system: [t for t in self.gold if t not in run] for system, run in self.runs.items()}
