@@ -24,6 +24,7 @@ import gzip
 import io
 import math
 import re
+import warnings
 from collections.abc import Iterator, Mapping
 from os import PathLike
 from pathlib import Path
@@ -147,10 +148,12 @@ def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...])
     names = [*_FIELDS[kind], "extra"] if kind == "qrels" else list(_FIELDS[kind])
     kinds = {"relevance": "float64", "score": "float64"}
     try:
-        frame = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=None, names=names, engine="c",
-                            usecols=None if kind == "qrels" else [names.index(name) for name in wanted],
-                            quoting=csv.QUOTE_NONE, na_filter=False, encoding=codec,
-                            dtype={name: kinds.get(name, object) for name in names})
+        with warnings.catch_warnings():  # fields after the last named one are dropped on purpose
+            warnings.simplefilter("ignore", pd.errors.ParserWarning)
+            frame = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=None, names=names, engine="c", index_col=False,
+                                usecols=None if kind == "qrels" else [names.index(name) for name in wanted],
+                                quoting=csv.QUOTE_NONE, na_filter=False, encoding=codec,
+                                dtype={name: kinds.get(name, object) for name in names})
     except (ValueError, OverflowError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError):
         return None
     if len(frame) == 0 or (kind == "qrels" and (frame["extra"] != "").any()):
