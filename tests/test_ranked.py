@@ -318,3 +318,17 @@ def test_round_trip_through_files_keeps_arrays(tmp_path):
     write_trec_run(runs, tmp_path / "run")
     assert read_trec_qrels(tmp_path / "qrels") == gold
     assert read_trec_run(tmp_path / "run") == runs
+
+
+def test_measures_on_organizations_still_work_on_file_campaigns(tmp_path):
+    """A measure that is not a ranking measure (here R≺, S≺) gets Organizations built from the arrays, for
+    the topics it scores, beside ranking measures computed from the arrays."""
+    (tmp_path / "qrels").write_text("q1 0 a 2\nq1 0 b 1\nq1 0 c 0\nq2 0 d 1\n")
+    (tmp_path / "run").write_text("q1 Q0 c 1 3 s\nq1 Q0 a 2 2 s\nq1 Q0 b 3 2 s\nq2 Q0 d 1 1 s\n")
+    gold, runs = read_trec_qrels(tmp_path / "qrels"), read_trec_run(tmp_path / "run")
+    names = ["R≺(n=10, wn=0.8)", "S≺(n=10, wn=0.8)", "AP", "nDCG"]
+    results = Campaign(gold, runs).evaluate(names, progress=False).set_index(["topic", "measure"])["value"]
+    for topic in ("q1", "q2"):
+        expected = evaluate(gold[topic], runs["s"][topic], names)
+        assert {name: results[(topic, name)] for name in names} == pytest.approx(expected, abs=1e-12)
+    assert runs["s"].documents("q1") == ["c", "b", "a"]
