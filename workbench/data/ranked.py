@@ -161,7 +161,8 @@ class RankedRun(Mapping[str, Organization]):
             if self.ties == "trec_eval":
                 self._built[topic] = Organization.from_ranking(docs)
             else:
-                scores = self.scores(topic).astype(self.score_precision)
+                with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval
+                    scores = self.scores(topic).astype(self.score_precision)
                 bounds = np.flatnonzero(scores[1:] != scores[:-1]) + 1
                 levels = np.split(np.arange(len(docs)), bounds) if docs else []
                 self._built[topic] = Organization(tuple(tuple(frozenset([docs[i]]) for i in level)
