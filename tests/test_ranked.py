@@ -87,6 +87,10 @@ def test_scores_equal_in_32_bits_tie_as_in_trec_eval(tmp_path):
     full = Campaign(gold, read_trec_run(run, score_precision="float64")).evaluate(["AP", "RR"], progress=False)
     assert full.value.tolist() == [1.0, 1.0]
     assert evaluate_run({"q1": {"a": 1, "b": 0}}, {"q1": {"a": 0.30000001, "b": 0.3}}, ["RR"]) == {"RR": {"q1": 0.5}}
+    in_memory = {"s": {"q1": {"a": 0.30000001, "b": 0.3}}}
+    assert Campaign.from_dicts({"q1": {"a": 1}}, in_memory).evaluate("RR", progress=False).value.tolist() == [0.5]
+    assert Campaign.from_dicts({"q1": {"a": 1}}, in_memory, score_precision="float64").evaluate(
+        "RR", progress=False).value.tolist() == [1.0]
     pytrec_eval = pytest.importorskip("pytrec_eval")
     theirs = pytrec_eval.RelevanceEvaluator({"q1": {"a": 1, "b": 0}}, {"recip_rank"}).evaluate(
         {"q1": {"a": 0.30000001, "b": 0.3, "c": 0.1}})
