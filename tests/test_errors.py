@@ -138,7 +138,8 @@ CLI_CASES = [
     ("broken gzip", "--gold {f}/broken.gz --run {f}/run -m AP", "broken.gz: broken gzip data"),
     ("a directory as RepLab", "--gold {f} --gold-format replab --run {f}/run -m AP", "cannot read the file"),
     ("absent file, format given", "--gold {f}/absent --gold-format trec --run {f}/run -m AP", "absent: cannot read"),
-    ("out-of-domain engine parameter", "--gold {f}/qrels --run {f}/run -m R≺(n=-1,wn=0.8)", "parameter n must be in [1, 1e+06]"),
+    ("out-of-domain engine parameter", "--gold {f}/qrels --run {f}/run -m R≺(n=-1,wn=0.8)",
+     "parameter n must be in [1, 1e+06]"),
     ("unknown measure", "--gold {f}/qrels --run {f}/run -m APP", "unknown measure 'APP'"),
 ]
 

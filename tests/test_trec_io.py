@@ -148,11 +148,12 @@ BAD_FILES = [
     ("qrels", "# only a comment\n\n", None, "no data lines"),
     ("run", "q1 Q0 d1 1 0.5\n", 1, "6 fields"),
     ("run", "q1 Q0 d1 1 NaN sys\n", 1, "score is NaN"),
-    ("run", "q1 Q0 d1 first 0.5 sys\n", 1, "rank 'first' is not an integer"),
+    ("run-frame", "q1 Q0 d1 first 0.5 sys\n", 1, "rank 'first' is not an integer"),
     ("run", "q1 Q0 d1 1 0.5 sys\nq1 Q0 d1 2 0.4 sys\n", 2, "already on line 1"),
     ("eval", "map all\n", 1, "3 fields"),
 ]
-READERS = {"qrels": read_trec_qrels, "run": read_trec_run, "eval": read_trec_eval_output}
+READERS = {"qrels": read_trec_qrels, "run": read_trec_run, "run-frame": read_trec_run_frame,
+           "eval": read_trec_eval_output}
 
 
 @pytest.mark.parametrize(("kind", "content", "line", "message"), BAD_FILES)

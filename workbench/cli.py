@@ -118,16 +118,18 @@ def _weps_runs(path: Path, gold) -> dict:
             for system, run in runs.items()}
 
 
-def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str, gold) -> dict:
-    """system → topic → Organization. TREC runs are named by their tag, WePS runs by their team folder,
-    RepLab runs by their file name."""
+def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str, gold, max_docs: int | None = None,
+              score_precision: str = "float32") -> dict:
+    """system → topic → Organization. TREC runs are named by their tag and ranked as trec_eval ranks them
+    (``max_docs`` is ``-M``), WePS runs by their team folder, RepLab runs by their file name."""
     runs: dict = {}
     for path in paths:
         kind = _sniff(path) if fmt == "auto" else fmt
         if kind == "trec":
             from workbench.data.trec import read_trec_run
 
-            found = _read("run", read_trec_run, path, encoding=encoding)
+            found = _read("run", read_trec_run, path, encoding=encoding, max_docs=max_docs,
+                          score_precision=score_precision)
         elif kind == "replab":
             from workbench.data.replab import read_replab
 
@@ -193,7 +195,8 @@ def _results(args):
 
     with with_stdin([args.gold, *args.run]) as (gold_path, *run_paths):  # "-": standard input
         gold = read_gold(gold_path, args.gold_format, args.label, args.gold_encoding or args.encoding)
-        runs = read_runs(run_paths, args.run_format, args.label, args.run_encoding or args.encoding, gold)
+        runs = read_runs(run_paths, args.run_format, args.label, args.run_encoding or args.encoding, gold,
+                         max_docs=args.max_docs, score_precision=args.score_precision)
     policy = "zero" if args.complete else args.missing
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -275,6 +278,16 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Evaluate runs against a gold standard, compare systems, "
                      "print the Table 9 demo.")
@@ -303,6 +316,11 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("-c", "--complete", action="store_true", help="--missing zero (trec_eval -c; the default)")
         cmd.add_argument("--extra", choices=("error", "ignore"), default="error",
                          help="run topics the gold lacks: an error (default) or ignored")
+        cmd.add_argument("-M", "--max-docs", type=_positive, metavar="N",
+                         help="TREC runs: keep the first N documents of each topic (trec_eval -M)")
+        cmd.add_argument("--score-precision", choices=("float32", "float64"), default="float32",
+                         help="TREC runs: compare scores as 32-bit floats, as trec_eval does (default), or "
+                              "at full precision")
         cmd.add_argument("--format", choices=OUTPUTS, default="table",
                          help="table (default), csv, markdown, latex; json (one object) or jsonl (one tidy row "
                               "per line) for scripts")

@@ -14,10 +14,10 @@ Binary measures (P@k, Rprec, RR, AP) call a document relevant when its gain reac
 every positive gain, as trec_eval's ndcg does. A topic without relevant documents scores 0 on every measure
 (as trec_eval does).
 
-Tie policy (:func:`order_by_score`): score descending, then document id descending (trec_eval's
-``comp_sim_docno``); a run's rank column is ignored. When an output :class:`Organization` has a level holding
-several documents (a tie), they are taken in the same order (id descending); a document already met in a
-higher level is skipped.
+Tie policy (:func:`trec_eval_order`): score descending compared as 32-bit floats, then document id
+descending (trec_eval's ``comp_sim_docno``); a run's rank column is ignored. When an output
+:class:`Organization` has a level holding several documents (a tie), they are taken in the same order (id
+descending); a document already met in a higher level is skipped.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from itertools import repeat
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.metrics.registry import Interval, Pairs, parse, register
+from workbench.metrics.registry import Interval, Measure, Pairs, parse, register
 from workbench.model import Organization
 
 TREC_EVAL = "trec_eval 9.0 (usnistgov/trec_eval)"
@@ -41,32 +41,79 @@ class RankingInputError(WorkbenchError):
 
 
 # ----------------------------------------------------------------------------------------- tie policy
-def order_by_score(docs: Sequence[str], scores: Sequence[float]) -> list[int]:
-    """Indices of ``docs`` in trec_eval's order: score descending, then document id descending.
+SCORE_PRECISIONS = ("float32", "float64")
+
+
+def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[str] | np.ndarray,
+                    groups: np.ndarray | None = None, score_precision: str = "float32") -> np.ndarray:
+    """Positions of the entries in trec_eval's ranking order: by ``groups`` (integer codes, ascending: a
+    run's topics) when given, then score descending, then document id descending.
+
+    This is trec_eval's ``comp_sim_docno`` (form_res_rels.c): trec_eval keeps a score as a 32-bit ``float``
+    (``TEXT_RESULTS.sim``, trec_format.h), so scores equal in 32 bits tie and the document id decides
+    (compared as strings, i.e. by code point, as ``strcmp`` on UTF-8 bytes does). ``score_precision="float64"``
+    compares the full-precision values instead. Every reader and every ranking of the workbench orders by
+    this one function.
+
+    >>> trec_eval_order([1.0, 2.0, 1.0], ["a", "b", "c"]).tolist()
+    [1, 2, 0]
+    >>> trec_eval_order([0.30000001, 0.3], ["a", "b"]).tolist(), trec_eval_order(
+    ...     [0.30000001, 0.3], ["a", "b"], score_precision="float64").tolist()
+    ([1, 0], [0, 1])
+    """
+    values = np.asarray(scores, dtype=float)
+    if values.ndim != 1 or values.shape[0] != len(documents):
+        raise RankingInputError(f"{len(documents)} documents but {values.size} scores")
+    if score_precision not in SCORE_PRECISIONS:
+        raise RankingInputError(f"score_precision must be one of {', '.join(SCORE_PRECISIONS)}, "
+                                f"got {score_precision!r}")
+    missing = np.isnan(values)
+    if missing.any():
+        raise RankingInputError(f"document {documents[int(np.flatnonzero(missing)[0])]!r} has score NaN")
+    if score_precision == "float32":
+        with np.errstate(over="ignore"):  # beyond 3.4e38 a float is inf, in trec_eval too
+            values = values.astype(np.float32)
+    descending = _descending_key(values)
+    if groups is None:
+        order = np.argsort(descending, kind="stable")
+        same = np.diff(descending[order]) == 0
+    elif score_precision == "float32":  # one int64 key: the group in the high 32 bits
+        combined = (np.asarray(groups, dtype=np.int64) << 32) + descending
+        order = np.argsort(combined, kind="stable")
+        same = np.diff(combined[order]) == 0
+    else:
+        order = np.lexsort((descending, groups))
+        same = (np.diff(descending[order]) == 0) & (np.diff(np.asarray(groups)[order]) == 0)
+    if same.any():  # re-sort each run of tied positions by document id descending
+        tied = np.zeros(len(order), dtype=bool)
+        tied[:-1] |= same
+        tied[1:] |= same
+        run = np.cumsum(np.concatenate(([True], ~same)))
+        positions = np.flatnonzero(tied)
+        docs = np.asarray(documents, dtype=object)[order[positions]].astype(str)
+        codes = np.unique(docs, return_inverse=True)[1].ravel()
+        order[positions] = order[positions][np.lexsort((-codes, run[positions]))]
+    return order
+
+
+def _descending_key(values: np.ndarray) -> np.ndarray:
+    """Integers (int64) that sort as ``values`` (float32 or float64) sort descending, equal where they are
+    equal (``-0.0 == 0.0``): the IEEE bits, negatives' magnitude bits flipped, negated."""
+    values = values + values.dtype.type(0)  # -0.0 becomes 0.0
+    if values.dtype == np.float32:
+        bits = values.view(np.int32).astype(np.int64)
+        return np.int64(2**31 - 1) - np.where(bits < 0, bits ^ np.int64(0x7FFFFFFF), bits)
+    bits = values.view(np.int64)
+    return ~np.where(bits < 0, bits ^ np.int64(0x7FFFFFFFFFFFFFFF), bits)
+
+
+def order_by_score(docs: Sequence[str], scores: Sequence[float], score_precision: str = "float32") -> list[int]:
+    """Indices of ``docs`` in trec_eval's order (:func:`trec_eval_order`).
 
     >>> order_by_score(["a", "b", "c"], [1.0, 2.0, 1.0])
     [1, 2, 0]
     """
-    return _score_order(docs, np.asarray(scores, dtype=float)).tolist()
-
-
-def _score_order(docs: Sequence[str], values: np.ndarray) -> np.ndarray:
-    if values.shape != (len(docs),):
-        raise RankingInputError(f"{len(docs)} documents but {values.size} scores")
-    if np.isnan(values).any():
-        doc = docs[int(np.flatnonzero(np.isnan(values))[0])]
-        raise RankingInputError(f"document {doc!r} has score NaN")
-    order = np.argsort(-values)
-    ranked = values[order]
-    same = ranked[1:] == ranked[:-1]
-    if same.any():  # re-sort the tied positions by (score, document id) descending (comp_sim_docno)
-        tied = np.zeros(len(order), dtype=bool)
-        tied[:-1] |= same
-        tied[1:] |= same
-        index = order[tied].tolist()
-        keyed = sorted(zip(ranked[tied].tolist(), [docs[i] for i in index], index, strict=True), reverse=True)
-        order[tied] = [i for _, _, i in keyed]
-    return order
+    return trec_eval_order(scores, docs, score_precision=score_precision).tolist()
 
 
 def ranked_documents(output: Organization) -> list[str]:
@@ -123,15 +170,41 @@ class GainTable:
         return cls.from_gains([gains], [list(grade.values())])
 
     @classmethod
-    def from_run(cls, qrels: Mapping[str, Mapping[str, float]],
-                 run: Mapping[str, Mapping[str, float]]) -> GainTable:
+    def from_entries(cls, rows: np.ndarray, gains: np.ndarray, judged_rows: np.ndarray,
+                     judged_grades: np.ndarray, topics: Sequence[str]) -> GainTable:
+        """A table from flat arrays, one row per topic of ``topics``: ``rows[i]`` and ``gains[i]`` for every
+        retrieved document, grouped by row (ascending) and in rank order inside a row (NaN: not judged, gain
+        0; negative grades count 0); ``judged_rows[j]``, ``judged_grades[j]`` for every judgement, in any
+        order (its positive grades make the ideal ranking).
+
+        >>> t = GainTable.from_entries(np.array([0, 0, 1]), np.array([np.nan, 2, 1]), np.array([0, 0, 1]),
+        ...                            np.array([2, 1, 3]), ("a", "b"))
+        >>> t.gains.tolist(), t.ideal.tolist()
+        ([[0.0, 2.0], [1.0, 0.0]], [[2.0, 1.0], [3.0, 0.0]])
+        """
+        n = len(topics)
+        values = np.nan_to_num(np.asarray(gains, dtype=float), nan=0.0)
+        np.maximum(values, 0.0, out=values)
+        grades = np.asarray(judged_grades, dtype=float)
+        positive = grades > 0
+        ideal_rows, ideal_grades = np.asarray(judged_rows)[positive], grades[positive]
+        by_grade = np.lexsort((-ideal_grades, ideal_rows))
+        return cls(_scatter(np.asarray(rows), values, n), _scatter(ideal_rows[by_grade], ideal_grades[by_grade], n),
+                   tuple(topics))
+
+    @classmethod
+    def from_run(cls, qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
+                 score_precision: str = "float32", max_docs: int | None = None) -> GainTable:
         """A whole run, ``{topic: {doc: score}}``, against qrels ``{topic: {doc: grade}}``.
 
-        Documents are ordered by :func:`order_by_score`; negative grades count as 0 (judged non-relevant);
-        topics absent from the qrels are skipped, as trec_eval does.
+        Documents are ordered by :func:`trec_eval_order` (``score_precision``), the first ``max_docs`` of a
+        topic kept (trec_eval's ``-M``); negative grades count as 0 (judged non-relevant); topics absent from
+        the qrels are skipped, as trec_eval does.
         """
         topics = [t for t in run if t in qrels]
         width = max((len(run[t]) for t in topics), default=0)
+        if max_docs is not None:
+            width = min(width, max_docs)
         gains = np.zeros((len(topics), width))
         ideal_rows = []
         for row, topic in enumerate(topics):
@@ -146,10 +219,10 @@ class GainTable:
             if np.isnan(grades).any() or np.isinf(grades).any():
                 raise RankingInputError(f"topic {topic!r}: a relevance grade is NaN or infinite")
             try:
-                order = _score_order(list(ranked), scores)
+                order = trec_eval_order(scores, list(ranked), score_precision=score_precision)[:width]
             except RankingInputError as error:
                 raise RankingInputError(f"topic {topic!r}: {error}") from None
-            gains[row, :len(found)] = found[order]
+            gains[row, :len(order)] = found[order]
             ideal_rows.append(np.sort(grades[grades > 0])[::-1].tolist())
         np.maximum(gains, 0.0, out=gains)
         return cls(gains, _pad(ideal_rows), tuple(topics))
@@ -163,6 +236,15 @@ class GainTable:
         """Number of judged documents reaching the relevance level ``rel``, per query."""
         _check_level(rel)
         return (self.ideal >= rel).sum(axis=1)
+
+
+def _scatter(rows: np.ndarray, values: np.ndarray, n_rows: int) -> np.ndarray:
+    """A 0-padded matrix of ``n_rows`` rows from values grouped by row (``rows`` ascending), kept in order."""
+    lengths = np.bincount(rows, minlength=n_rows) if len(rows) else np.zeros(n_rows, dtype=int)
+    out = np.zeros((n_rows, int(lengths.max(initial=0))))
+    starts = np.cumsum(lengths) - lengths
+    out[rows, np.arange(len(rows)) - np.repeat(starts, lengths)] = values
+    return out
 
 
 def _pad(rows: list[list[float]]) -> np.ndarray:
@@ -396,16 +478,23 @@ class _Adapter:
 
 
 def evaluate_run(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
-                 measures: Iterable[str]) -> dict[str, dict[str, float]]:
+                 measures: Iterable[str], score_precision: str = "float32",
+                 max_docs: int | None = None) -> dict[str, dict[str, float]]:
     """Score a whole run in one vectorised pass: ``{measure: {topic: value}}`` for ranking measures.
 
-    ``qrels`` is ``{topic: {doc: grade}}``, ``run`` is ``{topic: {doc: score}}`` (trec_eval's tie policy).
+    ``qrels`` is ``{topic: {doc: grade}}``, ``run`` is ``{topic: {doc: score}}`` (trec_eval's order,
+    :func:`trec_eval_order`; ``max_docs`` is trec_eval's ``-M``).
 
     >>> evaluate_run({"q": {"a": 1, "b": 0}}, {"q": {"a": 0.5, "b": 0.9}}, ["RR", "P@1"])
     {'RR': {'q': 0.5}, 'P@1': {'q': 0.0}}
     """
-    table = GainTable.from_run(qrels, run)
+    table = GainTable.from_run(qrels, run, score_precision=score_precision, max_docs=max_docs)
     return evaluate_table(table, measures)
+
+
+def is_table_measure(measure: str | Measure) -> bool:
+    """Whether a measure is computed from a :class:`GainTable` (so that a whole run is scored at once)."""
+    return isinstance(parse(measure).spec.compute, _Adapter)
 
 
 def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[str, float]]:
