@@ -68,6 +68,24 @@ def _score_order(docs: Sequence[str], values: np.ndarray) -> np.ndarray:
     return order
 
 
+def trec_eval_order(docnos: Sequence[str] | np.ndarray, scores: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Indices of ``docnos`` in trec_eval 10.0's rank order: scores compared as 32-bit floats (trec_eval
+    stores them as ``float``), descending, ties broken by document id descending in byte order
+    (``form_res_rels.c``: ``comp_sim_docno``). Vectorised; ``docnos`` may be str or bytes.
+
+    >>> trec_eval_order(["a", "b", "c"], [1.0, 1.00000001, 2.0]).tolist()  # equal as float32: b before a
+    [2, 1, 0]
+    """
+    values = np.asarray(scores, dtype=np.float64)
+    docs = np.asarray(docnos)
+    if values.shape != (docs.size,):
+        raise RankingInputError(f"{docs.size} documents but {values.size} scores")
+    if np.isnan(values).any():
+        raise RankingInputError(f"document {docs[np.flatnonzero(np.isnan(values))[0]]!r} has score NaN")
+    _, codes = np.unique(docs, return_inverse=True)
+    return np.lexsort((-codes.reshape(-1), -values.astype(np.float32)))
+
+
 def ranked_documents(output: Organization) -> list[str]:
     """The output's documents in rank order: levels top down, a tied level by id descending, no repeats."""
     seen: set[str] = set()
