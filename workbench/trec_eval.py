@@ -554,6 +554,10 @@ def main(argv: Sequence[str]) -> int:
             settings[key] = _atol(value.encode("latin-1"))
     if len(paths) != 2:
         raise TrecEvalError(f"expected the qrels and the run file, got {len(paths)} paths ({USAGE})")
-    evaluation = evaluate(paths[0], paths[1], requests, Options(**settings))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WorkbenchWarning)
+        evaluation = evaluate(paths[0], paths[1], requests, Options(**settings))
+    for warning in caught:
+        print(f"workbench trec_eval: note: {warning.message}", file=sys.stderr)
     sys.stdout.write(render(evaluation, per_topic=per_topic, summary=summary))
     return 0

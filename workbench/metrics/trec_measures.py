@@ -446,7 +446,7 @@ for _name, _kernel, _aliases, _what in (
 register("SetF", _Adapter(set_f), task="ranking", source=TREC_EVAL_10, params={"beta": 1.0, **_BINARY},
          aliases=("set_F",), domains={"beta": Interval(0), **_LEVEL},
          description="set F-measure (β+1)PR/(βP+R), β weighs recall (trec_eval set_F)")
-register("Utility", _Adapter(utility), task="ranking", source=TREC_EVAL_10,
+register("SetUtility", _Adapter(utility), task="ranking", source=TREC_EVAL_10,
          params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "num_docs": 0, **_BINARY}, aliases=("utility",),
          range=(float("-inf"), float("inf")), domains={"num_docs": Interval(0, integer=True), **_LEVEL},
          description="set utility a·relret + b·nonrelret + c·relnotret + d·nonrelnotret (trec_eval utility)")
