@@ -261,3 +261,25 @@ def test_gain_table_derives_judgement_flags():
     table = GainTable(np.array([[1.0, 0.0, 0.0]]), np.array([[1.0]]), num_ret=np.array([2]))
     assert table.judged.tolist() == [[True, True, False]] and table.retrieved().tolist() == [[True, True, False]]
     assert table.n_judged.tolist() == [1]
+
+
+IR_MEASURES = ["Bpref", "infAP", "NumRel", "NumRet", "NumRelRet", "SetP", "SetR", "SetF", "R@5", "Rprec",
+               "Judged@5", "Bpref(rel=2)", "R(rel=2)@3"]
+OURS = {"Bpref(rel=2)": "Bpref(rel_level=2)", "R(rel=2)@3": "R(rel_level=2)@3"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=campaigns())
+def test_ir_measures_spellings_equal_ir_measures(data):
+    """ir_measures' names give ir_measures' values (scores made distinct: its Judged@k breaks ties by docno
+    ascending where trec_eval breaks them descending)."""
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels, run = data
+    run = {t: {d: s + i * 1e-3 for i, (d, s) in enumerate(docs.items())} for t, docs in run.items()}
+    parsed = {ir_measures.parse_measure(n): n for n in IR_MEASURES}
+    theirs = {(parsed[m.measure], m.query_id): m.value for m in ir_measures.iter_calc(list(parsed), qrels, run)}
+    mine = evaluate_run(qrels, run, [OURS.get(n, n) for n in IR_MEASURES])
+    for (measure, topic), value in theirs.items():
+        if topic not in run:
+            continue  # ir_measures scores some judged topics the run lacks; trec_eval skips them
+        assert mine[OURS.get(measure, measure)][topic] == pytest.approx(value, abs=1e-9), (measure, topic)
