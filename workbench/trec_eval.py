@@ -29,7 +29,7 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -48,26 +48,19 @@ class TrecEvalError(WorkbenchError):
 
 
 # --------------------------------------------------------------------------------------------- reading
-@dataclass
-class TopicJudgements:
-    """One topic's qrels lines: document ids, grades (``atol``) and 1-based line numbers, in file order."""
+@dataclass(frozen=True)
+class TopicLines:
+    """One topic's lines of a qrels or run file, in file order: document ids (bytes, compared as trec_eval's
+    strcmp compares them), values (qrels grades after ``atol``, run scores after ``atof``), line numbers."""
 
-    docs: list[str] = field(default_factory=list)
-    grades: list[int] = field(default_factory=list)
-    lines: list[int] = field(default_factory=list)
-
-
-@dataclass
-class TopicRun:
-    """One topic's run lines: document ids, scores (float64 as ``atof`` reads them) and line numbers."""
-
-    docs: list[str] = field(default_factory=list)
-    scores: list[float] = field(default_factory=list)
-    lines: list[int] = field(default_factory=list)
+    docs: np.ndarray
+    values: np.ndarray
+    lines: np.ndarray
 
 
 _ATOL = re.compile(rb"\s*([+-]?\d+)")
 _ATOF = re.compile(rb"\s*([+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))", re.IGNORECASE)
+_INTEGER = re.compile(rb"[+-]?\d+")
 
 
 def _atol(text: bytes) -> int:
@@ -82,8 +75,13 @@ def _atof(text: bytes) -> float:
     return float(match.group(1)) if match else 0.0
 
 
-def _lines(path: str | Path) -> list[bytes]:
-    """The file's lines as bytes (``-`` is standard input); an empty file is an error, as in trec_eval."""
+def _text(value: bytes) -> str:
+    return value.decode("latin-1")  # one character per byte: byte order and bytes printed back are kept
+
+
+def _rows(path: str | Path, keep: Callable[[list[bytes]], bool]) -> tuple[list[list[bytes]], np.ndarray]:
+    """The whitespace-split fields of the lines ``keep`` accepts, and their 1-based line numbers (``-`` is
+    standard input); an empty file is an error, as in trec_eval."""
     try:
         raw = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
     except OSError as error:
@@ -91,76 +89,90 @@ def _lines(path: str | Path) -> list[bytes]:
     if not raw:
         raise TrecFormatError("the file is empty", path=path)
     lines = raw.split(b"\n")
-    return lines[:-1] if lines[-1] == b"" else lines
+    if lines[-1] == b"":
+        lines.pop()
+    fields = [line.split() for line in lines]
+    kept = [keep(f) for f in fields]
+    if all(kept):
+        return fields, np.arange(1, len(fields) + 1)
+    numbers = np.flatnonzero(kept) + 1
+    return [fields[i - 1] for i in numbers.tolist()], numbers
 
 
-def _text(value: bytes) -> str:
-    return value.decode("latin-1")  # one character per byte: byte order and bytes printed back are kept
+def _malformed(path, fields: list[list[bytes]], numbers: np.ndarray, wanted: Callable[[int], bool],
+               what: str) -> None:
+    lengths = np.fromiter(map(len, fields), dtype=np.int64, count=len(fields))
+    bad = np.flatnonzero(~np.vectorize(wanted, otypes=[bool])(lengths)) if len(fields) else []
+    if len(bad):
+        row = int(bad[0])
+        raise TrecFormatError(f"malformed {what} line: {lengths[row]} fields", path=path,
+                              line=int(numbers[row]), text=_text(b" ".join(fields[row])))
 
 
-def read_qrels(path: str | Path) -> dict[str, TopicJudgements]:
-    """``{topic: TopicJudgements}`` from a qrels file (``qid iter docno rel``), as trec_eval's
-    ``get_qrels.c``: exactly four fields per line (a blank line is malformed), ``#`` lines are comments,
-    the grade is read by ``atol`` (a warning says when that changes it)."""
-    topics: dict[str, TopicJudgements] = {}
-    changed: list[str] = []
-    for number, line in enumerate(_lines(path), start=1):
-        if line.startswith(b"#"):
-            continue
-        fields = line.split()
-        if len(fields) != 4:
-            raise TrecFormatError(f"malformed qrels line: 4 fields (qid iter docno rel) expected, "
-                                  f"{len(fields)} found", path=path, line=number, text=_text(line))
-        grade = _atol(fields[3])
-        if fields[3] != str(grade).encode() and len(changed) < 3:
-            changed.append(f"line {number}: {_text(fields[3])!r} as {grade}")
-        judgements = topics.setdefault(_text(fields[0]), TopicJudgements())
-        judgements.docs.append(_text(fields[2]))
-        judgements.grades.append(grade)
-        judgements.lines.append(number)
-    if changed:
-        warnings.warn(f"{path}: relevance grades that are not plain integers are read as trec_eval's atol "
-                      f"reads them ({'; '.join(changed)})", WorkbenchWarning, stacklevel=2)
-    return topics
+def _by_topic(topics: np.ndarray, docs: np.ndarray, values: np.ndarray,
+              numbers: np.ndarray) -> dict[str, TopicLines]:
+    """Group the columns by topic, file order kept within each topic."""
+    names, inverse = np.unique(topics, return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.searchsorted(inverse[order], np.arange(len(names) + 1))
+    return {_text(name): TopicLines(docs[order[a:b]], values[order[a:b]], numbers[order[a:b]])
+            for name, a, b in zip(names.tolist(), bounds[:-1], bounds[1:], strict=True)}
 
 
-def read_results(path: str | Path) -> tuple[dict[str, TopicRun], str]:
-    """``({topic: TopicRun}, run id)`` from a run file (``qid iter docno rank sim run_id``), as trec_eval's
+def _column(fields: list[list[bytes]], index: int) -> np.ndarray:
+    return np.array([f[index] for f in fields], dtype=bytes)
+
+
+def read_qrels(path: str | Path) -> dict[str, TopicLines]:
+    """``{topic: TopicLines}`` from a qrels file (``qid iter docno rel``), as trec_eval's ``get_qrels.c``:
+    exactly four fields per line (a blank line is malformed), ``#`` lines are comments, the grade read by
+    ``atol`` (a warning says when that changes it)."""
+    fields, numbers = _rows(path, lambda f: not (f and f[0].startswith(b"#")))
+    _malformed(path, fields, numbers, lambda n: n == 4, "qrels (4 fields: qid iter docno rel)")
+    tokens = _column(fields, 3)
+    try:
+        grades = tokens.astype(np.int64)
+        plain = all(map(_INTEGER.fullmatch, tokens.tolist()))
+    except ValueError:
+        plain = False
+    if not plain:
+        grades = np.array([_atol(t) for t in tokens.tolist()], dtype=np.int64)
+        changed = [f"line {n}: {_text(t)!r} as {g}" for t, g, n in zip(tokens.tolist(), grades.tolist(),
+                                                                        numbers.tolist(), strict=True)
+                   if not _INTEGER.fullmatch(t)]
+        warnings.warn(f"{path}: relevance grades that are not plain integers are read as trec_eval's atol reads "
+                      f"them ({'; '.join(changed[:3])}{'; …' if len(changed) > 3 else ''})",
+                      WorkbenchWarning, stacklevel=2)
+    return _by_topic(_column(fields, 0), _column(fields, 2), grades, numbers)
+
+
+def read_results(path: str | Path) -> tuple[dict[str, TopicLines], str]:
+    """``({topic: TopicLines}, run id)`` from a run file (``qid iter docno rank sim run_id``), as trec_eval's
     ``get_trec_results.c``: blank and ``#`` lines skipped, at least six fields, fields after the sixth
     ignored, the run id taken from the last line, the score read by ``atof`` (a warning says when the text
     is not a plain number). A NaN score is refused: trec_eval's order would be undefined."""
-    topics: dict[str, TopicRun] = {}
-    runid = ""
-    unreadable: list[str] = []
-    for number, line in enumerate(_lines(path), start=1):
-        fields = line.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
-        if len(fields) < 6:
-            raise TrecFormatError(f"malformed run line: 6 fields (qid iter docno rank sim run_id) expected, "
-                                  f"{len(fields)} found", path=path, line=number, text=_text(line))
-        try:
-            if b"_" in fields[4]:
-                raise ValueError
-            score = float(fields[4])
-        except ValueError:
-            score = _atof(fields[4])
-            if len(unreadable) < 3:
-                unreadable.append(f"line {number}: {_text(fields[4])!r} as {score!r}")
-        if math.isnan(score):
-            raise TrecFormatError("score is NaN (trec_eval's order of such documents is undefined)",
-                                  path=path, line=number, text=_text(line))
-        run = topics.setdefault(_text(fields[0]), TopicRun())
-        run.docs.append(_text(fields[2]))
-        run.scores.append(score)
-        run.lines.append(number)
-        runid = _text(fields[5])
-    if not topics:
+    fields, numbers = _rows(path, lambda f: bool(f) and not f[0].startswith(b"#"))
+    if not fields:
         raise TrecFormatError("the run holds no result lines", path=path)
-    if unreadable:
+    _malformed(path, fields, numbers, lambda n: n >= 6, "run (6 fields: qid iter docno rank sim run_id)")
+    tokens = _column(fields, 4)
+    try:
+        if any(b"_" in t for t in tokens.tolist()):  # numpy reads 1_0 as 10, atof as 1
+            raise ValueError
+        scores = tokens.astype(np.float64)
+    except ValueError:
+        scores = np.array([_atof(t) for t in tokens.tolist()])
+        unreadable = [f"line {n}: {_text(t)!r} as {v!r}" for t, v, n in zip(tokens.tolist(), scores.tolist(),
+                                                                             numbers.tolist(), strict=True)
+                      if _ATOF.fullmatch(t) is None]
         warnings.warn(f"{path}: scores that are not plain numbers are read as trec_eval's atof reads them "
-                      f"({'; '.join(unreadable)})", WorkbenchWarning, stacklevel=2)
-    return topics, runid
+                      f"({'; '.join(unreadable[:3])}{'; …' if len(unreadable) > 3 else ''})",
+                      WorkbenchWarning, stacklevel=2)
+    if np.isnan(scores).any():
+        row = int(np.flatnonzero(np.isnan(scores))[0])
+        raise TrecFormatError("score is NaN (trec_eval's order of such documents is undefined)", path=path,
+                              line=int(numbers[row]), text=_text(b" ".join(fields[row])))
+    return _by_topic(_column(fields, 0), _column(fields, 2), scores, numbers), _text(fields[-1][5])
 
 
 # ----------------------------------------------------------------------------------------------- table
@@ -175,20 +187,23 @@ class Options:
     num_docs: int = 0
 
 
-def _duplicate(docs: Sequence[str], lines: Sequence[int]) -> tuple[str, int] | None:
-    seen: dict[str, int] = {}
-    for doc, line in zip(docs, lines, strict=True):
-        if doc in seen:
-            return doc, line
-        seen[doc] = line
-    return None
+def _duplicate(docs: np.ndarray, lines: np.ndarray) -> tuple[str, int] | None:
+    """The first repeated document (in ``lines`` order of its second occurrence) and that line, if any."""
+    _, first, counts = np.unique(docs, return_index=True, return_counts=True)
+    if (counts == 1).all():
+        return None
+    repeated = np.ones(docs.size, dtype=bool)
+    repeated[first] = False
+    row = int(np.flatnonzero(repeated)[np.argmin(lines[repeated])])
+    return _text(docs[row]), int(lines[row])
 
 
-def build_table(qrels: dict[str, TopicJudgements], results: dict[str, TopicRun], topics: Sequence[str],
+def build_table(qrels: dict[str, TopicLines], results: dict[str, TopicLines], topics: Sequence[str],
                 options: Options, qrels_path: str | Path = "<qrels>", run_path: str | Path = "<run>") -> GainTable:
     """One :class:`GainTable` row per topic: the run's documents in trec_eval's order, cut to ``-M``
     documents, judged ones only under ``-J``; a topic the run lacks gets trec_eval's placeholder ranking.
     Duplicate documents in a topic's ranking or judgements are refused, as trec_eval refuses them."""
+    placeholder = TopicLines(np.array([BOGUS_DOCNO.encode()]), np.array([1.0]), np.array([0]))
     rows = []
     for topic in topics:
         judgements = qrels[topic]
@@ -196,30 +211,28 @@ def build_table(qrels: dict[str, TopicJudgements], results: dict[str, TopicRun],
         if twice:
             raise TrecFormatError(f"document {twice[0]!r} is judged twice for topic {topic!r} (trec_eval: "
                                   f"duplicate docs)", path=qrels_path, line=twice[1])
-        grade_of = dict(zip(judgements.docs, judgements.grades, strict=True))
-        run = results.get(topic) or TopicRun([BOGUS_DOCNO], [1.0], [0])
-        order = trec_eval_order(run.docs, run.scores)[:options.max_docs]
-        docs = [run.docs[i] for i in order]
-        twice = _duplicate(docs, [run.lines[i] for i in order])
+        grade_of = dict(zip(judgements.docs.tolist(), judgements.values.tolist(), strict=True))
+        run = results.get(topic, placeholder)
+        order = trec_eval_order(run.docs, run.values)[:options.max_docs]
+        twice = _duplicate(run.docs[order], run.lines[order])
         if twice:
             raise TrecFormatError(f"document {twice[0]!r} is retrieved twice for topic {topic!r} (trec_eval: "
                                   f"duplicate docs)", path=run_path, line=twice[1])
-        found = [grade_of.get(doc) for doc in docs]
+        found = np.array([grade_of.get(doc, np.nan) for doc in run.docs[order].tolist()], dtype=float)
         if options.judged_only:
-            found = [g for g in found if g is not None and g >= 0]
-        grades = np.array(judgements.grades)
+            found = found[found >= 0]
+        grades = judgements.values
         rows.append((found, np.sort(grades[grades > 0])[::-1], int((grades >= 0).sum())))
-    width = max((len(found) for found, _, _ in rows), default=0)
+    width = max((found.size for found, _, _ in rows), default=0)
     depth = max((ideal.size for _, ideal, _ in rows), default=0)
     gains, ideal = np.zeros((len(rows), width)), np.zeros((len(rows), depth))
     judged, pooled = np.zeros((len(rows), width), bool), np.zeros((len(rows), width), bool)
-    for row, (found, best, _) in enumerate(rows):
-        grade = np.array([np.nan if g is None else g for g in found], dtype=float)
+    for row, (grade, best, _) in enumerate(rows):
         gains[row, :grade.size] = np.where(grade > 0, grade, 0.0)
         judged[row, :grade.size] = grade >= 0
         pooled[row, :grade.size] = ~np.isnan(grade)
         ideal[row, :best.size] = best
-    return GainTable(gains, ideal, tuple(topics), num_ret=np.array([len(f) for f, _, _ in rows], dtype=np.int64),
+    return GainTable(gains, ideal, tuple(topics), num_ret=np.array([f.size for f, _, _ in rows], dtype=np.int64),
                      judged=judged, pooled=pooled, n_judged=np.array([n for _, _, n in rows], dtype=np.int64))
 
 
@@ -452,7 +465,7 @@ def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[st
     if not topics:
         raise TrecEvalError("no topic has both results and judgements (trec_eval: No queries with both "
                             "results and relevance info)")
-    negative = sum(g < 0 for t in topics for g in qrels[t].grades)
+    negative = sum(int((qrels[t].values < 0).sum()) for t in topics)
     if negative:
         warnings.warn(f"{qrels_path}: {negative} judgement(s) have a negative grade; as trec_eval, they count as "
                       "pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged non-relevant",
