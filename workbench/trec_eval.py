@@ -79,34 +79,71 @@ def _text(value: bytes) -> str:
     return value.decode("latin-1")  # one character per byte: byte order and bytes printed back are kept
 
 
-def _rows(path: str | Path, keep: Callable[[list[bytes]], bool]) -> tuple[list[list[bytes]], np.ndarray]:
-    """The whitespace-split fields of the lines ``keep`` accepts, and their 1-based line numbers (``-`` is
-    standard input); an empty file is an error, as in trec_eval."""
+@dataclass(frozen=True)
+class _Tokens:
+    """A file cut into whitespace-separated fields without building them as Python objects: the byte
+    buffer, every field's start and end, each kept line's first field, field count and 1-based number."""
+
+    buffer: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    first: np.ndarray
+    counts: np.ndarray
+    numbers: np.ndarray
+
+    def column(self, index: int) -> np.ndarray:
+        """Field ``index`` of every kept line as a fixed-width bytes array (no line may lack it)."""
+        starts, ends = self.starts[self.first + index], self.ends[self.first + index]
+        width = int((ends - starts).max(initial=1))
+        out = np.zeros((starts.size, width), dtype=np.uint8)
+        for a in range(0, starts.size, 1 << 18):  # bounded memory: 2^18 fields at a time
+            s, e = starts[a:a + (1 << 18)], ends[a:a + (1 << 18)]
+            index_ = s[:, None] + np.arange(width)
+            inside = index_ < e[:, None]
+            out[a:a + s.size] = np.where(inside, self.buffer[np.minimum(index_, self.buffer.size - 1)], 0)
+        return out.view(f"S{width}").ravel()
+
+    def field(self, row: int, index: int) -> bytes:
+        """Field ``index`` of kept line ``row``."""
+        i = self.first[row] + index
+        return self.buffer[self.starts[i]:self.ends[i]].tobytes()
+
+    def line(self, row: int) -> str:
+        """The text of kept line ``row`` (for error messages)."""
+        a, n = self.first[row], self.counts[row]
+        return " ".join(_text(self.buffer[self.starts[i]:self.ends[i]].tobytes()) for i in range(a, a + n))
+
+
+def _tokens(path: str | Path, skip_blank: bool) -> _Tokens:
+    """The fields of the file's lines, ``#`` comment lines (and blank ones when ``skip_blank``) left out;
+    separators are C's isspace characters, as trec_eval's; ``-`` is standard input. An empty file is an
+    error, as in trec_eval."""
     try:
         raw = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
     except OSError as error:
         raise TrecFormatError(f"cannot read the file ({error.strerror or error})", path=path) from None
     if not raw:
         raise TrecFormatError("the file is empty", path=path)
-    lines = raw.split(b"\n")
-    if lines[-1] == b"":
-        lines.pop()
-    fields = [line.split() for line in lines]
-    kept = [keep(f) for f in fields]
-    if all(kept):
-        return fields, np.arange(1, len(fields) + 1)
-    numbers = np.flatnonzero(kept) + 1
-    return [fields[i - 1] for i in numbers.tolist()], numbers
+    buffer = np.frombuffer(raw, dtype=np.uint8)
+    space = (buffer == 32) | ((buffer >= 9) & (buffer <= 13))
+    edges = np.diff(np.concatenate(([True], space, [True])).view(np.int8))
+    starts, ends = np.flatnonzero(edges == -1), np.flatnonzero(edges == 1)
+    newlines = np.flatnonzero(buffer == 10)
+    n_lines = newlines.size + (0 if raw.endswith(b"\n") else 1)
+    counts = np.bincount(np.searchsorted(newlines, starts), minlength=n_lines)[:n_lines]
+    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    kept = counts > 0 if skip_blank else np.ones(n_lines, dtype=bool)
+    if b"#" in raw and starts.size:
+        opening = buffer[starts[np.minimum(first, starts.size - 1)]]
+        kept &= ~((counts > 0) & (opening == ord("#")))
+    return _Tokens(buffer, starts, ends, first[kept], counts[kept], np.flatnonzero(kept) + 1)
 
 
-def _malformed(path, fields: list[list[bytes]], numbers: np.ndarray, wanted: Callable[[int], bool],
-               what: str) -> None:
-    lengths = np.fromiter(map(len, fields), dtype=np.int64, count=len(fields))
-    bad = np.flatnonzero(~np.vectorize(wanted, otypes=[bool])(lengths)) if len(fields) else []
-    if len(bad):
-        row = int(bad[0])
-        raise TrecFormatError(f"malformed {what} line: {lengths[row]} fields", path=path,
-                              line=int(numbers[row]), text=_text(b" ".join(fields[row])))
+def _malformed(path, tokens: _Tokens, bad: np.ndarray, what: str) -> None:
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise TrecFormatError(f"malformed {what} line: {tokens.counts[row]} fields", path=path,
+                              line=int(tokens.numbers[row]), text=tokens.line(row))
 
 
 def _by_topic(topics: np.ndarray, docs: np.ndarray, values: np.ndarray,
@@ -119,17 +156,14 @@ def _by_topic(topics: np.ndarray, docs: np.ndarray, values: np.ndarray,
             for name, a, b in zip(names.tolist(), bounds[:-1], bounds[1:], strict=True)}
 
 
-def _column(fields: list[list[bytes]], index: int) -> np.ndarray:
-    return np.array([f[index] for f in fields], dtype=bytes)
-
-
 def read_qrels(path: str | Path) -> dict[str, TopicLines]:
     """``{topic: TopicLines}`` from a qrels file (``qid iter docno rel``), as trec_eval's ``get_qrels.c``:
     exactly four fields per line (a blank line is malformed), ``#`` lines are comments, the grade read by
     ``atol`` (a warning says when that changes it)."""
-    fields, numbers = _rows(path, lambda f: not (f and f[0].startswith(b"#")))
-    _malformed(path, fields, numbers, lambda n: n == 4, "qrels (4 fields: qid iter docno rel)")
-    tokens = _column(fields, 3)
+    table = _tokens(path, skip_blank=False)
+    _malformed(path, table, table.counts != 4, "qrels (4 fields: qid iter docno rel)")
+    numbers = table.numbers
+    tokens = table.column(3)
     try:
         grades = tokens.astype(np.int64)
         plain = all(map(_INTEGER.fullmatch, tokens.tolist()))
@@ -143,7 +177,7 @@ def read_qrels(path: str | Path) -> dict[str, TopicLines]:
         warnings.warn(f"{path}: relevance grades that are not plain integers are read as trec_eval's atol reads "
                       f"them ({'; '.join(changed[:3])}{'; …' if len(changed) > 3 else ''})",
                       WorkbenchWarning, stacklevel=2)
-    return _by_topic(_column(fields, 0), _column(fields, 2), grades, numbers)
+    return _by_topic(table.column(0), table.column(2), grades, numbers)
 
 
 def read_results(path: str | Path) -> tuple[dict[str, TopicLines], str]:
@@ -151,13 +185,14 @@ def read_results(path: str | Path) -> tuple[dict[str, TopicLines], str]:
     ``get_trec_results.c``: blank and ``#`` lines skipped, at least six fields, fields after the sixth
     ignored, the run id taken from the last line, the score read by ``atof`` (a warning says when the text
     is not a plain number). A NaN score is refused: trec_eval's order would be undefined."""
-    fields, numbers = _rows(path, lambda f: bool(f) and not f[0].startswith(b"#"))
-    if not fields:
+    table = _tokens(path, skip_blank=True)
+    if not table.numbers.size:
         raise TrecFormatError("the run holds no result lines", path=path)
-    _malformed(path, fields, numbers, lambda n: n >= 6, "run (6 fields: qid iter docno rank sim run_id)")
-    tokens = _column(fields, 4)
+    _malformed(path, table, table.counts < 6, "run (6 fields: qid iter docno rank sim run_id)")
+    numbers = table.numbers
+    tokens = table.column(4)
     try:
-        if any(b"_" in t for t in tokens.tolist()):  # numpy reads 1_0 as 10, atof as 1
+        if np.char.count(tokens, b"_").any():  # numpy reads 1_0 as 10, atof as 1
             raise ValueError
         scores = tokens.astype(np.float64)
     except ValueError:
@@ -171,8 +206,8 @@ def read_results(path: str | Path) -> tuple[dict[str, TopicLines], str]:
     if np.isnan(scores).any():
         row = int(np.flatnonzero(np.isnan(scores))[0])
         raise TrecFormatError("score is NaN (trec_eval's order of such documents is undefined)", path=path,
-                              line=int(numbers[row]), text=_text(b" ".join(fields[row])))
-    return _by_topic(_column(fields, 0), _column(fields, 2), scores, numbers), _text(fields[-1][5])
+                              line=int(numbers[row]), text=table.line(row))
+    return _by_topic(table.column(0), table.column(2), scores, numbers), _text(table.field(-1, 5))
 
 
 # ----------------------------------------------------------------------------------------------- table
