@@ -283,3 +283,20 @@ def test_ir_measures_spellings_equal_ir_measures(data):
         if topic not in run:
             continue  # ir_measures scores some judged topics the run lacks; trec_eval skips them
         assert mine[OURS.get(measure, measure)][topic] == pytest.approx(value, abs=1e-9), (measure, topic)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.text("ab\x7f\xe9", max_size=10),
+                          st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.1, 0.1000000001, 1e30, -1e-30, float("inf"),
+                                           -float("inf"), 2.5, 16777217.0])), max_size=40))
+def test_trec_eval_order_is_comp_sim_docno(rows):
+    """Against a plain sort with trec_eval's comparator: topic, float32 score descending (-0.0 == 0.0),
+    document id bytes descending."""
+    groups = np.array([g for g, _, _ in rows], dtype=np.int64)
+    docs = np.array([d.encode("utf-8") for _, d, _ in rows], dtype=bytes)
+    scores = np.array([s for _, _, s in rows], dtype=float)
+    got = trec_eval_order(docs, scores, groups=groups).tolist()
+    expected = sorted(range(len(rows)), key=lambda i: (groups[i], -float(np.float32(scores[i])),
+                                                       [-b for b in docs[i]] + [1]))
+    assert [(groups[i], np.float32(scores[i]), docs[i]) for i in got] == \
+        [(groups[i], np.float32(scores[i]), docs[i]) for i in expected]

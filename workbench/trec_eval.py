@@ -38,7 +38,7 @@ from workbench.data.trec import TrecFormatError
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics import ranking as rk
 from workbench.metrics import trec_measures as tm
-from workbench.metrics.ranking import GainTable, trec_eval_order
+from workbench.metrics.ranking import GainTable, byte_order_codes, trec_eval_order
 
 BOGUS_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval.c's placeholder ranking for a missing topic under -c
 
@@ -127,10 +127,11 @@ def _tokens(path: str | Path, skip_blank: bool) -> _Tokens:
     buffer = np.frombuffer(raw, dtype=np.uint8)
     space = (buffer == 32) | ((buffer >= 9) & (buffer <= 13))
     edges = np.diff(np.concatenate(([True], space, [True])).view(np.int8))
-    starts, ends = np.flatnonzero(edges == -1), np.flatnonzero(edges == 1)
+    bounds = np.flatnonzero(edges)  # alternately where a field starts and where it ends
+    starts, ends = bounds[0::2], bounds[1::2]
     newlines = np.flatnonzero(buffer == 10)
     n_lines = newlines.size + (0 if raw.endswith(b"\n") else 1)
-    counts = np.bincount(np.searchsorted(newlines, starts), minlength=n_lines)[:n_lines]
+    counts = np.diff(np.concatenate(([0], np.searchsorted(starts, newlines), [starts.size])))[:n_lines]
     first = np.concatenate(([0], np.cumsum(counts)[:-1]))
     kept = counts > 0 if skip_blank else np.ones(n_lines, dtype=bool)
     if b"#" in raw and starts.size:
@@ -222,53 +223,75 @@ class Options:
     num_docs: int = 0
 
 
-def _duplicate(docs: np.ndarray, lines: np.ndarray) -> tuple[str, int] | None:
-    """The first repeated document (in ``lines`` order of its second occurrence) and that line, if any."""
-    _, first, counts = np.unique(docs, return_index=True, return_counts=True)
-    if (counts == 1).all():
-        return None
-    repeated = np.ones(docs.size, dtype=bool)
-    repeated[first] = False
-    row = int(np.flatnonzero(repeated)[np.argmin(lines[repeated])])
-    return _text(docs[row]), int(lines[row])
+def _flat(lines: Sequence[TopicLines]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The topics' lines end to end: documents, values, line numbers and each line's row (topic index)."""
+    rows = np.repeat(np.arange(len(lines)), [t.docs.size for t in lines])
+    return (np.concatenate([t.docs for t in lines]), np.concatenate([t.values for t in lines]),
+            np.concatenate([t.lines for t in lines]), rows)
+
+
+def _positions(rows: np.ndarray, n_rows: int) -> np.ndarray:
+    """Each element's index within its row, for elements grouped by row."""
+    starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n_rows))[:-1]))
+    return np.arange(rows.size) - starts[rows]
+
+
+def _refuse_duplicates(keys: np.ndarray, docs: np.ndarray, lines: np.ndarray, rows: np.ndarray,
+                       topics: Sequence[str], what: str, path) -> None:
+    """trec_eval's "duplicate docs" error, naming the later line of the first repeated (topic, document)."""
+    _, first, counts = np.unique(keys, return_index=True, return_counts=True)
+    if (counts > 1).any():
+        repeated = np.ones(keys.size, dtype=bool)
+        repeated[first] = False
+        at = int(np.flatnonzero(repeated)[np.argmin(lines[repeated])])
+        raise TrecFormatError(f"document {_text(docs[at])!r} is {what} twice for topic {topics[rows[at]]!r} "
+                              "(trec_eval: duplicate docs)", path=path, line=int(lines[at]))
 
 
 def build_table(qrels: dict[str, TopicLines], results: dict[str, TopicLines], topics: Sequence[str],
                 options: Options, qrels_path: str | Path = "<qrels>", run_path: str | Path = "<run>") -> GainTable:
-    """One :class:`GainTable` row per topic: the run's documents in trec_eval's order, cut to ``-M``
-    documents, judged ones only under ``-J``; a topic the run lacks gets trec_eval's placeholder ranking.
-    Duplicate documents in a topic's ranking or judgements are refused, as trec_eval refuses them."""
+    """One :class:`GainTable` row per topic, all topics at once: the run's documents in trec_eval's order
+    (:func:`~workbench.metrics.ranking.trec_eval_order`: 32-bit scores, then document ids descending), cut to
+    ``-M`` documents, judged ones only under ``-J``; a topic the run lacks gets trec_eval's placeholder
+    ranking. Duplicate documents in a topic's ranking or judgements are refused, as trec_eval refuses them."""
     placeholder = TopicLines(np.array([BOGUS_DOCNO.encode()]), np.array([1.0]), np.array([0]))
-    rows = []
-    for topic in topics:
-        judgements = qrels[topic]
-        twice = _duplicate(judgements.docs, judgements.lines)
-        if twice:
-            raise TrecFormatError(f"document {twice[0]!r} is judged twice for topic {topic!r} (trec_eval: "
-                                  f"duplicate docs)", path=qrels_path, line=twice[1])
-        grade_of = dict(zip(judgements.docs.tolist(), judgements.values.tolist(), strict=True))
-        run = results.get(topic, placeholder)
-        order = trec_eval_order(run.docs, run.values)[:options.max_docs]
-        twice = _duplicate(run.docs[order], run.lines[order])
-        if twice:
-            raise TrecFormatError(f"document {twice[0]!r} is retrieved twice for topic {topic!r} (trec_eval: "
-                                  f"duplicate docs)", path=run_path, line=twice[1])
-        found = np.array([grade_of.get(doc, np.nan) for doc in run.docs[order].tolist()], dtype=float)
-        if options.judged_only:
-            found = found[found >= 0]
-        grades = judgements.values
-        rows.append((found, np.sort(grades[grades > 0])[::-1], int((grades >= 0).sum())))
-    width = max((found.size for found, _, _ in rows), default=0)
-    depth = max((ideal.size for _, ideal, _ in rows), default=0)
-    gains, ideal = np.zeros((len(rows), width)), np.zeros((len(rows), depth))
-    judged, pooled = np.zeros((len(rows), width), bool), np.zeros((len(rows), width), bool)
-    for row, (grade, best, _) in enumerate(rows):
-        gains[row, :grade.size] = np.where(grade > 0, grade, 0.0)
-        judged[row, :grade.size] = grade >= 0
-        pooled[row, :grade.size] = ~np.isnan(grade)
-        ideal[row, :best.size] = best
-    return GainTable(gains, ideal, tuple(topics), num_ret=np.array([f.size for f, _, _ in rows], dtype=np.int64),
-                     judged=judged, pooled=pooled, n_judged=np.array([n for _, _, n in rows], dtype=np.int64))
+    n = len(topics)
+    run_docs, scores, run_lines, run_rows = _flat([results.get(t, placeholder) for t in topics])
+    q_docs, grades, q_lines, q_rows = _flat([qrels[t] for t in topics])
+    codes = byte_order_codes(np.concatenate([run_docs, q_docs]))
+    run_codes, q_codes = codes[:run_docs.size], codes[run_docs.size:]
+    q_keys = q_rows * (codes.max(initial=0) + 1) + q_codes
+    _refuse_duplicates(q_keys, q_docs, q_lines, q_rows, topics, "judged", qrels_path)
+    order = trec_eval_order(run_codes, scores, groups=run_rows)
+    position = _positions(run_rows[order], n)
+    if options.max_docs is not None:
+        order = order[position < options.max_docs]
+    run_keys = run_rows[order] * (codes.max(initial=0) + 1) + run_codes[order]
+    _refuse_duplicates(run_keys, run_docs[order], run_lines[order], run_rows[order], topics, "retrieved",
+                       run_path)
+    sorted_keys = np.argsort(q_keys)
+    at = np.clip(np.searchsorted(q_keys[sorted_keys], run_keys), 0, max(q_keys.size - 1, 0))
+    found_match = q_keys[sorted_keys[at]] == run_keys if q_keys.size else np.zeros(run_keys.size, bool)
+    found = np.where(found_match, grades[sorted_keys[at]], np.nan) if q_keys.size else np.full(run_keys.size,
+                                                                                               np.nan)
+    rows = run_rows[order]
+    if options.judged_only:
+        keep = found >= 0
+        found, rows = found[keep], rows[keep]
+    num_ret = np.bincount(rows, minlength=n)
+    column = _positions(rows, n)
+    width = int(num_ret.max(initial=0))
+    gains, judged, pooled = np.zeros((n, width)), np.zeros((n, width), bool), np.zeros((n, width), bool)
+    gains[rows, column] = np.where(found > 0, found, 0.0)
+    judged[rows, column] = found >= 0
+    pooled[rows, column] = ~np.isnan(found)
+    positive = grades > 0
+    best = np.lexsort((-grades[positive], q_rows[positive]))
+    best_rows = q_rows[positive][best]
+    ideal = np.zeros((n, int(np.bincount(best_rows, minlength=n).max(initial=0))))
+    ideal[best_rows, _positions(best_rows, n)] = grades[positive][best]
+    return GainTable(gains, ideal, tuple(topics), num_ret=num_ret, judged=judged, pooled=pooled,
+                     n_judged=np.bincount(q_rows[grades >= 0], minlength=n))
 
 
 def relevance_strings(table: GainTable, length: int = 10) -> list[str]:
