@@ -300,3 +300,160 @@ def test_trec_eval_order_is_comp_sim_docno(rows):
                                                        [-b for b in docs[i]] + [1]))
     assert [(groups[i], np.float32(scores[i]), docs[i]) for i in got] == \
         [(groups[i], np.float32(scores[i]), docs[i]) for i in expected]
+
+
+# ------------------------------------------- custom gains: trec_eval's C loops transliterated, per topic
+def _c_gains(levels: dict[int, int], pairs: dict[int, float]) -> list[list]:
+    """setup_gains (gain_init.c): [level, count, gain] sorted by (int)(gain difference), qsort-style."""
+    import functools
+    gains = [[lv, 0, float(g)] for lv, g in pairs.items()]
+    for lv in range(max(levels, default=-1) + 1):
+        entry = next((e for e in gains if e[0] == lv), None)
+        if entry:
+            entry[1] = levels.get(lv, 0)
+        else:
+            gains.append([lv, levels.get(lv, 0), float(lv)])
+    return sorted(gains, key=functools.cmp_to_key(lambda a, b: int(a[2] - b[2])))
+
+
+def _log2(x: float) -> float:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.log2(np.float64(x)))
+
+
+def _div(a: float, b: float) -> float:
+    """C's double division: ±inf or NaN instead of an exception."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(a) / np.float64(b))
+
+
+def _c_loops(rels: list[int], levels: dict[int, int], pairs: dict[int, float]) -> dict[str, float]:
+    """te_calc_ndcg, te_calc_ndcg_rel, te_calc_Rndcg and te_calc_G of trec_eval 10.0, loop for loop."""
+    gains = _c_gains(levels, pairs)
+    get = {lv: g for lv, _, g in gains}
+
+    def ideal_walk():
+        cur, n_at = len(gains) - 1, 0
+        gain = gains[cur][2] if cur >= 0 else 0.0
+        while True:
+            n_at += 1
+            while cur >= 0 and n_at > gains[cur][1]:
+                n_at, cur = 1, cur - 1
+                gain = gains[cur][2] if cur >= 0 else 0.0
+            yield gain
+
+    out = {}
+    # ndcg and ndcg_rel
+    dcg = idcg = total = 0.0
+    num_rel = num_rel_ret = 0
+    walk = ideal_walk()
+    ideal = gains[-1][2] if gains else 0.0
+    i = 0
+    while i < len(rels) and ideal > 0:
+        g = get.get(rels[i], 0.0)
+        dcg += g / math.log2(i + 2) if g else 0.0
+        ideal = next(walk)
+        if ideal > 0:
+            num_rel += 1
+            idcg += ideal / math.log2(i + 2)
+        if g > 0:
+            total += _div(dcg, idcg)
+            num_rel_ret += 1
+        i += 1
+    while i < len(rels):
+        g = get.get(rels[i], 0.0)
+        dcg += g / math.log2(i + 2) if g else 0.0
+        if g > 0:
+            total += _div(dcg, idcg)
+            num_rel_ret += 1
+        i += 1
+    while ideal > 0:
+        ideal = next(walk)
+        if ideal > 0:
+            num_rel += 1
+            idcg += ideal / math.log2(i + 2)
+        i += 1
+    out["ndcg"] = dcg / idcg if idcg > 0 else 0.0
+    total += _div((num_rel - num_rel_ret) * dcg, idcg)
+    out["ndcg_rel"] = _div(total, num_rel) if total > 0 else 0.0
+    # G
+    walk, ideal, i = ideal_walk(), (gains[-1][2] if gains else 0.0), 0
+    results_g = sum_results = sum_ideal = sum_cost = 0.0
+    while i < len(rels) and ideal > 0:
+        g = get.get(rels[i], 0.0)
+        sum_results += g
+        ideal = next(walk)
+        sum_ideal += ideal if ideal > 0 else 0.0
+        sum_cost += ideal if ideal >= 1.0 else 1.0
+        results_g += _div(g, _log2(2 + sum_cost - sum_results)) if g else 0.0
+        i += 1
+    while i < len(rels):
+        g = get.get(rels[i], 0.0)
+        sum_results += g
+        sum_cost += 1.0
+        results_g += _div(g, _log2(2 + sum_cost - sum_results)) if g else 0.0
+        i += 1
+    while ideal > 0:
+        ideal = next(walk)
+        sum_ideal += ideal if ideal > 0 else 0.0
+    out["G"] = _div(results_g, sum_ideal) if sum_ideal > 0 else 0.0
+    # Rndcg
+    walk, ideal, i = ideal_walk(), (gains[-1][2] if gains else 0.0), 0
+    old, dcg, idcg, total, changes = ideal, 0.0, 0.0, 0.0, 0
+    while i < len(rels) and ideal > 0:
+        g = get.get(rels[i], 0.0)
+        ideal = next(walk)
+        if old != ideal:
+            if idcg > 0:
+                total, changes = total + _div(dcg, idcg), changes + 1
+            old = ideal
+        dcg += g / math.log2(i + 2) if g else 0.0
+        idcg += ideal / math.log2(i + 2) if ideal > 0 else 0.0
+        i += 1
+    if i < len(rels):
+        while i < len(rels):
+            g = get.get(rels[i], 0.0)
+            dcg += g / math.log2(i + 2) if g else 0.0
+            i += 1
+        if idcg > 0:
+            total, changes = total + _div(dcg, idcg), changes + 1
+    while ideal > 0:
+        ideal = next(walk)
+        if old != ideal:
+            if idcg > 0:
+                total, changes = total + _div(dcg, idcg), changes + 1
+            old = ideal
+        idcg += ideal / math.log2(i + 2) if ideal > 0 else 0.0
+        i += 1
+    out["Rndcg"] = total / changes if changes else math.nan
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(rels=st.lists(st.sampled_from([-1, 0, 1, 2, 3, 4]), max_size=15),
+       extra=st.dictionaries(st.integers(0, 4), st.integers(0, 3), max_size=5),
+       pairs=st.dictionaries(st.integers(0, 5), st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0, 4.5, 9.0, -1.0]),
+                             max_size=3))
+def test_gain_measures_follow_trec_evals_loops(rels, extra, pairs):
+    """ndcg, ndcg_rel, Rndcg and G with -m NAME.level=gain,... against trec_eval's C loops transliterated."""
+    judged_levels: dict[int, int] = {}
+    for r in rels:
+        if r >= 0:
+            judged_levels[r] = judged_levels.get(r, 0) + 1
+    for level, count in extra.items():
+        judged_levels[level] = judged_levels.get(level, 0) + count
+    judged_levels[0] = judged_levels.get(0, 0) + 1
+    ideal = sorted((lv for lv, n in judged_levels.items() for _ in range(n) if lv > 0), reverse=True)
+    table = GainTable(np.array([[max(r, 0) for r in rels]], dtype=float).reshape(1, len(rels)),
+                      np.array([ideal], dtype=float).reshape(1, len(ideal)), num_ret=np.array([len(rels)]),
+                      judged=np.array([[r >= 0 for r in rels]]).reshape(1, len(rels)),
+                      n_judged=np.array([sum(judged_levels.values())]))
+    c = _c_loops(rels, judged_levels, pairs)
+    gains = {float(k): v for k, v in pairs.items()}
+    from workbench.metrics.ranking import ndcg
+    from workbench.metrics.trec_measures import g_measure, ndcg_rel, r_ndcg
+    assert ndcg(table, gains=gains)[0] == pytest.approx(c["ndcg"], abs=1e-12)
+    assert ndcg_rel(table, gains)[0] == pytest.approx(c["ndcg_rel"], abs=1e-12)
+    assert g_measure(table, gains)[0] == pytest.approx(c["G"], abs=1e-12)
+    if table.n_relevant(1).item() > 0:
+        assert r_ndcg(table, gains)[0] == pytest.approx(c["Rndcg"], abs=1e-12, nan_ok=True)
