@@ -199,9 +199,11 @@ class GainTable:
 
     @classmethod
     def from_organizations(cls, gold: Organization, output: Organization) -> GainTable:
-        """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``;
-        a retrieved document is judged when ``grade_of()`` knows it."""
-        grade = gold.grade_of()
+        """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``.
+        A retrieved document is judged when the gold prioritises it or holds it in a finite rest (judged
+        non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP and the judged
+        fractions need the qrels themselves (:meth:`from_run`) when those matter."""
+        grade = dict.fromkeys(gold.rest or (), 0.0) | gold.grade_of()
         ranked = ranked_documents(output)
         gains = [grade.get(doc, 0.0) for doc in ranked]
         table = cls.from_gains([gains], [list(grade.values())])
