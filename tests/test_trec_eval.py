@@ -457,3 +457,16 @@ def test_gain_measures_follow_trec_evals_loops(rels, extra, pairs):
     assert g_measure(table, gains)[0] == pytest.approx(c["G"], abs=1e-12)
     if table.n_relevant(1).item() > 0:
         assert r_ndcg(table, gains)[0] == pytest.approx(c["Rndcg"], abs=1e-12, nan_ok=True)
+
+
+def test_an_empty_ranking_prints_trec_evals_nan(tmp_path):
+    """-c -J: the placeholder document of a missing topic is unjudged, the ranking empties, and trec_eval's
+    interpolated precision divides 0 by 0 (printed -nan, which poisons the mean)."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1\n2 0 b 1\n")
+    run.write_text("1 Q0 a 1 1 r\n")
+    out = render(evaluate(qrels, run, ["iprec_at_recall.0", "num_ret"], Options(complete=True, judged_only=True)),
+                 per_topic=True)
+    assert out.splitlines() == ["num_ret               \t1\t1", "iprec_at_recall_0.00  \t1\t1.0000",
+                                "num_ret               \t2\t0", "iprec_at_recall_0.00  \t2\t  -nan",
+                                "num_ret               \tall\t1", "iprec_at_recall_0.00  \tall\t  -nan"]

@@ -366,7 +366,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("bpref", "plain", lambda t, p, o: [tm.bpref(t, o.rel_level)]),
     TrecMeasure("recip_rank", "plain", lambda t, p, o: [rk.reciprocal_rank(t, rel_level=o.rel_level)]),
     TrecMeasure("iprec_at_recall", "cut_double",
-                lambda t, p, o: [tm.interpolated_precision(t, r, o.rel_level) for r in p], _RECALLS),
+                lambda t, p, o: list(tm.interpolated_precisions(t, p, o.rel_level).T), _RECALLS),
     TrecMeasure("P", "cut_long", lambda t, p, o: [rk.precision_at(t, k, o.rel_level) for k in p], _CUTOFFS),
     TrecMeasure("relstring", "params", lambda t, p, o: [relevance_strings(t, int(p[0]))], (10.0,),
                 summary="none"),

@@ -172,26 +172,37 @@ def _lround(x: np.ndarray) -> np.ndarray:
     return (np.sign(x) * np.floor(np.abs(x) + 0.5)).astype(np.int64)
 
 
+def interpolated_precisions(table: GainTable, recalls: Iterable[float], rel_level: float = 1.0) -> np.ndarray:
+    """IPrec at each recall level, one column per level (:func:`interpolated_precision`), sharing one pass."""
+    recalls = tuple(recalls)
+    rel = _relevant(table, rel_level)
+    rows, width = rel.shape
+    found = rel.sum(axis=1)
+    n_rel = table.n_relevant(rel_level)
+    nothing = np.where(table.num_ret > 0, found / np.maximum(table.num_ret, 1), np.nan)  # C's 0/0: NaN
+    if width:
+        counts = np.cumsum(rel, axis=1)
+        precision = np.where(table.retrieved(), counts / np.arange(1, width + 1), -np.inf)
+        best_below = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+    out = np.zeros((rows, len(recalls)))
+    for column, recall in enumerate(recalls):
+        if recall is None:
+            raise RankingInputError("IPrec@r needs a recall level r")
+        wanted = _lround(recall * n_rel)
+        if width:
+            at = np.argmax(counts >= np.maximum(wanted, 1)[:, None], axis=1)  # the ⌊rR⌉-th relevant rank
+            value = np.where(found > 0, best_below[np.arange(rows), at], nothing)
+        else:
+            value = nothing
+        out[:, column] = np.where(wanted > found, 0.0, value)
+    return out
+
+
 def interpolated_precision(table: GainTable, recall: float = 0.0, rel_level: float = 1.0) -> np.ndarray:
     """IPrec@r: the highest precision at any rank at or below the one where the first ⌊r·R⌉ relevant
     documents are retrieved (trec_eval ``iprec_at_recall``, ⌊·⌉ = lround as in version 10); 0 when the run
     never reaches that recall. NaN, as trec_eval, for an empty ranking."""
-    if recall is None:
-        raise RankingInputError("IPrec@r needs a recall level r")
-    rel = _relevant(table, rel_level)
-    rows, width = rel.shape
-    found = rel.sum(axis=1)
-    wanted = _lround(recall * table.n_relevant(rel_level))
-    if width == 0:
-        return np.where(wanted > found, 0.0, np.nan)
-    counts = np.cumsum(rel, axis=1)
-    precision = np.where(table.retrieved(), counts / np.arange(1, width + 1), -np.inf)
-    best_below = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
-    at = np.argmax(counts >= np.maximum(wanted, 1)[:, None], axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        nothing = np.where(table.num_ret > 0, found / table.num_ret, np.nan)
-    value = np.where(found > 0, best_below[np.arange(rows), at], nothing)
-    return np.where(wanted > found, 0.0, value)
+    return interpolated_precisions(table, (recall,), rel_level)[:, 0]
 
 
 def eleven_point_average(table: GainTable, recalls: Iterable[float] = tuple(i / 10 for i in range(11)),
@@ -200,9 +211,10 @@ def eleven_point_average(table: GainTable, recalls: Iterable[float] = tuple(i / 
     recalls = tuple(recalls)
     if not recalls:
         raise RankingInputError("11pt_avg needs at least one recall level")
-    total = np.zeros(table.gains.shape[0])
-    for recall in recalls:
-        total = total + interpolated_precision(table, recall, rel_level)
+    values = interpolated_precisions(table, recalls, rel_level)
+    total = np.zeros(values.shape[0])
+    for column in reversed(range(values.shape[1])):  # trec_eval adds from the highest recall down
+        total = total + values[:, column]
     return total / len(recalls)
 
 
