@@ -239,6 +239,9 @@ def _positions(rows: np.ndarray, n_rows: int) -> np.ndarray:
 def _refuse_duplicates(keys: np.ndarray, docs: np.ndarray, lines: np.ndarray, rows: np.ndarray,
                        topics: Sequence[str], what: str, path) -> None:
     """trec_eval's "duplicate docs" error, naming the later line of the first repeated (topic, document)."""
+    ordered = np.sort(keys)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return
     _, first, counts = np.unique(keys, return_index=True, return_counts=True)
     if (counts > 1).any():
         repeated = np.ones(keys.size, dtype=bool)

@@ -83,7 +83,7 @@ def byte_order_codes(docnos: Sequence[str] | np.ndarray) -> np.ndarray:
     padded = np.zeros((n, words * 8), dtype=np.uint8)
     padded[:, :docs.dtype.itemsize] = docs.reshape(-1).view(np.uint8).reshape(n, docs.dtype.itemsize)
     keys = padded.view(">u8").astype(np.uint64)
-    order = np.lexsort(keys.T[::-1]) if words > 1 else np.argsort(keys[:, 0], kind="stable")
+    order = np.lexsort(keys.T[::-1]) if words > 1 else np.argsort(keys[:, 0])
     ranked = keys[order]
     rank = np.concatenate(([0], np.cumsum((ranked[1:] != ranked[:-1]).any(axis=1))))
     codes = np.empty(n, dtype=np.int64)
