@@ -40,11 +40,11 @@ def small_campaign(tmp_path):
 def test_eval_csv_per_topic_then_all_rows(small_campaign, capsys):
     gold, sys_a, sys_b = small_campaign
     assert main(["eval", "--gold", str(gold), "--run", str(sys_a), str(sys_b), "-m", "test-shared",
-                 "--per-topic", "--format", "csv", "-q"]) == 0
+                 "--per-topic", "--format", "csv", "-q", "--missing", "skip"]) == 0
     out, err = capsys.readouterr()
     rows = list(csv.DictReader(io.StringIO(out)))
     assert list(rows[0]) == ["system", "topic", "measure", "value"]
-    # trec_eval's default: sysB lacks E2, which is skipped (and said on stderr)
+    # --missing skip (trec_eval's own default): sysB lacks E2, which is skipped (and said on stderr)
     assert [(r["system"], r["topic"], float(r["value"])) for r in rows] == [
         ("sysA", "E1", 2 / 3), ("sysA", "E2", 0.5), ("sysB", "E1", 2 / 3), ("sysA", "all", (2 / 3 + 0.5) / 2),
         ("sysB", "all", 2 / 3)]

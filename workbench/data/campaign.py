@@ -83,7 +83,8 @@ class Campaign:
         """Score every (system, gold topic) with :func:`workbench.evaluate`: a tidy DataFrame
         ``system, topic, measure, value`` (systems, topics and measures in the order given).
 
-        ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (every measure 0,
+        ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (the default, shared
+        with ``python -m workbench eval``/``compare``: every measure 0, so a mean is over every judged topic,
         like ``trec_eval -c``), ``"skip"`` (no rows; means cover the topics the run has) or ``"error"``.
         ``extra_topics``: run topics the gold lacks raise (``"error"``) or are dropped (``"ignore"``).
         Whatever the policies did is in ``df.attrs["missing_topics"]`` / ``df.attrs["extra_topics"]`` and,
