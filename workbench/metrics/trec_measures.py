@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from workbench.metrics import curves
 from workbench.metrics.ranking import (
     GainTable,
     RankingInputError,
@@ -167,35 +168,18 @@ def r_precision_multiple(table: GainTable, multiple: float = 1.0, rel_level: flo
     return np.where(cutoff > 0, _safe_divide(found, cutoff), 0.0)
 
 
-def _lround(x: np.ndarray) -> np.ndarray:
-    """C's lround: to the nearest integer, halves away from zero."""
-    return (np.sign(x) * np.floor(np.abs(x) + 0.5)).astype(np.int64)
-
-
 def interpolated_precisions(table: GainTable, recalls: Iterable[float], rel_level: float = 1.0) -> np.ndarray:
-    """IPrec at each recall level, one column per level (:func:`interpolated_precision`), sharing one pass."""
-    recalls = tuple(recalls)
-    rel = _relevant(table, rel_level)
-    rows, width = rel.shape
-    found = rel.sum(axis=1)
-    n_rel = table.n_relevant(rel_level)
-    nothing = np.where(table.num_ret > 0, found / np.maximum(table.num_ret, 1), np.nan)  # C's 0/0: NaN
-    if width:
-        counts = np.cumsum(rel, axis=1)
-        precision = np.where(table.retrieved(), counts / np.arange(1, width + 1), -np.inf)
-        best_below = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
-    out = np.zeros((rows, len(recalls)))
-    for column, recall in enumerate(recalls):
-        if recall is None:
-            raise RankingInputError("IPrec@r needs a recall level r")
-        wanted = _lround(recall * n_rel)
-        if width:
-            at = np.argmax(counts >= np.maximum(wanted, 1)[:, None], axis=1)  # the ⌊rR⌉-th relevant rank
-            value = np.where(found > 0, best_below[np.arange(rows), at], nothing)
-        else:
-            value = nothing
-        out[:, column] = np.where(wanted > found, 0.0, value)
-    return out
+    """IPrec at each recall level, one column per level: trec_eval 10's rule
+    (:func:`workbench.metrics.curves.interpolated_precision`, ``rule="round"``), with trec_eval's edges: a
+    level below 0 reads as 0, one above 1 is never reached, and an empty ranking is NaN (C's 0/0)."""
+    levels = np.asarray(tuple(recalls), dtype=float)
+    if levels.ndim != 1 or np.isnan(levels).any():
+        raise RankingInputError(f"recall levels must be numbers, got {levels.tolist()}")
+    values = curves.interpolated_precision(table, np.clip(levels, 0.0, 1.0), rel_level, rule="round")
+    n_rel = table.n_relevant(rel_level)[:, None]
+    values = np.where((levels[None, :] > 1) & (n_rel > 0), 0.0, values)
+    empty = (table.num_ret == 0)[:, None] & (np.floor(np.clip(levels, 0, None) * n_rel + 0.5) <= 0)
+    return np.where(empty, np.nan, values)
 
 
 def interpolated_precision(table: GainTable, recall: float = 0.0, rel_level: float = 1.0) -> np.ndarray:
