@@ -470,3 +470,12 @@ def test_an_empty_ranking_prints_trec_evals_nan(tmp_path):
     assert out.splitlines() == ["num_ret               \t1\t1", "iprec_at_recall_0.00  \t1\t1.0000",
                                 "num_ret               \t2\t0", "iprec_at_recall_0.00  \t2\t  -nan",
                                 "num_ret               \tall\t1", "iprec_at_recall_0.00  \tall\t  -nan"]
+
+
+def test_ids_are_printed_back_byte_for_byte(tmp_path, capsysbinary):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_bytes("é1 0 dé 1\n".encode())
+    run.write_bytes("é1 Q0 dé 1 1 rün\n".encode())
+    assert main(["-q", "-m", "num_ret", "-m", "runid", str(qrels), str(run)]) == 0
+    assert capsysbinary.readouterr().out == ("num_ret               \té1\t1\nrunid                 \tall\trün\n"
+                                             "num_ret               \tall\t1\n").encode()

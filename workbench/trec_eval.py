@@ -633,5 +633,12 @@ def main(argv: Sequence[str]) -> int:
         evaluation = evaluate(paths[0], paths[1], requests, Options(**settings))
     for warning in caught:
         print(f"workbench trec_eval: note: {warning.message}", file=sys.stderr)
-    sys.stdout.write(render(evaluation, per_topic=per_topic, summary=summary))
+    printed = render(evaluation, per_topic=per_topic, summary=summary)
+    binary = getattr(sys.stdout, "buffer", None)
+    if binary is None:
+        sys.stdout.write(printed)
+    else:  # the files' own bytes back (ids were read one character per byte)
+        sys.stdout.flush()
+        binary.write(printed.encode("latin-1"))
+        binary.flush()
     return 0
