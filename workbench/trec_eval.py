@@ -79,6 +79,11 @@ def _text(value: bytes) -> str:
     return value.decode("latin-1")  # one character per byte: byte order and bytes printed back are kept
 
 
+def _shown(value: bytes | str) -> str:
+    """An id or line as a message shows it (UTF-8 where it is, else replacement characters)."""
+    return (value.encode("latin-1") if isinstance(value, str) else value).decode("utf-8", errors="replace")
+
+
 @dataclass(frozen=True)
 class _Tokens:
     """A file cut into whitespace-separated fields without building them as Python objects: the byte
@@ -111,7 +116,7 @@ class _Tokens:
     def line(self, row: int) -> str:
         """The text of kept line ``row`` (for error messages)."""
         a, n = self.first[row], self.counts[row]
-        return " ".join(_text(self.buffer[self.starts[i]:self.ends[i]].tobytes()) for i in range(a, a + n))
+        return " ".join(_shown(self.buffer[self.starts[i]:self.ends[i]].tobytes()) for i in range(a, a + n))
 
 
 def _tokens(path: str | Path, skip_blank: bool) -> _Tokens:
@@ -172,7 +177,7 @@ def read_qrels(path: str | Path) -> dict[str, TopicLines]:
         plain = False
     if not plain:
         grades = np.array([_atol(t) for t in tokens.tolist()], dtype=np.int64)
-        changed = [f"line {n}: {_text(t)!r} as {g}" for t, g, n in zip(tokens.tolist(), grades.tolist(),
+        changed = [f"line {n}: {_shown(t)!r} as {g}" for t, g, n in zip(tokens.tolist(), grades.tolist(),
                                                                         numbers.tolist(), strict=True)
                    if not _INTEGER.fullmatch(t)]
         warnings.warn(f"{path}: relevance grades that are not plain integers are read as trec_eval's atol reads "
@@ -198,7 +203,7 @@ def read_results(path: str | Path) -> tuple[dict[str, TopicLines], str]:
         scores = tokens.astype(np.float64)
     except ValueError:
         scores = np.array([_atof(t) for t in tokens.tolist()])
-        unreadable = [f"line {n}: {_text(t)!r} as {v!r}" for t, v, n in zip(tokens.tolist(), scores.tolist(),
+        unreadable = [f"line {n}: {_shown(t)!r} as {v!r}" for t, v, n in zip(tokens.tolist(), scores.tolist(),
                                                                              numbers.tolist(), strict=True)
                       if _ATOF.fullmatch(t) is None]
         warnings.warn(f"{path}: scores that are not plain numbers are read as trec_eval's atof reads them "
@@ -247,7 +252,7 @@ def _refuse_duplicates(keys: np.ndarray, docs: np.ndarray, lines: np.ndarray, ro
         repeated = np.ones(keys.size, dtype=bool)
         repeated[first] = False
         at = int(np.flatnonzero(repeated)[np.argmin(lines[repeated])])
-        raise TrecFormatError(f"document {_text(docs[at])!r} is {what} twice for topic {topics[rows[at]]!r} "
+        raise TrecFormatError(f"document {_shown(docs[at])!r} is {what} twice for topic {_shown(topics[rows[at]])!r} "
                               "(trec_eval: duplicate docs)", path=path, line=int(lines[at]))
 
 
