@@ -291,7 +291,7 @@ def _positive(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Evaluate runs against a gold standard, compare systems, "
                      "print the Table 9 demo.")
-    sub = parser.add_subparsers(dest="command", metavar="{eval,compare,demo}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="{eval,compare,demo,trec_eval}", parser_class=_Parser)
     for name, help_text in (("eval", "score runs against a gold standard (trec_eval-like)"),
                             ("compare", "a comparison table (means, best in bold, significance against a "
                                         "baseline), the UIR matrix and all pairwise tests")):
@@ -335,13 +335,20 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.set_defaults(handler=cmd_eval if name == "eval" else cmd_compare)
     demo = sub.add_parser("demo", help="Table 9 of seed 000 computed beside the printed values")
     demo.set_defaults(handler=cmd_demo)
+    sub.add_parser("trec_eval", help="trec_eval 10.0 drop-in: trec_eval's options, its output byte for byte "
+                   "(python -m workbench trec_eval -h)", add_help=False)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (0, or 2 on bad arguments or files: a WorkbenchError)."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if argv[:1] == ["trec_eval"]:  # trec_eval's own getopt syntax (-mP.5,10, -M100): its module parses it
+            from workbench.trec_eval import main as trec_eval_main
+
+            return trec_eval_main(argv[1:])
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help(sys.stderr)

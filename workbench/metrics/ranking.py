@@ -90,7 +90,9 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
         tied[1:] |= same
         run = np.cumsum(np.concatenate(([True], ~same)))
         positions = np.flatnonzero(tied)
-        docs = np.asarray(documents, dtype=object)[order[positions]].astype(str)
+        docs = np.asarray(documents)[order[positions]]
+        if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes or byte_order_codes
+            docs = docs.astype(str)
         codes = np.unique(docs, return_inverse=True)[1].ravel()
         order[positions] = order[positions][np.lexsort((-codes, run[positions]))]
     return order
@@ -116,6 +118,29 @@ def order_by_score(docs: Sequence[str], scores: Sequence[float], score_precision
     return trec_eval_order(scores, docs, score_precision=score_precision).tolist()
 
 
+def byte_order_codes(docnos: Sequence[str] | np.ndarray) -> np.ndarray:
+    """Integer codes that sort as the ids sort byte by byte (C's strcmp, trec_eval's order of document ids):
+    equal ids get equal codes. Bytes ids are compared as 8-byte words, much faster than string sorting.
+
+    >>> byte_order_codes([b"b", b"ab", b"a", b"b"]).tolist()
+    [2, 1, 0, 2]
+    """
+    docs = np.asarray(docnos)
+    if docs.dtype.kind != "S":
+        docs = np.char.encode(docs.astype(str), "utf-8") if docs.size else docs.astype(bytes)
+    n, width = docs.size, max(docs.dtype.itemsize, 1)
+    words = -(-width // 8)
+    padded = np.zeros((n, words * 8), dtype=np.uint8)
+    padded[:, :docs.dtype.itemsize] = docs.reshape(-1).view(np.uint8).reshape(n, docs.dtype.itemsize)
+    keys = padded.view(">u8").astype(np.uint64)
+    order = np.lexsort(keys.T[::-1]) if words > 1 else np.argsort(keys[:, 0])
+    ranked = keys[order]
+    rank = np.concatenate(([0], np.cumsum((ranked[1:] != ranked[:-1]).any(axis=1))))
+    codes = np.empty(n, dtype=np.int64)
+    codes[order] = rank
+    return codes
+
+
 def ranked_documents(output: Organization) -> list[str]:
     """The output's documents in rank order: levels top down, a tied level by id descending, no repeats."""
     seen: set[str] = set()
@@ -133,11 +158,23 @@ def ranked_documents(output: Organization) -> list[str]:
 class GainTable:
     """Gains of a run, one row per query: ``gains[q, r]`` is the gain of the document at rank ``r + 1``
     (0-padded after the last retrieved one), ``ideal[q]`` the judged positive gains sorted descending
-    (0-padded), ``topics`` the row labels."""
+    (0-padded), ``topics`` the row labels.
+
+    What trec_eval's judgement-aware measures (bpref, infAP, unj, rbp_resid, relstring) also need, each
+    derived when not given: ``num_ret`` the number of retrieved documents per query (default: every
+    column), ``judged`` whether the retrieved document has a judgement ≥ 0 (default: every retrieved one),
+    ``pooled`` whether it is in the qrels at all, a negative grade meaning "pooled but unjudged" as in
+    trec_eval (default: ``judged``), and ``n_judged`` the number of judged documents (grade ≥ 0) per query
+    (default: the positive ones).
+    """
 
     gains: np.ndarray
     ideal: np.ndarray
     topics: tuple[str, ...] = ()
+    num_ret: np.ndarray | None = None
+    judged: np.ndarray | None = None
+    pooled: np.ndarray | None = None
+    n_judged: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         for name in ("gains", "ideal"):
@@ -147,50 +184,78 @@ class GainTable:
             if not np.isfinite(array).all() or (array < 0).any():
                 raise RankingInputError(f"{name} must hold finite gains ≥ 0")
             object.__setattr__(self, name, array)
-        if self.gains.shape[0] != self.ideal.shape[0]:
-            raise RankingInputError(f"{self.gains.shape[0]} gain rows but {self.ideal.shape[0]} ideal rows")
-        if self.topics and len(self.topics) != self.gains.shape[0]:
-            raise RankingInputError(f"{len(self.topics)} topics for {self.gains.shape[0]} rows")
+        rows, width = self.gains.shape
+        if rows != self.ideal.shape[0]:
+            raise RankingInputError(f"{rows} gain rows but {self.ideal.shape[0]} ideal rows")
+        if self.topics and len(self.topics) != rows:
+            raise RankingInputError(f"{len(self.topics)} topics for {rows} rows")
+        num_ret = np.full(rows, width) if self.num_ret is None else np.asarray(self.num_ret, dtype=np.int64)
+        if num_ret.shape != (rows,) or (num_ret < 0).any() or (num_ret > width).any():
+            raise RankingInputError(f"num_ret must give 0..{width} documents for each of the {rows} rows")
+        object.__setattr__(self, "num_ret", num_ret)
+        retrieved = np.arange(width)[None, :] < num_ret[:, None]
+        for name, default in (("judged", retrieved), ("pooled", None)):
+            value = getattr(self, name)
+            mask = (self.judged if default is None else default) if value is None else \
+                np.asarray(value, dtype=bool) & retrieved
+            if mask.shape != (rows, width):
+                raise RankingInputError(f"{name} must be a boolean matrix of shape {(rows, width)}")
+            object.__setattr__(self, name, mask)
+        n_judged = (self.ideal > 0).sum(axis=1) if self.n_judged is None else \
+            np.asarray(self.n_judged, dtype=np.int64)
+        if n_judged.shape != (rows,):
+            raise RankingInputError(f"n_judged must give one count for each of the {rows} rows")
+        object.__setattr__(self, "n_judged", n_judged)
 
     @classmethod
     def from_gains(cls, gains: Iterable[Iterable[float]], judged: Iterable[Iterable[float]],
                    topics: Sequence[str] = ()) -> GainTable:
-        """Rows of retrieved gains (rank order) and of judged gains (any order, zeros allowed)."""
+        """Rows of retrieved gains (rank order) and of judged gains (any order, zeros allowed); every
+        retrieved document counts as judged."""
         gains, judged = [list(map(float, g)) for g in gains], [list(map(float, j)) for j in judged]
         if len(gains) != len(judged):
             raise RankingInputError(f"{len(gains)} gain rows but {len(judged)} judged rows")
         ideal = [sorted((g for g in row if g > 0), reverse=True) for row in judged]
-        return cls(_pad(gains), _pad(ideal), tuple(topics))
+        return cls(_pad(gains), _pad(ideal), tuple(topics), num_ret=np.array([len(g) for g in gains], int),
+                   n_judged=np.array([len(j) for j in judged], int))
 
     @classmethod
     def from_organizations(cls, gold: Organization, output: Organization) -> GainTable:
-        """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``."""
-        grade = gold.grade_of()
-        gains = [grade.get(doc, 0.0) for doc in ranked_documents(output)]
-        return cls.from_gains([gains], [list(grade.values())])
+        """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``.
+        A retrieved document is judged when the gold prioritises it or holds it in a finite rest (judged
+        non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP and the judged
+        fractions need the qrels themselves (:meth:`from_run`) when those matter."""
+        grade = dict.fromkeys(gold.rest or (), 0.0) | gold.grade_of()
+        ranked = ranked_documents(output)
+        gains = [grade.get(doc, 0.0) for doc in ranked]
+        table = cls.from_gains([gains], [list(grade.values())])
+        judged = np.array([[doc in grade for doc in ranked]], dtype=bool).reshape(1, len(ranked))
+        return cls(table.gains, table.ideal, num_ret=table.num_ret, judged=judged, n_judged=table.n_judged)
 
     @classmethod
     def from_entries(cls, rows: np.ndarray, gains: np.ndarray, judged_rows: np.ndarray,
                      judged_grades: np.ndarray, topics: Sequence[str]) -> GainTable:
         """A table from flat arrays, one row per topic of ``topics``: ``rows[i]`` and ``gains[i]`` for every
-        retrieved document, grouped by row (ascending) and in rank order inside a row (NaN: not judged, gain
-        0; negative grades count 0); ``judged_rows[j]``, ``judged_grades[j]`` for every judgement, in any
-        order (its positive grades make the ideal ranking).
+        retrieved document, grouped by row (ascending) and in rank order inside a row (NaN: not in the qrels;
+        a negative grade: pooled but unjudged, as in trec_eval; both gain 0); ``judged_rows[j]``,
+        ``judged_grades[j]`` for every judgement, in any order (its positive grades make the ideal ranking).
 
         >>> t = GainTable.from_entries(np.array([0, 0, 1]), np.array([np.nan, 2, 1]), np.array([0, 0, 1]),
         ...                            np.array([2, 1, 3]), ("a", "b"))
         >>> t.gains.tolist(), t.ideal.tolist()
         ([[0.0, 2.0], [1.0, 0.0]], [[2.0, 1.0], [3.0, 0.0]])
         """
-        n = len(topics)
-        values = np.nan_to_num(np.asarray(gains, dtype=float), nan=0.0)
-        np.maximum(values, 0.0, out=values)
+        n, rows = len(topics), np.asarray(rows)
+        found = np.asarray(gains, dtype=float)
         grades = np.asarray(judged_grades, dtype=float)
         positive = grades > 0
         ideal_rows, ideal_grades = np.asarray(judged_rows)[positive], grades[positive]
         by_grade = np.lexsort((-ideal_grades, ideal_rows))
-        return cls(_scatter(np.asarray(rows), values, n), _scatter(ideal_rows[by_grade], ideal_grades[by_grade], n),
-                   tuple(topics))
+        return cls(_scatter(rows, np.where(found > 0, found, 0.0), n),
+                   _scatter(ideal_rows[by_grade], ideal_grades[by_grade], n), tuple(topics),
+                   num_ret=np.bincount(rows, minlength=n), judged=_scatter(rows, found >= 0, n) > 0,
+                   pooled=_scatter(rows, ~np.isnan(found), n) > 0,
+                   n_judged=np.bincount(np.asarray(judged_rows)[grades >= 0], minlength=n))
 
     @classmethod
     def from_run(cls, qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
@@ -198,21 +263,25 @@ class GainTable:
         """A whole run, ``{topic: {doc: score}}``, against qrels ``{topic: {doc: grade}}``.
 
         Documents are ordered by :func:`trec_eval_order` (``score_precision``), the first ``max_docs`` of a
-        topic kept (trec_eval's ``-M``); negative grades count as 0 (judged non-relevant); topics absent from
-        the qrels are skipped, as trec_eval does.
+        topic kept (trec_eval's ``-M``); a negative grade marks a pooled but unjudged document (gain 0, as
+        trec_eval reads ``-1`` in qrels); topics absent from the qrels are skipped, as trec_eval does.
         """
         topics = [t for t in run if t in qrels]
         width = max((len(run[t]) for t in topics), default=0)
         if max_docs is not None:
             width = min(width, max_docs)
         gains = np.zeros((len(topics), width))
+        judged = np.zeros((len(topics), width), dtype=bool)
+        pooled = np.zeros((len(topics), width), dtype=bool)
+        num_ret = np.zeros(len(topics), dtype=np.int64)
+        n_judged = np.zeros(len(topics), dtype=np.int64)
         ideal_rows = []
         for row, topic in enumerate(topics):
-            judged, ranked = qrels[topic], run[topic]
+            judgements, ranked = qrels[topic], run[topic]
             try:
-                found = np.fromiter(map(judged.get, ranked, repeat(0.0)), float, len(ranked))
+                found = np.fromiter(map(judgements.get, ranked, repeat(np.nan)), float, len(ranked))
                 scores = np.fromiter(ranked.values(), float, len(ranked))
-                grades = np.fromiter(judged.values(), float, len(judged))
+                grades = np.fromiter(judgements.values(), float, len(judgements))
             except (TypeError, ValueError) as error:
                 raise RankingInputError(f"topic {topic!r}: a score or grade is not a number ({error})") \
                     from None
@@ -222,10 +291,15 @@ class GainTable:
                 order = trec_eval_order(scores, list(ranked), score_precision=score_precision)[:width]
             except RankingInputError as error:
                 raise RankingInputError(f"topic {topic!r}: {error}") from None
-            gains[row, :len(order)] = found[order]
+            found = found[order]
+            num_ret[row] = len(found)
+            pooled[row, :len(found)] = ~np.isnan(found)
+            judged[row, :len(found)] = found >= 0
+            gains[row, :len(found)] = np.where(found > 0, found, 0.0)
+            n_judged[row] = (grades >= 0).sum()
             ideal_rows.append(np.sort(grades[grades > 0])[::-1].tolist())
-        np.maximum(gains, 0.0, out=gains)
-        return cls(gains, _pad(ideal_rows), tuple(topics))
+        return cls(gains, _pad(ideal_rows), tuple(topics), num_ret=num_ret, judged=judged, pooled=pooled,
+                   n_judged=n_judged)
 
     def relevant(self, rel: float) -> np.ndarray:
         """Boolean matrix: the retrieved document reaches the relevance level ``rel``."""
@@ -236,6 +310,10 @@ class GainTable:
         """Number of judged documents reaching the relevance level ``rel``, per query."""
         _check_level(rel)
         return (self.ideal >= rel).sum(axis=1)
+
+    def retrieved(self) -> np.ndarray:
+        """Boolean matrix: the column holds a retrieved document (not padding)."""
+        return np.arange(self.gains.shape[1])[None, :] < self.num_ret[:, None]
 
 
 def _scatter(rows: np.ndarray, values: np.ndarray, n_rows: int) -> np.ndarray:
@@ -340,26 +418,22 @@ def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
     raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
 
 
-def _custom_gains(grades: np.ndarray, gains) -> np.ndarray:
-    """Grades with each ``(grade, gain)`` pair of ``gains`` replaced (other grades keep their value)."""
-    out = grades.copy()
-    for grade, value in gains:
-        out[grades == grade] = value
-    return out
-
-
 def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None) -> np.ndarray:
     """nDCG = DCG / ideal DCG, DCG = Σ_r g(r) / log2(r + 1) over the top k (all retrieved when k is None).
 
     ``gain="linear"``: g = the grade (trec_eval ``ndcg`` / ``ndcg_cut_k``, Järvelin & Kekäläinen);
     ``gain="exp"``: g = 2^grade − 1 (Burges et al. 2005). The ideal ranks every judged document.
-    ``gains``: ``(grade, gain)`` pairs for positive grades (ir_measures' ``nDCG(gains={1:1,2:3})``, trec_eval's
-    ``ndcg.1=1,2=3``); a grade not listed keeps its value as gain. The ideal is re-sorted by gain.
+    ``gains`` maps grades to gains as trec_eval's ``-m ndcg.1=3,2=9`` and ir_measures' ``nDCG(gains={1:3,2:9})``
+    do (a mapping or ``(grade, gain)`` pairs; :func:`workbench.metrics.trec_measures.gain_tables`).
     """
     _check_cutoff(k, "nDCG")
     if gains:
-        ideal = _custom_gains(table.ideal, gains)
-        table = GainTable(_custom_gains(table.gains, gains), -np.sort(-ideal, axis=1), table.topics)
+        from workbench.metrics.trec_measures import gain_tables
+
+        mapped, best = gain_tables(table, dict(gains))
+        mapped, best = mapped[:, :k], best[:, :k]
+        discount = 1.0 / np.log2(_ranks(max(mapped.shape[1], best.shape[1])) + 1.0)
+        return _safe_divide(mapped @ discount[:mapped.shape[1]], best @ discount[:best.shape[1]])
     gains, ideal = table.gains[:, :k], table.ideal[:, :k]
     width = max(gains.shape[1], ideal.shape[1])
     discount = 1.0 / np.log2(_ranks(width) + 1.0)
