@@ -6,7 +6,7 @@
     1.0
 """
 
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning
 from workbench.metrics.explain import ExplainError, Explanation, explain
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
 from workbench.metrics.registry import parse as parse_measure
@@ -19,6 +19,7 @@ __all__ = [
     "Measure",
     "Organization",
     "OrganizationError",
+    "ParameterError",
     "RSScores",
     "UnknownMeasureError",
     "WorkbenchError",

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterError, ParameterTypeError, WorkbenchError
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -150,8 +150,8 @@ def _scorer(measure: str | Measure | Callable, grid: Mapping[str, Sequence[float
         return _Scorer(name, parsed, parsed, grid, lower_is_better)
     if callable(measure):
         return _Scorer(getattr(measure, "__name__", repr(measure)), measure, None, grid, bool(lower_is_better))
-    raise TypeError(f"a measure is a registered name, a Measure or a callable (gold, output) → float, "
-                    f"got {type(measure).__name__}")
+    raise ParameterTypeError(f"a measure is a registered name, a Measure or a callable (gold, output) → "
+                             f"float, got {type(measure).__name__}", parameter="measure")
 
 
 def _score(scorer: _Scorer, constraint: str, gold: Organization, output: Organization,
@@ -724,8 +724,8 @@ def _select(constraints, task: str | None) -> list[Constraint]:
         elif item in CONSTRAINTS:
             chosen.append(CONSTRAINTS[item])
         else:
-            raise ValueError(f"unknown constraint {item!r}; constraints: {', '.join(CONSTRAINTS)} "
-                             f"(or a task: {', '.join(TASKS)})")
+            raise ParameterError(f"unknown constraint {item!r}; constraints: {', '.join(CONSTRAINTS)} "
+                                 f"(or a task: {', '.join(TASKS)})", parameter="constraints")
     return chosen
 
 

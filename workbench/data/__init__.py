@@ -2,6 +2,8 @@
 evaluated into tidy tables."""
 
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
+from workbench.data.frames import FrameError
+from workbench.data.ranked import DuplicateEntryError, Judgements, RankedRun
 from workbench.data.replab import ReplabEncodingError, ReplabFormatError, read_replab, write_replab
 from workbench.data.trec import (
     TrecFormatError,
@@ -21,7 +23,11 @@ from workbench.data.weps import WepsFormatError, read_weps_clustering, read_weps
 __all__ = [
     "Campaign",
     "CampaignError",
+    "DuplicateEntryError",
+    "FrameError",
+    "Judgements",
     "MissingTopicsWarning",
+    "RankedRun",
     "ReplabEncodingError",
     "ReplabFormatError",
     "TrecFormatError",

@@ -34,6 +34,7 @@ from workbench.errors import WorkbenchError
 _MODULES = (
     "workbench.metrics.reliability",
     "workbench.metrics.ranking",
+    "workbench.metrics.trec_measures",
     "workbench.metrics.clustering",
     "workbench.metrics.filtering",
     "workbench.metrics.baselines",

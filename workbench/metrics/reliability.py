@@ -14,22 +14,19 @@ the reading of ``../shared/design/RS-SEMANTICS.md``. Table 9 of seed 000, output
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.registry import Interval, register
 from workbench.model import Organization
 
 MISSING_POLICIES = ("tail", "singleton", "replab")
-
-
-class ReliabilityInputError(WorkbenchError):
-    """Bad arguments to the R&S engine (n, wn, missing), named with the value given."""
 
 
 @dataclass(frozen=True)
@@ -79,10 +76,10 @@ def position_weights(level_sizes: list[int], c: float) -> tuple[np.ndarray, floa
 
 def discount_constant(n: float, wn: float) -> float:
     """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (seed 000 §3.1; W_10 = 0.8 → 2.5)."""
-    if not (isinstance(n, int | float) and n > 0):
-        raise ReliabilityInputError(f"n must be a positive number of positions, got {n!r}")
-    if not (isinstance(wn, int | float) and 0 < wn < 1):
-        raise ReliabilityInputError(f"wn must be a weight strictly between 0 and 1, got {wn!r}")
+    if isinstance(n, bool) or not (isinstance(n, int | float) and 0 < n < math.inf):
+        raise ParameterError(f"n must be a positive number of positions, got {n!r}", parameter="n")
+    if isinstance(wn, bool) or not (isinstance(wn, int | float) and 0 < wn < 1):
+        raise ParameterError(f"wn must be a weight strictly between 0 and 1, got {wn!r}", parameter="wn")
     return (1 - wn) * n / wn
 
 
@@ -135,7 +132,8 @@ def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
       Sensitivity (``../shared/datasets/README.md``).
     """
     if missing not in MISSING_POLICIES:
-        raise ReliabilityInputError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}")
+        raise ParameterError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}",
+                             parameter="missing")
     in_gold = np.bincount(gold.doc, minlength=n_docs) > 0
     in_output = np.bincount(output.doc, minlength=n_docs) > 0
     if missing == "replab":
@@ -173,13 +171,14 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
     Validates the arguments as :func:`reliability_sensitivity` documents."""
     for name, org in (("gold", gold), ("output", output)):
         if not isinstance(org, Organization):
-            raise TypeError(f"{name} must be an Organization, got {type(org).__name__}")
+            raise ParameterTypeError(f"{name} must be an Organization, got {type(org).__name__}", parameter=name)
     if (n is None) != (wn is None):
-        raise ReliabilityInputError("give both n and wn (the first n positions weigh wn), or neither")
+        raise ParameterError(f"give both n and wn (the first n positions weigh wn), or neither; got n={n!r}, "
+                             f"wn={wn!r}", parameter="wn" if n is not None else "n")
     if n is None and not (gold.finite and output.finite):
         side = "gold" if not gold.finite else "output"
-        raise ReliabilityInputError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
-                         "(seed 000 eqs. 1–2; Table 9 uses n=10, wn=0.8)")
+        raise ParameterError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
+                             "(seed 000 eqs. 1–2; Table 9 uses n=10, wn=0.8)", parameter="n")
     c = None if n is None else discount_constant(n, wn)
     coded_gold, coded_output, names = _coded_pair(gold, output)
     n_docs = len(names)
