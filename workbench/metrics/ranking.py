@@ -29,7 +29,7 @@ from itertools import repeat
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.metrics.registry import Interval, Measure, Pairs, parse, register
+from workbench.metrics.registry import Choices, Interval, Measure, Pairs, parse, register
 from workbench.model import Organization
 
 TREC_EVAL = "trec_eval 9.0 (usnistgov/trec_eval)"
@@ -315,6 +315,30 @@ class GainTable:
         """Boolean matrix: the column holds a retrieved document (not padding)."""
         return np.arange(self.gains.shape[1])[None, :] < self.num_ret[:, None]
 
+    def judged_only(self) -> GainTable:
+        """The table with each row compacted to its judged documents, in rank order: unjudged ones (outside
+        the qrels, or with a negative grade) are removed and the documents below move up (trec_eval's ``-J``,
+        ``form_res_rels.c``; ir_measures' ``judged_only=True``). The judgements (ideal, ``n_judged``) stay.
+
+        What counts as judged is the table's ``judged`` mask: from qrels (:meth:`from_run`,
+        :meth:`from_entries`) every judgement, grade 0 included; from an :class:`Organization`
+        (:meth:`from_organizations`) only its prioritised documents and those of a finite rest.
+
+        >>> t = GainTable(np.array([[0., 2, 0, 1]]), np.array([[2., 1]]), judged=np.array([[0, 1, 1, 1]]))
+        >>> t.judged_only().gains.tolist(), t.judged_only().num_ret.tolist()
+        ([[2.0, 0.0, 1.0]], [3])
+        """
+        rows, columns = np.nonzero(self.judged)  # row-major: grouped by row, rank order inside a row
+        num_ret = np.bincount(rows, minlength=self.gains.shape[0])
+        width = int(num_ret.max(initial=0))
+        position = np.arange(rows.size) - np.repeat(np.cumsum(num_ret) - num_ret, num_ret)
+        gains = np.zeros((self.gains.shape[0], width))
+        gains[rows, position] = self.gains[rows, columns]
+        judged = np.zeros(gains.shape, dtype=bool)
+        judged[rows, position] = True
+        return GainTable(gains, self.ideal, self.topics, num_ret=num_ret, judged=judged, pooled=judged,
+                         n_judged=self.n_judged)
+
 
 def _scatter(rows: np.ndarray, values: np.ndarray, n_rows: int) -> np.ndarray:
     """A 0-padded matrix of ``n_rows`` rows from values grouped by row (``rows`` ascending), kept in order."""
@@ -541,14 +565,19 @@ def p_plus_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------- registry adapters
 class _Adapter:
-    """``compute(gold, output, **params)`` for the registry, keeping the vectorised kernel as ``.kernel``."""
+    """``compute(gold, output, **params)`` for the registry, keeping the vectorised kernel as ``.kernel``;
+    :meth:`score` applies a measure's ``judged_only`` (:meth:`GainTable.judged_only`) before the kernel."""
 
     def __init__(self, kernel):
         self.kernel = kernel
         self.__doc__ = kernel.__doc__
 
+    def score(self, table: GainTable, judged_only: bool = False, **params) -> np.ndarray:
+        """The kernel's values on ``table``, or on its judged documents only."""
+        return self.kernel(table.judged_only() if judged_only else table, **params)
+
     def __call__(self, gold: Organization, output: Organization, **params) -> float:
-        return float(self.kernel(GainTable.from_organizations(gold, output), **params)[0])
+        return float(self.score(GainTable.from_organizations(gold, output), **params)[0])
 
 
 def evaluate_run(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
@@ -579,33 +608,40 @@ def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[
         measure = parse(name)
         if not isinstance(measure.spec.compute, _Adapter):
             raise RankingInputError(f"{name!r} is not a ranking measure")
-        values = measure.spec.compute.kernel(table, **measure.params)
+        values = measure.spec.compute.score(table, **measure.params)
         out[name] = dict(zip(topics, values.tolist(), strict=True))
     return out
 
 
 _BINARY = {"rel": 1}
 _CUTOFF, _OPTIONAL_CUTOFF = Interval(1, integer=True), Interval(1, integer=True, optional=True)
-_LEVEL = {"rel": Interval(0, low_open=True)}
+JUDGED_ONLY = {"judged_only": False}
+"""ir_measures' ``judged_only`` parameter (trec_eval's ``-J``), declared by the measures ir_measures gives it to."""
+JUDGED_ONLY_DOMAIN = {"judged_only": Choices((False, True))}
+_LEVEL = {"rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}
+_BINARY_JUDGED = {**_BINARY, **JUDGED_ONLY}
 _GRADE = Interval(0, low_open=True, optional=True)
-register("P", _Adapter(precision_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
+register("P", _Adapter(precision_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY_JUDGED},
          cutoff="k", domains={"k": _CUTOFF, **_LEVEL}, description="precision at k, divided by k (trec_eval P_k)")
-register("Rprec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("RPrec",),
-         domains=_LEVEL,
+register("Rprec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY_JUDGED,
+         aliases=("RPrec",), domains=_LEVEL,
          description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
-register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
-         cutoff="k", aliases=("recip_rank",), domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
+register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL,
+         params={"k": None, **_BINARY_JUDGED}, cutoff="k", aliases=("recip_rank",),
+         domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
          description="reciprocal rank of the first relevant document (in the top k for RR@k)")
-register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
-         cutoff="k", aliases=("map", "map_cut"), domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
+register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL,
+         params={"k": None, **_BINARY_JUDGED}, cutoff="k", aliases=("map", "map_cut"),
+         domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
          description="average precision (trec_eval map; AP@k is map_cut_k)")
-register("Success", _Adapter(success_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
-         cutoff="k", aliases=("success",), domains={"k": _CUTOFF, **_LEVEL},
+register("Success", _Adapter(success_at), task="ranking", source=TREC_EVAL,
+         params={"k": 10, **_BINARY_JUDGED}, cutoff="k", aliases=("success",), domains={"k": _CUTOFF, **_LEVEL},
          description="1 if a relevant document is in the top k (trec_eval success_k)")
 register("nDCG", _Adapter(ndcg), task="ranking", source=TREC_EVAL,
-         params={"k": None, "gain": "linear", "gains": None}, choices={"gain": ("linear", "exp")}, cutoff="k",
-         aliases=("ndcg", "ndcg_cut"),
-         domains={"k": _OPTIONAL_CUTOFF, "gains": Pairs(Interval(0, low_open=True), Interval(0, high_open=True))},
+         params={"k": None, "gain": "linear", "gains": None, **JUDGED_ONLY}, choices={"gain": ("linear", "exp")},
+         cutoff="k", aliases=("ndcg", "ndcg_cut"),
+         domains={"k": _OPTIONAL_CUTOFF, "gains": Pairs(Interval(0, low_open=True), Interval(0, high_open=True)),
+                  **JUDGED_ONLY_DOMAIN},
          description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
                      "or gain=exp (2^g − 1, Burges)")
 register("ERR", _Adapter(err), task="ranking", source="Chapelle et al., CIKM 2009; gdeval",

@@ -28,6 +28,8 @@ import numpy as np
 
 from workbench.metrics import curves
 from workbench.metrics.ranking import (
+    JUDGED_ONLY,
+    JUDGED_ONLY_DOMAIN,
     GainTable,
     RankingInputError,
     _Adapter,
@@ -422,6 +424,8 @@ def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> n
 _BINARY = {"rel_level": 1.0}
 _LEVEL = {"rel_level": Interval(0, low_open=True)}
 _CUT = {"k": Interval(1, integer=True)}
+_JUDGED = {**_BINARY, **JUDGED_ONLY}  # the measures ir_measures gives judged_only (trec_eval's -J)
+_JUDGED_LEVEL = {**_LEVEL, **JUDGED_ONLY_DOMAIN}
 _COUNT = (0.0, float("inf"))
 for _name, _kernel, _aliases, _what in (
         ("NumRet", num_ret, ("num_ret",), "number of retrieved documents"),
@@ -441,18 +445,20 @@ for _name, _kernel, _aliases, _what in (
         ("Bpref", bpref, ("bpref",), "binary preference on judged documents (Buckley & Voorhees 2004)"),
         ("infAP", inferred_ap, (), "inferred AP on a sampled pool (Yilmaz & Aslam 2006)"),
         ("BinG", binary_g, ("binG",), "binary G: relevant documents discounted by non-relevant ones above")):
-    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=_BINARY, aliases=_aliases,
-             description=f"{_what} (trec_eval {(_aliases or (_name,))[0]})", domains=_LEVEL)
-register("SetF", _Adapter(set_f), task="ranking", source=TREC_EVAL_10, params={"beta": 1.0, **_BINARY},
-         aliases=("set_F",), domains={"beta": Interval(0), **_LEVEL},
+    _judged = _name in ("SetP", "SetRelP", "SetAP")
+    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=_JUDGED if _judged else _BINARY,
+             aliases=_aliases, description=f"{_what} (trec_eval {(_aliases or (_name,))[0]})",
+             domains=_JUDGED_LEVEL if _judged else _LEVEL)
+register("SetF", _Adapter(set_f), task="ranking", source=TREC_EVAL_10, params={"beta": 1.0, **_JUDGED},
+         aliases=("set_F",), domains={"beta": Interval(0), **_JUDGED_LEVEL},
          description="set F-measure (β+1)PR/(βP+R), β weighs recall (trec_eval set_F)")
 register("SetUtility", _Adapter(utility), task="ranking", source=TREC_EVAL_10,
          params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "num_docs": 0, **_BINARY}, aliases=("utility",),
          range=(float("-inf"), float("inf")),
          domains={"num_docs": Interval(0, integer=True), **dict.fromkeys("abcd", Interval()), **_LEVEL},
          description="set utility a·relret + b·nonrelret + c·relnotret + d·nonrelnotret (trec_eval utility)")
-register("R", _Adapter(recall_at), task="ranking", source=TREC_EVAL_10, params={"k": 10, **_BINARY},
-         cutoff="k", aliases=("recall",), domains={**_CUT, **_LEVEL},
+register("R", _Adapter(recall_at), task="ranking", source=TREC_EVAL_10, params={"k": 10, **_JUDGED},
+         cutoff="k", aliases=("recall",), domains={**_CUT, **_JUDGED_LEVEL},
          description="recall at k: relevant in the top k / R (trec_eval recall_k)")
 register("RelP", _Adapter(relative_precision_at), task="ranking", source=TREC_EVAL_10,
          params={"k": 10, **_BINARY}, cutoff="k", aliases=("relative_P",), domains={**_CUT, **_LEVEL},
@@ -462,8 +468,8 @@ register("RPrecMult", _Adapter(r_precision_multiple), task="ranking", source=TRE
          domains={"multiple": Interval(0), **_LEVEL},
          description="precision at ⌊multiple·R + 0.9⌋ (trec_eval Rprec_mult)")
 register("IPrec", _Adapter(interpolated_precision), task="ranking", source=TREC_EVAL_10,
-         params={"recall": None, **_BINARY}, cutoff="recall", aliases=("iprec_at_recall",),
-         domains={"recall": Interval(0, 1), **_LEVEL},
+         params={"recall": None, **_JUDGED}, cutoff="recall", aliases=("iprec_at_recall",),
+         domains={"recall": Interval(0, 1), **_JUDGED_LEVEL},
          description="interpolated precision at a recall level (trec_eval iprec_at_recall)")
 register("11ptAvg", _Adapter(eleven_point_average), task="ranking", source=TREC_EVAL_10, params=_BINARY,
          aliases=("11pt_avg",), domains=_LEVEL,
@@ -483,4 +489,4 @@ for _name, _kernel, _aliases, _what in (
     register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, aliases=_aliases, description=_what)
 register("RnDCG", _Adapter(r_ndcg), task="ranking", source=TREC_EVAL_10, params=_BINARY, aliases=("Rndcg",),
          domains=_LEVEL, description="nDCG averaged at the R-levels of the ideal ranking (trec_eval Rndcg)")
-del _name, _kernel, _aliases, _what, _params
+del _name, _kernel, _aliases, _what, _params, _judged
