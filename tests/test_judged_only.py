@@ -4,24 +4,31 @@ registry's parameter, the drop-in ``trec_eval -J`` and ``eval``/``compare`` ``-J
 against pytrec_eval on every measure: tests/test_trec_eval.py.)"""
 
 import io
+import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import shared_dataset
+from tests.test_trec_eval import REGISTERED, _rounds_as_version_9, _write, campaigns
 from workbench.cli import main
+from workbench.data import Campaign, read_trec_qrels, read_trec_run
 from workbench.errors import WorkbenchWarning
 from workbench.metrics.ranking import GainTable
 from workbench.metrics.registry import MeasureParameterError, UnknownMeasureError, evaluate, parse, with_defaults
 from workbench.model import Organization
 
-# The measures ir_measures gives judged_only (ir_measures/measures/*.py), by the workbench's names.
+# The measures ir_measures gives judged_only (ir_measures/measures/*.py), by the workbench's names; every
+# trec_eval measure has it too (trec_eval's -J applies to all of them).
 IR_MEASURES_JUDGED_ONLY = {"AP", "P", "RR", "Rprec", "nDCG", "R", "Success", "IPrec", "SetP", "SetRelP", "SetAP",
                            "SetF"}
+TREC_EVAL_ONLY = {"Bpref", "infAP", "NumRet", "NumRel", "NumRelRet", "NumNonRelJudgedRet", "SetR", "SetUtility",
+                  "RelP", "RPrecMult", "11ptAvg", "BinG", "Unjudged", "RBPResid", "nDCGRel", "G", "RnDCG", "RBP"}
 
 
 @st.composite
@@ -72,14 +79,15 @@ def test_judged_only_on_an_organization_judges_its_prioritised_and_rest_document
     assert evaluate(tail, ranking, "P(judged_only=True)@2")["P(judged_only=True)@2"] == 1.0
 
 
-def test_the_parameter_is_declared_where_ir_measures_has_it():
-    for name in IR_MEASURES_JUDGED_ONLY:
+def test_the_parameter_is_declared_where_ir_measures_or_trec_eval_has_it():
+    for name in IR_MEASURES_JUDGED_ONLY | TREC_EVAL_ONLY:
         measure = parse(f"{name}(judged_only=True)")
         assert measure.params["judged_only"] is True
         assert str(parse(str(measure))) == str(measure) and "judged_only=True" in str(measure)
         assert parse(name).params["judged_only"] is False
-    with pytest.raises(UnknownMeasureError, match="unknown parameter 'judged_only' for Bpref"):
-        parse("Bpref(judged_only=True)")
+    for name in ("ERR@20", "Judged@10", "Q-measure"):  # neither trec_eval's nor ir_measures' judged_only
+        with pytest.raises(UnknownMeasureError, match="unknown parameter 'judged_only'"):
+            parse(f"{name}(judged_only=True)")
 
 
 @pytest.mark.parametrize("value", ["maybe", "1", "0", "2.5", "yes"])
@@ -101,6 +109,37 @@ def test_with_defaults_sets_a_level_and_judged_only_where_the_name_leaves_them()
     assert with_defaults("Bpref", rel=2).params["rel_level"] == 2.0
     with pytest.raises(MeasureParameterError):
         with_defaults("AP", rel=-1)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=campaigns(), level=st.integers(1, 3))
+def test_every_trec_eval_measure_judged_only_equals_pytrec_eval_through_a_campaign(data, level):
+    """The registry's trec_eval measures with judged_only=True, through Campaign from TREC files (the
+    from_entries table), equal pytrec_eval's -J (judged_docs_only_flag) per topic to 1e-9."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = data
+    wanted = {"bpref", "infAP", "set_P", "set_recall", "set_F", "set_map", "set_relative_P", "num_rel",
+              "num_ret", "num_rel_ret", "num_nonrel_judged_ret", "recall.7", "relative_P.7", "iprec_at_recall",
+              "Rprec_mult", "11pt_avg", "binG", "utility", "G", "ndcg_rel", "Rndcg", "map", "ndcg", "P.5",
+              "recip_rank", "Rprec", "success.5", "ndcg_cut.5", "map_cut.5"}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, wanted, relevance_level=level,
+                                            judged_docs_only_flag=1).evaluate(run)
+    names = {k: str(with_defaults(v.format(L=level), judged_only=True)) for k, v in
+             {**REGISTERED, "P_5": "P(rel={L})@5", "recip_rank": "RR(rel={L})", "Rprec": "Rprec(rel={L})",
+              "success_5": "Success(rel={L})@5", "ndcg_cut_5": "nDCG@5", "map_cut_5": "AP(rel={L})@5"}.items()}
+    with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        qrels_path, run_path = _write(Path(folder), qrels, run)
+        frame = Campaign(read_trec_qrels(qrels_path), read_trec_run(run_path)).evaluate(
+            list(names.values()), missing_topics="skip", extra_topics="ignore", progress=False)
+    mine = frame.set_index(["topic", "measure"])["value"]
+    assert set(frame["topic"]) == set(theirs)
+    for topic, values in theirs.items():
+        for measure, registered in names.items():
+            if measure in ("iprec_at_recall_0.30", "11pt_avg") and not _rounds_as_version_9(values["num_rel"]):
+                continue  # pytrec_eval bundles trec_eval 9's rounding of r·R
+            expected, value = values[measure], mine[(topic, registered)]
+            assert value == pytest.approx(expected, abs=1e-9, nan_ok=True), (measure, topic)
 
 
 # ------------------------------------------------------------------------------------------- command line
@@ -146,8 +185,8 @@ def test_judged_only_on_a_measure_without_the_parameter_exits_2_naming_it(tmp_pa
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("1 0 a 1\n")
     run.write_text("1 Q0 a 1 1.0 s\n")
-    assert main(["eval", "-J", "-m", "AP", "Bpref", "--gold", str(qrels), "--run", str(run), "-q"]) == 2
+    assert main(["eval", "-J", "-m", "AP", "Bpref", "ERR@20", "--gold", str(qrels), "--run", str(run), "-q"]) == 2
     err = capsys.readouterr().err
-    assert "-J" in err and "'Bpref'" in err and "'AP'" not in err
+    assert "-J" in err and "'ERR@20'" in err and "'AP'" not in err and "'Bpref'" not in err
     assert main(["compare", "-J", "-m", "AP(judged_only=maybe)", "--gold", str(qrels), "--run", str(run)]) == 2
     assert "judged_only" in capsys.readouterr().err

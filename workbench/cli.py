@@ -199,9 +199,9 @@ def _measures(args) -> list:
     if args.judged_only:
         lacking = [name for name in args.measures if "judged_only" not in parse(name).spec.params]
         if lacking:
-            raise CliError(f"-J: {', '.join(map(repr, lacking))} take(s) no judged_only parameter (ir_measures' "
-                           "judged_only exists for AP, P, RR, Rprec, nDCG, R, Success, IPrec, SetP, SetRelP, "
-                           "SetAP, SetF)")
+            raise CliError(f"-J applies to the measures with a judged_only parameter (trec_eval's and "
+                           f"ir_measures'); {', '.join(map(repr, lacking))} ha{'ve' if len(lacking) > 1 else 's'} "
+                           "none")
         settings["judged_only"] = True
     return [with_defaults(name, **settings) for name in args.measures] if settings else args.measures
 

@@ -616,7 +616,8 @@ def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[
 _BINARY = {"rel": 1}
 _CUTOFF, _OPTIONAL_CUTOFF = Interval(1, integer=True), Interval(1, integer=True, optional=True)
 JUDGED_ONLY = {"judged_only": False}
-"""ir_measures' ``judged_only`` parameter (trec_eval's ``-J``), declared by the measures ir_measures gives it to."""
+"""ir_measures' ``judged_only`` parameter, trec_eval's ``-J`` (:meth:`GainTable.judged_only`): declared by every
+trec_eval measure and by those ir_measures gives it to."""
 JUDGED_ONLY_DOMAIN = {"judged_only": Choices((False, True))}
 _LEVEL = {"rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}
 _BINARY_JUDGED = {**_BINARY, **JUDGED_ONLY}
@@ -649,9 +650,9 @@ register("ERR", _Adapter(err), task="ranking", source="Chapelle et al., CIKM 200
          domains={"k": _OPTIONAL_CUTOFF, "max_grade": _GRADE}, cutoff="k",
          description="expected reciprocal rank; gain=exp (Chapelle, gdeval) or linear (NTCIREVAL)")
 register("RBP", _Adapter(rbp), task="ranking", source="Moffat & Zobel, TOIS 2008",
-         params={"p": 0.8, "max_grade": None, "rel": None},
+         params={"p": 0.8, "max_grade": None, "rel": None, **JUDGED_ONLY},
          domains={"p": Interval(0, 1, low_open=True, high_open=True), "max_grade": _GRADE,
-                  "rel": Interval(0, low_open=True, optional=True)},
+                  "rel": Interval(0, low_open=True, optional=True), **JUDGED_ONLY_DOMAIN},
          description="rank-biased precision with persistence p (binary from level rel when given)")
 for _name, _kernel, _what in (("Q-measure", q_measure, "Q-measure: blended ratio at every relevant rank"),
                               ("O-measure", o_measure, "O-measure: blended ratio at the first relevant rank"),

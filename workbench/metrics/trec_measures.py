@@ -421,11 +421,11 @@ def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> n
 
 
 # ----------------------------------------------------------------------------------------- registry
-_BINARY = {"rel_level": 1.0}
-_LEVEL = {"rel_level": Interval(0, low_open=True)}
+# Every trec_eval measure takes judged_only (its -J; ir_measures' parameter, which ir_measures gives to
+# SetP, SetRelP, SetAP, SetF, R and IPrec among these).
+_BINARY = {"rel_level": 1.0, **JUDGED_ONLY}
+_LEVEL = {"rel_level": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}
 _CUT = {"k": Interval(1, integer=True)}
-_JUDGED = {**_BINARY, **JUDGED_ONLY}  # the measures ir_measures gives judged_only (trec_eval's -J)
-_JUDGED_LEVEL = {**_LEVEL, **JUDGED_ONLY_DOMAIN}
 _COUNT = (0.0, float("inf"))
 for _name, _kernel, _aliases, _what in (
         ("NumRet", num_ret, ("num_ret",), "number of retrieved documents"),
@@ -433,10 +433,10 @@ for _name, _kernel, _aliases, _what in (
         ("NumRelRet", num_rel_ret, ("num_rel_ret",), "number of relevant documents retrieved"),
         ("NumNonRelJudgedRet", num_nonrel_judged_ret, ("num_nonrel_judged_ret",),
          "number of judged non-relevant documents retrieved")):
-    _params = {} if _kernel is num_ret else _BINARY
+    _params = JUDGED_ONLY if _kernel is num_ret else _BINARY
     register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=_params, aliases=_aliases,
              range=_COUNT, description=f"{_what} (trec_eval {_aliases[0]}; summed over topics)",
-             domains={} if _kernel is num_ret else _LEVEL)
+             domains=JUDGED_ONLY_DOMAIN if _kernel is num_ret else _LEVEL)
 for _name, _kernel, _aliases, _what in (
         ("SetP", set_precision, ("set_P",), "precision of the retrieved set"),
         ("SetRelP", set_relative_precision, ("set_relative_P",), "relevant retrieved / min(retrieved, R)"),
@@ -445,20 +445,18 @@ for _name, _kernel, _aliases, _what in (
         ("Bpref", bpref, ("bpref",), "binary preference on judged documents (Buckley & Voorhees 2004)"),
         ("infAP", inferred_ap, (), "inferred AP on a sampled pool (Yilmaz & Aslam 2006)"),
         ("BinG", binary_g, ("binG",), "binary G: relevant documents discounted by non-relevant ones above")):
-    _judged = _name in ("SetP", "SetRelP", "SetAP")
-    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=_JUDGED if _judged else _BINARY,
-             aliases=_aliases, description=f"{_what} (trec_eval {(_aliases or (_name,))[0]})",
-             domains=_JUDGED_LEVEL if _judged else _LEVEL)
-register("SetF", _Adapter(set_f), task="ranking", source=TREC_EVAL_10, params={"beta": 1.0, **_JUDGED},
-         aliases=("set_F",), domains={"beta": Interval(0), **_JUDGED_LEVEL},
+    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=_BINARY, aliases=_aliases,
+             description=f"{_what} (trec_eval {(_aliases or (_name,))[0]})", domains=_LEVEL)
+register("SetF", _Adapter(set_f), task="ranking", source=TREC_EVAL_10, params={"beta": 1.0, **_BINARY},
+         aliases=("set_F",), domains={"beta": Interval(0), **_LEVEL},
          description="set F-measure (β+1)PR/(βP+R), β weighs recall (trec_eval set_F)")
 register("SetUtility", _Adapter(utility), task="ranking", source=TREC_EVAL_10,
          params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "num_docs": 0, **_BINARY}, aliases=("utility",),
          range=(float("-inf"), float("inf")),
          domains={"num_docs": Interval(0, integer=True), **dict.fromkeys("abcd", Interval()), **_LEVEL},
          description="set utility a·relret + b·nonrelret + c·relnotret + d·nonrelnotret (trec_eval utility)")
-register("R", _Adapter(recall_at), task="ranking", source=TREC_EVAL_10, params={"k": 10, **_JUDGED},
-         cutoff="k", aliases=("recall",), domains={**_CUT, **_JUDGED_LEVEL},
+register("R", _Adapter(recall_at), task="ranking", source=TREC_EVAL_10, params={"k": 10, **_BINARY},
+         cutoff="k", aliases=("recall",), domains={**_CUT, **_LEVEL},
          description="recall at k: relevant in the top k / R (trec_eval recall_k)")
 register("RelP", _Adapter(relative_precision_at), task="ranking", source=TREC_EVAL_10,
          params={"k": 10, **_BINARY}, cutoff="k", aliases=("relative_P",), domains={**_CUT, **_LEVEL},
@@ -468,25 +466,27 @@ register("RPrecMult", _Adapter(r_precision_multiple), task="ranking", source=TRE
          domains={"multiple": Interval(0), **_LEVEL},
          description="precision at ⌊multiple·R + 0.9⌋ (trec_eval Rprec_mult)")
 register("IPrec", _Adapter(interpolated_precision), task="ranking", source=TREC_EVAL_10,
-         params={"recall": None, **_JUDGED}, cutoff="recall", aliases=("iprec_at_recall",),
-         domains={"recall": Interval(0, 1), **_JUDGED_LEVEL},
+         params={"recall": None, **_BINARY}, cutoff="recall", aliases=("iprec_at_recall",),
+         domains={"recall": Interval(0, 1), **_LEVEL},
          description="interpolated precision at a recall level (trec_eval iprec_at_recall)")
 register("11ptAvg", _Adapter(eleven_point_average), task="ranking", source=TREC_EVAL_10, params=_BINARY,
          aliases=("11pt_avg",), domains=_LEVEL,
          description="interpolated precision averaged at recall 0, 0.1, …, 1 (trec_eval 11pt_avg)")
-register("Unjudged", _Adapter(unjudged_at), task="ranking", source=TREC_EVAL_10, params={"k": 10}, cutoff="k",
-         aliases=("unj",), direction="lower", domains=_CUT,
+register("Unjudged", _Adapter(unjudged_at), task="ranking", source=TREC_EVAL_10, params={"k": 10, **JUDGED_ONLY},
+         cutoff="k", aliases=("unj",), direction="lower", domains={**_CUT, **JUDGED_ONLY_DOMAIN},
          description="fraction of the top k outside the judgements (trec_eval unj_k; a red flag)")
 register("Judged", _Adapter(judged_at), task="ranking", source="ir_measures (Judged@k)", params={"k": None},
          cutoff="k", domains={"k": Interval(1, integer=True, optional=True)},
          description="fraction of the top k that has a judgement (ir_measures Judged@k)")
-register("RBPResid", _Adapter(rbp_residual), task="ranking", source=TREC_EVAL_10, params={"p": 0.9},
-         aliases=("rbp_resid",), direction="lower", domains={"p": Interval(0, 1, low_open=True, high_open=True)},
+register("RBPResid", _Adapter(rbp_residual), task="ranking", source=TREC_EVAL_10, params={"p": 0.9, **JUDGED_ONLY},
+         aliases=("rbp_resid",), direction="lower",
+         domains={"p": Interval(0, 1, low_open=True, high_open=True), **JUDGED_ONLY_DOMAIN},
          description="RBP residual: the weight unjudged and unretrieved ranks could still add (trec_eval)")
 for _name, _kernel, _aliases, _what in (
         ("nDCGRel", ndcg_rel, ("ndcg_rel",), "nDCG averaged at the relevant documents (trec_eval ndcg_rel)"),
         ("G", g_measure, (), "gain discounted by the lag behind the ideal (trec_eval G, experimental)")):
-    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, aliases=_aliases, description=_what)
+    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=JUDGED_ONLY, aliases=_aliases,
+             domains=JUDGED_ONLY_DOMAIN, description=_what)
 register("RnDCG", _Adapter(r_ndcg), task="ranking", source=TREC_EVAL_10, params=_BINARY, aliases=("Rndcg",),
          domains=_LEVEL, description="nDCG averaged at the R-levels of the ideal ranking (trec_eval Rndcg)")
-del _name, _kernel, _aliases, _what, _params, _judged
+del _name, _kernel, _aliases, _what, _params
