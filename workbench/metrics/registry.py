@@ -409,8 +409,10 @@ def with_defaults(measure: str | Measure, **values: Any) -> Measure:
     is None stands for "not used" (RBP's ``rel``: graded RBP) and is left alone; values are checked against
     the measure's domains.
 
-    >>> [str(with_defaults(m, rel=2, judged_only=True)) for m in ("P(rel=3)@5", "nDCG@10", "RBP")]
-    ['P(rel=3, judged_only=True)@5', 'nDCG(judged_only=True)@10', 'RBP']
+    >>> [str(with_defaults(m, rel=2, judged_only=True)) for m in ("P(rel=3)@5", "nDCG@10", "ERR")]
+    ['P(rel=3, judged_only=True)@5', 'nDCG(judged_only=True)@10', 'ERR']
+    >>> str(with_defaults("RBP", rel=2))
+    'RBP'
     """
     measure = parse(measure)
     params = measure.params
