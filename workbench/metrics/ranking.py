@@ -22,6 +22,7 @@ descending); a document already met in a higher level is skipped.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -328,6 +329,13 @@ class GainTable:
         >>> t.judged_only().gains.tolist(), t.judged_only().num_ret.tolist()
         ([[2.0, 0.0, 1.0]], [3])
         """
+        return self._judged_table
+
+    @functools.cached_property
+    def _judged_table(self) -> GainTable:
+        """:meth:`judged_only`, computed once per table (the measures of one run share it)."""
+        if np.array_equal(self.judged, self.retrieved()):
+            return self
         rows, columns = np.nonzero(self.judged)  # row-major: grouped by row, rank order inside a row
         num_ret = np.bincount(rows, minlength=self.gains.shape[0])
         width = int(num_ret.max(initial=0))
