@@ -190,3 +190,20 @@ def test_judged_only_on_a_measure_without_the_parameter_exits_2_naming_it(tmp_pa
     assert "-J" in err and "'ERR@20'" in err and "'AP'" not in err and "'Bpref'" not in err
     assert main(["compare", "-J", "-m", "AP(judged_only=maybe)", "--gold", str(qrels), "--run", str(run)]) == 2
     assert "judged_only" in capsys.readouterr().err
+
+
+def test_compare_takes_judged_only_and_level(tmp_path, capsys):
+    """compare -J -l 2: the report's measures are the judged-only ones at level 2, scored as eval scores them."""
+    qrels, run_a, run_b = tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    qrels.write_text("".join(f"{t} 0 d{i} {i % 3}\n" for t in (1, 2, 3) for i in range(6)))
+    run_a.write_text("".join(f"{t} Q0 {d} 1 {s} sysA\n" for t in (1, 2, 3)
+                             for d, s in (("x", 9), ("d2", 8), ("d1", 7), ("d5", 6))))
+    run_b.write_text("".join(f"{t} Q0 {d} 1 {s} sysB\n" for t in (1, 2, 3)
+                             for d, s in (("d1", 9), ("y", 8), ("d5", 7), ("d4", 6))))
+    args = ["--gold", str(qrels), "--run", str(run_a), str(run_b), "-m", "P@2", "-J", "-l", "2", "-q"]
+    assert main(["compare", *args, "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert "P(rel=2, judged_only=True)@2" in out
+    means = _table(["eval", *args, "--format", "csv"], capsys)
+    # judged rankings: a = d2 d1 d5 (P@2 at level 2: d2, d5 reach 2 → 1/2), b = d1 d5 d4 (d5 → 1/2)
+    assert means[("all", "P(rel=2, judged_only=True)@2")].tolist() == [0.5, 0.5]
