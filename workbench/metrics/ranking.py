@@ -12,7 +12,8 @@ vectorised code scores one topic or a whole run::
 Binary measures (P@k, Rprec, RR, AP) call a document relevant when its gain reaches ``rel``
 (ir_measures' name for trec_eval's ``-l``, default 1); graded measures (nDCG, ERR, RBP, Q, O, P, P+) use
 every positive gain, as trec_eval's ndcg does. A topic without relevant documents scores 0 on every measure
-(as trec_eval does).
+(as trec_eval does). ``judged_only=True`` (ir_measures' name for trec_eval's ``-J``, declared by every trec_eval
+measure) scores the ranking without its unjudged documents (:meth:`GainTable.judged_only`).
 
 Tie policy (:func:`trec_eval_order`): score descending compared as 32-bit floats, then document id
 descending (trec_eval's ``comp_sim_docno``); a run's rank column is ignored. When an output
@@ -224,8 +225,8 @@ class GainTable:
     def from_organizations(cls, gold: Organization, output: Organization) -> GainTable:
         """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``.
         A retrieved document is judged when the gold prioritises it or holds it in a finite rest (judged
-        non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP and the judged
-        fractions need the qrels themselves (:meth:`from_run`) when those matter."""
+        non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP, the judged
+        fractions and ``judged_only`` need the qrels themselves (:meth:`from_run`) when those matter."""
         grade = dict.fromkeys(gold.rest or (), 0.0) | gold.grade_of()
         ranked = ranked_documents(output)
         gains = [grade.get(doc, 0.0) for doc in ranked]
