@@ -298,6 +298,8 @@ def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
     default = spec.params[key]
     if isinstance(default, bool) and isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
+    if isinstance(default, bool) and not isinstance(value, bool):  # 1 == True, yet not a truth value here
+        raise MeasureParameterError(f"{name!r}: parameter {key} must be True or False, got {value!r}")
     domain = spec.domains.get(key)
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, float) and value.is_integer():
@@ -398,6 +400,28 @@ def parse(name: str | Measure) -> Measure:
     params = {key: _coerce(spec, key, given[key], name) if key in given else default
               for key, default in spec.params.items()}
     return Measure(spec, tuple(params.items()))
+
+
+def with_defaults(measure: str | Measure, **values: Any) -> Measure:
+    """The measure with each parameter of ``values`` that it declares set, where the measure leaves it at its
+    default: settings that apply to every measure having the parameter, as trec_eval's ``-l`` (``rel``) and
+    ``-J`` (``judged_only``) do. Names are read through :data:`PARAMETER_ALIASES`; a parameter whose default
+    is None stands for "not used" (RBP's ``rel``: graded RBP) and is left alone; values are checked against
+    the measure's domains.
+
+    >>> [str(with_defaults(m, rel=2, judged_only=True)) for m in ("P(rel=3)@5", "nDCG@10", "ERR")]
+    ['P(rel=3, judged_only=True)@5', 'nDCG(judged_only=True)@10', 'ERR']
+    >>> str(with_defaults("RBP", rel=2))
+    'RBP'
+    """
+    measure = parse(measure)
+    params = measure.params
+    for key, value in values.items():
+        key = _parameter_name(measure.spec, key)
+        default = measure.spec.params.get(key)
+        if key in params and default is not None and params[key] == default:
+            params[key] = _coerce(measure.spec, key, value, str(measure))
+    return Measure(measure.spec, tuple(params.items()))
 
 
 def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
