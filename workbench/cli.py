@@ -261,7 +261,7 @@ def cmd_compare(args) -> int:
         sys.stdout.write(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
         return 0
     sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
-                     text_table(matrix.reset_index(), args.format)))
+                     text_table(matrix.reset_index(allow_duplicates=True), args.format)))
     sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
     comment = "%" if args.format == "latex" else "#"
     sys.stdout.write("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
