@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from workbench.model import Organization, OrganizationError
+from workbench.scalars import parse_scalar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -156,15 +157,6 @@ def _org_meta(file: Path) -> dict[str, str]:
     return meta
 
 
-def _number(text: str) -> float | int | str:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_example(text: str, name: str = "", file: Path | str | None = None) -> Example:
     """Read the sectioned ``.org`` format (see ``datasets/README.md``): ``@title``, ``@source``,
     ``@params k=v…``, ``@gold`` and ``@output NAME`` blocks in the notation, each optionally followed by
@@ -193,7 +185,7 @@ def parse_example(text: str, name: str = "", file: Path | str | None = None) -> 
                 k, sep, v = item.partition("=")
                 if not sep:
                     raise DatasetError(f"{where}line {line_no}: @params wants key=value items, got {item!r}")
-                params[k] = _number(v)
+                params[k] = parse_scalar(v)
         elif key in ("gold", "output"):
             current = "gold" if key == "gold" else value
             if not current or current in blocks:

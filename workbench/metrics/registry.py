@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from workbench.scalars import parse_scalar
+
 # The modules whose import registers measures; loaded on first use so that they may import this one.
 _MODULES = (
     "workbench.metrics.reliability",
@@ -149,16 +151,6 @@ def _format_value(value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def _parse_value(text: str) -> Any:
-    text = text.strip().strip("'\"")
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
     default = spec.params[key]
     if isinstance(default, bool) and isinstance(value, str) and value.lower() in ("true", "false"):
@@ -210,10 +202,10 @@ def parse(name: str | Measure) -> Measure:
                     allowed = ", ".join(spec.params) or "none"
                     raise UnknownMeasureError(
                         f"{name!r}: unknown parameter {key!r} for {spec.name} (its parameters: {allowed})")
-                given[key] = _parse_value(value)
+                given[key] = parse_scalar(value)
         elif match.group("cutoff") is not None and spec.cutoff and not seen_cutoff:
             seen_cutoff = True
-            given[spec.cutoff] = _parse_value(match.group("cutoff"))
+            given[spec.cutoff] = parse_scalar(match.group("cutoff"))
         else:
             raise UnknownMeasureError(f"cannot read {match.group(0).strip()!r} in {name!r}; "
                                       f"write e.g. {_spelling(spec)}")
