@@ -14,9 +14,9 @@ applies the policy for topics a run lacks, and shapes the results::
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from workbench.metrics.registry import Measure, evaluate, parse
 from workbench.model import Organization
@@ -78,7 +78,8 @@ class Campaign:
         return {system: topics for system, topics in out.items() if topics}
 
     def evaluate(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
-                 extra_topics: str = "error", progress: bool = True) -> pd.DataFrame:
+                 extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
+                 chunk_topics: int | None = None) -> pd.DataFrame:
         """Score every (system, gold topic) with :func:`workbench.evaluate`: a tidy DataFrame
         ``system, topic, measure, value`` (systems, topics and measures in the order given).
 
@@ -88,6 +89,11 @@ class Campaign:
         Whatever the policies did is in ``df.attrs["missing_topics"]`` / ``df.attrs["extra_topics"]`` and,
         when some topic was missing or dropped, in a :class:`MissingTopicsWarning`. ``progress`` shows a
         tqdm bar when the work lasts more than a second.
+
+        ``executor`` spreads the work: a :class:`concurrent.futures.Executor` (``ProcessPoolExecutor()`` for
+        the local cores) or a ``dask.distributed.Client`` (``pip install workbench[distributed]``) receives
+        chunks of ``chunk_topics`` gold topics (default: a few chunks per worker); the results are those of
+        the serial run, bit for bit (see :mod:`workbench.data.distributed`).
         """
         import pandas as pd
         from tqdm.auto import tqdm
@@ -108,21 +114,18 @@ class Campaign:
             system, topics = next(iter(extra.items()))
             raise CampaignError(f"system {system!r} has output for topic(s) {_topics_text(topics)} that the "
                                 "gold standard lacks (extra_topics='ignore' drops them)")
-        rows: list[tuple[str, str, str, float]] = []
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
-        for system, topic in tqdm(work, desc="evaluating", unit="topic", disable=not progress, delay=1.0,
-                                  leave=False):
-            run = self.runs[system]
-            if topic not in run:
-                rows.extend((system, topic, name, 0.0) for name in names)
-                continue
-            try:
-                scores = evaluate(self.gold[topic], run[topic], names)
-            except Exception as error:
-                raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: "
-                                    f"{error}") from error
-            rows.extend((system, topic, name, scores[name]) for name in names)
+        if executor is None:
+            scored = tqdm(_score_pairs(self.gold, self.runs, work, {name: name for name in names}),
+                          total=len(work), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
+                          leave=False)
+            rows = [row for pair_rows in scored for row in pair_rows]
+        else:
+            from workbench.data.distributed import score_on
+
+            rows = score_on(executor, self.gold, self.runs, work, {name: parse(name) for name in names},
+                            chunk_topics=chunk_topics, progress=progress)
         frame = pd.DataFrame(rows, columns=COLUMNS).astype({"value": "float64"})
         frame.attrs["missing_topics"] = {"policy": missing_topics, "topics": missing}
         frame.attrs["extra_topics"] = {"policy": extra_topics, "topics": extra}
@@ -133,6 +136,24 @@ class Campaign:
         if notes:
             warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=2)
         return frame
+
+
+def _score_pairs(gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
+                 pairs: Iterable[tuple[str, str]], measures: Mapping[str, str | Measure]) -> Iterator[list[tuple]]:
+    """The rows ``(system, topic, name, value)`` of each (system, topic) pair in turn: what the serial loop
+    and every worker of a distributed run execute. ``measures`` maps each result name to what
+    :func:`workbench.evaluate` is given for it."""
+    for system, topic in pairs:
+        run = runs[system]
+        if topic not in run:
+            yield [(system, topic, name, 0.0) for name in measures]
+            continue
+        try:
+            scores = evaluate(gold[topic], run[topic], measures.values())
+        except Exception as error:
+            raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: "
+                                f"{error}") from error
+        yield [(system, topic, name, scores[str(given)]) for name, given in measures.items()]
 
 
 def _measure_names(measures) -> list[str]:

@@ -1,0 +1,204 @@
+"""A campaign scored on other processes or machines: :meth:`Campaign.evaluate` with ``executor=``.
+
+The gold topics are cut into chunks; each chunk travels once, with the gold organizations of its topics and
+every run's outputs for them, to a worker that scores it with the very loop the serial run uses (so values
+are identical bit for bit), and the rows are put back in the serial order. The measures travel once per
+chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with
+``broadcast=True``). Built-in measures travel by name; a measure registered in the session (a custom one)
+travels with its compute function, which must pickle.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> from workbench.data import Campaign
+    >>> from workbench.model import Organization
+    >>> gold = {"q1": Organization.parse("d1 d2"), "q2": Organization.parse("d3")}
+    >>> runs = {"sys": {"q1": Organization.parse("d2 d1"), "q2": Organization.parse("d3")}}
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     Campaign(gold, runs).evaluate(["P@1"], executor=pool, progress=False).value.tolist()
+    [0.0, 1.0]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import pickle
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from workbench.data.campaign import CampaignError, _score_pairs, _topics_text
+from workbench.metrics.registry import Measure, MeasureSpec, parse
+from workbench.model import Organization
+
+CHUNKS_PER_WORKER = 4
+"""Default chunking: about this many chunks per worker, so that a slow chunk does not idle the others and the
+progress bar moves, while each organization still travels once."""
+
+Row = tuple[str, str, str, float]
+Pair = tuple[str, str]
+
+
+class CampaignInterruptedError(CampaignError):
+    """The executor failed before every chunk was scored (a worker died, the cluster went away).
+
+    ``topics`` lists the gold topics whose chunks were not scored; no result is kept (evaluate again)."""
+
+    def __init__(self, message: str, topics: Sequence[str]) -> None:
+        super().__init__(message)
+        self.topics = list(topics)
+
+    def __reduce__(self):
+        return type(self), (self.args[0], self.topics)
+
+
+class UnpicklableMeasureError(CampaignError):
+    """A custom measure cannot travel to the executor's workers; the message names it."""
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """What one worker gets: some gold topics, every run's outputs for them, the pairs to score in order."""
+
+    gold: dict[str, Organization]
+    runs: dict[str, dict[str, Organization]]
+    pairs: list[Pair]
+
+
+@dataclass(frozen=True)
+class _ShippedMeasure:
+    """A measure as it travels: a built-in one by its name (parsed again on the worker), a custom one with
+    its spec's fields (mapping proxies, which do not pickle, as dicts)."""
+
+    text: str
+    spec_fields: dict[str, Any] | None = None
+    bound: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, measure: Measure) -> _ShippedMeasure:
+        if _is_builtin(measure.spec):
+            return cls(str(measure))
+        fields = {f.name: getattr(measure.spec, f.name) for f in dataclasses.fields(measure.spec)}
+        fields = {k: dict(v) if isinstance(v, MappingProxyType) else v for k, v in fields.items()}
+        return cls(str(measure), fields, measure.bound)
+
+    def revive(self) -> Measure:
+        if self.spec_fields is None:
+            return parse(self.text)
+        fields = {k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in self.spec_fields.items()}
+        return Measure(MeasureSpec(**fields), self.bound)
+
+
+def _is_builtin(spec: MeasureSpec) -> bool:
+    """True for the measures the workbench's own metric modules register (every worker knows them)."""
+    return getattr(spec.compute, "__module__", "").startswith("workbench.")
+
+
+def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[list[Row]]:
+    """Runs on a worker: the rows of each pair of the chunk, with the serial loop."""
+    revived = {name: shipped.revive() for name, shipped in measures.items()}
+    return list(_score_pairs(chunk.gold, chunk.runs, chunk.pairs, revived))
+
+
+def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
+             pairs: list[Pair], measures: Mapping[str, Measure], *, chunk_topics: int | None = None,
+             progress: bool = True) -> list[Row]:
+    """The rows of ``pairs`` (in their order) scored on ``executor``: a :class:`concurrent.futures.Executor`
+    or a ``dask.distributed.Client``. ``chunk_topics`` gold topics travel together (default: about
+    :data:`CHUNKS_PER_WORKER` chunks per worker)."""
+    from tqdm.auto import tqdm
+
+    dask = _is_dask_client(executor)
+    if not dask and not isinstance(executor, Executor):
+        raise CampaignError("executor must be a concurrent.futures.Executor (e.g. ProcessPoolExecutor) or a "
+                            f"dask.distributed.Client, got {type(executor).__name__}")
+    if chunk_topics is not None and (isinstance(chunk_topics, bool) or not isinstance(chunk_topics, int)
+                                     or chunk_topics < 1):
+        raise CampaignError(f"chunk_topics must be a positive integer, got {chunk_topics!r}")
+    shipped = {name: _ShippedMeasure.of(measure) for name, measure in measures.items()}
+    if not isinstance(executor, ThreadPoolExecutor):
+        _check_picklable(shipped, measures, dask)
+    topics = list(dict.fromkeys(topic for _, topic in pairs))
+    size = chunk_topics or math.ceil(len(topics) / (CHUNKS_PER_WORKER * _workers(executor, dask)))
+    chunks = [_chunk(gold, runs, pairs, topics[start:start + size]) for start in range(0, len(topics), size)]
+    scored: dict[Pair, list[Row]] = {}
+    with tqdm(total=len(pairs), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
+              leave=False) as bar:
+        for chunk, rows in _run(executor, dask, chunks, shipped):
+            scored.update(zip(chunk.pairs, rows, strict=True))
+            bar.update(len(chunk.pairs))
+    return [row for pair in pairs for row in scored[pair]]
+
+
+def _chunk(gold, runs, pairs: list[Pair], topics: list[str]) -> _Chunk:
+    wanted = set(topics)
+    return _Chunk({t: gold[t] for t in topics}, {s: {t: run[t] for t in topics if t in run} for s, run in runs.items()},
+                  [pair for pair in pairs if pair[1] in wanted])
+
+
+def _run(executor, dask: bool, chunks: list[_Chunk],
+         shipped: dict[str, _ShippedMeasure]) -> Iterator[tuple[_Chunk, list[list[Row]]]]:
+    """Each chunk with its rows, as chunks complete; on a failure, cancel the rest and raise."""
+    if dask:
+        from distributed import as_completed
+
+        [measures] = executor.scatter([shipped], broadcast=True, hash=False)  # one piece (a dict would be many)
+        futures = {executor.submit(_score_chunk, chunk, measures, pure=False): chunk for chunk in chunks}
+        cancel = executor.cancel
+    else:
+        from concurrent.futures import as_completed
+
+        futures = {executor.submit(_score_chunk, chunk, shipped): chunk for chunk in chunks}
+
+        def cancel(pending):
+            for future in pending:
+                future.cancel()
+    done: set = set()
+    try:
+        for future in as_completed(list(futures)):
+            rows = future.result()
+            done.add(future)
+            yield futures[future], rows
+    except CampaignError:  # a measure failed on some topic: the same error as the serial run
+        cancel([f for f in futures if f not in done])
+        raise
+    except Exception as error:
+        cancel([f for f in futures if f not in done])
+        lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.gold]
+        raise CampaignInterruptedError(
+            f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}: "
+            f"{error}); gold topic(s) not scored: {_topics_text(lost)}; no results were kept, evaluate again",
+            lost) from error
+
+
+def _check_picklable(shipped: dict[str, _ShippedMeasure], measures: Mapping[str, Measure], dask: bool) -> None:
+    """Custom measures must pickle (with cloudpickle on Dask, plain pickle otherwise) to reach the workers."""
+    if dask:
+        from distributed.protocol.pickle import dumps
+    else:
+        dumps = pickle.dumps
+    for name, one in shipped.items():
+        if one.spec_fields is None:
+            continue
+        try:
+            dumps(one)
+        except Exception as error:
+            compute = measures[name].spec.compute
+            raise UnpicklableMeasureError(
+                f"measure {name!r} cannot be sent to the executor's workers: its compute function "
+                f"{getattr(compute, '__qualname__', compute)!r} does not pickle ({type(error).__name__}: {error}); "
+                "define it at the top level of an importable module, or evaluate without executor=") from None
+
+
+def _is_dask_client(executor: Any) -> bool:
+    distributed = sys.modules.get("distributed")
+    return distributed is not None and isinstance(executor, distributed.Client)
+
+
+def _workers(executor: Any, dask: bool) -> int:
+    if dask:
+        return max(1, sum(executor.nthreads().values()))
+    return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
