@@ -2,6 +2,7 @@
 evaluated into tidy tables."""
 
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
+from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
 from workbench.data.replab import ReplabEncodingError, ReplabFormatError, read_replab, write_replab
 from workbench.data.trec import (
     TrecFormatError,
@@ -21,10 +22,12 @@ from workbench.data.weps import WepsFormatError, read_weps_clustering, read_weps
 __all__ = [
     "Campaign",
     "CampaignError",
+    "CampaignInterruptedError",
     "MissingTopicsWarning",
     "ReplabEncodingError",
     "ReplabFormatError",
     "TrecFormatError",
+    "UnpicklableMeasureError",
     "WepsFormatError",
     "means",
     "qrels_grades",
