@@ -260,3 +260,21 @@ def test_the_real_samples_score_the_same_in_a_process_pool(spawn_pool):
         serial = campaign.evaluate(measures, missing_topics="skip", progress=False)
         pooled = campaign.evaluate(measures, missing_topics="skip", executor=spawn_pool, progress=False)
         _assert_bitwise_equal(serial, pooled)
+
+
+def test_a_campaign_with_nothing_to_score_gives_the_empty_serial_table():
+    campaign = Campaign(_grouping_campaign(13).gold, {})
+    with ThreadPoolExecutor(1) as pool:
+        _assert_bitwise_equal(campaign.evaluate(["NMI"], progress=False),
+                              campaign.evaluate(["NMI"], executor=pool, progress=False))
+
+
+@pytest.mark.slow
+def test_a_measure_registered_under_a_new_name_in_the_session_is_unknown_to_fresh_workers(spawn_pool):
+    registry.register("test-ap-alias", registry.parse("AP").spec.compute, task="test", source="tests")
+    try:
+        with pytest.raises(CampaignError, match="a worker does not know a measure .*'test-ap-alias'"):
+            _ranking_campaign(14).evaluate(["test-ap-alias"], executor=spawn_pool, progress=False)
+    finally:
+        registry._REGISTRY.pop("test-ap-alias")
+        registry._BY_NAME.pop("test-ap-alias")

@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from workbench.data.campaign import CampaignError, _score_pairs, _topics_text
-from workbench.metrics.registry import Measure, MeasureSpec, parse
+from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 
 CHUNKS_PER_WORKER = 4
@@ -50,9 +50,6 @@ class CampaignInterruptedError(CampaignError):
     def __init__(self, message: str, topics: Sequence[str]) -> None:
         super().__init__(message)
         self.topics = list(topics)
-
-    def __reduce__(self):
-        return type(self), (self.args[0], self.topics)
 
 
 class UnpicklableMeasureError(CampaignError):
@@ -99,7 +96,11 @@ def _is_builtin(spec: MeasureSpec) -> bool:
 
 def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[list[Row]]:
     """Runs on a worker: the rows of each pair of the chunk, with the serial loop."""
-    revived = {name: shipped.revive() for name, shipped in measures.items()}
+    try:
+        revived = {name: shipped.revive() for name, shipped in measures.items()}
+    except UnknownMeasureError as error:
+        raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a new "
+                            "name must be registered in a module the workers import") from None
     return list(_score_pairs(chunk.gold, chunk.runs, chunk.pairs, revived))
 
 
@@ -121,9 +122,14 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
     shipped = {name: _ShippedMeasure.of(measure) for name, measure in measures.items()}
     if not isinstance(executor, ThreadPoolExecutor):
         _check_picklable(shipped, measures, dask)
-    topics = list(dict.fromkeys(topic for _, topic in pairs))
+    if not pairs:
+        return []
+    by_topic: dict[str, list[Pair]] = {}
+    for pair in pairs:
+        by_topic.setdefault(pair[1], []).append(pair)
+    topics = list(by_topic)
     size = chunk_topics or math.ceil(len(topics) / (CHUNKS_PER_WORKER * _workers(executor, dask)))
-    chunks = [_chunk(gold, runs, pairs, topics[start:start + size]) for start in range(0, len(topics), size)]
+    chunks = [_chunk(gold, runs, by_topic, topics[start:start + size]) for start in range(0, len(topics), size)]
     scored: dict[Pair, list[Row]] = {}
     with tqdm(total=len(pairs), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
               leave=False) as bar:
@@ -133,10 +139,9 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
     return [row for pair in pairs for row in scored[pair]]
 
 
-def _chunk(gold, runs, pairs: list[Pair], topics: list[str]) -> _Chunk:
-    wanted = set(topics)
+def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) -> _Chunk:
     return _Chunk({t: gold[t] for t in topics}, {s: {t: run[t] for t in topics if t in run} for s, run in runs.items()},
-                  [pair for pair in pairs if pair[1] in wanted])
+                  [pair for topic in topics for pair in by_topic[topic]])
 
 
 def _run(executor, dask: bool, chunks: list[_Chunk],
@@ -163,15 +168,15 @@ def _run(executor, dask: bool, chunks: list[_Chunk],
             done.add(future)
             yield futures[future], rows
     except CampaignError:  # a measure failed on some topic: the same error as the serial run
-        cancel([f for f in futures if f not in done])
         raise
     except Exception as error:
-        cancel([f for f in futures if f not in done])
         lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.gold]
         raise CampaignInterruptedError(
             f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}: "
             f"{error}); gold topic(s) not scored: {_topics_text(lost)}; no results were kept, evaluate again",
             lost) from error
+    finally:  # an error, or an interrupt: nothing more runs for this campaign
+        cancel([future for future in futures if future not in done])
 
 
 def _check_picklable(shipped: dict[str, _ShippedMeasure], measures: Mapping[str, Measure], dask: bool) -> None:
