@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bcubed  # noqa: E402
 import sklearn.metrics as skm  # noqa: E402
+from scipy.stats import entropy  # noqa: E402
 
 from workbench.metrics import clustering as C  # noqa: E402
 from workbench.model import Organization  # noqa: E402
@@ -73,6 +74,26 @@ def bench_flat(n: int, repeat: int) -> None:
     row("  same, from Organizations", f"n={n}", t_orgs, t_peer, "sklearn")
 
 
+def bench_information(n: int, k: int, repeat: int) -> None:
+    """AMI (its expected mutual information dominates), NMI with the geometric mean and VI."""
+    true, pred = flat_labels(n, k, k + k // 2, 3)
+
+    def ours():
+        c = C.contingency_from_labels(true, pred)
+        return C.adjusted_mutual_information(c), C.nmi(c, "geometric"), C.variation_of_information(c)
+
+    def sklearn():
+        h = [entropy(np.unique(x, return_counts=True)[1]) for x in (true, pred)]
+        return (skm.adjusted_mutual_info_score(true, pred),
+                skm.normalized_mutual_info_score(true, pred, average_method="geometric"),
+                h[0] + h[1] - 2 * skm.mutual_info_score(true, pred))
+
+    t_ours, a = best(ours, repeat)
+    t_peer, b = best(sklearn, repeat)
+    assert np.allclose(a, b, atol=1e-10), (a, b)
+    row("AMI+NMI(geometric)+VI from labels", f"n={n}, k={k}", t_ours, t_peer, "sklearn")
+
+
 def random_clustering(docs, k, overlap, rng):
     clusters = [set() for _ in range(k)]
     for d in docs:
@@ -117,6 +138,8 @@ def main() -> None:
     sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
     for n in sizes:
         bench_flat(n, 5)
+    for n, k in ([(1_000, 20), (10_000, 100)] if args.quick else [(1_000, 20), (10_000, 100), (100_000, 500)]):
+        bench_information(n, k, 3)
     for n in ([300, 1_000] if args.quick else [300, 1_000, 2_000]):
         bench_bcubed(n, 0.0, 3)
         bench_bcubed(n, 0.1, 3)

@@ -40,11 +40,11 @@ def small_campaign(tmp_path):
 def test_eval_csv_per_topic_then_all_rows(small_campaign, capsys):
     gold, sys_a, sys_b = small_campaign
     assert main(["eval", "--gold", str(gold), "--run", str(sys_a), str(sys_b), "-m", "test-shared",
-                 "--per-topic", "--format", "csv", "-q"]) == 0
+                 "--per-topic", "--format", "csv", "-q", "--missing", "skip"]) == 0
     out, err = capsys.readouterr()
     rows = list(csv.DictReader(io.StringIO(out)))
     assert list(rows[0]) == ["system", "topic", "measure", "value"]
-    # trec_eval's default: sysB lacks E2, which is skipped (and said on stderr)
+    # --missing skip (trec_eval's own default): sysB lacks E2, which is skipped (and said on stderr)
     assert [(r["system"], r["topic"], float(r["value"])) for r in rows] == [
         ("sysA", "E1", 2 / 3), ("sysA", "E2", 0.5), ("sysB", "E1", 2 / 3), ("sysA", "all", (2 / 3 + 0.5) / 2),
         ("sysB", "all", 2 / 3)]
@@ -208,8 +208,11 @@ def test_compare_prints_means_then_uir_and_significance(small_campaign, capsys):
     args = ["compare", "--gold", str(gold), "--run", str(sys_a), str(sys_b), "-m", "test-shared", "-c"]
     assert main([*args, "--format", "csv"]) == 0
     sections = capsys.readouterr().out.split("\n# ")
-    means = [f"sysA,all,test-shared,{(2 / 3 + 0.5) / 2!r}", f"sysB,all,test-shared,{1 / 3!r}"]
-    assert sections[0].splitlines() == ["# per-system means", "system,topic,measure,value", *means]
+    title, body = sections[0].split("\n", 1)
+    assert title == "# means, best in bold, significance against the baseline sysA"
+    report = pd.read_csv(io.StringIO(body)).set_index("system")
+    assert report.loc["sysA", "mean"] == (2 / 3 + 0.5) / 2 and report.loc["sysB", "mean"] == pytest.approx(1 / 3)
+    assert report["best"].tolist() == [True, False] and report["baseline"].tolist() == [True, False]
     try:
         from workbench.analysis import significance, uir_matrix  # noqa: F401
     except ImportError:

@@ -24,22 +24,23 @@ from workbench.metrics.ranking import (
     evaluate_run,
     order_by_score,
     ranked_documents,
+    rbp,
 )
-from workbench.metrics.registry import UnknownMeasureError, evaluate, parse
+from workbench.metrics.registry import MeasureParameterError, UnknownMeasureError, evaluate, parse
 from workbench.model import Organization
 
 # ------------------------------------------------------------------------------- trec_eval reference
 # trec_eval measure -> workbench measure; {L} is the relevance level of the trec_eval command (-l).
 TREC_EVAL_NAMES = {
-    "map": "AP(rel_level={L})",
-    "Rprec": "RPrec(rel_level={L})",
-    "recip_rank": "RR(rel_level={L})",
+    "map": "AP(rel={L})",
+    "Rprec": "RPrec(rel={L})",
+    "recip_rank": "RR(rel={L})",
     "ndcg": "nDCG",
     "rbp": "RBP(p=0.9)",  # trec_eval's default persistence is 0.9
-    **{f"P_{k}": f"P(rel_level={{L}})@{k}" for k in (3, 5, 7, 10, 15, 20, 30, 100, 200, 500, 1000)},
+    **{f"P_{k}": f"P(rel={{L}})@{k}" for k in (3, 5, 7, 10, 15, 20, 30, 100, 200, 500, 1000)},
     **{f"ndcg_cut_{k}": f"nDCG@{k}" for k in (5, 10, 15, 20, 23, 30, 100, 200, 500, 1000)},
-    **{f"map_cut_{k}": f"AP(rel_level={{L}})@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)},
-    **{f"success_{k}": f"Success(rel_level={{L}})@{k}" for k in (1, 2, 5, 10, 20)},
+    **{f"map_cut_{k}": f"AP(rel={{L}})@{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)},
+    **{f"success_{k}": f"Success(rel={{L}})@{k}" for k in (1, 2, 5, 10, 20)},
 }
 
 # (qrels, run, trec_eval output, relevance level): the trec_eval Makefile quicktest commands
@@ -187,11 +188,11 @@ def test_pytrec_eval_agrees(data, level, cutoff):
         qrels, {"map", "Rprec", "recip_rank", f"P.{cutoff}", "ndcg", f"ndcg_cut.{cutoff}",
                 f"map_cut.{cutoff}", f"success.{cutoff}"},
         relevance_level=level).evaluate({t: r for t, r in run.items() if r})
-    names = {"map": f"AP(rel_level={level})", "Rprec": f"RPrec(rel_level={level})",
-             "recip_rank": f"RR(rel_level={level})", f"P_{cutoff}": f"P(rel_level={level})@{cutoff}",
+    names = {"map": f"AP(rel={level})", "Rprec": f"RPrec(rel={level})",
+             "recip_rank": f"RR(rel={level})", f"P_{cutoff}": f"P(rel={level})@{cutoff}",
              "ndcg": "nDCG", f"ndcg_cut_{cutoff}": f"nDCG@{cutoff}",
-             f"map_cut_{cutoff}": f"AP(rel_level={level})@{cutoff}",
-             f"success_{cutoff}": f"Success(rel_level={level})@{cutoff}"}
+             f"map_cut_{cutoff}": f"AP(rel={level})@{cutoff}",
+             f"success_{cutoff}": f"Success(rel={level})@{cutoff}"}
     mine = evaluate_run(qrels, run, names.values())
     for topic, values in theirs.items():
         for measure, value in values.items():
@@ -260,12 +261,13 @@ def test_hand_computed_small_case():
     ERR(exp) = R_a/2 with R_a = 3/4, then R_b = 1/4: 3/8 + (1/4)(1/4)/3; RBP(0.5) = 0.5(0.5·1 + 0.25·0.5)."""
     gold = Organization.from_graded({"a": 2, "b": 1})
     output = Organization.from_ranking(["x", "a", "b"])
-    got = evaluate(gold, output, ["AP", "RR", "RPrec", "P@2", "nDCG", "nDCG(gain=exp)", "ERR", "RBP(p=0.5)"])
+    got = evaluate(gold, output, ["AP", "RR", "RPrec", "P@2", "nDCG", "nDCG(gain=exp)", "ERR(max_grade=2)",
+                                    "RBP(p=0.5)"])
     l3 = np.log2(3)
     assert got == pytest.approx({
         "AP": (1 / 2 + 2 / 3) / 2, "RR": 0.5, "RPrec": 0.5, "P@2": 0.5,
         "nDCG": (2 / l3 + 0.5) / (2 + 1 / l3), "nDCG(gain=exp)": (3 / l3 + 0.5) / (3 + 1 / l3),
-        "ERR": 3 / 8 + (1 / 4) * (1 / 4) / 3, "RBP(p=0.5)": 0.5 * (0.5 * 1 + 0.25 * 0.5)}, abs=1e-15)
+        "ERR(max_grade=2)": 3 / 8 + (1 / 4) * (1 / 4) / 3, "RBP(p=0.5)": 0.5 * (0.5 * 1 + 0.25 * 0.5)}, abs=1e-15)
 
 
 def test_rel_level_threshold():
@@ -332,14 +334,18 @@ def test_named_errors():
         order_by_score(["a", "b"], [1.0, float("nan")])
     with pytest.raises(RankingInputError, match="gains ≥ 0"):
         GainTable.from_gains([[1, -1]], [[1]])
-    with pytest.raises(RankingInputError, match="rel_level"):
-        average_precision(GainTable.from_gains([[1]], [[1]]), rel_level=0)
-    with pytest.raises(RankingInputError, match="integer k"):
-        evaluate(Organization(), Organization(), ["nDCG@x"])
+    with pytest.raises(RankingInputError, match="rel"):
+        average_precision(GainTable.from_gains([[1]], [[1]]), rel=0)
+    with pytest.raises(MeasureParameterError, match="'nDCG@x': parameter k must be an integer ≥ 1"):
+        parse("nDCG@x")
+    with pytest.raises(MeasureParameterError, match="'nDCG@-1': parameter k must be an integer ≥ 1"):
+        parse("nDCG@-1")
     with pytest.raises(UnknownMeasureError, match="integer"):
         parse("P@2.5")
+    with pytest.raises(MeasureParameterError, match=r"parameter p must be in \(0, 1\)"):
+        parse("RBP(p=1.5)")
     with pytest.raises(RankingInputError, match="0 < p < 1"):
-        evaluate(Organization(), Organization(), ["RBP(p=1.5)"])
+        rbp(GainTable.from_gains([[1]], [[1]]), p=1.5)
     with pytest.raises(UnknownMeasureError, match="linear, exp"):
         parse("nDCG(gain=cubic)")
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from workbench import Organization, UnknownMeasureError, evaluate, measures, parse_measure
+from workbench.metrics import registry
 from workbench.metrics.registry import known_names
 
 GOLD = Organization.parse("d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}")
@@ -54,3 +57,75 @@ def test_measures_lists_task_parameters_range_and_source():
     assert row["task"] == "organization" and row["range"] == "[0, 1]" and "SIGIR 2013" in row["source"]
     assert row["parameters"] == "n, wn, missing=tail" and row["aliases"] == "R_priority"
     assert {"name", "aliases", "task", "parameters", "range", "source"} <= set(table.columns)
+
+
+def test_every_named_error_is_a_workbench_error():
+    import workbench.analysis.constraints as constraints
+    import workbench.analysis.results as results
+    import workbench.charts.builders as builders
+    import workbench.cli as cli
+    import workbench.data as data
+    import workbench.datasets as datasets
+    import workbench.metrics.baselines as baselines
+    import workbench.metrics.clustering as clustering
+    import workbench.metrics.filtering as filtering
+    import workbench.metrics.ranking as ranking
+    import workbench.widgets.workbench as widget
+    from workbench import OrganizationError, UnknownMeasureError, WorkbenchError
+
+    errors = [OrganizationError, UnknownMeasureError, constraints.ConstraintCheckError, results.ResultsError,
+              builders.ChartDataError, cli.CliError, data.TrecFormatError, data.WepsFormatError,
+              data.ReplabFormatError, data.CampaignError, datasets.DatasetError, baselines.BaselineInputError,
+              clustering.ClusteringInputError, filtering.FilteringInputError, ranking.RankingInputError,
+              widget.WorkbenchFormatError]
+    assert all(issubclass(error, WorkbenchError) and issubclass(error, ValueError) for error in errors)
+
+
+def test_declared_domains_are_checked_when_a_name_is_parsed():
+    from workbench.metrics.registry import Choices, Interval, MeasureParameterError
+
+    assert Interval(0, 1, low_open=True).reason(0) == "must be in (0, 1]"
+    assert Interval(0, 1, low_open=True).reason(0.5) is None
+    assert Interval(1, integer=True).reason(2.5) == "must be an integer ≥ 1"
+    assert Interval(1, integer=True, optional=True).reason(None) is None
+    assert Choices(("a", "b")).reason("c") == "must be one of a, b"
+    with pytest.raises(MeasureParameterError, match="parameter gain must be one of linear, exp, got 'log'"):
+        parse_measure("nDCG(gain=log)")
+
+
+# ----------------------------------------------------------------------------- ir_measures and trec_eval names
+@pytest.mark.parametrize(("spelling", "canonical"), [
+    ("map", "AP"), ("map_cut_100", "AP@100"), ("ndcg", "nDCG"), ("ndcg_cut_10", "nDCG@10"), ("P_10", "P@10"),
+    ("P_5", "P@5"), ("recip_rank", "RR"), ("success_1", "Success@1"), ("RPrec", "Rprec"),
+    ("AP(rel_level=2)", "AP(rel=2)"), ("P(rel_level=2)@5", "P(rel=2)@5"), ("RR@10", "RR@10"),
+])
+def test_trec_eval_spellings_and_old_parameter_names_are_aliases(spelling, canonical):
+    assert parse_measure(spelling) == parse_measure(canonical)
+    assert str(parse_measure(spelling)) == canonical
+
+
+def test_a_trec_eval_cutoff_needs_a_measure_with_a_cutoff():
+    with pytest.raises(UnknownMeasureError, match="unknown measure 'Rprec_5'"):
+        parse_measure("Rprec_5")
+    with pytest.raises(UnknownMeasureError, match="did you mean 'nDCG'"):
+        parse_measure("nDGC@10")
+
+
+@given(st.data(), st.integers(1, 10_000))
+def test_every_alias_with_a_trec_eval_cutoff_is_the_measure_at_that_cutoff(data, k):
+    specs = [spec for spec in registry._REGISTRY.values() if spec.cutoff and spec.domains[spec.cutoff].integer]
+    spec = data.draw(st.sampled_from(specs))
+    spelling = data.draw(st.sampled_from((spec.name, *spec.aliases)))
+    assert parse_measure(f"{spelling}_{k}") == parse_measure(f"{spec.name}@{k}")
+
+
+def test_a_single_name_is_one_measure():
+    output = Organization.parse("d4\nd1")
+    assert evaluate(GOLD, output, "AP") == evaluate(GOLD, output, ["AP"])
+    assert list(evaluate(GOLD, output, parse_measure("nDCG@10"))) == ["nDCG@10"]
+
+
+def test_measures_lists_aliases_and_direction():
+    table = measures().set_index("name")
+    assert table.loc["AP@k", "aliases"] == "map, map_cut" and table.loc["AP@k", "direction"] == "higher"
+    assert table.loc["Lam%", "direction"] == "lower"

@@ -144,7 +144,7 @@ def test_filtering_is_the_product_of_precisions_and_of_recalls(seed):
 def test_all_positive_and_all_negative_filtering_outputs_score_zero():
     # Seed 000 §4.3.1: R*S gives zero to the all-relevant and all-irrelevant baselines.
     gold = Organization.from_filtering(["a", "b"], ["c", "d"])
-    for output in (Organization.from_filtering("abcd", []), Organization.from_filtering([], "abcd")):
+    for output in (Organization.from_filtering(list("abcd"), []), Organization.from_filtering([], list("abcd"))):
         s = reliability_sensitivity(gold, output)
         assert s.r_priority == 0 and s.f_priority == 0
 

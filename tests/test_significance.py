@@ -144,7 +144,7 @@ def test_significance_table_and_report():
     table = significance(campaign(), ["AP", "P@10"], test="t", correction="holm")
     assert len(table) == 6 and set(table.measure) == {"AP", "P@10"}
     assert list(table.columns) == ["measure", "system_a", "system_b", "mean_a", "mean_b", "difference",
-                                   "statistic", "p_value", "p_adjusted", "significant", "test", "parameters",
+                                   "statistic", "p_value", "p_adjusted", "significant", "better", "test", "parameters",
                                    "correction"]
     ap = table[table.measure == "AP"]
     scores = campaign().query("measure == 'AP'").pivot(index="topic", columns="system", values="value")

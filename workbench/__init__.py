@@ -13,6 +13,7 @@ The subpackages load on first use, so ``import workbench`` stays light (no ipywi
 
 import importlib
 
+from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
 from workbench.metrics.registry import parse as parse_measure
 from workbench.metrics.reliability import RSScores, reliability_sensitivity
@@ -24,6 +25,8 @@ __all__ = [
     "OrganizationError",
     "RSScores",
     "UnknownMeasureError",
+    "WorkbenchError",
+    "WorkbenchWarning",
     "evaluate",
     "measures",
     "parse_measure",

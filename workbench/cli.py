@@ -3,11 +3,14 @@
     python -m workbench eval --gold qrels.test --run results.test -m AP nDCG@10 P@10 RR
     python -m workbench eval --gold gold.dat --gold-encoding latin-1 --run sysA sysB -m "R∼(missing=replab)"
     python -m workbench compare --gold qrels --run a.run b.run -m P@10 RR
+    zcat run.gz | python -m workbench eval --gold qrels --run - -m RR --format jsonl
     python -m workbench demo
 
-Like trec_eval, scores are averaged over the topics each run has (``-c`` scores a missing topic 0 instead)
-and printed to 4 decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). Bad
-arguments or files exit with status 2 and a one-line message.
+A gold topic a run lacks scores 0, so a mean is over every judged topic, as in ``Campaign.evaluate``
+(``--missing skip`` averages over the topics each run has, trec_eval's own default). Scores are printed to 4
+decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``-`` as ``--gold`` or a
+``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
+(:mod:`workbench.shell`). Bad arguments or files exit with status 2 and a one-line message.
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ import sys
 import warnings
 from pathlib import Path
 
+from workbench.errors import WorkbenchError
+from workbench.shell import JSON_FORMATS, dumps, eval_json, jsonl_rows, records, tables_json, with_stdin
+
 FORMATS = ("auto", "trec", "replab", "weps")
-OUTPUTS = ("table", "csv", "markdown", "latex")
+OUTPUTS = ("table", "csv", "markdown", "latex", *JSON_FORMATS)
 
 
-class CliError(Exception):
+class CliError(WorkbenchError):
     """A problem with the command line's arguments or files: printed as one line, exit status 2."""
 
 
@@ -122,7 +128,10 @@ def _cell(value) -> str:
 
 
 def text_table(frame, fmt: str) -> str:
-    """Any DataFrame as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals)."""
+    """Any DataFrame as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals), a JSON
+    array of row objects or JSON lines (full precision, NaN as null)."""
+    if fmt in JSON_FORMATS:
+        return jsonl_rows(frame) if fmt == "jsonl" else dumps(records(frame)) + "\n"
     if fmt == "csv":
         return frame.to_csv(index=False, lineterminator="\n")
     header = [str(c) for c in frame.columns]
@@ -149,16 +158,17 @@ def text_table(frame, fmt: str) -> str:
 
 def render(frame, fmt: str) -> str:
     """The tidy table ``system, topic, measure, value``: long for CSV and the aligned table (trec_eval's
-    layout), a system × measure table for markdown and LaTeX."""
-    return text_table(frame if fmt in ("csv", "table") else _wide(frame), fmt)
+    layout) and JSON lines, a system × measure table for markdown and LaTeX."""
+    return text_table(frame if fmt in ("csv", "table", *JSON_FORMATS) else _wide(frame), fmt)
 
 
 # ----------------------------------------------------------------------------------------------- commands
 def _results(args):
     from workbench.data.campaign import Campaign
 
-    gold = read_gold(Path(args.gold), args.gold_format, args.label, args.gold_encoding)
-    runs = read_runs([Path(p) for p in args.run], args.run_format, args.label, args.run_encoding, gold)
+    with with_stdin([args.gold, *args.run]) as (gold_path, *run_paths):  # "-": standard input
+        gold = read_gold(gold_path, args.gold_format, args.label, args.gold_encoding)
+        runs = read_runs(run_paths, args.run_format, args.label, args.run_encoding, gold)
     policy = "zero" if args.complete else args.missing
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -176,6 +186,9 @@ def cmd_eval(args) -> int:
 
     results = _results(args)
     table = means(results)
+    if args.format == "json":
+        sys.stdout.write(eval_json(results, table, args.per_topic))
+        return 0
     if args.per_topic:
         table = pd.concat([results, table], ignore_index=True)
     sys.stdout.write(render(table, args.format))
@@ -183,22 +196,31 @@ def cmd_eval(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from workbench.analysis import significance, uir_matrix
+    from workbench.analysis import compare_report, significance, uir_matrix
     from workbench.data.campaign import means
 
     results = _results(args)
     measures = list(dict.fromkeys(results["measure"]))
     if results["system"].nunique() < 2:
         raise CliError("compare needs at least two systems (give several --run files or systems)")
-    sections = [("per-system means", render(means(results), args.format))]
+    report = compare_report(results, measures, baseline=args.baseline, test=args.test, correction=args.correction,
+                            alpha=args.alpha, missing="intersection")
+    body = {"csv": report.to_csv, "latex": report.to_latex}.get(args.format, report.to_markdown)()
+    sections = [(f"means, best in bold, significance against the baseline {report.baseline}", body)]
     matrix = uir_matrix(results, measures, missing="intersection")
     tests = significance(results, measures, test=args.test, correction=args.correction, alpha=args.alpha,
                          missing="intersection")
     shown = ["measure", "system_a", "system_b", "difference", "statistic", "p_value", "p_adjusted", "significant"]
+    if args.format in JSON_FORMATS:
+        uir = matrix.stack().rename("uir").rename_axis(["system_a", "system_b"]).reset_index()
+        tables = {"means": means(results), "uir": uir, "significance": tests[shown]}
+        sys.stdout.write(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
+        return 0
     sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
                      text_table(matrix.reset_index(), args.format)))
     sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
-    sys.stdout.write("\n".join(f"# {title}\n{body}" for title, body in sections))
+    comment = "%" if args.format == "latex" else "#"
+    sys.stdout.write("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
     return 0
 
 
@@ -233,10 +255,13 @@ def build_parser() -> argparse.ArgumentParser:
                      "print the Table 9 demo.")
     sub = parser.add_subparsers(dest="command", metavar="{eval,compare,demo}", parser_class=_Parser)
     for name, help_text in (("eval", "score runs against a gold standard (trec_eval-like)"),
-                            ("compare", "per-system means and the UIR matrix between systems")):
+                            ("compare", "a comparison table (means, best in bold, significance against a "
+                                        "baseline), the UIR matrix and all pairwise tests")):
         cmd = sub.add_parser(name, help=help_text, description=help_text)
-        cmd.add_argument("--gold", required=True, help="qrels, RepLab TSV, or WePS XML file/directory")
-        cmd.add_argument("--run", required=True, nargs="+", help="run files, WePS team folders or a systemsDir")
+        cmd.add_argument("--gold", required=True, help="qrels, RepLab TSV, or WePS XML file/directory "
+                         "(- reads standard input)")
+        cmd.add_argument("--run", required=True, nargs="+", help="run files, WePS team folders or a systemsDir "
+                         "(- reads standard input)")
         cmd.add_argument("-m", "--measures", required=True, nargs="+", metavar="MEASURE",
                          help='registered measure names, e.g. AP nDCG@10 "RBP(p=0.8)"')
         cmd.add_argument("--gold-format", choices=FORMATS, default="auto")
@@ -245,17 +270,21 @@ def build_parser() -> argparse.ArgumentParser:
                          help="RepLab label kind (default: the header's third column)")
         cmd.add_argument("--gold-encoding", default="utf-8", help="RepLab gold encoding (official: latin-1)")
         cmd.add_argument("--run-encoding", default="utf-8")
-        cmd.add_argument("--missing", choices=("skip", "zero", "error"), default="skip",
-                         help="a gold topic a run lacks: skipped (default, as trec_eval), scored 0, an error")
-        cmd.add_argument("-c", "--complete", action="store_true", help="--missing zero (trec_eval -c)")
+        cmd.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
+                         help="a gold topic a run lacks: scored 0 (default, as Campaign.evaluate; means over "
+                              "every judged topic), skipped (trec_eval without -c) or an error")
+        cmd.add_argument("-c", "--complete", action="store_true", help="--missing zero (trec_eval -c; the default)")
         cmd.add_argument("--extra", choices=("error", "ignore"), default="error",
                          help="run topics the gold lacks: an error (default) or ignored")
-        cmd.add_argument("--format", choices=OUTPUTS, default="table")
+        cmd.add_argument("--format", choices=OUTPUTS, default="table",
+                         help="table (default), csv, markdown, latex; json (one object) or jsonl (one tidy row "
+                              "per line) for scripts")
         cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
         if name == "eval":
             cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")
         else:
             cmd.add_argument("--test", default="t", help="t, wilcoxon, randomization or bootstrap (default t)")
+            cmd.add_argument("--baseline", help="the system the others are tested against (default: the first)")
             cmd.add_argument("--correction", default="holm", help="holm, bonferroni or none (default holm)")
             cmd.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
         cmd.set_defaults(handler=cmd_eval if name == "eval" else cmd_compare)

@@ -25,6 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError
 from workbench.scalars import parse_scalar
 
@@ -35,7 +36,7 @@ SUFFIXES = (".org", ".csv")
 _DIRECTIVE = re.compile(r"@(\w+)\s*(.*)")
 
 
-class DatasetError(ValueError):
+class DatasetError(WorkbenchError):
     """An unknown dataset name, a missing folder, or a malformed file (with file and line)."""
 
 

@@ -22,11 +22,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.errors import WorkbenchError
+
 COLUMNS = ("system", "topic", "measure", "value")
 MISSING_POLICIES = ("error", "intersection")
 
 
-class ResultsError(ValueError):
+class ResultsError(WorkbenchError):
     """Tidy results the analysis cannot use; ``system``, ``topic``, ``measure`` name the culprit (or None)."""
 
     def __init__(self, message: str, *, system: Any = None, topic: Any = None, measure: Any = None) -> None:
@@ -48,6 +50,16 @@ class ScoreCube:
     measures: list
     values: np.ndarray
     dropped: list = field(default_factory=list)
+
+    def signs(self) -> np.ndarray:
+        """+1 for each measure where higher is better, −1 where lower is (the registry's ``direction``)."""
+        from workbench.metrics.registry import direction
+
+        return np.array([-1.0 if direction(str(m)) == "lower" else 1.0 for m in self.measures])
+
+    def oriented(self) -> np.ndarray:
+        """``values`` with every lower-is-better measure negated, so that higher is better everywhere."""
+        return self.values * self.signs()
 
 
 def _listing(items: Iterable, limit: int = 12) -> str:

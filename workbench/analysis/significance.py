@@ -33,6 +33,7 @@ import pandas as pd
 from scipy import stats
 
 from workbench.analysis.results import score_cube
+from workbench.metrics.registry import direction
 
 TESTS = {
     "t": "paired t-test (two-sided)",
@@ -170,6 +171,27 @@ def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
     return adjusted
 
 
+def paired_test(d: np.ndarray, test: str = "t", *, n_resamples: int = 10_000,
+                rng: np.random.Generator | None = None, wilcoxon_method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
+    """Statistic and two-sided p-value of :data:`TESTS` ``test`` for each row of differences ``d``."""
+    if test == "t":
+        return paired_t(d)
+    if test == "wilcoxon":
+        return wilcoxon_signed_rank(d, wilcoxon_method)
+    if test == "randomization":
+        return randomization_test(d, n_resamples, rng)
+    if test == "bootstrap":
+        return bootstrap_test(d, n_resamples, rng)
+    raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+
+
+def _better(measure, system_a: list, system_b: list, difference: np.ndarray) -> list:
+    """The system of each pair with the better mean by the measure's registered direction ("" if equal)."""
+    sign = -1.0 if direction(str(measure)) == "lower" else 1.0
+    return [a if sign * x > 0 else b if sign * x < 0 else ""
+            for a, b, x in zip(system_a, system_b, difference, strict=True)]
+
+
 def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = "t", correction: str = "holm",
                  alpha: float = 0.05, n_resamples: int = 10_000, seed: int | None = 0,
                  wilcoxon_method: str = "auto", systems: Sequence | None = None,
@@ -177,7 +199,8 @@ def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = 
     """Test every pair of systems on every measure over the topics.
 
     Returns one row per (measure, pair): ``measure, system_a, system_b, mean_a, mean_b, difference,
-    statistic, p_value, p_adjusted, significant, test, parameters, correction`` — the last three spell out
+    statistic, p_value, p_adjusted, significant, better, test, parameters, correction`` — ``better`` names the
+    system with the better mean by the measure's registered direction; the last three spell out
     the test, its parameters and the correction (family: the pairs of one measure). ``attrs["report"]`` holds
     the same as one sentence. ``missing`` is the policy for absent or NaN scores (see
     :func:`~workbench.analysis.results.score_cube`); at least 2 topics are needed.
@@ -202,14 +225,7 @@ def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = 
         a = np.array([i for i, _ in pairs], dtype=int)
         b = np.array([j for _, j in pairs], dtype=int)
         d = values[a] - values[b]
-        if test == "t":
-            statistic, p = paired_t(d)
-        elif test == "wilcoxon":
-            statistic, p = wilcoxon_signed_rank(d, wilcoxon_method)
-        elif test == "randomization":
-            statistic, p = randomization_test(d, n_resamples, rng)
-        else:
-            statistic, p = bootstrap_test(d, n_resamples, rng)
+        statistic, p = paired_test(d, test, n_resamples=n_resamples, rng=rng, wilcoxon_method=wilcoxon_method)
         adjusted = adjust(p, correction)
         frames.append(pd.DataFrame({
             "measure": measure,
@@ -222,6 +238,8 @@ def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = 
             "p_value": p,
             "p_adjusted": adjusted,
             "significant": adjusted < alpha,
+            "better": _better(measure, [cube.systems[i] for i in a], [cube.systems[j] for j in b],
+                              d.mean(axis=1)),
         }))
     table = pd.concat(frames, ignore_index=True)
     family = f"over the {len(pairs)} pairs of each measure" if correction != "none" else "no correction"

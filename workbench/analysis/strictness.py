@@ -1,7 +1,7 @@
 """Strictness (two published definitions, named apart) and robustness of measures over a campaign.
 
 An *output* is one system's answer on one topic; all outputs of all topics are ranked together by each
-measure, ascending, ties sharing the average rank (rank |O| is the best output).
+measure, worst to best by its registered direction, ties sharing the average rank (rank |O| is the best).
 
 - :func:`rank_gap_strictness` (seed 000 §4.1): Strictness(m) = −max_{o, m′} (Rank_m(o) − Rank_m′(o)) / |O|,
   the largest amount by which m ranks an output above another measure m′ does; 0 is the strictest possible,
@@ -37,7 +37,7 @@ def _outputs(results: pd.DataFrame, measures: Sequence[str], systems, missing: s
     """Every (system, topic) output as a row of scores, one column per measure."""
     cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=1)
     labels = [(s, t) for s in cube.systems for t in cube.topics]
-    scores = cube.values.reshape(-1, len(cube.measures))
+    scores = cube.oriented().reshape(-1, len(cube.measures))  # higher is better on every measure
     if len(labels) < 2:
         raise ResultsError("strictness needs at least 2 outputs (system, topic pairs)")
     return cube.measures, labels, scores

@@ -1,6 +1,7 @@
 """Unanimous improvement and the Unanimous Improvement Ratio (UIR) of seed 001 (Amigó et al., JAIR 2011).
 
-Per topic, system a improves b unanimously (a ≥∀ b) when it is at least as good on every measure (§4.1);
+Per topic, system a improves b unanimously (a ≥∀ b) when it is at least as good on every measure (§4.1;
+"as good" follows each measure's registered direction, so an error rate such as Lam% counts lower as better);
 =∀ is ≥∀ both ways, >∀ is ≥∀ one way only, ‖∀ neither way. Over topics T (§4.2)::
 
     UIR(a, b) = (|T_{a ≥∀ b}| − |T_{b ≥∀ a}|) / |T|       ties count on both sides and cancel
@@ -69,7 +70,8 @@ def unanimous_improvements(results: pd.DataFrame, a, b, measures: Sequence[str],
     Table 3) and the relation (``=∀ >∀ <∀ ‖∀``)."""
     cube = score_cube(results, measures, systems=_pair(a, b), missing=missing, min_topics=1)
     va, vb = cube.values[0], cube.values[1]
-    a_ge_b, b_ge_a = _at_least(va, vb, tol), _at_least(vb, va, tol)
+    oa, ob = cube.oriented()[0], cube.oriented()[1]
+    a_ge_b, b_ge_a = _at_least(oa, ob, tol), _at_least(ob, oa, tol)
     table = pd.DataFrame({"topic": cube.topics})
     for k, measure in enumerate(cube.measures):
         table[f"{measure} ({a})"] = va[:, k]
@@ -88,7 +90,7 @@ def _pair(a, b) -> list:
 
 def _uir_cube(cube: ScoreCube, tol: float) -> np.ndarray:
     """UIR[i, j] = UIR(system i, system j) for every pair, vectorised over topics and measures."""
-    v = cube.values  # systems × topics × measures
+    v = cube.oriented()  # systems × topics × measures, higher is better
     ge = np.all(v[:, None, :, :] >= v[None, :, :, :] - tol, axis=-1)  # i × j × topics
     counts = ge.sum(axis=-1)
     return (counts - counts.T) / v.shape[1]
@@ -152,7 +154,7 @@ def parametric_uir(results: pd.DataFrame, a, b, measures: Sequence[str], *, miss
     constant difference of 0 counts on both sides, like a tie). Needs at least 2 topics.
     """
     cube = score_cube(results, measures, systems=_pair(a, b), missing=missing, min_topics=2)
-    delta = cube.values[0] - cube.values[1]
+    delta = cube.oriented()[0] - cube.oriented()[1]
     mean = delta.mean(axis=0)
     cov = np.atleast_2d(np.cov(delta, rowvar=False, ddof=1))
     return _orthant(mean, cov) - _orthant(-mean, cov)

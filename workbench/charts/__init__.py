@@ -12,6 +12,7 @@ from workbench.charts.builders import (
     strictness_chart,
     uir_heatmap,
 )
+from workbench.charts.curves import precision_recall_chart
 from workbench.charts.export import enable_offline, save_chart
 from workbench.charts.live import with_data
 
@@ -24,6 +25,7 @@ __all__ = [
     "means_chart",
     "measure_scatter",
     "per_topic_chart",
+    "precision_recall_chart",
     "save_chart",
     "scores_chart",
     "strictness_chart",

@@ -28,12 +28,13 @@ from collections.abc import Iterable, Sequence
 import altair as alt
 import pandas as pd
 
+from workbench.errors import WorkbenchError
 from workbench.model import natural_key
 
 UIR_THRESHOLD = 0.25  # seed 001 §6: UIR ≥ 0.25 marks a robust improvement
 
 
-class ChartDataError(ValueError):
+class ChartDataError(WorkbenchError):
     """A chart was given a table it cannot draw: names the chart, the missing columns and those present."""
 
 

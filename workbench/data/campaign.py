@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.registry import Measure, evaluate, parse
 from workbench.model import Organization
 
@@ -29,7 +30,7 @@ EXTRA_POLICIES = ("error", "ignore")
 COLUMNS = ["system", "topic", "measure", "value"]
 
 
-class CampaignError(ValueError):
+class CampaignError(WorkbenchError):
     """A campaign that cannot be evaluated as asked: says which system, topic (and measure) and why."""
 
 
@@ -83,7 +84,8 @@ class Campaign:
         """Score every (system, gold topic) with :func:`workbench.evaluate`: a tidy DataFrame
         ``system, topic, measure, value`` (systems, topics and measures in the order given).
 
-        ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (every measure 0,
+        ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (the default, shared
+        with ``python -m workbench eval``/``compare``: every measure 0, so a mean is over every judged topic,
         like ``trec_eval -c``), ``"skip"`` (no rows; means cover the topics the run has) or ``"error"``.
         ``extra_topics``: run topics the gold lacks raise (``"error"``) or are dropped (``"ignore"``).
         Whatever the policies did is in ``df.attrs["missing_topics"]`` / ``df.attrs["extra_topics"]`` and,

@@ -150,8 +150,11 @@ def _run(executor, dask: bool, chunks: list[_Chunk],
     if dask:
         from distributed import as_completed
 
+        # Data goes straight to the workers (a task's arguments would pass through the scheduler).
         [measures] = executor.scatter([shipped], broadcast=True, hash=False)  # one piece (a dict would be many)
-        futures = {executor.submit(_score_chunk, chunk, measures, pure=False): chunk for chunk in chunks}
+        pieces = executor.scatter(chunks, hash=False)
+        futures = {executor.submit(_score_chunk, piece, measures, pure=False): chunk
+                   for piece, chunk in zip(pieces, chunks, strict=True)}
         cancel = executor.cancel
     else:
         from concurrent.futures import as_completed

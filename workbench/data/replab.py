@@ -27,6 +27,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError, natural_key
 
 LABELS = ("filtering", "topic", "priority")
@@ -36,7 +37,7 @@ _PRIORITY_NAMES = {grade: name for name, grade in PRIORITY.items()}
 _HEADER = ("entity_id", "tweet_id")
 
 
-class ReplabFormatError(ValueError):
+class ReplabFormatError(WorkbenchError):
     """A malformed RepLab file: says what is wrong and where (file, 1-based line, offending text)."""
 
     def __init__(self, message: str, *, path: str | os.PathLike | None = None, line: int | None = None,

@@ -22,13 +22,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.ranking import order_by_score, ranked_documents
 from workbench.model import Organization, natural_key
 
 TIES = ("trec_eval", "levels")
 
 
-class TrecFormatError(ValueError):
+class TrecFormatError(WorkbenchError):
     """A malformed TREC file: ``path``, ``line`` (1-based, or None for the whole file) and ``text``."""
 
     def __init__(self, message: str, *, path: str | PathLike | None = None, line: int | None = None,

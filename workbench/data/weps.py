@@ -30,12 +30,13 @@ from pathlib import Path
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
+from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError, natural_key
 
 DIALECTS = ("weps2007", "weps2")
 
 
-class WepsFormatError(ValueError):
+class WepsFormatError(WorkbenchError):
     """Malformed WePS clustering input: ``path``, ``line`` (1-based) and the offending ``text``."""
 
     def __init__(self, message: str, *, path: str | Path | None = None, line: int | None = None,

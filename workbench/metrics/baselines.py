@@ -17,13 +17,14 @@ from fractions import Fraction
 from math import comb, floor
 from numbers import Integral
 
-from workbench.metrics.registry import register
+from workbench.errors import WorkbenchError
+from workbench.metrics.registry import Interval, register
 from workbench.model import Organization
 
 SOURCE = "seed 004: Mehlitz et al., A New Evaluation Measure for IR Systems (eqs. 3-14)"
 
 
-class BaselineInputError(ValueError):
+class BaselineInputError(WorkbenchError):
     """Collection sizes or counts that no random draw can have (negative, more relevant than documents...)."""
 
 
@@ -149,8 +150,10 @@ def _absolute_scores(gold: Organization, output: Organization, *, beta: float, s
 
 _PARAMS = {"beta": 1.0, "search": "single", "n": None}
 _CHOICES = {"search": ("single", "optimal")}
+_DOMAINS = {"beta": Interval(0, low_open=True), "n": Interval(1, integer=True, optional=True)}
 for _field, _range, _what in (("P_abs", (-1.0, 1.0), "absolute precision (g_ret − g_exp) / r"),
                               ("R_abs", (-1.0, 1.0), "absolute recall (g_ret − g_exp) / g"),
                               ("E_abs", (0.0, float("inf")), "absolute effectiveness E(P_abs, R_abs)")):
     register(_field, _absolute_scores, task="baselines", source=SOURCE, params=_PARAMS, choices=_CHOICES,
-             range=_range, field=_field, description=_what + "; search=single|optimal (best cluster)")
+             range=_range, field=_field, description=_what + "; search=single|optimal (best cluster)",
+             direction="lower" if _field == "E_abs" else "higher", domains=_DOMAINS)

@@ -8,7 +8,8 @@ arrays. Every measure is a pure function of it:
 - extended BCubed precision/recall/F in two variants named apart: ``variant="item"`` (Amigó et al. 2009
   §4.2, multiplicity precision per document; equals the ``bcubed`` package) and ``variant="occurrence"``
   (each document in each cluster a separate item, seed 000 §4.2; PyEvALL's ReliabilityBCubed);
-- entropy, class entropy, mutual information, NMI (arithmetic mean), homogeneity, completeness, V-measure
+- entropy, class entropy, mutual information, NMI and AMI with the normalisation named (``average_method``:
+  arithmetic, geometric, min, max), variation of information, homogeneity, completeness, V-measure with β
   (defined for partitions: NaN when a gold document is in two clusters or classes);
 - pair counting: Rand, adjusted Rand, Jaccard, Fowlkes–Mallows (scikit-learn's conventions).
 
@@ -49,15 +50,17 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
-from workbench.metrics.registry import register
+from workbench.metrics.labels import factorize, label_vector
+from workbench.metrics.registry import Choices, Interval, register
 from workbench.model import Organization, natural_key
 
 POLICIES = ("weps", "singletons", "strict")
 VARIANTS = ("item", "occurrence")
 
 
-class ClusteringInputError(ValueError):
+class ClusteringInputError(WorkbenchError):
     """Clusterings that cannot be compared: says which document or label and why."""
 
 
@@ -151,31 +154,25 @@ def _build(documents, out_m, gold_m, policy) -> ClusterContingency:
 def contingency_from_labels(labels_true: Sequence, labels_pred: Sequence) -> ClusterContingency:
     """The intermediate from two flat labelings of the same items (scikit-learn's convention).
 
+    Labels compare as Python values, never through their text: ``1`` and ``"1"`` are two clusters, ``1``,
+    ``1.0`` and ``True`` one; a missing label (None, NaN) raises (:mod:`workbench.metrics.labels`).
+
     >>> c = contingency_from_labels([0, 0, 1], ["a", "b", "b"])
     >>> c.table.toarray().tolist()
     [[1, 0], [1, 1]]
     """
-    true, pred = np.asarray(labels_true), np.asarray(labels_pred)
-    if true.ndim != 1 or pred.ndim != 1:
-        raise ClusteringInputError(f"labels must be 1D: shapes are {true.shape} and {pred.shape}")
+    true = label_vector(labels_true, "labels_true", ClusteringInputError)
+    pred = label_vector(labels_pred, "labels_pred", ClusteringInputError)
     if len(true) != len(pred):
         raise ClusteringInputError(f"labels_true has {len(true)} items but labels_pred has {len(pred)}")
-    t, p = _codes(true, "labels_true"), _codes(pred, "labels_pred")
+    (t, true_labels), (p, pred_labels) = (factorize(true, "labels_true", ClusteringInputError),
+                                          factorize(pred, "labels_pred", ClusteringInputError))
     n = len(true)
     rows = np.arange(n)
     ones = np.ones(n, dtype=np.int64)
-    out_m = sp.csr_array(sp.coo_array((ones, (rows, p)), shape=(n, int(p.max(initial=-1)) + 1)))
-    gold_m = sp.csr_array(sp.coo_array((ones, (rows, t)), shape=(n, int(t.max(initial=-1)) + 1)))
+    out_m = sp.csr_array(sp.coo_array((ones, (rows, p)), shape=(n, len(pred_labels))))
+    gold_m = sp.csr_array(sp.coo_array((ones, (rows, t)), shape=(n, len(true_labels))))
     return _build(tuple(str(i) for i in range(n)), out_m, gold_m, "strict")
-
-
-def _codes(labels: np.ndarray, name: str) -> np.ndarray:
-    """Integer codes 0..k-1 of a label vector (numbers as they are, anything else by its text)."""
-    if labels.dtype.kind == "f" and np.isnan(labels).any():
-        raise ClusteringInputError(f"{name} holds NaN at position {int(np.flatnonzero(np.isnan(labels))[0])}")
-    if labels.dtype.kind not in "iubf":
-        labels = labels.astype(str)
-    return np.unique(labels, return_inverse=True)[1].ravel()
 
 
 # ------------------------------------------------------------------------------------------ purity
@@ -364,9 +361,31 @@ def class_entropy(c: ClusterContingency) -> float:
     return math.nan if table is None else _entropy(table.sum(axis=0))
 
 
-def nmi(c: ClusterContingency) -> float:
-    """NMI = MI / mean(H(C), H(K)) (arithmetic mean; scikit-learn's default). 1 when both sides are one
-    cluster or empty, 0 when MI is 0 otherwise (scikit-learn's limits)."""
+AVERAGE_METHODS = ("arithmetic", "geometric", "min", "max")
+
+
+def _check_average_method(average_method: str) -> None:
+    if average_method not in AVERAGE_METHODS:
+        raise ClusteringInputError(f"average_method must be one of {', '.join(AVERAGE_METHODS)}, "
+                                   f"got {average_method!r}")
+
+
+def _generalized_average(u: float, v: float, average_method: str) -> float:
+    """The mean of two entropies that normalises NMI and AMI (scikit-learn's ``average_method``)."""
+    if average_method == "min":
+        return min(u, v)
+    if average_method == "geometric":
+        return math.sqrt(u * v)
+    if average_method == "max":
+        return max(u, v)
+    return (u + v) / 2
+
+
+def nmi(c: ClusterContingency, average_method: str = "arithmetic") -> float:
+    """NMI = MI / mean(H(C), H(K)), the mean named by ``average_method`` (arithmetic, scikit-learn's default;
+    geometric as Strehl & Ghosh 2002; min; max). 1 when both sides are one cluster or empty, 0 when MI is 0
+    otherwise (scikit-learn's limits)."""
+    _check_average_method(average_method)
     table = _flat_table(c)
     if table is None:
         return math.nan
@@ -375,13 +394,79 @@ def nmi(c: ClusterContingency) -> float:
     mi = mutual_information(c)
     if mi == 0:
         return 0.0
-    denom = (_entropy(table.sum(axis=0)) + _entropy(table.sum(axis=1))) / 2
-    return float(min(mi / denom, 1.0))
+    normaliser = _generalized_average(_entropy(table.sum(axis=0)), _entropy(table.sum(axis=1)), average_method)
+    return float(min(mi / normaliser, 1.0))
+
+
+def expected_mutual_information(table: np.ndarray) -> float:
+    """E[MI] of two random partitions with the margins of ``table`` (the hypergeometric model of Vinh, Epps &
+    Bailey, JMLR 2010, eq. 24a), in nats. Terms depend only on a row sum a and a column sum b, so each
+    distinct (a, b) is summed once over n_ij = max(1, a + b − N) .. min(a, b), weighted by its multiplicity.
+
+    >>> round(expected_mutual_information(np.array([[2, 0], [0, 2]])), 6)  # ln 2 / 3
+    0.231049
+    """
+    from scipy.special import gammaln
+
+    table = np.asarray(table, dtype=np.int64)
+    n = int(table.sum())
+    if table.shape[0] <= 1 or table.shape[1] <= 1 or n == 0:
+        return 0.0
+    a_values, a_count = np.unique(table.sum(axis=1), return_counts=True)
+    b_values, b_count = np.unique(table.sum(axis=0), return_counts=True)
+    a = np.repeat(a_values, len(b_values))
+    b = np.tile(b_values, len(a_values))
+    weight = np.repeat(a_count, len(b_values)) * np.tile(b_count, len(a_values))
+    start = np.maximum(1, a + b - n)
+    length = np.maximum(np.minimum(a, b) - start + 1, 0)
+    pair = np.repeat(np.arange(len(a)), length)  # one entry per (a, b, n_ij) term
+    nij = (np.arange(int(length.sum())) - np.repeat(np.cumsum(length) - length, length) + start[pair]).astype(float)
+    a, b, weight = a[pair].astype(float), b[pair].astype(float), weight[pair]
+    log_term = (gammaln(a + 1) + gammaln(b + 1) + gammaln(n - a + 1) + gammaln(n - b + 1) - gammaln(n + 1)
+                - gammaln(nij + 1) - gammaln(a - nij + 1) - gammaln(b - nij + 1) - gammaln(n - a - b + nij + 1))
+    terms = nij / n * (np.log(n * nij) - np.log(a * b)) * np.exp(log_term)
+    return float((weight * terms).sum())
+
+
+def adjusted_mutual_information(c: ClusterContingency, average_method: str = "arithmetic") -> float:
+    """AMI = (MI − E[MI]) / (mean(H(C), H(K)) − E[MI]) (Vinh, Epps & Bailey 2010; scikit-learn's
+    ``adjusted_mutual_info_score``): 0 on average for random clusterings, 1 for a perfect one. 1 when both
+    sides are one cluster or empty, 0 when only one side is. A numerator or denominator within rounding of 0
+    (1e-12 of the normaliser) is one machine epsilon, as scikit-learn does for exact zeros: 0/0 (E[MI] equal
+    to the normaliser, e.g. ``min`` against all-singleton clusters) is 1, where scikit-learn's sign follows
+    its rounding."""
+    _check_average_method(average_method)
+    table = _flat_table(c)
+    if table is None:
+        return math.nan
+    if table.shape[0] == table.shape[1] == 1 or table.size == 0:
+        return 1.0
+    if table.shape[0] == 1 or table.shape[1] == 1:
+        return 0.0
+    emi = expected_mutual_information(table)
+    normaliser = _generalized_average(_entropy(table.sum(axis=0)), _entropy(table.sum(axis=1)), average_method)
+    eps, rounding = float(np.finfo(np.float64).eps), 1e-12 * max(normaliser, 1.0)
+    numerator, denominator = mutual_information(c) - emi, normaliser - emi
+    numerator = -max(-numerator, eps) if numerator < -rounding else max(numerator, eps)
+    denominator = -max(-denominator, eps) if denominator < -rounding else max(denominator, eps)
+    return float(numerator / denominator)
+
+
+def variation_of_information(c: ClusterContingency) -> float:
+    """VI = H(C) + H(K) − 2·MI = H(C|K) + H(K|C) in nats (Meilă, J. Multivariate Analysis 2007): a distance
+    between partitions, 0 when they are equal, at most log N; lower is better."""
+    table = _flat_table(c)
+    if table is None:
+        return math.nan
+    value = _entropy(table.sum(axis=0)) + _entropy(table.sum(axis=1)) - 2 * mutual_information(c)
+    return max(value, 0.0)
 
 
 def homogeneity_completeness_v(c: ClusterContingency, beta: float = 1.0) -> dict[str, float]:
     """Rosenberg & Hirschberg (2007): homogeneity 1 − H(C|K)/H(C), completeness 1 − H(K|C)/H(K), and
-    V = (1+β)·h·c/(β·h + c); h (c) is 1 when H(C) (H(K)) is 0, as in scikit-learn."""
+    V = (1+β)·h·c/(β·h + c), β > 0; h (c) is 1 when H(C) (H(K)) is 0, as in scikit-learn."""
+    if not beta > 0:
+        raise ClusteringInputError(f"beta must be > 0 (β weighs completeness against homogeneity), got {beta!r}")
     table = _flat_table(c)
     if table is None:
         return {"homogeneity": math.nan, "completeness": math.nan, "v": math.nan}
@@ -487,9 +572,8 @@ def _bcubed(gold, output, *, unmatched="weps", variant="item", alpha=0.5):
     return bcubed(contingency(gold, output, unmatched=unmatched), variant=variant, alpha=alpha)
 
 
-def _entropy_family(gold, output, *, unmatched="weps"):
-    c = contingency(gold, output, unmatched=unmatched)
-    return {"nmi": nmi(c), **homogeneity_completeness_v(c)}
+def _entropy_family(gold, output, *, unmatched="weps", beta=1.0):
+    return homogeneity_completeness_v(contingency(gold, output, unmatched=unmatched), beta)
 
 
 def _pair_family(gold, output, *, unmatched="weps"):
@@ -509,8 +593,6 @@ for _name, _compute, _field, _params, _range, _desc in (
     ("BCubed-P", _bcubed, "precision", {"variant": "item"}, (0, 1), "extended BCubed precision"),
     ("BCubed-R", _bcubed, "recall", {"variant": "item"}, (0, 1), "extended BCubed recall"),
     ("BCubed-F", _bcubed, "f", {"variant": "item", "alpha": 0.5}, (0, 1), "F_α of BCubed P and R"),
-    ("NMI", _entropy_family, "nmi", {}, (0, 1), "normalised mutual information (arithmetic mean)"),
-    ("V-measure", _entropy_family, "v", {}, (0, 1), "harmonic mean of homogeneity and completeness"),
     ("Homogeneity", _entropy_family, "homogeneity", {}, (0, 1), "1 − H(C|K)/H(C)"),
     ("Completeness", _entropy_family, "completeness", {}, (0, 1), "1 − H(K|C)/H(K)"),
     ("ARI", _pair_family, "ari", {}, (-1, 1), "adjusted Rand index (Cohen's κ of the pair table)"),
@@ -521,4 +603,36 @@ for _name, _compute, _field, _params, _range, _desc in (
     _choices = dict(_POLICY, **({"variant": VARIANTS} if "variant" in _params else {}),
                     **({"convention": FM_CONVENTIONS} if "convention" in _params else {}))
     register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, "unmatched": "weps"},
-             choices=_choices, range=_range, field=_field, description=_desc)
+             choices=_choices, range=_range, field=_field, description=_desc,
+             domains={"alpha": Interval(0, 1)} if "alpha" in _params else None)
+
+
+# Information-theoretic measures with their own parameters (scikit-learn's average_method and beta).
+def _nmi(gold, output, *, unmatched="weps", average_method="arithmetic"):
+    return nmi(contingency(gold, output, unmatched=unmatched), average_method)
+
+
+def _ami(gold, output, *, unmatched="weps", average_method="arithmetic"):
+    return adjusted_mutual_information(contingency(gold, output, unmatched=unmatched), average_method)
+
+
+def _vi(gold, output, *, unmatched="weps"):
+    return variation_of_information(contingency(gold, output, unmatched=unmatched))
+
+
+_INFORMATION = {"unmatched": Choices(POLICIES), "average_method": Choices(AVERAGE_METHODS)}
+register("NMI", _nmi, task="clustering", source=_SOURCE + "; Strehl & Ghosh 2002",
+         params={"average_method": "arithmetic", "unmatched": "weps"},
+         domains=_INFORMATION, description="normalised mutual information MI / mean(H(C), H(K)), the mean "
+                                           "named by average_method (scikit-learn's)")
+register("AMI", _ami, task="clustering", source="Vinh, Epps & Bailey, JMLR 11 (2010)",
+         params={"average_method": "arithmetic", "unmatched": "weps"}, range=(-1, 1), domains=_INFORMATION,
+         description="adjusted mutual information (MI − E[MI]) / (mean(H(C), H(K)) − E[MI])")
+register("VI", _vi, task="clustering", source="Meilă, J. Multivariate Analysis 98 (2007)",
+         params={"unmatched": "weps"}, range=(0, math.inf), direction="lower",
+         domains={"unmatched": Choices(POLICIES)},
+         description="variation of information H(C) + H(K) − 2·MI in nats (a distance: lower is better)")
+register("V-measure", _entropy_family, task="clustering", source="Rosenberg & Hirschberg, EMNLP 2007",
+         params={"beta": 1.0, "unmatched": "weps"}, field="v",
+         domains={"unmatched": Choices(POLICIES), "beta": Interval(0, math.inf, low_open=True, high_open=True)},
+         description="(1+β)·h·c / (β·h + c) of homogeneity h and completeness c (β > 1 weighs completeness)")

@@ -1,9 +1,9 @@
 """Filtering measures over a 2×2 contingency (TP, FP, FN, TN), with optional smoothing (seed 003).
 
 :func:`contingency` counts from a gold and an output Organization (positives = prioritised documents,
-negatives = the rest), :func:`contingency_from_labels` from two boolean label vectors. :func:`estimates`
-turns counts into the probabilities every measure is written in (seed 003 §4): P(G), P(S|G), P(S|¬G),
-P(G|S), P(G|¬S); each measure is a pure function of them.
+negatives = the rest), :func:`contingency_from_labels` from two binary label vectors (``positive=`` names
+the positive label). :func:`estimates` turns counts into the probabilities every measure is written in (seed
+003 §4): P(G), P(S|G), P(S|¬G), P(G|S), P(G|¬S); each measure is a pure function of them.
 
     >>> c = FilteringContingency(tp=3, fp=1, fn=2, tn=4)
     >>> accuracy(c), round(reliability(c), 4), round(f_measure(c), 4)
@@ -34,15 +34,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
-from workbench.metrics.registry import register
+from workbench.metrics.labels import factorize, label_vector
+from workbench.metrics.registry import Interval, register
 from workbench.model import Organization
 
 SMOOTHINGS = ("none", "laplace", "noninformative")
 
 
-class FilteringInputError(ValueError):
+class FilteringInputError(WorkbenchError):
     """Filtering input that cannot be counted: says which document or label and why."""
+
+
+class BinaryLabelsError(FilteringInputError):
+    """Labels that are not binary (more than two distinct ones, named), or whose positive label is unclear."""
 
 
 @dataclass(frozen=True)
@@ -76,25 +82,55 @@ def contingency(gold: Organization, output: Organization) -> FilteringContingenc
     return FilteringContingency(tp, fp, fn, len(collection) - tp - fp - fn)
 
 
-def contingency_from_labels(y_true: Sequence, y_pred: Sequence) -> FilteringContingency:
-    """Counts from two label vectors of the same items (truthy = positive).
+def contingency_from_labels(y_true: Sequence, y_pred: Sequence, positive=None) -> FilteringContingency:
+    """Counts from two binary label vectors of the same items; ``positive`` is the positive label.
+
+    Binary means binary: more than two distinct labels over both vectors raise :class:`BinaryLabelsError`
+    naming them. Without ``positive`` (scikit-learn's ``pos_label``), booleans and numbers drawn from {0, 1}
+    or {-1, 1} count 1/True as positive; any other labels (strings such as ``"yes"``/``"no"`` or
+    ``"True"``/``"False"``, {1, 2}) must say which one is positive. Labels compare as Python values
+    (:mod:`workbench.metrics.labels`).
 
     >>> contingency_from_labels([1, 1, 0, 0], [1, 0, 1, 0])
     FilteringContingency(tp=1, fp=1, fn=1, tn=1)
+    >>> contingency_from_labels(["spam", "ham"], ["spam", "spam"], positive="spam")
+    FilteringContingency(tp=1, fp=1, fn=0, tn=0)
     """
-    true, pred = np.asarray(y_true), np.asarray(y_pred)
-    if true.ndim != 1 or pred.ndim != 1:
-        raise FilteringInputError(f"labels must be 1D: shapes are {true.shape} and {pred.shape}")
+    true = label_vector(y_true, "y_true", FilteringInputError)
+    pred = label_vector(y_pred, "y_pred", FilteringInputError)
     if len(true) != len(pred):
         raise FilteringInputError(f"y_true has {len(true)} items but y_pred has {len(pred)}")
-    for name, labels in (("y_true", true), ("y_pred", pred)):
-        if labels.dtype.kind == "f" and np.isnan(labels).any():
-            where = int(np.flatnonzero(np.isnan(labels))[0])
-            raise FilteringInputError(f"{name} holds NaN at position {where}")
-    true, pred = true.astype(bool), pred.astype(bool)
-    tp = int((true & pred).sum())
-    fp, fn = int(pred.sum()) - tp, int(true.sum()) - tp
+    true_codes, true_labels = factorize(true, "y_true", FilteringInputError)
+    pred_codes, pred_labels = factorize(pred, "y_pred", FilteringInputError)
+    labels = list(dict.fromkeys(true_labels + pred_labels))
+    if len(labels) > 2:
+        raise BinaryLabelsError(f"binary labels expected, got {len(labels)} distinct ones: "
+                                f"{_labels_text(labels)} (binarise them first, e.g. labels == 'A', to score one "
+                                "class against the rest)")
+    positive = _positive_label(labels, positive)
+    true_positive = np.array([label == positive for label in true_labels], dtype=bool)[true_codes]
+    pred_positive = np.array([label == positive for label in pred_labels], dtype=bool)[pred_codes]
+    tp = int((true_positive & pred_positive).sum())
+    fp, fn = int(pred_positive.sum()) - tp, int(true_positive.sum()) - tp
     return FilteringContingency(tp, fp, fn, len(true) - tp - fp - fn)
+
+
+def _labels_text(labels: list) -> str:
+    return ", ".join(map(repr, labels))
+
+
+def _positive_label(labels: list, positive):
+    """The positive label: ``positive`` when given (one of two labels present, or any label when fewer are
+    present), else 1/True for booleans and numbers within {0, 1} or {-1, 1}."""
+    if positive is not None:
+        if len(labels) == 2 and not any(label == positive for label in labels):
+            raise BinaryLabelsError(f"positive={positive!r} is not one of the labels {_labels_text(labels)}")
+        return positive
+    numeric = all(isinstance(label, bool | int | float) for label in labels)
+    if numeric and (set(labels) <= {0, 1} or set(labels) <= {-1, 1}):
+        return 1
+    raise BinaryLabelsError(f"cannot tell which label is positive among {_labels_text(labels)}: pass positive= "
+                            "(only booleans and numbers in {0, 1} or {-1, 1} default to 1/True)")
 
 
 # ------------------------------------------------------------------------------------ estimates
@@ -172,6 +208,8 @@ def accuracy(c, smoothing=None) -> float:
 
 def weighted_accuracy(c, lam: float = 1.0, smoothing=None) -> float:
     """WAcc_λ = (λTP + TN)/(λ(TP + FN) + TN + FP) (Androutsopoulos et al. 2000; seed 003 §4.1)."""
+    if not lam >= 0:
+        raise FilteringInputError(f"WAcc: lam must be ≥ 0 (the weight of a positive), got {lam!r}")
     e = _est(c, smoothing)
     j = e.joint()
     return _ratio(lam * j[0, 0] + j[1, 1], lam * e.p_g + (1 - e.p_g))
@@ -183,7 +221,9 @@ def _counts(e: Estimates) -> np.ndarray:
 
 
 def utility(c, alpha: float = 2.0, smoothing=None) -> float:
-    """Utility = α·TP − FP (seed 003 §4.1; TREC filtering's T11U is α = 2). Not normalised."""
+    """Utility = α·TP − FP (seed 003 §4.1; TREC filtering's T11U is α = 2), α > 0. Not normalised."""
+    if not alpha > 0:
+        raise FilteringInputError(f"Utility: alpha must be > 0 (the gain of a true positive), got {alpha!r}")
     (tp, fp), _ = _counts(_est(c, smoothing))
     return float(alpha * tp - fp)
 
@@ -326,10 +366,15 @@ def _on_organizations(function):
         return function(estimates(contingency(gold, output), smoothing), **params)
 
     compute.__name__ = f"filtering_{function.__name__}"
+    compute.__doc__ = function.__doc__
     return compute
 
 
 _INF = math.inf
+_WEIGHT, _COST = Interval(0, 1), Interval(0)
+_DOMAINS = {"WAcc": {"lam": Interval(0)}, "Utility": {"alpha": Interval(0, low_open=True)},
+            "LinearUtility": dict.fromkeys(("a1", "a2", "a3", "a4"), _COST),
+            "F": {"alpha": _WEIGHT}, "F(R,S)": {"alpha": _WEIGHT}}
 for _name, _function, _params, _range, _desc in (
     ("Accuracy", accuracy, {}, (0, 1), "(TP + TN)/|T|"),
     ("WAcc", weighted_accuracy, {"lam": 1.0}, (0, 1), "weighted accuracy (λTP + TN)/(λ|G| + |¬G|)"),
@@ -353,4 +398,4 @@ for _name, _function, _params, _range, _desc in (
 ):
     register(_name, _on_organizations(_function), task="filtering", source=_SOURCE,
              params={**_params, "smoothing": "none"}, choices={"smoothing": SMOOTHINGS}, range=_range,
-             description=_desc)
+             description=_desc, domains=_DOMAINS.get(_name), direction="lower" if _name == "Lam%" else "higher")

@@ -9,9 +9,10 @@ vectorised code scores one topic or a whole run::
     >>> float(average_precision(t)[0]), float(precision_at(t, k=2)[0])
     (0.38888888888888884, 0.5)
 
-Binary measures (P@k, RPrec, RR, AP) call a document relevant when its gain reaches ``rel_level``
-(trec_eval's ``-l``, default 1); graded measures (nDCG, ERR, RBP, Q, O, P, P+) use every positive gain, as
-trec_eval's ndcg does. A topic without relevant documents scores 0 on every measure (as trec_eval does).
+Binary measures (P@k, Rprec, RR, AP) call a document relevant when its gain reaches ``rel``
+(ir_measures' name for trec_eval's ``-l``, default 1); graded measures (nDCG, ERR, RBP, Q, O, P, P+) use
+every positive gain, as trec_eval's ndcg does. A topic without relevant documents scores 0 on every measure
+(as trec_eval does).
 
 Tie policy (:func:`order_by_score`): score descending, then document id descending (trec_eval's
 ``comp_sim_docno``); a run's rank column is ignored. When an output :class:`Organization` has a level holding
@@ -27,14 +28,15 @@ from itertools import repeat
 
 import numpy as np
 
-from workbench.metrics.registry import parse, register
+from workbench.errors import WorkbenchError
+from workbench.metrics.registry import Interval, Pairs, parse, register
 from workbench.model import Organization
 
 TREC_EVAL = "trec_eval 9.0 (usnistgov/trec_eval)"
 SAKAI = "seed 002: Sakai, P-measure, SIGIR 2006 (and NTCIREVAL)"
 
 
-class RankingInputError(ValueError):
+class RankingInputError(WorkbenchError):
     """Gains, scores or a run that a ranking measure cannot score (NaN, negative, duplicate documents...)."""
 
 
@@ -152,15 +154,15 @@ class GainTable:
         np.maximum(gains, 0.0, out=gains)
         return cls(gains, _pad(ideal_rows), tuple(topics))
 
-    def relevant(self, rel_level: float) -> np.ndarray:
-        """Boolean matrix: the retrieved document reaches ``rel_level``."""
-        _check_level(rel_level)
-        return self.gains >= rel_level
+    def relevant(self, rel: float) -> np.ndarray:
+        """Boolean matrix: the retrieved document reaches the relevance level ``rel``."""
+        _check_level(rel)
+        return self.gains >= rel
 
-    def n_relevant(self, rel_level: float) -> np.ndarray:
-        """Number of judged documents reaching ``rel_level``, per query."""
-        _check_level(rel_level)
-        return (self.ideal >= rel_level).sum(axis=1)
+    def n_relevant(self, rel: float) -> np.ndarray:
+        """Number of judged documents reaching the relevance level ``rel``, per query."""
+        _check_level(rel)
+        return (self.ideal >= rel).sum(axis=1)
 
 
 def _pad(rows: list[list[float]]) -> np.ndarray:
@@ -171,9 +173,9 @@ def _pad(rows: list[list[float]]) -> np.ndarray:
     return out
 
 
-def _check_level(rel_level: float) -> None:
-    if not rel_level > 0:
-        raise RankingInputError(f"rel_level must be > 0, got {rel_level!r}")
+def _check_level(rel: float) -> None:
+    if not rel > 0:
+        raise RankingInputError(f"rel (the relevance level) must be > 0, got {rel!r}")
 
 
 def _at_rank(values: np.ndarray, rank_index: np.ndarray, found: np.ndarray) -> np.ndarray:
@@ -206,43 +208,45 @@ def _safe_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 # -------------------------------------------------------------------------------------- binary kernels
-def success_at(table: GainTable, k: int = 10, rel_level: float = 1.0) -> np.ndarray:
+def success_at(table: GainTable, k: int = 10, rel: int = 1) -> np.ndarray:
     """Success@k = 1 if a relevant document is in the top k, else 0 (trec_eval ``success_k``)."""
     _check_cutoff(k, "Success")
     if k is None:
         raise RankingInputError("Success@k needs a cutoff k")
-    return table.relevant(rel_level)[:, :k].any(axis=1).astype(float)
+    return table.relevant(rel)[:, :k].any(axis=1).astype(float)
 
 
-def precision_at(table: GainTable, k: int = 10, rel_level: float = 1.0) -> np.ndarray:
+def precision_at(table: GainTable, k: int = 10, rel: int = 1) -> np.ndarray:
     """P@k = |relevant in the top k| / k (trec_eval ``P_k``: divides by k even when fewer are retrieved)."""
     _check_cutoff(k, "P")
     if k is None:
         raise RankingInputError("P@k needs a cutoff k")
-    return table.relevant(rel_level)[:, :k].sum(axis=1) / k
+    return table.relevant(rel)[:, :k].sum(axis=1) / k
 
 
-def r_precision(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
+def r_precision(table: GainTable, rel: int = 1) -> np.ndarray:
     """RPrec = |relevant in the top R| / R, R = number of judged relevant documents (trec_eval ``Rprec``)."""
-    rel, n_rel = table.relevant(rel_level), table.n_relevant(rel_level)
-    looked = np.minimum(n_rel, rel.shape[1])
-    found = _at_rank(np.cumsum(rel, axis=1), looked - 1, looked > 0)
+    hit, n_rel = table.relevant(rel), table.n_relevant(rel)
+    looked = np.minimum(n_rel, hit.shape[1])
+    found = _at_rank(np.cumsum(hit, axis=1), looked - 1, looked > 0)
     return _safe_divide(found, n_rel)
 
 
-def reciprocal_rank(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
-    """RR = 1 / rank of the first relevant document, 0 if none (trec_eval ``recip_rank``)."""
-    first, found = _first(table.relevant(rel_level))
+def reciprocal_rank(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
+    """RR = 1 / rank of the first relevant document, 0 if none in the top k (trec_eval ``recip_rank``;
+    RR@10 is MS MARCO's MRR@10)."""
+    _check_cutoff(k, "RR")
+    first, found = _first(table.relevant(rel)[:, :k])
     return np.where(found, 1.0 / (first + 1), 0.0)
 
 
-def average_precision(table: GainTable, k: int | None = None, rel_level: float = 1.0) -> np.ndarray:
+def average_precision(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
     """AP = Σ_{relevant ranks r ≤ k} P@r / R (trec_eval ``map`` per query, ``map_cut_k`` with k; unretrieved
     relevant documents add 0)."""
     _check_cutoff(k, "AP")
-    rel = table.relevant(rel_level)[:, :k]
-    precision = np.cumsum(rel, axis=1) / _ranks(rel.shape[1])
-    return _safe_divide((precision * rel).sum(axis=1), table.n_relevant(rel_level))
+    hit = table.relevant(rel)[:, :k]
+    precision = np.cumsum(hit, axis=1) / _ranks(hit.shape[1])
+    return _safe_divide((precision * hit).sum(axis=1), table.n_relevant(rel))
 
 
 # -------------------------------------------------------------------------------------- graded kernels
@@ -254,13 +258,26 @@ def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
     raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
 
 
-def ndcg(table: GainTable, k: int | None = None, gain: str = "linear") -> np.ndarray:
+def _custom_gains(grades: np.ndarray, gains) -> np.ndarray:
+    """Grades with each ``(grade, gain)`` pair of ``gains`` replaced (other grades keep their value)."""
+    out = grades.copy()
+    for grade, value in gains:
+        out[grades == grade] = value
+    return out
+
+
+def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None) -> np.ndarray:
     """nDCG = DCG / ideal DCG, DCG = Σ_r g(r) / log2(r + 1) over the top k (all retrieved when k is None).
 
     ``gain="linear"``: g = the grade (trec_eval ``ndcg`` / ``ndcg_cut_k``, Järvelin & Kekäläinen);
     ``gain="exp"``: g = 2^grade − 1 (Burges et al. 2005). The ideal ranks every judged document.
+    ``gains``: ``(grade, gain)`` pairs for positive grades (ir_measures' ``nDCG(gains={1:1,2:3})``, trec_eval's
+    ``ndcg.1=1,2=3``); a grade not listed keeps its value as gain. The ideal is re-sorted by gain.
     """
     _check_cutoff(k, "nDCG")
+    if gains:
+        ideal = _custom_gains(table.ideal, gains)
+        table = GainTable(_custom_gains(table.gains, gains), -np.sort(-ideal, axis=1), table.topics)
     gains, ideal = table.gains[:, :k], table.ideal[:, :k]
     width = max(gains.shape[1], ideal.shape[1])
     discount = 1.0 / np.log2(_ranks(width) + 1.0)
@@ -275,11 +292,12 @@ def _max_gain(table: GainTable, max_grade: float | None) -> np.ndarray:
 
 
 def err(table: GainTable, k: int | None = None, gain: str = "exp",
-        max_grade: float | None = None) -> np.ndarray:
+        max_grade: float | None = 4) -> np.ndarray:
     """ERR = Σ_r R_r / r · Π_{i<r} (1 − R_i) (Chapelle et al. 2009) over the top k.
 
     ``gain="exp"``: R = (2^g − 1) / 2^g_max (Chapelle); ``gain="linear"``: R = g / (g_max + 1) (NTCIREVAL).
-    g_max is ``max_grade``, by default the highest judged grade of the query.
+    g_max is ``max_grade``: by default 4, the top of the TREC Web track's 0–4 scale (as gdeval, hence
+    ir_measures' ``ERR@20``); None takes the highest judged grade of the query. R is capped at 1.
     """
     _check_cutoff(k, "ERR")
     gains = table.gains[:, :k]
@@ -295,13 +313,19 @@ def err(table: GainTable, k: int | None = None, gain: str = "exp",
     return (stop * reach / _ranks(stop.shape[1])).sum(axis=1)
 
 
-def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None) -> np.ndarray:
+def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None,
+        rel: int | None = None) -> np.ndarray:
     """RBP = (1 − p) Σ_r (g(r) / g_max) p^(r−1) (Moffat & Zobel 2008; graded gains scaled to [0, 1] by the
     highest judged grade as NTCIREVAL does, and trec_eval's ``rbp`` for integer grades — trec_eval leaves
-    gains already within [0, 1] unscaled). trec_eval's default p is 0.9, the registry's 0.8."""
+    gains already within [0, 1] unscaled; a grade above ``max_grade`` counts as ``max_grade``). With ``rel``,
+    binary: g = 1 from grade ``rel`` up, else 0 (ir_measures' ``RBP(rel=1)``). trec_eval's default p is 0.9,
+    the registry's 0.8 (ir_measures')."""
     if not 0 < p < 1:
         raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
-    scaled = _safe_divide(table.gains, _max_gain(table, max_grade)[:, None])
+    if rel is not None:
+        scaled = table.relevant(rel).astype(float)
+    else:
+        scaled = np.minimum(_safe_divide(table.gains, _max_gain(table, max_grade)[:, None]), 1.0)
     return (1.0 - p) * (scaled @ p ** np.arange(table.gains.shape[1]))
 
 
@@ -397,29 +421,43 @@ def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[
     return out
 
 
-_BINARY = {"rel_level": 1.0}
+_BINARY = {"rel": 1}
+_CUTOFF, _OPTIONAL_CUTOFF = Interval(1, integer=True), Interval(1, integer=True, optional=True)
+_LEVEL = {"rel": Interval(0, low_open=True)}
+_GRADE = Interval(0, low_open=True, optional=True)
 register("P", _Adapter(precision_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
-         cutoff="k", description="precision at k, divided by k (trec_eval P_k)")
-register("RPrec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("Rprec",),
+         cutoff="k", domains={"k": _CUTOFF, **_LEVEL}, description="precision at k, divided by k (trec_eval P_k)")
+register("Rprec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("RPrec",),
+         domains=_LEVEL,
          description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
-register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL, params=_BINARY,
-         aliases=("recip_rank",), description="reciprocal rank of the first relevant document")
+register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
+         cutoff="k", aliases=("recip_rank",), domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
+         description="reciprocal rank of the first relevant document (in the top k for RR@k)")
 register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
-         cutoff="k", aliases=("map",), description="average precision (trec_eval map; AP@k is map_cut_k)")
+         cutoff="k", aliases=("map", "map_cut"), domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
+         description="average precision (trec_eval map; AP@k is map_cut_k)")
 register("Success", _Adapter(success_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
-         cutoff="k", description="1 if a relevant document is in the top k (trec_eval success_k)")
-register("nDCG", _Adapter(ndcg), task="ranking", source=TREC_EVAL, params={"k": None, "gain": "linear"},
-         choices={"gain": ("linear", "exp")}, cutoff="k", aliases=("ndcg",),
+         cutoff="k", aliases=("success",), domains={"k": _CUTOFF, **_LEVEL},
+         description="1 if a relevant document is in the top k (trec_eval success_k)")
+register("nDCG", _Adapter(ndcg), task="ranking", source=TREC_EVAL,
+         params={"k": None, "gain": "linear", "gains": None}, choices={"gain": ("linear", "exp")}, cutoff="k",
+         aliases=("ndcg", "ndcg_cut"),
+         domains={"k": _OPTIONAL_CUTOFF, "gains": Pairs(Interval(0, low_open=True), Interval(0, high_open=True))},
          description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
                      "or gain=exp (2^g − 1, Burges)")
-register("ERR", _Adapter(err), task="ranking", source="Chapelle et al., CIKM 2009",
-         params={"k": None, "gain": "exp", "max_grade": None}, choices={"gain": ("exp", "linear")},
-         cutoff="k", description="expected reciprocal rank; gain=exp (Chapelle) or linear (NTCIREVAL)")
+register("ERR", _Adapter(err), task="ranking", source="Chapelle et al., CIKM 2009; gdeval",
+         params={"k": None, "gain": "exp", "max_grade": 4}, choices={"gain": ("exp", "linear")},
+         domains={"k": _OPTIONAL_CUTOFF, "max_grade": _GRADE}, cutoff="k",
+         description="expected reciprocal rank; gain=exp (Chapelle, gdeval) or linear (NTCIREVAL)")
 register("RBP", _Adapter(rbp), task="ranking", source="Moffat & Zobel, TOIS 2008",
-         params={"p": 0.8, "max_grade": None}, description="rank-biased precision with persistence p")
+         params={"p": 0.8, "max_grade": None, "rel": None},
+         domains={"p": Interval(0, 1, low_open=True, high_open=True), "max_grade": _GRADE,
+                  "rel": Interval(0, low_open=True, optional=True)},
+         description="rank-biased precision with persistence p (binary from level rel when given)")
 for _name, _kernel, _what in (("Q-measure", q_measure, "Q-measure: blended ratio at every relevant rank"),
                               ("O-measure", o_measure, "O-measure: blended ratio at the first relevant rank"),
                               ("P-measure", p_measure, "P-measure: blended ratio at the preferred rank"),
                               ("P+-measure", p_plus_measure, "P+-measure: blended ratio averaged down to "
                                                              "the preferred rank")):
-    register(_name, _Adapter(_kernel), task="ranking", source=SAKAI, params={"beta": 1.0}, description=_what)
+    register(_name, _Adapter(_kernel), task="ranking", source=SAKAI, params={"beta": 1.0},
+             domains={"beta": Interval(0)}, description=_what)

@@ -3,17 +3,24 @@
 Every metric module registers its measures here with :func:`register`; :func:`parse` turns a name into a
 callable :class:`Measure` whose ``str()`` parses back to an equal measure; :func:`evaluate` scores one topic.
 
-    >>> m = parse("RBP(p=0.8)")
+    >>> m = parse("RBP(p=0.9)")
     >>> str(m), m.params["p"]
-    ('RBP(p=0.8)', 0.8)
+    ('RBP(p=0.9)', 0.9)
 
 Grammar: ``NAME [ "(" key=value, ... ")" ] [ "@" cutoff ]`` (the two suffixes in either order), where NAME
 is a registered name or alias and may itself hold parentheses (``F(R,S)``). Values are ints, floats or bare
-words.
+words. The names and parameter names are ir_measures' (``AP(rel=2)@100``, ``P(rel=2)@5``, ``RBP(p=0.8)``);
+trec_eval's spellings are aliases, and a trec_eval ``NAME_CUTOFF`` (``P_10``, ``ndcg_cut_10``, ``recall_100``)
+is the measure NAME with that cutoff. A parameter may also be written under an older name
+(:data:`PARAMETER_ALIASES`: ``rel_level=2`` is ``rel=2``).
+
+    >>> str(parse("ndcg_cut_10")), str(parse("P_5")), str(parse("AP(rel_level=2)"))
+    ('nDCG@10', 'P@5', 'AP(rel=2)')
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -21,6 +28,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from workbench.errors import WorkbenchError
 from workbench.scalars import parse_scalar
 
 # The modules whose import registers measures; loaded on first use so that they may import this one.
@@ -33,8 +41,119 @@ _MODULES = (
 )
 
 
-class UnknownMeasureError(ValueError):
+class UnknownMeasureError(WorkbenchError):
     """A measure name or parameter the registry does not know; the message lists what it knows."""
+
+
+class MeasureParameterError(UnknownMeasureError):
+    """A parameter value outside the domain its measure declares, e.g. ``nDCG@-1`` or ``WAcc(lam=-5)``."""
+
+
+DIRECTIONS = ("higher", "lower")
+
+PARAMETER_ALIASES = {"rel_level": "rel"}
+"""Older parameter names → the name measures declare (ir_measures' ``rel``); either spelling is read."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """The domain of a numeric parameter: ``low ≤ value ≤ high`` (either end open, or integers only).
+
+    >>> Interval(0, 1, low_open=True).reason(0)
+    'must be in (0, 1]'
+    >>> Interval(1, integer=True).reason(3) is None
+    True
+    """
+
+    low: float = float("-inf")
+    high: float = float("inf")
+    low_open: bool = False
+    high_open: bool = False
+    integer: bool = False
+    optional: bool = False  # None (the parameter's "not given") is allowed
+
+    def __str__(self) -> str:
+        if self.integer and self.high == float("inf"):
+            text = f"an integer ≥ {self.low:g}" if not self.low_open else f"an integer > {self.low:g}"
+        else:
+            text = (f"{'(' if self.low_open else '['}{self.low:g}, {self.high:g}{')' if self.high_open else ']'}"
+                    .replace("[-inf", "(-inf").replace("inf]", "inf)"))
+            text = ("an integer in " if self.integer else "in ") + text
+        return text
+
+    def reason(self, value: Any) -> str | None:
+        """Why ``value`` is outside the domain, or None when it is inside."""
+        if value is None:
+            return None if self.optional else f"must be given ({self})"
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"must be {self}" if self.integer else f"must be a number {self}"
+        if self.integer and not float(value).is_integer():
+            return f"must be {self}"
+        inside = ((value > self.low if self.low_open else value >= self.low)
+                  and (value < self.high if self.high_open else value <= self.high))
+        return None if inside else f"must be {self}"
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The domain of a parameter that takes one of a few values.
+
+    >>> Choices(("linear", "exp")).reason("log")
+    'must be one of linear, exp'
+    """
+
+    values: tuple
+
+    def __str__(self) -> str:
+        return "one of " + ", ".join(map(str, self.values))
+
+    def reason(self, value: Any) -> str | None:
+        return None if value in self.values else f"must be {self}"
+
+
+class MappingValue(tuple):
+    """A parameter written ``{key:value,...}`` (ir_measures' ``nDCG(gains={1:1,2:3})``): hashable
+    ``(key, value)`` pairs sorted by key, written back as given.
+
+    >>> str(MappingValue({2: 3, 1: 1})), dict(MappingValue({2: 3}))
+    ('{1:1,2:3}', {2: 3})
+    """
+
+    def __new__(cls, pairs):
+        return super().__new__(cls, sorted(dict(pairs).items()))
+
+    def __str__(self) -> str:
+        return "{" + ",".join(f"{_format_value(k)}:{_format_value(v)}" for k, v in self) + "}"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """The domain of a :class:`MappingValue` parameter: every key in ``keys``, every value in ``values``.
+
+    >>> Pairs(Interval(1), Interval(0)).reason(MappingValue({0: 2}))
+    'key 0 must be in [1, inf)'
+    """
+
+    keys: Interval
+    values: Interval
+    optional: bool = True
+
+    def __str__(self) -> str:
+        return f"a mapping {{key:value,...}} with keys {self.keys} and values {self.values}"
+
+    def reason(self, value: Any) -> str | None:
+        if value is None:
+            return None if self.optional else f"must be given ({self})"
+        if not isinstance(value, MappingValue):
+            return f"must be {self}"
+        for key, item in value:
+            for what, domain, x in (("key", self.keys, key), ("value", self.values, item)):
+                why = domain.reason(x)
+                if why is not None:
+                    return f"{what} {x!r} {why}"
+        return None
 
 
 @dataclass(frozen=True)
@@ -42,7 +161,9 @@ class MeasureSpec:
     """What the registry knows about one measure.
 
     ``compute(gold, output, **params)`` returns a float, or a mapping from which ``field`` is taken (so that
-    measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`evaluate` call).
+    measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`evaluate` call). ``direction``
+    says whether a ``"higher"`` or ``"lower"`` value is better; ``domains`` declares the values each parameter
+    may take (``choices`` are declared as :class:`Choices` domains), checked when a name is parsed.
     """
 
     name: str
@@ -56,6 +177,8 @@ class MeasureSpec:
     cutoff: str | None = None
     aliases: tuple[str, ...] = ()
     description: str = ""
+    direction: str = "higher"
+    domains: Mapping[str, Interval | Choices | Pairs] = dataclasses.field(default_factory=dict)
 
 
 _REGISTRY: dict[str, MeasureSpec] = {}
@@ -66,13 +189,20 @@ _loaded = False
 def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              params: Mapping[str, Any] | None = None, choices: Mapping[str, tuple] | None = None,
              range: tuple[float, float] = (0.0, 1.0), field: str | None = None, cutoff: str | None = None,
-             aliases: Iterable[str] = (), description: str = "") -> MeasureSpec:
+             aliases: Iterable[str] = (), description: str = "", direction: str = "higher",
+             domains: Mapping[str, Interval | Choices | Pairs] | None = None) -> MeasureSpec:
     """Add a measure to the registry (called by the metric modules at import time)."""
+    declared = {key: Choices(tuple(values)) for key, values in (choices or {}).items()}
+    declared.update(domains or {})
     spec = MeasureSpec(name, compute, task, source, MappingProxyType(dict(params or {})),
                        MappingProxyType(dict(choices or {})), range, field, cutoff, tuple(aliases),
-                       description)
+                       description, direction, MappingProxyType(declared))
     if cutoff is not None and cutoff not in spec.params:
         raise ValueError(f"measure {name}: cutoff parameter {cutoff!r} is not among its parameters")
+    if direction not in DIRECTIONS:
+        raise ValueError(f"measure {name}: direction must be one of {DIRECTIONS}, got {direction!r}")
+    if set(declared) - set(spec.params):
+        raise ValueError(f"measure {name}: domains for unknown parameters {sorted(set(declared) - set(spec.params))}")
     for key in (name, *spec.aliases):
         if key in _BY_NAME and _BY_NAME[key].name != name:
             raise ValueError(f"measure name {key!r} registered twice")
@@ -151,23 +281,70 @@ def _format_value(value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
+def _parse_value(text: str) -> Any:
+    text = text.strip().strip("'\"")
+    if text.startswith("{") and text.endswith("}"):
+        items = [item.partition(":") for item in text[1:-1].split(",") if item.strip()]
+        return MappingValue((_parse_value(k), _parse_value(v)) for k, _, v in items)
+    return parse_scalar(text)
+
+
 def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
     default = spec.params[key]
     if isinstance(default, bool) and isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
+    domain = spec.domains.get(key)
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
-        if not isinstance(value, int):
-            raise UnknownMeasureError(f"{name!r}: parameter {key} must be an integer, got {value!r}")
-    elif isinstance(default, float) and isinstance(value, int):
+        real = isinstance(domain, Interval) and not domain.integer and isinstance(value, float)
+        if not isinstance(value, int) and not real:
+            raise MeasureParameterError(f"{name!r}: parameter {key} must be an integer, got {value!r}")
+    elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
-    if key in spec.choices and value not in spec.choices[key]:
-        raise UnknownMeasureError(
-            f"{name!r}: parameter {key} must be one of {', '.join(map(str, spec.choices[key]))}, got {value!r}")
+    reason = domain.reason(value) if domain is not None else None
+    if reason is not None:
+        raise MeasureParameterError(f"{name!r}: parameter {key} {reason}, got {value!r}")
     return value
 
 
+_TREC_EVAL_CUTOFF = re.compile(r"(?P<base>.+?)_(?P<cutoff>\d+(?:\.\d+)?)")
+
+
+def _trec_eval_spelling(text: str) -> tuple[MeasureSpec | None, str]:
+    """trec_eval's ``NAME_CUTOFF`` (``P_10``, ``ndcg_cut_10``, ``recall_100``): NAME's measure at that cutoff,
+    as ``(spec, "@CUTOFF")`` for the suffix reader; ``(None, "")`` when the text is not such a spelling."""
+    match = _TREC_EVAL_CUTOFF.fullmatch(text)
+    spec = _BY_NAME.get(match.group("base")) if match else None
+    if spec is None or spec.cutoff is None:
+        return None, ""
+    return spec, "@" + match.group("cutoff")
+
+
+def _parameter_name(spec: MeasureSpec, key: str) -> str:
+    """The parameter ``key`` names in ``spec``, reading :data:`PARAMETER_ALIASES` both ways."""
+    if key in spec.params:
+        return key
+    for old, new in PARAMETER_ALIASES.items():
+        if key == old and new in spec.params:
+            return new
+        if key == new and old in spec.params:
+            return old
+    return key
+
+
+def _suggestion(text: str) -> str:
+    """``" (did you mean 'AP'?)"`` for a near miss of a registered name or alias, else empty."""
+    import difflib
+
+    head = re.split(r"[(@]", text, maxsplit=1)[0].strip()
+    close = difflib.get_close_matches(head, list(_BY_NAME), n=1, cutoff=0.75)
+    if not close and head.lower() != head:
+        close = [key for key in _BY_NAME if key.lower() == head.lower()][:1]
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+_PARAMETER_SEPARATOR = re.compile(r",(?![^{]*})")  # a comma outside {...}
 _SUFFIX = re.compile(r"\s*(?:\((?P<params>[^()]*)\)|@(?P<cutoff>[^@()\s]+))")
 
 
@@ -185,7 +362,10 @@ def parse(name: str | Measure) -> Measure:
             spec, rest = _BY_NAME[key], text[len(key):]
             break
     if spec is None:
-        raise UnknownMeasureError(f"unknown measure {name!r}; known measures: {', '.join(known_names())}")
+        spec, rest = _trec_eval_spelling(text)
+    if spec is None:
+        raise UnknownMeasureError(f"unknown measure {name!r}{_suggestion(text)}; "
+                                  f"known measures: {', '.join(known_names())}")
     given: dict[str, Any] = {}
     seen_params = seen_cutoff = False
     while rest.strip():
@@ -195,17 +375,17 @@ def parse(name: str | Measure) -> Measure:
                 f"cannot read {rest.strip()!r} after {spec.name!r} in {name!r}; write e.g. {_spelling(spec)}")
         if match.group("params") is not None and not seen_params:
             seen_params = True
-            for item in filter(None, (p.strip() for p in match.group("params").split(","))):
+            for item in filter(None, (p.strip() for p in _PARAMETER_SEPARATOR.split(match.group("params")))):
                 key, sep, value = item.partition("=")
-                key = key.strip()
+                key = _parameter_name(spec, key.strip())
                 if not sep or key not in spec.params:
                     allowed = ", ".join(spec.params) or "none"
                     raise UnknownMeasureError(
                         f"{name!r}: unknown parameter {key!r} for {spec.name} (its parameters: {allowed})")
-                given[key] = parse_scalar(value)
+                given[key] = _parse_value(value)
         elif match.group("cutoff") is not None and spec.cutoff and not seen_cutoff:
             seen_cutoff = True
-            given[spec.cutoff] = parse_scalar(match.group("cutoff"))
+            given[spec.cutoff] = _parse_value(match.group("cutoff"))
         else:
             raise UnknownMeasureError(f"cannot read {match.group(0).strip()!r} in {name!r}; "
                                       f"write e.g. {_spelling(spec)}")
@@ -215,14 +395,17 @@ def parse(name: str | Measure) -> Measure:
     return Measure(spec, tuple(params.items()))
 
 
-def evaluate(gold, output, measures: Iterable[str | Measure]) -> dict[str, float]:
-    """Score one topic: ``{name as given: value}``. Measures that share a computation share one call.
+def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
+    """Score one topic: ``{name as given: value}``. Measures that share a computation share one call; a
+    single name (``"AP"``) is one measure.
 
     >>> from workbench.model import Organization
     >>> g = Organization.parse("d1 d2\\nd3")
     >>> evaluate(g, g, ["R≺(n=10, wn=0.8)"])
     {'R≺(n=10, wn=0.8)': 1.0}
     """
+    if isinstance(measures, str | Measure):
+        measures = [measures]
     results: dict[str, float] = {}
     shared: dict[tuple, Any] = {}
     for given in measures:
@@ -234,8 +417,21 @@ def evaluate(gold, output, measures: Iterable[str | Measure]) -> dict[str, float
     return results
 
 
+def direction(measure: str | Measure) -> str:
+    """``"higher"`` or ``"lower"``: which values of a measure are better, as registered; ``"higher"`` for a
+    name the registry does not know (a column of the user's own).
+
+    >>> direction("Lam%"), direction("AP@10"), direction("my score")
+    ('lower', 'higher', 'higher')
+    """
+    try:
+        return parse(measure).spec.direction
+    except UnknownMeasureError:
+        return "higher"
+
+
 def measures() -> Any:
-    """A DataFrame of every registered measure: name, aliases, task, parameters, range, source."""
+    """A DataFrame of every registered measure: name, aliases, task, parameters, range, direction, source."""
     import pandas as pd
 
     _load()
@@ -247,6 +443,7 @@ def measures() -> Any:
                 "task": spec.task,
                 "parameters": _parameters(spec),
                 "range": f"[{spec.range[0]:g}, {spec.range[1]:g}]",
+                "direction": spec.direction,
                 "source": spec.source,
                 "description": spec.description,
             }

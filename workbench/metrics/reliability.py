@@ -21,7 +21,7 @@ import pandas as pd
 
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
-from workbench.metrics.registry import register
+from workbench.metrics.registry import Interval, register
 from workbench.model import Organization
 
 MISSING_POLICIES = ("tail", "singleton", "replab")
@@ -195,6 +195,8 @@ def _compute(gold: Organization, output: Organization, n=None, wn=None, missing=
 
 
 _SOURCE = "Amigó, Gonzalo, Verdejo. A General Evaluation Measure for Document Organization Tasks. SIGIR 2013 §3"
+# n positions carry the weight W_n; beyond these bounds the 1/x² weights underflow to 0 in floating point.
+_DOMAINS = {"n": Interval(1, 1e6, optional=True), "wn": Interval(1e-6, 1 - 1e-6, optional=True)}
 for _name, _field, _alias, _what in (
     ("R≺", "r_priority", "R_priority", "Reliability over priority relations"),
     ("S≺", "s_priority", "S_priority", "Sensitivity over priority relations"),
@@ -205,4 +207,5 @@ for _name, _field, _alias, _what in (
 ):
     register(_name, _compute, task="organization", source=_SOURCE, field=_field, aliases=(_alias,),
              params={"n": None, "wn": None, "missing": "tail"}, choices={"missing": MISSING_POLICIES},
+             domains=_DOMAINS,
              description=_what)

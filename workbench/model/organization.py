@@ -12,6 +12,7 @@ clustering are special cases (seed 000, Tables 1–5)::
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -150,7 +151,7 @@ class Organization:
     @classmethod
     def from_ranking(cls, ids: Iterable[str]) -> Organization:
         """A ranking: one document per level, best first, over an unlimited tail (seed 000, Table 1)."""
-        ids = list(ids)
+        ids = _id_list(ids, "ranking")
         _reject_duplicates(ids, "ranking")
         return cls(tuple((frozenset([doc]),) for doc in ids))
 
@@ -158,10 +159,14 @@ class Organization:
     def from_graded(cls, grades: Mapping[str, float]) -> Organization:
         """Graded relevance: one level per grade > 0, highest first, documents as singletons.
 
-        Documents with grade ≤ 0 are not prioritised: they belong to the unlimited tail.
+        Documents with grade ≤ 0 are not prioritised: they belong to the unlimited tail. Grades are numbers
+        (a bool counts as 1/0); a string such as ``"2"`` or ``"True"`` is refused, not read as one.
         """
         by_grade: dict[float, list[str]] = {}
         for doc, grade in grades.items():
+            if not isinstance(grade, numbers.Real | np.bool_):
+                raise OrganizationError(f"document {doc!r} has grade {grade!r} ({type(grade).__name__}); "
+                                        "grades are numbers", token=str(doc))
             if grade != grade:  # NaN
                 raise OrganizationError(f"document {doc!r} has grade NaN", token=str(doc))
             if grade > 0:
@@ -183,7 +188,7 @@ class Organization:
     @classmethod
     def from_filtering(cls, positive: Iterable[str], negative: Iterable[str]) -> Organization:
         """Filtering: the positive documents as one level of singletons above a finite rest (Table 2)."""
-        positive, negative = list(positive), list(negative)
+        positive, negative = _id_list(positive, "positive"), _id_list(negative, "negative")
         _reject_duplicates(positive + negative, "filtering")
         levels = (tuple(frozenset([d]) for d in positive),) if positive else ()
         return cls(levels, frozenset(negative))
@@ -192,13 +197,13 @@ class Organization:
     def from_clustering(cls, clusters: Iterable[Iterable[str]], rest: Iterable[str] | None = None) -> Organization:
         """Clustering of a closed collection: one level of clusters over a finite rest (Tables 3–4)."""
         level = []
-        for i, cluster in enumerate(clusters, start=1):
-            members = list(cluster)
+        for i, cluster in enumerate(_id_list(clusters, "clusters"), start=1):
+            members = _id_list(cluster, f"cluster {i}")
             _reject_duplicates(members, f"cluster {i}")
             if not members:
                 raise OrganizationError(f"cluster {i} is empty")
             level.append(frozenset(members))
-        return cls((tuple(level),) if level else (), frozenset(rest or ()))
+        return cls((tuple(level),) if level else (), frozenset(_id_list(rest or (), "rest")))
 
     # ---------------------------------------------------------------------------------- frames
     def to_frame(self) -> pd.DataFrame:
@@ -260,6 +265,14 @@ class Organization:
         if rest and not finite:
             raise OrganizationError("rows without a level form a finite rest, but finite=False was given")
         return cls(levels, frozenset(rest) if finite else None)
+
+
+def _id_list(ids: Iterable, what: str) -> list:
+    """``ids`` as a list; a bare string is refused rather than read as its characters."""
+    if isinstance(ids, str | bytes):
+        raise OrganizationError(f"{what}: expected a list of document ids, got the string {ids!r} "
+                                f"(write [{ids!r}], or {ids!r}.split() for several)")
+    return list(ids)
 
 
 def _reject_duplicates(ids: Sequence[str], where: str) -> None:

@@ -23,6 +23,7 @@ import pandas as pd
 import traitlets as T
 
 from workbench.charts import enable_offline, history_chart, scores_chart, with_data
+from workbench.errors import WorkbenchError
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization, natural_key
 from workbench.widgets.editor import OrganizationEditor
@@ -36,7 +37,7 @@ HISTORY_SHOWN = 50  # the history chart draws the last 50 edits; ``Workbench.his
 _SECTION = "## "
 
 
-class WorkbenchFormatError(ValueError):
+class WorkbenchFormatError(WorkbenchError):
     """An import the workbench cannot read: names the line (notation) or the key (JSON) at fault."""
 
 

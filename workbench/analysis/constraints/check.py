@@ -39,7 +39,7 @@ def _select(constraints, task: str | None) -> list[Constraint]:
 
 def check_constraints(measure: str | Measure | Callable, constraints=None, *, random_cases: int = 100,
                       seed: int = 0, grid: Mapping[str, Sequence[float]] | None = None,
-                      lower_is_better: bool = False) -> pd.DataFrame:
+                      lower_is_better: bool | None = None) -> pd.DataFrame:
     """Check a measure against formal constraints.
 
     ``measure`` is a registered name (``"F(alpha=0.2, smoothing=noninformative)"``), a
@@ -51,7 +51,8 @@ def check_constraints(measure: str | Measure | Callable, constraints=None, *, ra
     NaN, left out of the verdict), ``source`` and ``statement``. A measure that raises stops the check with a
     :class:`ConstraintCheckError` naming the constraint and the case. ``grid`` maps a numeric parameter to
     the values the absolute-weighting check tries (a callable receives them as keyword arguments).
-    ``lower_is_better=True`` is for error rates such as Lam% (the registry does not record a direction).
+    ``lower_is_better`` defaults to the registered measure's ``direction`` (Lam% is an error rate); give it
+    for a callable whose lower scores are better.
     """
     scorer = _scorer(measure, grid, lower_is_better)
     task = scorer.measure.spec.task if scorer.measure is not None else None

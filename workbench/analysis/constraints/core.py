@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.errors import WorkbenchError
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -18,7 +19,7 @@ TOLERANCE = 1e-12
 """A score difference below this is a tie (scores computed along different float paths)."""
 
 
-class ConstraintCheckError(ValueError):
+class ConstraintCheckError(WorkbenchError):
     """The measure raised on a case; ``constraint`` and ``case`` (the notation text) say which."""
 
     def __init__(self, message: str, *, constraint: str, case: str) -> None:
@@ -104,17 +105,19 @@ class _Scorer:
 
 
 def _scorer(measure: str | Measure | Callable, grid: Mapping[str, Sequence[float]] | None = None,
-            lower_is_better: bool = False) -> _Scorer:
+            lower_is_better: bool | None = None) -> _Scorer:
     grid = dict(grid or {})
     if isinstance(measure, str | Measure):
         parsed = parse(measure)
+        if lower_is_better is None:  # the registry's direction
+            lower_is_better = parsed.spec.direction == "lower"
         unknown = set(grid) - set(parsed.params)
         if unknown:
             raise UnknownMeasureError(f"{parsed}: no parameter {', '.join(sorted(unknown))} to vary")
         name = measure if isinstance(measure, str) else str(measure)
         return _Scorer(name, parsed, parsed, grid, lower_is_better)
     if callable(measure):
-        return _Scorer(getattr(measure, "__name__", repr(measure)), measure, None, grid, lower_is_better)
+        return _Scorer(getattr(measure, "__name__", repr(measure)), measure, None, grid, bool(lower_is_better))
     raise TypeError(f"a measure is a registered name, a Measure or a callable (gold, output) → float, "
                     f"got {type(measure).__name__}")
 

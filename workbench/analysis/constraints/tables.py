@@ -9,7 +9,7 @@ import pandas as pd
 
 from workbench.analysis.constraints.check import check_constraints
 from workbench.analysis.constraints.core import ConstraintCheckError
-from workbench.metrics.registry import Measure, UnknownMeasureError, parse
+from workbench.metrics.registry import UnknownMeasureError, parse
 from workbench.model import Organization
 
 
@@ -97,10 +97,6 @@ def _resolve(spelling: str):
         return None
 
 
-LOWER_IS_BETTER = frozenset({"Lam%"})
-"""Registered measures of the tables whose score is an error rate (the registry records no direction)."""
-
-
 def _verdict_rows(family: str, spelling: str, expected: Mapping[str, bool | None], *, random_cases: int,
                   seed: int) -> list[dict]:
     def row(constraint: str, found: str, note: str) -> dict:
@@ -114,12 +110,10 @@ def _verdict_rows(family: str, spelling: str, expected: Mapping[str, bool | None
     if measure is None:
         why = "no such measure in the workbench" if not spelling else f"{spelling} is not registered"
         return [row(c, "absent", why) for c in expected]
-    lower = isinstance(measure, Measure) and measure.name in LOWER_IS_BETTER
     rows = []
     for constraint in expected:
         try:
-            found = check_constraints(measure, constraint, random_cases=random_cases, seed=seed,
-                                      lower_is_better=lower).iloc[0]
+            found = check_constraints(measure, constraint, random_cases=random_cases, seed=seed).iloc[0]
         except ConstraintCheckError as error:
             rows.append(row(constraint, "error", str(error)))
             continue

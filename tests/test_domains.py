@@ -1,0 +1,120 @@
+"""Declared parameter domains: every parameter of every registered measure has one, a value outside it is
+refused when the name is parsed (naming the measure and the parameter), and inside it every measure stays
+within its declared range — NaN only where its docstring says a value can be undefined."""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.strategies import organizations
+from workbench.metrics import registry
+from workbench.metrics.registry import Choices, Interval, MappingValue, Measure, MeasureParameterError, Pairs, parse
+from workbench.model import Organization
+
+registry._load()
+SPECS = list(registry._REGISTRY.values())
+DOCS = [f"d{i}" for i in range(1, 9)]
+
+
+def test_every_parameter_declares_its_domain():
+    undeclared = [f"{spec.name}: {key}" for spec in SPECS for key in spec.params if key not in spec.domains]
+    assert not undeclared
+
+
+@pytest.mark.parametrize(("name", "parameter"), [
+    ("nDCG@-1", "k"), ("nDCG@0", "k"), ("P@2.5", "k"), ("AP(rel=0)", "rel"), ("RBP(p=1)", "p"),
+    ("WAcc(lam=-5)", "lam"), ("WAcc(lam=-1)", "lam"), ("Utility(alpha=-1)", "alpha"), ("Utility(alpha=0)", "alpha"),
+    ("F(alpha=1.5)", "alpha"), ("BCubed-F(alpha=-0.1)", "alpha"), ("R≺(n=0.5, wn=0.8)", "n"),
+    ("S∼(n=10, wn=1)", "wn"), ("LinearUtility(a3=-1)", "a3"), ("E_abs(beta=0)", "beta"), ("Q-measure(beta=-1)", "beta"),
+    ("nDCG(gains={0:1})", "gains"), ("nDCG(gains={1:-2, 2:3})", "gains"), ("nDCG(gains=3)", "gains"),
+])
+def test_out_of_domain_values_fail_when_parsed_naming_measure_and_parameter(name, parameter):
+    with pytest.raises(MeasureParameterError, match=rf"^'{re.escape(name)}': parameter {parameter} .*must"):
+        parse(name)
+
+
+def _values(domain: Interval | Choices, default):
+    """A strategy over the values a domain allows (infinite ends cut at ±1000)."""
+    if isinstance(domain, Choices):
+        return st.sampled_from(domain.values)
+    if isinstance(domain, Pairs):
+        pairs = st.dictionaries(_values(domain.keys, None), _values(domain.values, None), max_size=4)
+        return st.none() | pairs.map(MappingValue) if domain.optional else pairs.map(MappingValue)
+    low, high = max(domain.low, -1000.0), min(domain.high, 1000.0)
+    if domain.integer:
+        low_int = math.floor(low) + 1 if domain.low_open or low != math.floor(low) else int(low)
+        values = st.integers(low_int, int(high))
+    else:
+        values = st.floats(low, high, exclude_min=domain.low_open, exclude_max=domain.high_open,
+                           allow_nan=False)
+    return st.none() | values if domain.optional else values
+
+
+def _params(spec) -> st.SearchStrategy[dict]:
+    return st.fixed_dictionaries({key: _values(spec.domains[key], default) for key, default in spec.params.items()})
+
+
+@st.composite
+def _pair(draw, task: str) -> tuple[Organization, Organization]:
+    """A gold and an output of the shape the task reads."""
+    if task == "ranking":
+        grades = draw(st.dictionaries(st.sampled_from(DOCS), st.integers(0, 4), max_size=6))
+        ranking = draw(st.lists(st.sampled_from(DOCS + ["x1", "x2"]), unique=True, max_size=8))
+        return Organization.from_graded(grades), Organization.from_ranking(ranking)
+    if task in ("filtering", "baselines"):
+        gold_pos = draw(st.sets(st.sampled_from(DOCS), min_size=1 if task == "baselines" else 0))
+        out_pos = draw(st.sets(st.sampled_from(DOCS), min_size=1 if task == "baselines" else 0))
+        gold = Organization.from_filtering(sorted(gold_pos), sorted(set(DOCS) - gold_pos))
+        if task == "baselines":  # the output's clusters are what it retrieves
+            return gold, Organization.from_clustering([sorted(out_pos)])
+        return gold, Organization.from_filtering(sorted(out_pos), sorted(set(DOCS) - out_pos))
+    if task == "clustering":
+        def clusters():
+            return st.lists(st.sets(st.sampled_from(DOCS), min_size=1, max_size=4), min_size=1, max_size=4)
+        return (Organization.from_clustering([sorted(c) for c in draw(clusters())]),
+                Organization.from_clustering([sorted(c) for c in draw(clusters())]))
+    return draw(organizations()), draw(organizations())
+
+
+def _documents_nan(spec) -> bool:
+    """Whether the measure's docstring (or its module's) says it can be undefined (NaN)."""
+    compute = spec.compute
+    module = sys.modules[getattr(compute, "__module__", type(compute).__module__)]
+    return "NaN" in (compute.__doc__ or "") + (module.__doc__ or "")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", SPECS, ids=[spec.name for spec in SPECS])
+def test_measures_stay_in_their_range_over_their_declared_domains(spec):
+    nan_documented = _documents_nan(spec)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(params=_params(spec), pair=_pair(spec.task), data=st.data())
+    def check(params, pair, data):
+        if spec.task == "organization":  # n and wn go together; without them both sides must be finite
+            if (params["n"] is None) != (params["wn"] is None):
+                params["wn"] = None if params["n"] is None else 0.5
+            if params["n"] is None and not (pair[0].finite and pair[1].finite):
+                params["n"], params["wn"] = 10, 0.8
+        if params.get("unmatched") == "strict":  # both sides over the same documents, as strict demands
+            docs = sorted(pair[0].documents)
+            labels = data.draw(st.lists(st.integers(0, 3), min_size=len(docs), max_size=len(docs)))
+            pair = pair[0], Organization.from_clustering(
+                [[d for d, label in zip(docs, labels, strict=True) if label == k] for k in set(labels)])
+        if spec.task == "baselines" and params["n"] is not None:
+            params["n"] = max(params["n"], len(pair[0].documents | pair[1].documents))
+        measure = Measure(spec, tuple(params.items()))
+        value = measure(*pair)
+        if math.isnan(value):
+            assert nan_documented, f"{measure} is NaN, which its docstring does not say it can be"
+        else:
+            low, high = spec.range
+            assert low - 1e-9 <= value <= high + 1e-9, f"{measure} = {value} outside [{low}, {high}]"
+
+    check()

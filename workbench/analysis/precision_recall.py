@@ -1,0 +1,106 @@
+"""Interpolated precision–recall curves of a campaign, per system and topic, and their spread over topics.
+
+The numbers are :func:`workbench.metrics.curves.interpolated_precision` on each system's gain table; this
+module only lays a campaign's rankings out as one table per system and shapes the results::
+
+    >>> from workbench.data import Campaign
+    >>> from workbench.model import Organization
+    >>> gold = {"q1": Organization.from_graded({"d1": 1, "d2": 1})}
+    >>> runs = {"A": {"q1": Organization.from_ranking(["d1", "d9", "d2"])}}
+    >>> precision_recall(Campaign(gold, runs), points=[0.5, 1.0])["precision"].round(4).tolist()
+    [1.0, 0.6667]
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from workbench.errors import WorkbenchError
+from workbench.metrics.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
+from workbench.metrics.ranking import GainTable, ranked_documents
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from workbench.data.campaign import Campaign
+
+COLUMNS = ["system", "topic", "recall", "precision"]
+SUMMARY = ["system", "recall", "mean", "q25", "median", "q75", "min", "max", "topics"]
+
+
+class CurveError(WorkbenchError):
+    """A precision–recall curve asked of data or with options it cannot be drawn from."""
+
+
+def _gain_table(gold, run, topics: list[str]) -> GainTable:
+    grades = {topic: gold[topic].grade_of() for topic in topics}
+    gains = [[grades[t].get(doc, 0.0) for doc in ranked_documents(run[t])] if t in run else [] for t in topics]
+    return GainTable.from_gains(gains, [list(grades[t].values()) for t in topics], topics)
+
+
+def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 11, rel_level: float = 1.0,
+                     missing_topics: str = "zero", rule: str = "round") -> pd.DataFrame:
+    """Interpolated precision of every system on every gold topic at every recall level: a tidy DataFrame
+    ``system, topic, recall, precision``.
+
+    ``points``: ``11`` (recall 0, 0.1, …, 1, trec_eval's ``iprec_at_recall``), ``"full"`` (every level k/R
+    of every gold topic, :func:`~workbench.metrics.curves.recall_levels`) or the levels themselves;
+    ``rel_level`` and ``rule`` (trec_eval 10's ``"round"`` or 9's ``"v9"``) as in
+    :func:`~workbench.metrics.curves.interpolated_precision`.
+    ``missing_topics``: a gold topic a run lacks is a run that finds nothing (``"zero"``, the campaign
+    default), left out (``"skip"``) or an error (``"error"``), as in :meth:`Campaign.evaluate`; run topics
+    the gold lacks are ignored.
+    """
+    import pandas as pd
+
+    from workbench.data.campaign import MISSING_POLICIES, CampaignError, MissingTopicsWarning
+
+    if missing_topics not in MISSING_POLICIES:
+        raise CurveError(f"missing_topics must be one of {', '.join(MISSING_POLICIES)}, got {missing_topics!r}")
+    missing = campaign.missing_topics()
+    if missing and missing_topics == "error":
+        system, topics = next(iter(missing.items()))
+        raise CampaignError(f"system {system!r} has no output for gold topic(s) {topics[:10]}")
+    topics = list(campaign.gold)
+    if points == 11:
+        levels = np.asarray(ELEVEN_POINTS)
+    elif points == "full":
+        levels = recall_levels(_gain_table(campaign.gold, {}, topics).n_relevant(rel_level))
+    elif isinstance(points, str | int):
+        raise CurveError(f"points must be 11, 'full' or a list of recall levels, got {points!r}")
+    else:
+        levels = np.asarray(list(points), dtype=float)
+    frames = []
+    for system, run in campaign.runs.items():
+        kept = [t for t in topics if t in run or missing_topics == "zero"]
+        values = interpolated_precision(_gain_table(campaign.gold, run, kept), levels, rel_level, rule)
+        frames.append(pd.DataFrame({"system": system, "topic": np.repeat(kept, len(levels)),
+                                    "recall": np.tile(levels, len(kept)), "precision": values.ravel()}))
+    if missing:
+        done = "count as finding nothing" if missing_topics == "zero" else "are left out"
+        warnings.warn("; ".join(f"system {s!r} lacks gold topic(s) {t[:5]}" for s, t in missing.items())
+                      + f": they {done}", MissingTopicsWarning, stacklevel=2)
+    return pd.concat(frames, ignore_index=True)[COLUMNS] if frames else pd.DataFrame(columns=COLUMNS)
+
+
+def curve_summary(curves: pd.DataFrame) -> pd.DataFrame:
+    """Each system's curve over topics: at each recall level the mean interpolated precision (the averaged
+    curve), its quartiles, extremes and the number of topics. Columns ``system, recall, mean, q25, median,
+    q75, min, max, topics``; systems keep their order."""
+    import pandas as pd
+
+    if not isinstance(curves, pd.DataFrame) or set(COLUMNS) - set(curves.columns):
+        present = list(curves.columns) if isinstance(curves, pd.DataFrame) else type(curves).__name__
+        raise CurveError(f"expected the columns {', '.join(COLUMNS)} (from precision_recall), got {present}")
+    grouped = curves.groupby(["system", "recall"], sort=False)["precision"]
+    summary = grouped.agg(["mean", "median", "min", "max", "count"]).rename(columns={"count": "topics"})
+    summary["q25"], summary["q75"] = grouped.quantile(0.25), grouped.quantile(0.75)
+    summary = summary.reset_index()
+    order = {system: i for i, system in enumerate(dict.fromkeys(curves["system"]))}
+    summary = summary.sort_values(["system", "recall"], key=lambda c: c.map(order) if c.name == "system" else c,
+                                  kind="stable")
+    return summary.reset_index(drop=True)[SUMMARY]

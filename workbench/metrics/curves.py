@@ -1,0 +1,82 @@
+"""Interpolated precision–recall curves over a :class:`~workbench.metrics.ranking.GainTable`.
+
+Interpolated precision at recall r is the best precision at any rank where recall reaches r (Manning,
+Raghavan & Schütze, *Introduction to IR* §8.4), with trec_eval's rule for "reaches" (``iprec_at_recall``):
+r needs n(r) of the R relevant documents found, and a level beyond what the run finds is 0. ``rule="round"``
+is trec_eval 10's n(r) = round(r·R) (halves up, C's ``lround``); ``rule="v9"`` is trec_eval 9's
+⌊r·R + 0.9⌋, which pytrec_eval keeps. The 11-point curve takes r = 0, 0.1, …, 1; the full curve every level
+k/R a topic can reach (:func:`recall_levels`), where both rules give k.
+
+    >>> from workbench.metrics.ranking import GainTable
+    >>> t = GainTable.from_gains([[1, 0, 1, 0, 0, 1]], [[1, 1, 1, 1]])  # R = 4, 3 found at ranks 1, 3, 6
+    >>> interpolated_precision(t, [0.0, 0.25, 0.5, 0.75, 1.0]).round(4).tolist()
+    [[1.0, 1.0, 0.6667, 0.5, 0.0]]
+    >>> interpolated_precision(t, [0.3]).round(4).tolist(), interpolated_precision(t, [0.3], rule="v9").tolist()
+    ([[1.0]], [[0.6666666666666666]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from workbench.metrics.ranking import GainTable, RankingInputError
+
+ELEVEN_POINTS = tuple(i / 10 for i in range(11))
+RULES = ("round", "v9")
+
+
+def _levels(recall: Iterable[float]) -> np.ndarray:
+    try:
+        levels = np.asarray(list(recall), dtype=float)
+    except (TypeError, ValueError):
+        raise RankingInputError(f"recall levels must be numbers in [0, 1], got {recall!r}") from None
+    if levels.ndim != 1 or not ((levels >= 0) & (levels <= 1)).all():
+        raise RankingInputError(f"recall levels must be numbers in [0, 1], got {levels.tolist()}")
+    return levels
+
+
+def interpolated_precision(table: GainTable, recall: Iterable[float] = ELEVEN_POINTS,
+                           rel_level: float = 1.0, rule: str = "round") -> np.ndarray:
+    """Interpolated precision of every query (rows) at every recall level (columns).
+
+    A document is relevant when its gain reaches ``rel_level``; a query without relevant documents is 0
+    throughout (as trec_eval). ``rule`` counts the relevant documents a level needs (module docstring).
+    Vectorised: the best precision at or after each relevant rank is a reversed running maximum, and the
+    rank where n(r) relevant documents are found a sorted search.
+    """
+    if rule not in RULES:
+        raise RankingInputError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
+    levels = _levels(recall)
+    relevant = table.relevant(rel_level)
+    n_queries, width = relevant.shape
+    found = np.cumsum(relevant, axis=1)
+    precision = np.where(relevant, found / np.arange(1, width + 1), 0.0)
+    best_after = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+    best_after = np.hstack([best_after, np.zeros((n_queries, 1))])  # column `width`: nothing found
+    share = levels[None, :] * table.n_relevant(rel_level)[:, None]
+    if rule == "round":  # lround: the fraction compared exactly (share + 0.5 could round up)
+        whole = np.floor(share)
+        needed = (whole + (share - whole >= 0.5)).astype(np.int64)
+    else:
+        needed = np.floor(share + 0.9).astype(np.int64)
+    # rank index of the needed-th relevant document: rows are made one sorted array by an offset per row
+    offset = np.arange(n_queries, dtype=np.int64)[:, None] * (width + 1)
+    keys = (found + offset).ravel()
+    index = np.searchsorted(keys, (np.maximum(needed, 1) + offset).ravel()).reshape(needed.shape)
+    index = np.where(needed == 0, 0, index - np.arange(n_queries)[:, None] * width)
+    reached = needed <= found[:, -1:] if width else needed <= 0
+    return np.where(reached, best_after[np.arange(n_queries)[:, None], np.minimum(index, width)], 0.0)
+
+
+def recall_levels(n_relevant: Iterable[int]) -> np.ndarray:
+    """Every recall level k/R (k = 0..R) of queries with R relevant documents each, sorted, for the full
+    curve: at its own levels a query's curve is exact.
+
+    >>> recall_levels([2, 4]).tolist()
+    [0.0, 0.25, 0.5, 0.75, 1.0]
+    """
+    counts = [int(r) for r in n_relevant if r > 0]
+    points = np.concatenate([np.arange(r + 1) / r for r in counts]) if counts else np.zeros(1)
+    return np.unique(np.concatenate([points, [0.0]]))
