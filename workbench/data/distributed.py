@@ -4,14 +4,16 @@ The gold topics are cut into chunks; each chunk travels once, with the gold orga
 every run's outputs for them, to a worker that scores it with the very loop the serial run uses (so values
 are identical bit for bit), and the rows are put back in the serial order. The measures travel once per
 chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with
-``broadcast=True``). Built-in measures travel by name; a measure registered in the session (a custom one)
-travels with its compute function, which must pickle.
+``broadcast=True``; the chunks are scattered too, straight to the workers rather than through the
+scheduler). Built-in measures travel by name; a measure registered in the session (a custom one) travels
+with its compute function, which must pickle. A worker lost mid-campaign (its scattered chunks with it)
+raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is returned.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> from workbench.data import Campaign
     >>> from workbench.model import Organization
-    >>> gold = {"q1": Organization.parse("d1 d2"), "q2": Organization.parse("d3")}
-    >>> runs = {"sys": {"q1": Organization.parse("d2 d1"), "q2": Organization.parse("d3")}}
+    >>> gold = {"q1": Organization.from_graded({"d1": 1}), "q2": Organization.from_graded({"d3": 1})}
+    >>> runs = {"sys": {"q1": Organization.from_ranking(["d2", "d1"]), "q2": Organization.from_ranking(["d3"])}}
     >>> with ThreadPoolExecutor(2) as pool:
     ...     Campaign(gold, runs).evaluate(["P@1"], executor=pool, progress=False).value.tolist()
     [0.0, 1.0]
