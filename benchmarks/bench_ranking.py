@@ -1,6 +1,7 @@
-"""Time AP, nDCG@10, P@10 and RR: workbench vs pytrec_eval vs ranx, cold and warm, in one run.
+"""Time AP, nDCG@10, P@10 and RR: workbench vs pytrec_eval vs ranx, cold and warm, in one run; then whole
+processes from the same TREC files to the table.
 
-    python benchmarks/bench_ranking.py [--queries 2000] [--docs 1000] [--repeat 3] [--seed 0]
+    python benchmarks/bench_ranking.py [--queries 2000] [--docs 1000] [--repeat 3] [--seed 0] [--profile]
 
 Every library starts from the same Python dicts (qrels ``{topic: {doc: grade}}``, run
 ``{topic: {doc: score}}``). "cold" is the first call in this process (pytrec_eval: building the
@@ -10,12 +11,26 @@ numba; workbench: the first :func:`evaluate_run`); "warm" is the best of ``--rep
 The workbench kernel alone (on a prebuilt :class:`GainTable`) is timed too. Also run on trec_eval's test
 files (qrels.test, results.test) when ``../shared/datasets`` is present. Values are checked against
 pytrec_eval (max absolute difference printed).
+
+"From file to table" writes the synthetic campaign as TREC files and times whole processes, each started
+afresh (best of ``--repeat``; wall time, and CPU time user + system, since the machine may be shared):
+``python -m workbench eval --gold qrels --run run -m AP nDCG P@10 RR``, a script building a ``Campaign``
+from the files, and pytrec_eval's own parse (``parse_qrel``, ``parse_run``) + evaluate; it prints the
+ratios to pytrec_eval and checks the CLI's means against pytrec_eval's. ``--profile`` prints cProfile's
+top functions of the CLI path.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import os
+import pstats
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -105,20 +120,116 @@ def bench(label: str, qrels: dict, run: dict, repeat: int) -> None:
         print(f"   max |workbench − pytrec_eval| over all topics and measures: {diff:.2e}")
 
 
+FILE_MEASURES = ["AP", "nDCG", "P@10", "RR"]
+PYTREC_FILE_SCRIPT = """
+import sys, pytrec_eval
+with open(sys.argv[1]) as f:
+    qrels = pytrec_eval.parse_qrel(f)
+with open(sys.argv[2]) as f:
+    run = pytrec_eval.parse_run(f)
+results = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg", "P.10", "recip_rank"}).evaluate(run)
+for trec, ours in (("map", "AP"), ("ndcg", "nDCG"), ("P_10", "P@10"), ("recip_rank", "RR")):
+    print(ours, sum(r[trec] for r in results.values()) / len(results))
+"""
+CAMPAIGN_FILE_SCRIPT = """
+import sys
+from workbench.data import Campaign, means, read_trec_qrels, read_trec_run
+results = Campaign(read_trec_qrels(sys.argv[1]), read_trec_run(sys.argv[2])).evaluate(sys.argv[3:], progress=False)
+print(means(results, wide=True))
+"""
+
+
+def write_files(folder: Path, qrels: dict, run: dict) -> tuple[Path, Path]:
+    """The campaign as TREC files (scores written as Python prints them: read back exactly)."""
+    with open(folder / "qrels", "w") as f:
+        f.writelines(f"{t} 0 {d} {g}\n" for t, judged in qrels.items() for d, g in judged.items())
+    with open(folder / "run", "w") as f:
+        for t, scored in run.items():
+            ranked = sorted(scored.items(), key=lambda item: -item[1])
+            f.writelines(f"{t} Q0 {d} {rank} {s!r} synthetic\n" for rank, (d, s) in enumerate(ranked, 1))
+    return folder / "qrels", folder / "run"
+
+
+def timed_process(command: list[str], repeat: int) -> tuple[float, float, str]:
+    """Best wall and CPU (user + system of the child) seconds of ``repeat`` fresh processes, and the output."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    walls, cpus = [], []
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        if done.returncode:
+            raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
+    return min(walls), min(cpus), done.stdout
+
+
+def bench_files(qrels: dict, run: dict, repeat: int, profile: bool) -> None:
+    """Whole processes from the same files to the table: the workbench CLI and Campaign vs pytrec_eval."""
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = write_files(Path(folder), qrels, run)
+        size = run_path.stat().st_size / 1e6
+        print(f"\n== from file to table: {len(run)} queries, {sum(map(len, run.values())):,} run lines "
+              f"({size:.0f} MB), {sum(map(len, qrels.values())):,} judgements; whole processes, best of {repeat}")
+        python = sys.executable
+        cli = [python, "-m", "workbench", "eval", "--gold", str(qrels_path), "--run", str(run_path), "-m",
+               *FILE_MEASURES, "-q", "--format", "csv"]
+        rows = [("workbench eval (CLI)", *timed_process(cli, repeat)),
+                ("workbench Campaign", *timed_process([python, "-c", CAMPAIGN_FILE_SCRIPT, str(qrels_path),
+                                                      str(run_path), *FILE_MEASURES], repeat))]
+        try:
+            import pytrec_eval  # noqa: F401
+        except ImportError:
+            print("   pytrec_eval not installed: no reference process")
+            baseline = None
+        else:
+            rows.append(("pytrec_eval parse+eval", *timed_process([python, "-c", PYTREC_FILE_SCRIPT, str(qrels_path),
+                                                                  str(run_path)], repeat)))
+            baseline = rows[-1]
+        print("   {:<24} {:>9} {:>9} {:>18} {:>18}".format("process", "wall (s)", "CPU (s)", "wall / pytrec_eval",
+                                                          "CPU / pytrec_eval"))
+        for name, wall, cpu, _ in rows:
+            ratios = (f"{wall / baseline[1]:18.2f} {cpu / baseline[2]:18.2f}" if baseline else "")
+            print(f"   {name:<24} {wall:9.2f} {cpu:9.2f} {ratios}")
+        if baseline:
+            ours = {line.split(",")[2]: float(line.split(",")[3]) for line in rows[0][3].splitlines()[1:]}
+            theirs = {line.split()[0]: float(line.split()[1]) for line in baseline[3].splitlines()}
+            print("   max |CLI mean − pytrec_eval mean|: "
+                  f"{max(abs(ours[m] - theirs[m]) for m in FILE_MEASURES):.2e}")
+        if profile:
+            from workbench.cli import main as cli_main
+
+            profiler = cProfile.Profile(time.process_time)
+            sink = io.StringIO()
+            stdout, sys.stdout = sys.stdout, sink
+            try:
+                profiler.runcall(cli_main, cli[3:])
+            finally:
+                sys.stdout = stdout
+            print("\n   cProfile of the CLI path (CPU time, top 20 by own time):")
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=2000)
     parser.add_argument("--docs", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--profile", action="store_true", help="cProfile the CLI path from file to table")
     args = parser.parse_args()
 
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}")
     qrels, run = synthetic(args.queries, args.docs, args.seed)
     bench(f"synthetic campaign (seed {args.seed})", qrels, run, args.repeat)
-    shared = ROOT.parent / "shared" / "datasets" / "trec_eval_test"
-    if not shared.exists():
-        print(f"\n{shared} is absent: the trec_eval test files are skipped")
+    bench_files(qrels, run, args.repeat, args.profile)
+    from workbench.datasets import shared as shared_datasets
+
+    shared = shared_datasets("trec_eval_test")
+    if shared is None:
+        print("\n../shared/datasets/trec_eval_test is absent: the trec_eval test files are skipped")
         return
     from workbench.data import qrels_grades, read_trec_qrels_frame, read_trec_run_frame, run_scores
 

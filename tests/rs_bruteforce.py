@@ -95,57 +95,100 @@ def weights(org: Organization, n, wn) -> tuple[list[float], float]:
     return out, (0.0 if org.finite else c / (c + len(occs)))
 
 
-def view(x: Organization, other: Organization, n=None, wn=None) -> tuple[float, float]:
-    """(priority, relatedness) Reliability of x's relations with respect to ``other``."""
-    xo, go = occurrences(x), occurrences(other)
-    w, tail = weights(x, n, wn)
-    bottom_g = len(other.levels)  # where a document absent from `other` sits: its rest or its tail
+class _Probabilities:
+    """P that a relation of x holds in ``other`` (RS-SEMANTICS points 4–6), by counting occurrence pairs."""
 
-    def g_levels(doc):
-        found = [o.level for o in go if o.doc == doc]
-        return found or [bottom_g]
+    def __init__(self, x: Organization, other: Organization):
+        self.xo, self.go = occurrences(x), occurrences(other)
+        self.bottom_g = len(other.levels)  # where a document absent from `other` sits: its rest or its tail
 
-    def x_levels(doc):
-        return [o.level for o in xo if o.doc == doc]
+    def g_levels(self, doc):
+        return [o.level for o in self.go if o.doc == doc] or [self.bottom_g]
 
-    def above_pairs(levels_a, levels_b):
+    def x_levels(self, doc):
+        return [o.level for o in self.xo if o.doc == doc]
+
+    @staticmethod
+    def _above_pairs(levels_a, levels_b):
         return sum(1 for a in levels_a for b in levels_b if a < b)
 
-    def p_priority(upper, lower):  # P(upper ≻ lower holds in other), point 4
-        gx = above_pairs(x_levels(upper), x_levels(lower))
-        gg = above_pairs(g_levels(upper), g_levels(lower))
+    def priority(self, upper, lower):  # P(upper ≻ lower holds in other), point 4
+        gx = self._above_pairs(self.x_levels(upper), self.x_levels(lower))
+        gg = self._above_pairs(self.g_levels(upper), self.g_levels(lower))
         return min(gg, gx) / gx
 
-    def common(occs, a, b):
+    @staticmethod
+    def _common(occs, a, b):
         ca = {o.cluster for o in occs if o.doc == a}
         return sum(1 for o in occs if o.doc == b and o.cluster in ca)
 
-    def p_related(a, b):  # P(a ∼ b holds in other), point 4 and 6
-        cx, cg = common(xo, a, b), common(go, a, b)
+    def related(self, a, b):  # P(a ∼ b holds in other), points 4 and 6
+        cx, cg = self._common(self.xo, a, b), self._common(self.go, a, b)
         return min(cg, cx) / cx
 
-    def p_tail(doc):  # P(d ≻ tail) in other, point 5
-        in_x = len(x_levels(doc))
-        in_g = sum(1 for o in go if o.doc == doc and o.level < len(other.levels))
+    def tail(self, doc):  # P(d ≻ tail) in other, point 5
+        in_x = len(self.x_levels(doc))
+        in_g = sum(1 for o in self.go if o.doc == doc and o.level < self.bottom_g)
         return min(in_g, in_x) / in_x
 
+
+def view(x: Organization, other: Organization, n=None, wn=None) -> tuple[float, float]:
+    """(priority, relatedness) Reliability of x's relations with respect to ``other``."""
+    p = _Probabilities(x, other)
+    xo = p.xo
+    w, tail = weights(x, n, wn)
     total = sum(w) + tail
     if total == 0:
         return 0.0, 0.0
     pri = rel = 0.0
     for i, o in enumerate(xo):
-        mass = sum(w[j] for j, p in enumerate(xo) if p.level != o.level) + tail
+        mass = sum(w[j] for j, q in enumerate(xo) if q.level != o.level) + tail
         if mass > 0:
-            s = sum(w[j] * (p_priority(o.doc, p.doc) if o.level < p.level else p_priority(p.doc, o.doc))
-                    for j, p in enumerate(xo) if p.level != o.level)
+            s = sum(w[j] * (p.priority(o.doc, q.doc) if o.level < q.level else p.priority(q.doc, o.doc))
+                    for j, q in enumerate(xo) if q.level != o.level)
             if tail:
-                s += tail * p_tail(o.doc)
+                s += tail * p.tail(o.doc)
             pri += w[i] * s / mass
-        members = [j for j, p in enumerate(xo) if p.cluster == o.cluster]
-        rel += w[i] * sum(w[j] * p_related(o.doc, xo[j].doc) for j in members) / sum(w[j] for j in members)
+        members = [j for j, q in enumerate(xo) if q.cluster == o.cluster]
+        rel += w[i] * sum(w[j] * p.related(o.doc, xo[j].doc) for j in members) / sum(w[j] for j in members)
     if tail:
         x_mass = sum(w)
         if x_mass > 0:
-            pri += tail * sum(w[i] * p_tail(o.doc) for i, o in enumerate(xo)) / x_mass
+            pri += tail * sum(w[i] * p.tail(o.doc) for i, o in enumerate(xo)) / x_mass
         rel += tail
     return pri / total, rel / total
+
+
+def relation_rows(x: Organization, other: Organization, n=None, wn=None):
+    """Every relation of every occurrence of x, for ``workbench.explain``: a list of
+    (occurrence, its weight share w/total, kind ``"≺"`` or ``"∼"``, partner document or ``"tail"``, partner
+    level or ``"tail"``, relation ≻ ≺ ∼, the partner's share of the occurrence's related mass, P)."""
+    p = _Probabilities(x, other)
+    xo = p.xo
+    w, tail = weights(x, n, wn)
+    total = sum(w) + tail
+    rows = []
+    for i, o in enumerate(xo):
+        mass = sum(w[j] for j, q in enumerate(xo) if q.level != o.level) + tail
+        for j, q in enumerate(xo):
+            if q.level != o.level:
+                above = o.level < q.level
+                holds = p.priority(o.doc, q.doc) if above else p.priority(q.doc, o.doc)
+                rows.append((o, w[i] / total, "≺", q.doc, q.level, "≻" if above else "≺", w[j] / mass, holds))
+        if tail:
+            rows.append((o, w[i] / total, "≺", "tail", "tail", "≻", tail / mass, p.tail(o.doc)))
+        members = [j for j, q in enumerate(xo) if q.cluster == o.cluster]
+        cluster_mass = sum(w[j] for j in members)
+        for j in members:
+            rows.append((o, w[i] / total, "∼", xo[j].doc, xo[j].level, "∼", w[j] / cluster_mass,
+                         p.related(o.doc, xo[j].doc)))
+    return rows
+
+
+def tail_share(x: Organization, other: Organization, n=None, wn=None) -> tuple[float, float]:
+    """(weight share, P) of x's unlimited tail in R≺: the tail → x_r term of eq. 3 (point 5)."""
+    p = _Probabilities(x, other)
+    w, tail = weights(x, n, wn)
+    x_mass = sum(w)
+    holds = sum(w[i] * p.tail(o.doc) for i, o in enumerate(p.xo)) / x_mass if x_mass else 0.0
+    return tail / (x_mass + tail), holds

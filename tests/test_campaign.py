@@ -13,6 +13,7 @@ from tests.conftest import shared_dataset
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
 from workbench.data.replab import read_replab
 from workbench.data.trec import read_trec_eval_output, read_trec_qrels, read_trec_run
+from workbench.errors import WorkbenchError
 from workbench.metrics import registry
 from workbench.metrics.registry import UnknownMeasureError
 from workbench.model import Organization
@@ -31,9 +32,12 @@ def toy_measures():
         return shared(gold, output)
 
     def failing(gold, output):
-        raise ValueError("output has a document the gold lacks")
+        raise WorkbenchError("output has a document the gold lacks")
 
-    names = {"test-shared": shared, "test-slow": slow, "test-failing": failing}
+    def buggy(gold, output):
+        return 1 / 0
+
+    names = {"test-shared": shared, "test-slow": slow, "test-failing": failing, "test-buggy": buggy}
     for name, compute in names.items():
         registry.register(name, compute, task="test", source="tests/test_campaign.py")
     yield list(names)
@@ -109,8 +113,11 @@ def test_bad_measures_and_inputs_are_named_before_any_work(toy_measures):
         campaign.evaluate(["test-shared", "nope"], progress=False)
     with pytest.raises(CampaignError, match="no measure given"):
         campaign.evaluate([], progress=False)
-    with pytest.raises(CampaignError, match=r"system 'full', topic 'q1': ValueError: output has a document"):
+    with pytest.raises(CampaignError, match=r"system 'full', topic 'q1': WorkbenchError: output has a document"):
         Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-failing", progress=False)
+    with pytest.raises(ZeroDivisionError) as bug:  # not bad input: a bug, its traceback kept
+        Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-buggy", progress=False)
+    assert bug.value.__notes__ == ["while scoring system 'full', topic 'q1'"]
     with pytest.raises(CampaignError, match="non-empty mapping"):
         Campaign({}, RUNS)
     with pytest.raises(CampaignError, match="gold topic 'q1': expected an Organization, got str"):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.conftest import shared_dataset
 from workbench.data.weps import read_weps_clustering, read_weps_runs
 from workbench.metrics import clustering as C
-from workbench.metrics.registry import evaluate, parse
+from workbench.metrics.registry import MeasureParameterError, evaluate, parse
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization
 
@@ -375,7 +375,7 @@ def test_names_parse_distinctly_and_round_trip():
         assert str(parse(str(parse(name)))) == str(parse(name))
     assert parse("F(P,IP)(alpha=0.25)").params["alpha"] == 0.25
     assert parse("F(P,IP)").name == "F(P,IP)"
-    with pytest.raises(ValueError, match="variant must be one of item, occurrence"):
+    with pytest.raises(MeasureParameterError, match="variant must be one of item, occurrence"):
         parse("BCubed-P(variant=items)")
 
 

@@ -19,6 +19,7 @@ from workbench.analysis.constraints import (
     filtering_report,
     table6_report,
 )
+from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics.registry import UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -276,9 +277,9 @@ def test_selection_of_constraints():
     assert list(check_constraints(rbp, ["confidence", "priority"], random_cases=0)["constraint"]) == \
         ["confidence", "priority"]
     assert len(check_constraints(accuracy, None, random_cases=0)) == len(CONSTRAINTS)
-    with pytest.raises(ValueError, match="unknown constraint 'homogenity'; constraints: homogeneity"):
+    with pytest.raises(ParameterError, match="unknown constraint 'homogenity'; constraints: homogeneity"):
         check_constraints(purity, "homogenity")
-    with pytest.raises(TypeError, match="a measure is a registered name"):
+    with pytest.raises(ParameterTypeError, match="a measure is a registered name"):
         check_constraints(42)
 
 

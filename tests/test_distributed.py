@@ -13,6 +13,7 @@ import pytest
 from workbench.data import Campaign, CampaignError
 from workbench.data import distributed as dist
 from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
+from workbench.errors import WorkbenchError
 from workbench.metrics import registry
 from workbench.model import Organization
 
@@ -63,8 +64,11 @@ def kill_the_worker(gold, output):
 
 
 def fails_on_t2(gold, output):
+    """Bad input on the topic whose gold holds t2-marker (a WorkbenchError), a bug where it holds t2-bug."""
     if "t2-marker" in gold.documents:
-        raise ArithmeticError("no score for this one")
+        raise WorkbenchError("no score for this one")
+    if "t2-bug" in gold.documents:
+        raise ArithmeticError("a bug in the measure")
     return 1.0
 
 
@@ -112,8 +116,13 @@ def test_the_progress_bar_advances_by_completed_chunks(monkeypatch):
     updates = []
 
     class Recorder:
-        def __init__(self, total, **_):
-            updates.append(("total", total))
+        def __init__(self, iterable=(), total=None, disable=False, **_):
+            self.iterable = iterable
+            if not disable:
+                updates.append(("total", total))
+
+        def __iter__(self):
+            return iter(self.iterable)
 
         def __enter__(self):
             return self
@@ -132,17 +141,23 @@ def test_the_progress_bar_advances_by_completed_chunks(monkeypatch):
     assert sorted(n for kind, n in updates[1:]) == [3, 9, 9]  # topics 3+3+1, three systems each
 
 
-def test_a_measure_failing_on_a_worker_raises_the_serial_error(custom_measures):
-    campaign = _grouping_campaign(5)
-    gold = dict(campaign.gold, t2=Organization.from_clustering([["t2-marker", "d1"]]))
-    runs = {s: dict(run, t2=Organization.from_clustering([["t2-marker"], ["d1"]])) for s, run in campaign.runs.items()}
-    campaign = Campaign(gold, runs)
-    with pytest.raises(CampaignError, match=r"system 'sys0', topic 't2': ArithmeticError: no score") as serial:
-        campaign.evaluate(["test-fails-on-t2"], progress=False)
-    with ThreadPoolExecutor(2) as pool, pytest.raises(CampaignError) as threaded:
-        campaign.evaluate(["test-fails-on-t2"], executor=pool, progress=False)
-    assert str(threaded.value) == str(serial.value)
-    assert not isinstance(threaded.value, CampaignInterruptedError)
+@pytest.mark.parametrize("executor", [ThreadPoolExecutor, ProcessPoolExecutor])
+def test_a_measure_failing_on_a_worker_raises_the_serial_error(custom_measures, executor):
+    """Bad input: the located CampaignError; a bug: the measure's own exception with the topic in a note."""
+    base = _grouping_campaign(5)
+    for marker, kind in (("t2-marker", CampaignError), ("t2-bug", ArithmeticError)):
+        gold = dict(base.gold, t2=Organization.from_clustering([[marker, "d1"]]))
+        runs = {s: dict(run, t2=Organization.from_clustering([[marker], ["d1"]])) for s, run in base.runs.items()}
+        campaign = Campaign(gold, runs)
+        with pytest.raises(kind) as serial:
+            campaign.evaluate(["test-fails-on-t2"], progress=False)
+        with executor(2) as pool, pytest.raises(kind) as pooled:
+            campaign.evaluate(["test-fails-on-t2"], executor=pool, progress=False)
+        assert str(pooled.value) == str(serial.value)
+        assert getattr(pooled.value, "__notes__", None) == getattr(serial.value, "__notes__", None)
+        assert not isinstance(pooled.value, CampaignInterruptedError)
+    assert str(serial.value) == "a bug in the measure"
+    assert serial.value.__notes__ == ["while scoring system 'sys0', topic 't2'"]
 
 
 @pytest.mark.slow
@@ -271,10 +286,10 @@ def test_a_campaign_with_nothing_to_score_gives_the_empty_serial_table():
 
 @pytest.mark.slow
 def test_a_measure_registered_under_a_new_name_in_the_session_is_unknown_to_fresh_workers(spawn_pool):
-    registry.register("test-ap-alias", registry.parse("AP").spec.compute, task="test", source="tests")
+    registry.register("test-nmi-alias", registry.parse("NMI").spec.compute, task="test", source="tests")
     try:
-        with pytest.raises(CampaignError, match="a worker does not know a measure .*'test-ap-alias'"):
-            _ranking_campaign(14).evaluate(["test-ap-alias"], executor=spawn_pool, progress=False)
+        with pytest.raises(CampaignError, match="a worker does not know a measure .*'test-nmi-alias'"):
+            _grouping_campaign(14).evaluate(["test-nmi-alias"], executor=spawn_pool, progress=False)
     finally:
-        registry._REGISTRY.pop("test-ap-alias")
-        registry._BY_NAME.pop("test-ap-alias")
+        registry._REGISTRY.pop("test-nmi-alias")
+        registry._BY_NAME.pop("test-nmi-alias")

@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from workbench.metrics import filtering as F
-from workbench.metrics.registry import evaluate, parse
+from workbench.metrics.registry import MeasureParameterError, evaluate, parse
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization
 
@@ -218,7 +218,7 @@ def test_names_parse_distinctly():
     assert names["F(P,IP)(alpha=0.5)"].spec.task == "clustering"
     for measure in names.values():
         assert parse(str(measure)) == measure
-    with pytest.raises(ValueError, match="smoothing must be one of none, laplace, noninformative"):
+    with pytest.raises(MeasureParameterError, match="smoothing must be one of none, laplace, noninformative"):
         parse("Phi(smoothing=add-one)")
 
 

@@ -83,6 +83,7 @@ def test_the_listed_names_parse_as_ir_measures_spells_them():
             continue
         assert str(parse(str(measure))) == str(measure)
         ours, theirs = str(measure).replace(" ", ""), str(ir_measures.parse_measure(name))
+        theirs = {"NumRet(rel=1)": "NumRelRet"}.get(theirs, theirs)  # ir_measures prints NumRelRet so
         assert ours == theirs.replace(" ", "") or name.startswith("RBP"), (ours, theirs)
 
 

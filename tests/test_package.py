@@ -41,7 +41,7 @@ def test_an_unknown_attribute_still_raises_attribute_error():
 
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "workbench", "datasets")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "workbench", "datasets", "share")
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +51,8 @@ def unpacked_wheel(tmp_path_factory):
     base = tmp_path_factory.mktemp("wheel")
     source = base / "source"
     for name in SOURCES:
+        if not (ROOT / name).exists():
+            continue
         if (ROOT / name).is_dir():
             shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:

@@ -15,6 +15,7 @@ from tests import rs_bruteforce
 from tests.conftest import shared_dataset
 from tests.strategies import organizations
 from workbench import Organization, RSScores, evaluate, reliability_sensitivity
+from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics.reliability import position_weights
 
 # ------------------------------------------------------------------------------------------ Table 9
@@ -297,13 +298,14 @@ def test_no_priority_relation_at_all_scores_zero_priority():
 ])
 def test_bad_parameters_say_what_is_wrong(kwargs, message):
     gold = Organization.parse(TABLE9_GOLD)
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ParameterError, match=message):
         reliability_sensitivity(gold, gold, **kwargs)
 
 
-def test_not_an_organization_is_a_type_error():
-    with pytest.raises(TypeError, match="output must be an Organization"):
+def test_not_an_organization_is_a_named_type_error():
+    with pytest.raises(ParameterTypeError, match="output must be an Organization") as caught:
         reliability_sensitivity(Organization.parse("a"), "a", n=10, wn=0.8)
+    assert caught.value.parameter == "output" and isinstance(caught.value, TypeError)
 
 
 # ------------------------------------------------------------------------------------- registry

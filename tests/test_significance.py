@@ -17,6 +17,7 @@ from workbench.analysis.significance import (
     significance,
     wilcoxon_signed_rank,
 )
+from workbench.errors import ParameterError
 
 
 def tidy(scores: dict, measure: str = "AP") -> pd.DataFrame:
@@ -58,7 +59,7 @@ def test_wilcoxon_asymptotic_equals_scipy_with_ties_and_zeros(diffs):
 
 
 def test_wilcoxon_exact_refuses_ties():
-    with pytest.raises(ValueError, match="asymptotic"):
+    with pytest.raises(ParameterError, match="asymptotic"):
         wilcoxon_signed_rank(np.array([[0.1, 0.1, -0.2, 0.3]]), "exact")
 
 
@@ -117,7 +118,7 @@ def test_holm_and_bonferroni_by_hand():
     np.testing.assert_allclose(adjust(p, "holm"), [0.04, 0.09, 0.09, 0.2])
     np.testing.assert_allclose(adjust(p, "bonferroni"), [0.04, 0.16, 0.12, 0.8])
     np.testing.assert_allclose(adjust(p, "none"), p)
-    with pytest.raises(ValueError, match="correction must be one of"):
+    with pytest.raises(ParameterError, match="correction must be one of"):
         adjust(p, "fdr")
 
 
@@ -161,9 +162,9 @@ def test_significance_table_and_report():
 
 
 def test_significance_bad_input():
-    with pytest.raises(ValueError, match="test must be one of"):
+    with pytest.raises(ParameterError, match="test must be one of"):
         significance(campaign(), ["AP"], test="sign")
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(ParameterError, match="alpha"):
         significance(campaign(), ["AP"], alpha=5)
     one = tidy({"A": [0.3], "B": [0.2]})
     with pytest.raises(ResultsError, match="needs at least 2"):

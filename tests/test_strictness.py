@@ -9,6 +9,7 @@ from scipy import stats
 
 from workbench.analysis import ResultsError
 from workbench.analysis.strictness import rank_gap_strictness, robustness, top_n_strictness
+from workbench.errors import ParameterError
 
 # Four outputs (2 systems × 2 topics) scored by m and n, worked by hand below.
 # ascending ranks: m → A1 4, B1 1, A2 3, B2 2;  n → A1 1, B1 2, A2 3, B2 4
@@ -82,7 +83,7 @@ def test_robustness_random_pairs_are_seeded_and_bounded():
     first = robustness(frame, ["stable"], pairs=10, seed=3)
     assert first.equals(robustness(frame, ["stable"], pairs=10, seed=3))
     assert first.loc[0, "pairs"] == 10 and -1 <= first.loc[0, "robustness"] <= 1
-    with pytest.raises(ValueError, match="pairs must lie in 1…28"):
+    with pytest.raises(ParameterError, match="pairs must lie in 1…28"):
         robustness(frame, ["stable"], pairs=29)
 
 
@@ -97,9 +98,9 @@ def test_bad_input():
     with pytest.raises(ResultsError, match="compares 'm' with other measures, but there are none"):
         rank_gap_strictness(hand()[lambda f: f.measure == "m"])
     assert rank_gap_strictness(hand(), ["m"])["against"].tolist() == ["n"]
-    with pytest.raises(ValueError, match="top must be"):
+    with pytest.raises(ParameterError, match="top must be"):
         rank_gap_strictness(hand(), top=0)
-    with pytest.raises(ValueError, match="percents"):
+    with pytest.raises(ParameterError, match="percents"):
         top_n_strictness(hand(), percents=[0])
     frame = hand()
     frame.loc[2, "value"] = np.nan

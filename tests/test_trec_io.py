@@ -19,6 +19,7 @@ from workbench.data import (
     write_trec_qrels,
     write_trec_run,
 )
+from workbench.errors import ParameterError
 from workbench.metrics.ranking import ranked_documents
 from workbench.model import Organization
 
@@ -117,7 +118,7 @@ def test_tied_scores_as_levels(tmp_path):
     assert ranked_documents(read_trec_run(path)["sys"]["q1"]) == ["d2", "d3", "d1", "d4"]
     write_trec_run({"sys": {"q1": tied}}, tmp_path / "again.run")
     assert read_trec_run(tmp_path / "again.run", ties="levels") == {"sys": {"q1": tied}}
-    with pytest.raises(ValueError, match="ties must be one of"):
+    with pytest.raises(ParameterError, match="ties must be one of"):
         read_trec_run(path, ties="random")
 
 
@@ -147,11 +148,12 @@ BAD_FILES = [
     ("qrels", "# only a comment\n\n", None, "no data lines"),
     ("run", "q1 Q0 d1 1 0.5\n", 1, "6 fields"),
     ("run", "q1 Q0 d1 1 NaN sys\n", 1, "score is NaN"),
-    ("run", "q1 Q0 d1 first 0.5 sys\n", 1, "rank 'first' is not an integer"),
+    ("run-frame", "q1 Q0 d1 first 0.5 sys\n", 1, "rank 'first' is not an integer"),
     ("run", "q1 Q0 d1 1 0.5 sys\nq1 Q0 d1 2 0.4 sys\n", 2, "already on line 1"),
     ("eval", "map all\n", 1, "3 fields"),
 ]
-READERS = {"qrels": read_trec_qrels, "run": read_trec_run, "eval": read_trec_eval_output}
+READERS = {"qrels": read_trec_qrels, "run": read_trec_run, "run-frame": read_trec_run_frame,
+           "eval": read_trec_eval_output}
 
 
 @pytest.mark.parametrize(("kind", "content", "line", "message"), BAD_FILES)

@@ -23,6 +23,7 @@ from workbench.analysis import (
     unanimous_improvements,
     unanimous_relation,
 )
+from workbench.errors import ParameterError
 
 # Seed 001, Table 3: test case, precision of A and B, recall of A and B, A ≥∀ B, B ≥∀ A.
 TABLE3 = [
@@ -77,9 +78,9 @@ def test_table4_is_not_transitive():
 
 
 def test_relation_rejects_bad_vectors():
-    with pytest.raises(ValueError, match="one non-zero length"):
+    with pytest.raises(ParameterError, match="one non-zero length"):
         unanimous_relation([0.1, 0.2], [0.1])
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(ParameterError, match="NaN"):
         unanimous_relation([0.1, float("nan")], [0.1, 0.2])
 
 
@@ -163,7 +164,7 @@ def test_f_alpha_limits():
     np.testing.assert_allclose(f_alpha([0.4] * 3, [0.8] * 3, [1.0, 0.0, 0.5]), [0.4, 0.8, 0.8 / 1.5])
     assert float(f_alpha(0.0, 0.9, 0.5)) == 0.0
     assert float(f_alpha(0.0, 0.9, 0.0)) == 0.9
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(ParameterError, match="alpha"):
         f_alpha(0.5, 0.5, 1.5)
 
 

@@ -1,6 +1,7 @@
 """Headless widget tests: set widget values as the front end would, then check the traits, the scores
 (against the kernel called directly) and the chart specs the browser would receive."""
 
+import contextlib
 import datetime
 import html
 import json
@@ -11,11 +12,14 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 
+import workbench
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization
 from workbench.widgets import Comparison, OrganizationEditor, Workbench, WorkbenchFormatError
+from workbench.widgets.board import TAIL, MoveError, move_document
 from workbench.widgets.editor import join_notation, split_notation
 from workbench.widgets.gallery import EXAMPLES
+from workbench.widgets.workbench import DocumentNotInOutputError, InvalidEditError, UnknownOutputError
 
 TABLE9 = EXAMPLES["Table 9 (document organization)"]
 
@@ -418,3 +422,218 @@ def test_a_file_uploaded_in_the_browser_is_imported():
     wb._upload.value = ({"name": "bad.txt", "type": "text/plain", "size": 2, "content": memoryview(b"\xff\xfe"),
                          "last_modified": NOW},)
     assert "bad.txt is not UTF-8 text (byte 0)" in wb._status.value and wb.names == ["run A", "run B"]
+
+
+# ------------------------------------------------------------------------------------ tokens and drags
+def drop(editor: OrganizationEditor, document: str, source, target) -> None:
+    """What the board's front end sends when a token is dropped (places as JSON carries them)."""
+    editor.board._message(editor.board, {"kind": "move", "document": document, "source": source,
+                                         "target": target}, [])
+
+
+def test_the_board_draws_levels_clusters_and_the_tail_as_tokens():
+    editor = OrganizationEditor(TABLE9.outputs["output 4"])
+    assert editor.board.levels == [[["d1"], ["d3", "d4"]], [["d4", "d5"], ["d6", "d7"]], [["d6", "d7", "d8"]]]
+    assert editor.board.finite is False and editor.board.tail == []
+    editor.known_documents = frozenset({"d1", "d2", "d9"})
+    assert editor.board.tail == ["d2", "d9"]
+    finite = OrganizationEditor("{d1 d2}\nrest: d3 d4")
+    assert finite.board.finite and finite.board.tail == ["d3", "d4"]
+
+
+def test_dragging_d8_out_of_its_cluster_rewrites_the_text():
+    editor = OrganizationEditor(TABLE9.outputs["output 4"])
+    drop(editor, "d8", [2, 0], [2, None])                      # onto its level: a singleton there
+    assert editor.text == "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7} d8"
+    drop(editor, "d8", [2, 1], [0, 1])                         # into the top level's {d3 d4}
+    assert editor.organization.levels[0][1] == frozenset({"d3", "d4", "d8"})
+    drop(editor, "d8", [0, 1], "tail")
+    assert editor.text == "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
+    drop(editor, "d9", "tail", [3, None])                      # from the tail to a new bottom level
+    assert editor.text == "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}\nd9"
+    drop(editor, "d9", [3, 0], [0, None])                      # the emptied level disappears
+    assert editor.text == "d1 {d3 d4} d9\n{d4 d5} {d6 d7}\n{d6 d7}"
+
+
+def test_drops_keep_overlap_and_the_finite_rest():
+    editor = OrganizationEditor("{d1 d2} d3\nd1\nrest: d4")
+    drop(editor, "d1", [1, 0], [0, 0])                         # already there: only the moved occurrence goes
+    assert editor.text == "{d1 d2} d3\nrest: d4"
+    drop(editor, "d3", [0, 1], "tail")
+    assert editor.text == "{d1 d2}\nrest: d3 d4"
+    drop(editor, "d4", "tail", [0, 0])
+    assert editor.text == "{d1 d2 d4}\nrest: d3"
+
+
+def test_a_drop_while_the_text_is_invalid_is_refused_and_bad_places_are_named():
+    editor = OrganizationEditor("d1 d2\nd3")
+    editor.levels[1].value = "{d3"
+    assert editor.board.stale
+    drop(editor, "d1", [0, 0], "tail")
+    assert editor.text == "d1 d2\n{d3" and "fix the text before moving" in editor._status.value
+    editor.levels[1].value = "d3"
+    assert not editor.board.stale
+    with pytest.raises(MoveError, match=r"'d3' is not in cluster 0 of level 1"):
+        move_document(editor.organization, "d3", (0, 0), TAIL)
+    with pytest.raises(MoveError, match=r"target \(5, None\): no such level/cluster among 2 levels"):
+        move_document(editor.organization, "d3", (1, 0), (5, None))
+    with pytest.raises(MoveError, match="'d1' is not in the tail"):
+        move_document(editor.organization, "d1", TAIL, (0, None))
+
+
+@settings(max_examples=40, deadline=None)
+@given(organizations, st.data())
+def test_a_move_keeps_every_other_occurrence_and_places_the_moved_one(organization, data):
+    places = [(i, j, d) for i, level in enumerate(organization.levels) for j, c in enumerate(level) for d in c]
+    if not places:
+        return
+    i, j, document = data.draw(st.sampled_from(places))
+    level = data.draw(st.integers(0, len(organization.levels)))
+    moved = move_document(organization, document, (i, j), (level, None))
+    def counts(o):
+        return sorted((d, n) for d in o.prioritised
+                      for n in [sum(d in c for lv in o.levels for c in lv)])
+    before, after = dict(counts(organization)), dict(counts(moved))
+    assert {d: n for d, n in before.items() if d != document} == {d: n for d, n in after.items() if d != document}
+    assert after[document] == before[document]            # a singleton cluster of its own: never merged
+    assert moved.rest == organization.rest
+
+
+# ---------------------------------------------------------------------------------------- why panel
+def explained(gold: str, output: str, n=10, wn=0.8):
+    return workbench.explain(Organization.parse(gold), Organization.parse(output), n=n, wn=wn)
+
+
+def relations_of(explanation, document: str) -> pd.DataFrame:
+    """The kernel's relations of ``document`` for the four measures, as the why panel lists them."""
+    parts = []
+    for measure in ("R≺", "S≺", "R∼", "S∼"):
+        with contextlib.suppress(workbench.ExplainError):      # a side without the document: no rows
+            parts.append(explanation.relations(document, measure).assign(measure=measure))
+    return pd.concat(parts, ignore_index=True)
+
+
+def same_relations(why: pd.DataFrame, expected: pd.DataFrame) -> None:
+    columns = [c for c in expected.columns if c in why.columns]
+    assert {"measure", "partner", "relation", "weight", "holds"} <= set(columns)
+    pd.testing.assert_frame_equal(why[columns].reset_index(drop=True), expected[columns].reset_index(drop=True),
+                                  check_dtype=False)
+
+
+def click(editor: OrganizationEditor, document: str) -> None:
+    editor.board._message(editor.board, {"kind": "select", "document": document}, [])
+
+
+def test_select_highlights_d8_and_lists_its_failing_relatedness_in_output_4():
+    wb = Workbench()
+    why = wb.select("output 4", "d8")
+    assert wb.outputs[3].board.highlight == "d8" and wb.gold.board.highlight == "d8"   # the gold's tail
+    assert [e.board.highlight for e in wb.outputs[:3]] == ["", "", ""]
+    same_relations(why, relations_of(explained(TABLE9.gold, TABLE9.outputs["output 4"]), "d8"))
+    related = why[(why["measure"] == "R∼") & why["partner"].isin(["d6", "d7"])]
+    assert len(related) == 2 and (related["holds"] == 0).all() and (related["lost"] > 0).all()
+    assert "why: d8 in output 4" in wb._why_panel.body.value and not wb._why_panel.warned
+    pd.testing.assert_frame_equal(wb.select(3, "d8"), why)                          # index or name
+
+
+def test_why_splits_each_documents_contribution_and_lost_mass_exactly():
+    wb = Workbench()
+    for index, document in [(3, "d8"), (3, "d6"), (4, "d1"), (0, "d4")]:
+        why = wb.select(index, document)
+        contributions = wb.explanation.contributions
+        mine = contributions[contributions["document"] == document]
+        for measure in ("R≺", "S≺", "R∼", "S∼"):
+            rows, occurrences = why[why["measure"] == measure], mine[mine["measure"] == measure]
+            assert rows["kept"].sum() == pytest.approx(occurrences["contribution"].sum(), abs=1e-12)
+            lost = (occurrences["weight"] * (1 - occurrences["holds"])).sum()
+            assert rows["lost"].sum() == pytest.approx(lost, abs=1e-12), (document, measure)
+
+
+def test_why_follows_every_edit_live():
+    wb = Workbench()
+    wb.select("output 4", "d8")
+    drop(wb.outputs[3], "d8", [2, 0], [2, None])                # drag d8 out of {d6 d7 d8}
+    moved = "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7} d8"
+    assert wb.outputs[3].text == moved
+    same_relations(wb.why, relations_of(explained(TABLE9.gold, moved), "d8"))
+    assert not wb.why[wb.why["measure"] == "R∼"]["partner"].isin(["d6", "d7"]).any()
+    assert wb.scores[3].r_relatedness == explained(TABLE9.gold, moved).scores.r_relatedness
+    wb.select("output 4", "d6")
+    d6 = wb.why[wb.why["measure"] == "R∼"]
+    assert (d6["holds"] == 1).all()                              # d6's ∼ relations all hold once d8 left
+    wb.outputs[3].levels[2].value = "{d6 d7 d8}"                 # typed back
+    assert (wb.why[(wb.why["measure"] == "R∼") & (wb.why["partner"] == "d8")]["holds"] == 0).all()
+    wb.n = 3
+    same_relations(wb.why, relations_of(explained(TABLE9.gold, TABLE9.outputs["output 4"], n=3), "d6"))
+
+
+def test_clicking_tokens_selects_in_that_output_or_in_the_gold():
+    wb = Workbench()
+    click(wb.outputs[4], "d1")
+    assert wb._why_panel.body.value.count("why: d1 in output 5") == 1
+    click(wb.gold, "d6")                                          # the gold: the output in focus stays
+    same_relations(wb.why, relations_of(explained(TABLE9.gold, TABLE9.outputs["output 5"]), "d6"))
+    assert wb.outputs[4].board.highlight == "d6" and wb.outputs[3].board.highlight == ""
+
+
+def test_the_contribution_chart_shows_the_lost_mass_of_the_output_in_focus():
+    wb = Workbench()
+    wb.select("output 4", "d8")
+    (rows,) = wb._lost_chart.spec["datasets"].values()
+    lost = explained(TABLE9.gold, TABLE9.outputs["output 4"]).lost()
+    expected = lost.assign(document=lost["document"].fillna("(tail)")).groupby(["document", "measure"])["lost"].sum()
+    drawn = {(r["document"], r["measure"]): r["lost"] for r in rows}
+    assert drawn == pytest.approx({key: expected.get(key, 0.0) for key in drawn}, abs=1e-12)
+    assert {d for (d, m), v in expected.items() if v > 0} | {"d8"} == {d for d, _ in drawn}
+    assert [r["document"] for r in rows if r["chosen"]] == ["d8"] * 4
+    assert wb._lost_chart.spec["title"] == "output 4: score mass lost per document"
+    last = wb.why
+    drop(wb.outputs[3], "d8", [2, 0], "tail")
+    (rows,) = wb._lost_chart.spec["datasets"].values()
+    assert not any(r["document"] == "d8" for r in rows)           # it lost nothing and is no longer there
+    assert "&#x27;d8&#x27; is no longer in output 4" in wb._why_panel.message.value
+    pd.testing.assert_frame_equal(wb.why, last)                    # the last valid explanation stays
+
+
+def test_a_document_in_the_outputs_tail_is_explained_on_the_gold_side_only():
+    wb = Workbench()
+    why = wb.select("output 4", "d2")                              # the gold's d2; output 4 leaves it out
+    assert set(why["measure"]) == {"S≺", "S∼"}
+    assert "no relation of d2 in the output" in wb._why_panel.body.value
+    failing = why[(why["measure"] == "S≺") & (why["holds"] < 1)]
+    assert failing["lost"].sum() == pytest.approx(wb.explanation.lost().query(
+        "measure == 'S≺' and document == 'd2'")["lost"].sum(), abs=1e-12)
+
+
+def test_bad_selections_are_named_errors_and_the_panel_keeps_the_last_explanation():
+    wb = Workbench()
+    last = wb.select("output 4", "d8")
+    panel = wb._why_panel.body.value
+    with pytest.raises(UnknownOutputError, match="no output named 'output 9': the outputs are 'output 1'"):
+        wb.select("output 9", "d1")
+    assert "output 9" in wb._why_panel.message.value
+    with pytest.raises(UnknownOutputError, match="no output 5: the indices are 0 to 4"):
+        wb.select(5, "d1")
+    with pytest.raises(DocumentNotInOutputError, match="'d8' is not in output 1 nor in the gold: pick one of d1"):
+        wb.select("output 1", "d8")
+    assert "&#x27;d8&#x27; is not in output 1" in wb._why_panel.message.value
+    wb.outputs[3].levels[0].value = "d1 {d3 d4"                  # an invalid edit in progress
+    assert "output 4 has an invalid edit in progress (line 1, column 4" in html.unescape(
+        wb._why_panel.message.value)
+    with pytest.raises(InvalidEditError, match="output 4 has an invalid edit in progress"):
+        wb.select("output 4", "d6")
+    click(wb.outputs[3], "d6")                                    # a click: the panel says it, nothing raised
+    assert wb._why_panel.body.value == panel
+    pd.testing.assert_frame_equal(wb.why, last)
+    wb.outputs[3].levels[0].value = "d1 {d3 d4}"                 # fixed: the panel explains again
+    assert not wb._why_panel.warned and "why: d8 in output 4" in wb._why_panel.body.value
+    for error in (UnknownOutputError, DocumentNotInOutputError, InvalidEditError):
+        assert issubclass(error, WorkbenchFormatError) and issubclass(error, ValueError)
+
+
+def test_a_drop_the_organization_cannot_make_is_said_in_the_status_line():
+    editor = OrganizationEditor("d1 d2")
+    drop(editor, "d2", [0, 0], [0, None])                        # d2 is not in the first cluster ({d1})
+    assert editor.text == "d1 d2" and "&#x27;d2&#x27; is not in cluster 0 of level 1" in editor._status.value
+    with pytest.raises(MoveError, match="expected \\(level, cluster\\) or 'tail'"):
+        editor.move("d1", "ab", TAIL)

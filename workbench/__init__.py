@@ -13,21 +13,26 @@ The subpackages load on first use, so ``import workbench`` stays light (no ipywi
 
 import importlib
 
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning
+from workbench.metrics.explain import ExplainError, Explanation, explain
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
 from workbench.metrics.registry import parse as parse_measure
 from workbench.metrics.reliability import RSScores, reliability_sensitivity
 from workbench.model import Organization, OrganizationError
 
 __all__ = [
+    "ExplainError",
+    "Explanation",
     "Measure",
     "Organization",
     "OrganizationError",
+    "ParameterError",
     "RSScores",
     "UnknownMeasureError",
     "WorkbenchError",
     "WorkbenchWarning",
     "evaluate",
+    "explain",
     "measures",
     "parse_measure",
     "reliability_sensitivity",

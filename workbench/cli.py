@@ -2,6 +2,7 @@
 
     python -m workbench eval --gold qrels.test --run results.test -m AP nDCG@10 P@10 RR
     python -m workbench eval --gold gold.dat --gold-encoding latin-1 --run sysA sysB -m "R∼(missing=replab)"
+    python -m workbench eval --encoding latin-1 --gold qrels.gz --run run.gz -m AP
     python -m workbench compare --gold qrels --run a.run b.run -m P@10 RR
     zcat run.gz | python -m workbench eval --gold qrels --run - -m RR --format jsonl
     python -m workbench demo
@@ -10,7 +11,9 @@ A gold topic a run lacks scores 0, so a mean is over every judged topic, as in `
 (``--missing skip`` averages over the topics each run has, trec_eval's own default). Scores are printed to 4
 decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``-`` as ``--gold`` or a
 ``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
-(:mod:`workbench.shell`). Bad arguments or files exit with status 2 and a one-line message.
+(:mod:`workbench.shell`). Files may be gzip-compressed (any name). Bad arguments or files — any
+:class:`~workbench.errors.WorkbenchError` — exit with status 2 and a one-line message; any other exception is
+a bug and keeps its traceback.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+import zlib
 from pathlib import Path
 
 from workbench.errors import WorkbenchError
@@ -38,17 +42,22 @@ class _Parser(argparse.ArgumentParser):
 
 # ------------------------------------------------------------------------------------------------ reading
 def _sniff(path: Path) -> str:
-    """A gold or run file's format: a directory or XML is WePS, a header ``entity_id`` RepLab, else TREC."""
+    """A gold or run file's format: a directory or XML is WePS, a header ``entity_id`` RepLab, else TREC (a
+    gzip-compressed file by its content)."""
+    from workbench.data.files import head
+
     if path.is_dir() or path.suffix.lower() == ".xml":
         return "weps"
-    if path.suffix.lower() == ".gz":
-        return "trec"
     try:
-        with path.open("rb") as f:
-            head = f.read(4096).decode("latin-1")
+        data = head(path)
     except OSError as error:
         raise CliError(f"{path}: cannot read the file ({error.strerror or error})") from None
-    for line in head.splitlines():
+    except zlib.error as error:
+        raise CliError(f"{path}: broken gzip data ({error})") from None
+    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CliError(f"{path}: binary data (a NUL byte at offset {data.index(0)}), not a TREC, RepLab or WePS "
+                       "text file (gzip-compressed files are read, other archives are not)")
+    for line in data.decode("latin-1").splitlines():
         text = line.strip()
         if not text or text.startswith("#"):
             continue
@@ -60,23 +69,39 @@ def _sniff(path: Path) -> str:
     raise CliError(f"{path}: empty file, cannot tell its format (give --gold-format / --run-format)")
 
 
+def _read(side: str, reader, *args, **kwargs):
+    """``reader(*args, **kwargs)``; an encoding error gets the command-line option that sets the encoding."""
+    from workbench.data.replab import ReplabEncodingError
+    from workbench.data.trec import TrecEncodingError
+
+    try:
+        return reader(*args, **kwargs)
+    except (ReplabEncodingError, TrecEncodingError) as error:
+        raise CliError(f"{error} (on the command line: --{side}-encoding latin-1, or --encoding for every "
+                       "file)") from None
+
+
+def _topics(path: Path, topics: dict) -> dict:
+    """A file's topics, refused when there is none (a RepLab file with its header only)."""
+    if not topics:
+        raise CliError(f"{path}: holds no topic (only a header line?)")
+    return topics
+
+
 def read_gold(path: Path, fmt: str, label: str | None, encoding: str):
     """topic → Organization from a qrels file, a RepLab file or WePS XML (a file or a directory of them)."""
     fmt = _sniff(path) if fmt == "auto" else fmt
     if fmt == "replab":
-        from workbench.data.replab import ReplabEncodingError, read_replab
+        from workbench.data.replab import read_replab
 
-        try:
-            return read_replab(path, label=label, encoding=encoding)
-        except ReplabEncodingError as error:
-            raise CliError(f"{error} (on the command line: --gold-encoding latin-1)") from None
+        return _topics(path, _read("gold", read_replab, path, label=label, encoding=encoding))
     if fmt == "weps":
         from workbench.data.weps import read_weps_clustering
 
         return read_weps_clustering(path)
     from workbench.data.trec import read_trec_qrels
 
-    return read_trec_qrels(path)
+    return _read("gold", read_trec_qrels, path, encoding=encoding)
 
 
 def _weps_runs(path: Path, gold) -> dict:
@@ -84,7 +109,7 @@ def _weps_runs(path: Path, gold) -> dict:
     spelling where they match it case- and ``_``/space-insensitively (WePS names vary)."""
     from workbench.data.weps import read_weps_clustering, read_weps_runs, topic_key
 
-    if path.is_dir() and not any(path.glob("*.xml")) and any(p.is_dir() for p in path.iterdir()):
+    if path.is_dir() and not any(path.glob("*.xml*")) and any(p.is_dir() for p in path.iterdir()):
         runs = read_weps_runs(path)
     else:
         runs = {path.name: read_weps_clustering(path)}
@@ -93,20 +118,22 @@ def _weps_runs(path: Path, gold) -> dict:
             for system, run in runs.items()}
 
 
-def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str, gold) -> dict:
-    """system → topic → Organization. TREC runs are named by their tag, WePS runs by their team folder,
-    RepLab runs by their file name."""
+def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str, gold, max_docs: int | None = None,
+              score_precision: str = "float32") -> dict:
+    """system → topic → Organization. TREC runs are named by their tag and ranked as trec_eval ranks them
+    (``max_docs`` is ``-M``), WePS runs by their team folder, RepLab runs by their file name."""
     runs: dict = {}
     for path in paths:
         kind = _sniff(path) if fmt == "auto" else fmt
         if kind == "trec":
             from workbench.data.trec import read_trec_run
 
-            found = read_trec_run(path)
+            found = _read("run", read_trec_run, path, encoding=encoding, max_docs=max_docs,
+                          score_precision=score_precision)
         elif kind == "replab":
             from workbench.data.replab import read_replab
 
-            found = {path.stem: read_replab(path, label=label, encoding=encoding)}
+            found = {path.stem: _topics(path, _read("run", read_replab, path, label=label, encoding=encoding))}
         else:
             found = _weps_runs(path, gold)
         for system, run in found.items():
@@ -167,8 +194,9 @@ def _results(args):
     from workbench.data.campaign import Campaign
 
     with with_stdin([args.gold, *args.run]) as (gold_path, *run_paths):  # "-": standard input
-        gold = read_gold(gold_path, args.gold_format, args.label, args.gold_encoding)
-        runs = read_runs(run_paths, args.run_format, args.label, args.run_encoding, gold)
+        gold = read_gold(gold_path, args.gold_format, args.label, args.gold_encoding or args.encoding)
+        runs = read_runs(run_paths, args.run_format, args.label, args.run_encoding or args.encoding, gold,
+                         max_docs=args.max_docs, score_precision=args.score_precision)
     policy = "zero" if args.complete else args.missing
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -250,10 +278,20 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Evaluate runs against a gold standard, compare systems, "
                      "print the Table 9 demo.")
-    sub = parser.add_subparsers(dest="command", metavar="{eval,compare,demo}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="{eval,compare,demo,trec_eval}", parser_class=_Parser)
     for name, help_text in (("eval", "score runs against a gold standard (trec_eval-like)"),
                             ("compare", "a comparison table (means, best in bold, significance against a "
                                         "baseline), the UIR matrix and all pairwise tests")):
@@ -268,14 +306,21 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--run-format", choices=FORMATS, default="auto")
         cmd.add_argument("--label", choices=("filtering", "topic", "priority"),
                          help="RepLab label kind (default: the header's third column)")
-        cmd.add_argument("--gold-encoding", default="utf-8", help="RepLab gold encoding (official: latin-1)")
-        cmd.add_argument("--run-encoding", default="utf-8")
+        cmd.add_argument("--encoding", default="utf-8",
+                         help="encoding of the TREC and RepLab files (default utf-8; WePS XML declares its own)")
+        cmd.add_argument("--gold-encoding", help="the gold's encoding, if not --encoding (RepLab gold: latin-1)")
+        cmd.add_argument("--run-encoding", help="the runs' encoding, if not --encoding")
         cmd.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
                          help="a gold topic a run lacks: scored 0 (default, as Campaign.evaluate; means over "
                               "every judged topic), skipped (trec_eval without -c) or an error")
         cmd.add_argument("-c", "--complete", action="store_true", help="--missing zero (trec_eval -c; the default)")
         cmd.add_argument("--extra", choices=("error", "ignore"), default="error",
                          help="run topics the gold lacks: an error (default) or ignored")
+        cmd.add_argument("-M", "--max-docs", type=_positive, metavar="N",
+                         help="TREC runs: keep the first N documents of each topic (trec_eval -M)")
+        cmd.add_argument("--score-precision", choices=("float32", "float64"), default="float32",
+                         help="TREC runs: compare scores as 32-bit floats, as trec_eval does (default), or "
+                              "at full precision")
         cmd.add_argument("--format", choices=OUTPUTS, default="table",
                          help="table (default), csv, markdown, latex; json (one object) or jsonl (one tidy row "
                               "per line) for scripts")
@@ -290,19 +335,26 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.set_defaults(handler=cmd_eval if name == "eval" else cmd_compare)
     demo = sub.add_parser("demo", help="Table 9 of seed 000 computed beside the printed values")
     demo.set_defaults(handler=cmd_demo)
+    sub.add_parser("trec_eval", help="trec_eval 10.0 drop-in: trec_eval's options, its output byte for byte "
+                   "(python -m workbench trec_eval -h)", add_help=False)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 on bad arguments or files)."""
+    """Run the command line; returns the exit status (0, or 2 on bad arguments or files: a WorkbenchError)."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if argv[:1] == ["trec_eval"]:  # trec_eval's own getopt syntax (-mP.5,10, -M100): its module parses it
+            from workbench.trec_eval import main as trec_eval_main
+
+            return trec_eval_main(argv[1:])
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help(sys.stderr)
             return 2
         return args.handler(args)
-    except (CliError, ValueError, OSError) as error:
+    except WorkbenchError as error:
         message = " ".join(str(error).split())
         print(f"workbench: error: {message}", file=sys.stderr)
         return 2

@@ -221,9 +221,10 @@ def _printed(text: str, where: str) -> dict[str, float]:
     for item in text.split():
         measure, sep, value = item.partition("=")
         try:
-            if not sep or not measure:
-                raise ValueError(item)
-            values[measure] = float(Fraction(value))
+            number = float(Fraction(value)) if sep and measure else None
         except (ValueError, ZeroDivisionError):
-            raise DatasetError(f"{where}: @printed wants measure=number items, got {item!r}") from None
+            number = None
+        if number is None:
+            raise DatasetError(f"{where}: @printed wants measure=number items, got {item!r}")
+        values[measure] = number
     return values

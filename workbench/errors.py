@@ -20,5 +20,41 @@ class WorkbenchError(ValueError):
     """Bad input to the workbench: the base of every named error the package raises."""
 
 
+class ParameterError(WorkbenchError):
+    """A function argument outside its domain; ``parameter`` names it and the message says what was seen.
+
+    >>> error = ParameterError("n must be a positive number of positions, got -1", parameter="n")
+    >>> error.parameter, isinstance(error, ValueError)
+    ('n', True)
+    """
+
+    def __init__(self, message: str, *, parameter: str) -> None:
+        self.parameter = parameter
+        super().__init__(message)
+
+
+class ParameterTypeError(ParameterError, TypeError):
+    """An argument of the wrong type (also a :class:`TypeError`, as Python code expects)."""
+
+
+def excerpt(text: str | bytes, limit: int = 60, around: int | None = None) -> str:
+    """A short, escaped quotation of offending input for an error message: at most ``limit`` characters of
+    ``text`` (the window centred on index ``around`` if given), control characters and undecodable bytes
+    escaped, ``…`` marking a cut.
+
+    >>> print(excerpt(b"q1\\t0 d1 \\xff" + b"x" * 100, limit=12))
+    'q1\\t0 d1 \\\\xff…'
+    >>> print(excerpt("a" * 50 + "!" + "b" * 50, limit=6, around=50))
+    …'aaa!bb'…
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="backslashreplace")
+    start = 0 if around is None else max(0, min(around - limit // 2, len(text) - limit))
+    shown = repr(text[start:start + limit])
+    if start + limit < len(text):
+        shown = shown[:-1] + "…" + shown[-1] if around is None else shown + "…"
+    return "…" + shown if start > 0 else shown
+
+
 class WorkbenchWarning(UserWarning):
     """Something the workbench did on the user's behalf (a topic skipped, a duplicate dropped)."""

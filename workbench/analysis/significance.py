@@ -33,6 +33,7 @@ import pandas as pd
 from scipy import stats
 
 from workbench.analysis.results import score_cube
+from workbench.errors import ParameterError
 from workbench.metrics.registry import direction
 
 TESTS = {
@@ -71,7 +72,7 @@ def wilcoxon_signed_rank(d: np.ndarray, method: str = "auto") -> tuple[np.ndarra
     ties, asymptotic otherwise). No non-zero difference gives statistic 0 and p = 1.
     """
     if method not in ("auto", "exact", "asymptotic"):
-        raise ValueError(f"method must be auto, exact or asymptotic, got {method!r}")
+        raise ParameterError(f"method must be auto, exact or asymptotic, got {method!r}", parameter="method")
     d = np.atleast_2d(np.asarray(d, dtype=float))
     statistic, p = np.zeros(len(d)), np.ones(len(d))
     for row, diffs in enumerate(d):
@@ -88,8 +89,8 @@ def wilcoxon_signed_rank(d: np.ndarray, method: str = "auto") -> tuple[np.ndarra
         exact = method == "exact" or (method == "auto" and n <= 50 and not ties)
         if exact:
             if ties:
-                raise ValueError("the exact Wilcoxon distribution assumes no tied |differences|; "
-                                 "use method='asymptotic'")
+                raise ParameterError("the exact Wilcoxon distribution assumes no tied |differences|; "
+                                     "use method='asymptotic'", parameter="method")
             counts = _signed_rank_null(n)
             p[row] = min(1.0, 2 * counts[: int(w) + 1].sum() / 2.0**n)
         else:
@@ -157,7 +158,8 @@ def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
         [0.03, 0.06, 0.06]
     """
     if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
+        raise ParameterError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
+                             parameter="correction")
     p = np.asarray(p_values, dtype=float)
     m = p.size
     if correction == "none" or m == 0:
@@ -206,13 +208,15 @@ def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = 
     :func:`~workbench.analysis.results.score_cube`); at least 2 topics are needed.
     """
     if test not in TESTS:
-        raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+        raise ParameterError(f"test must be one of {', '.join(TESTS)}, got {test!r}", parameter="test")
     if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be positive, got {n_resamples!r}")
+        raise ParameterError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
+                             parameter="correction")
+    if not isinstance(alpha, int | float) or not 0 < alpha < 1:
+        raise ParameterError(f"alpha must lie in (0, 1), got {alpha!r}", parameter="alpha")
+    if not isinstance(n_resamples, int) or n_resamples < 1:
+        raise ParameterError(f"n_resamples must be a positive integer, got {n_resamples!r}",
+                             parameter="n_resamples")
     cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=2)
     pairs = list(itertools.combinations(range(len(cube.systems)), 2))
     parameters = {"t": f"df={len(cube.topics) - 1}", "wilcoxon": f"method={wilcoxon_method}, zeros dropped",

@@ -24,6 +24,7 @@ measure, worst to best by its registered direction, ties sharing the average ran
 from __future__ import annotations
 
 import itertools
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,6 +32,7 @@ import pandas as pd
 from scipy import stats
 
 from workbench.analysis.results import ResultsError, score_cube
+from workbench.errors import ParameterError
 
 
 def _outputs(results: pd.DataFrame, measures: Sequence[str], systems, missing: str):
@@ -70,8 +72,8 @@ def rank_gap_strictness(results: pd.DataFrame, measures: Sequence[str] | None = 
     (the measure that ranks that output lowest). ``against=None`` compares with every other measure in the
     results. Strictness = −(mean of the ``top`` largest gaps) / |O|.
     """
-    if top < 1:
-        raise ValueError(f"top must be a positive integer, got {top!r}")
+    if not isinstance(top, int | np.integer) or top < 1:
+        raise ParameterError(f"top must be a positive integer, got {top!r}", parameter="top")
     names, labels, scores = _outputs(results, _plan(measures, against), systems, missing)
     ranks = stats.rankdata(scores, axis=0)  # ascending: |O| is the best output
     targets = names if measures is None else list(measures)
@@ -100,9 +102,9 @@ def top_n_strictness(results: pd.DataFrame, measures: Sequence[str] | None = Non
     strictness is the lowest normalised rank (rank/|O|, 1 = best) another measure gives them, and ``by`` names
     that measure.
     """
+    if isinstance(percents, str) or any(not isinstance(p, numbers.Real) or not 0 < p <= 100 for p in percents):
+        raise ParameterError(f"percents must lie in (0, 100], got {percents!r}", parameter="percents")
     percents = [float(p) for p in percents]
-    if any(not 0 < p <= 100 for p in percents):
-        raise ValueError("percents must lie in (0, 100]")
     names, labels, scores = _outputs(results, _plan(measures, against), systems, missing)
     n = len(labels)
     ranks = stats.rankdata(scores, axis=0) / n
@@ -140,7 +142,8 @@ def robustness(results: pd.DataFrame, measures: Sequence[str] | None = None, *, 
         chosen = np.array(every)
     else:
         if not 1 <= pairs <= len(every):
-            raise ValueError(f"pairs must lie in 1…{len(every)} (the number of topic pairs), got {pairs!r}")
+            raise ParameterError(f"pairs must lie in 1…{len(every)} (the number of topic pairs), got {pairs!r}",
+                                 parameter="pairs")
         pick = np.random.default_rng(seed).choice(len(every), size=pairs, replace=False)
         chosen = np.array(every)[np.sort(pick)]
     rows = []

@@ -26,6 +26,7 @@ import pandas as pd
 from scipy import stats
 
 from workbench.analysis.results import ResultsError, ScoreCube, score_cube
+from workbench.errors import ParameterError
 from workbench.metrics.combine import f_alpha
 
 TOLERANCE = 1e-12
@@ -50,9 +51,11 @@ def unanimous_relation(a: Sequence[float], b: Sequence[float], *, tol: float = T
     """
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.shape != b.shape or a.ndim != 1 or a.size == 0:
-        raise ValueError(f"two score vectors of one non-zero length are needed, got {a.shape}, {b.shape}")
+        raise ParameterError(f"two score vectors of one non-zero length are needed, got {a.shape}, {b.shape}",
+                             parameter="b" if a.ndim == 1 and a.size else "a")
     if np.isnan(a).any() or np.isnan(b).any():
-        raise ValueError("a score is NaN: the unanimous relation is undefined")
+        raise ParameterError("a score is NaN: the unanimous relation is undefined",
+                             parameter="a" if np.isnan(a).any() else "b")
     return _relation_name(bool(_at_least(a, b, tol)), bool(_at_least(b, a, tol)))
 
 
@@ -187,8 +190,11 @@ def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,
     mean precision and mean recall. Either way a ≥∀ b on every topic implies F_α(a) ≥ F_α(b) for every α.
     """
     if average not in ("topics", "scores"):
-        raise ValueError(f"average must be 'topics' or 'scores', got {average!r}")
-    alphas = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
+        raise ParameterError(f"average must be 'topics' or 'scores', got {average!r}", parameter="average")
+    try:
+        alphas = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
+    except (TypeError, ValueError):
+        raise ParameterError(f"alphas must be numbers in [0, 1], got {alphas!r}", parameter="alphas") from None
     cube = score_cube(results, [precision, recall], systems=systems, missing=missing, min_topics=1)
     p, r = cube.values[..., 0], cube.values[..., 1]  # systems × topics
     if average == "topics":

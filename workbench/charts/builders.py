@@ -13,6 +13,7 @@ Columns each builder reads (names are keyword arguments where the source may nam
 ``uir_heatmap``            ``system_a, system_b, uir`` or a square matrix (rows improve columns)
 ``measure_scatter``        ``system, topic, measure, value``  (seed 003, Fig. 1)
 ``strictness_chart``       ``measure, top_percent, strictness``  (seed 003, Fig. 8)
+``lost_mass_chart``        ``document, measure, lost, order``  (``workbench.explain``: where a score loses mass)
 =========================  =====================================================================
 
     >>> import pandas as pd
@@ -260,3 +261,29 @@ def strictness_chart(strictness: pd.DataFrame, *, top: str = "top_percent", valu
         color=alt.Color("measure:N", sort=_order(data["measure"])),
         tooltip=["measure:N", "top:Q", alt.Tooltip("strictness:Q", format=".3f")],
     ).properties(width=width, height=240, title=title or "")
+
+
+def lost_mass_chart(lost: pd.DataFrame, *, measures: Sequence[str] = ("R≺", "S≺", "R∼", "S∼"),
+                    title: str | None = None) -> alt.Chart:
+    """Documents × measures: the score mass each document loses (``Explanation.lost()`` summed per document),
+    darker for more, the value printed in the cell; rows sorted by ``order`` (so new rows can be swapped in
+    with ``with_data`` and keep their place), a document whose ``chosen`` is true outlined."""
+    columns = ["document", "measure", "lost", "order", "chosen"]
+    if isinstance(lost, pd.DataFrame) and lost.empty and set(columns) <= set(lost.columns):
+        data = lost[columns].copy()  # nothing lost: an empty chart, ready for rows swapped in later
+    else:
+        data = require_columns(lost, columns, "lost_mass_chart")
+        data = _numeric(_numeric(data, "lost", "lost_mass_chart"), "order", "lost_mass_chart")
+    base = alt.Chart(data).encode(
+        x=alt.X("measure:N", sort=list(measures), title=None, axis=alt.Axis(labelAngle=0, orient="top")),
+        y=alt.Y("document:N", sort=alt.EncodingSortField("order", order="ascending"), title=None),
+    )
+    cells = base.mark_rect().encode(
+        color=alt.Color("lost:Q", scale=alt.Scale(scheme="oranges", domainMin=0), legend=None),
+        stroke=alt.condition("datum.chosen", alt.value("#1a237e"), alt.value(None)),
+        strokeWidth=alt.condition("datum.chosen", alt.value(2), alt.value(0)),
+        tooltip=["document:N", "measure:N", alt.Tooltip("lost:Q", format=".4f")],
+    )
+    labels = base.mark_text(fontSize=9).encode(text=alt.Text("lost:Q", format=".3f"))
+    return alt.layer(cells, labels).properties(width=40 * len(measures), height=alt.Step(16),
+                                               title=title or "")

@@ -3,6 +3,8 @@ evaluated into tidy tables."""
 
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
 from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
+from workbench.data.frames import FrameError
+from workbench.data.ranked import DuplicateEntryError, Judgements, RankedRun
 from workbench.data.replab import ReplabEncodingError, ReplabFormatError, read_replab, write_replab
 from workbench.data.trec import (
     TrecFormatError,
@@ -23,7 +25,11 @@ __all__ = [
     "Campaign",
     "CampaignError",
     "CampaignInterruptedError",
+    "DuplicateEntryError",
+    "FrameError",
+    "Judgements",
     "MissingTopicsWarning",
+    "RankedRun",
     "ReplabEncodingError",
     "ReplabFormatError",
     "TrecFormatError",

@@ -14,11 +14,13 @@ applies the policy for topics a run lacks, and shapes the results::
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from workbench.data.ranked import Judgements, RankedRun, gain_table
 from workbench.errors import WorkbenchError
+from workbench.metrics.ranking import evaluate_table, is_table_measure
 from workbench.metrics.registry import Measure, evaluate, parse
 from workbench.model import Organization
 
@@ -53,7 +55,7 @@ class Campaign:
     def __post_init__(self) -> None:
         if not isinstance(self.gold, Mapping) or not self.gold:
             raise CampaignError("the gold standard must be a non-empty mapping topic → Organization")
-        for topic, org in self.gold.items():
+        for topic, org in ([] if isinstance(self.gold, Judgements) else self.gold.items()):
             if not isinstance(org, Organization):
                 raise CampaignError(f"gold topic {topic!r}: expected an Organization, "
                                     f"got {type(org).__name__}")
@@ -63,10 +65,47 @@ class Campaign:
             if not isinstance(run, Mapping):
                 raise CampaignError(f"system {system!r}: expected a mapping topic → Organization, "
                                     f"got {type(run).__name__}")
-            for topic, org in run.items():
+            for topic, org in ([] if isinstance(run, RankedRun) else run.items()):
                 if not isinstance(org, Organization):
                     raise CampaignError(f"system {system!r}, topic {topic!r}: expected an Organization, "
                                         f"got {type(org).__name__}")
+
+    @classmethod
+    def from_frames(cls, qrels: pd.DataFrame, runs: pd.DataFrame | Mapping[str, pd.DataFrame], *,
+                    query: str = "query_id", document: str = "doc_id", relevance: str = "relevance",
+                    score: str = "score", system: str | None = None, score_precision: str = "float32",
+                    max_docs: int | None = None) -> Campaign:
+        """A campaign from long DataFrames: qrels ``query_id, doc_id, relevance`` and runs ``query_id, doc_id,
+        score`` with a ``system`` (or ``run``) column, or ``{system: frame}``; column names are keywords.
+        Ranked as TREC files are (trec_eval's order, ``score_precision``, ``max_docs`` as ``-M``), so the
+        same data scores the same (:mod:`workbench.data.frames`)."""
+        from workbench.data.frames import judgements_from_frame, runs_from_frames
+
+        return cls(judgements_from_frame(qrels, query=query, document=document, relevance=relevance),
+                   runs_from_frames(runs, query=query, document=document, score=score, system=system,
+                                    score_precision=score_precision, max_docs=max_docs))
+
+    @classmethod
+    def from_dicts(cls, qrels: Mapping[str, Mapping[str, float]],
+                   runs: Mapping[str, Mapping[str, Mapping[str, float]]], *, score_precision: str = "float32",
+                   max_docs: int | None = None) -> Campaign:
+        """A campaign from pytrec_eval-style dicts: qrels ``{query: {doc: relevance}}``, runs
+        ``{system: {query: {doc: score}}}``."""
+        from workbench.data.frames import judgements_from_dicts, runs_from_dicts
+
+        return cls(judgements_from_dicts(qrels),
+                   runs_from_dicts(runs, score_precision=score_precision, max_docs=max_docs))
+
+    @classmethod
+    def from_namedtuples(cls, qrels: Iterable, runs: Mapping[str, Iterable], *, score_precision: str = "float32",
+                         max_docs: int | None = None) -> Campaign:
+        """A campaign from ir_datasets-style records: qrels with ``query_id, doc_id, relevance`` (e.g.
+        ``dataset.qrels_iter()``), runs ``{system: records with query_id, doc_id, score}`` (e.g.
+        ``scoreddocs_iter()``)."""
+        from workbench.data.frames import judgements_from_namedtuples, runs_from_namedtuples
+
+        return cls(judgements_from_namedtuples(qrels),
+                   runs_from_namedtuples(runs, score_precision=score_precision, max_docs=max_docs))
 
     def missing_topics(self) -> dict[str, list[str]]:
         """Per system, the gold topics its run lacks (systems lacking none are left out)."""
@@ -116,18 +155,29 @@ class Campaign:
             system, topics = next(iter(extra.items()))
             raise CampaignError(f"system {system!r} has output for topic(s) {_topics_text(topics)} that the "
                                 "gold standard lacks (extra_topics='ignore' drops them)")
+        rows: list[tuple[str, str, str, float]] = []
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
-        if executor is None:
-            scored = tqdm(_score_pairs(self.gold, self.runs, work, {name: name for name in names}),
-                          total=len(work), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
-                          leave=False)
-            rows = [row for pair_rows in scored for row in pair_rows]
-        else:
+        ranked, names_left = self._ranking_scores(names)
+        distributed = executor is not None
+        if distributed:  # the ranking measures above were scored here, in one pass; the rest go to the workers
             from workbench.data.distributed import score_on
 
-            rows = score_on(executor, self.gold, self.runs, work, {name: parse(name) for name in names},
-                            chunk_topics=chunk_topics, progress=progress)
+            others = score_on(executor, self.gold, self.runs, [(s, t) for s, t in work if t in self.runs[s]],
+                              {name: parse(name) for name in names_left}, chunk_topics=chunk_topics,
+                              progress=progress)
+        for system, topic in tqdm(work, desc="evaluating", unit="topic", disable=not progress or distributed,
+                                  delay=1.0, leave=False):
+            run = self.runs[system]
+            if topic not in run:
+                rows.extend((system, topic, name, 0.0) for name in names)
+                continue
+            scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
+            if distributed:
+                scores.update(others[system, topic])
+            elif names_left:
+                scores.update(_score_topic(system, topic, self.gold[topic], run[topic], names_left))
+            rows.extend((system, topic, name, scores[name]) for name in names)
         frame = pd.DataFrame(rows, columns=COLUMNS).astype({"value": "float64"})
         frame.attrs["missing_topics"] = {"policy": missing_topics, "topics": missing}
         frame.attrs["extra_topics"] = {"policy": extra_topics, "topics": extra}
@@ -139,23 +189,32 @@ class Campaign:
             warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=2)
         return frame
 
+    def _ranking_scores(self, names: list[str]) -> tuple[dict[str, dict[str, dict[str, float]]], list[str]]:
+        """The ranking measures among ``names`` scored for each system in one pass over one ranked gain table
+        (``{system: {measure: {topic: value}}}``), and the other measures' names."""
+        table_names = [name for name in names if is_table_measure(name)]
+        scores = {}
+        for system, run in self.runs.items() if table_names else ():
+            topics = [topic for topic in self.gold if topic in run]
+            try:
+                scores[system] = evaluate_table(gain_table(self.gold, run, topics), table_names)
+            except Exception as error:
+                raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
+        return scores, [name for name in names if name not in table_names]
 
-def _score_pairs(gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
-                 pairs: Iterable[tuple[str, str]], measures: Mapping[str, str | Measure]) -> Iterator[list[tuple]]:
-    """The rows ``(system, topic, name, value)`` of each (system, topic) pair in turn: what the serial loop
-    and every worker of a distributed run execute. ``measures`` maps each result name to what
-    :func:`workbench.evaluate` is given for it."""
-    for system, topic in pairs:
-        run = runs[system]
-        if topic not in run:
-            yield [(system, topic, name, 0.0) for name in measures]
-            continue
-        try:
-            scores = evaluate(gold[topic], run[topic], measures.values())
-        except Exception as error:
-            raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: "
-                                f"{error}") from error
-        yield [(system, topic, name, scores[str(given)]) for name, given in measures.items()]
+
+def _score_topic(system: str, topic: str, gold: Organization, output: Organization,
+                 measures: Iterable[str | Measure]) -> dict[str, float]:
+    """``{name: value}`` of one (system, topic) through :func:`workbench.evaluate`, with the campaign's error
+    policy: bad input raises a located :class:`CampaignError`, a bug keeps its traceback and gains a note. The
+    serial loop and every worker of a distributed run (:mod:`workbench.data.distributed`) call this."""
+    try:
+        return evaluate(gold, output, measures)
+    except WorkbenchError as error:  # bad input: located; anything else is a bug and keeps its traceback
+        raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: {error}") from error
+    except Exception as error:
+        error.add_note(f"while scoring system {system!r}, topic {topic!r}")
+        raise
 
 
 def _measure_names(measures) -> list[str]:

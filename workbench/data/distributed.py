@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from workbench.data.campaign import CampaignError, _score_pairs, _topics_text
+from workbench.data.campaign import CampaignError, _score_topic, _topics_text
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -40,7 +40,6 @@ CHUNKS_PER_WORKER = 4
 """Default chunking: about this many chunks per worker, so that a slow chunk does not idle the others and the
 progress bar moves, while each organization still travels once."""
 
-Row = tuple[str, str, str, float]
 Pair = tuple[str, str]
 
 
@@ -96,22 +95,37 @@ def _is_builtin(spec: MeasureSpec) -> bool:
     return getattr(spec.compute, "__module__", "").startswith("workbench.")
 
 
-def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[list[Row]]:
-    """Runs on a worker: the rows of each pair of the chunk, with the serial loop."""
+@dataclass(frozen=True)
+class _Raised:
+    """A measure's own error on a worker, sent back as a value so that the caller raises it as the serial run
+    does (an exception escaping a future is then always the executor's)."""
+
+    error: Exception
+
+
+def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[dict[str, float]] | _Raised:
+    """Runs on a worker: ``{name: value}`` for each pair of the chunk, scored as the serial run scores it."""
     try:
-        revived = {name: shipped.revive() for name, shipped in measures.items()}
-    except UnknownMeasureError as error:
-        raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a new "
-                            "name must be registered in a module the workers import") from None
-    return list(_score_pairs(chunk.gold, chunk.runs, chunk.pairs, revived))
+        try:
+            revived = {name: shipped.revive() for name, shipped in measures.items()}
+        except UnknownMeasureError as error:
+            raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a "
+                                "new name must be registered in a module the workers import") from None
+        out = []
+        for system, topic in chunk.pairs:
+            scores = _score_topic(system, topic, chunk.gold[topic], chunk.runs[system][topic], revived.values())
+            out.append({name: scores[str(measure)] for name, measure in revived.items()})
+        return out
+    except Exception as error:
+        return _Raised(error)
 
 
 def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
              pairs: list[Pair], measures: Mapping[str, Measure], *, chunk_topics: int | None = None,
-             progress: bool = True) -> list[Row]:
-    """The rows of ``pairs`` (in their order) scored on ``executor``: a :class:`concurrent.futures.Executor`
-    or a ``dask.distributed.Client``. ``chunk_topics`` gold topics travel together (default: about
-    :data:`CHUNKS_PER_WORKER` chunks per worker)."""
+             progress: bool = True) -> dict[Pair, dict[str, float]]:
+    """``{(system, topic): {name: value}}`` for ``pairs`` (each system's output for its topic) scored on
+    ``executor``: a :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``. ``chunk_topics``
+    gold topics travel together (default: about :data:`CHUNKS_PER_WORKER` chunks per worker)."""
     from tqdm.auto import tqdm
 
     dask = _is_dask_client(executor)
@@ -124,21 +138,21 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
     shipped = {name: _ShippedMeasure.of(measure) for name, measure in measures.items()}
     if not isinstance(executor, ThreadPoolExecutor):
         _check_picklable(shipped, measures, dask)
-    if not pairs:
-        return []
+    if not pairs or not measures:
+        return {pair: {} for pair in pairs}
     by_topic: dict[str, list[Pair]] = {}
     for pair in pairs:
         by_topic.setdefault(pair[1], []).append(pair)
     topics = list(by_topic)
     size = chunk_topics or math.ceil(len(topics) / (CHUNKS_PER_WORKER * _workers(executor, dask)))
     chunks = [_chunk(gold, runs, by_topic, topics[start:start + size]) for start in range(0, len(topics), size)]
-    scored: dict[Pair, list[Row]] = {}
+    scored: dict[Pair, dict[str, float]] = {}
     with tqdm(total=len(pairs), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
               leave=False) as bar:
-        for chunk, rows in _run(executor, dask, chunks, shipped):
-            scored.update(zip(chunk.pairs, rows, strict=True))
+        for chunk, scores in _run(executor, dask, chunks, shipped):
+            scored.update(zip(chunk.pairs, scores, strict=True))
             bar.update(len(chunk.pairs))
-    return [row for pair in pairs for row in scored[pair]]
+    return scored
 
 
 def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) -> _Chunk:
@@ -147,7 +161,7 @@ def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) ->
 
 
 def _run(executor, dask: bool, chunks: list[_Chunk],
-         shipped: dict[str, _ShippedMeasure]) -> Iterator[tuple[_Chunk, list[list[Row]]]]:
+         shipped: dict[str, _ShippedMeasure]) -> Iterator[tuple[_Chunk, list[dict[str, float]]]]:
     """Each chunk with its rows, as chunks complete; on a failure, cancel the rest and raise."""
     if dask:
         from distributed import as_completed
@@ -169,17 +183,18 @@ def _run(executor, dask: bool, chunks: list[_Chunk],
     done: set = set()
     try:
         for future in as_completed(list(futures)):
-            rows = future.result()
+            try:
+                scores = future.result()
+            except Exception as error:  # the executor's failure: a worker died, the cluster went away
+                lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.gold]
+                raise CampaignInterruptedError(
+                    f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}: "
+                    f"{error}); gold topic(s) not scored: {_topics_text(lost)}; no results were kept, evaluate "
+                    "again", lost) from error
+            if isinstance(scores, _Raised):  # a measure failed on some topic: the serial run's error
+                raise scores.error
             done.add(future)
-            yield futures[future], rows
-    except CampaignError:  # a measure failed on some topic: the same error as the serial run
-        raise
-    except Exception as error:
-        lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.gold]
-        raise CampaignInterruptedError(
-            f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}: "
-            f"{error}); gold topic(s) not scored: {_topics_text(lost)}; no results were kept, evaluate again",
-            lost) from error
+            yield futures[future], scores
     finally:  # an error, or an interrupt: nothing more runs for this campaign
         cancel([future for future in futures if future not in done])
 

@@ -11,7 +11,7 @@ one line per (entity, tweet). The label column decides what an entity's :class:`
   of singletons per grade, highest first, grades kept, over an empty finite rest.
 
 The official topic gold is ISO-8859-1 (Latin-1): read it with ``encoding="latin-1"``; reading it as UTF-8
-raises :class:`ReplabEncodingError` naming the line.
+raises :class:`ReplabEncodingError` naming the line. A gzip-compressed file is read through (any name).
 
     >>> import io, tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "gold.tsv"
@@ -27,7 +27,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
+from workbench.data.files import read_input
+from workbench.errors import WorkbenchError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
 LABELS = ("filtering", "topic", "priority")
@@ -41,11 +42,11 @@ class ReplabFormatError(WorkbenchError):
     """A malformed RepLab file: says what is wrong and where (file, 1-based line, offending text)."""
 
     def __init__(self, message: str, *, path: str | os.PathLike | None = None, line: int | None = None,
-                 text: str | None = None) -> None:
+                 text: str | None = None, column: int | None = None) -> None:
         self.message, self.path, self.line, self.text = message, path, line, text
         where = ", ".join(part for part in (str(path) if path is not None else "",
                                             f"line {line}" if line is not None else "") if part)
-        shown = f": {text!r}" if text is not None else ""
+        shown = f": {excerpt(text, around=None if column is None else column - 1)}" if text is not None else ""
         super().__init__(f"{where}: {message}{shown}" if where else f"{message}{shown}")
 
 
@@ -66,7 +67,10 @@ def _decode(data: bytes, encoding: str, path) -> str:
         raise ReplabEncodingError(
             f"byte 0x{data[error.start]:02x} at column {error.start - start + 1} is not valid "
             f"{encoding}{hint}",
-            path=path, line=line_no, text=raw.decode(encoding, errors="replace")) from None
+            path=path, line=line_no, text=raw.decode("latin-1"), column=error.start - start + 1
+        ) from None
+    except UnicodeError as error:  # a codec that fails otherwise ('idna', say)
+        raise ReplabEncodingError(f"cannot decode the file as {encoding}: {error}", path=path) from None
     except LookupError:
         raise ReplabFormatError(f"unknown encoding {encoding!r}", path=path) from None
     return text.removeprefix("\ufeff")
@@ -88,11 +92,7 @@ def _unquote(field: str, path, line_no: int, line: str) -> str:
 
 def _rows(path, encoding: str):
     """(line number, [entity, tweet, label]) for the header and each data line; blank lines skipped."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise ReplabFormatError(f"cannot read the file ({error.strerror or error})", path=path) from None
-    text = _decode(data, encoding, path)
+    text = _decode(read_input(path, ReplabFormatError), encoding, path)
     found = False
     for line_no, line in enumerate(text.split("\n"), start=1):
         line = line.removesuffix("\r")

@@ -1,9 +1,13 @@
 """TREC files: qrels (``qid iter docno rel``), runs (``qid Q0 docno rank score tag``), trec_eval output.
 
-Readers return Organizations per topic (graded gold via :meth:`Organization.from_graded`; rankings ordered
-by the tie policy of :func:`workbench.metrics.ranking.order_by_score`) and, where useful, the raw table;
-writers go back to each format. Every malformed line raises :class:`TrecFormatError` naming the file, the
-line number and the offending text::
+Readers give arrays-backed mappings (:mod:`workbench.data.ranked`): ``read_trec_qrels`` graded gold per
+topic (:class:`~workbench.data.ranked.Judgements`), ``read_trec_run`` each system's rankings in trec_eval's
+order (:class:`~workbench.data.ranked.RankedRun`: 32-bit scores, ties by document id descending, ``-M``,
+duplicate documents refused as trec_eval refuses them); an Organization per topic is built only when asked
+for. The ``*_frame`` readers give the raw table; writers go back to each format. A file is parsed by pandas'
+C parser in one pass; a file it cannot take (odd whitespace, comments, encodings, any bad line) is read line
+by line, and every malformed line raises :class:`TrecFormatError` naming the file, the line number and the
+offending text::
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "qrels"
@@ -14,19 +18,25 @@ line number and the offending text::
 
 from __future__ import annotations
 
+import codecs
+import csv
 import gzip
+import io
 import math
+import re
+import warnings
+import zlib
 from collections.abc import Iterator, Mapping
 from os import PathLike
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from workbench.errors import WorkbenchError
-from workbench.metrics.ranking import order_by_score, ranked_documents
+from workbench.data.ranked import TIES, DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
+from workbench.errors import ParameterError, WorkbenchError, excerpt
+from workbench.metrics.ranking import ranked_documents
 from workbench.model import Organization, natural_key
-
-TIES = ("trec_eval", "levels")
 
 
 class TrecFormatError(WorkbenchError):
@@ -38,31 +48,42 @@ class TrecFormatError(WorkbenchError):
         where = str(path) if path is not None else "<input>"
         if line is not None:
             where += f", line {line}"
-        detail = f": {text!r}" if text is not None else ""
+        detail = f": {excerpt(text)}" if text is not None else ""
         super().__init__(f"{where}: {message}{detail}")
 
 
+class TrecEncodingError(TrecFormatError):
+    """The file's bytes are not valid in the encoding asked for (``encoding=``; ``--encoding`` on the CLI)."""
+
+
 # ------------------------------------------------------------------------------------------ lines
-def _lines(path: str | PathLike, encoding: str) -> Iterator[tuple[int, str, list[str]]]:
-    """(line number, text, fields) of every non-blank line that is not a ``#`` comment; ``.gz`` read too."""
-    path = Path(path)
+def _read_bytes(path: str | PathLike) -> bytes:
+    """The file's bytes, gunzipped when they are gzip data."""
     try:
-        raw = path.read_bytes()
+        raw = Path(path).read_bytes()
     except OSError as error:
         raise TrecFormatError(f"cannot read the file ({error.strerror or error})", path=path) from None
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
-        except (OSError, EOFError) as error:
+        except (OSError, EOFError, zlib.error) as error:
             raise TrecFormatError(f"broken gzip data ({error})", path=path) from None
+    return raw
+
+
+def _lines(path: str | PathLike, encoding: str, raw: bytes | None = None) -> Iterator[tuple[int, str, list[str]]]:
+    """(line number, text, fields) of every non-blank line that is not a ``#`` comment; ``.gz`` read too."""
+    raw = _read_bytes(path) if raw is None else raw
     empty = True
     for number, chunk in enumerate(raw.splitlines(), start=1):
         try:
             text = chunk.decode(encoding)
         except UnicodeDecodeError as error:
-            shown = chunk.decode(encoding, errors="replace")
-            raise TrecFormatError(f"not valid {encoding} at byte {error.start} (give encoding=...)",
-                                  path=path, line=number, text=shown) from None
+            shown = chunk.decode("latin-1")  # every byte shown (some codecs cannot 'replace')
+            raise TrecEncodingError(f"not valid {encoding} at byte {error.start} (give encoding=...)",
+                                    path=path, line=number, text=shown) from None
+        except UnicodeError as error:  # a codec that fails otherwise ('idna', say)
+            raise TrecEncodingError(f"cannot decode as {encoding}: {error}", path=path, line=number) from None
         except LookupError:
             raise TrecFormatError(f"unknown encoding {encoding!r}", path=path) from None
         if number == 1:
@@ -92,29 +113,151 @@ def _number(field: str, what: str, path, number: int, text: str) -> float:
     return value
 
 
-def _check_duplicate(seen: dict, key: tuple, path, number: int, text: str) -> None:
-    if key in seen:
-        raise TrecFormatError(f"document {key[-1]!r} of topic {key[-2]!r} already on line {seen[key]}",
-                              path=path, line=number, text=text)
-    seen[key] = number
+# ------------------------------------------------------------------------------------ one-pass parsing
+_FIELDS = {"qrels": ("topic", "iteration", "document", "relevance"),
+           "run": ("topic", "q0", "document", "rank", "score", "system")}
+_FAST_CODECS = ("utf-8", "ascii", "iso8859-1", "cp1252")
+# What pandas' C parser reads otherwise than ``str.split`` and ``float``: such files go line by line.
+_PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+_ODD_CONTROLS = b"\x00\x0b\x0c\x1c\x1d\x1e\x1f"
+_ODD_SPACES = {"utf-8": (b"\xc2\x85", b"\xc2\xa0", b"\xe1\x9a\x80", b"\xe2\x80", b"\xe2\x81\x9f", b"\xe3\x80\x80"),
+               "8-bit": (b"\x85", b"\xa0")}
+_BOOLEANS = (b"true", b"false")  # pandas reads True, TRUE, true as 1.0 and the falses as 0.0
+_COMMENT = re.compile(rb"(?m)^[ \t]*#[^\n]*")
+
+
+def _plain(raw: bytes, codec: str) -> bool:
+    """Whether pandas' C parser splits these bytes into the fields ``str.split`` finds."""
+    other = raw.translate(None, _PLAIN_BYTES)
+    if not other:
+        return True
+    if any(byte in other for byte in _ODD_CONTROLS):
+        return False
+    return not any(mark in raw for mark in _ODD_SPACES["utf-8" if codec == "utf-8" else "8-bit"])
+
+
+def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...]) -> dict | None:
+    """The columns ``wanted`` of every data line through pandas' C parser, with the values the line-by-line
+    reader gives; None when the file needs that reader
+    (unusual bytes, or any line it would reject, which it then names)."""
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        return None
+    if codec not in _FAST_CODECS or not _plain(raw, codec):
+        return None
+    if codec == "utf-8":
+        raw = raw.removeprefix(b"\xef\xbb\xbf")
+    if b"\r" in raw:
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"#" in raw:
+        raw = _COMMENT.sub(b"", raw)
+    names = [*_FIELDS[kind], "extra"] if kind == "qrels" else list(_FIELDS[kind])
+    kinds = {"relevance": "float64", "score": "float64"}
+    try:
+        with warnings.catch_warnings():  # fields after the last named one are dropped on purpose
+            warnings.simplefilter("ignore", pd.errors.ParserWarning)
+            frame = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=None, names=names, engine="c", index_col=False,
+                                usecols=None if kind == "qrels" else [names.index(name) for name in wanted],
+                                quoting=csv.QUOTE_NONE, na_filter=False, encoding=codec,
+                                dtype={name: kinds.get(name, object) for name in names})
+    except (ValueError, OverflowError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return None
+    if len(frame) == 0 or (kind == "qrels" and (frame["extra"] != "").any()):
+        return None
+    if kind == "run" and "" in set(pd.unique(frame["system"].to_numpy())):  # a short line
+        return None
+    columns = {name: frame[name].to_numpy() for name in wanted}
+    lowered = raw.lower()
+    for name in {"relevance", "score"} & set(wanted):
+        values = columns[name]
+        if np.isnan(values).any() or (name == "relevance" and np.isinf(values).any()):
+            return None
+        if ((values == 0) | (values == 1)).any() and any(word in lowered for word in _BOOLEANS):
+            return None
+    if "rank" in columns:
+        columns["rank"] = _integers(columns["rank"])
+        if columns["rank"] is None:
+            return None
+    return columns
+
+
+def _integers(texts: np.ndarray) -> np.ndarray | None:
+    """Ranks as int64 through Python's ``int`` on each distinct spelling; None if one is not an integer
+    (or beyond int64)."""
+    codes, spellings = pd.factorize(texts)
+    try:
+        values = np.array([int(text) for text in spellings], dtype=np.int64)
+    except (ValueError, OverflowError):
+        return None
+    return values[codes]
+
+
+def _slow_columns(path, raw: bytes, encoding: str, kind: str,
+                  wanted: tuple[str, ...]) -> tuple[dict, list[int], list[str]]:
+    """Every data line read one by one: the columns, and each row's line number and text (to name it)."""
+    fields = _FIELDS[kind]
+    rows, numbers, texts = [], [], []
+    for number, text, parts in _lines(path, encoding, raw):
+        if kind == "qrels":
+            if len(parts) != 4:
+                raise TrecFormatError(f"a qrels line has 4 fields (qid iter docno rel), this one {len(parts)}",
+                                      path=path, line=number, text=text)
+            grade = _number(parts[3], "relevance", path, number, text)
+            if math.isinf(grade):
+                raise TrecFormatError("relevance is infinite", path=path, line=number, text=text)
+            rows.append((*parts[:3], grade))
+        else:
+            if len(parts) < 6:
+                raise TrecFormatError(f"a run line has 6 fields (qid Q0 docno rank score tag), this one "
+                                      f"{len(parts)}", path=path, line=number, text=text)
+            try:
+                rank = int(parts[3]) if "rank" in wanted else parts[3]
+            except ValueError:
+                raise TrecFormatError(f"rank {parts[3]!r} is not an integer", path=path, line=number,
+                                      text=text) from None
+            rows.append((*parts[:3], rank, _number(parts[4], "score", path, number, text), parts[5]))
+        numbers.append(number)
+        texts.append(text)
+    columns = {name: np.array([row[i] for row in rows], dtype=object if name not in ("relevance", "score")
+                              else float) for i, name in enumerate(fields) if name in wanted}
+    if "rank" in columns:
+        columns["rank"] = np.array(columns["rank"].tolist())
+    return columns, numbers, texts
+
+
+def _columns(path, encoding: str, kind: str, wanted: tuple[str, ...] | None = None):
+    """``(columns, located)``: the file's columns in one pass when it can (else line by line, raising on the
+    first bad line), and a function that turns a duplicate entry into the error naming its lines."""
+    raw, wanted = _read_bytes(path), wanted or _FIELDS[kind]
+    columns = _fast_columns(raw, encoding, kind, wanted)
+    lines = None
+    if columns is None:
+        columns, *lines = _slow_columns(path, raw, encoding, kind, wanted)
+
+    def located(error: DuplicateEntryError) -> TrecFormatError:
+        numbers, texts = lines or _slow_columns(path, raw, encoding, kind, wanted)[1:]
+        return TrecFormatError(f"document {error.document!r} of topic {error.topic!r} already on line "
+                               f"{numbers[error.first]}", path=path, line=numbers[error.again],
+                               text=texts[error.again])
+
+    return columns, located
 
 
 # ------------------------------------------------------------------------------------------ qrels
 def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
     """Every judgement line as a row: ``topic, iteration, document, relevance`` (float; negative, zero and
     fractional grades kept). ``#`` lines are comments. Raises :class:`TrecFormatError`."""
-    rows, seen = [], {}
-    for number, text, fields in _lines(path, encoding):
-        if len(fields) != 4:
-            raise TrecFormatError(f"a qrels line has 4 fields (qid iter docno rel), this one {len(fields)}",
-                                  path=path, line=number, text=text)
-        topic, iteration, doc, rel = fields
-        grade = _number(rel, "relevance", path, number, text)
-        if math.isinf(grade):
-            raise TrecFormatError("relevance is infinite", path=path, line=number, text=text)
-        _check_duplicate(seen, (topic, doc), path, number, text)
-        rows.append((topic, iteration, doc, grade))
-    return pd.DataFrame(rows, columns=["topic", "iteration", "document", "relevance"])
+    columns, _ = _read_qrels(path, encoding, _FIELDS["qrels"])
+    return pd.DataFrame(columns)
+
+
+def _read_qrels(path, encoding: str, wanted: tuple[str, ...]) -> tuple[dict, Judgements]:
+    columns, located = _columns(path, encoding, "qrels", wanted)
+    try:
+        return columns, judgements(columns["topic"], columns["document"], columns["relevance"])
+    except DuplicateEntryError as error:
+        raise located(error) from None
 
 
 def qrels_grades(frame: pd.DataFrame) -> dict[str, dict[str, float]]:
@@ -125,11 +268,11 @@ def qrels_grades(frame: pd.DataFrame) -> dict[str, dict[str, float]]:
     return grades
 
 
-def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8") -> dict[str, Organization]:
-    """Graded gold per topic: one level per positive grade, highest first, grades kept
-    (:meth:`Organization.from_graded`). Judged non-relevant documents are in :func:`read_trec_qrels_frame`."""
-    return {topic: Organization.from_graded(grades)
-            for topic, grades in qrels_grades(read_trec_qrels_frame(path, encoding)).items()}
+def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8") -> Judgements:
+    """Graded gold per topic (:class:`~workbench.data.ranked.Judgements`, a mapping topic → Organization):
+    one level per positive grade, highest first, grades kept (:meth:`Organization.from_graded`), built when a
+    topic is first asked for. Judged non-relevant documents are in :func:`read_trec_qrels_frame`."""
+    return _read_qrels(path, encoding, ("topic", "document", "relevance"))[1]
 
 
 def write_trec_qrels(qrels: pd.DataFrame | Mapping[str, Organization], path: str | PathLike) -> None:
@@ -162,23 +305,15 @@ def _format_number(value: float) -> str:
 # ------------------------------------------------------------------------------------------- runs
 def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
     """Every run line as a row: ``topic, q0, document, rank, score, system`` (fields after the sixth are
-    ignored). Raises :class:`TrecFormatError` on short lines, non-numeric or NaN scores, a non-integer rank,
-    and a document twice in one topic of one system."""
-    rows, seen = [], {}
-    for number, text, fields in _lines(path, encoding):
-        if len(fields) < 6:
-            raise TrecFormatError(f"a run line has 6 fields (qid Q0 docno rank score tag), this one "
-                                  f"{len(fields)}", path=path, line=number, text=text)
-        topic, q0, doc, rank, score, system = fields[:6]
-        try:
-            rank_value = int(rank)
-        except ValueError:
-            raise TrecFormatError(f"rank {rank!r} is not an integer", path=path, line=number,
-                                  text=text) from None
-        value = _number(score, "score", path, number, text)
-        _check_duplicate(seen, (system, topic, doc), path, number, text)
-        rows.append((topic, q0, doc, rank_value, value, system))
-    return pd.DataFrame(rows, columns=["topic", "q0", "document", "rank", "score", "system"])
+    ignored). Raises :class:`TrecFormatError` on short lines, non-numeric or NaN scores, a non-integer rank
+    (checked here only: :func:`read_trec_run` ignores the rank as trec_eval does), and a document twice in
+    one topic of one system."""
+    columns, located = _columns(path, encoding, "run")
+    try:
+        rank_runs(columns["system"], columns["topic"], columns["document"], columns["score"])
+    except DuplicateEntryError as error:
+        raise located(error) from None
+    return pd.DataFrame(columns)
 
 
 def run_scores(frame: pd.DataFrame) -> dict[str, dict[str, dict[str, float]]]:
@@ -189,33 +324,26 @@ def run_scores(frame: pd.DataFrame) -> dict[str, dict[str, dict[str, float]]]:
     return scores
 
 
-def read_trec_run(path: str | PathLike, encoding: str = "utf-8",
-                  ties: str = "trec_eval") -> dict[str, dict[str, Organization]]:
-    """``{system (the tag): {topic: ranking}}``. The rank column is ignored.
+def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "trec_eval",
+                  score_precision: str = "float32", max_docs: int | None = None) -> dict[str, RankedRun]:
+    """``{system (the tag): {topic: ranking}}`` as trec_eval ranks it (:func:`~workbench.data.ranked.rank_runs`):
+    score descending compared as 32-bit floats (``score_precision="float64"``: full precision), then
+    document id descending. The rank column is ignored, not even checked, as trec_eval does. ``max_docs``
+    keeps the first documents of each topic (``trec_eval -M``); a document given twice among them is an
+    error naming both lines, as trec_eval stops on it.
 
-    ``ties="trec_eval"``: one document per level, score descending then document id descending (what
-    trec_eval scores); ``ties="levels"``: documents with equal scores share one level (a tie).
+    Each run is a :class:`~workbench.data.ranked.RankedRun`: its Organizations are built on first access.
+    ``ties="trec_eval"``: one document per level; ``ties="levels"``: documents with equal scores share one
+    level (a tie).
     """
     if ties not in TIES:
-        raise ValueError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
-    runs: dict[str, dict[str, Organization]] = {}
-    for system, topics in run_scores(read_trec_run_frame(path, encoding)).items():
-        runs[system] = {topic: _ranking(scores, ties) for topic, scores in topics.items()}
-    return runs
-
-
-def _ranking(scores: dict[str, float], ties: str) -> Organization:
-    docs = list(scores)
-    order = [docs[i] for i in order_by_score(docs, list(scores.values()))]
-    if ties == "trec_eval":
-        return Organization.from_ranking(order)
-    levels: list[list[str]] = []
-    for i, doc in enumerate(order):
-        if i and scores[doc] == scores[order[i - 1]]:
-            levels[-1].append(doc)
-        else:
-            levels.append([doc])
-    return Organization(tuple(tuple(frozenset([d]) for d in level) for level in levels))
+        raise ParameterError(f"ties must be one of {', '.join(TIES)}, got {ties!r}", parameter="ties")
+    columns, located = _columns(path, encoding, "run", ("topic", "document", "score", "system"))
+    try:
+        return rank_runs(columns["system"], columns["topic"], columns["document"], columns["score"], ties=ties,
+                         score_precision=score_precision, max_docs=max_docs)
+    except DuplicateEntryError as error:
+        raise located(error) from None
 
 
 def write_trec_run(run: pd.DataFrame | Mapping[str, Mapping[str, Organization]],

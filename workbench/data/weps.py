@@ -15,7 +15,8 @@ out of evaluation (WePS data README: "Discarded pages are not taken into account
     >>> topics = read_weps_clustering("truth_files/")          # doctest: +SKIP
     >>> runs = read_weps_runs("systemsDir/")       # {team: {topic: Organization}}  # doctest: +SKIP
 
-A directory is a set of topics (its ``*.xml`` files; topic = file name without ``.clust.xml``/``.xml``);
+A directory is a set of topics (its ``*.xml`` files, gzip-compressed ``*.xml.gz`` too; topic = file name without
+``.clust.xml``/``.xml``);
 ``systemsDir/<TEAM>/`` holds one run per team. Topic names match case- and ``_``/space-insensitively
 (:func:`topic_key`, :func:`align_topics`). Every malformed input raises :class:`WepsFormatError` naming the
 file, line and offending text, never an XML parser traceback.
@@ -30,10 +31,12 @@ from pathlib import Path
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from workbench.errors import WorkbenchError
+from workbench.data.files import read_input
+from workbench.errors import WorkbenchError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
 DIALECTS = ("weps2007", "weps2")
+_DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*\bencoding\s*=\s*["']([^"']*)["']""")
 
 
 class WepsFormatError(WorkbenchError):
@@ -43,7 +46,7 @@ class WepsFormatError(WorkbenchError):
                  text: str | None = None) -> None:
         self.path, self.line, self.text, self.message = (str(path) if path else None), line, text, message
         where = ":".join(str(x) for x in (self.path, line) if x is not None)
-        shown = f" in {text.strip()[:120]!r}" if text and text.strip() else ""
+        shown = f" in {excerpt(text.strip())}" if text and text.strip() else ""
         super().__init__(f"{where}: {message}{shown}" if where else f"{message}{shown}")
 
 
@@ -71,7 +74,7 @@ def topic_key(name: str) -> str:
 
 def _topic_of(path: Path) -> str:
     name = path.name
-    for suffix in (".clust.xml", ".xml"):
+    for suffix in (".clust.xml.gz", ".xml.gz", ".clust.xml", ".xml"):
         if name.lower().endswith(suffix):
             return name[: -len(suffix)]
     return name
@@ -81,11 +84,7 @@ def _topic_of(path: Path) -> str:
 def read_weps_file(path: str | Path) -> WepsTopic:
     """Read one WePS clustering file (either dialect) into a :class:`WepsTopic`."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise WepsFormatError(f"cannot read: {error.strerror or error}", path=path) from None
-    return _parse(data, path)
+    return _parse(read_input(path, WepsFormatError), path)
 
 
 def _parse(data: bytes, path: Path) -> WepsTopic:
@@ -150,6 +149,13 @@ def _parse(data: bytes, path: Path) -> WepsTopic:
     except expat.ExpatError as error:
         fail(f"not well-formed XML: {expat.ErrorString(error.code)} (column {error.offset + 1})",
              error.lineno)
+    except WepsFormatError:
+        raise
+    except (LookupError, ValueError) as error:  # an encoding Python lacks, or expat cannot use (multi-byte)
+        declared = _DECLARED_ENCODING.search(data[:200])
+        name = declared.group(1).decode("ascii", "replace") if declared else "?"
+        fail(f"cannot read the encoding {name!r} the XML declaration names ({error}); save the file as UTF-8",
+             1 if declared else None)
     empty = [(eid, line) for eid, members, line in entities if not members]
     if empty:
         fail(f"entity {empty[0][0]!r} has no <doc>", empty[0][1])
@@ -167,7 +173,7 @@ def _parse(data: bytes, path: Path) -> WepsTopic:
 
 def _files(path: Path) -> list[Path]:
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.is_file() and p.name.lower().endswith(".xml"))
+        files = sorted(p for p in path.iterdir() if p.is_file() and p.name.lower().endswith((".xml", ".xml.gz")))
         if not files:
             raise WepsFormatError("directory holds no .xml WePS clustering files", path=path)
         return files

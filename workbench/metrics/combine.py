@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from workbench.errors import ParameterError
+
 
 def f_alpha(a, b, alpha=0.5):
     """F_α of ``a`` (weighted by α) and ``b`` (weighted by 1 − α); see the module docstring."""
     a, b, w = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float), np.asarray(alpha, float))
-    if np.any((w < 0) | (w > 1)):
-        raise ValueError("alpha must lie in [0, 1]")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mixed = np.where((a == 0) | (b == 0), 0.0, a * b / (w * b + (1 - w) * a))
+    outside = ~((w >= 0) & (w <= 1))  # NaN included
+    if outside.any():
+        raise ParameterError(f"alpha must lie in [0, 1], got {float(w[outside].flat[0])!r}", parameter="alpha")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        mixed = np.where((a == 0) | (b == 0), 0.0, 1 / (w / a + (1 - w) / b))  # no underflow to 0/0
     f = np.where(w == 1, a, np.where(w == 0, b, mixed))
     return float(f) if f.ndim == 0 else f

@@ -14,10 +14,10 @@ Binary measures (P@k, Rprec, RR, AP) call a document relevant when its gain reac
 every positive gain, as trec_eval's ndcg does. A topic without relevant documents scores 0 on every measure
 (as trec_eval does).
 
-Tie policy (:func:`order_by_score`): score descending, then document id descending (trec_eval's
-``comp_sim_docno``); a run's rank column is ignored. When an output :class:`Organization` has a level holding
-several documents (a tie), they are taken in the same order (id descending); a document already met in a
-higher level is skipped.
+Tie policy (:func:`trec_eval_order`): score descending compared as 32-bit floats, then document id
+descending (trec_eval's ``comp_sim_docno``); a run's rank column is ignored. When an output
+:class:`Organization` has a level holding several documents (a tie), they are taken in the same order (id
+descending); a document already met in a higher level is skipped.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from itertools import repeat
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.metrics.registry import Interval, Pairs, parse, register
+from workbench.metrics.registry import Interval, Measure, Pairs, parse, register
 from workbench.model import Organization
 
 TREC_EVAL = "trec_eval 9.0 (usnistgov/trec_eval)"
@@ -41,32 +41,104 @@ class RankingInputError(WorkbenchError):
 
 
 # ----------------------------------------------------------------------------------------- tie policy
-def order_by_score(docs: Sequence[str], scores: Sequence[float]) -> list[int]:
-    """Indices of ``docs`` in trec_eval's order: score descending, then document id descending.
+SCORE_PRECISIONS = ("float32", "float64")
+
+
+def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[str] | np.ndarray,
+                    groups: np.ndarray | None = None, score_precision: str = "float32") -> np.ndarray:
+    """Positions of the entries in trec_eval's ranking order: by ``groups`` (integer codes, ascending: a
+    run's topics) when given, then score descending, then document id descending.
+
+    This is trec_eval's ``comp_sim_docno`` (form_res_rels.c): trec_eval keeps a score as a 32-bit ``float``
+    (``TEXT_RESULTS.sim``, trec_format.h), so scores equal in 32 bits tie and the document id decides
+    (compared as strings, i.e. by code point, as ``strcmp`` on UTF-8 bytes does). ``score_precision="float64"``
+    compares the full-precision values instead. Every reader and every ranking of the workbench orders by
+    this one function.
+
+    >>> trec_eval_order([1.0, 2.0, 1.0], ["a", "b", "c"]).tolist()
+    [1, 2, 0]
+    >>> trec_eval_order([0.30000001, 0.3], ["a", "b"]).tolist(), trec_eval_order(
+    ...     [0.30000001, 0.3], ["a", "b"], score_precision="float64").tolist()
+    ([1, 0], [0, 1])
+    """
+    values = np.asarray(scores, dtype=float)
+    if values.ndim != 1 or values.shape[0] != len(documents):
+        raise RankingInputError(f"{len(documents)} documents but {values.size} scores")
+    if score_precision not in SCORE_PRECISIONS:
+        raise RankingInputError(f"score_precision must be one of {', '.join(SCORE_PRECISIONS)}, "
+                                f"got {score_precision!r}")
+    missing = np.isnan(values)
+    if missing.any():
+        raise RankingInputError(f"document {documents[int(np.flatnonzero(missing)[0])]!r} has score NaN")
+    if score_precision == "float32":
+        with np.errstate(over="ignore"):  # beyond 3.4e38 a float is inf, in trec_eval too
+            values = values.astype(np.float32)
+    descending = _descending_key(values)
+    if groups is None:
+        order = np.argsort(descending, kind="stable")
+        same = np.diff(descending[order]) == 0
+    elif score_precision == "float32":  # one int64 key: the group in the high 32 bits
+        combined = (np.asarray(groups, dtype=np.int64) << 32) + descending
+        order = np.argsort(combined, kind="stable")
+        same = np.diff(combined[order]) == 0
+    else:
+        order = np.lexsort((descending, groups))
+        same = (np.diff(descending[order]) == 0) & (np.diff(np.asarray(groups)[order]) == 0)
+    if same.any():  # re-sort each run of tied positions by document id descending
+        tied = np.zeros(len(order), dtype=bool)
+        tied[:-1] |= same
+        tied[1:] |= same
+        run = np.cumsum(np.concatenate(([True], ~same)))
+        positions = np.flatnonzero(tied)
+        docs = np.asarray(documents)[order[positions]]
+        if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes or byte_order_codes
+            docs = docs.astype(str)
+        codes = np.unique(docs, return_inverse=True)[1].ravel()
+        order[positions] = order[positions][np.lexsort((-codes, run[positions]))]
+    return order
+
+
+def _descending_key(values: np.ndarray) -> np.ndarray:
+    """Integers (int64) that sort as ``values`` (float32 or float64) sort descending, equal where they are
+    equal (``-0.0 == 0.0``): the IEEE bits, negatives' magnitude bits flipped, negated."""
+    values = values + values.dtype.type(0)  # -0.0 becomes 0.0
+    if values.dtype == np.float32:
+        bits = values.view(np.int32).astype(np.int64)
+        return np.int64(2**31 - 1) - np.where(bits < 0, bits ^ np.int64(0x7FFFFFFF), bits)
+    bits = values.view(np.int64)
+    return ~np.where(bits < 0, bits ^ np.int64(0x7FFFFFFFFFFFFFFF), bits)
+
+
+def order_by_score(docs: Sequence[str], scores: Sequence[float], score_precision: str = "float32") -> list[int]:
+    """Indices of ``docs`` in trec_eval's order (:func:`trec_eval_order`).
 
     >>> order_by_score(["a", "b", "c"], [1.0, 2.0, 1.0])
     [1, 2, 0]
     """
-    return _score_order(docs, np.asarray(scores, dtype=float)).tolist()
+    return trec_eval_order(scores, docs, score_precision=score_precision).tolist()
 
 
-def _score_order(docs: Sequence[str], values: np.ndarray) -> np.ndarray:
-    if values.shape != (len(docs),):
-        raise RankingInputError(f"{len(docs)} documents but {values.size} scores")
-    if np.isnan(values).any():
-        doc = docs[int(np.flatnonzero(np.isnan(values))[0])]
-        raise RankingInputError(f"document {doc!r} has score NaN")
-    order = np.argsort(-values)
-    ranked = values[order]
-    same = ranked[1:] == ranked[:-1]
-    if same.any():  # re-sort the tied positions by (score, document id) descending (comp_sim_docno)
-        tied = np.zeros(len(order), dtype=bool)
-        tied[:-1] |= same
-        tied[1:] |= same
-        index = order[tied].tolist()
-        keyed = sorted(zip(ranked[tied].tolist(), [docs[i] for i in index], index, strict=True), reverse=True)
-        order[tied] = [i for _, _, i in keyed]
-    return order
+def byte_order_codes(docnos: Sequence[str] | np.ndarray) -> np.ndarray:
+    """Integer codes that sort as the ids sort byte by byte (C's strcmp, trec_eval's order of document ids):
+    equal ids get equal codes. Bytes ids are compared as 8-byte words, much faster than string sorting.
+
+    >>> byte_order_codes([b"b", b"ab", b"a", b"b"]).tolist()
+    [2, 1, 0, 2]
+    """
+    docs = np.asarray(docnos)
+    if docs.dtype.kind != "S":
+        docs = np.char.encode(docs.astype(str), "utf-8") if docs.size else docs.astype(bytes)
+    n, width = docs.size, max(docs.dtype.itemsize, 1)
+    words = -(-width // 8)
+    padded = np.zeros((n, words * 8), dtype=np.uint8)
+    padded[:, :docs.dtype.itemsize] = docs.reshape(-1).view(np.uint8).reshape(n, docs.dtype.itemsize)
+    keys = padded.view(">u8").astype(np.uint64)
+    order = np.lexsort(keys.T[::-1]) if words > 1 else np.argsort(keys[:, 0])
+    ranked = keys[order]
+    rank = np.concatenate(([0], np.cumsum((ranked[1:] != ranked[:-1]).any(axis=1))))
+    codes = np.empty(n, dtype=np.int64)
+    codes[order] = rank
+    return codes
 
 
 def ranked_documents(output: Organization) -> list[str]:
@@ -86,11 +158,23 @@ def ranked_documents(output: Organization) -> list[str]:
 class GainTable:
     """Gains of a run, one row per query: ``gains[q, r]`` is the gain of the document at rank ``r + 1``
     (0-padded after the last retrieved one), ``ideal[q]`` the judged positive gains sorted descending
-    (0-padded), ``topics`` the row labels."""
+    (0-padded), ``topics`` the row labels.
+
+    What trec_eval's judgement-aware measures (bpref, infAP, unj, rbp_resid, relstring) also need, each
+    derived when not given: ``num_ret`` the number of retrieved documents per query (default: every
+    column), ``judged`` whether the retrieved document has a judgement ≥ 0 (default: every retrieved one),
+    ``pooled`` whether it is in the qrels at all, a negative grade meaning "pooled but unjudged" as in
+    trec_eval (default: ``judged``), and ``n_judged`` the number of judged documents (grade ≥ 0) per query
+    (default: the positive ones).
+    """
 
     gains: np.ndarray
     ideal: np.ndarray
     topics: tuple[str, ...] = ()
+    num_ret: np.ndarray | None = None
+    judged: np.ndarray | None = None
+    pooled: np.ndarray | None = None
+    n_judged: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         for name in ("gains", "ideal"):
@@ -100,59 +184,122 @@ class GainTable:
             if not np.isfinite(array).all() or (array < 0).any():
                 raise RankingInputError(f"{name} must hold finite gains ≥ 0")
             object.__setattr__(self, name, array)
-        if self.gains.shape[0] != self.ideal.shape[0]:
-            raise RankingInputError(f"{self.gains.shape[0]} gain rows but {self.ideal.shape[0]} ideal rows")
-        if self.topics and len(self.topics) != self.gains.shape[0]:
-            raise RankingInputError(f"{len(self.topics)} topics for {self.gains.shape[0]} rows")
+        rows, width = self.gains.shape
+        if rows != self.ideal.shape[0]:
+            raise RankingInputError(f"{rows} gain rows but {self.ideal.shape[0]} ideal rows")
+        if self.topics and len(self.topics) != rows:
+            raise RankingInputError(f"{len(self.topics)} topics for {rows} rows")
+        num_ret = np.full(rows, width) if self.num_ret is None else np.asarray(self.num_ret, dtype=np.int64)
+        if num_ret.shape != (rows,) or (num_ret < 0).any() or (num_ret > width).any():
+            raise RankingInputError(f"num_ret must give 0..{width} documents for each of the {rows} rows")
+        object.__setattr__(self, "num_ret", num_ret)
+        retrieved = np.arange(width)[None, :] < num_ret[:, None]
+        for name, default in (("judged", retrieved), ("pooled", None)):
+            value = getattr(self, name)
+            mask = (self.judged if default is None else default) if value is None else \
+                np.asarray(value, dtype=bool) & retrieved
+            if mask.shape != (rows, width):
+                raise RankingInputError(f"{name} must be a boolean matrix of shape {(rows, width)}")
+            object.__setattr__(self, name, mask)
+        n_judged = (self.ideal > 0).sum(axis=1) if self.n_judged is None else \
+            np.asarray(self.n_judged, dtype=np.int64)
+        if n_judged.shape != (rows,):
+            raise RankingInputError(f"n_judged must give one count for each of the {rows} rows")
+        object.__setattr__(self, "n_judged", n_judged)
 
     @classmethod
     def from_gains(cls, gains: Iterable[Iterable[float]], judged: Iterable[Iterable[float]],
                    topics: Sequence[str] = ()) -> GainTable:
-        """Rows of retrieved gains (rank order) and of judged gains (any order, zeros allowed)."""
+        """Rows of retrieved gains (rank order) and of judged gains (any order, zeros allowed); every
+        retrieved document counts as judged."""
         gains, judged = [list(map(float, g)) for g in gains], [list(map(float, j)) for j in judged]
         if len(gains) != len(judged):
             raise RankingInputError(f"{len(gains)} gain rows but {len(judged)} judged rows")
         ideal = [sorted((g for g in row if g > 0), reverse=True) for row in judged]
-        return cls(_pad(gains), _pad(ideal), tuple(topics))
+        return cls(_pad(gains), _pad(ideal), tuple(topics), num_ret=np.array([len(g) for g in gains], int),
+                   n_judged=np.array([len(j) for j in judged], int))
 
     @classmethod
     def from_organizations(cls, gold: Organization, output: Organization) -> GainTable:
-        """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``."""
-        grade = gold.grade_of()
-        gains = [grade.get(doc, 0.0) for doc in ranked_documents(output)]
-        return cls.from_gains([gains], [list(grade.values())])
+        """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``.
+        A retrieved document is judged when the gold prioritises it or holds it in a finite rest (judged
+        non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP and the judged
+        fractions need the qrels themselves (:meth:`from_run`) when those matter."""
+        grade = dict.fromkeys(gold.rest or (), 0.0) | gold.grade_of()
+        ranked = ranked_documents(output)
+        gains = [grade.get(doc, 0.0) for doc in ranked]
+        table = cls.from_gains([gains], [list(grade.values())])
+        judged = np.array([[doc in grade for doc in ranked]], dtype=bool).reshape(1, len(ranked))
+        return cls(table.gains, table.ideal, num_ret=table.num_ret, judged=judged, n_judged=table.n_judged)
 
     @classmethod
-    def from_run(cls, qrels: Mapping[str, Mapping[str, float]],
-                 run: Mapping[str, Mapping[str, float]]) -> GainTable:
+    def from_entries(cls, rows: np.ndarray, gains: np.ndarray, judged_rows: np.ndarray,
+                     judged_grades: np.ndarray, topics: Sequence[str]) -> GainTable:
+        """A table from flat arrays, one row per topic of ``topics``: ``rows[i]`` and ``gains[i]`` for every
+        retrieved document, grouped by row (ascending) and in rank order inside a row (NaN: not in the qrels;
+        a negative grade: pooled but unjudged, as in trec_eval; both gain 0); ``judged_rows[j]``,
+        ``judged_grades[j]`` for every judgement, in any order (its positive grades make the ideal ranking).
+
+        >>> t = GainTable.from_entries(np.array([0, 0, 1]), np.array([np.nan, 2, 1]), np.array([0, 0, 1]),
+        ...                            np.array([2, 1, 3]), ("a", "b"))
+        >>> t.gains.tolist(), t.ideal.tolist()
+        ([[0.0, 2.0], [1.0, 0.0]], [[2.0, 1.0], [3.0, 0.0]])
+        """
+        n, rows = len(topics), np.asarray(rows)
+        found = np.asarray(gains, dtype=float)
+        grades = np.asarray(judged_grades, dtype=float)
+        positive = grades > 0
+        ideal_rows, ideal_grades = np.asarray(judged_rows)[positive], grades[positive]
+        by_grade = np.lexsort((-ideal_grades, ideal_rows))
+        return cls(_scatter(rows, np.where(found > 0, found, 0.0), n),
+                   _scatter(ideal_rows[by_grade], ideal_grades[by_grade], n), tuple(topics),
+                   num_ret=np.bincount(rows, minlength=n), judged=_scatter(rows, found >= 0, n) > 0,
+                   pooled=_scatter(rows, ~np.isnan(found), n) > 0,
+                   n_judged=np.bincount(np.asarray(judged_rows)[grades >= 0], minlength=n))
+
+    @classmethod
+    def from_run(cls, qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
+                 score_precision: str = "float32", max_docs: int | None = None) -> GainTable:
         """A whole run, ``{topic: {doc: score}}``, against qrels ``{topic: {doc: grade}}``.
 
-        Documents are ordered by :func:`order_by_score`; negative grades count as 0 (judged non-relevant);
-        topics absent from the qrels are skipped, as trec_eval does.
+        Documents are ordered by :func:`trec_eval_order` (``score_precision``), the first ``max_docs`` of a
+        topic kept (trec_eval's ``-M``); a negative grade marks a pooled but unjudged document (gain 0, as
+        trec_eval reads ``-1`` in qrels); topics absent from the qrels are skipped, as trec_eval does.
         """
         topics = [t for t in run if t in qrels]
         width = max((len(run[t]) for t in topics), default=0)
+        if max_docs is not None:
+            width = min(width, max_docs)
         gains = np.zeros((len(topics), width))
+        judged = np.zeros((len(topics), width), dtype=bool)
+        pooled = np.zeros((len(topics), width), dtype=bool)
+        num_ret = np.zeros(len(topics), dtype=np.int64)
+        n_judged = np.zeros(len(topics), dtype=np.int64)
         ideal_rows = []
         for row, topic in enumerate(topics):
-            judged, ranked = qrels[topic], run[topic]
+            judgements, ranked = qrels[topic], run[topic]
             try:
-                found = np.fromiter(map(judged.get, ranked, repeat(0.0)), float, len(ranked))
+                found = np.fromiter(map(judgements.get, ranked, repeat(np.nan)), float, len(ranked))
                 scores = np.fromiter(ranked.values(), float, len(ranked))
-                grades = np.fromiter(judged.values(), float, len(judged))
+                grades = np.fromiter(judgements.values(), float, len(judgements))
             except (TypeError, ValueError) as error:
                 raise RankingInputError(f"topic {topic!r}: a score or grade is not a number ({error})") \
                     from None
             if np.isnan(grades).any() or np.isinf(grades).any():
                 raise RankingInputError(f"topic {topic!r}: a relevance grade is NaN or infinite")
             try:
-                order = _score_order(list(ranked), scores)
+                order = trec_eval_order(scores, list(ranked), score_precision=score_precision)[:width]
             except RankingInputError as error:
                 raise RankingInputError(f"topic {topic!r}: {error}") from None
-            gains[row, :len(found)] = found[order]
+            found = found[order]
+            num_ret[row] = len(found)
+            pooled[row, :len(found)] = ~np.isnan(found)
+            judged[row, :len(found)] = found >= 0
+            gains[row, :len(found)] = np.where(found > 0, found, 0.0)
+            n_judged[row] = (grades >= 0).sum()
             ideal_rows.append(np.sort(grades[grades > 0])[::-1].tolist())
-        np.maximum(gains, 0.0, out=gains)
-        return cls(gains, _pad(ideal_rows), tuple(topics))
+        return cls(gains, _pad(ideal_rows), tuple(topics), num_ret=num_ret, judged=judged, pooled=pooled,
+                   n_judged=n_judged)
 
     def relevant(self, rel: float) -> np.ndarray:
         """Boolean matrix: the retrieved document reaches the relevance level ``rel``."""
@@ -163,6 +310,19 @@ class GainTable:
         """Number of judged documents reaching the relevance level ``rel``, per query."""
         _check_level(rel)
         return (self.ideal >= rel).sum(axis=1)
+
+    def retrieved(self) -> np.ndarray:
+        """Boolean matrix: the column holds a retrieved document (not padding)."""
+        return np.arange(self.gains.shape[1])[None, :] < self.num_ret[:, None]
+
+
+def _scatter(rows: np.ndarray, values: np.ndarray, n_rows: int) -> np.ndarray:
+    """A 0-padded matrix of ``n_rows`` rows from values grouped by row (``rows`` ascending), kept in order."""
+    lengths = np.bincount(rows, minlength=n_rows) if len(rows) else np.zeros(n_rows, dtype=int)
+    out = np.zeros((n_rows, int(lengths.max(initial=0))))
+    starts = np.cumsum(lengths) - lengths
+    out[rows, np.arange(len(rows)) - np.repeat(starts, lengths)] = values
+    return out
 
 
 def _pad(rows: list[list[float]]) -> np.ndarray:
@@ -258,26 +418,22 @@ def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
     raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
 
 
-def _custom_gains(grades: np.ndarray, gains) -> np.ndarray:
-    """Grades with each ``(grade, gain)`` pair of ``gains`` replaced (other grades keep their value)."""
-    out = grades.copy()
-    for grade, value in gains:
-        out[grades == grade] = value
-    return out
-
-
 def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None) -> np.ndarray:
     """nDCG = DCG / ideal DCG, DCG = Σ_r g(r) / log2(r + 1) over the top k (all retrieved when k is None).
 
     ``gain="linear"``: g = the grade (trec_eval ``ndcg`` / ``ndcg_cut_k``, Järvelin & Kekäläinen);
     ``gain="exp"``: g = 2^grade − 1 (Burges et al. 2005). The ideal ranks every judged document.
-    ``gains``: ``(grade, gain)`` pairs for positive grades (ir_measures' ``nDCG(gains={1:1,2:3})``, trec_eval's
-    ``ndcg.1=1,2=3``); a grade not listed keeps its value as gain. The ideal is re-sorted by gain.
+    ``gains`` maps grades to gains as trec_eval's ``-m ndcg.1=3,2=9`` and ir_measures' ``nDCG(gains={1:3,2:9})``
+    do (a mapping or ``(grade, gain)`` pairs; :func:`workbench.metrics.trec_measures.gain_tables`).
     """
     _check_cutoff(k, "nDCG")
     if gains:
-        ideal = _custom_gains(table.ideal, gains)
-        table = GainTable(_custom_gains(table.gains, gains), -np.sort(-ideal, axis=1), table.topics)
+        from workbench.metrics.trec_measures import gain_tables
+
+        mapped, best = gain_tables(table, dict(gains))
+        mapped, best = mapped[:, :k], best[:, :k]
+        discount = 1.0 / np.log2(_ranks(max(mapped.shape[1], best.shape[1])) + 1.0)
+        return _safe_divide(mapped @ discount[:mapped.shape[1]], best @ discount[:best.shape[1]])
     gains, ideal = table.gains[:, :k], table.ideal[:, :k]
     width = max(gains.shape[1], ideal.shape[1])
     discount = 1.0 / np.log2(_ranks(width) + 1.0)
@@ -396,16 +552,23 @@ class _Adapter:
 
 
 def evaluate_run(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
-                 measures: Iterable[str]) -> dict[str, dict[str, float]]:
+                 measures: Iterable[str], score_precision: str = "float32",
+                 max_docs: int | None = None) -> dict[str, dict[str, float]]:
     """Score a whole run in one vectorised pass: ``{measure: {topic: value}}`` for ranking measures.
 
-    ``qrels`` is ``{topic: {doc: grade}}``, ``run`` is ``{topic: {doc: score}}`` (trec_eval's tie policy).
+    ``qrels`` is ``{topic: {doc: grade}}``, ``run`` is ``{topic: {doc: score}}`` (trec_eval's order,
+    :func:`trec_eval_order`; ``max_docs`` is trec_eval's ``-M``).
 
     >>> evaluate_run({"q": {"a": 1, "b": 0}}, {"q": {"a": 0.5, "b": 0.9}}, ["RR", "P@1"])
     {'RR': {'q': 0.5}, 'P@1': {'q': 0.0}}
     """
-    table = GainTable.from_run(qrels, run)
+    table = GainTable.from_run(qrels, run, score_precision=score_precision, max_docs=max_docs)
     return evaluate_table(table, measures)
+
+
+def is_table_measure(measure: str | Measure) -> bool:
+    """Whether a measure is computed from a :class:`GainTable` (so that a whole run is scored at once)."""
+    return isinstance(parse(measure).spec.compute, _Adapter)
 
 
 def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[str, float]]:

@@ -35,6 +35,7 @@ from workbench.scalars import parse_scalar
 _MODULES = (
     "workbench.metrics.reliability",
     "workbench.metrics.ranking",
+    "workbench.metrics.trec_measures",
     "workbench.metrics.clustering",
     "workbench.metrics.filtering",
     "workbench.metrics.baselines",

@@ -14,11 +14,13 @@ the reading of ``../shared/design/RS-SEMANTICS.md``. Table 9 of seed 000, output
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.registry import Interval, register
@@ -63,7 +65,7 @@ def position_weights(level_sizes: list[int], c: float) -> tuple[np.ndarray, floa
     w = (c/n_=)·(1/(c+n_>) − 1/(c+n_>+n_=)); the tail weighs c/(c+|X_r|) (seed 000 §3.1).
 
     >>> w, tail = position_weights([1, 1], c=2.5)
-    >>> [round(v, 4) for v in w], round(tail, 4)
+    >>> [round(float(v), 4) for v in w], round(tail, 4)
     ([0.2857, 0.1587], 0.5556)
     """
     sizes = np.asarray(level_sizes, dtype=float)
@@ -74,10 +76,10 @@ def position_weights(level_sizes: list[int], c: float) -> tuple[np.ndarray, floa
 
 def discount_constant(n: float, wn: float) -> float:
     """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (seed 000 §3.1; W_10 = 0.8 → 2.5)."""
-    if not (isinstance(n, int | float) and n > 0):
-        raise ValueError(f"n must be a positive number of positions, got {n!r}")
-    if not (isinstance(wn, int | float) and 0 < wn < 1):
-        raise ValueError(f"wn must be a weight strictly between 0 and 1, got {wn!r}")
+    if isinstance(n, bool) or not (isinstance(n, int | float) and 0 < n < math.inf):
+        raise ParameterError(f"n must be a positive number of positions, got {n!r}", parameter="n")
+    if isinstance(wn, bool) or not (isinstance(wn, int | float) and 0 < wn < 1):
+        raise ParameterError(f"wn must be a weight strictly between 0 and 1, got {wn!r}", parameter="wn")
     return (1 - wn) * n / wn
 
 
@@ -106,12 +108,14 @@ class _Coded:
                       np.r_[self.cluster, np.arange(first, first + len(docs))], self.n_levels, self.finite)
 
 
-def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Coded, int]:
+def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Coded, np.ndarray]:
+    """Both sides over one document index, and the index's document names."""
     g, o = gold.occurrences, output.occurrences
     codes, names = pd.factorize(np.r_[g.document, o.document])
     codes = codes.astype(np.int64)
     return (_Coded(codes[: len(g.document)], g.level, g.cluster, len(gold.levels), gold.finite),
-            _Coded(codes[len(g.document):], o.level, o.cluster, len(output.levels), output.finite), len(names))
+            _Coded(codes[len(g.document):], o.level, o.cluster, len(output.levels), output.finite),
+            np.asarray(names, dtype=object))
 
 
 def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
@@ -128,7 +132,8 @@ def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
       Sensitivity (``../shared/datasets/README.md``).
     """
     if missing not in MISSING_POLICIES:
-        raise ValueError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}")
+        raise ParameterError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}",
+                             parameter="missing")
     in_gold = np.bincount(gold.doc, minlength=n_docs) > 0
     in_output = np.bincount(output.doc, minlength=n_docs) > 0
     if missing == "replab":
@@ -158,10 +163,28 @@ def _side(coded: _Coded, n_docs: int, c: float | None) -> relations.Side:
     return relations.Side(coded.doc, level, coded.cluster, weight, tail, coded.n_levels, n_docs)
 
 
-def _view(x: _Coded, other: _Coded, n_docs: int, c: float | None) -> tuple[float, float]:
-    """(R≺, R∼) of x's relations against ``other``."""
-    xs, os = _side(x, n_docs, c), _side(other, n_docs, c)
-    return relations.priority(xs, os), relations.relatedness(xs, os)
+def scored_views(gold: Organization, output: Organization, *, n: float | None = None, wn: float | None = None,
+                 missing: str = "tail") -> tuple[np.ndarray, tuple[relations.Side, relations.Side],
+                                                 tuple[relations.Side, relations.Side]]:
+    """The document names and the two views the scores read: (output, gold) for Reliability and
+    (gold, output) for Sensitivity, as weighted :class:`relations.Side` pairs (what ``explain`` also reads).
+    Validates the arguments as :func:`reliability_sensitivity` documents."""
+    for name, org in (("gold", gold), ("output", output)):
+        if not isinstance(org, Organization):
+            raise ParameterTypeError(f"{name} must be an Organization, got {type(org).__name__}", parameter=name)
+    if (n is None) != (wn is None):
+        raise ParameterError(f"give both n and wn (the first n positions weigh wn), or neither; got n={n!r}, "
+                             f"wn={wn!r}", parameter="wn" if n is not None else "n")
+    if n is None and not (gold.finite and output.finite):
+        side = "gold" if not gold.finite else "output"
+        raise ParameterError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
+                             "(seed 000 eqs. 1–2; Table 9 uses n=10, wn=0.8)", parameter="n")
+    c = None if n is None else discount_constant(n, wn)
+    coded_gold, coded_output, names = _coded_pair(gold, output)
+    n_docs = len(names)
+    (r_out, r_gold), (s_gold, s_out) = aligned_views(coded_gold, coded_output, n_docs, missing)
+    return (names, (_side(r_out, n_docs, c), _side(r_gold, n_docs, c)),
+            (_side(s_gold, n_docs, c), _side(s_out, n_docs, c)))
 
 
 def reliability_sensitivity(gold: Organization, output: Organization, *, n: float | None = None,
@@ -171,23 +194,11 @@ def reliability_sensitivity(gold: Organization, output: Organization, *, n: floa
     With an unlimited tail on either side, ``n`` and ``wn`` set the 1/x² discount (the first n positions
     weigh W_n; Table 9 uses n=10, wn=0.8). With a finite rest on both sides every occurrence weighs the
     same unless they are given. ``missing`` places gold documents a finite output lacks (see
-    :func:`aligned_views`).
+    :func:`aligned_views`). ``workbench.explain`` decomposes the four scores occurrence by occurrence.
     """
-    for name, org in (("gold", gold), ("output", output)):
-        if not isinstance(org, Organization):
-            raise TypeError(f"{name} must be an Organization, got {type(org).__name__}")
-    if (n is None) != (wn is None):
-        raise ValueError("give both n and wn (the first n positions weigh wn), or neither")
-    if n is None and not (gold.finite and output.finite):
-        side = "gold" if not gold.finite else "output"
-        raise ValueError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
-                         "(seed 000 eqs. 1–2; Table 9 uses n=10, wn=0.8)")
-    c = None if n is None else discount_constant(n, wn)
-    coded_gold, coded_output, n_docs = _coded_pair(gold, output)
-    (r_out, r_gold), (s_gold, s_out) = aligned_views(coded_gold, coded_output, n_docs, missing)
-    r_priority, r_relatedness = _view(r_out, r_gold, n_docs, c)
-    s_priority, s_relatedness = _view(s_gold, s_out, n_docs, c)
-    return RSScores(float(r_priority), float(s_priority), float(r_relatedness), float(s_relatedness))
+    _, (r_x, r_other), (s_x, s_other) = scored_views(gold, output, n=n, wn=wn, missing=missing)
+    return RSScores(relations.priority(r_x, r_other), relations.priority(s_x, s_other),
+                    relations.relatedness(r_x, r_other), relations.relatedness(s_x, s_other))
 
 
 def _compute(gold: Organization, output: Organization, n=None, wn=None, missing="tail") -> dict[str, float]:

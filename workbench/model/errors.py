@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.errors import WorkbenchError
+from workbench.errors import WorkbenchError, excerpt
 
 
 class OrganizationError(WorkbenchError):
@@ -21,5 +21,5 @@ class OrganizationError(WorkbenchError):
         if column is not None:
             where.append(f"column {column}")
         if token is not None:
-            where.append(f"at {token!r}")
+            where.append(f"at {excerpt(token)}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)

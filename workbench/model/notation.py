@@ -4,48 +4,94 @@ One priority level per line, highest first; ``{d1 d2}`` is a cluster, a bare id 
 ``#`` starts a comment; blank lines are ignored; commas separate like spaces; an optional last line
 ``rest: d8 d9`` lists a finite rest; ``[2] d1 d2`` gives a level its relevance grade (all levels or none).
 ``parse_organization`` returns plain tuples; ``Organization.parse`` wraps them.
+
+Any document id can be written: an id that is not a plain word — it holds a space, line break, brace, bracket,
+comma, ``#`` or ``"``, or it would read as the ``rest:`` header (``rest``, ``REST:x``) — is written as a JSON
+string in double quotes (``"rest:"``, ``"a b"``, ``"say \\"hi\\""``), and the parser reads such a quoted id
+back, so ``parse(format(o)) == o`` for every organization:
+
+    >>> format_organization(((frozenset({"rest:"}), frozenset({"d1"})),), None, None, str)
+    '"rest:" d1'
+    >>> parse_organization('"rest:" d1 "a b"')[0]
+    ((frozenset({'rest:'}), frozenset({'d1'}), frozenset({'a b'})),)
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from workbench.model.errors import OrganizationError
 
-_TOKEN = re.compile(r"[{}]|[^\s{},]+")
+_LEXEME = re.compile(r"""
+      (?P<space>[\s,]+)
+    | (?P<comment>\#.*)
+    | (?P<brace>[{}])
+    | (?P<quoted>"(?:[^"\\]|\\.)*")
+    | (?P<unclosed>")
+    | (?P<bare>[^\s{},#"][^\s{},#]*)
+""", re.VERBOSE | re.DOTALL)
 _GRADE = re.compile(r"[\s,]*\[([^\]]*)\]")
 _REST = re.compile(r"\s*rest\s*:", re.IGNORECASE)
-_WRITABLE = re.compile(r"[^\s{},#\[\]]+")
+_BARE = re.compile(r"[^\s{},#\[\]\"]+")
+_READS_AS_REST = re.compile(r"rest(:.*)?", re.IGNORECASE | re.DOTALL)
 
 
-def _tokens(line: str):
-    """(column, token) pairs of one line, its comment removed; columns are 1-based."""
-    code = line.split("#", 1)[0]
-    for match in _TOKEN.finditer(code):
-        yield match.start() + 1, match.group()
+def _tokens(line: str, line_no: int, offset: int = 0) -> Iterator[tuple[int, str, str]]:
+    """(column, kind, text) of each token of one line up to its comment: kind ``brace`` (text ``{``/``}``) or
+    ``doc`` (text the document id, a quoted id decoded); columns are 1-based, ``offset`` characters skipped."""
+    for match in _LEXEME.finditer(line, offset):  # the alternatives cover every character: no gap
+        kind = match.lastgroup
+        if kind == "space":
+            continue
+        text, col = match.group(), match.start() + 1
+        if kind == "comment":
+            return
+        if kind == "brace":
+            yield col, "brace", text
+        elif kind == "bare":
+            if "[" in text or "]" in text:
+                raise OrganizationError("'[' and ']' only write a level's grade at the start of its line, as in "
+                                        "'[2] d1 d2' (quote an id that holds them: \"d[1]\")",
+                                        line=line_no, column=col, token=text)
+            yield col, "doc", text
+        elif kind == "quoted":
+            try:
+                doc = json.loads(text, strict=False)
+            except json.JSONDecodeError as error:
+                raise OrganizationError(f"a quoted id is a JSON string: {error.msg} at character {error.pos + 1}",
+                                        line=line_no, column=col, token=text) from None
+            if not doc:
+                raise OrganizationError("a document id cannot be empty", line=line_no, column=col, token=text)
+            yield col, "doc", doc
+        elif kind == "unclosed":
+            raise OrganizationError("a quoted id is never closed (end it with '\"')", line=line_no, column=col,
+                                    token=line[match.start():])
 
 
-def _parse_level(line_no: int, line: str) -> tuple[frozenset[str], ...]:
+def _parse_level(line_no: int, line: str, offset: int) -> tuple[tuple[frozenset[str], ...], list]:
+    """The clusters of one level line and its (column, document) pairs."""
     clusters: list[frozenset[str]] = []
     open_col: int | None = None
     members: dict[str, int] = {}
-    for col, token in _tokens(line):
-        if token == "{":
+    docs = []
+    for col, kind, token in _tokens(line, line_no, offset):
+        if kind == "doc":
+            docs.append((col, token))
+        if token == "{" and kind == "brace":
             if open_col is not None:
                 raise OrganizationError("nested '{': clusters cannot contain clusters",
                                         line=line_no, column=col, token=token)
             open_col, members = col, {}
-        elif token == "}":
+        elif token == "}" and kind == "brace":
             if open_col is None:
                 raise OrganizationError("unbalanced '}' with no '{' before it", line=line_no, column=col, token=token)
             if not members:
                 raise OrganizationError("empty cluster '{}'", line=line_no, column=open_col, token="{}")
             clusters.append(frozenset(members))
             open_col = None
-        elif "[" in token or "]" in token:
-            raise OrganizationError("'[' and ']' only write a level's grade at the start of its line, as in "
-                                    "'[2] d1 d2'", line=line_no, column=col, token=token)
         elif open_col is not None:
             if token in members:
                 raise OrganizationError(f"document {token!r} twice in one cluster (first at column {members[token]})",
@@ -55,7 +101,19 @@ def _parse_level(line_no: int, line: str) -> tuple[frozenset[str], ...]:
             clusters.append(frozenset([token]))
     if open_col is not None:
         raise OrganizationError("unbalanced '{' is never closed", line=line_no, column=open_col, token="{")
-    return tuple(clusters)
+    return tuple(clusters), docs
+
+
+def _grade(line_no: int, match: re.Match) -> float:
+    column, token = match.start(1) + 1, match.group(0).strip()
+    try:
+        grade = float(match.group(1))
+    except ValueError:
+        raise OrganizationError("a level's grade must be a number, as in '[2] d1 d2'", line=line_no,
+                                column=column, token=token) from None
+    if math.isnan(grade):
+        raise OrganizationError("a level's grade is NaN", line=line_no, column=column, token=token)
+    return grade
 
 
 def parse_organization(text: str):
@@ -68,18 +126,21 @@ def parse_organization(text: str):
     rest: frozenset[str] | None = None
     grades: list[float | None] = []
     for line_no, line in enumerate(text.splitlines(), start=1):
-        if not any(True for _ in _tokens(line)) and not _REST.match(line.split("#", 1)[0]):
+        head = _REST.match(line)
+        grade_match = None if head else _GRADE.match(line)
+        start = head or grade_match
+        tokens = _tokens(line, line_no, start.end() if start else 0)
+        first = next(tokens, None)
+        if first is None and not start:
             continue
         if rest is not None:
-            col, token = next(_tokens(line))
+            col, _, token = first or (start.start() + 1, "doc", start.group().strip())
             raise OrganizationError("'rest:' must be the last line", line=line_no, column=col, token=token)
-        head = _REST.match(line.split("#", 1)[0])
         if head:
             rest_docs: dict[str, int] = {}
-            for col, token in _tokens(line[head.end():]):
-                col += head.end()
-                if token in "{}" or "[" in token or "]" in token:
-                    raise OrganizationError("the rest holds bare documents, not clusters or grades",
+            for col, kind, token in ([first] if first else []) + list(tokens):
+                if kind == "brace":
+                    raise OrganizationError("the rest holds bare documents, not clusters",
                                             line=line_no, column=col, token=token)
                 if token in rest_docs:
                     raise OrganizationError(f"document {token!r} twice in rest: (first at column {rest_docs[token]})",
@@ -92,35 +153,33 @@ def parse_organization(text: str):
                 rest_docs[token] = col
             rest = frozenset(rest_docs)
             continue
-        grade_match = _GRADE.match(line.split("#", 1)[0])
-        if grade_match:
-            try:
-                grades.append(float(grade_match.group(1)))
-            except ValueError:
-                raise OrganizationError("a level's grade must be a number, as in '[2] d1 d2'", line=line_no,
-                                        column=grade_match.start(1) + 1, token=grade_match.group(0).strip()) from None
-            line = " " * grade_match.end() + line[grade_match.end():]
-        else:
-            grades.append(None)
-        levels.append(_parse_level(line_no, line))
-        for col, token in _tokens(line):
-            if token not in "{}":
-                level_lines.setdefault(token, (line_no, col))
+        grades.append(_grade(line_no, grade_match) if grade_match else None)
+        level, docs = _parse_level(line_no, line, grade_match.end() if grade_match else 0)
+        levels.append(level)
+        for col, token in docs:
+            level_lines.setdefault(token, (line_no, col))
     if any(g is None for g in grades) and any(g is not None for g in grades):
         line_no = next(i for i, g in enumerate(grades, start=1) if g is None)
         raise OrganizationError("either every level has a [grade] or none has", line=line_no)
     return tuple(levels), rest, (tuple(grades) if grades and grades[0] is not None else None)
 
 
+def format_id(doc: str) -> str:
+    """A document id as the notation writes it: bare when it reads back as itself, else a JSON string
+    (non-printable characters escaped, so the quoted id stays on one line).
+
+    >>> format_id("d1"), format_id("REST:x"), format_id("a\\nb")
+    ('d1', '"REST:x"', '"a\\\\nb"')
+    """
+    if _BARE.fullmatch(doc) and not _READS_AS_REST.fullmatch(doc):
+        return doc
+    return '"' + "".join(c if c.isprintable() and c not in '"\\' else json.dumps(c)[1:-1] for c in doc) + '"'
+
+
 def format_organization(levels, rest, grades, sort_key: Callable[[str], object]) -> str:
     """Write levels and rest in the notation; singletons are written bare, members in ``sort_key`` order."""
     def cluster_text(cluster: frozenset[str]) -> str:
-        members = sorted(cluster, key=sort_key)
-        for doc in members:
-            if not _WRITABLE.fullmatch(doc):
-                raise OrganizationError(
-                    "the notation cannot write this document id (it holds a space, brace, bracket, comma or '#')",
-                    token=doc)
+        members = [format_id(doc) for doc in sorted(cluster, key=sort_key)]
         return members[0] if len(members) == 1 else "{" + " ".join(members) + "}"
 
     lines = [" ".join(cluster_text(c) for c in level) for level in levels]
@@ -128,5 +187,5 @@ def format_organization(levels, rest, grades, sort_key: Callable[[str], object])
         lines = [f"[{int(g)}] {line}" if g.is_integer() and abs(g) < 1e15 else f"[{g!r}] {line}"
                  for g, line in zip(grades, lines, strict=True)]
     if rest is not None:
-        lines.append(" ".join(["rest:", *sorted(rest, key=sort_key)]))
+        lines.append(" ".join(["rest:", *(format_id(doc) for doc in sorted(rest, key=sort_key))]))
     return "\n".join(lines)

@@ -62,17 +62,23 @@ class Organization:
     grades: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
-        levels = tuple(tuple(frozenset(cluster) for cluster in level) for level in self.levels)
-        rest = None if self.rest is None else frozenset(self.rest)
+        for name, value in (("levels", self.levels), ("rest", self.rest), ("grades", self.grades)):
+            if isinstance(value, str):
+                raise OrganizationError(f"{name} must be a collection, got the string {value!r} (to read the "
+                                        "notation use Organization.parse)", token=value)
+        try:
+            levels = tuple(tuple(frozenset(_members(cluster, i)) for cluster in level)
+                           for i, level in enumerate(self.levels, start=1))
+            rest = None if self.rest is None else frozenset(self.rest)
+        except TypeError as error:
+            raise OrganizationError(f"levels are tuples of clusters (sets of document ids): {error}") from None
         object.__setattr__(self, "levels", levels)
         object.__setattr__(self, "rest", rest)
         if self.grades is not None:
-            grades = tuple(float(g) for g in self.grades)
-            object.__setattr__(self, "grades", grades)
+            grades = tuple(_grade(g, i) for i, g in enumerate(self.grades, start=1))
             if len(grades) != len(levels):
                 raise OrganizationError(f"{len(grades)} grades given for {len(levels)} levels")
-            if any(g != g for g in grades):
-                raise OrganizationError("a level grade is NaN")
+            object.__setattr__(self, "grades", grades if levels else None)  # no level, no grade to carry
         for i, level in enumerate(levels, start=1):
             if not level:
                 raise OrganizationError(f"level {i} has no cluster", line=i)
@@ -83,6 +89,10 @@ class Organization:
                     if not isinstance(doc, str) or not doc:
                         raise OrganizationError(f"document ids must be non-empty strings, got {doc!r}", line=i)
         if rest:
+            for doc in rest:
+                if not isinstance(doc, str) or not doc:
+                    raise OrganizationError(f"document ids must be non-empty strings, got {doc!r} in the rest",
+                                            line=len(levels) + 1)
             clash = rest & self.prioritised
             if clash:
                 doc = min(clash, key=natural_key)
@@ -137,14 +147,16 @@ class Organization:
 
         ``#`` starts a comment, blank lines are ignored, commas separate like spaces, and an optional last
         line ``rest: d8 d9`` lists a finite rest (``rest:`` alone: an empty finite rest). A level may open
-        with its grade in brackets, ``[3] d1 d2`` (all levels or none).
+        with its grade in brackets, ``[3] d1 d2`` (all levels or none). A document id in double quotes is a JSON
+        string, for ids that hold spaces, braces, brackets, commas, ``#`` or read as ``rest:``.
         Raises :class:`OrganizationError` naming line, column and token.
         """
         levels, rest, grades = parse_organization(text)
         return cls(levels, rest, grades)
 
     def format(self) -> str:
-        """Write the notation back; ``Organization.parse(o.format()) == o``."""
+        """Write the notation back; ``Organization.parse(o.format()) == o`` for every organization (an id that is
+        not a plain word, or reads as ``rest:``, is written as a JSON string: ``"rest:"``, ``"a b"``)."""
         return format_organization(self.levels, self.rest, self.grades, natural_key)
 
     # ------------------------------------------------------------------------------ constructors
@@ -162,6 +174,8 @@ class Organization:
         Documents with grade ≤ 0 are not prioritised: they belong to the unlimited tail. Grades are numbers
         (a bool counts as 1/0); a string such as ``"2"`` or ``"True"`` is refused, not read as one.
         """
+        if not isinstance(grades, Mapping):
+            raise OrganizationError(f"grades must be a mapping document → grade, got {type(grades).__name__}")
         by_grade: dict[float, list[str]] = {}
         for doc, grade in grades.items():
             if not isinstance(grade, numbers.Real | np.bool_):
@@ -232,6 +246,9 @@ class Organization:
         any row has a missing level (a rest document)."""
         import pandas as pd
 
+        if not isinstance(frame, pd.DataFrame):
+            raise OrganizationError(f"expected a DataFrame with columns document, level, cluster, got "
+                                    f"{type(frame).__name__}")
         missing = {"document", "level", "cluster"} - set(frame.columns)
         if missing:
             raise OrganizationError(f"frame lacks column(s) {sorted(missing)}; expected document, level, cluster")
@@ -267,12 +284,31 @@ class Organization:
         return cls(levels, frozenset(rest) if finite else None)
 
 
-def _id_list(ids: Iterable, what: str) -> list:
-    """``ids`` as a list; a bare string is refused rather than read as its characters."""
+def _id_list(ids, what: str) -> list:
+    """``ids`` as a list; a bare string is refused rather than read as its characters, and so is what is not
+    iterable."""
     if isinstance(ids, str | bytes):
         raise OrganizationError(f"{what}: expected a list of document ids, got the string {ids!r} "
                                 f"(write [{ids!r}], or {ids!r}.split() for several)")
-    return list(ids)
+    try:
+        return list(ids)
+    except TypeError:
+        raise OrganizationError(f"{what} must be a collection of document ids, got {type(ids).__name__}") from None
+def _members(cluster, level: int):
+    if isinstance(cluster, str):
+        raise OrganizationError(f"level {level}: a cluster is a set of document ids, got the string {cluster!r} "
+                                f"(write {{{cluster!r}}})", line=level, token=cluster)
+    return cluster
+
+
+def _grade(value, level: int) -> float:
+    try:
+        grade = float(value)
+    except (TypeError, ValueError):
+        raise OrganizationError(f"level {level}'s grade must be a number, got {value!r}", line=level) from None
+    if grade != grade:
+        raise OrganizationError(f"level {level}'s grade is NaN", line=level)
+    return grade
 
 
 def _reject_duplicates(ids: Sequence[str], where: str) -> None:

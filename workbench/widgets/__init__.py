@@ -2,6 +2,14 @@
 
 from workbench.widgets.comparison import Comparison
 from workbench.widgets.editor import OrganizationEditor
-from workbench.widgets.workbench import Workbench, WorkbenchFormatError
+from workbench.widgets.workbench import (
+    DocumentNotInOutputError,
+    InvalidEditError,
+    SelectionError,
+    UnknownOutputError,
+    Workbench,
+    WorkbenchFormatError,
+)
 
-__all__ = ["Comparison", "OrganizationEditor", "Workbench", "WorkbenchFormatError"]
+__all__ = ["Comparison", "DocumentNotInOutputError", "InvalidEditError", "OrganizationEditor", "SelectionError",
+           "UnknownOutputError", "Workbench", "WorkbenchFormatError"]

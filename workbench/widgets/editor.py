@@ -19,6 +19,7 @@ import ipywidgets as W
 import traitlets as T
 
 from workbench.model import Organization, OrganizationError, natural_key
+from workbench.widgets.board import DocumentBoard, MoveError, Place, move_document
 
 _REST_LINE = re.compile(r"^\s*rest\s*:(.*)$", re.IGNORECASE)
 _INVALID = "#fde2e2"
@@ -112,13 +113,16 @@ class OrganizationEditor(W.VBox):
         self._tail.add_class("wb-tail")
         self._status = W.HTML()
         self._status.add_class("wb-editor-status")
+        self.board = DocumentBoard(max_levels=max_rows)
+        self.board.add_class("wb-board-view")
+        self.board.on_move(self._dropped)
         self._notation = W.Textarea(continuous_update=True, layout=W.Layout(width="330px", height="160px"))
         self._notation.add_class("wb-notation")
         self._finite.observe(lambda _: self._row_edited(), "value")
         self._rest.observe(lambda _: self._row_edited(), "value")
         self._notation.observe(self._notation_edited, "value")
-        levels_view = W.VBox([self._rows_box, self._hidden_note, W.HBox([self._add, self._finite, self._rest]),
-                              self._rest_note, self._tail])
+        levels_view = W.VBox([self.board, self._rows_box, self._hidden_note,
+                              W.HBox([self._add, self._finite, self._rest]), self._rest_note, self._tail])
         tabs = W.Tab([levels_view, self._notation], titles=("levels", "notation"))
         self.children = [self._title, tabs, self._status]
         self.add_class("wb-editor")
@@ -168,6 +172,24 @@ class OrganizationEditor(W.VBox):
         if 0 <= target < len(self._rows):
             self._rows[index], self._rows[target] = self._rows[target], self._rows[index]
             self._rows_changed()
+
+    def move(self, document: str, source: Place, target: Place) -> None:
+        """Move one occurrence of ``document`` (what a drag on the board asks): the text is rewritten from the
+        moved organization (see :func:`workbench.widgets.board.move_document` for places; a place it does not
+        have raises :class:`~workbench.widgets.board.MoveError`). Refused, with a note, while the text is
+        invalid: the board then shows an organization the text no longer states."""
+        if self.error:
+            self._status.value = ('<span style="color:#b00020">⚠ fix the text before moving documents; the '
+                                  "last valid organization stays in force</span>")
+            return
+        self.text = move_document(self.organization, document, source, target).format()
+
+    def _dropped(self, document: str, source: Place, target: Place) -> None:
+        """A drop on the board: as :meth:`move`, a refused move said in the status line."""
+        try:
+            self.move(document, source, target)
+        except MoveError as problem:
+            self._status.value = f'<span style="color:#b00020">⚠ {html.escape(str(problem))}</span>'
 
     def close(self) -> None:
         """Close this editor and every widget inside it (their front-end models go too)."""
@@ -266,10 +288,12 @@ class OrganizationEditor(W.VBox):
                 self._rest_note.value = f'<span style="color:#b00020">rest: {html.escape(local)}</span>'
             self._status.value = (f'<span style="color:#b00020">⚠ {html.escape(str(problem))}; the last '
                                   "valid organization stays in force</span>")
+            self.board.stale = True
         else:
             self.error = ""
             self.organization = organization
             self._status.value = ""
+            self.board.stale = False
         self._show_tail()
 
     @T.observe("known_documents")
@@ -278,9 +302,10 @@ class OrganizationEditor(W.VBox):
 
     def _show_tail(self) -> None:
         organization = self.organization
+        below = sorted(self.known_documents - organization.prioritised, key=natural_key)
+        self.board.show(organization, frozenset(below))
         if organization.finite:
             self._tail.value = ""
             return
-        below = sorted(self.known_documents - organization.prioritised, key=natural_key)
         named = " ".join(below) + " …" if below else "…"
         self._tail.value = f"<i>unlimited tail:</i> {html.escape(named)}"

@@ -1,8 +1,12 @@
 """The workbench the main notebook shows: a gold editor beside output editors, live R≺ R∼ S≺ S∼ (and F).
 
 Every valid edit of any editor, and every change of (n, W_n), recomputes ``scores`` with
-``workbench.metrics.reliability.reliability_sensitivity`` and redraws the charts in place (``JupyterChart``).
-The widget holds no arithmetic: it parses, calls the kernel, tabulates and draws.
+``workbench.metrics.reliability.reliability_sensitivity`` (for the output in focus, ``workbench.explain``, whose
+scores are the same) and redraws the charts in place (``JupyterChart``).
+Documents are tokens: dragging one moves it (the text follows), clicking one (or :meth:`Workbench.select`)
+explains it with ``workbench.explain``: its relations in the why panel (:attr:`Workbench.why`) and the mass
+each document loses in the chart beside the scores. The widget holds no arithmetic: it parses, calls the
+kernels, tabulates and draws.
 
     >>> wb = Workbench("d1 {d2 d3}", ["d1 d2 d3"], n=10, wn=0.8)
     >>> wb.outputs[0].levels[0].value = "d1 {d2 d3}"      # as the browser sets it when one types
@@ -12,6 +16,7 @@ The widget holds no arithmetic: it parses, calls the kernel, tabulates and draws
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 from collections.abc import Mapping, Sequence
@@ -22,12 +27,14 @@ import ipywidgets as W
 import pandas as pd
 import traitlets as T
 
-from workbench.charts import enable_offline, history_chart, scores_chart, with_data
+from workbench.charts import enable_offline, history_chart, lost_mass_chart, scores_chart, with_data
 from workbench.errors import WorkbenchError
+from workbench.metrics.explain import Explanation, explain
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization, natural_key
 from workbench.widgets.editor import OrganizationEditor
 from workbench.widgets.gallery import EXAMPLES
+from workbench.widgets.why import WhyPanel, lost_by_document, lost_rows, why_frame
 
 # Measure name -> RSScores field, in the order the scores are shown (seed 000, Table 9 prints R, S pairs).
 MEASURES = {"R≺": "r_priority", "S≺": "s_priority", "F≺": "f_priority",
@@ -39,6 +46,24 @@ _SECTION = "## "
 
 class WorkbenchFormatError(WorkbenchError):
     """An import the workbench cannot read: names the line (notation) or the key (JSON) at fault."""
+
+
+class SelectionError(WorkbenchFormatError):
+    """A document the workbench cannot explain; the why panel shows the same message and keeps the last valid
+    explanation."""
+
+
+class UnknownOutputError(SelectionError):
+    """``select`` named an output the workbench does not have (neither a 0-based index nor a displayed name)."""
+
+
+class DocumentNotInOutputError(SelectionError):
+    """``select`` named a document that the selected output does not hold (nor, with an unlimited tail, its
+    gold)."""
+
+
+class InvalidEditError(SelectionError):
+    """The gold or the selected output holds an invalid edit in progress: there is nothing valid to explain."""
 
 
 def _texts(outputs) -> dict[str, str]:
@@ -80,6 +105,16 @@ class Workbench(W.VBox):
         self.gold.add_class("wb-gold")
         self.outputs: list[OrganizationEditor] = []
         self.gold.observe(self._edited, "organization")
+        self.gold.observe(self._edit_in_progress, "error")
+        self.gold.board.on_select(lambda document: self._clicked(None, document))
+        self._focus = 0                      # the output the contribution chart and the why panel explain
+        self._chosen: str | None = None      # the document whose relations the why panel lists
+        self._explanation: Explanation | None = None  # the last valid explanation of the focused output
+        self._explained_for: tuple = ()      # (gold, output, n, wn) it explains: a click reuses it
+        self._lost: dict[str, dict[str, float]] = {}  # its lost mass per document and measure
+        self._why = why_frame(None, "")
+        self._why_panel = WhyPanel()
+        self._lost_chart: alt.JupyterChart | None = None
 
         self._gallery = W.Dropdown(options=list(EXAMPLES), value=None, description="example",
                                    layout=W.Layout(width="380px"))
@@ -104,7 +139,8 @@ class Workbench(W.VBox):
         self._scores_chart: alt.JupyterChart | None = None  # made at the first scores
         self._history_chart: alt.JupyterChart | None = None
         self._drawn_for: tuple[str, ...] = ()
-        self._charts = W.HBox(layout=W.Layout(align_items="center"))
+        # the scores chart, then the lost-mass chart: side by side, the second wraps below when the page is narrow
+        self._charts = W.HBox(layout=W.Layout(align_items="center", flex_flow="row wrap"))
         self._history_box = W.VBox()
         self._clear = W.Button(description="clear history")
         self._clear.on_click(lambda _: self.clear_history())
@@ -125,7 +161,8 @@ class Workbench(W.VBox):
             self._editors,
             W.HBox([self._add_output, self._remove_output]),
             self._status,
-            W.HBox([self._table, self._charts], layout=W.Layout(align_items="center")),
+            W.HBox([self._table, self._charts], layout=W.Layout(align_items="center", flex_flow="row wrap")),
+            self._why_panel,
             W.VBox([self._history_box, self._clear]),
             W.VBox([W.HBox([export_text, export_json, self._import, self._upload]), self._exchange]),
         ]
@@ -148,6 +185,7 @@ class Workbench(W.VBox):
         if not texts:
             raise WorkbenchFormatError("the workbench needs at least one output to score against the gold")
         gold_text = _texts({"gold": gold})["gold"]
+        self._focus, self._chosen = 0, None  # new tables: nothing selected
         with self._batch():
             self.gold.text = gold_text
             while len(self.outputs) > len(texts):
@@ -183,6 +221,43 @@ class Workbench(W.VBox):
         if len(self.outputs) > 1:
             with self._batch():
                 self._drop_last_output()
+
+    def select(self, output: int | str, document: str) -> pd.DataFrame:
+        """Explain ``document`` in ``output`` (a 0-based index or a displayed name such as ``"output 4"``), as a
+        click on its token does: highlight its occurrences in the gold and that output, list its relations in
+        the why panel, and return :attr:`why`.
+
+        Raises :class:`UnknownOutputError`, :class:`DocumentNotInOutputError` or :class:`InvalidEditError`
+        (the panel shows the message and keeps the last valid explanation).
+        """
+        index = self._output_index(output)
+        name = self.names[index]
+        problem = self._edit_problem(index)
+        if problem:
+            self._why_panel.warn(problem)
+            raise InvalidEditError(problem)
+        gold, organization = self.gold.organization, self.outputs[index].organization
+        if not _in_output(gold, organization, document):
+            message = (f"{document!r} is not in {name}" + ("" if organization.finite else " nor in the gold")
+                       + f": pick one of {_listing(_documents(gold, organization))}")
+            self._why_panel.warn(message)
+            raise DocumentNotInOutputError(message)
+        self._focus, self._chosen = index, document
+        self._explain()
+        return self.why
+
+    @property
+    def why(self) -> pd.DataFrame:
+        """The why panel's table: the selected document's relations per measure, ``Explanation.relations`` with
+        ``measure`` in front and the mass each relation ``kept`` and ``lost`` (see ``why.why_frame``); the last
+        valid one while an edit is invalid."""
+        return self._why.copy()
+
+    @property
+    def explanation(self) -> Explanation | None:
+        """The last valid :class:`workbench.Explanation` of the selected output (the first one until a
+        selection)."""
+        return self._explanation
 
     def scores_frame(self) -> pd.DataFrame:
         """The current scores: one row per output and measure (columns ``output, measure, value``)."""
@@ -286,6 +361,8 @@ class Workbench(W.VBox):
         editor = OrganizationEditor(text, caption=name)
         editor.add_class("wb-output")
         editor.observe(self._edited, "organization")
+        editor.observe(self._edit_in_progress, "error")
+        editor.board.on_select(lambda document: self._clicked(self.outputs.index(editor), document))
         self.outputs.append(editor)
         self._editors.children = [self.gold, *self.outputs]
         return editor
@@ -293,6 +370,9 @@ class Workbench(W.VBox):
     def _drop_last_output(self) -> None:
         editor = self.outputs.pop()
         editor.unobserve(self._edited, "organization")
+        editor.unobserve(self._edit_in_progress, "error")
+        if self._focus >= len(self.outputs):
+            self._focus, self._chosen = 0, None
         self._editors.children = [self.gold, *self.outputs]
         editor.close()
 
@@ -331,13 +411,16 @@ class Workbench(W.VBox):
         known = frozenset().union(gold.documents, *(e.organization.documents for e in self.outputs))
         for editor in (self.gold, *self.outputs):
             editor.known_documents = known
-        try:
-            scores = [reliability_sensitivity(gold, editor.organization, n=self.n, wn=self.wn)
-                      for editor in self.outputs]
+        try:  # the output in focus is explained anyway (why panel, lost-mass chart): its scores come with it
+            focus = self._explained()
+            scores = [focus.scores if index == self._focus else
+                      reliability_sensitivity(gold, editor.organization, n=self.n, wn=self.wn)
+                      for index, editor in enumerate(self.outputs)]
         except ValueError as problem:  # e.g. uniform weights asked for an unlimited tail
             self._status.value = f'<span style="color:#b00020">⚠ {html.escape(str(problem))}</span>'
             self.scores = []
             self._table.value = ""
+            self._why_panel.warn(str(problem))
             return
         self._status.value = ""
         self.scores = scores
@@ -345,6 +428,97 @@ class Workbench(W.VBox):
         self._record()
         self._table.value = self._table_html()
         self._draw()
+        self._explain()
+
+    # ------------------------------------------------------------------------------------ why
+    def _output_index(self, output: int | str) -> int:
+        if isinstance(output, bool) or not isinstance(output, int | str):
+            raise UnknownOutputError(f"output must be a 0-based index or a name, got {type(output).__name__}")
+        if isinstance(output, int):
+            if 0 <= output < len(self.outputs):
+                return output
+            message = f"no output {output}: the indices are 0 to {len(self.outputs) - 1}"
+        elif output in self.names:
+            return self.names.index(output)
+        else:
+            message = f"no output named {output!r}: the outputs are {', '.join(map(repr, self.names))}"
+        self._why_panel.warn(message)
+        raise UnknownOutputError(message)
+
+    def _edit_problem(self, index: int) -> str:
+        """What makes the gold or output ``index`` invalid right now ("" when both are valid)."""
+        for editor in (self.gold, *self.outputs[index:index + 1]):
+            if editor.error:
+                return (f"{editor.caption} has an invalid edit in progress ({editor.error}); the explanation "
+                        "shown is the last valid one")
+        return ""
+
+    def _clicked(self, index: int | None, document: str) -> None:
+        """A token was clicked: in an output (``index``) or in the gold (then the focused output)."""
+        with contextlib.suppress(SelectionError):  # the panel says why
+            self.select(self._focus if index is None else index, document)
+
+    def _edit_in_progress(self, _change) -> None:
+        if self._hold or not self.outputs:
+            return
+        problem = self._edit_problem(self._focus)
+        if problem:
+            self._why_panel.warn(problem)
+        elif self._why_panel.warned:
+            self._explain()
+
+    def _explain(self) -> None:
+        """Explain the focused output; redraw the contribution chart and, with a chosen document, the panel.
+        On any problem the panel says so and everything shown stays the last valid explanation."""
+        problem = self._edit_problem(self._focus)
+        if problem:
+            self._why_panel.warn(problem)
+            return
+        name = self.names[self._focus]
+        gold, organization = self.gold.organization, self.outputs[self._focus].organization
+        try:
+            explanation = self._explained()
+        except ValueError as problem:
+            self._why_panel.warn(f"{name}: {problem}")
+            return
+        chosen = self._chosen if self._chosen is not None and _in_output(gold, organization, self._chosen) else None
+        self._draw_lost(name, chosen)
+        self._highlight(chosen if chosen is not None else "")
+        if self._chosen is None:
+            self._why_panel.clear()
+        elif chosen is None:
+            self._why_panel.warn(f"{self._chosen!r} is no longer in {name}: the explanation shown is the last "
+                                 "valid one")
+        else:
+            self._why = why_frame(explanation, chosen)
+            self._why_panel.show(name, chosen, self._why, explanation.scores)
+
+    def _explained(self) -> Explanation:
+        """``explain`` of the output in focus against the gold (computed again only when either organization or
+        the weights changed: a click in the same output reuses it); raises what ``explain`` raises."""
+        key = (self.gold.organization, self.outputs[self._focus].organization, self.n, self.wn)
+        if key != self._explained_for:  # tuples compare items by identity first: cheap when unchanged
+            explanation = explain(*key[:2], n=self.n, wn=self.wn)
+            self._explanation, self._explained_for = explanation, key
+            self._lost = lost_by_document(explanation)
+        return self._explanation
+
+    def _highlight(self, document: str) -> None:
+        self.gold.board.highlight = document
+        for index, editor in enumerate(self.outputs):
+            editor.board.highlight = document if index == self._focus else ""
+
+    def _draw_lost(self, name: str, chosen: str | None) -> None:
+        rows = lost_rows(self._lost, chosen)
+        title = f"{name}: score mass lost per document"
+        if self._lost_chart is None:
+            frame = pd.DataFrame(rows, columns=["document", "measure", "lost", "order", "chosen"])
+            self._lost_chart = alt.JupyterChart(lost_mass_chart(frame, title=title))
+            self._charts.children = [*self._charts.children, self._lost_chart]
+        else:
+            spec = with_data(self._lost_chart.spec, rows)
+            spec["title"] = title
+            self._lost_chart.spec = spec
 
     def _draw(self) -> None:
         columns = ("step", "output", "measure", "value")
@@ -356,7 +530,8 @@ class Workbench(W.VBox):
             charts = scores_chart(pd.DataFrame(scores)), history_chart(pd.DataFrame(history))
             if self._scores_chart is None:
                 self._scores_chart, self._history_chart = (alt.JupyterChart(chart) for chart in charts)
-                self._charts.children, self._history_box.children = [self._scores_chart], [self._history_chart]
+                self._charts.children = [self._scores_chart, *self._charts.children]
+                self._history_box.children = [self._history_chart]
             else:
                 self._scores_chart.chart, self._history_chart.chart = charts
         else:  # same outputs: swap the rows into the built specs (no altair rebuild and validation)
@@ -417,6 +592,20 @@ class Workbench(W.VBox):
             self.load_json(text) if text.lstrip().startswith("{") else self.load_text(text)
         except ValueError as problem:
             self._status.value = f'<span style="color:#b00020">⚠ import: {html.escape(str(problem))}</span>'
+
+
+def _documents(gold: Organization, output: Organization) -> frozenset[str]:
+    """The documents one can ask about in ``output``: those it names, and (unlimited tail) the gold's too."""
+    return output.documents if output.finite else output.documents | gold.documents
+
+
+def _in_output(gold: Organization, output: Organization, document: str) -> bool:
+    return document in _documents(gold, output)
+
+
+def _listing(documents: frozenset[str], shown: int = 12) -> str:
+    names = sorted(documents, key=natural_key)
+    return " ".join(names[:shown]) + (f" … ({len(names)} in all)" if len(names) > shown else "")
 
 
 def _read_weights(text: str, line_no: int) -> tuple[int | None, float | None]:

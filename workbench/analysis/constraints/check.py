@@ -9,6 +9,7 @@ import pandas as pd
 
 from workbench.analysis.constraints import clustering, filtering, ranking
 from workbench.analysis.constraints.core import Constraint, Finding, _scorer
+from workbench.errors import ParameterError
 from workbench.metrics.registry import Measure
 
 CONSTRAINTS: dict[str, Constraint] = {c.name: c for c in (*clustering.CONSTRAINTS, *filtering.CONSTRAINTS,
@@ -32,8 +33,8 @@ def _select(constraints, task: str | None) -> list[Constraint]:
         elif item in CONSTRAINTS:
             chosen.append(CONSTRAINTS[item])
         else:
-            raise ValueError(f"unknown constraint {item!r}; constraints: {', '.join(CONSTRAINTS)} "
-                             f"(or a task: {', '.join(TASKS)})")
+            raise ParameterError(f"unknown constraint {item!r}; constraints: {', '.join(CONSTRAINTS)} "
+                                 f"(or a task: {', '.join(TASKS)})", parameter="constraints")
     return chosen
 
 

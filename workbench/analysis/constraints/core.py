@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterTypeError, WorkbenchError
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -118,8 +118,8 @@ def _scorer(measure: str | Measure | Callable, grid: Mapping[str, Sequence[float
         return _Scorer(name, parsed, parsed, grid, lower_is_better)
     if callable(measure):
         return _Scorer(getattr(measure, "__name__", repr(measure)), measure, None, grid, bool(lower_is_better))
-    raise TypeError(f"a measure is a registered name, a Measure or a callable (gold, output) → float, "
-                    f"got {type(measure).__name__}")
+    raise ParameterTypeError(f"a measure is a registered name, a Measure or a callable (gold, output) → "
+                             f"float, got {type(measure).__name__}", parameter="measure")
 
 
 def _score(scorer: _Scorer, constraint: str, gold: Organization, output: Organization,

@@ -1,0 +1,338 @@
+"""trec_eval's ranking rule everywhere a run is read (32-bit scores, ties by id descending, -M, duplicates), the
+arrays-backed readers (one pandas pass = the line-by-line reader; lazy Organizations), and campaigns from
+DataFrames, dicts and namedtuples equal to the same data read from TREC files."""
+
+import functools
+import warnings
+from collections import namedtuple
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import shared_dataset
+from workbench.cli import main
+from workbench.data.campaign import Campaign, MissingTopicsWarning, means
+from workbench.data.frames import FrameError
+from workbench.data.ranked import Judgements, RankedRun, rank_runs
+from workbench.data.trec import (
+    TrecFormatError,
+    _fast_columns,
+    _slow_columns,
+    read_trec_eval_output,
+    read_trec_qrels,
+    read_trec_run,
+    read_trec_run_frame,
+    write_trec_qrels,
+    write_trec_run,
+)
+from workbench.errors import WorkbenchWarning
+from workbench.metrics.ranking import RankingInputError, evaluate_run, trec_eval_order
+from workbench.metrics.registry import evaluate
+from workbench.model import Organization
+
+MEASURES = ["AP", "nDCG", "nDCG@5", "P@5", "RR", "RPrec", "Success@3", "ERR@10", "RBP(p=0.8)", "Q-measure"]
+
+
+# ------------------------------------------------------------------------------------ the ordering rule
+def _trec_eval_sorted(scores, docs, groups, precision):
+    """trec_eval's qsort with comp_sim_docno (form_res_rels.c), written as a comparator."""
+    values = np.asarray(scores, dtype=float)
+    if precision == "float32":
+        with np.errstate(over="ignore"):
+            values = values.astype(np.float32)
+
+    def compare(i, j):
+        if groups[i] != groups[j]:
+            return -1 if groups[i] < groups[j] else 1
+        if values[i] != values[j]:
+            return -1 if values[i] > values[j] else 1
+        return (docs[j] > docs[i]) - (docs[j] < docs[i])
+
+    return sorted(range(len(docs)), key=functools.cmp_to_key(compare))
+
+
+SPECIAL = [0.0, -0.0, 1.0, 0.3, 0.30000001, 0.30000000000000004, np.inf, -np.inf, 1e39, -1e39, 5e-46, 3.4e38,
+           3.5e38, -2.5]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.sampled_from(SPECIAL), st.floats(allow_nan=False, width=64)),
+                          st.text(alphabet="abé0Z-", min_size=1, max_size=3), st.integers(0, 2)),
+                min_size=1, max_size=40, unique_by=lambda e: (e[1], e[2])),
+       st.sampled_from(["float32", "float64"]))
+def test_trec_eval_order_is_trec_eval_comparator(entries, precision):
+    """Score descending (as 32-bit floats by default: -0.0 = 0.0, overflow to inf), then id descending."""
+    scores, docs, groups = (list(column) for column in zip(*entries, strict=True))
+    expected = _trec_eval_sorted(scores, docs, groups, precision)
+    assert trec_eval_order(scores, docs, np.array(groups), precision).tolist() == expected
+    ungrouped = _trec_eval_sorted(scores, docs, [0] * len(docs), precision)
+    assert trec_eval_order(scores, docs, score_precision=precision).tolist() == ungrouped
+
+
+def test_scores_equal_in_32_bits_tie_as_in_trec_eval(tmp_path):
+    """0.30000001 and 0.3 are one float32: trec_eval (and pytrec_eval, its C code) ranks the tie by id
+    descending, so 'b' (non-relevant) comes first; score_precision="float64" ranks 'a' first."""
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 a 1 0.30000001 sys\nq1 Q0 b 2 0.3 sys\nq1 Q0 c 3 0.1 sys\n")
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\n")
+    assert read_trec_run(run)["sys"].documents("q1") == ["b", "a", "c"]
+    assert read_trec_run(run, score_precision="float64")["sys"].documents("q1") == ["a", "b", "c"]
+    gold = read_trec_qrels(qrels)
+    default = Campaign(gold, read_trec_run(run)).evaluate(["AP", "RR"], progress=False)
+    assert default.value.tolist() == [0.5, 0.5]
+    full = Campaign(gold, read_trec_run(run, score_precision="float64")).evaluate(["AP", "RR"], progress=False)
+    assert full.value.tolist() == [1.0, 1.0]
+    assert evaluate_run({"q1": {"a": 1, "b": 0}}, {"q1": {"a": 0.30000001, "b": 0.3}}, ["RR"]) == {"RR": {"q1": 0.5}}
+    in_memory = {"s": {"q1": {"a": 0.30000001, "b": 0.3}}}
+    assert Campaign.from_dicts({"q1": {"a": 1}}, in_memory).evaluate("RR", progress=False).value.tolist() == [0.5]
+    assert Campaign.from_dicts({"q1": {"a": 1}}, in_memory, score_precision="float64").evaluate(
+        "RR", progress=False).value.tolist() == [1.0]
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    theirs = pytrec_eval.RelevanceEvaluator({"q1": {"a": 1, "b": 0}}, {"recip_rank"}).evaluate(
+        {"q1": {"a": 0.30000001, "b": 0.3, "c": 0.1}})
+    assert theirs["q1"]["recip_rank"] == 0.5
+
+
+def test_cli_ranks_like_trec_eval_and_takes_the_full_precision_flag(tmp_path, capsys):
+    (tmp_path / "run").write_text("q1 Q0 a 1 0.30000001 sys\nq1 Q0 b 2 0.3 sys\n")
+    (tmp_path / "qrels").write_text("q1 0 a 1\n")
+    args = ["eval", "--gold", str(tmp_path / "qrels"), "--run", str(tmp_path / "run"), "-m", "RR", "--format",
+            "csv", "-q"]
+    assert main(args) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "sys,all,RR,0.5"
+    assert main([*args, "--score-precision", "float64"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "sys,all,RR,1.0"
+
+
+# ----------------------------------------------------------------------------- -M and duplicate documents
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+TREC_NAMES = {"map": "AP", "Rprec": "RPrec", "recip_rank": "RR", "ndcg": "nDCG",
+              **{f"P_{k}": f"P@{k}" for k in CUTOFFS}}
+
+
+def test_max_docs_reproduces_trec_eval_minus_M():
+    """out.test.aqcM: ``trec_eval -m all_trec -q -c -M100 qrels.test results.trunc``, per topic and all."""
+    gold = read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
+    runs = read_trec_run(shared_dataset("trec_eval_test", "results.trunc"), max_docs=100)
+    assert max(len(runs["STANDARD"].documents(t)) for t in runs["STANDARD"]) == 100
+    reference = read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aqcM"))
+    reference = reference[reference.measure.isin(list(TREC_NAMES))]
+    with pytest.warns(MissingTopicsWarning):
+        results = Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="zero", progress=False)
+    ours = pd.concat([results, means(results)]).set_index(["topic", "measure"])["value"]
+    for name, topic, value in reference[["measure", "topic", "value"]].itertuples(index=False):
+        assert ours[(str(topic), TREC_NAMES[name])] == pytest.approx(float(value), abs=5e-5), (name, topic)
+    assert len(reference) == 4 * len(TREC_NAMES)
+
+
+def test_duplicates_stop_as_in_trec_eval_unless_beyond_the_cut(tmp_path):
+    """trec_eval stops on a document twice among the ranked ones (form_res_rels.c) and never sees those the
+    -M cut drops: an error naming both lines, or a warning saying the repeat was cut."""
+    path = tmp_path / "dup.run"
+    path.write_text("q1 Q0 d1 1 0.9 sys\nq1 Q0 d2 2 0.8 sys\n\nq1 Q0 d3 3 0.7 sys\nq1 Q0 d3 4 0.1 sys\n")
+    with pytest.raises(TrecFormatError, match="document 'd3' of topic 'q1' already on line 4") as error:
+        read_trec_run(path)
+    assert error.value.line == 5 and error.value.text == "q1 Q0 d3 4 0.1 sys"
+    with pytest.warns(WorkbenchWarning, match=r"1 entries repeat a document .* beyond the first 3 .*'d3'"):
+        cut = read_trec_run(path, max_docs=3)
+    assert cut["sys"].documents("q1") == ["d1", "d2", "d3"]
+    with pytest.raises(TrecFormatError, match="already on line 4"):
+        read_trec_run(path, max_docs=4)
+    with pytest.raises(TrecFormatError, match="already on line 4"):
+        read_trec_run_frame(path)
+
+
+# ---------------------------------------------------------------------------- one pass = line by line
+TOKENS = st.one_of(st.sampled_from(["q1", "Q0", "0", "1", "-1", "2.5", "1e3", "1.0", "nan", "inf", "True", "d1",
+                                    "d2", "#", "#c", "0.30000001", ".5", "1_0", "-0", "x"]),
+                   st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=4))
+SEPARATORS = st.sampled_from([" ", "\t", "  ", " \t", "\u00a0", "\x0b"])
+LINE_ENDS = st.sampled_from(["\n", "\r\n", "\r", "  \n"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.tuples(st.lists(TOKENS, min_size=0, max_size=8), SEPARATORS, LINE_ENDS), max_size=6),
+       kind=st.sampled_from(["qrels", "run"]), encoding=st.sampled_from(["utf-8", "latin-1"]))
+def test_the_one_pass_parser_reads_what_the_line_reader_reads(tmp_path, lines, kind, encoding):
+    """Whenever pandas' pass returns columns, they equal the line-by-line reader's; when the line reader
+    rejects the file, the pass has declined it (so the error names the line)."""
+    text = "".join(separator.join(tokens) + end for tokens, separator, end in lines)
+    try:
+        raw = text.encode(encoding)
+    except UnicodeEncodeError:
+        return
+    wanted = ("topic", "document", "relevance") if kind == "qrels" else ("topic", "document", "score", "system")
+    fast = _fast_columns(raw, encoding, kind, wanted)
+    try:
+        slow = _slow_columns(tmp_path / "f", raw, encoding, kind, wanted)[0]
+    except TrecFormatError:
+        assert fast is None
+        return
+    if fast is not None:
+        for name in wanted:
+            assert np.asarray(fast[name]).tolist() == np.asarray(slow[name]).tolist(), name
+
+
+def test_the_one_pass_parser_takes_the_usual_files():
+    """Plain TREC files (and comments, CRLF, trailing junk) do not fall back to the line reader."""
+    for name, kind in (("qrels.test", "qrels"), ("results.test", "run"), ("results.trunc", "run")):
+        raw = shared_dataset("trec_eval_test", name).read_bytes()
+        wanted = ("topic", "document") + (("relevance",) if kind == "qrels" else ("score", "system"))
+        assert _fast_columns(raw, "utf-8", kind, wanted) is not None, name
+        assert _fast_columns(b"# a comment\r\n" + raw.replace(b"\n", b"\r\n"), "utf-8", kind, wanted) is not None
+
+
+# ------------------------------------------------------------------------------------ arrays and laziness
+def test_rankings_stay_arrays_until_an_organization_is_asked_for():
+    gold = read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
+    runs = read_trec_run(shared_dataset("trec_eval_test", "results.test"))
+    assert isinstance(gold, Judgements) and isinstance(runs["STANDARD"], RankedRun)
+    Campaign(gold, runs).evaluate(["AP", "nDCG@10", "P@10", "RR"], progress=False)
+    assert runs["STANDARD"]._built == {} and gold._built == {}
+    organization = runs["STANDARD"]["301"]
+    assert organization == Organization.from_ranking(runs["STANDARD"].documents("301"))
+    assert set(runs["STANDARD"]._built) == {"301"}
+
+
+def test_ranking_measures_on_arrays_equal_the_per_topic_path():
+    """One gain table per system (arrays) gives what ``evaluate`` gives topic by topic on Organizations."""
+    gold = read_trec_qrels(shared_dataset("trec_eval_test", "qrels.rel_level"))
+    runs = read_trec_run(shared_dataset("trec_eval_test", "results.test"))
+    fast = Campaign(gold, runs).evaluate(MEASURES, progress=False).set_index(["topic", "measure"])["value"]
+    for topic in gold:
+        by_hand = evaluate(gold[topic], runs["STANDARD"][topic], MEASURES)
+        for name, value in by_hand.items():
+            assert fast[(topic, name)] == pytest.approx(value, abs=1e-12), (topic, name)
+    organizations = {t: gold[t] for t in gold}
+    outputs = {"STANDARD": {t: runs["STANDARD"][t] for t in runs["STANDARD"]}}
+    slow = Campaign(organizations, outputs).evaluate(MEASURES, progress=False).set_index(["topic", "measure"])
+    assert np.allclose(slow["value"].loc[fast.index].to_numpy(), fast.to_numpy(), atol=1e-12, rtol=0)
+
+
+def test_ties_as_levels_follow_the_score_precision():
+    runs = rank_runs(np.array(["s"] * 3), np.array(["q"] * 3), np.array(["a", "b", "c"]),
+                     np.array([0.30000001, 0.3, 0.1]), ties="levels")
+    assert [sorted(set().union(*level)) for level in runs["s"]["q"].levels] == [["a", "b"], ["c"]]
+    with pytest.raises(RankingInputError, match="score_precision"):
+        trec_eval_order([1.0], ["a"], score_precision="half")
+
+
+# ------------------------------------------------------------------------------- campaigns from memory
+Qrel = namedtuple("TrecQrel", "query_id doc_id relevance iteration")
+ScoredDoc = namedtuple("ScoredDoc", "query_id doc_id score")
+
+
+@st.composite
+def campaigns(draw):
+    """Judgements and two runs over a few topics, scores with ties (also ties only in 32 bits)."""
+    topics = draw(st.lists(st.sampled_from(["301", "q2", "7"]), min_size=1, max_size=3, unique=True))
+    docs = [f"d{i}" for i in range(8)]
+    qrels = {t: draw(st.dictionaries(st.sampled_from(docs), st.integers(-1, 3), min_size=1, max_size=6))
+             for t in topics}
+    score = st.sampled_from([0.5, 0.25, 0.30000001, 0.3, 1.0, -2.0, 7.125])
+    runs = {system: {t: draw(st.dictionaries(st.sampled_from(docs), score, min_size=1, max_size=8))
+                     for t in draw(st.lists(st.sampled_from(topics), min_size=1, unique=True))}
+            for system in ("bm25", "dense")}
+    return qrels, runs
+
+
+def _files(tmp_path, qrels, runs):
+    (tmp_path / "qrels").write_text("".join(f"{t} 0 {d} {g}\n" for t, j in qrels.items() for d, g in j.items()))
+    (tmp_path / "run").write_text("".join(f"{t} Q0 {d} 0 {s!r} {system}\n" for system, run in runs.items()
+                                          for t, scored in run.items() for d, s in scored.items()))
+    return read_trec_qrels(tmp_path / "qrels"), read_trec_run(tmp_path / "run")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=campaigns())
+def test_frames_dicts_and_namedtuples_equal_trec_files(tmp_path, data):
+    qrels, runs = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MissingTopicsWarning)
+        files = Campaign(*_files(tmp_path, qrels, runs)).evaluate(MEASURES, progress=False)
+        qrels_frame = pd.DataFrame([(t, d, g) for t, j in qrels.items() for d, g in j.items()],
+                                   columns=["query_id", "doc_id", "relevance"])
+        run_frame = pd.DataFrame([(t, d, s, system) for system, run in runs.items() for t, scored in run.items()
+                                  for d, s in scored.items()], columns=["query_id", "doc_id", "score", "system"])
+        doors = {
+            "frames": Campaign.from_frames(qrels_frame, run_frame),
+            "dict of frames": Campaign.from_frames(
+                qrels_frame.rename(columns={"query_id": "q"}), {s: f.drop(columns="system").rename(
+                    columns={"query_id": "q"}) for s, f in run_frame.groupby("system", sort=False)}, query="q"),
+            "dicts": Campaign.from_dicts(qrels, runs),
+            "namedtuples": Campaign.from_namedtuples(
+                [Qrel(t, d, g, "0") for t, j in qrels.items() for d, g in j.items()],
+                {s: [ScoredDoc(t, d, v) for t, scored in run.items() for d, v in scored.items()]
+                 for s, run in runs.items()}),
+        }
+        for door, campaign in doors.items():
+            pd.testing.assert_frame_equal(campaign.evaluate(MEASURES, progress=False), files, obj=door)
+
+
+def test_integer_ids_are_read_as_their_text():
+    qrels = pd.DataFrame({"query_id": [301, 301], "doc_id": [1, 2], "relevance": [1, 0]})
+    run = pd.DataFrame({"query_id": [301, 301], "doc_id": [2, 1], "score": [0.5, 0.4], "run": ["r", "r"]})
+    campaign = Campaign.from_frames(qrels, run)
+    assert list(campaign.gold) == ["301"] and campaign.runs["r"].documents("301") == ["2", "1"]
+
+
+QRELS = pd.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "c"], "relevance": [1, 0, 2]})
+RUN = pd.DataFrame({"query_id": ["q1", "q1", "q2"], "doc_id": ["a", "b", "c"], "score": [0.1, 0.2, 0.3],
+                    "system": ["s", "s", "s"]})
+
+
+@pytest.mark.parametrize(("qrels", "runs", "message"), [
+    (QRELS.drop(columns="relevance"), RUN, r"qrels: no column 'relevance'; the frame has 'query_id', 'doc_id'"),
+    (QRELS, RUN.drop(columns="system"), r"runs: no column 'system'"),
+    (QRELS.assign(relevance=[1, "high", 2]), RUN, r"column 'relevance' is not a number at row 1: 'high'"),
+    (QRELS.assign(relevance=[1, np.inf, 2]), RUN, r"column 'relevance' is infinite at row 1"),
+    (QRELS.assign(relevance=[True, False, True]), RUN, r"column 'relevance' holds booleans"),
+    (QRELS.assign(query_id=["q1", None, "q2"]), RUN, r"column 'query_id' is missing a value at row 1"),
+    (QRELS, RUN.assign(score=[0.1, "x", 0.3]), r"runs: column 'score' is not a number at row 1: 'x'"),
+    (QRELS, RUN.assign(score=[0.1, np.nan, 0.3]), r"column 'score' is missing \(NaN\) at row 1"),
+    (pd.concat([QRELS, QRELS.iloc[[1]]], ignore_index=True), RUN,
+     r"qrels: \(query_id, doc_id\) 'q1', 'b' again at row 3 \(first at row 1\)"),
+    (QRELS, {"s": RUN.iloc[[0, 1, 0]].drop(columns="system")},
+     r"run 's': \(query_id, doc_id\) 'q1', 'a' again at row 2 \(index 0\) \(first at row 0\)"),
+    (QRELS, {"s": RUN.drop(columns="score")}, r"run 's': no column 'score'"),
+])
+def test_bad_frames_name_the_column_and_the_first_offending_row(qrels, runs, message):
+    with pytest.raises(FrameError, match=message):
+        Campaign.from_frames(qrels, runs)
+
+
+def test_bad_dicts_and_records_are_named():
+    with pytest.raises(FrameError, match=r"column 'relevance' is not a number at row 0 \(index \('q1', 'a'\)\)"):
+        Campaign.from_dicts({"q1": {"a": "high"}}, {"s": {"q1": {"a": 1.0}}})
+    with pytest.raises(FrameError, match=r"give the runs as \{system: run\}"):
+        Campaign.from_dicts({"q1": {"a": 1}}, {"q1": {"a": 1.0}})
+    with pytest.raises(FrameError, match="records need the fields query_id, doc_id, relevance"):
+        Campaign.from_namedtuples([("q1", "a", 1)], {"s": []})
+
+
+def test_round_trip_through_files_keeps_arrays(tmp_path):
+    """Writers take the arrays-backed mappings: what is written reads back equal."""
+    gold = read_trec_qrels(shared_dataset("trec_eval_test", "qrels.rel_level"))
+    runs = read_trec_run(shared_dataset("trec_eval_test", "results.trunc"))
+    write_trec_qrels(gold, tmp_path / "qrels")
+    write_trec_run(runs, tmp_path / "run")
+    assert read_trec_qrels(tmp_path / "qrels") == gold
+    assert read_trec_run(tmp_path / "run") == runs
+
+
+def test_measures_on_organizations_still_work_on_file_campaigns(tmp_path):
+    """A measure that is not a ranking measure (here R≺, S≺) gets Organizations built from the arrays, for
+    the topics it scores, beside ranking measures computed from the arrays."""
+    (tmp_path / "qrels").write_text("q1 0 a 2\nq1 0 b 1\nq1 0 c 0\nq2 0 d 1\n")
+    (tmp_path / "run").write_text("q1 Q0 c 1 3 s\nq1 Q0 a 2 2 s\nq1 Q0 b 3 2 s\nq2 Q0 d 1 1 s\n")
+    gold, runs = read_trec_qrels(tmp_path / "qrels"), read_trec_run(tmp_path / "run")
+    names = ["R≺(n=10, wn=0.8)", "S≺(n=10, wn=0.8)", "AP", "nDCG"]
+    results = Campaign(gold, runs).evaluate(names, progress=False).set_index(["topic", "measure"])["value"]
+    for topic in ("q1", "q2"):
+        expected = evaluate(gold[topic], runs["s"][topic], names)
+        assert {name: results[(topic, name)] for name in names} == pytest.approx(expected, abs=1e-12)
+    assert runs["s"].documents("q1") == ["c", "b", "a"]

@@ -1,0 +1,481 @@
+"""The trec_eval drop-in: trec_eval 10.0's seven quicktest outputs byte for byte, every measure against
+pytrec_eval (trec_eval's C code) on random campaigns with ties, trec_eval's order and its bad input."""
+
+import math
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import shared_dataset
+from workbench.cli import main as cli_main
+from workbench.data.trec import TrecFormatError
+from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.metrics.ranking import GainTable, evaluate_run, trec_eval_order
+from workbench.metrics.trec_measures import geometric_mean
+from workbench.trec_eval import Options, TrecEvalError, evaluate, main, render, select_measures
+
+# trec_eval 10.0's Makefile quicktest: (reference output, command line); see trec_eval_test/SOURCE.txt
+QUICKTEST = [
+    ("out.test", ["qrels.test", "results.test"]),
+    ("out.test.a", ["-m", "all_trec", "qrels.test", "results.test"]),
+    ("out.test.aq", ["-m", "all_trec", "-q", "qrels.test", "results.test"]),
+    ("out.test.aqc", ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"]),
+    ("out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100", "qrels.test", "results.trunc"]),
+    ("out.test.aql", ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "qrels.rel_level", "results.test"]),
+    ("out.test.meas_params", ["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m",
+                              "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m",
+                              "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4",
+                              "-msuccess.2,5,20", "qrels.test", "results.test"]),
+]
+
+
+def _paths(args):
+    return [str(shared_dataset("trec_eval_test", a)) if a.startswith(("qrels", "results")) else a for a in args]
+
+
+@pytest.mark.parametrize("reference, args", QUICKTEST, ids=[r for r, _ in QUICKTEST])
+def test_quicktest_byte_for_byte(reference, args, capsys):
+    expected = shared_dataset("trec_eval_test", reference).read_bytes()
+    assert cli_main(["trec_eval", *_paths(args)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.encode("latin-1") == expected
+    # qrels.rel_level grades 304 documents -1: trec_eval's "pooled but unjudged", said on stderr
+    assert ("negative grade" in captured.err) == ("qrels.rel_level" in args)
+
+
+# ------------------------------------------------------------------------------- pytrec_eval, random
+@st.composite
+def campaigns(draw):
+    """qrels {topic: {doc: grade -1..3}} and a run {topic: {doc: score}} with many ties, documents outside
+    the qrels, run topics without judgements and judged topics the run lacks."""
+    docs = [f"d{i}" for i in range(draw(st.integers(2, 25)))]
+    qrels, run = {}, {}
+    for t in range(draw(st.integers(1, 4))):
+        judged = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=len(docs)))
+        qrels[f"q{t}"] = {d: draw(st.integers(-1, 3)) for d in judged}
+        qrels[f"q{t}"][f"zero{t}"] = 0  # trec_eval's ndcg_cut needs one grade ≥ 0 (rel_levels[-1] otherwise)
+        retrieved = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=len(docs)))
+        if draw(st.booleans()) or t == 0:
+            run[f"q{t}"] = {d: float(draw(st.integers(0, 4))) / 2 for d in retrieved}
+    if draw(st.booleans()):
+        run["unjudged"] = {"d0": 1.0}
+    return qrels, run
+
+
+def _write(folder: Path, qrels, run) -> tuple[Path, Path]:
+    qrels_path, run_path = folder / "qrels", folder / "run"
+    qrels_path.write_text("".join(f"{t} 0 {d} {g}\n" for t, docs in qrels.items() for d, g in docs.items()))
+    run_path.write_text("".join(f"{t} Q0 {d} {i} {s} tag\n" for t, docs in run.items()
+                                for i, (d, s) in enumerate(docs.items())))
+    return qrels_path, run_path
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=campaigns(), level=st.integers(1, 3), judged_only=st.booleans())
+def test_every_measure_equals_pytrec_eval(data, level, judged_only):
+    """Every all_trec measure pytrec_eval computes, per topic, to 1e-9 and as printed (4 decimals)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = data
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, pytrec_eval.supported_measures, relevance_level=level,
+                                            judged_docs_only_flag=judged_only).evaluate(run)
+    with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
+        warnings.simplefilter("ignore", WorkbenchWarning)  # run topics without judgements, negative grades
+        mine = evaluate(*_write(Path(folder), qrels, run), ["all_trec"],
+                        Options(rel_level=level, judged_only=judged_only))
+    assert set(mine.topics) == set(theirs)
+    checked = 0
+    for measure, names, columns in mine.rows:
+        if measure.name in ("runid", "relstring", "num_q", "unj", "rbp", "rbp_resid"):
+            continue  # text, a count, and measures newer than pytrec_eval's trec_eval
+        for name, column in zip(names, columns, strict=True):
+            for topic, value in zip(mine.topics, column, strict=True):
+                if measure.name in ("iprec_at_recall", "11pt_avg") and \
+                        not _rounds_as_version_9(theirs[topic]["num_rel"]):
+                    continue  # pytrec_eval bundles trec_eval 9: ⌊rR + 0.9⌋ where version 10 rounds rR
+                expected = theirs[topic][name]
+                if math.isnan(expected):
+                    assert math.isnan(value), (name, topic)
+                    continue
+                assert value == pytest.approx(expected, abs=1e-9), (name, topic)
+                assert f"{value:6.4f}" == f"{expected:6.4f}", (name, topic)
+                checked += 1
+    assert checked > 0
+
+
+def _rounds_as_version_9(num_rel: float) -> bool:
+    """Whether trec_eval 9's ⌊r·R + 0.9⌋ and version 10's lround(r·R) agree at r = 0, 0.1, ..., 1."""
+    return all(math.floor(r / 10 * num_rel + 0.9) == math.floor(r / 10 * num_rel + 0.5) for r in range(11))
+
+
+REGISTERED = {"bpref": "Bpref(rel_level={L})", "infAP": "infAP(rel_level={L})", "set_P": "SetP(rel_level={L})",
+              "set_recall": "SetR(rel_level={L})", "set_F": "SetF(rel_level={L})",
+              "set_map": "SetAP(rel_level={L})", "set_relative_P": "SetRelP(rel_level={L})",
+              "num_rel": "NumRel(rel_level={L})", "num_ret": "NumRet", "num_rel_ret": "NumRelRet(rel_level={L})",
+              "num_nonrel_judged_ret": "NumNonRelJudgedRet(rel_level={L})", "recall_7": "R(rel_level={L})@7",
+              "relative_P_7": "RelP(rel_level={L})@7", "iprec_at_recall_0.30": "IPrec(rel_level={L})@0.3",
+              "Rprec_mult_0.60": "RPrecMult(rel_level={L})@0.6", "11pt_avg": "11ptAvg(rel_level={L})",
+              "binG": "BinG(rel_level={L})", "utility": "SetUtility(rel_level={L})", "G": "G", "ndcg_rel": "nDCGRel",
+              "Rndcg": "RnDCG(rel_level={L})", "map": "map(rel_level={L})", "ndcg": "nDCG"}
+
+
+@settings(max_examples=120, deadline=None)
+@given(data=campaigns(), level=st.integers(1, 3))
+def test_registered_measures_equal_pytrec_eval(data, level):
+    """The registry's spellings of trec_eval's measures through the API (one vectorised pass), to 1e-9."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = data
+    wanted = {"bpref", "infAP", "set_P", "set_recall", "set_F", "set_map", "set_relative_P", "num_rel",
+              "num_ret", "num_rel_ret", "num_nonrel_judged_ret", "recall.7", "relative_P.7", "iprec_at_recall",
+              "Rprec_mult", "11pt_avg", "binG", "utility", "G", "ndcg_rel", "Rndcg", "map", "ndcg"}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, wanted, relevance_level=level).evaluate(run)
+    names = {k: v.format(L=level) for k, v in REGISTERED.items()}
+    mine = evaluate_run(qrels, run, names.values())
+    for topic, values in theirs.items():
+        for measure, registered in names.items():
+            if measure in ("iprec_at_recall_0.30", "11pt_avg") and not _rounds_as_version_9(values["num_rel"]):
+                continue  # pytrec_eval bundles trec_eval 9's rounding of r·R (see above)
+            assert mine[registered][topic] == pytest.approx(values[measure], abs=1e-9), (measure, topic)
+
+
+# ---------------------------------------------------------------------------------------- trec_eval's order
+def test_scores_tie_as_32_bit_floats_then_docno_descending():
+    # 0.1000000001 and 0.1 are one float32: trec_eval ranks them by docno descending, "b" before "a"
+    assert trec_eval_order([0.1000000001, 0.1, 0.05], ["a", "b", "c"]).tolist() == [1, 0, 2]
+    assert trec_eval_order([0.1000001, 0.1], ["a", "b"]).tolist() == [0, 1]  # distinct as float32
+
+
+def test_float32_tie_in_the_command(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    run = tmp_path / "run"
+    run.write_text("1 Q0 a 1 0.30000000001 r\n1 Q0 b 2 0.3 r\n")
+    result = evaluate(qrels, run, ["recip_rank"])
+    assert result.rows[0][2][0] == [0.5]  # b ranks first: the scores tie in 32 bits, b > a
+
+
+def test_max_docs_and_judged_only(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n1 0 b 1\n1 0 c 0\n")
+    run = tmp_path / "run"
+    run.write_text("1 Q0 x 1 9 r\n1 Q0 a 2 8 r\n1 Q0 c 3 7 r\n1 Q0 b 4 6 r\n")
+    assert evaluate(qrels, run, ["num_ret"], Options(max_docs=2)).rows[0][2][0] == [2.0]
+    judged = evaluate(qrels, run, ["P.1", "num_ret"], Options(judged_only=True))
+    assert [columns[0][0] for _, _, columns in judged.rows] == [3.0, 1.0]  # x is unjudged: a, c, b remain
+
+
+def test_complete_scores_missing_topics_on_the_placeholder(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n2 0 b 1\n")
+    run = tmp_path / "run"
+    run.write_text("1 Q0 a 1 1 r\n")
+    out = render(evaluate(qrels, run, ["map", "num_ret", "num_q"], Options(complete=True)), per_topic=True)
+    assert "num_ret               \t2\t0\n" in out and "map                   \tall\t0.5000\n" in out
+    assert "num_q                 \tall\t2\n" in out
+    assert "num_q                 \tall\t1\n" in render(evaluate(qrels, run, ["num_q"]))
+
+
+def test_geometric_mean_uses_trec_evals_floor():
+    assert geometric_mean([0.0, 1.0]) == pytest.approx(math.sqrt(1e-5))
+
+
+def test_measure_parameters_read_as_trec_eval_reads_them():
+    (p, params, names), = select_measures(["P.20,5,7.9"])
+    assert params == (5, 7, 20) and names == ["P_5", "P_7", "P_20"]
+    (ndcg, pairs, names), = select_measures(["ndcg.1=3,2=9"])
+    assert pairs == (("1", 3.0), ("2", 9.0)) and names == ["ndcg_1=3,2=9"]
+    (_, first, _), = select_measures(["P.5", "P.10"])  # the first parameters of a measure count
+    assert first == (5,)
+    assert [m.name for m, _, _ in select_measures([])][:3] == ["runid", "num_q", "num_ret"]
+
+
+@pytest.mark.parametrize("request_, message", [("nosuch", "illegal measure"), ("P.0,5", "not positive"),
+                                               ("P.5,5", "duplicate"), ("ndcg.1==2", "malformed"),
+                                               ("ndcg.x", "malformed"), ("P.", "improper")])
+def test_bad_measures_are_named_errors(request_, message):
+    with pytest.raises(TrecEvalError, match=message):
+        select_measures([request_])
+
+
+# --------------------------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("qrels_text, run_text, line, message", [
+    ("1 0 a\n", "1 Q0 a 1 1 r\n", 1, "4 fields"),
+    ("1 0 a 1\n\n", "1 Q0 a 1 1 r\n", 2, "4 fields"),
+    ("1 0 a 1 extra\n", "1 Q0 a 1 1 r\n", 1, "4 fields"),
+    ("1 0 a 1\n", "1 Q0 a 1 1\n", 1, "6 fields"),
+    ("1 0 a 1\n", "1 Q0 a 1 1 r\n1 Q0 a 2 0.5 r\n", 2, "retrieved twice"),
+    ("1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 r\n", 2, "judged twice"),
+    ("1 0 a 1\n", "1 Q0 a 1 nan r\n", 1, "NaN"),
+])
+def test_what_trec_eval_rejects_names_file_and_line(tmp_path, qrels_text, run_text, line, message):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    with pytest.raises(TrecFormatError, match=message) as caught:
+        evaluate(qrels, run)
+    assert caught.value.line == line and caught.value.path in (qrels, run)
+    assert isinstance(caught.value, WorkbenchError)
+
+
+def test_what_trec_eval_accepts_silently_warns(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1.7\n1 0 b -1\n1 0 c 0\n")
+    run.write_text("1 Q0 a 1 1x r\n1 Q0 b 2 0.5 r\n9 Q0 a 1 1 r\n")
+    with pytest.warns(WorkbenchWarning) as caught:
+        result = evaluate(qrels, run, ["num_rel", "relstring", "num_ret"], Options())
+    text = " ".join(str(w.message) for w in caught)
+    assert "atol" in text and "atof" in text and "negative grade" in text and "no judgements" in text
+    columns = {m.name: c[0] for m, _, c in result.rows}
+    assert columns == {"num_rel": [1.0], "relstring": ["1."], "num_ret": [2.0]}  # 1.7 → 1, -1 → '.'
+
+
+def test_no_shared_topic_and_empty_files_are_named_errors(tmp_path):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1\n")
+    run.write_text("2 Q0 a 1 1 r\n")
+    with pytest.raises(TrecEvalError, match="No queries"), pytest.warns(WorkbenchWarning):
+        evaluate(qrels, run)
+    run.write_text("")
+    with pytest.raises(TrecFormatError, match="empty"):
+        evaluate(qrels, run)
+
+
+def test_command_line_syntax(tmp_path, capsys):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1\n1 0 b 1\n")
+    run.write_text("1 Q0 a 1 2 r\n1 Q0 x 2 1 r\n1 Q0 b 3 0 r\n")
+    assert main(["-mP.1,2", "-M2", "-q", str(qrels), str(run)]) == 0
+    assert capsys.readouterr().out == ("P_1                   \t1\t1.0000\nP_2                   \t1\t0.5000\n"
+                                       "P_1                   \tall\t1.0000\nP_2                   \tall\t0.5000\n")
+    assert cli_main(["trec_eval", "--measure=num_ret", "-n", str(qrels), str(run)]) == 0
+    assert capsys.readouterr().out == ""
+    assert cli_main(["trec_eval", "-x", str(qrels), str(run)]) == 2
+    assert "trec_eval" in capsys.readouterr().err
+
+
+def test_gain_table_derives_judgement_flags():
+    table = GainTable(np.array([[1.0, 0.0, 0.0]]), np.array([[1.0]]), num_ret=np.array([2]))
+    assert table.judged.tolist() == [[True, True, False]] and table.retrieved().tolist() == [[True, True, False]]
+    assert table.n_judged.tolist() == [1]
+
+
+IR_MEASURES = ["Bpref", "infAP", "NumRel", "NumRet", "NumRelRet", "SetP", "SetR", "SetF", "R@5", "Rprec",
+               "Judged@5", "Bpref(rel=2)", "R(rel=2)@3"]
+OURS = {"Bpref(rel=2)": "Bpref(rel_level=2)", "R(rel=2)@3": "R(rel_level=2)@3"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=campaigns())
+def test_ir_measures_spellings_equal_ir_measures(data):
+    """ir_measures' names give ir_measures' values (scores made distinct: its Judged@k breaks ties by docno
+    ascending where trec_eval breaks them descending)."""
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels, run = data
+    run = {t: {d: s + i * 1e-3 for i, (d, s) in enumerate(docs.items())} for t, docs in run.items()}
+    parsed = {ir_measures.parse_measure(n): n for n in IR_MEASURES}
+    theirs = {(parsed[m.measure], m.query_id): m.value for m in ir_measures.iter_calc(list(parsed), qrels, run)}
+    mine = evaluate_run(qrels, run, [OURS.get(n, n) for n in IR_MEASURES])
+    for (measure, topic), value in theirs.items():
+        if topic not in run:
+            continue  # ir_measures scores some judged topics the run lacks; trec_eval skips them
+        assert mine[OURS.get(measure, measure)][topic] == pytest.approx(value, abs=1e-9), (measure, topic)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.text("ab\x7f\xe9", max_size=10),
+                          st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.1, 0.1000000001, 1e30, -1e-30, float("inf"),
+                                           -float("inf"), 2.5, 16777217.0])), max_size=40))
+def test_trec_eval_order_is_comp_sim_docno(rows):
+    """Against a plain sort with trec_eval's comparator: topic, float32 score descending (-0.0 == 0.0),
+    document id bytes descending."""
+    groups = np.array([g for g, _, _ in rows], dtype=np.int64)
+    docs = np.array([d.encode("utf-8") for _, d, _ in rows], dtype=bytes)
+    scores = np.array([s for _, _, s in rows], dtype=float)
+    got = trec_eval_order(scores, docs, groups=groups).tolist()
+    expected = sorted(range(len(rows)), key=lambda i: (groups[i], -float(np.float32(scores[i])),
+                                                       [-b for b in docs[i]] + [1]))
+    assert [(groups[i], np.float32(scores[i]), docs[i]) for i in got] == \
+        [(groups[i], np.float32(scores[i]), docs[i]) for i in expected]
+
+
+# ------------------------------------------- custom gains: trec_eval's C loops transliterated, per topic
+def _c_gains(levels: dict[int, int], pairs: dict[int, float]) -> list[list]:
+    """setup_gains (gain_init.c): [level, count, gain] sorted by (int)(gain difference), qsort-style."""
+    import functools
+    gains = [[lv, 0, float(g)] for lv, g in pairs.items()]
+    for lv in range(max(levels, default=-1) + 1):
+        entry = next((e for e in gains if e[0] == lv), None)
+        if entry:
+            entry[1] = levels.get(lv, 0)
+        else:
+            gains.append([lv, levels.get(lv, 0), float(lv)])
+    return sorted(gains, key=functools.cmp_to_key(lambda a, b: int(a[2] - b[2])))
+
+
+def _log2(x: float) -> float:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.log2(np.float64(x)))
+
+
+def _div(a: float, b: float) -> float:
+    """C's double division: ±inf or NaN instead of an exception."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(a) / np.float64(b))
+
+
+def _c_loops(rels: list[int], levels: dict[int, int], pairs: dict[int, float]) -> dict[str, float]:
+    """te_calc_ndcg, te_calc_ndcg_rel, te_calc_Rndcg and te_calc_G of trec_eval 10.0, loop for loop."""
+    gains = _c_gains(levels, pairs)
+    get = {lv: g for lv, _, g in gains}
+
+    def ideal_walk():
+        cur, n_at = len(gains) - 1, 0
+        gain = gains[cur][2] if cur >= 0 else 0.0
+        while True:
+            n_at += 1
+            while cur >= 0 and n_at > gains[cur][1]:
+                n_at, cur = 1, cur - 1
+                gain = gains[cur][2] if cur >= 0 else 0.0
+            yield gain
+
+    out = {}
+    # ndcg and ndcg_rel
+    dcg = idcg = total = 0.0
+    num_rel = num_rel_ret = 0
+    walk = ideal_walk()
+    ideal = gains[-1][2] if gains else 0.0
+    i = 0
+    while i < len(rels) and ideal > 0:
+        g = get.get(rels[i], 0.0)
+        dcg += g / math.log2(i + 2) if g else 0.0
+        ideal = next(walk)
+        if ideal > 0:
+            num_rel += 1
+            idcg += ideal / math.log2(i + 2)
+        if g > 0:
+            total += _div(dcg, idcg)
+            num_rel_ret += 1
+        i += 1
+    while i < len(rels):
+        g = get.get(rels[i], 0.0)
+        dcg += g / math.log2(i + 2) if g else 0.0
+        if g > 0:
+            total += _div(dcg, idcg)
+            num_rel_ret += 1
+        i += 1
+    while ideal > 0:
+        ideal = next(walk)
+        if ideal > 0:
+            num_rel += 1
+            idcg += ideal / math.log2(i + 2)
+        i += 1
+    out["ndcg"] = dcg / idcg if idcg > 0 else 0.0
+    total += _div((num_rel - num_rel_ret) * dcg, idcg)
+    out["ndcg_rel"] = _div(total, num_rel) if total > 0 else 0.0
+    # G
+    walk, ideal, i = ideal_walk(), (gains[-1][2] if gains else 0.0), 0
+    results_g = sum_results = sum_ideal = sum_cost = 0.0
+    while i < len(rels) and ideal > 0:
+        g = get.get(rels[i], 0.0)
+        sum_results += g
+        ideal = next(walk)
+        sum_ideal += ideal if ideal > 0 else 0.0
+        sum_cost += ideal if ideal >= 1.0 else 1.0
+        results_g += _div(g, _log2(2 + sum_cost - sum_results)) if g else 0.0
+        i += 1
+    while i < len(rels):
+        g = get.get(rels[i], 0.0)
+        sum_results += g
+        sum_cost += 1.0
+        results_g += _div(g, _log2(2 + sum_cost - sum_results)) if g else 0.0
+        i += 1
+    while ideal > 0:
+        ideal = next(walk)
+        sum_ideal += ideal if ideal > 0 else 0.0
+    out["G"] = _div(results_g, sum_ideal) if sum_ideal > 0 else 0.0
+    # Rndcg
+    walk, ideal, i = ideal_walk(), (gains[-1][2] if gains else 0.0), 0
+    old, dcg, idcg, total, changes = ideal, 0.0, 0.0, 0.0, 0
+    while i < len(rels) and ideal > 0:
+        g = get.get(rels[i], 0.0)
+        ideal = next(walk)
+        if old != ideal:
+            if idcg > 0:
+                total, changes = total + _div(dcg, idcg), changes + 1
+            old = ideal
+        dcg += g / math.log2(i + 2) if g else 0.0
+        idcg += ideal / math.log2(i + 2) if ideal > 0 else 0.0
+        i += 1
+    if i < len(rels):
+        while i < len(rels):
+            g = get.get(rels[i], 0.0)
+            dcg += g / math.log2(i + 2) if g else 0.0
+            i += 1
+        if idcg > 0:
+            total, changes = total + _div(dcg, idcg), changes + 1
+    while ideal > 0:
+        ideal = next(walk)
+        if old != ideal:
+            if idcg > 0:
+                total, changes = total + _div(dcg, idcg), changes + 1
+            old = ideal
+        idcg += ideal / math.log2(i + 2) if ideal > 0 else 0.0
+        i += 1
+    out["Rndcg"] = total / changes if changes else math.nan
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(rels=st.lists(st.sampled_from([-1, 0, 1, 2, 3, 4]), max_size=15),
+       extra=st.dictionaries(st.integers(0, 4), st.integers(0, 3), max_size=5),
+       pairs=st.dictionaries(st.integers(0, 5), st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0, 4.5, 9.0, -1.0]),
+                             max_size=3))
+def test_gain_measures_follow_trec_evals_loops(rels, extra, pairs):
+    """ndcg, ndcg_rel, Rndcg and G with -m NAME.level=gain,... against trec_eval's C loops transliterated."""
+    judged_levels: dict[int, int] = {}
+    for r in rels:
+        if r >= 0:
+            judged_levels[r] = judged_levels.get(r, 0) + 1
+    for level, count in extra.items():
+        judged_levels[level] = judged_levels.get(level, 0) + count
+    judged_levels[0] = judged_levels.get(0, 0) + 1
+    ideal = sorted((lv for lv, n in judged_levels.items() for _ in range(n) if lv > 0), reverse=True)
+    table = GainTable(np.array([[max(r, 0) for r in rels]], dtype=float).reshape(1, len(rels)),
+                      np.array([ideal], dtype=float).reshape(1, len(ideal)), num_ret=np.array([len(rels)]),
+                      judged=np.array([[r >= 0 for r in rels]]).reshape(1, len(rels)),
+                      n_judged=np.array([sum(judged_levels.values())]))
+    c = _c_loops(rels, judged_levels, pairs)
+    gains = {float(k): v for k, v in pairs.items()}
+    from workbench.metrics.ranking import ndcg
+    from workbench.metrics.trec_measures import g_measure, ndcg_rel, r_ndcg
+    assert ndcg(table, gains=gains)[0] == pytest.approx(c["ndcg"], abs=1e-12)
+    assert ndcg_rel(table, gains)[0] == pytest.approx(c["ndcg_rel"], abs=1e-12)
+    assert g_measure(table, gains)[0] == pytest.approx(c["G"], abs=1e-12)
+    if table.n_relevant(1).item() > 0:
+        assert r_ndcg(table, gains)[0] == pytest.approx(c["Rndcg"], abs=1e-12, nan_ok=True)
+
+
+def test_an_empty_ranking_prints_trec_evals_nan(tmp_path):
+    """-c -J: the placeholder document of a missing topic is unjudged, the ranking empties, and trec_eval's
+    interpolated precision divides 0 by 0 (printed -nan, which poisons the mean)."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1\n2 0 b 1\n")
+    run.write_text("1 Q0 a 1 1 r\n")
+    out = render(evaluate(qrels, run, ["iprec_at_recall.0", "num_ret"], Options(complete=True, judged_only=True)),
+                 per_topic=True)
+    assert out.splitlines() == ["num_ret               \t1\t1", "iprec_at_recall_0.00  \t1\t1.0000",
+                                "num_ret               \t2\t0", "iprec_at_recall_0.00  \t2\t  -nan",
+                                "num_ret               \tall\t1", "iprec_at_recall_0.00  \tall\t  -nan"]
+
+
+def test_ids_are_printed_back_byte_for_byte(tmp_path, capsysbinary):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_bytes("é1 0 dé 1\n".encode())
+    run.write_bytes("é1 Q0 dé 1 1 rün\n".encode())
+    assert main(["-q", "-m", "num_ret", "-m", "runid", str(qrels), str(run)]) == 0
+    assert capsysbinary.readouterr().out == ("num_ret               \té1\t1\nrunid                 \tall\trün\n"
+                                             "num_ret               \tall\t1\n").encode()

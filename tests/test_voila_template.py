@@ -1,0 +1,75 @@
+"""The page Voilà serves for the workbench links nothing outside the machine (issue 12, an offline classroom):
+``notebooks/workbench.ipynb`` picks the package's ``workbench`` template, which drops the lab template's Font
+Awesome style sheets from a CDN. No browser needed: Voilà renders the page, the test reads its ``<link>`` and
+``<script>`` addresses. (tests/test_browser.py checks every request a real browser makes.)"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+import nbformat
+import pytest
+
+from tests.conftest import ROOT
+from tests.test_browser import descendants, free_port
+
+NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
+ADDRESS = re.compile(r"""<(?:link|script)\b[^>]*?\b(?:href|src)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+
+pytestmark = pytest.mark.slow
+
+
+def served_page(tmp_path, metadata: dict) -> str:
+    """The HTML Voilà serves for a one-cell notebook with ``metadata``, the package's templates on the Jupyter
+    path as an installed wheel puts them."""
+    notebook = nbformat.v4.new_notebook(metadata=metadata, cells=[nbformat.v4.new_code_cell("1 + 1")])
+    nbformat.write(notebook, tmp_path / "page.ipynb")
+    port, token = free_port(), os.urandom(8).hex()
+    env = {**os.environ, "JUPYTER_PATH": str(ROOT / "share" / "jupyter"), "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
+    command = [sys.executable, "-m", "voila", str(tmp_path / "page.ipynb"), "--no-browser", f"--port={port}",
+               "--Voila.ip=127.0.0.1", f"--token={token}"]
+    with (tmp_path / "voila.log").open("w") as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=tmp_path,
+                                  start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=60) as answer:
+                    return answer.read().decode()
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError((tmp_path / "voila.log").read_text()[-3000:]) from None
+                time.sleep(0.5)
+    finally:
+        kernels = descendants(server.pid)
+        server.terminate()
+        server.wait(20)
+        for pid in kernels:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+
+def test_the_workbench_notebook_is_served_with_no_outside_style_sheet_or_script(tmp_path):
+    metadata = json.loads(NOTEBOOK.read_text())["metadata"]
+    assert metadata["voila"] == {"template": "workbench"}
+    page = served_page(tmp_path, metadata)
+    addresses = ADDRESS.findall(page)
+    assert any("voila" in address for address in addresses)           # the page is Voilà's, with its assets
+    assert [a for a in addresses if re.match(r"(https?:)?//", a)] == []
+    assert "fontawesome" not in page
+
+
+def test_the_lab_template_alone_still_asks_the_cdn(tmp_path):
+    """What the template fixes (if Voilà stops linking the CDN, the template can go)."""
+    page = served_page(tmp_path, {"kernelspec": {"name": "python3", "display_name": "Python 3"}})
+    assert any("cdn.jsdelivr.net" in address for address in ADDRESS.findall(page))

@@ -1,0 +1,287 @@
+"""Judgements and runs held as arrays, rankings in trec_eval's order: the one path by which TREC files,
+DataFrames, dicts and ir_datasets namedtuples become a :class:`~workbench.data.campaign.Campaign`.
+
+:class:`Judgements` (topic → graded gold) and :class:`RankedRun` (topic → ranking) are read-only mappings
+topic → :class:`~workbench.model.Organization` whose Organizations are built only when one is asked for;
+ranking measures read the arrays (:func:`gain_table`), so that a run of 2,000 topics × 1,000 documents is
+never turned into Python objects per document::
+
+    >>> import numpy as np
+    >>> runs = rank_runs(np.array(["s", "s", "s"]), np.array(["q", "q", "q"]), np.array(["a", "b", "c"]),
+    ...                  np.array([1.0, 2.0, 1.0]))
+    >>> runs["s"].documents("q")
+    ['b', 'c', 'a']
+    >>> runs["s"]["q"] == Organization.from_ranking(["b", "c", "a"])
+    True
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import repeat
+
+import numpy as np
+import pandas as pd
+
+from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.metrics.ranking import SCORE_PRECISIONS, GainTable, ranked_documents, trec_eval_order
+from workbench.model import Organization
+
+TIES = ("trec_eval", "levels")
+
+
+class DuplicateEntryError(WorkbenchError):
+    """A document given twice for one topic (of one system): ``first`` and ``again`` are the positions of
+    the two entries in the input, which the readers turn into lines or rows."""
+
+    def __init__(self, document: str, topic: str, system: str | None, first: int, again: int) -> None:
+        self.document, self.topic, self.system, self.first, self.again = document, topic, system, first, again
+        owner = f" of system {system!r}" if system is not None else ""
+        super().__init__(f"document {document!r} of topic {topic!r}{owner} is given twice (entries {first} "
+                         f"and {again}); trec_eval stops on duplicate documents")
+
+
+def _first_appearance(values) -> tuple[np.ndarray, list]:
+    """Integer codes numbered in order of first appearance, and the distinct values as strings (``values``:
+    an array, a list or a Categorical)."""
+    codes, names = pd.factorize(np.asarray(values, dtype=object) if isinstance(values, list) else values)
+    return codes, [str(name) for name in names]
+
+
+def _slices(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the entries of the groups ``index`` (each group ``offsets[g]:offsets[g + 1]``), and for
+    each the rank of its group in ``index``."""
+    lengths = offsets[index + 1] - offsets[index]
+    row = np.repeat(np.arange(len(index)), lengths)
+    starts = np.cumsum(lengths) - lengths
+    return offsets[index][row] + np.arange(len(row)) - starts[row], row
+
+
+# ------------------------------------------------------------------------------------------ judgements
+class Judgements(Mapping[str, Organization]):
+    """Graded judgements per topic held as arrays (``topic, document, grade``; negative and zero grades
+    kept, file order kept inside a topic). ``judgements[topic]`` is :meth:`Organization.from_graded` of the
+    topic's grades, built on first access. Build with :func:`judgements`."""
+
+    def __init__(self, topics: np.ndarray, documents: np.ndarray, grades: np.ndarray) -> None:
+        codes, names = _first_appearance(topics)
+        order = np.argsort(codes, kind="stable")
+        counts = np.bincount(codes, minlength=len(names))
+        self.topics = tuple(names)
+        self.offsets = np.concatenate(([0], np.cumsum(counts)))
+        self.documents = np.asarray(documents, dtype=object)[order]
+        self.grades = np.asarray(grades, dtype=float)[order]
+        self._index = {topic: i for i, topic in enumerate(self.topics)}
+        self._built: dict[str, Organization] = {}
+
+    def grades_of(self, topic: str) -> dict[str, float]:
+        """``{document: grade}`` of one topic, every judgement included."""
+        i = self._index[topic]
+        start, end = self.offsets[i], self.offsets[i + 1]
+        return dict(zip(self.documents[start:end].tolist(), self.grades[start:end].tolist(), strict=True))
+
+    def __getitem__(self, topic: str) -> Organization:
+        if topic not in self._built:
+            self._built[topic] = Organization.from_graded(self.grades_of(topic))
+        return self._built[topic]
+
+    def __contains__(self, topic: object) -> bool:
+        return topic in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.topics)
+
+    def __len__(self) -> int:
+        return len(self.topics)
+
+    def __repr__(self) -> str:
+        return f"<Judgements: {len(self.topics)} topics, {len(self.documents)} judgements>"
+
+
+def judgements(topics: np.ndarray, documents: np.ndarray, grades: np.ndarray) -> Judgements:
+    """:class:`Judgements` from parallel arrays (grades already checked to be numbers); a document judged
+    twice for one topic raises :class:`DuplicateEntryError` (positions in the input)."""
+    topics, documents = np.asarray(topics, dtype=object), np.asarray(documents, dtype=object)
+    topic_codes, names = _first_appearance(topics)
+    again = _first_duplicate(topic_codes, documents, np.arange(len(documents)))
+    if again is not None:
+        first, again = again
+        raise DuplicateEntryError(str(documents[again]), names[topic_codes[again]], None, first, again)
+    return Judgements(topics, documents, grades)
+
+
+def _first_duplicate(groups: np.ndarray, documents: np.ndarray,
+                     positions: np.ndarray) -> tuple[int, int] | None:
+    """Among the entries at ``positions`` (ascending), the first whose (group, document) came before, and
+    that earlier entry; None when there is none."""
+    docs = documents[positions]
+    if len(set(docs.tolist())) == len(docs):  # every document once: no repeat in any group
+        return None
+    codes = pd.factorize(docs)[0]
+    keys = groups[positions].astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
+    repeated = pd.Index(keys).duplicated()
+    if not repeated.any():
+        return None
+    again = int(np.argmax(repeated))
+    first = int(np.argmax(keys == keys[again]))
+    return int(positions[first]), int(positions[again])
+
+
+# ------------------------------------------------------------------------------------------------ runs
+class RankedRun(Mapping[str, Organization]):
+    """One system's ranking per topic held as arrays in trec_eval's order (:func:`rank_runs`):
+    ``documents(topic)``, ``scores(topic)``; ``run[topic]`` is the ranking as an Organization, built on
+    first access (one document per level; with ``ties="levels"``, documents whose scores are equal at
+    ``score_precision`` share a level)."""
+
+    def __init__(self, topics: Sequence[str], offsets: np.ndarray, documents: np.ndarray, scores: np.ndarray,
+                 ties: str = "trec_eval", score_precision: str = "float32") -> None:
+        self.topics, self.offsets = tuple(topics), offsets
+        self.documents_array, self.scores_array = documents, scores
+        self.ties, self.score_precision = ties, score_precision
+        self._index = {topic: i for i, topic in enumerate(self.topics)}
+        self._built: dict[str, Organization] = {}
+
+    def _span(self, topic: str) -> slice:
+        i = self._index[topic]
+        return slice(self.offsets[i], self.offsets[i + 1])
+
+    def documents(self, topic: str) -> list[str]:
+        """The topic's documents in rank order."""
+        return self.documents_array[self._span(topic)].tolist()
+
+    def scores(self, topic: str) -> np.ndarray:
+        """The topic's scores (as given, full precision) in rank order."""
+        return self.scores_array[self._span(topic)]
+
+    def __getitem__(self, topic: str) -> Organization:
+        if topic not in self._built:
+            docs = self.documents(topic)
+            if self.ties == "trec_eval":
+                self._built[topic] = Organization.from_ranking(docs)
+            else:
+                with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval
+                    scores = self.scores(topic).astype(self.score_precision)
+                bounds = np.flatnonzero(scores[1:] != scores[:-1]) + 1
+                levels = np.split(np.arange(len(docs)), bounds) if docs else []
+                self._built[topic] = Organization(tuple(tuple(frozenset([docs[i]]) for i in level)
+                                                        for level in levels))
+        return self._built[topic]
+
+    def __contains__(self, topic: object) -> bool:
+        return topic in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.topics)
+
+    def __len__(self) -> int:
+        return len(self.topics)
+
+    def __repr__(self) -> str:
+        return f"<RankedRun: {len(self.topics)} topics, {len(self.documents_array)} documents>"
+
+
+def rank_runs(systems: np.ndarray, topics: np.ndarray, documents: np.ndarray, scores: np.ndarray, *,
+              ties: str = "trec_eval", score_precision: str = "float32",
+              max_docs: int | None = None) -> dict[str, RankedRun]:
+    """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document, as trec_eval ranks
+    them (form_res_rels.c): each topic ordered by :func:`~workbench.metrics.ranking.trec_eval_order`, cut
+    to its first ``max_docs`` (``-M``), then a document given twice among those raises
+    :class:`DuplicateEntryError`, as trec_eval stops on it; repeats beyond the cut are dropped with the
+    rest, with a :class:`~workbench.errors.WorkbenchWarning`. Systems and topics keep their order of first
+    appearance."""
+    if ties not in TIES:
+        raise WorkbenchError(f"ties must be one of {', '.join(TIES)}, got {ties!r}")
+    if score_precision not in SCORE_PRECISIONS:
+        raise WorkbenchError(f"score_precision must be one of {', '.join(SCORE_PRECISIONS)}, "
+                             f"got {score_precision!r}")
+    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int | np.integer)
+                                 or max_docs < 1):
+        raise WorkbenchError(f"max_docs (trec_eval -M) must be an integer ≥ 1, got {max_docs!r}")
+    documents = np.asarray(documents, dtype=object)
+    system_codes, system_names = _first_appearance(systems)
+    topic_codes, topic_names = _first_appearance(topics)
+    group, pairs = pd.factorize(system_codes.astype(np.int64) * max(len(topic_names), 1) + topic_codes)
+    group_system, group_topic = np.divmod(np.asarray(pairs, dtype=np.int64), max(len(topic_names), 1))
+    order = trec_eval_order(scores, documents, groups=group, score_precision=score_precision)
+    sizes = np.bincount(group, minlength=len(pairs))
+    starts = np.cumsum(sizes) - sizes
+    ranked_group = group[order]
+    kept = np.arange(len(order)) - starts[ranked_group] < (max_docs or len(order) + 1)
+    in_cut = np.zeros(len(order), dtype=bool)
+    in_cut[order[kept]] = True
+    repeat = _first_duplicate(group, documents, np.flatnonzero(in_cut))
+    if repeat is not None:
+        first, again = repeat
+        raise DuplicateEntryError(str(documents[again]), topic_names[topic_codes[again]],
+                                  system_names[system_codes[again]], first, again)
+    if not kept.all():
+        _warn_dropped_repeats(group, documents, ~in_cut, max_docs, topic_names, group_topic)
+    order, ranked_group = order[kept], ranked_group[kept]
+    by_system = np.argsort(group_system[ranked_group], kind="stable")
+    order, ranked_group = order[by_system], ranked_group[by_system]
+    kept_sizes = np.bincount(ranked_group, minlength=len(pairs))
+    system_sizes = np.bincount(group_system, weights=kept_sizes, minlength=len(system_names)).astype(np.int64)
+    begins = np.cumsum(system_sizes) - system_sizes
+    runs: dict[str, RankedRun] = {}
+    for code, system in enumerate(system_names):
+        groups = np.flatnonzero(group_system == code)
+        offsets = np.concatenate(([0], np.cumsum(kept_sizes[groups])))
+        entries = order[begins[code]:begins[code] + offsets[-1]]
+        runs[system] = RankedRun([topic_names[t] for t in group_topic[groups]], offsets, documents[entries],
+                                 np.asarray(scores, dtype=float)[entries], ties, score_precision)
+    return runs
+
+
+def _warn_dropped_repeats(group, documents, beyond, max_docs, topic_names, group_topic) -> None:
+    """A warning when documents given twice fall beyond the ``-M`` cut (trec_eval ignores them there)."""
+    codes = pd.factorize(documents)[0]
+    keys = group.astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
+    repeated = pd.Index(keys).duplicated(keep=False) & beyond
+    if repeated.any():
+        first = int(np.argmax(repeated))
+        warnings.warn(f"{int(repeated.sum())} entries repeat a document of their topic beyond the first "
+                      f"{max_docs} (e.g. {documents[first]!r} of topic {topic_names[group_topic[group[first]]]!r}):"
+                      " cut with the rest, as trec_eval -M does", WorkbenchWarning, stacklevel=4)
+
+
+# ------------------------------------------------------------------------------------------ gain tables
+def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization],
+               topics: Sequence[str]) -> GainTable:
+    """One ranked gain table (a row per topic of ``topics``, each in both) shared by every ranking measure.
+
+    Array-backed :class:`Judgements` and :class:`RankedRun` are joined as arrays; Organizations given by
+    hand are read as :class:`~workbench.metrics.ranking.GainTable.from_organizations` reads them (ranked
+    documents scored by ``gold.grade_of()``), so that both give the same values.
+    """
+    if isinstance(gold, Judgements) and isinstance(run, RankedRun):
+        return _joined_table(gold, run, topics)
+    gains, judged = [], []
+    for topic in topics:
+        grade = gold[topic].grade_of()
+        ranked = run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])
+        gains.append([grade.get(doc, 0.0) for doc in ranked])
+        judged.append(list(grade.values()))
+    return GainTable.from_gains(gains, judged, topics)
+
+
+def _joined_table(gold: Judgements, run: RankedRun, topics: Sequence[str]) -> GainTable:
+    entries, rows = _slices(run.offsets, np.array([run._index[t] for t in topics], dtype=np.int64))
+    judged, judged_rows = _slices(gold.offsets, np.array([gold._index[t] for t in topics], dtype=np.int64))
+    judged_docs = gold.documents[judged].tolist()
+    known = {doc: code for code, doc in enumerate(dict.fromkeys(judged_docs))}
+    judged_keys = judged_rows * len(known) + np.fromiter(map(known.__getitem__, judged_docs), np.int64,
+                                                          len(judged_docs))
+    run_docs = run.documents_array[entries].tolist()
+    codes = np.fromiter(map(known.get, run_docs, repeat(-1)), np.int64, len(run_docs))
+    keys = np.where(codes >= 0, rows * len(known) + codes, -1)
+    sorter = np.argsort(judged_keys)
+    at = np.minimum(np.searchsorted(judged_keys, keys, sorter=sorter), max(len(sorter) - 1, 0))
+    grades = gold.grades[judged]
+    if len(sorter):
+        found = judged_keys[sorter[at]] == keys
+        gains = np.where(found, grades[sorter[at]], np.nan)
+    else:
+        gains = np.full(len(keys), np.nan)
+    return GainTable.from_entries(rows, gains, judged_rows, grades, topics)
