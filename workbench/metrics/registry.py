@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from workbench.errors import WorkbenchError
+from workbench.scalars import parse_scalar
 
 # The modules whose import registers measures; loaded on first use so that they may import this one.
 _MODULES = (
@@ -286,12 +287,7 @@ def _parse_value(text: str) -> Any:
     if text.startswith("{") and text.endswith("}"):
         items = [item.partition(":") for item in text[1:-1].split(",") if item.strip()]
         return MappingValue((_parse_value(k), _parse_value(v)) for k, _, v in items)
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+    return parse_scalar(text)
 
 
 def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
