@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterTypeError, WorkbenchError
 from workbench.scalars import parse_scalar
 
 # The modules whose import registers measures; loaded on first use so that they may import this one.
@@ -429,8 +429,17 @@ def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) ->
     >>> evaluate(g, g, ["R≺(n=10, wn=0.8)"])
     {'R≺(n=10, wn=0.8)': 1.0}
     """
+    from workbench.model import Organization
+
+    for side, value in (("gold", gold), ("output", output)):
+        if not isinstance(value, Organization):
+            raise ParameterTypeError(f"{side} must be an Organization (Organization.parse, from_ranking, ...), "
+                                     f"got {type(value).__name__}", parameter=side)
     if isinstance(measures, str | Measure):
         measures = [measures]
+    elif not isinstance(measures, Iterable):
+        raise UnknownMeasureError(f"measures must be a name, a Measure or a list of them, got "
+                                  f"{type(measures).__name__}")
     results: dict[str, float] = {}
     shared: dict[tuple, Any] = {}
     for given in measures:
