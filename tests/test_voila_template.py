@@ -28,13 +28,12 @@ pytestmark = pytest.mark.slow
 
 
 def served_page(tmp_path, metadata: dict) -> str:
-    """The HTML Voilà serves for a one-cell notebook with ``metadata``, the package's templates on the Jupyter
-    path as an installed wheel puts them."""
+    """The HTML Voilà serves for a one-cell notebook with ``metadata``, with the templates where the
+    environment has them (``./wb`` links the package's template into .venv; a wheel installs it there)."""
     notebook = nbformat.v4.new_notebook(metadata=metadata, cells=[nbformat.v4.new_code_cell("1 + 1")])
     nbformat.write(notebook, tmp_path / "page.ipynb")
     port, token = free_port(), os.urandom(8).hex()
-    env = {**os.environ, "JUPYTER_PATH": str(ROOT / "share" / "jupyter"), "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg"),
-           "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
     command = [sys.executable, "-m", "voila", str(tmp_path / "page.ipynb"), "--no-browser", f"--port={port}",
                "--Voila.ip=127.0.0.1", f"--token={token}"]
     with (tmp_path / "voila.log").open("w") as log:
