@@ -153,7 +153,7 @@ def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...])
     if b"#" in raw:
         raw = _COMMENT.sub(b"", raw)
     names = [*_FIELDS[kind], "extra"] if kind == "qrels" else list(_FIELDS[kind])
-    kinds = {"relevance": "float64", "score": "float64", "topic": "category", "system": "category"}
+    kinds = {"relevance": "float64", "score": "float64"}
     try:
         with warnings.catch_warnings():  # fields after the last named one are dropped on purpose
             warnings.simplefilter("ignore", pd.errors.ParserWarning)
@@ -166,10 +166,9 @@ def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...])
         return None
     if len(frame) == 0 or (kind == "qrels" and (frame["extra"] != "").any()):
         return None
-    if kind == "run" and "" in frame["system"].cat.categories:  # a short line
+    if kind == "run" and "" in set(pd.unique(frame["system"].to_numpy())):  # a short line
         return None
-    columns = {name: frame[name].array if name in ("topic", "system") else frame[name].to_numpy()
-               for name in wanted}
+    columns = {name: frame[name].to_numpy() for name in wanted}
     lowered = raw.lower()
     for name in {"relevance", "score"} & set(wanted):
         values = columns[name]
@@ -252,18 +251,12 @@ def _columns(path, encoding: str, kind: str, wanted: tuple[str, ...] | None = No
     return columns, located
 
 
-def _frame(columns: dict) -> pd.DataFrame:
-    """The columns as a frame of plain arrays (topic and system ids as strings, not categories)."""
-    return pd.DataFrame({name: np.asarray(values, dtype=object) if isinstance(values, pd.Categorical) else values
-                         for name, values in columns.items()})
-
-
 # ------------------------------------------------------------------------------------------ qrels
 def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
     """Every judgement line as a row: ``topic, iteration, document, relevance`` (float; negative, zero and
     fractional grades kept). ``#`` lines are comments. Raises :class:`TrecFormatError`."""
     columns, _ = _read_qrels(path, encoding, _FIELDS["qrels"])
-    return _frame(columns)
+    return pd.DataFrame(columns)
 
 
 def _read_qrels(path, encoding: str, wanted: tuple[str, ...]) -> tuple[dict, Judgements]:
@@ -327,7 +320,7 @@ def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.Dat
         rank_runs(columns["system"], columns["topic"], columns["document"], columns["score"])
     except DuplicateEntryError as error:
         raise located(error) from None
-    return _frame(columns)
+    return pd.DataFrame(columns)
 
 
 def run_scores(frame: pd.DataFrame) -> dict[str, dict[str, dict[str, float]]]:
