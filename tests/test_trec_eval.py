@@ -479,3 +479,27 @@ def test_ids_are_printed_back_byte_for_byte(tmp_path, capsysbinary):
     assert main(["-q", "-m", "num_ret", "-m", "runid", str(qrels), str(run)]) == 0
     assert capsysbinary.readouterr().out == ("num_ret               \té1\t1\nrunid                 \tall\trün\n"
                                              "num_ret               \tall\t1\n").encode()
+
+
+ISSPACE_AND_OTHERS = b" \t\n\x0b\x0c\rab#\x85"
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.lists(st.sampled_from(ISSPACE_AND_OTHERS), min_size=1, max_size=40).map(bytes),
+       block=st.integers(1, 9))
+def test_fields_are_found_across_block_bounds(data, block):
+    """The block-by-block scan finds every run of non-isspace bytes (C's isspace: space, \\t..\\r), whatever
+    the block size, and every newline."""
+    import re
+
+    import workbench.trec_eval as te
+
+    expected = [(m.start(), m.end()) for m in re.finditer(rb"[^ \t\n\x0b\x0c\r]+", data)]
+    saved = te._BLOCK
+    te._BLOCK = block
+    try:
+        starts, ends, newlines = te._field_bounds(np.frombuffer(data, dtype=np.uint8))
+    finally:
+        te._BLOCK = saved
+    assert list(zip(starts.tolist(), ends.tolist(), strict=True)) == expected
+    assert newlines.tolist() == [i for i, byte in enumerate(data) if byte == 10]
