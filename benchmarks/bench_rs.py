@@ -11,7 +11,8 @@ levels, a share of documents placed twice on both sides, against a 5-level gold)
 
 The engine is O(n log² n) plus, for the documents with several occurrences, matrix products over their
 signatures (sorted levels) on both sides: O(E·Λ·Γ) for Λ x signatures with E entries and Γ other-side
-signatures, which depends on the number of levels, not on the number of overlapping documents.
+signatures, which depends on the number of levels, not on the number of overlapping documents (rankings
+with many repeated documents fall back to class-by-class blocks, quadratic in those documents).
 """
 
 from __future__ import annotations

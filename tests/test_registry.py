@@ -129,3 +129,12 @@ def test_measures_lists_aliases_and_direction():
     table = measures().set_index("name")
     assert table.loc["AP@k", "aliases"] == "map, map_cut" and table.loc["AP@k", "direction"] == "higher"
     assert table.loc["Lam%", "direction"] == "lower"
+
+
+def test_evaluate_names_what_is_not_an_organization_or_a_measure():
+    from workbench import ParameterError
+
+    with pytest.raises(ParameterError, match=r"gold must be an Organization \(.*\), got str"):
+        evaluate("d1", GOLD, ["AP"])
+    with pytest.raises(UnknownMeasureError, match="measures must be a name, a Measure or a list of them, got int"):
+        evaluate(GOLD, GOLD, 5)

@@ -6,6 +6,7 @@ import csv
 import itertools
 import math
 import random
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from tests.conftest import shared_dataset
 from tests.strategies import organizations
 from workbench import Organization, RSScores, evaluate, reliability_sensitivity
 from workbench.errors import ParameterError, ParameterTypeError
+from workbench.metrics import relations
 from workbench.metrics.reliability import position_weights
 
 # ------------------------------------------------------------------------------------------ Table 9
@@ -104,6 +106,23 @@ def test_fast_engine_equals_brute_force_with_tails(gold, output, n, wn, missing)
 def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missing):
     fast = _four(reliability_sensitivity(gold, output, missing=missing))
     assert fast == pytest.approx(_brute(gold, output, missing=missing), abs=1e-12)
+
+
+@pytest.mark.parametrize("knobs", [
+    {"_MATRIX_ADVANTAGE": 0},  # overlapping pairs class by class
+    {"_MATRIX_ADVANTAGE": 10**18, "_BLOCK": 1},  # by matrices, one signature per block
+    {"_DENSE_GRID_CELLS": 0},  # single-occurrence partners through dominance sums
+])
+@settings(max_examples=150, deadline=None)
+@given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95), st.booleans())
+def test_every_path_of_the_overlap_kernel_equals_brute_force(knobs, gold, output, n, wn, weighted):
+    with mock.patch.multiple(relations, **knobs):
+        if weighted or not (gold.finite and output.finite):
+            fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
+            assert fast == pytest.approx(_brute(gold, output, n, wn), abs=1e-12)
+        else:
+            fast = _four(reliability_sensitivity(gold, output))
+            assert fast == pytest.approx(_brute(gold, output), abs=1e-12)
 
 
 @pytest.mark.slow

@@ -190,6 +190,22 @@ def render(frame, fmt: str) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- commands
+def _measures(args) -> list:
+    """The ``-m`` measures with trec_eval's ``-l`` (their ``rel``) and ``-J`` (their ``judged_only``) applied
+    where a name leaves the parameter at its default; ``-J`` on a measure without ``judged_only`` is refused."""
+    from workbench.metrics.registry import parse, with_defaults
+
+    settings = {"rel": args.level} if args.level is not None else {}
+    if args.judged_only:
+        lacking = [name for name in args.measures if "judged_only" not in parse(name).spec.params]
+        if lacking:
+            raise CliError(f"-J applies to the measures with a judged_only parameter (trec_eval's and "
+                           f"ir_measures'); {', '.join(map(repr, lacking))} ha{'ve' if len(lacking) > 1 else 's'} "
+                           "none")
+        settings["judged_only"] = True
+    return [with_defaults(name, **settings) for name in args.measures] if settings else args.measures
+
+
 def _results(args):
     from workbench.data.campaign import Campaign
 
@@ -200,7 +216,7 @@ def _results(args):
     policy = "zero" if args.complete else args.missing
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        results = Campaign(gold, runs).evaluate(args.measures, missing_topics=policy, extra_topics=args.extra,
+        results = Campaign(gold, runs).evaluate(_measures(args), missing_topics=policy, extra_topics=args.extra,
                                                 progress=not args.quiet)
     for warning in caught:
         print(f"workbench: note: {warning.message}", file=sys.stderr)
@@ -245,7 +261,7 @@ def cmd_compare(args) -> int:
         sys.stdout.write(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
         return 0
     sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
-                     text_table(matrix.reset_index(), args.format)))
+                     text_table(matrix.reset_index(allow_duplicates=True), args.format)))
     sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
     comment = "%" if args.format == "latex" else "#"
     sys.stdout.write("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
@@ -318,6 +334,12 @@ def build_parser() -> argparse.ArgumentParser:
                          help="run topics the gold lacks: an error (default) or ignored")
         cmd.add_argument("-M", "--max-docs", type=_positive, metavar="N",
                          help="TREC runs: keep the first N documents of each topic (trec_eval -M)")
+        cmd.add_argument("-l", "--level", type=_positive, metavar="N",
+                         help="relevance level: a grade ≥ N is relevant for the binary measures (trec_eval -l; "
+                              "sets their rel where the name leaves it at 1)")
+        cmd.add_argument("-J", "--judged-only", action="store_true",
+                         help="TREC runs: score only the judged documents, unjudged ones removed from the "
+                              "ranking (trec_eval -J; sets the measures' judged_only)")
         cmd.add_argument("--score-precision", choices=("float32", "float64"), default="float32",
                          help="TREC runs: compare scores as 32-bit floats, as trec_eval does (default), or "
                               "at full precision")

@@ -10,9 +10,10 @@
     {d6 d7}
 
 ``.org`` files hold a gold standard and outputs in the papers' notation (:class:`Example`); ``.csv`` files
-load as pandas DataFrames with ``attrs["title"]`` and ``attrs["source"]``. The folder is found beside the
-package (a source checkout or an editable install, ``pip install -e .``), or wherever the environment
-variable ``WORKBENCH_DATASETS`` points (for installs that do not carry the repository).
+load as pandas DataFrames with ``attrs["title"]`` and ``attrs["source"]``. The folder is the repository's
+(a source checkout or an editable install, ``pip install -e .``), or the copy a wheel carries as
+``workbench/examples/`` (``setup.py`` maps ``datasets/`` there at build time), or wherever the environment
+variable ``WORKBENCH_DATASETS`` points.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError
+from workbench.scalars import parse_scalar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,12 +66,15 @@ class Example:
 
 
 def folder() -> Path:
-    """The ``datasets/`` folder: ``$WORKBENCH_DATASETS`` if set, else the repository's, beside the package."""
+    """The examples' folder: ``$WORKBENCH_DATASETS`` if set, else the copy an installed wheel carries
+    (``workbench/examples``), else the repository's ``datasets/`` beside the package."""
     where = os.environ.get("WORKBENCH_DATASETS")
-    path = Path(where) if where else Path(__file__).resolve().parent.parent / "datasets"
+    package = Path(__file__).resolve().parent
+    installed = package / "examples"
+    path = Path(where) if where else installed if installed.is_dir() else package.parent / "datasets"
     if not path.is_dir():
-        raise DatasetError(f"no datasets folder at {path}: the examples ship with the source repository "
-                           "(pip install -e .); elsewhere set WORKBENCH_DATASETS to its datasets/ folder")
+        raise DatasetError(f"no datasets folder at {path}: the examples ship in the wheel and the source "
+                           "repository; elsewhere set WORKBENCH_DATASETS to a datasets/ folder")
     return path
 
 
@@ -157,15 +162,6 @@ def _org_meta(file: Path) -> dict[str, str]:
     return meta
 
 
-def _number(text: str) -> float | int | str:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_example(text: str, name: str = "", file: Path | str | None = None) -> Example:
     """Read the sectioned ``.org`` format (see ``datasets/README.md``): ``@title``, ``@source``,
     ``@params k=v…``, ``@gold`` and ``@output NAME`` blocks in the notation, each optionally followed by
@@ -194,7 +190,7 @@ def parse_example(text: str, name: str = "", file: Path | str | None = None) -> 
                 k, sep, v = item.partition("=")
                 if not sep:
                     raise DatasetError(f"{where}line {line_no}: @params wants key=value items, got {item!r}")
-                params[k] = _number(v)
+                params[k] = parse_scalar(v)
         elif key in ("gold", "output"):
             current = "gold" if key == "gold" else value
             if not current or current in blocks:

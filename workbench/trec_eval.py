@@ -278,8 +278,9 @@ def build_table(qrels: dict[str, TopicLines], results: dict[str, TopicLines], to
                 options: Options, qrels_path: str | Path = "<qrels>", run_path: str | Path = "<run>") -> GainTable:
     """One :class:`GainTable` row per topic, all topics at once: the run's documents in trec_eval's order
     (:func:`~workbench.metrics.ranking.trec_eval_order`: 32-bit scores, then document ids descending), cut to
-    ``-M`` documents, judged ones only under ``-J``; a topic the run lacks gets trec_eval's placeholder
-    ranking. Duplicate documents in a topic's ranking or judgements are refused, as trec_eval refuses them."""
+    ``-M`` documents, judged ones only under ``-J`` (:meth:`GainTable.judged_only`); a topic the run lacks gets
+    trec_eval's placeholder ranking. Duplicate documents in a topic's ranking or judgements are refused, as
+    trec_eval refuses them."""
     placeholder = TopicLines(np.array([BOGUS_DOCNO.encode()]), np.array([1.0]), np.array([0]))
     n = len(topics)
     run_docs, scores, run_lines, run_rows = _flat([results.get(t, placeholder) for t in topics])
@@ -301,9 +302,6 @@ def build_table(qrels: dict[str, TopicLines], results: dict[str, TopicLines], to
     found = np.where(found_match, grades[sorted_keys[at]], np.nan) if q_keys.size else np.full(run_keys.size,
                                                                                                np.nan)
     rows = run_rows[order]
-    if options.judged_only:
-        keep = found >= 0
-        found, rows = found[keep], rows[keep]
     num_ret = np.bincount(rows, minlength=n)
     column = _positions(rows, n)
     width = int(num_ret.max(initial=0))
@@ -316,8 +314,9 @@ def build_table(qrels: dict[str, TopicLines], results: dict[str, TopicLines], to
     best_rows = q_rows[positive][best]
     ideal = np.zeros((n, int(np.bincount(best_rows, minlength=n).max(initial=0))))
     ideal[best_rows, _positions(best_rows, n)] = grades[positive][best]
-    return GainTable(gains, ideal, tuple(topics), num_ret=num_ret, judged=judged, pooled=pooled,
-                     n_judged=np.bincount(q_rows[grades >= 0], minlength=n))
+    table = GainTable(gains, ideal, tuple(topics), num_ret=num_ret, judged=judged, pooled=pooled,
+                      n_judged=np.bincount(q_rows[grades >= 0], minlength=n))
+    return table.judged_only() if options.judged_only else table
 
 
 def relevance_strings(table: GainTable, length: int = 10) -> list[str]:

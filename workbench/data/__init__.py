@@ -2,6 +2,7 @@
 evaluated into tidy tables."""
 
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
+from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
 from workbench.data.frames import FrameError
 from workbench.data.ranked import DuplicateEntryError, Judgements, RankedRun
 from workbench.data.replab import ReplabEncodingError, ReplabFormatError, read_replab, write_replab
@@ -23,6 +24,7 @@ from workbench.data.weps import WepsFormatError, read_weps_clustering, read_weps
 __all__ = [
     "Campaign",
     "CampaignError",
+    "CampaignInterruptedError",
     "DuplicateEntryError",
     "FrameError",
     "Judgements",
@@ -31,6 +33,7 @@ __all__ = [
     "ReplabEncodingError",
     "ReplabFormatError",
     "TrecFormatError",
+    "UnpicklableMeasureError",
     "WepsFormatError",
     "means",
     "qrels_grades",

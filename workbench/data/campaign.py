@@ -16,7 +16,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from workbench.data.ranked import Judgements, RankedRun, gain_table
 from workbench.errors import WorkbenchError
@@ -118,7 +118,8 @@ class Campaign:
         return {system: topics for system, topics in out.items() if topics}
 
     def evaluate(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
-                 extra_topics: str = "error", progress: bool = True) -> pd.DataFrame:
+                 extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
+                 chunk_topics: int | None = None) -> pd.DataFrame:
         """Score every (system, gold topic) with :func:`workbench.evaluate`: a tidy DataFrame
         ``system, topic, measure, value`` (systems, topics and measures in the order given).
 
@@ -129,6 +130,12 @@ class Campaign:
         Whatever the policies did is in ``df.attrs["missing_topics"]`` / ``df.attrs["extra_topics"]`` and,
         when some topic was missing or dropped, in a :class:`MissingTopicsWarning`. ``progress`` shows a
         tqdm bar when the work lasts more than a second.
+
+        ``executor`` spreads the work: a :class:`concurrent.futures.Executor` (``ProcessPoolExecutor()`` for
+        the local cores) or a ``dask.distributed.Client`` (``pip install workbench[distributed]``) receives
+        chunks of ``chunk_topics`` gold topics (default: a few chunks per worker) for the measures scored topic
+        by topic (the ranking measures of the one-pass gain table are scored here); the results are those of
+        the serial run, bit for bit (see :mod:`workbench.data.distributed`).
         """
         import pandas as pd
         from tqdm.auto import tqdm
@@ -153,21 +160,24 @@ class Campaign:
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
         ranked, names_left = self._ranking_scores(names)
-        for system, topic in tqdm(work, desc="evaluating", unit="topic", disable=not progress, delay=1.0,
-                                  leave=False):
+        distributed = executor is not None
+        if distributed:  # the ranking measures above were scored here, in one pass; the rest go to the workers
+            from workbench.data.distributed import score_on
+
+            others = score_on(executor, self.gold, self.runs, [(s, t) for s, t in work if t in self.runs[s]],
+                              {name: parse(name) for name in names_left}, chunk_topics=chunk_topics,
+                              progress=progress)
+        for system, topic in tqdm(work, desc="evaluating", unit="topic", disable=not progress or distributed,
+                                  delay=1.0, leave=False):
             run = self.runs[system]
             if topic not in run:
                 rows.extend((system, topic, name, 0.0) for name in names)
                 continue
-            try:
-                scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
-                scores.update(evaluate(self.gold[topic], run[topic], names_left) if names_left else {})
-            except WorkbenchError as error:  # bad input: located; anything else is a bug and keeps its traceback
-                raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: "
-                                    f"{error}") from error
-            except Exception as error:
-                error.add_note(f"while scoring system {system!r}, topic {topic!r}")
-                raise
+            scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
+            if distributed:
+                scores.update(others[system, topic])
+            elif names_left:
+                scores.update(_score_topic(system, topic, self.gold[topic], run[topic], names_left))
             rows.extend((system, topic, name, scores[name]) for name in names)
         frame = pd.DataFrame(rows, columns=COLUMNS).astype({"value": "float64"})
         frame.attrs["missing_topics"] = {"policy": missing_topics, "topics": missing}
@@ -192,6 +202,20 @@ class Campaign:
             except Exception as error:
                 raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
         return scores, [name for name in names if name not in table_names]
+
+
+def _score_topic(system: str, topic: str, gold: Organization, output: Organization,
+                 measures: Iterable[str | Measure]) -> dict[str, float]:
+    """``{name: value}`` of one (system, topic) through :func:`workbench.evaluate`, with the campaign's error
+    policy: bad input raises a located :class:`CampaignError`, a bug keeps its traceback and gains a note. The
+    serial loop and every worker of a distributed run (:mod:`workbench.data.distributed`) call this."""
+    try:
+        return evaluate(gold, output, measures)
+    except WorkbenchError as error:  # bad input: located; anything else is a bug and keeps its traceback
+        raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: {error}") from error
+    except Exception as error:
+        error.add_note(f"while scoring system {system!r}, topic {topic!r}")
+        raise
 
 
 def _measure_names(measures) -> list[str]:

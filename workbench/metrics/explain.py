@@ -36,7 +36,7 @@ _RELATION_COLUMNS = ["occurrence", "level", "cluster", "partner", "partner_level
 
 class ExplainError(WorkbenchError):
     """A question ``explain`` cannot answer: an unknown measure, or a document absent from the side the
-    measure reads (derives from ValueError, as the package's other bad-input errors)."""
+    measure reads."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class _View:
     side: str  # "output" (Reliability) or "gold" (Sensitivity)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Explanation:
     """The four scores of one output against one gold, decomposed.
 

@@ -12,7 +12,8 @@ vectorised code scores one topic or a whole run::
 Binary measures (P@k, Rprec, RR, AP) call a document relevant when its gain reaches ``rel``
 (ir_measures' name for trec_eval's ``-l``, default 1); graded measures (nDCG, ERR, RBP, Q, O, P, P+) use
 every positive gain, as trec_eval's ndcg does. A topic without relevant documents scores 0 on every measure
-(as trec_eval does).
+(as trec_eval does). ``judged_only=True`` (ir_measures' name for trec_eval's ``-J``, declared by every trec_eval
+measure) scores the ranking without its unjudged documents (:meth:`GainTable.judged_only`).
 
 Tie policy (:func:`trec_eval_order`): score descending compared as 32-bit floats, then document id
 descending (trec_eval's ``comp_sim_docno``); a run's rank column is ignored. When an output
@@ -22,6 +23,7 @@ descending); a document already met in a higher level is skipped.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -29,7 +31,7 @@ from itertools import repeat
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.metrics.registry import Interval, Measure, Pairs, parse, register
+from workbench.metrics.registry import Choices, Interval, Measure, Pairs, parse, register
 from workbench.model import Organization
 
 TREC_EVAL = "trec_eval 9.0 (usnistgov/trec_eval)"
@@ -223,8 +225,8 @@ class GainTable:
     def from_organizations(cls, gold: Organization, output: Organization) -> GainTable:
         """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``.
         A retrieved document is judged when the gold prioritises it or holds it in a finite rest (judged
-        non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP and the judged
-        fractions need the qrels themselves (:meth:`from_run`) when those matter."""
+        non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP, the judged
+        fractions and ``judged_only`` need the qrels themselves (:meth:`from_run`) when those matter."""
         grade = dict.fromkeys(gold.rest or (), 0.0) | gold.grade_of()
         ranked = ranked_documents(output)
         gains = [grade.get(doc, 0.0) for doc in ranked]
@@ -314,6 +316,37 @@ class GainTable:
     def retrieved(self) -> np.ndarray:
         """Boolean matrix: the column holds a retrieved document (not padding)."""
         return np.arange(self.gains.shape[1])[None, :] < self.num_ret[:, None]
+
+    def judged_only(self) -> GainTable:
+        """The table with each row compacted to its judged documents, in rank order: unjudged ones (outside
+        the qrels, or with a negative grade) are removed and the documents below move up (trec_eval's ``-J``,
+        ``form_res_rels.c``; ir_measures' ``judged_only=True``). The judgements (ideal, ``n_judged``) stay.
+
+        What counts as judged is the table's ``judged`` mask: from qrels (:meth:`from_run`,
+        :meth:`from_entries`) every judgement, grade 0 included; from an :class:`Organization`
+        (:meth:`from_organizations`) only its prioritised documents and those of a finite rest.
+
+        >>> t = GainTable(np.array([[0., 2, 0, 1]]), np.array([[2., 1]]), judged=np.array([[0, 1, 1, 1]]))
+        >>> t.judged_only().gains.tolist(), t.judged_only().num_ret.tolist()
+        ([[2.0, 0.0, 1.0]], [3])
+        """
+        return self._judged_table
+
+    @functools.cached_property
+    def _judged_table(self) -> GainTable:
+        """:meth:`judged_only`, computed once per table (the measures of one run share it)."""
+        if np.array_equal(self.judged, self.retrieved()):
+            return self
+        rows, columns = np.nonzero(self.judged)  # row-major: grouped by row, rank order inside a row
+        num_ret = np.bincount(rows, minlength=self.gains.shape[0])
+        width = int(num_ret.max(initial=0))
+        position = np.arange(rows.size) - np.repeat(np.cumsum(num_ret) - num_ret, num_ret)
+        gains = np.zeros((self.gains.shape[0], width))
+        gains[rows, position] = self.gains[rows, columns]
+        judged = np.zeros(gains.shape, dtype=bool)
+        judged[rows, position] = True
+        return GainTable(gains, self.ideal, self.topics, num_ret=num_ret, judged=judged, pooled=judged,
+                         n_judged=self.n_judged)
 
 
 def _scatter(rows: np.ndarray, values: np.ndarray, n_rows: int) -> np.ndarray:
@@ -541,14 +574,19 @@ def p_plus_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------- registry adapters
 class _Adapter:
-    """``compute(gold, output, **params)`` for the registry, keeping the vectorised kernel as ``.kernel``."""
+    """``compute(gold, output, **params)`` for the registry, keeping the vectorised kernel as ``.kernel``;
+    :meth:`score` applies a measure's ``judged_only`` (:meth:`GainTable.judged_only`) before the kernel."""
 
     def __init__(self, kernel):
         self.kernel = kernel
         self.__doc__ = kernel.__doc__
 
+    def score(self, table: GainTable, judged_only: bool = False, **params) -> np.ndarray:
+        """The kernel's values on ``table``, or on its judged documents only."""
+        return self.kernel(table.judged_only() if judged_only else table, **params)
+
     def __call__(self, gold: Organization, output: Organization, **params) -> float:
-        return float(self.kernel(GainTable.from_organizations(gold, output), **params)[0])
+        return float(self.score(GainTable.from_organizations(gold, output), **params)[0])
 
 
 def evaluate_run(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
@@ -579,33 +617,41 @@ def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[
         measure = parse(name)
         if not isinstance(measure.spec.compute, _Adapter):
             raise RankingInputError(f"{name!r} is not a ranking measure")
-        values = measure.spec.compute.kernel(table, **measure.params)
+        values = measure.spec.compute.score(table, **measure.params)
         out[name] = dict(zip(topics, values.tolist(), strict=True))
     return out
 
 
 _BINARY = {"rel": 1}
 _CUTOFF, _OPTIONAL_CUTOFF = Interval(1, integer=True), Interval(1, integer=True, optional=True)
-_LEVEL = {"rel": Interval(0, low_open=True)}
+JUDGED_ONLY = {"judged_only": False}
+"""ir_measures' ``judged_only`` parameter, trec_eval's ``-J`` (:meth:`GainTable.judged_only`): declared by every
+trec_eval measure and by those ir_measures gives it to."""
+JUDGED_ONLY_DOMAIN = {"judged_only": Choices((False, True))}
+_LEVEL = {"rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}
+_BINARY_JUDGED = {**_BINARY, **JUDGED_ONLY}
 _GRADE = Interval(0, low_open=True, optional=True)
-register("P", _Adapter(precision_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
+register("P", _Adapter(precision_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY_JUDGED},
          cutoff="k", domains={"k": _CUTOFF, **_LEVEL}, description="precision at k, divided by k (trec_eval P_k)")
-register("Rprec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("RPrec",),
-         domains=_LEVEL,
+register("Rprec", _Adapter(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY_JUDGED,
+         aliases=("RPrec",), domains=_LEVEL,
          description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
-register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
-         cutoff="k", aliases=("recip_rank",), domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
+register("RR", _Adapter(reciprocal_rank), task="ranking", source=TREC_EVAL,
+         params={"k": None, **_BINARY_JUDGED}, cutoff="k", aliases=("recip_rank",),
+         domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
          description="reciprocal rank of the first relevant document (in the top k for RR@k)")
-register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL, params={"k": None, **_BINARY},
-         cutoff="k", aliases=("map", "map_cut"), domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
+register("AP", _Adapter(average_precision), task="ranking", source=TREC_EVAL,
+         params={"k": None, **_BINARY_JUDGED}, cutoff="k", aliases=("map", "map_cut"),
+         domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
          description="average precision (trec_eval map; AP@k is map_cut_k)")
-register("Success", _Adapter(success_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
-         cutoff="k", aliases=("success",), domains={"k": _CUTOFF, **_LEVEL},
+register("Success", _Adapter(success_at), task="ranking", source=TREC_EVAL,
+         params={"k": 10, **_BINARY_JUDGED}, cutoff="k", aliases=("success",), domains={"k": _CUTOFF, **_LEVEL},
          description="1 if a relevant document is in the top k (trec_eval success_k)")
 register("nDCG", _Adapter(ndcg), task="ranking", source=TREC_EVAL,
-         params={"k": None, "gain": "linear", "gains": None}, choices={"gain": ("linear", "exp")}, cutoff="k",
-         aliases=("ndcg", "ndcg_cut"),
-         domains={"k": _OPTIONAL_CUTOFF, "gains": Pairs(Interval(0, low_open=True), Interval(0, high_open=True))},
+         params={"k": None, "gain": "linear", "gains": None, **JUDGED_ONLY}, choices={"gain": ("linear", "exp")},
+         cutoff="k", aliases=("ndcg", "ndcg_cut"),
+         domains={"k": _OPTIONAL_CUTOFF, "gains": Pairs(Interval(0, low_open=True), Interval(0, high_open=True)),
+                  **JUDGED_ONLY_DOMAIN},
          description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
                      "or gain=exp (2^g − 1, Burges)")
 register("ERR", _Adapter(err), task="ranking", source="Chapelle et al., CIKM 2009; gdeval",
@@ -613,9 +659,9 @@ register("ERR", _Adapter(err), task="ranking", source="Chapelle et al., CIKM 200
          domains={"k": _OPTIONAL_CUTOFF, "max_grade": _GRADE}, cutoff="k",
          description="expected reciprocal rank; gain=exp (Chapelle, gdeval) or linear (NTCIREVAL)")
 register("RBP", _Adapter(rbp), task="ranking", source="Moffat & Zobel, TOIS 2008",
-         params={"p": 0.8, "max_grade": None, "rel": None},
+         params={"p": 0.8, "max_grade": None, "rel": None, **JUDGED_ONLY},
          domains={"p": Interval(0, 1, low_open=True, high_open=True), "max_grade": _GRADE,
-                  "rel": Interval(0, low_open=True, optional=True)},
+                  "rel": Interval(0, low_open=True, optional=True), **JUDGED_ONLY_DOMAIN},
          description="rank-biased precision with persistence p (binary from level rel when given)")
 for _name, _kernel, _what in (("Q-measure", q_measure, "Q-measure: blended ratio at every relevant rank"),
                               ("O-measure", o_measure, "O-measure: blended ratio at the first relevant rank"),

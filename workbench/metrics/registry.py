@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterTypeError, WorkbenchError
+from workbench.scalars import parse_scalar
 
 # The modules whose import registers measures; loaded on first use so that they may import this one.
 _MODULES = (
@@ -286,18 +287,15 @@ def _parse_value(text: str) -> Any:
     if text.startswith("{") and text.endswith("}"):
         items = [item.partition(":") for item in text[1:-1].split(",") if item.strip()]
         return MappingValue((_parse_value(k), _parse_value(v)) for k, _, v in items)
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
+    return parse_scalar(text)
 
 
 def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
     default = spec.params[key]
     if isinstance(default, bool) and isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
+    if isinstance(default, bool) and not isinstance(value, bool):  # 1 == True, yet not a truth value here
+        raise MeasureParameterError(f"{name!r}: parameter {key} must be True or False, got {value!r}")
     domain = spec.domains.get(key)
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, float) and value.is_integer():
@@ -400,6 +398,28 @@ def parse(name: str | Measure) -> Measure:
     return Measure(spec, tuple(params.items()))
 
 
+def with_defaults(measure: str | Measure, **values: Any) -> Measure:
+    """The measure with each parameter of ``values`` that it declares set, where the measure leaves it at its
+    default: settings that apply to every measure having the parameter, as trec_eval's ``-l`` (``rel``) and
+    ``-J`` (``judged_only``) do. Names are read through :data:`PARAMETER_ALIASES`; a parameter whose default
+    is None stands for "not used" (RBP's ``rel``: graded RBP) and is left alone; values are checked against
+    the measure's domains.
+
+    >>> [str(with_defaults(m, rel=2, judged_only=True)) for m in ("P(rel=3)@5", "nDCG@10", "ERR")]
+    ['P(rel=3, judged_only=True)@5', 'nDCG(judged_only=True)@10', 'ERR']
+    >>> str(with_defaults("RBP", rel=2))
+    'RBP'
+    """
+    measure = parse(measure)
+    params = measure.params
+    for key, value in values.items():
+        key = _parameter_name(measure.spec, key)
+        default = measure.spec.params.get(key)
+        if key in params and default is not None and params[key] == default:
+            params[key] = _coerce(measure.spec, key, value, str(measure))
+    return Measure(measure.spec, tuple(params.items()))
+
+
 def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
     """Score one topic: ``{name as given: value}``. Measures that share a computation share one call; a
     single name (``"AP"``) is one measure.
@@ -409,8 +429,17 @@ def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) ->
     >>> evaluate(g, g, ["R≺(n=10, wn=0.8)"])
     {'R≺(n=10, wn=0.8)': 1.0}
     """
+    from workbench.model import Organization
+
+    for side, value in (("gold", gold), ("output", output)):
+        if not isinstance(value, Organization):
+            raise ParameterTypeError(f"{side} must be an Organization (Organization.parse, from_ranking, ...), "
+                                     f"got {type(value).__name__}", parameter=side)
     if isinstance(measures, str | Measure):
         measures = [measures]
+    elif not isinstance(measures, Iterable):
+        raise UnknownMeasureError(f"measures must be a name, a Measure or a list of them, got "
+                                  f"{type(measures).__name__}")
     results: dict[str, float] = {}
     shared: dict[tuple, Any] = {}
     for given in measures:

@@ -7,15 +7,18 @@ other side (``../shared/design/RS-SEMANTICS.md``), so the kernels return that sh
 (:class:`Shares`, what ``workbench.explain`` shows) and nothing needs the n² occurrence pairs:
 
 * ∼ through the (x cluster, other cluster) weight contingency, Σ M/W(C) per occurrence as in BCubed,
-  corrected for the document pairs that share two or more clusters on either side: O(n + nnz + overlap
-  pairs);
+  corrected for a document with itself (its numbers of clusters) and for the pairs of documents sharing two
+  or more clusters on either side (found through their pairs of clusters): O(n + nnz + overlap pairs);
 * ≺ through two-way weighted dominance sums over (x level, other level) for documents with one occurrence
-  (O(n log² n), a few passes when one side has few levels). Documents with several occurrences (overlap) are
-  grouped by their sorted x levels ℓ and other-side levels γ (signatures): P = min(gg, gx)/gx is
-  Σ_{t ≤ gx} [gg ≥ t]/gx, which splits into an x-signature factor and an other-signature factor, so the
-  pairs of overlapping documents are a few matrix products over (ℓ, γ) counts, and their pairs with
-  single-occurrence documents are rectangle sums and rectangle updates on the (x level, other level) grid,
-  compressed to the levels the overlapping documents use.
+  (O(n log² n), a few passes when one side has few levels). Documents with several occurrences (overlap) form
+  classes by their sorted x levels ℓ and other-side levels γ (signatures). Their pairs with single-occurrence
+  documents are rectangle sums and rectangle updates on the (x level, other level) grid in bands around the
+  levels the classes use (prefix sums; dominance sums when the grid is large). Their pairs with each other:
+  P = min(gg, gx)/gx = Σ_{t ≤ gx} [gg ≥ t]/gx splits into an x-signature and an other-signature factor, so a
+  few matrix products over the (ℓ, γ) counts do it when signatures are few (a graded gold, tens of
+  levels), and vectorised class-by-class blocks when they are many (rankings with overlap): O(E·Λ·Γ) or
+  O(E·(E + K)) for E class entries, Λ and Γ signatures, K classes — independent of the number of
+  overlapping documents in the first case.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import numpy as np
 from workbench.metrics.dominance import dominance_sums
 
 _BLOCK = 1 << 22  # entries of the largest temporary matrix the overlap kernel builds at once
+_MATRIX_ADVANTAGE = 20  # a multiply-add in a matrix product against a step of the class-by-class loop
+_DENSE_GRID_CELLS = 1 << 22  # the largest band grid summed densely
 
 
 @dataclass(frozen=True)
@@ -243,27 +248,33 @@ def _add_overlap_agreement(x: Side, other: Side, in_multi: np.ndarray, simple, a
     absent = docs[np.bincount(other.doc, minlength=x.n_docs)[docs] == 0]  # one entry at the other's bottom
     _, o_sig, o_entry_sig, o_entry_level = _signatures(
         np.r_[other.doc[on_other], absent], np.r_[other.level[on_other], np.full(len(absent), other.bottom)])
-    counts = np.zeros((int(x_sig.max()) + 1, int(o_sig.max()) + 1))
-    np.add.at(counts, (x_sig, o_sig), 1.0)
+    # Classes: the documents with one (x signature, other signature); a class entry is one of its x levels.
+    n_o_sig = int(o_sig.max()) + 1
+    classes, class_of_doc, class_count = np.unique(x_sig * n_o_sig + o_sig, return_inverse=True,
+                                                   return_counts=True)
+    x_start, x_size, _ = _segments(x_entry_sig, int(x_sig.max()) + 1)
+    class_x = classes // n_o_sig
+    entry_class = np.repeat(np.arange(len(classes)), x_size[class_x])
+    class_entry = _expand(x_start[class_x], x_size[class_x])  # the x entry each class entry reads
 
     level_w = np.zeros(int(x.level.max()) + 1)
     level_w[x.level] = x.weight  # the weight of an occurrence depends on its level only
     x_entry_w = level_w[x_entry_level]
     sx, sy, sw = simple
+    classes_at = (classes // n_o_sig, classes % n_o_sig, class_count.astype(float), entry_class, class_entry)
     down_entry, down_simple = _agreement_below(x_entry_sig, x_entry_level, x_entry_w, o_entry_sig, o_entry_level,
-                                               counts, sx, sy, sw)
+                                               classes_at, sx, sy, sw)
     up_entry, up_simple = _agreement_below(x_entry_sig, -x_entry_level, x_entry_w, o_entry_sig, -o_entry_level,
-                                           counts, -sx, -sy, sw)
+                                           classes_at, -sx, -sy, sw)
     agree[~in_multi] += down_simple + up_simple
 
-    # Each overlapping occurrence reads its signature entry (equal levels in one signature read the same).
+    # Each overlapping occurrence reads its class entry (equal levels in one signature read the same).
     doc_index = np.full(x.n_docs, -1, dtype=np.int64)
     doc_index[docs] = np.arange(len(docs))
     span = int(x.level.max()) + 1
-    entry_key = x_entry_sig * span + x_entry_level
-    occurrence_doc = doc_index[x.doc[in_multi]]
-    entry = np.searchsorted(entry_key, x_sig[occurrence_doc] * span + x.level[in_multi])
-    agree[in_multi] += (down_entry + up_entry)[entry, o_sig[occurrence_doc]]
+    key = entry_class * span + x_entry_level[class_entry]  # sorted: classes in order, levels sorted within
+    occurrence_class = class_of_doc.ravel()[doc_index[x.doc[in_multi]]]
+    agree[in_multi] += (down_entry + up_entry)[np.searchsorted(key, occurrence_class * span + x.level[in_multi])]
 
 
 def _segments(signature: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -273,49 +284,61 @@ def _segments(signature: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np
     return start, np.diff(start), np.arange(len(signature)) - start[signature] + 1
 
 
-def _agreement_below(xs, xl, xw, gs, gl, counts, sx, sy, sw) -> tuple[np.ndarray, np.ndarray]:
+def _signature_blocks(start: np.ndarray, n_entries: int):
+    """Ranges [first, last) of entries holding whole signatures, about ``_BLOCK / n_entries`` entries each
+    (so that a block × entries temporary stays bounded), at least one signature."""
+    size = max(_BLOCK // max(n_entries, 1), 1)
+    first = 0
+    while first < n_entries:
+        last = start[np.searchsorted(start, first + size, "right") - 1]
+        if last <= first:
+            last = start[np.searchsorted(start, first, "right")]
+        yield first, int(last)
+        first = int(last)
+
+
+def _pairs_above(levels: np.ndarray, start: np.ndarray, row_signature: np.ndarray, row_levels: np.ndarray,
+                 weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """For rows holding whole signatures (``row_signature`` numbered from 0): per row signature σ and
+    signature σ′ of (``levels``, ``start``), #{(a, b) ∈ σ × σ′ : a < b}; and, per row and σ′, the weight of
+    σ′'s entries above the row's level."""
+    above = levels[None, :] > row_levels[:, None]
+    per_row = np.add.reduceat(above.astype(float), start[:-1], axis=1)
+    counts = np.add.reduceat(per_row, np.flatnonzero(np.r_[True, row_signature[1:] != row_signature[:-1]]), axis=0)
+    if weights is None:
+        return counts, None
+    return counts, np.add.reduceat(np.where(above, weights[None, :], 0.0), start[:-1], axis=1)
+
+
+def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarray, np.ndarray]:
     """The agreeing mass of the pairs where the higher occurrence belongs to an overlapping document.
 
     Entries (xs, xl, xw) are the x signatures' levels and weights, (gs, gl) the other-side signatures'
-    levels, ``counts[ℓ, γ]`` the overlapping documents per signature pair; (sx, sy, sw) the single-occurrence
-    documents' x level, other level and weight. Returns, per x entry (input order) and other signature, the
-    mass below it that agrees — partners with a lower x level, weighted by P(d ≻ d′) — and, per
-    single-occurrence document, the agreeing mass of the overlapping occurrences above it. With every level
-    negated it gives the pairs where the overlapping document is the lower one.
+    levels; ``classes`` = (x signature, other signature, number of documents) per class of overlapping
+    documents, and per class entry its class and x entry; (sx, sy, sw) the single-occurrence documents' x
+    level, other level and weight. Returns, per class entry, the mass below it that agrees (partners at a
+    lower x level, weighted by P(d ≻ d′)) and, per single-occurrence document, the agreeing mass of the
+    overlapping occurrences above it. With every level negated it gives the pairs where the overlapping
+    document is the lower one.
     """
-    n_x, n_g = counts.shape
+    class_x, class_g, class_count, entry_class, class_entry = classes
+    n_x, n_g = int(xs.max()) + 1, int(gs.max()) + 1
     x_order, g_order = np.lexsort((xl, xs)), np.lexsort((gl, gs))
     xs, xl, xw, gs, gl = xs[x_order], xl[x_order], xw[x_order], gs[g_order], gl[g_order]
+    rank = np.empty_like(x_order)
+    rank[x_order] = np.arange(len(x_order))
+    row = rank[class_entry]  # each class entry's sorted x entry
     x_start, x_size, x_pos = _segments(xs, n_x)
     g_start, g_size, g_pos = _segments(gs, n_g)
     x_levels, xj = np.unique(xl, return_inverse=True)
     g_levels, gj = np.unique(gl, return_inverse=True)
 
-    def at_or_below(signature, j, values, n_sig, n_lev):
-        """table[σ, v] = Σ values of σ's entries at compressed level ≤ v."""
-        table = np.zeros((n_sig, n_lev))
-        np.add.at(table, (signature, j), values)
-        return np.cumsum(table, axis=1)
-
-    x_count_le = at_or_below(xs, xj, 1.0, n_x, len(x_levels))
-    x_weight_le = at_or_below(xs, xj, xw, n_x, len(x_levels))
-    g_count_le = at_or_below(gs, gj, 1.0, n_g, len(g_levels))
-    # gx[ℓ, ℓ′] = #{(a, b) ∈ ℓ × ℓ′ : a < b}; gg likewise over the other side's levels.
-    gx = np.add.reduceat(x_size[None, :] - x_count_le[:, xj].T, x_start[:-1], axis=0)
-    gg = np.add.reduceat(g_size[None, :] - g_count_le[:, gj].T, g_start[:-1], axis=0)
-
-    # Overlapping partners: Σ_ℓ′ W_above[e, ℓ′] Σ_t [gx ≥ t]/gx · Σ_γ′ counts[ℓ′, γ′] [gg(γ, γ′) ≥ t].
-    down_entry = np.zeros((len(xs), n_g))
-    rounds = int(min(gx.max(initial=0), gg.max(initial=0)))
-    partners = [counts @ (gg >= t).T for t in range(1, rounds + 1)]
-    block = max(_BLOCK // max(n_x, 1), 1)
-    for first in range(0, len(xs), block):
-        rows = slice(first, first + block)
-        w_above = x_weight_le[:, -1][None, :] - x_weight_le[:, xj[rows]].T
-        gx_rows = gx[xs[rows]]
-        inverse_gx = np.where(gx_rows > 0, 1.0 / np.maximum(gx_rows, 1), 0.0)
-        for t, partner in enumerate(partners, start=1):
-            down_entry[rows] += (w_above * np.where(gx_rows >= t, inverse_gx, 0.0)) @ partner
+    rounds = int(min(x_size.max(), g_size.max())) ** 2  # gx ≤ k_x², gg ≤ k_g²
+    if rounds * len(xs) * n_x * n_g <= _MATRIX_ADVANTAGE * len(row) * (len(xs) + len(class_x)):
+        below = _overlapping_by_matrices(xs, xl, xw, gs, gl, classes, x_start, g_start, rounds)[row, class_g[
+            entry_class]]
+    else:
+        below = _overlapping_by_classes(xs, xl, xw, gs, gl, classes, row, x_start, g_start)
 
     # Single-occurrence partners on the (x level, other level) grid in bands: below, at and between the
     # levels overlapping documents use (band 2j + 1 is level j itself).
@@ -328,41 +351,116 @@ def _agreement_below(xs, xl, xw, gs, gl, counts, sx, sy, sw) -> tuple[np.ndarray
 
     n_bx, n_by = 2 * len(x_levels) + 1, 2 * len(g_levels) + 1
     bx, by = band(x_levels, sx), band(g_levels, sy)
-    grid = np.bincount(bx * n_by + by, sw, n_bx * n_by).reshape(n_bx, n_by)
-    # prefix[X, Y] = Σ weight over bands x < X and y ≥ Y.
-    prefix = np.zeros((n_bx + 1, n_by + 1))
-    prefix[1:, :-1] = np.cumsum(np.cumsum(grid, axis=0)[:, ::-1], axis=1)[:, ::-1]
+    grid = _BandGrid(bx, by, sw, n_bx, n_by)
     # Interval i of ℓ (its i-th entry ℓ_i, 1-based): partners with ℓ_i < b ≤ ℓ_{i+1}, so #{a ∈ ℓ : a < b} = i.
-    last = x_pos == x_size[xs]
     low = 2 * xj + 2
-    high = np.where(last, n_bx, np.r_[low[1:], 0])
+    high = np.where(x_pos == x_size[xs], n_bx, np.r_[low[1:], 0])
     # Threshold t of γ: partners with other level h > γ_t, so #{g ∈ γ : g < h} ≥ t.
     threshold = 2 * gj + 2
-    # P = min(#γ<h, i)/i = Σ_{t ≤ i} [h > γ_t]/i: V[e, c] = Σ weight over interval e beyond threshold c, / i.
-    mass = (prefix[high][:, threshold] - prefix[low][:, threshold]) / x_pos[:, None]
-    suffix = np.cumsum(mass[::-1], axis=0)[::-1]  # Σ over the entries from e to the end of its signature
-    end = x_start[xs + 1]
-    within = suffix - np.where(end[:, None] < len(xs), suffix[np.minimum(end, len(xs) - 1)], 0.0)
-    # An entry at level a meets the intervals i ≥ q = #{a′ ∈ ℓ : a′ ≤ a}, and threshold t the intervals i ≥ t.
+    # Every (class entry, threshold of the class's γ) pair.
+    pair_entry = np.repeat(np.arange(len(row)), g_size[class_g[entry_class]])
+    pair_g = _expand(g_start[class_g[entry_class]], g_size[class_g[entry_class]])
+    pair_row = row[pair_entry]
+
+    # P = min(#γ<h, i)/i = Σ_{t ≤ i} [h > γ_t]/i. An entry at level a meets the intervals i ≥ q = #{a′ ∈ ℓ :
+    # a′ ≤ a}, threshold t the intervals i ≥ t: sum the intervals from max(q, t) to the end of ℓ.
     key = xs * len(x_levels) + xj
     q = np.searchsorted(key, key, "right") - x_start[xs]
-    first_interval = np.maximum(q[:, None], g_pos[None, :])
-    valid = first_interval <= x_size[xs][:, None]
-    picked = within[x_start[xs][:, None] + np.minimum(first_interval, x_size[xs][:, None]) - 1,
-                    np.arange(len(gs))[None, :]]
-    down_entry += np.add.reduceat(np.where(valid, picked, 0.0), g_start[:-1], axis=1)
+    first_interval = np.maximum(q[pair_row], g_pos[pair_g])
+    signature = xs[pair_row]
+    span = np.maximum(x_size[signature] - first_interval + 1, 0)
+    interval = _expand(x_start[signature] + first_interval - 1, span)
+    threshold_of = np.repeat(threshold[pair_g], span)
+    mass = (grid.sums(high[interval], threshold_of) - grid.sums(low[interval], threshold_of)) / x_pos[interval]
+    below += np.bincount(np.repeat(pair_entry, span), mass, len(row))
 
     # Single-occurrence documents below an overlapping one: on interval i of ℓ, beyond threshold t ≤ i of γ,
-    # each receives counts[ℓ, γ]·(weight of ℓ's first i entries)/i (a rectangle update, then prefix sums).
+    # each receives (class size)·(weight of ℓ's first i entries)/i (a rectangle update, then prefix sums).
     first_w = np.cumsum(xw) - np.repeat(np.r_[0.0, np.cumsum(xw)][x_start[:-1]], x_size)
-    value = counts[xs][:, gs] * (first_w / x_pos)[:, None] * (g_pos[None, :] <= x_pos[:, None])
-    corners = np.bincount((low[:, None] * (n_by + 1) + threshold[None, :]).ravel(), value.ravel(),
-                          (n_bx + 1) * (n_by + 1))
-    corners -= np.bincount((high[:, None] * (n_by + 1) + threshold[None, :]).ravel(), value.ravel(),
-                           (n_bx + 1) * (n_by + 1))
-    received = np.cumsum(np.cumsum(corners.reshape(n_bx + 1, n_by + 1), axis=0), axis=1)
-    down_simple = received[bx, by]
+    counted = g_pos[pair_g] <= x_pos[pair_row]
+    value = np.where(counted, class_count[entry_class[pair_entry]] * first_w[pair_row] / x_pos[pair_row], 0.0)
+    return below, grid.received(np.r_[low[pair_row], high[pair_row]], np.r_[threshold[pair_g], threshold[pair_g]],
+                                np.r_[value, -value])
 
-    unsorted = np.empty_like(down_entry)
-    unsorted[x_order] = down_entry
-    return unsorted, down_simple
+
+class _BandGrid:
+    """Single-occurrence documents' weights on the (x band, other band) grid: sums over rectangles x < X,
+    y ≥ Y, and corner updates read back by each document. Dense prefix sums for a small grid, dominance sums
+    otherwise (many bands: rankings with overlap)."""
+
+    def __init__(self, bx: np.ndarray, by: np.ndarray, weight: np.ndarray, n_bx: int, n_by: int):
+        self.bx, self.by, self.weight, self.shape = bx, by, weight, (n_bx + 1, n_by + 1)
+        self.dense = n_bx * n_by <= _DENSE_GRID_CELLS
+        if self.dense:
+            grid = np.bincount(bx * n_by + by, weight, n_bx * n_by).reshape(n_bx, n_by)
+            self.prefix = np.zeros(self.shape)
+            self.prefix[1:, :-1] = np.cumsum(np.cumsum(grid, axis=0)[:, ::-1], axis=1)[:, ::-1]
+
+    def sums(self, x_bound: np.ndarray, y_bound: np.ndarray) -> np.ndarray:
+        """Σ weight over bx < x_bound and by ≥ y_bound (by ≥ Y is −by < 1 − Y)."""
+        if self.dense:
+            return self.prefix[x_bound, y_bound]
+        n = len(self.bx)
+        lower, _ = dominance_sums(np.r_[self.bx, x_bound], np.r_[-self.by, 1 - y_bound],
+                                  np.r_[self.weight, np.zeros(len(x_bound))][None, :])
+        return lower[0, n:]
+
+    def received(self, x_corner: np.ndarray, y_corner: np.ndarray, value: np.ndarray) -> np.ndarray:
+        """Per document, Σ value over the corners with x_corner ≤ bx and y_corner ≤ by."""
+        if self.dense:
+            corners = np.bincount(x_corner * self.shape[1] + y_corner, value, self.shape[0] * self.shape[1])
+            return np.cumsum(np.cumsum(corners.reshape(self.shape), axis=0), axis=1)[self.bx, self.by]
+        lower, _ = dominance_sums(np.r_[x_corner, self.bx + 1], np.r_[y_corner, self.by + 1],
+                                  np.r_[value, np.zeros(len(self.bx))][None, :])
+        return lower[0, len(x_corner):]
+
+
+def _overlapping_by_matrices(xs, xl, xw, gs, gl, classes, x_start, g_start, rounds) -> np.ndarray:
+    """Per sorted x entry and other signature: Σ_ℓ′ W_above[e, ℓ′] Σ_t [gx ≥ t]/gx · Σ_γ′ N[ℓ′, γ′]
+    [gg(γ, γ′) ≥ t] over the overlapping partners (min(gg, gx) = Σ_t [gg ≥ t][gx ≥ t]), with gx[ℓ, ℓ′] =
+    #{(a, b) ∈ ℓ × ℓ′ : a < b}, gg likewise and N the documents per class: matrix products, for few
+    signatures."""
+    class_x, class_g, class_count, _, _ = classes
+    n_x, n_g = len(x_start) - 1, len(g_start) - 1
+    counts = np.zeros((n_x, n_g))
+    counts[class_x, class_g] = class_count
+    # Small products: einsum's single-threaded loops, no BLAS threads contending for a shared machine's cores.
+    partners = np.zeros((rounds, n_x, n_g))
+    for first, last in _signature_blocks(g_start, len(gs)):
+        gg, _ = _pairs_above(gl, g_start, gs[first:last] - gs[first], gl[first:last])
+        block = slice(gs[first], gs[last - 1] + 1)
+        for t in range(1, rounds + 1):
+            partners[t - 1][:, block] = np.einsum("ij,kj->ik", counts, (gg >= t).astype(float))
+    below = np.zeros((len(xs), n_g))
+    for first, last in _signature_blocks(x_start, len(xs)):
+        local = xs[first:last] - xs[first]
+        gx, w_above = _pairs_above(xl, x_start, local, xl[first:last], xw)
+        gx = gx[local]
+        inverse_gx = np.where(gx > 0, 1.0 / np.maximum(gx, 1), 0.0)
+        for t in range(1, rounds + 1):
+            below[first:last] += np.einsum("ij,jk->ik", w_above * np.where(gx >= t, inverse_gx, 0.0),
+                                           partners[t - 1])
+    return below
+
+
+def _overlapping_by_classes(xs, xl, xw, gs, gl, classes, row, x_start, g_start) -> np.ndarray:
+    """Per class entry: Σ over the classes (ℓ′, γ′) of N·W_above[e, ℓ′]·min(gg, gx)/gx, class by class in
+    vectorised blocks: for many signatures (rankings with overlap), where the matrices would be large."""
+    class_x, class_g, class_count, entry_class, _ = classes
+    below = np.zeros(len(row))
+    size = max(_BLOCK // max(len(xs), len(class_x), 1), 1)
+    for first in range(0, len(row), size):
+        rows = slice(first, first + size)
+        own_x, own_g = class_x[entry_class[rows]], class_g[entry_class[rows]]
+        # gx(ℓ, ·) and gg(γ, ·) of the block's signatures, from their entries.
+        sig_x, x_inverse = np.unique(own_x, return_inverse=True)
+        x_entries = _expand(x_start[sig_x], np.diff(x_start)[sig_x])
+        gx, _ = _pairs_above(xl, x_start, np.repeat(np.arange(len(sig_x)), np.diff(x_start)[sig_x]), xl[x_entries])
+        sig_g, g_inverse = np.unique(own_g, return_inverse=True)
+        g_entries = _expand(g_start[sig_g], np.diff(g_start)[sig_g])
+        gg, _ = _pairs_above(gl, g_start, np.repeat(np.arange(len(sig_g)), np.diff(g_start)[sig_g]), gl[g_entries])
+        _, w_above = _pairs_above(xl, x_start, np.arange(len(row[rows])), xl[row[rows]], xw)
+        gx_rows = gx[x_inverse.ravel()][:, class_x]
+        agree = np.minimum(gg[g_inverse.ravel()][:, class_g], gx_rows) / np.maximum(gx_rows, 1)
+        below[rows] = (w_above[:, class_x] * agree) @ class_count
+    return below

@@ -28,6 +28,8 @@ import numpy as np
 
 from workbench.metrics import curves
 from workbench.metrics.ranking import (
+    JUDGED_ONLY,
+    JUDGED_ONLY_DOMAIN,
     GainTable,
     RankingInputError,
     _Adapter,
@@ -419,8 +421,10 @@ def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> n
 
 
 # ----------------------------------------------------------------------------------------- registry
-_BINARY = {"rel_level": 1.0}
-_LEVEL = {"rel_level": Interval(0, low_open=True)}
+# Every trec_eval measure takes judged_only (its -J; ir_measures' parameter, which ir_measures gives to
+# SetP, SetRelP, SetAP, SetF, R and IPrec among these).
+_BINARY = {"rel_level": 1.0, **JUDGED_ONLY}
+_LEVEL = {"rel_level": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}
 _CUT = {"k": Interval(1, integer=True)}
 _COUNT = (0.0, float("inf"))
 for _name, _kernel, _aliases, _what in (
@@ -429,10 +433,10 @@ for _name, _kernel, _aliases, _what in (
         ("NumRelRet", num_rel_ret, ("num_rel_ret",), "number of relevant documents retrieved"),
         ("NumNonRelJudgedRet", num_nonrel_judged_ret, ("num_nonrel_judged_ret",),
          "number of judged non-relevant documents retrieved")):
-    _params = {} if _kernel is num_ret else _BINARY
+    _params = JUDGED_ONLY if _kernel is num_ret else _BINARY
     register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=_params, aliases=_aliases,
              range=_COUNT, description=f"{_what} (trec_eval {_aliases[0]}; summed over topics)",
-             domains={} if _kernel is num_ret else _LEVEL)
+             domains=JUDGED_ONLY_DOMAIN if _kernel is num_ret else _LEVEL)
 for _name, _kernel, _aliases, _what in (
         ("SetP", set_precision, ("set_P",), "precision of the retrieved set"),
         ("SetRelP", set_relative_precision, ("set_relative_P",), "relevant retrieved / min(retrieved, R)"),
@@ -468,19 +472,21 @@ register("IPrec", _Adapter(interpolated_precision), task="ranking", source=TREC_
 register("11ptAvg", _Adapter(eleven_point_average), task="ranking", source=TREC_EVAL_10, params=_BINARY,
          aliases=("11pt_avg",), domains=_LEVEL,
          description="interpolated precision averaged at recall 0, 0.1, …, 1 (trec_eval 11pt_avg)")
-register("Unjudged", _Adapter(unjudged_at), task="ranking", source=TREC_EVAL_10, params={"k": 10}, cutoff="k",
-         aliases=("unj",), direction="lower", domains=_CUT,
+register("Unjudged", _Adapter(unjudged_at), task="ranking", source=TREC_EVAL_10, params={"k": 10, **JUDGED_ONLY},
+         cutoff="k", aliases=("unj",), direction="lower", domains={**_CUT, **JUDGED_ONLY_DOMAIN},
          description="fraction of the top k outside the judgements (trec_eval unj_k; a red flag)")
 register("Judged", _Adapter(judged_at), task="ranking", source="ir_measures (Judged@k)", params={"k": None},
          cutoff="k", domains={"k": Interval(1, integer=True, optional=True)},
          description="fraction of the top k that has a judgement (ir_measures Judged@k)")
-register("RBPResid", _Adapter(rbp_residual), task="ranking", source=TREC_EVAL_10, params={"p": 0.9},
-         aliases=("rbp_resid",), direction="lower", domains={"p": Interval(0, 1, low_open=True, high_open=True)},
+register("RBPResid", _Adapter(rbp_residual), task="ranking", source=TREC_EVAL_10, params={"p": 0.9, **JUDGED_ONLY},
+         aliases=("rbp_resid",), direction="lower",
+         domains={"p": Interval(0, 1, low_open=True, high_open=True), **JUDGED_ONLY_DOMAIN},
          description="RBP residual: the weight unjudged and unretrieved ranks could still add (trec_eval)")
 for _name, _kernel, _aliases, _what in (
         ("nDCGRel", ndcg_rel, ("ndcg_rel",), "nDCG averaged at the relevant documents (trec_eval ndcg_rel)"),
         ("G", g_measure, (), "gain discounted by the lag behind the ideal (trec_eval G, experimental)")):
-    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, aliases=_aliases, description=_what)
+    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=JUDGED_ONLY, aliases=_aliases,
+             domains=JUDGED_ONLY_DOMAIN, description=_what)
 register("RnDCG", _Adapter(r_ndcg), task="ranking", source=TREC_EVAL_10, params=_BINARY, aliases=("Rndcg",),
          domains=_LEVEL, description="nDCG averaged at the R-levels of the ideal ranking (trec_eval Rndcg)")
 del _name, _kernel, _aliases, _what, _params

@@ -1,0 +1,115 @@
+"""Time Campaign.evaluate serially, on 2 local processes and on a 2-worker Dask LocalCluster, in one run.
+
+    python benchmarks/bench_campaign.py [--runs 100] [--topics 250] [--docs 100] [--chunk-topics N] [--seed 0]
+
+A synthetic TREC-like campaign: per topic a graded gold over 30 of ``--docs`` documents and, per run, a ranking
+of ``--docs // 2`` of them; six measures (AP, nDCG@10, P@10, RR, R≺ and S∼ with n=10, W_n=0.8). The pools are
+started before the clock (their start-up is printed apart); each executor's results are checked equal to the
+serial ones bit for bit. Needs ``dask[distributed]`` (``pip install -e .[distributed]``) for the cluster row.
+
+Beside the wall-clock times it prints the CPU seconds the work took in every process (the caller, the pool's
+children, the Dask workers): their sum against the serial CPU time is the cost of distribution, which the
+wall-clock speed-up hides on a busy machine (the load average is printed first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from workbench.data import Campaign  # noqa: E402
+from workbench.model import Organization  # noqa: E402
+
+MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R≺(n=10, wn=0.8)", "S∼(n=10, wn=0.8)"]
+
+
+def synthetic(runs: int, topics: int, docs: int, seed: int) -> Campaign:
+    rng = np.random.default_rng(seed)
+    ids = np.array([f"d{i}" for i in range(docs)])
+    gold = {f"q{t}": Organization.from_graded({d: int(g) for d, g in zip(rng.choice(ids, 30, replace=False),
+                                                                        rng.integers(0, 4, 30), strict=True)})
+            for t in range(topics)}
+    outputs = {f"run{r:03d}": {t: Organization.from_ranking(rng.permutation(ids)[: docs // 2].tolist())
+                               for t in gold} for r in range(runs)}
+    return Campaign(gold, outputs)
+
+
+def timed(function):
+    start = time.perf_counter()
+    result = function()
+    return time.perf_counter() - start, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=100)
+    parser.add_argument("--topics", type=int, default=250)
+    parser.add_argument("--docs", type=int, default=100)
+    parser.add_argument("--chunk-topics", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    campaign = synthetic(args.runs, args.topics, args.docs, args.seed)
+    print(f"{args.runs} runs × {args.topics} topics × {len(MEASURES)} measures "
+          f"({args.runs * args.topics} run-topic pairs, rankings of {args.docs // 2}); {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    before = cpu_seconds()
+    serial_time, serial = timed(lambda: campaign.evaluate(MEASURES, progress=False))
+    rows = [("serial", 0.0, serial_time, cpu_seconds() - before)]
+
+    before = cpu_seconds(children=True)
+    start, pool = timed(lambda: ProcessPoolExecutor(2))
+    pool.submit(int).result()  # the workers are up
+    with pool:
+        elapsed, pooled = timed(lambda: campaign.evaluate(MEASURES, executor=pool, chunk_topics=args.chunk_topics,
+                                                          progress=False))
+    assert pooled.equals(serial), "process pool results differ from the serial ones"
+    rows.append(("ProcessPoolExecutor(2)", start, elapsed, cpu_seconds(children=True) - before))
+
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        print("(dask[distributed] is not installed: no cluster row)")
+    else:
+        start, cluster = timed(lambda: LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                                    dashboard_address=None, silence_logs=40))
+        with cluster, Client(cluster) as client:
+            client.wait_for_workers(2)
+            client.run(warm_up)  # the spawned workers import the workbench (forked pool workers inherit it)
+            before = cpu_seconds() + sum(client.run(cpu_seconds).values())
+            elapsed, clustered = timed(lambda: campaign.evaluate(MEASURES, executor=client,
+                                                                 chunk_topics=args.chunk_topics, progress=False))
+            used = cpu_seconds() + sum(client.run(cpu_seconds).values()) - before
+        assert clustered.equals(serial), "Dask results differ from the serial ones"
+        rows.append(("Dask LocalCluster(2 workers)", start, elapsed, used))
+
+    print(f"{'':30} {'start-up':>9} {'evaluate':>9} {'speed-up':>9} {'CPU':>9} {'CPU/serial':>10}")
+    for label, startup, elapsed, cpu in rows:
+        print(f"{label:30} {startup:8.2f}s {elapsed:8.2f}s {serial_time / elapsed:8.2f}× {cpu:8.2f}s "
+              f"{cpu / rows[0][3]:9.2f}×")
+    print("(every executor's results equal the serial ones bit for bit)")
+
+
+def warm_up() -> None:
+    """Import the metric modules (what the first chunk would otherwise pay for)."""
+    from workbench.metrics.registry import known_names
+
+    known_names()
+
+
+def cpu_seconds(children: bool = False) -> float:
+    """User + system CPU seconds of this process (and of its reaped children)."""
+    times = os.times()
+    return times.user + times.system + (times.children_user + times.children_system if children else 0.0)
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,295 @@
+"""Campaign.evaluate(executor=…): process pools and a real Dask cluster give the serial results bit for bit;
+a worker that dies or a measure that cannot travel is named."""
+
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.data import Campaign, CampaignError
+from workbench.data import distributed as dist
+from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
+from workbench.errors import WorkbenchError
+from workbench.metrics import registry
+from workbench.model import Organization
+
+RANKING = ["AP", "nDCG@10", "P@10", "RR", "R≺(n=10, wn=0.8)", "S∼(n=10, wn=0.8)", "RBP(p=0.8)"]
+GROUPING = ["BCubed-F", "NMI", "ARI", "Purity", "R∼", "S≺", "Accuracy", "F(R,S)"]
+KILL_DOC = "kill-this-worker"
+pytestmark = pytest.mark.filterwarnings("ignore::workbench.data.campaign.MissingTopicsWarning")
+
+
+def _ranking_campaign(seed: int, topics: int = 12, systems: int = 5) -> Campaign:
+    """Graded gold over 40 documents, runs ranking 25 of them; one system lacks two topics."""
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i}" for i in range(40)]
+    gold = {f"t{t}": Organization.from_graded({d: int(rng.integers(0, 4)) for d in rng.choice(docs, 15, False)})
+            for t in range(topics)}
+    runs = {f"sys{s}": {t: Organization.from_ranking(list(rng.permutation(docs)[:25])) for t in gold}
+            for s in range(systems)}
+    del runs["sys0"]["t3"], runs["sys0"]["t7"]
+    return Campaign(gold, runs)
+
+
+def _grouping_campaign(seed: int, topics: int = 10, systems: int = 4) -> Campaign:
+    """Clusters of a closed collection (so overlap-free clustering, filtering and R&S all apply)."""
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i}" for i in range(30)]
+
+    def clustering():
+        labels = rng.integers(0, 5, len(docs))
+        return Organization.from_clustering([[d for d, lab in zip(docs, labels, strict=True) if lab == k]
+                                             for k in set(labels.tolist())])
+
+    gold = {f"t{t}": clustering() for t in range(topics)}
+    runs = {f"sys{s}": {t: clustering() for t in gold} for s in range(systems)}
+    return Campaign(gold, runs)
+
+
+def _assert_bitwise_equal(serial: pd.DataFrame, other: pd.DataFrame) -> None:
+    pd.testing.assert_frame_equal(serial, other, check_exact=True)
+    assert (serial.value.to_numpy().view(np.uint64) == other.value.to_numpy().view(np.uint64)).all()
+    assert serial.attrs == other.attrs
+
+
+def kill_the_worker(gold, output):
+    """A custom measure that kills the process it runs in on the topic whose gold holds KILL_DOC."""
+    if KILL_DOC in gold.documents:
+        os._exit(3)
+    return 0.5
+
+
+def fails_on_t2(gold, output):
+    """Bad input on the topic whose gold holds t2-marker (a WorkbenchError), a bug where it holds t2-bug."""
+    if "t2-marker" in gold.documents:
+        raise WorkbenchError("no score for this one")
+    if "t2-bug" in gold.documents:
+        raise ArithmeticError("a bug in the measure")
+    return 1.0
+
+
+@pytest.fixture
+def custom_measures():
+    """Custom measures registered for one test: importable ones (they travel by reference to their module)."""
+    names = {"test-kill": kill_the_worker, "test-fails-on-t2": fails_on_t2}
+    for name, compute in names.items():
+        registry.register(name, compute, task="test", source="tests/test_distributed.py")
+    yield names
+    for name in names:
+        registry._REGISTRY.pop(name)
+        registry._BY_NAME.pop(name)
+
+
+@pytest.fixture(scope="module")
+def spawn_pool():
+    """Two fresh interpreters (spawn: their own hash seeds, so set iteration orders differ from ours)."""
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        yield pool
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk_topics", [None, 1, 5, 100])
+def test_a_process_pool_gives_the_serial_results_bit_for_bit(spawn_pool, chunk_topics):
+    for campaign, measures in ((_ranking_campaign(1), RANKING), (_grouping_campaign(2), GROUPING)):
+        serial = campaign.evaluate(measures, progress=False)
+        pooled = campaign.evaluate(measures, executor=spawn_pool, chunk_topics=chunk_topics, progress=False)
+        _assert_bitwise_equal(serial, pooled)
+
+
+def test_a_thread_pool_takes_any_callable_and_skips_missing_topics_like_the_serial_run():
+    campaign = _ranking_campaign(3)
+    with ThreadPoolExecutor(3) as pool:
+        for policy in ("zero", "skip"):
+            with pytest.warns(UserWarning, match="sys0"):
+                serial = campaign.evaluate(RANKING, missing_topics=policy, progress=False)
+            with pytest.warns(UserWarning, match="sys0"):
+                threaded = campaign.evaluate(RANKING, missing_topics=policy, executor=pool, chunk_topics=2,
+                                             progress=False)
+            _assert_bitwise_equal(serial, threaded)
+
+
+def test_the_progress_bar_advances_by_completed_chunks(monkeypatch):
+    updates = []
+
+    class Recorder:
+        def __init__(self, iterable=(), total=None, disable=False, **_):
+            self.iterable = iterable
+            if not disable:
+                updates.append(("total", total))
+
+        def __iter__(self):
+            return iter(self.iterable)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *_):
+            return False
+
+        def update(self, n):
+            updates.append(("update", n))
+
+    monkeypatch.setattr("tqdm.auto.tqdm", Recorder)
+    campaign = _grouping_campaign(4, topics=7, systems=3)
+    with ThreadPoolExecutor(2) as pool:
+        campaign.evaluate(["NMI"], executor=pool, chunk_topics=3)
+    assert updates[0] == ("total", 21)
+    assert sorted(n for kind, n in updates[1:]) == [3, 9, 9]  # topics 3+3+1, three systems each
+
+
+@pytest.mark.parametrize("executor", [ThreadPoolExecutor, ProcessPoolExecutor])
+def test_a_measure_failing_on_a_worker_raises_the_serial_error(custom_measures, executor):
+    """Bad input: the located CampaignError; a bug: the measure's own exception with the topic in a note."""
+    base = _grouping_campaign(5)
+    for marker, kind in (("t2-marker", CampaignError), ("t2-bug", ArithmeticError)):
+        gold = dict(base.gold, t2=Organization.from_clustering([[marker, "d1"]]))
+        runs = {s: dict(run, t2=Organization.from_clustering([[marker], ["d1"]])) for s, run in base.runs.items()}
+        campaign = Campaign(gold, runs)
+        with pytest.raises(kind) as serial:
+            campaign.evaluate(["test-fails-on-t2"], progress=False)
+        with executor(2) as pool, pytest.raises(kind) as pooled:
+            campaign.evaluate(["test-fails-on-t2"], executor=pool, progress=False)
+        assert str(pooled.value) == str(serial.value)
+        assert getattr(pooled.value, "__notes__", None) == getattr(serial.value, "__notes__", None)
+        assert not isinstance(pooled.value, CampaignInterruptedError)
+    assert str(serial.value) == "a bug in the measure"
+    assert serial.value.__notes__ == ["while scoring system 'sys0', topic 't2'"]
+
+
+@pytest.mark.slow
+def test_a_killed_process_worker_names_the_topics_not_scored(custom_measures):
+    campaign = _grouping_campaign(6, topics=8)
+    gold = dict(campaign.gold, t5=Organization.from_clustering([[KILL_DOC, "d1"]]))
+    campaign = Campaign(gold, campaign.runs)
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool, \
+            pytest.raises(CampaignInterruptedError, match=r"BrokenProcessPool.*not scored: .*'t5'.*no results "
+                                                          r"were kept") as error:
+        campaign.evaluate(["NMI", "test-kill"], executor=pool, chunk_topics=2, progress=False)
+    assert "t5" in error.value.topics and set(error.value.topics) <= set(campaign.gold)
+
+
+def test_an_unpicklable_custom_measure_is_named_before_any_work():
+    lock = threading.Lock()
+
+    def locked(gold, output):
+        with lock:
+            return 1.0
+
+    registry.register("test-locked", locked, task="test", source="tests/test_distributed.py")
+    try:
+        with ProcessPoolExecutor(1) as pool, pytest.raises(UnpicklableMeasureError,
+                                                           match=r"measure 'test-locked' cannot be sent.*locked"):
+            _grouping_campaign(7).evaluate(["NMI", "test-locked"], executor=pool, progress=False)
+        with ThreadPoolExecutor(1) as pool:  # threads share the process: nothing to pickle
+            assert len(_grouping_campaign(7).evaluate(["test-locked"], executor=pool, progress=False)) == 40
+    finally:
+        registry._REGISTRY.pop("test-locked")
+        registry._BY_NAME.pop("test-locked")
+
+
+def test_bad_executors_and_chunk_sizes_are_named():
+    campaign = _grouping_campaign(8)
+    with pytest.raises(CampaignError, match="executor must be a concurrent.futures.Executor .* got str"):
+        campaign.evaluate(["NMI"], executor="tcp://scheduler:8786", progress=False)
+    with ThreadPoolExecutor(1) as pool:
+        for bad in (0, -2, 1.5, True):
+            with pytest.raises(CampaignError, match="chunk_topics must be a positive integer"):
+                campaign.evaluate(["NMI"], executor=pool, chunk_topics=bad, progress=False)
+
+
+# --------------------------------------------------------------------------------------------- Dask
+@pytest.fixture(scope="module")
+def dask_client():
+    """A real LocalCluster: two worker processes, one thread each; a worker that dies fails its task at once
+    (no retry on another worker), so that the failure test is quick."""
+    distributed = pytest.importorskip("distributed", reason="dask[distributed] is the 'distributed' extra")
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                     silence_logs=50) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_gives_the_serial_results_bit_for_bit(dask_client):
+    assert len(dask_client.nthreads()) == 2
+    for campaign, measures in ((_ranking_campaign(9), RANKING), (_grouping_campaign(10), GROUPING)):
+        serial = campaign.evaluate(measures, progress=False)
+        for chunk_topics in (None, 3):
+            clustered = campaign.evaluate(measures, executor=dask_client, chunk_topics=chunk_topics,
+                                          progress=False)
+            _assert_bitwise_equal(serial, clustered)
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_ships_custom_measures_and_names_unpicklable_ones(dask_client, custom_measures):
+    campaign = _grouping_campaign(11)
+    lock = threading.Lock()
+
+    def closure(gold, output):  # cloudpickle sends local functions by value
+        return len(gold.documents) / 100
+
+    registry.register("test-closure", closure, task="test", source="tests/test_distributed.py")
+    registry.register("test-locked", lambda gold, output, lock=lock: 1.0, task="test", source="tests")
+    try:
+        serial = campaign.evaluate(["test-closure", "NMI"], progress=False)
+        _assert_bitwise_equal(serial, campaign.evaluate(["test-closure", "NMI"], executor=dask_client,
+                                                        progress=False))
+        with pytest.raises(UnpicklableMeasureError, match="measure 'test-locked' cannot be sent"):
+            campaign.evaluate(["NMI", "test-locked"], executor=dask_client, progress=False)
+    finally:
+        for name in ("test-closure", "test-locked"):
+            registry._REGISTRY.pop(name)
+            registry._BY_NAME.pop(name)
+
+
+@pytest.mark.slow
+def test_a_killed_dask_worker_names_the_topics_not_scored(dask_client, custom_measures):
+    campaign = _grouping_campaign(12, topics=8)
+    gold = dict(campaign.gold, t6=Organization.from_clustering([[KILL_DOC, "d1"]]))
+    campaign = Campaign(gold, campaign.runs)
+    with pytest.raises(CampaignInterruptedError, match=r"not scored: .*'t6'.*no results were kept") as error:
+        campaign.evaluate(["test-kill"], executor=dask_client, chunk_topics=2, progress=False)
+    assert "t6" in error.value.topics
+    assert dist._is_dask_client(dask_client)
+
+
+@pytest.mark.slow
+def test_the_real_samples_score_the_same_in_a_process_pool(spawn_pool):
+    """trec_eval's own test run and the RepLab 2013 topic-detection outputs, serial vs two fresh processes."""
+    from tests.conftest import shared_dataset
+    from workbench.data import read_replab, read_trec_qrels, read_trec_run
+
+    trec = Campaign(read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test")),
+                    read_trec_run(shared_dataset("trec_eval_test", "results.test")))
+    folder = shared_dataset("replab2013_topic_detection")
+    replab = Campaign(read_replab(folder / "replab2013_topic_detection_goldstandard.dat", encoding="latin-1"),
+                      {p.name: read_replab(p) for p in sorted((folder / "system-outputs").iterdir())})
+    for campaign, measures in ((trec, ["AP", "nDCG@10", "P@10", "RR", "ERR@20"]),
+                               (replab, ["R∼(missing=replab)", "S∼(missing=replab)", "BCubed-F"])):
+        serial = campaign.evaluate(measures, missing_topics="skip", progress=False)
+        pooled = campaign.evaluate(measures, missing_topics="skip", executor=spawn_pool, progress=False)
+        _assert_bitwise_equal(serial, pooled)
+
+
+def test_a_campaign_with_nothing_to_score_gives_the_empty_serial_table():
+    campaign = Campaign(_grouping_campaign(13).gold, {})
+    with ThreadPoolExecutor(1) as pool:
+        _assert_bitwise_equal(campaign.evaluate(["NMI"], progress=False),
+                              campaign.evaluate(["NMI"], executor=pool, progress=False))
+
+
+@pytest.mark.slow
+def test_a_measure_registered_under_a_new_name_in_the_session_is_unknown_to_fresh_workers(spawn_pool):
+    registry.register("test-nmi-alias", registry.parse("NMI").spec.compute, task="test", source="tests")
+    try:
+        with pytest.raises(CampaignError, match="a worker does not know a measure .*'test-nmi-alias'"):
+            _grouping_campaign(14).evaluate(["test-nmi-alias"], executor=spawn_pool, progress=False)
+    finally:
+        registry._REGISTRY.pop("test-nmi-alias")
+        registry._BY_NAME.pop("test-nmi-alias")

@@ -1,0 +1,229 @@
+"""A campaign scored on other processes or machines: :meth:`Campaign.evaluate` with ``executor=``.
+
+The gold topics are cut into chunks; each chunk travels once, with the gold organizations of its topics and
+every run's outputs for them, to a worker that scores it with the very loop the serial run uses (so values
+are identical bit for bit), and the rows are put back in the serial order. The measures travel once per
+chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with
+``broadcast=True``; the chunks are scattered too, straight to the workers rather than through the
+scheduler). Built-in measures travel by name; a measure registered in the session (a custom one) travels
+with its compute function, which must pickle. A worker lost mid-campaign (its scattered chunks with it)
+raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is returned.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> from workbench.data import Campaign
+    >>> from workbench.model import Organization
+    >>> gold = {"q1": Organization.from_graded({"d1": 1}), "q2": Organization.from_graded({"d3": 1})}
+    >>> runs = {"sys": {"q1": Organization.from_ranking(["d2", "d1"]), "q2": Organization.from_ranking(["d3"])}}
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     Campaign(gold, runs).evaluate(["P@1"], executor=pool, progress=False).value.tolist()
+    [0.0, 1.0]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import pickle
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from workbench.data.campaign import CampaignError, _score_topic, _topics_text
+from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
+from workbench.model import Organization
+
+CHUNKS_PER_WORKER = 4
+"""Default chunking: about this many chunks per worker, so that a slow chunk does not idle the others and the
+progress bar moves, while each organization still travels once."""
+
+Pair = tuple[str, str]
+
+
+class CampaignInterruptedError(CampaignError):
+    """The executor failed before every chunk was scored (a worker died, the cluster went away).
+
+    ``topics`` lists the gold topics whose chunks were not scored; no result is kept (evaluate again)."""
+
+    def __init__(self, message: str, topics: Sequence[str]) -> None:
+        super().__init__(message)
+        self.topics = list(topics)
+
+
+class UnpicklableMeasureError(CampaignError):
+    """A custom measure cannot travel to the executor's workers; the message names it."""
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """What one worker gets: some gold topics, every run's outputs for them, the pairs to score in order."""
+
+    gold: dict[str, Organization]
+    runs: dict[str, dict[str, Organization]]
+    pairs: list[Pair]
+
+
+@dataclass(frozen=True)
+class _ShippedMeasure:
+    """A measure as it travels: a built-in one by its name (parsed again on the worker), a custom one with
+    its spec's fields (mapping proxies, which do not pickle, as dicts)."""
+
+    text: str
+    spec_fields: dict[str, Any] | None = None
+    bound: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, measure: Measure) -> _ShippedMeasure:
+        if _is_builtin(measure.spec):
+            return cls(str(measure))
+        fields = {f.name: getattr(measure.spec, f.name) for f in dataclasses.fields(measure.spec)}
+        fields = {k: dict(v) if isinstance(v, MappingProxyType) else v for k, v in fields.items()}
+        return cls(str(measure), fields, measure.bound)
+
+    def revive(self) -> Measure:
+        if self.spec_fields is None:
+            return parse(self.text)
+        fields = {k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in self.spec_fields.items()}
+        return Measure(MeasureSpec(**fields), self.bound)
+
+
+def _is_builtin(spec: MeasureSpec) -> bool:
+    """True for the measures the workbench's own metric modules register (every worker knows them)."""
+    return getattr(spec.compute, "__module__", "").startswith("workbench.")
+
+
+@dataclass(frozen=True)
+class _Raised:
+    """A measure's own error on a worker, sent back as a value so that the caller raises it as the serial run
+    does (an exception escaping a future is then always the executor's)."""
+
+    error: Exception
+
+
+def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[dict[str, float]] | _Raised:
+    """Runs on a worker: ``{name: value}`` for each pair of the chunk, scored as the serial run scores it."""
+    try:
+        try:
+            revived = {name: shipped.revive() for name, shipped in measures.items()}
+        except UnknownMeasureError as error:
+            raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a "
+                                "new name must be registered in a module the workers import") from None
+        out = []
+        for system, topic in chunk.pairs:
+            scores = _score_topic(system, topic, chunk.gold[topic], chunk.runs[system][topic], revived.values())
+            out.append({name: scores[str(measure)] for name, measure in revived.items()})
+        return out
+    except Exception as error:
+        return _Raised(error)
+
+
+def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
+             pairs: list[Pair], measures: Mapping[str, Measure], *, chunk_topics: int | None = None,
+             progress: bool = True) -> dict[Pair, dict[str, float]]:
+    """``{(system, topic): {name: value}}`` for ``pairs`` (each system's output for its topic) scored on
+    ``executor``: a :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``. ``chunk_topics``
+    gold topics travel together (default: about :data:`CHUNKS_PER_WORKER` chunks per worker)."""
+    from tqdm.auto import tqdm
+
+    dask = _is_dask_client(executor)
+    if not dask and not isinstance(executor, Executor):
+        raise CampaignError("executor must be a concurrent.futures.Executor (e.g. ProcessPoolExecutor) or a "
+                            f"dask.distributed.Client, got {type(executor).__name__}")
+    if chunk_topics is not None and (isinstance(chunk_topics, bool) or not isinstance(chunk_topics, int)
+                                     or chunk_topics < 1):
+        raise CampaignError(f"chunk_topics must be a positive integer, got {chunk_topics!r}")
+    shipped = {name: _ShippedMeasure.of(measure) for name, measure in measures.items()}
+    if not isinstance(executor, ThreadPoolExecutor):
+        _check_picklable(shipped, measures, dask)
+    if not pairs or not measures:
+        return {pair: {} for pair in pairs}
+    by_topic: dict[str, list[Pair]] = {}
+    for pair in pairs:
+        by_topic.setdefault(pair[1], []).append(pair)
+    topics = list(by_topic)
+    size = chunk_topics or math.ceil(len(topics) / (CHUNKS_PER_WORKER * _workers(executor, dask)))
+    chunks = [_chunk(gold, runs, by_topic, topics[start:start + size]) for start in range(0, len(topics), size)]
+    scored: dict[Pair, dict[str, float]] = {}
+    with tqdm(total=len(pairs), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
+              leave=False) as bar:
+        for chunk, scores in _run(executor, dask, chunks, shipped):
+            scored.update(zip(chunk.pairs, scores, strict=True))
+            bar.update(len(chunk.pairs))
+    return scored
+
+
+def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) -> _Chunk:
+    return _Chunk({t: gold[t] for t in topics}, {s: {t: run[t] for t in topics if t in run} for s, run in runs.items()},
+                  [pair for topic in topics for pair in by_topic[topic]])
+
+
+def _run(executor, dask: bool, chunks: list[_Chunk],
+         shipped: dict[str, _ShippedMeasure]) -> Iterator[tuple[_Chunk, list[dict[str, float]]]]:
+    """Each chunk with its rows, as chunks complete; on a failure, cancel the rest and raise."""
+    if dask:
+        from distributed import as_completed
+
+        # Data goes straight to the workers (a task's arguments would pass through the scheduler).
+        [measures] = executor.scatter([shipped], broadcast=True, hash=False)  # one piece (a dict would be many)
+        pieces = executor.scatter(chunks, hash=False)
+        futures = {executor.submit(_score_chunk, piece, measures, pure=False): chunk
+                   for piece, chunk in zip(pieces, chunks, strict=True)}
+        cancel = executor.cancel
+    else:
+        from concurrent.futures import as_completed
+
+        futures = {executor.submit(_score_chunk, chunk, shipped): chunk for chunk in chunks}
+
+        def cancel(pending):
+            for future in pending:
+                future.cancel()
+    done: set = set()
+    try:
+        for future in as_completed(list(futures)):
+            try:
+                scores = future.result()
+            except Exception as error:  # the executor's failure: a worker died, the cluster went away
+                lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.gold]
+                raise CampaignInterruptedError(
+                    f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}: "
+                    f"{error}); gold topic(s) not scored: {_topics_text(lost)}; no results were kept, evaluate "
+                    "again", lost) from error
+            if isinstance(scores, _Raised):  # a measure failed on some topic: the serial run's error
+                raise scores.error
+            done.add(future)
+            yield futures[future], scores
+    finally:  # an error, or an interrupt: nothing more runs for this campaign
+        cancel([future for future in futures if future not in done])
+
+
+def _check_picklable(shipped: dict[str, _ShippedMeasure], measures: Mapping[str, Measure], dask: bool) -> None:
+    """Custom measures must pickle (with cloudpickle on Dask, plain pickle otherwise) to reach the workers."""
+    if dask:
+        from distributed.protocol.pickle import dumps
+    else:
+        dumps = pickle.dumps
+    for name, one in shipped.items():
+        if one.spec_fields is None:
+            continue
+        try:
+            dumps(one)
+        except Exception as error:
+            compute = measures[name].spec.compute
+            raise UnpicklableMeasureError(
+                f"measure {name!r} cannot be sent to the executor's workers: its compute function "
+                f"{getattr(compute, '__qualname__', compute)!r} does not pickle ({type(error).__name__}: {error}); "
+                "define it at the top level of an importable module, or evaluate without executor=") from None
+
+
+def _is_dask_client(executor: Any) -> bool:
+    distributed = sys.modules.get("distributed")
+    return distributed is not None and isinstance(executor, distributed.Client)
+
+
+def _workers(executor: Any, dask: bool) -> int:
+    if dask:
+        return max(1, sum(executor.nthreads().values()))
+    return getattr(executor, "_max_workers", None) or os.cpu_count() or 1
