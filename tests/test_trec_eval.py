@@ -503,3 +503,14 @@ def test_fields_are_found_across_block_bounds(data, block):
         te._BLOCK = saved
     assert list(zip(starts.tolist(), ends.tolist(), strict=True)) == expected
     assert newlines.tolist() == [i for i, byte in enumerate(data) if byte == 10]
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(st.binary(min_size=1, max_size=20).filter(lambda b: not b.endswith(b"\0")), min_size=1,
+                    max_size=30))
+def test_byte_order_codes_rank_ids_as_strcmp(ids):
+    """Codes equal where the ids are equal and ordered as the bytes compare (trec_eval's strcmp)."""
+    from workbench.metrics.ranking import byte_order_codes
+
+    ranks = {value: rank for rank, value in enumerate(sorted(set(ids)))}
+    assert byte_order_codes(np.array(ids, dtype="S")).tolist() == [ranks[value] for value in ids]
