@@ -1,5 +1,5 @@
 """Time AP, nDCG@10, P@10 and RR: workbench vs pytrec_eval vs ranx, cold and warm, in one run; then whole
-processes from the same TREC files to the table.
+processes from the same TREC files to the table (eval, Campaign, trec_eval -m all_trec vs pytrec_eval).
 
     python benchmarks/bench_ranking.py [--queries 2000] [--docs 1000] [--repeat 3] [--seed 0] [--profile]
 
@@ -15,9 +15,11 @@ pytrec_eval (max absolute difference printed).
 "From file to table" writes the synthetic campaign as TREC files and times whole processes, each started
 afresh (best of ``--repeat``; wall time, and CPU time user + system, since the machine may be shared):
 ``python -m workbench eval --gold qrels --run run -m AP nDCG P@10 RR``, a script building a ``Campaign``
-from the files, and pytrec_eval's own parse (``parse_qrel``, ``parse_run``) + evaluate; it prints the
-ratios to pytrec_eval and checks the CLI's means against pytrec_eval's. ``--profile`` prints cProfile's
-top functions of the CLI path.
+from the files, and pytrec_eval's own parse (``parse_qrel``, ``parse_run``) + evaluate of the same four
+measures; then the drop-in ``python -m workbench trec_eval -m all_trec`` against pytrec_eval's parse +
+evaluate of every measure it supports. It prints the ratios to the pytrec_eval process of the same work and
+checks the means (the CLI's against pytrec_eval's; trec_eval's printed ``map`` against pytrec_eval's to 4
+decimals). ``--profile`` prints cProfile's top functions of the CLI path and of the trec_eval path.
 """
 
 from __future__ import annotations
@@ -127,7 +129,8 @@ with open(sys.argv[1]) as f:
     qrels = pytrec_eval.parse_qrel(f)
 with open(sys.argv[2]) as f:
     run = pytrec_eval.parse_run(f)
-results = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg", "P.10", "recip_rank"}).evaluate(run)
+measures = pytrec_eval.supported_measures if sys.argv[3] == "all" else {"map", "ndcg", "P.10", "recip_rank"}
+results = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
 for trec, ours in (("map", "AP"), ("ndcg", "nDCG"), ("P_10", "P@10"), ("recip_rank", "RR")):
     print(ours, sum(r[trec] for r in results.values()) / len(results))
 """
@@ -167,49 +170,61 @@ def timed_process(command: list[str], repeat: int) -> tuple[float, float, str]:
 
 
 def bench_files(qrels: dict, run: dict, repeat: int, profile: bool) -> None:
-    """Whole processes from the same files to the table: the workbench CLI and Campaign vs pytrec_eval."""
+    """Whole processes from the same files to the table: the workbench CLI, Campaign and the drop-in
+    trec_eval, each beside the pytrec_eval process doing the same work."""
     with tempfile.TemporaryDirectory() as folder:
         qrels_path, run_path = write_files(Path(folder), qrels, run)
         size = run_path.stat().st_size / 1e6
         print(f"\n== from file to table: {len(run)} queries, {sum(map(len, run.values())):,} run lines "
               f"({size:.0f} MB), {sum(map(len, qrels.values())):,} judgements; whole processes, best of {repeat}")
-        python = sys.executable
-        cli = [python, "-m", "workbench", "eval", "--gold", str(qrels_path), "--run", str(run_path), "-m",
-               *FILE_MEASURES, "-q", "--format", "csv"]
-        rows = [("workbench eval (CLI)", *timed_process(cli, repeat)),
-                ("workbench Campaign", *timed_process([python, "-c", CAMPAIGN_FILE_SCRIPT, str(qrels_path),
-                                                      str(run_path), *FILE_MEASURES], repeat))]
+        python, files = sys.executable, [str(qrels_path), str(run_path)]
+        cli = [python, "-m", "workbench", "eval", "--gold", files[0], "--run", files[1], "-m", *FILE_MEASURES,
+               "-q", "--format", "csv"]
+        trec_eval = [python, "-m", "workbench", "trec_eval", "-m", "all_trec", *files]
         try:
             import pytrec_eval  # noqa: F401
         except ImportError:
             print("   pytrec_eval not installed: no reference process")
-            baseline = None
+            references = {}
         else:
-            rows.append(("pytrec_eval parse+eval", *timed_process([python, "-c", PYTREC_FILE_SCRIPT, str(qrels_path),
-                                                                  str(run_path)], repeat)))
-            baseline = rows[-1]
-        print("   {:<24} {:>9} {:>9} {:>18} {:>18}".format("process", "wall (s)", "CPU (s)", "wall / pytrec_eval",
-                                                          "CPU / pytrec_eval"))
-        for name, wall, cpu, _ in rows:
-            ratios = (f"{wall / baseline[1]:18.2f} {cpu / baseline[2]:18.2f}" if baseline else "")
-            print(f"   {name:<24} {wall:9.2f} {cpu:9.2f} {ratios}")
-        if baseline:
-            ours = {line.split(",")[2]: float(line.split(",")[3]) for line in rows[0][3].splitlines()[1:]}
-            theirs = {line.split()[0]: float(line.split()[1]) for line in baseline[3].splitlines()}
+            references = {work: ("pytrec_eval parse+eval " + ("4 measures" if work == "four" else "all"),
+                                 *timed_process([python, "-c", PYTREC_FILE_SCRIPT, *files, work], repeat))
+                          for work in ("four", "all")}
+        rows = [("workbench eval (CLI)", "four", *timed_process(cli, repeat)),
+                ("workbench Campaign", "four", *timed_process([python, "-c", CAMPAIGN_FILE_SCRIPT, *files,
+                                                               *FILE_MEASURES], repeat)),
+                ("workbench trec_eval all", "all", *timed_process(trec_eval, repeat))]
+        print("   {:<34} {:>9} {:>9} {:>14} {:>14}".format("process", "wall (s)", "CPU (s)", "wall / pytrec",
+                                                          "CPU / pytrec"))
+        for name, work, wall, cpu, _ in rows:
+            reference = references.get(work)
+            ratios = f"{wall / reference[1]:14.2f} {cpu / reference[2]:14.2f}" if reference else ""
+            print(f"   {name:<34} {wall:9.2f} {cpu:9.2f} {ratios}")
+        for name, wall, cpu, _ in references.values():
+            print(f"   {name:<34} {wall:9.2f} {cpu:9.2f}")
+        if references:
+            ours = {line.split(",")[2]: float(line.split(",")[3]) for line in rows[0][4].splitlines()[1:]}
+            theirs = {line.split()[0]: float(line.split()[1]) for line in references["four"][3].splitlines()}
             print("   max |CLI mean − pytrec_eval mean|: "
                   f"{max(abs(ours[m] - theirs[m]) for m in FILE_MEASURES):.2e}")
+            printed = next(line.split()[2] for line in rows[2][4].splitlines() if line.startswith("map "))
+            reference_map = float(next(line.split()[1] for line in references["all"][3].splitlines()
+                                       if line.startswith("AP ")))
+            print(f"   trec_eval map {printed}, pytrec_eval {reference_map:.4f} "
+                  f"({'equal' if printed == f'{reference_map:.4f}' else 'DIFFERENT'})")
         if profile:
             from workbench.cli import main as cli_main
 
-            profiler = cProfile.Profile(time.process_time)
-            sink = io.StringIO()
-            stdout, sys.stdout = sys.stdout, sink
-            try:
-                profiler.runcall(cli_main, cli[3:])
-            finally:
-                sys.stdout = stdout
-            print("\n   cProfile of the CLI path (CPU time, top 20 by own time):")
-            pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
+            for label, command in (("the CLI path", cli), ("the trec_eval path", trec_eval)):
+                profiler = cProfile.Profile(time.process_time)
+                sink = io.StringIO()
+                stdout, sys.stdout = sys.stdout, sink
+                try:
+                    profiler.runcall(cli_main, command[3:])
+                finally:
+                    sys.stdout = stdout
+                print(f"\n   cProfile of {label} (CPU time, top 20 by own time):")
+                pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
 
 
 def main() -> None:

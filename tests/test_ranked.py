@@ -336,3 +336,27 @@ def test_measures_on_organizations_still_work_on_file_campaigns(tmp_path):
         expected = evaluate(gold[topic], runs["s"][topic], names)
         assert {name: results[(topic, name)] for name in names} == pytest.approx(expected, abs=1e-12)
     assert runs["s"].documents("q1") == ["c", "b", "a"]
+
+
+@pytest.mark.parametrize("weak_hash", [lambda docs: np.zeros(len(docs), dtype=np.uint64),
+                                       lambda docs: np.array([len(d) for d in docs], dtype=np.uint64)],
+                         ids=["all-equal", "by-length"])
+def test_document_hash_collisions_fall_back_to_the_ids(tmp_path, monkeypatch, weak_hash):
+    """The duplicate check and the qrels join work on 64-bit hashes of the ids; when hashes collide (all
+    equal; or by length, so that the judged ids stay apart but run ids meet the wrong judged one) the ids
+    decide, so values and errors are those of the exact path."""
+    import workbench.data.ranked as ranked
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 2\nq1 0 bb 0\nq1 0 ccc 1\nq2 0 a 1\nq2 0 dddd 3\n")
+    run.write_text("q1 Q0 bb 1 0.9 s\nq1 Q0 a 2 0.8 s\nq1 Q0 e 3 0.7 s\nq1 Q0 ccc 4 0.6 s\n"
+                   "q2 Q0 dddd 1 0.5 s\nq2 Q0 bb 2 0.5 s\nq2 Q0 f 3 0.1 s\n")
+    names = ["AP", "nDCG", "P@2", "RR"]
+    exact = Campaign(read_trec_qrels(qrels), read_trec_run(run)).evaluate(names, progress=False)
+    monkeypatch.setattr(ranked, "document_hashes", weak_hash)
+    collided = Campaign(read_trec_qrels(qrels), read_trec_run(run)).evaluate(names, progress=False)
+    pd.testing.assert_frame_equal(collided, exact)
+    run.write_text("q1 Q0 bb 1 0.9 s\nq1 Q0 a 2 0.8 s\nq1 Q0 e 3 0.7 s\nq1 Q0 bb 3 0.7 s\n")
+    with pytest.raises(TrecFormatError, match="document 'bb' of topic 'q1' already on line 1") as error:
+        read_trec_run(run)
+    assert error.value.line == 4

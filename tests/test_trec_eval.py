@@ -479,3 +479,38 @@ def test_ids_are_printed_back_byte_for_byte(tmp_path, capsysbinary):
     assert main(["-q", "-m", "num_ret", "-m", "runid", str(qrels), str(run)]) == 0
     assert capsysbinary.readouterr().out == ("num_ret               \té1\t1\nrunid                 \tall\trün\n"
                                              "num_ret               \tall\t1\n").encode()
+
+
+ISSPACE_AND_OTHERS = b" \t\n\x0b\x0c\rab#\x85"
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.lists(st.sampled_from(ISSPACE_AND_OTHERS), min_size=1, max_size=40).map(bytes),
+       block=st.integers(1, 9))
+def test_fields_are_found_across_block_bounds(data, block):
+    """The block-by-block scan finds every run of non-isspace bytes (C's isspace: space, \\t..\\r), whatever
+    the block size, and every newline."""
+    import re
+
+    import workbench.trec_eval as te
+
+    expected = [(m.start(), m.end()) for m in re.finditer(rb"[^ \t\n\x0b\x0c\r]+", data)]
+    saved = te._BLOCK
+    te._BLOCK = block
+    try:
+        starts, ends, newlines = te._field_bounds(np.frombuffer(data, dtype=np.uint8))
+    finally:
+        te._BLOCK = saved
+    assert list(zip(starts.tolist(), ends.tolist(), strict=True)) == expected
+    assert newlines.tolist() == [i for i, byte in enumerate(data) if byte == 10]
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(st.binary(min_size=1, max_size=20).filter(lambda b: not b.endswith(b"\0")), min_size=1,
+                    max_size=30))
+def test_byte_order_codes_rank_ids_as_strcmp(ids):
+    """Codes equal where the ids are equal and ordered as the bytes compare (trec_eval's strcmp)."""
+    from workbench.metrics.ranking import byte_order_codes
+
+    ranks = {value: rank for rank, value in enumerate(sorted(set(ids)))}
+    assert byte_order_codes(np.array(ids, dtype="S")).tolist() == [ranks[value] for value in ids]

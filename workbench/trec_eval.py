@@ -101,8 +101,9 @@ class _Tokens:
         starts, ends = self.starts[self.first + index], self.ends[self.first + index]
         width = int((ends - starts).max(initial=1))
         out = np.zeros((starts.size, width), dtype=np.uint8)
-        for a in range(0, starts.size, 1 << 18):  # bounded memory: 2^18 fields at a time
-            s, e = starts[a:a + (1 << 18)], ends[a:a + (1 << 18)]
+        step = max(_BLOCK // (8 * width), 1)  # a block's worth of positions at a time
+        for a in range(0, starts.size, step):
+            s, e = starts[a:a + step], ends[a:a + step]
             index_ = s[:, None] + np.arange(width)
             inside = index_ < e[:, None]
             out[a:a + s.size] = np.where(inside, self.buffer[np.minimum(index_, self.buffer.size - 1)], 0)
@@ -119,6 +120,27 @@ class _Tokens:
         return " ".join(_shown(self.buffer[self.starts[i]:self.ends[i]].tobytes()) for i in range(a, a + n))
 
 
+_BLOCK = 1 << 21  # bytes scanned at a time: small temporaries are reused, large ones cost fresh pages
+
+
+def _field_bounds(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each field starts and ends, and where each newline is; separators are C's isspace bytes
+    (space, ``\\t \\n \\v \\f \\r``)."""
+    starts, ends, newlines = [], [], []
+    before = np.ones(1, dtype=bool)  # the byte before the block is a separator (or the file's start)
+    for at in range(0, buffer.size, _BLOCK):
+        block = buffer[at:at + _BLOCK]
+        space = ((block - np.uint8(9)) < 5) | (block == 32)  # \t..\r as unsigned bytes, and space
+        previous = np.concatenate((before, space[:-1]))
+        starts.append(np.flatnonzero(previous > space) + at)
+        ends.append(np.flatnonzero(space > previous) + at)
+        newlines.append(np.flatnonzero(block == 10) + at)
+        before = space[-1:]
+    if not before[0]:  # the last field runs to the end of the file
+        ends.append(np.array([buffer.size]))
+    return np.concatenate(starts), np.concatenate(ends), np.concatenate(newlines)
+
+
 def _tokens(path: str | Path, skip_blank: bool) -> _Tokens:
     """The fields of the file's lines, ``#`` comment lines (and blank ones when ``skip_blank``) left out;
     separators are C's isspace characters, as trec_eval's; ``-`` is standard input. An empty file is an
@@ -130,11 +152,7 @@ def _tokens(path: str | Path, skip_blank: bool) -> _Tokens:
     if not raw:
         raise TrecFormatError("the file is empty", path=path)
     buffer = np.frombuffer(raw, dtype=np.uint8)
-    space = (buffer == 32) | ((buffer >= 9) & (buffer <= 13))
-    edges = np.diff(np.concatenate(([True], space, [True])).view(np.int8))
-    bounds = np.flatnonzero(edges)  # alternately where a field starts and where it ends
-    starts, ends = bounds[0::2], bounds[1::2]
-    newlines = np.flatnonzero(buffer == 10)
+    starts, ends, newlines = _field_bounds(buffer)
     n_lines = newlines.size + (0 if raw.endswith(b"\n") else 1)
     counts = np.diff(np.concatenate(([0], np.searchsorted(starts, newlines), [starts.size])))[:n_lines]
     first = np.concatenate(([0], np.cumsum(counts)[:-1]))

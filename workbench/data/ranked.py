@@ -49,6 +49,20 @@ def _first_appearance(values) -> tuple[np.ndarray, list]:
     return codes, [str(name) for name in names]
 
 
+def document_hashes(documents: np.ndarray) -> np.ndarray | None:
+    """A 64-bit hash (uint64) of each document id when all are strings (else None): equal ids hash equally,
+    so integer keys built from them find every repeat and every match; a key that collides is checked on the
+    ids themselves."""
+    if pd.api.types.infer_dtype(documents, skipna=False) != "string":
+        return None
+    return pd.util.hash_array(np.asarray(documents, dtype=object), categorize=False)
+
+
+def _keyed(groups: np.ndarray, hashes: np.ndarray) -> pd.Index:
+    """One uint64 key per (group, document hash): equal pairs give equal keys."""
+    return pd.Index(hashes ^ (np.asarray(groups).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
+
+
 def _slices(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions of the entries of the groups ``index`` (each group ``offsets[g]:offsets[g + 1]``), and for
     each the rank of its group in ``index``."""
@@ -74,6 +88,13 @@ class Judgements(Mapping[str, Organization]):
         self.grades = np.asarray(grades, dtype=float)[order]
         self._index = {topic: i for i, topic in enumerate(self.topics)}
         self._built: dict[str, Organization] = {}
+        self._hashes: np.ndarray | None | bool = False
+
+    def document_hashes(self) -> np.ndarray | None:
+        """:func:`document_hashes` of ``documents``, computed once."""
+        if self._hashes is False:
+            self._hashes = document_hashes(self.documents)
+        return self._hashes
 
     def grades_of(self, topic: str) -> dict[str, float]:
         """``{document: grade}`` of one topic, every judgement included."""
@@ -104,19 +125,22 @@ def judgements(topics: np.ndarray, documents: np.ndarray, grades: np.ndarray) ->
     twice for one topic raises :class:`DuplicateEntryError` (positions in the input)."""
     topics, documents = np.asarray(topics, dtype=object), np.asarray(documents, dtype=object)
     topic_codes, names = _first_appearance(topics)
-    again = _first_duplicate(topic_codes, documents, np.arange(len(documents)))
+    again = _first_duplicate(topic_codes, documents, np.arange(len(documents)), document_hashes(documents))
     if again is not None:
         first, again = again
         raise DuplicateEntryError(str(documents[again]), names[topic_codes[again]], None, first, again)
     return Judgements(topics, documents, grades)
 
 
-def _first_duplicate(groups: np.ndarray, documents: np.ndarray,
-                     positions: np.ndarray) -> tuple[int, int] | None:
+def _first_duplicate(groups: np.ndarray, documents: np.ndarray, positions: np.ndarray,
+                     hashes: np.ndarray | None = None) -> tuple[int, int] | None:
     """Among the entries at ``positions`` (ascending), the first whose (group, document) came before, and
-    that earlier entry; None when there is none."""
+    that earlier entry; None when there is none. ``hashes`` (:func:`document_hashes` of ``documents``) make
+    the common case, no repeat, one pass over integers."""
+    if hashes is not None and _keyed(groups[positions], hashes[positions]).is_unique:
+        return None
     docs = documents[positions]
-    if len(set(docs.tolist())) == len(docs):  # every document once: no repeat in any group
+    if hashes is None and len(set(docs.tolist())) == len(docs):  # every document once: no repeat in any group
         return None
     codes = pd.factorize(docs)[0]
     keys = groups[positions].astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
@@ -136,12 +160,20 @@ class RankedRun(Mapping[str, Organization]):
     ``score_precision`` share a level)."""
 
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, documents: np.ndarray, scores: np.ndarray,
-                 ties: str = "trec_eval", score_precision: str = "float32") -> None:
+                 ties: str = "trec_eval", score_precision: str = "float32",
+                 hashes: np.ndarray | None | bool = False) -> None:
         self.topics, self.offsets = tuple(topics), offsets
         self.documents_array, self.scores_array = documents, scores
         self.ties, self.score_precision = ties, score_precision
         self._index = {topic: i for i, topic in enumerate(self.topics)}
         self._built: dict[str, Organization] = {}
+        self._hashes = hashes
+
+    def document_hashes(self) -> np.ndarray | None:
+        """:func:`document_hashes` of ``documents_array``, computed once (or given by :func:`rank_runs`)."""
+        if self._hashes is False:
+            self._hashes = document_hashes(self.documents_array)
+        return self._hashes
 
     def _span(self, topic: str) -> slice:
         i = self._index[topic]
@@ -211,7 +243,8 @@ def rank_runs(systems: np.ndarray, topics: np.ndarray, documents: np.ndarray, sc
     kept = np.arange(len(order)) - starts[ranked_group] < (max_docs or len(order) + 1)
     in_cut = np.zeros(len(order), dtype=bool)
     in_cut[order[kept]] = True
-    repeat = _first_duplicate(group, documents, np.flatnonzero(in_cut))
+    hashes = document_hashes(documents)
+    repeat = _first_duplicate(group, documents, np.flatnonzero(in_cut), hashes)
     if repeat is not None:
         first, again = repeat
         raise DuplicateEntryError(str(documents[again]), topic_names[topic_codes[again]],
@@ -230,7 +263,8 @@ def rank_runs(systems: np.ndarray, topics: np.ndarray, documents: np.ndarray, sc
         offsets = np.concatenate(([0], np.cumsum(kept_sizes[groups])))
         entries = order[begins[code]:begins[code] + offsets[-1]]
         runs[system] = RankedRun([topic_names[t] for t in group_topic[groups]], offsets, documents[entries],
-                                 np.asarray(scores, dtype=float)[entries], ties, score_precision)
+                                 np.asarray(scores, dtype=float)[entries], ties, score_precision,
+                                 None if hashes is None else hashes[entries])
     return runs
 
 
@@ -269,6 +303,17 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
 def _joined_table(gold: Judgements, run: RankedRun, topics: Sequence[str]) -> GainTable:
     entries, rows = _slices(run.offsets, np.array([run._index[t] for t in topics], dtype=np.int64))
     judged, judged_rows = _slices(gold.offsets, np.array([gold._index[t] for t in topics], dtype=np.int64))
+    grades = gold.grades[judged]
+    run_hashes, judged_hashes = run.document_hashes(), gold.document_hashes()
+    if run_hashes is not None and judged_hashes is not None:  # join on (row, hash), then check the ids
+        index = _keyed(judged_rows, judged_hashes[judged])
+        if index.is_unique:
+            at = index.get_indexer(_keyed(rows, run_hashes[entries]))
+            hit = np.flatnonzero(at >= 0)
+            if (gold.documents[judged[at[hit]]] == run.documents_array[entries[hit]]).all():
+                gains = np.full(len(entries), np.nan)
+                gains[hit] = grades[at[hit]]
+                return GainTable.from_entries(rows, gains, judged_rows, grades, topics)
     judged_docs = gold.documents[judged].tolist()
     known = {doc: code for code, doc in enumerate(dict.fromkeys(judged_docs))}
     judged_keys = judged_rows * len(known) + np.fromiter(map(known.__getitem__, judged_docs), np.int64,
@@ -278,7 +323,6 @@ def _joined_table(gold: Judgements, run: RankedRun, topics: Sequence[str]) -> Ga
     keys = np.where(codes >= 0, rows * len(known) + codes, -1)
     sorter = np.argsort(judged_keys)
     at = np.minimum(np.searchsorted(judged_keys, keys, sorter=sorter), max(len(sorter) - 1, 0))
-    grades = gold.grades[judged]
     if len(sorter):
         found = judged_keys[sorter[at]] == keys
         gains = np.where(found, grades[sorter[at]], np.nan)

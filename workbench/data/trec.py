@@ -128,9 +128,9 @@ _COMMENT = re.compile(rb"(?m)^[ \t]*#[^\n]*")
 
 def _plain(raw: bytes, codec: str) -> bool:
     """Whether pandas' C parser splits these bytes into the fields ``str.split`` finds."""
+    if raw.isascii():
+        return not any(byte in raw for byte in _ODD_CONTROLS)
     other = raw.translate(None, _PLAIN_BYTES)
-    if not other:
-        return True
     if any(byte in other for byte in _ODD_CONTROLS):
         return False
     return not any(mark in raw for mark in _ODD_SPACES["utf-8" if codec == "utf-8" else "8-bit"])
@@ -157,7 +157,8 @@ def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...])
     try:
         with warnings.catch_warnings():  # fields after the last named one are dropped on purpose
             warnings.simplefilter("ignore", pd.errors.ParserWarning)
-            frame = pd.read_csv(io.BytesIO(raw), sep=r"\s+", header=None, names=names, engine="c", index_col=False,
+            frame = pd.read_csv(io.BytesIO(raw), sep=" " if _single_spaced(raw) else r"\s+", header=None,
+                                names=names, engine="c", index_col=False,
                                 usecols=None if kind == "qrels" else [names.index(name) for name in wanted],
                                 quoting=csv.QUOTE_NONE, na_filter=False, encoding=codec,
                                 dtype={name: kinds.get(name, object) for name in names})
@@ -180,6 +181,12 @@ def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...])
         if columns["rank"] is None:
             return None
     return columns
+
+
+def _single_spaced(raw: bytes) -> bool:
+    """Whether every field is followed by one space or the line's end (then a one-byte separator reads
+    the file, faster than the whitespace rule)."""
+    return b"\t" not in raw and raw[:1] != b" " and raw[-1:] != b" " and b"  " not in raw.replace(b"\n", b" ")
 
 
 def _integers(texts: np.ndarray) -> np.ndarray | None:

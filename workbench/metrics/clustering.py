@@ -46,15 +46,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.labels import factorize, label_vector
 from workbench.metrics.registry import Choices, Interval, register
 from workbench.model import Organization, natural_key
+
+if TYPE_CHECKING:  # scipy.sparse is imported inside the functions that use it: loading it costs ~0.2 s
+    import scipy.sparse as sp
 
 POLICIES = ("weps", "singletons", "strict")
 VARIANTS = ("item", "occurrence")
@@ -101,6 +104,7 @@ def _row_counts(matrix: sp.csr_array) -> np.ndarray:
 
 def _incidence(codes: np.ndarray, sizes: Sequence[int], n_docs: int) -> sp.csr_array:
     """0/1 CSR (documents × clusters) from the concatenated document codes of the clusters."""
+    import scipy.sparse as sp
     cols = np.repeat(np.arange(len(sizes)), sizes)
     data = np.ones(len(codes), dtype=np.int64)
     return sp.csr_array(sp.coo_array((data, (codes, cols)), shape=(n_docs, len(sizes))))
@@ -147,6 +151,7 @@ def contingency(gold: Organization, output: Organization, *, unmatched: str = "w
 
 
 def _build(documents, out_m, gold_m, policy) -> ClusterContingency:
+    import scipy.sparse as sp
     table = sp.csr_array(out_m.T @ gold_m)
     return ClusterContingency(documents, out_m, gold_m, table, policy)
 
@@ -161,6 +166,7 @@ def contingency_from_labels(labels_true: Sequence, labels_pred: Sequence) -> Clu
     >>> c.table.toarray().tolist()
     [[1, 0], [1, 1]]
     """
+    import scipy.sparse as sp
     true = label_vector(labels_true, "labels_true", ClusteringInputError)
     pred = label_vector(labels_pred, "labels_pred", ClusteringInputError)
     if len(true) != len(pred):
@@ -216,6 +222,7 @@ def _explicit_ratios(docs: np.ndarray, c: ClusterContingency, mask: np.ndarray, 
     stored on the pattern of c_by > 0 (by = "output" for precision, "gold" for recall). Returns the
     (documents × documents) CSR ratio and the number of neighbours (pattern entries) per row.
     """
+    import scipy.sparse as sp
     keep = sp.diags_array(mask.astype(np.int64), dtype=np.int64)
     cx = sp.csr_array(c.output[docs] @ (keep @ c.output).T)
     cg = sp.csr_array(c.gold[docs] @ (keep @ c.gold).T)
@@ -247,6 +254,7 @@ def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> 
     neighbourhoods, so the cost is O(nnz + Σ_overlapping |neighbourhood|). F is F_α; NaN where no gold
     document is returned (precision) or the gold is empty (recall).
     """
+    import scipy.sparse as sp
     if variant not in VARIANTS:
         raise ClusteringInputError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     nx, ng = _row_counts(c.output), _row_counts(c.gold)
@@ -487,6 +495,7 @@ def pair_counts(c: ClusterContingency) -> dict[str, int]:
     the output lacks is together with nothing. Counted per document from neighbourhood sizes, O(nnz) for
     documents in one cluster and one class.
     """
+    import scipy.sparse as sp
     nx, ng = _row_counts(c.output), _row_counts(c.gold)
     in_gold = ng > 0
     items = int(in_gold.sum())

@@ -134,10 +134,13 @@ def byte_order_codes(docnos: Sequence[str] | np.ndarray) -> np.ndarray:
     words = -(-width // 8)
     padded = np.zeros((n, words * 8), dtype=np.uint8)
     padded[:, :docs.dtype.itemsize] = docs.reshape(-1).view(np.uint8).reshape(n, docs.dtype.itemsize)
-    keys = padded.view(">u8").astype(np.uint64)
-    order = np.lexsort(keys.T[::-1]) if words > 1 else np.argsort(keys[:, 0])
-    ranked = keys[order]
-    rank = np.concatenate(([0], np.cumsum((ranked[1:] != ranked[:-1]).any(axis=1))))
+    columns = [np.ascontiguousarray(column) for column in padded.view(">u8").astype(np.uint64).T]
+    order = np.lexsort(columns[::-1]) if words > 1 else np.argsort(columns[0])
+    new = np.zeros(n, dtype=bool)  # where a sorted id differs from the one before it
+    for column in columns:
+        ranked = column[order]
+        new[1:] |= ranked[1:] != ranked[:-1]
+    rank = np.cumsum(new)
     codes = np.empty(n, dtype=np.int64)
     codes[order] = rank
     return codes
