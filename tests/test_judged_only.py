@@ -207,3 +207,17 @@ def test_compare_takes_judged_only_and_level(tmp_path, capsys):
     means = _table(["eval", *args, "--format", "csv"], capsys)
     # judged rankings: a = d2 d1 d5 (P@2 at level 2: d2, d5 reach 2 → 1/2), b = d1 d5 d4 (d5 → 1/2)
     assert means[("all", "P(rel=2, judged_only=True)@2")].tolist() == [0.5, 0.5]
+
+
+def test_a_campaign_of_organizations_given_by_hand_scores_as_evaluate_does():
+    """The campaign's shared gain table over hand-made Organizations judges what ``evaluate`` judges: the
+    prioritised documents and a finite rest (c here, judged non-relevant). Hand-computed: Bpref counts the
+    one judged non-relevant document c above b: (1 − 0/1 + 1 − 1/1) / 2 = 0.5; judged-only ranking a c b:
+    AP(judged_only) = (1/1 + 2/3) / 2 = 0.8333."""
+    gold = Organization.parse("[2] a\n[1] b\nrest: c")
+    output = Organization.from_ranking(["x", "a", "y", "c", "b"])
+    names = ["Bpref", "AP(judged_only=True)", "AP", "NumRelRet"]
+    expected = evaluate(gold, output, names)
+    assert expected["Bpref"] == pytest.approx(0.5) and expected["AP(judged_only=True)"] == pytest.approx(5 / 6)
+    results = Campaign({"t1": gold}, {"sys": {"t1": output}}).evaluate(names, progress=False)
+    assert dict(zip(results["measure"], results["value"], strict=True)) == pytest.approx(expected, abs=1e-12)

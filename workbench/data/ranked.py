@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import WorkbenchError, WorkbenchWarning
-from workbench.metrics.ranking import SCORE_PRECISIONS, GainTable, ranked_documents, trec_eval_order
+from workbench.metrics.ranking import SCORE_PRECISIONS, GainTable, judgements_of, ranked_documents, trec_eval_order
 from workbench.model import Organization
 
 TIES = ("trec_eval", "levels")
@@ -287,17 +287,14 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
 
     Array-backed :class:`Judgements` and :class:`RankedRun` are joined as arrays; Organizations given by
     hand are read as :class:`~workbench.metrics.ranking.GainTable.from_organizations` reads them (ranked
-    documents scored by ``gold.grade_of()``), so that both give the same values.
+    documents scored by :func:`~workbench.metrics.ranking.judgements_of`), so that both give the same values.
     """
     if isinstance(gold, Judgements) and isinstance(run, RankedRun):
         return _joined_table(gold, run, topics)
-    gains, judged = [], []
-    for topic in topics:
-        grade = gold[topic].grade_of()
-        ranked = run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])
-        gains.append([grade.get(doc, 0.0) for doc in ranked])
-        judged.append(list(grade.values()))
-    return GainTable.from_gains(gains, judged, topics)
+    return GainTable.from_judged_rankings(
+        [(judgements_of(gold[topic]),
+          run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])) for topic in topics],
+        topics)
 
 
 def _joined_table(gold: Judgements, run: RankedRun, topics: Sequence[str]) -> GainTable:

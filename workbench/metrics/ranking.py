@@ -23,7 +23,9 @@ descending); a document already met in a higher level is skipped.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -146,6 +148,16 @@ def byte_order_codes(docnos: Sequence[str] | np.ndarray) -> np.ndarray:
     return codes
 
 
+def judgements_of(gold: Organization) -> dict[str, float]:
+    """``{doc: grade}`` of what a gold judges: its prioritised documents with their grades, and a finite
+    rest's documents with grade 0 (judged non-relevant).
+
+    >>> judgements_of(Organization.parse("[2] a\\n[1] b\\nrest: c"))
+    {'c': 0.0, 'a': 2.0, 'b': 1.0}
+    """
+    return dict.fromkeys(gold.rest or (), 0.0) | gold.grade_of()
+
+
 def ranked_documents(output: Organization) -> list[str]:
     """The output's documents in rank order: levels top down, a tied level by id descending, no repeats."""
     seen: set[str] = set()
@@ -226,16 +238,28 @@ class GainTable:
 
     @classmethod
     def from_organizations(cls, gold: Organization, output: Organization) -> GainTable:
-        """One row: the output's ranked documents (:func:`ranked_documents`) scored by ``gold.grade_of()``.
-        A retrieved document is judged when the gold prioritises it or holds it in a finite rest (judged
-        non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP, the judged
-        fractions and ``judged_only`` need the qrels themselves (:meth:`from_run`) when those matter."""
-        grade = dict.fromkeys(gold.rest or (), 0.0) | gold.grade_of()
-        ranked = ranked_documents(output)
-        gains = [grade.get(doc, 0.0) for doc in ranked]
-        table = cls.from_gains([gains], [list(grade.values())])
-        judged = np.array([[doc in grade for doc in ranked]], dtype=bool).reshape(1, len(ranked))
-        return cls(table.gains, table.ideal, num_ret=table.num_ret, judged=judged, n_judged=table.n_judged)
+        """One row: the output's ranked documents (:func:`ranked_documents`) scored by the gold
+        (:func:`judgements_of`). A retrieved document is judged when the gold prioritises it or holds it in a
+        finite rest (judged non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP,
+        the judged fractions and ``judged_only`` need the qrels themselves (:meth:`from_run`) when those
+        matter."""
+        return cls.from_judged_rankings([(judgements_of(gold), ranked_documents(output))])
+
+    @classmethod
+    def from_judged_rankings(cls, rows: Sequence[tuple[Mapping[str, float], Sequence[str]]],
+                             topics: Sequence[str] = ()) -> GainTable:
+        """One row per ``(judgements {doc: grade}, ranked documents)`` pair: a document is judged when it has
+        a grade (:meth:`from_entries` reads the flat arrays)."""
+        ranked_rows, found, judged_rows, grades = [], [], [], []
+        for row, (judged, ranked) in enumerate(rows):
+            ranked_rows.extend([row] * len(ranked))
+            found.extend(judged.get(doc, math.nan) for doc in ranked)
+            judged_rows.extend([row] * len(judged))
+            grades.extend(judged.values())
+        table = cls.from_entries(np.array(ranked_rows, dtype=np.int64), np.array(found, dtype=float),
+                                 np.array(judged_rows, dtype=np.int64), np.array(grades, dtype=float),
+                                 tuple(topics) or ("",) * len(rows))
+        return table if topics else dataclasses.replace(table, topics=())
 
     @classmethod
     def from_entries(cls, rows: np.ndarray, gains: np.ndarray, judged_rows: np.ndarray,
