@@ -4,9 +4,9 @@ Readers give arrays-backed mappings (:mod:`workbench.data.ranked`): ``read_trec_
 topic (:class:`~workbench.data.ranked.Judgements`), ``read_trec_run`` each system's rankings in trec_eval's
 order (:class:`~workbench.data.ranked.RankedRun`: 32-bit scores, ties by document id descending, ``-M``,
 duplicate documents refused as trec_eval refuses them); an Organization per topic is built only when asked
-for. The ``*_frame`` readers give the raw table; writers go back to each format. A file is parsed by pandas'
-C parser in one pass; a file it cannot take (odd whitespace, comments, encodings, any bad line) is read line
-by line, and every malformed line raises :class:`TrecFormatError` naming the file, the line number and the
+for. The ``*_frame`` readers give the raw table; writers go back to each format. A file is parsed in one
+pass by Arrow's C++ CSV reader (one space between fields), else by pandas' C parser (other whitespace); a
+file neither can take (odd whitespace, encodings, any bad line) is read line by line, and every malformed line raises :class:`TrecFormatError` naming the file, the line number and the
 offending text::
 
     >>> import pathlib, tempfile
@@ -137,8 +137,8 @@ def _plain(raw: bytes, codec: str) -> bool:
 
 
 def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...]) -> dict | None:
-    """The columns ``wanted`` of every data line through pandas' C parser, with the values the line-by-line
-    reader gives; None when the file needs that reader
+    """The columns ``wanted`` of every data line through Arrow's or pandas' C parser, with the values the
+    line-by-line reader gives; None when the file needs that reader
     (unusual bytes, or any line it would reject, which it then names)."""
     try:
         codec = codecs.lookup(encoding).name
