@@ -6,8 +6,8 @@ order (:class:`~workbench.data.ranked.RankedRun`: 32-bit scores, ties by documen
 duplicate documents refused as trec_eval refuses them); an Organization per topic is built only when asked
 for. The ``*_frame`` readers give the raw table; writers go back to each format. A file is parsed in one
 pass by Arrow's C++ CSV reader (one space between fields), else by pandas' C parser (other whitespace); a
-file neither can take (odd whitespace, encodings, any bad line) is read line by line, and every malformed line raises :class:`TrecFormatError` naming the file, the line number and the
-offending text::
+file neither can take (odd whitespace, encodings, any bad line) is read line by line, and every malformed
+line raises :class:`TrecFormatError` naming the file, the line number and the offending text::
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "qrels"
