@@ -18,7 +18,9 @@ from workbench.data.campaign import Campaign, MissingTopicsWarning, means
 from workbench.data.frames import FrameError
 from workbench.data.ranked import Judgements, RankedRun, rank_runs
 from workbench.data.trec import (
+    _FIELDS,
     TrecFormatError,
+    _arrow_columns,
     _fast_columns,
     _slow_columns,
     read_trec_eval_output,
@@ -184,6 +186,28 @@ def test_the_one_pass_parser_takes_the_usual_files():
         wanted = ("topic", "document") + (("relevance",) if kind == "qrels" else ("score", "system"))
         assert _fast_columns(raw, "utf-8", kind, wanted) is not None, name
         assert _fast_columns(b"# a comment\r\n" + raw.replace(b"\n", b"\r\n"), "utf-8", kind, wanted) is not None
+
+
+@pytest.mark.parametrize("kind, text", [
+    ("qrels", "q1 0 d1 2\nq1 0 d2 0\n\nq2 0 d1 -1.5\nq2 0 d3 1e3\n"),
+    ("run", "q1 Q0 d1 1 2.5 s\nq1 Q0 d2 07 -0 s\nq2 Q0 d1 3 .5 t\n"),
+])
+def test_arrow_reads_single_spaced_files_as_the_line_reader(tmp_path, kind, text):
+    """Arrow's reader takes plain single-spaced files (every column, ranks as integers) and gives the line
+    reader's values; a stray space (an empty field), a value ``float`` rejects otherwise, NaN, or a line of
+    another length sends the file on to the other readers."""
+    raw = text.encode()
+    columns = _arrow_columns(raw, kind, _FIELDS[kind])
+    assert columns is not None
+    slow = _slow_columns(tmp_path / "f", raw, "utf-8", kind, _FIELDS[kind])[0]
+    for name in _FIELDS[kind]:
+        assert np.asarray(columns[name]).tolist() == np.asarray(slow[name]).tolist(), name
+    first, _, rest = text.partition("\n")
+    parts = first.split(" ")
+    for odd in (first.replace(" ", "  ", 1), first + " ", " " + first, " ".join(parts[:2]) + "  " + " ".join(parts[3:]),
+                first[:first.rindex(" ")] + " nan" if kind == "qrels" else first.replace(" s", " s x"),
+                first.replace(" 1 ", " 1.0 ") if kind == "run" else first[:-1] + "1_0"):
+        assert _arrow_columns(f"{odd}\n{rest}".encode(), kind, _FIELDS[kind]) is None, odd
 
 
 # ------------------------------------------------------------------------------------ arrays and laziness

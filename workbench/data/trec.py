@@ -4,10 +4,10 @@ Readers give arrays-backed mappings (:mod:`workbench.data.ranked`): ``read_trec_
 topic (:class:`~workbench.data.ranked.Judgements`), ``read_trec_run`` each system's rankings in trec_eval's
 order (:class:`~workbench.data.ranked.RankedRun`: 32-bit scores, ties by document id descending, ``-M``,
 duplicate documents refused as trec_eval refuses them); an Organization per topic is built only when asked
-for. The ``*_frame`` readers give the raw table; writers go back to each format. A file is parsed by pandas'
-C parser in one pass; a file it cannot take (odd whitespace, comments, encodings, any bad line) is read line
-by line, and every malformed line raises :class:`TrecFormatError` naming the file, the line number and the
-offending text::
+for. The ``*_frame`` readers give the raw table; writers go back to each format. A file is parsed in one
+pass by Arrow's C++ CSV reader (one space between fields), else by pandas' C parser (other whitespace); a
+file neither can take (odd whitespace, encodings, any bad line) is read line by line, and every malformed
+line raises :class:`TrecFormatError` naming the file, the line number and the offending text::
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "qrels"
@@ -137,8 +137,8 @@ def _plain(raw: bytes, codec: str) -> bool:
 
 
 def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...]) -> dict | None:
-    """The columns ``wanted`` of every data line through pandas' C parser, with the values the line-by-line
-    reader gives; None when the file needs that reader
+    """The columns ``wanted`` of every data line through Arrow's or pandas' C parser, with the values the
+    line-by-line reader gives; None when the file needs that reader
     (unusual bytes, or any line it would reject, which it then names)."""
     try:
         codec = codecs.lookup(encoding).name
@@ -152,6 +152,10 @@ def _fast_columns(raw: bytes, encoding: str, kind: str, wanted: tuple[str, ...])
         raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if b"#" in raw:
         raw = _COMMENT.sub(b"", raw)
+    if b"\t" not in raw and (codec == "utf-8" or raw.isascii()):
+        columns = _arrow_columns(raw, kind, wanted)
+        if columns is not None:
+            return columns
     names = [*_FIELDS[kind], "extra"] if kind == "qrels" else list(_FIELDS[kind])
     kinds = {"relevance": "float64", "score": "float64"}
     try:
@@ -187,6 +191,55 @@ def _single_spaced(raw: bytes) -> bool:
     """Whether every field is followed by one space or the line's end (then a one-byte separator reads
     the file, faster than the whitespace rule)."""
     return b"\t" not in raw and raw[:1] != b" " and raw[-1:] != b" " and b"  " not in raw.replace(b"\n", b" ")
+
+
+def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | None:
+    """The columns ``wanted`` of a UTF-8 file without tabs through Arrow's multi-threaded C++ CSV reader,
+    one space between fields (every line exactly the kind's fields, none empty: no stray space; numbers as
+    ``float`` reads them, which Arrow's parser does on every spelling it accepts); None when it refuses the
+    file or a value the line-by-line reader would reject (NaN, an infinite grade, a rank not an integer)."""
+    import pyarrow as pa
+    from pyarrow import compute
+    from pyarrow import csv as arrow_csv
+
+    names = _FIELDS[kind]
+    numeric = {"relevance", "score"}
+    types = {name: pa.float64() if name in numeric else pa.string() for name in names}
+    try:
+        table = arrow_csv.read_csv(
+            pa.py_buffer(raw), read_options=arrow_csv.ReadOptions(column_names=names),
+            parse_options=arrow_csv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
+                                                 escape_char=False, ignore_empty_lines=True),
+            convert_options=arrow_csv.ConvertOptions(column_types=types, null_values=[],
+                                                     strings_can_be_null=False))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows == 0:
+        return None
+    columns = {}
+    for name in names:
+        column = table.column(name).combine_chunks()
+        if name in numeric:
+            values = column.to_numpy()
+            if np.isnan(values).any() or (name == "relevance" and np.isinf(values).any()):
+                return None
+        elif name == "document" or name not in wanted:
+            if compute.min(compute.binary_length(column)).as_py() == 0:  # two spaces in a row
+                return None
+            values = column.to_numpy(zero_copy_only=False) if name in wanted else None
+        else:  # few distinct values: one Python string each, shared by the rows
+            encoded = column.dictionary_encode()
+            names_seen = encoded.dictionary.to_numpy(zero_copy_only=False)
+            if "" in names_seen.tolist():
+                return None
+            values = names_seen[encoded.indices.to_numpy()]
+        if name in wanted:
+            columns[name] = values
+    if "rank" in columns:
+        columns["rank"] = _integers(columns["rank"])
+        if columns["rank"] is None:
+            return None
+    return columns
 
 
 def _integers(texts: np.ndarray) -> np.ndarray | None:
