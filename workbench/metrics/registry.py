@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from workbench.errors import ParameterTypeError, WorkbenchError
+from workbench.errors import ParameterError, ParameterTypeError, WorkbenchError
 from workbench.scalars import parse_scalar
 
 # The modules whose import registers measures; loaded on first use so that they may import this one.
@@ -46,7 +46,7 @@ class UnknownMeasureError(WorkbenchError):
     """A measure name or parameter the registry does not know; the message lists what it knows."""
 
 
-class MeasureParameterError(UnknownMeasureError):
+class MeasureParameterError(UnknownMeasureError, ParameterError):
     """A parameter value outside the domain its measure declares, e.g. ``nDCG@-1`` or ``WAcc(lam=-5)``."""
 
 
@@ -295,19 +295,19 @@ def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
     if isinstance(default, bool) and isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
     if isinstance(default, bool) and not isinstance(value, bool):  # 1 == True, yet not a truth value here
-        raise MeasureParameterError(f"{name!r}: parameter {key} must be True or False, got {value!r}")
+        raise MeasureParameterError(f"{name!r}: parameter {key} must be True or False, got {value!r}", parameter=key)
     domain = spec.domains.get(key)
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         real = isinstance(domain, Interval) and not domain.integer and isinstance(value, float)
         if not isinstance(value, int) and not real:
-            raise MeasureParameterError(f"{name!r}: parameter {key} must be an integer, got {value!r}")
+            raise MeasureParameterError(f"{name!r}: parameter {key} must be an integer, got {value!r}", parameter=key)
     elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     reason = domain.reason(value) if domain is not None else None
     if reason is not None:
-        raise MeasureParameterError(f"{name!r}: parameter {key} {reason}, got {value!r}")
+        raise MeasureParameterError(f"{name!r}: parameter {key} {reason}, got {value!r}", parameter=key)
     return value
 
 
