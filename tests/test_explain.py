@@ -126,6 +126,9 @@ def test_relations_equal_a_brute_force_enumeration(gold, output, n, wn, missing,
     share = dict(zip(rows.level, rows.weight, strict=True))
     assert frame.mass.tolist() == pytest.approx([share[level] * w for level, w in zip(frame.level, frame.weight,
                                                                                        strict=True)], abs=1e-12)
+    # The mass a relation keeps is what holds of it; the rest is lost.
+    assert frame.kept.tolist() == pytest.approx((frame.mass * frame.holds).tolist(), abs=1e-15)
+    assert (frame.kept + frame.lost).tolist() == pytest.approx(frame.mass.tolist(), abs=1e-15)
 
 
 # -------------------------------------------------------------------------------------- Table 9

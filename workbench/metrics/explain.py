@@ -87,7 +87,8 @@ class Explanation:
         (≻: the occurrence above the partner, ≺: below, ∼: same cluster, itself included), ``weight`` (the
         partner's share of the occurrence's related mass), ``holds`` (P that the relation holds on the other
         side, RS-SEMANTICS point 4) and ``mass`` (the score mass at stake: the occurrence's weight in the
-        score times ``weight``). Per occurrence Σ weight·holds is its ``holds`` in :attr:`contributions`.
+        score times ``weight``), split into what the relation ``kept`` (mass·holds) and ``lost``
+        (mass·(1 − holds)). Per occurrence Σ weight·holds is its ``holds`` in :attr:`contributions`.
         """
         if measure not in MEASURES:
             raise ExplainError(f"unknown measure {measure!r}: choose one of {', '.join(MEASURES)}")
@@ -100,7 +101,7 @@ class Explanation:
         rows = (_priority_relations if measure.endswith("≺") else _relatedness_relations)(view, int(code[0]), mine)
         frame = pd.DataFrame(rows, columns=_RELATION_COLUMNS)
         frame["partner"] = [p if isinstance(p, str) else self._names[p] for p in frame.partner]
-        return frame
+        return frame.assign(kept=frame["mass"] * frame["holds"], lost=frame["mass"] * (1 - frame["holds"]))
 
 
 def explain(gold: Organization, output: Organization, *, n: float | None = None, wn: float | None = None,

@@ -30,8 +30,8 @@ LOST_DOCUMENTS_SHOWN = 25
 
 def why_frame(explanation, document: str) -> pd.DataFrame:
     """One row per relation of ``document`` and measure: ``explanation.relations(document, measure)`` with
-    the ``measure`` in front, and the score mass at stake (``mass``) split into what the relation ``kept``
-    (mass·holds) and ``lost`` (mass·(1 − holds)). A measure whose side lacks the document has no rows (e.g.
+    the ``measure`` in front (the score mass at stake, ``mass``, and what the relation ``kept`` and ``lost``
+    come from the kernel). A measure whose side lacks the document has no rows (e.g.
     S≺ and S∼ read the gold, which may not hold an output's document)."""
     parts = []
     for measure in MEASURES if explanation is not None else ():
@@ -39,8 +39,7 @@ def why_frame(explanation, document: str) -> pd.DataFrame:
             relations = explanation.relations(document, measure)
         except ExplainError:
             continue
-        parts.append(relations.assign(measure=measure, kept=relations["mass"] * relations["holds"],
-                                      lost=relations["mass"] * (1 - relations["holds"])))
+        parts.append(relations.assign(measure=measure))
     if not parts:
         return pd.DataFrame(columns=COLUMNS)
     return pd.concat(parts, ignore_index=True)[COLUMNS]
