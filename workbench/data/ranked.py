@@ -63,6 +63,16 @@ def _keyed(groups: np.ndarray, hashes: np.ndarray) -> pd.Index:
     return pd.Index(hashes ^ (np.asarray(groups).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
 
 
+def _distinct(keys: np.ndarray) -> bool:
+    """Whether no key repeats: sorted neighbours differ (numpy's vectorised sort beats a hash table here).
+
+    >>> _distinct(np.array([3, 1, 2])), _distinct(np.array([3, 1, 3]))
+    (True, False)
+    """
+    keys = np.sort(keys)
+    return not (keys[1:] == keys[:-1]).any()
+
+
 def _slices(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions of the entries of the groups ``index`` (each group ``offsets[g]:offsets[g + 1]``), and for
     each the rank of its group in ``index``."""
@@ -137,7 +147,7 @@ def _first_duplicate(groups: np.ndarray, documents: np.ndarray, positions: np.nd
     """Among the entries at ``positions`` (ascending), the first whose (group, document) came before, and
     that earlier entry; None when there is none. ``hashes`` (:func:`document_hashes` of ``documents``) make
     the common case, no repeat, one pass over integers."""
-    if hashes is not None and _keyed(groups[positions], hashes[positions]).is_unique:
+    if hashes is not None and _distinct(_keyed(groups[positions], hashes[positions]).to_numpy()):
         return None
     docs = documents[positions]
     if hashes is None and len(set(docs.tolist())) == len(docs):  # every document once: no repeat in any group
