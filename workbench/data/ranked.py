@@ -52,10 +52,11 @@ def _first_appearance(values) -> tuple[np.ndarray, list]:
 def document_hashes(documents: np.ndarray) -> np.ndarray | None:
     """A 64-bit hash (uint64) of each document id when all are strings (else None): equal ids hash equally,
     so integer keys built from them find every repeat and every match; a key that collides is checked on the
-    ids themselves."""
+    ids themselves. Python's own ``hash`` (salted per process, so never pickled with the arrays that hold
+    them: see ``__getstate__``), kept in each string for later dictionaries."""
     if pd.api.types.infer_dtype(documents, skipna=False) != "string":
         return None
-    return pd.util.hash_array(np.asarray(documents, dtype=object), categorize=False)
+    return np.fromiter(map(hash, documents), np.int64, len(documents)).view(np.uint64)
 
 
 def _keyed(groups: np.ndarray, hashes: np.ndarray) -> pd.Index:
@@ -99,6 +100,9 @@ class Judgements(Mapping[str, Organization]):
         self._index = {topic: i for i, topic in enumerate(self.topics)}
         self._built: dict[str, Organization] = {}
         self._hashes: np.ndarray | None | bool = False
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_hashes": False}  # another process salts str hashes otherwise
 
     def document_hashes(self) -> np.ndarray | None:
         """:func:`document_hashes` of ``documents``, computed once."""
@@ -178,6 +182,9 @@ class RankedRun(Mapping[str, Organization]):
         self._index = {topic: i for i, topic in enumerate(self.topics)}
         self._built: dict[str, Organization] = {}
         self._hashes = hashes
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_hashes": False}  # another process salts str hashes otherwise
 
     def document_hashes(self) -> np.ndarray | None:
         """:func:`document_hashes` of ``documents_array``, computed once (or given by :func:`rank_runs`)."""
