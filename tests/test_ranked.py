@@ -3,6 +3,7 @@ arrays-backed readers (one pandas pass = the line-by-line reader; lazy Organizat
 DataFrames, dicts and namedtuples equal to the same data read from TREC files."""
 
 import functools
+import os
 import warnings
 from collections import namedtuple
 
@@ -384,3 +385,28 @@ def test_document_hash_collisions_fall_back_to_the_ids(tmp_path, monkeypatch, we
     with pytest.raises(TrecFormatError, match="document 'bb' of topic 'q1' already on line 1") as error:
         read_trec_run(run)
     assert error.value.line == 4
+
+
+def test_arrays_pickled_in_another_process_join_as_built_here(tmp_path):
+    """Document hashes are Python's ``hash`` of the ids, salted per process: judgements and runs built (and
+    hashed) in a process with another salt and unpickled here give the values of those built here."""
+    import pickle
+    import subprocess
+    import sys
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 2\nq1 0 bb 0\nq1 0 ccc 1\nq2 0 a 1\nq2 0 dddd 3\n")
+    run.write_text("q1 Q0 bb 1 0.9 s\nq1 Q0 a 2 0.8 s\nq1 Q0 e 3 0.7 s\nq1 Q0 ccc 4 0.6 s\n"
+                   "q2 Q0 dddd 1 0.5 s\nq2 Q0 bb 2 0.5 s\nq2 Q0 f 3 0.1 s\n")
+    script = ("import pickle, sys\nfrom workbench.data.trec import read_trec_qrels, read_trec_run\n"
+              f"gold, runs = read_trec_qrels({str(qrels)!r}), read_trec_run({str(run)!r})\n"
+              "gold.document_hashes(), runs['s'].document_hashes()\n"
+              "sys.stdout.buffer.write(pickle.dumps((gold, runs)))\n")
+    names = ["AP", "nDCG", "P@2", "RR"]
+    here = Campaign(read_trec_qrels(qrels), read_trec_run(run)).evaluate(names, progress=False)
+    for seed in ("1", "2"):
+        made = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        gold, runs = pickle.loads(made)
+        pd.testing.assert_frame_equal(Campaign(gold, read_trec_run(run)).evaluate(names, progress=False), here)
+        pd.testing.assert_frame_equal(Campaign(read_trec_qrels(qrels), runs).evaluate(names, progress=False), here)

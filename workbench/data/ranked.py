@@ -52,15 +52,26 @@ def _first_appearance(values) -> tuple[np.ndarray, list]:
 def document_hashes(documents: np.ndarray) -> np.ndarray | None:
     """A 64-bit hash (uint64) of each document id when all are strings (else None): equal ids hash equally,
     so integer keys built from them find every repeat and every match; a key that collides is checked on the
-    ids themselves."""
+    ids themselves. Python's own ``hash`` (salted per process, so never pickled with the arrays that hold
+    them: see ``__getstate__``), kept in each string for later dictionaries."""
     if pd.api.types.infer_dtype(documents, skipna=False) != "string":
         return None
-    return pd.util.hash_array(np.asarray(documents, dtype=object), categorize=False)
+    return np.fromiter(map(hash, documents), np.int64, len(documents)).view(np.uint64)
 
 
 def _keyed(groups: np.ndarray, hashes: np.ndarray) -> pd.Index:
     """One uint64 key per (group, document hash): equal pairs give equal keys."""
     return pd.Index(hashes ^ (np.asarray(groups).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
+
+
+def _distinct(keys: np.ndarray) -> bool:
+    """Whether no key repeats: sorted neighbours differ (numpy's vectorised sort beats a hash table here).
+
+    >>> _distinct(np.array([3, 1, 2])), _distinct(np.array([3, 1, 3]))
+    (True, False)
+    """
+    keys = np.sort(keys)
+    return not (keys[1:] == keys[:-1]).any()
 
 
 def _slices(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -89,6 +100,9 @@ class Judgements(Mapping[str, Organization]):
         self._index = {topic: i for i, topic in enumerate(self.topics)}
         self._built: dict[str, Organization] = {}
         self._hashes: np.ndarray | None | bool = False
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_hashes": False}  # another process salts str hashes otherwise
 
     def document_hashes(self) -> np.ndarray | None:
         """:func:`document_hashes` of ``documents``, computed once."""
@@ -137,7 +151,7 @@ def _first_duplicate(groups: np.ndarray, documents: np.ndarray, positions: np.nd
     """Among the entries at ``positions`` (ascending), the first whose (group, document) came before, and
     that earlier entry; None when there is none. ``hashes`` (:func:`document_hashes` of ``documents``) make
     the common case, no repeat, one pass over integers."""
-    if hashes is not None and _keyed(groups[positions], hashes[positions]).is_unique:
+    if hashes is not None and _distinct(_keyed(groups[positions], hashes[positions]).to_numpy()):
         return None
     docs = documents[positions]
     if hashes is None and len(set(docs.tolist())) == len(docs):  # every document once: no repeat in any group
@@ -168,6 +182,9 @@ class RankedRun(Mapping[str, Organization]):
         self._index = {topic: i for i, topic in enumerate(self.topics)}
         self._built: dict[str, Organization] = {}
         self._hashes = hashes
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_hashes": False}  # another process salts str hashes otherwise
 
     def document_hashes(self) -> np.ndarray | None:
         """:func:`document_hashes` of ``documents_array``, computed once (or given by :func:`rank_runs`)."""
