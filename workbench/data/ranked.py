@@ -83,42 +83,38 @@ def _slices(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndar
     return offsets[index][row] + np.arange(len(row)) - starts[row], row
 
 
-# ------------------------------------------------------------------------------------------ judgements
-class Judgements(Mapping[str, Organization]):
-    """Graded judgements per topic held as arrays (``topic, document, grade``; negative and zero grades
-    kept, file order kept inside a topic). ``judgements[topic]`` is :meth:`Organization.from_graded` of the
-    topic's grades, built on first access. Build with :func:`judgements`."""
+# ------------------------------------------------------------------------------------------ topic arrays
+class _TopicArrays(Mapping[str, Organization]):
+    """Entries grouped by topic (topic ``i`` holds entries ``offsets[i]:offsets[i + 1]`` of ``ids``), read as
+    a mapping topic → Organization built on first access by ``_build``; the ids' :func:`document_hashes`
+    are computed once per process (str hashes are salted per process, so they do not travel in a pickle)."""
 
-    def __init__(self, topics: np.ndarray, documents: np.ndarray, grades: np.ndarray) -> None:
-        codes, names = _first_appearance(topics)
-        order = np.argsort(codes, kind="stable")
-        counts = np.bincount(codes, minlength=len(names))
-        self.topics = tuple(names)
-        self.offsets = np.concatenate(([0], np.cumsum(counts)))
-        self.documents = np.asarray(documents, dtype=object)[order]
-        self.grades = np.asarray(grades, dtype=float)[order]
+    def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: np.ndarray,
+                 hashes: np.ndarray | None | bool = False) -> None:
+        self.topics, self.offsets, self._ids = tuple(topics), offsets, ids
         self._index = {topic: i for i, topic in enumerate(self.topics)}
         self._built: dict[str, Organization] = {}
-        self._hashes: np.ndarray | None | bool = False
+        self._hashes = hashes
 
     def __getstate__(self) -> dict:
-        return {**self.__dict__, "_hashes": False}  # another process salts str hashes otherwise
+        return {**self.__dict__, "_hashes": False}
 
     def document_hashes(self) -> np.ndarray | None:
-        """:func:`document_hashes` of ``documents``, computed once."""
+        """:func:`document_hashes` of the entries' ids, computed once."""
         if self._hashes is False:
-            self._hashes = document_hashes(self.documents)
+            self._hashes = document_hashes(self._ids)
         return self._hashes
 
-    def grades_of(self, topic: str) -> dict[str, float]:
-        """``{document: grade}`` of one topic, every judgement included."""
+    def _span(self, topic: str) -> slice:
         i = self._index[topic]
-        start, end = self.offsets[i], self.offsets[i + 1]
-        return dict(zip(self.documents[start:end].tolist(), self.grades[start:end].tolist(), strict=True))
+        return slice(self.offsets[i], self.offsets[i + 1])
+
+    def _build(self, topic: str) -> Organization:
+        raise NotImplementedError
 
     def __getitem__(self, topic: str) -> Organization:
         if topic not in self._built:
-            self._built[topic] = Organization.from_graded(self.grades_of(topic))
+            self._built[topic] = self._build(topic)
         return self._built[topic]
 
     def __contains__(self, topic: object) -> bool:
@@ -129,6 +125,29 @@ class Judgements(Mapping[str, Organization]):
 
     def __len__(self) -> int:
         return len(self.topics)
+
+
+# ------------------------------------------------------------------------------------------ judgements
+class Judgements(_TopicArrays):
+    """Graded judgements per topic held as arrays (``topic, document, grade``; negative and zero grades
+    kept, file order kept inside a topic). ``judgements[topic]`` is :meth:`Organization.from_graded` of the
+    topic's grades, built on first access. Build with :func:`judgements`."""
+
+    def __init__(self, topics: np.ndarray, documents: np.ndarray, grades: np.ndarray) -> None:
+        codes, names = _first_appearance(topics)
+        order = np.argsort(codes, kind="stable")
+        counts = np.bincount(codes, minlength=len(names))
+        self.documents = np.asarray(documents, dtype=object)[order]
+        self.grades = np.asarray(grades, dtype=float)[order]
+        super().__init__(names, np.concatenate(([0], np.cumsum(counts))), self.documents)
+
+    def grades_of(self, topic: str) -> dict[str, float]:
+        """``{document: grade}`` of one topic, every judgement included."""
+        span = self._span(topic)
+        return dict(zip(self.documents[span].tolist(), self.grades[span].tolist(), strict=True))
+
+    def _build(self, topic: str) -> Organization:
+        return Organization.from_graded(self.grades_of(topic))
 
     def __repr__(self) -> str:
         return f"<Judgements: {len(self.topics)} topics, {len(self.documents)} judgements>"
@@ -167,7 +186,7 @@ def _first_duplicate(groups: np.ndarray, documents: np.ndarray, positions: np.nd
 
 
 # ------------------------------------------------------------------------------------------------ runs
-class RankedRun(Mapping[str, Organization]):
+class RankedRun(_TopicArrays):
     """One system's ranking per topic held as arrays in trec_eval's order (:func:`rank_runs`):
     ``documents(topic)``, ``scores(topic)``; ``run[topic]`` is the ranking as an Organization, built on
     first access (one document per level; with ``ties="levels"``, documents whose scores are equal at
@@ -176,25 +195,9 @@ class RankedRun(Mapping[str, Organization]):
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, documents: np.ndarray, scores: np.ndarray,
                  ties: str = "trec_eval", score_precision: str = "float32",
                  hashes: np.ndarray | None | bool = False) -> None:
-        self.topics, self.offsets = tuple(topics), offsets
+        super().__init__(topics, offsets, documents, hashes)
         self.documents_array, self.scores_array = documents, scores
         self.ties, self.score_precision = ties, score_precision
-        self._index = {topic: i for i, topic in enumerate(self.topics)}
-        self._built: dict[str, Organization] = {}
-        self._hashes = hashes
-
-    def __getstate__(self) -> dict:
-        return {**self.__dict__, "_hashes": False}  # another process salts str hashes otherwise
-
-    def document_hashes(self) -> np.ndarray | None:
-        """:func:`document_hashes` of ``documents_array``, computed once (or given by :func:`rank_runs`)."""
-        if self._hashes is False:
-            self._hashes = document_hashes(self.documents_array)
-        return self._hashes
-
-    def _span(self, topic: str) -> slice:
-        i = self._index[topic]
-        return slice(self.offsets[i], self.offsets[i + 1])
 
     def documents(self, topic: str) -> list[str]:
         """The topic's documents in rank order."""
@@ -204,28 +207,15 @@ class RankedRun(Mapping[str, Organization]):
         """The topic's scores (as given, full precision) in rank order."""
         return self.scores_array[self._span(topic)]
 
-    def __getitem__(self, topic: str) -> Organization:
-        if topic not in self._built:
-            docs = self.documents(topic)
-            if self.ties == "trec_eval":
-                self._built[topic] = Organization.from_ranking(docs)
-            else:
-                with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval
-                    scores = self.scores(topic).astype(self.score_precision)
-                bounds = np.flatnonzero(scores[1:] != scores[:-1]) + 1
-                levels = np.split(np.arange(len(docs)), bounds) if docs else []
-                self._built[topic] = Organization(tuple(tuple(frozenset([docs[i]]) for i in level)
-                                                        for level in levels))
-        return self._built[topic]
-
-    def __contains__(self, topic: object) -> bool:
-        return topic in self._index
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.topics)
-
-    def __len__(self) -> int:
-        return len(self.topics)
+    def _build(self, topic: str) -> Organization:
+        docs = self.documents(topic)
+        if self.ties == "trec_eval":
+            return Organization.from_ranking(docs)
+        with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval
+            scores = self.scores(topic).astype(self.score_precision)
+        bounds = np.flatnonzero(scores[1:] != scores[:-1]) + 1
+        levels = np.split(np.arange(len(docs)), bounds) if docs else []
+        return Organization(tuple(tuple(frozenset([docs[i]]) for i in level) for level in levels))
 
     def __repr__(self) -> str:
         return f"<RankedRun: {len(self.topics)} topics, {len(self.documents_array)} documents>"
