@@ -389,16 +389,25 @@ def _generalized_average(u: float, v: float, average_method: str) -> float:
     return (u + v) / 2
 
 
+def _normalisable_table(c: ClusterContingency, average_method: str) -> tuple[np.ndarray | None, float]:
+    """The flat table NMI and AMI normalise, or None and their limit: NaN without a flat table (overlap), 1
+    when both sides are one cluster or empty (scikit-learn's limit)."""
+    _check_average_method(average_method)
+    table = _flat_table(c)
+    if table is None:
+        return None, math.nan
+    if table.shape[0] == table.shape[1] == 1 or table.size == 0:
+        return None, 1.0
+    return table, math.nan
+
+
 def nmi(c: ClusterContingency, average_method: str = "arithmetic") -> float:
     """NMI = MI / mean(H(C), H(K)), the mean named by ``average_method`` (arithmetic, scikit-learn's default;
     geometric as Strehl & Ghosh 2002; min; max). 1 when both sides are one cluster or empty, 0 when MI is 0
     otherwise (scikit-learn's limits)."""
-    _check_average_method(average_method)
-    table = _flat_table(c)
+    table, limit = _normalisable_table(c, average_method)
     if table is None:
-        return math.nan
-    if table.shape[0] == table.shape[1] == 1 or table.size == 0:
-        return 1.0
+        return limit
     mi = mutual_information(c)
     if mi == 0:
         return 0.0
@@ -443,12 +452,9 @@ def adjusted_mutual_information(c: ClusterContingency, average_method: str = "ar
     (1e-12 of the normaliser) is one machine epsilon, as scikit-learn does for exact zeros: 0/0 (E[MI] equal
     to the normaliser, e.g. ``min`` against all-singleton clusters) is 1, where scikit-learn's sign follows
     its rounding."""
-    _check_average_method(average_method)
-    table = _flat_table(c)
+    table, limit = _normalisable_table(c, average_method)
     if table is None:
-        return math.nan
-    if table.shape[0] == table.shape[1] == 1 or table.size == 0:
-        return 1.0
+        return limit
     if table.shape[0] == 1 or table.shape[1] == 1:
         return 0.0
     emi = expected_mutual_information(table)
