@@ -5,51 +5,34 @@
     >>> workbench.reliability_sensitivity(gold, gold, n=10, wn=0.8).r_relatedness
     1.0
 
-The subpackages load on first use, so ``import workbench`` stays light (no ipywidgets, no altair)::
+Names and subpackages load on first use, so ``import workbench`` stays light (no pandas, ipywidgets or
+altair until a name needs them)::
 
     >>> workbench.analysis.uir.__name__
     'uir'
 """
 
-import importlib
+from workbench.lazy import lazy_exports
 
-from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning
-from workbench.metrics.explain import ExplainError, Explanation, explain
-from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures
-from workbench.metrics.registry import parse as parse_measure
-from workbench.metrics.reliability import RSScores, reliability_sensitivity
-from workbench.model import Organization, OrganizationError
-
-__all__ = [
-    "ExplainError",
-    "Explanation",
-    "Measure",
-    "Organization",
-    "OrganizationError",
-    "ParameterError",
-    "RSScores",
-    "UnknownMeasureError",
-    "WorkbenchError",
-    "WorkbenchWarning",
-    "evaluate",
-    "explain",
-    "measures",
-    "parse_measure",
-    "reliability_sensitivity",
-]
+_EXPORTS = {
+    "ExplainError": "workbench.metrics.explain",
+    "Explanation": "workbench.metrics.explain",
+    "explain": "workbench.metrics.explain",
+    "Measure": "workbench.metrics.registry",
+    "UnknownMeasureError": "workbench.metrics.registry",
+    "evaluate": "workbench.metrics.registry",
+    "measures": "workbench.metrics.registry",
+    "parse_measure": "workbench.metrics.registry:parse",
+    "RSScores": "workbench.metrics.reliability",
+    "reliability_sensitivity": "workbench.metrics.reliability",
+    "Organization": "workbench.model",
+    "OrganizationError": "workbench.model",
+    "ParameterError": "workbench.errors",
+    "WorkbenchError": "workbench.errors",
+    "WorkbenchWarning": "workbench.errors",
+}
+__all__ = sorted(_EXPORTS)
 __version__ = "0.1.0"
 
-_SUBPACKAGES = ("analysis", "charts", "data", "datasets", "widgets")
-"""Imported by :func:`__getattr__` the first time ``workbench.<name>`` is read."""
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, ("analysis", "charts", "data", "datasets", "widgets"))
 
-
-def __getattr__(name: str):
-    """``wb.analysis``, ``wb.data``, ``wb.charts``, ``wb.widgets``, ``wb.datasets`` after a bare
-    ``import workbench as wb`` (PEP 562): the subpackage is imported on first access."""
-    if name in _SUBPACKAGES:
-        return importlib.import_module(f"{__name__}.{name}")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_SUBPACKAGES))

@@ -1,0 +1,52 @@
+"""DocumentIds: byte order, equality and hashes on words equal to the same on Python bytes and strings."""
+
+import numpy as np
+import pyarrow as pa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.ids import DocumentIds
+
+ID_TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=30)
+
+
+def _all_ways(values: list[str]) -> list[DocumentIds]:
+    encoded = [value.encode("utf-8") for value in values]
+    return [DocumentIds.from_strings(values), DocumentIds.from_arrow(pa.array(values, pa.string())),
+            DocumentIds.from_arrow(pa.chunked_array([pa.array(encoded[:2], pa.binary()),
+                                                     pa.array(encoded[2:], pa.large_binary()).cast(pa.binary())])),
+            DocumentIds.from_bytes(np.array(encoded, dtype="S") if encoded else np.zeros(0, "S1"), "utf-8")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(ID_TEXT, st.sampled_from(["a", "ab", "b", "é", "a" * 8, "a" * 9, "a" * 16])),
+                min_size=0, max_size=40))
+def test_codes_equality_hashes_and_strings_agree_with_python(values):
+    ranks = {value: i for i, value in enumerate(sorted(set(v.encode("utf-8") for v in values)))}
+    expected = [ranks[value.encode("utf-8")] for value in values]
+    first = _all_ways(values)[0]
+    for ids in _all_ways(values):
+        assert ids.codes().tolist() == expected  # strcmp order = code point order on UTF-8
+        assert ids.strings().tolist() == values
+        assert (ids.hashes() == first.hashes()).all()  # the same hash whatever the source
+        if values:
+            i, j = np.meshgrid(np.arange(len(values)), np.arange(len(values)))
+            same = np.array([[a == b for a in values] for b in values])
+            assert (ids.equal(i.ravel(), first, j.ravel()) == same.ravel()).all()
+            picked = np.arange(len(values))[::-2]
+            assert ids.take(picked).strings().tolist() == [values[k] for k in picked]
+            assert ids.take(picked)[0] == values[picked[0]]
+
+
+def test_a_binary_source_decodes_with_its_encoding():
+    ids = DocumentIds.from_arrow(pa.array([b"caf\xe9", b"x"], pa.binary()), encoding="latin-1")
+    assert ids.strings().tolist() == ["café", "x"]
+    assert ids.codes().tolist() == [0, 1]
+
+
+def test_ids_longer_than_a_word_and_prefixes():
+    values = ["doc-000000001", "doc-000000001x", "doc-00000000", "doc-000000002", ""]
+    ids = DocumentIds.from_strings(values)
+    assert ids.codes().tolist() == [2, 3, 1, 4, 0]
+    assert ids.words.shape == (5, 2)
+    assert not ids.equal(0, ids, 1)

@@ -1,0 +1,42 @@
+"""Names a package exports but imports only when first read (PEP 562), so that ``import workbench`` or
+``import workbench.data`` loads neither pandas, ipywidgets nor altair until a name that needs them is used.
+
+    >>> import types
+    >>> package = types.ModuleType("pkg")
+    >>> package.__getattr__, package.__dir__ = lazy_exports("pkg", {"sqrt": "math", "root": "math:sqrt"})
+    >>> package.sqrt(4.0), package.root(9.0)
+    (2.0, 3.0)
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Mapping, Sequence
+
+
+def lazy_exports(package: str, names: Mapping[str, str],
+                 submodules: Sequence[str] = ()) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
+    """A module ``__getattr__`` and ``__dir__`` for ``package``: ``names`` maps each exported name to the module
+    that defines it, or to ``module:attribute`` when the package renames it (imported, then the value cached
+    in the package); ``submodules`` are the package's own
+    subpackages, imported as ``package.<name>``."""
+
+    def __getattr__(name: str):
+        if name in names:
+            module, _, attribute = names[name].partition(":")
+            value = getattr(importlib.import_module(module), attribute or name)
+        elif name in submodules:
+            value = importlib.import_module(f"{package}.{name}")
+        else:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module = sys.modules.get(package)
+        if module is not None:
+            setattr(module, name, value)
+        return value
+
+    def __dir__() -> list[str]:
+        module = sys.modules.get(package)
+        return sorted(set(vars(module) if module else ()) | set(names) | set(submodules))
+
+    return __getattr__, __dir__
