@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench.ids import DocumentIds
+from workbench.metrics.ranking import trec_eval_order
 
 ID_TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=30)
 
@@ -50,3 +51,12 @@ def test_ids_longer_than_a_word_and_prefixes():
     assert ids.codes().tolist() == [2, 3, 1, 4, 0]
     assert ids.words.shape == (5, 2)
     assert not ids.equal(0, ids, 1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(ID_TEXT, st.sampled_from([0.5, 0.25, 1.0, 0.30000001, 0.3]), st.integers(0, 2)),
+                min_size=1, max_size=30, unique_by=lambda entry: (entry[0], entry[2])))
+def test_trec_eval_order_breaks_ties_on_words_as_on_strings(entries):
+    docs, scores, groups = (list(column) for column in zip(*entries, strict=True))
+    expected = trec_eval_order(scores, docs, groups=np.array(groups)).tolist()
+    assert trec_eval_order(scores, DocumentIds.from_strings(docs), groups=np.array(groups)).tolist() == expected

@@ -33,6 +33,7 @@ from itertools import repeat
 import numpy as np
 
 from workbench.errors import WorkbenchError
+from workbench.ids import DocumentIds
 from workbench.metrics.registry import Choices, Interval, Measure, Pairs, parse, register
 from workbench.model import Organization
 
@@ -48,7 +49,7 @@ class RankingInputError(WorkbenchError):
 SCORE_PRECISIONS = ("float32", "float64")
 
 
-def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[str] | np.ndarray,
+def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[str] | np.ndarray | DocumentIds,
                     groups: np.ndarray | None = None, score_precision: str = "float32") -> np.ndarray:
     """Positions of the entries in trec_eval's ranking order: by ``groups`` (integer codes, ascending: a
     run's topics) when given, then score descending, then document id descending.
@@ -56,7 +57,8 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
     This is trec_eval's ``comp_sim_docno`` (form_res_rels.c): trec_eval keeps a score as a 32-bit ``float``
     (``TEXT_RESULTS.sim``, trec_format.h), so scores equal in 32 bits tie and the document id decides
     (compared as strings, i.e. by code point, as ``strcmp`` on UTF-8 bytes does). ``score_precision="float64"``
-    compares the full-precision values instead. Every reader and every ranking of the workbench orders by
+    compares the full-precision values instead. ``documents`` may be :class:`~workbench.ids.DocumentIds`, whose
+    words are compared for the tied entries only. Every reader and every ranking of the workbench orders by
     this one function.
 
     >>> trec_eval_order([1.0, 2.0, 1.0], ["a", "b", "c"]).tolist()
@@ -94,10 +96,13 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
         tied[1:] |= same
         run = np.cumsum(np.concatenate(([True], ~same)))
         positions = np.flatnonzero(tied)
-        docs = np.asarray(documents)[order[positions]]
-        if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes or byte_order_codes
-            docs = docs.astype(str)
-        codes = np.unique(docs, return_inverse=True)[1].ravel()
+        if isinstance(documents, DocumentIds):
+            codes = documents.take(order[positions]).codes()
+        else:
+            docs = np.asarray(documents)[order[positions]]
+            if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes or byte_order_codes
+                docs = docs.astype(str)
+            codes = np.unique(docs, return_inverse=True)[1].ravel()
         order[positions] = order[positions][np.lexsort((-codes, run[positions]))]
     return order
 
@@ -124,28 +129,14 @@ def order_by_score(docs: Sequence[str], scores: Sequence[float], score_precision
 
 def byte_order_codes(docnos: Sequence[str] | np.ndarray) -> np.ndarray:
     """Integer codes that sort as the ids sort byte by byte (C's strcmp, trec_eval's order of document ids):
-    equal ids get equal codes. Bytes ids are compared as 8-byte words, much faster than string sorting.
+    equal ids get equal codes (:meth:`~workbench.ids.DocumentIds.codes`).
 
     >>> byte_order_codes([b"b", b"ab", b"a", b"b"]).tolist()
     [2, 1, 0, 2]
     """
     docs = np.asarray(docnos)
-    if docs.dtype.kind != "S":
-        docs = np.char.encode(docs.astype(str), "utf-8") if docs.size else docs.astype(bytes)
-    n, width = docs.size, max(docs.dtype.itemsize, 1)
-    words = -(-width // 8)
-    padded = np.zeros((n, words * 8), dtype=np.uint8)
-    padded[:, :docs.dtype.itemsize] = docs.reshape(-1).view(np.uint8).reshape(n, docs.dtype.itemsize)
-    columns = [np.ascontiguousarray(column) for column in padded.view(">u8").astype(np.uint64).T]
-    order = np.lexsort(columns[::-1]) if words > 1 else np.argsort(columns[0])
-    new = np.zeros(n, dtype=bool)  # where a sorted id differs from the one before it
-    for column in columns:
-        ranked = column[order]
-        new[1:] |= ranked[1:] != ranked[:-1]
-    rank = np.cumsum(new)
-    codes = np.empty(n, dtype=np.int64)
-    codes[order] = rank
-    return codes
+    ids = DocumentIds.from_bytes(docs) if docs.dtype.kind == "S" else DocumentIds.from_strings(docs.ravel())
+    return ids.codes()
 
 
 def judgements_of(gold: Organization) -> dict[str, float]:
