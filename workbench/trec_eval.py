@@ -34,11 +34,12 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.data.trec import TrecFormatError
+from workbench.data.trec_errors import TrecFormatError
 from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.ids import DocumentIds
 from workbench.metrics import ranking as rk
 from workbench.metrics import trec_measures as tm
-from workbench.metrics.ranking import GainTable, byte_order_codes, trec_eval_order
+from workbench.metrics.ranking import GainTable, trec_eval_order
 
 BOGUS_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval.c's placeholder ranking for a missing topic under -c
 
@@ -49,11 +50,15 @@ class TrecEvalError(WorkbenchError):
 
 # --------------------------------------------------------------------------------------------- reading
 @dataclass(frozen=True)
-class TopicLines:
-    """One topic's lines of a qrels or run file, in file order: document ids (bytes, compared as trec_eval's
-    strcmp compares them), values (qrels grades after ``atol``, run scores after ``atof``), line numbers."""
+class TrecLines:
+    """A qrels or run file's lines as columns, in file order: the topic names (in byte order, as trec_eval's
+    ``strcmp`` orders them; one character per byte), each line's topic (an index into them), the document ids
+    (compared as trec_eval compares them, byte by byte), the values (qrels grades after ``atol``, run scores
+    after ``atof``) and the 1-based line numbers."""
 
-    docs: np.ndarray
+    topics: tuple[str, ...]
+    rows: np.ndarray
+    docs: DocumentIds
     values: np.ndarray
     lines: np.ndarray
 
@@ -141,16 +146,20 @@ def _field_bounds(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return np.concatenate(starts), np.concatenate(ends), np.concatenate(newlines)
 
 
-def _tokens(path: str | Path, skip_blank: bool) -> _Tokens:
-    """The fields of the file's lines, ``#`` comment lines (and blank ones when ``skip_blank``) left out;
-    separators are C's isspace characters, as trec_eval's; ``-`` is standard input. An empty file is an
-    error, as in trec_eval."""
+def _read(path: str | Path) -> bytes:
+    """The file's bytes; ``-`` is standard input. An empty file is an error, as in trec_eval."""
     try:
         raw = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
     except OSError as error:
         raise TrecFormatError(f"cannot read the file ({error.strerror or error})", path=path) from None
     if not raw:
         raise TrecFormatError("the file is empty", path=path)
+    return raw
+
+
+def _tokens(raw: bytes, skip_blank: bool) -> _Tokens:
+    """The fields of the file's lines, ``#`` comment lines (and blank ones when ``skip_blank``) left out;
+    separators are C's isspace characters, as trec_eval's."""
     buffer = np.frombuffer(raw, dtype=np.uint8)
     starts, ends, newlines = _field_bounds(buffer)
     n_lines = newlines.size + (0 if raw.endswith(b"\n") else 1)
@@ -170,21 +179,77 @@ def _malformed(path, tokens: _Tokens, bad: np.ndarray, what: str) -> None:
                               line=int(tokens.numbers[row]), text=tokens.line(row))
 
 
-def _by_topic(topics: np.ndarray, docs: np.ndarray, values: np.ndarray,
-              numbers: np.ndarray) -> dict[str, TopicLines]:
-    """Group the columns by topic, file order kept within each topic."""
-    names, inverse = np.unique(topics, return_inverse=True)
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.searchsorted(inverse[order], np.arange(len(names) + 1))
-    return {_text(name): TopicLines(docs[order[a:b]], values[order[a:b]], numbers[order[a:b]])
-            for name, a, b in zip(names.tolist(), bounds[:-1], bounds[1:], strict=True)}
+def _exact_lines(table: _Tokens, values: np.ndarray) -> TrecLines:
+    """The columns of a file cut by the exact scanner: topics (field 1), documents (field 3), ``values``."""
+    names, rows = np.unique(table.column(0), return_inverse=True)
+    return TrecLines(tuple(map(_text, names.tolist())), rows.ravel(), DocumentIds.from_bytes(table.column(2)),
+                     values, table.numbers)
 
 
-def read_qrels(path: str | Path) -> dict[str, TopicLines]:
-    """``{topic: TopicLines}`` from a qrels file (``qid iter docno rel``), as trec_eval's ``get_qrels.c``:
-    exactly four fields per line (a blank line is malformed), ``#`` lines are comments, the grade read by
-    ``atol`` (a warning says when that changes it)."""
-    table = _tokens(path, skip_blank=False)
+_QRELS_FIELDS = ("topic", "iteration", "document", "grade")
+_RUN_FIELDS = ("topic", "iteration", "document", "rank", "score", "runid")
+_NOT_PLAIN = (b"\t", b"\r", b"\v", b"\f", b"\0", b"#")
+_PLAIN_GRADE = r"^-?[0-9]{1,18}$"  # what Arrow's int64 and C's atol read alike (Arrow also reads 0x1F)
+
+
+def _plain_table(raw: bytes, names: tuple[str, ...]):
+    """The file as an Arrow table (ids as bytes, ``grade`` as an int64, ``score`` as a float64) read by
+    Arrow's multi-threaded CSV reader when the file is plain, i.e. read alike by trec_eval and Arrow: no byte
+    ``\\t \\r \\v \\f \\0`` and no ``#`` anywhere, every line exactly ``len(names)`` non-empty fields
+    between single spaces (Arrow refuses another count; a blank line or a leading, trailing or doubled space
+    leaves an empty field), grades plain integers, no NaN score. None otherwise: the exact scanner reads it
+    and says what trec_eval would do with the rest."""
+    if any(byte in raw for byte in _NOT_PLAIN):
+        return None
+    import pyarrow as pa
+    from pyarrow import compute
+    from pyarrow import csv as arrow_csv
+
+    types = {name: pa.float64() if name == "score" else pa.string() if name == "grade" else pa.binary()
+             for name in names}
+    try:
+        table = arrow_csv.read_csv(
+            pa.py_buffer(raw), read_options=arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22),
+            parse_options=arrow_csv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
+                                                 escape_char=False, ignore_empty_lines=False),
+            convert_options=arrow_csv.ConvertOptions(column_types=types, null_values=[],
+                                                     strings_can_be_null=False))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if table.num_rows == 0 or any(compute.min(compute.binary_length(table.column(name))).as_py() == 0
+                                  for name in names if types[name] == pa.binary()):
+        return None
+    if "grade" in names:
+        if not compute.all(compute.match_substring_regex(table.column("grade"), _PLAIN_GRADE)).as_py():
+            return None
+        table = table.set_column(names.index("grade"), "grade", compute.cast(table.column("grade"), pa.int64()))
+    if "score" in names and compute.any(compute.is_nan(table.column("score"))).as_py():
+        return None
+    return table
+
+
+def _arrow_lines(table, value: str) -> TrecLines:
+    """The columns of a plain file read by Arrow (every line is a data line: line numbers count from 1)."""
+    topics = table.column("topic").combine_chunks().dictionary_encode()
+    seen = topics.dictionary.to_pylist()
+    order = sorted(range(len(seen)), key=seen.__getitem__)
+    rank = np.empty(len(seen), dtype=np.int64)
+    rank[order] = np.arange(len(seen))
+    values = np.concatenate([chunk.to_numpy() for chunk in table.column(value).chunks])
+    return TrecLines(tuple(_text(seen[i]) for i in order), rank[topics.indices.to_numpy()],
+                     DocumentIds.from_arrow(table.column("document"), encoding="latin-1"), values,
+                     np.arange(1, table.num_rows + 1))
+
+
+def read_qrels(path: str | Path) -> TrecLines:
+    """The lines of a qrels file (``qid iter docno rel``), as trec_eval's ``get_qrels.c`` reads them: exactly
+    four fields per line (a blank line is malformed), ``#`` lines are comments, the grade read by ``atol`` (a
+    warning says when that changes it). A plain file is read by Arrow (:func:`_plain_table`)."""
+    raw = _read(path)
+    plain = _plain_table(raw, _QRELS_FIELDS)
+    if plain is not None:
+        return _arrow_lines(plain, "grade")
+    table = _tokens(raw, skip_blank=False)
     _malformed(path, table, table.counts != 4, "qrels (4 fields: qid iter docno rel)")
     numbers = table.numbers
     tokens = table.column(3)
@@ -201,15 +266,20 @@ def read_qrels(path: str | Path) -> dict[str, TopicLines]:
         warnings.warn(f"{path}: relevance grades that are not plain integers are read as trec_eval's atol reads "
                       f"them ({'; '.join(changed[:3])}{'; …' if len(changed) > 3 else ''})",
                       WorkbenchWarning, stacklevel=2)
-    return _by_topic(table.column(0), table.column(2), grades, numbers)
+    return _exact_lines(table, grades)
 
 
-def read_results(path: str | Path) -> tuple[dict[str, TopicLines], str]:
-    """``({topic: TopicLines}, run id)`` from a run file (``qid iter docno rank sim run_id``), as trec_eval's
-    ``get_trec_results.c``: blank and ``#`` lines skipped, at least six fields, fields after the sixth
-    ignored, the run id taken from the last line, the score read by ``atof`` (a warning says when the text
-    is not a plain number). A NaN score is refused: trec_eval's order would be undefined."""
-    table = _tokens(path, skip_blank=True)
+def read_results(path: str | Path) -> tuple[TrecLines, str]:
+    """``(lines, run id)`` of a run file (``qid iter docno rank sim run_id``), as trec_eval's
+    ``get_trec_results.c`` reads them: blank and ``#`` lines skipped, at least six fields, fields after the
+    sixth ignored, the run id taken from the last line, the score read by ``atof`` (a warning says when the
+    text is not a plain number). A NaN score is refused: trec_eval's order would be undefined. A plain file is
+    read by Arrow (:func:`_plain_table`)."""
+    raw = _read(path)
+    plain = _plain_table(raw, _RUN_FIELDS)
+    if plain is not None:
+        return _arrow_lines(plain, "score"), _text(plain.column("runid")[-1].as_py())
+    table = _tokens(raw, skip_blank=True)
     if not table.numbers.size:
         raise TrecFormatError("the run holds no result lines", path=path)
     _malformed(path, table, table.counts < 6, "run (6 fields: qid iter docno rank sim run_id)")
@@ -231,7 +301,7 @@ def read_results(path: str | Path) -> tuple[dict[str, TopicLines], str]:
         row = int(np.flatnonzero(np.isnan(scores))[0])
         raise TrecFormatError("score is NaN (trec_eval's order of such documents is undefined)", path=path,
                               line=int(numbers[row]), text=table.line(row))
-    return _by_topic(table.column(0), table.column(2), scores, numbers), _text(table.field(-1, 5))
+    return _exact_lines(table, scores), _text(table.field(-1, 5))
 
 
 # ----------------------------------------------------------------------------------------------- table
@@ -246,62 +316,120 @@ class Options:
     num_docs: int = 0
 
 
-def _flat(lines: Sequence[TopicLines]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The topics' lines end to end: documents, values, line numbers and each line's row (topic index)."""
-    rows = np.repeat(np.arange(len(lines)), [t.docs.size for t in lines])
-    return (np.concatenate([t.docs for t in lines]), np.concatenate([t.values for t in lines]),
-            np.concatenate([t.lines for t in lines]), rows)
-
-
 def _positions(rows: np.ndarray, n_rows: int) -> np.ndarray:
     """Each element's index within its row, for elements grouped by row."""
     starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n_rows))[:-1]))
     return np.arange(rows.size) - starts[rows]
 
 
-def _refuse_duplicates(keys: np.ndarray, docs: np.ndarray, lines: np.ndarray, rows: np.ndarray,
-                       topics: Sequence[str], what: str, path) -> None:
-    """trec_eval's "duplicate docs" error, naming the later line of the first repeated (topic, document)."""
+def _selected(lines: TrecLines, topics: Sequence[str]) -> tuple[DocumentIds, np.ndarray, np.ndarray, np.ndarray]:
+    """The documents, values and line numbers of the lines whose topic is one of ``topics``, and each one's
+    row (its topic's index in ``topics``)."""
+    index = {topic: row for row, topic in enumerate(topics)}
+    row_of = np.array([index.get(topic, -1) for topic in lines.topics], dtype=np.int64)
+    rows = row_of[lines.rows]
+    if (row_of >= 0).all():
+        return lines.docs, lines.values, lines.lines, rows
+    kept = np.flatnonzero(rows >= 0)
+    return lines.docs.take(kept), lines.values[kept], lines.lines[kept], rows[kept]
+
+
+class _KeyCollision(Exception):
+    """Two different (topic, document) pairs share a 64-bit hashed key: the keys are rebuilt exactly."""
+
+
+_SPREAD = np.uint64(0x9E3779B97F4A7C15)  # spreads a row number over 64 bits before it is mixed into a hash
+
+
+def _keys(parts: Sequence[tuple[np.ndarray, DocumentIds]], exact: bool) -> list[np.ndarray]:
+    """One integer per (row, document) of each part, equal for equal pairs: the document's 64-bit hash mixed
+    with the row (different pairs may share one: :func:`_same` tells), or, ``exact``, the row and the
+    document's ``strcmp`` code among all the parts' documents (one code per distinct id)."""
+    if not exact:
+        return [docs.hashes() ^ (rows.astype(np.uint64) * _SPREAD) for rows, docs in parts]
+    width = max(docs.words.shape[1] for _, docs in parts)
+    words = np.concatenate([np.pad(docs.words, ((0, 0), (0, width - docs.words.shape[1]))) for _, docs in parts])
+    codes = DocumentIds(words, np.concatenate([docs.lengths for _, docs in parts]), None).codes()
+    bounds = np.cumsum([len(docs) for _, docs in parts])[:-1]
+    return [rows * (codes.max(initial=0) + 1) + part for (rows, _), part in zip(parts, np.split(codes, bounds),
+                                                                             strict=True)]
+
+
+def _same(rows: np.ndarray, docs: DocumentIds, at: np.ndarray, other_rows: np.ndarray, other_docs: DocumentIds,
+          other_at: np.ndarray) -> bool:
+    """Whether the (row, document) pairs at ``at`` equal the other's at ``other_at``, every one."""
+    return bool(((rows[at] == other_rows[other_at]) & other_docs.equal(other_at, docs, at)).all())
+
+
+def _refuse_duplicates(keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, lines: np.ndarray,
+                       topics: Sequence[str], what: str, path, exact: bool) -> None:
+    """trec_eval's "duplicate docs" error, naming the earliest line that repeats a (topic, document) met
+    before it in the arrays' order."""
     ordered = np.sort(keys)
     if not (ordered[1:] == ordered[:-1]).any():
         return
-    _, first, counts = np.unique(keys, return_index=True, return_counts=True)
-    if (counts > 1).any():
-        repeated = np.ones(keys.size, dtype=bool)
-        repeated[first] = False
-        at = int(np.flatnonzero(repeated)[np.argmin(lines[repeated])])
-        raise TrecFormatError(f"document {_shown(docs[at])!r} is {what} twice for topic {_shown(topics[rows[at]])!r} "
-                              "(trec_eval: duplicate docs)", path=path, line=int(lines[at]))
+    order = np.argsort(keys, kind="stable")
+    same = keys[order][1:] == keys[order][:-1]
+    first, repeated = order[:-1][same], order[1:][same]
+    if not exact and not _same(rows, docs, first, rows, docs, repeated):
+        raise _KeyCollision
+    at = int(repeated[np.argmin(lines[repeated])])
+    raise TrecFormatError(f"document {_shown(docs[at])!r} is {what} twice for topic {_shown(topics[rows[at]])!r} "
+                          "(trec_eval: duplicate docs)", path=path, line=int(lines[at]))
 
 
-def build_table(qrels: dict[str, TopicLines], results: dict[str, TopicLines], topics: Sequence[str],
-                options: Options, qrels_path: str | Path = "<qrels>", run_path: str | Path = "<run>") -> GainTable:
+def _grades(keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, judged: tuple, exact: bool) -> np.ndarray:
+    """Each (row, document)'s grade in the qrels (``judged``: their keys, rows, documents and grades, keys
+    unique), NaN where it is not judged."""
+    q_keys, q_rows, q_docs, grades = judged
+    if not q_keys.size:
+        return np.full(keys.size, np.nan)
+    by_key = np.argsort(q_keys)
+    at = by_key[np.minimum(np.searchsorted(q_keys[by_key], keys), q_keys.size - 1)]
+    hit = q_keys[at] == keys
+    if not exact:
+        where = np.flatnonzero(hit)
+        if not _same(rows, docs, where, q_rows, q_docs, at[where]):
+            raise _KeyCollision
+    return np.where(hit, grades[at], np.nan)
+
+
+def build_table(qrels: TrecLines, results: TrecLines, topics: Sequence[str], options: Options,
+                qrels_path: str | Path = "<qrels>", run_path: str | Path = "<run>") -> GainTable:
     """One :class:`GainTable` row per topic, all topics at once: the run's documents in trec_eval's order
     (:func:`~workbench.metrics.ranking.trec_eval_order`: 32-bit scores, then document ids descending), cut to
     ``-M`` documents, judged ones only under ``-J`` (:meth:`GainTable.judged_only`); a topic the run lacks gets
     trec_eval's placeholder ranking. Duplicate documents in a topic's ranking or judgements are refused, as
-    trec_eval refuses them."""
-    placeholder = TopicLines(np.array([BOGUS_DOCNO.encode()]), np.array([1.0]), np.array([0]))
+    trec_eval refuses them. Documents are matched to judgements by 64-bit hashes of (topic, document), every
+    match checked on the ids themselves; should two pairs share a hash, by exact ``strcmp`` codes."""
     n = len(topics)
-    run_docs, scores, run_lines, run_rows = _flat([results.get(t, placeholder) for t in topics])
-    q_docs, grades, q_lines, q_rows = _flat([qrels[t] for t in topics])
-    codes = byte_order_codes(np.concatenate([run_docs, q_docs]))
-    run_codes, q_codes = codes[:run_docs.size], codes[run_docs.size:]
-    q_keys = q_rows * (codes.max(initial=0) + 1) + q_codes
-    _refuse_duplicates(q_keys, q_docs, q_lines, q_rows, topics, "judged", qrels_path)
-    order = trec_eval_order(scores, run_codes, groups=run_rows)
-    position = _positions(run_rows[order], n)
+    q_docs, grades, q_lines, q_rows = _selected(qrels, topics)
+    docs, scores, lines, rows = _selected(results, topics)
+    missing = np.flatnonzero(np.bincount(rows, minlength=n) == 0) if options.max_docs != 0 else np.zeros(0, int)
+    order = trec_eval_order(scores, docs, groups=rows)
+    rows = rows[order]
     if options.max_docs is not None:
-        order = order[position < options.max_docs]
-    run_keys = run_rows[order] * (codes.max(initial=0) + 1) + run_codes[order]
-    _refuse_duplicates(run_keys, run_docs[order], run_lines[order], run_rows[order], topics, "retrieved",
-                       run_path)
-    sorted_keys = np.argsort(q_keys)
-    at = np.clip(np.searchsorted(q_keys[sorted_keys], run_keys), 0, max(q_keys.size - 1, 0))
-    found_match = q_keys[sorted_keys[at]] == run_keys if q_keys.size else np.zeros(run_keys.size, bool)
-    found = np.where(found_match, grades[sorted_keys[at]], np.nan) if q_keys.size else np.full(run_keys.size,
-                                                                                               np.nan)
-    rows = run_rows[order]
+        kept = _positions(rows, n) < options.max_docs
+        order, rows = order[kept], rows[kept]
+    docs, lines = docs.take(order), lines[order]
+    placeholders = DocumentIds.from_strings([BOGUS_DOCNO] * missing.size, encoding="latin-1")
+
+    def judgements(exact: bool) -> tuple[np.ndarray, np.ndarray]:
+        keys, q_keys, placeholder_keys = _keys([(rows, docs), (q_rows, q_docs), (missing, placeholders)], exact)
+        _refuse_duplicates(q_keys, q_rows, q_docs, q_lines, topics, "judged", qrels_path, exact)
+        _refuse_duplicates(keys, rows, docs, lines, topics, "retrieved", run_path, exact)
+        judged = (q_keys, q_rows, q_docs, grades)
+        return (_grades(keys, rows, docs, judged, exact),
+                _grades(placeholder_keys, missing, placeholders, judged, exact))
+
+    try:
+        found, placeholder_found = judgements(exact=False)
+    except _KeyCollision:
+        found, placeholder_found = judgements(exact=True)
+    if missing.size:
+        rows, found = np.concatenate((rows, missing)), np.concatenate((found, placeholder_found))
+        by_row = np.argsort(rows, kind="stable")
+        rows, found = rows[by_row], found[by_row]
     num_ret = np.bincount(rows, minlength=n)
     column = _positions(rows, n)
     width = int(num_ret.max(initial=0))
@@ -538,23 +666,24 @@ def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[st
         raise TrecEvalError(f"-M {options.max_docs}: the maximum number of documents must be ≥ 0")
     qrels = read_qrels(qrels_path)
     results, runid = read_results(run_path)
-    judged_topics = sorted(qrels, key=lambda t: t.encode("latin-1"))
-    extra = [t for t in results if t not in qrels]
+    judged_topics, judged, ran = qrels.topics, set(qrels.topics), set(results.topics)
+    extra = [t for t in results.topics if t not in judged]
     if extra:
         warnings.warn(f"{run_path}: {len(extra)} run topic(s) have no judgements in {qrels_path} and are "
                       f"ignored, as trec_eval does ({', '.join(extra[:5])}{', …' if len(extra) > 5 else ''})",
                       WorkbenchWarning, stacklevel=2)
-    topics = judged_topics if options.complete else [t for t in judged_topics if t in results]
+    topics = list(judged_topics) if options.complete else [t for t in judged_topics if t in ran]
     if not topics:
         raise TrecEvalError("no topic has both results and judgements (trec_eval: No queries with both "
                             "results and relevance info)")
-    negative = sum(int((qrels[t].values < 0).sum()) for t in topics)
+    chosen = np.isin(qrels.topics, topics)[qrels.rows] if len(topics) < len(qrels.topics) else slice(None)
+    negative = int((qrels.values[chosen] < 0).sum())
     if negative:
         warnings.warn(f"{qrels_path}: {negative} judgement(s) have a negative grade; as trec_eval, they count as "
                       "pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged non-relevant",
                       WorkbenchWarning, stacklevel=2)
     table = build_table(qrels, results, topics, options, qrels_path, run_path)
-    missing = [row for row, topic in enumerate(topics) if topic not in results]
+    missing = [row for row, topic in enumerate(topics) if topic not in ran]
     rows = []
     for measure, params, names in selected:
         columns = [list(np.asarray(c).tolist()) if not isinstance(c, list) else list(c)

@@ -34,26 +34,10 @@ import numpy as np
 import pandas as pd
 
 from workbench.data.ranked import TIES, DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
-from workbench.errors import ParameterError, WorkbenchError, excerpt
+from workbench.data.trec_errors import TrecEncodingError, TrecFormatError
+from workbench.errors import ParameterError
 from workbench.metrics.ranking import ranked_documents
 from workbench.model import Organization, natural_key
-
-
-class TrecFormatError(WorkbenchError):
-    """A malformed TREC file: ``path``, ``line`` (1-based, or None for the whole file) and ``text``."""
-
-    def __init__(self, message: str, *, path: str | PathLike | None = None, line: int | None = None,
-                 text: str | None = None) -> None:
-        self.message, self.path, self.line, self.text = message, path, line, text
-        where = str(path) if path is not None else "<input>"
-        if line is not None:
-            where += f", line {line}"
-        detail = f": {excerpt(text)}" if text is not None else ""
-        super().__init__(f"{where}: {message}{detail}")
-
-
-class TrecEncodingError(TrecFormatError):
-    """The file's bytes are not valid in the encoding asked for (``encoding=``; ``--encoding`` on the CLI)."""
 
 
 # ------------------------------------------------------------------------------------------ lines
