@@ -39,6 +39,15 @@ def test_codes_equality_hashes_and_strings_agree_with_python(values):
             assert ids.take(picked)[0] == values[picked[0]]
 
 
+def test_hashes_do_not_depend_on_the_other_ids_widths():
+    """An id hashes the same in a column of short ids as beside a long one (two files' ids are joined by
+    hash)."""
+    short = DocumentIds.from_strings(["d1", "", "a" * 8])
+    wide = DocumentIds.from_bytes(np.array([b"d1", b"", b"a" * 8, b"document-id-longer-than-a-word"], dtype="S"))
+    assert short.words.shape[1] < wide.words.shape[1]
+    assert short.hashes().tolist() == wide.hashes()[:3].tolist()
+
+
 def test_a_binary_source_decodes_with_its_encoding():
     ids = DocumentIds.from_arrow(pa.array([b"caf\xe9", b"x"], pa.binary()), encoding="latin-1")
     assert ids.strings().tolist() == ["café", "x"]

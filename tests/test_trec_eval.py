@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from tests.conftest import shared_dataset
@@ -514,3 +514,138 @@ def test_byte_order_codes_rank_ids_as_strcmp(ids):
 
     ranks = {value: rank for rank, value in enumerate(sorted(set(ids)))}
     assert byte_order_codes(np.array(ids, dtype="S")).tolist() == [ranks[value] for value in ids]
+
+
+# ------------------------------------------------------------------- plain files read by Arrow, exactly
+_TOPICS = [b"1", b"2", b"10", b"q\xe9", b"a"]
+_DOCS = [b"d1", b"D1", b"d2", b"d\xff", b"0x1F", b"NA", b"nan", b"document-id-longer-than-eight-bytes", b"d1\x85"]
+_GRADES = [b"0", b"1", b"2", b"-1", b"01", b"+1", b"0x1F", b"1.5", b"3e2", b"x", b"99999999999999999999", b"nan"]
+_SCORES = [b"1", b"+1", b"01", b"1.0", b"1e5", b".5", b"5.", b"inf", b"-inf", b"Infinity", b"-0", b"1e400",
+           b"1e-400", b"0.30000001", b"0.3", b"0x1p3", b"1_0", b"abc", b"1e", b"-.5e-3", b"nan"]
+_SEPARATORS = [b" "] * 12 + [b"  ", b"\t", b" \x0b"]
+
+
+def _trec_file(draw, fields: list[list[bytes]]) -> bytes:
+    """Lines of random fields, mostly plain (one space between fields); now and then a doubled or other
+    whitespace separator, a leading or trailing space, a blank, comment or short line, a CRLF ending."""
+    lines = []
+    for _ in range(draw(st.integers(1, 12))):
+        values = [draw(st.sampled_from(choices)) for choices in fields]
+        if draw(st.integers(0, 15)) == 0:
+            values = values[:draw(st.integers(0, len(values) + 1))] + [b"extra"] * draw(st.integers(0, 1))
+        line = values[0] if values else b""
+        for value in values[1:]:
+            line += draw(st.sampled_from(_SEPARATORS)) + value
+        odd = draw(st.integers(0, 30))
+        line = {0: b" " + line, 1: line + b" ", 2: b"#" + line, 3: b"", 4: line + b"\r"}.get(odd, line)
+        lines.append(line)
+    return b"\n".join(lines) + draw(st.sampled_from([b"\n", b"", b"\n\n"]))
+
+
+def _outcome(qrels, run, plain: bool, colliding: bool, monkeypatch) -> tuple:
+    """What evaluate + render give (output, warnings) or raise (type, message), with the Arrow reader on or
+    off, and every id hash colliding or not."""
+    import workbench.trec_eval as te
+    from workbench.ids import DocumentIds
+
+    with monkeypatch.context() as patch:
+        if not plain:
+            patch.setattr(te, "_plain_table", lambda raw, names: None)
+        if colliding:  # every id of one length shares a hash: the exact keys must take over
+            patch.setattr(DocumentIds, "hashes", lambda self: self.lengths.astype(np.uint64))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = render(evaluate(qrels, run, ["all_trec"], Options(complete=True)), per_topic=True)
+            except WorkbenchError as error:
+                result = (type(error), str(error))
+    return result, sorted(str(w.message) for w in caught)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_arrow_reader_reads_exactly_what_the_scanner_reads(data, tmp_path, monkeypatch):
+    """On random files (odd spellings of numbers and ids, odd spacing, blank and comment lines, duplicates),
+    the Arrow reader either declines or reads the very lines, topics, ids and values the exact scanner reads,
+    and the drop-in's output, warnings and errors are the same with it, without it, and with every id hash
+    colliding."""
+    import workbench.trec_eval as te
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_bytes(_trec_file(data.draw, [_TOPICS, [b"0"], _DOCS, _GRADES]))
+    run.write_bytes(_trec_file(data.draw, [_TOPICS, [b"Q0"], _DOCS, [b"1", b"x"], _SCORES, [b"r", b"run"]]))
+    for path, fields, read in ((qrels, te._QRELS_FIELDS, te.read_qrels), (run, te._RUN_FIELDS, te.read_results)):
+        table = te._plain_table(path.read_bytes(), fields)
+        if table is None:
+            continue
+        fast = read(path)
+        with monkeypatch.context() as patch, warnings.catch_warnings():
+            warnings.simplefilter("error")  # a file Arrow takes reads without a warning
+            patch.setattr(te, "_plain_table", lambda raw, names: None)
+            exact = read(path)
+        if isinstance(fast, tuple):
+            (fast, fast_id), (exact, exact_id) = fast, exact
+            assert fast_id == exact_id
+        assert fast.topics == exact.topics
+        assert fast.rows.tolist() == exact.rows.tolist() and fast.lines.tolist() == exact.lines.tolist()
+        assert fast.docs.strings().tolist() == exact.docs.strings().tolist()
+        assert fast.values.dtype == exact.values.dtype and fast.values.tolist() == exact.values.tolist()
+    note(f"qrels {qrels.read_bytes()!r}\nrun {run.read_bytes()!r}")
+    expected = _outcome(qrels, run, plain=False, colliding=False, monkeypatch=monkeypatch)
+    assert _outcome(qrels, run, plain=True, colliding=False, monkeypatch=monkeypatch) == expected
+    assert _outcome(qrels, run, plain=True, colliding=True, monkeypatch=monkeypatch) == expected
+
+
+@pytest.mark.parametrize("text, plain", [
+    (b"1 Q0 d1 1 0.5 r\n1 Q0 d2 2 1e-3 r", True),
+    (b"1 Q0 d1 1 0.5 r\n2 Q0 d1 1 -inf r\n", True),
+    (b"1 Q0 d1 1 0.5 r\t\n", False),
+    (b"1 Q0 d1 1 0.5 r\r\n", False),
+    (b"1 Q0 d1 1 0.5 r\n# a comment\n", False),
+    (b"1 Q0 d1  1 0.5\n", False),  # a doubled space: six fields for Arrow, five for trec_eval
+    (b" 1 Q0 d1 1 0.5\n", False),
+    (b"1 Q0 d1 1 0.5 \n", False),
+    (b"1 Q0 d1 1 0.5 r\n\n1 Q0 d2 1 0.5 r\n", False),
+    (b"1 Q0 d1 1 0.5 r extra\n", False),
+    (b"1 Q0 d1 1 nan r\n", False),
+    (b"1 Q0 d1 1 0x1p3 r\n", False),
+])
+def test_arrow_reader_takes_plain_runs_only(text, plain):
+    import workbench.trec_eval as te
+
+    assert (te._plain_table(text, te._RUN_FIELDS) is not None) == plain
+
+
+@pytest.mark.parametrize("grade, plain", [(b"2", True), (b"-1", True), (b"007", True), (b"0x1F", False),
+                                          (b"+1", False), (b"1.0", False), (b"99999999999999999999", False)])
+def test_arrow_reader_takes_plain_grades_only(grade, plain):
+    """Grades Arrow reads as C's atol does (Arrow reads 0x1F as 31, atol as 0)."""
+    import workbench.trec_eval as te
+
+    assert (te._plain_table(b"1 0 d1 " + grade + b"\n", te._QRELS_FIELDS) is not None) == plain
+
+
+def test_the_drop_in_imports_no_pandas(tmp_path):
+    """The command needs neither pandas nor the readers that use it."""
+    import subprocess
+    import sys
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n")
+    run.write_text("1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n")
+    script = ("import sys\nfrom workbench.cli import main\n"
+              f"main(['trec_eval', '-m', 'all_trec', {str(qrels)!r}, {str(run)!r}])\n"
+              "sys.stdout.flush()\nprint('pandas' in sys.modules, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert "map" in done.stdout and done.stderr.strip() == "False"
+
+
+def test_trec_format_error_is_one_class_everywhere():
+    import workbench.data
+    import workbench.data.trec
+    import workbench.data.trec_errors
+
+    assert workbench.data.TrecFormatError is workbench.data.trec.TrecFormatError
+    assert workbench.data.trec.TrecFormatError is workbench.data.trec_errors.TrecFormatError
+    assert issubclass(workbench.data.trec.TrecEncodingError, workbench.data.trec_errors.TrecFormatError)

@@ -29,6 +29,7 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,10 +69,13 @@ _ATOF = re.compile(rb"\s*([+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:ini
 _INTEGER = re.compile(rb"[+-]?\d+")
 
 
+_C_LONG = np.iinfo(np.int64)
+
+
 def _atol(text: bytes) -> int:
-    """C's atol: the leading integer, 0 if none."""
+    """C's atol (glibc's ``strtol``): the leading integer, clamped to a 64-bit long, 0 if none."""
     match = _ATOL.match(text)
-    return int(match.group(1)) if match else 0
+    return min(max(int(match.group(1)), int(_C_LONG.min)), int(_C_LONG.max)) if match else 0
 
 
 def _atof(text: bytes) -> float:
@@ -228,6 +232,13 @@ def _plain_table(raw: bytes, names: tuple[str, ...]):
     return table
 
 
+def _numbers(array, dtype) -> np.ndarray:
+    """A numeric Arrow array without nulls (of numpy's ``dtype``) as numpy, read from its buffer (pyarrow's
+    ``to_numpy`` imports pandas)."""
+    dtype = np.dtype(dtype)
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
 def _arrow_lines(table, value: str) -> TrecLines:
     """The columns of a plain file read by Arrow (every line is a data line: line numbers count from 1)."""
     topics = table.column("topic").combine_chunks().dictionary_encode()
@@ -235,9 +246,10 @@ def _arrow_lines(table, value: str) -> TrecLines:
     order = sorted(range(len(seen)), key=seen.__getitem__)
     rank = np.empty(len(seen), dtype=np.int64)
     rank[order] = np.arange(len(seen))
-    values = np.concatenate([chunk.to_numpy() for chunk in table.column(value).chunks])
-    return TrecLines(tuple(_text(seen[i]) for i in order), rank[topics.indices.to_numpy()],
-                     DocumentIds.from_arrow(table.column("document"), encoding="latin-1"), values,
+    return TrecLines(tuple(_text(seen[i]) for i in order), rank[_numbers(topics.indices, np.int32)],
+                     DocumentIds.from_arrow(table.column("document"), encoding="latin-1"),
+                     np.concatenate([_numbers(chunk, np.float64 if value == "score" else np.int64)
+                                     for chunk in table.column(value).chunks]),
                      np.arange(1, table.num_rows + 1))
 
 
@@ -256,14 +268,14 @@ def read_qrels(path: str | Path) -> TrecLines:
     try:
         grades = tokens.astype(np.int64)
         plain = all(map(_INTEGER.fullmatch, tokens.tolist()))
-    except ValueError:
+    except (ValueError, OverflowError):
         plain = False
     if not plain:
         grades = np.array([_atol(t) for t in tokens.tolist()], dtype=np.int64)
         changed = [f"line {n}: {_shown(t)!r} as {g}" for t, g, n in zip(tokens.tolist(), grades.tolist(),
                                                                         numbers.tolist(), strict=True)
-                   if not _INTEGER.fullmatch(t)]
-        warnings.warn(f"{path}: relevance grades that are not plain integers are read as trec_eval's atol reads "
+                   if not _INTEGER.fullmatch(t) or int(t) != g]
+        warnings.warn(f"{path}: relevance grades that are not plain 64-bit integers are read as trec_eval's atol reads "
                       f"them ({'; '.join(changed[:3])}{'; …' if len(changed) > 3 else ''})",
                       WorkbenchWarning, stacklevel=2)
     return _exact_lines(table, grades)
@@ -379,19 +391,21 @@ def _refuse_duplicates(keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, li
 
 
 def _grades(keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, judged: tuple, exact: bool) -> np.ndarray:
-    """Each (row, document)'s grade in the qrels (``judged``: their keys, rows, documents and grades, keys
-    unique), NaN where it is not judged."""
+    """Each (row, document)'s grade in the qrels (``judged``: their keys, rows, documents and grades), NaN
+    where it is not judged. Both key sets are sorted together: as each set's keys are unique, a judged pair
+    is two equal neighbours, one from each set."""
     q_keys, q_rows, q_docs, grades = judged
-    if not q_keys.size:
-        return np.full(keys.size, np.nan)
-    by_key = np.argsort(q_keys)
-    at = by_key[np.minimum(np.searchsorted(q_keys[by_key], keys), q_keys.size - 1)]
-    hit = q_keys[at] == keys
-    if not exact:
-        where = np.flatnonzero(hit)
-        if not _same(rows, docs, where, q_rows, q_docs, at[where]):
-            raise _KeyCollision
-    return np.where(hit, grades[at], np.nan)
+    both = np.concatenate((q_keys, keys))
+    order = np.argsort(both)
+    ordered = both[order]
+    pairs = np.flatnonzero(ordered[1:] == ordered[:-1])
+    first, second = order[pairs], order[pairs + 1]
+    at, mine = np.minimum(first, second), np.maximum(first, second) - q_keys.size
+    if not exact and not _same(rows, docs, mine, q_rows, q_docs, at):
+        raise _KeyCollision
+    found = np.full(keys.size, np.nan)
+    found[mine] = grades[at]
+    return found
 
 
 def build_table(qrels: TrecLines, results: TrecLines, topics: Sequence[str], options: Options,
@@ -418,7 +432,7 @@ def build_table(qrels: TrecLines, results: TrecLines, topics: Sequence[str], opt
         keys, q_keys, placeholder_keys = _keys([(rows, docs), (q_rows, q_docs), (missing, placeholders)], exact)
         _refuse_duplicates(q_keys, q_rows, q_docs, q_lines, topics, "judged", qrels_path, exact)
         _refuse_duplicates(keys, rows, docs, lines, topics, "retrieved", run_path, exact)
-        judged = (q_keys, q_rows, q_docs, grades)
+        judged = (q_keys, q_rows, q_docs, grades)  # keys unique in each file now
         return (_grades(keys, rows, docs, judged, exact),
                 _grades(placeholder_keys, missing, placeholders, judged, exact))
 
@@ -748,6 +762,23 @@ _LONG = ["help", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "l
          "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic="]
 
 
+@contextmanager
+def _fresh_pages_unmerged():
+    """numpy's hugepage advice off while the command evaluates (restored after): with it, the first touch of
+    each fresh large array is slow on kernels that then compact memory (2,000 queries x 1,000 documents,
+    -m all_trec: MEASURED)."""
+    try:
+        from numpy._core.multiarray import _set_madvise_hugepage
+    except ImportError:  # another numpy: its default stays
+        yield
+        return
+    previous = _set_madvise_hugepage(False)
+    try:
+        yield
+    finally:
+        _set_madvise_hugepage(previous)
+
+
 def main(argv: Sequence[str]) -> int:
     """Parse trec_eval's options (``getopt_long``, arguments may be glued: ``-mP.5``, ``-M100``), evaluate
     and print to standard output. Bad input raises a :class:`~workbench.errors.WorkbenchError`."""
@@ -779,7 +810,7 @@ def main(argv: Sequence[str]) -> int:
             settings[key] = _atol(value.encode("latin-1"))
     if len(paths) != 2:
         raise TrecEvalError(f"expected the qrels and the run file, got {len(paths)} paths ({USAGE})")
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, _fresh_pages_unmerged():
         warnings.simplefilter("always", WorkbenchWarning)
         evaluation = evaluate(paths[0], paths[1], requests, Options(**settings))
     for warning in caught:
