@@ -51,7 +51,7 @@ def interpolated_precision(table: GainTable, recall: Iterable[float] = ELEVEN_PO
     levels = _levels(recall)
     relevant = table.relevant(rel_level)
     n_queries, width = relevant.shape
-    found = np.cumsum(relevant, axis=1)
+    found = table.relevant_counts(rel_level)
     precision = np.where(relevant, found / np.arange(1, width + 1), 0.0)
     best_after = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
     best_after = np.hstack([best_after, np.zeros((n_queries, 1))])  # column `width`: nothing found

@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -321,10 +321,26 @@ class GainTable:
         return cls(gains, _pad(ideal_rows), tuple(topics), num_ret=num_ret, judged=judged, pooled=pooled,
                    n_judged=n_judged)
 
+    def shared(self, kernel: Callable, *args) -> np.ndarray:
+        """``kernel(self, *args)``, computed once for this table and read-only: measures that need the same
+        values (the relevant mask and its running count, AP for ``map`` and ``gm_map``) share them."""
+        cache = self.__dict__.setdefault("_shared", {})
+        key = (kernel, args)
+        if key not in cache:
+            value = kernel(self, *args)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+            cache[key] = value
+        return cache[key]
+
     def relevant(self, rel: float) -> np.ndarray:
-        """Boolean matrix: the retrieved document reaches the relevance level ``rel``."""
+        """Boolean matrix: the retrieved document reaches the relevance level ``rel`` (read-only)."""
         _check_level(rel)
-        return self.gains >= rel
+        return self.shared(_reaching, rel)
+
+    def relevant_counts(self, rel: float) -> np.ndarray:
+        """The number of relevant documents (:meth:`relevant`) at or above each rank (read-only)."""
+        return self.shared(_running_count, rel)
 
     def n_relevant(self, rel: float) -> np.ndarray:
         """Number of judged documents reaching the relevance level ``rel``, per query."""
@@ -409,6 +425,14 @@ def _check_cutoff(k: object, name: str) -> None:
         raise RankingInputError(f"{name}@k needs an integer k ≥ 1, got {k!r}")
 
 
+def _reaching(table: GainTable, rel: float) -> np.ndarray:
+    return table.gains >= rel
+
+
+def _running_count(table: GainTable, rel: float) -> np.ndarray:
+    return np.cumsum(table.relevant(rel), axis=1)
+
+
 def _ranks(width: int) -> np.ndarray:
     return np.arange(1, width + 1, dtype=float)
 
@@ -439,7 +463,7 @@ def r_precision(table: GainTable, rel: int = 1) -> np.ndarray:
     """RPrec = |relevant in the top R| / R, R = number of judged relevant documents (trec_eval ``Rprec``)."""
     hit, n_rel = table.relevant(rel), table.n_relevant(rel)
     looked = np.minimum(n_rel, hit.shape[1])
-    found = _at_rank(np.cumsum(hit, axis=1), looked - 1, looked > 0)
+    found = _at_rank(table.relevant_counts(rel), looked - 1, looked > 0)
     return _safe_divide(found, n_rel)
 
 
@@ -456,7 +480,7 @@ def average_precision(table: GainTable, k: int | None = None, rel: int = 1) -> n
     relevant documents add 0)."""
     _check_cutoff(k, "AP")
     hit = table.relevant(rel)[:, :k]
-    precision = np.cumsum(hit, axis=1) / _ranks(hit.shape[1])
+    precision = table.relevant_counts(rel)[:, :k] / _ranks(hit.shape[1])
     return _safe_divide((precision * hit).sum(axis=1), table.n_relevant(rel))
 
 

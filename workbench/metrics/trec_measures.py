@@ -166,7 +166,7 @@ def relative_precision_at(table: GainTable, k: int = 10, rel_level: float = 1.0)
 def r_precision_multiple(table: GainTable, multiple: float = 1.0, rel_level: float = 1.0) -> np.ndarray:
     """P@c with c = ⌊multiple · R + 0.9⌋, precision at a multiple of R (trec_eval ``Rprec_mult``)."""
     cutoff = np.trunc(multiple * table.n_relevant(rel_level) + 0.9).astype(np.int64)
-    found = _in_top(np.cumsum(_relevant(table, rel_level), axis=1), cutoff)
+    found = _in_top(table.relevant_counts(rel_level), cutoff)
     return np.where(cutoff > 0, _safe_divide(found, cutoff), 0.0)
 
 
@@ -198,7 +198,7 @@ def eleven_point_average(table: GainTable, recalls: Iterable[float] = tuple(i / 
     recalls = tuple(recalls)
     if not recalls:
         raise RankingInputError("11pt_avg needs at least one recall level")
-    values = interpolated_precisions(table, recalls, rel_level)
+    values = table.shared(interpolated_precisions, recalls, rel_level)  # iprec_at_recall's, when asked
     total = np.zeros(values.shape[0])
     for column in reversed(range(values.shape[1])):  # trec_eval adds from the highest recall down
         total = total + values[:, column]
@@ -223,7 +223,7 @@ def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     1/k + ((k−1)/k) · (|pooled above| / (k−1)) · ((|rel above| + ε) / (|judged above| + 2ε)), 1 at rank 1,
     summed and divided by R (trec_eval ``infAP``; pooled = judged or pooled-but-unjudged; ε = 0.00001)."""
     rel = _relevant(table, rel_level)
-    rel_so_far = np.cumsum(rel, axis=1)
+    rel_so_far = table.relevant_counts(rel_level)
     nonrel_so_far = np.cumsum(table.judged & ~rel, axis=1)
     unjudged_so_far = np.cumsum(table.pooled & ~table.judged, axis=1)
     j = np.arange(rel.shape[1], dtype=float)[None, :]
@@ -238,7 +238,7 @@ def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
 def binary_g(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     """binG = (1/R) Σ_{relevant retrieved} 1 / log2(2 + |non-relevant above|) (trec_eval ``binG``)."""
     rel = _relevant(table, rel_level)
-    above = np.arange(1, rel.shape[1] + 1)[None, :] - np.cumsum(rel, axis=1)
+    above = np.arange(1, rel.shape[1] + 1)[None, :] - table.relevant_counts(rel_level)
     total = np.where(rel, 1.0 / np.log2(2.0 + above), 0.0).sum(axis=1)
     return np.where(rel.any(axis=1), _safe_divide(total, table.n_relevant(rel_level)), 0.0)
 
