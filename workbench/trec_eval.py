@@ -390,17 +390,25 @@ def _refuse_duplicates(keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, li
                           "(trec_eval: duplicate docs)", path=path, line=int(lines[at]))
 
 
+_FILTER_BITS = 24  # the judged keys' top bits mark 2^24 slots (16 MB): most unjudged keys fall on an empty one
+
+
 def _grades(keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, judged: tuple, exact: bool) -> np.ndarray:
     """Each (row, document)'s grade in the qrels (``judged``: their keys, rows, documents and grades), NaN
-    where it is not judged. Both key sets are sorted together: as each set's keys are unique, a judged pair
-    is two equal neighbours, one from each set."""
+    where it is not judged. The keys whose top bits no judged key has are not judged; the others and the
+    judged keys are sorted together: as each set's keys are unique, a judged pair is two equal neighbours,
+    one from each set."""
     q_keys, q_rows, q_docs, grades = judged
-    both = np.concatenate((q_keys, keys))
+    shift = keys.dtype.type(64 - _FILTER_BITS)
+    slots = np.zeros(1 << _FILTER_BITS, dtype=bool)
+    slots[(q_keys >> shift).astype(np.intp)] = True
+    candidates = np.flatnonzero(slots[(keys >> shift).astype(np.intp)])
+    both = np.concatenate((q_keys, keys[candidates]))
     order = np.argsort(both)
     ordered = both[order]
     pairs = np.flatnonzero(ordered[1:] == ordered[:-1])
     first, second = order[pairs], order[pairs + 1]
-    at, mine = np.minimum(first, second), np.maximum(first, second) - q_keys.size
+    at, mine = np.minimum(first, second), candidates[np.maximum(first, second) - q_keys.size]
     if not exact and not _same(rows, docs, mine, q_rows, q_docs, at):
         raise _KeyCollision
     found = np.full(keys.size, np.nan)
