@@ -384,25 +384,23 @@ def r_ndcg(table: GainTable, gains: Mapping[float, float] | None = None, rel_lev
     ranking when the ideal runs out first) (trec_eval ``Rndcg``); 0 without relevant documents."""
     values, ideal = gain_tables(table, gains)
     rows, width = values.shape
-    out = np.zeros(rows)
+    depth = ideal.shape[1]
     dcg = np.concatenate([np.zeros((rows, 1)), np.cumsum(values * _discounts(width), axis=1)], axis=1)
-    idcg = np.concatenate([np.zeros((rows, 1)), np.cumsum(ideal * _discounts(ideal.shape[1]), axis=1)], axis=1)
-    n_rel = table.n_relevant(rel_level)
-    for row in range(rows):
-        if n_rel[row] == 0:
-            continue
-        sequence = ideal[row][ideal[row] > 0]
-        length, retrieved = sequence.size, int(table.num_ret[row])
-        total, count = 0.0, 0
-        for t in range(1, length + 1):
-            if (t == length or sequence[t] != sequence[t - 1]) and idcg[row, t] > 0:
-                total += dcg[row, min(t, retrieved)] / idcg[row, t]
-                count += 1
-        if length + 1 < retrieved and idcg[row, length] > 0:
-            total += dcg[row, retrieved] / idcg[row, length]
-            count += 1
-        out[row] = total / count if count else np.nan
-    return out
+    idcg = np.concatenate([np.zeros((rows, 1)), np.cumsum(ideal * _discounts(depth), axis=1)], axis=1)
+    length = (ideal > 0).sum(axis=1)[:, None]  # the positive ideal gains lead each row
+    retrieved = table.num_ret[:, None]
+    t = np.arange(1, depth + 1)[None, :]
+    following = np.concatenate([ideal[:, 1:], np.zeros((rows, 1))], axis=1)
+    level = (t <= length) & ((t == length) | (following != ideal)) & (idcg[:, 1:] > 0)  # an R-level at rank t
+    every = np.arange(rows)[:, None]
+    after = (length + 1 < retrieved) & (idcg[every, length] > 0)  # the ranking goes on past the ideal
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.concatenate([np.where(level, dcg[every, np.minimum(t, retrieved)] / idcg[:, 1:], 0.0),
+                                np.where(after, dcg[every, retrieved] / idcg[every, length], 0.0)], axis=1)
+        total = np.cumsum(terms, axis=1)[:, -1]  # added rank by rank, as trec_eval adds
+        count = level.sum(axis=1) + after[:, 0]
+        out = np.where(count > 0, total / count, np.nan)
+    return np.where(table.n_relevant(rel_level) == 0, 0.0, out)
 
 
 def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> np.ndarray:
