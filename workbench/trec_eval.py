@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import getopt
 import math
+import mmap
 import re
 import sys
 import warnings
@@ -150,27 +151,35 @@ def _field_bounds(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return np.concatenate(starts), np.concatenate(ends), np.concatenate(newlines)
 
 
-def _read(path: str | Path) -> bytes:
-    """The file's bytes; ``-`` is standard input. An empty file is an error, as in trec_eval."""
+def _read(path: str | Path) -> bytes | mmap.mmap:
+    """The file's bytes, mapped into memory where the file allows it (no copy); ``-`` is standard input. An
+    empty file is an error, as in trec_eval."""
     try:
-        raw = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
+        if str(path) == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as file:
+                try:
+                    raw = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+                except (ValueError, OSError):  # an empty file, a pipe
+                    raw = file.read()
     except OSError as error:
         raise TrecFormatError(f"cannot read the file ({error.strerror or error})", path=path) from None
-    if not raw:
+    if not len(raw):
         raise TrecFormatError("the file is empty", path=path)
     return raw
 
 
-def _tokens(raw: bytes, skip_blank: bool) -> _Tokens:
+def _tokens(raw: bytes | mmap.mmap, skip_blank: bool) -> _Tokens:
     """The fields of the file's lines, ``#`` comment lines (and blank ones when ``skip_blank``) left out;
     separators are C's isspace characters, as trec_eval's."""
     buffer = np.frombuffer(raw, dtype=np.uint8)
     starts, ends, newlines = _field_bounds(buffer)
-    n_lines = newlines.size + (0 if raw.endswith(b"\n") else 1)
+    n_lines = newlines.size + (0 if raw[-1:] == b"\n" else 1)
     counts = np.diff(np.concatenate(([0], np.searchsorted(starts, newlines), [starts.size])))[:n_lines]
     first = np.concatenate(([0], np.cumsum(counts)[:-1]))
     kept = counts > 0 if skip_blank else np.ones(n_lines, dtype=bool)
-    if b"#" in raw and starts.size:
+    if raw.find(b"#") >= 0 and starts.size:
         opening = buffer[starts[np.minimum(first, starts.size - 1)]]
         kept &= ~((counts > 0) & (opening == ord("#")))
     return _Tokens(buffer, starts, ends, first[kept], counts[kept], np.flatnonzero(kept) + 1)
@@ -196,14 +205,14 @@ _NOT_PLAIN = (b"\t", b"\r", b"\v", b"\f", b"\0", b"#")
 _PLAIN_GRADE = r"^-?[0-9]{1,18}$"  # what Arrow's int64 and C's atol read alike (Arrow also reads 0x1F)
 
 
-def _plain_table(raw: bytes, names: tuple[str, ...]):
+def _plain_table(raw: bytes | mmap.mmap, names: tuple[str, ...]):
     """The file as an Arrow table (ids as bytes, ``grade`` as an int64, ``score`` as a float64) read by
     Arrow's multi-threaded CSV reader when the file is plain, i.e. read alike by trec_eval and Arrow: no byte
     ``\\t \\r \\v \\f \\0`` and no ``#`` anywhere, every line exactly ``len(names)`` non-empty fields
     between single spaces (Arrow refuses another count; a blank line or a leading, trailing or doubled space
     leaves an empty field), grades plain integers, no NaN score. None otherwise: the exact scanner reads it
     and says what trec_eval would do with the rest."""
-    if any(byte in raw for byte in _NOT_PLAIN):
+    if any(raw.find(byte) >= 0 for byte in _NOT_PLAIN):
         return None
     import pyarrow as pa
     from pyarrow import compute
