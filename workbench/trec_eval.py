@@ -8,9 +8,13 @@ parameters after a dot (``P.5,7,3``, ``ndcg.1=3,2=9,4=4.5``, ``utility.2,-1,0,0`
 The parts, each replaceable on its own:
 
 * :func:`read_qrels` / :func:`read_results` read the two files as trec_eval does (qrels grades through
-  ``atol``, scores through ``atof`` then stored as 32-bit floats, the run id of the last line);
+  ``atol``, scores through ``atof`` then stored as 32-bit floats, the run id of the last line) into columns
+  (:class:`TrecLines`: ids as :class:`~workbench.ids.DocumentIds`, no Python object per line): a plain file
+  (one space between fields, nothing trec_eval and Arrow would read differently) by Arrow's multi-threaded
+  CSV reader, any other by an exact scanner of C's whitespace;
 * :func:`build_table` ranks each topic (:func:`~workbench.metrics.ranking.trec_eval_order`, then ``-M``,
-  ``-J``) into one :class:`~workbench.metrics.ranking.GainTable` row;
+  ``-J``) into one :class:`~workbench.metrics.ranking.GainTable` row, documents matched to their judgements
+  by hashed (topic, document) keys checked on the ids;
 * :data:`MEASURES` lists trec_eval's measures in its printing order, each computed by the registered kernels of
   :mod:`workbench.metrics.ranking` and :mod:`workbench.metrics.trec_measures`;
 * :func:`run` evaluates and :func:`render` prints (``%-22s\\t%s\\t%6.4f``).
