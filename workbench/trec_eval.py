@@ -752,16 +752,18 @@ def _summary(measure: TrecMeasure, column: list, count: int) -> float:
 def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True) -> str:
     """trec_eval's output: with ``per_topic`` (``-q``) every topic's values first, then the summary."""
     out: list[str] = []
-    if per_topic:
+    if per_topic:  # each printed value's texts for all topics at once, then interleaved topic by topic
+        printed = []
+        for measure, names, columns in evaluation.rows:
+            if not measure.per_topic:
+                continue
+            for name, column in zip(names, columns, strict=True):
+                texts = ([f"'{value}'" for value in column] if measure.name == "relstring" else
+                         [str(int(value)) for value in column] if measure.kind == "long" else
+                         [_number(value) for value in column])
+                printed.append((f"{name:<22}\t", texts))
         for row, topic in enumerate(evaluation.topics):
-            for measure, names, columns in evaluation.rows:
-                if not measure.per_topic:
-                    continue
-                for name, column in zip(names, columns, strict=True):
-                    value = column[row]
-                    text = (f"'{value}'" if measure.name == "relstring" else
-                            str(int(value)) if measure.kind == "long" else _number(value))
-                    out.append(_line(name, topic, text))
+            out.extend(f"{head}{topic}\t{texts[row]}\n" for head, texts in printed)
     if summary:
         count = len(evaluation.topics)
         for measure, names, columns in evaluation.rows:
