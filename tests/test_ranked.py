@@ -32,6 +32,7 @@ from workbench.data.trec import (
     write_trec_run,
 )
 from workbench.errors import WorkbenchWarning
+from workbench.ids import DocumentIds
 from workbench.metrics.ranking import RankingInputError, evaluate_run, trec_eval_order
 from workbench.metrics.registry import evaluate
 from workbench.model import Organization
@@ -157,6 +158,11 @@ SEPARATORS = st.sampled_from([" ", "\t", "  ", " \t", "\u00a0", "\x0b"])
 LINE_ENDS = st.sampled_from(["\n", "\r\n", "\r", "  \n"])
 
 
+def plain(values) -> list:
+    """A column as a list of Python values (ids and labels as ``str``)."""
+    return (values.strings() if isinstance(values, DocumentIds) else np.asarray(values)).tolist()
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(st.tuples(st.lists(TOKENS, min_size=0, max_size=8), SEPARATORS, LINE_ENDS), max_size=6),
        kind=st.sampled_from(["qrels", "run"]), encoding=st.sampled_from(["utf-8", "latin-1"]))
@@ -177,7 +183,7 @@ def test_the_one_pass_parser_reads_what_the_line_reader_reads(tmp_path, lines, k
         return
     if fast is not None:
         for name in wanted:
-            assert np.asarray(fast[name]).tolist() == np.asarray(slow[name]).tolist(), name
+            assert plain(fast[name]) == plain(slow[name]), name
 
 
 def test_the_one_pass_parser_takes_the_usual_files():
@@ -202,7 +208,7 @@ def test_arrow_reads_single_spaced_files_as_the_line_reader(tmp_path, kind, text
     assert columns is not None
     slow = _slow_columns(tmp_path / "f", raw, "utf-8", kind, _FIELDS[kind])[0]
     for name in _FIELDS[kind]:
-        assert np.asarray(columns[name]).tolist() == np.asarray(slow[name]).tolist(), name
+        assert plain(columns[name]) == plain(slow[name]), name
     first, _, rest = text.partition("\n")
     parts = first.split(" ")
     for odd in (first.replace(" ", "  ", 1), first + " ", " " + first, " ".join(parts[:2]) + "  " + " ".join(parts[3:]),
@@ -363,22 +369,20 @@ def test_measures_on_organizations_still_work_on_file_campaigns(tmp_path):
     assert runs["s"].documents("q1") == ["c", "b", "a"]
 
 
-@pytest.mark.parametrize("weak_hash", [lambda docs: np.zeros(len(docs), dtype=np.uint64),
-                                       lambda docs: np.array([len(d) for d in docs], dtype=np.uint64)],
+@pytest.mark.parametrize("weak_hash", [lambda ids: np.zeros(len(ids), dtype=np.uint64),
+                                       lambda ids: ids.lengths.astype(np.uint64)],
                          ids=["all-equal", "by-length"])
 def test_document_hash_collisions_fall_back_to_the_ids(tmp_path, monkeypatch, weak_hash):
     """The duplicate check and the qrels join work on 64-bit hashes of the ids; when hashes collide (all
     equal; or by length, so that the judged ids stay apart but run ids meet the wrong judged one) the ids
     decide, so values and errors are those of the exact path."""
-    import workbench.data.ranked as ranked
-
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("q1 0 a 2\nq1 0 bb 0\nq1 0 ccc 1\nq2 0 a 1\nq2 0 dddd 3\n")
     run.write_text("q1 Q0 bb 1 0.9 s\nq1 Q0 a 2 0.8 s\nq1 Q0 e 3 0.7 s\nq1 Q0 ccc 4 0.6 s\n"
                    "q2 Q0 dddd 1 0.5 s\nq2 Q0 bb 2 0.5 s\nq2 Q0 f 3 0.1 s\n")
     names = ["AP", "nDCG", "P@2", "RR"]
     exact = Campaign(read_trec_qrels(qrels), read_trec_run(run)).evaluate(names, progress=False)
-    monkeypatch.setattr(ranked, "document_hashes", weak_hash)
+    monkeypatch.setattr(DocumentIds, "hashes", weak_hash)
     collided = Campaign(read_trec_qrels(qrels), read_trec_run(run)).evaluate(names, progress=False)
     pd.testing.assert_frame_equal(collided, exact)
     run.write_text("q1 Q0 bb 1 0.9 s\nq1 Q0 a 2 0.8 s\nq1 Q0 e 3 0.7 s\nq1 Q0 bb 3 0.7 s\n")
@@ -388,8 +392,8 @@ def test_document_hash_collisions_fall_back_to_the_ids(tmp_path, monkeypatch, we
 
 
 def test_arrays_pickled_in_another_process_join_as_built_here(tmp_path):
-    """Document hashes are Python's ``hash`` of the ids, salted per process: judgements and runs built (and
-    hashed) in a process with another salt and unpickled here give the values of those built here."""
+    """Judgements and runs built (and hashed) in a process with another ``str`` hash salt and unpickled here
+    give the values of those built here: document hashes are the same in every process."""
     import pickle
     import subprocess
     import sys
@@ -400,7 +404,7 @@ def test_arrays_pickled_in_another_process_join_as_built_here(tmp_path):
                    "q2 Q0 dddd 1 0.5 s\nq2 Q0 bb 2 0.5 s\nq2 Q0 f 3 0.1 s\n")
     script = ("import pickle, sys\nfrom workbench.data.trec import read_trec_qrels, read_trec_run\n"
               f"gold, runs = read_trec_qrels({str(qrels)!r}), read_trec_run({str(run)!r})\n"
-              "gold.document_hashes(), runs['s'].document_hashes()\n"
+              "gold.ids.hashes(), runs['s'].ids.hashes()\n"
               "sys.stdout.buffer.write(pickle.dumps((gold, runs)))\n")
     names = ["AP", "nDCG", "P@2", "RR"]
     here = Campaign(read_trec_qrels(qrels), read_trec_run(run)).evaluate(names, progress=False)

@@ -35,6 +35,7 @@ import pandas as pd
 
 from workbench.data.ranked import TIES, DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
 from workbench.errors import ParameterError, WorkbenchError, excerpt
+from workbench.ids import DocumentIds
 from workbench.metrics.ranking import ranked_documents
 from workbench.model import Organization, natural_key
 
@@ -223,16 +224,20 @@ def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | Non
             values = column.to_numpy()
             if np.isnan(values).any() or (name == "relevance" and np.isinf(values).any()):
                 return None
-        elif name == "document" or name not in wanted:
+        elif name == "document":  # many distinct values: bytes in numpy words, no Python string per id
+            values = DocumentIds.from_arrow(column)
+            if values.lengths.min() == 0:  # two spaces in a row
+                return None
+        elif name in wanted and name != "rank":  # few distinct values: codes and one Python string each
+            encoded = column.dictionary_encode()
+            categories = encoded.dictionary.to_pylist()
+            if "" in categories:
+                return None
+            values = pd.Categorical.from_codes(encoded.indices.to_numpy(), categories, validate=False)
+        else:
             if compute.min(compute.binary_length(column)).as_py() == 0:  # two spaces in a row
                 return None
             values = column.to_numpy(zero_copy_only=False) if name in wanted else None
-        else:  # few distinct values: one Python string each, shared by the rows
-            encoded = column.dictionary_encode()
-            names_seen = encoded.dictionary.to_numpy(zero_copy_only=False)
-            if "" in names_seen.tolist():
-                return None
-            values = names_seen[encoded.indices.to_numpy()]
         if name in wanted:
             columns[name] = values
     if "rank" in columns:
@@ -240,6 +245,13 @@ def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | Non
         if columns["rank"] is None:
             return None
     return columns
+
+
+def _frame(columns: dict) -> pd.DataFrame:
+    """The columns as a frame of plain values (ids as ``str``, topics and systems as ``str``)."""
+    return pd.DataFrame({name: values.strings() if isinstance(values, DocumentIds)
+                         else np.asarray(values, dtype=object) if isinstance(values, pd.Categorical)
+                         else values for name, values in columns.items()})
 
 
 def _integers(texts: np.ndarray) -> np.ndarray | None:
@@ -309,7 +321,7 @@ def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.D
     """Every judgement line as a row: ``topic, iteration, document, relevance`` (float; negative, zero and
     fractional grades kept). ``#`` lines are comments. Raises :class:`TrecFormatError`."""
     columns, _ = _read_qrels(path, encoding, _FIELDS["qrels"])
-    return pd.DataFrame(columns)
+    return _frame(columns)
 
 
 def _read_qrels(path, encoding: str, wanted: tuple[str, ...]) -> tuple[dict, Judgements]:
@@ -373,7 +385,7 @@ def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.Dat
         rank_runs(columns["system"], columns["topic"], columns["document"], columns["score"])
     except DuplicateEntryError as error:
         raise located(error) from None
-    return pd.DataFrame(columns)
+    return _frame(columns)
 
 
 def run_scores(frame: pd.DataFrame) -> dict[str, dict[str, dict[str, float]]]:
