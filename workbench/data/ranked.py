@@ -170,7 +170,8 @@ def _first_duplicate(groups: np.ndarray, ids: DocumentIds, positions: np.ndarray
     """Among the entries at ``positions`` (ascending), the first whose (group, document) came before, and
     that earlier entry; None when there is none. The common case, no repeat, is one sort of integer keys
     (:meth:`~workbench.ids.DocumentIds.hashes`); keys that repeat are settled on the ids themselves."""
-    if _distinct(_keyed(groups[positions], ids.hashes()[positions])):
+    every = len(positions) == len(ids)  # positions are ascending: all of them, in order
+    if _distinct(_keyed(groups if every else groups[positions], ids.hashes() if every else ids.hashes()[positions])):
         return None
     codes = ids.take(positions).codes()
     keys = groups[positions].astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
@@ -259,9 +260,11 @@ def rank_runs(systems, topics, documents, scores: np.ndarray, *, ties: str = "tr
                                   first, again)
     if not kept.all():
         _warn_dropped_repeats(group, ids, ~in_cut, max_docs, topic_names, group_topic)
-    order, ranked_group = order[kept], ranked_group[kept]
-    by_system = np.argsort(group_system[ranked_group], kind="stable")
-    order, ranked_group = order[by_system], ranked_group[by_system]
+    if not kept.all():
+        order, ranked_group = order[kept], ranked_group[kept]
+    if len(system_names) > 1:
+        by_system = np.argsort(group_system[ranked_group], kind="stable")
+        order, ranked_group = order[by_system], ranked_group[by_system]
     kept_sizes = np.bincount(ranked_group, minlength=len(pairs))
     system_sizes = np.bincount(group_system, weights=kept_sizes, minlength=len(system_names)).astype(np.int64)
     begins = np.cumsum(system_sizes) - system_sizes

@@ -219,9 +219,9 @@ def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | Non
         return None
     columns = {}
     for name in names:
-        column = table.column(name).combine_chunks()
+        column = table.column(name)  # chunks, combined where the values are needed
         if name in numeric:
-            values = column.to_numpy()
+            values = column.combine_chunks().to_numpy()
             if np.isnan(values).any() or (name == "relevance" and np.isinf(values).any()):
                 return None
         elif name == "document":  # many distinct values: bytes in numpy words, no Python string per id
@@ -229,7 +229,7 @@ def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | Non
             if values.lengths.min() == 0:  # two spaces in a row
                 return None
         elif name in wanted and name != "rank":  # few distinct values: codes and one Python string each
-            encoded = column.dictionary_encode()
+            encoded = column.dictionary_encode().combine_chunks()
             categories = encoded.dictionary.to_pylist()
             if "" in categories:
                 return None
@@ -237,7 +237,7 @@ def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | Non
         else:
             if compute.min(compute.binary_length(column)).as_py() == 0:  # two spaces in a row
                 return None
-            values = column.to_numpy(zero_copy_only=False) if name in wanted else None
+            values = column.combine_chunks().to_numpy(zero_copy_only=False) if name in wanted else None
         if name in wanted:
             columns[name] = values
     if "rank" in columns:
