@@ -6,6 +6,7 @@ import functools
 import os
 import warnings
 from collections import namedtuple
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import shared_dataset
 from workbench.cli import main
+from workbench.data import trec
 from workbench.data.campaign import Campaign, MissingTopicsWarning, means
 from workbench.data.frames import FrameError
 from workbench.data.ranked import Judgements, RankedRun, rank_runs
@@ -215,6 +217,88 @@ def test_arrow_reads_single_spaced_files_as_the_line_reader(tmp_path, kind, text
                 first[:first.rindex(" ")] + " nan" if kind == "qrels" else first.replace(" s", " s x"),
                 first.replace(" 1 ", " 1.0 ") if kind == "run" else first[:-1] + "1_0"):
         assert _arrow_columns(f"{odd}\n{rest}".encode(), kind, _FIELDS[kind]) is None, odd
+
+
+# Ids around the 8-byte word boundaries, prefixes of one another, multi-byte UTF-8 (trailing bytes in a word)
+WORD_IDS = st.text(alphabet="ab0Z-é中", min_size=1, max_size=18)
+
+
+@st.composite
+def trec_files(draw):
+    """A qrels and a run file's lines, single-spaced (Arrow's path), ids and scores with ties, repeats."""
+    docs = draw(st.lists(WORD_IDS, min_size=1, max_size=8, unique=True))
+    topics = draw(st.lists(st.sampled_from(["301", "q2", "7", "toolongtopicname"]), min_size=1, max_size=3,
+                           unique=True))
+    qrels = draw(st.lists(st.tuples(st.sampled_from(topics), st.sampled_from(docs), st.integers(-1, 3)),
+                          min_size=1, max_size=12))
+    scores = st.sampled_from([0.5, 0.30000001, 0.3, 1.0, -2.0, 0.0, -0.0, 1e39])
+    run = draw(st.lists(st.tuples(st.sampled_from(topics), st.sampled_from(docs), scores,
+                                  st.sampled_from(["bm25", "dense"])), min_size=1, max_size=20))
+    return ([f"{t} 0 {d} {g}\n" for t, d, g in qrels],
+            [f"{t} Q0 {d} {rank} {s!r} {system}\n" for rank, (t, d, s, system) in enumerate(run)])
+
+
+def _read_both(read, path, **keywords):
+    """``read(path)`` through the one-pass reader and line by line: each a value or the error raised."""
+    outcomes = []
+    for fast in (True, False):
+        with warnings.catch_warnings(), mock.patch.object(trec, "_fast_columns", trec._fast_columns if fast
+                                                          else lambda *args: None):
+            warnings.simplefilter("ignore", WorkbenchWarning)
+            try:
+                outcomes.append(read(path, **keywords))
+            except TrecFormatError as error:
+                outcomes.append(error)
+    return outcomes
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(files=trec_files(), max_docs=st.sampled_from([None, 1, 3]))
+def test_ids_as_words_read_what_the_line_reader_reads(tmp_path, files, max_docs):
+    """Arrow's path (ids as :class:`~workbench.ids.DocumentIds`, topics and systems as codes) and the line
+    reader (Python strings) give the same topics, documents, order, scores and grades, the same errors (file
+    and line) and the same campaign values; the ranking is trec_eval's comparator on the strings."""
+    qrels_lines, run_lines = files
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(qrels_lines), encoding="utf-8")
+    run.write_text("".join(run_lines), encoding="utf-8")
+    gold, gold_lines = _read_both(read_trec_qrels, qrels)
+    runs, runs_lines = _read_both(read_trec_run, run, max_docs=max_docs)
+    for fast, slow in ((gold, gold_lines), (runs, runs_lines)):
+        assert type(fast) is type(slow)
+        if isinstance(fast, TrecFormatError):
+            assert (str(fast), fast.line) == (str(slow), slow.line)
+    judged = [line.split() for line in qrels_lines]
+    assert isinstance(gold, TrecFormatError) == (len({(t, d) for t, _, d, _ in judged}) < len(judged))
+    if not isinstance(gold, TrecFormatError):
+        assert isinstance(gold.ids, DocumentIds)
+        assert list(gold) == list(gold_lines) == list(dict.fromkeys(t for t, *_ in judged))
+        for topic in gold:
+            expected = {d: float(g) for t, _, d, g in judged if t == topic}
+            assert gold.grades_of(topic) == gold_lines.grades_of(topic) == expected
+    rows = [line.split() for line in run_lines]
+    expected = {}  # (system, topic): trec_eval's ranking, cut to max_docs
+    for system, topic in dict.fromkeys((row[5], row[0]) for row in rows):
+        entries = [row for row in rows if row[0] == topic and row[5] == system]
+        ranking = _trec_eval_sorted([float(e[4]) for e in entries], [e[2] for e in entries], [0] * len(entries),
+                                    "float32")
+        expected[system, topic] = [entries[i][2] for i in ranking][:max_docs]
+    assert isinstance(runs, TrecFormatError) == any(len(set(d)) < len(d) for d in expected.values())
+    if isinstance(runs, TrecFormatError):
+        return
+    assert list(runs) == list(runs_lines)
+    for system, ranked in runs.items():
+        assert list(ranked) == list(runs_lines[system])
+        for topic in ranked:
+            assert ranked.documents(topic) == runs_lines[system].documents(topic) == expected[system, topic]
+            assert ranked.scores(topic).tolist() == runs_lines[system].scores(topic).tolist()
+    if not isinstance(gold, TrecFormatError):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MissingTopicsWarning)
+            names = ["AP", "nDCG", "P@2", "RR"]
+            pd.testing.assert_frame_equal(Campaign(gold, runs).evaluate(names, extra_topics="ignore", progress=False),
+                                          Campaign(gold_lines, runs_lines).evaluate(names, extra_topics="ignore",
+                                                                                    progress=False))
 
 
 # ------------------------------------------------------------------------------------ arrays and laziness
