@@ -60,8 +60,18 @@ def labels(values) -> tuple[np.ndarray, list[str]]:
 
 
 def document_ids(documents) -> DocumentIds:
-    """``documents`` as :class:`~workbench.ids.DocumentIds` (strings kept as given)."""
-    return documents if isinstance(documents, DocumentIds) else DocumentIds.from_strings(documents)
+    """``documents`` as :class:`~workbench.ids.DocumentIds`: strings (or bytes) kept as given, other values
+    read as their text (``str()``, as the frame readers read ids).
+
+    >>> document_ids([7, "d1"]).strings().tolist()
+    ['7', 'd1']
+    """
+    if isinstance(documents, DocumentIds):
+        return documents
+    values = np.asarray(documents, dtype=object)
+    if pd.api.types.infer_dtype(values, skipna=False) not in ("string", "bytes", "empty"):
+        values = values.astype(str).astype(object)
+    return DocumentIds.from_strings(values)
 
 
 def _keyed(groups: np.ndarray, hashes: np.ndarray) -> np.ndarray:

@@ -198,7 +198,9 @@ def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | Non
     """The columns ``wanted`` of a UTF-8 file without tabs through Arrow's multi-threaded C++ CSV reader,
     one space between fields (every line exactly the kind's fields, none empty: no stray space; numbers as
     ``float`` reads them, which Arrow's parser does on every spelling it accepts); None when it refuses the
-    file or a value the line-by-line reader would reject (NaN, an infinite grade, a rank not an integer)."""
+    file or a value the line-by-line reader would reject (NaN, an infinite grade, a rank not an integer).
+    Document ids stay bytes (:class:`~workbench.ids.DocumentIds`), topics, systems and other labels are
+    codes into their few distinct names (a Categorical): no Python string per line."""
     import pyarrow as pa
     from pyarrow import compute
     from pyarrow import csv as arrow_csv
