@@ -4,7 +4,9 @@ DataFrames, dicts and ir_datasets namedtuples become a :class:`~workbench.data.c
 :class:`Judgements` (topic → graded gold) and :class:`RankedRun` (topic → ranking) are read-only mappings
 topic → :class:`~workbench.model.Organization` whose Organizations are built only when one is asked for;
 ranking measures read the arrays (:func:`gain_table`), so that a run of 2,000 topics × 1,000 documents is
-never turned into Python objects per document::
+never turned into Python objects per document: ids are :class:`~workbench.ids.DocumentIds` (bytes in numpy
+words; ranked, deduplicated and joined by their words and stable hashes), whose strings are built when asked
+for (``documents(topic)``)::
 
     >>> import numpy as np
     >>> runs = rank_runs(np.array(["s", "s", "s"]), np.array(["q", "q", "q"]), np.array(["a", "b", "c"]),
