@@ -343,9 +343,10 @@ ScoredDoc = namedtuple("ScoredDoc", "query_id doc_id score")
 
 @st.composite
 def campaigns(draw):
-    """Judgements and two runs over a few topics, scores with ties (also ties only in 32 bits)."""
+    """Judgements and two runs over a few topics, scores with ties (also ties only in 32 bits), ids of any
+    length and bytes."""
     topics = draw(st.lists(st.sampled_from(["301", "q2", "7"]), min_size=1, max_size=3, unique=True))
-    docs = [f"d{i}" for i in range(8)]
+    docs = draw(st.lists(WORD_IDS, min_size=1, max_size=8, unique=True))  # across 8-byte words, UTF-8
     qrels = {t: draw(st.dictionaries(st.sampled_from(docs), st.integers(-1, 3), min_size=1, max_size=6))
              for t in topics}
     score = st.sampled_from([0.5, 0.25, 0.30000001, 0.3, 1.0, -2.0, 7.125])
