@@ -293,12 +293,15 @@ def test_ids_as_words_read_what_the_line_reader_reads(tmp_path, files, max_docs)
             assert ranked.documents(topic) == runs_lines[system].documents(topic) == expected[system, topic]
             assert ranked.scores(topic).tolist() == runs_lines[system].scores(topic).tolist()
     if not isinstance(gold, TrecFormatError):
+        organizations = ({t: gold_lines[t] for t in gold_lines},  # joined on strings, not on ids' words
+                         {s: {t: run[t] for t in run} for s, run in runs_lines.items()})
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MissingTopicsWarning)
             names = ["AP", "nDCG", "P@2", "RR"]
-            pd.testing.assert_frame_equal(Campaign(gold, runs).evaluate(names, extra_topics="ignore", progress=False),
-                                          Campaign(gold_lines, runs_lines).evaluate(names, extra_topics="ignore",
-                                                                                    progress=False))
+            fast, slow, by_strings = (Campaign(*pair).evaluate(names, extra_topics="ignore", progress=False)
+                                      for pair in ((gold, runs), (gold_lines, runs_lines), organizations))
+        pd.testing.assert_frame_equal(fast, slow)
+        pd.testing.assert_frame_equal(fast, by_strings, check_exact=False, rtol=0, atol=1e-12)
 
 
 # ------------------------------------------------------------------------------------ arrays and laziness
@@ -474,6 +477,15 @@ def test_document_hash_collisions_fall_back_to_the_ids(tmp_path, monkeypatch, we
     with pytest.raises(TrecFormatError, match="document 'bb' of topic 'q1' already on line 1") as error:
         read_trec_run(run)
     assert error.value.line == 4
+
+
+def test_qrels_and_run_ids_of_other_widths_join(tmp_path):
+    """Judged ids all within one 8-byte word, run ids up to three: the join by hashes still finds them."""
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\nq1 0 abcdefgh 2\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 0.9 s\nq1 Q0 abcdefghijklmnopq 2 0.8 s\nq1 Q0 abcdefgh 3 0.7 s\n")
+    results = Campaign(read_trec_qrels(tmp_path / "qrels"), read_trec_run(tmp_path / "run")).evaluate(
+        ["AP", "P@1", "NumRelRet"], progress=False)
+    assert results.value.tolist() == [pytest.approx((1 + 2 / 3) / 2), 1.0, 2.0]
 
 
 def test_arrays_pickled_in_another_process_join_as_built_here(tmp_path):

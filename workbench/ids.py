@@ -102,13 +102,15 @@ class DocumentIds:
         return taken
 
     def hashes(self) -> np.ndarray:
-        """A 64-bit hash (uint64) of each id, the same in every process: equal ids hash equally, so integer
-        keys built from them find every repeat and every match; a match is then checked with :meth:`equal`."""
+        """A 64-bit hash (uint64) of each id, the same in every process and whatever the other ids' widths:
+        equal ids hash equally, so integer keys built from them find every repeat and every match; a match is
+        then checked with :meth:`equal`."""
         if self._hashes is None:
             hashes = self.lengths.astype(np.uint64) * _MULTIPLIER
-            for column in self.words.T:
-                hashes = (hashes ^ column) * _MULTIPLIER
-                hashes ^= hashes >> np.uint64(29)
+            for j, column in enumerate(self.words.T):
+                mixed = (hashes ^ column) * _MULTIPLIER
+                mixed ^= mixed >> np.uint64(29)
+                hashes = np.where(self.lengths > 8 * j, mixed, hashes)  # an id's padding words are not mixed
             self._hashes = hashes
         return self._hashes
 
