@@ -168,7 +168,7 @@ def judgements(topics, documents, grades: np.ndarray) -> Judgements:
     raises :class:`DuplicateEntryError` (positions in the input)."""
     ids = document_ids(documents)
     topic_codes, names = labels(topics)
-    repeat = _first_duplicate(topic_codes, ids, np.arange(len(ids)))
+    repeat = _first_duplicate(topic_codes, ids)
     if repeat is not None:
         first, again = repeat
         raise DuplicateEntryError(ids[again], names[topic_codes[again]], None, first, again)
@@ -178,13 +178,15 @@ def judgements(topics, documents, grades: np.ndarray) -> Judgements:
                       np.asarray(grades, dtype=float)[order])
 
 
-def _first_duplicate(groups: np.ndarray, ids: DocumentIds, positions: np.ndarray) -> tuple[int, int] | None:
-    """Among the entries at ``positions`` (ascending), the first whose (group, document) came before, and
-    that earlier entry; None when there is none. The common case, no repeat, is one sort of integer keys
-    (:meth:`~workbench.ids.DocumentIds.hashes`); keys that repeat are settled on the ids themselves."""
-    every = len(positions) == len(ids)  # positions are ascending: all of them, in order
-    if _distinct(_keyed(groups if every else groups[positions], ids.hashes() if every else ids.hashes()[positions])):
+def _first_duplicate(groups: np.ndarray, ids: DocumentIds,
+                     positions: np.ndarray | None = None) -> tuple[int, int] | None:
+    """Among the entries at ``positions`` (ascending; None: every entry), the first whose (group, document)
+    came before, and that earlier entry; None when there is none. The common case, no repeat, is one sort of
+    integer keys (:meth:`~workbench.ids.DocumentIds.hashes`); keys that repeat are settled on the ids."""
+    hashes = ids.hashes()
+    if _distinct(_keyed(groups, hashes) if positions is None else _keyed(groups[positions], hashes[positions])):
         return None
+    positions = np.arange(len(ids)) if positions is None else positions
     codes = ids.take(positions).codes()
     keys = groups[positions].astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
     repeated = pd.Index(keys).duplicated()
@@ -259,20 +261,21 @@ def rank_runs(systems, topics, documents, scores: np.ndarray, *, ties: str = "tr
     group, pairs = pd.factorize(system_codes * max(len(topic_names), 1) + topic_codes)
     group_system, group_topic = np.divmod(np.asarray(pairs, dtype=np.int64), max(len(topic_names), 1))
     order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
-    sizes = np.bincount(group, minlength=len(pairs))
-    starts = np.cumsum(sizes) - sizes
     ranked_group = group[order]
-    kept = np.arange(len(order)) - starts[ranked_group] < (max_docs or len(order) + 1)
-    in_cut = np.zeros(len(order), dtype=bool)
-    in_cut[order[kept]] = True
-    repeat = _first_duplicate(group, ids, np.flatnonzero(in_cut))
+    in_cut = None  # every entry, unless -M cuts some
+    if max_docs is not None:
+        sizes = np.bincount(group, minlength=len(pairs))
+        kept = np.arange(len(order)) - (np.cumsum(sizes) - sizes)[ranked_group] < max_docs
+        if not kept.all():
+            in_cut = np.zeros(len(order), dtype=bool)
+            in_cut[order[kept]] = True
+    repeat = _first_duplicate(group, ids, None if in_cut is None else np.flatnonzero(in_cut))
     if repeat is not None:
         first, again = repeat
         raise DuplicateEntryError(ids[again], topic_names[topic_codes[again]], system_names[system_codes[again]],
                                   first, again)
-    if not kept.all():
+    if in_cut is not None:
         _warn_dropped_repeats(group, ids, ~in_cut, max_docs, topic_names, group_topic)
-    if not kept.all():
         order, ranked_group = order[kept], ranked_group[kept]
     if len(system_names) > 1:
         by_system = np.argsort(group_system[ranked_group], kind="stable")
