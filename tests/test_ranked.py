@@ -6,6 +6,7 @@ import functools
 import os
 import warnings
 from collections import namedtuple
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import shared_dataset
 from workbench.cli import main
+from workbench.data import trec
 from workbench.data.campaign import Campaign, MissingTopicsWarning, means
 from workbench.data.frames import FrameError
 from workbench.data.ranked import Judgements, RankedRun, rank_runs
@@ -32,6 +34,7 @@ from workbench.data.trec import (
     write_trec_run,
 )
 from workbench.errors import WorkbenchWarning
+from workbench.ids import DocumentIds
 from workbench.metrics.ranking import RankingInputError, evaluate_run, trec_eval_order
 from workbench.metrics.registry import evaluate
 from workbench.model import Organization
@@ -157,6 +160,11 @@ SEPARATORS = st.sampled_from([" ", "\t", "  ", " \t", "\u00a0", "\x0b"])
 LINE_ENDS = st.sampled_from(["\n", "\r\n", "\r", "  \n"])
 
 
+def plain(values) -> list:
+    """A column as a list of Python values (ids and labels as ``str``)."""
+    return (values.strings() if isinstance(values, DocumentIds) else np.asarray(values)).tolist()
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(st.tuples(st.lists(TOKENS, min_size=0, max_size=8), SEPARATORS, LINE_ENDS), max_size=6),
        kind=st.sampled_from(["qrels", "run"]), encoding=st.sampled_from(["utf-8", "latin-1"]))
@@ -177,7 +185,7 @@ def test_the_one_pass_parser_reads_what_the_line_reader_reads(tmp_path, lines, k
         return
     if fast is not None:
         for name in wanted:
-            assert np.asarray(fast[name]).tolist() == np.asarray(slow[name]).tolist(), name
+            assert plain(fast[name]) == plain(slow[name]), name
 
 
 def test_the_one_pass_parser_takes_the_usual_files():
@@ -202,13 +210,98 @@ def test_arrow_reads_single_spaced_files_as_the_line_reader(tmp_path, kind, text
     assert columns is not None
     slow = _slow_columns(tmp_path / "f", raw, "utf-8", kind, _FIELDS[kind])[0]
     for name in _FIELDS[kind]:
-        assert np.asarray(columns[name]).tolist() == np.asarray(slow[name]).tolist(), name
+        assert plain(columns[name]) == plain(slow[name]), name
     first, _, rest = text.partition("\n")
     parts = first.split(" ")
     for odd in (first.replace(" ", "  ", 1), first + " ", " " + first, " ".join(parts[:2]) + "  " + " ".join(parts[3:]),
                 first[:first.rindex(" ")] + " nan" if kind == "qrels" else first.replace(" s", " s x"),
                 first.replace(" 1 ", " 1.0 ") if kind == "run" else first[:-1] + "1_0"):
         assert _arrow_columns(f"{odd}\n{rest}".encode(), kind, _FIELDS[kind]) is None, odd
+
+
+# Ids around the 8-byte word boundaries, prefixes of one another, multi-byte UTF-8 (trailing bytes in a word)
+WORD_IDS = st.text(alphabet="ab0Z-é中", min_size=1, max_size=18)
+
+
+@st.composite
+def trec_files(draw):
+    """A qrels and a run file's lines, single-spaced (Arrow's path), ids and scores with ties, repeats."""
+    docs = draw(st.lists(WORD_IDS, min_size=1, max_size=8, unique=True))
+    topics = draw(st.lists(st.sampled_from(["301", "q2", "7", "toolongtopicname"]), min_size=1, max_size=3,
+                           unique=True))
+    qrels = draw(st.lists(st.tuples(st.sampled_from(topics), st.sampled_from(docs), st.integers(-1, 3)),
+                          min_size=1, max_size=12))
+    scores = st.sampled_from([0.5, 0.30000001, 0.3, 1.0, -2.0, 0.0, -0.0, 1e39])
+    run = draw(st.lists(st.tuples(st.sampled_from(topics), st.sampled_from(docs), scores,
+                                  st.sampled_from(["bm25", "dense"])), min_size=1, max_size=20))
+    return ([f"{t} 0 {d} {g}\n" for t, d, g in qrels],
+            [f"{t} Q0 {d} {rank} {s!r} {system}\n" for rank, (t, d, s, system) in enumerate(run)])
+
+
+def _read_both(read, path, **keywords):
+    """``read(path)`` through the one-pass reader and line by line: each a value or the error raised."""
+    outcomes = []
+    for fast in (True, False):
+        with warnings.catch_warnings(), mock.patch.object(trec, "_fast_columns", trec._fast_columns if fast
+                                                          else lambda *args: None):
+            warnings.simplefilter("ignore", WorkbenchWarning)
+            try:
+                outcomes.append(read(path, **keywords))
+            except TrecFormatError as error:
+                outcomes.append(error)
+    return outcomes
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(files=trec_files(), max_docs=st.sampled_from([None, 1, 3]))
+def test_ids_as_words_read_what_the_line_reader_reads(tmp_path, files, max_docs):
+    """Arrow's path (ids as :class:`~workbench.ids.DocumentIds`, topics and systems as codes) and the line
+    reader (Python strings) give the same topics, documents, order, scores and grades, the same errors (file
+    and line) and the same campaign values; the ranking is trec_eval's comparator on the strings."""
+    qrels_lines, run_lines = files
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("".join(qrels_lines), encoding="utf-8")
+    run.write_text("".join(run_lines), encoding="utf-8")
+    gold, gold_lines = _read_both(read_trec_qrels, qrels)
+    runs, runs_lines = _read_both(read_trec_run, run, max_docs=max_docs)
+    for fast, slow in ((gold, gold_lines), (runs, runs_lines)):
+        assert type(fast) is type(slow)
+        if isinstance(fast, TrecFormatError):
+            assert (str(fast), fast.line) == (str(slow), slow.line)
+    judged = [line.split() for line in qrels_lines]
+    assert isinstance(gold, TrecFormatError) == (len({(t, d) for t, _, d, _ in judged}) < len(judged))
+    if not isinstance(gold, TrecFormatError):
+        assert isinstance(gold.ids, DocumentIds)
+        assert list(gold) == list(gold_lines) == list(dict.fromkeys(t for t, *_ in judged))
+        for topic in gold:
+            expected = {d: float(g) for t, _, d, g in judged if t == topic}
+            assert gold.grades_of(topic) == gold_lines.grades_of(topic) == expected
+    rows = [line.split() for line in run_lines]
+    expected = {}  # (system, topic): trec_eval's ranking, cut to max_docs
+    for system, topic in dict.fromkeys((row[5], row[0]) for row in rows):
+        entries = [row for row in rows if row[0] == topic and row[5] == system]
+        ranking = _trec_eval_sorted([float(e[4]) for e in entries], [e[2] for e in entries], [0] * len(entries),
+                                    "float32")
+        expected[system, topic] = [entries[i][2] for i in ranking][:max_docs]
+    assert isinstance(runs, TrecFormatError) == any(len(set(d)) < len(d) for d in expected.values())
+    if isinstance(runs, TrecFormatError):
+        return
+    assert list(runs) == list(runs_lines)
+    for system, ranked in runs.items():
+        assert list(ranked) == list(runs_lines[system])
+        for topic in ranked:
+            assert ranked.documents(topic) == runs_lines[system].documents(topic) == expected[system, topic]
+            assert ranked.scores(topic).tolist() == runs_lines[system].scores(topic).tolist()
+    if not isinstance(gold, TrecFormatError):
+        organizations = ({t: gold_lines[t] for t in gold_lines},  # joined on strings, not on ids' words
+                         {s: {t: run[t] for t in run} for s, run in runs_lines.items()})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MissingTopicsWarning)
+            names = ["AP", "nDCG", "P@2", "RR"]
+            fast, slow, by_strings = (Campaign(*pair).evaluate(names, extra_topics="ignore", progress=False)
+                                      for pair in ((gold, runs), (gold_lines, runs_lines), organizations))
+        pd.testing.assert_frame_equal(fast, slow)
+        pd.testing.assert_frame_equal(fast, by_strings, check_exact=False, rtol=0, atol=1e-12)
 
 
 # ------------------------------------------------------------------------------------ arrays and laziness
@@ -253,9 +346,10 @@ ScoredDoc = namedtuple("ScoredDoc", "query_id doc_id score")
 
 @st.composite
 def campaigns(draw):
-    """Judgements and two runs over a few topics, scores with ties (also ties only in 32 bits)."""
+    """Judgements and two runs over a few topics, scores with ties (also ties only in 32 bits), ids of any
+    length and bytes."""
     topics = draw(st.lists(st.sampled_from(["301", "q2", "7"]), min_size=1, max_size=3, unique=True))
-    docs = [f"d{i}" for i in range(8)]
+    docs = draw(st.lists(WORD_IDS, min_size=1, max_size=8, unique=True))  # across 8-byte words, UTF-8
     qrels = {t: draw(st.dictionaries(st.sampled_from(docs), st.integers(-1, 3), min_size=1, max_size=6))
              for t in topics}
     score = st.sampled_from([0.5, 0.25, 0.30000001, 0.3, 1.0, -2.0, 7.125])
@@ -363,22 +457,20 @@ def test_measures_on_organizations_still_work_on_file_campaigns(tmp_path):
     assert runs["s"].documents("q1") == ["c", "b", "a"]
 
 
-@pytest.mark.parametrize("weak_hash", [lambda docs: np.zeros(len(docs), dtype=np.uint64),
-                                       lambda docs: np.array([len(d) for d in docs], dtype=np.uint64)],
+@pytest.mark.parametrize("weak_hash", [lambda ids: np.zeros(len(ids), dtype=np.uint64),
+                                       lambda ids: ids.lengths.astype(np.uint64)],
                          ids=["all-equal", "by-length"])
 def test_document_hash_collisions_fall_back_to_the_ids(tmp_path, monkeypatch, weak_hash):
     """The duplicate check and the qrels join work on 64-bit hashes of the ids; when hashes collide (all
     equal; or by length, so that the judged ids stay apart but run ids meet the wrong judged one) the ids
     decide, so values and errors are those of the exact path."""
-    import workbench.data.ranked as ranked
-
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("q1 0 a 2\nq1 0 bb 0\nq1 0 ccc 1\nq2 0 a 1\nq2 0 dddd 3\n")
     run.write_text("q1 Q0 bb 1 0.9 s\nq1 Q0 a 2 0.8 s\nq1 Q0 e 3 0.7 s\nq1 Q0 ccc 4 0.6 s\n"
                    "q2 Q0 dddd 1 0.5 s\nq2 Q0 bb 2 0.5 s\nq2 Q0 f 3 0.1 s\n")
     names = ["AP", "nDCG", "P@2", "RR"]
     exact = Campaign(read_trec_qrels(qrels), read_trec_run(run)).evaluate(names, progress=False)
-    monkeypatch.setattr(ranked, "document_hashes", weak_hash)
+    monkeypatch.setattr(DocumentIds, "hashes", weak_hash)
     collided = Campaign(read_trec_qrels(qrels), read_trec_run(run)).evaluate(names, progress=False)
     pd.testing.assert_frame_equal(collided, exact)
     run.write_text("q1 Q0 bb 1 0.9 s\nq1 Q0 a 2 0.8 s\nq1 Q0 e 3 0.7 s\nq1 Q0 bb 3 0.7 s\n")
@@ -387,9 +479,18 @@ def test_document_hash_collisions_fall_back_to_the_ids(tmp_path, monkeypatch, we
     assert error.value.line == 4
 
 
+def test_qrels_and_run_ids_of_other_widths_join(tmp_path):
+    """Judged ids all within one 8-byte word, run ids up to three: the join by hashes still finds them."""
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\nq1 0 abcdefgh 2\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 0.9 s\nq1 Q0 abcdefghijklmnopq 2 0.8 s\nq1 Q0 abcdefgh 3 0.7 s\n")
+    results = Campaign(read_trec_qrels(tmp_path / "qrels"), read_trec_run(tmp_path / "run")).evaluate(
+        ["AP", "P@1", "NumRelRet"], progress=False)
+    assert results.value.tolist() == [pytest.approx((1 + 2 / 3) / 2), 1.0, 2.0]
+
+
 def test_arrays_pickled_in_another_process_join_as_built_here(tmp_path):
-    """Document hashes are Python's ``hash`` of the ids, salted per process: judgements and runs built (and
-    hashed) in a process with another salt and unpickled here give the values of those built here."""
+    """Judgements and runs built (and hashed) in a process with another ``str`` hash salt and unpickled here
+    give the values of those built here: document hashes are the same in every process."""
     import pickle
     import subprocess
     import sys
@@ -400,7 +501,7 @@ def test_arrays_pickled_in_another_process_join_as_built_here(tmp_path):
                    "q2 Q0 dddd 1 0.5 s\nq2 Q0 bb 2 0.5 s\nq2 Q0 f 3 0.1 s\n")
     script = ("import pickle, sys\nfrom workbench.data.trec import read_trec_qrels, read_trec_run\n"
               f"gold, runs = read_trec_qrels({str(qrels)!r}), read_trec_run({str(run)!r})\n"
-              "gold.document_hashes(), runs['s'].document_hashes()\n"
+              "gold.ids.hashes(), runs['s'].ids.hashes()\n"
               "sys.stdout.buffer.write(pickle.dumps((gold, runs)))\n")
     names = ["AP", "nDCG", "P@2", "RR"]
     here = Campaign(read_trec_qrels(qrels), read_trec_run(run)).evaluate(names, progress=False)

@@ -23,6 +23,8 @@ from collections.abc import Sequence
 import numpy as np
 
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Fibonacci hashing)
+# the mask keeping a word's first k bytes (big-endian), k = 0..8
+_KEPT_BYTES = np.array([0, *((2**64 - 1) << (64 - 8 * k) & (2**64 - 1) for k in range(1, 9))], dtype=np.uint64)
 
 
 class DocumentIds:
@@ -158,18 +160,24 @@ class DocumentIds:
 def _words(data: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(words, lengths)`` of the ids ``data[offsets[i]:offsets[i + 1]]``: for each word position, the 8 bytes
     from each id's start read at once through a strided view (one window per byte), the bytes past the id's
-    end masked to zero."""
+    end masked to zero (skipped where every id fills the word). Few large temporaries, reused: fresh pages
+    are slow to touch where numpy asks for huge pages."""
     lengths = np.diff(offsets)
     width = -(-int(lengths.max(initial=0)) // 8)
+    shortest = int(lengths.min(initial=0))
     padded = np.concatenate((data, np.zeros(8, dtype=np.uint8)))
     windows = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
-    starts = offsets[:-1]
     words = np.empty((lengths.size, width), dtype=np.uint64)
+    starts = offsets[:-1].astype(np.int64)  # a copy, moved on by 8 bytes per word
+    remaining = np.empty_like(starts)
     for j in range(width):
-        remaining = np.clip(lengths - 8 * j, 0, 8).astype(np.uint64)
-        dropped = (np.uint64(8) - remaining) * np.uint64(8)  # low bits past the id's end (64: the whole word)
-        mask = np.where(remaining > 0, ~np.uint64(0) << np.minimum(dropped, np.uint64(63)), np.uint64(0))
-        words[:, j] = windows[np.minimum(starts + 8 * j, windows.size - 1)].astype(np.uint64) & mask
+        if j:
+            starts += 8
+            np.minimum(starts, windows.size - 1, out=starts)
+        words[:, j] = windows[starts]
+        if shortest < 8 * (j + 1):
+            np.clip(np.subtract(lengths, 8 * j, out=remaining), 0, 8, out=remaining)
+            words[:, j] &= _KEPT_BYTES[remaining]
     return words, lengths
 
 

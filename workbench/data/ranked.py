@@ -4,7 +4,9 @@ DataFrames, dicts and ir_datasets namedtuples become a :class:`~workbench.data.c
 :class:`Judgements` (topic → graded gold) and :class:`RankedRun` (topic → ranking) are read-only mappings
 topic → :class:`~workbench.model.Organization` whose Organizations are built only when one is asked for;
 ranking measures read the arrays (:func:`gain_table`), so that a run of 2,000 topics × 1,000 documents is
-never turned into Python objects per document::
+never turned into Python objects per document: ids are :class:`~workbench.ids.DocumentIds` (bytes in numpy
+words; ranked, deduplicated and joined by their words and stable hashes), whose strings are built when asked
+for (``documents(topic)``)::
 
     >>> import numpy as np
     >>> runs = rank_runs(np.array(["s", "s", "s"]), np.array(["q", "q", "q"]), np.array(["a", "b", "c"]),
@@ -25,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.ids import DocumentIds
 from workbench.metrics.ranking import SCORE_PRECISIONS, GainTable, judgements_of, ranked_documents, trec_eval_order
 from workbench.model import Organization
 
@@ -42,26 +45,40 @@ class DuplicateEntryError(WorkbenchError):
                          f"and {again}); trec_eval stops on duplicate documents")
 
 
-def _first_appearance(values) -> tuple[np.ndarray, list]:
-    """Integer codes numbered in order of first appearance, and the distinct values as strings (``values``:
-    an array, a list or a Categorical)."""
+def labels(values) -> tuple[np.ndarray, list[str]]:
+    """Integer codes (int64) numbered in order of first appearance, and the distinct values as strings
+    (``values``: an array, a list, or a Categorical whose few categories are factorised instead of its rows,
+    as the TREC reader gives topics and systems).
+
+    >>> codes, names = labels(["q2", "q1", "q2"])
+    >>> codes.tolist(), names
+    ([0, 1, 0], ['q2', 'q1'])
+    """
+    if isinstance(values, pd.Categorical):
+        codes, used = pd.factorize(values.codes)
+        return codes.astype(np.int64), [str(name) for name in values.categories[used]]
     codes, names = pd.factorize(np.asarray(values, dtype=object) if isinstance(values, list) else values)
-    return codes, [str(name) for name in names]
+    return codes.astype(np.int64), [str(name) for name in names]
 
 
-def document_hashes(documents: np.ndarray) -> np.ndarray | None:
-    """A 64-bit hash (uint64) of each document id when all are strings (else None): equal ids hash equally,
-    so integer keys built from them find every repeat and every match; a key that collides is checked on the
-    ids themselves. Python's own ``hash`` (salted per process, so never pickled with the arrays that hold
-    them: see ``__getstate__``), kept in each string for later dictionaries."""
-    if pd.api.types.infer_dtype(documents, skipna=False) != "string":
-        return None
-    return np.fromiter(map(hash, documents), np.int64, len(documents)).view(np.uint64)
+def document_ids(documents) -> DocumentIds:
+    """``documents`` as :class:`~workbench.ids.DocumentIds`: strings (or bytes) kept as given, other values
+    read as their text (``str()``, as the frame readers read ids).
+
+    >>> document_ids([7, "d1"]).strings().tolist()
+    ['7', 'd1']
+    """
+    if isinstance(documents, DocumentIds):
+        return documents
+    values = np.asarray(documents, dtype=object)
+    if pd.api.types.infer_dtype(values, skipna=False) not in ("string", "bytes", "empty"):
+        values = values.astype(str).astype(object)
+    return DocumentIds.from_strings(values)
 
 
-def _keyed(groups: np.ndarray, hashes: np.ndarray) -> pd.Index:
+def _keyed(groups: np.ndarray, hashes: np.ndarray) -> np.ndarray:
     """One uint64 key per (group, document hash): equal pairs give equal keys."""
-    return pd.Index(hashes ^ (np.asarray(groups).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
+    return hashes ^ (np.asarray(groups).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
 
 
 def _distinct(keys: np.ndarray) -> bool:
@@ -85,25 +102,14 @@ def _slices(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 # ------------------------------------------------------------------------------------------ topic arrays
 class _TopicArrays(Mapping[str, Organization]):
-    """Entries grouped by topic (topic ``i`` holds entries ``offsets[i]:offsets[i + 1]`` of ``ids``), read as
-    a mapping topic → Organization built on first access by ``_build``; the ids' :func:`document_hashes`
-    are computed once per process (str hashes are salted per process, so they do not travel in a pickle)."""
+    """Entries grouped by topic (topic ``i`` holds entries ``offsets[i]:offsets[i + 1]`` of ``ids``, a
+    :class:`~workbench.ids.DocumentIds`), read as a mapping topic → Organization built on first access by
+    ``_build``; the ids' Python strings are built only when asked for."""
 
-    def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: np.ndarray,
-                 hashes: np.ndarray | None | bool = False) -> None:
-        self.topics, self.offsets, self._ids = tuple(topics), offsets, ids
+    def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds) -> None:
+        self.topics, self.offsets, self.ids = tuple(topics), offsets, ids
         self._index = {topic: i for i, topic in enumerate(self.topics)}
         self._built: dict[str, Organization] = {}
-        self._hashes = hashes
-
-    def __getstate__(self) -> dict:
-        return {**self.__dict__, "_hashes": False}
-
-    def document_hashes(self) -> np.ndarray | None:
-        """:func:`document_hashes` of the entries' ids, computed once."""
-        if self._hashes is False:
-            self._hashes = document_hashes(self._ids)
-        return self._hashes
 
     def _span(self, topic: str) -> slice:
         i = self._index[topic]
@@ -130,16 +136,19 @@ class _TopicArrays(Mapping[str, Organization]):
 # ------------------------------------------------------------------------------------------ judgements
 class Judgements(_TopicArrays):
     """Graded judgements per topic held as arrays (``topic, document, grade``; negative and zero grades
-    kept, file order kept inside a topic). ``judgements[topic]`` is :meth:`Organization.from_graded` of the
-    topic's grades, built on first access. Build with :func:`judgements`."""
+    kept, file order kept inside a topic): ``ids`` (:class:`~workbench.ids.DocumentIds`), ``grades``, and
+    ``documents`` as strings, built when first read. ``judgements[topic]`` is
+    :meth:`Organization.from_graded` of the topic's grades, built on first access. Build with
+    :func:`judgements`."""
 
-    def __init__(self, topics: np.ndarray, documents: np.ndarray, grades: np.ndarray) -> None:
-        codes, names = _first_appearance(topics)
-        order = np.argsort(codes, kind="stable")
-        counts = np.bincount(codes, minlength=len(names))
-        self.documents = np.asarray(documents, dtype=object)[order]
-        self.grades = np.asarray(grades, dtype=float)[order]
-        super().__init__(names, np.concatenate(([0], np.cumsum(counts))), self.documents)
+    def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, grades: np.ndarray) -> None:
+        super().__init__(topics, offsets, ids)
+        self.grades = grades
+
+    @property
+    def documents(self) -> np.ndarray:
+        """Every judged document id (``str``), grouped by topic."""
+        return self.ids.strings()
 
     def grades_of(self, topic: str) -> dict[str, float]:
         """``{document: grade}`` of one topic, every judgement included."""
@@ -150,32 +159,35 @@ class Judgements(_TopicArrays):
         return Organization.from_graded(self.grades_of(topic))
 
     def __repr__(self) -> str:
-        return f"<Judgements: {len(self.topics)} topics, {len(self.documents)} judgements>"
+        return f"<Judgements: {len(self.topics)} topics, {len(self.ids)} judgements>"
 
 
-def judgements(topics: np.ndarray, documents: np.ndarray, grades: np.ndarray) -> Judgements:
-    """:class:`Judgements` from parallel arrays (grades already checked to be numbers); a document judged
-    twice for one topic raises :class:`DuplicateEntryError` (positions in the input)."""
-    topics, documents = np.asarray(topics, dtype=object), np.asarray(documents, dtype=object)
-    topic_codes, names = _first_appearance(topics)
-    again = _first_duplicate(topic_codes, documents, np.arange(len(documents)), document_hashes(documents))
-    if again is not None:
-        first, again = again
-        raise DuplicateEntryError(str(documents[again]), names[topic_codes[again]], None, first, again)
-    return Judgements(topics, documents, grades)
+def judgements(topics, documents, grades: np.ndarray) -> Judgements:
+    """:class:`Judgements` from parallel arrays (``topics`` as :func:`labels` reads them, ``documents`` as
+    :func:`document_ids`, grades already checked to be numbers); a document judged twice for one topic
+    raises :class:`DuplicateEntryError` (positions in the input)."""
+    ids = document_ids(documents)
+    topic_codes, names = labels(topics)
+    repeat = _first_duplicate(topic_codes, ids)
+    if repeat is not None:
+        first, again = repeat
+        raise DuplicateEntryError(ids[again], names[topic_codes[again]], None, first, again)
+    order = np.argsort(topic_codes, kind="stable")
+    counts = np.bincount(topic_codes, minlength=len(names))
+    return Judgements(names, np.concatenate(([0], np.cumsum(counts))), ids.take(order),
+                      np.asarray(grades, dtype=float)[order])
 
 
-def _first_duplicate(groups: np.ndarray, documents: np.ndarray, positions: np.ndarray,
-                     hashes: np.ndarray | None = None) -> tuple[int, int] | None:
-    """Among the entries at ``positions`` (ascending), the first whose (group, document) came before, and
-    that earlier entry; None when there is none. ``hashes`` (:func:`document_hashes` of ``documents``) make
-    the common case, no repeat, one pass over integers."""
-    if hashes is not None and _distinct(_keyed(groups[positions], hashes[positions]).to_numpy()):
+def _first_duplicate(groups: np.ndarray, ids: DocumentIds,
+                     positions: np.ndarray | None = None) -> tuple[int, int] | None:
+    """Among the entries at ``positions`` (ascending; None: every entry), the first whose (group, document)
+    came before, and that earlier entry; None when there is none. The common case, no repeat, is one sort of
+    integer keys (:meth:`~workbench.ids.DocumentIds.hashes`); keys that repeat are settled on the ids."""
+    hashes = ids.hashes()
+    if _distinct(_keyed(groups, hashes) if positions is None else _keyed(groups[positions], hashes[positions])):
         return None
-    docs = documents[positions]
-    if hashes is None and len(set(docs.tolist())) == len(docs):  # every document once: no repeat in any group
-        return None
-    codes = pd.factorize(docs)[0]
+    positions = np.arange(len(ids)) if positions is None else positions
+    codes = ids.take(positions).codes()
     keys = groups[positions].astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
     repeated = pd.Index(keys).duplicated()
     if not repeated.any():
@@ -188,16 +200,20 @@ def _first_duplicate(groups: np.ndarray, documents: np.ndarray, positions: np.nd
 # ------------------------------------------------------------------------------------------------ runs
 class RankedRun(_TopicArrays):
     """One system's ranking per topic held as arrays in trec_eval's order (:func:`rank_runs`):
-    ``documents(topic)``, ``scores(topic)``; ``run[topic]`` is the ranking as an Organization, built on
-    first access (one document per level; with ``ties="levels"``, documents whose scores are equal at
-    ``score_precision`` share a level)."""
+    ``documents(topic)``, ``scores(topic)`` (and ``ids``, ``documents_array``, ``scores_array`` for every
+    topic); ``run[topic]`` is the ranking as an Organization, built on first access (one document per level;
+    with ``ties="levels"``, documents whose scores are equal at ``score_precision`` share a level)."""
 
-    def __init__(self, topics: Sequence[str], offsets: np.ndarray, documents: np.ndarray, scores: np.ndarray,
-                 ties: str = "trec_eval", score_precision: str = "float32",
-                 hashes: np.ndarray | None | bool = False) -> None:
-        super().__init__(topics, offsets, documents, hashes)
-        self.documents_array, self.scores_array = documents, scores
+    def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, scores: np.ndarray,
+                 ties: str = "trec_eval", score_precision: str = "float32") -> None:
+        super().__init__(topics, offsets, ids)
+        self.scores_array = scores
         self.ties, self.score_precision = ties, score_precision
+
+    @property
+    def documents_array(self) -> np.ndarray:
+        """Every ranked document id (``str``), topic after topic in rank order."""
+        return self.ids.strings()
 
     def documents(self, topic: str) -> list[str]:
         """The topic's documents in rank order."""
@@ -218,13 +234,13 @@ class RankedRun(_TopicArrays):
         return Organization(tuple(tuple(frozenset([docs[i]]) for i in level) for level in levels))
 
     def __repr__(self) -> str:
-        return f"<RankedRun: {len(self.topics)} topics, {len(self.documents_array)} documents>"
+        return f"<RankedRun: {len(self.topics)} topics, {len(self.ids)} documents>"
 
 
-def rank_runs(systems: np.ndarray, topics: np.ndarray, documents: np.ndarray, scores: np.ndarray, *,
-              ties: str = "trec_eval", score_precision: str = "float32",
-              max_docs: int | None = None) -> dict[str, RankedRun]:
-    """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document, as trec_eval ranks
+def rank_runs(systems, topics, documents, scores: np.ndarray, *, ties: str = "trec_eval",
+              score_precision: str = "float32", max_docs: int | None = None) -> dict[str, RankedRun]:
+    """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document (``systems`` and
+    ``topics`` as :func:`labels` reads them, ``documents`` as :func:`document_ids`), as trec_eval ranks
     them (form_res_rels.c): each topic ordered by :func:`~workbench.metrics.ranking.trec_eval_order`, cut
     to its first ``max_docs`` (``-M``), then a document given twice among those raises
     :class:`DuplicateEntryError`, as trec_eval stops on it; repeats beyond the cut are dropped with the
@@ -238,29 +254,32 @@ def rank_runs(systems: np.ndarray, topics: np.ndarray, documents: np.ndarray, sc
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int | np.integer)
                                  or max_docs < 1):
         raise WorkbenchError(f"max_docs (trec_eval -M) must be an integer ≥ 1, got {max_docs!r}")
-    documents = np.asarray(documents, dtype=object)
-    system_codes, system_names = _first_appearance(systems)
-    topic_codes, topic_names = _first_appearance(topics)
-    group, pairs = pd.factorize(system_codes.astype(np.int64) * max(len(topic_names), 1) + topic_codes)
+    ids = document_ids(documents)
+    scores = np.asarray(scores, dtype=float)
+    system_codes, system_names = labels(systems)
+    topic_codes, topic_names = labels(topics)
+    group, pairs = pd.factorize(system_codes * max(len(topic_names), 1) + topic_codes)
     group_system, group_topic = np.divmod(np.asarray(pairs, dtype=np.int64), max(len(topic_names), 1))
-    order = trec_eval_order(scores, documents, groups=group, score_precision=score_precision)
-    sizes = np.bincount(group, minlength=len(pairs))
-    starts = np.cumsum(sizes) - sizes
+    order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
     ranked_group = group[order]
-    kept = np.arange(len(order)) - starts[ranked_group] < (max_docs or len(order) + 1)
-    in_cut = np.zeros(len(order), dtype=bool)
-    in_cut[order[kept]] = True
-    hashes = document_hashes(documents)
-    repeat = _first_duplicate(group, documents, np.flatnonzero(in_cut), hashes)
+    in_cut = None  # every entry, unless -M cuts some
+    if max_docs is not None:
+        sizes = np.bincount(group, minlength=len(pairs))
+        kept = np.arange(len(order)) - (np.cumsum(sizes) - sizes)[ranked_group] < max_docs
+        if not kept.all():
+            in_cut = np.zeros(len(order), dtype=bool)
+            in_cut[order[kept]] = True
+    repeat = _first_duplicate(group, ids, None if in_cut is None else np.flatnonzero(in_cut))
     if repeat is not None:
         first, again = repeat
-        raise DuplicateEntryError(str(documents[again]), topic_names[topic_codes[again]],
-                                  system_names[system_codes[again]], first, again)
-    if not kept.all():
-        _warn_dropped_repeats(group, documents, ~in_cut, max_docs, topic_names, group_topic)
-    order, ranked_group = order[kept], ranked_group[kept]
-    by_system = np.argsort(group_system[ranked_group], kind="stable")
-    order, ranked_group = order[by_system], ranked_group[by_system]
+        raise DuplicateEntryError(ids[again], topic_names[topic_codes[again]], system_names[system_codes[again]],
+                                  first, again)
+    if in_cut is not None:
+        _warn_dropped_repeats(group, ids, ~in_cut, max_docs, topic_names, group_topic)
+        order, ranked_group = order[kept], ranked_group[kept]
+    if len(system_names) > 1:
+        by_system = np.argsort(group_system[ranked_group], kind="stable")
+        order, ranked_group = order[by_system], ranked_group[by_system]
     kept_sizes = np.bincount(ranked_group, minlength=len(pairs))
     system_sizes = np.bincount(group_system, weights=kept_sizes, minlength=len(system_names)).astype(np.int64)
     begins = np.cumsum(system_sizes) - system_sizes
@@ -269,21 +288,20 @@ def rank_runs(systems: np.ndarray, topics: np.ndarray, documents: np.ndarray, sc
         groups = np.flatnonzero(group_system == code)
         offsets = np.concatenate(([0], np.cumsum(kept_sizes[groups])))
         entries = order[begins[code]:begins[code] + offsets[-1]]
-        runs[system] = RankedRun([topic_names[t] for t in group_topic[groups]], offsets, documents[entries],
-                                 np.asarray(scores, dtype=float)[entries], ties, score_precision,
-                                 None if hashes is None else hashes[entries])
+        runs[system] = RankedRun([topic_names[t] for t in group_topic[groups]], offsets, ids.take(entries),
+                                 scores[entries], ties, score_precision)
     return runs
 
 
-def _warn_dropped_repeats(group, documents, beyond, max_docs, topic_names, group_topic) -> None:
+def _warn_dropped_repeats(group, ids: DocumentIds, beyond, max_docs, topic_names, group_topic) -> None:
     """A warning when documents given twice fall beyond the ``-M`` cut (trec_eval ignores them there)."""
-    codes = pd.factorize(documents)[0]
+    codes = ids.codes()
     keys = group.astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
     repeated = pd.Index(keys).duplicated(keep=False) & beyond
     if repeated.any():
         first = int(np.argmax(repeated))
         warnings.warn(f"{int(repeated.sum())} entries repeat a document of their topic beyond the first "
-                      f"{max_docs} (e.g. {documents[first]!r} of topic {topic_names[group_topic[group[first]]]!r}):"
+                      f"{max_docs} (e.g. {ids[first]!r} of topic {topic_names[group_topic[group[first]]]!r}):"
                       " cut with the rest, as trec_eval -M does", WorkbenchWarning, stacklevel=4)
 
 
@@ -305,19 +323,20 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
 
 
 def _joined_table(gold: Judgements, run: RankedRun, topics: Sequence[str]) -> GainTable:
+    """The gain table of ``topics``: each ranked document's grade found by its (row, id hash) key among the
+    judgements' keys and checked on the ids (:meth:`~workbench.ids.DocumentIds.equal`); when keys collide,
+    the ids' strings decide."""
     entries, rows = _slices(run.offsets, np.array([run._index[t] for t in topics], dtype=np.int64))
     judged, judged_rows = _slices(gold.offsets, np.array([gold._index[t] for t in topics], dtype=np.int64))
     grades = gold.grades[judged]
-    run_hashes, judged_hashes = run.document_hashes(), gold.document_hashes()
-    if run_hashes is not None and judged_hashes is not None:  # join on (row, hash), then check the ids
-        index = _keyed(judged_rows, judged_hashes[judged])
-        if index.is_unique:
-            at = index.get_indexer(_keyed(rows, run_hashes[entries]))
-            hit = np.flatnonzero(at >= 0)
-            if (gold.documents[judged[at[hit]]] == run.documents_array[entries[hit]]).all():
-                gains = np.full(len(entries), np.nan)
-                gains[hit] = grades[at[hit]]
-                return GainTable.from_entries(rows, gains, judged_rows, grades, topics)
+    index = pd.Index(_keyed(judged_rows, gold.ids.hashes()[judged]))
+    if index.is_unique:
+        at = index.get_indexer(_keyed(rows, run.ids.hashes()[entries]))
+        hit = np.flatnonzero(at >= 0)
+        if gold.ids.equal(judged[at[hit]], run.ids, entries[hit]).all():
+            gains = np.full(len(entries), np.nan)
+            gains[hit] = grades[at[hit]]
+            return GainTable.from_entries(rows, gains, judged_rows, grades, topics)
     judged_docs = gold.documents[judged].tolist()
     known = {doc: code for code, doc in enumerate(dict.fromkeys(judged_docs))}
     judged_keys = judged_rows * len(known) + np.fromiter(map(known.__getitem__, judged_docs), np.int64,

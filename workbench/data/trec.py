@@ -36,6 +36,7 @@ import pandas as pd
 from workbench.data.ranked import TIES, DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
 from workbench.data.trec_errors import TrecEncodingError, TrecFormatError
 from workbench.errors import ParameterError
+from workbench.ids import DocumentIds
 from workbench.metrics.ranking import ranked_documents
 from workbench.model import Organization, natural_key
 
@@ -181,7 +182,9 @@ def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | Non
     """The columns ``wanted`` of a UTF-8 file without tabs through Arrow's multi-threaded C++ CSV reader,
     one space between fields (every line exactly the kind's fields, none empty: no stray space; numbers as
     ``float`` reads them, which Arrow's parser does on every spelling it accepts); None when it refuses the
-    file or a value the line-by-line reader would reject (NaN, an infinite grade, a rank not an integer)."""
+    file or a value the line-by-line reader would reject (NaN, an infinite grade, a rank not an integer).
+    Document ids stay bytes (:class:`~workbench.ids.DocumentIds`), topics, systems and other labels are
+    codes into their few distinct names (a Categorical): no Python string per line."""
     import pyarrow as pa
     from pyarrow import compute
     from pyarrow import csv as arrow_csv
@@ -202,21 +205,25 @@ def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | Non
         return None
     columns = {}
     for name in names:
-        column = table.column(name).combine_chunks()
+        column = table.column(name)  # chunks, combined where the values are needed
         if name in numeric:
-            values = column.to_numpy()
+            values = column.combine_chunks().to_numpy()
             if np.isnan(values).any() or (name == "relevance" and np.isinf(values).any()):
                 return None
-        elif name == "document" or name not in wanted:
+        elif name == "document":  # many distinct values: bytes in numpy words, no Python string per id
+            values = DocumentIds.from_arrow(column)
+            if values.lengths.min() == 0:  # two spaces in a row
+                return None
+        elif name in wanted and name != "rank":  # few distinct values: codes and one Python string each
+            encoded = column.dictionary_encode().combine_chunks()
+            categories = encoded.dictionary.to_pylist()
+            if "" in categories:
+                return None
+            values = pd.Categorical.from_codes(encoded.indices.to_numpy(), categories, validate=False)
+        else:
             if compute.min(compute.binary_length(column)).as_py() == 0:  # two spaces in a row
                 return None
-            values = column.to_numpy(zero_copy_only=False) if name in wanted else None
-        else:  # few distinct values: one Python string each, shared by the rows
-            encoded = column.dictionary_encode()
-            names_seen = encoded.dictionary.to_numpy(zero_copy_only=False)
-            if "" in names_seen.tolist():
-                return None
-            values = names_seen[encoded.indices.to_numpy()]
+            values = column.combine_chunks().to_numpy(zero_copy_only=False) if name in wanted else None
         if name in wanted:
             columns[name] = values
     if "rank" in columns:
@@ -224,6 +231,13 @@ def _arrow_columns(raw: bytes, kind: str, wanted: tuple[str, ...]) -> dict | Non
         if columns["rank"] is None:
             return None
     return columns
+
+
+def _frame(columns: dict) -> pd.DataFrame:
+    """The columns as a frame of plain values (ids as ``str``, topics and systems as ``str``)."""
+    return pd.DataFrame({name: values.strings() if isinstance(values, DocumentIds)
+                         else np.asarray(values, dtype=object) if isinstance(values, pd.Categorical)
+                         else values for name, values in columns.items()})
 
 
 def _integers(texts: np.ndarray) -> np.ndarray | None:
@@ -293,7 +307,7 @@ def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.D
     """Every judgement line as a row: ``topic, iteration, document, relevance`` (float; negative, zero and
     fractional grades kept). ``#`` lines are comments. Raises :class:`TrecFormatError`."""
     columns, _ = _read_qrels(path, encoding, _FIELDS["qrels"])
-    return pd.DataFrame(columns)
+    return _frame(columns)
 
 
 def _read_qrels(path, encoding: str, wanted: tuple[str, ...]) -> tuple[dict, Judgements]:
@@ -357,7 +371,7 @@ def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.Dat
         rank_runs(columns["system"], columns["topic"], columns["document"], columns["score"])
     except DuplicateEntryError as error:
         raise located(error) from None
-    return pd.DataFrame(columns)
+    return _frame(columns)
 
 
 def run_scores(frame: pd.DataFrame) -> dict[str, dict[str, dict[str, float]]]:

@@ -271,11 +271,10 @@ class GainTable:
         positive = grades > 0
         ideal_rows, ideal_grades = np.asarray(judged_rows)[positive], grades[positive]
         by_grade = np.lexsort((-ideal_grades, ideal_rows))
-        return cls(_scatter(rows, np.where(found > 0, found, 0.0), n),
-                   _scatter(ideal_rows[by_grade], ideal_grades[by_grade], n), tuple(topics),
-                   num_ret=np.bincount(rows, minlength=n), judged=_scatter(rows, found >= 0, n) > 0,
-                   pooled=_scatter(rows, ~np.isnan(found), n) > 0,
-                   n_judged=np.bincount(np.asarray(judged_rows)[grades >= 0], minlength=n))
+        ranked, judged, pooled = _scatter(rows, n, np.where(found > 0, found, 0.0), found >= 0, ~np.isnan(found))
+        (ideal,) = _scatter(ideal_rows[by_grade], n, ideal_grades[by_grade])
+        return cls(ranked, ideal, tuple(topics), num_ret=np.bincount(rows, minlength=n), judged=judged,
+                   pooled=pooled, n_judged=np.bincount(np.asarray(judged_rows)[grades >= 0], minlength=n))
 
     @classmethod
     def from_run(cls, qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
@@ -383,13 +382,19 @@ class GainTable:
                          n_judged=self.n_judged)
 
 
-def _scatter(rows: np.ndarray, values: np.ndarray, n_rows: int) -> np.ndarray:
-    """A 0-padded matrix of ``n_rows`` rows from values grouped by row (``rows`` ascending), kept in order."""
+def _scatter(rows: np.ndarray, n_rows: int, *values: np.ndarray) -> list[np.ndarray]:
+    """0-padded matrices of ``n_rows`` rows, one per array of ``values`` grouped by row (``rows`` ascending),
+    kept in order (each matrix of its values' dtype); the positions are computed once for all."""
     lengths = np.bincount(rows, minlength=n_rows) if len(rows) else np.zeros(n_rows, dtype=int)
-    out = np.zeros((n_rows, int(lengths.max(initial=0))))
+    width = int(lengths.max(initial=0))
     starts = np.cumsum(lengths) - lengths
-    out[rows, np.arange(len(rows)) - np.repeat(starts, lengths)] = values
-    return out
+    flat = np.asarray(rows) * width + (np.arange(len(rows)) - np.repeat(starts, lengths))
+    matrices = []
+    for given in values:
+        matrix = np.zeros((n_rows, width), dtype=given.dtype)
+        matrix.reshape(-1)[flat] = given
+        matrices.append(matrix)
+    return matrices
 
 
 def _pad(rows: list[list[float]]) -> np.ndarray:
