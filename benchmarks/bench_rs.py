@@ -6,13 +6,15 @@ Three synthetic shapes per size (occurrences counted on the output side): a gene
 of clusters, a share --overlap of documents in two clusters) against a 5-level gold; a ranking against a
 4-grade gold; a flat clustering of a closed collection against its gold. The brute force runs while a run
 takes less than the budget. Then the overlap shapes of issue 12 (20-document clusters at uniformly drawn
-levels, a share of documents placed twice on both sides, against a 5-level gold), and ``explain`` against
-``reliability_sensitivity`` on 10⁵ occurrences (issue 11: at most 3×).
+levels, a share of documents placed twice on both sides, against a 5-level gold), rankings in which half
+the documents sit at two ranks (against a graded gold, and against such a ranking), and ``explain``
+against ``reliability_sensitivity`` on 10⁵ occurrences (issue 11: at most 3×).
 
 The engine is O(n log² n) plus, for the documents with several occurrences, matrix products over their
 signatures (sorted levels) on both sides: O(E·Λ·Γ) for Λ x signatures with E entries and Γ other-side
 signatures, which depends on the number of levels, not on the number of overlapping documents (rankings
-with many repeated documents fall back to class-by-class blocks, quadratic in those documents).
+with many repeated documents compare every class of them with every other, quadratic in those
+documents).
 """
 
 from __future__ import annotations
@@ -66,6 +68,20 @@ def uniform_overlap(occurrences: int, rng: random.Random, overlap: float, n_leve
         return Organization(tuple(tuple(level) for level in levels if level))
 
     return organize(5), organize(n_levels)
+
+
+def repeated_ranking(size: int, rng: random.Random, graded_gold: bool) -> tuple[Organization, Organization]:
+    """Rankings of ``size`` documents in which half of them sit at two ranks; the gold is such a ranking too,
+    or graded (4 grades) when ``graded_gold``."""
+    docs = [f"d{i}" for i in range(size)]
+
+    def ranks() -> Organization:
+        placed = docs + rng.sample(docs, size // 2)
+        rng.shuffle(placed)
+        return Organization(tuple((frozenset([d]),) for d in placed))
+
+    gold = Organization.from_graded({d: rng.choice([0, 0, 0, 1, 2, 3]) for d in docs}) if graded_gold else ranks()
+    return gold, ranks()
 
 
 def ranking(size: int, rng: random.Random) -> tuple[Organization, Organization]:
@@ -129,6 +145,15 @@ def main() -> None:
         engine = time.perf_counter() - start
         twice = sum(1 for count in Counter(output.occurrences.document).values() if count > 1)
         print(f"{output.n_occurrences:>12,}{n_levels:>8}{overlap:>14.0%}{twice:>18,}{engine:>11.3f}", flush=True)
+
+    print("\nrankings with half of the documents at two ranks, against a graded gold or such a ranking")
+    print(f"{'documents':>12}{'gold':>9}{'engine s':>11}")
+    for size in (s for s in (1_000, 3_000, 10_000) if s <= args.max_size):
+        for graded in (True, False):
+            gold, output = repeated_ranking(size, random.Random(size), graded)
+            start = time.perf_counter()
+            reliability_sensitivity(gold, output, n=10, wn=0.8)
+            print(f"{size:>12,}{'graded' if graded else 'ranking':>9}{time.perf_counter() - start:>11.3f}", flush=True)
 
     size = min(100_000, args.max_size)
     print(f"\nexplain vs reliability_sensitivity on {size:,} occurrences (issue 11: at most 3×)")

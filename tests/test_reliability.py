@@ -110,6 +110,7 @@ def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missi
 
 @pytest.mark.parametrize("knobs", [
     {"_MATRIX_ADVANTAGE": 0},  # overlapping pairs class by class
+    {"_MATRIX_ADVANTAGE": 0, "_BLOCK": 1},  # class by class, one class entry per block
     {"_MATRIX_ADVANTAGE": 10**18, "_BLOCK": 1},  # by matrices, one signature per block
     {"_DENSE_GRID_CELLS": 0},  # single-occurrence partners through dominance sums
 ])

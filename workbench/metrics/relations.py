@@ -16,9 +16,9 @@ other side (``../shared/design/RS-SEMANTICS.md``), so the kernels return that sh
   levels the classes use (prefix sums; dominance sums when the grid is large). Their pairs with each other:
   P = min(gg, gx)/gx = Σ_{t ≤ gx} [gg ≥ t]/gx splits into an x-signature and an other-signature factor, so a
   few matrix products over the (ℓ, γ) counts do it when signatures are few (a graded gold, tens of
-  levels), and vectorised class-by-class blocks when they are many (rankings with overlap): O(E·Λ·Γ) or
-  O(E·(E + K)) for E class entries, Λ and Γ signatures, K classes — independent of the number of
-  overlapping documents in the first case.
+  levels), and comparisons of every class entry's signatures with every class's, counted in small
+  integers, when they are many (rankings with overlap): O(E·Λ·Γ) or O(E·K) for E class entries, Λ and Γ
+  signatures, K classes — independent of the number of overlapping documents in the first case.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ import numpy as np
 from workbench.metrics.dominance import dominance_sums
 
 _BLOCK = 1 << 22  # entries of the largest temporary matrix the overlap kernel builds at once
-_MATRIX_ADVANTAGE = 20  # a multiply-add in a matrix product against a step of the class-by-class loop
+_MATRIX_ADVANTAGE = 20  # a multiply-add in a matrix product against a step of the class-by-class path
+_SCAN_STEP = 20  # a step of the matrix path's scans of levels against entries, in multiply-adds
 _DENSE_GRID_CELLS = 1 << 22  # the largest band grid summed densely
 
 
@@ -334,7 +335,8 @@ def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarra
     g_levels, gj = np.unique(gl, return_inverse=True)
 
     rounds = int(min(x_size.max(), g_size.max())) ** 2  # gx ≤ k_x², gg ≤ k_g²
-    if rounds * len(xs) * n_x * n_g <= _MATRIX_ADVANTAGE * len(row) * (len(xs) + len(class_x)):
+    by_matrices = rounds * n_x * n_g * (len(xs) + n_g) + _SCAN_STEP * (len(xs) ** 2 + len(gs) ** 2)
+    if by_matrices <= _MATRIX_ADVANTAGE * len(row) * len(class_x):
         below = _overlapping_by_matrices(xs, xl, xw, gs, gl, classes, x_start, g_start, rounds)[row, class_g[
             entry_class]]
     else:
@@ -443,24 +445,76 @@ def _overlapping_by_matrices(xs, xl, xw, gs, gl, classes, x_start, g_start, roun
     return below
 
 
+def _padded_levels(levels: np.ndarray, start: np.ndarray, signatures: np.ndarray, width: int, pad: int,
+                   weights: np.ndarray | None = None):
+    """The entries of ``signatures`` as rows of ``width`` columns (levels, and weights if given), each row
+    padded with ``pad`` (weight 0) beyond its signature's length."""
+    column = np.arange(width)
+    inside = column[None, :] < np.diff(start)[signatures][:, None]
+    at = np.where(inside, start[signatures][:, None] + column[None, :], 0)
+    table = np.where(inside, levels[at], pad)
+    return table if weights is None else (table, np.where(inside, weights[at], 0.0))
+
+
+def _by_width(sizes: np.ndarray) -> dict[int, np.ndarray]:
+    """Indices grouped by their size rounded up to a power of two (few groups, at most 2× padding)."""
+    width = 1 << np.ceil(np.log2(np.maximum(sizes, 1))).astype(np.int64)
+    return {int(w): np.flatnonzero(width == w) for w in np.unique(width)}
+
+
 def _overlapping_by_classes(xs, xl, xw, gs, gl, classes, row, x_start, g_start) -> np.ndarray:
-    """Per class entry: Σ over the classes (ℓ′, γ′) of N·W_above[e, ℓ′]·min(gg, gx)/gx, class by class in
-    vectorised blocks: for many signatures (rankings with overlap), where the matrices would be large."""
+    """Per class entry: Σ over the classes (ℓ′, γ′) of N·W_above[e, ℓ′]·min(gg, gx)/gx, for many signatures
+    (rankings with overlap), where the matrices would be large. Signatures are rows of levels padded to a
+    power of two; gx = Σ_{a ∈ ℓ, b ∈ ℓ′} [a < b] and gg likewise count by direct comparison into one small
+    integer code per (class entry, class), whose P = min(gg, gx)/gx is read from a table; in blocks of
+    class entries."""
     class_x, class_g, class_count, entry_class, _ = classes
+    low = min(int(xl.min()), int(gl.min())) - 1  # a partner's padding: below every level
+    high = max(int(xl.max()), int(gl.max())) + 1  # an entry's padding: above every level
+    x_size, g_size = np.diff(x_start), np.diff(g_start)
+    partners = []  # classes grouped by padded widths: x levels, other levels, N·(weight of each x level)
+    for x_width, by_x in _by_width(x_size[class_x]).items():
+        for g_width, by_g in _by_width(g_size[class_g[by_x]]).items():
+            members = by_x[by_g]
+            levels, weights = _padded_levels(xl, x_start, class_x[members], x_width, low, xw)
+            other = _padded_levels(gl, g_start, class_g[members], g_width, low)
+            partners.append((levels, other, weights * class_count[members][:, None]))
+    row_x, row_g = class_x[entry_class], class_g[entry_class]
     below = np.zeros(len(row))
-    size = max(_BLOCK // max(len(xs), len(class_x), 1), 1)
-    for first in range(0, len(row), size):
-        rows = slice(first, first + size)
-        own_x, own_g = class_x[entry_class[rows]], class_g[entry_class[rows]]
-        # gx(ℓ, ·) and gg(γ, ·) of the block's signatures, from their entries.
-        sig_x, x_inverse = np.unique(own_x, return_inverse=True)
-        x_entries = _expand(x_start[sig_x], np.diff(x_start)[sig_x])
-        gx, _ = _pairs_above(xl, x_start, np.repeat(np.arange(len(sig_x)), np.diff(x_start)[sig_x]), xl[x_entries])
-        sig_g, g_inverse = np.unique(own_g, return_inverse=True)
-        g_entries = _expand(g_start[sig_g], np.diff(g_start)[sig_g])
-        gg, _ = _pairs_above(gl, g_start, np.repeat(np.arange(len(sig_g)), np.diff(g_start)[sig_g]), gl[g_entries])
-        _, w_above = _pairs_above(xl, x_start, np.arange(len(row[rows])), xl[row[rows]], xw)
-        gx_rows = gx[x_inverse.ravel()][:, class_x]
-        agree = np.minimum(gg[g_inverse.ravel()][:, class_g], gx_rows) / np.maximum(gx_rows, 1)
-        below[rows] = (w_above[:, class_x] * agree) @ class_count
+    size = max(_BLOCK // max(len(class_x), 1), 1)
+    for x_width, by_x in _by_width(x_size[row_x]).items():
+        for g_width, by_g in _by_width(g_size[row_g[by_x]]).items():
+            members = by_x[by_g]
+            for first in range(0, len(members), size):
+                rows = members[first:first + size]
+                own_x = _padded_levels(xl, x_start, row_x[rows], x_width, high)
+                own_g = _padded_levels(gl, g_start, row_g[rows], g_width, high)
+                level = xl[row[rows]][:, None]
+                for levels, other, weights in partners:
+                    max_gg = own_g.shape[1] * other.shape[1]
+                    agree = _agreement_table(own_x.shape[1] * levels.shape[1], max_gg)
+                    # the smallest signed integer type holding every code
+                    code = np.zeros((len(rows), len(levels)), dtype=np.min_scalar_type(-len(agree)))
+                    hit = np.empty(code.shape, dtype=bool)
+                    _count_below(own_x, levels, code, hit)
+                    code *= max_gg + 1
+                    _count_below(own_g, other, code, hit)
+                    share = agree[code]  # P(d ≻ d′) per (entry, class)
+                    below[rows] += sum(np.where(levels[None, :, j] > level, share, 0.0) @ weights[:, j]
+                                       for j in range(levels.shape[1]))
     return below
+
+
+def _agreement_table(max_gx: int, max_gg: int) -> np.ndarray:
+    """min(gg, gx)/gx (0 where gx = 0) at code gx·(max_gg + 1) + gg."""
+    gx, gg = np.divmod(np.arange((max_gx + 1) * (max_gg + 1)), max_gg + 1)
+    return np.minimum(gg, gx) / np.maximum(gx, 1)
+
+
+def _count_below(own: np.ndarray, partner: np.ndarray, count: np.ndarray, hit: np.ndarray) -> None:
+    """Add #{(a, b) ∈ own row × partner row : a < b} to ``count`` for every (own row, partner row);
+    ``hit`` is scratch space of count's shape."""
+    for a in own.T:
+        for b in partner.T:
+            np.less(a[:, None], b[None, :], out=hit)
+            count += hit
