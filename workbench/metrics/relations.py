@@ -445,15 +445,12 @@ def _overlapping_by_matrices(xs, xl, xw, gs, gl, classes, x_start, g_start, roun
     return below
 
 
-def _padded_levels(levels: np.ndarray, start: np.ndarray, signatures: np.ndarray, width: int, pad: int,
-                   weights: np.ndarray | None = None):
-    """The entries of ``signatures`` as rows of ``width`` columns (levels, and weights if given), each row
-    padded with ``pad`` (weight 0) beyond its signature's length."""
+def _padded(values: np.ndarray, start: np.ndarray, signatures: np.ndarray, width: int, pad) -> np.ndarray:
+    """The entries' ``values`` of ``signatures`` as rows of ``width`` columns, each row padded with ``pad``
+    beyond its signature's length."""
     column = np.arange(width)
     inside = column[None, :] < np.diff(start)[signatures][:, None]
-    at = np.where(inside, start[signatures][:, None] + column[None, :], 0)
-    table = np.where(inside, levels[at], pad)
-    return table if weights is None else (table, np.where(inside, weights[at], 0.0))
+    return np.where(inside, values[np.where(inside, start[signatures][:, None] + column[None, :], 0)], pad)
 
 
 def _by_width(sizes: np.ndarray) -> dict[int, np.ndarray]:
@@ -476,9 +473,9 @@ def _overlapping_by_classes(xs, xl, xw, gs, gl, classes, row, x_start, g_start) 
     for x_width, by_x in _by_width(x_size[class_x]).items():
         for g_width, by_g in _by_width(g_size[class_g[by_x]]).items():
             members = by_x[by_g]
-            levels, weights = _padded_levels(xl, x_start, class_x[members], x_width, low, xw)
-            other = _padded_levels(gl, g_start, class_g[members], g_width, low)
-            partners.append((levels, other, weights * class_count[members][:, None]))
+            weights = _padded(xw, x_start, class_x[members], x_width, 0.0) * class_count[members][:, None]
+            partners.append((_padded(xl, x_start, class_x[members], x_width, low),
+                             _padded(gl, g_start, class_g[members], g_width, low), weights))
     row_x, row_g = class_x[entry_class], class_g[entry_class]
     below = np.zeros(len(row))
     size = max(_BLOCK // max(len(class_x), 1), 1)
@@ -487,8 +484,8 @@ def _overlapping_by_classes(xs, xl, xw, gs, gl, classes, row, x_start, g_start) 
             members = by_x[by_g]
             for first in range(0, len(members), size):
                 rows = members[first:first + size]
-                own_x = _padded_levels(xl, x_start, row_x[rows], x_width, high)
-                own_g = _padded_levels(gl, g_start, row_g[rows], g_width, high)
+                own_x = _padded(xl, x_start, row_x[rows], x_width, high)
+                own_g = _padded(gl, g_start, row_g[rows], g_width, high)
                 level = xl[row[rows]][:, None]
                 for levels, other, weights in partners:
                     max_gg = own_g.shape[1] * other.shape[1]
