@@ -244,3 +244,17 @@ def test_demo_prints_table9_beside_the_printed_values():
     rows = [line for line in lines if line.startswith(("gold", "System Output"))]
     assert len(rows) == 6 and rows[0].split() == ["gold", *["1.0000", "(1)"] * 4]
     assert "(0.95)*" in rows[4]  # output 4's R≺ is one of Table 9's errata (datasets/seed000-table9.org)
+
+
+def test_commands_run_without_numpys_huge_page_advice_unless_the_user_sets_it(monkeypatch, capsys):
+    multiarray = pytest.importorskip("numpy._core.multiarray")
+    advised: list[bool] = []
+    monkeypatch.setattr(multiarray, "_set_madvise_hugepage", lambda enabled: advised.append(enabled) or True)
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
+    assert main(["demo"]) == 0
+    assert advised == [False, True]  # off while the command runs, the previous advice back after
+    advised.clear()
+    monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", "1")
+    assert main(["trec_eval", "-h"]) == 0
+    assert advised == []
+    capsys.readouterr()

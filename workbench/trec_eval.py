@@ -34,7 +34,6 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -785,25 +784,6 @@ _LONG = ["help", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "l
          "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic="]
 
 
-@contextmanager
-def _fresh_pages_unmerged():
-    """numpy's hugepage advice off while the command evaluates (restored after): with it, the first touch of
-    a fresh large array can stall while the kernel compacts memory. Measured on 2,000 queries x 1,000
-    documents, ``-m all_trec``, 8 interleaved runs each on a shared 2-core machine: advice off 1.12-1.44 s
-    (median 1.15 s, system time 0.21-0.35 s), numpy's default 1.02-2.03 s (median 1.35 s, system time
-    0.09-0.84 s)."""
-    try:
-        from numpy._core.multiarray import _set_madvise_hugepage
-    except ImportError:  # another numpy: its default stays
-        yield
-        return
-    previous = _set_madvise_hugepage(False)
-    try:
-        yield
-    finally:
-        _set_madvise_hugepage(previous)
-
-
 def main(argv: Sequence[str]) -> int:
     """Parse trec_eval's options (``getopt_long``, arguments may be glued: ``-mP.5``, ``-M100``), evaluate
     and print to standard output. Bad input raises a :class:`~workbench.errors.WorkbenchError`."""
@@ -835,7 +815,7 @@ def main(argv: Sequence[str]) -> int:
             settings[key] = _atol(value.encode("latin-1"))
     if len(paths) != 2:
         raise TrecEvalError(f"expected the qrels and the run file, got {len(paths)} paths ({USAGE})")
-    with warnings.catch_warnings(record=True) as caught, _fresh_pages_unmerged():
+    with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WorkbenchWarning)
         evaluation = evaluate(paths[0], paths[1], requests, Options(**settings))
     for warning in caught:
