@@ -24,6 +24,18 @@ def test_a_bare_import_loads_neither_ipywidgets_nor_altair_nor_the_subpackages()
     assert loaded.strip() == "[]"
 
 
+def test_ranking_measures_by_name_need_no_pandas():
+    # pandas costs about a second to import: a bare import and the ranking kernels called by measure name
+    # (which loads every measure module through the registry) leave it unloaded.
+    loaded = _run("import sys, workbench as wb\n"
+                  "after_import = 'pandas' in sys.modules\n"
+                  "from workbench.metrics.ranking import evaluate_run\n"
+                  "scores = evaluate_run({'q': {'a': 1, 'b': 0}}, {'q': {'a': 1.0, 'b': 2.0}},"
+                  " ['AP', 'nDCG@10', 'P@10', 'RR', 'Bpref'])\n"
+                  "print(after_import, scores['AP']['q'], 'pandas' in sys.modules)")
+    assert loaded.split() == ["False", "0.5", "False"]
+
+
 def test_subpackages_load_on_first_attribute_access():
     out = _run("import workbench as wb\n"
                "print(wb.analysis.uir.__name__, wb.data.Campaign.__name__, wb.charts.means_chart.__name__,"

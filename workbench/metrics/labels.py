@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 
 from workbench.errors import WorkbenchError
 
@@ -22,6 +21,8 @@ from workbench.errors import WorkbenchError
 def label_vector(values: Sequence, name: str, error: type[WorkbenchError] = WorkbenchError) -> np.ndarray:
     """``values`` as a 1-D array, an object array when a list mixes strings with other values; raises
     ``error`` naming ``name`` and the position of a missing (None/NaN) label."""
+    import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
+
     array = np.asarray(values)
     if array.dtype.kind in "US" and not isinstance(values, np.ndarray | pd.Series | pd.Index) and \
             not all(isinstance(v, str | bytes) for v in values):
@@ -40,6 +41,8 @@ def label_vector(values: Sequence, name: str, error: type[WorkbenchError] = Work
 def factorize(values: Sequence | np.ndarray, name: str,
               error: type[WorkbenchError] = WorkbenchError) -> tuple[np.ndarray, list]:
     """Integer codes 0..k-1 (labels numbered in order of first appearance) and the k distinct labels."""
+    import pandas as pd
+
     array = values if isinstance(values, np.ndarray) else label_vector(values, name, error)
     try:
         codes, uniques = pd.factorize(array)

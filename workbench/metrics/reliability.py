@@ -18,7 +18,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics import relations
@@ -110,6 +109,8 @@ class _Coded:
 
 def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Coded, np.ndarray]:
     """Both sides over one document index, and the index's document names."""
+    import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
+
     g, o = gold.occurrences, output.occurrences
     codes, names = pd.factorize(np.r_[g.document, o.document])
     codes = codes.astype(np.int64)
