@@ -1,8 +1,6 @@
-"""What scripts need from ``python -m workbench``: ``-`` for standard input, JSON and JSON-lines output.
-
-Standard input is copied to a temporary file, so every reader (TREC, RepLab, WePS, gzip) takes it as it takes
-a file, and any error naming that copy names ``<stdin>`` instead: an empty or binary standard input gets the
-messages a file gets. ``json`` prints one object, ``jsonl`` one tidy row per line; NaN is ``null``.
+"""What scripts need from ``python -m workbench``: JSON and JSON-lines output (``-`` for standard input is
+:func:`workbench.data.files.with_stdin`). ``json`` prints one object, ``jsonl`` one tidy row per line; NaN is
+``null``.
 
     >>> import pandas as pd
     >>> print(jsonl_rows(pd.DataFrame({"system": ["a"], "topic": ["all"], "measure": ["RR"], "value": [0.5]})),
@@ -14,58 +12,13 @@ from __future__ import annotations
 
 import json
 import math
-import sys
-import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-from typing import IO, TYPE_CHECKING
-
-from workbench.errors import WorkbenchError
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pandas as pd
 
-STDIN = "-"
-STDIN_NAME = "<stdin>"
 JSON_FORMATS = ("json", "jsonl")
-
-
-class StandardInputError(WorkbenchError):
-    """Standard input asked for twice, or read from a terminal."""
-
-
-@contextmanager
-def with_stdin(paths: Sequence[str], stream: IO[bytes] | None = None) -> Iterator[list[Path]]:
-    """``paths`` as Paths, the one ``-`` among them standing for a temporary copy of standard input (``stream``,
-    default ``sys.stdin.buffer``). A WorkbenchError raised inside that names the copy is re-raised naming
-    ``<stdin>``; the copy is removed on exit."""
-    if list(paths).count(STDIN) > 1:
-        raise StandardInputError("standard input ('-') can be read once: give it to --gold or to one --run")
-    if STDIN not in paths:
-        yield [Path(p) for p in paths]
-        return
-    if stream is None:
-        if sys.stdin is None or sys.stdin.isatty():
-            raise StandardInputError("'-' reads standard input, which is a terminal here: pipe a file in "
-                                     "(... --run - < run.txt)")
-        stream = sys.stdin.buffer
-    with tempfile.TemporaryDirectory(prefix="workbench-stdin-") as folder:
-        copy = Path(folder) / "stdin"
-        copy.write_bytes(stream.read())
-        try:
-            yield [copy if p == STDIN else Path(p) for p in paths]
-        except WorkbenchError as error:
-            _rename(error, copy)
-            raise
-
-
-def _rename(error: WorkbenchError, copy: Path) -> None:
-    """Replace the temporary copy's path by ``<stdin>`` in ``error``'s message and ``path`` attribute."""
-    if len(error.args) == 1 and isinstance(error.args[0], str):
-        error.args = (error.args[0].replace(str(copy), STDIN_NAME),)
-    if str(getattr(error, "path", None)) == str(copy):
-        error.path = STDIN_NAME
 
 
 # --------------------------------------------------------------------------------------------- JSON

@@ -1,6 +1,6 @@
 """The interpolated precision–recall chart: each system's mean curve over topics with the per-topic spread
 as a band. The numbers come from :func:`workbench.analysis.precision_recall.precision_recall` (the kernel
-:func:`workbench.metrics.curves.interpolated_precision`) and :func:`~workbench.analysis.precision_recall.
+:func:`workbench.metrics.ranking.curves.interpolated_precision`) and :func:`~workbench.analysis.precision_recall.
 curve_summary`; the builder only draws them.
 
     >>> import pandas as pd
@@ -18,7 +18,7 @@ import pandas as pd
 
 from workbench.analysis.precision_recall import COLUMNS, curve_summary
 from workbench.charts.builders import ChartDataError, require_columns
-from workbench.metrics.curves import ELEVEN_POINTS
+from workbench.metrics.ranking.curves import ELEVEN_POINTS
 
 SPREADS = {"quartiles": ("q25", "q75", "25th–75th percentile of topics"),
            "range": ("min", "max", "min–max over topics"), "none": None}

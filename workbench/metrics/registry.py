@@ -35,7 +35,6 @@ from workbench.scalars import parse_scalar
 _MODULES = (
     "workbench.metrics.reliability",
     "workbench.metrics.ranking",
-    "workbench.metrics.trec_measures",
     "workbench.metrics.clustering",
     "workbench.metrics.filtering",
     "workbench.metrics.baselines",
@@ -164,7 +163,9 @@ class MeasureSpec:
     ``compute(gold, output, **params)`` returns a float, or a mapping from which ``field`` is taken (so that
     measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`evaluate` call). ``direction``
     says whether a ``"higher"`` or ``"lower"`` value is better; ``domains`` declares the values each parameter
-    may take (``choices`` are declared as :class:`Choices` domains), checked when a name is parsed.
+    may take (``choices`` are declared as :class:`Choices` domains), checked when a name is parsed;
+    ``aggregate`` how topics combine (:func:`workbench.metrics.summary.summarize`: ``"mean"``, or ``"sum"`` for
+    counts, ``"gmean"`` for trec_eval's ``gm_*``).
     """
 
     name: str
@@ -180,6 +181,7 @@ class MeasureSpec:
     description: str = ""
     direction: str = "higher"
     domains: Mapping[str, Interval | Choices | Pairs] = dataclasses.field(default_factory=dict)
+    aggregate: str = "mean"
 
 
 _REGISTRY: dict[str, MeasureSpec] = {}
@@ -191,13 +193,17 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              params: Mapping[str, Any] | None = None, choices: Mapping[str, tuple] | None = None,
              range: tuple[float, float] = (0.0, 1.0), field: str | None = None, cutoff: str | None = None,
              aliases: Iterable[str] = (), description: str = "", direction: str = "higher",
-             domains: Mapping[str, Interval | Choices | Pairs] | None = None) -> MeasureSpec:
+             domains: Mapping[str, Interval | Choices | Pairs] | None = None, aggregate: str = "mean") -> MeasureSpec:
     """Add a measure to the registry (called by the metric modules at import time)."""
+    from workbench.metrics.summary import AGGREGATES
+
     declared = {key: Choices(tuple(values)) for key, values in (choices or {}).items()}
     declared.update(domains or {})
     spec = MeasureSpec(name, compute, task, source, MappingProxyType(dict(params or {})),
                        MappingProxyType(dict(choices or {})), range, field, cutoff, tuple(aliases),
-                       description, direction, MappingProxyType(declared))
+                       description, direction, MappingProxyType(declared), aggregate)
+    if aggregate not in AGGREGATES:
+        raise ValueError(f"measure {name}: aggregate must be one of {AGGREGATES}, got {aggregate!r}")
     if cutoff is not None and cutoff not in spec.params:
         raise ValueError(f"measure {name}: cutoff parameter {cutoff!r} is not among its parameters")
     if direction not in DIRECTIONS:
@@ -465,7 +471,8 @@ def direction(measure: str | Measure) -> str:
 
 
 def measures() -> Any:
-    """A DataFrame of every registered measure: name, aliases, task, parameters, range, direction, source."""
+    """A DataFrame of every registered measure: name, aliases, task, parameters, range, direction, aggregate,
+    source, description."""
     import pandas as pd
 
     _load()
@@ -478,9 +485,23 @@ def measures() -> Any:
                 "parameters": _parameters(spec),
                 "range": f"[{spec.range[0]:g}, {spec.range[1]:g}]",
                 "direction": spec.direction,
+                "aggregate": spec.aggregate,
                 "source": spec.source,
                 "description": spec.description,
             }
             for spec in _REGISTRY.values()
         ]
     )
+
+
+def aggregate(measure: str | Measure) -> str:
+    """How a measure's per-topic values combine over topics (``"mean"``, ``"sum"``, ``"gmean"``); ``"mean"`` for
+    a name the registry does not know.
+
+    >>> aggregate("NumRel"), aggregate("gm_map"), aggregate("AP"), aggregate("my score")
+    ('sum', 'gmean', 'mean', 'mean')
+    """
+    try:
+        return parse(measure).spec.aggregate
+    except UnknownMeasureError:
+        return "mean"
