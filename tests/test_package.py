@@ -29,7 +29,7 @@ def test_ranking_measures_by_name_need_no_pandas():
     # (which loads every measure module through the registry) leave it unloaded.
     loaded = _run("import sys, workbench as wb\n"
                   "after_import = 'pandas' in sys.modules\n"
-                  "from workbench.metrics.ranking import evaluate_run\n"
+                  "from workbench.data import evaluate_run\n"
                   "scores = evaluate_run({'q': {'a': 1, 'b': 0}}, {'q': {'a': 1.0, 'b': 2.0}},"
                   " ['AP', 'nDCG@10', 'P@10', 'RR', 'Bpref'])\n"
                   "print(after_import, scores['AP']['q'], 'pandas' in sys.modules)")

@@ -145,7 +145,7 @@ def test_duplicates_stop_as_in_trec_eval_unless_beyond_the_cut(tmp_path):
                     "q2 Q0 d3 1 0.5 sys\n")
     run = read_trec_run(path)["sys"]
     assert run.documents("q2") == ["d3"]
-    with pytest.raises(TrecFormatError, match="document 'd3' of topic 'q1' of system 'sys' is already on line 4") as error:
+    with pytest.raises(TrecFormatError, match="'d3' of topic 'q1' of system 'sys' is already on line 4") as error:
         run.documents("q1")
     assert error.value.line == 5 and error.value.text == "q1 Q0 d3 4 0.1 sys"
     (tmp_path / "qrels").write_text("q1 0 d3 1\nq2 0 d3 1\n")

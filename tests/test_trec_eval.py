@@ -23,6 +23,8 @@ from workbench.trec_eval import Options, TrecEvalError, evaluate, main, render, 
 # trec_eval 10.0's Makefile quicktest: (reference output, command line); see trec_eval_test/SOURCE.txt
 QUICKTEST = [
     ("out.test", ["qrels.test", "results.test"]),
+    ("out.test", ["qrels.test.with-comments", "results.test"]),
+    ("out.comment.test", ["qrels.comment.test", "results.comment.test"]),
     ("out.test.a", ["-m", "all_trec", "qrels.test", "results.test"]),
     ("out.test.aq", ["-m", "all_trec", "-q", "qrels.test", "results.test"]),
     ("out.test.aqc", ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"]),
@@ -39,7 +41,7 @@ def _paths(args):
     return [str(shared_dataset("trec_eval_test", a)) if a.startswith(("qrels", "results")) else a for a in args]
 
 
-@pytest.mark.parametrize("reference, args", QUICKTEST, ids=[r for r, _ in QUICKTEST])
+@pytest.mark.parametrize("reference, args", QUICKTEST, ids=[f"{r}:{a[-2]}" for r, a in QUICKTEST])
 def test_quicktest_byte_for_byte(reference, args, capsys):
     expected = shared_dataset("trec_eval_test", reference).read_bytes()
     assert cli_main(["trec_eval", *_paths(args)]) == 0

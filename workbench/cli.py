@@ -120,6 +120,8 @@ def _measures(args) -> list:
 
 
 def _results(args):
+    """The campaign's tidy results; what the readers and the campaign said is printed as ``note:`` lines when
+    the command succeeds (a failing one prints its one error line only)."""
     from workbench.data.read import read_campaign
     from workbench.data.replab import ReplabEncodingError
     from workbench.data.trec.errors import TrecEncodingError
@@ -135,12 +137,11 @@ def _results(args):
         except (ReplabEncodingError, TrecEncodingError) as error:
             raise CliError(f"{error} (on the command line: --gold-encoding latin-1 or --run-encoding latin-1, or "
                            "--encoding for every file)") from None
-        try:
-            return campaign.evaluate(_measures(args), missing_topics=policy, extra_topics=args.extra,
-                                     progress=not args.quiet)
-        finally:
-            for warning in caught:
-                print(f"workbench: note: {warning.message}", file=sys.stderr)
+        results = campaign.evaluate(_measures(args), missing_topics=policy, extra_topics=args.extra,
+                                    progress=not args.quiet)
+    for warning in caught:
+        print(f"workbench: note: {warning.message}", file=sys.stderr)
+    return results
 
 
 def cmd_eval(args) -> int:
@@ -254,9 +255,9 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--gold-encoding", help="the gold's encoding, if not --encoding (RepLab gold: latin-1)")
         cmd.add_argument("--run-encoding", help="the runs' encoding, if not --encoding")
         cmd.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
-                         help="a gold topic a run lacks: scored on an empty ranking (default, as trec_eval -c "
-                              "and Campaign.evaluate; means over every judged topic), skipped (trec_eval 9.x "
-                              "without -c) or an error")
+                         help="a gold topic a run lacks: scored 0 (default, on an empty ranking as trec_eval -c "
+                              "and Campaign.evaluate score it: means over every judged topic, counts of the "
+                              "judgements such as NumRel kept), skipped (trec_eval 9.x without -c) or an error")
         cmd.add_argument("-c", "--complete", action="store_true", help="--missing zero (trec_eval -c; the default)")
         cmd.add_argument("--extra", choices=("error", "ignore"), default="error",
                          help="run topics the gold lacks: an error (default) or ignored")

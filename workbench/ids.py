@@ -139,7 +139,7 @@ class DocumentIds:
 
     def strings(self) -> np.ndarray:
         """The ids as an object array of ``str`` (built once from the source; bytes invalid in the encoding
-        are kept as lone surrogates, Python's ``surrogateescape``)."""
+        are shown as escapes, ``\\xe9``, Python's ``backslashreplace``)."""
         if self._strings is None:
             arrow = hasattr(self._source, "to_pylist")
             source = self._source
@@ -147,7 +147,7 @@ class DocumentIds:
                 source = source.take(self._index) if arrow else source[self._index]
             values = source.to_pylist() if arrow else source.tolist()
             if values and isinstance(values[0], bytes):
-                values = [value.decode(self._encoding, errors="surrogateescape") for value in values]
+                values = [value.decode(self._encoding, errors="backslashreplace") for value in values]
             self._strings = np.asarray(values, dtype=object) if values else np.zeros(0, dtype=object)
         return self._strings
 

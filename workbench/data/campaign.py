@@ -179,8 +179,8 @@ class Campaign:
         frame.attrs["missing_topics"] = {"policy": missing_topics, "topics": missing}
         frame.attrs["extra_topics"] = {"policy": extra_topics, "topics": extra}
         notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): "
-                 + ("scored as an empty ranking (0; counts of judgements keep their value), as trec_eval -c"
-                    if missing_topics == "zero" else "skipped") for s, t in missing.items()]
+                 + ("scored 0, on an empty ranking as trec_eval -c scores them (counts of the judgements, such as "
+                    "NumRel, keep their value)" if missing_topics == "zero" else "skipped") for s, t in missing.items()]
         notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
                   for s, t in extra.items()]
         if notes:

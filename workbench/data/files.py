@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import gzip
 import mmap
+import os
+import shutil
 import sys
 import tempfile
+import warnings
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from os import PathLike
 from pathlib import Path
@@ -82,8 +85,8 @@ def head(path: str | PathLike, size: int = 4096) -> bytes:
 def with_stdin(paths: Sequence[str | PathLike], stream: IO[bytes] | None = None) -> Iterator[list[Path]]:
     """``paths`` as Paths, the one ``-`` among them standing for a temporary copy of standard input (``stream``,
     default ``sys.stdin.buffer``), so that readers which look at a file first (format sniffing, directories)
-    take it as a file. A WorkbenchError raised inside that names the copy is re-raised naming ``<stdin>``; the
-    copy is removed on exit."""
+    take it as a file. A WorkbenchError raised inside that names the copy is re-raised naming ``<stdin>``, and so
+    are the warnings; the copy is removed on exit."""
     texts = [str(p) for p in paths]
     if texts.count(STDIN) > 1:
         raise StandardInputError("standard input ('-') can be read once: give it to the gold or to one run")
@@ -98,16 +101,55 @@ def with_stdin(paths: Sequence[str | PathLike], stream: IO[bytes] | None = None)
     with tempfile.TemporaryDirectory(prefix="workbench-stdin-") as folder:
         copy = Path(folder) / "stdin"
         copy.write_bytes(stream.read())
+        caught: list[warnings.WarningMessage] = []
         try:
-            yield [copy if p == STDIN else Path(p) for p in texts]
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                yield [copy if p == STDIN else Path(p) for p in texts]
         except WorkbenchError as error:
-            _rename(error, copy)
+            rename_copy(error, copy)
             raise
+        finally:  # what the readers said, said again naming <stdin>
+            for said in caught:
+                warnings.warn_explicit(str(said.message).replace(str(copy), STDIN_NAME), said.category,
+                                       said.filename, said.lineno)
 
 
-def _rename(error: WorkbenchError, copy: Path) -> None:
-    """Replace the temporary copy's path by ``<stdin>`` in ``error``'s message and ``path`` attribute."""
+def rename_copy(error: WorkbenchError, copy: Path) -> None:
+    """Replace the temporary copy's path by ``<stdin>`` in ``error``'s message and ``path`` attribute (for errors
+    kept to be raised later, such as a duplicate document raised when its topic is scored)."""
     if len(error.args) == 1 and isinstance(error.args[0], str):
         error.args = (error.args[0].replace(str(copy), STDIN_NAME),)
     if str(getattr(error, "path", None)) == str(copy):
         error.path = STDIN_NAME
+
+
+def write_whole(path: str | PathLike, data: bytes) -> None:
+    """Write the file whole or not at all: into a temporary file beside it, then renamed over it."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_folder(folder: str | PathLike, files: Mapping[str, bytes]) -> None:
+    """Write ``{file name: bytes}`` into ``folder`` (created if absent) whole or not at all: into a temporary
+    folder beside it, then renamed into place (the folder itself when it did not exist)."""
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        for name, data in files.items():
+            (staging / name).write_bytes(data)
+        if not folder.exists():
+            staging.rename(folder)
+            return
+        for name in files:
+            os.replace(staging / name, folder / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -22,7 +22,7 @@ from os import PathLike
 from pathlib import Path
 
 from workbench.data.campaign import Campaign
-from workbench.data.files import head, with_stdin
+from workbench.data.files import STDIN, head, rename_copy, with_stdin
 from workbench.errors import WorkbenchError
 from workbench.model import Organization
 
@@ -145,4 +145,10 @@ def read_campaign(gold: str | PathLike, runs: Sequence[str | PathLike], *, forma
         truth = read_gold(gold_path, gold_format or format, label=label, encoding=gold_encoding or encoding)
         systems = read_runs(run_paths, run_format or format, gold=truth, label=label,
                             encoding=run_encoding or encoding, max_docs=max_docs, score_precision=score_precision)
+        copies = [path for given, path in zip([gold, *runs], [gold_path, *run_paths], strict=True)
+                  if str(given) == STDIN]
+        for mapping in (truth, *systems.values()):  # errors kept for later (a duplicate) name <stdin> too
+            for error in getattr(mapping, "refused", {}).values():
+                for copy in copies:
+                    rename_copy(error, copy)
     return Campaign(truth, systems)

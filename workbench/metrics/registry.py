@@ -21,7 +21,6 @@ is the measure NAME with that cutoff. A parameter may also be written under an o
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -31,14 +30,6 @@ from typing import Any
 from workbench.errors import ParameterError, ParameterTypeError, WorkbenchError
 from workbench.scalars import parse_scalar
 
-# The modules whose import registers measures; loaded on first use so that they may import this one.
-_MODULES = (
-    "workbench.metrics.reliability",
-    "workbench.metrics.ranking",
-    "workbench.metrics.clustering",
-    "workbench.metrics.filtering",
-    "workbench.metrics.baselines",
-)
 
 
 class UnknownMeasureError(WorkbenchError):
@@ -186,7 +177,7 @@ class MeasureSpec:
 
 _REGISTRY: dict[str, MeasureSpec] = {}
 _BY_NAME: dict[str, MeasureSpec] = {}
-_loaded = False
+_loader: list[Callable[[], None]] = []  # imports the modules that register measures (set by workbench.metrics)
 
 
 def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
@@ -218,12 +209,16 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
     return spec
 
 
+def set_loader(loader: Callable[[], None]) -> None:
+    """The function that imports every module registering measures, called once before the first look-up by
+    name (the package :mod:`workbench.metrics` sets it, so that this module imports none of the measure
+    modules, which import it)."""
+    _loader[:] = [loader]
+
+
 def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in _MODULES:
-            importlib.import_module(module)
+    while _loader:
+        _loader.pop()()
 
 
 def _parameters(spec: MeasureSpec) -> str:

@@ -20,7 +20,7 @@ MIN_GEO_MEAN = 0.00001  # trec_eval.h: the floor of gm_map and gm_bpref
 
 def trec_order(topics: Sequence[str]) -> np.ndarray:
     """Positions of ``topics`` in trec_eval's order: by their UTF-8 bytes, as ``strcmp`` compares them."""
-    keys = [topic.encode("utf-8", errors="surrogateescape") for topic in topics]
+    keys = [topic.encode("utf-8", errors="surrogatepass") for topic in topics]
     return np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
 
 

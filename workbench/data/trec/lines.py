@@ -232,7 +232,7 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
 
     def labels(key: str) -> Labels:
         codes, names = columns[key]
-        return Labels(codes, tuple(value.decode(codec, errors="surrogateescape") for value in names))
+        return Labels(codes, tuple(value.decode(codec, errors="backslashreplace") for value in names))
 
     other = {key: columns[key] for key in wanted if key in ("iteration", "rank")}
     return TrecLines(name, kind, labels("topic"), columns["document"], columns[value],

@@ -33,22 +33,12 @@ from workbench.data.trec.numbers import read_integers, reading_note
 from workbench.data.trec.ranked import Judgements, RankedRun, check_ranking_options, judgements, rank_runs
 
 
-def _texts(values: np.ndarray, codec: str) -> pd.Series:
-    return _column(np.array([value.decode(codec, errors="surrogateescape") for value in values.tolist()],
-                            dtype=object))
+def _texts(values: np.ndarray, codec: str) -> np.ndarray:
+    return np.array([value.decode(codec, errors="backslashreplace") for value in values.tolist()], dtype=object)
 
 
-def _names(labels) -> pd.Series:
-    return _column(np.asarray(labels.names, dtype=object)[labels.codes])
-
-
-def _column(values: np.ndarray) -> pd.Series:
-    """Text as pandas' string column, or as Python objects where it keeps undecodable bytes (lone surrogates,
-    which pandas' Arrow strings cannot hold)."""
-    try:
-        return pd.Series(values)
-    except UnicodeEncodeError:
-        return pd.Series(values, dtype=object)
+def _names(labels) -> np.ndarray:
+    return np.asarray(labels.names, dtype=object)[labels.codes]
 
 
 # ------------------------------------------------------------------------------------------ qrels
@@ -66,7 +56,7 @@ def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.D
     negative and zero grades kept)."""
     lines = read_lines(path, "qrels", encoding, ("iteration",))
     return pd.DataFrame({"topic": _names(lines.topics), "iteration": _texts(lines.other["iteration"], lines.codec),
-                         "document": _column(lines.documents.strings()), "relevance": lines.values})
+                         "document": lines.documents.strings(), "relevance": lines.values})
 
 
 def qrels_grades(frame: pd.DataFrame) -> dict[str, dict[str, float]]:
@@ -105,7 +95,7 @@ def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.Dat
     if note:
         warnings.warn(f"{lines.path}: {note} (trec_eval ignores ranks)", TrecReadingWarning, stacklevel=2)
     return pd.DataFrame({"topic": _names(lines.topics), "q0": _texts(lines.other["iteration"], lines.codec),
-                         "document": _column(lines.documents.strings()), "rank": ranks, "score": lines.values,
+                         "document": lines.documents.strings(), "rank": ranks, "score": lines.values,
                          "system": _names(lines.systems)})
 
 

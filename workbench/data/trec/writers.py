@@ -24,15 +24,13 @@ from __future__ import annotations
 
 import gzip
 import math
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Mapping
 from os import PathLike
-from pathlib import Path
 
 import pandas as pd
 
+from workbench.data.files import write_whole
 from workbench.errors import WorkbenchError
 from workbench.metrics.ranking.table import ranked_documents
 from workbench.model import Organization, natural_key
@@ -86,20 +84,9 @@ def _rank(value, what: str) -> str:
 
 
 def write_text(path: str | PathLike, lines: Iterable[str]) -> None:
-    """Write the lines as UTF-8 (gzip-compressed when the name ends in ``.gz``), whole or not at all: into a
-    temporary file beside the target, then renamed over it."""
+    """Write the lines as UTF-8 (gzip-compressed when the name ends in ``.gz``), whole or not at all."""
     data = "".join(lines).encode("utf-8", errors="surrogateescape")
-    target = Path(path)
-    if str(target).endswith(".gz"):
-        data = gzip.compress(data, mtime=0)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_whole(path, gzip.compress(data, mtime=0) if str(path).endswith(".gz") else data)
 
 
 def _nonempty(rows: list, what: str) -> list:
