@@ -31,7 +31,6 @@ from workbench.errors import ParameterError, ParameterTypeError, WorkbenchError
 from workbench.scalars import parse_scalar
 
 
-
 class UnknownMeasureError(WorkbenchError):
     """A measure name or parameter the registry does not know; the message lists what it knows."""
 
