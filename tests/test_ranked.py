@@ -77,6 +77,19 @@ def test_trec_eval_order_is_trec_eval_comparator(entries, precision):
     assert trec_eval_order(scores, docs, score_precision=precision).tolist() == ungrouped
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([1.0, np.nextafter(1.0, 2.0), np.nextafter(1.0, 0.0), 1.0 + 2**-40,
+                                           -0.0, 0.0, 3.5e38, np.inf, -1e-300, 5e-324]),
+                          st.text(alphabet="ab", min_size=1, max_size=3),
+                          st.sampled_from([0, 1, 2**20 - 1, 2**31 + 7])), min_size=1, max_size=30,
+                unique_by=lambda e: (e[1], e[2])))
+def test_many_groups_keep_every_bit_of_the_scores(entries):
+    """Group codes take the key's leading bits; scores that differ in their last bits still rank as doubles."""
+    scores, docs, groups = (list(column) for column in zip(*entries, strict=True))
+    expected = _trec_eval_sorted(scores, docs, groups, "float64")
+    assert trec_eval_order(scores, docs, np.array(groups)).tolist() == expected
+
+
 def test_scores_tie_as_doubles_or_as_32_bit_floats(tmp_path):
     """0.30000001 and 0.3 are two doubles (trec_eval 10.0 ranks 'a' first) but one float32: trec_eval 9.x (and
     pytrec_eval, its C code) ranks that tie by id descending, so 'b' (non-relevant) comes first."""

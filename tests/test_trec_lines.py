@@ -13,10 +13,12 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+from tests.conftest import shared_dataset
 from workbench.cli import main as cli_main
 from workbench.data import Campaign, TrecFormatError, read_campaign, read_trec_qrels, read_trec_run
 from workbench.data.trec import TrecReadingWarning, arrow, read_lines, scan
@@ -355,3 +357,29 @@ def test_gzip_and_standard_input_everywhere(tmp_path):
     with io.BytesIO(gzip.compress(run.read_bytes())) as stream:
         assert subprocess.run([*command, "-"], input=stream.read(), capture_output=True, check=True,
                               cwd=ROOT).stdout == plain
+
+
+# ---------------------------------------------------------------------------- the public front door
+def test_read_campaign_is_what_eval_prints_per_topic(capsys):
+    """``wb.read_campaign(...).evaluate(...)`` equals ``eval --per-topic`` value for value (full precision),
+    ``all`` rows included; ``wb.Campaign`` is the campaign class."""
+    import workbench as wb
+    from workbench.data.campaign import Campaign as CampaignClass
+    from workbench.data.campaign import means
+
+    assert wb.Campaign is CampaignClass
+    qrels = str(shared_dataset("trec_eval_test", "qrels.rel_level"))
+    runs = [str(shared_dataset("trec_eval_test", name)) for name in ("results.test", "results.trunc")]
+    measures = ["AP", "nDCG@10", "P@5", "NumRel", "NumRet", "GMAP", "Bpref(rel_level=2)"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(WorkbenchError, match="already in an earlier run file"):  # both runs are STANDARD
+            wb.read_campaign(qrels, runs)
+        results = wb.read_campaign(qrels, runs[:1]).evaluate(measures, progress=False)
+    assert cli_main(["eval", "--gold", qrels, "--run", runs[0], "-m", *measures, "--per-topic", "--format", "csv",
+                     "-q"]) == 0
+    printed = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
+    expected = [[s, str(t), m, repr(v)] for s, t, m, v in
+                pd.concat([results, means(results)], ignore_index=True).itertuples(index=False)]
+    assert [row[:3] for row in printed] == [row[:3] for row in expected]
+    assert [float(row[3]) for row in printed] == [float(row[3]) for row in expected]

@@ -111,7 +111,7 @@ def _line_of(raw, offset: int) -> int:
 
 
 def _is_ascii(raw) -> bool:
-    return raw.isascii() if isinstance(raw, bytes) else not (np.frombuffer(raw, dtype=np.uint8) >= 128).any()
+    return raw.isascii() if isinstance(raw, bytes) else int(np.frombuffer(raw, dtype=np.uint8).max(initial=0)) < 128
 
 
 def _prepared(raw, codec: str, path) -> tuple[object, str, list[str]]:
@@ -170,7 +170,7 @@ def _scanned(raw, kind: str, wanted: tuple[str, ...], path, encoding: str) -> tu
 def _spaces_note(raw) -> str | None:
     """Where fields hold what Python's ``str.split`` would cut at (UTF-8 spaces where the bytes are UTF-8, else
     Latin-1's), whatever the encoding the ids are decoded with, so that every entry point says the same."""
-    if _is_ascii(raw) and not re.search(rb"[\x1c-\x1f]", raw):
+    if _is_ascii(raw) and all(raw.find(byte) < 0 for byte in (b"\x1c", b"\x1d", b"\x1e", b"\x1f")):
         return None
     try:
         bytes(raw).decode("utf-8")

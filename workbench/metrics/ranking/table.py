@@ -69,17 +69,10 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
         with np.errstate(over="ignore"):  # beyond 3.4e38 a float is inf, in trec_eval too
             values = values.astype(np.float32)
     descending = _descending_key(values)
-    if groups is None:
-        order = np.argsort(descending, kind="stable")
-        same = np.diff(descending[order]) == 0
-    elif score_precision == "float32":  # one int64 key: the group in the high 32 bits
-        combined = (np.asarray(groups, dtype=np.int64) << 32) + descending
-        order = np.argsort(combined, kind="stable")
-        same = np.diff(combined[order]) == 0
-    else:
-        order = np.lexsort((descending, groups))
-        same = (np.diff(descending[order]) == 0) & (np.diff(np.asarray(groups)[order]) == 0)
-    if same.any():  # re-sort each run of tied positions by document id descending
+    key, exact = _sort_key(descending, groups, narrow=score_precision == "float32")
+    order = np.argsort(key, kind="stable")
+    same = np.diff(key[order]) == 0
+    if same.any():  # re-sort each run of tied keys by the full score, then by document id descending
         tied = np.zeros(len(order), dtype=bool)
         tied[:-1] |= same
         tied[1:] |= same
@@ -92,8 +85,24 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
             if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes, codes as they are
                 docs = docs.astype(str)
             codes = np.unique(docs, return_inverse=True)[1].ravel()
-        order[positions] = order[positions][np.lexsort((-codes, run[positions]))]
+        keys = (-codes, run[positions]) if exact else (-codes, descending[order[positions]], run[positions])
+        order[positions] = order[positions][np.lexsort(keys)]
     return order
+
+
+def _sort_key(descending: np.ndarray, groups: np.ndarray | None, narrow: bool) -> tuple[np.ndarray, bool]:
+    """One 64-bit key per entry, ordered by group then score descending, and whether it orders the scores
+    exactly. A 32-bit score key (``narrow``: float32, in [0, 2^32)) sits below the group exactly; a 64-bit one
+    keeps its leading 64 − (group bits) bits there, and entries whose leading bits tie are put in order afterwards
+    with the whole key (one sort of 64-bit integers instead of two)."""
+    if groups is None:
+        return descending, True
+    groups = np.asarray(groups, dtype=np.uint64)
+    if narrow:
+        return (groups << np.uint64(32)) | descending.astype(np.uint64), True
+    bits = max(int(groups.max(initial=0)).bit_length(), 1)
+    unsigned = descending.view(np.uint64) ^ np.uint64(1 << 63)  # the same order, from 0
+    return (groups << np.uint64(64 - bits)) | (unsigned >> np.uint64(bits)), False
 
 
 def _descending_key(values: np.ndarray) -> np.ndarray:
