@@ -19,13 +19,16 @@ a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import math
 import os
 import sys
 import warnings
 from contextlib import contextmanager
 
 from workbench.errors import WorkbenchError
-from workbench.shell import JSON_FORMATS, dumps, eval_json, jsonl_rows, records, tables_json
+from workbench.shell import JSON_FORMATS, Table, dumps, eval_json, jsonl_rows, records, table_of, tables_json
 
 FORMATS = ("auto", "trec", "replab", "weps")
 OUTPUTS = ("table", "csv", "markdown", "latex", *JSON_FORMATS)
@@ -41,25 +44,43 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ----------------------------------------------------------------------------------------------- printing
-def _wide(frame):
-    index = ["system", "topic"] if frame["topic"].nunique() > 1 else ["system"]
-    table = frame.pivot_table(index=index, columns="measure", values="value", sort=False)
-    return table[list(dict.fromkeys(frame["measure"]))].reset_index()
+COLUMNS = ["system", "topic", "measure", "value"]
+
+
+def _wide(table: Table) -> Table:
+    """The tidy rows as a system × measure table (system, topic × measure when there are several topics)."""
+    by_topic = len({row[1] for row in table.rows}) > 1
+    measures = list(dict.fromkeys(row[2] for row in table.rows))
+    cells: dict[tuple, dict[str, float]] = {}
+    for system, topic, measure, value in table.rows:
+        cells.setdefault((system, topic) if by_topic else (system,), {})[measure] = value
+    keys = ["system", "topic"] if by_topic else ["system"]
+    return Table([*keys, *measures], [(*key, *(values.get(m, float("nan")) for m in measures))
+                                      for key, values in cells.items()])
 
 
 def _cell(value) -> str:
     return value if isinstance(value, str) else str(value) if isinstance(value, bool | int) else f"{value:.4f}"
 
 
-def text_table(frame, fmt: str) -> str:
-    """Any DataFrame as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals), a JSON
-    array of row objects or JSON lines (full precision, NaN as null)."""
+def _csv_cell(value):
+    """As pandas writes a CSV cell: NaN empty, numbers in full precision."""
+    return "" if isinstance(value, float) and math.isnan(value) else value
+
+
+def text_table(table: Table, fmt: str) -> str:
+    """A table as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals), a JSON array of
+    row objects or JSON lines (full precision, NaN as null)."""
     if fmt in JSON_FORMATS:
-        return jsonl_rows(frame) if fmt == "jsonl" else dumps(records(frame)) + "\n"
+        return jsonl_rows(table) if fmt == "jsonl" else dumps(records(table)) + "\n"
     if fmt == "csv":
-        return frame.to_csv(index=False, lineterminator="\n")
-    header = [str(c) for c in frame.columns]
-    cells = [[_cell(v) for v in row] for row in frame.itertuples(index=False)]
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(table.columns)
+        writer.writerows([_csv_cell(value) for value in row] for row in table.rows)
+        return out.getvalue()
+    header = [str(c) for c in table.columns]
+    cells = [[_cell(v) for v in row] for row in table.rows]
     if fmt == "table":
         widths = [max(len(x) for x in column) for column in zip(header, *cells, strict=True)]
         return "".join("  ".join(x.rjust(w) for x, w in zip(row, widths, strict=True)).rstrip() + "\n"
@@ -72,34 +93,31 @@ def text_table(frame, fmt: str) -> str:
     def tex(text: str) -> str:
         return "".join("\\" + c if c in "&%$#_{}" else c for c in text.replace("\\", "/"))
 
-    kinds = frame.dtypes.map(lambda dtype: "r" if dtype.kind in "fiu" else "l")
-    lines = ["\\begin{tabular}{" + "".join(kinds) + "}", "\\hline", " & ".join(map(tex, header)) + r" \\",
-             "\\hline"]
+    numeric = [all(isinstance(row[i], int | float) and not isinstance(row[i], bool) for row in table.rows)
+               for i in range(len(header))]
+    lines = ["\\begin{tabular}{" + "".join("r" if n else "l" for n in numeric) + "}", "\\hline",
+             " & ".join(map(tex, header)) + r" \\", "\\hline"]
     lines += [" & ".join(map(tex, row)) + r" \\" for row in cells]
     lines += ["\\hline", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
 
 
-def _counts_as_integers(frame):
+def _counts_as_integers(table: Table) -> Table:
     """The value cells of counts (measures summed over topics: ``NumRet``...) as integers where they are whole,
     as trec_eval prints them."""
     from workbench.metrics.registry import aggregate
 
-    counts = frame["measure"].map(lambda measure: aggregate(str(measure)) == "sum")
-    if not counts.any():
-        return frame
-    frame = frame.astype({"value": object})
-    whole = counts & frame["value"].map(lambda value: isinstance(value, float) and value.is_integer())
-    frame.loc[whole, "value"] = frame.loc[whole, "value"].map(lambda value: str(int(value)))
-    return frame
+    counts = {measure for measure in {row[2] for row in table.rows} if aggregate(str(measure)) == "sum"}
+    return Table(table.columns, [(*row[:3], int(row[3])) if row[2] in counts and isinstance(row[3], float)
+                                 and row[3].is_integer() else row for row in table.rows])
 
 
-def render(frame, fmt: str) -> str:
-    """The tidy table ``system, topic, measure, value``: long for CSV and the aligned table (trec_eval's
-    layout; counts printed as integers) and JSON lines, a system × measure table for markdown and LaTeX."""
+def render(table: Table, fmt: str) -> str:
+    """The tidy rows ``system, topic, measure, value``: long for CSV and the aligned table (trec_eval's layout;
+    counts printed as integers) and JSON lines, a system × measure table for markdown and LaTeX."""
     if fmt == "table":
-        frame = _counts_as_integers(frame)
-    return text_table(frame if fmt in ("csv", "table", *JSON_FORMATS) else _wide(frame), fmt)
+        table = _counts_as_integers(table)
+    return text_table(table if fmt in ("csv", "table", *JSON_FORMATS) else _wide(table), fmt)
 
 
 # ----------------------------------------------------------------------------------------------- commands
@@ -120,8 +138,9 @@ def _measures(args) -> list:
 
 
 def _results(args):
-    """The campaign's tidy results; what the readers and the campaign said is printed as ``note:`` lines when
-    the command succeeds (a failing one prints its one error line only)."""
+    """The campaign's scores (:class:`~workbench.data.campaign.Scores`: plain rows, no pandas); what the readers
+    and the campaign said is printed as ``note:`` lines when the command succeeds (a failing one prints its one
+    error line only)."""
     from workbench.data.read import read_campaign
     from workbench.data.replab import ReplabEncodingError
     from workbench.data.trec.errors import TrecEncodingError
@@ -137,25 +156,23 @@ def _results(args):
         except (ReplabEncodingError, TrecEncodingError) as error:
             raise CliError(f"{error} (on the command line: --gold-encoding latin-1 or --run-encoding latin-1, or "
                            "--encoding for every file)") from None
-        results = campaign.evaluate(_measures(args), missing_topics=policy, extra_topics=args.extra,
-                                    progress=not args.quiet)
+        scores = campaign.score(_measures(args), missing_topics=policy, extra_topics=args.extra,
+                                progress=not args.quiet)
     for warning in caught:
         print(f"workbench: note: {warning.message}", file=sys.stderr)
-    return results
+    return scores
 
 
 def cmd_eval(args) -> int:
-    import pandas as pd
+    from workbench.data.campaign import summaries
 
-    from workbench.data.campaign import means
-
-    results = _results(args)
-    table = means(results)
+    scores = _results(args)
+    results, table = Table(COLUMNS, scores.rows), Table(COLUMNS, summaries(scores.rows))
     if args.format == "json":
-        sys.stdout.write(eval_json(results, table, args.per_topic))
+        sys.stdout.write(eval_json(results, table, args.per_topic, scores.attrs))
         return 0
     if args.per_topic:
-        table = pd.concat([results, table], ignore_index=True)
+        table = Table(COLUMNS, results.rows + table.rows)
     sys.stdout.write(render(table, args.format))
     return 0
 
@@ -164,7 +181,7 @@ def cmd_compare(args) -> int:
     from workbench.analysis import compare_report, significance, uir_matrix
     from workbench.data.campaign import means
 
-    results = _results(args)
+    results = _results(args).frame()
     measures = list(dict.fromkeys(results["measure"]))
     if results["system"].nunique() < 2:
         raise CliError("compare needs at least two systems (give several --run files or systems)")
@@ -178,12 +195,12 @@ def cmd_compare(args) -> int:
     shown = ["measure", "system_a", "system_b", "difference", "statistic", "p_value", "p_adjusted", "significant"]
     if args.format in JSON_FORMATS:
         uir = matrix.stack().rename("uir").rename_axis(["system_a", "system_b"]).reset_index()
-        tables = {"means": means(results), "uir": uir, "significance": tests[shown]}
+        tables = {"means": table_of(means(results)), "uir": table_of(uir), "significance": table_of(tests[shown])}
         sys.stdout.write(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
         return 0
     sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
-                     text_table(matrix.reset_index(allow_duplicates=True), args.format)))
-    sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
+                     text_table(table_of(matrix.reset_index(allow_duplicates=True)), args.format)))
+    sections.append((tests.attrs.get("report", "significance"), text_table(table_of(tests[shown]), args.format)))
     comment = "%" if args.format == "latex" else "#"
     sys.stdout.write("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
     return 0

@@ -89,10 +89,14 @@ class DocumentIds:
         return f"<DocumentIds: {len(self)} ids, {self.words.shape[1] * 8} bytes wide>"
 
     def take(self, positions) -> DocumentIds:
-        """The ids at ``positions`` (integers or a boolean mask), same source."""
+        """The ids at ``positions`` (integers or a boolean mask), same source; these very ids when ``positions``
+        are all of them in order (nothing is copied)."""
         positions = np.asarray(positions)
         if positions.dtype == bool:
             positions = np.flatnonzero(positions)
+        if positions.size == len(self) and positions.size and positions[0] == 0 and \
+                (np.diff(positions) == 1).all():
+            return self
         index = positions if self._index is None else self._index[positions]
         taken = DocumentIds(self.words[positions], self.lengths[positions], self._source, index, self._encoding)
         if self._strings is not None:

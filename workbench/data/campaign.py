@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from workbench.data.scoring import CampaignError, score_topic, topics_text
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.ranked import Judgements, RankedRun
@@ -37,6 +39,32 @@ COLUMNS = ["system", "topic", "measure", "value"]
 
 class MissingTopicsWarning(UserWarning):
     """Some run lacks topics of the gold standard; the message says which and what the policy did."""
+
+
+@dataclass(frozen=True)
+class Scores:
+    """A campaign's scores as plain rows ``(system, topic, measure, value)``, and what the topic policies did
+    (``attrs``: ``missing_topics``, ``extra_topics``)."""
+
+    rows: list[tuple[str, str, str, float]]
+    attrs: dict
+
+    def frame(self) -> pd.DataFrame:
+        """The rows as the tidy DataFrame ``system, topic, measure, value`` (``attrs`` kept)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.rows, columns=COLUMNS).astype({"value": "float64"})
+        frame.attrs.update(self.attrs)
+        return frame
+
+
+def _progress(work: list, shown: bool):
+    """``work``, with a tqdm progress bar when ``shown`` and the work lasts more than a second."""
+    if not shown:
+        return work
+    from tqdm.auto import tqdm
+
+    return tqdm(work, desc="evaluating", unit="topic", delay=1.0, leave=False)
 
 
 @dataclass(frozen=True)
@@ -115,7 +143,8 @@ class Campaign:
                  extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
                  chunk_topics: int | None = None) -> pd.DataFrame:
         """Score every (system, gold topic) with :func:`workbench.evaluate`: a tidy DataFrame
-        ``system, topic, measure, value`` (systems, topics and measures in the order given).
+        ``system, topic, measure, value`` (systems, topics and measures in the order given); the rows of
+        :meth:`score`, which needs no pandas.
 
         ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (the default, shared
         with ``python -m workbench eval``/``compare``: as ``trec_eval -c`` scores it, on an empty ranking, so
@@ -134,9 +163,14 @@ class Campaign:
         by topic (the ranking measures of the one-pass gain table are scored here); the results are those of
         the serial run, bit for bit (see :mod:`workbench.data.distributed`).
         """
-        import pandas as pd
-        from tqdm.auto import tqdm
+        return self.score(measures, missing_topics, extra_topics, progress, executor=executor,
+                          chunk_topics=chunk_topics).frame()
 
+    def score(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
+              extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
+              chunk_topics: int | None = None) -> Scores:
+        """:meth:`evaluate`'s rows as plain tuples (:class:`Scores`), without pandas: what the command line
+        prints from."""
         if missing_topics not in MISSING_POLICIES:
             raise CampaignError(f"missing_topics must be one of {', '.join(MISSING_POLICIES)}, "
                                 f"got {missing_topics!r}")
@@ -164,8 +198,7 @@ class Campaign:
             others = score_on(executor, self.gold, self.runs, [(s, t) for s, t in work if t in self.runs[s]],
                               {name: parse(name) for name in names_left}, chunk_topics=chunk_topics,
                               progress=progress)
-        for system, topic in tqdm(work, desc="evaluating", unit="topic", disable=not progress or distributed,
-                                  delay=1.0, leave=False):
+        for system, topic in _progress(work, progress and not distributed):
             run = self.runs[system]
             scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
             if topic not in run:
@@ -175,17 +208,16 @@ class Campaign:
             elif names_left:
                 scores.update(score_topic(system, topic, self.gold[topic], run[topic], names_left))
             rows.extend((system, topic, name, scores[name]) for name in names)
-        frame = pd.DataFrame(rows, columns=COLUMNS).astype({"value": "float64"})
-        frame.attrs["missing_topics"] = {"policy": missing_topics, "topics": missing}
-        frame.attrs["extra_topics"] = {"policy": extra_topics, "topics": extra}
+        attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
+                 "extra_topics": {"policy": extra_topics, "topics": extra}}
         notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): "
                  + ("scored 0, on an empty ranking as trec_eval -c scores them (counts of the judgements, such as "
                     "NumRel, keep their value)" if missing_topics == "zero" else "skipped") for s, t in missing.items()]
         notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
                   for s, t in extra.items()]
         if notes:
-            warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=2)
-        return frame
+            warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=3)
+        return Scores(rows, attrs)
 
     def _ranking_scores(self, names: list[str], placeholders: bool) -> tuple[dict[str, dict[str, dict[str, float]]],
                                                                              list[str]]:
@@ -219,24 +251,37 @@ def _measure_names(measures) -> list[str]:
     return names
 
 
-def means(results: pd.DataFrame, wide: bool = False) -> pd.DataFrame:
-    """Per-system summaries over topics of a tidy result table, as trec_eval's ``all`` rows: the mean of each
+def summaries(rows: Iterable[tuple[str, str, str, float]]) -> list[tuple[str, str, str, float]]:
+    """Per system and measure the summary over topics that trec_eval prints in its ``all`` row: the mean of each
     measure, the sum of counts (``NumRet``, ``NumRel``...), the geometric mean of ``GMAP`` and ``GMBpref``
     (:func:`workbench.metrics.registry.aggregate`), values added in trec_eval's topic order
-    (:func:`workbench.metrics.summary.summarize`). Rows ``system, "all", measure, value``, or with ``wide=True``
-    a system × measure table. Measures and systems keep their order."""
-    import pandas as pd
+    (:func:`workbench.metrics.summary.summarize`). Rows ``(system, "all", measure, value)``, systems and measures
+    in their order of appearance.
 
+    >>> summaries([("s", "q1", "AP", 0.5), ("s", "q2", "AP", 0.25), ("s", "q1", "NumRel", 3), ("s", "q2", "NumRel", 4)])
+    [('s', 'all', 'AP', 0.375), ('s', 'all', 'NumRel', 7.0)]
+    """
+    grouped: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
+    for system, topic, measure, value in rows:
+        topics, values = grouped.setdefault((system, measure), ([], []))
+        topics.append(str(topic))
+        values.append(value)
+    out = []
+    for (system, measure), (topics, values) in grouped.items():
+        ordered = np.asarray(values, dtype=float)[trec_order(topics)]
+        out.append((system, "all", measure, summarize(ordered, aggregate(str(measure))) if len(values) else
+                    float("nan")))
+    return out
+
+
+def means(results: pd.DataFrame, wide: bool = False) -> pd.DataFrame:
+    """Per-system summaries over topics of a tidy result table, as trec_eval's ``all`` rows (:func:`summaries`):
+    rows ``system, "all", measure, value``, or with ``wide=True`` a system × measure table. Measures and systems
+    keep their order."""
     missing = set(COLUMNS) - set(results.columns)
     if missing:
         raise CampaignError(f"results lack column(s) {sorted(missing)}; expected {', '.join(COLUMNS)}")
-    rows = []
-    for (system, measure), group in results.groupby(["system", "measure"], sort=False):
-        topics = group["topic"].astype(str).tolist()
-        values = group["value"].to_numpy(dtype=float)[trec_order(topics)]
-        rows.append((system, "all", measure, summarize(values, aggregate(str(measure))) if len(values) else
-                     float("nan")))
-    grouped = pd.DataFrame(rows, columns=COLUMNS).astype({"value": "float64"})
+    grouped = Scores(summaries(results[COLUMNS].itertuples(index=False)), {}).frame()
     if wide:
         table = grouped.pivot(index="system", columns="measure", values="value")
         table = table.loc[list(dict.fromkeys(grouped["system"])), list(dict.fromkeys(grouped["measure"]))]

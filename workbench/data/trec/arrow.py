@@ -22,9 +22,9 @@ _PLAIN_GRADE = r"^-?[0-9]{1,18}$"  # what Arrow's int64 and C's atol read alike 
 
 
 def separator(raw) -> bytes | None:
-    """The one separator of a file that may be plain (``b" "`` or ``b"\\t"``), or None when it is not; only single
-    bytes are searched for (``memchr``, milliseconds for 100 MB): an empty field (a doubled, leading or trailing
-    separator) shows after reading, as a field count Arrow refuses or an empty value (:func:`read_plain`)."""
+    """The one separator of a file that may be plain (``b" "`` or ``b"\\t"``), or None when it is not; single bytes
+    are searched for with ``memchr`` and a doubled separator as byte pairs (milliseconds for 100 MB). A leading or
+    trailing separator shows after reading, as a field count Arrow refuses or an empty first or last field."""
     if any(raw.find(byte) >= 0 for byte in (b"\0", b"\v", b"\f")) or raw[:3] == b"\xef\xbb\xbf":
         return None
     if raw.find(b"#") >= 0 and (raw[:1] == b"#" or raw.find(b"\n#") >= 0):
@@ -37,7 +37,19 @@ def separator(raw) -> bytes | None:
     tab, space = raw.find(b"\t") >= 0, raw.find(b" ") >= 0
     if tab and space:
         return None
-    return b"\t" if tab else b" "
+    delimiter = b"\t" if tab else b" "
+    return None if _has_pair(raw, delimiter[0]) else delimiter
+
+
+def _has_pair(raw, byte: int) -> bool:
+    """Whether two ``byte`` follow one another: the bytes read two by two as 16-bit words, from each parity."""
+    buffer = np.frombuffer(raw, dtype=np.uint8)
+    pair = np.uint16(byte | byte << 8)
+    for start in (0, 1):
+        words = (buffer.size - start) // 2
+        if words and (buffer[start:start + 2 * words].view(np.uint16) == pair).any():
+            return True
+    return False
 
 
 def _numbers(array, dtype) -> np.ndarray:
@@ -73,12 +85,13 @@ def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict |
             pa.py_buffer(raw), read_options=arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22),
             parse_options=arrow_csv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
                                                  double_quote=False, escape_char=False, ignore_empty_lines=False),
-            convert_options=arrow_csv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False))
+            convert_options=arrow_csv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False,
+                                                     include_columns=[name for name in names if name in wanted]))
     except pa.ArrowException:  # a field count or a number Arrow refuses: the scanner says what it is
         return None
     if table.num_rows == 0 or any(compute.min(compute.binary_length(table.column(name))).as_py() == 0
-                                  for name in names if types[name] == pa.binary()):
-        return None  # a doubled separator left an empty field: not plain
+                                  for name in wanted if types[name] == pa.binary()):
+        return None  # a leading or trailing separator left an empty first or last field: not plain
     columns: dict = {}
     for name in wanted:
         column = table.column(name)

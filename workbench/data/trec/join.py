@@ -29,7 +29,7 @@ from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_doc
 from workbench.model import Organization
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
-_FILTER_BITS = 24  # the judged keys' top bits mark 2^24 slots (16 MB): most unjudged keys fall on an empty one
+_FILTER_BITS = 24  # the judged keys' last bits mark 2^24 slots (16 MB): most unjudged keys fall on an empty one
 
 
 class _KeyCollision(Exception):
@@ -58,7 +58,7 @@ def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndar
 
 def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact: bool) -> np.ndarray:
     """Each (row, document)'s grade among the judgements (``judged``: their keys, rows, documents and grades),
-    NaN where it has none. Keys whose top bits no judged key has are not judged; the others and the judged keys
+    NaN where it has none. Keys whose last bits no judged key has are not judged; the others and the judged keys
     are sorted together, a judged pair being two equal neighbours, one from each set (the readers have refused
     repeats in either set, so equal keys within one set are a hash collision: exact keys are built instead)."""
     q_keys, q_rows, q_docs, grades = judged
@@ -67,11 +67,11 @@ def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact:
         return found
     if exact:
         candidates = np.flatnonzero(np.isin(run_keys, q_keys))
-    else:
-        shift = np.uint64(64 - _FILTER_BITS)
+    else:  # a slot per value of the keys' last bits (the documents' hashes)
+        mask = np.uint64((1 << _FILTER_BITS) - 1)
         slots = np.zeros(1 << _FILTER_BITS, dtype=bool)
-        slots[(q_keys >> shift).astype(np.intp)] = True
-        candidates = np.flatnonzero(slots[(run_keys >> shift).astype(np.intp)])
+        slots[(q_keys & mask).astype(np.intp)] = True
+        candidates = np.flatnonzero(slots[(run_keys & mask).astype(np.intp)])
     both = np.concatenate((q_keys, run_keys[candidates]))
     order = np.argsort(both, kind="stable")
     ordered = both[order]
@@ -86,40 +86,46 @@ def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact:
     return found
 
 
-def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool) -> GainTable:
-    present = np.array([topic in run.index for topic in topics], dtype=bool)
-    for topic in topics:  # a topic whose entries repeat a document is refused here, when it is used
-        gold.span(topic)
-        if topic in run.index:
-            run.span(topic)
-    entries, rows = spans(run.offsets, np.array([run.index[t] for t in topics if t in run.index], dtype=np.int64))
-    rows = np.flatnonzero(present)[rows]
-    docs = run.ids.take(entries)
-    missing = np.flatnonzero(~present) if placeholders else np.zeros(0, dtype=np.int64)
-    if missing.size:
-        docs_missing = DocumentIds.from_strings([PLACEHOLDER] * missing.size)
-    judged, q_rows = spans(gold.offsets, np.array([gold.index[t] for t in topics], dtype=np.int64))
-    q_docs, grades = gold.ids.take(judged), gold.grades[judged]
+def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of the mapping's topics that have a row, in the mapping's own order (all of them in order when
+    every topic has a row: nothing to gather), and each entry's row. A topic whose entries repeat a document is
+    refused here, when it is used."""
+    used = [i for i, topic in enumerate(mapping.topics) if topic in row_of]
+    for i in used:
+        mapping.span(mapping.topics[i])
+    entries, rank = spans(mapping.offsets, np.array(used, dtype=np.int64))
+    rows = np.array([row_of[mapping.topics[i]] for i in used], dtype=np.int64)[rank]
+    return entries, rows
 
-    def join(exact: bool) -> tuple[np.ndarray, np.ndarray]:
-        parts = [(rows, docs), (q_rows, q_docs)] + ([(missing, docs_missing)] if missing.size else [])
-        built = _exact_keys(parts) if exact else [keys(r, d) for r, d in parts]
+
+def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool) -> GainTable:
+    row_of = {topic: row for row, topic in enumerate(topics)}
+    entries, rows = _native(run, row_of)
+    docs = run.ids.take(entries)
+    judged, q_rows = _native(gold, row_of)
+    q_docs, grades = gold.ids.take(judged), gold.grades[judged]
+    missing = np.array([row for row, topic in enumerate(topics) if topic not in run.index] if placeholders else [],
+                       dtype=np.int64)
+    parts = [(rows, docs), (q_rows, q_docs)]
+    if missing.size:  # trec_eval's one-document ranking, each its own row, after the run's entries
+        parts.append((missing, DocumentIds.from_strings([PLACEHOLDER] * missing.size)))
+
+    def join(exact: bool) -> np.ndarray:
+        built = _exact_keys(parts) if exact else [keys(r, d, len(topics)) for r, d in parts]
         judged_keys = (built[1], q_rows, q_docs, grades)
-        found = _grades(built[0], rows, docs, judged_keys, exact)
-        extra = _grades(built[2], missing, docs_missing, judged_keys, exact) if missing.size else np.zeros(0)
-        return found, extra
+        found = [_grades(built[0], rows, docs, judged_keys, exact)]
+        if missing.size:
+            found.append(_grades(built[2], missing, parts[2][1], judged_keys, exact))
+        return np.concatenate(found)
 
     try:
-        found, extra = join(exact=False)
+        found = join(exact=False)
     except _KeyCollision:
-        found, extra = join(exact=True)
-    if missing.size:
-        rows, found = np.concatenate((rows, missing)), np.concatenate((found, extra))
-        by_row = np.argsort(rows, kind="stable")
-        rows, found = rows[by_row], found[by_row]
+        found = join(exact=True)
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
-    return GainTable.from_entries(rows, found, q_rows, grades, tuple(topics), placeholder=placeholder)
+    return GainTable.from_entries(np.concatenate((rows, missing)), found, q_rows, grades, tuple(topics),
+                                  placeholder=placeholder)
 
 
 def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,

@@ -34,7 +34,6 @@ from workbench.metrics.ranking.table import SCORE_PRECISIONS, trec_eval_order
 from workbench.model import Organization
 
 TIES = ("trec_eval", "levels")
-_SPREAD = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio: spreads a group number over 64 bits
 
 
 class DuplicateEntryError(WorkbenchError):
@@ -87,10 +86,15 @@ def document_ids(documents) -> DocumentIds:
     return DocumentIds.from_strings(values)
 
 
-def keys(groups: np.ndarray, ids: DocumentIds) -> np.ndarray:
-    """One uint64 key per (group, document): equal pairs give equal keys; different pairs almost never do
-    (callers check a match on the ids: :meth:`~workbench.ids.DocumentIds.equal`)."""
-    return ids.hashes() ^ (np.asarray(groups).astype(np.uint64) * _SPREAD)
+def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np.ndarray:
+    """One uint64 key per (group, document) (``groups`` below ``n_groups``; ``ids``: the documents, or their
+    :meth:`~workbench.ids.DocumentIds.hashes`): the group in the leading bits, the document's hash in the rest.
+    Equal pairs give equal keys, different pairs almost never do (callers check a match on the ids:
+    :meth:`~workbench.ids.DocumentIds.equal`), and entries grouped by group give keys a stable sort orders fast
+    (it merges the groups' sorted stretches)."""
+    bits = np.uint64(max(int(n_groups - 1).bit_length(), 1))
+    hashes = ids.hashes() if isinstance(ids, DocumentIds) else ids
+    return (np.asarray(groups).astype(np.uint64) << (np.uint64(64) - bits)) | (hashes >> bits)
 
 
 def first_duplicate(groups: np.ndarray, ids: DocumentIds,
@@ -98,8 +102,10 @@ def first_duplicate(groups: np.ndarray, ids: DocumentIds,
     """Among the entries at ``positions`` (ascending; None: every entry), the first whose (group, document)
     came before, and that earlier entry; None when there is none. The common case, no repeat, is one sort of
     integer keys (:meth:`~workbench.ids.DocumentIds.hashes`); keys that repeat are settled on the ids."""
-    entries = keys(groups, ids) if positions is None else keys(groups[positions], ids.take(positions))
-    ordered = np.sort(entries)
+    n_groups = int(np.max(groups, initial=0)) + 1
+    entries = keys(groups, ids, n_groups) if positions is None else \
+        keys(groups[positions], ids.hashes()[positions], n_groups)
+    ordered = np.sort(entries, kind="stable")
     if not (ordered[1:] == ordered[:-1]).any():
         return None
     positions = np.arange(len(ids)) if positions is None else positions
@@ -285,8 +291,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
         if not kept.all():
             _warn_dropped_repeats(group, ids, order[~kept], max_docs, topic_labels.names, n_topics)
             order, ranked_group = order[kept], ranked_group[kept]
-    refused = _refused_pairs(group, ids, np.sort(order), topic_labels.names, system_labels.names, n_topics, locate,
-                             systems is not None)
+    refused = _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
+                             topic_labels.names, system_labels.names, n_topics, locate, systems is not None)
     kept_sizes = np.bincount(ranked_group, minlength=n_systems * n_topics).reshape(n_systems, n_topics)
     present = np.bincount(group, minlength=n_systems * n_topics).reshape(n_systems, n_topics) > 0
     if systems is None:  # one run: every topic named, even one without documents (an empty ranking)
@@ -305,9 +311,10 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
 
 def _refused_pairs(group, ids, positions, topic_names, system_names, n_topics: int, locate,
                    named_systems: bool) -> dict[tuple[str, str], WorkbenchError]:
-    """The duplicate error of every (system, topic) whose kept entries repeat a document."""
+    """The duplicate error of every (system, topic) whose kept entries (``positions``, ascending; None: all)
+    repeat a document."""
     refused: dict[tuple[str, str], WorkbenchError] = {}
-    while positions.size:
+    while positions is None or positions.size:
         repeat = first_duplicate(group, ids, positions)
         if repeat is None:
             break
@@ -316,7 +323,7 @@ def _refused_pairs(group, ids, positions, topic_names, system_names, n_topics: i
         system, topic = system_names[g // n_topics], topic_names[g % n_topics]
         error = DuplicateEntryError(ids[again], topic, system if named_systems else None, first, again)
         refused[system, topic] = locate(error) if locate else error
-        positions = positions[group[positions] != g]
+        positions = np.flatnonzero(group != g) if positions is None else positions[group[positions] != g]
     return refused
 
 
@@ -324,7 +331,7 @@ def _warn_dropped_repeats(group, ids: DocumentIds, beyond: np.ndarray, max_docs,
     """A warning when documents given twice fall beyond the ``-M`` cut (trec_eval ignores them there)."""
     if not beyond.size:
         return
-    everything = keys(group, ids)
+    everything = keys(group, ids, int(group.max(initial=0)) + 1)
     repeated = np.isin(everything[beyond], everything[np.setdiff1d(np.arange(len(ids)), beyond)]) | \
         _repeats_within(everything[beyond])
     if repeated.any():

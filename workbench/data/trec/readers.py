@@ -23,14 +23,17 @@ from __future__ import annotations
 
 import warnings
 from os import PathLike
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from workbench.data.trec.errors import TrecReadingWarning
 from workbench.data.trec.lines import read_lines
 from workbench.data.trec.numbers import read_integers, reading_note
 from workbench.data.trec.ranked import Judgements, RankedRun, check_ranking_options, judgements, rank_runs
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def _texts(values: np.ndarray, codec: str) -> np.ndarray:
@@ -54,6 +57,8 @@ def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8") -> Judgements
 def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
     """Every judgement line as a row: ``topic, iteration, document, relevance`` (int64, as trec_eval reads it;
     negative and zero grades kept)."""
+    import pandas as pd
+
     lines = read_lines(path, "qrels", encoding, ("iteration",))
     return pd.DataFrame({"topic": _names(lines.topics), "iteration": _texts(lines.other["iteration"], lines.codec),
                          "document": lines.documents.strings(), "relevance": lines.values})
@@ -88,6 +93,8 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "tr
 def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
     """Every run line as a row, in file order: ``topic, q0, document, rank, score, system`` (fields after the
     sixth are ignored; the rank read as C's ``atol`` reads it, as trec_eval would if it read ranks)."""
+    import pandas as pd
+
     lines = read_lines(path, "run", encoding, ("iteration", "rank"))
     ranks, odd = read_integers(lines.other["rank"])
     note = reading_note(("rank is not a plain integer", "ranks are not plain integers"), "atol", lines.other["rank"],

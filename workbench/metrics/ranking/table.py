@@ -234,7 +234,8 @@ class GainTable:
                      judged_grades: np.ndarray, topics: Sequence[str],
                      placeholder: np.ndarray | None = None) -> GainTable:
         """A table from flat arrays, one row per topic of ``topics``: ``rows[i]`` and ``gains[i]`` for every
-        retrieved document, grouped by row (ascending) and in rank order inside a row (NaN: not in the qrels;
+        retrieved document, grouped by row (a row's entries together, the rows in any order) and in rank order
+        inside a row (NaN: not in the qrels;
         a negative grade: pooled but unjudged, as in trec_eval; both gain 0); ``judged_rows[j]``,
         ``judged_grades[j]`` for every judgement, in any order (its positive grades make the ideal ranking);
         ``placeholder`` flags the rows of topics the run lacks (trec_eval's ``-c``).
@@ -334,12 +335,15 @@ def _mask(values, retrieved: np.ndarray, name: str) -> np.ndarray:
     return mask & retrieved
 
 def _scatter(rows: np.ndarray, n_rows: int, *values: np.ndarray) -> list[np.ndarray]:
-    """0-padded matrices of ``n_rows`` rows, one per array of ``values`` grouped by row (``rows`` ascending),
-    kept in order (each matrix of its values' dtype); the positions are computed once for all."""
+    """0-padded matrices of ``n_rows`` rows, one per array of ``values`` grouped by row (each row's entries
+    together, in order; the rows in any order), kept in order (each matrix of its values' dtype); the positions
+    are computed once for all."""
+    rows = np.asarray(rows)
     lengths = np.bincount(rows, minlength=n_rows) if len(rows) else np.zeros(n_rows, dtype=int)
     width = int(lengths.max(initial=0))
-    starts = np.cumsum(lengths) - lengths
-    flat = np.asarray(rows) * width + (np.arange(len(rows)) - np.repeat(starts, lengths))
+    begins = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1]))) if len(rows) else np.zeros(0, int)
+    runs = np.diff(np.concatenate((begins, [len(rows)])))
+    flat = rows * width + (np.arange(len(rows)) - np.repeat(begins, runs))
     matrices = []
     for given in values:
         matrix = np.zeros((n_rows, width), dtype=given.dtype)
