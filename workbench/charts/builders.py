@@ -81,10 +81,15 @@ def _numeric(frame: pd.DataFrame, column: str, chart: str) -> pd.DataFrame:
     return frame
 
 
-def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int | None = None) -> alt.Chart:
+def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int | None = None, height: int = 220,
+                 legend: bool = True) -> alt.Chart:
     """Grouped bars of several outputs' scores against one gold (seed 000, Table 9): one group per measure,
-    one bar per output, the value printed above each bar (``width`` defaults to 30 px per bar, ≥ 360)."""
-    data = require_columns(scores, ["output", "measure", "value"], "scores_chart")
+    one bar per output, the value printed above each bar (``width`` defaults to 30 px per bar, ≥ 360). With a
+    boolean column ``focused``, only the focused output's bars are printed and drawn opaque, the others faint
+    (the rows can then be swapped with ``with_data`` as the focus moves)."""
+    focused = "focused" in getattr(scores, "columns", ())
+    data = require_columns(scores, ["output", "measure", "value", *(["focused"] if focused else [])],
+                           "scores_chart")
     data = _numeric(data, "value", "scores_chart")
     measures, outputs = _order(data["measure"]), _order(data["output"])
     base = alt.Chart(data).encode(
@@ -92,13 +97,19 @@ def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int |
         xOffset=alt.XOffset("output:N", sort=outputs),
         y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="score"),
     )
+    colour = category_colours("output:N", outputs, "output")
+    if not legend:
+        colour.legend = None
     bars = base.mark_bar().encode(
-        color=category_colours("output:N", outputs, "output"),
+        color=colour,
         tooltip=["output:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
+        **({"opacity": alt.condition("datum.focused", alt.value(1.0), alt.value(0.35))} if focused else {}),
     )
     labels = base.mark_text(dy=-6, fontSize=9).encode(text=alt.Text("value:Q", format=".2f"))
+    if focused:
+        labels = labels.transform_filter("datum.focused")
     width = width or max(360, 30 * len(measures) * len(outputs))
-    return alt.layer(bars, labels).properties(width=width, height=220, title=title or "")
+    return alt.layer(bars, labels).properties(width=width, height=height, title=title or "")
 
 
 def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int = 420) -> alt.Chart:

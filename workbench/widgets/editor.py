@@ -138,8 +138,7 @@ class OrganizationEditor(W.VBox):
                             layout=W.Layout(flex="1 1 6em", width="auto"), style={"description_width": "2.5em"})
         self._rest.add_class("wb-rest")
         self._rest_note = W.HTML()
-        self._tail = W.HTML()
-        self._tail.add_class("wb-tail")
+        self._tail = ""               # what the tail holds, as the board shows it
         self._status = W.HTML()
         self._status.add_class("wb-editor-status")
         self.board = DocumentBoard(max_levels=max_rows)
@@ -154,8 +153,8 @@ class OrganizationEditor(W.VBox):
         self._notation.observe(self._notation_edited, "value")
         levels_view = W.VBox([self.board, self._rows_box, self._hidden_note,
                               W.HBox([self.add_level_button, self._finite, self._rest],
-                                     layout=W.Layout(align_items="center")),
-                              self._rest_note, self._tail])
+                                     layout=W.Layout(align_items="center", flex_flow="row wrap")),
+                              self._rest_note])
         tabs = W.Tab([levels_view, self._notation], titles=("levels", "notation"))
         tabs.add_class("wb-editor-tabs")
         self.children = [self._title, tabs, self._status]
@@ -202,8 +201,8 @@ class OrganizationEditor(W.VBox):
 
     @property
     def tail_text(self) -> str:
-        """What the editor says under an unlimited tail: the known documents it holds ("" for a finite rest)."""
-        return html.unescape(re.sub(r"<[^>]+>", "", self._tail.value))
+        """What the unlimited tail holds, as the board's tail row shows it ("" for a finite rest)."""
+        return self._tail
 
     @property
     def hidden_levels_note(self) -> str:
@@ -374,8 +373,4 @@ class OrganizationEditor(W.VBox):
         organization = self.organization
         below = sorted(self.known_documents - organization.prioritised, key=natural_key)
         self.board.show(organization, frozenset(below))
-        if organization.finite:
-            self._tail.value = ""
-            return
-        named = " ".join(below) + " …" if below else "…"
-        self._tail.value = f"<i>unlimited tail:</i> {html.escape(named)}"
+        self._tail = "" if organization.finite else f"unlimited tail: {' '.join([*below, '…'])}"

@@ -56,6 +56,7 @@ HISTORY_SHOWN = 50  # the history chart draws the last 50 steps; ``Workbench.his
 LAYOUTS = ("focus", "grid")
 TEXT_SIZES = ("100%", "125%", "150%", "175%", "200%")
 SKIP = "—"  # a rank left out of a prediction
+_EMBED = {"actions": False}  # no export menu on the live charts (``save_chart`` writes figures)
 HELP = """<b>How to use the workbench</b>
 <ul>
 <li>Each editor has <b>one row per priority level</b>, highest first: <code>{d1 d2}</code> is a cluster, a bare
@@ -113,6 +114,7 @@ class Views:
     status: W.HTML
     help: W.HTML
     scores: W.HTML
+    all_scores: W.HTML
     chart: W.Box
     why: WhyPanel
     why_details: W.HTML
@@ -167,7 +169,7 @@ class Workbench(W.VBox):
         strip = W.Box([v.cards, c.add_output, c.remove_output])
         strip.add_class("wb-cards-strip")
         self._lost_box = W.VBox()
-        details = W.Box([self._lost_box, W.VBox([v.history, c.clear_history]), v.why_details])
+        details = W.Box([v.all_scores, self._lost_box, W.VBox([v.history, c.clear_history]), v.why_details])
         details.add_class("wb-details")
         exchange = W.VBox([W.HBox([c.export_text, c.export_json, c.import_tables, c.upload]), c.exchange])
         self.children = [self._frame, toolbar, v.help, v.status, v.quiz, main, strip, details, exchange]
@@ -183,7 +185,7 @@ class Workbench(W.VBox):
             return made
 
         gallery = W.Dropdown(options=list(EXAMPLES), value=self.state.example, description="example",
-                             layout=W.Layout(width="auto"))
+                             layout=W.Layout(width="21em"), style={"description_width": "initial"})
         gallery.observe(lambda change: change["new"] and self._act(lambda: self.state.load_example(change["new"])),
                         "value")
         n = W.BoundedIntText(value=10, min=1, max=1_000_000, description="n", layout=W.Layout(width="8em"),
@@ -247,6 +249,8 @@ class Workbench(W.VBox):
         scores = W.HTML()
         scores.add_class("wb-scores")
         scores.add_class(role_class("scores"))
+        all_scores = W.HTML()
+        all_scores.add_class("wb-all-scores")
         chart = W.Box()
         chart.add_class(role_class("chart"))
         why = WhyPanel()
@@ -260,7 +264,7 @@ class Workbench(W.VBox):
                                c.quiz_who], layout=W.Layout(flex_flow="row wrap", align_items="center")),
                        quiz_order, W.HBox([c.quiz_record, c.quiz_reveal]), quiz_result])
         quiz.add_class("wb-quiz")
-        return Views(status=status, help=help_text, scores=scores, chart=chart, why=why, why_details=why.details,
+        return Views(status=status, help=help_text, scores=scores, all_scores=all_scores, chart=chart, why=why, why_details=why.details,
                      cards=cards, history=W.VBox(), quiz=quiz, quiz_order=quiz_order, quiz_result=quiz_result)
 
     # ------------------------------------------------------------------------------ public API
@@ -515,6 +519,7 @@ class Workbench(W.VBox):
                               if self._status_text() else "")
             hidden = state.scores_hidden
             v.scores.value = self._table_html(hidden)
+            v.all_scores.value = self._table_html(hidden, tuple(FIELDS), full=True)
             self._draw_cards(hidden)
             if not hidden:
                 self._draw_charts()
@@ -587,19 +592,23 @@ class Workbench(W.VBox):
         self.views.cards.layout.display = "none" if grid else None
         self.views.quiz.layout.display = None if self.state.quiz is not None else "none"
 
-    def _table_html(self, hidden: bool) -> str:
+    def _table_html(self, hidden: bool, measures=EXPLAINED, full: bool = False) -> str:
+        """The scores table: the four measures docked beside the editors; ``full``: all six and the paper's
+        printed values (under the editors)."""
         state = self.state
-        head = "".join(f'<th scope="col">{html.escape(m)}</th>' for m in FIELDS)
+        head = "".join(f'<th scope="col">{html.escape(m)}</th>' for m in measures)
         rows = "".join(
             f'<tr data-output="{html.escape(name)}"{" class=wb-focused" if i == state.focus else ""}>'
             f'<th scope="row" class="wb-name">{_swatch(i)}{html.escape(name)}</th>'
-            + "".join(f'<td data-measure="{m}">{"?" if hidden else f"{getattr(score, field):.4f}"}</td>'
-                      for m, field in FIELDS.items())
+            + "".join(f'<td data-measure="{m}">{"?" if hidden else f"{getattr(score, FIELDS[m]):.4f}"}</td>'
+                      for m in measures)
             + "</tr>"
             for i, (name, score) in enumerate(zip(state.names, state.scores, strict=True)))
         weights = "uniform weights" if state.n is None else f"n = {state.n}, W_n = {state.wn:g}"
-        printed = "" if hidden else self._printed_html()
-        return (f'<table class="wb-scores-table"><caption>{weights}, step {state.step}</caption>'
+        printed = "" if hidden or not full else self._printed_html()
+        kind = "wb-all-scores-table" if full else "wb-scores-table"
+        caption = f"all scores, {weights}" if full else f"{weights}, step {state.step}"
+        return (f'<table class="{kind}"><caption>{caption}</caption>'
                 f'<tr><th scope="col" class="wb-name">output</th>{head}</tr>{rows}{printed}</table>')
 
     def _printed_html(self) -> str:
@@ -643,15 +652,18 @@ class Workbench(W.VBox):
 
     def _draw_charts(self) -> None:
         state = self.state
-        scores = [{"output": row.output, "measure": row.measure, "value": row.value}
+        focused = state.names[state.focus]
+        scores = [{"output": row.output, "measure": row.measure, "value": row.value, "focused": row.output == focused}
                   for row in state.scores_frame().itertuples() if row.measure in EXPLAINED]
         history = state.history_rows(HISTORY_SHOWN)
         names = tuple(state.names)
         if self._scores_chart is None or self._drawn_for != names:   # new outputs: (re)build
-            charts = (scores_chart(pd.DataFrame(scores), width=300, title="R and S per output"),
+            charts = (scores_chart(pd.DataFrame(scores), width=290, height=140, legend=False,
+                                   title="R and S (the output in focus printed)"),
                       history_chart(pd.DataFrame(history), title="scores after each edit (dashed: the step shown)"))
             if self._scores_chart is None:
-                self._scores_chart, self._history_chart = (alt.JupyterChart(chart) for chart in charts)
+                self._scores_chart, self._history_chart = (alt.JupyterChart(chart, embed_options=_EMBED)
+                                                           for chart in charts)
                 self.views.chart.children = [self._scores_chart]
                 self.views.history.children = [self._history_chart]
             else:
@@ -664,7 +676,7 @@ class Workbench(W.VBox):
         title = f"{name}: score mass lost per document"
         if self._lost_chart is None:
             self._lost_chart = alt.JupyterChart(lost_mass_chart(pd.DataFrame(rows, columns=LOST_COLUMNS),
-                                                                title=title))
+                                                                title=title), embed_options=_EMBED)
             self._lost_box.children = [self._lost_chart]
         else:
             spec = with_data(self._lost_chart.spec, rows)
