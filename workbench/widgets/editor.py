@@ -31,7 +31,7 @@ _REST_LINE = re.compile(r"^\s*rest\s*:(.*)$", re.IGNORECASE)
 _MISPLACED_REST = ("'rest:' is not a level: tick 'finite rest' and type the rest's documents in its box below "
                    "(or write the rest: line in the notation tab)")
 _INVALID = "#fde2e2"
-_BUTTON = W.Layout(width="2.2em", padding="0px")
+_BUTTON = W.Layout(width="1.9em", padding="0px")
 _ROW_TEXT = W.Layout(flex="1 1 8em", width="auto", min_width="6em")
 
 

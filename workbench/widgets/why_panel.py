@@ -76,7 +76,7 @@ class WhyPanel(W.VBox):
                     "all)</i></td></tr>" if len(rows) > ROWS_SHOWN else "")
             sections.append(
                 f'<div class="wb-why-measure" data-measure="{measure}">{head}<table class="wb-why-table">'
-                "<tr><th>level</th><th>relation</th><th>partner</th><th>weight</th><th>holds</th><th></th>"
+                "<tr><th>level</th><th>relation</th><th>partner</th><th>weight</th><th>holds</th><th>✓/✗</th>"
                 f"<th>kept</th><th>lost</th></tr>{body}{more}</table></div>")
         title = (f'<div class="wb-why-title"><b>why: {html.escape(document)} in {html.escape(output)}</b></div>')
         self.summary.value = f"{_STYLE}{title}{''.join(lines)}"

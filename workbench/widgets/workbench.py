@@ -264,7 +264,8 @@ class Workbench(W.VBox):
                                c.quiz_who], layout=W.Layout(flex_flow="row wrap", align_items="center")),
                        quiz_order, W.HBox([c.quiz_record, c.quiz_reveal]), quiz_result])
         quiz.add_class("wb-quiz")
-        return Views(status=status, help=help_text, scores=scores, all_scores=all_scores, chart=chart, why=why, why_details=why.details,
+        return Views(status=status, help=help_text, scores=scores, all_scores=all_scores, chart=chart, why=why,
+                     why_details=why.details,
                      cards=cards, history=W.VBox(), quiz=quiz, quiz_order=quiz_order, quiz_result=quiz_result)
 
     # ------------------------------------------------------------------------------ public API
