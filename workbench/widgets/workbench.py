@@ -307,6 +307,21 @@ class Workbench(W.VBox):
         self._render()
 
     @property
+    def scores_chart(self) -> alt.JupyterChart:
+        """The docked chart of R≺ S≺ R∼ S∼ per output (its ``spec`` is what the browser draws)."""
+        return self._scores_chart
+
+    @property
+    def history_chart(self) -> alt.JupyterChart:
+        """The chart of the scores at every step, the current one marked."""
+        return self._history_chart
+
+    @property
+    def lost_chart(self) -> alt.JupyterChart:
+        """The chart of the score mass each document of the output in focus loses."""
+        return self._lost_chart
+
+    @property
     def status(self) -> str:
         """The status line as plain text ("" when the last action applied)."""
         return self._status_text()
