@@ -4,6 +4,7 @@
 import contextlib
 import datetime
 import json
+import re
 
 import hypothesis.strategies as st
 import ipywidgets as W
@@ -19,6 +20,7 @@ from workbench.widgets import (
     DocumentNotInOutputError,
     InvalidEditError,
     OrganizationEditor,
+    QuizError,
     SelectionError,
     UnknownOutputError,
     WeightsError,
@@ -26,10 +28,13 @@ from workbench.widgets import (
     WorkbenchFormatError,
 )
 from workbench.widgets.editor import join_notation, split_notation
+from workbench.widgets.frame import role_class
 from workbench.widgets.gallery import EXAMPLES
 from workbench.widgets.moves import TAIL, MoveError, move_document
+from workbench.widgets.state import WorkbenchState
 
 TABLE9 = EXAMPLES["Table 9 (document organization)"]
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
 
 def kernel(gold: str, output: str, n=10, wn=0.8):
@@ -648,3 +653,401 @@ def test_a_drop_the_organization_cannot_make_is_said_in_the_status_line():
     assert editor.text == "d1 d2" and "'d2' is not in cluster 0 of level 1" in editor.status
     with pytest.raises(MoveError, match="expected \\(level, cluster\\) or 'tail'"):
         editor.move("d1", "ab", TAIL)
+
+
+# ----------------------------------------------------------------------------- the state without widgets
+def test_the_state_runs_without_ipywidgets_altair_or_anywidget():
+    """WorkbenchState is plain Python: a fresh interpreter builds, edits, undoes and explains with none of the
+    widget or chart packages loaded."""
+    code = """if True:
+        import sys
+        from workbench.widgets.state import WorkbenchState
+        state = WorkbenchState()
+        state.edit("output 4", "d1 {d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7}")
+        moved = state.scores[3].r_relatedness
+        state.undo()
+        state.select("output 4", "d8")
+        loaded = sorted(m for m in ("ipywidgets", "altair", "anywidget", "traitlets") if m in sys.modules)
+        print(moved, state.scores[3].r_relatedness, state.step, state.can_redo, len(state.why), loaded)"""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)}).stdout.split()
+    assert out[:4] == ["1.0", "0.9649122807017545", "0", "True"] and int(out[4]) > 0
+    assert out[5:] == ["[]"]
+
+
+def state_kernel(state: WorkbenchState) -> list:
+    gold = state.gold.organization
+    return [reliability_sensitivity(gold, t.organization, n=state.n, wn=state.wn) for t in state.outputs]
+
+
+def test_undo_and_redo_walk_typed_edits_drags_weights_and_imports():
+    state = WorkbenchState()
+    start = state.to_json()
+    state.edit("output 4", "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7 d8} d9")              # typed
+    state.move("output 4", "d8", (2, 0), "tail")                                     # dragged
+    state.set_weights(4, 0.6)
+    state.load_json(WorkbenchState("d1 {d2 d3}", {"run": "d1 d2 d3"}).to_json())      # imported
+    assert state.step == 4 and state.names == ["run"] and state.scores == state_kernel(state)
+    steps = []
+    while state.undo():
+        steps.append((state.step, state.names, state.n, state.outputs[min(3, len(state.outputs) - 1)].text))
+        assert state.scores == state_kernel(state)
+    assert [s[0] for s in steps] == [3, 2, 1, 0] and state.to_json() == start
+    assert steps[0][2] == 4 and steps[1][2] == 10 and steps[1][3].endswith("{d6 d7} d9")
+    assert steps[2][3].endswith("{d6 d7 d8} d9")
+    assert not state.can_undo and state.undo() is False
+    while state.redo():
+        pass
+    assert state.step == 4 and state.names == ["run"] and (state.n, state.wn) == (10, 0.8)
+    state.undo()
+    state.undo()
+    state.edit(0, TABLE9.outputs["output 1"] + "\nd9")                               # a new edit: no redo
+    assert not state.can_redo and state.steps == 4 and state.step == 3
+
+
+def test_undo_drops_an_edit_in_progress_first_and_the_chart_marks_the_current_step():
+    wb = Workbench()
+    wb.outputs[0].levels[2].value = "{d6 d7}"
+    wb.outputs[0].levels[0].value = "d1 {d2 d3"                                   # invalid: no step
+    assert wb.step == 1 and wb.outputs[0].error
+    wb.controls.undo.click()                                                        # the invalid edit goes
+    assert wb.step == 1 and wb.outputs[0].error == "" and wb.outputs[0].text.startswith("d1 {d2 d3 d4}")
+    wb._frame.receive({"kind": "undo"})                                             # Ctrl+Z in the browser
+    assert wb.step == 0 and wb.outputs[0].text == TABLE9.outputs["output 1"]
+    assert wb.controls.undo.disabled and not wb.controls.redo.disabled
+    (rows,) = wb.history_chart.spec["datasets"].values()
+    assert {r["step"] for r in rows if r["current"]} == {0} and max(r["step"] for r in rows) == 1
+    wb._frame.receive({"kind": "redo"})                                             # Ctrl+Shift+Z
+    (rows,) = wb.history_chart.spec["datasets"].values()
+    assert {r["step"] for r in rows if r["current"]} == {1} and wb.outputs[0].levels[2].value == "{d6 d7}"
+    assert wb.scores[0] == kernel(TABLE9.gold, wb.outputs[0].text)
+
+
+operations = st.lists(st.one_of(
+    st.tuples(st.just("edit"), st.integers(-1, 1), organizations),
+    st.tuples(st.just("weights"), st.integers(1, 12), st.sampled_from([0.5, 0.8, 0.9])),
+    st.tuples(st.just("import"), organizations, organizations),
+    st.tuples(st.just("add"), organizations),
+), min_size=1, max_size=6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(operations)
+def test_undoing_every_step_comes_back_to_the_start_and_redoing_to_the_end(steps):
+    state = WorkbenchState("d1 {d2 d3}\nd4", {"a": "d1 d2", "b": "{d1 d2 d3}"})
+    snapshots = [state.to_json()]
+    for step in steps:
+        if step[0] == "edit":
+            table = "gold" if step[1] < 0 else min(step[1], len(state.outputs) - 1)
+            state.edit(table, step[2].format())
+        elif step[0] == "weights":
+            state.set_weights(step[1], step[2])
+        elif step[0] == "import":
+            state.set_tables(step[1], [step[2]], state.n, state.wn)
+        else:
+            state.add_output(step[1])
+        if state.to_json() != snapshots[-1]:
+            snapshots.append(state.to_json())
+        assert state.scores == state_kernel(state)
+    assert state.step == len(snapshots) - 1
+    undone = [state.to_json()]
+    while state.undo():
+        undone.append(state.to_json())
+        assert state.scores == state_kernel(state)
+    assert undone == snapshots[::-1]
+    while state.redo():
+        pass
+    assert state.to_json() == snapshots[-1]
+
+
+CLOSED = EXAMPLES["Table 3 (clustering)"]                      # a closed collection: uniform weights apply
+weight_changes = st.lists(st.one_of(
+    st.tuples(st.just("n"), st.one_of(st.none(), st.integers(1, 30))),
+    st.tuples(st.just("wn"), st.one_of(st.none(), st.sampled_from([0.3, 0.8, 0.95]))),
+    st.tuples(st.just("uniform box"), st.booleans()),
+    st.tuples(st.just("n box"), st.integers(1, 30)),
+    st.tuples(st.just("wn box"), st.sampled_from([0.3, 0.8, 0.95])),
+), min_size=1, max_size=8)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.booleans(), weight_changes)
+def test_n_wn_and_the_uniform_box_in_any_order_never_leave_the_workbench_without_scores(closed, changes):
+    wb = (Workbench(CLOSED.gold, CLOSED.outputs, n=None, wn=None) if closed
+          else Workbench(TABLE9.gold, TABLE9.outputs))
+    for what, value in changes:
+        with contextlib.suppress(WeightsError):                 # a refusal changes nothing
+            if what == "n":
+                wb.n = value
+            elif what == "wn":
+                wb.wn = value
+            else:
+                control = {"uniform box": wb.controls.uniform, "n box": wb.controls.n, "wn box": wb.controls.wn}
+                control[what].value = value
+        assert (wb.n is None) == (wb.wn is None) and (wb.n is None) <= closed
+        assert len(wb.scores) == len(wb.outputs) and wb.scores == state_kernel(wb.state)
+        assert wb.controls.uniform.value == (wb.n is None) and wb.controls.n.disabled == (wb.n is None)
+        if wb.n is not None:
+            assert (wb.controls.n.value, wb.controls.wn.value) == (wb.n, wb.wn)
+        assert ("⚠" in wb.views.status.value) == bool(wb.status)
+
+
+def test_setting_n_or_wn_alone_keeps_or_brings_back_the_other():
+    wb = Workbench(CLOSED.gold, CLOSED.outputs, n=7, wn=0.6)
+    wb.wn = None                                           # uniform weights: both go
+    assert (wb.n, wb.wn) == (None, None)
+    wb.n = 12                                              # W_n comes back as it was
+    assert (wb.n, wb.wn) == (12, 0.6)
+    with pytest.raises(WeightsError, match="W_n must be a number strictly between 0 and 1, got 1.5"):
+        wb.wn = 1.5
+    with pytest.raises(WeightsError, match="n must be a whole number"):
+        wb.set_weights(2.5, 0.8)
+    assert (wb.n, wb.wn) == (12, 0.6) and wb.step == 2
+
+
+def test_an_edit_the_kernel_cannot_score_is_kept_in_progress_and_weights_retry_it():
+    wb = Workbench(CLOSED.gold, CLOSED.outputs, n=None, wn=None)
+    before = wb.scores
+    wb.outputs[0].finite.value = False                     # an unlimited tail under uniform weights
+    assert wb.scores == before and "unlimited tail" in wb.status and wb.state.outputs[0].error
+    wb.set_weights(10, 0.8)                                # now it scores
+    assert wb.status == "" and wb.state.outputs[0].error == "" and wb.state.outputs[0].organization.rest is None
+    assert wb.scores == state_kernel(wb.state)
+
+
+# ------------------------------------------------------------------------------------ imports
+GOOD = json.loads(WorkbenchState("d1 {d2 d3}\nrest: d4", {"a": "d1 d2\nrest: d3 d4", "b": "{d1 d2 d3}\nrest: d4"},
+                                 n=10, wn=0.8).to_json())
+BAD_FIELDS = [  # (path, value, what the error says)
+    (("n",), "ten", "n: expected a whole number"), (("n",), True, "n: expected a whole number"),
+    (("n",), 2.5, "n: expected a whole number"), (("n",), 0, "n must be a whole number"),
+    (("n",), 10**9, "n must be a whole number"), (("wn",), "x", "wn: expected a number"),
+    (("wn",), 1.5, "W_n must be"), (("wn",), 0, "W_n must be"), (("wn",), float("nan"), "W_n must be"),
+    (("wn",), float("inf"), "W_n must be"), (("n",), None, "give both n and W_n"),
+    (("gold",), 5, "gold: expected an object"), (("gold",), {"txt": "d1"}, "gold: unknown key 'txt'"),
+    (("gold", "text"), 5, "gold.text: expected notation text"),
+    (("gold", "levels"), "d1", "gold.levels: expected a list of levels"),
+    (("gold", "levels"), [[["d1", "d1"]]], "level 1 has a cluster naming a document twice"),
+    (("gold", "levels"), [[[]]], "gold"), (("gold", "levels"), [[]], "gold"),
+    (("gold", "levels"), [[["d1", 2]]], "gold.levels: expected"),
+    (("gold", "rest"), "d4", "gold.rest: expected a list"), (("gold", "rest"), ["d4", "d4"], "named twice"),
+    (("gold", "rest"), ["d1"], "gold"), (("gold", "levels"), [[["d9"]]], "state different organizations"),
+    (("outputs",), [], "at least one output"), (("outputs",), "a", "a list 'outputs'"),
+    (("outputs", 0), 5, "outputs[0]: expected an object"),
+    (("outputs", 0, "name"), 5, "name must be a non-empty string"),
+    (("outputs", 0, "name"), "b", "'b' repeated"), (("outputs", 0, "name"), "gold", "names the gold standard"),
+    (("outputs", 1, "text"), "{d1 d2}\nrest: d3 d4", "state different organizations"),
+    (("extra",), 1, "unknown key 'extra'"),
+]
+
+
+def broken(path: tuple, value) -> str:
+    data = json.loads(json.dumps(GOOD))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value is None and isinstance(target, dict):
+        target.pop(path[-1], None)
+    else:
+        target[path[-1]] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(("path", "value", "message"), BAD_FIELDS, ids=[f"{p}={v!r}" for p, v, _ in BAD_FIELDS])
+def test_an_import_with_a_bad_field_names_it_and_changes_nothing(path, value, message):
+    wb = Workbench()
+    wb.outputs[3].levels[0].value = "d1 {d3 d4"                    # an edit in progress survives too
+    before, step = wb.to_json(), wb.step
+    with pytest.raises(workbench.WorkbenchError, match=re.escape(message)):
+        wb.load_json(broken(path, value))
+    assert wb.to_json() == before and wb.step == step and wb.outputs[3].text.startswith("d1 {d3 d4\n")
+    wb.controls.exchange.value = broken(path, value)               # the import button: said, not raised
+    wb.controls.import_tables.click()
+    assert wb.status.startswith("import: ") and message in wb.status and wb.to_json() == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(BAD_FIELDS), st.sampled_from([None, "d1", 3, [], {}, [[["d1"]]], -1, 1e308]))
+def test_imports_apply_all_or_nothing_whatever_the_field(bad, value):
+    state = WorkbenchState()
+    before, step = state.to_json(), state.step
+    data = broken(bad[0], value if bad[0][-1] != "name" or value is not None else bad[1])
+    try:
+        state.load_json(data)
+    except workbench.WorkbenchError:
+        assert state.to_json() == before and state.step == step
+    else:                                                           # the change made it valid: all applied
+        assert json.loads(state.to_json())["outputs"][0]["name"] == json.loads(data)["outputs"][0].get(
+            "name", "output 1") and state.step == step + 1 and state.scores == state_kernel(state)
+
+
+def test_uniform_weights_over_a_tail_in_an_import_are_refused_whole():
+    state = WorkbenchState()
+    before = state.to_json()
+    data = json.loads(before)
+    data["n"] = data["wn"] = None
+    with pytest.raises(WeightsError, match="output 1: the gold has an unlimited tail"):
+        state.load_json(json.dumps(data))
+    with pytest.raises(WorkbenchFormatError, match="line 1: weights must read"):
+        state.load_text(state.to_text().replace("n=10 wn=0.8", "n=10 wn=0.8 x=1"))
+    with pytest.raises(WeightsError, match="W_n must be"):
+        state.load_text(state.to_text().replace("wn=0.8", "wn=nan"))
+    assert state.to_json() == before and state.step == 0
+
+
+def test_an_edit_in_progress_round_trips_through_json_with_the_organization_in_force():
+    wb = Workbench("d1 {d2 d3}", ["d1 d2 d3"])
+    wb.outputs[0].levels[0].value = "d1 {d2 d3"
+    other = Workbench("x", ["y"])
+    other.load_json(wb.to_json())
+    assert other.outputs[0].text == "d1 {d2 d3" and other.state.outputs[0].organization == Organization.parse(
+        "d1 d2 d3") and other.scores == wb.scores
+
+
+# ------------------------------------------------------------------------------ editor rows
+def test_rest_typed_into_a_level_row_becomes_the_rest_or_is_refused_there():
+    editor = OrganizationEditor("d1\nd2\nd3")
+    editor.levels[1].value = "rest: d2"                         # not the last row: refused there
+    assert editor.row_errors[1].startswith("'rest:' is not a level") and editor.row_errors[2] == ""
+    assert editor.error.startswith("line 2: 'rest:' is not a level") and editor.board.stale
+    assert editor.organization == Organization.parse("d1\nd2\nd3") and not editor.finite.value
+    with pytest.raises(workbench.OrganizationError):           # the text says the same: nothing scores it
+        Organization.parse(editor.text)
+    editor.levels[1].value = "d2"
+    editor.levels[2].value = "REST : d3"                        # the last row: it becomes the finite rest
+    assert [row.value for row in editor.levels] == ["d1", "d2"] and editor.finite.value
+    assert editor.rest.value == "d3" and editor.error == "" and editor.organization == Organization.parse(
+        "d1\nd2\nrest: d3")
+    editor.add_level("rest: d4")                                # a finite rest already: refused
+    assert editor.row_errors[2].startswith("'rest:' is not a level") and editor.organization.rest == {"d3"}
+
+
+def test_a_line_break_set_into_a_row_splits_it_into_rows():
+    editor = OrganizationEditor("d1\nd2")
+    editor.levels[0].value = "d1\nd3"
+    assert [row.value for row in editor.levels] == ["d1", "d3", "d2"] and editor.text == "d1\nd3\nd2"
+    assert editor.organization == Organization.parse("d1\nd3\nd2")
+
+
+ROW_TEXTS = st.one_of(st.sampled_from(["", "d1", "{d1 d2}", "d3 {d4 d5}", "{d1", "d2}", "{}", "{d1 d1}", "rest: d5",
+                                       "REST:d4", "d1\nd2", "[2] d1", "{d2 {d3}}", "# note"]),
+                      st.text(alphabet="d12{} :rest\n", max_size=8))
+
+
+def alone_is_bad(row: str) -> bool:
+    if re.match(r"^\s*rest\s*:", row, re.IGNORECASE):
+        return True
+    try:
+        Organization.parse(row)
+    except workbench.OrganizationError:
+        return True
+    return False
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), ROW_TEXTS), min_size=1, max_size=8), st.booleans(), ROW_TEXTS)
+def test_rows_text_and_organization_never_disagree_and_the_wrong_row_is_marked(edits, finite, rest):
+    editor = OrganizationEditor("d1\n{d2 d3}\nd4")
+    editor.finite.value = finite
+    if finite:
+        editor.rest.value = rest.replace("\n", " ")
+    for index, value in edits:
+        rows = editor.levels
+        if index < len(rows):
+            rows[index].value = value
+        else:
+            editor.add_level(value)
+        levels, kept = [row.value for row in editor.levels], editor.rest.value if editor.finite.value else None
+        assert split_notation(editor.text) == split_notation(join_notation(levels, kept))  # shown = stated
+        assert not any("\n" in level for level in levels)
+        if editor.error == "":
+            organization = Organization.parse(editor.text)
+            assert editor.organization == organization
+            assert organization.finite == editor.finite.value              # never both shown and hidden
+            assert not any(editor.row_errors) and editor.rest_error == ""
+        else:
+            assert sum(map(bool, editor.row_errors)) + bool(editor.rest_error) == 1
+            bad = [i for i, level in enumerate(levels) if alone_is_bad(level)]
+            if len(bad) == 1:
+                assert editor.row_errors[bad[0]], (levels, editor.error)
+
+
+# ------------------------------------------------------------------------------ the classroom view
+def test_the_focus_layout_shows_the_gold_beside_one_output_and_cards_for_the_others():
+    wb = Workbench()
+    roles = {role_class("gold-editor"): [wb.gold], role_class("output-editor"): [wb.outputs[0]],
+             role_class("scores"): [wb.views.scores], role_class("chart"): [wb.views.chart],
+             role_class("why"): [wb.views.why]}
+    everything = [wb.gold, *wb.outputs, *wb.views.__dict__.values()]
+    for role, widgets in roles.items():
+        assert [w for w in everything if role in getattr(w, "_dom_classes", ())] == widgets
+    assert wb.layout_mode == "focus" and "wb-focus" in wb._dom_classes
+    cards = wb.views.cards.children
+    assert [c.description.splitlines()[0] for c in cards] == ["output 2", "output 3", "output 4", "output 5"]
+    assert cards[2].description.splitlines()[1] == "R≺ 0.99 S≺ 0.78 R∼ 0.96 S∼ 0.74"
+    cards[2].click()                                              # output 4 goes beside the gold
+    assert wb.focus == 3 and role_class("output-editor") in wb.outputs[3]._dom_classes
+    assert role_class("output-editor") not in wb.outputs[0]._dom_classes
+    assert [c.description.splitlines()[0] for c in wb.views.cards.children] == [
+        "output 1", "output 2", "output 3", "output 5"]
+    assert 'tr data-output="output 4" class=wb-focused' in wb.views.scores.value
+    (rows,) = wb.scores_chart.spec["datasets"].values()
+    assert {r["output"] for r in rows if r["focused"]} == {"output 4"}
+    wb.controls.layout.value = "grid"
+    assert "wb-grid" in wb._dom_classes and wb.views.cards.layout.display == "none"
+    wb.controls.text_size.value = "150%"
+    assert "wb-size-150" in wb._dom_classes
+    wb.controls.help.value = True
+    assert wb.views.help.layout.display is None and "Ctrl+Z" in wb.views.help.value
+
+
+def test_predict_then_reveal_hides_the_scores_and_explains_the_disagreement():
+    wb = Workbench()
+    wb.controls.predict.value = True
+    assert not wb.revealed and wb.views.quiz.layout.display is None
+    assert '<td data-measure="R∼">?</td>' in wb.views.scores.value and "0.9649" not in wb.views.scores.value
+    assert all("?" in card.description for card in wb.views.cards.children) and wb.views.chart.layout.display == "none"
+    ranks = wb.views.quiz_order.children
+    ranks[0].value, ranks[1].value = "output 4", "output 1"
+    for rank in ranks[2:]:
+        rank.value = "—"
+    wb.controls.quiz_who.value = "Ben"
+    wb.controls.quiz_record.click()
+    wb.predict(["output 1", "output 4", "output 5"], who="Ana")
+    assert wb.predictions == {"Ben": ["output 4", "output 1"], "Ana": ["output 1", "output 4", "output 5"]}
+    wb.controls.quiz_reveal.click()
+    assert wb.revealed and "0.9649" in wb.views.scores.value
+    verdicts = wb.verdicts()
+    assert verdicts.query("who == 'Ben'")["outcome"].tolist() == ["wrong"]
+    assert verdicts.query("who == 'Ana'")["outcome"].tolist() == ["right", "tie", "wrong"]  # R∼: 1, .96, 1
+    assert wb.focus == 3 and wb.state.chosen == "d8"                # output 4, through what it loses most on R∼
+    assert "why: d8 in output 4" in wb.views.why.summary.value
+    assert "✗ wrong" in wb.views.quiz_result.value and "✓ right" in wb.views.quiz_result.value
+    with pytest.raises(QuizError, match="no output named 'output 9'"):
+        wb.predictions = {"Cy": ["output 9", "output 1"]}
+    with pytest.raises(QuizError, match="order at least two outputs"):
+        wb.predict(["output 1"])
+    wb.controls.quiz_who.value = "Di"
+    ranks[0].value = ranks[1].value = "output 1"                  # named twice: said in the status line
+    wb.controls.quiz_record.click()
+    assert "named twice" in wb.status
+    wb.controls.predict.value = False
+    assert wb.revealed and wb.predictions == {} and wb.views.quiz.layout.display == "none"
+
+
+def test_a_quiz_runs_from_code_as_plain_data():
+    state = WorkbenchState()
+    state.predictions = {"Ana": ["output 5", "output 1"]}
+    assert state.scores_hidden and state.quiz.measure == "R∼"
+    state.revealed = True
+    assert state.verdicts()["outcome"].tolist() == ["tie"]          # both have R∼ = 1
+    state.start_quiz("S≺")
+    state.predict(["output 2", "output 3"])
+    state.reveal()
+    assert state.verdicts()[["higher", "outcome"]].values.tolist() == [["output 2", "right"]]
+    state.load_text(state.to_text().replace("## output 2", "## renamed"))
+    assert state.predictions == {}                                  # predictions on outputs now gone are dropped
+    with pytest.raises(QuizError, match="a quiz predicts one of"):
+        state.start_quiz("AP")

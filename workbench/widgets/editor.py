@@ -4,8 +4,9 @@ or the unlimited tail below, and the whole notation in a second tab for pasting.
 ``text`` is the notation as typed; ``organization`` the last valid :class:`Organization` (it stays in force
 while the text is invalid); ``error`` explains what is wrong and where ("" when valid), and the row it names
 shows the message beside it (:attr:`OrganizationEditor.row_errors`). A level row holds one level: ``rest:``
-typed into one is refused there (the finite rest has its own box), and a line break pasted into one splits it
-into rows, so rows, text and organization never disagree.
+typed into the last row becomes the finite rest (the box below the rows), typed into any other row it is
+refused there, and a line break pasted into a row splits it into rows, so rows, text and organization never
+disagree.
 
     >>> editor = OrganizationEditor("d1 {d2 d3}\\n{d4 d5}")
     >>> editor.levels[1].value = "{d4 d5"                       # as the front end would set it
@@ -28,8 +29,8 @@ from workbench.widgets.board import DocumentBoard
 from workbench.widgets.moves import MoveError, Place, move_document
 
 _REST_LINE = re.compile(r"^\s*rest\s*:(.*)$", re.IGNORECASE)
-_MISPLACED_REST = ("'rest:' is not a level: tick 'finite rest' and type the rest's documents in its box below "
-                   "(or write the rest: line in the notation tab)")
+_MISPLACED_REST = ("'rest:' is not a level: the finite rest is the last line (its box below the rows; tick "
+                   "'finite rest')")
 _INVALID = "#fde2e2"
 _BUTTON = W.Layout(width="1.9em", padding="0px")
 _ROW_TEXT = W.Layout(flex="1 1 8em", width="auto", min_width="6em")
@@ -274,8 +275,14 @@ class OrganizationEditor(W.VBox):
             return
         levels, rest = self._composed()
         text = join_notation(levels, rest)
-        if any(map(_breaks_lines, [*levels, rest or ""])):
-            self.text = text  # a line break pasted into a row: the rows are read again from the text
+        if any(map(_breaks_lines, [*levels, rest or ""])) or (
+                rest is None and levels and _REST_LINE.match(levels[-1])):
+            # a line break pasted into a row, or 'rest:' typed into the last row (the text then states a finite
+            # rest): the rows, the finite box and the rest box are read again from the text
+            if self.text == text:
+                self._text_changed({"new": text})
+            else:
+                self.text = text
             return
         self._composing = True
         try:

@@ -492,7 +492,10 @@ class WorkbenchState:
             self.quiz.predictions = {who: order for who, order in self.quiz.predictions.items() if set(order) <= names}
 
     def _replace(self, tables: Tables) -> None:
-        """New tables (an import): scored with the focus on the first output, committed only if they score."""
+        """New tables (an import): scored with the focus on the first output, committed only if they score;
+        the very tables already shown are no new step."""
+        if tables == self._tables:
+            return
         focus, self._focus = self._focus, 0
         try:
             scores = self._score(tables)
