@@ -225,6 +225,9 @@ def test_an_invalid_edit_keeps_the_last_valid_scores():
     before = list(wb.scores)
     wb.outputs[0].levels[0].value = "d1 {d2 d3 d4"
     assert wb.scores == before and wb.outputs[0].error.startswith("line 1, column 4")
+    assert wb.state.outputs[0].error == wb.outputs[0].error and wb.state.outputs[0].text == wb.outputs[0].text
+    wb.outputs[0].levels[0].value = "d1 {d2 d3 d4}"                # valid again: the editor's parse is taken
+    assert wb.state.outputs[0].error == "" and wb.state.outputs[0].organization is wb.outputs[0].organization
     assert wb.history["step"].max() == 0
 
 
@@ -714,12 +717,12 @@ def test_undo_drops_an_edit_in_progress_first_and_the_chart_marks_the_current_st
     assert wb.step == 1 and wb.outputs[0].error
     wb.controls.undo.click()                                                        # the invalid edit goes
     assert wb.step == 1 and wb.outputs[0].error == "" and wb.outputs[0].text.startswith("d1 {d2 d3 d4}")
-    wb._frame.receive({"kind": "undo"})                                             # Ctrl+Z in the browser
+    wb.frame.receive({"kind": "undo"})                                             # Ctrl+Z in the browser
     assert wb.step == 0 and wb.outputs[0].text == TABLE9.outputs["output 1"]
     assert wb.controls.undo.disabled and not wb.controls.redo.disabled
     (rows,) = wb.history_chart.spec["datasets"].values()
     assert {r["step"] for r in rows if r["current"]} == {0} and max(r["step"] for r in rows) == 1
-    wb._frame.receive({"kind": "redo"})                                             # Ctrl+Shift+Z
+    wb.frame.receive({"kind": "redo"})                                             # Ctrl+Shift+Z
     (rows,) = wb.history_chart.spec["datasets"].values()
     assert {r["step"] for r in rows if r["current"]} == {1} and wb.outputs[0].levels[2].value == "{d6 d7}"
     assert wb.scores[0] == kernel(TABLE9.gold, wb.outputs[0].text)

@@ -162,13 +162,14 @@ class WorkbenchState:
             return None
         return example.source, example.printed
 
-    def edit(self, table: int | str, text: str) -> None:
+    def edit(self, table: int | str, text: str, *, parsed: Organization | None = None) -> None:
         """Set one table's text, as typing does. Text that does not parse is kept as an edit in progress (the
         last valid organization stays in force); an organization the kernel cannot score with the weights is
-        kept likewise, and :attr:`status` says why. Any other change of the organizations is a new step."""
+        kept likewise, and :attr:`status` says why. Any other change of the organizations is a new step.
+        ``parsed``: ``Organization.parse(text)`` when the caller has it already (an editor), not parsed again."""
         index = self._table_index(table)
         old = self._table(index)
-        new = old.edited(text)
+        new = old.edited(text) if parsed is None else Table(old.name, text, parsed)
         if new == old:
             return
         tables = self._with(index, new)

@@ -5,9 +5,9 @@ computes a score (Amigó et al., SIGIR 2013, §3). The panel drawing it is ``why
 
     >>> import workbench
     >>> gold, output = workbench.Organization.parse("{d1 d2}"), workbench.Organization.parse("{d1 d2 d3}")
-    >>> frame = why_frame(workbench.explain(gold, output, n=10, wn=0.8), "d3")
+    >>> frame = why_frame(workbench.explain(gold, output, n=10, wn=0.8), "d1")
     >>> frame[frame["measure"] == "R∼"][["partner", "holds"]].values.tolist()
-    [['d1', 0.0], ['d2', 0.0], ['d3', 1.0]]
+    [['d1', 1.0], ['d2', 1.0], ['d3', 0.0]]
 """
 
 from __future__ import annotations

@@ -145,11 +145,11 @@ class Workbench(W.VBox):
         self.gold = OrganizationEditor(caption="gold standard")
         self.gold.add_class("wb-gold")
         self.gold.add_class(role_class("gold-editor"))
-        self.gold.observe(lambda change: self._typed(GOLD, change["new"]), "text")
+        self.gold.observe(lambda change: self._typed(GOLD, self.gold), "text")
         self.gold.board.on_select(lambda document: self._clicked(None, document))
         self.outputs: list[OrganizationEditor] = []
-        self._frame = Frame()
-        self._frame.on_key(lambda key: self._act(self.state.undo if key == "undo" else self.state.redo))
+        self.frame = Frame()   # the style sheet, data-role attributes and Ctrl+Z / Ctrl+Shift+Z in the browser
+        self.frame.on_key(lambda key: self._act(self.state.undo if key == "undo" else self.state.redo))
         self.controls = self._make_controls()
         self.views = self._make_views()
         self._scores_chart: alt.JupyterChart | None = None
@@ -172,7 +172,7 @@ class Workbench(W.VBox):
         details = W.Box([v.all_scores, self._lost_box, W.VBox([v.history, c.clear_history]), v.why_details])
         details.add_class("wb-details")
         exchange = W.VBox([W.HBox([c.export_text, c.export_json, c.import_tables, c.upload]), c.exchange])
-        self.children = [self._frame, toolbar, v.help, v.status, v.quiz, main, strip, details, exchange]
+        self.children = [self.frame, toolbar, v.help, v.status, v.quiz, main, strip, details, exchange]
         self.add_class("wb-workbench")
         self.add_class("wb-focus")
         self._render()
@@ -477,9 +477,11 @@ class Workbench(W.VBox):
             self._message = f"{what}: {problem}" if what else str(problem)
             self._render()
 
-    def _typed(self, table, text: str) -> None:
+    def _typed(self, table, editor: OrganizationEditor) -> None:
+        """An editor's text changed: the state takes it, with the editor's parse when the text is valid."""
         if not self._rendering:
-            self._act(lambda: self.state.edit(table, text))
+            parsed = None if editor.error else editor.organization
+            self._act(lambda: self.state.edit(table, editor.text, parsed=parsed))
 
     def _clicked(self, index: int | None, document: str) -> None:
         """A token was clicked: in an output (``index``) or in the gold (then the focused output)."""
@@ -556,7 +558,7 @@ class Workbench(W.VBox):
             editor = OrganizationEditor()
             editor.add_class("wb-output")
             index = len(self.outputs)
-            editor.observe(lambda change, i=index: self._typed(i, change["new"]), "text")
+            editor.observe(lambda change, i=index, e=editor: self._typed(i, e), "text")
             editor.board.on_select(lambda document, i=index: self._clicked(i, document))
             self.outputs.append(editor)
         for editor, table in ((self.gold, state.gold), *zip(self.outputs, state.outputs, strict=True)):
