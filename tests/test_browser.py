@@ -6,8 +6,9 @@ scores table and the chart) must lie inside the viewport, found by their ``data-
 a token is clicked (the why panel explains it), ``d8`` is dragged out of ``{d6 d7 d8}`` in Table 9's output 4
 and the displayed R∼ is the kernel's; Ctrl+Z undoes the drag and the old R∼ is back; the same move is made from
 the keyboard (Enter picks d8 up, ↓ moves it) and undone; a gold level is typed and the displayed R∼ checked
-against the kernel; the accessibility audit (axe-core, ``axe-playwright-python``) finds no serious or critical
-violation in the workbench; one predict-then-reveal round is played. No request may leave the machine (Voilà
+against the kernel; Tab reaches the tokens; the accessibility audit (axe-core, ``axe-playwright-python``) finds
+no serious or critical violation in the workbench; one predict-then-reveal round is played; at text sizes 150%
+and 200% no two regions overlap. No request may leave the machine (Voilà
 is served with the package's ``workbench`` template, found where an installed package puts it:
 ``share/jupyter`` on the Jupyter path). In JupyterLab the file browser is closed and the workbench scrolled to
 the top of the notebook once, as for a projection; nothing scrolls after that.
@@ -192,6 +193,17 @@ def outside_viewport(page) -> list[str]:
     return found
 
 
+def overlaps(page) -> list[tuple[str, str]]:
+    """The pairs of regions whose boxes intersect (none may: larger text wraps or scrolls, never overlaps)."""
+    boxes = {role: page.locator(f"[data-role={role}]").first.bounding_box()
+             for role in ("gold-editor", "output-editor", "scores", "chart", "why")}
+    def cross(a, b) -> bool:
+        return (a["x"] + a["width"] > b["x"] + 0.5 and b["x"] + b["width"] > a["x"] + 0.5
+                and a["y"] + a["height"] > b["y"] + 0.5 and b["y"] + b["height"] > a["y"] + 0.5)
+    names = list(boxes)
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if cross(boxes[a], boxes[b])]
+
+
 def scroll_positions(page) -> list[float]:
     """How far the page and every scrolled element in it are scrolled (they must not move while a lesson runs)."""
     return page.evaluate("Array.from(document.querySelectorAll('*')).filter(e => e.scrollTop || e.scrollLeft)"
@@ -335,6 +347,16 @@ def play(page, seen: dict) -> None:
     page.wait_for_function("document.querySelector('[data-role=why] .wb-why-title')?.innerText === "
                            "'why: d8 in output 4'")
     seen["revealed why"] = page.locator("[data-role=why]").inner_text()
+    page.get_by_role("button", name="predict, then reveal", exact=True).click()   # the quiz folds away
+    page.wait_for_function("!document.querySelector('.wb-verdicts')?.offsetParent")
+    seen["overlaps"] = {}
+    for size in ("150%", "200%"):
+        page.get_by_label("text size").select_option(size)
+        page.wait_for_function(f"document.querySelector('.wb-workbench').classList.contains("
+                               f"'wb-size-{size[:-1]}')")
+        settle(page)
+        seen["overlaps"][size] = overlaps(page)
+    page.get_by_label("text size").select_option("100%")
 
 
 def tab_to_a_token(page) -> int:
@@ -373,6 +395,7 @@ def test_the_classroom_view_fits_a_projector_works_from_the_keyboard_and_passes_
     assert "0.9649" not in seen["hidden"] and "?" in seen["hidden"]
     assert "output 4 above output 1" in seen["verdicts"] and "wrong" in seen["verdicts"]
     assert seen["revealed R∼"] == "0.9649" and "R∼ = 0.9649" in seen["revealed why"]
+    assert seen["overlaps"] == {"150%": [], "200%": []}
     before, after = seen["scrolled"]
     assert before == after, "the page scrolled during the lesson"
     assert seen["outside"] == []

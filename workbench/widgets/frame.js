@@ -1,7 +1,8 @@
 // The workbench's frame (workbench/widgets/frame.py) draws nothing of its own. In the workbench around it, it
 // gives each region the Python side marks with a class `wb-role-NAME` the attribute data-role="NAME" (and, with
 // a label, role="region" and aria-label), keeps the notebook's own shortcuts out of the workbench, and turns
-// Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) anywhere in it into undo / redo.
+// Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) anywhere in it into undo / redo (but in the import box and the quiz's
+// text boxes, which keep the browser's own undo of their text).
 
 const PREFIX = "wb-role-";
 
@@ -43,6 +44,7 @@ function render({ model, el }) {
     if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
     const key = e.key.toLowerCase();
     if (key !== "z" && key !== "y") return;
+    if (e.target.closest && e.target.closest(".wb-exchange, .wb-quiz")) return;  // plain text boxes: their own undo
     e.preventDefault();
     e.stopPropagation();
     model.send({kind: key === "y" || e.shiftKey ? "redo" : "undo"});

@@ -665,6 +665,7 @@ class Workbench(W.VBox):
             card.tooltip = f"put {name} beside the gold"
             cards.append(card)
         for card in old:
+            self._card_output.pop(id(card), None)
             card.close()
         self.views.cards.children = cards
 
