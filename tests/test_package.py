@@ -91,7 +91,8 @@ def _run_installed(site: Path, cwd: Path, *args: str) -> str:
 @pytest.mark.slow
 def test_the_wheel_carries_every_module_and_the_papers_examples(unpacked_wheel):
     packaged = {p.relative_to(unpacked_wheel).as_posix() for p in unpacked_wheel.rglob("*") if p.is_file()}
-    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "workbench").rglob("*.py")}
+    modules = {p.relative_to(ROOT).as_posix() for suffix in ("py", "js", "css")
+               for p in (ROOT / "workbench").rglob(f"*.{suffix}")}  # the widgets' front ends beside their modules
     assert modules <= packaged
     examples = {f"workbench/examples/{p.name}" for p in (ROOT / "datasets").iterdir() if p.is_file()}
     assert examples <= packaged and "workbench/examples/seed000-table9.org" in examples
