@@ -194,6 +194,17 @@ def test_complete_scores_missing_topics_on_the_placeholder(tmp_path):
         assert "num_q                 \tall\t1\n" in render(evaluate(qrels, run, ["num_q"]))
 
 
+def test_complete_num_rel_counts_every_positive_judgement(tmp_path, capsys):
+    """trec_eval 10.0 (binary, recorded): with -c the num_rel summary counts the judgements graded above 0 in every
+    qrels topic, whatever -l says (m_num_rel.c te_calc_avg_num_rel), while per topic it counts those reaching -l."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1\n1 0 b 2\n2 0 c 1\n2 0 d 0\n")
+    run.write_text("1 Q0 a 1 1 r\n")
+    assert main(["-q", "-c", "-l2", "-m", "num_rel", str(qrels), str(run)]) == 0
+    assert capsys.readouterr().out == ("num_rel               \t1\t1\nnum_rel               \t2\t0\n"
+                                       "num_rel               \tall\t3\n")
+
+
 def test_geometric_mean_uses_trec_evals_floor():
     assert summarize([0.0, 1.0], "gmean") == pytest.approx(math.sqrt(1e-5))
 
@@ -510,3 +521,38 @@ def test_the_drop_in_imports_no_pandas(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                           cwd=Path(__file__).resolve().parents[1])
     assert "map" in done.stdout and done.stderr.strip() == "False"
+
+
+# trec_eval 10.0 (binary of usnistgov/trec_eval f425365) on the TREC 2003 Robust qrels and five submitted runs
+# (../shared/datasets/trec_robust2003, 100 topics x 1,000 documents each): the SHA-256 of what it printed.
+ROBUST_2003 = [
+    ("-q -m all_trec", "input.UIUC03Rd1", "e5e35b703da46a182b4923d744c1336320efc494a06af804c08454f91361e348"),
+    ("-q -m all_trec", "input.aplrob03a", "6a0a1f8afa3603b8ec1584e4cd0548efbc1faa74c444baba40bc7fc996c85f74"),
+    ("-q -m all_trec", "input.humR03dc", "cbaea975afb77a5c3219f304bb90e2c92b57779e11f4135f641db66ce8f79f47"),
+    ("-q -m all_trec", "input.pircRBa1", "7c6780c35e61237da9daaa1bc0e738255814f80bccfe6d85907a9e40fcf98e7b"),
+    ("-q -m all_trec", "input.uwmtCR0", "61c21ae71eb71a9a53d726b24a8c74c6f89ee3ad0d4d2c42890595f519fd13ac"),
+    ("-q -c -l2 -m all_trec", "input.UIUC03Rd1", "3b1f3707939d46e868829e96c58853f6406dba9a30483835fc5523a153f62ae5"),
+    ("-q -c -l2 -m all_trec", "input.aplrob03a", "5ea9295e1e0e47931334945ae7a30bc7d96c830b6e8aaf3d841b757025042cdf"),
+    ("-q -c -l2 -m all_trec", "input.humR03dc", "6e13e524d42751fd27a04febfc01ba8c1692402fe4480a841bd8a275706ffde1"),
+    ("-q -c -l2 -m all_trec", "input.pircRBa1", "892f441b970c99be7fb5c339bb6fc55a4475f3f8d3358cfdc7bef56c25dc0197"),
+    ("-q -c -l2 -m all_trec", "input.uwmtCR0", "6bdffa5adfa3be37137637acc968b2bfcd5f5ac62cc26b6ba8cdb907901f5b00"),
+    ("-q -J -M100 -m all_trec", "input.UIUC03Rd1", "a1471196f160a6e3f3ce7f214942fd33bc6e2a7d0a126ed7ef7e5125970e9542"),
+    ("-q -J -M100 -m all_trec", "input.aplrob03a", "0e7543d7f431283eab7420c7f25c82b028dd17405f3a1031699228f3096a7665"),
+    ("-q -J -M100 -m all_trec", "input.humR03dc", "40664a8a437160324d68ad390ec1f9a1215e3257036b6ce5fef331c8166b0ead"),
+    ("-q -J -M100 -m all_trec", "input.pircRBa1", "d22aceb0938efcc801f357e9b5d4418ed76669954b940861ceffa67f3ec902e2"),
+    ("-q -J -M100 -m all_trec", "input.uwmtCR0", "970a85e9ca3d6954e5b976d7d0aefb5bef327e68eeb359f0de8fab39409a1030"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options, run, digest", ROBUST_2003, ids=[f"{o} {r}" for o, r, _ in ROBUST_2003])
+def test_robust_2003_runs_print_what_trec_eval_10_prints(options, run, digest, capsysbinary):
+    """Every line of -q -m all_trec, also with -c -l2 and -J -M100, byte for byte (the runs read gzip-compressed,
+    as they are stored; trec_eval read them unpacked)."""
+    import hashlib
+
+    qrels = shared_dataset("trec_robust2003", "qrels.txt")
+    assert main([*options.split(), str(qrels), str(shared_dataset("trec_robust2003", "runs", run + ".gz"))]) == 0
+    printed = capsysbinary.readouterr().out
+    assert printed.count(b"\n") == 9699
+    assert hashlib.sha256(printed).hexdigest() == digest, printed.decode("latin-1")[-3000:]

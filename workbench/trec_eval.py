@@ -30,7 +30,7 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +42,7 @@ from workbench.data.trec.ranked import judgements, rank_runs
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import kernels as rk
 from workbench.metrics.ranking import trec as tm
-from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable
+from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable, discounted, row_sums
 from workbench.metrics.summary import summarize
 
 
@@ -118,7 +118,7 @@ def _utility(table: GainTable, params, options: Options) -> list[np.ndarray]:
 def _dcg(table: GainTable, pairs, ideal: bool) -> list[np.ndarray]:
     values, best = tm.gain_tables(table, _gains(pairs))
     chosen = best if ideal else values
-    return [chosen @ (1.0 / np.log2(np.arange(chosen.shape[1]) + 2.0))]
+    return [row_sums(discounted(chosen))]
 
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -258,11 +258,13 @@ def select_measures(requests: Sequence[str]) -> list[tuple[TrecMeasure, object, 
 # ------------------------------------------------------------------------------------------ evaluation
 @dataclass
 class Evaluation:
-    """What trec_eval prints: per-topic values (``topics``, then one list per printed name) and summaries."""
+    """What trec_eval prints: per-topic values (``topics``, then one list per printed name) and summaries
+    (``totals``: a summary trec_eval computes otherwise than from the printed values, by printed name)."""
 
     runid: str
     topics: tuple[str, ...]
     rows: list[tuple[TrecMeasure, list[str], list]]  # measure, printed names, per-name per-topic values
+    totals: dict[str, float] = field(default_factory=dict)
 
 
 def _shown(topics: Sequence[str]) -> str:
@@ -311,7 +313,10 @@ def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[st
         columns = [list(np.asarray(c).tolist()) if not isinstance(c, list) else list(c)
                    for c in measure.compute(table, params, options)]
         rows.append((measure, names, columns))
-    return Evaluation(runid, tuple(topics), rows)
+    # With -c, trec_eval's num_rel summary counts every judgement graded above 0 in the qrels, whatever -l says
+    # (m_num_rel.c te_calc_avg_num_rel)
+    totals = {"num_rel": float((gold.grades > 0).sum())} if options.complete else {}
+    return Evaluation(runid, tuple(topics), rows, totals)
 
 
 # ---------------------------------------------------------------------------------------------- output
@@ -351,7 +356,7 @@ def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True
                 out.append(_line(names[0], "all", str(count)))
             elif measure.summary != "none":
                 for name, column in zip(names, columns, strict=True):
-                    value = _summary(measure, column)
+                    value = evaluation.totals.get(name, _summary(measure, column))
                     out.append(_line(name, "all", str(int(value)) if measure.kind == "long" else _number(value)))
     return "".join(out)
 

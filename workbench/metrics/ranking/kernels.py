@@ -27,8 +27,11 @@ from workbench.metrics.ranking.table import (
     RankingInputError,
     at_rank,
     check_cutoff,
+    discounted,
     first_true,
+    persistence,
     ranks,
+    row_sums,
     safe_divide,
 )
 from workbench.metrics.registry import Choices, Interval, Measure, Pairs, parse, register
@@ -77,7 +80,7 @@ def average_precision(table: GainTable, k: int | None = None, rel: int = 1) -> n
     check_cutoff(k, "AP")
     hit = table.relevant(rel)[:, :k]
     precision = table.relevant_counts(rel)[:, :k] / ranks(hit.shape[1])
-    return safe_divide((precision * hit).sum(axis=1), table.n_relevant(rel))
+    return safe_divide(row_sums(precision * hit), table.n_relevant(rel))
 
 
 # -------------------------------------------------------------------------------------- graded kernels
@@ -100,15 +103,9 @@ def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=Non
     check_cutoff(k, "nDCG")
     if gains:
         mapped, best = gain_tables(table, dict(gains))
-        mapped, best = mapped[:, :k], best[:, :k]
-        discount = 1.0 / np.log2(ranks(max(mapped.shape[1], best.shape[1])) + 1.0)
-        return safe_divide(mapped @ discount[:mapped.shape[1]], best @ discount[:best.shape[1]])
-    gains, ideal = table.gains[:, :k], table.ideal[:, :k]
-    width = max(gains.shape[1], ideal.shape[1])
-    discount = 1.0 / np.log2(ranks(width) + 1.0)
-    dcg = _gain_values(gains, gain) @ discount[:gains.shape[1]]
-    best = _gain_values(ideal, gain) @ discount[:ideal.shape[1]]
-    return safe_divide(dcg, best)
+        return safe_divide(row_sums(discounted(mapped[:, :k])), row_sums(discounted(best[:, :k])))
+    dcg = row_sums(discounted(_gain_values(table.gains[:, :k], gain)))
+    return safe_divide(dcg, row_sums(discounted(_gain_values(table.ideal[:, :k], gain))))
 
 
 def _max_gain(table: GainTable, max_grade: float | None) -> np.ndarray:
@@ -151,7 +148,7 @@ def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None,
         scaled = table.relevant(rel).astype(float)
     else:
         scaled = np.minimum(safe_divide(table.gains, _max_gain(table, max_grade)[:, None]), 1.0)
-    return (1.0 - p) * (scaled @ p ** np.arange(table.gains.shape[1]))
+    return (1.0 - p) * row_sums(scaled * persistence(p, table.gains.shape[1]))
 
 
 def _blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray]:

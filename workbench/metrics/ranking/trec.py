@@ -35,7 +35,14 @@ from workbench.metrics.ranking.kernels import (
     average_precision,
     rbp,
 )
-from workbench.metrics.ranking.table import GainTable, RankingInputError, check_cutoff, safe_divide
+from workbench.metrics.ranking.table import (
+    GainTable,
+    RankingInputError,
+    check_cutoff,
+    persistence,
+    row_sums,
+    safe_divide,
+)
 from workbench.metrics.registry import Interval, register
 
 INFAP_EPSILON = 0.00001  # trec_eval.h
@@ -206,7 +213,7 @@ def bpref(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     floor = np.minimum(table.n_judged - n_rel, n_rel)[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         share = 1.0 - np.minimum(above, n_rel[:, None]) / floor
-    return safe_divide(np.where(rel, np.where(above > 0, share, 1.0), 0.0).sum(axis=1), n_rel)
+    return safe_divide(row_sums(np.where(rel, np.where(above > 0, share, 1.0), 0.0)), n_rel)
 
 
 def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
@@ -223,14 +230,14 @@ def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
         term = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((prior + nonrel_so_far + unjudged_so_far) / j)
                 * ((prior + INFAP_EPSILON) / (prior + nonrel_so_far + 2 * INFAP_EPSILON)))
     term = np.where(j == 0, 1.0, term)
-    return safe_divide(np.where(rel, term, 0.0).sum(axis=1), table.n_relevant(rel_level))
+    return safe_divide(row_sums(np.where(rel, term, 0.0)), table.n_relevant(rel_level))
 
 
 def binary_g(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     """binG = (1/R) Σ_{relevant retrieved} 1 / log2(2 + |non-relevant above|) (trec_eval ``binG``)."""
     rel = _relevant(table, rel_level)
     above = np.arange(1, rel.shape[1] + 1)[None, :] - table.relevant_counts(rel_level)
-    total = np.where(rel, 1.0 / np.log2(2.0 + above), 0.0).sum(axis=1)
+    total = row_sums(np.where(rel, 1.0 / np.log2(2.0 + above), 0.0))
     return np.where(rel.any(axis=1), safe_divide(total, table.n_relevant(rel_level)), 0.0)
 
 
@@ -257,8 +264,8 @@ def rbp_residual(table: GainTable, p: float = 0.9) -> np.ndarray:
     if not 0 < p < 1:
         raise RankingInputError(f"rbp_resid needs 0 < p < 1, got {p}")
     unjudged = table.retrieved() & ~table.judged
-    weights = p ** np.arange(table.gains.shape[1], dtype=float)
-    value = p ** table.num_ret.astype(float) + (1 - p) * (unjudged @ weights)
+    weights = persistence(p, table.gains.shape[1] + 1)  # p^|retrieved| too, as trec_eval reaches it
+    value = weights[table.num_ret] + (1 - p) * row_sums(unjudged * weights[:-1])
     return _cleaned(table, np.where(unjudged.any(axis=1), value, 0.0))
 
 
@@ -273,7 +280,7 @@ def rbp_with_gains(table: GainTable, p: float = 0.9, gains: Mapping[float, float
         raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
     values, _ = gain_tables(table, gains)
     out = np.zeros(values.shape[0])
-    weights = p ** np.arange(values.shape[1], dtype=float)
+    weights = persistence(p, values.shape[1])
     for row in range(values.shape[0]):
         counts = level_counts(table, row)
         top = max((lv for lv, n in counts.items() if n > 0), default=0.0)
@@ -283,7 +290,7 @@ def rbp_with_gains(table: GainTable, p: float = 0.9, gains: Mapping[float, float
         scaled = values[row]
         if low < 0 or high > 1:
             scaled = np.where(scaled != 0, (scaled - low) / (high - low), 0.0)
-        out[row] = (1.0 - p) * (scaled @ weights)
+        out[row] = (1.0 - p) * row_sums((scaled * weights)[None, :])[0]
     return out
 
 
@@ -346,8 +353,8 @@ def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> n
     cost = np.cumsum(np.maximum(padded, 1.0), axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = values / np.log2(2.0 + cost - np.cumsum(values, axis=1))
-    total = np.where(values != 0, share, 0.0).sum(axis=1)
-    return safe_divide(total, np.where(ideal > 0, ideal, 0.0).sum(axis=1))
+    total = row_sums(np.where(values != 0, share, 0.0))
+    return safe_divide(total, row_sums(np.where(ideal > 0, ideal, 0.0)))
 
 
 # ----------------------------------------------------------------------------------------- registry
