@@ -64,26 +64,6 @@ class Options:
     score_precision: str = "float64"
 
 
-def relevance_strings(table: GainTable, length: int = 10) -> list[str]:
-    """trec_eval's ``relstring``: the grades of the first ``length`` retrieved documents, one character each
-    (the digit, ``>`` above 9, ``-`` not pooled, ``.`` pooled but unjudged); empty for a topic the run lacks
-    (trec_eval.c's clean-up after ``-c``)."""
-    out = []
-    for row in range(table.gains.shape[0]):
-        if table.placeholder[row]:
-            out.append("")
-            continue
-        chars = []
-        for r in range(max(0, min(length, int(table.num_ret[row])))):
-            if table.judged[row, r]:
-                grade = int(table.gains[row, r])
-                chars.append(">" if grade > 9 else str(grade))
-            else:
-                chars.append("." if table.pooled[row, r] else "-")
-        out.append("".join(chars))
-    return out
-
-
 # -------------------------------------------------------------------------------------------- measures
 @dataclass(frozen=True)
 class TrecMeasure:
@@ -139,7 +119,7 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("iprec_at_recall", "cut_double",
                 lambda t, p, o: list(t.shared(tm.interpolated_precisions, p, o.rel_level).T), _RECALLS),
     TrecMeasure("P", "cut_long", lambda t, p, o: [rk.precision_at(t, k, o.rel_level) for k in p], _CUTOFFS),
-    TrecMeasure("relstring", "params", lambda t, p, o: [relevance_strings(t, int(p[0]))], (10.0,),
+    TrecMeasure("relstring", "params", lambda t, p, o: [tm.relevance_strings(t, int(p[0]))], (10.0,),
                 summary="none"),
     TrecMeasure("recall", "cut_long", lambda t, p, o: [tm.recall_at(t, k, o.rel_level) for k in p], _CUTOFFS),
     TrecMeasure("infAP", "plain", lambda t, p, o: [tm.inferred_ap(t, o.rel_level)]),

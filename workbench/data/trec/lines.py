@@ -83,12 +83,16 @@ class TrecLines:
 
     def text(self, row: int) -> str:
         """Data line ``row`` as it is in the file (for messages)."""
-        buffer = np.frombuffer(self.raw, dtype=np.uint8)
-        ends = np.flatnonzero(buffer == 10)
-        number = int(self.numbers[row])
-        start = int(ends[number - 2]) + 1 if number > 1 else 0
-        stop = int(ends[number - 1]) if number - 1 < ends.size else buffer.size
-        return shown(buffer[start:stop].tobytes()).rstrip("\r")
+        return _line_text(self.raw, int(self.numbers[row]))
+
+
+def _line_text(raw, number: int) -> str:
+    """Line ``number`` (1-based) of the bytes, as a message shows it."""
+    buffer = np.frombuffer(raw, dtype=np.uint8)
+    ends = np.flatnonzero(buffer == 10)
+    start = int(ends[number - 2]) + 1 if number > 1 else 0
+    stop = int(ends[number - 1]) if number - 1 < ends.size else buffer.size
+    return shown(buffer[start:stop].tobytes()).rstrip("\r")
 
 
 def _codec(encoding: str, path) -> str:
@@ -191,6 +195,8 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     """The data lines of a qrels (``kind="qrels"``) or run (``"run"``) file: see the module docstring.
     ``wanted`` adds fields trec_eval ignores (``iteration``, ``rank``) as text; ``encoding`` decodes ids,
     topics and systems (the fields are cut on bytes, as trec_eval cuts them)."""
+    if kind not in FIELDS:
+        raise ValueError(f"kind must be one of {', '.join(FIELDS)}, got {kind!r}")
     name = STDIN_NAME if str(path) == STDIN else str(path)
     value = "grade" if kind == "qrels" else "score"
     wanted = ("topic", "document", value, *(("system",) if kind == "run" else ()), *(wanted or ()))
@@ -219,11 +225,9 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     if kind == "run":
         nan = np.isnan(columns[value])
         if nan.any():
-            row = int(np.flatnonzero(nan)[0])
-            lines = TrecLines(name, kind, Labels(np.zeros(0), ()), columns["document"], columns[value], None,
-                              numbers, raw=raw)
+            number = int(numbers[np.flatnonzero(nan)[0]])
             raise TrecFormatError("score is NaN (trec_eval's order of such documents is undefined)", path=name,
-                                  line=int(numbers[row]), text=lines.text(row))
+                                  line=number, text=_line_text(raw, number))
     note = _spaces_note(raw)
     if note:
         notes.append(note)

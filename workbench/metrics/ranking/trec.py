@@ -269,6 +269,26 @@ def rbp_residual(table: GainTable, p: float = 0.9) -> np.ndarray:
     return _cleaned(table, np.where(unjudged.any(axis=1), value, 0.0))
 
 
+def relevance_strings(table: GainTable, length: int = 10) -> list[str]:
+    """trec_eval's ``relstring``: the grades of the first ``length`` retrieved documents, one character each
+    (the digit, ``>`` above 9, ``-`` not pooled, ``.`` pooled but unjudged); empty for a topic the run lacks
+    (trec_eval.c's clean-up after ``-c``)."""
+    out = []
+    for row in range(table.gains.shape[0]):
+        if table.placeholder[row]:
+            out.append("")
+            continue
+        chars = []
+        for r in range(max(0, min(length, int(table.num_ret[row])))):
+            if table.judged[row, r]:
+                grade = int(table.gains[row, r])
+                chars.append(">" if grade > 9 else str(grade))
+            else:
+                chars.append("." if table.pooled[row, r] else "-")
+        out.append("".join(chars))
+    return out
+
+
 # --------------------------------------------------------------------------------- graded (gains=)
 def rbp_with_gains(table: GainTable, p: float = 0.9, gains: Mapping[float, float] | None = None) -> np.ndarray:
     """trec_eval's ``rbp`` with a ``rel_level=gain`` mapping: gains outside [0, 1] are rescaled to
