@@ -10,6 +10,10 @@ It prints one line per case: median, 90th percentile and max over the edits, and
 Then the click-to-panel update (issue 11): a document token clicked in an output → ``workbench.explain`` →
 the why panel's table and HTML, the contribution chart's spec and the highlights; target under 50 ms on
 Table 9, printed the same way (a click in the output already explained reuses its explanation).
+
+Then undo (issue 25): Ctrl+Z as the browser sends it, after an edit → the step before restored (texts pushed back
+into the editors, no kernel call for the scores: each step keeps its own) and everything redrawn; same targets
+as an edit.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import workbench.widgets.workbench as module  # noqa: E402
+import workbench.widgets.state as module  # noqa: E402
 from workbench.model import Organization  # noqa: E402
 from workbench.widgets import Workbench  # noqa: E402
 from workbench.widgets.gallery import EXAMPLES  # noqa: E402
@@ -111,10 +115,10 @@ def measure(name: str, gold: str, outputs: list[str] | dict[str, str], repeat: i
             clock.seconds = 0.0
             start = time.perf_counter()
             row.value = edited if i % 2 == 0 else original
-            json.dumps(wb._scores_chart.spec), json.dumps(wb._history_chart.spec), json.dumps(wb._lost_chart.spec)
+            json.dumps(wb.scores_chart.spec), json.dumps(wb.history_chart.spec), json.dumps(wb.lost_chart.spec)
             samples.append(time.perf_counter() - start)
             kernel_samples.append(clock.seconds)
-            assert editor.error == "" and wb.scores, (name, editor.error, wb._status.value)
+            assert editor.error == "" and wb.scores, (name, editor.error, wb.status)
     return summary(name, wb, gold, samples, kernel_samples, len(editor.organization.levels))
 
 
@@ -128,12 +132,33 @@ def measure_clicks(name: str, gold: str, outputs, clicks: list[tuple[int, str]],
             board = wb.outputs[index].board
             clock.seconds = 0.0
             start = time.perf_counter()
-            board._message(board, {"kind": "select", "document": document}, [])
-            json.dumps(wb._lost_chart.spec), len(wb._why_panel.body.value)
+            board.receive({"kind": "select", "document": document})
+            json.dumps(wb.lost_chart.spec), len(wb.views.why_details.value)
             samples.append(time.perf_counter() - start)
             kernel_samples.append(clock.seconds)
-            assert not wb._why_panel.warned and set(wb.why["measure"]) <= {"R≺", "S≺", "R∼", "S∼"}, name
+            assert not wb.views.why.warned and set(wb.why["measure"]) <= {"R≺", "S≺", "R∼", "S∼"}, name
     return summary(name, wb, gold, samples, kernel_samples, "")
+
+
+def measure_undo(name: str, gold: str, outputs, repeat: int, edit: str) -> dict:
+    """Edit a level row (untimed), then time the Ctrl+Z that undoes it, as the front end sends it."""
+    wb = Workbench(gold, outputs, n=10, wn=0.8)
+    editor = wb.gold if edit == "gold" else wb.outputs[0]
+    row = editor.levels[0]
+    original = row.value
+    edited = original.split()[0].lstrip("{").rstrip("}") if " " in original else original + " d0"
+    samples, kernel_samples = [], []
+    with KernelClock() as clock:
+        for _ in range(repeat):
+            row.value = edited
+            clock.seconds = 0.0
+            start = time.perf_counter()
+            wb.frame.receive({"kind": "undo"})
+            json.dumps(wb.scores_chart.spec), json.dumps(wb.history_chart.spec)
+            samples.append(time.perf_counter() - start)
+            kernel_samples.append(clock.seconds)
+            assert editor.levels[0].value == original and editor.error == "", name
+    return summary(name, wb, gold, samples, kernel_samples, len(editor.organization.levels))
 
 
 def main() -> None:
@@ -153,6 +178,14 @@ def main() -> None:
         result = measure(name, gold, outputs, args.repeat, edit)
         verdict = "ok" if result["median_ms"] < target else "SLOW"
         print(f"{name:42} {result['documents']:>5} {result['outputs']:>4} {result['levels']:>6} "
+              f"{result['median_ms']:>6.1f}ms {result['p90_ms']:>6.1f}ms {result['max_ms']:>6.1f}ms "
+              f"{result['kernel_median_ms']:>6.1f}ms {target:>4}ms {verdict}")
+    for (_, gold, outputs, target, edit), name in zip(cases[:2], ["seed 000 Table 9, Ctrl+Z of a gold edit",
+                                                                  "1,000 docs, 50 levels, Ctrl+Z (gold)"],
+                                                      strict=True):
+        result = measure_undo(name, gold, outputs, args.repeat, edit)
+        verdict = "ok" if result["median_ms"] < target else "SLOW"
+        print(f"{result['case']:42} {result['documents']:>5} {result['outputs']:>4} {result['levels']:>6} "
               f"{result['median_ms']:>6.1f}ms {result['p90_ms']:>6.1f}ms {result['max_ms']:>6.1f}ms "
               f"{result['kernel_median_ms']:>6.1f}ms {target:>4}ms {verdict}")
     clicks = [(3, "d8"), (3, "d6"), (4, "d1"), (0, "d4"), (1, "d2")]

@@ -1,12 +1,21 @@
-"""End to end in a real browser: JupyterLab (and Voilà) on 127.0.0.1 with a token, Debian's chromium driven by
-Playwright, the main notebook run; a document token clicked (the why panel explains it), ``d8`` dragged out of
-``{d6 d7 d8}`` in Table 9's output 4, one gold level edited, and the displayed R∼ checked against the kernel
-after each change. No request may leave the machine (Voilà is served with the package's ``workbench``
-template, found where an installed package puts it: ``share/jupyter`` on the Jupyter path).
+"""End to end in a real browser: JupyterLab and Voilà on 127.0.0.1 with a token, Debian's chromium driven by
+Playwright, the main notebook run, the classroom view checked at a projector's 1280×720 and at 1024×768.
 
-Skips (with the reason) where chromium or playwright is absent; CI installs chromium (``.ci/run``).
-Everything it starts (server, kernel, browser) is stopped in ``finally``. The screenshot lands in
-``test-output/browser/`` at the repository root.
+At each size the four regions a lesson watches (the focused output's level rows, the gold's level rows, the
+scores table and the chart) must lie inside the viewport, found by their ``data-role``. Then, without scrolling:
+a token is clicked (the why panel explains it), ``d8`` is dragged out of ``{d6 d7 d8}`` in Table 9's output 4
+and the displayed R∼ is the kernel's; Ctrl+Z undoes the drag and the old R∼ is back; the same move is made from
+the keyboard (Enter picks d8 up, ↓ moves it) and undone; a gold level is typed and the displayed R∼ checked
+against the kernel; Tab reaches the tokens; the accessibility audit (axe-core, ``axe-playwright-python``) finds
+no serious or critical violation in the workbench; one predict-then-reveal round is played; at text sizes 150%
+and 200% no two regions overlap. No request may leave the machine (Voilà
+is served with the package's ``workbench`` template, found where an installed package puts it:
+``share/jupyter`` on the Jupyter path). In JupyterLab the file browser is closed and the workbench scrolled to
+the top of the notebook once, as for a projection; nothing scrolls after that.
+
+Skips (with the reason) where chromium or playwright is absent; CI installs chromium (``.ci/run``). Every wait
+has a deadline; everything started (server, kernels, browser) is stopped in ``finally``. Screenshots of both
+sizes, the audits and the requests that left 127.0.0.1 land in ``test-output/browser/``.
 """
 
 from __future__ import annotations
@@ -26,8 +35,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from workbench.metrics.reliability import reliability_sensitivity
-from workbench.model import Organization
+from workbench import Organization, reliability_sensitivity
 from workbench.widgets.gallery import EXAMPLES
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -35,6 +43,14 @@ CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--di
                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 OUTPUT = ROOT / "test-output" / "browser"
 NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
+SIZES = [(1280, 720), (1024, 768)]
+REGIONS = {  # what must be inside the viewport: every level row of both editors, the scores table, the chart
+    "the gold's level rows": "[data-role=gold-editor] .wb-board-level, [data-role=gold-editor] .wb-level-row",
+    "the focused output's level rows": "[data-role=output-editor] .wb-board-level, "
+                                       "[data-role=output-editor] .wb-level-row",
+    "the scores table": "[data-role=scores] table",
+    "the chart": "[data-role=chart] .vega-embed",
+}
 
 pytestmark = [
     pytest.mark.browser,
@@ -149,68 +165,10 @@ def alive(pid: int) -> bool:
         return False
 
 
-def click_drag_and_edit(kind: str, tmp: Path) -> dict:
-    """Run the notebook in ``kind`` (lab or voila); click ``d2`` in output 5, drag ``d8`` to output 4's tail,
-    type a new top level into the gold editor. Returns what was displayed after each step and every request
-    that left 127.0.0.1."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    OUTPUT.mkdir(parents=True, exist_ok=True)
-    seen: dict = {"outside": []}
-    server = Server(kind, tmp)
-    try:
-        server.wait("/api/status" if kind == "lab" else "/voila/static/voila.js")  # GET / would run it
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1500, "height": 2400})
-                page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
-                        else seen["outside"].append(r.url))
-                page.goto(server.page, timeout=120_000)
-                if kind == "lab":
-                    page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.session"
-                                           "?.kernel", timeout=90_000)
-                    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-                page.wait_for_selector(CELL, timeout=120_000)
-                page.wait_for_selector(".wb-workbench .vega-embed svg, .wb-workbench .vega-embed canvas",
-                                       timeout=60_000)
-                output4 = page.locator(".wb-output").nth(3)
-                page.locator(".wb-output").nth(4).locator('.wb-doc[data-doc="d2"]').click()
-                page.wait_for_function("document.querySelector('.wb-why-title')?.innerText === "
-                                       "'why: d2 in output 5'", timeout=30_000)
-                seen["title"] = page.locator(".wb-why-title").inner_text()
-                seen["why R∼"] = page.locator('.wb-why-measure[data-measure="R∼"]').inner_text()
-                seen["chosen"] = page.locator(".wb-doc.wb-chosen").evaluate_all(
-                    "tokens => tokens.map(t => t.closest('.wb-editor').querySelector('b')?.innerText)")
-                before = page.locator(CELL4).inner_text()
-                output4.locator('.wb-doc[data-doc="d8"]').drag_to(output4.locator(".wb-board-tail"))
-                page.wait_for_function(f"document.querySelector('{CELL4}')?.innerText !== '{before}'",
-                                       timeout=30_000)
-                seen["dragged R∼"] = page.locator(CELL4).inner_text()
-                seen["dragged text"] = output4.locator(".wb-level input").evaluate_all(
-                    "inputs => inputs.map(i => i.value)")
-                before = page.locator(CELL).inner_text()
-                page.locator(".wb-gold .wb-level input").first.fill(EDITED_LEVEL)
-                page.wait_for_function(f"document.querySelector('{CELL}')?.innerText !== '{before}'",
-                                       timeout=30_000)
-                seen["before"], seen["after"] = before, page.locator(CELL).inner_text()
-                page.locator(".wb-workbench").first.screenshot(path=str(OUTPUT / f"{kind}-after-edit.png"))
-            finally:
-                browser.close()
-    finally:
-        server.stop()
-    return seen
-
-
 TABLE9 = EXAMPLES["Table 9 (document organization)"]
 EDITED_LEVEL = "{d2 d3 d4}"                                     # d1 leaves the gold's top level
-CELL = '.wb-scores tr[data-output="output 1"] td[data-measure="R∼"]'
-CELL4 = '.wb-scores tr[data-output="output 4"] td[data-measure="R∼"]'
-
-
-def expected_r_relatedness() -> str:
-    gold = Organization.parse("\n".join([EDITED_LEVEL, *TABLE9.gold.splitlines()[1:]]))
-    scores = reliability_sensitivity(gold, Organization.parse(TABLE9.outputs["output 1"]), n=10, wn=0.8)
-    return f"{scores.r_relatedness:.4f}"
+FOCUS = "[data-role=output-editor]"
+CELL = '[data-role=scores] tr[data-output="{output}"] td[data-measure="R∼"]'
 
 
 def kernel_r_relatedness(gold: str, output: str) -> str:
@@ -218,15 +176,226 @@ def kernel_r_relatedness(gold: str, output: str) -> str:
     return f"{scores.r_relatedness:.4f}"
 
 
+def outside_viewport(page) -> list[str]:
+    """The regions (by name) with a part outside the viewport, each with the first offending box."""
+    found = []
+    for name, selector in REGIONS.items():
+        boxes = page.locator(selector).evaluate_all(
+            "nodes => nodes.map(n => { const r = n.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; })")
+        width, height = page.evaluate("[window.innerWidth, window.innerHeight]")
+        if not boxes:
+            found.append(f"{name}: not on the page")
+        for left, top, right, bottom in boxes:
+            if left < 0 or top < 0 or right > width + 0.5 or bottom > height + 0.5:
+                found.append(f"{name}: box {[round(v) for v in (left, top, right, bottom)]} in {width}×{height}")
+                break
+    return found
+
+
+def overlaps(page) -> list[tuple[str, str]]:
+    """The pairs of regions whose boxes intersect (none may: larger text wraps or scrolls, never overlaps)."""
+    boxes = {role: page.locator(f"[data-role={role}]").first.bounding_box()
+             for role in ("gold-editor", "output-editor", "scores", "chart", "why")}
+    def cross(a, b) -> bool:
+        return (a["x"] + a["width"] > b["x"] + 0.5 and b["x"] + b["width"] > a["x"] + 0.5
+                and a["y"] + a["height"] > b["y"] + 0.5 and b["y"] + b["height"] > a["y"] + 0.5)
+    names = list(boxes)
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if cross(boxes[a], boxes[b])]
+
+
+def scroll_positions(page) -> list[float]:
+    """How far the page and every scrolled element in it are scrolled (they must not move while a lesson runs)."""
+    return page.evaluate("Array.from(document.querySelectorAll('*')).filter(e => e.scrollTop || e.scrollLeft)"
+                         ".map(e => e.scrollTop + 1e-3 * e.scrollLeft).concat([window.scrollY, window.scrollX])")
+
+
+def wait_for_change(page, selector: str, before: str, timeout: float = 30_000) -> str:
+    page.wait_for_function("([s, b]) => { const e = document.querySelector(s); return e && e.innerText !== b; }",
+                           arg=[selector, before], timeout=timeout)
+    return page.locator(selector).first.inner_text()
+
+
+def audit(page, kind: str, size: str) -> list[dict]:
+    """axe-core over the workbench; the full report is written beside the screenshots. Returns the serious and
+    critical violations."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python is absent")
+    results = axe.Axe().run(page, context=".wb-workbench").response
+    (OUTPUT / f"{kind}-{size}-axe.json").write_text(json.dumps(results["violations"], indent=1))
+    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["html"][:160] for n in v["nodes"][:3]]}
+            for v in results["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def open_workbench(page, server: Server, kind: str) -> None:
+    page.goto(server.page, timeout=120_000)
+    if kind == "lab":
+        page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel",
+                               timeout=90_000)
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_selector("[data-role=chart] .vega-embed svg, [data-role=chart] .vega-embed canvas",
+                           timeout=120_000)
+    page.wait_for_selector(f'{FOCUS} .wb-doc[data-doc="d8"]', timeout=60_000)
+    if kind == "lab":  # as for a projection: the file browser closed, the workbench at the top of the notebook
+        page.evaluate("window.jupyterapp.shell.collapseLeft()")
+        page.wait_for_function("window.jupyterapp.shell.leftCollapsed", timeout=10_000)
+        settle(page)
+        page.evaluate("""async () => {
+            const notebook = window.jupyterapp.shell.currentWidget.content;
+            const index = notebook.widgets.findIndex(cell => cell.node.querySelector('.wb-workbench'));
+            notebook.activeCellIndex = index;         // JupyterLab keeps the active cell in view: make it ours
+            await notebook.scrollToItem(index, 'start');
+        }""")
+    settle(page)
+
+
+def settle(page) -> None:
+    """Two animation frames and a short pause: layout and pending widget messages are done."""
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_timeout(500)
+
+
+def lesson(kind: str, tmp: Path) -> dict:
+    """Run the notebook in ``kind`` (lab or voila) and play the lesson of the module docstring. Returns what
+    was seen."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    seen: dict = {"outside": [], "regions": {}, "audit": {}}
+    server = Server(kind, tmp)
+    try:
+        server.wait("/api/status" if kind == "lab" else "/voila/static/voila.js")  # GET / would run it
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
+                                                 timeout=60_000)
+            try:
+                page = browser.new_page(viewport=dict(zip(("width", "height"), SIZES[0], strict=True)))
+                page.set_default_timeout(30_000)
+                page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
+                        else seen["outside"].append(r.url))
+                open_workbench(page, server, kind)
+                for width, height in SIZES:
+                    page.set_viewport_size({"width": width, "height": height})
+                    settle(page)
+                    seen["regions"][(width, height)] = outside_viewport(page)
+                    page.screenshot(path=str(OUTPUT / f"{kind}-{width}x{height}.png"))
+                    seen["audit"][(width, height)] = audit(page, kind, f"{width}x{height}")
+                page.set_viewport_size(dict(zip(("width", "height"), SIZES[0], strict=True)))
+                settle(page)
+                scrolled = scroll_positions(page)
+                play(page, seen)
+                seen["scrolled"] = (scrolled, scroll_positions(page))
+                page.screenshot(path=str(OUTPUT / f"{kind}-after-the-lesson.png"))
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+    return seen
+
+
+def play(page, seen: dict) -> None:
+    """Click, drag, undo, move from the keyboard, type, then predict and reveal (Table 9, output 4 in focus)."""
+    focused = page.locator(FOCUS)
+    seen["focus caption"] = focused.locator(".wb-editor-title").inner_text()
+    focused.locator('.wb-doc[data-doc="d6"]').first.click()
+    page.wait_for_function("document.querySelector('[data-role=why] .wb-why-title')?.innerText === "
+                           "'why: d6 in output 4'")
+    seen["why"] = page.locator("[data-role=why]").inner_text()
+    seen["why details"] = page.locator(".wb-why-body").inner_text()
+    cell = CELL.format(output="output 4")
+    seen["R∼ before"] = page.locator(cell).inner_text()
+    focused.locator('.wb-doc[data-doc="d8"]').drag_to(focused.locator(".wb-board-tail"))
+    seen["R∼ dragged"] = wait_for_change(page, cell, seen["R∼ before"])
+    seen["dragged rows"] = focused.locator(".wb-level input").evaluate_all("inputs => inputs.map(i => i.value)")
+    focused.locator('.wb-doc[data-doc="d6"]').first.focus()
+    page.keyboard.press("Control+z")
+    seen["R∼ undone"] = wait_for_change(page, cell, seen["R∼ dragged"])
+    seen["undone rows"] = focused.locator(".wb-level input").evaluate_all("inputs => inputs.map(i => i.value)")
+
+    token = focused.locator('.wb-doc[data-doc="d8"]')
+    token.focus()
+    page.keyboard.press("Enter")                  # select d8 and pick it up
+    page.wait_for_function("document.querySelector('[data-role=why] .wb-why-title')?.innerText === "
+                           "'why: d8 in output 4'")
+    page.keyboard.press("ArrowDown")              # from {d6 d7 d8} in the last level to a new level below
+    seen["R∼ keyboard"] = wait_for_change(page, cell, seen["R∼ undone"])
+    seen["keyboard rows"] = focused.locator(".wb-level input").evaluate_all("inputs => inputs.map(i => i.value)")
+    seen["focused after the move"] = page.evaluate("document.activeElement?.dataset?.doc")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Control+z")
+    seen["R∼ keyboard undone"] = wait_for_change(page, cell, seen["R∼ keyboard"])
+
+    page.locator("[data-role=gold-editor] .wb-level input").first.fill(EDITED_LEVEL)
+    seen["R∼ gold edited"] = wait_for_change(page, CELL.format(output="output 1"), "1.0000")
+    page.keyboard.press("Control+z")
+    wait_for_change(page, CELL.format(output="output 1"), seen["R∼ gold edited"])
+
+    seen["tab order"] = tab_to_a_token(page)
+
+    page.get_by_role("button", name="predict, then reveal", exact=True).click()
+    page.wait_for_function(f"document.querySelector('{cell}')?.innerText === '?'")
+    seen["hidden"] = page.locator("[data-role=scores]").inner_text()
+    ranks = page.locator(".wb-quiz select")
+    ranks.nth(1).select_option("output 4")                # the class predicts output 4 above output 1 on R∼
+    ranks.nth(2).select_option("output 1")
+    for i in range(3, ranks.count()):
+        ranks.nth(i).select_option("—")
+    page.get_by_role("button", name="record prediction", exact=True).click()
+    page.wait_for_function("document.querySelector('.wb-quiz')?.innerText.includes('output 4 > output 1')")
+    page.get_by_role("button", name="reveal", exact=True).click()
+    page.wait_for_selector(".wb-verdicts")
+    seen["verdicts"] = page.locator(".wb-verdicts").inner_text()
+    seen["revealed R∼"] = page.locator(cell).inner_text()
+    page.wait_for_function("document.querySelector('[data-role=why] .wb-why-title')?.innerText === "
+                           "'why: d8 in output 4'")
+    seen["revealed why"] = page.locator("[data-role=why]").inner_text()
+    page.get_by_role("button", name="predict, then reveal", exact=True).click()   # the quiz folds away
+    page.wait_for_function("!document.querySelector('.wb-verdicts')?.offsetParent")
+    seen["overlaps"] = {}
+    for size in ("150%", "200%"):
+        page.get_by_label("text size").select_option(size)
+        page.wait_for_function(f"document.querySelector('.wb-workbench').classList.contains("
+                               f"'wb-size-{size[:-1]}')")
+        settle(page)
+        seen["overlaps"][size] = overlaps(page)
+    page.get_by_label("text size").select_option("100%")
+
+
+def tab_to_a_token(page) -> int:
+    """From the help button, how many Tab presses reach a document token (0: never within 60)."""
+    page.get_by_role("button", name="? help", exact=True).focus()
+    for presses in range(1, 61):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement?.classList.contains('wb-doc')"):
+            return presses
+    return 0
+
+
 @pytest.mark.parametrize("kind", ["lab", "voila"])
-def test_click_drag_and_edit_show_the_kernels_values_with_no_request_leaving_the_machine(kind, tmp_path):
-    seen = click_drag_and_edit(kind, tmp_path)
+def test_the_classroom_view_fits_a_projector_works_from_the_keyboard_and_passes_the_audit(kind, tmp_path):
+    seen = lesson(kind, tmp_path)
     (OUTPUT / f"{kind}-requests-off-127.0.0.1.txt").write_text("".join(f"{url}\n" for url in seen["outside"]))
-    assert seen["title"] == "why: d2 in output 5"
-    assert all(partner in seen["why R∼"] for partner in ("d3", "d4"))         # its cluster's ∼ relations
-    assert seen["chosen"] == ["gold standard", "output 5"]            # its occurrences, highlighted
-    moved = "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"                   # d8 dragged to the tail
-    assert seen["dragged text"] == moved.splitlines()
-    assert seen["dragged R∼"] == kernel_r_relatedness(TABLE9.gold, moved) == "1.0000"
-    assert seen["after"] == expected_r_relatedness() and seen["after"] != seen["before"]
+    for size in SIZES:
+        assert seen["regions"][size] == [], f"{kind} at {size}: outside the viewport: {seen['regions'][size]}"
+        assert seen["audit"][size] == [], f"{kind} at {size}: serious or critical: {seen['audit'][size]}"
+        assert (OUTPUT / f"{kind}-{size[0]}x{size[1]}.png").stat().st_size > 10_000
+    assert seen["focus caption"] == "output 4"
+    assert "R∼ = 0.9649" in seen["why"] and "d7 (3)" in seen["why details"]  # output 4's score, d6's relations
+    output4 = TABLE9.outputs["output 4"]
+    dragged = "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"                      # d8 dragged to the tail
+    assert seen["dragged rows"] == dragged.splitlines()
+    assert seen["R∼ dragged"] == kernel_r_relatedness(TABLE9.gold, dragged) == "1.0000"
+    assert seen["R∼ undone"] == seen["R∼ before"] == kernel_r_relatedness(TABLE9.gold, output4) == "0.9649"
+    assert seen["undone rows"] == output4.splitlines()
+    moved = "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}\nd8"                   # ↓: d8 on a level of its own
+    assert seen["keyboard rows"] == moved.splitlines() and seen["focused after the move"] == "d8"
+    assert seen["R∼ keyboard"] == kernel_r_relatedness(TABLE9.gold, moved)
+    assert seen["R∼ keyboard undone"] == "0.9649"
+    edited_gold = "\n".join([EDITED_LEVEL, *TABLE9.gold.splitlines()[1:]])
+    assert seen["R∼ gold edited"] == kernel_r_relatedness(edited_gold, TABLE9.outputs["output 1"])
+    assert seen["tab order"] > 0
+    assert "0.9649" not in seen["hidden"] and "?" in seen["hidden"]
+    assert "output 4 above output 1" in seen["verdicts"] and "wrong" in seen["verdicts"]
+    assert seen["revealed R∼"] == "0.9649" and "R∼ = 0.9649" in seen["revealed why"]
+    assert seen["overlaps"] == {"150%": [], "200%": []}
+    before, after = seen["scrolled"]
+    assert before == after, "the page scrolled during the lesson"
     assert seen["outside"] == []

@@ -154,7 +154,8 @@ def test_replab_official_rs_per_entity_through_the_campaign():
 
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-TREC_NAMES = {"map": "AP", "Rprec": "RPrec", "recip_rank": "RR", **{f"P_{k}": f"P@{k}" for k in CUTOFFS}}
+TREC_NAMES = {"map": "AP", "Rprec": "RPrec", "recip_rank": "RR", **{f"P_{k}": f"P@{k}" for k in CUTOFFS},
+              "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet", "gm_map": "GMAP"}
 
 
 def test_trec_eval_out_test_through_the_campaign():
@@ -175,7 +176,9 @@ def test_trec_eval_out_test_through_the_campaign():
 
 def test_trec_eval_complete_flag_is_the_zero_policy():
     """out.test.aqc: ``trec_eval -c -q`` over results.trunc, which has no line for topic 302: trec_eval scores
-    it 0 and counts it in the mean (missing_topics="zero"); without -c it would average 301 and 303 ("skip")."""
+    it on an empty ranking, 0 but for its num_rel (77), and counts it in the mean (missing_topics="zero"); the
+    counts are summed and gm_map is a geometric mean, as trec_eval prints them; without -c it would average 301 and
+    303 ("skip")."""
     gold = read_trec_qrels(shared_dataset("trec_eval_test", "qrels.test"))
     runs = read_trec_run(shared_dataset("trec_eval_test", "results.trunc"))
     reference = read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aqc"))
@@ -185,10 +188,13 @@ def test_trec_eval_complete_flag_is_the_zero_policy():
     ours = pd.concat([zero, means(zero)]).set_index(["topic", "measure"])["value"]
     for name, topic, value in reference[["measure", "topic", "value"]].itertuples(index=False):
         assert ours[(str(topic), TREC_NAMES[name])] == pytest.approx(float(value), abs=5e-5), (name, topic)
-    assert len(reference) == 4 * len(TREC_NAMES)  # 301, 302, 303 and all
+    assert ours[("302", "NumRel")] == 77 and ours[("all", "NumRel")] == 561 and ours[("all", "NumRet")] == 584
+    assert len(reference) == 4 * len(TREC_NAMES) - 3  # 301, 302, 303 and all; gm_map only in all
     with pytest.warns(MissingTopicsWarning, match="skipped"):
         skip = means(Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="skip", progress=False))
     per_topic = reference[reference.topic.astype(str).isin(["301", "303"])]
     expected = per_topic.assign(value=per_topic.value.astype(float)).groupby("measure")["value"].mean()
     for name, value in expected.items():
+        if name.startswith("num_"):
+            continue  # summed
         assert skip.set_index("measure").loc[TREC_NAMES[name], "value"] == pytest.approx(value, abs=5e-5)

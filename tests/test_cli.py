@@ -13,6 +13,7 @@ from tests.conftest import ROOT, shared_dataset
 from tests.test_campaign import toy_measures  # noqa: F401 (the fixture that registers test-* measures)
 from workbench.cli import main, render
 from workbench.data.trec import read_trec_eval_output
+from workbench.shell import table_of
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
@@ -79,8 +80,29 @@ def test_output_formats(small_campaign, capsys):
 def test_render_escapes_latex_and_pivots_measures():
     frame = pd.DataFrame({"system": ["run_1", "run_1"], "topic": ["all", "all"], "measure": ["P@10", "F%"],
                           "value": [0.25, 1.0]})
-    assert "run\\_1 & 0.2500 & 1.0000" in render(frame, "latex") and "P@10 & F\\%" in render(frame, "latex")
-    assert render(frame, "csv").splitlines()[1] == "run_1,all,P@10,0.25"
+    table = table_of(frame)
+    assert "run\\_1 & 0.2500 & 1.0000" in render(table, "latex") and "P@10 & F\\%" in render(table, "latex")
+    assert render(table, "csv").splitlines()[1] == "run_1,all,P@10,0.25"
+    assert render(table, "csv") == frame.to_csv(index=False, lineterminator="\n")  # as pandas writes it
+    missing = table_of(frame.assign(value=[float("nan"), 0.1 + 0.2]))
+    assert render(missing, "csv") == frame.assign(value=[float("nan"), 0.1 + 0.2]).to_csv(index=False,
+                                                                                        lineterminator="\n")
+
+
+def test_eval_prints_without_pandas(tmp_path):
+    """``eval`` reads, scores and prints (table, CSV, JSON) without importing pandas (a quarter of a second)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.9 s\n")
+    for fmt in ("table", "csv", "json", "jsonl"):
+        script = ("import sys\nfrom workbench.cli import main\n"
+                  f"main(['eval', '--gold', {str(tmp_path / 'qrels')!r}, '--run', {str(tmp_path / 'run')!r}, "
+                  f"'-m', 'AP', 'NumRel', '--per-topic', '-q', '--format', {fmt!r}])\n"
+                  "sys.stdout.flush()\nprint('pandas' in sys.modules, file=sys.stderr)\n")
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+        assert "0.5" in done.stdout and done.stderr.strip() == "False", fmt
 
 
 @pytest.mark.parametrize(

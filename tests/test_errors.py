@@ -92,8 +92,8 @@ API_CASES = [
     ("RepLab a codec that fails otherwise", lambda f: read_replab(f / "latin1.tsv", encoding="idna"),
      ReplabEncodingError, "latin1.tsv"),
     ("RepLab empty", lambda f: read_replab(f / "empty"), ReplabFormatError, "empty"),
-    ("TREC Latin-1 read as UTF-8", lambda f: read_trec_qrels(f / "latin1.qrels"), TrecEncodingError,
-     "latin1.qrels, line 1"),
+    ("TREC read in an encoding its bytes are not", lambda f: read_trec_qrels(f / "latin1.qrels", encoding="utf-32"),
+     TrecEncodingError, "latin1.qrels, line 1"),
     ("TREC broken gzip", lambda f: read_trec_qrels(f / "broken.gz"), TrecFormatError, "broken.gz"),
     ("TREC binary", lambda f: read_trec_qrels(f / "binary"), TrecFormatError, "binary, line 1"),
     ("TREC empty", lambda f: read_trec_qrels(f / "empty"), TrecFormatError, "empty"),
@@ -129,8 +129,8 @@ CLI_CASES = [
     ("WePS multi-byte encoding", "--gold {f}/sjis.xml --run {f}/weps.xml -m Purity", "sjis.xml:1"),
     ("header-only RepLab gold", "--gold {f}/header.tsv --run {f}/gold.tsv -m Purity", "header.tsv: holds no topic"),
     ("header-only RepLab run", "--gold {f}/gold.tsv --run {f}/header.tsv -m Purity", "header.tsv: holds no topic"),
-    ("TREC Latin-1 as UTF-8", "--gold {f}/latin1.qrels --run {f}/run -m AP", "--gold-encoding latin-1, or "
-     "--encoding"),
+    ("TREC in an encoding its bytes are not", "--gold {f}/latin1.qrels --gold-encoding utf-32 --run {f}/run -m AP",
+     "--gold-encoding latin-1 or --run-encoding latin-1, or --encoding"),
     ("RepLab Latin-1 run as UTF-8", "--gold {f}/gold.tsv --run {f}/latin1.tsv -m Purity", "--run-encoding latin-1"),
     ("unknown encoding", "--gold {f}/qrels --encoding bogus --run {f}/run -m AP", "qrels: unknown encoding 'bogus'"),
     ("binary gold", "--gold {f}/binary --run {f}/run -m AP", "binary: binary data (a NUL byte at offset 0)"),
@@ -172,6 +172,6 @@ def test_any_other_exception_is_a_bug_the_command_line_lets_through(files, monke
     def broken(*args, **kwargs):
         raise KeyError("a bug")
 
-    monkeypatch.setattr("workbench.cli.read_gold", broken)
+    monkeypatch.setattr("workbench.data.read.read_gold", broken)
     with pytest.raises(KeyError, match="a bug"):
         main(["eval", "--gold", str(files / "qrels"), "--run", str(files / "run"), "-m", "AP", "-q"])

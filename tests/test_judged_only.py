@@ -18,6 +18,7 @@ from tests.conftest import shared_dataset
 from tests.test_trec_eval import REGISTERED, _rounds_as_version_9, _write, campaigns
 from workbench.cli import main
 from workbench.data import Campaign, read_trec_qrels, read_trec_run
+from workbench.data.trec import table_from_dicts
 from workbench.errors import WorkbenchWarning
 from workbench.metrics.ranking import GainTable
 from workbench.metrics.registry import MeasureParameterError, UnknownMeasureError, evaluate, parse, with_defaults
@@ -57,8 +58,8 @@ def test_judged_only_is_the_ranking_of_the_judged_documents_alone(data):
     removes the others and moves the documents below them up); compacting twice changes nothing."""
     qrels, run = data
     judged_run = {t: {d: s for d, s in docs.items() if qrels[t].get(d, -1) >= 0} for t, docs in run.items()}
-    compacted = GainTable.from_run(qrels, run).judged_only()
-    _same(compacted, GainTable.from_run(qrels, judged_run))
+    compacted = table_from_dicts(qrels, run).judged_only()
+    _same(compacted, table_from_dicts(qrels, judged_run))
     _same(compacted.judged_only(), compacted)
 
 

@@ -29,7 +29,7 @@ def test_ranking_measures_by_name_need_no_pandas():
     # (which loads every measure module through the registry) leave it unloaded.
     loaded = _run("import sys, workbench as wb\n"
                   "after_import = 'pandas' in sys.modules\n"
-                  "from workbench.metrics.ranking import evaluate_run\n"
+                  "from workbench.data import evaluate_run\n"
                   "scores = evaluate_run({'q': {'a': 1, 'b': 0}}, {'q': {'a': 1.0, 'b': 2.0}},"
                   " ['AP', 'nDCG@10', 'P@10', 'RR', 'Bpref'])\n"
                   "print(after_import, scores['AP']['q'], 'pandas' in sys.modules)")
@@ -91,7 +91,8 @@ def _run_installed(site: Path, cwd: Path, *args: str) -> str:
 @pytest.mark.slow
 def test_the_wheel_carries_every_module_and_the_papers_examples(unpacked_wheel):
     packaged = {p.relative_to(unpacked_wheel).as_posix() for p in unpacked_wheel.rglob("*") if p.is_file()}
-    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "workbench").rglob("*.py")}
+    modules = {p.relative_to(ROOT).as_posix() for suffix in ("py", "js", "css")
+               for p in (ROOT / "workbench").rglob(f"*.{suffix}")}  # the widgets' front ends beside their modules
     assert modules <= packaged
     examples = {f"workbench/examples/{p.name}" for p in (ROOT / "datasets").iterdir() if p.is_file()}
     assert examples <= packaged and "workbench/examples/seed000-table9.org" in examples

@@ -16,8 +16,9 @@ from workbench.analysis import CurveError, curve_summary, precision_recall
 from workbench.charts import ChartDataError, precision_recall_chart, save_chart
 from workbench.data import Campaign, MissingTopicsWarning, read_trec_qrels, read_trec_run
 from workbench.data.campaign import CampaignError
-from workbench.metrics.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
+from workbench.data.trec import table_from_dicts
 from workbench.metrics.ranking import GainTable, RankingInputError
+from workbench.metrics.ranking.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
 from workbench.model import Organization
 
 
@@ -80,7 +81,7 @@ def test_v9_equals_pytrec_eval_iprec_at_recall_on_random_runs():
             qrels[f"q{q}"] = {d: int(rng.integers(0, 3)) for d in docs if rng.random() < 0.7} or {"d0": 1}
             run[f"q{q}"] = {d: float(rng.integers(0, 6)) for d in docs if rng.random() < 0.8} or {"d0": 1.0}
         reference = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall"}).evaluate(run)
-        table = GainTable.from_run(qrels, run)
+        table = table_from_dicts(qrels, run)
         ours = interpolated_precision(table, rule="v9")
         for row, topic in enumerate(table.topics):
             if topic in reference:  # trec_eval leaves out topics without relevant documents
@@ -120,7 +121,7 @@ def test_campaign_curves_are_the_kernel_on_each_system_s_run(campaign):
     scores = {"A": {"q1": {"d3": 3, "d1": 2, "d2": 1}, "q2": {"d5": 2, "d9": 1}, "q3": {}},
               "B": {"q1": {"d1": 3, "d9": 2}, "q2": {}, "q3": {"d6": 1}}}
     for system, run in scores.items():
-        expected = interpolated_precision(GainTable.from_run(grades, run))
+        expected = interpolated_precision(table_from_dicts(grades, run))
         got = curves[curves["system"] == system].pivot(index="topic", columns="recall", values="precision")
         np.testing.assert_allclose(got.loc[["q1", "q2", "q3"]].to_numpy(), expected, atol=1e-15)
     assert curves.query("system == 'A' and topic == 'q1' and recall == 1.0")["precision"].item() == \

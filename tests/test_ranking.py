@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import shared_dataset
 from workbench.data import (
+    FrameError,
+    evaluate_run,
     qrels_grades,
     read_trec_eval_output,
     read_trec_qrels,
@@ -21,10 +23,9 @@ from workbench.metrics.ranking import (
     GainTable,
     RankingInputError,
     average_precision,
-    evaluate_run,
-    order_by_score,
     ranked_documents,
     rbp,
+    trec_eval_order,
 )
 from workbench.metrics.registry import MeasureParameterError, UnknownMeasureError, evaluate, parse
 from workbench.model import Organization
@@ -280,8 +281,8 @@ def test_rel_level_threshold():
 
 def test_tie_policy_and_tied_levels():
     """Score descending, then document id descending (trec_eval); a tied output level is read the same way."""
-    assert order_by_score(["d1", "d3", "d2"], [1.0, 1.0, 1.0]) == [1, 2, 0]
-    assert order_by_score(["a", "b"], [0.5, 2.0]) == [1, 0]
+    assert trec_eval_order([1.0, 1.0, 1.0], ["d1", "d3", "d2"]).tolist() == [1, 2, 0]
+    assert trec_eval_order([0.5, 2.0], ["a", "b"]).tolist() == [1, 0]
     tied = Organization.parse("{d1 d3 d2}\nd4")
     assert ranked_documents(tied) == ["d3", "d2", "d1", "d4"]
     gold = Organization.from_graded({"d1": 1})
@@ -319,11 +320,11 @@ def test_run_topics_missing_from_the_qrels_are_skipped_and_bad_values_named():
     """As trec_eval: a run topic without judgements is not scored (campaign policies decide the rest)."""
     values = evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0}, "q9": {"a": 1.0}}, ["AP"])
     assert values == {"AP": {"q1": 1.0}}
-    with pytest.raises(RankingInputError, match="topic 'q1': document 'b' has score NaN"):
+    with pytest.raises(FrameError, match="query 'q1', document 'b' is NaN"):
         evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0, "b": float("nan")}}, ["AP"])
-    with pytest.raises(RankingInputError, match="topic 'q1': a score or grade is not a number"):
+    with pytest.raises(FrameError, match="query 'q1', document 'a' is not a number: 'high'"):
         evaluate_run({"q1": {"a": "high"}}, {"q1": {"a": 1.0}}, ["AP"])
-    with pytest.raises(RankingInputError, match="topic 'q1': a relevance grade is NaN"):
+    with pytest.raises(FrameError, match="query 'q1', document 'a' is NaN"):
         evaluate_run({"q1": {"a": float("nan")}}, {"q1": {"a": 1.0}}, ["AP"])
     with pytest.raises(RankingInputError, match="not a ranking measure"):
         evaluate_run({"q1": {"a": 1}}, {"q1": {"a": 1.0}}, ["Purity"])
@@ -331,7 +332,7 @@ def test_run_topics_missing_from_the_qrels_are_skipped_and_bad_values_named():
 
 def test_named_errors():
     with pytest.raises(RankingInputError, match="NaN"):
-        order_by_score(["a", "b"], [1.0, float("nan")])
+        trec_eval_order([1.0, float("nan")], ["a", "b"])
     with pytest.raises(RankingInputError, match="gains ≥ 0"):
         GainTable.from_gains([[1, -1]], [[1]])
     with pytest.raises(RankingInputError, match="rel"):

@@ -8,20 +8,23 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import shared_dataset
 from workbench.cli import main as cli_main
+from workbench.data import evaluate_run
 from workbench.data.trec import TrecFormatError
 from workbench.errors import WorkbenchError, WorkbenchWarning
-from workbench.metrics.ranking import GainTable, evaluate_run, trec_eval_order
-from workbench.metrics.trec_measures import geometric_mean
+from workbench.metrics.ranking import GainTable, trec_eval_order
+from workbench.metrics.summary import summarize
 from workbench.trec_eval import Options, TrecEvalError, evaluate, main, render, select_measures
 
 # trec_eval 10.0's Makefile quicktest: (reference output, command line); see trec_eval_test/SOURCE.txt
 QUICKTEST = [
     ("out.test", ["qrels.test", "results.test"]),
+    ("out.test", ["qrels.test.with-comments", "results.test"]),
+    ("out.comment.test", ["qrels.comment.test", "results.comment.test"]),
     ("out.test.a", ["-m", "all_trec", "qrels.test", "results.test"]),
     ("out.test.aq", ["-m", "all_trec", "-q", "qrels.test", "results.test"]),
     ("out.test.aqc", ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"]),
@@ -38,7 +41,7 @@ def _paths(args):
     return [str(shared_dataset("trec_eval_test", a)) if a.startswith(("qrels", "results")) else a for a in args]
 
 
-@pytest.mark.parametrize("reference, args", QUICKTEST, ids=[r for r, _ in QUICKTEST])
+@pytest.mark.parametrize("reference, args", QUICKTEST, ids=[f"{r}:{a[-2]}" for r, a in QUICKTEST])
 def test_quicktest_byte_for_byte(reference, args, capsys):
     expected = shared_dataset("trec_eval_test", reference).read_bytes()
     assert cli_main(["trec_eval", *_paths(args)]) == 0
@@ -98,6 +101,8 @@ def test_every_measure_equals_pytrec_eval(data, level, judged_only):
                         not _rounds_as_version_9(theirs[topic]["num_rel"]):
                     continue  # pytrec_eval bundles trec_eval 9: ⌊rR + 0.9⌋ where version 10 rounds rR
                 expected = theirs[topic][name]
+                if measure.summary == "gmean":  # pytrec_eval keeps a topic's log(max(value, 0.00001))
+                    value = math.log(max(value, 1e-5))
                 if math.isnan(expected):
                     assert math.isnan(value), (name, topic)
                     continue
@@ -143,19 +148,27 @@ def test_registered_measures_equal_pytrec_eval(data, level):
 
 
 # ---------------------------------------------------------------------------------------- trec_eval's order
-def test_scores_tie_as_32_bit_floats_then_docno_descending():
-    # 0.1000000001 and 0.1 are one float32: trec_eval ranks them by docno descending, "b" before "a"
-    assert trec_eval_order([0.1000000001, 0.1, 0.05], ["a", "b", "c"]).tolist() == [1, 0, 2]
-    assert trec_eval_order([0.1000001, 0.1], ["a", "b"]).tolist() == [0, 1]  # distinct as float32
+def test_scores_compare_as_doubles_then_docno_descending_or_as_32_bit_floats():
+    """trec_eval 10.0 keeps scores as doubles (trec_format.h, form_res_rels.c); 9.x, pytrec_eval and ir_measures
+    as 32-bit floats, where 0.1000000001 and 0.1 are one value and "b" ranks before "a"."""
+    assert trec_eval_order([0.1000000001, 0.1, 0.05], ["a", "b", "c"]).tolist() == [0, 1, 2]
+    assert trec_eval_order([0.1, 0.1, 0.05], ["a", "b", "c"]).tolist() == [1, 0, 2]
+    assert trec_eval_order([0.1000000001, 0.1, 0.05], ["a", "b", "c"], score_precision="float32").tolist() == \
+        [1, 0, 2]
+    assert trec_eval_order([0.1000001, 0.1], ["a", "b"], score_precision="float32").tolist() == [0, 1]
 
 
-def test_float32_tie_in_the_command(tmp_path):
+def test_near_tied_scores_in_the_command(tmp_path, capsys):
+    """The issue's case: a relevant document scored 1.00000001 above a non-relevant one scored 1.0 gives RR 1.0
+    in trec_eval 10.0 (recorded from its binary) and 0.5 as trec_eval 9.x ranks them."""
     qrels = tmp_path / "qrels"
     qrels.write_text("1 0 a 1\n1 0 b 0\n")
     run = tmp_path / "run"
-    run.write_text("1 Q0 a 1 0.30000000001 r\n1 Q0 b 2 0.3 r\n")
-    result = evaluate(qrels, run, ["recip_rank"])
-    assert result.rows[0][2][0] == [0.5]  # b ranks first: the scores tie in 32 bits, b > a
+    run.write_text("1 Q0 a 1 1.00000001 r\n1 Q0 b 2 1.0 r\n")
+    assert evaluate(qrels, run, ["recip_rank"]).rows[0][2][0] == [1.0]
+    assert evaluate(qrels, run, ["recip_rank"], Options(score_precision="float32")).rows[0][2][0] == [0.5]
+    assert main(["-m", "recip_rank", "--score-precision", "float32", str(qrels), str(run)]) == 0
+    assert capsys.readouterr().out == "recip_rank            \tall\t0.5000\n"
 
 
 def test_max_docs_and_judged_only(tmp_path):
@@ -176,11 +189,24 @@ def test_complete_scores_missing_topics_on_the_placeholder(tmp_path):
     out = render(evaluate(qrels, run, ["map", "num_ret", "num_q"], Options(complete=True)), per_topic=True)
     assert "num_ret               \t2\t0\n" in out and "map                   \tall\t0.5000\n" in out
     assert "num_q                 \tall\t2\n" in out
-    assert "num_q                 \tall\t1\n" in render(evaluate(qrels, run, ["num_q"]))
+    with pytest.warns(WorkbenchWarning, match=r"1 qrels topic\(s\) have no results and are skipped, as trec_eval "
+                                              r"9.x skips them \(2\); trec_eval 10.0 stops here with status 4"):
+        assert "num_q                 \tall\t1\n" in render(evaluate(qrels, run, ["num_q"]))
+
+
+def test_complete_num_rel_counts_every_positive_judgement(tmp_path, capsys):
+    """trec_eval 10.0 (binary, recorded): with -c the num_rel summary counts the judgements graded above 0 in every
+    qrels topic, whatever -l says (m_num_rel.c te_calc_avg_num_rel), while per topic it counts those reaching -l."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1\n1 0 b 2\n2 0 c 1\n2 0 d 0\n")
+    run.write_text("1 Q0 a 1 1 r\n")
+    assert main(["-q", "-c", "-l2", "-m", "num_rel", str(qrels), str(run)]) == 0
+    assert capsys.readouterr().out == ("num_rel               \t1\t1\nnum_rel               \t2\t0\n"
+                                       "num_rel               \tall\t3\n")
 
 
 def test_geometric_mean_uses_trec_evals_floor():
-    assert geometric_mean([0.0, 1.0]) == pytest.approx(math.sqrt(1e-5))
+    assert summarize([0.0, 1.0], "gmean") == pytest.approx(math.sqrt(1e-5))
 
 
 def test_measure_parameters_read_as_trec_eval_reads_them():
@@ -204,11 +230,11 @@ def test_bad_measures_are_named_errors(request_, message):
 # --------------------------------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("qrels_text, run_text, line, message", [
     ("1 0 a\n", "1 Q0 a 1 1 r\n", 1, "4 fields"),
-    ("1 0 a 1\n\n", "1 Q0 a 1 1 r\n", 2, "4 fields"),
+    ("1 0 a 1\n\n1 0 b\n", "1 Q0 a 1 1 r\n", 3, "4 fields"),
     ("1 0 a 1 extra\n", "1 Q0 a 1 1 r\n", 1, "4 fields"),
     ("1 0 a 1\n", "1 Q0 a 1 1\n", 1, "6 fields"),
-    ("1 0 a 1\n", "1 Q0 a 1 1 r\n1 Q0 a 2 0.5 r\n", 2, "retrieved twice"),
-    ("1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 r\n", 2, "judged twice"),
+    ("1 0 a 1\n", "1 Q0 a 1 1 r\n1 Q0 a 2 0.5 r\n", 2, "already on line 1 \\(trec_eval: duplicate docs\\)"),
+    ("1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 r\n", 2, "already on line 1"),
     ("1 0 a 1\n", "1 Q0 a 1 nan r\n", 1, "NaN"),
 ])
 def test_what_trec_eval_rejects_names_file_and_line(tmp_path, qrels_text, run_text, line, message):
@@ -217,7 +243,7 @@ def test_what_trec_eval_rejects_names_file_and_line(tmp_path, qrels_text, run_te
     run.write_text(run_text)
     with pytest.raises(TrecFormatError, match=message) as caught:
         evaluate(qrels, run)
-    assert caught.value.line == line and caught.value.path in (qrels, run)
+    assert caught.value.line == line and caught.value.path in (str(qrels), str(run))
     assert isinstance(caught.value, WorkbenchError)
 
 
@@ -288,18 +314,18 @@ def test_ir_measures_spellings_equal_ir_measures(data):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 3), st.text("ab\x7f\xe9", max_size=10),
                           st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.1, 0.1000000001, 1e30, -1e-30, float("inf"),
-                                           -float("inf"), 2.5, 16777217.0])), max_size=40))
-def test_trec_eval_order_is_comp_sim_docno(rows):
-    """Against a plain sort with trec_eval's comparator: topic, float32 score descending (-0.0 == 0.0),
-    document id bytes descending."""
+                                           -float("inf"), 2.5, 16777217.0])), max_size=40),
+       st.sampled_from(["float64", "float32"]))
+def test_trec_eval_order_is_comp_sim_docno(rows, precision):
+    """Against a plain sort with trec_eval's comparator (form_res_rels.c): topic, score descending as a double
+    (10.0) or a 32-bit float (9.x), -0.0 == 0.0, document id bytes descending."""
     groups = np.array([g for g, _, _ in rows], dtype=np.int64)
     docs = np.array([d.encode("utf-8") for _, d, _ in rows], dtype=bytes)
     scores = np.array([s for _, _, s in rows], dtype=float)
-    got = trec_eval_order(scores, docs, groups=groups).tolist()
-    expected = sorted(range(len(rows)), key=lambda i: (groups[i], -float(np.float32(scores[i])),
-                                                       [-b for b in docs[i]] + [1]))
-    assert [(groups[i], np.float32(scores[i]), docs[i]) for i in got] == \
-        [(groups[i], np.float32(scores[i]), docs[i]) for i in expected]
+    kept = scores.astype(precision)
+    got = trec_eval_order(scores, docs, groups=groups, score_precision=precision).tolist()
+    expected = sorted(range(len(rows)), key=lambda i: (groups[i], -float(kept[i]), [-b for b in docs[i]] + [1]))
+    assert [(groups[i], kept[i], docs[i]) for i in got] == [(groups[i], kept[i], docs[i]) for i in expected]
 
 
 # ------------------------------------------- custom gains: trec_eval's C loops transliterated, per topic
@@ -451,7 +477,7 @@ def test_gain_measures_follow_trec_evals_loops(rels, extra, pairs):
     c = _c_loops(rels, judged_levels, pairs)
     gains = {float(k): v for k, v in pairs.items()}
     from workbench.metrics.ranking import ndcg
-    from workbench.metrics.trec_measures import g_measure, ndcg_rel, r_ndcg
+    from workbench.metrics.ranking.trec import g_measure, ndcg_rel, r_ndcg
     assert ndcg(table, gains=gains)[0] == pytest.approx(c["ndcg"], abs=1e-12)
     assert ndcg_rel(table, gains)[0] == pytest.approx(c["ndcg_rel"], abs=1e-12)
     assert g_measure(table, gains)[0] == pytest.approx(c["G"], abs=1e-12)
@@ -481,150 +507,6 @@ def test_ids_are_printed_back_byte_for_byte(tmp_path, capsysbinary):
                                              "num_ret               \tall\t1\n").encode()
 
 
-ISSPACE_AND_OTHERS = b" \t\n\x0b\x0c\rab#\x85"
-
-
-@settings(max_examples=200, deadline=None)
-@given(data=st.lists(st.sampled_from(ISSPACE_AND_OTHERS), min_size=1, max_size=40).map(bytes),
-       block=st.integers(1, 9))
-def test_fields_are_found_across_block_bounds(data, block):
-    """The block-by-block scan finds every run of non-isspace bytes (C's isspace: space, \\t..\\r), whatever
-    the block size, and every newline."""
-    import re
-
-    import workbench.trec_eval as te
-
-    expected = [(m.start(), m.end()) for m in re.finditer(rb"[^ \t\n\x0b\x0c\r]+", data)]
-    saved = te._BLOCK
-    te._BLOCK = block
-    try:
-        starts, ends, newlines = te._field_bounds(np.frombuffer(data, dtype=np.uint8))
-    finally:
-        te._BLOCK = saved
-    assert list(zip(starts.tolist(), ends.tolist(), strict=True)) == expected
-    assert newlines.tolist() == [i for i, byte in enumerate(data) if byte == 10]
-
-
-@settings(max_examples=200, deadline=None)
-@given(ids=st.lists(st.binary(min_size=1, max_size=20).filter(lambda b: not b.endswith(b"\0")), min_size=1,
-                    max_size=30))
-def test_byte_order_codes_rank_ids_as_strcmp(ids):
-    """Codes equal where the ids are equal and ordered as the bytes compare (trec_eval's strcmp)."""
-    from workbench.metrics.ranking import byte_order_codes
-
-    ranks = {value: rank for rank, value in enumerate(sorted(set(ids)))}
-    assert byte_order_codes(np.array(ids, dtype="S")).tolist() == [ranks[value] for value in ids]
-
-
-# ------------------------------------------------------------------- plain files read by Arrow, exactly
-_TOPICS = [b"1", b"2", b"10", b"q\xe9", b"a"]
-_DOCS = [b"d1", b"D1", b"d2", b"d\xff", b"0x1F", b"NA", b"nan", b"document-id-longer-than-eight-bytes", b"d1\x85"]
-_GRADES = [b"0", b"1", b"2", b"-1", b"01", b"+1", b"0x1F", b"1.5", b"3e2", b"x", b"99999999999999999999", b"nan"]
-_SCORES = [b"1", b"+1", b"01", b"1.0", b"1e5", b".5", b"5.", b"inf", b"-inf", b"Infinity", b"-0", b"1e400",
-           b"1e-400", b"0.30000001", b"0.3", b"0x1p3", b"1_0", b"abc", b"1e", b"-.5e-3", b"nan"]
-_SEPARATORS = [b" "] * 12 + [b"  ", b"\t", b" \x0b"]
-
-
-def _trec_file(draw, fields: list[list[bytes]]) -> bytes:
-    """Lines of random fields, mostly plain (one space between fields); now and then a doubled or other
-    whitespace separator, a leading or trailing space, a blank, comment or short line, a CRLF ending."""
-    lines = []
-    for _ in range(draw(st.integers(1, 12))):
-        values = [draw(st.sampled_from(choices)) for choices in fields]
-        if draw(st.integers(0, 15)) == 0:
-            values = values[:draw(st.integers(0, len(values) + 1))] + [b"extra"] * draw(st.integers(0, 1))
-        line = values[0] if values else b""
-        for value in values[1:]:
-            line += draw(st.sampled_from(_SEPARATORS)) + value
-        odd = draw(st.integers(0, 30))
-        line = {0: b" " + line, 1: line + b" ", 2: b"#" + line, 3: b"", 4: line + b"\r"}.get(odd, line)
-        lines.append(line)
-    return b"\n".join(lines) + draw(st.sampled_from([b"\n", b"", b"\n\n"]))
-
-
-def _outcome(qrels, run, plain: bool, colliding: bool, monkeypatch) -> tuple:
-    """What evaluate + render give (output, warnings) or raise (type, message), with the Arrow reader on or
-    off, and every id hash colliding or not."""
-    import workbench.trec_eval as te
-    from workbench.ids import DocumentIds
-
-    with monkeypatch.context() as patch:
-        if not plain:
-            patch.setattr(te, "_plain_table", lambda raw, names: None)
-        if colliding:  # every id of one length shares a hash: the exact keys must take over
-            patch.setattr(DocumentIds, "hashes", lambda self: self.lengths.astype(np.uint64))
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                result = render(evaluate(qrels, run, ["all_trec"], Options(complete=True)), per_topic=True)
-            except WorkbenchError as error:
-                result = (type(error), str(error))
-    return result, sorted(str(w.message) for w in caught)
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data())
-def test_arrow_reader_reads_exactly_what_the_scanner_reads(data, tmp_path, monkeypatch):
-    """On random files (odd spellings of numbers and ids, odd spacing, blank and comment lines, duplicates),
-    the Arrow reader either declines or reads the very lines, topics, ids and values the exact scanner reads,
-    and the drop-in's output, warnings and errors are the same with it, without it, and with every id hash
-    colliding."""
-    import workbench.trec_eval as te
-
-    qrels, run = tmp_path / "qrels", tmp_path / "run"
-    qrels.write_bytes(_trec_file(data.draw, [_TOPICS, [b"0"], _DOCS, _GRADES]))
-    run.write_bytes(_trec_file(data.draw, [_TOPICS, [b"Q0"], _DOCS, [b"1", b"x"], _SCORES, [b"r", b"run"]]))
-    for path, fields, read in ((qrels, te._QRELS_FIELDS, te.read_qrels), (run, te._RUN_FIELDS, te.read_results)):
-        table = te._plain_table(path.read_bytes(), fields)
-        if table is None:
-            continue
-        fast = read(path)
-        with monkeypatch.context() as patch, warnings.catch_warnings():
-            warnings.simplefilter("error")  # a file Arrow takes reads without a warning
-            patch.setattr(te, "_plain_table", lambda raw, names: None)
-            exact = read(path)
-        if isinstance(fast, tuple):
-            (fast, fast_id), (exact, exact_id) = fast, exact
-            assert fast_id == exact_id
-        assert fast.topics == exact.topics
-        assert fast.rows.tolist() == exact.rows.tolist() and fast.lines.tolist() == exact.lines.tolist()
-        assert fast.docs.strings().tolist() == exact.docs.strings().tolist()
-        assert fast.values.dtype == exact.values.dtype and fast.values.tolist() == exact.values.tolist()
-    note(f"qrels {qrels.read_bytes()!r}\nrun {run.read_bytes()!r}")
-    expected = _outcome(qrels, run, plain=False, colliding=False, monkeypatch=monkeypatch)
-    assert _outcome(qrels, run, plain=True, colliding=False, monkeypatch=monkeypatch) == expected
-    assert _outcome(qrels, run, plain=True, colliding=True, monkeypatch=monkeypatch) == expected
-
-
-@pytest.mark.parametrize("text, plain", [
-    (b"1 Q0 d1 1 0.5 r\n1 Q0 d2 2 1e-3 r", True),
-    (b"1 Q0 d1 1 0.5 r\n2 Q0 d1 1 -inf r\n", True),
-    (b"1 Q0 d1 1 0.5 r\t\n", False),
-    (b"1 Q0 d1 1 0.5 r\r\n", False),
-    (b"1 Q0 d1 1 0.5 r\n# a comment\n", False),
-    (b"1 Q0 d1  1 0.5\n", False),  # a doubled space: six fields for Arrow, five for trec_eval
-    (b" 1 Q0 d1 1 0.5\n", False),
-    (b"1 Q0 d1 1 0.5 \n", False),
-    (b"1 Q0 d1 1 0.5 r\n\n1 Q0 d2 1 0.5 r\n", False),
-    (b"1 Q0 d1 1 0.5 r extra\n", False),
-    (b"1 Q0 d1 1 nan r\n", False),
-    (b"1 Q0 d1 1 0x1p3 r\n", False),
-])
-def test_arrow_reader_takes_plain_runs_only(text, plain):
-    import workbench.trec_eval as te
-
-    assert (te._plain_table(text, te._RUN_FIELDS) is not None) == plain
-
-
-@pytest.mark.parametrize("grade, plain", [(b"2", True), (b"-1", True), (b"007", True), (b"0x1F", False),
-                                          (b"+1", False), (b"1.0", False), (b"99999999999999999999", False)])
-def test_arrow_reader_takes_plain_grades_only(grade, plain):
-    """Grades Arrow reads as C's atol does (Arrow reads 0x1F as 31, atol as 0)."""
-    import workbench.trec_eval as te
-
-    assert (te._plain_table(b"1 0 d1 " + grade + b"\n", te._QRELS_FIELDS) is not None) == plain
-
-
 def test_the_drop_in_imports_no_pandas(tmp_path):
     """The command needs neither pandas nor the readers that use it."""
     import subprocess
@@ -641,11 +523,36 @@ def test_the_drop_in_imports_no_pandas(tmp_path):
     assert "map" in done.stdout and done.stderr.strip() == "False"
 
 
-def test_trec_format_error_is_one_class_everywhere():
-    import workbench.data
-    import workbench.data.trec
-    import workbench.data.trec_errors
+# trec_eval 10.0 (binary of usnistgov/trec_eval f425365) on the TREC 2003 Robust qrels and five submitted runs
+# (../shared/datasets/trec_robust2003, 100 topics x 1,000 documents each): the SHA-256 of what it printed.
+ROBUST_2003 = [
+    ("-q -m all_trec", "input.UIUC03Rd1", "e5e35b703da46a182b4923d744c1336320efc494a06af804c08454f91361e348"),
+    ("-q -m all_trec", "input.aplrob03a", "6a0a1f8afa3603b8ec1584e4cd0548efbc1faa74c444baba40bc7fc996c85f74"),
+    ("-q -m all_trec", "input.humR03dc", "cbaea975afb77a5c3219f304bb90e2c92b57779e11f4135f641db66ce8f79f47"),
+    ("-q -m all_trec", "input.pircRBa1", "7c6780c35e61237da9daaa1bc0e738255814f80bccfe6d85907a9e40fcf98e7b"),
+    ("-q -m all_trec", "input.uwmtCR0", "61c21ae71eb71a9a53d726b24a8c74c6f89ee3ad0d4d2c42890595f519fd13ac"),
+    ("-q -c -l2 -m all_trec", "input.UIUC03Rd1", "3b1f3707939d46e868829e96c58853f6406dba9a30483835fc5523a153f62ae5"),
+    ("-q -c -l2 -m all_trec", "input.aplrob03a", "5ea9295e1e0e47931334945ae7a30bc7d96c830b6e8aaf3d841b757025042cdf"),
+    ("-q -c -l2 -m all_trec", "input.humR03dc", "6e13e524d42751fd27a04febfc01ba8c1692402fe4480a841bd8a275706ffde1"),
+    ("-q -c -l2 -m all_trec", "input.pircRBa1", "892f441b970c99be7fb5c339bb6fc55a4475f3f8d3358cfdc7bef56c25dc0197"),
+    ("-q -c -l2 -m all_trec", "input.uwmtCR0", "6bdffa5adfa3be37137637acc968b2bfcd5f5ac62cc26b6ba8cdb907901f5b00"),
+    ("-q -J -M100 -m all_trec", "input.UIUC03Rd1", "a1471196f160a6e3f3ce7f214942fd33bc6e2a7d0a126ed7ef7e5125970e9542"),
+    ("-q -J -M100 -m all_trec", "input.aplrob03a", "0e7543d7f431283eab7420c7f25c82b028dd17405f3a1031699228f3096a7665"),
+    ("-q -J -M100 -m all_trec", "input.humR03dc", "40664a8a437160324d68ad390ec1f9a1215e3257036b6ce5fef331c8166b0ead"),
+    ("-q -J -M100 -m all_trec", "input.pircRBa1", "d22aceb0938efcc801f357e9b5d4418ed76669954b940861ceffa67f3ec902e2"),
+    ("-q -J -M100 -m all_trec", "input.uwmtCR0", "970a85e9ca3d6954e5b976d7d0aefb5bef327e68eeb359f0de8fab39409a1030"),
+]
 
-    assert workbench.data.TrecFormatError is workbench.data.trec.TrecFormatError
-    assert workbench.data.trec.TrecFormatError is workbench.data.trec_errors.TrecFormatError
-    assert issubclass(workbench.data.trec.TrecEncodingError, workbench.data.trec_errors.TrecFormatError)
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options, run, digest", ROBUST_2003, ids=[f"{o} {r}" for o, r, _ in ROBUST_2003])
+def test_robust_2003_runs_print_what_trec_eval_10_prints(options, run, digest, capsysbinary):
+    """Every line of -q -m all_trec, also with -c -l2 and -J -M100, byte for byte (the runs read gzip-compressed,
+    as they are stored; trec_eval read them unpacked)."""
+    import hashlib
+
+    qrels = shared_dataset("trec_robust2003", "qrels.txt")
+    assert main([*options.split(), str(qrels), str(shared_dataset("trec_robust2003", "runs", run + ".gz"))]) == 0
+    printed = capsysbinary.readouterr().out
+    assert printed.count(b"\n") == 9699
+    assert hashlib.sha256(printed).hexdigest() == digest, printed.decode("latin-1")[-3000:]

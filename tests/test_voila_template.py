@@ -14,6 +14,8 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as Late
 
 import nbformat
 import pytest
@@ -25,6 +27,14 @@ NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
 ADDRESS = re.compile(r"""<(?:link|script)\b[^>]*?\b(?:href|src)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 
 pytestmark = pytest.mark.slow
+DEADLINE = 120  # seconds for Voilà to start and serve the page, reading included
+
+
+def installed_template() -> bool:
+    """Whether Voilà can find the package's ``workbench`` template on the Jupyter path."""
+    from jupyter_core.paths import jupyter_path
+    return any(os.path.isfile(os.path.join(folder, "index.html.j2"))
+               for folder in jupyter_path("voila", "templates", "workbench"))
 
 
 def served_page(tmp_path, metadata: dict) -> str:
@@ -39,26 +49,41 @@ def served_page(tmp_path, metadata: dict) -> str:
     with (tmp_path / "voila.log").open("w") as log:
         server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=tmp_path,
                                   start_new_session=True)
-    try:
-        deadline = time.monotonic() + 90
+
+    def fetch() -> str:
         while True:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=60) as answer:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={token}", timeout=10) as answer:
                     return answer.read().decode()
             except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
+                if server.poll() is not None:
                     raise RuntimeError((tmp_path / "voila.log").read_text()[-3000:]) from None
                 time.sleep(0.5)
+
+    pool = ThreadPoolExecutor(max_workers=1)
+    try:
+        return pool.submit(fetch).result(timeout=DEADLINE)     # a page that never finishes fails, not hangs
+    except Late:
+        pytest.fail(f"Voilà did not serve the page within {DEADLINE} s:\n"
+                    f"{(tmp_path / 'voila.log').read_text()[-3000:]}")
     finally:
         kernels = descendants(server.pid)
         server.terminate()
-        server.wait(20)
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(10)
         for pid in kernels:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
+        pool.shutdown(wait=False, cancel_futures=True)  # the read ends with the server it reads from
 
 
 def test_the_workbench_notebook_is_served_with_no_outside_style_sheet_or_script(tmp_path):
+    if not installed_template():
+        pytest.skip("the workbench Voilà template is not installed on the Jupyter path (./wb links it into "
+                    ".venv; a wheel installs it under share/jupyter/voila/templates)")
     metadata = json.loads(NOTEBOOK.read_text())["metadata"]
     assert metadata["voila"] == {"template": "workbench"}
     page = served_page(tmp_path, metadata)

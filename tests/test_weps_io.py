@@ -97,6 +97,31 @@ def test_writer_round_trip_is_lossless(tmp_path_factory, clusters, discarded, di
     assert read_weps_discarded(folder) == {"Some_Name": frozenset(discarded)}
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.one_of(st.sampled_from(["../x", "/abs", "a/b", "..", ".", "", "a\\b", "ok", "Jane_Doe"]),
+                                 st.text(max_size=8)), clusterings, min_size=1, max_size=4))
+def test_topics_are_plain_file_names_and_folders_are_written_whole(tmp_path_factory, topics):
+    """A topic that would be written outside the folder (a path, '..', empty) is refused and nothing is written,
+    not even the other topics' files; otherwise every topic reads back equal."""
+    organizations = {name: Organization.from_clustering(clusters) for name, clusters in topics.items()}
+    folder = tmp_path_factory.mktemp("weps") / "out"
+    plain = all(name and name not in (".", "..") and not any(c in name for c in "/\\\0") for name in topics)
+    if not plain:
+        with pytest.raises(WepsFormatError, match="not a plain file name|which an XML file cannot carry"):
+            write_weps_clustering(folder, organizations)
+        assert sorted(p.name for p in folder.parent.iterdir()) == []
+        return
+    try:
+        written = write_weps_clustering(folder, organizations)
+    except WepsFormatError as error:  # a name the format itself cannot hold (a control character, say)
+        assert "which an XML file cannot carry" in str(error)
+        assert sorted(p.name for p in folder.parent.iterdir()) == []
+        return
+    assert sorted(p.name for p in written) == sorted(p.name for p in folder.iterdir())
+    assert [p.name for p in folder.parent.iterdir()] == ["out"]  # no temporary folder left
+    assert read_weps_clustering(folder) == organizations
+
+
 def test_single_file_write_and_read(tmp_path):
     path = tmp_path / "Jane_Doe.clust.xml"
     path.write_text(WEPS1)

@@ -15,6 +15,8 @@ altair until a name needs them)::
 from workbench.lazy import lazy_exports
 
 _EXPORTS = {
+    "Campaign": "workbench.data.campaign",
+    "read_campaign": "workbench.data.read",
     "ExplainError": "workbench.metrics.explain",
     "Explanation": "workbench.metrics.explain",
     "explain": "workbench.metrics.explain",

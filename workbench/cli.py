@@ -19,15 +19,16 @@ a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import math
 import os
 import sys
 import warnings
-import zlib
 from contextlib import contextmanager
-from pathlib import Path
 
 from workbench.errors import WorkbenchError
-from workbench.shell import JSON_FORMATS, dumps, eval_json, jsonl_rows, records, tables_json, with_stdin
+from workbench.shell import JSON_FORMATS, Table, dumps, eval_json, jsonl_rows, records, table_of, tables_json
 
 FORMATS = ("auto", "trec", "replab", "weps")
 OUTPUTS = ("table", "csv", "markdown", "latex", *JSON_FORMATS)
@@ -42,129 +43,44 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{message} (see {self.prog} --help)")
 
 
-# ------------------------------------------------------------------------------------------------ reading
-def _sniff(path: Path) -> str:
-    """A gold or run file's format: a directory or XML is WePS, a header ``entity_id`` RepLab, else TREC (a
-    gzip-compressed file by its content)."""
-    from workbench.data.files import head
-
-    if path.is_dir() or path.suffix.lower() == ".xml":
-        return "weps"
-    try:
-        data = head(path)
-    except OSError as error:
-        raise CliError(f"{path}: cannot read the file ({error.strerror or error})") from None
-    except zlib.error as error:
-        raise CliError(f"{path}: broken gzip data ({error})") from None
-    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CliError(f"{path}: binary data (a NUL byte at offset {data.index(0)}), not a TREC, RepLab or WePS "
-                       "text file (gzip-compressed files are read, other archives are not)")
-    for line in data.decode("latin-1").splitlines():
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        if text.startswith("<"):
-            return "weps"
-        if text.split("\t")[0].strip().strip('"').lower() == "entity_id":
-            return "replab"
-        return "trec"
-    raise CliError(f"{path}: empty file, cannot tell its format (give --gold-format / --run-format)")
-
-
-def _read(side: str, reader, *args, **kwargs):
-    """``reader(*args, **kwargs)``; an encoding error gets the command-line option that sets the encoding."""
-    from workbench.data.replab import ReplabEncodingError
-    from workbench.data.trec import TrecEncodingError
-
-    try:
-        return reader(*args, **kwargs)
-    except (ReplabEncodingError, TrecEncodingError) as error:
-        raise CliError(f"{error} (on the command line: --{side}-encoding latin-1, or --encoding for every "
-                       "file)") from None
-
-
-def _topics(path: Path, topics: dict) -> dict:
-    """A file's topics, refused when there is none (a RepLab file with its header only)."""
-    if not topics:
-        raise CliError(f"{path}: holds no topic (only a header line?)")
-    return topics
-
-
-def read_gold(path: Path, fmt: str, label: str | None, encoding: str):
-    """topic → Organization from a qrels file, a RepLab file or WePS XML (a file or a directory of them)."""
-    fmt = _sniff(path) if fmt == "auto" else fmt
-    if fmt == "replab":
-        from workbench.data.replab import read_replab
-
-        return _topics(path, _read("gold", read_replab, path, label=label, encoding=encoding))
-    if fmt == "weps":
-        from workbench.data.weps import read_weps_clustering
-
-        return read_weps_clustering(path)
-    from workbench.data.trec import read_trec_qrels
-
-    return _read("gold", read_trec_qrels, path, encoding=encoding)
-
-
-def _weps_runs(path: Path, gold) -> dict:
-    """A team folder (``systemsDir/TEAM_A``) or a ``systemsDir`` of them, run topics renamed to the gold's
-    spelling where they match it case- and ``_``/space-insensitively (WePS names vary)."""
-    from workbench.data.weps import read_weps_clustering, read_weps_runs, topic_key
-
-    if path.is_dir() and not any(path.glob("*.xml*")) and any(p.is_dir() for p in path.iterdir()):
-        runs = read_weps_runs(path)
-    else:
-        runs = {path.name: read_weps_clustering(path)}
-    spelling = {topic_key(topic): topic for topic in gold}
-    return {system: {spelling.get(topic_key(topic), topic): org for topic, org in run.items()}
-            for system, run in runs.items()}
-
-
-def read_runs(paths: list[Path], fmt: str, label: str | None, encoding: str, gold, max_docs: int | None = None,
-              score_precision: str = "float32") -> dict:
-    """system → topic → Organization. TREC runs are named by their tag and ranked as trec_eval ranks them
-    (``max_docs`` is ``-M``), WePS runs by their team folder, RepLab runs by their file name."""
-    runs: dict = {}
-    for path in paths:
-        kind = _sniff(path) if fmt == "auto" else fmt
-        if kind == "trec":
-            from workbench.data.trec import read_trec_run
-
-            found = _read("run", read_trec_run, path, encoding=encoding, max_docs=max_docs,
-                          score_precision=score_precision)
-        elif kind == "replab":
-            from workbench.data.replab import read_replab
-
-            found = {path.stem: _topics(path, _read("run", read_replab, path, label=label, encoding=encoding))}
-        else:
-            found = _weps_runs(path, gold)
-        for system, run in found.items():
-            if system in runs:
-                raise CliError(f"{path}: system {system!r} is already in an earlier run file")
-            runs[system] = run
-    return runs
-
-
 # ----------------------------------------------------------------------------------------------- printing
-def _wide(frame):
-    index = ["system", "topic"] if frame["topic"].nunique() > 1 else ["system"]
-    table = frame.pivot_table(index=index, columns="measure", values="value", sort=False)
-    return table[list(dict.fromkeys(frame["measure"]))].reset_index()
+COLUMNS = ["system", "topic", "measure", "value"]
+
+
+def _wide(table: Table) -> Table:
+    """The tidy rows as a system × measure table (system, topic × measure when there are several topics)."""
+    by_topic = len({row[1] for row in table.rows}) > 1
+    measures = list(dict.fromkeys(row[2] for row in table.rows))
+    cells: dict[tuple, dict[str, float]] = {}
+    for system, topic, measure, value in table.rows:
+        cells.setdefault((system, topic) if by_topic else (system,), {})[measure] = value
+    keys = ["system", "topic"] if by_topic else ["system"]
+    return Table([*keys, *measures], [(*key, *(values.get(m, float("nan")) for m in measures))
+                                      for key, values in cells.items()])
 
 
 def _cell(value) -> str:
     return value if isinstance(value, str) else str(value) if isinstance(value, bool | int) else f"{value:.4f}"
 
 
-def text_table(frame, fmt: str) -> str:
-    """Any DataFrame as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals), a JSON
-    array of row objects or JSON lines (full precision, NaN as null)."""
+def _csv_cell(value):
+    """As pandas writes a CSV cell: NaN empty, numbers in full precision."""
+    return "" if isinstance(value, float) and math.isnan(value) else value
+
+
+def text_table(table: Table, fmt: str) -> str:
+    """A table as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals), a JSON array of
+    row objects or JSON lines (full precision, NaN as null)."""
     if fmt in JSON_FORMATS:
-        return jsonl_rows(frame) if fmt == "jsonl" else dumps(records(frame)) + "\n"
+        return jsonl_rows(table) if fmt == "jsonl" else dumps(records(table)) + "\n"
     if fmt == "csv":
-        return frame.to_csv(index=False, lineterminator="\n")
-    header = [str(c) for c in frame.columns]
-    cells = [[_cell(v) for v in row] for row in frame.itertuples(index=False)]
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(table.columns)
+        writer.writerows([_csv_cell(value) for value in row] for row in table.rows)
+        return out.getvalue()
+    header = [str(c) for c in table.columns]
+    cells = [[_cell(v) for v in row] for row in table.rows]
     if fmt == "table":
         widths = [max(len(x) for x in column) for column in zip(header, *cells, strict=True)]
         return "".join("  ".join(x.rjust(w) for x, w in zip(row, widths, strict=True)).rstrip() + "\n"
@@ -177,18 +93,31 @@ def text_table(frame, fmt: str) -> str:
     def tex(text: str) -> str:
         return "".join("\\" + c if c in "&%$#_{}" else c for c in text.replace("\\", "/"))
 
-    kinds = frame.dtypes.map(lambda dtype: "r" if dtype.kind in "fiu" else "l")
-    lines = ["\\begin{tabular}{" + "".join(kinds) + "}", "\\hline", " & ".join(map(tex, header)) + r" \\",
-             "\\hline"]
+    numeric = [all(isinstance(row[i], int | float) and not isinstance(row[i], bool) for row in table.rows)
+               for i in range(len(header))]
+    lines = ["\\begin{tabular}{" + "".join("r" if n else "l" for n in numeric) + "}", "\\hline",
+             " & ".join(map(tex, header)) + r" \\", "\\hline"]
     lines += [" & ".join(map(tex, row)) + r" \\" for row in cells]
     lines += ["\\hline", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
 
 
-def render(frame, fmt: str) -> str:
-    """The tidy table ``system, topic, measure, value``: long for CSV and the aligned table (trec_eval's
-    layout) and JSON lines, a system × measure table for markdown and LaTeX."""
-    return text_table(frame if fmt in ("csv", "table", *JSON_FORMATS) else _wide(frame), fmt)
+def _counts_as_integers(table: Table) -> Table:
+    """The value cells of counts (measures summed over topics: ``NumRet``...) as integers where they are whole,
+    as trec_eval prints them."""
+    from workbench.metrics.registry import aggregate
+
+    counts = {measure for measure in {row[2] for row in table.rows} if aggregate(str(measure)) == "sum"}
+    return Table(table.columns, [(*row[:3], int(row[3])) if row[2] in counts and isinstance(row[3], float)
+                                 and row[3].is_integer() else row for row in table.rows])
+
+
+def render(table: Table, fmt: str) -> str:
+    """The tidy rows ``system, topic, measure, value``: long for CSV and the aligned table (trec_eval's layout;
+    counts printed as integers) and JSON lines, a system × measure table for markdown and LaTeX."""
+    if fmt == "table":
+        table = _counts_as_integers(table)
+    return text_table(table if fmt in ("csv", "table", *JSON_FORMATS) else _wide(table), fmt)
 
 
 # ----------------------------------------------------------------------------------------------- commands
@@ -209,34 +138,41 @@ def _measures(args) -> list:
 
 
 def _results(args):
-    from workbench.data.campaign import Campaign
+    """The campaign's scores (:class:`~workbench.data.campaign.Scores`: plain rows, no pandas); what the readers
+    and the campaign said is printed as ``note:`` lines when the command succeeds (a failing one prints its one
+    error line only)."""
+    from workbench.data.read import read_campaign
+    from workbench.data.replab import ReplabEncodingError
+    from workbench.data.trec.errors import TrecEncodingError
 
-    with with_stdin([args.gold, *args.run]) as (gold_path, *run_paths):  # "-": standard input
-        gold = read_gold(gold_path, args.gold_format, args.label, args.gold_encoding or args.encoding)
-        runs = read_runs(run_paths, args.run_format, args.label, args.run_encoding or args.encoding, gold,
-                         max_docs=args.max_docs, score_precision=args.score_precision)
     policy = "zero" if args.complete else args.missing
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        results = Campaign(gold, runs).evaluate(_measures(args), missing_topics=policy, extra_topics=args.extra,
-                                                progress=not args.quiet)
+        try:
+            campaign = read_campaign(args.gold, args.run, gold_format=args.gold_format, run_format=args.run_format,
+                                     encoding=args.encoding, gold_encoding=args.gold_encoding,
+                                     run_encoding=args.run_encoding, label=args.label, max_docs=args.max_docs,
+                                     score_precision=args.score_precision)
+        except (ReplabEncodingError, TrecEncodingError) as error:
+            raise CliError(f"{error} (on the command line: --gold-encoding latin-1 or --run-encoding latin-1, or "
+                           "--encoding for every file)") from None
+        scores = campaign.score(_measures(args), missing_topics=policy, extra_topics=args.extra,
+                                progress=not args.quiet)
     for warning in caught:
         print(f"workbench: note: {warning.message}", file=sys.stderr)
-    return results
+    return scores
 
 
 def cmd_eval(args) -> int:
-    import pandas as pd
+    from workbench.data.campaign import summaries
 
-    from workbench.data.campaign import means
-
-    results = _results(args)
-    table = means(results)
+    scores = _results(args)
+    results, table = Table(COLUMNS, scores.rows), Table(COLUMNS, summaries(scores.rows))
     if args.format == "json":
-        sys.stdout.write(eval_json(results, table, args.per_topic))
+        sys.stdout.write(eval_json(results, table, args.per_topic, scores.attrs))
         return 0
     if args.per_topic:
-        table = pd.concat([results, table], ignore_index=True)
+        table = Table(COLUMNS, results.rows + table.rows)
     sys.stdout.write(render(table, args.format))
     return 0
 
@@ -245,7 +181,7 @@ def cmd_compare(args) -> int:
     from workbench.analysis import compare_report, significance, uir_matrix
     from workbench.data.campaign import means
 
-    results = _results(args)
+    results = _results(args).frame()
     measures = list(dict.fromkeys(results["measure"]))
     if results["system"].nunique() < 2:
         raise CliError("compare needs at least two systems (give several --run files or systems)")
@@ -259,12 +195,12 @@ def cmd_compare(args) -> int:
     shown = ["measure", "system_a", "system_b", "difference", "statistic", "p_value", "p_adjusted", "significant"]
     if args.format in JSON_FORMATS:
         uir = matrix.stack().rename("uir").rename_axis(["system_a", "system_b"]).reset_index()
-        tables = {"means": means(results), "uir": uir, "significance": tests[shown]}
+        tables = {"means": table_of(means(results)), "uir": table_of(uir), "significance": table_of(tests[shown])}
         sys.stdout.write(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
         return 0
     sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
-                     text_table(matrix.reset_index(allow_duplicates=True), args.format)))
-    sections.append((tests.attrs.get("report", "significance"), text_table(tests[shown], args.format)))
+                     text_table(table_of(matrix.reset_index(allow_duplicates=True)), args.format)))
+    sections.append((tests.attrs.get("report", "significance"), text_table(table_of(tests[shown]), args.format)))
     comment = "%" if args.format == "latex" else "#"
     sys.stdout.write("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
     return 0
@@ -297,12 +233,19 @@ def cmd_demo(args) -> int:
 
 
 def _positive(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1, got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1, got {text!r}")
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 0, got {text!r}")
     return value
 
 
@@ -329,12 +272,13 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("--gold-encoding", help="the gold's encoding, if not --encoding (RepLab gold: latin-1)")
         cmd.add_argument("--run-encoding", help="the runs' encoding, if not --encoding")
         cmd.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
-                         help="a gold topic a run lacks: scored 0 (default, as Campaign.evaluate; means over "
-                              "every judged topic), skipped (trec_eval without -c) or an error")
+                         help="a gold topic a run lacks: scored 0 (default, on an empty ranking as trec_eval -c "
+                              "and Campaign.evaluate score it: means over every judged topic, counts of the "
+                              "judgements such as NumRel kept), skipped (trec_eval 9.x without -c) or an error")
         cmd.add_argument("-c", "--complete", action="store_true", help="--missing zero (trec_eval -c; the default)")
         cmd.add_argument("--extra", choices=("error", "ignore"), default="error",
                          help="run topics the gold lacks: an error (default) or ignored")
-        cmd.add_argument("-M", "--max-docs", type=_positive, metavar="N",
+        cmd.add_argument("-M", "--max-docs", type=_count, metavar="N",
                          help="TREC runs: keep the first N documents of each topic (trec_eval -M)")
         cmd.add_argument("-l", "--level", type=_positive, metavar="N",
                          help="relevance level: a grade ≥ N is relevant for the binary measures (trec_eval -l; "
@@ -342,9 +286,9 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("-J", "--judged-only", action="store_true",
                          help="TREC runs: score only the judged documents, unjudged ones removed from the "
                               "ranking (trec_eval -J; sets the measures' judged_only)")
-        cmd.add_argument("--score-precision", choices=("float32", "float64"), default="float32",
-                         help="TREC runs: compare scores as 32-bit floats, as trec_eval does (default), or "
-                              "at full precision")
+        cmd.add_argument("--score-precision", choices=("float64", "float32"), default="float64",
+                         help="TREC runs: compare scores as doubles, as trec_eval 10.0 does (default), or as "
+                              "32-bit floats, as trec_eval 9.x, pytrec_eval and ir_measures do")
         cmd.add_argument("--format", choices=OUTPUTS, default="table",
                          help="table (default), csv, markdown, latex; json (one object) or jsonl (one tidy row "
                               "per line) for scripts")

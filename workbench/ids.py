@@ -89,10 +89,14 @@ class DocumentIds:
         return f"<DocumentIds: {len(self)} ids, {self.words.shape[1] * 8} bytes wide>"
 
     def take(self, positions) -> DocumentIds:
-        """The ids at ``positions`` (integers or a boolean mask), same source."""
+        """The ids at ``positions`` (integers or a boolean mask), same source; these very ids when ``positions``
+        are all of them in order (nothing is copied)."""
         positions = np.asarray(positions)
         if positions.dtype == bool:
             positions = np.flatnonzero(positions)
+        if positions.size == len(self) and positions.size and positions[0] == 0 and \
+                (np.diff(positions) == 1).all():
+            return self
         index = positions if self._index is None else self._index[positions]
         taken = DocumentIds(self.words[positions], self.lengths[positions], self._source, index, self._encoding)
         if self._strings is not None:
@@ -138,7 +142,8 @@ class DocumentIds:
         return codes
 
     def strings(self) -> np.ndarray:
-        """The ids as an object array of ``str`` (built once from the source)."""
+        """The ids as an object array of ``str`` (built once from the source; bytes invalid in the encoding
+        are shown as escapes, ``\\xe9``, Python's ``backslashreplace``)."""
         if self._strings is None:
             arrow = hasattr(self._source, "to_pylist")
             source = self._source
@@ -146,7 +151,7 @@ class DocumentIds:
                 source = source.take(self._index) if arrow else source[self._index]
             values = source.to_pylist() if arrow else source.tolist()
             if values and isinstance(values[0], bytes):
-                values = [value.decode(self._encoding) for value in values]
+                values = [value.decode(self._encoding, errors="backslashreplace") for value in values]
             self._strings = np.asarray(values, dtype=object) if values else np.zeros(0, dtype=object)
         return self._strings
 

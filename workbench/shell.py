@@ -1,12 +1,9 @@
-"""What scripts need from ``python -m workbench``: ``-`` for standard input, JSON and JSON-lines output.
+"""What scripts need from ``python -m workbench``: tables as plain rows, JSON and JSON-lines output (``-`` for
+standard input is :func:`workbench.data.files.with_stdin`). ``json`` prints one object, ``jsonl`` one tidy row per
+line; NaN is ``null``. Nothing here needs pandas (``eval`` prints without it); a DataFrame becomes a
+:class:`Table` through :func:`table_of`.
 
-Standard input is copied to a temporary file, so every reader (TREC, RepLab, WePS, gzip) takes it as it takes
-a file, and any error naming that copy names ``<stdin>`` instead: an empty or binary standard input gets the
-messages a file gets. ``json`` prints one object, ``jsonl`` one tidy row per line; NaN is ``null``.
-
-    >>> import pandas as pd
-    >>> print(jsonl_rows(pd.DataFrame({"system": ["a"], "topic": ["all"], "measure": ["RR"], "value": [0.5]})),
-    ...       end="")
+    >>> print(jsonl_rows(Table(["system", "topic", "measure", "value"], [("a", "all", "RR", 0.5)])), end="")
     {"system": "a", "topic": "all", "measure": "RR", "value": 0.5}
 """
 
@@ -14,58 +11,25 @@ from __future__ import annotations
 
 import json
 import math
-import sys
-import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
-from typing import IO, TYPE_CHECKING
-
-from workbench.errors import WorkbenchError
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     import pandas as pd
 
-STDIN = "-"
-STDIN_NAME = "<stdin>"
 JSON_FORMATS = ("json", "jsonl")
 
 
-class StandardInputError(WorkbenchError):
-    """Standard input asked for twice, or read from a terminal."""
+class Table(NamedTuple):
+    """A table as the shell prints it: column names and rows of plain values."""
+
+    columns: list[str]
+    rows: list[tuple]
 
 
-@contextmanager
-def with_stdin(paths: Sequence[str], stream: IO[bytes] | None = None) -> Iterator[list[Path]]:
-    """``paths`` as Paths, the one ``-`` among them standing for a temporary copy of standard input (``stream``,
-    default ``sys.stdin.buffer``). A WorkbenchError raised inside that names the copy is re-raised naming
-    ``<stdin>``; the copy is removed on exit."""
-    if list(paths).count(STDIN) > 1:
-        raise StandardInputError("standard input ('-') can be read once: give it to --gold or to one --run")
-    if STDIN not in paths:
-        yield [Path(p) for p in paths]
-        return
-    if stream is None:
-        if sys.stdin is None or sys.stdin.isatty():
-            raise StandardInputError("'-' reads standard input, which is a terminal here: pipe a file in "
-                                     "(... --run - < run.txt)")
-        stream = sys.stdin.buffer
-    with tempfile.TemporaryDirectory(prefix="workbench-stdin-") as folder:
-        copy = Path(folder) / "stdin"
-        copy.write_bytes(stream.read())
-        try:
-            yield [copy if p == STDIN else Path(p) for p in paths]
-        except WorkbenchError as error:
-            _rename(error, copy)
-            raise
-
-
-def _rename(error: WorkbenchError, copy: Path) -> None:
-    """Replace the temporary copy's path by ``<stdin>`` in ``error``'s message and ``path`` attribute."""
-    if len(error.args) == 1 and isinstance(error.args[0], str):
-        error.args = (error.args[0].replace(str(copy), STDIN_NAME),)
-    if str(getattr(error, "path", None)) == str(copy):
-        error.path = STDIN_NAME
+def table_of(frame: pd.DataFrame) -> Table:
+    """A DataFrame as a :class:`Table` (its index left out)."""
+    return Table([str(c) for c in frame.columns], list(frame.itertuples(index=False, name=None)))
 
 
 # --------------------------------------------------------------------------------------------- JSON
@@ -78,10 +42,9 @@ def _plain(value):
     return value
 
 
-def records(frame: pd.DataFrame) -> list[dict]:
-    """The rows of ``frame`` as dicts of plain JSON values, columns in order."""
-    columns = [str(c) for c in frame.columns]
-    return [dict(zip(columns, map(_plain, row), strict=True)) for row in frame.itertuples(index=False)]
+def records(table: Table) -> list[dict]:
+    """The rows of ``table`` as dicts of plain JSON values, columns in order."""
+    return [dict(zip(table.columns, map(_plain, row), strict=True)) for row in table.rows]
 
 
 def dumps(value) -> str:
@@ -89,15 +52,15 @@ def dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
-def jsonl_rows(frame: pd.DataFrame, **fields) -> str:
+def jsonl_rows(data: Table, **fields) -> str:
     """One JSON object per row (``fields`` first, e.g. ``table="means"``), one per line."""
-    return "".join(dumps({**fields, **row}) + "\n" for row in records(frame))
+    return "".join(dumps({**fields, **row}) + "\n" for row in records(data))
 
 
-def nested(frame: pd.DataFrame, keys: Sequence[str], value: str = "value") -> dict:
+def nested(table: Table, keys: Sequence[str], value: str = "value") -> dict:
     """``{k1: {k2: ... value}}`` from the tidy columns ``keys`` (in row order), e.g. system → measure → mean."""
     out: dict = {}
-    for row in records(frame[[*keys, value]]):
+    for row in records(table):
         node = out
         for key in keys[:-1]:
             node = node.setdefault(str(row[key]), {})
@@ -105,25 +68,26 @@ def nested(frame: pd.DataFrame, keys: Sequence[str], value: str = "value") -> di
     return out
 
 
-def eval_json(results: pd.DataFrame, means_table: pd.DataFrame, per_topic: bool) -> str:
+def eval_json(results: Table, means_table: Table, per_topic: bool, attrs: dict) -> str:
     """``eval --format json``: one object with the systems' means (system → measure → mean), the per-topic
-    scores when asked (system → topic → measure → value) and what the topic policies did."""
+    scores when asked (system → topic → measure → value) and what the topic policies did (``attrs``)."""
+    column = results.columns.index
     document = {
-        "measures": list(dict.fromkeys(results["measure"])),
-        "systems": list(dict.fromkeys(results["system"])),
+        "measures": list(dict.fromkeys(row[column("measure")] for row in results.rows)),
+        "systems": list(dict.fromkeys(row[column("system")] for row in results.rows)),
         "means": nested(means_table, ["system", "measure"]),
     }
     if per_topic:
         document["per_topic"] = nested(results, ["system", "topic", "measure"])
     for key in ("missing_topics", "extra_topics"):
-        if key in results.attrs:
-            document[key] = results.attrs[key]
+        if key in attrs:
+            document[key] = attrs[key]
     return dumps(document) + "\n"
 
 
-def tables_json(tables: dict[str, pd.DataFrame], fmt: str, **extra) -> str:
+def tables_json(tables: dict[str, Table], fmt: str, **extra) -> str:
     """Several tables (``compare``): ``json`` one object ``{name: [rows], **extra}``, ``jsonl`` every row of
     every table on its own line with a ``table`` field naming its table."""
     if fmt == "jsonl":
-        return "".join(jsonl_rows(frame, table=name) for name, frame in tables.items())
-    return dumps({**{name: records(frame) for name, frame in tables.items()}, **extra}) + "\n"
+        return "".join(jsonl_rows(data, table=name) for name, data in tables.items())
+    return dumps({**{name: records(data) for name, data in tables.items()}, **extra}) + "\n"

@@ -1,6 +1,6 @@
 """Interpolated precision–recall curves of a campaign, per system and topic, and their spread over topics.
 
-The numbers are :func:`workbench.metrics.curves.interpolated_precision` on each system's gain table; this
+The numbers are :func:`workbench.metrics.ranking.curves.interpolated_precision` on each system's gain table; this
 module only lays a campaign's rankings out as one table per system and shapes the results::
 
     >>> from workbench.data import Campaign
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from workbench.errors import WorkbenchError
-from workbench.metrics.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
 from workbench.metrics.ranking import GainTable, ranked_documents
+from workbench.metrics.ranking.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -48,9 +48,9 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     ``system, topic, recall, precision``.
 
     ``points``: ``11`` (recall 0, 0.1, …, 1, trec_eval's ``iprec_at_recall``), ``"full"`` (every level k/R
-    of every gold topic, :func:`~workbench.metrics.curves.recall_levels`) or the levels themselves;
+    of every gold topic, :func:`~workbench.metrics.ranking.curves.recall_levels`) or the levels themselves;
     ``rel_level`` and ``rule`` (trec_eval 10's ``"round"`` or 9's ``"v9"``) as in
-    :func:`~workbench.metrics.curves.interpolated_precision`.
+    :func:`~workbench.metrics.ranking.curves.interpolated_precision`.
     ``missing_topics``: a gold topic a run lacks is a run that finds nothing (``"zero"``, the campaign
     default), left out (``"skip"``) or an error (``"error"``), as in :meth:`Campaign.evaluate`; run topics
     the gold lacks are ignored.

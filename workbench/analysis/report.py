@@ -128,13 +128,16 @@ def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None,
                    test: str = "t", correction: str = "holm", alpha: float = 0.05, n_resamples: int = 10_000,
                    seed: int | None = 0, systems: Sequence | None = None, missing: str = "error",
                    digits: int = 4) -> ComparisonReport:
-    """The comparison report of tidy results (``system, topic, measure, value``).
+    """The comparison report of tidy results (``system, topic, measure, value``): per system and measure the
+    summary trec_eval prints in its ``all`` row (the mean, the sum of counts, the geometric mean of ``GMAP``:
+    :func:`workbench.metrics.registry.aggregate`), the best in bold, the test against a baseline.
 
     ``baseline`` is a system (default: the first); ``test`` one of :data:`TESTS` (``"t"``, ``"randomization"``
     …), ``correction`` one of ``holm``, ``bonferroni``, ``none`` over the systems compared with the baseline,
     per measure; ``missing`` as in :func:`~workbench.analysis.results.score_cube` (2 topics at least).
     """
-    from workbench.metrics.registry import direction
+    from workbench.metrics.registry import aggregate, direction
+    from workbench.metrics.summary import summarize, trec_order
 
     if test not in TESTS:
         raise ResultsError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
@@ -149,7 +152,8 @@ def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None,
         raise ResultsError(f"baseline {baseline!r} is not among the systems {cube.systems}", system=baseline)
     order = [baseline, *(s for s in cube.systems if s != baseline)]
     values = cube.values[[cube.systems.index(s) for s in order]]  # systems × topics × measures
-    means = values.mean(axis=1)
+    in_order = values[:, trec_order([str(t) for t in cube.topics])]  # topics as trec_eval adds them
+    means = np.stack([summarize(in_order[:, :, k], aggregate(str(m))) for k, m in enumerate(cube.measures)], axis=1)
     oriented = means * cube.signs()
     best = np.isclose(oriented, oriented.max(axis=0), rtol=0, atol=1e-12)
     p_adjusted = np.full(means.shape, np.nan)

@@ -29,10 +29,19 @@ from collections.abc import Iterable, Sequence
 import altair as alt
 import pandas as pd
 
+from workbench.charts.palettes import SYSTEMS
 from workbench.errors import WorkbenchError
 from workbench.model import natural_key
 
 UIR_THRESHOLD = 0.25  # seed 001 §6: UIR ≥ 0.25 marks a robust improvement
+
+
+def category_colours(field: str, order: list, title: str | None = None) -> alt.Color:
+    """A colour per category in ``order``, from the colour-blind-safe :data:`~workbench.charts.palettes.SYSTEMS`
+    (repeating past eight)."""
+    colours = [SYSTEMS[i % len(SYSTEMS)] for i in range(len(order))]
+    return alt.Color(field, sort=order, scale=alt.Scale(domain=order, range=colours),
+                     title=alt.Undefined if title is None else title)
 
 
 class ChartDataError(WorkbenchError):
@@ -72,10 +81,15 @@ def _numeric(frame: pd.DataFrame, column: str, chart: str) -> pd.DataFrame:
     return frame
 
 
-def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int | None = None) -> alt.Chart:
+def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int | None = None, height: int = 220,
+                 legend: bool = True) -> alt.Chart:
     """Grouped bars of several outputs' scores against one gold (seed 000, Table 9): one group per measure,
-    one bar per output, the value printed above each bar (``width`` defaults to 30 px per bar, ≥ 360)."""
-    data = require_columns(scores, ["output", "measure", "value"], "scores_chart")
+    one bar per output, the value printed above each bar (``width`` defaults to 30 px per bar, ≥ 360). With a
+    boolean column ``focused``, only the focused output's bars are printed and drawn opaque, the others faint
+    (the rows can then be swapped with ``with_data`` as the focus moves)."""
+    focused = "focused" in getattr(scores, "columns", ())
+    data = require_columns(scores, ["output", "measure", "value", *(["focused"] if focused else [])],
+                           "scores_chart")
     data = _numeric(data, "value", "scores_chart")
     measures, outputs = _order(data["measure"]), _order(data["output"])
     base = alt.Chart(data).encode(
@@ -83,13 +97,19 @@ def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int |
         xOffset=alt.XOffset("output:N", sort=outputs),
         y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="score"),
     )
+    colour = category_colours("output:N", outputs, "output")
+    if not legend:
+        colour.legend = None
     bars = base.mark_bar().encode(
-        color=alt.Color("output:N", sort=outputs, title="output"),
+        color=colour,
         tooltip=["output:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
+        **({"opacity": alt.condition("datum.focused", alt.value(1.0), alt.value(0.35))} if focused else {}),
     )
     labels = base.mark_text(dy=-6, fontSize=9).encode(text=alt.Text("value:Q", format=".2f"))
+    if focused:
+        labels = labels.transform_filter("datum.focused")
     width = width or max(360, 30 * len(measures) * len(outputs))
-    return alt.layer(bars, labels).properties(width=width, height=220, title=title or "")
+    return alt.layer(bars, labels).properties(width=width, height=height, title=title or "")
 
 
 def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int = 420) -> alt.Chart:
@@ -104,7 +124,7 @@ def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int =
     )
     bars = base.mark_bar().encode(
         y=alt.Y("mean(value):Q", title="mean over topics"),
-        color=alt.Color("system:N", sort=systems),
+        color=category_colours("system:N", systems),
         tooltip=["system:N", "measure:N", alt.Tooltip("mean(value):Q", format=".4f", title="mean"),
                  alt.Tooltip("count(value):Q", title="topics")],
     )
@@ -113,16 +133,28 @@ def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int =
 
 
 def history_chart(history: pd.DataFrame, *, title: str | None = None, width: int = 360) -> alt.Chart:
-    """Each measure's score after every edit, one line per measure, one panel per output."""
-    data = require_columns(history, ["step", "output", "measure", "value"], "history_chart")
+    """Each measure's score after every edit, one line per measure, one panel per output; with a boolean column
+    ``current`` (the step on screen, e.g. after an undo) that step is marked by a dashed rule and large points."""
+    columns = ["step", "output", "measure", "value"]
+    marked = "current" in getattr(history, "columns", ())
+    data = require_columns(history, [*columns, "current"] if marked else columns, "history_chart")
     data = _numeric(_numeric(data, "value", "history_chart"), "step", "history_chart")
     measures, outputs = _order(data["measure"]), _order(data["output"])
-    line = alt.Chart(data).mark_line(point=True).encode(
+    base = alt.Chart(data) if not marked else alt.Chart()
+    line = base.mark_line(point=True).encode(
         x=alt.X("step:O", title="edit", axis=alt.Axis(labelAngle=0, labelOverlap=True)),
         y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="score"),
-        color=alt.Color("measure:N", sort=measures),
+        color=category_colours("measure:N", measures),
         tooltip=["step:O", "output:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
-    ).properties(width=width / max(1, min(len(outputs), 3)), height=160)
+    )
+    size = {"width": width / max(1, min(len(outputs), 3)), "height": 160}
+    if marked:
+        now = alt.Chart().transform_filter("datum.current")
+        rule = now.mark_rule(strokeDash=[4, 3], color="#222222").encode(x="step:O")
+        points = now.mark_point(size=90, filled=True).encode(
+            x="step:O", y="value:Q", color=category_colours("measure:N", measures))
+        line = alt.layer(line, rule, points, data=data)
+    line = line.properties(**size)
     return line.facet(column=alt.Column("output:N", sort=outputs, title=None)).properties(title=title or "")
 
 
@@ -148,7 +180,7 @@ def f_alpha_chart(curves: pd.DataFrame, *, highlight: Sequence[str] = (), title:
         encoding["color"] = alt.condition("datum.highlighted", alt.value("black"), alt.value("#999999"))
         encoding["strokeWidth"] = alt.condition("datum.highlighted", alt.value(2.5), alt.value(1.2))
     else:
-        encoding["color"] = alt.Color("system:N", sort=systems)
+        encoding["color"] = category_colours("system:N", systems)
     chart = alt.Chart(data).mark_line().encode(**encoding)
     return chart.properties(width=width, height=240, title=title or "")
 
@@ -170,7 +202,7 @@ def per_topic_chart(results: pd.DataFrame, systems: Sequence[str], measures: Seq
     return alt.Chart(data).mark_line(point=True, strokeWidth=1).encode(
         x=alt.X("topic:N", sort=_natural(data["topic"]), title="test case"),
         y=alt.Y("value:Q", title="score"),
-        color=alt.Color("system:N", sort=list(systems)),
+        color=category_colours("system:N", list(systems)),
         strokeDash=alt.StrokeDash("measure:N", sort=list(measures)),
         shape=alt.Shape("measure:N", sort=list(measures)),
         tooltip=["system:N", "topic:N", "measure:N", alt.Tooltip("value:Q", format=".4f")],
@@ -243,7 +275,7 @@ def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None 
     return alt.Chart(wide).mark_circle(size=30, opacity=0.7).encode(
         x=alt.X("x:Q", title=x),
         y=alt.Y("y:Q", title=y),
-        color=alt.Color("system:N"),
+        color=category_colours("system:N", _order(wide["system"])),
         tooltip=["system:N", "topic:N", alt.Tooltip("x:Q", title=x, format=".4f"),
                  alt.Tooltip("y:Q", title=y, format=".4f")],
     ).properties(width=width, height=width, title=title or f"{y} vs {x}")
@@ -258,7 +290,7 @@ def strictness_chart(strictness: pd.DataFrame, *, top: str = "top_percent", valu
     return alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("top:Q", title="top n% of outputs"),
         y=alt.Y("strictness:Q", title="strictness"),
-        color=alt.Color("measure:N", sort=_order(data["measure"])),
+        color=category_colours("measure:N", _order(data["measure"])),
         tooltip=["measure:N", "top:Q", alt.Tooltip("strictness:Q", format=".3f")],
     ).properties(width=width, height=240, title=title or "")
 

@@ -1,6 +1,6 @@
 """The interpolated precision–recall chart: each system's mean curve over topics with the per-topic spread
 as a band. The numbers come from :func:`workbench.analysis.precision_recall.precision_recall` (the kernel
-:func:`workbench.metrics.curves.interpolated_precision`) and :func:`~workbench.analysis.precision_recall.
+:func:`workbench.metrics.ranking.curves.interpolated_precision`) and :func:`~workbench.analysis.precision_recall.
 curve_summary`; the builder only draws them.
 
     >>> import pandas as pd
@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from workbench.analysis.precision_recall import COLUMNS, curve_summary
-from workbench.charts.builders import ChartDataError, require_columns
-from workbench.metrics.curves import ELEVEN_POINTS
+from workbench.charts.builders import ChartDataError, category_colours, require_columns
+from workbench.metrics.ranking.curves import ELEVEN_POINTS
 
 SPREADS = {"quartiles": ("q25", "q75", "25th–75th percentile of topics"),
            "range": ("min", "max", "min–max over topics"), "none": None}
@@ -46,7 +46,7 @@ def precision_recall_chart(curves: pd.DataFrame, *, spread: str = "quartiles", t
     eleven = np.array_equal(np.sort(summary["recall"].unique()), np.asarray(ELEVEN_POINTS))
     interpolate = "linear" if eleven else "step-before"
     x = alt.X("recall:Q", scale=alt.Scale(domain=[0, 1]), title="recall")
-    color = alt.Color("system:N", sort=systems, title="system")
+    color = category_colours("system:N", systems, "system")
     tooltip = ["system:N", alt.Tooltip("recall:Q", format=".3f"), alt.Tooltip("mean:Q", format=".4f"),
                alt.Tooltip("q25:Q", format=".4f"), alt.Tooltip("q75:Q", format=".4f"), "topics:Q"]
     base = alt.Chart(summary)

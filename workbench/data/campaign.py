@@ -18,10 +18,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from workbench.data.ranked import Judgements, RankedRun, gain_table
+import numpy as np
+
+from workbench.data.scoring import CampaignError, score_topic, topics_text
+from workbench.data.trec.join import gain_table
+from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import WorkbenchError
 from workbench.metrics.ranking import evaluate_table, is_table_measure
-from workbench.metrics.registry import Measure, evaluate, parse
+from workbench.metrics.registry import Measure, aggregate, parse
+from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 
 if TYPE_CHECKING:
@@ -32,17 +37,34 @@ EXTRA_POLICIES = ("error", "ignore")
 COLUMNS = ["system", "topic", "measure", "value"]
 
 
-class CampaignError(WorkbenchError):
-    """A campaign that cannot be evaluated as asked: says which system, topic (and measure) and why."""
-
-
 class MissingTopicsWarning(UserWarning):
     """Some run lacks topics of the gold standard; the message says which and what the policy did."""
 
 
-def _topics_text(topics: list[str], limit: int = 10) -> str:
-    shown = ", ".join(map(repr, topics[:limit]))
-    return shown + (f" and {len(topics) - limit} more" if len(topics) > limit else "")
+@dataclass(frozen=True)
+class Scores:
+    """A campaign's scores as plain rows ``(system, topic, measure, value)``, and what the topic policies did
+    (``attrs``: ``missing_topics``, ``extra_topics``)."""
+
+    rows: list[tuple[str, str, str, float]]
+    attrs: dict
+
+    def frame(self) -> pd.DataFrame:
+        """The rows as the tidy DataFrame ``system, topic, measure, value`` (``attrs`` kept)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.rows, columns=COLUMNS).astype({"value": "float64"})
+        frame.attrs.update(self.attrs)
+        return frame
+
+
+def _progress(work: list, shown: bool):
+    """``work``, with a tqdm progress bar when ``shown`` and the work lasts more than a second."""
+    if not shown:
+        return work
+    from tqdm.auto import tqdm
+
+    return tqdm(work, desc="evaluating", unit="topic", delay=1.0, leave=False)
 
 
 @dataclass(frozen=True)
@@ -73,13 +95,13 @@ class Campaign:
     @classmethod
     def from_frames(cls, qrels: pd.DataFrame, runs: pd.DataFrame | Mapping[str, pd.DataFrame], *,
                     query: str = "query_id", document: str = "doc_id", relevance: str = "relevance",
-                    score: str = "score", system: str | None = None, score_precision: str = "float32",
+                    score: str = "score", system: str | None = None, score_precision: str = "float64",
                     max_docs: int | None = None) -> Campaign:
         """A campaign from long DataFrames: qrels ``query_id, doc_id, relevance`` and runs ``query_id, doc_id,
         score`` with a ``system`` (or ``run``) column, or ``{system: frame}``; column names are keywords.
         Ranked as TREC files are (trec_eval's order, ``score_precision``, ``max_docs`` as ``-M``), so the
-        same data scores the same (:mod:`workbench.data.frames`)."""
-        from workbench.data.frames import judgements_from_frame, runs_from_frames
+        same data scores the same (:mod:`workbench.data.trec.frames`)."""
+        from workbench.data.trec.frames import judgements_from_frame, runs_from_frames
 
         return cls(judgements_from_frame(qrels, query=query, document=document, relevance=relevance),
                    runs_from_frames(runs, query=query, document=document, score=score, system=system,
@@ -87,25 +109,25 @@ class Campaign:
 
     @classmethod
     def from_dicts(cls, qrels: Mapping[str, Mapping[str, float]],
-                   runs: Mapping[str, Mapping[str, Mapping[str, float]]], *, score_precision: str = "float32",
+                   runs: Mapping[str, Mapping[str, Mapping[str, float]]], *, score_precision: str = "float64",
                    max_docs: int | None = None) -> Campaign:
         """A campaign from pytrec_eval-style dicts: qrels ``{query: {doc: relevance}}``, runs
         ``{system: {query: {doc: score}}}``."""
-        from workbench.data.frames import judgements_from_dicts, runs_from_dicts
+        from workbench.data.trec.memory import judgements_from_dicts, runs_from_dicts
 
         return cls(judgements_from_dicts(qrels),
                    runs_from_dicts(runs, score_precision=score_precision, max_docs=max_docs))
 
     @classmethod
-    def from_namedtuples(cls, qrels: Iterable, runs: Mapping[str, Iterable], *, score_precision: str = "float32",
+    def from_namedtuples(cls, qrels: Iterable, runs: Mapping[str, Iterable], *, score_precision: str = "float64",
                          max_docs: int | None = None) -> Campaign:
         """A campaign from ir_datasets-style records: qrels with ``query_id, doc_id, relevance`` (e.g.
         ``dataset.qrels_iter()``), runs ``{system: records with query_id, doc_id, score}`` (e.g.
         ``scoreddocs_iter()``)."""
-        from workbench.data.frames import judgements_from_namedtuples, runs_from_namedtuples
+        from workbench.data.trec.memory import judgements_from_records, runs_from_records
 
-        return cls(judgements_from_namedtuples(qrels),
-                   runs_from_namedtuples(runs, score_precision=score_precision, max_docs=max_docs))
+        return cls(judgements_from_records(qrels),
+                   runs_from_records(runs, score_precision=score_precision, max_docs=max_docs))
 
     def missing_topics(self) -> dict[str, list[str]]:
         """Per system, the gold topics its run lacks (systems lacking none are left out)."""
@@ -121,11 +143,15 @@ class Campaign:
                  extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
                  chunk_topics: int | None = None) -> pd.DataFrame:
         """Score every (system, gold topic) with :func:`workbench.evaluate`: a tidy DataFrame
-        ``system, topic, measure, value`` (systems, topics and measures in the order given).
+        ``system, topic, measure, value`` (systems, topics and measures in the order given); the rows of
+        :meth:`score`, which needs no pandas.
 
         ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (the default, shared
-        with ``python -m workbench eval``/``compare``: every measure 0, so a mean is over every judged topic,
-        like ``trec_eval -c``), ``"skip"`` (no rows; means cover the topics the run has) or ``"error"``.
+        with ``python -m workbench eval``/``compare``: as ``trec_eval -c`` scores it, on an empty ranking, so
+        that every measure of retrieval is 0 and a mean is over every judged topic, while counts of the
+        judgements keep their value: ``NumRel`` is the topic's number of relevant documents; measures that are
+        not ranking measures score 0), ``"skip"`` (no rows; means cover the topics the run has, as trec_eval 9.x
+        without ``-c``) or ``"error"``.
         ``extra_topics``: run topics the gold lacks raise (``"error"``) or are dropped (``"ignore"``).
         Whatever the policies did is in ``df.attrs["missing_topics"]`` / ``df.attrs["extra_topics"]`` and,
         when some topic was missing or dropped, in a :class:`MissingTopicsWarning`. ``progress`` shows a
@@ -137,9 +163,14 @@ class Campaign:
         by topic (the ranking measures of the one-pass gain table are scored here); the results are those of
         the serial run, bit for bit (see :mod:`workbench.data.distributed`).
         """
-        import pandas as pd
-        from tqdm.auto import tqdm
+        return self.score(measures, missing_topics, extra_topics, progress, executor=executor,
+                          chunk_topics=chunk_topics).frame()
 
+    def score(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
+              extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
+              chunk_topics: int | None = None) -> Scores:
+        """:meth:`evaluate`'s rows as plain tuples (:class:`Scores`), without pandas: what the command line
+        prints from."""
         if missing_topics not in MISSING_POLICIES:
             raise CampaignError(f"missing_topics must be one of {', '.join(MISSING_POLICIES)}, "
                                 f"got {missing_topics!r}")
@@ -150,16 +181,16 @@ class Campaign:
         missing, extra = self.missing_topics(), self.extra_topics()
         if missing and missing_topics == "error":
             system, topics = next(iter(missing.items()))
-            raise CampaignError(f"system {system!r} has no output for gold topic(s) {_topics_text(topics)} "
+            raise CampaignError(f"system {system!r} has no output for gold topic(s) {topics_text(topics)} "
                                 "(missing_topics='error'; use 'zero' or 'skip' to evaluate anyway)")
         if extra and extra_topics == "error":
             system, topics = next(iter(extra.items()))
-            raise CampaignError(f"system {system!r} has output for topic(s) {_topics_text(topics)} that the "
+            raise CampaignError(f"system {system!r} has output for topic(s) {topics_text(topics)} that the "
                                 "gold standard lacks (extra_topics='ignore' drops them)")
         rows: list[tuple[str, str, str, float]] = []
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
-        ranked, names_left = self._ranking_scores(names)
+        ranked, names_left = self._ranking_scores(names, placeholders=missing_topics == "zero")
         distributed = executor is not None
         if distributed:  # the ranking measures above were scored here, in one pass; the rest go to the workers
             from workbench.data.distributed import score_on
@@ -167,55 +198,42 @@ class Campaign:
             others = score_on(executor, self.gold, self.runs, [(s, t) for s, t in work if t in self.runs[s]],
                               {name: parse(name) for name in names_left}, chunk_topics=chunk_topics,
                               progress=progress)
-        for system, topic in tqdm(work, desc="evaluating", unit="topic", disable=not progress or distributed,
-                                  delay=1.0, leave=False):
+        for system, topic in _progress(work, progress and not distributed):
             run = self.runs[system]
-            if topic not in run:
-                rows.extend((system, topic, name, 0.0) for name in names)
-                continue
             scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
-            if distributed:
+            if topic not in run:
+                scores.update(dict.fromkeys(names_left, 0.0))
+            elif distributed:
                 scores.update(others[system, topic])
             elif names_left:
-                scores.update(_score_topic(system, topic, self.gold[topic], run[topic], names_left))
+                scores.update(score_topic(system, topic, self.gold[topic], run[topic], names_left))
             rows.extend((system, topic, name, scores[name]) for name in names)
-        frame = pd.DataFrame(rows, columns=COLUMNS).astype({"value": "float64"})
-        frame.attrs["missing_topics"] = {"policy": missing_topics, "topics": missing}
-        frame.attrs["extra_topics"] = {"policy": extra_topics, "topics": extra}
-        notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({_topics_text(t, 5)}): "
-                 + ("scored 0" if missing_topics == "zero" else "skipped") for s, t in missing.items()]
-        notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({_topics_text(t, 5)}): ignored"
+        attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
+                 "extra_topics": {"policy": extra_topics, "topics": extra}}
+        notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): "
+                 + ("scored 0, on an empty ranking as trec_eval -c scores them (counts of the judgements, such as "
+                    "NumRel, keep their value)" if missing_topics == "zero" else "skipped") for s, t in missing.items()]
+        notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
                   for s, t in extra.items()]
         if notes:
-            warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=2)
-        return frame
+            warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=3)
+        return Scores(rows, attrs)
 
-    def _ranking_scores(self, names: list[str]) -> tuple[dict[str, dict[str, dict[str, float]]], list[str]]:
+    def _ranking_scores(self, names: list[str], placeholders: bool) -> tuple[dict[str, dict[str, dict[str, float]]],
+                                                                             list[str]]:
         """The ranking measures among ``names`` scored for each system in one pass over one ranked gain table
-        (``{system: {measure: {topic: value}}}``), and the other measures' names."""
+        (``{system: {measure: {topic: value}}}``; with ``placeholders``, the gold topics a run lacks too, on
+        trec_eval's ``-c`` placeholder ranking), and the other measures' names."""
         table_names = [name for name in names if is_table_measure(name)]
         scores = {}
         for system, run in self.runs.items() if table_names else ():
-            topics = [topic for topic in self.gold if topic in run]
+            topics = [topic for topic in self.gold if placeholders or topic in run]
             try:
-                scores[system] = evaluate_table(gain_table(self.gold, run, topics), table_names)
-            except Exception as error:
+                scores[system] = evaluate_table(gain_table(self.gold, run, topics, placeholders=placeholders),
+                                                table_names)
+            except WorkbenchError as error:
                 raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
         return scores, [name for name in names if name not in table_names]
-
-
-def _score_topic(system: str, topic: str, gold: Organization, output: Organization,
-                 measures: Iterable[str | Measure]) -> dict[str, float]:
-    """``{name: value}`` of one (system, topic) through :func:`workbench.evaluate`, with the campaign's error
-    policy: bad input raises a located :class:`CampaignError`, a bug keeps its traceback and gains a note. The
-    serial loop and every worker of a distributed run (:mod:`workbench.data.distributed`) call this."""
-    try:
-        return evaluate(gold, output, measures)
-    except WorkbenchError as error:  # bad input: located; anything else is a bug and keeps its traceback
-        raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: {error}") from error
-    except Exception as error:
-        error.add_note(f"while scoring system {system!r}, topic {topic!r}")
-        raise
 
 
 def _measure_names(measures) -> list[str]:
@@ -233,19 +251,42 @@ def _measure_names(measures) -> list[str]:
     return names
 
 
+def summaries(rows: Iterable[tuple[str, str, str, float]]) -> list[tuple[str, str, str, float]]:
+    """Per system and measure the summary over topics that trec_eval prints in its ``all`` row: the mean of each
+    measure, the sum of counts (``NumRet``, ``NumRel``...), the geometric mean of ``GMAP`` and ``GMBpref``
+    (:func:`workbench.metrics.registry.aggregate`), values added in trec_eval's topic order
+    (:func:`workbench.metrics.summary.summarize`). Rows ``(system, "all", measure, value)``, systems and measures
+    in their order of appearance.
+
+    >>> summaries([("s", "q1", "AP", 0.5), ("s", "q2", "AP", 0.25), ("s", "q1", "NumRel", 3), ("s", "q2", "NumRel", 4)])
+    [('s', 'all', 'AP', 0.375), ('s', 'all', 'NumRel', 7.0)]
+    """
+    grouped: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
+    for system, topic, measure, value in rows:
+        topics, values = grouped.setdefault((system, measure), ([], []))
+        topics.append(str(topic))
+        values.append(value)
+    out = []
+    for (system, measure), (topics, values) in grouped.items():
+        ordered = np.asarray(values, dtype=float)[trec_order(topics)]
+        out.append((system, "all", measure, summarize(ordered, aggregate(str(measure))) if len(values) else
+                    float("nan")))
+    return out
+
+
 def means(results: pd.DataFrame, wide: bool = False) -> pd.DataFrame:
-    """Per-system means over topics of a tidy result table: rows ``system, "all", measure, mean`` (trec_eval's
-    ``all``), or with ``wide=True`` a system × measure table. Measures and systems keep their order."""
+    """Per-system summaries over topics of a tidy result table, as trec_eval's ``all`` rows (:func:`summaries`):
+    rows ``system, "all", measure, value``, or with ``wide=True`` a system × measure table. Measures and systems
+    keep their order."""
     missing = set(COLUMNS) - set(results.columns)
     if missing:
         raise CampaignError(f"results lack column(s) {sorted(missing)}; expected {', '.join(COLUMNS)}")
-    grouped = results.groupby(["system", "measure"], sort=False)["value"].mean().reset_index()
+    grouped = Scores(summaries(results[COLUMNS].itertuples(index=False)), {}).frame()
     if wide:
         table = grouped.pivot(index="system", columns="measure", values="value")
         table = table.loc[list(dict.fromkeys(grouped["system"])), list(dict.fromkeys(grouped["measure"]))]
         table.columns.name = None
         table.attrs = dict(results.attrs)
         return table
-    grouped.insert(1, "topic", "all")
     grouped.attrs = dict(results.attrs)
-    return grouped[COLUMNS]
+    return grouped

@@ -10,7 +10,7 @@ with its compute function, which must pickle. A worker lost mid-campaign (its sc
 raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is returned.
 
     >>> from concurrent.futures import ThreadPoolExecutor
-    >>> from workbench.data import Campaign
+    >>> from workbench.data.campaign import Campaign
     >>> from workbench.model import Organization
     >>> gold = {"q1": Organization.from_graded({"d1": 1}), "q2": Organization.from_graded({"d3": 1})}
     >>> runs = {"sys": {"q1": Organization.from_ranking(["d2", "d1"]), "q2": Organization.from_ranking(["d3"])}}
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from workbench.data.campaign import CampaignError, _score_topic, _topics_text
+from workbench.data.scoring import CampaignError, score_topic, topics_text
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -113,7 +113,7 @@ def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[di
                                 "new name must be registered in a module the workers import") from None
         out = []
         for system, topic in chunk.pairs:
-            scores = _score_topic(system, topic, chunk.gold[topic], chunk.runs[system][topic], revived.values())
+            scores = score_topic(system, topic, chunk.gold[topic], chunk.runs[system][topic], revived.values())
             out.append({name: scores[str(measure)] for name, measure in revived.items()})
         return out
     except Exception as error:
@@ -189,7 +189,7 @@ def _run(executor, dask: bool, chunks: list[_Chunk],
                 lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.gold]
                 raise CampaignInterruptedError(
                     f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}: "
-                    f"{error}); gold topic(s) not scored: {_topics_text(lost)}; no results were kept, evaluate "
+                    f"{error}); gold topic(s) not scored: {topics_text(lost)}; no results were kept, evaluate "
                     "again", lost) from error
             if isinstance(scores, _Raised):  # a measure failed on some topic: the serial run's error
                 raise scores.error

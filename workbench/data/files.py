@@ -1,38 +1,54 @@
-"""An input file's bytes for the readers: gzip-compressed files are read through, and an unreadable file or
-broken gzip data becomes the reader's own named error (never an ``OSError`` or ``zlib.error``).
+"""Input files for every reader: ``-`` is standard input, gzip-compressed data (any name) is read through, and an
+unreadable file or broken gzip data becomes the reader's own named error (never an ``OSError`` or ``zlib.error``).
 
     >>> import gzip, pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "gold.tsv.gz"
     >>> _ = path.write_bytes(gzip.compress(b"entity_id"))
-    >>> read_input(path, ValueError), is_gzip(path)
-    (b'entity_id', True)
-    >>> head(path)
-    b'entity_id'
+    >>> read_input(path, ValueError), head(path)
+    (b'entity_id', b'entity_id')
 """
 
 from __future__ import annotations
 
 import gzip
+import mmap
+import os
+import shutil
+import sys
+import tempfile
+import warnings
 import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from os import PathLike
 from pathlib import Path
+from typing import IO
+
+from workbench.errors import WorkbenchError
 
 GZIP_MAGIC = b"\x1f\x8b"
+STDIN = "-"
+STDIN_NAME = "<stdin>"
 
 
-def is_gzip(path: str | PathLike) -> bool:
-    """True when the file starts with gzip's magic bytes (whatever its name)."""
+class StandardInputError(WorkbenchError):
+    """Standard input asked for twice, or read from a terminal."""
+
+
+def read_buffer(path: str | PathLike, error: type[Exception]) -> bytes | mmap.mmap:
+    """The file's content: a plain file mapped into memory (no copy), gzip data decompressed, ``-`` read from
+    standard input. Problems raise ``error(message, path=path)``."""
     try:
-        with Path(path).open("rb") as f:
-            return f.read(2) == GZIP_MAGIC
-    except OSError:
-        return False
-
-
-def read_input(path: str | PathLike, error: type[Exception]) -> bytes:
-    """The file's bytes, decompressed when gzip-compressed; problems raise ``error(message, path=path)``."""
-    try:
-        data = Path(path).read_bytes()
+        if str(path) == STDIN:
+            if sys.stdin is None:
+                raise error("there is no standard input to read '-' from", path=STDIN_NAME)
+            data: bytes | mmap.mmap = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as file:
+                try:
+                    data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+                except (ValueError, OSError):  # an empty file, a pipe or a device
+                    data = file.read()
     except OSError as problem:
         raise error(f"cannot read the file ({problem.strerror or problem})", path=path) from None
     if data[:2] == GZIP_MAGIC:
@@ -41,6 +57,12 @@ def read_input(path: str | PathLike, error: type[Exception]) -> bytes:
         except (OSError, EOFError, zlib.error) as problem:
             raise error(f"broken gzip data ({problem})", path=path) from None
     return data
+
+
+def read_input(path: str | PathLike, error: type[Exception]) -> bytes:
+    """The file's bytes (:func:`read_buffer` as ``bytes``)."""
+    data = read_buffer(path, error)
+    return data if isinstance(data, bytes) else bytes(data)
 
 
 def head(path: str | PathLike, size: int = 4096) -> bytes:
@@ -57,3 +79,77 @@ def head(path: str | PathLike, size: int = 4096) -> bytes:
     if len(data) < size and whole and not inflate.eof:
         raise zlib.error("the gzip data is cut short")
     return data
+
+
+@contextmanager
+def with_stdin(paths: Sequence[str | PathLike], stream: IO[bytes] | None = None) -> Iterator[list[Path]]:
+    """``paths`` as Paths, the one ``-`` among them standing for a temporary copy of standard input (``stream``,
+    default ``sys.stdin.buffer``), so that readers which look at a file first (format sniffing, directories)
+    take it as a file. A WorkbenchError raised inside that names the copy is re-raised naming ``<stdin>``, and so
+    are the warnings; the copy is removed on exit."""
+    texts = [str(p) for p in paths]
+    if texts.count(STDIN) > 1:
+        raise StandardInputError("standard input ('-') can be read once: give it to the gold or to one run")
+    if STDIN not in texts:
+        yield [Path(p) for p in paths]
+        return
+    if stream is None:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise StandardInputError("'-' reads standard input, which is a terminal here: pipe a file in "
+                                     "(... --run - < run.txt)")
+        stream = sys.stdin.buffer
+    with tempfile.TemporaryDirectory(prefix="workbench-stdin-") as folder:
+        copy = Path(folder) / "stdin"
+        copy.write_bytes(stream.read())
+        caught: list[warnings.WarningMessage] = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                yield [copy if p == STDIN else Path(p) for p in texts]
+        except WorkbenchError as error:
+            rename_copy(error, copy)
+            raise
+        finally:  # what the readers said, said again naming <stdin>
+            for said in caught:
+                warnings.warn_explicit(str(said.message).replace(str(copy), STDIN_NAME), said.category,
+                                       said.filename, said.lineno)
+
+
+def rename_copy(error: WorkbenchError, copy: Path) -> None:
+    """Replace the temporary copy's path by ``<stdin>`` in ``error``'s message and ``path`` attribute (for errors
+    kept to be raised later, such as a duplicate document raised when its topic is scored)."""
+    if len(error.args) == 1 and isinstance(error.args[0], str):
+        error.args = (error.args[0].replace(str(copy), STDIN_NAME),)
+    if str(getattr(error, "path", None)) == str(copy):
+        error.path = STDIN_NAME
+
+
+def write_whole(path: str | PathLike, data: bytes) -> None:
+    """Write the file whole or not at all: into a temporary file beside it, then renamed over it."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_folder(folder: str | PathLike, files: Mapping[str, bytes]) -> None:
+    """Write ``{file name: bytes}`` into ``folder`` (created if absent) whole or not at all: into a temporary
+    folder beside it, then renamed into place (the folder itself when it did not exist)."""
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        for name, data in files.items():
+            (staging / name).write_bytes(data)
+        if not folder.exists():
+            staging.rename(folder)
+            return
+        for name in files:
+            os.replace(staging / name, folder / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -31,7 +31,7 @@ from pathlib import Path
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from workbench.data.files import read_input
+from workbench.data.files import read_input, write_folder, write_whole
 from workbench.errors import WorkbenchError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
@@ -240,6 +240,18 @@ def align_topics(gold: Mapping[str, object], run: Mapping[str, Organization]) ->
 
 
 # --------------------------------------------------------------------------------------- writing
+TOPIC, ENTITY, DOCUMENT = "topic", "entity id", "document"  # what an attribute holds, for messages
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _attribute(value: str, what: str) -> str:
+    """The value as a quoted XML attribute; refused when it holds a character XML 1.0 cannot carry."""
+    found = _NOT_XML.search(value)
+    if found:
+        raise WepsFormatError(f"{what} {value!r} holds {found.group()!r}, which an XML file cannot carry")
+    return quoteattr(value)
+
+
 def _format(organization: Organization, topic: str | None, discarded: Iterable[str], dialect: str,
             entity_ids: Iterable[str] | None) -> str:
     if dialect not in DIALECTS:
@@ -256,25 +268,25 @@ def _format(organization: Organization, topic: str | None, discarded: Iterable[s
     if clash:
         raise WepsFormatError(f"document {clash[0]!r} of topic {topic!r} is both clustered and discarded")
     if dialect == "weps2":
-        named = f" searchString={quoteattr(topic)}" if topic is not None else ""
+        named = f" searchString={_attribute(topic, TOPIC)}" if topic is not None else ""
         head = f'<?xml version="1.0" encoding="UTF-8"?><clustering{named}>'
         body = "".join(
-            f'<entity id={quoteattr(eid)} name= "" notes= "">'
-            + "".join(f"\t<doc rank={quoteattr(d)} notes= \"\" />" for d in sorted(c, key=natural_key))
+            f'<entity id={_attribute(eid, ENTITY)} name= "" notes= "">'
+            + "".join(f"\t<doc rank={_attribute(d, DOCUMENT)} notes= \"\" />" for d in sorted(c, key=natural_key))
             + "</entity>"
             for eid, c in zip(ids, clusters, strict=True))
-        tail = ("<discarded>" + "".join(f"\t<doc rank={quoteattr(d)} />" for d in discarded) + "</discarded>"
+        tail = ("<discarded>" + "".join(f"\t<doc rank={_attribute(d, DOCUMENT)} />" for d in discarded) + "</discarded>"
                 if discarded else "")
         return head + body + tail + "</clustering>"
-    named = f" name={quoteattr(topic)}" if topic is not None else ""
+    named = f" name={_attribute(topic, TOPIC)}" if topic is not None else ""
     out = ['<?xml version="1.0" encoding="utf-8"?>', f"<clustering{named}>"]
     for eid, cluster in zip(ids, clusters, strict=True):
-        out.append(f"\t<entity id={quoteattr(eid)}>")
-        out += [f"\t\t<doc rank={quoteattr(d)} />" for d in sorted(cluster, key=natural_key)]
+        out.append(f"\t<entity id={_attribute(eid, ENTITY)}>")
+        out += [f"\t\t<doc rank={_attribute(d, DOCUMENT)} />" for d in sorted(cluster, key=natural_key)]
         out.append("\t</entity>")
     if discarded:
         out.append("\t<discarded>")
-        out += [f"\t\t<doc rank={quoteattr(d)} />" for d in discarded]
+        out += [f"\t\t<doc rank={_attribute(d, DOCUMENT)} />" for d in discarded]
         out.append("\t</discarded>")
     out.append("</clustering>")
     return "\n".join(out) + "\n"
@@ -287,26 +299,36 @@ def write_weps_clustering(path: str | Path, organizations: Organization | Mappin
     """Write one topic to ``path`` (an Organization), or a ``{topic: Organization}`` mapping as
     ``path/<topic>.clust.xml`` files; returns the files written. ``discarded`` is a set (one topic) or a
     ``{topic: set}`` mapping. ``read_weps_clustering`` reads back equal Organizations (the round trip).
-    """
+
+    All or nothing: every file is formatted first, so that a refusal (a topic name that is not a plain file name,
+    ``../x`` or ``a/b``, or what a WePS file cannot hold) leaves the target untouched; then the files are written
+    beside it and moved into place."""
     path = Path(path)
     if isinstance(organizations, Organization):
         name = topic or _topic_of(path)
         docs = discarded if not isinstance(discarded, Mapping) else discarded.get(name, ())
-        path.write_text(_format(organizations, name, docs, dialect, None), encoding="utf-8")
+        write_whole(path, _format(organizations, name, docs, dialect, None).encode("utf-8"))
         return [path]
-    path.mkdir(parents=True, exist_ok=True)
-    written = []
+    texts = {}
     for name, organization in organizations.items():
         docs = discarded.get(name, ()) if isinstance(discarded, Mapping) else ()
-        file = path / f"{name}.clust.xml"
-        file.write_text(_format(organization, name, docs, dialect, None), encoding="utf-8")
-        written.append(file)
-    return written
+        texts[f"{_plain_file_name(name)}.clust.xml"] = _format(organization, name, docs, dialect, None).encode("utf-8")
+    write_folder(path, texts)
+    return [path / file for file in texts]
+
+
+def _plain_file_name(topic) -> str:
+    """The topic as a file name in its folder, refused when it would name another place (a path, ``..``)."""
+    text = str(topic)
+    if not text or text in (".", "..") or any(c in text for c in "/\\\0") or Path(text).name != text:
+        raise WepsFormatError(f"topic {text!r} is not a plain file name (no '/', '\\', '..' or empty name): its file "
+                              "would be written outside the folder; rename the topic")
+    return text
 
 
 def write_weps_topic(path: str | Path, topic: WepsTopic) -> Path:
     """Write a :class:`WepsTopic` back in its own dialect, entity ids kept."""
     path = Path(path)
-    path.write_text(_format(topic.organization, topic.declared_name, topic.discarded,
-                            topic.dialect, topic.entity_ids), encoding="utf-8")
+    write_whole(path, _format(topic.organization, topic.declared_name, topic.discarded, topic.dialect,
+                              topic.entity_ids).encode("utf-8"))
     return path

@@ -21,7 +21,6 @@ is the measure NAME with that cutoff. A parameter may also be written under an o
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,16 +29,6 @@ from typing import Any
 
 from workbench.errors import ParameterError, ParameterTypeError, WorkbenchError
 from workbench.scalars import parse_scalar
-
-# The modules whose import registers measures; loaded on first use so that they may import this one.
-_MODULES = (
-    "workbench.metrics.reliability",
-    "workbench.metrics.ranking",
-    "workbench.metrics.trec_measures",
-    "workbench.metrics.clustering",
-    "workbench.metrics.filtering",
-    "workbench.metrics.baselines",
-)
 
 
 class UnknownMeasureError(WorkbenchError):
@@ -164,7 +153,9 @@ class MeasureSpec:
     ``compute(gold, output, **params)`` returns a float, or a mapping from which ``field`` is taken (so that
     measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`evaluate` call). ``direction``
     says whether a ``"higher"`` or ``"lower"`` value is better; ``domains`` declares the values each parameter
-    may take (``choices`` are declared as :class:`Choices` domains), checked when a name is parsed.
+    may take (``choices`` are declared as :class:`Choices` domains), checked when a name is parsed;
+    ``aggregate`` how topics combine (:func:`workbench.metrics.summary.summarize`: ``"mean"``, or ``"sum"`` for
+    counts, ``"gmean"`` for trec_eval's ``gm_*``).
     """
 
     name: str
@@ -180,24 +171,29 @@ class MeasureSpec:
     description: str = ""
     direction: str = "higher"
     domains: Mapping[str, Interval | Choices | Pairs] = dataclasses.field(default_factory=dict)
+    aggregate: str = "mean"
 
 
 _REGISTRY: dict[str, MeasureSpec] = {}
 _BY_NAME: dict[str, MeasureSpec] = {}
-_loaded = False
+_loader: list[Callable[[], None]] = []  # imports the modules that register measures (set by workbench.metrics)
 
 
 def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              params: Mapping[str, Any] | None = None, choices: Mapping[str, tuple] | None = None,
              range: tuple[float, float] = (0.0, 1.0), field: str | None = None, cutoff: str | None = None,
              aliases: Iterable[str] = (), description: str = "", direction: str = "higher",
-             domains: Mapping[str, Interval | Choices | Pairs] | None = None) -> MeasureSpec:
+             domains: Mapping[str, Interval | Choices | Pairs] | None = None, aggregate: str = "mean") -> MeasureSpec:
     """Add a measure to the registry (called by the metric modules at import time)."""
+    from workbench.metrics.summary import AGGREGATES
+
     declared = {key: Choices(tuple(values)) for key, values in (choices or {}).items()}
     declared.update(domains or {})
     spec = MeasureSpec(name, compute, task, source, MappingProxyType(dict(params or {})),
                        MappingProxyType(dict(choices or {})), range, field, cutoff, tuple(aliases),
-                       description, direction, MappingProxyType(declared))
+                       description, direction, MappingProxyType(declared), aggregate)
+    if aggregate not in AGGREGATES:
+        raise ValueError(f"measure {name}: aggregate must be one of {AGGREGATES}, got {aggregate!r}")
     if cutoff is not None and cutoff not in spec.params:
         raise ValueError(f"measure {name}: cutoff parameter {cutoff!r} is not among its parameters")
     if direction not in DIRECTIONS:
@@ -212,12 +208,16 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
     return spec
 
 
+def set_loader(loader: Callable[[], None]) -> None:
+    """The function that imports every module registering measures, called once before the first look-up by
+    name (the package :mod:`workbench.metrics` sets it, so that this module imports none of the measure
+    modules, which import it)."""
+    _loader[:] = [loader]
+
+
 def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in _MODULES:
-            importlib.import_module(module)
+    while _loader:
+        _loader.pop()()
 
 
 def _parameters(spec: MeasureSpec) -> str:
@@ -465,7 +465,8 @@ def direction(measure: str | Measure) -> str:
 
 
 def measures() -> Any:
-    """A DataFrame of every registered measure: name, aliases, task, parameters, range, direction, source."""
+    """A DataFrame of every registered measure: name, aliases, task, parameters, range, direction, aggregate,
+    source, description."""
     import pandas as pd
 
     _load()
@@ -478,9 +479,23 @@ def measures() -> Any:
                 "parameters": _parameters(spec),
                 "range": f"[{spec.range[0]:g}, {spec.range[1]:g}]",
                 "direction": spec.direction,
+                "aggregate": spec.aggregate,
                 "source": spec.source,
                 "description": spec.description,
             }
             for spec in _REGISTRY.values()
         ]
     )
+
+
+def aggregate(measure: str | Measure) -> str:
+    """How a measure's per-topic values combine over topics (``"mean"``, ``"sum"``, ``"gmean"``); ``"mean"`` for
+    a name the registry does not know.
+
+    >>> aggregate("NumRel"), aggregate("gm_map"), aggregate("AP"), aggregate("my score")
+    ('sum', 'gmean', 'mean', 'mean')
+    """
+    try:
+        return parse(measure).spec.aggregate
+    except UnknownMeasureError:
+        return "mean"

@@ -1,15 +1,24 @@
-"""Jupyter widgets (ipywidgets 8): edit organizations and watch R≺ R∼ S≺ S∼ move; compare campaigns."""
+"""Jupyter widgets (ipywidgets 8): edit organizations and watch R≺ R∼ S≺ S∼ move; compare campaigns.
 
-from workbench.widgets.comparison import Comparison
-from workbench.widgets.editor import OrganizationEditor
-from workbench.widgets.workbench import (
-    DocumentNotInOutputError,
-    InvalidEditError,
-    SelectionError,
-    UnknownOutputError,
-    Workbench,
-    WorkbenchFormatError,
-)
+Names load on first use: ``workbench.widgets.state`` (the workbench without widgets) imports neither
+ipywidgets nor altair.
+"""
 
-__all__ = ["Comparison", "DocumentNotInOutputError", "InvalidEditError", "OrganizationEditor", "SelectionError",
-           "UnknownOutputError", "Workbench", "WorkbenchFormatError"]
+from workbench.lazy import lazy_exports
+
+_EXPORTS = {
+    "Comparison": "workbench.widgets.comparison",
+    "OrganizationEditor": "workbench.widgets.editor",
+    "Workbench": "workbench.widgets.workbench",
+    "WorkbenchState": "workbench.widgets.state",
+    "DocumentNotInOutputError": "workbench.widgets.errors",
+    "InvalidEditError": "workbench.widgets.errors",
+    "QuizError": "workbench.widgets.errors",
+    "SelectionError": "workbench.widgets.errors",
+    "UnknownOutputError": "workbench.widgets.errors",
+    "WeightsError": "workbench.widgets.errors",
+    "WorkbenchFormatError": "workbench.widgets.errors",
+}
+__all__ = sorted(_EXPORTS)
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -13,7 +13,6 @@ over the two selected measures, ``f_alpha_curves`` with measure x as precision a
 from __future__ import annotations
 
 import html
-import importlib
 
 import altair as alt
 import ipywidgets as W
@@ -38,7 +37,9 @@ MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS = (
 
 def _analysis(name: str):
     try:
-        return getattr(importlib.import_module("workbench.analysis"), name)
+        from workbench import analysis
+
+        return getattr(analysis, name)
     except (ImportError, AttributeError) as missing:
         raise ChartDataError(f"this chart needs workbench.analysis.{name} ({missing})") from None
 

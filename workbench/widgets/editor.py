@@ -2,12 +2,18 @@
 or the unlimited tail below, and the whole notation in a second tab for pasting.
 
 ``text`` is the notation as typed; ``organization`` the last valid :class:`Organization` (it stays in force
-while the text is invalid); ``error`` explains what is wrong and where ("" when valid).
+while the text is invalid); ``error`` explains what is wrong and where ("" when valid), and the row it names
+shows the message beside it (:attr:`OrganizationEditor.row_errors`). A level row holds one level: ``rest:``
+typed into the last row becomes the finite rest (the box below the rows), typed into any other row it is
+refused there, and a line break pasted into a row splits it into rows, so rows, text and organization never
+disagree.
 
     >>> editor = OrganizationEditor("d1 {d2 d3}\\n{d4 d5}")
     >>> editor.levels[1].value = "{d4 d5"                       # as the front end would set it
     >>> editor.error, editor.organization.format()
     ("line 2, column 1, at '{': unbalanced '{' is never closed", 'd1 {d2 d3}\\n{d4 d5}')
+    >>> editor.row_errors
+    ['', "column 1, at '{': unbalanced '{' is never closed"]
 """
 
 from __future__ import annotations
@@ -19,13 +25,15 @@ import ipywidgets as W
 import traitlets as T
 
 from workbench.model import Organization, OrganizationError, natural_key
-from workbench.widgets.board import DocumentBoard, MoveError, Place, move_document
+from workbench.widgets.board import DocumentBoard
+from workbench.widgets.moves import MoveError, Place, move_document
 
 _REST_LINE = re.compile(r"^\s*rest\s*:(.*)$", re.IGNORECASE)
+_MISPLACED_REST = ("'rest:' is not a level: the finite rest is the last line (its box below the rows; tick "
+                   "'finite rest')")
 _INVALID = "#fde2e2"
-_BUTTON = W.Layout(width="30px", padding="0px")
-_NUMBER = W.Layout(width="22px")
-_LEVEL = W.Layout(width="220px")
+_BUTTON = W.Layout(width="1.9em", padding="0px")
+_ROW_TEXT = W.Layout(flex="1 1 8em", width="auto", min_width="6em")
 
 
 def split_notation(text: str) -> tuple[list[str], str | None]:
@@ -59,27 +67,45 @@ def close_tree(widget: W.Widget) -> None:
     widget.close()
 
 
-class _LevelRow:
-    """The widgets of one level: its number, its text, move/remove buttons and an error note."""
+def _breaks_lines(value: str) -> bool:
+    return len((value + "x").splitlines()) > 1
+
+
+def _red(message: str) -> str:
+    return f'<span class="wb-error">{html.escape(message)}</span>' if message else ""
+
+
+class LevelRow:
+    """The widgets of one level row: its text (labelled with the level's number), buttons to move it up or
+    down or remove it, and the note that explains an error in it."""
 
     def __init__(self, editor: OrganizationEditor, value: str) -> None:
-        self.number = W.Label(layout=_NUMBER)
-        self.text = W.Text(value=value, continuous_update=True, placeholder="{d1 d2} d3", layout=_LEVEL)
+        self.text = W.Text(value=value, continuous_update=True, placeholder="{d1 d2} d3", layout=_ROW_TEXT,
+                           style={"description_width": "1.8em"})
         self.text.add_class("wb-level")
         self.up = W.Button(description="↑", tooltip="move this level up", layout=_BUTTON)
         self.down = W.Button(description="↓", tooltip="move this level down", layout=_BUTTON)
         self.remove = W.Button(description="✕", tooltip="remove this level", layout=_BUTTON)
         self.note = W.HTML()
         self.note.add_class("wb-level-error")
-        self.box = W.HBox([self.number, self.text, self.up, self.down, self.remove, self.note])
+        self.error = ""
+        self.box = W.HBox([self.text, self.up, self.down, self.remove])
+        self.box.add_class("wb-level-row")
         self.text.observe(lambda _: editor._row_edited(), "value")
-        self.up.on_click(lambda _: editor.move_level(editor._row_index(self), -1))
-        self.down.on_click(lambda _: editor.move_level(editor._row_index(self), +1))
-        self.remove.on_click(lambda _: editor.remove_level(editor._row_index(self)))
+        self.up.on_click(lambda _: editor.move_level(editor.rows.index(self), -1))
+        self.down.on_click(lambda _: editor.move_level(editor.rows.index(self), +1))
+        self.remove.on_click(lambda _: editor.remove_level(editor.rows.index(self)))
+
+    @property
+    def number(self) -> str:
+        """The level's number as shown (1 for the top level)."""
+        return self.text.description
 
     def mark(self, message: str) -> None:
+        self.error = message
         self.text.style.background = _INVALID if message else ""
-        self.note.value = f'<span style="color:#b00020">{html.escape(message)}</span>' if message else ""
+        self.note.value = _red(message)
+        self.box.children = (self.text, self.up, self.down, self.remove, *((self.note,) if message else ()))
 
 
 class OrganizationEditor(W.VBox):
@@ -96,34 +122,42 @@ class OrganizationEditor(W.VBox):
                  **kwargs) -> None:
         super().__init__(**kwargs)
         self._syncing = self._composing = False
-        self._rows: list[_LevelRow] = []
+        self._rows: list[LevelRow] = []
         self._hidden: list[str] = []  # the levels beyond max_rows, as text
         self.max_rows = max_rows
+        self.status = ""              # what is wrong, said under the editor ("" when valid)
+        self.rest_error = ""          # the message beside the rest box
         self._hidden_note = W.HTML()
         self._title = W.HTML()
+        self._title.add_class("wb-editor-title")
         self._rows_box = W.VBox()
-        self._add = W.Button(description="+ level", tooltip="add a level at the bottom",
-                             layout=W.Layout(width="80px"))
-        self._add.on_click(lambda _: self.add_level())
-        self._finite = W.Checkbox(description="finite rest", indent=False, layout=W.Layout(width="100px"))
-        self._rest = W.Text(placeholder="d8 d9", continuous_update=True, layout=W.Layout(width="200px"))
+        self.add_level_button = W.Button(description="+ level", tooltip="add a level at the bottom",
+                                         layout=W.Layout(width="auto"))
+        self.add_level_button.on_click(lambda _: self.add_level())
+        self._finite = W.Checkbox(description="finite rest", indent=False, layout=W.Layout(width="auto"))
+        self._rest = W.Text(placeholder="d8 d9", continuous_update=True, description="rest",
+                            layout=W.Layout(flex="1 1 6em", width="auto"), style={"description_width": "2.5em"})
         self._rest.add_class("wb-rest")
         self._rest_note = W.HTML()
-        self._tail = W.HTML()
-        self._tail.add_class("wb-tail")
+        self._tail = ""               # what the tail holds, as the board shows it
         self._status = W.HTML()
         self._status.add_class("wb-editor-status")
         self.board = DocumentBoard(max_levels=max_rows)
         self.board.add_class("wb-board-view")
         self.board.on_move(self._dropped)
-        self._notation = W.Textarea(continuous_update=True, layout=W.Layout(width="330px", height="160px"))
+        self._notation = W.Textarea(continuous_update=True, description="notation",
+                                    layout=W.Layout(width="100%", height="10em"),
+                                    style={"description_width": "initial"})
         self._notation.add_class("wb-notation")
         self._finite.observe(lambda _: self._row_edited(), "value")
         self._rest.observe(lambda _: self._row_edited(), "value")
         self._notation.observe(self._notation_edited, "value")
         levels_view = W.VBox([self.board, self._rows_box, self._hidden_note,
-                              W.HBox([self._add, self._finite, self._rest]), self._rest_note, self._tail])
+                              W.HBox([self.add_level_button, self._finite, self._rest],
+                                     layout=W.Layout(align_items="center", flex_flow="row wrap")),
+                              self._rest_note])
         tabs = W.Tab([levels_view, self._notation], titles=("levels", "notation"))
+        tabs.add_class("wb-editor-tabs")
         self.children = [self._title, tabs, self._status]
         self.add_class("wb-editor")
         self.caption = caption
@@ -136,6 +170,11 @@ class OrganizationEditor(W.VBox):
             self._text_changed({"new": text})
 
     # ------------------------------------------------------------------------------ public edits
+    @property
+    def rows(self) -> list[LevelRow]:
+        """The level rows, top level first."""
+        return list(self._rows)
+
     @property
     def levels(self) -> list[W.Text]:
         """The level rows' text widgets, top level first (what a user types into)."""
@@ -151,13 +190,33 @@ class OrganizationEditor(W.VBox):
         """Ticked: a finite rest below the levels; unticked: an unlimited tail."""
         return self._finite
 
+    @property
+    def notation(self) -> W.Textarea:
+        """The notation tab's text area: the whole table as text."""
+        return self._notation
+
+    @property
+    def row_errors(self) -> list[str]:
+        """The message beside each level row ("" where the row is fine)."""
+        return [row.error for row in self._rows]
+
+    @property
+    def tail_text(self) -> str:
+        """What the unlimited tail holds, as the board's tail row shows it ("" for a finite rest)."""
+        return self._tail
+
+    @property
+    def hidden_levels_note(self) -> str:
+        """The note on levels beyond ``max_rows`` ("" when every level has a row)."""
+        return html.unescape(re.sub(r"<[^>]+>", "", self._hidden_note.value))
+
     def add_level(self, value: str = "") -> None:
         """Append a level row at the bottom (an empty row is ignored until something is typed in it)."""
         if self._hidden:
             self._hidden.append(value)
             self._row_edited()
             return
-        self._rows.append(_LevelRow(self, value))
+        self._rows.append(LevelRow(self, value))
         self._rows_changed()
 
     def remove_level(self, index: int) -> None:
@@ -175,12 +234,11 @@ class OrganizationEditor(W.VBox):
 
     def move(self, document: str, source: Place, target: Place) -> None:
         """Move one occurrence of ``document`` (what a drag on the board asks): the text is rewritten from the
-        moved organization (see :func:`workbench.widgets.board.move_document` for places; a place it does not
-        have raises :class:`~workbench.widgets.board.MoveError`). Refused, with a note, while the text is
+        moved organization (see :func:`workbench.widgets.moves.move_document` for places; a place it does not
+        have raises :class:`~workbench.widgets.moves.MoveError`). Refused, with a note, while the text is
         invalid: the board then shows an organization the text no longer states."""
         if self.error:
-            self._status.value = ('<span style="color:#b00020">⚠ fix the text before moving documents; the '
-                                  "last valid organization stays in force</span>")
+            self._say("⚠ fix the text before moving documents; the last valid organization stays in force")
             return
         self.text = move_document(self.organization, document, source, target).format()
 
@@ -189,7 +247,7 @@ class OrganizationEditor(W.VBox):
         try:
             self.move(document, source, target)
         except MoveError as problem:
-            self._status.value = f'<span style="color:#b00020">⚠ {html.escape(str(problem))}</span>'
+            self._say(f"⚠ {problem}")
 
     def close(self) -> None:
         """Close this editor and every widget inside it (their front-end models go too)."""
@@ -198,8 +256,9 @@ class OrganizationEditor(W.VBox):
         super().close()
 
     # --------------------------------------------------------------------------------- plumbing
-    def _row_index(self, row: _LevelRow) -> int:
-        return self._rows.index(row)
+    def _say(self, message: str) -> None:
+        self.status = message
+        self._status.value = _red(message)
 
     def _composed(self) -> tuple[list[str], str | None]:
         levels = [row.text.value for row in self._rows] + self._hidden
@@ -207,17 +266,29 @@ class OrganizationEditor(W.VBox):
 
     def _rows_changed(self) -> None:
         for number, row in enumerate(self._rows, start=1):
-            row.number.value = str(number)
+            row.text.description = str(number)
         self._rows_box.children = [row.box for row in self._rows]
         self._row_edited()
 
     def _row_edited(self) -> None:
-        if not self._syncing:
-            self._composing = True
-            try:
-                self.text = join_notation(*self._composed())
-            finally:
-                self._composing = False
+        if self._syncing:
+            return
+        levels, rest = self._composed()
+        text = join_notation(levels, rest)
+        if any(map(_breaks_lines, [*levels, rest or ""])) or (
+                rest is None and levels and _REST_LINE.match(levels[-1])):
+            # a line break pasted into a row, or 'rest:' typed into the last row (the text then states a finite
+            # rest): the rows, the finite box and the rest box are read again from the text
+            if self.text == text:
+                self._text_changed({"new": text})
+            else:
+                self.text = text
+            return
+        self._composing = True
+        try:
+            self.text = text
+        finally:
+            self._composing = False
 
     def _notation_edited(self, change) -> None:
         if not self._syncing:
@@ -226,6 +297,7 @@ class OrganizationEditor(W.VBox):
     @T.observe("caption")
     def _show_caption(self, change) -> None:
         self._title.value = f"<b>{html.escape(change['new'])}</b>" if change["new"] else ""
+        self.board.caption = change["new"]
 
     @T.observe("text")
     def _text_changed(self, change) -> None:
@@ -242,12 +314,12 @@ class OrganizationEditor(W.VBox):
         self._syncing = True
         try:
             while len(self._rows) < len(levels):
-                self._rows.append(_LevelRow(self, ""))
+                self._rows.append(LevelRow(self, ""))
             for row in self._rows[len(levels):]:
                 close_tree(row.box)
             del self._rows[len(levels):]
             for number, (row, value) in enumerate(zip(self._rows, levels, strict=True), start=1):
-                row.number.value = str(number)
+                row.text.description = str(number)
                 if row.text.value != value:
                     row.text.value = value
             if len(self._rows_box.children) != len(self._rows):
@@ -272,9 +344,13 @@ class OrganizationEditor(W.VBox):
 
     def _parse(self, n_levels: int) -> None:
         for row in self._rows:
-            row.mark("")
-        self._rest_note.value = ""
+            if row.error:
+                row.mark("")
+        self.rest_error = self._rest_note.value = ""
+        misplaced = next((i for i, row in enumerate(self._rows) if _REST_LINE.match(row.text.value)), None)
         try:
+            if misplaced is not None:
+                raise OrganizationError(_MISPLACED_REST, line=misplaced + 1)
             organization = Organization.parse(self.text)
         except OrganizationError as problem:
             self.error = str(problem)
@@ -285,14 +361,14 @@ class OrganizationEditor(W.VBox):
             if problem.line is not None and 1 <= problem.line <= len(self._rows):
                 self._rows[problem.line - 1].mark(local)
             elif problem.line == n_levels + 1:
-                self._rest_note.value = f'<span style="color:#b00020">rest: {html.escape(local)}</span>'
-            self._status.value = (f'<span style="color:#b00020">⚠ {html.escape(str(problem))}; the last '
-                                  "valid organization stays in force</span>")
+                self.rest_error = local
+                self._rest_note.value = _red(f"rest: {local}")
+            self._say(f"⚠ {problem}; the last valid organization stays in force")
             self.board.stale = True
         else:
             self.error = ""
             self.organization = organization
-            self._status.value = ""
+            self._say("")
             self.board.stale = False
         self._show_tail()
 
@@ -304,8 +380,4 @@ class OrganizationEditor(W.VBox):
         organization = self.organization
         below = sorted(self.known_documents - organization.prioritised, key=natural_key)
         self.board.show(organization, frozenset(below))
-        if organization.finite:
-            self._tail.value = ""
-            return
-        named = " ".join(below) + " …" if below else "…"
-        self._tail.value = f"<i>unlimited tail:</i> {html.escape(named)}"
+        self._tail = "" if organization.finite else f"unlimited tail: {' '.join([*below, '…'])}"

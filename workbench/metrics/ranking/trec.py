@@ -1,13 +1,14 @@
-"""trec_eval 10.0's ranking measures beyond those of :mod:`workbench.metrics.ranking`, over its gain table.
+"""trec_eval 10.0's ranking measures beyond those of :mod:`~workbench.metrics.ranking.kernels`, over its gain
+table.
 
 Each kernel is a pure function ``kernel(table, ...) → one value per row`` of a
-:class:`~workbench.metrics.ranking.GainTable`, following the C source of trec_eval 10.0
+:class:`~workbench.metrics.ranking.table.GainTable`, following the C source of trec_eval 10.0
 (usnistgov/trec_eval, ``m_<name>.c``) operation for operation, so that per-topic values agree with trec_eval
 to the last bits. A relevant document is one whose grade reaches ``rel_level`` (trec_eval's ``-l``);
 documents outside the qrels are *not pooled*, documents with a negative grade are *pooled but unjudged*
-(trec_eval's ``-1``), as :meth:`GainTable.from_run` records::
+(trec_eval's ``-1``), as the qrels join records (:mod:`workbench.data.trec`)::
 
-    >>> from workbench.metrics.ranking import GainTable
+    >>> from workbench.metrics.ranking.table import GainTable
     >>> t = GainTable.from_gains([[0, 1, 1]], [[1, 1, 0, 0]])
     >>> float(bpref(t)[0]), float(recall_at(t, k=2)[0]), float(set_f(t)[0])
     (0.5, 0.5, 0.8)
@@ -15,32 +16,35 @@ documents outside the qrels are *not pooled*, documents with a negative grade ar
 The graded measures (``ndcg``, ``ndcg_rel``, ``Rndcg``, ``G``, ``rbp``) take trec_eval's ``gains``: a mapping
 ``{grade: gain}`` overriding the default gain (the grade itself), e.g. ``{1: 3, 2: 9, 4: 4.5}`` for
 ``-m ndcg.1=3,2=9,4=4.5``. Aggregation over topics is the caller's (trec_eval: the mean, except sums for the
-``num_*`` counts and :func:`geometric_mean` for ``gm_map`` and ``gm_bpref``).
+``num_*`` counts and the geometric mean for ``gm_map`` and ``gm_bpref``: :mod:`workbench.metrics.summary`).
 """
 
 from __future__ import annotations
 
-import functools
-import math
 from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from workbench.metrics import curves
-from workbench.metrics.ranking import (
+from workbench.metrics.ranking import curves
+from workbench.metrics.ranking.gains import gain_tables, level_counts
+from workbench.metrics.ranking.kernels import (
     JUDGED_ONLY,
     JUDGED_ONLY_DOMAIN,
+    TREC_EVAL,
+    TableMeasure,
+    average_precision,
+    rbp,
+)
+from workbench.metrics.ranking.table import (
     GainTable,
     RankingInputError,
-    _Adapter,
-    _check_cutoff,
-    _safe_divide,
-    rbp,
+    check_cutoff,
+    persistence,
+    row_sums,
+    safe_divide,
 )
 from workbench.metrics.registry import Interval, register
 
-TREC_EVAL_10 = "trec_eval 10.0 (usnistgov/trec_eval)"
-MIN_GEO_MEAN = 0.00001  # trec_eval.h: the floor of gm_map and gm_bpref
 INFAP_EPSILON = 0.00001  # trec_eval.h
 
 
@@ -60,30 +64,22 @@ def _in_top(counts: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def _cutoffs(k: int, name: str) -> int:
-    _check_cutoff(k, name)
+    check_cutoff(k, name)
     if k is None:
         raise RankingInputError(f"{name}@k needs a cutoff k")
     return int(k)
 
 
-def geometric_mean(values: Iterable[float], epsilon: float = MIN_GEO_MEAN) -> float:
-    """exp(mean(log(max(v, ε)))): trec_eval's ``gm_map`` / ``gm_bpref`` over topics (``meas_avg.c``;
-    ε = 0.00001 keeps a zero from collapsing the mean). Sums in topic order, as trec_eval does.
-
-    >>> round(geometric_mean([0.5, 0.02]), 6)
-    0.1
-    """
-    total, count = 0.0, 0
-    for value in values:
-        total += math.log(max(float(value), epsilon))
-        count += 1
-    return math.exp(total / count) if count else 0.0
-
-
 # -------------------------------------------------------------------------------------------- counts
+def _cleaned(table: GainTable, values: np.ndarray) -> np.ndarray:
+    """``values`` with 0 on the placeholder rows of topics the run lacks: trec_eval.c's clean-up after ``-c``
+    scores its one-document placeholder ranking (``num_ret``, ``utility``, ``unj``, ``rbp_resid``)."""
+    return np.where(table.placeholder, 0.0, values) if table.placeholder.any() else values
+
+
 def num_ret(table: GainTable) -> np.ndarray:
     """Number of retrieved documents (trec_eval ``num_ret``; summed, not averaged, over topics)."""
-    return table.num_ret.astype(float)
+    return _cleaned(table, table.num_ret.astype(float))
 
 
 def num_rel(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
@@ -103,38 +99,39 @@ def num_nonrel_judged_ret(table: GainTable, rel_level: float = 1.0) -> np.ndarra
 
 # ------------------------------------------------------------------------------------ set measures
 def _set_counts(table: GainTable, rel_level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return num_ret(table), num_rel(table, rel_level), num_rel_ret(table, rel_level)
+    """|retrieved| (the placeholder's 1 included, as trec_eval computes before its clean-up), R, |rel ret|."""
+    return table.num_ret.astype(float), num_rel(table, rel_level), num_rel_ret(table, rel_level)
 
 
 def set_precision(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     """|relevant retrieved| / |retrieved| over the whole retrieved set (trec_eval ``set_P``)."""
     ret, _, rel_ret = _set_counts(table, rel_level)
-    return _safe_divide(rel_ret, ret)
+    return safe_divide(rel_ret, ret)
 
 
 def set_relative_precision(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     """|relevant retrieved| / min(|retrieved|, R) (trec_eval ``set_relative_P``)."""
     ret, rel, rel_ret = _set_counts(table, rel_level)
-    return np.where((ret > 0) & (rel > 0), _safe_divide(rel_ret, np.minimum(ret, rel)), 0.0)
+    return np.where((ret > 0) & (rel > 0), safe_divide(rel_ret, np.minimum(ret, rel)), 0.0)
 
 
 def set_recall(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     """|relevant retrieved| / R (trec_eval ``set_recall``)."""
     _, rel, rel_ret = _set_counts(table, rel_level)
-    return _safe_divide(rel_ret, rel)
+    return safe_divide(rel_ret, rel)
 
 
 def set_map(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     """set_P · set_recall = |relevant retrieved|² / (|retrieved| · R) (trec_eval ``set_map``)."""
     ret, rel, rel_ret = _set_counts(table, rel_level)
-    return _safe_divide(rel_ret * rel_ret, ret * rel)
+    return safe_divide(rel_ret * rel_ret, ret * rel)
 
 
 def set_f(table: GainTable, beta: float = 1.0, rel_level: float = 1.0) -> np.ndarray:
     """(β + 1) P R / (β P + R) with the set precision P and recall R (trec_eval ``set_F``, van Rijsbergen;
     β weighs recall, default 1); 0 when nothing relevant is retrieved."""
     ret, rel, rel_ret = _set_counts(table, rel_level)
-    p, r = _safe_divide(rel_ret, ret), _safe_divide(rel_ret, rel)
+    p, r = safe_divide(rel_ret, ret), safe_divide(rel_ret, rel)
     with np.errstate(divide="ignore", invalid="ignore"):
         value = (beta + 1.0) * p * r / (beta * p + r)
     return np.where(rel_ret > 0, value, 0.0)
@@ -145,7 +142,8 @@ def utility(table: GainTable, a: float = 1.0, b: float = -1.0, c: float = 0.0, d
     """a·|rel ret| + b·|nonrel ret| + c·|rel not ret| + d·|nonrel not ret| (trec_eval ``utility``; the
     collection size ``num_docs`` is trec_eval's ``-N``, needed only when d ≠ 0)."""
     ret, rel, rel_ret = _set_counts(table, rel_level)
-    return a * rel_ret + b * (ret - rel_ret) + c * (rel - rel_ret) + d * (num_docs + rel_ret - ret - rel)
+    return _cleaned(table, a * rel_ret + b * (ret - rel_ret) + c * (rel - rel_ret)
+                    + d * (num_docs + rel_ret - ret - rel))
 
 
 # ----------------------------------------------------------------------------------- ranked measures
@@ -153,26 +151,26 @@ def recall_at(table: GainTable, k: int = 10, rel_level: float = 1.0) -> np.ndarr
     """R@k = |relevant in the top k| / R (trec_eval ``recall_k``)."""
     k = _cutoffs(k, "R")
     found = _relevant(table, rel_level)[:, :k].sum(axis=1)
-    return _safe_divide(found, table.n_relevant(rel_level))
+    return safe_divide(found, table.n_relevant(rel_level))
 
 
 def relative_precision_at(table: GainTable, k: int = 10, rel_level: float = 1.0) -> np.ndarray:
     """|relevant in the top k| / min(k, R): precision up to R, recall after (trec_eval ``relative_P_k``)."""
     k = _cutoffs(k, "relative_P")
     found = _relevant(table, rel_level)[:, :k].sum(axis=1)
-    return _safe_divide(found, np.minimum(k, table.n_relevant(rel_level)))
+    return safe_divide(found, np.minimum(k, table.n_relevant(rel_level)))
 
 
 def r_precision_multiple(table: GainTable, multiple: float = 1.0, rel_level: float = 1.0) -> np.ndarray:
     """P@c with c = ⌊multiple · R + 0.9⌋, precision at a multiple of R (trec_eval ``Rprec_mult``)."""
     cutoff = np.trunc(multiple * table.n_relevant(rel_level) + 0.9).astype(np.int64)
     found = _in_top(table.relevant_counts(rel_level), cutoff)
-    return np.where(cutoff > 0, _safe_divide(found, cutoff), 0.0)
+    return np.where(cutoff > 0, safe_divide(found, cutoff), 0.0)
 
 
 def interpolated_precisions(table: GainTable, recalls: Iterable[float], rel_level: float = 1.0) -> np.ndarray:
     """IPrec at each recall level, one column per level: trec_eval 10's rule
-    (:func:`workbench.metrics.curves.interpolated_precision`, ``rule="round"``), with trec_eval's edges: a
+    (:func:`workbench.metrics.ranking.curves.interpolated_precision`, ``rule="round"``), with trec_eval's edges: a
     level below 0 reads as 0, one above 1 is never reached, and an empty ranking is NaN (C's 0/0)."""
     levels = np.asarray(tuple(recalls), dtype=float)
     if levels.ndim != 1 or np.isnan(levels).any():
@@ -215,7 +213,7 @@ def bpref(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     floor = np.minimum(table.n_judged - n_rel, n_rel)[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         share = 1.0 - np.minimum(above, n_rel[:, None]) / floor
-    return _safe_divide(np.where(rel, np.where(above > 0, share, 1.0), 0.0).sum(axis=1), n_rel)
+    return safe_divide(row_sums(np.where(rel, np.where(above > 0, share, 1.0), 0.0)), n_rel)
 
 
 def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
@@ -232,15 +230,15 @@ def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
         term = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((prior + nonrel_so_far + unjudged_so_far) / j)
                 * ((prior + INFAP_EPSILON) / (prior + nonrel_so_far + 2 * INFAP_EPSILON)))
     term = np.where(j == 0, 1.0, term)
-    return _safe_divide(np.where(rel, term, 0.0).sum(axis=1), table.n_relevant(rel_level))
+    return safe_divide(row_sums(np.where(rel, term, 0.0)), table.n_relevant(rel_level))
 
 
 def binary_g(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     """binG = (1/R) Σ_{relevant retrieved} 1 / log2(2 + |non-relevant above|) (trec_eval ``binG``)."""
     rel = _relevant(table, rel_level)
     above = np.arange(1, rel.shape[1] + 1)[None, :] - table.relevant_counts(rel_level)
-    total = np.where(rel, 1.0 / np.log2(2.0 + above), 0.0).sum(axis=1)
-    return np.where(rel.any(axis=1), _safe_divide(total, table.n_relevant(rel_level)), 0.0)
+    total = row_sums(np.where(rel, 1.0 / np.log2(2.0 + above), 0.0))
+    return np.where(rel.any(axis=1), safe_divide(total, table.n_relevant(rel_level)), 0.0)
 
 
 def unjudged_at(table: GainTable, k: int = 10) -> np.ndarray:
@@ -248,16 +246,16 @@ def unjudged_at(table: GainTable, k: int = 10) -> np.ndarray:
     end count as judged (trec_eval ``unj_k``)."""
     k = _cutoffs(k, "unj")
     unjudged = table.retrieved() & ~table.judged
-    return unjudged[:, :k].sum(axis=1) / k
+    return _cleaned(table, unjudged[:, :k].sum(axis=1) / k)
 
 
 def judged_at(table: GainTable, k: int | None = None) -> np.ndarray:
     """|in the qrels among the top k| / min(k, |retrieved|) (ir_measures ``Judged@k``; any grade, even
     negative, counts as judged); 0 for an empty ranking."""
-    _check_cutoff(k, "Judged")
+    check_cutoff(k, "Judged")
     top = table.pooled[:, :k].sum(axis=1)
     shown = table.num_ret if k is None else np.minimum(table.num_ret, k)
-    return _safe_divide(top, shown)
+    return safe_divide(top, shown)
 
 
 def rbp_residual(table: GainTable, p: float = 0.9) -> np.ndarray:
@@ -266,84 +264,45 @@ def rbp_residual(table: GainTable, p: float = 0.9) -> np.ndarray:
     if not 0 < p < 1:
         raise RankingInputError(f"rbp_resid needs 0 < p < 1, got {p}")
     unjudged = table.retrieved() & ~table.judged
-    weights = p ** np.arange(table.gains.shape[1], dtype=float)
-    value = p ** table.num_ret.astype(float) + (1 - p) * (unjudged @ weights)
-    return np.where(unjudged.any(axis=1), value, 0.0)
+    weights = persistence(p, table.gains.shape[1] + 1)  # p^|retrieved| too, as trec_eval reaches it
+    value = weights[table.num_ret] + (1 - p) * row_sums(unjudged * weights[:-1])
+    return _cleaned(table, np.where(unjudged.any(axis=1), value, 0.0))
+
+
+def relevance_strings(table: GainTable, length: int = 10) -> list[str]:
+    """trec_eval's ``relstring``: the grades of the first ``length`` retrieved documents, one character each
+    (the digit, ``>`` above 9, ``-`` not pooled, ``.`` pooled but unjudged); empty for a topic the run lacks
+    (trec_eval.c's clean-up after ``-c``)."""
+    out = []
+    for row in range(table.gains.shape[0]):
+        if table.placeholder[row]:
+            out.append("")
+            continue
+        chars = []
+        for r in range(max(0, min(length, int(table.num_ret[row])))):
+            if table.judged[row, r]:
+                grade = int(table.gains[row, r])
+                chars.append(">" if grade > 9 else str(grade))
+            else:
+                chars.append("." if table.pooled[row, r] else "-")
+        out.append("".join(chars))
+    return out
 
 
 # --------------------------------------------------------------------------------- graded (gains=)
-def _c_gain_order(entries: list[tuple[float, float, int]]) -> list[tuple[float, float, int]]:
-    """trec_eval's gain table sorted as its qsort comparator does: by (int)(gain₁ − gain₂)."""
-    return sorted(entries, key=functools.cmp_to_key(lambda x, y: int(x[1] - y[1])))
-
-
-def _level_counts(table: GainTable, row: int) -> dict[float, int]:
-    """{grade: number of judged documents} of one row, grade 0 included."""
-    positive = table.ideal[row][table.ideal[row] > 0]
-    levels, counts = np.unique(positive, return_counts=True)
-    found = dict(zip(levels.tolist(), counts.tolist(), strict=True))
-    found[0.0] = int(table.n_judged[row]) - int(positive.size)
-    return found
-
-
-def gain_tables(table: GainTable, gains: Mapping[float, float] | None) -> tuple[np.ndarray, np.ndarray]:
-    """The retrieved gains and the ideal gain sequence after trec_eval's ``rel_level=gain`` mapping
-    (``gain_init.c``): every grade present keeps its value as gain unless mapped; the ideal repeats each
-    grade's gain as often as it is judged, highest gain first, up to the first gain ≤ 0. Grades outside the
-    qrels (not pooled, or negative) have gain 0 unless ``gains`` maps -1 or -2 as trec_eval does."""
-    if not gains:
-        return table.gains, table.ideal
-    mapping = {float(level): float(gain) for level, gain in gains.items()}
-    mapped = np.where(table.judged, table.gains, np.nan)
-    retrieved = np.zeros_like(table.gains)
-    ideal_rows = []
-    for row in range(table.gains.shape[0]):
-        counts = _level_counts(table, row)
-        top = max((lv for lv, n in counts.items() if n > 0), default=0.0)
-        entries = [(lv, g, 0) for lv, g in mapping.items()]
-        for level in sorted(set(range(int(top) + 1)) | set(counts)):
-            level = float(level)
-            if level in mapping:
-                entries = [(lv, g, counts.get(level, 0) if lv == level else n) for lv, g, n in entries]
-            else:
-                entries.append((level, level, counts.get(level, 0)))
-        lookup = {lv: g for lv, g, _ in entries}
-        sequence: list[float] = []
-        order = _c_gain_order(entries)
-        if order and order[-1][1] <= 0:  # trec_eval walks the ideal only from a positive last entry, counted or not
-            order = []
-        for _, gain, count in reversed(order):
-            if count == 0:
-                continue
-            if gain <= 0:
-                break
-            sequence.extend([gain] * count)
-        ideal_rows.append(sequence)
-        values = mapped[row]
-        judged_gain = np.array([lookup.get(v, 0.0) if not np.isnan(v) else 0.0 for v in values.tolist()])
-        outside = np.where(table.pooled[row], mapping.get(-2.0, 0.0), mapping.get(-1.0, 0.0))
-        retrieved[row] = np.where(table.judged[row], judged_gain,
-                                  np.where(np.arange(values.size) < table.num_ret[row], outside, 0.0))
-    width = max((len(r) for r in ideal_rows), default=0)
-    ideal = np.zeros((len(ideal_rows), width))
-    for i, row in enumerate(ideal_rows):
-        ideal[i, :len(row)] = row
-    return retrieved, ideal
-
-
 def rbp_with_gains(table: GainTable, p: float = 0.9, gains: Mapping[float, float] | None = None) -> np.ndarray:
     """trec_eval's ``rbp`` with a ``rel_level=gain`` mapping: gains outside [0, 1] are rescaled to
     (g − min) / (max − min) over the grades' gains, then (1 − p) Σ_r g(r) p^(r−1) (Moffat & Zobel 2008).
-    Without a mapping this is :func:`workbench.metrics.ranking.rbp` (gains divided by the top grade)."""
+    Without a mapping this is :func:`~workbench.metrics.ranking.kernels.rbp` (gains divided by the top grade)."""
     if not gains:
         return rbp(table, p=p)
     if not 0 < p < 1:
         raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
     values, _ = gain_tables(table, gains)
     out = np.zeros(values.shape[0])
-    weights = p ** np.arange(values.shape[1], dtype=float)
+    weights = persistence(p, values.shape[1])
     for row in range(values.shape[0]):
-        counts = _level_counts(table, row)
+        counts = level_counts(table, row)
         top = max((lv for lv, n in counts.items() if n > 0), default=0.0)
         levels = {float(lv): float(lv) for lv in range(int(top) + 1)}
         levels.update({float(lv): float(g) for lv, g in gains.items()})
@@ -351,7 +310,7 @@ def rbp_with_gains(table: GainTable, p: float = 0.9, gains: Mapping[float, float
         scaled = values[row]
         if low < 0 or high > 1:
             scaled = np.where(scaled != 0, (scaled - low) / (high - low), 0.0)
-        out[row] = (1.0 - p) * (scaled @ weights)
+        out[row] = (1.0 - p) * row_sums((scaled * weights)[None, :])[0]
     return out
 
 
@@ -414,8 +373,8 @@ def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> n
     cost = np.cumsum(np.maximum(padded, 1.0), axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = values / np.log2(2.0 + cost - np.cumsum(values, axis=1))
-    total = np.where(values != 0, share, 0.0).sum(axis=1)
-    return _safe_divide(total, np.where(ideal > 0, ideal, 0.0).sum(axis=1))
+    total = row_sums(np.where(values != 0, share, 0.0))
+    return safe_divide(total, row_sums(np.where(ideal > 0, ideal, 0.0)))
 
 
 # ----------------------------------------------------------------------------------------- registry
@@ -432,9 +391,9 @@ for _name, _kernel, _aliases, _what in (
         ("NumNonRelJudgedRet", num_nonrel_judged_ret, ("num_nonrel_judged_ret",),
          "number of judged non-relevant documents retrieved")):
     _params = JUDGED_ONLY if _kernel is num_ret else _BINARY
-    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=_params, aliases=_aliases,
+    register(_name, TableMeasure(_kernel), task="ranking", source=TREC_EVAL, params=_params, aliases=_aliases,
              range=_COUNT, description=f"{_what} (trec_eval {_aliases[0]}; summed over topics)",
-             domains=JUDGED_ONLY_DOMAIN if _kernel is num_ret else _LEVEL)
+             domains=JUDGED_ONLY_DOMAIN if _kernel is num_ret else _LEVEL, aggregate="sum")
 for _name, _kernel, _aliases, _what in (
         ("SetP", set_precision, ("set_P",), "precision of the retrieved set"),
         ("SetRelP", set_relative_precision, ("set_relative_P",), "relevant retrieved / min(retrieved, R)"),
@@ -443,48 +402,54 @@ for _name, _kernel, _aliases, _what in (
         ("Bpref", bpref, ("bpref",), "binary preference on judged documents (Buckley & Voorhees 2004)"),
         ("infAP", inferred_ap, (), "inferred AP on a sampled pool (Yilmaz & Aslam 2006)"),
         ("BinG", binary_g, ("binG",), "binary G: relevant documents discounted by non-relevant ones above")):
-    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=_BINARY, aliases=_aliases,
+    register(_name, TableMeasure(_kernel), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=_aliases,
              description=f"{_what} (trec_eval {(_aliases or (_name,))[0]})", domains=_LEVEL)
-register("SetF", _Adapter(set_f), task="ranking", source=TREC_EVAL_10, params={"beta": 1.0, **_BINARY},
+register("GMAP", TableMeasure(average_precision), task="ranking", source=TREC_EVAL, params={"rel": 1, **JUDGED_ONLY},
+         aliases=("gm_map",), domains={"rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}, aggregate="gmean",
+         description="AP per topic, its geometric mean over topics (trec_eval gm_map; each AP floored at 0.00001)")
+register("GMBpref", TableMeasure(bpref), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("gm_bpref",),
+         domains=_LEVEL, aggregate="gmean",
+         description="bpref per topic, its geometric mean over topics (trec_eval gm_bpref; floored at 0.00001)")
+register("SetF", TableMeasure(set_f), task="ranking", source=TREC_EVAL, params={"beta": 1.0, **_BINARY},
          aliases=("set_F",), domains={"beta": Interval(0), **_LEVEL},
          description="set F-measure (β+1)PR/(βP+R), β weighs recall (trec_eval set_F)")
-register("SetUtility", _Adapter(utility), task="ranking", source=TREC_EVAL_10,
+register("SetUtility", TableMeasure(utility), task="ranking", source=TREC_EVAL,
          params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "num_docs": 0, **_BINARY}, aliases=("utility",),
          range=(float("-inf"), float("inf")),
          domains={"num_docs": Interval(0, integer=True), **dict.fromkeys("abcd", Interval()), **_LEVEL},
          description="set utility a·relret + b·nonrelret + c·relnotret + d·nonrelnotret (trec_eval utility)")
-register("R", _Adapter(recall_at), task="ranking", source=TREC_EVAL_10, params={"k": 10, **_BINARY},
+register("R", TableMeasure(recall_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
          cutoff="k", aliases=("recall",), domains={**_CUT, **_LEVEL},
          description="recall at k: relevant in the top k / R (trec_eval recall_k)")
-register("RelP", _Adapter(relative_precision_at), task="ranking", source=TREC_EVAL_10,
+register("RelP", TableMeasure(relative_precision_at), task="ranking", source=TREC_EVAL,
          params={"k": 10, **_BINARY}, cutoff="k", aliases=("relative_P",), domains={**_CUT, **_LEVEL},
          description="relevant in the top k / min(k, R) (trec_eval relative_P_k)")
-register("RPrecMult", _Adapter(r_precision_multiple), task="ranking", source=TREC_EVAL_10,
+register("RPrecMult", TableMeasure(r_precision_multiple), task="ranking", source=TREC_EVAL,
          params={"multiple": 1.0, **_BINARY}, cutoff="multiple", aliases=("Rprec_mult",),
          domains={"multiple": Interval(0), **_LEVEL},
          description="precision at ⌊multiple·R + 0.9⌋ (trec_eval Rprec_mult)")
-register("IPrec", _Adapter(interpolated_precision), task="ranking", source=TREC_EVAL_10,
+register("IPrec", TableMeasure(interpolated_precision), task="ranking", source=TREC_EVAL,
          params={"recall": None, **_BINARY}, cutoff="recall", aliases=("iprec_at_recall",),
          domains={"recall": Interval(0, 1), **_LEVEL},
          description="interpolated precision at a recall level (trec_eval iprec_at_recall)")
-register("11ptAvg", _Adapter(eleven_point_average), task="ranking", source=TREC_EVAL_10, params=_BINARY,
+register("11ptAvg", TableMeasure(eleven_point_average), task="ranking", source=TREC_EVAL, params=_BINARY,
          aliases=("11pt_avg",), domains=_LEVEL,
          description="interpolated precision averaged at recall 0, 0.1, …, 1 (trec_eval 11pt_avg)")
-register("Unjudged", _Adapter(unjudged_at), task="ranking", source=TREC_EVAL_10, params={"k": 10, **JUDGED_ONLY},
+register("Unjudged", TableMeasure(unjudged_at), task="ranking", source=TREC_EVAL, params={"k": 10, **JUDGED_ONLY},
          cutoff="k", aliases=("unj",), direction="lower", domains={**_CUT, **JUDGED_ONLY_DOMAIN},
          description="fraction of the top k outside the judgements (trec_eval unj_k; a red flag)")
-register("Judged", _Adapter(judged_at), task="ranking", source="ir_measures (Judged@k)", params={"k": None},
+register("Judged", TableMeasure(judged_at), task="ranking", source="ir_measures (Judged@k)", params={"k": None},
          cutoff="k", domains={"k": Interval(1, integer=True, optional=True)},
          description="fraction of the top k that has a judgement (ir_measures Judged@k)")
-register("RBPResid", _Adapter(rbp_residual), task="ranking", source=TREC_EVAL_10, params={"p": 0.9, **JUDGED_ONLY},
+register("RBPResid", TableMeasure(rbp_residual), task="ranking", source=TREC_EVAL, params={"p": 0.9, **JUDGED_ONLY},
          aliases=("rbp_resid",), direction="lower",
          domains={"p": Interval(0, 1, low_open=True, high_open=True), **JUDGED_ONLY_DOMAIN},
          description="RBP residual: the weight unjudged and unretrieved ranks could still add (trec_eval)")
 for _name, _kernel, _aliases, _what in (
         ("nDCGRel", ndcg_rel, ("ndcg_rel",), "nDCG averaged at the relevant documents (trec_eval ndcg_rel)"),
         ("G", g_measure, (), "gain discounted by the lag behind the ideal (trec_eval G, experimental)")):
-    register(_name, _Adapter(_kernel), task="ranking", source=TREC_EVAL_10, params=JUDGED_ONLY, aliases=_aliases,
+    register(_name, TableMeasure(_kernel), task="ranking", source=TREC_EVAL, params=JUDGED_ONLY, aliases=_aliases,
              domains=JUDGED_ONLY_DOMAIN, description=_what)
-register("RnDCG", _Adapter(r_ndcg), task="ranking", source=TREC_EVAL_10, params=_BINARY, aliases=("Rndcg",),
+register("RnDCG", TableMeasure(r_ndcg), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("Rndcg",),
          domains=_LEVEL, description="nDCG averaged at the R-levels of the ideal ranking (trec_eval Rndcg)")
 del _name, _kernel, _aliases, _what, _params

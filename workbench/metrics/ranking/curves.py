@@ -1,4 +1,4 @@
-"""Interpolated precision–recall curves over a :class:`~workbench.metrics.ranking.GainTable`.
+"""Interpolated precision–recall curves over a :class:`~workbench.metrics.ranking.table.GainTable`.
 
 Interpolated precision at recall r is the best precision at any rank where recall reaches r (Manning,
 Raghavan & Schütze, *Introduction to IR* §8.4), with trec_eval's rule for "reaches" (``iprec_at_recall``):
@@ -7,7 +7,7 @@ is trec_eval 10's n(r) = round(r·R) (halves up, C's ``lround``); ``rule="v9"`` 
 ⌊r·R + 0.9⌋, which pytrec_eval keeps. The 11-point curve takes r = 0, 0.1, …, 1; the full curve every level
 k/R a topic can reach (:func:`recall_levels`), where both rules give k.
 
-    >>> from workbench.metrics.ranking import GainTable
+    >>> from workbench.metrics.ranking.table import GainTable
     >>> t = GainTable.from_gains([[1, 0, 1, 0, 0, 1]], [[1, 1, 1, 1]])  # R = 4, 3 found at ranks 1, 3, 6
     >>> interpolated_precision(t, [0.0, 0.25, 0.5, 0.75, 1.0]).round(4).tolist()
     [[1.0, 1.0, 0.6667, 0.5, 0.0]]
@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from workbench.metrics.ranking import GainTable, RankingInputError
+from workbench.metrics.ranking.table import GainTable, RankingInputError
 
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
 RULES = ("round", "v9")

@@ -1,0 +1,385 @@
+"""One reading of TREC files for every entry point (workbench.data.trec): odd lines read as trec_eval 10.0 reads
+them, through the readers, Campaign, read_campaign, ``eval`` and the ``trec_eval`` drop-in alike; C's atof/atol;
+the scanner and Arrow's fast path reading the same; encodings, NUL bytes, gzip and standard input."""
+
+import ctypes
+import ctypes.util
+import gzip
+import io
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+from tests.conftest import shared_dataset
+from workbench.cli import main as cli_main
+from workbench.data import Campaign, TrecFormatError, read_campaign, read_trec_qrels, read_trec_run
+from workbench.data.trec import TrecReadingWarning, arrow, read_lines, scan
+from workbench.data.trec.numbers import atof, atol, read_floats, read_integers
+from workbench.errors import WorkbenchError
+from workbench.ids import DocumentIds
+from workbench.trec_eval import Options, evaluate, render
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# ------------------------------------------------------------------------------------------- odd lines
+# Each case: a qrels file, a run file, and what trec_eval 10.0 (usnistgov/trec_eval f425365, built with its
+# Makefile) printed for them with `-q -m num_ret -m num_rel -m map -m recip_rank -m relstring`, per topic:
+# (num_ret, num_rel, map, recip_rank, relstring). The rules: fields are cut at C's isspace (get_qrels.c,
+# get_trec_results.c parse_*_line), scores read by atof and compared as doubles, ties by docno descending
+# (form_res_rels.c comp_sim_docno), grades read by atol (get_qrels.c), relstring per m_relstring.c.
+ODD_LINES = {
+    "underscore score": (b"1 0 d1 1\n1 0 d2 0\n", b"1 Q0 d1 1 1_000 s\n1 Q0 d2 2 2 s\n",
+                         {"1": (2, 1, 0.5, 0.5, "01")}),
+    "fullwidth digits": (b"1 0 d1 1\n1 0 d2 0\n", "1 Q0 d1 1 １２ s\n1 Q0 d2 2 1 s\n".encode(),
+                         {"1": (2, 1, 0.5, 0.5, "01")}),
+    "arabic-indic digits": (b"1 0 d1 1\n1 0 d2 0\n", "1 Q0 d1 1 ١٢ s\n1 Q0 d2 2 1 s\n".encode(),
+                            {"1": (2, 1, 0.5, 0.5, "01")}),
+    "hex score": (b"1 0 d1 1\n1 0 d2 0\n", b"1 Q0 d1 1 0x10 s\n1 Q0 d2 2 15 s\n", {"1": (2, 1, 1.0, 1.0, "10")}),
+    "hex float score": (b"1 0 d1 1\n1 0 d2 0\n", b"1 Q0 d1 1 0x1.8p1 s\n1 Q0 d2 2 2.9 s\n",
+                        {"1": (2, 1, 1.0, 1.0, "10")}),
+    "trailing garbage": (b"1 0 d1 1\n1 0 d2 0\n", b"1 Q0 d1 1 2.5abc s\n1 Q0 d2 2 2.4 s\n",
+                         {"1": (2, 1, 1.0, 1.0, "10")}),
+    "incomplete exponent": (b"1 0 d1 1\n1 0 d2 0\n", b"1 Q0 d1 1 1e s\n1 Q0 d2 2 2 s\n",
+                            {"1": (2, 1, 0.5, 0.5, "01")}),
+    "infinities": (b"1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n", b"1 Q0 d1 1 -Infinity s\n1 Q0 d2 2 inf s\n1 Q0 d3 3 1e400 s\n",
+                   {"1": (3, 2, 0.8333, 1.0, "201")}),
+    "fractional grades": (b"1 0 d1 2.5\n1 0 d2 1_0\n1 0 d3 0x10\n1 0 d4 +3\n1 0 d5 03\n",
+                          b"1 Q0 d1 1 5 s\n1 Q0 d2 2 4 s\n1 Q0 d3 3 3 s\n1 Q0 d4 4 2 s\n1 Q0 d5 5 1 s\n",
+                          {"1": (5, 4, 0.8875, 1.0, "21033")}),
+    "no-break space in an id": ("1 0 d1\u00a0x 1\n1 0 d2 0\n".encode(),
+                                "1 Q0 d1\u00a0x 1 1 s\n1 Q0 d2 2 2 s\n".encode(), {"1": (2, 1, 0.5, 0.5, "01")}),
+    "CRLF": (b"1 0 d1 1\r\n1 0 d2 0\r\n", b"1 Q0 d1 1 1 s\r\n1 Q0 d2 2 2 s\r\n", {"1": (2, 1, 0.5, 0.5, "01")}),
+    "tabs": (b"1\t0\td1\t1\n1\t0\td2\t0\n", b"1\tQ0\td1\t1\t1\ts\n1\tQ0\td2\t2\t2\ts\n", {"1": (2, 1, 0.5, 0.5, "01")}),
+    "vertical tab and form feed": (b"1 0\x0bd1 1\n1\x0c0 d2 0\n", b"1 Q0 d1\x0b1 1 s\n1 Q0 d2 2 2\x0cs\n",
+                                   {"1": (2, 1, 0.5, 0.5, "01")}),
+    "fields after the run id": (b"1 0 d1 1\n1 0 d2 0\n", b"1 Q0 d1 1 3 s extra fields\n1 Q0 d2 2 2 s x\n",
+                                {"1": (2, 1, 1.0, 1.0, "10")}),
+    "comments and blank lines": (b"# judged\n1 0 d1 1\n1 0 d2 0\n",
+                                 b"# header\n\n1 Q0 d1 1 1 s\n  # indented\n1 Q0 d2 2 2 s\n",
+                                 {"1": (2, 1, 0.5, 0.5, "01")}),
+    "near-tied scores": (b"1 0 d1 1\n1 0 d2 0\n", b"1 Q0 d1 1 1.00000001 s\n1 Q0 d2 2 1.0 s\n",
+                         {"1": (2, 1, 1.0, 1.0, "10")}),
+    "several topics": (b"1 0 d1 1\n2 0 d2 1\n10 0 d3 1\n2 0 d4 0\n",
+                       b"2 Q0 d4 1 2 s\n2 Q0 d2 2 1 s\n10 Q0 d3 1 1 s\n1 Q0 d9 1 1 s\n",
+                       {"1": (1, 1, 0.0, 0.0, "-"), "10": (1, 1, 1.0, 1.0, "1"), "2": (2, 1, 0.5, 0.5, "01")}),
+}
+
+
+def _files(tmp_path: Path, name: str) -> tuple[Path, Path, dict]:
+    qrels_bytes, run_bytes, expected = ODD_LINES[name]
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_bytes(qrels_bytes)
+    run.write_bytes(run_bytes)
+    return qrels, run, expected
+
+
+def _relstring(grades: dict[str, float], ranking: list[str]) -> str:
+    """trec_eval's relstring of a ranking (m_relstring.c): a judged document's grade, '-' outside the qrels."""
+    return "".join(str(int(grades[d])) if d in grades else "-" for d in ranking[:10])
+
+
+@pytest.mark.parametrize("name", list(ODD_LINES))
+def test_every_entry_point_reads_odd_lines_as_trec_eval_10(name, tmp_path, capsys):
+    qrels, run, expected = _files(tmp_path, name)
+    measures = ["NumRet", "NumRel", "AP", "RR"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gold, systems = read_trec_qrels(qrels), read_trec_run(run)
+        table = Campaign(gold, systems).evaluate(measures, progress=False)
+        through_files = read_campaign(qrels, [run]).evaluate(measures, progress=False)
+    (system,) = systems
+    for topic, (num_ret, num_rel, ap, rr, relstring) in expected.items():
+        got = table[table.topic == topic].set_index("measure")["value"]
+        assert (got["NumRet"], got["NumRel"], round(got["AP"], 4), round(got["RR"], 4)) == (num_ret, num_rel, ap, rr)
+        assert _relstring(gold.grades_of(topic), systems[system].documents(topic)) == relstring
+    assert through_files.equals(table)
+    # eval --per-topic prints the same values; the drop-in prints what trec_eval 10.0 printed
+    assert cli_main(["eval", "--gold", str(qrels), "--run", str(run), "-m", *measures, "--per-topic", "--format",
+                     "csv", "-q"]) == 0
+    printed = capsys.readouterr().out
+    for topic, (num_ret, num_rel, ap, rr, _) in expected.items():
+        for measure, value in zip(measures, (num_ret, num_rel, ap, rr), strict=True):
+            row = next(line for line in printed.splitlines() if line.split(",")[1:3] == [topic, measure])
+            assert round(float(row.split(",")[3]), 4) == value
+    assert cli_main(["trec_eval", "-q", "-m", "num_ret", "-m", "num_rel", "-m", "map", "-m", "recip_rank", "-m",
+                     "relstring", str(qrels), str(run)]) == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    for topic, (num_ret, num_rel, ap, rr, relstring) in expected.items():
+        values = {m.strip(): v for m, t, v in lines if t == topic}
+        assert values == {"num_ret": str(num_ret), "num_rel": str(num_rel), "map": f"{ap:6.4f}",
+                          "recip_rank": f"{rr:6.4f}", "relstring": f"'{relstring}'"}
+
+
+@pytest.mark.parametrize("name", ["underscore score", "fractional grades", "no-break space in an id", "hex score"])
+def test_every_entry_point_says_the_same_note(name, tmp_path, capsys):
+    qrels, run, _ = _files(tmp_path, name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        read_trec_qrels(qrels), read_trec_run(run)
+    readers = sorted(str(w.message) for w in caught if issubclass(w.category, TrecReadingWarning))
+    assert readers and all(str(qrels) in text or str(run) in text for text in readers)
+    assert cli_main(["eval", "--gold", str(qrels), "--run", str(run), "-m", "AP", "-q"]) == 0
+    shell = sorted(line.removeprefix("workbench: note: ") for line in capsys.readouterr().err.splitlines()
+                   if "trec_eval reads" in line or "does not split" in line)
+    assert cli_main(["trec_eval", str(qrels), str(run)]) == 0
+    drop_in = sorted(line.removeprefix("workbench trec_eval: note: ") for line in capsys.readouterr().err.splitlines()
+                     if "trec_eval reads" in line or "does not split" in line)
+    assert readers == shell == drop_in
+
+
+def test_a_non_breaking_space_stays_inside_the_id(tmp_path):
+    qrels, run, _ = _files(tmp_path, "no-break space in an id")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert read_trec_run(run)["s"].documents("1") == ["d2", "d1\u00a0x"]
+        assert set(read_trec_qrels(qrels).grades_of("1")) == {"d1\u00a0x", "d2"}
+
+
+# --------------------------------------------------------------------------------- C's atof and atol
+_LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
+_LIBC.atof.restype, _LIBC.atof.argtypes = ctypes.c_double, [ctypes.c_char_p]
+_LIBC.atol.restype, _LIBC.atol.argtypes = ctypes.c_long, [ctypes.c_char_p]
+_GLIBC = ctypes.util.find_library("c") is not None and "libc.so.6" in (ctypes.util.find_library("c") or "")
+_NUMBER_TEXT = st.text(alphabet=st.sampled_from(list("0123456789+-.eExXpPaAfFiInNtTyY_ ()१２٣\u00a0")), min_size=1,
+                       max_size=14).map(lambda text: text.encode("utf-8"))
+
+
+@pytest.mark.skipif(not _GLIBC, reason="the reference is glibc's atof/atol, which trec_eval is built with here")
+@settings(max_examples=3000, deadline=None)
+@given(text=st.one_of(_NUMBER_TEXT, st.from_regex(rb"\A[+-]?(0[xX])?[0-9a-fA-F]{0,6}(\.[0-9a-fA-F]{0,4})?"
+                                                 rb"([eEpP][+-]?[0-9]{0,3})?\Z")))
+def test_atof_and_atol_are_glibcs(text):
+    """The readers' numbers equal C's atof/atol on the same bytes (glibc, called through ctypes)."""
+    expected = _LIBC.atof(text)
+    got = atof(text)
+    assert got == expected or (np.isnan(got) and np.isnan(expected)), text
+    assert atol(text) == _LIBC.atol(text), text
+
+
+def test_numbers_read_whole_columns_and_say_which_are_odd():
+    values, odd = read_floats(np.array([b"1", b"2.5", b"1_000", b"0x10", b"inf", b"1e"], dtype="S"))
+    assert values.tolist() == [1.0, 2.5, 1.0, 16.0, float("inf"), 1.0]
+    assert odd.tolist() == [False, False, True, True, False, True]
+    grades, odd = read_integers(np.array([b"1", b"-2", b"2.5", b"+3", b"99999999999999999999"], dtype="S"))
+    assert grades.tolist() == [1, -2, 2, 3, 2**63 - 1] and odd.tolist() == [False, False, True, False, True]
+
+
+# ------------------------------------------------------------------- the scanner and the Arrow fast path
+ISSPACE_AND_OTHERS = b" \t\n\x0b\x0c\rab#\x85"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.lists(st.sampled_from(ISSPACE_AND_OTHERS), min_size=1, max_size=40).map(bytes),
+       block=st.integers(1, 9))
+def test_fields_are_found_across_block_bounds(data, block, monkeypatch):
+    """The block-by-block scan finds every run of non-isspace bytes (C's isspace: space, \\t..\\r), whatever
+    the block size, and every newline."""
+    expected = [(m.start(), m.end()) for m in re.finditer(rb"[^ \t\n\x0b\x0c\r]+", data)]
+    with monkeypatch.context() as patch:
+        patch.setattr(scan, "BLOCK", block)
+        starts, ends, newlines = scan._bounds(np.frombuffer(data, dtype=np.uint8))
+    assert list(zip(starts.tolist(), ends.tolist(), strict=True)) == expected
+    assert newlines.tolist() == [i for i, byte in enumerate(data) if byte == 10]
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(st.binary(min_size=1, max_size=20).filter(lambda b: not b.endswith(b"\0")), min_size=1,
+                    max_size=30))
+def test_id_codes_rank_ids_as_strcmp(ids):
+    """Codes equal where the ids are equal and ordered as the bytes compare (trec_eval's strcmp)."""
+    ranks = {value: rank for rank, value in enumerate(sorted(set(ids)))}
+    assert DocumentIds.from_bytes(np.array(ids, dtype="S")).codes().tolist() == [ranks[value] for value in ids]
+
+
+_TOPICS = [b"1", b"2", b"10", b"q\xe9", b"a"]
+_DOCS = [b"d1", b"D1", b"d2", b"d\xff", b"0x1F", b"NA", b"nan", b"document-id-longer-than-eight-bytes", b"d1\x85"]
+_GRADES = [b"0", b"1", b"2", b"-1", b"01", b"+1", b"0x1F", b"1.5", b"3e2", b"x", b"99999999999999999999", b"nan"]
+_SCORES = [b"1", b"+1", b"01", b"1.0", b"1e5", b".5", b"5.", b"inf", b"-inf", b"Infinity", b"-0", b"1e400",
+           b"1e-400", b"0.30000001", b"0.3", b"0x1p3", b"1_0", b"abc", b"1e", b"-.5e-3", b"nan"]
+_SEPARATORS = [b" "] * 12 + [b"  ", b"\t", b" \x0b"]
+
+
+def _trec_file(draw, fields: list[list[bytes]]) -> bytes:
+    """Lines of random fields, mostly plain (one space, or one tab, between fields); now and then a doubled or
+    other whitespace separator, a leading or trailing space, a blank, comment or short line, a CRLF ending."""
+    tabs = draw(st.integers(0, 5)) == 0
+    lines = []
+    for _ in range(draw(st.integers(1, 12))):
+        values = [draw(st.sampled_from(choices)) for choices in fields]
+        if draw(st.integers(0, 15)) == 0:
+            values = values[:draw(st.integers(0, len(values) + 1))] + [b"extra"] * draw(st.integers(0, 1))
+        line = values[0] if values else b""
+        for value in values[1:]:
+            line += (b"\t" if tabs else draw(st.sampled_from(_SEPARATORS))) + value
+        odd = draw(st.integers(0, 30))
+        line = {0: b" " + line, 1: line + b" ", 2: b"#" + line, 3: b"", 4: line + b"\r"}.get(odd, line)
+        lines.append(line)
+    return (b"\r\n" if draw(st.integers(0, 6)) == 0 else b"\n").join(lines) + draw(st.sampled_from([b"\n", b"",
+                                                                                                      b"\n\n"]))
+
+
+def _read(path: Path, kind: str, fast: bool, monkeypatch) -> tuple:
+    """What read_lines gives (or raises) with the Arrow reader on or off."""
+    from workbench.data.trec import lines as lines_module
+
+    with monkeypatch.context() as patch, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if not fast:
+            patch.setattr(lines_module, "read_plain", lambda *args: None)
+        try:
+            lines = read_lines(path, kind)
+        except WorkbenchError as error:
+            return (type(error), str(error)), []
+    values = (lines.topics.names, lines.topics.codes.tolist(), lines.documents.strings().tolist(),
+              lines.values.dtype, lines.values.tolist(), lines.numbers.tolist(),
+              lines.systems and (lines.systems.names, lines.systems.codes.tolist()))
+    return values, sorted(str(w.message) for w in caught)
+
+
+def _outcome(qrels, run, plain: bool, colliding: bool, monkeypatch) -> tuple:
+    """What the drop-in gives (output, warnings) or raises (type, message), with the Arrow reader on or off, and
+    every id hash colliding or not."""
+    from workbench.data.trec import lines as lines_module
+
+    with monkeypatch.context() as patch:
+        if not plain:
+            patch.setattr(lines_module, "read_plain", lambda *args: None)
+        if colliding:  # every id of one length shares a hash: the exact keys must take over
+            patch.setattr(DocumentIds, "hashes", lambda self: self.lengths.astype(np.uint64))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = render(evaluate(qrels, run, ["all_trec"], Options(complete=True)), per_topic=True)
+            except WorkbenchError as error:
+                result = (type(error), str(error))
+    return result, sorted(str(w.message) for w in caught)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_arrow_reads_exactly_what_the_scanner_reads(data, tmp_path, monkeypatch):
+    """On random files (odd spellings of numbers and ids, odd spacing, blank and comment lines, duplicates), the
+    Arrow path either declines or reads the very lines, topics, ids and values the scanner reads, with the same
+    notes; the drop-in's output, notes and errors are the same with it, without it, and with every id hash
+    colliding."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_bytes(_trec_file(data.draw, [_TOPICS, [b"0"], _DOCS, _GRADES]))
+    run.write_bytes(_trec_file(data.draw, [_TOPICS, [b"Q0"], _DOCS, [b"1", b"x"], _SCORES, [b"r", b"run"]]))
+    note(f"qrels {qrels.read_bytes()!r}\nrun {run.read_bytes()!r}")
+    for path, kind in ((qrels, "qrels"), (run, "run")):
+        assert _read(path, kind, True, monkeypatch) == _read(path, kind, False, monkeypatch)
+    expected = _outcome(qrels, run, plain=False, colliding=False, monkeypatch=monkeypatch)
+    assert _outcome(qrels, run, plain=True, colliding=False, monkeypatch=monkeypatch) == expected
+    assert _outcome(qrels, run, plain=True, colliding=True, monkeypatch=monkeypatch) == expected
+
+
+@pytest.mark.parametrize("text, plain", [
+    (b"1 Q0 d1 1 0.5 r\n1 Q0 d2 2 1e-3 r", True),
+    (b"1 Q0 d1 1 0.5 r\n2 Q0 d1 1 -inf r\n", True),
+    (b"1\tQ0\td1\t1\t0.5\tr\n", True),  # one tab between fields
+    (b"1 Q0 d1 1 0.5 r\r\n", True),  # CRLF: the carriage return is a space before the newline
+    (b"1 Q0 d1 1 0.5 r\t\n", False),  # a space and a tab
+    (b"1 Q0 d1 1 0.5 r\r1 Q0 d2 1 0.5 r\n", False),  # a lone carriage return
+    (b"1 Q0 d1 1 0.5 r\n# a comment\n", False),
+    (b"1 Q0 d1  1 0.5\n", False),  # a doubled space: six fields for Arrow, five for trec_eval
+    (b" 1 Q0 d1 1 0.5\n", False),
+    (b"1 Q0 d1 1 0.5 \n", False),
+    (b"1 Q0 d1 1 0.5 r\n\n1 Q0 d2 1 0.5 r\n", False),
+    (b"1 Q0 d1 1 0.5 r extra\n", False),
+    (b"1 Q0 d1 1 nan r\n", False),
+    (b"1 Q0 d1 1 0x1p3 r\n", False),
+])
+def test_arrow_takes_plain_runs_only(text, plain):
+    assert (arrow.read_plain(text, "run", ("topic", "document", "score", "system"), "utf-8") is not None) == plain
+
+
+@pytest.mark.parametrize("grade, plain", [(b"2", True), (b"-1", True), (b"007", True), (b"0x1F", False),
+                                          (b"+1", False), (b"1.0", False), (b"99999999999999999999", False)])
+def test_arrow_takes_plain_grades_only(grade, plain):
+    """Grades Arrow reads as C's atol does (Arrow reads 0x1F as 31, atol as 0)."""
+    assert (arrow.read_plain(b"1 0 d1 " + grade + b"\n", "qrels", ("topic", "document", "grade"), "utf-8")
+            is not None) == plain
+
+
+# --------------------------------------------------------------------------- encodings, bytes, streams
+def test_a_nul_byte_is_refused_with_its_line(tmp_path):
+    run = tmp_path / "run"
+    run.write_bytes(b"1 Q0 d1 1 1 r\n1 Q0 d\x002 2 1 r\n")
+    with pytest.raises(TrecFormatError, match="NUL byte") as caught:
+        read_trec_run(run)
+    assert caught.value.line == 2
+
+
+def test_bytes_the_encoding_cannot_decode_are_kept_and_said(tmp_path):
+    run = tmp_path / "run"
+    run.write_bytes(b"1 Q0 d\xe91 1 2 r\n1 Q0 d2 2 1 r\n")
+    with pytest.warns(TrecReadingWarning, match=r"not valid utf-8 from line 1 .*--encoding latin-1"):
+        ranking = read_trec_run(run)["r"]
+    assert ranking.documents("1") == ["d\\xe91", "d2"]  # the byte kept, shown as an escape
+    assert read_trec_run(run, encoding="latin-1")["r"].documents("1") == ["d\xe91", "d2"]
+
+
+def test_a_byte_order_mark_is_read_as_trec_eval_reads_it(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_bytes(b"\xef\xbb\xbf1 0 d1 1\n2 0 d2 1\n")
+    with pytest.warns(TrecReadingWarning, match="byte-order mark"):
+        assert list(read_trec_qrels(qrels)) == ["\ufeff1", "2"]
+    assert list(read_trec_qrels(qrels, encoding="utf-8-sig")) == ["1", "2"]
+
+
+def test_encodings_that_are_not_ascii_compatible_are_read(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_bytes("1 0 dé 1\n1 0 d2 0\n".encode("utf-16"))
+    assert read_trec_qrels(qrels, encoding="utf-16").grades_of("1") == {"dé": 1.0, "d2": 0.0}
+    with pytest.raises(TrecFormatError, match="unknown encoding 'nope'"):
+        read_trec_qrels(qrels, encoding="nope")
+
+
+def test_gzip_and_standard_input_everywhere(tmp_path):
+    """The drop-in reads gzip-compressed files and '-' (standard input) as the readers do; plain files stay byte
+    for byte."""
+    qrels, run, _ = _files(tmp_path, "several topics")
+    packed = tmp_path / "run.gz"
+    packed.write_bytes(gzip.compress(run.read_bytes()))
+    command = [sys.executable, "-m", "workbench", "trec_eval", "-q", str(qrels)]
+    plain = subprocess.run([*command, str(run)], capture_output=True, check=True, cwd=ROOT).stdout
+    assert subprocess.run([*command, str(packed)], capture_output=True, check=True, cwd=ROOT).stdout == plain
+    assert subprocess.run([*command, "-"], input=run.read_bytes(), capture_output=True, check=True,
+                          cwd=ROOT).stdout == plain
+    with io.BytesIO(gzip.compress(run.read_bytes())) as stream:
+        assert subprocess.run([*command, "-"], input=stream.read(), capture_output=True, check=True,
+                              cwd=ROOT).stdout == plain
+
+
+# ---------------------------------------------------------------------------- the public front door
+def test_read_campaign_is_what_eval_prints_per_topic(capsys):
+    """``wb.read_campaign(...).evaluate(...)`` equals ``eval --per-topic`` value for value (full precision),
+    ``all`` rows included; ``wb.Campaign`` is the campaign class."""
+    import workbench as wb
+    from workbench.data.campaign import Campaign as CampaignClass
+    from workbench.data.campaign import means
+
+    assert wb.Campaign is CampaignClass
+    qrels = str(shared_dataset("trec_eval_test", "qrels.rel_level"))
+    runs = [str(shared_dataset("trec_eval_test", name)) for name in ("results.test", "results.trunc")]
+    measures = ["AP", "nDCG@10", "P@5", "NumRel", "NumRet", "GMAP", "Bpref(rel_level=2)"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(WorkbenchError, match="already in an earlier run file"):  # both runs are STANDARD
+            wb.read_campaign(qrels, runs)
+        results = wb.read_campaign(qrels, runs[:1]).evaluate(measures, progress=False)
+    assert cli_main(["eval", "--gold", qrels, "--run", runs[0], "-m", *measures, "--per-topic", "--format", "csv",
+                     "-q"]) == 0
+    printed = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
+    expected = [[s, str(t), m, repr(v)] for s, t, m, v in
+                pd.concat([results, means(results)], ignore_index=True).itertuples(index=False)]
+    assert [row[:3] for row in printed] == [row[:3] for row in expected]
+    assert [float(row[3]) for row in printed] == [float(row[3]) for row in expected]

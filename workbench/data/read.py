@@ -1,0 +1,154 @@
+"""A campaign from files, whatever their format: TREC qrels and runs, RepLab TSV, WePS XML (a file, a folder of
+topics, or a ``systemsDir`` of team folders), gzip-compressed or not, ``-`` for standard input. The command
+line's ``eval`` and ``compare`` read their files through :func:`read_campaign`::
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "qrels").write_text("q1 0 d1 1\\nq1 0 d2 0\\n")
+    >>> _ = (folder / "run").write_text("q1 Q0 d2 1 0.9 bm25\\nq1 Q0 d1 2 0.5 bm25\\n")
+    >>> campaign = read_campaign(folder / "qrels", [folder / "run"])
+    >>> campaign.evaluate("RR", progress=False).value.tolist()
+    [0.5]
+
+The format of each file is sniffed (:func:`sniff_format`) unless given: a directory or ``.xml`` is WePS, a
+first line starting with ``entity_id`` RepLab, anything else TREC.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping, Sequence
+from os import PathLike
+from pathlib import Path
+
+from workbench.data.campaign import Campaign
+from workbench.data.files import STDIN, head, rename_copy, with_stdin
+from workbench.errors import WorkbenchError
+from workbench.model import Organization
+
+FORMATS = ("auto", "trec", "replab", "weps")
+
+
+class CampaignFileError(WorkbenchError):
+    """A gold or run file whose format cannot be told, or that two runs name the same system."""
+
+
+def sniff_format(path: str | PathLike) -> str:
+    """A gold or run file's format (``trec``, ``replab`` or ``weps``): a directory or XML is WePS, a header
+    ``entity_id`` RepLab, else TREC (a gzip-compressed file by its content)."""
+    path = Path(path)
+    if path.is_dir() or path.suffix.lower() == ".xml":
+        return "weps"
+    try:
+        data = head(path)
+    except OSError as error:
+        raise CampaignFileError(f"{path}: cannot read the file ({error.strerror or error})") from None
+    except zlib.error as error:
+        raise CampaignFileError(f"{path}: broken gzip data ({error})") from None
+    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise CampaignFileError(f"{path}: binary data (a NUL byte at offset {data.index(0)}), not a TREC, RepLab or "
+                                "WePS text file (gzip-compressed files are read, other archives are not)")
+    for line in data.decode("latin-1").splitlines():
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if text.startswith("<"):
+            return "weps"
+        if text.split("\t")[0].strip().strip('"').lower() == "entity_id":
+            return "replab"
+        return "trec"
+    raise CampaignFileError(f"{path}: empty file, cannot tell its format (give its format)")
+
+
+def _format(path: Path, fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise CampaignFileError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    return sniff_format(path) if fmt == "auto" else fmt
+
+
+def _topics(path: Path, topics: Mapping) -> Mapping:
+    """A file's topics, refused when there is none (a RepLab file with its header only)."""
+    if not topics:
+        raise CampaignFileError(f"{path}: holds no topic (only a header line?)")
+    return topics
+
+
+def read_gold(path: str | PathLike, format: str = "auto", *, label: str | None = None,
+              encoding: str = "utf-8") -> Mapping[str, Organization]:
+    """topic → Organization from a qrels file, a RepLab file (``label``: the column to read) or WePS XML (a file
+    or a directory of them)."""
+    path = Path(path)
+    fmt = _format(path, format)
+    if fmt == "replab":
+        from workbench.data.replab import read_replab
+
+        return _topics(path, read_replab(path, label=label, encoding=encoding))
+    if fmt == "weps":
+        from workbench.data.weps import read_weps_clustering
+
+        return read_weps_clustering(path)
+    from workbench.data.trec.readers import read_trec_qrels
+
+    return read_trec_qrels(path, encoding=encoding)
+
+
+def _weps_runs(path: Path, gold: Mapping[str, Organization]) -> dict:
+    """A team folder (``systemsDir/TEAM_A``) or a ``systemsDir`` of them, run topics renamed to the gold's
+    spelling where they match it case- and ``_``/space-insensitively (WePS names vary)."""
+    from workbench.data.weps import read_weps_clustering, read_weps_runs, topic_key
+
+    if path.is_dir() and not any(path.glob("*.xml*")) and any(p.is_dir() for p in path.iterdir()):
+        runs = read_weps_runs(path)
+    else:
+        runs = {path.name: read_weps_clustering(path)}
+    spelling = {topic_key(topic): topic for topic in gold}
+    return {system: {spelling.get(topic_key(topic), topic): org for topic, org in run.items()}
+            for system, run in runs.items()}
+
+
+def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Mapping[str, Organization] = None,
+              label: str | None = None, encoding: str = "utf-8", max_docs: int | None = None,
+              score_precision: str = "float64") -> dict[str, Mapping[str, Organization]]:
+    """system → topic → Organization. TREC runs are named by their tag and ranked as trec_eval ranks them
+    (``max_docs`` is ``-M``; ``score_precision="float32"`` compares scores as trec_eval 9.x), WePS runs by their
+    team folder (topics matched to ``gold``'s spelling), RepLab runs by their file name."""
+    runs: dict = {}
+    for path in map(Path, paths):
+        kind = _format(path, format)
+        if kind == "trec":
+            from workbench.data.trec.readers import read_trec_run
+
+            found = read_trec_run(path, encoding=encoding, max_docs=max_docs, score_precision=score_precision)
+        elif kind == "replab":
+            from workbench.data.replab import read_replab
+
+            found = {path.stem: _topics(path, read_replab(path, label=label, encoding=encoding))}
+        else:
+            found = _weps_runs(path, gold or {})
+        for system, run in found.items():
+            if system in runs:
+                raise CampaignFileError(f"{path}: system {system!r} is already in an earlier run file")
+            runs[system] = run
+    return runs
+
+
+def read_campaign(gold: str | PathLike, runs: Sequence[str | PathLike], *, format: str = "auto",
+                  gold_format: str | None = None, run_format: str | None = None, encoding: str = "utf-8",
+                  gold_encoding: str | None = None, run_encoding: str | None = None, label: str | None = None,
+                  max_docs: int | None = None, score_precision: str = "float64") -> Campaign:
+    """A :class:`~workbench.data.campaign.Campaign` from a gold file and run files (any of them ``-``, standard
+    input, once). ``format`` applies to every file unless ``gold_format``/``run_format`` say otherwise, likewise
+    ``encoding``; ``label``, ``max_docs`` and ``score_precision`` as :func:`read_gold` and :func:`read_runs`."""
+    if isinstance(runs, str | PathLike):
+        runs = [runs]
+    with with_stdin([gold, *runs]) as (gold_path, *run_paths):
+        truth = read_gold(gold_path, gold_format or format, label=label, encoding=gold_encoding or encoding)
+        systems = read_runs(run_paths, run_format or format, gold=truth, label=label,
+                            encoding=run_encoding or encoding, max_docs=max_docs, score_precision=score_precision)
+        copies = [path for given, path in zip([gold, *runs], [gold_path, *run_paths], strict=True)
+                  if str(given) == STDIN]
+        for mapping in (truth, *systems.values()):  # errors kept for later (a duplicate) name <stdin> too
+            for error in getattr(mapping, "refused", {}).values():
+                for copy in copies:
+                    rename_copy(error, copy)
+    return Campaign(truth, systems)

@@ -1,0 +1,39 @@
+"""One (system, topic) scored with the campaign's error policy: the loop a campaign runs here and the one each
+worker of a distributed campaign runs (:mod:`workbench.data.distributed`) both call :func:`score_topic`, so that
+their values and errors are the same.
+
+    >>> from workbench.model import Organization
+    >>> score_topic("sys", "q1", Organization.parse("d1"), Organization.from_ranking(["d1"]), ["P@1"])
+    {'P@1': 1.0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from workbench.errors import WorkbenchError
+from workbench.metrics.registry import Measure, evaluate
+from workbench.model import Organization
+
+
+class CampaignError(WorkbenchError):
+    """A campaign that cannot be evaluated as asked: says which system, topic (and measure) and why."""
+
+
+def topics_text(topics: list[str], limit: int = 10) -> str:
+    """The first ``limit`` topics quoted, then how many more."""
+    shown = ", ".join(map(repr, topics[:limit]))
+    return shown + (f" and {len(topics) - limit} more" if len(topics) > limit else "")
+
+
+def score_topic(system: str, topic: str, gold: Organization, output: Organization,
+                measures: Iterable[str | Measure]) -> dict[str, float]:
+    """``{name: value}`` of one (system, topic) through :func:`workbench.evaluate`: bad input raises a located
+    :class:`CampaignError`, a bug keeps its traceback and gains a note."""
+    try:
+        return evaluate(gold, output, measures)
+    except WorkbenchError as error:  # bad input: located; anything else is a bug and keeps its traceback
+        raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: {error}") from error
+    except Exception as error:
+        error.add_note(f"while scoring system {system!r}, topic {topic!r}")
+        raise

@@ -1,0 +1,114 @@
+"""The fast path for plain TREC files: Arrow's multi-threaded C++ CSV reader, where it reads what the scanner
+(:mod:`workbench.data.trec.scan`) reads.
+
+A file is plain when trec_eval and Arrow cut it alike: one kind of separator (single spaces or single tabs)
+between exactly the kind's fields on every line (none leading, trailing or doubled), no empty line, no ``#``
+line, no byte ``\\0 \\v \\f``, no ``\\r`` but in CRLF line ends and no byte-order mark (Arrow drops it, trec_eval
+reads it as part of the first topic); grades are plain integers and scores numbers Arrow reads (it reads them
+as ``atof`` does, correctly rounded). Any other file, or any value Arrow refuses, makes :func:`read_plain` return
+None and the scanner reads the file (and names what is wrong). Ids stay bytes (no Python object per line):
+document ids as :class:`~workbench.ids.DocumentIds`, topics and systems as codes into their few distinct
+values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.data.trec.scan import FIELDS
+from workbench.ids import DocumentIds
+
+_PLAIN_GRADE = r"^-?[0-9]{1,18}$"  # what Arrow's int64 and C's atol read alike (Arrow would also read 0x1F)
+
+
+def separator(raw) -> bytes | None:
+    """The one separator of a file that may be plain (``b" "`` or ``b"\\t"``), or None when it is not; single bytes
+    are searched for with ``memchr`` and a doubled separator as byte pairs (milliseconds for 100 MB). A leading or
+    trailing separator shows after reading, as a field count Arrow refuses or an empty first or last field."""
+    if any(raw.find(byte) >= 0 for byte in (b"\0", b"\v", b"\f")) or raw[:3] == b"\xef\xbb\xbf":
+        return None
+    if raw.find(b"#") >= 0 and (raw[:1] == b"#" or raw.find(b"\n#") >= 0):
+        return None
+    if raw.find(b"\r") >= 0:  # only in CRLF line ends
+        buffer = np.frombuffer(raw, dtype=np.uint8)
+        carriage = np.flatnonzero(buffer == 13)
+        if (carriage + 1 >= buffer.size).any() or (buffer[np.minimum(carriage + 1, buffer.size - 1)] != 10).any():
+            return None
+    tab, space = raw.find(b"\t") >= 0, raw.find(b" ") >= 0
+    if tab and space:
+        return None
+    delimiter = b"\t" if tab else b" "
+    return None if _has_pair(raw, delimiter[0]) else delimiter
+
+
+def _has_pair(raw, byte: int) -> bool:
+    """Whether two ``byte`` follow one another: the bytes read two by two as 16-bit words, from each parity."""
+    buffer = np.frombuffer(raw, dtype=np.uint8)
+    pair = np.uint16(byte | byte << 8)
+    for start in (0, 1):
+        words = (buffer.size - start) // 2
+        if words and (buffer[start:start + 2 * words].view(np.uint16) == pair).any():
+            return True
+    return False
+
+
+def _numbers(array, dtype) -> np.ndarray:
+    """A numeric Arrow array without nulls as numpy, read from its buffer (pyarrow's ``to_numpy`` imports
+    pandas)."""
+    dtype = np.dtype(dtype)
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+def _labels(column) -> tuple[np.ndarray, list[bytes]]:
+    """Codes (int64) into the distinct values (bytes, in order of first appearance)."""
+    encoded = column.combine_chunks().dictionary_encode()
+    return _numbers(encoded.indices, np.int32).astype(np.int64), encoded.dictionary.to_pylist()
+
+
+def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict | None:
+    """The columns ``wanted`` of a plain file: ``topic`` and ``system`` as ``(codes, names)``, ``document`` as
+    DocumentIds (bytes, decoded in ``encoding`` when strings are asked for), ``grade`` (int64) and ``score``
+    (float64), others as bytes arrays; None when the file is not plain (then the scanner reads it)."""
+    delimiter = separator(raw)
+    if delimiter is None:
+        return None
+    import pyarrow as pa
+    from pyarrow import compute
+    from pyarrow import csv as arrow_csv
+
+    names = FIELDS[kind]
+    value = "grade" if kind == "qrels" else "score"
+    types = {name: pa.float64() if name == "score" else pa.string() if name == "grade" else pa.binary()
+             for name in names}
+    try:
+        table = arrow_csv.read_csv(
+            pa.py_buffer(raw), read_options=arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22),
+            parse_options=arrow_csv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
+                                                 double_quote=False, escape_char=False, ignore_empty_lines=False),
+            convert_options=arrow_csv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False,
+                                                     include_columns=[name for name in names if name in wanted]))
+    except pa.ArrowException:  # a field count or a number Arrow refuses: the scanner says what it is
+        return None
+    if table.num_rows == 0 or any(compute.min(compute.binary_length(table.column(name))).as_py() == 0
+                                  for name in wanted if types[name] == pa.binary()):
+        return None  # a leading or trailing separator left an empty first or last field: not plain
+    columns: dict = {}
+    for name in wanted:
+        column = table.column(name)
+        if name == value == "grade":
+            if not compute.all(compute.match_substring_regex(column, _PLAIN_GRADE)).as_py():
+                return None
+            columns[name] = np.concatenate([_numbers(chunk, np.int64)
+                                            for chunk in compute.cast(column, pa.int64()).chunks])
+        elif name == value:
+            scores = np.concatenate([_numbers(chunk, np.float64) for chunk in column.chunks])
+            if np.isnan(scores).any():
+                return None  # the scanner names the line
+            columns[name] = scores
+        elif name == "document":
+            columns[name] = DocumentIds.from_arrow(column, encoding=encoding)
+        elif name in ("topic", "system"):
+            columns[name] = _labels(column)
+        else:
+            columns[name] = np.array(column.to_pylist(), dtype=bytes)
+    return columns

@@ -1,0 +1,37 @@
+"""What reading a TREC file can say: :class:`TrecFormatError` (what trec_eval refuses, named by file, line and
+text), :class:`TrecEncodingError`, and :class:`TrecReadingWarning` (a value read otherwise than it is written,
+as trec_eval reads it)."""
+
+from __future__ import annotations
+
+from os import PathLike
+
+from workbench.errors import WorkbenchError, WorkbenchWarning, excerpt
+
+
+class TrecFormatError(WorkbenchError):
+    """A malformed TREC file: ``path``, ``line`` (1-based, or None for the whole file) and ``text``."""
+
+    def __init__(self, message: str, *, path: str | PathLike | None = None, line: int | None = None,
+                 text: str | None = None) -> None:
+        self.message, self.path, self.line, self.text = message, path, line, text
+        where = str(path) if path is not None else "<input>"
+        if line is not None:
+            where += f", line {line}"
+        detail = f": {excerpt(text)}" if text is not None else ""
+        super().__init__(f"{where}: {message}{detail}")
+
+
+class TrecEncodingError(TrecFormatError):
+    """The file's bytes cannot be read in the encoding asked for (``encoding=``; ``--encoding`` on the CLI)."""
+
+
+class TrecReadingWarning(WorkbenchWarning):
+    """A TREC file holds values that are read otherwise than they are written, as trec_eval 10.0 reads them
+    (a score ``1_000`` as 1, a grade ``2.5`` as 2, a non-breaking space kept inside an id...): the message
+    names the file, the lines and each reading. The command line prints it as a ``note:`` line."""
+
+
+class FrameError(WorkbenchError):
+    """A DataFrame, dict or record that cannot be read as judgements or a run: names the column (or the query
+    and document) and the first offending row."""

@@ -1,0 +1,64 @@
+"""trec_eval's output (``measure  topic|all  value``, with or without ``-q``), read into a tidy frame and written
+back in its layout::
+
+    >>> import pandas as pd, pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "out"
+    >>> write_trec_eval_output(pd.DataFrame({"measure": ["map"], "topic": ["all"], "value": [0.25]}), path)
+    >>> read_trec_eval_output(path).to_dict("records")
+    [{'measure': 'map', 'topic': 'all', 'value': 0.25, 'text': '0.2500'}]
+"""
+
+from __future__ import annotations
+
+import math
+from os import PathLike
+
+import pandas as pd
+
+from workbench.data.files import read_input
+from workbench.data.trec.errors import TrecEncodingError, TrecFormatError
+from workbench.data.trec.writers import write_text
+
+
+def _rows(path, encoding: str):
+    text = read_input(path, TrecFormatError)
+    for number, line in enumerate(text.splitlines(), start=1):
+        try:
+            decoded = line.decode(encoding)
+        except UnicodeDecodeError as error:
+            raise TrecEncodingError(f"not valid {encoding} at byte {error.start} (give encoding=...)", path=path,
+                                    line=number, text=line.decode("latin-1")) from None
+        except LookupError:
+            raise TrecFormatError(f"unknown encoding {encoding!r}", path=path) from None
+        fields = decoded.split()
+        if fields:
+            yield number, decoded, fields
+
+
+def read_trec_eval_output(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
+    """trec_eval's output (``measure  topic|all  value``, with or without ``-q``) as a tidy frame
+    ``measure, topic, value, text``: ``value`` is the number (NaN for text values such as ``runid`` or
+    ``relstring``), ``text`` the value as printed."""
+    rows = []
+    for number, text, fields in _rows(path, encoding):
+        if len(fields) != 3:
+            raise TrecFormatError(f"a trec_eval output line has 3 fields (measure topic value), this one "
+                                  f"{len(fields)}", path=path, line=number, text=text)
+        measure, topic, printed = fields
+        try:
+            value = float(printed)
+        except ValueError:
+            value = math.nan
+        rows.append((measure, topic, value, printed))
+    return pd.DataFrame(rows, columns=["measure", "topic", "value", "text"])
+
+
+def write_trec_eval_output(frame: pd.DataFrame, path: str | PathLike) -> None:
+    """Write a frame of ``measure, topic, value[, text]`` in trec_eval's layout (``%-22s\\t%s\\t%s``); the
+    printed ``text`` is used where present, else the value with 4 decimals as trec_eval prints."""
+    lines = []
+    has_text = "text" in frame.columns
+    for row in frame.itertuples(index=False):
+        printed = row.text if has_text and isinstance(row.text, str) else f"{row.value:.4f}"
+        lines.append(f"{row.measure:<22}\t{row.topic}\t{printed}\n")
+    write_text(path, lines)

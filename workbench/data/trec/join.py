@@ -1,0 +1,160 @@
+"""Rankings joined to judgements: the one gain table every ranking measure reads, built as trec_eval builds its
+``RES_RELS`` (``form_res_rels.c``).
+
+Each ranked document gets its grade from the judgements of its topic: a document outside the qrels is *not
+pooled*, one with a negative grade *pooled but unjudged* (both gain 0); a topic the run lacks gets trec_eval's
+``-c`` placeholder ranking (one document, ``ceci_nest_pas_un_docno``) when asked for. Documents are matched by
+64-bit hashes of (topic, document) (:func:`~workbench.data.trec.ranked.keys`), every match checked on the ids
+themselves; should two pairs share a hash, by exact codes::
+
+    >>> import numpy as np
+    >>> from workbench.data.trec.ranked import judgements, rank_runs
+    >>> gold = judgements(["q", "q"], ["a", "b"], np.array([1, 0]))
+    >>> run = rank_runs(None, ["q", "q", "q"], ["a", "b", "c"], np.array([0.5, 0.9, 0.1]))[""]
+    >>> table = gain_table(gold, run, ["q"])
+    >>> table.gains.tolist(), table.judged.tolist(), table.pooled.tolist()
+    ([[0.0, 1.0, 0.0]], [[True, True, False]], [[True, True, False]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from workbench.data.trec.ranked import Judgements, RankedRun, keys
+from workbench.errors import WorkbenchError
+from workbench.ids import DocumentIds
+from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents
+from workbench.model import Organization
+
+PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
+_FILTER_BITS = 24  # the judged keys' last bits mark 2^24 slots (16 MB): most unjudged keys fall on an empty one
+
+
+class _KeyCollision(Exception):
+    """Two different (topic, document) pairs share a 64-bit key: the keys are rebuilt exactly."""
+
+
+def spans(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the entries of the groups ``index`` (group ``g`` holds ``offsets[g]:offsets[g + 1]``), in
+    the order of ``index``, and for each entry the rank of its group in ``index``."""
+    lengths = offsets[index + 1] - offsets[index]
+    row = np.repeat(np.arange(len(index)), lengths)
+    starts = np.cumsum(lengths) - lengths
+    return offsets[index][row] + np.arange(len(row)) - starts[row], row
+
+
+def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndarray]:
+    """One int64 per (row, document) of each part, equal exactly for equal pairs (the document's byte-order code
+    among all the parts' documents)."""
+    width = max(docs.words.shape[1] for _, docs in parts)
+    words = np.concatenate([np.pad(docs.words, ((0, 0), (0, width - docs.words.shape[1]))) for _, docs in parts])
+    codes = DocumentIds(words, np.concatenate([docs.lengths for _, docs in parts]), None).codes()
+    bounds = np.cumsum([len(docs) for _, docs in parts])[:-1]
+    return [rows * (codes.max(initial=0) + 1) + part
+            for (rows, _), part in zip(parts, np.split(codes, bounds), strict=True)]
+
+
+def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact: bool) -> np.ndarray:
+    """Each (row, document)'s grade among the judgements (``judged``: their keys, rows, documents and grades),
+    NaN where it has none. Keys whose last bits no judged key has are not judged; the others and the judged keys
+    are sorted together, a judged pair being two equal neighbours, one from each set (the readers have refused
+    repeats in either set, so equal keys within one set are a hash collision: exact keys are built instead)."""
+    q_keys, q_rows, q_docs, grades = judged
+    found = np.full(run_keys.size, np.nan)
+    if not q_keys.size or not run_keys.size:
+        return found
+    if exact:
+        candidates = np.flatnonzero(np.isin(run_keys, q_keys))
+    else:  # a slot per value of the keys' last bits (the documents' hashes)
+        mask = np.uint64((1 << _FILTER_BITS) - 1)
+        slots = np.zeros(1 << _FILTER_BITS, dtype=bool)
+        slots[(q_keys & mask).astype(np.intp)] = True
+        candidates = np.flatnonzero(slots[(run_keys & mask).astype(np.intp)])
+    both = np.concatenate((q_keys, run_keys[candidates]))
+    order = np.argsort(both, kind="stable")
+    ordered = both[order]
+    pairs = np.flatnonzero(ordered[1:] == ordered[:-1])
+    first, second = order[pairs], order[pairs + 1]
+    if ((first < q_keys.size) == (second < q_keys.size)).any():  # equal keys within one set: a collision
+        raise _KeyCollision
+    at, mine = np.minimum(first, second), candidates[np.maximum(first, second) - q_keys.size]
+    if not exact and not ((rows[mine] == q_rows[at]) & q_docs.equal(at, docs, mine)).all():
+        raise _KeyCollision
+    found[mine] = grades[at]
+    return found
+
+
+def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of the mapping's topics that have a row, in the mapping's own order (all of them in order when
+    every topic has a row: nothing to gather), and each entry's row. A topic whose entries repeat a document is
+    refused here, when it is used."""
+    used = [i for i, topic in enumerate(mapping.topics) if topic in row_of]
+    for i in used:
+        mapping.span(mapping.topics[i])
+    entries, rank = spans(mapping.offsets, np.array(used, dtype=np.int64))
+    rows = np.array([row_of[mapping.topics[i]] for i in used], dtype=np.int64)[rank]
+    return entries, rows
+
+
+def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool) -> GainTable:
+    row_of = {topic: row for row, topic in enumerate(topics)}
+    entries, rows = _native(run, row_of)
+    docs = run.ids.take(entries)
+    judged, q_rows = _native(gold, row_of)
+    q_docs, grades = gold.ids.take(judged), gold.grades[judged]
+    missing = np.array([row for row, topic in enumerate(topics) if topic not in run.index] if placeholders else [],
+                       dtype=np.int64)
+    parts = [(rows, docs), (q_rows, q_docs)]
+    if missing.size:  # trec_eval's one-document ranking, each its own row, after the run's entries
+        parts.append((missing, DocumentIds.from_strings([PLACEHOLDER] * missing.size)))
+
+    def join(exact: bool) -> np.ndarray:
+        built = _exact_keys(parts) if exact else [keys(r, d, len(topics)) for r, d in parts]
+        judged_keys = (built[1], q_rows, q_docs, grades)
+        found = [_grades(built[0], rows, docs, judged_keys, exact)]
+        if missing.size:
+            found.append(_grades(built[2], missing, parts[2][1], judged_keys, exact))
+        return np.concatenate(found)
+
+    try:
+        found = join(exact=False)
+    except _KeyCollision:
+        found = join(exact=True)
+    placeholder = np.zeros(len(topics), dtype=bool)
+    placeholder[missing] = True
+    return GainTable.from_entries(np.concatenate((rows, missing)), found, q_rows, grades, tuple(topics),
+                                  placeholder=placeholder)
+
+
+def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
+               placeholders: bool = False) -> GainTable:
+    """One gain table, a row per topic of ``topics`` (each judged in ``gold``), shared by every ranking measure.
+    A topic ``run`` lacks is an error, or, with ``placeholders``, trec_eval's ``-c`` placeholder row
+    (:attr:`GainTable.placeholder`).
+
+    Array-backed :class:`~workbench.data.trec.ranked.Judgements` and
+    :class:`~workbench.data.trec.ranked.RankedRun` are joined as arrays; Organizations given by hand are read as
+    :meth:`GainTable.from_organizations` reads them (ranked documents scored by
+    :func:`~workbench.metrics.ranking.table.judgements_of`), so that both give the same values."""
+    missing = [topic for topic in topics if topic not in run]
+    if missing and not placeholders:
+        raise WorkbenchError(f"the run lacks topic(s) {', '.join(map(repr, missing[:5]))}")
+    if isinstance(gold, Judgements) and isinstance(run, RankedRun):
+        return _array_table(gold, run, topics, placeholders)
+
+    def judged(topic: str) -> dict[str, float]:
+        return gold.grades_of(topic) if isinstance(gold, Judgements) else judgements_of(gold[topic])
+
+    def ranked(topic: str) -> list[str]:
+        if topic not in run:
+            return [PLACEHOLDER]
+        return run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])
+
+    table = GainTable.from_judged_rankings([(judged(topic), ranked(topic)) for topic in topics], topics)
+    if missing:
+        placeholder = np.array([topic not in run for topic in topics], dtype=bool)
+        table = GainTable(table.gains, table.ideal, table.topics, num_ret=table.num_ret, judged=table.judged,
+                          pooled=table.pooled, n_judged=table.n_judged, placeholder=placeholder)
+    return table

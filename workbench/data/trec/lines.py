@@ -1,0 +1,243 @@
+"""A TREC qrels or run file read into columns, the one way every entry point reads one (the readers, campaigns,
+``eval``, ``compare`` and the ``trec_eval`` drop-in).
+
+:func:`read_lines` takes the file's bytes (gzip-compressed or not, ``-`` for standard input), cuts them as
+trec_eval 10.0 cuts them (:mod:`~workbench.data.trec.arrow` for plain files, else
+:mod:`~workbench.data.trec.scan`) and reads numbers as it reads them (:mod:`~workbench.data.trec.numbers`: grades
+by ``atol``, scores by ``atof``). What it reads otherwise than the text says — a score ``1_000`` as 1, a grade
+``2.5`` as 2, a non-breaking space kept inside an id, bytes the encoding cannot decode — it reads as trec_eval
+does and says in one :class:`~workbench.data.trec.errors.TrecReadingWarning` per kind of value, naming the file,
+the first lines and each reading. What trec_eval refuses raises :class:`~workbench.data.trec.errors.TrecFormatError`
+with the file, line and text.
+
+    >>> import pathlib, tempfile, warnings
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "run"
+    >>> _ = path.write_bytes(b"q1 Q0 d1 1 1_000 sys\\nq1 Q0 d2 2 0x10 sys\\n")
+    >>> with warnings.catch_warnings(record=True) as notes:
+    ...     warnings.simplefilter("always")
+    ...     lines = read_lines(path, "run")
+    >>> lines.values.tolist(), lines.topics.names, lines.systems.names
+    ([1.0, 16.0], ('q1',), ('sys',))
+    >>> print(str(notes[0].message).split(": ", 2)[2])
+    line 1 '1_000' as 1.0; line 2 '0x10' as 16.0
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from os import PathLike
+
+import numpy as np
+
+from workbench.data.files import STDIN, STDIN_NAME, read_buffer
+from workbench.data.trec.arrow import read_plain
+from workbench.data.trec.errors import TrecEncodingError, TrecFormatError, TrecReadingWarning
+from workbench.data.trec.numbers import read_floats, read_integers, reading_note
+from workbench.data.trec.scan import FIELDS, check_counts, shown, split_fields
+from workbench.ids import DocumentIds
+
+# What Python's str.split() cuts at but C's isspace does not: kept inside fields (UTF-8 and 8-bit spellings)
+_OTHER_SPACES = {"utf-8": re.compile(rb"[\x1c-\x1f]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
+                                     rb"|\xe2\x81\x9f|\xe3\x80\x80"),
+                 "8-bit": re.compile(rb"[\x1c-\x1f\x85\xa0]")}
+
+
+@dataclass(frozen=True)
+class Labels:
+    """One label per line as codes (int64) into its distinct values (``names``, in order of first appearance)."""
+
+    codes: np.ndarray
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TrecLines:
+    """The data lines of a qrels or run file as columns, in file order: ``topics``, ``documents``
+    (:class:`~workbench.ids.DocumentIds`, decoded in the file's encoding when strings are asked for), ``values``
+    (qrels grades as int64, run scores as float64, both as trec_eval reads them), ``systems`` (a run's tags;
+    None for qrels), each line's 1-based number, the other fields asked for (``iteration``, ``rank``: bytes),
+    and the codec the names were decoded with."""
+
+    path: str
+    kind: str
+    topics: Labels
+    documents: DocumentIds
+    values: np.ndarray
+    systems: Labels | None
+    numbers: np.ndarray
+    other: Mapping[str, np.ndarray] = field(default_factory=dict)
+    codec: str = "utf-8"
+    raw: object = field(default=b"", repr=False)
+
+    def located(self, error) -> TrecFormatError:
+        """A :class:`~workbench.data.trec.ranked.DuplicateEntryError` (entry positions) as the error naming both
+        lines of this file."""
+        owner = f" of system {error.system!r}" if error.system else ""
+        return TrecFormatError(f"document {error.document!r} of topic {error.topic!r}{owner} is already on line "
+                               f"{self.numbers[error.first]} (trec_eval: duplicate docs)", path=self.path,
+                               line=int(self.numbers[error.again]), text=self.text(error.again))
+
+    def text(self, row: int) -> str:
+        """Data line ``row`` as it is in the file (for messages)."""
+        return _line_text(self.raw, int(self.numbers[row]))
+
+
+def _line_text(raw, number: int) -> str:
+    """Line ``number`` (1-based) of the bytes, as a message shows it."""
+    buffer = np.frombuffer(raw, dtype=np.uint8)
+    ends = np.flatnonzero(buffer == 10)
+    start = int(ends[number - 2]) + 1 if number > 1 else 0
+    stop = int(ends[number - 1]) if number - 1 < ends.size else buffer.size
+    return shown(buffer[start:stop].tobytes()).rstrip("\r")
+
+
+def _codec(encoding: str, path) -> str:
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        raise TrecFormatError(f"unknown encoding {encoding!r}", path=path) from None
+
+
+def _ascii_compatible(codec: str) -> bool:
+    probe = "\t\n\r #+-.0123456789eExXazAZ_"
+    try:
+        return probe.encode(codec) == probe.encode("ascii")
+    except (UnicodeError, LookupError):
+        return False
+
+
+def _line_of(raw, offset: int) -> int:
+    return int(np.count_nonzero(np.frombuffer(raw, dtype=np.uint8, count=offset) == 10)) + 1
+
+
+def _is_ascii(raw) -> bool:
+    return raw.isascii() if isinstance(raw, bytes) else int(np.frombuffer(raw, dtype=np.uint8).max(initial=0)) < 128
+
+
+def _prepared(raw, codec: str, path) -> tuple[object, str, list[str]]:
+    """The bytes to cut (UTF-8 where the encoding is not ASCII-compatible), the codec to decode ids with, and
+    notes on what cannot be decoded."""
+    notes: list[str] = []
+    if codec == "utf-8-sig":  # asked for: a byte-order mark is dropped
+        raw, codec = (raw[3:] if raw[:3] == codecs.BOM_UTF8 else raw), "utf-8"
+    if not _ascii_compatible(codec):  # UTF-16, UTF-32...: read as text, cut as UTF-8
+        try:
+            text = bytes(raw).decode(codec)
+        except UnicodeDecodeError as error:
+            shown_line = bytes(raw)[:error.start].decode(codec, errors="replace").count("\n") + 1
+            raise TrecEncodingError(f"not valid {codec} at byte {error.start} (give encoding=...)", path=path,
+                                    line=shown_line) from None
+        return text.encode("utf-8", errors="surrogatepass"), "utf-8", notes
+    if raw[:3] == codecs.BOM_UTF8 and codec == "utf-8":
+        notes.append("starts with a UTF-8 byte-order mark, which trec_eval reads as part of the first topic "
+                     "id, and so does this reader (encoding='utf-8-sig' drops it)")
+    if not _is_ascii(raw):
+        try:
+            bytes(raw).decode(codec)
+        except UnicodeDecodeError as error:
+            notes.append(f"not valid {codec} from line {_line_of(raw, error.start)} (byte {error.start}): ids "
+                         "keep the bytes as they are, shown as escapes (give encoding=..., on the command "
+                         "line --encoding latin-1)")
+    return raw, codec, notes
+
+
+def _first_appearance(values: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+    """Codes (int64) into the distinct values of a bytes column, numbered in order of first appearance."""
+    distinct, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return rank[inverse.ravel()], distinct[order].tolist()
+
+
+def _scanned(raw, kind: str, wanted: tuple[str, ...], path, encoding: str) -> tuple[dict, np.ndarray]:
+    fields = split_fields(raw)
+    if not fields.numbers.size:
+        raise TrecFormatError("the file holds no data lines", path=path)
+    check_counts(fields, kind, path)
+    columns: dict = {}
+    for name in wanted:
+        column = fields.column(FIELDS[kind].index(name))
+        if name == "document":
+            columns[name] = DocumentIds.from_bytes(column, encoding=encoding)
+        elif name in ("topic", "system"):
+            columns[name] = _first_appearance(column)
+        else:
+            columns[name] = column
+    return columns, fields.numbers
+
+
+def _spaces_note(raw) -> str | None:
+    """Where fields hold what Python's ``str.split`` would cut at (UTF-8 spaces where the bytes are UTF-8, else
+    Latin-1's), whatever the encoding the ids are decoded with, so that every entry point says the same."""
+    if _is_ascii(raw) and all(raw.find(byte) < 0 for byte in (b"\x1c", b"\x1d", b"\x1e", b"\x1f")):
+        return None
+    try:
+        bytes(raw).decode("utf-8")
+        pattern = _OTHER_SPACES["utf-8"]
+    except UnicodeDecodeError:
+        pattern = _OTHER_SPACES["8-bit"]
+    found = [match.start() for _, match in zip(range(4), pattern.finditer(raw), strict=False)]
+    if not found:
+        return None
+    lines = sorted({_line_of(raw, offset) for offset in found[:3]})
+    return (f"a field holds a space character that trec_eval does not split at (it splits at ASCII spaces, "
+            f"tabs and line ends only), kept inside the field as trec_eval keeps it: line "
+            f"{', '.join(map(str, lines))}{', …' if len(found) > 3 else ''}")
+
+
+def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
+               wanted: tuple[str, ...] | None = None) -> TrecLines:
+    """The data lines of a qrels (``kind="qrels"``) or run (``"run"``) file: see the module docstring.
+    ``wanted`` adds fields trec_eval ignores (``iteration``, ``rank``) as text; ``encoding`` decodes ids,
+    topics and systems (the fields are cut on bytes, as trec_eval cuts them)."""
+    if kind not in FIELDS:
+        raise ValueError(f"kind must be one of {', '.join(FIELDS)}, got {kind!r}")
+    name = STDIN_NAME if str(path) == STDIN else str(path)
+    value = "grade" if kind == "qrels" else "score"
+    wanted = ("topic", "document", value, *(("system",) if kind == "run" else ()), *(wanted or ()))
+    raw = read_buffer(path, TrecFormatError)
+    if not len(raw):
+        raise TrecFormatError("the file is empty", path=name)
+    raw, codec, notes = _prepared(raw, _codec(encoding, name), name)
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        raise TrecFormatError(f"a NUL byte at offset {nul}: not a TREC text file (trec_eval reads a line only up "
+                              "to it)", path=name, line=_line_of(raw, nul))
+    columns = read_plain(raw, kind, wanted, codec)
+    if columns is not None:
+        numbers = np.arange(1, len(columns[value]) + 1)
+    else:
+        columns, numbers = _scanned(raw, kind, wanted, name, codec)
+        tokens = columns[value]
+        values, odd = (read_integers if kind == "qrels" else read_floats)(tokens)
+        columns[value] = values
+        note = reading_note(("relevance grade is not a plain integer", "relevance grades are not plain integers")
+                             if kind == "qrels" else ("score is not a plain decimal number",
+                                                      "scores are not plain decimal numbers"),
+                             "atol" if kind == "qrels" else "atof", tokens, values, odd, numbers)
+        if note:
+            notes.append(note)
+    if kind == "run":
+        nan = np.isnan(columns[value])
+        if nan.any():
+            number = int(numbers[np.flatnonzero(nan)[0]])
+            raise TrecFormatError("score is NaN (trec_eval's order of such documents is undefined)", path=name,
+                                  line=number, text=_line_text(raw, number))
+    note = _spaces_note(raw)
+    if note:
+        notes.append(note)
+    for note in notes:
+        warnings.warn(f"{name}: {note}", TrecReadingWarning, stacklevel=3)
+
+    def labels(key: str) -> Labels:
+        codes, names = columns[key]
+        return Labels(codes, tuple(value.decode(codec, errors="backslashreplace") for value in names))
+
+    other = {key: columns[key] for key in wanted if key in ("iteration", "rank")}
+    return TrecLines(name, kind, labels("topic"), columns["document"], columns[value],
+                     labels("system") if kind == "run" else None, numbers, other, codec, raw)

@@ -1,0 +1,119 @@
+"""Numbers as trec_eval reads them: C's ``atof`` for run scores (``get_trec_results.c``) and ``atol`` for qrels
+grades (``get_qrels.c``), glibc's ``strtod``/``strtol`` in the C locale. Both read the longest number at the
+start of the text and ignore the rest; a text with no number at its start reads as 0. So ``1_000`` is 1,
+``2.5`` as a grade is 2, ``0x10`` is 16 as a score (a hexadecimal float) but 0 as a grade, and digits other than
+ASCII ``0-9`` (fullwidth, Arabic-Indic) are no digits at all::
+
+    >>> atof(b"1_000"), atof(b"0x10"), atof(b"1e"), atof("١٢".encode()), atof(b"-Infinity")
+    (1.0, 16.0, 1.0, 0.0, -inf)
+    >>> atol(b"2.5"), atol(b"1_0"), atol(b"0x10"), atol(b"99999999999999999999")
+    (2, 1, 0, 9223372036854775807)
+
+:func:`read_floats` and :func:`read_integers` read a whole column at once and say which values are not plain
+numbers (``odd``: read here otherwise than Python's ``float``/``int`` would read them, or not at all), so that
+readers can say how they read them.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+_LONG = np.iinfo(np.int64)
+_ATOL = re.compile(rb"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+_HEX = rb"0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
+_DECIMAL = rb"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_SPECIAL = rb"inf(?:inity)?|nan(?:\([0-9A-Za-z_]*\))?"
+_ATOF = re.compile(rb"[ \t\n\v\f\r]*([+-]?)(?:(" + _HEX + rb")|(" + _DECIMAL + rb")|(" + _SPECIAL + rb"))",
+                   re.IGNORECASE)
+_PLAIN_FLOAT = re.compile(rb"[+-]?(?:" + _DECIMAL + rb"|inf(?:inity)?)", re.IGNORECASE)
+_PLAIN_INTEGER = re.compile(rb"[+-]?[0-9]+")
+# the bytes of plain decimal numbers (and NUL, numpy's padding of short values in a fixed-width column)
+_FLOAT_BYTES = np.zeros(256, dtype=bool)
+_FLOAT_BYTES[list(b"\x000123456789.eE+-")] = True
+_INTEGER_BYTES = np.zeros(256, dtype=bool)
+_INTEGER_BYTES[list(b"\x000123456789+-")] = True
+
+
+def atol(text: bytes) -> int:
+    """C's ``atol``: the leading base-10 integer after optional whitespace and sign, clamped to a 64-bit long
+    as glibc clamps it; 0 when the text does not start with one."""
+    match = _ATOL.match(text)
+    return min(max(int(match.group(1)), int(_LONG.min)), int(_LONG.max)) if match else 0
+
+
+def atof(text: bytes) -> float:
+    """C's ``atof`` (glibc ``strtod``): the leading decimal or hexadecimal float, ``inf``/``infinity`` or
+    ``nan`` (case-insensitive) after optional whitespace and sign; 0.0 when the text does not start with one.
+    Decimal and hexadecimal values are rounded to the nearest double, as glibc rounds them."""
+    match = _ATOF.match(text)
+    if not match:
+        return 0.0
+    sign, hexadecimal, decimal, special = match.groups()
+    negative = sign == b"-"
+    if hexadecimal:
+        mantissa = hexadecimal[2:]
+        value = float.fromhex(("0x" + mantissa.decode()) if not mantissa.startswith(b".") else
+                              "0x0" + mantissa.decode())
+    elif decimal:
+        value = float(decimal)
+    else:
+        value = float("nan") if special[:1] in (b"n", b"N") else float("inf")
+    return -value if negative else value
+
+
+def _padded_bytes(tokens: np.ndarray) -> np.ndarray:
+    """The fixed-width bytes column as a (rows × width) uint8 matrix."""
+    width = tokens.dtype.itemsize
+    return tokens.view(np.uint8).reshape(tokens.size, width) if width else np.zeros((tokens.size, 0), np.uint8)
+
+
+def read_floats(tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, odd)`` of a fixed-width bytes column (numpy ``S``) read by :func:`atof`: ``odd`` marks the
+    values that are not plain decimal numbers (or ``inf``), whose reading may surprise. Plain columns are read
+    by numpy in one call (correctly rounded, as glibc reads them)."""
+    plain = _FLOAT_BYTES[_padded_bytes(tokens)].all(axis=1)
+    values = np.empty(tokens.size, dtype=np.float64)
+    odd = ~plain
+    try:
+        values[plain] = tokens[plain].astype(np.float64)
+    except ValueError:  # spelled with number bytes, yet not a number ("1e", "1-2"): each one on its own
+        odd = np.ones(tokens.size, dtype=bool)
+    for i in np.flatnonzero(odd).tolist():
+        text = tokens[i]
+        values[i] = atof(text)
+        odd[i] = _PLAIN_FLOAT.fullmatch(text) is None
+    return values, odd
+
+
+def read_integers(tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, odd)`` of a fixed-width bytes column read by :func:`atol` (int64): ``odd`` marks the values
+    that are not plain integers within 64 bits (``2.5``, ``1_0``, ``0x10``, ``1e3``, ...)."""
+    plain = _INTEGER_BYTES[_padded_bytes(tokens)].all(axis=1)
+    values = np.empty(tokens.size, dtype=np.int64)
+    odd = ~plain
+    try:
+        values[plain] = tokens[plain].astype(np.int64)
+    except (ValueError, OverflowError):
+        odd = np.ones(tokens.size, dtype=bool)
+    for i in np.flatnonzero(odd).tolist():
+        text = tokens[i]
+        values[i] = atol(text)
+        odd[i] = _PLAIN_INTEGER.fullmatch(text) is None or int(text) != values[i]
+    return values, odd
+
+
+def reading_note(what: tuple[str, str], reader: str, tokens: np.ndarray, values: np.ndarray, odd: np.ndarray,
+                  numbers: np.ndarray) -> str | None:
+    """What a reader says of the values that are not plain numbers (``odd``), e.g. ``2 relevance grades are not
+    plain integers and are read as trec_eval reads them (C's atol): line 3 '2.5' as 2; ...``; ``what``: the
+    singular and plural phrases; None when every value is plain."""
+    rows = np.flatnonzero(odd)
+    if not rows.size:
+        return None
+    quoted = "; ".join(f"line {numbers[i]} {tokens[i].decode('utf-8', errors='replace')!r} as {values[i].item()!r}"
+                       for i in rows[:3].tolist())
+    phrase = what[0] if rows.size == 1 else what[1]
+    return (f"{rows.size} {phrase} and {'is' if rows.size == 1 else 'are'} read as trec_eval reads "
+            f"{'it' if rows.size == 1 else 'them'} (C's {reader}): {quoted}{'; …' if rows.size > 3 else ''}")

@@ -1,0 +1,347 @@
+"""Judgements and runs held as arrays, rankings in trec_eval's order: what every TREC file, DataFrame, dict and
+record becomes before a :class:`~workbench.data.campaign.Campaign` scores it.
+
+:class:`Judgements` (topic → graded gold) and :class:`RankedRun` (topic → ranking) are read-only mappings topic →
+:class:`~workbench.model.Organization` whose Organizations are built only when one is asked for; ranking
+measures read the arrays (:mod:`workbench.data.trec.join`), so that a run of 2,000 topics × 1,000 documents is
+never turned into Python objects per document: ids are :class:`~workbench.ids.DocumentIds` (bytes in numpy
+words; ranked, deduplicated and joined by their words and stable hashes), whose strings are built when asked
+for (``documents(topic)``)::
+
+    >>> import numpy as np
+    >>> runs = rank_runs(["s", "s", "s"], ["q", "q", "q"], ["a", "b", "c"], np.array([1.0, 2.0, 1.0]))
+    >>> runs["s"].documents("q")
+    ['b', 'c', 'a']
+    >>> runs["s"]["q"] == Organization.from_ranking(["b", "c", "a"])
+    True
+
+A document given twice for one topic (of one system) is refused as trec_eval refuses it, when the topic is
+used (trec_eval checks the topics it evaluates only): reading keeps the error and raises it, located, when the
+topic's ranking or judgements are read.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+
+import numpy as np
+
+from workbench.data.trec.lines import Labels
+from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.ids import DocumentIds
+from workbench.metrics.ranking.table import SCORE_PRECISIONS, trec_eval_order
+from workbench.model import Organization
+
+TIES = ("trec_eval", "levels")
+
+
+class DuplicateEntryError(WorkbenchError):
+    """A document given twice for one topic (of one system): ``first`` and ``again`` are the positions of
+    the two entries in the input, which the readers turn into lines or rows."""
+
+    def __init__(self, document: str, topic: str, system: str | None, first: int, again: int) -> None:
+        self.document, self.topic, self.system, self.first, self.again = document, topic, system, first, again
+        owner = f" of system {system!r}" if system is not None else ""
+        super().__init__(f"document {document!r} of topic {topic!r}{owner} is given twice (entries {first} "
+                         f"and {again}); trec_eval stops on duplicate documents")
+
+
+Locate = Callable[[DuplicateEntryError], WorkbenchError]
+"""Turns a duplicate's entry positions into the reader's own error (a file's lines, a frame's rows)."""
+
+
+def labels(values: Labels | Sequence | np.ndarray) -> Labels:
+    """``values`` as :class:`~workbench.data.trec.lines.Labels`: integer codes numbered in order of first
+    appearance, and the distinct values as strings (non-string values read as their text).
+
+    >>> labels(["q2", "q1", "q2"])
+    Labels(codes=array([0, 1, 0]), names=('q2', 'q1'))
+    """
+    if isinstance(values, Labels):
+        return values
+    array = np.asarray(values, dtype=object)
+    if array.size and not all(isinstance(value, str) for value in array.tolist()):
+        array = np.array([str(value) for value in array.tolist()], dtype=object)
+    distinct, first, inverse = np.unique(array.astype(str), return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return Labels(rank[inverse.ravel()], tuple(str(name) for name in distinct[order].tolist()))
+
+
+def document_ids(documents) -> DocumentIds:
+    """``documents`` as :class:`~workbench.ids.DocumentIds`: strings (or bytes) kept as given, other values
+    read as their text (``str()``, as the frame readers read ids).
+
+    >>> document_ids([7, "d1"]).strings().tolist()
+    ['7', 'd1']
+    """
+    if isinstance(documents, DocumentIds):
+        return documents
+    values = np.asarray(documents, dtype=object).ravel()
+    if not all(isinstance(value, str | bytes) for value in values.tolist()):
+        values = np.array([value if isinstance(value, str | bytes) else str(value) for value in values.tolist()],
+                          dtype=object)
+    return DocumentIds.from_strings(values)
+
+
+def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np.ndarray:
+    """One uint64 key per (group, document) (``groups`` below ``n_groups``; ``ids``: the documents, or their
+    :meth:`~workbench.ids.DocumentIds.hashes`): the group in the leading bits, the document's hash in the rest.
+    Equal pairs give equal keys, different pairs almost never do (callers check a match on the ids:
+    :meth:`~workbench.ids.DocumentIds.equal`), and entries grouped by group give keys a stable sort orders fast
+    (it merges the groups' sorted stretches)."""
+    bits = np.uint64(max(int(n_groups - 1).bit_length(), 1))
+    hashes = ids.hashes() if isinstance(ids, DocumentIds) else ids
+    return (np.asarray(groups).astype(np.uint64) << (np.uint64(64) - bits)) | (hashes >> bits)
+
+
+def first_duplicate(groups: np.ndarray, ids: DocumentIds,
+                    positions: np.ndarray | None = None) -> tuple[int, int] | None:
+    """Among the entries at ``positions`` (ascending; None: every entry), the first whose (group, document)
+    came before, and that earlier entry; None when there is none. The common case, no repeat, is one sort of
+    integer keys (:meth:`~workbench.ids.DocumentIds.hashes`); keys that repeat are settled on the ids."""
+    n_groups = int(np.max(groups, initial=0)) + 1
+    entries = keys(groups, ids, n_groups) if positions is None else \
+        keys(groups[positions], ids.hashes()[positions], n_groups)
+    ordered = np.sort(entries, kind="stable")
+    if not (ordered[1:] == ordered[:-1]).any():
+        return None
+    positions = np.arange(len(ids)) if positions is None else positions
+    codes = ids.take(positions).codes()
+    exact = np.asarray(groups)[positions].astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
+    order = np.argsort(exact, kind="stable")
+    same = np.flatnonzero(exact[order][1:] == exact[order][:-1])
+    if not same.size:
+        return None
+    again = order[same + 1]  # each repeat, after an equal entry that comes earlier in the input
+    later = int(again[np.argmin(again)])
+    first = int(np.flatnonzero(exact == exact[later])[0])
+    return int(positions[first]), int(positions[later])
+
+
+# ------------------------------------------------------------------------------------------ topic arrays
+class _TopicArrays(Mapping[str, Organization]):
+    """Entries grouped by topic (topic ``i`` holds entries ``offsets[i]:offsets[i + 1]`` of ``ids``), read as a
+    mapping topic → Organization built on first access by ``_build``; a topic whose entries repeat a document
+    raises its error (``refused``) when it is read."""
+
+    def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds,
+                 refused: Mapping[str, WorkbenchError] | None = None) -> None:
+        self.topics, self.offsets, self.ids = tuple(topics), offsets, ids
+        self.refused = dict(refused or {})
+        self.index = {topic: i for i, topic in enumerate(self.topics)}
+        self._built: dict[str, Organization] = {}
+
+    def span(self, topic: str) -> slice:
+        """The topic's entries (raises the topic's duplicate error, if any)."""
+        if topic in self.refused:
+            raise self.refused[topic]
+        i = self.index[topic]
+        return slice(self.offsets[i], self.offsets[i + 1])
+
+    def _build(self, topic: str) -> Organization:
+        raise NotImplementedError
+
+    def __getitem__(self, topic: str) -> Organization:
+        if topic not in self._built:
+            self._built[topic] = self._build(topic)
+        return self._built[topic]
+
+    def __contains__(self, topic: object) -> bool:
+        return topic in self.index
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.topics)
+
+    def __len__(self) -> int:
+        return len(self.topics)
+
+
+def _grouped(codes: np.ndarray, n: int, order: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(positions, offsets)``: the entries grouped by code (stably), and where each code's entries start."""
+    order = np.argsort(codes, kind="stable") if order is None else order
+    counts = np.bincount(codes, minlength=n)
+    return order, np.concatenate(([0], np.cumsum(counts)))
+
+
+# ------------------------------------------------------------------------------------------ judgements
+class Judgements(_TopicArrays):
+    """Graded judgements per topic held as arrays (``topic, document, grade``; negative and zero grades kept,
+    input order kept inside a topic): ``ids`` (:class:`~workbench.ids.DocumentIds`), ``grades``.
+    ``judgements[topic]`` is :meth:`Organization.from_graded` of the topic's grades, built on first access. Build
+    with :func:`judgements`."""
+
+    def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, grades: np.ndarray,
+                 refused: Mapping[str, WorkbenchError] | None = None) -> None:
+        super().__init__(topics, offsets, ids, refused)
+        self.grades = grades
+
+    def grades_of(self, topic: str) -> dict[str, float]:
+        """``{document: grade}`` of one topic, every judgement included."""
+        span = self.span(topic)
+        return dict(zip(self.ids.take(np.arange(span.start, span.stop)).strings().tolist(),
+                        self.grades[span].tolist(), strict=True))
+
+    def _build(self, topic: str) -> Organization:
+        return Organization.from_graded(self.grades_of(topic))
+
+    def __repr__(self) -> str:
+        return f"<Judgements: {len(self.topics)} topics, {len(self.ids)} judgements>"
+
+
+def judgements(topics: Labels | Sequence, documents, grades: np.ndarray, locate: Locate | None = None) -> Judgements:
+    """:class:`Judgements` from parallel arrays (``topics`` as :func:`labels` reads them, ``documents`` as
+    :func:`document_ids`, grades already checked to be numbers). A topic that judges a document twice is
+    refused when read: :class:`DuplicateEntryError` (positions in the input), or what ``locate`` makes of it."""
+    ids, topic_labels = document_ids(documents), labels(topics)
+    codes, names = topic_labels.codes, topic_labels.names
+    refused: dict[str, WorkbenchError] = {}
+    positions = None
+    while True:  # one error per topic whose judgements repeat a document (rare: a loop over such topics)
+        repeat = first_duplicate(codes, ids, positions)
+        if repeat is None:
+            break
+        first, again = repeat
+        topic = names[codes[again]]
+        error = DuplicateEntryError(ids[again], topic, None, first, again)
+        refused[topic] = locate(error) if locate else error
+        positions = np.flatnonzero(~np.isin(codes, [names.index(t) for t in refused]))
+    order, offsets = _grouped(codes, len(names))
+    return Judgements(names, offsets, ids.take(order), np.asarray(grades, dtype=float)[order], refused)
+
+
+# ------------------------------------------------------------------------------------------------ runs
+class RankedRun(_TopicArrays):
+    """One system's ranking per topic held as arrays in trec_eval's order (:func:`rank_runs`):
+    ``documents(topic)``, ``scores(topic)`` (and ``ids``, ``scores_array`` for every topic); ``run[topic]`` is
+    the ranking as an Organization, built on first access (one document per level; with ``ties="levels"``,
+    documents whose scores are equal at ``score_precision`` share a level)."""
+
+    def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, scores: np.ndarray,
+                 ties: str = "trec_eval", score_precision: str = "float64",
+                 refused: Mapping[str, WorkbenchError] | None = None) -> None:
+        super().__init__(topics, offsets, ids, refused)
+        self.scores_array = scores
+        self.ties, self.score_precision = ties, score_precision
+
+    def documents(self, topic: str) -> list[str]:
+        """The topic's documents in rank order."""
+        span = self.span(topic)
+        return self.ids.take(np.arange(span.start, span.stop)).strings().tolist()
+
+    def scores(self, topic: str) -> np.ndarray:
+        """The topic's scores (as read, full precision) in rank order."""
+        return self.scores_array[self.span(topic)]
+
+    def _build(self, topic: str) -> Organization:
+        docs = self.documents(topic)
+        if self.ties == "trec_eval":
+            return Organization.from_ranking(docs)
+        with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval 9.x
+            scores = self.scores(topic).astype(self.score_precision)
+        bounds = np.flatnonzero(scores[1:] != scores[:-1]) + 1
+        levels = np.split(np.arange(len(docs)), bounds) if docs else []
+        return Organization(tuple(tuple(frozenset([docs[i]]) for i in level) for level in levels))
+
+    def __repr__(self) -> str:
+        return f"<RankedRun: {len(self.topics)} topics, {len(self.ids)} documents>"
+
+
+def check_ranking_options(ties: str = "trec_eval", score_precision: str = "float64",
+                          max_docs: int | None = None) -> None:
+    """Refuse a tie policy, score precision or ``max_docs`` (trec_eval's ``-M``, ≥ 0) outside their domains."""
+    from workbench.errors import ParameterError
+
+    if ties not in TIES:
+        raise ParameterError(f"ties must be one of {', '.join(TIES)}, got {ties!r}", parameter="ties")
+    if score_precision not in SCORE_PRECISIONS:
+        raise ParameterError(f"score_precision must be one of {', '.join(SCORE_PRECISIONS)}, got "
+                             f"{score_precision!r}", parameter="score_precision")
+    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int | np.integer)
+                                 or max_docs < 0):
+        raise ParameterError(f"max_docs (trec_eval -M) must be an integer ≥ 0, got {max_docs!r}",
+                             parameter="max_docs")
+
+
+def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, documents, scores: np.ndarray, *,
+              ties: str = "trec_eval", score_precision: str = "float64", max_docs: int | None = None,
+              locate: Locate | None = None) -> dict[str, RankedRun]:
+    """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document (``systems`` and
+    ``topics`` as :func:`labels` reads them; ``systems=None``: one system named ``""``, holding every topic of
+    ``topics``, an empty ranking for a topic without entries; ``documents`` as
+    :func:`document_ids`), as trec_eval ranks them (``form_res_rels.c``): each topic ordered by
+    :func:`~workbench.metrics.ranking.table.trec_eval_order`, cut to its first ``max_docs`` (``-M``); a
+    document given twice among those makes the topic refused when read (:class:`DuplicateEntryError`, or what
+    ``locate`` makes of it), as trec_eval stops on it; repeats beyond the cut are dropped with the rest, with a
+    :class:`~workbench.errors.WorkbenchWarning`. Systems and topics keep their order of first appearance."""
+    check_ranking_options(ties, score_precision, max_docs)
+    ids = document_ids(documents)
+    scores = np.asarray(scores, dtype=float)
+    topic_labels = labels(topics)
+    system_labels = Labels(np.zeros(len(ids), dtype=np.int64), ("",)) if systems is None else labels(systems)
+    n_topics, n_systems = max(len(topic_labels.names), 1), len(system_labels.names)
+    group = system_labels.codes * n_topics + topic_labels.codes  # (system, topic) as one code, system-major
+    order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
+    ranked_group = group[order]
+    sizes = np.bincount(group, minlength=n_systems * n_topics)
+    if max_docs is not None:
+        kept = np.arange(len(order)) - (np.cumsum(sizes) - sizes)[ranked_group] < max_docs
+        if not kept.all():
+            _warn_dropped_repeats(group, ids, order[~kept], max_docs, topic_labels.names, n_topics)
+            order, ranked_group = order[kept], ranked_group[kept]
+    refused = _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
+                             topic_labels.names, system_labels.names, n_topics, locate, systems is not None)
+    kept_sizes = np.bincount(ranked_group, minlength=n_systems * n_topics).reshape(n_systems, n_topics)
+    present = np.bincount(group, minlength=n_systems * n_topics).reshape(n_systems, n_topics) > 0
+    if systems is None:  # one run: every topic named, even one without documents (an empty ranking)
+        present[:] = len(topic_labels.names) > 0
+    begins = np.concatenate(([0], np.cumsum(kept_sizes.sum(axis=1))))
+    runs: dict[str, RankedRun] = {}
+    for code, system in enumerate(system_labels.names):
+        topics_here = np.flatnonzero(present[code])  # the system's topics, in order of first appearance
+        positions = order[begins[code]:begins[code + 1]]
+        offsets = np.concatenate(([0], np.cumsum(kept_sizes[code, topics_here])))
+        runs[system] = RankedRun([topic_labels.names[t] for t in topics_here], offsets, ids.take(positions),
+                                 scores[positions], ties, score_precision,
+                                 {topic: error for (s, topic), error in refused.items() if s == system})
+    return runs
+
+
+def _refused_pairs(group, ids, positions, topic_names, system_names, n_topics: int, locate,
+                   named_systems: bool) -> dict[tuple[str, str], WorkbenchError]:
+    """The duplicate error of every (system, topic) whose kept entries (``positions``, ascending; None: all)
+    repeat a document."""
+    refused: dict[tuple[str, str], WorkbenchError] = {}
+    while positions is None or positions.size:
+        repeat = first_duplicate(group, ids, positions)
+        if repeat is None:
+            break
+        first, again = repeat
+        g = group[again]
+        system, topic = system_names[g // n_topics], topic_names[g % n_topics]
+        error = DuplicateEntryError(ids[again], topic, system if named_systems else None, first, again)
+        refused[system, topic] = locate(error) if locate else error
+        positions = np.flatnonzero(group != g) if positions is None else positions[group[positions] != g]
+    return refused
+
+
+def _warn_dropped_repeats(group, ids: DocumentIds, beyond: np.ndarray, max_docs, topic_names, n_topics: int) -> None:
+    """A warning when documents given twice fall beyond the ``-M`` cut (trec_eval ignores them there)."""
+    if not beyond.size:
+        return
+    everything = keys(group, ids, int(group.max(initial=0)) + 1)
+    repeated = np.isin(everything[beyond], everything[np.setdiff1d(np.arange(len(ids)), beyond)]) | \
+        _repeats_within(everything[beyond])
+    if repeated.any():
+        first = int(beyond[np.argmax(repeated)])
+        warnings.warn(f"{int(repeated.sum())} entries repeat a document of their topic beyond the first "
+                      f"{max_docs} (e.g. {ids[first]!r} of topic {topic_names[group[first] % n_topics]!r}):"
+                      " cut with the rest, as trec_eval -M does", WorkbenchWarning, stacklevel=4)
+
+
+def _repeats_within(values: np.ndarray) -> np.ndarray:
+    """Whether each value occurs more than once in ``values``."""
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    return counts[inverse.ravel()] > 1

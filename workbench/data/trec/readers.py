@@ -1,0 +1,115 @@
+"""TREC qrels (``qid iter docno rel``) and runs (``qid Q0 docno rank score tag``) read as trec_eval 10.0 reads them.
+
+``read_trec_qrels`` gives graded gold per topic (:class:`~workbench.data.trec.ranked.Judgements`),
+``read_trec_run`` each system's rankings in trec_eval's order (:class:`~workbench.data.trec.ranked.RankedRun`:
+scores compared as doubles, ties by document id descending, ``-M``); an Organization per topic is built only
+when asked for. The ``*_frame`` readers give the lines as a table. Every reader reads the file through
+:func:`~workbench.data.trec.lines.read_lines` (gzip and ``-`` for standard input too), so values are read as
+trec_eval reads them and said in a :class:`~workbench.data.trec.errors.TrecReadingWarning` where that differs from
+the text; what trec_eval refuses raises :class:`~workbench.data.trec.errors.TrecFormatError` naming the file, the
+line and its text::
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "qrels"
+    >>> _ = path.write_text("q1 0 d1 2\\nq1 0 d2 0\\nq1 0 d3 1\\n")
+    >>> read_trec_qrels(path)["q1"].format()
+    '[2] d1\\n[1] d3'
+
+A document given twice for one topic (of one system) is refused as trec_eval refuses it, when that topic is
+read or scored (trec_eval checks only the topics it evaluates).
+"""
+
+from __future__ import annotations
+
+import warnings
+from os import PathLike
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from workbench.data.trec.errors import TrecReadingWarning
+from workbench.data.trec.lines import read_lines
+from workbench.data.trec.numbers import read_integers, reading_note
+from workbench.data.trec.ranked import Judgements, RankedRun, check_ranking_options, judgements, rank_runs
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def _texts(values: np.ndarray, codec: str) -> np.ndarray:
+    return np.array([value.decode(codec, errors="backslashreplace") for value in values.tolist()], dtype=object)
+
+
+def _names(labels) -> np.ndarray:
+    return np.asarray(labels.names, dtype=object)[labels.codes]
+
+
+# ------------------------------------------------------------------------------------------ qrels
+def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8") -> Judgements:
+    """Graded gold per topic (:class:`~workbench.data.trec.ranked.Judgements`, a mapping topic → Organization):
+    one level per positive grade, highest first (:meth:`Organization.from_graded`), built when a topic is first
+    asked for; grades as trec_eval reads them (``atol``: whole numbers), judged non-relevant and negative ones
+    kept in the arrays."""
+    lines = read_lines(path, "qrels", encoding)
+    return judgements(lines.topics, lines.documents, lines.values.astype(float), locate=lines.located)
+
+
+def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
+    """Every judgement line as a row: ``topic, iteration, document, relevance`` (int64, as trec_eval reads it;
+    negative and zero grades kept)."""
+    import pandas as pd
+
+    lines = read_lines(path, "qrels", encoding, ("iteration",))
+    return pd.DataFrame({"topic": _names(lines.topics), "iteration": _texts(lines.other["iteration"], lines.codec),
+                         "document": lines.documents.strings(), "relevance": lines.values})
+
+
+def qrels_grades(frame: pd.DataFrame) -> dict[str, dict[str, float]]:
+    """``{topic: {document: relevance}}`` from a qrels frame (judged non-relevant documents included)."""
+    grades: dict[str, dict[str, float]] = {}
+    for topic, doc, rel in frame[["topic", "document", "relevance"]].itertuples(index=False):
+        grades.setdefault(topic, {})[doc] = rel
+    return grades
+
+
+# ------------------------------------------------------------------------------------------- runs
+def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "trec_eval",
+                  score_precision: str = "float64", max_docs: int | None = None) -> dict[str, RankedRun]:
+    """``{system (the tag): {topic: ranking}}`` as trec_eval ranks it (:func:`~workbench.data.trec.ranked.rank_runs`):
+    score descending compared as doubles (``score_precision="float32"``: as 32-bit floats, trec_eval 9.x), then
+    document id descending. The rank column is ignored, as trec_eval ignores it. ``max_docs`` keeps the first
+    documents of each topic (``trec_eval -M``).
+
+    Each run is a :class:`~workbench.data.trec.ranked.RankedRun`: its Organizations are built on first access.
+    ``ties="trec_eval"``: one document per level; ``ties="levels"``: documents with equal scores share one level
+    (a tie).
+    """
+    check_ranking_options(ties, score_precision, max_docs)
+    lines = read_lines(path, "run", encoding)
+    return rank_runs(lines.systems, lines.topics, lines.documents, lines.values, ties=ties,
+                     score_precision=score_precision, max_docs=max_docs, locate=lines.located)
+
+
+def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
+    """Every run line as a row, in file order: ``topic, q0, document, rank, score, system`` (fields after the
+    sixth are ignored; the rank read as C's ``atol`` reads it, as trec_eval would if it read ranks)."""
+    import pandas as pd
+
+    lines = read_lines(path, "run", encoding, ("iteration", "rank"))
+    ranks, odd = read_integers(lines.other["rank"])
+    note = reading_note(("rank is not a plain integer", "ranks are not plain integers"), "atol", lines.other["rank"],
+                        ranks, odd, lines.numbers)
+    if note:
+        warnings.warn(f"{lines.path}: {note} (trec_eval ignores ranks)", TrecReadingWarning, stacklevel=2)
+    return pd.DataFrame({"topic": _names(lines.topics), "q0": _texts(lines.other["iteration"], lines.codec),
+                         "document": lines.documents.strings(), "rank": ranks, "score": lines.values,
+                         "system": _names(lines.systems)})
+
+
+def run_scores(frame: pd.DataFrame) -> dict[str, dict[str, dict[str, float]]]:
+    """``{system: {topic: {document: score}}}`` from a run frame (file order kept)."""
+    scores: dict[str, dict[str, dict[str, float]]] = {}
+    for system, topic, doc, score in frame[["system", "topic", "document", "score"]].itertuples(index=False):
+        scores.setdefault(system, {}).setdefault(topic, {})[doc] = score
+    return scores
+

@@ -1,0 +1,293 @@
+"""The ranking measures of ir_measures' vocabulary over a :class:`~workbench.metrics.ranking.table.GainTable`:
+P@k, Rprec, RR, AP, Success@k (binary), nDCG, ERR, RBP and Sakai's Q/O/P/P+ (graded; Sakai, SIGIR 2006).
+
+Each kernel is a pure function ``kernel(table, ...) → one value per row``, so the same vectorised code scores
+one topic or a whole run::
+
+    >>> t = GainTable.from_gains([[0, 2, 1]], [[2, 1, 1]])
+    >>> float(average_precision(t)[0]), float(precision_at(t, k=2)[0])
+    (0.38888888888888884, 0.5)
+
+Binary measures call a document relevant when its gain reaches ``rel`` (ir_measures' name for trec_eval's
+``-l``, default 1); graded measures use every positive gain, as trec_eval's ndcg does. A topic without relevant
+documents scores 0 on every measure (as trec_eval does). ``judged_only=True`` (ir_measures' name for
+trec_eval's ``-J``) scores the ranking without its unjudged documents (:meth:`GainTable.judged_only`).
+:class:`TableMeasure` registers a kernel under its name (:mod:`workbench.metrics.registry`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from workbench.metrics.ranking.gains import gain_tables
+from workbench.metrics.ranking.table import (
+    GainTable,
+    RankingInputError,
+    at_rank,
+    check_cutoff,
+    discounted,
+    first_true,
+    persistence,
+    ranks,
+    row_sums,
+    safe_divide,
+)
+from workbench.metrics.registry import Choices, Interval, Measure, Pairs, parse, register
+from workbench.model import Organization
+
+TREC_EVAL = "trec_eval 10.0 (usnistgov/trec_eval)"
+SAKAI = "Sakai, Give Me Just One Highly Relevant Document: P-measure, SIGIR 2006 (and NTCIREVAL)"
+
+
+# -------------------------------------------------------------------------------------- binary kernels
+def success_at(table: GainTable, k: int = 10, rel: int = 1) -> np.ndarray:
+    """Success@k = 1 if a relevant document is in the top k, else 0 (trec_eval ``success_k``)."""
+    check_cutoff(k, "Success")
+    if k is None:
+        raise RankingInputError("Success@k needs a cutoff k")
+    return table.relevant(rel)[:, :k].any(axis=1).astype(float)
+
+
+def precision_at(table: GainTable, k: int = 10, rel: int = 1) -> np.ndarray:
+    """P@k = |relevant in the top k| / k (trec_eval ``P_k``: divides by k even when fewer are retrieved)."""
+    check_cutoff(k, "P")
+    if k is None:
+        raise RankingInputError("P@k needs a cutoff k")
+    return table.relevant(rel)[:, :k].sum(axis=1) / k
+
+
+def r_precision(table: GainTable, rel: int = 1) -> np.ndarray:
+    """RPrec = |relevant in the top R| / R, R = number of judged relevant documents (trec_eval ``Rprec``)."""
+    hit, n_rel = table.relevant(rel), table.n_relevant(rel)
+    looked = np.minimum(n_rel, hit.shape[1])
+    found = at_rank(table.relevant_counts(rel), looked - 1, looked > 0)
+    return safe_divide(found, n_rel)
+
+
+def reciprocal_rank(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
+    """RR = 1 / rank of the first relevant document, 0 if none in the top k (trec_eval ``recip_rank``;
+    RR@10 is MS MARCO's MRR@10)."""
+    check_cutoff(k, "RR")
+    first, found = first_true(table.relevant(rel)[:, :k])
+    return np.where(found, 1.0 / (first + 1), 0.0)
+
+
+def average_precision(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
+    """AP = Σ_{relevant ranks r ≤ k} P@r / R (trec_eval ``map`` per query, ``map_cut_k`` with k; unretrieved
+    relevant documents add 0)."""
+    check_cutoff(k, "AP")
+    hit = table.relevant(rel)[:, :k]
+    precision = table.relevant_counts(rel)[:, :k] / ranks(hit.shape[1])
+    return safe_divide(row_sums(precision * hit), table.n_relevant(rel))
+
+
+# -------------------------------------------------------------------------------------- graded kernels
+def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
+    if gain == "linear":
+        return gains
+    if gain == "exp":
+        return np.exp2(gains) - 1.0
+    raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
+
+
+def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None) -> np.ndarray:
+    """nDCG = DCG / ideal DCG, DCG = Σ_r g(r) / log2(r + 1) over the top k (all retrieved when k is None).
+
+    ``gain="linear"``: g = the grade (trec_eval ``ndcg`` / ``ndcg_cut_k``, Järvelin & Kekäläinen);
+    ``gain="exp"``: g = 2^grade − 1 (Burges et al. 2005). The ideal ranks every judged document.
+    ``gains`` maps grades to gains as trec_eval's ``-m ndcg.1=3,2=9`` and ir_measures' ``nDCG(gains={1:3,2:9})``
+    do (a mapping or ``(grade, gain)`` pairs; :func:`~workbench.metrics.ranking.gains.gain_tables`).
+    """
+    check_cutoff(k, "nDCG")
+    if gains:
+        mapped, best = gain_tables(table, dict(gains))
+        return safe_divide(row_sums(discounted(mapped[:, :k])), row_sums(discounted(best[:, :k])))
+    dcg = row_sums(discounted(_gain_values(table.gains[:, :k], gain)))
+    return safe_divide(dcg, row_sums(discounted(_gain_values(table.ideal[:, :k], gain))))
+
+
+def _max_gain(table: GainTable, max_grade: float | None) -> np.ndarray:
+    top = table.ideal[:, 0] if table.ideal.shape[1] else np.zeros(table.ideal.shape[0])
+    return np.full(top.shape, float(max_grade)) if max_grade is not None else top
+
+
+def err(table: GainTable, k: int | None = None, gain: str = "exp",
+        max_grade: float | None = 4) -> np.ndarray:
+    """ERR = Σ_r R_r / r · Π_{i<r} (1 − R_i) (Chapelle et al. 2009) over the top k.
+
+    ``gain="exp"``: R = (2^g − 1) / 2^g_max (Chapelle); ``gain="linear"``: R = g / (g_max + 1) (NTCIREVAL).
+    g_max is ``max_grade``: by default 4, the top of the TREC Web track's 0–4 scale (as gdeval, hence
+    ir_measures' ``ERR@20``); None takes the highest judged grade of the query. R is capped at 1.
+    """
+    check_cutoff(k, "ERR")
+    gains = table.gains[:, :k]
+    top = _max_gain(table, max_grade)[:, None]
+    if gain == "exp":
+        stop = safe_divide(np.exp2(gains) - 1.0, np.exp2(top) * (top > 0))
+    elif gain == "linear":
+        stop = safe_divide(gains, (top + 1.0) * (top > 0))
+    else:
+        raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
+    stop = np.minimum(stop, 1.0)
+    reach = np.cumprod(np.hstack([np.ones((stop.shape[0], 1)), 1.0 - stop[:, :-1]]), axis=1)
+    return (stop * reach / ranks(stop.shape[1])).sum(axis=1)
+
+
+def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None,
+        rel: int | None = None) -> np.ndarray:
+    """RBP = (1 − p) Σ_r (g(r) / g_max) p^(r−1) (Moffat & Zobel 2008; graded gains scaled to [0, 1] by the
+    highest judged grade as NTCIREVAL does, and trec_eval's ``rbp`` for integer grades — trec_eval leaves
+    gains already within [0, 1] unscaled; a grade above ``max_grade`` counts as ``max_grade``). With ``rel``,
+    binary: g = 1 from grade ``rel`` up, else 0 (ir_measures' ``RBP(rel=1)``). trec_eval's default p is 0.9,
+    the registry's 0.8 (ir_measures')."""
+    if not 0 < p < 1:
+        raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
+    if rel is not None:
+        scaled = table.relevant(rel).astype(float)
+    else:
+        scaled = np.minimum(safe_divide(table.gains, _max_gain(table, max_grade)[:, None]), 1.0)
+    return (1.0 - p) * row_sums(scaled * persistence(p, table.gains.shape[1]))
+
+
+def _blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Sakai's BR(r) = (C(r) + β cg(r)) / (r + β cg*(r)) at every rank, and the relevance mask."""
+    if beta < 0:
+        raise RankingInputError(f"beta must be ≥ 0, got {beta}")
+    gains = table.gains
+    width = gains.shape[1]
+    rel = gains > 0
+    ideal = np.zeros((gains.shape[0], width))
+    take = min(width, table.ideal.shape[1])
+    ideal[:, :take] = table.ideal[:, :take]
+    ideal_cum = np.cumsum(ideal, axis=1)
+    ratio = (np.cumsum(rel, axis=1) + beta * np.cumsum(gains, axis=1)) / (ranks(width) + beta * ideal_cum)
+    return ratio, rel
+
+
+def q_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
+    """Q = (1/R) Σ_{relevant ranks r} BR(r), R = number of judged relevant documents (seed 002, eq. of Q)."""
+    ratio, rel = _blended_ratio(table, beta)
+    return safe_divide((ratio * rel).sum(axis=1), (table.ideal > 0).sum(axis=1))
+
+
+
+
+def o_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
+    """O = BR(r1), r1 the rank of the first relevant document (seed 002)."""
+    ratio, rel = _blended_ratio(table, beta)
+    return at_rank(ratio, *first_true(rel))
+
+
+def _preferred_rank(table: GainTable) -> tuple[np.ndarray, np.ndarray]:
+    """rp: the first rank holding the highest gain retrieved (seed 002), and whether any is relevant."""
+    gains = table.gains
+    if gains.shape[1] == 0:
+        return np.zeros(gains.shape[0], dtype=int), np.zeros(gains.shape[0], dtype=bool)
+    return gains.argmax(axis=1), gains.max(axis=1) > 0
+
+
+def p_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
+    """P = BR(rp), rp the first rank holding the highest relevance level retrieved (seed 002, Figure 1:
+    P(X) = 6/7, P(Y) = 4/7)."""
+    ratio, _ = _blended_ratio(table, beta)
+    preferred, found = _preferred_rank(table)
+    return at_rank(ratio, preferred, found)
+
+
+def p_plus_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
+    """P+ = (1 / C(rp)) Σ_{relevant r ≤ rp} BR(r): BR averaged over the relevant ranks down to rp
+    (seed 002)."""
+    ratio, rel = _blended_ratio(table, beta)
+    preferred, found = _preferred_rank(table)
+    upto = (ranks(rel.shape[1])[None, :] <= preferred[:, None] + 1) & rel & found[:, None]
+    return safe_divide((ratio * upto).sum(axis=1), upto.sum(axis=1))
+
+
+
+
+# ---------------------------------------------------------------------------------- registry adapters
+class TableMeasure:
+    """A kernel as the registry's ``compute(gold, output, **params)`` (one topic, through
+    :meth:`GainTable.from_organizations`), keeping the vectorised kernel as ``.kernel`` for whole tables;
+    :meth:`score` applies a measure's ``judged_only`` (:meth:`GainTable.judged_only`) before the kernel."""
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+        self.__doc__ = kernel.__doc__
+
+    def score(self, table: GainTable, judged_only: bool = False, **params) -> np.ndarray:
+        """The kernel's values on ``table``, or on its judged documents only."""
+        return self.kernel(table.judged_only() if judged_only else table, **params)
+
+    def __call__(self, gold: Organization, output: Organization, **params) -> float:
+        return float(self.score(GainTable.from_organizations(gold, output), **params)[0])
+
+
+def is_table_measure(measure: str | Measure) -> bool:
+    """Whether a measure is computed from a :class:`GainTable` (so that a whole run is scored at once)."""
+    return isinstance(parse(measure).spec.compute, TableMeasure)
+
+
+def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[str, float]]:
+    """Every measure (a ranking measure name) on every row of ``table``: ``{measure: {topic: value}}``."""
+    topics = table.topics or tuple(str(i) for i in range(table.gains.shape[0]))
+    out: dict[str, dict[str, float]] = {}
+    for name in measures:
+        measure = parse(name)
+        if not isinstance(measure.spec.compute, TableMeasure):
+            raise RankingInputError(f"{name!r} is not a ranking measure")
+        values = measure.spec.compute.score(table, **measure.params)
+        out[name] = dict(zip(topics, values.tolist(), strict=True))
+    return out
+
+
+_BINARY = {"rel": 1}
+_CUTOFF, _OPTIONAL_CUTOFF = Interval(1, integer=True), Interval(1, integer=True, optional=True)
+JUDGED_ONLY = {"judged_only": False}
+"""ir_measures' ``judged_only`` parameter, trec_eval's ``-J`` (:meth:`GainTable.judged_only`): declared by every
+trec_eval measure and by those ir_measures gives it to."""
+JUDGED_ONLY_DOMAIN = {"judged_only": Choices((False, True))}
+_LEVEL = {"rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}
+_BINARY_JUDGED = {**_BINARY, **JUDGED_ONLY}
+_GRADE = Interval(0, low_open=True, optional=True)
+register("P", TableMeasure(precision_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY_JUDGED},
+         cutoff="k", domains={"k": _CUTOFF, **_LEVEL}, description="precision at k, divided by k (trec_eval P_k)")
+register("Rprec", TableMeasure(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY_JUDGED,
+         aliases=("RPrec",), domains=_LEVEL,
+         description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
+register("RR", TableMeasure(reciprocal_rank), task="ranking", source=TREC_EVAL,
+         params={"k": None, **_BINARY_JUDGED}, cutoff="k", aliases=("recip_rank",),
+         domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
+         description="reciprocal rank of the first relevant document (in the top k for RR@k)")
+register("AP", TableMeasure(average_precision), task="ranking", source=TREC_EVAL,
+         params={"k": None, **_BINARY_JUDGED}, cutoff="k", aliases=("map", "map_cut"),
+         domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
+         description="average precision (trec_eval map; AP@k is map_cut_k)")
+register("Success", TableMeasure(success_at), task="ranking", source=TREC_EVAL,
+         params={"k": 10, **_BINARY_JUDGED}, cutoff="k", aliases=("success",), domains={"k": _CUTOFF, **_LEVEL},
+         description="1 if a relevant document is in the top k (trec_eval success_k)")
+register("nDCG", TableMeasure(ndcg), task="ranking", source=TREC_EVAL,
+         params={"k": None, "gain": "linear", "gains": None, **JUDGED_ONLY}, choices={"gain": ("linear", "exp")},
+         cutoff="k", aliases=("ndcg", "ndcg_cut"),
+         domains={"k": _OPTIONAL_CUTOFF, "gains": Pairs(Interval(0, low_open=True), Interval(0, high_open=True)),
+                  **JUDGED_ONLY_DOMAIN},
+         description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
+                     "or gain=exp (2^g − 1, Burges)")
+register("ERR", TableMeasure(err), task="ranking", source="Chapelle et al., CIKM 2009; gdeval",
+         params={"k": None, "gain": "exp", "max_grade": 4}, choices={"gain": ("exp", "linear")},
+         domains={"k": _OPTIONAL_CUTOFF, "max_grade": _GRADE}, cutoff="k",
+         description="expected reciprocal rank; gain=exp (Chapelle, gdeval) or linear (NTCIREVAL)")
+register("RBP", TableMeasure(rbp), task="ranking", source="Moffat & Zobel, TOIS 2008",
+         params={"p": 0.8, "max_grade": None, "rel": None, **JUDGED_ONLY},
+         domains={"p": Interval(0, 1, low_open=True, high_open=True), "max_grade": _GRADE,
+                  "rel": Interval(0, low_open=True, optional=True), **JUDGED_ONLY_DOMAIN},
+         description="rank-biased precision with persistence p (binary from level rel when given)")
+for _name, _kernel, _what in (("Q-measure", q_measure, "Q-measure: blended ratio at every relevant rank"),
+                              ("O-measure", o_measure, "O-measure: blended ratio at the first relevant rank"),
+                              ("P-measure", p_measure, "P-measure: blended ratio at the preferred rank"),
+                              ("P+-measure", p_plus_measure, "P+-measure: blended ratio averaged down to "
+                                                             "the preferred rank")):
+    register(_name, TableMeasure(_kernel), task="ranking", source=SAKAI, params={"beta": 1.0},
+             domains={"beta": Interval(0)}, description=_what)

@@ -1,0 +1,428 @@
+"""The gain table every ranking measure reads, and trec_eval's order of a ranking.
+
+A :class:`GainTable` holds, for each query (a row), the gains of the retrieved documents in rank order (0 for a
+non-relevant or unjudged document, 0-padded to the longest ranking) and the gains of all judged relevant
+documents sorted descending (the ideal ranking), with trec_eval's judgement bookkeeping (judged, pooled, the
+number of judged documents). One query is a one-row table, so the same vectorised kernels score one topic or a
+whole run::
+
+    >>> t = GainTable.from_gains([[0, 2, 1]], [[2, 1, 1]])
+    >>> t.gains.tolist(), t.ideal.tolist(), t.num_ret.tolist()
+    ([[0.0, 2.0, 1.0]], [[2.0, 1.0, 1.0]], [3])
+
+:func:`trec_eval_order` is the one ranking order of the workbench (trec_eval's ``comp_sim_docno``): score
+descending, then document id descending. Tables of files, frames and dicts are joined in
+:mod:`workbench.data.trec`; here only Organizations (:meth:`GainTable.from_organizations`) and plain gains.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from workbench.errors import WorkbenchError
+from workbench.ids import DocumentIds
+from workbench.model import Organization
+
+
+class RankingInputError(WorkbenchError):
+    """Gains, scores or a run that a ranking measure cannot score (NaN, negative, duplicate documents...)."""
+
+
+# ----------------------------------------------------------------------------------------- tie policy
+SCORE_PRECISIONS = ("float64", "float32")
+"""How scores are compared: as doubles (trec_eval 10.0, the default) or as 32-bit floats (trec_eval 9.x,
+pytrec_eval, ir_measures)."""
+
+
+def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[str] | np.ndarray | DocumentIds,
+                    groups: np.ndarray | None = None, score_precision: str = "float64") -> np.ndarray:
+    """Positions of the entries in trec_eval's ranking order: by ``groups`` (integer codes, ascending: a
+    run's topics) when given, then score descending, then document id descending.
+
+    This is trec_eval's ``comp_sim_docno`` (form_res_rels.c). trec_eval 10.0 keeps a score as a ``double``
+    (``TEXT_RESULTS.sim``, trec_format.h), so only equal doubles tie and the document id decides (compared
+    byte by byte as ``strcmp`` does, i.e. by code point on UTF-8). ``score_precision="float32"`` compares the
+    scores as 32-bit floats, as trec_eval 9.x did and pytrec_eval and ir_measures still do. ``documents`` may
+    be :class:`~workbench.ids.DocumentIds`, whose words are compared for the tied entries only. Every reader
+    and every ranking of the workbench orders by this one function.
+
+    >>> trec_eval_order([1.0, 2.0, 1.0], ["a", "b", "c"]).tolist()
+    [1, 2, 0]
+    >>> trec_eval_order([0.30000001, 0.3], ["a", "b"]).tolist(), trec_eval_order(
+    ...     [0.30000001, 0.3], ["a", "b"], score_precision="float32").tolist()
+    ([0, 1], [1, 0])
+    """
+    values = np.asarray(scores, dtype=float)
+    if values.ndim != 1 or values.shape[0] != len(documents):
+        raise RankingInputError(f"{len(documents)} documents but {values.size} scores")
+    if score_precision not in SCORE_PRECISIONS:
+        raise RankingInputError(f"score_precision must be one of {', '.join(SCORE_PRECISIONS)}, "
+                                f"got {score_precision!r}")
+    missing = np.isnan(values)
+    if missing.any():
+        raise RankingInputError(f"document {documents[int(np.flatnonzero(missing)[0])]!r} has score NaN")
+    if score_precision == "float32":
+        with np.errstate(over="ignore"):  # beyond 3.4e38 a float is inf, in trec_eval too
+            values = values.astype(np.float32)
+    descending = _descending_key(values)
+    key, exact = _sort_key(descending, groups, narrow=score_precision == "float32")
+    order = np.argsort(key, kind="stable")
+    same = np.diff(key[order]) == 0
+    if same.any():  # re-sort each run of tied keys by the full score, then by document id descending
+        tied = np.zeros(len(order), dtype=bool)
+        tied[:-1] |= same
+        tied[1:] |= same
+        run = np.cumsum(np.concatenate(([True], ~same)))
+        positions = np.flatnonzero(tied)
+        if isinstance(documents, DocumentIds):
+            codes = documents.take(order[positions]).codes()
+        else:
+            docs = np.asarray(documents)[order[positions]]
+            if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes, codes as they are
+                docs = docs.astype(str)
+            codes = np.unique(docs, return_inverse=True)[1].ravel()
+        keys = (-codes, run[positions]) if exact else (-codes, descending[order[positions]], run[positions])
+        order[positions] = order[positions][np.lexsort(keys)]
+    return order
+
+
+def _sort_key(descending: np.ndarray, groups: np.ndarray | None, narrow: bool) -> tuple[np.ndarray, bool]:
+    """One 64-bit key per entry, ordered by group then score descending, and whether it orders the scores
+    exactly. A 32-bit score key (``narrow``: float32, in [0, 2^32)) sits below the group exactly; a 64-bit one
+    keeps its leading 64 − (group bits) bits there, and entries whose leading bits tie are put in order afterwards
+    with the whole key (one sort of 64-bit integers instead of two)."""
+    if groups is None:
+        return descending, True
+    groups = np.asarray(groups, dtype=np.uint64)
+    if narrow:
+        return (groups << np.uint64(32)) | descending.astype(np.uint64), True
+    bits = max(int(groups.max(initial=0)).bit_length(), 1)
+    unsigned = descending.view(np.uint64) ^ np.uint64(1 << 63)  # the same order, from 0
+    return (groups << np.uint64(64 - bits)) | (unsigned >> np.uint64(bits)), False
+
+
+def _descending_key(values: np.ndarray) -> np.ndarray:
+    """Integers (int64) that sort as ``values`` (float32 or float64) sort descending, equal where they are
+    equal (``-0.0 == 0.0``): the IEEE bits, negatives' magnitude bits flipped, negated."""
+    values = values + values.dtype.type(0)  # -0.0 becomes 0.0
+    if values.dtype == np.float32:
+        bits = values.view(np.int32).astype(np.int64)
+        return np.int64(2**31 - 1) - np.where(bits < 0, bits ^ np.int64(0x7FFFFFFF), bits)
+    bits = values.view(np.int64)
+    return ~np.where(bits < 0, bits ^ np.int64(0x7FFFFFFFFFFFFFFF), bits)
+
+
+def judgements_of(gold: Organization) -> dict[str, float]:
+    """``{doc: grade}`` of what a gold judges: its prioritised documents with their grades, and a finite
+    rest's documents with grade 0 (judged non-relevant).
+
+    >>> judgements_of(Organization.parse("[2] a\\n[1] b\\nrest: c"))
+    {'c': 0.0, 'a': 2.0, 'b': 1.0}
+    """
+    return dict.fromkeys(gold.rest or (), 0.0) | gold.grade_of()
+
+
+def ranked_documents(output: Organization) -> list[str]:
+    """The output's documents in rank order: levels top down, a tied level by id descending, no repeats."""
+    seen: set[str] = set()
+    ranked: list[str] = []
+    for level in output.levels:
+        for doc in sorted(set().union(*level), reverse=True):
+            if doc not in seen:
+                seen.add(doc)
+                ranked.append(doc)
+    return ranked
+
+
+# ------------------------------------------------------------------------------------------ gain table
+class GainTable:
+    """Gains of a run, one row per query: ``gains[q, r]`` is the gain of the document at rank ``r + 1``
+    (0-padded after the last retrieved one), ``ideal[q]`` the judged positive gains sorted descending
+    (0-padded), ``topics`` the row labels.
+
+    What trec_eval's judgement-aware measures (bpref, infAP, unj, rbp_resid, relstring) also need, each
+    derived when not given: ``num_ret`` the number of retrieved documents per query (default: every
+    column), ``judged`` whether the retrieved document has a judgement ≥ 0 (default: every retrieved one),
+    ``pooled`` whether it is in the qrels at all, a negative grade meaning "pooled but unjudged" as in
+    trec_eval (default: ``judged``), ``n_judged`` the number of judged documents (grade ≥ 0) per query
+    (default: the positive ones), and ``placeholder`` the rows that stand for a topic the run lacks, scored on
+    trec_eval's one-document placeholder ranking (``-c``; the kernels that trec_eval cleans up afterwards,
+    ``num_ret``, ``utility``, ``unj``, ``rbp_resid``, give 0 there). A table is not changed once built.
+    """
+
+    gains: np.ndarray
+    ideal: np.ndarray
+    topics: tuple[str, ...]
+    num_ret: np.ndarray
+    judged: np.ndarray
+    pooled: np.ndarray
+    n_judged: np.ndarray
+    placeholder: np.ndarray
+
+    def __init__(self, gains, ideal, topics: Sequence[str] = (), *, num_ret=None, judged=None, pooled=None,
+                 n_judged=None, placeholder=None) -> None:
+        self.gains, self.ideal = _gains_matrix(gains, "gains"), _gains_matrix(ideal, "ideal")
+        rows, width = self.gains.shape
+        if rows != self.ideal.shape[0]:
+            raise RankingInputError(f"{rows} gain rows but {self.ideal.shape[0]} ideal rows")
+        self.topics = tuple(topics)
+        if self.topics and len(self.topics) != rows:
+            raise RankingInputError(f"{len(self.topics)} topics for {rows} rows")
+        self.num_ret = np.full(rows, width, dtype=np.int64) if num_ret is None else np.asarray(num_ret, np.int64)
+        if self.num_ret.shape != (rows,) or (self.num_ret < 0).any() or (self.num_ret > width).any():
+            raise RankingInputError(f"num_ret must give 0..{width} documents for each of the {rows} rows")
+        retrieved = self.retrieved()
+        self.judged = retrieved if judged is None else _mask(judged, retrieved, "judged")
+        self.pooled = self.judged if pooled is None else _mask(pooled, retrieved, "pooled")
+        self.n_judged = ((self.ideal > 0).sum(axis=1) if n_judged is None else
+                         np.asarray(n_judged, dtype=np.int64))
+        if self.n_judged.shape != (rows,):
+            raise RankingInputError(f"n_judged must give one count for each of the {rows} rows")
+        self.placeholder = (np.zeros(rows, dtype=bool) if placeholder is None else
+                            np.asarray(placeholder, dtype=bool))
+        if self.placeholder.shape != (rows,):
+            raise RankingInputError(f"placeholder must give one flag for each of the {rows} rows")
+
+    def __repr__(self) -> str:
+        return f"<GainTable: {self.gains.shape[0]} topics, up to {self.gains.shape[1]} ranks>"
+
+    @classmethod
+    def from_gains(cls, gains: Iterable[Iterable[float]], judged: Iterable[Iterable[float]],
+                   topics: Sequence[str] = ()) -> GainTable:
+        """Rows of retrieved gains (rank order) and of judged gains (any order, zeros allowed); every
+        retrieved document counts as judged."""
+        gains, judged = [list(map(float, g)) for g in gains], [list(map(float, j)) for j in judged]
+        if len(gains) != len(judged):
+            raise RankingInputError(f"{len(gains)} gain rows but {len(judged)} judged rows")
+        ideal = [sorted((g for g in row if g > 0), reverse=True) for row in judged]
+        return cls(_pad(gains), _pad(ideal), tuple(topics), num_ret=np.array([len(g) for g in gains], int),
+                   n_judged=np.array([len(j) for j in judged], int))
+
+    @classmethod
+    def from_organizations(cls, gold: Organization, output: Organization) -> GainTable:
+        """One row: the output's ranked documents (:func:`ranked_documents`) scored by the gold
+        (:func:`judgements_of`). A retrieved document is judged when the gold prioritises it or holds it in a
+        finite rest (judged non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP,
+        the judged fractions and ``judged_only`` need the qrels themselves (read through
+        :mod:`workbench.data.trec`) when those matter."""
+        return cls.from_judged_rankings([(judgements_of(gold), ranked_documents(output))])
+
+    @classmethod
+    def from_judged_rankings(cls, rows: Sequence[tuple[Mapping[str, float], Sequence[str]]],
+                             topics: Sequence[str] = ()) -> GainTable:
+        """One row per ``(judgements {doc: grade}, ranked documents)`` pair: a document is judged when it has
+        a grade (:meth:`from_entries` reads the flat arrays)."""
+        ranked_rows, found, judged_rows, grades = [], [], [], []
+        for row, (judged, ranked) in enumerate(rows):
+            ranked_rows.extend([row] * len(ranked))
+            found.extend(judged.get(doc, math.nan) for doc in ranked)
+            judged_rows.extend([row] * len(judged))
+            grades.extend(judged.values())
+        table = cls.from_entries(np.array(ranked_rows, dtype=np.int64), np.array(found, dtype=float),
+                                 np.array(judged_rows, dtype=np.int64), np.array(grades, dtype=float),
+                                 tuple(topics) or ("",) * len(rows))
+        if not topics:
+            table.topics = ()
+        return table
+
+    @classmethod
+    def from_entries(cls, rows: np.ndarray, gains: np.ndarray, judged_rows: np.ndarray,
+                     judged_grades: np.ndarray, topics: Sequence[str],
+                     placeholder: np.ndarray | None = None) -> GainTable:
+        """A table from flat arrays, one row per topic of ``topics``: ``rows[i]`` and ``gains[i]`` for every
+        retrieved document, grouped by row (a row's entries together, the rows in any order) and in rank order
+        inside a row (NaN: not in the qrels;
+        a negative grade: pooled but unjudged, as in trec_eval; both gain 0); ``judged_rows[j]``,
+        ``judged_grades[j]`` for every judgement, in any order (its positive grades make the ideal ranking);
+        ``placeholder`` flags the rows of topics the run lacks (trec_eval's ``-c``).
+
+        >>> t = GainTable.from_entries(np.array([0, 0, 1]), np.array([np.nan, 2, 1]), np.array([0, 0, 1]),
+        ...                            np.array([2, 1, 3]), ("a", "b"))
+        >>> t.gains.tolist(), t.ideal.tolist()
+        ([[0.0, 2.0], [1.0, 0.0]], [[2.0, 1.0], [3.0, 0.0]])
+        """
+        n, rows = len(topics), np.asarray(rows)
+        found = np.asarray(gains, dtype=float)
+        grades = np.asarray(judged_grades, dtype=float)
+        positive = grades > 0
+        ideal_rows, ideal_grades = np.asarray(judged_rows)[positive], grades[positive]
+        by_grade = np.lexsort((-ideal_grades, ideal_rows))
+        ranked, judged, pooled = _scatter(rows, n, np.where(found > 0, found, 0.0), found >= 0, ~np.isnan(found))
+        (ideal,) = _scatter(ideal_rows[by_grade], n, ideal_grades[by_grade])
+        return cls(ranked, ideal, tuple(topics), num_ret=np.bincount(rows, minlength=n), judged=judged,
+                   pooled=pooled, n_judged=np.bincount(np.asarray(judged_rows)[grades >= 0], minlength=n),
+                   placeholder=placeholder)
+
+    def shared(self, kernel: Callable, *args) -> np.ndarray:
+        """``kernel(self, *args)``, computed once for this table and read-only: measures that need the same
+        values (the relevant mask and its running count, AP for ``map`` and ``gm_map``) share them."""
+        cache = self.__dict__.setdefault("_shared", {})
+        key = (kernel, args)
+        if key not in cache:
+            value = kernel(self, *args)
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+            cache[key] = value
+        return cache[key]
+
+    def relevant(self, rel: float) -> np.ndarray:
+        """Boolean matrix: the retrieved document reaches the relevance level ``rel`` (read-only)."""
+        check_level(rel)
+        return self.shared(_reaching, rel)
+
+    def relevant_counts(self, rel: float) -> np.ndarray:
+        """The number of relevant documents (:meth:`relevant`) at or above each rank (read-only)."""
+        return self.shared(_running_count, rel)
+
+    def n_relevant(self, rel: float) -> np.ndarray:
+        """Number of judged documents reaching the relevance level ``rel``, per query."""
+        check_level(rel)
+        return (self.ideal >= rel).sum(axis=1)
+
+    def retrieved(self) -> np.ndarray:
+        """Boolean matrix: the column holds a retrieved document (not padding)."""
+        return np.arange(self.gains.shape[1])[None, :] < self.num_ret[:, None]
+
+    def judged_only(self) -> GainTable:
+        """The table with each row compacted to its judged documents, in rank order: unjudged ones (outside
+        the qrels, or with a negative grade) are removed and the documents below move up (trec_eval's ``-J``,
+        ``form_res_rels.c``; ir_measures' ``judged_only=True``). The judgements (ideal, ``n_judged``) stay.
+
+        What counts as judged is the table's ``judged`` mask: from qrels (:meth:`from_entries`) every
+        judgement, grade 0 included; from an :class:`Organization` (:meth:`from_organizations`) only its
+        prioritised documents and those of a finite rest.
+
+        >>> t = GainTable(np.array([[0., 2, 0, 1]]), np.array([[2., 1]]), judged=np.array([[0, 1, 1, 1]]))
+        >>> t.judged_only().gains.tolist(), t.judged_only().num_ret.tolist()
+        ([[2.0, 0.0, 1.0]], [3])
+        """
+        return self._judged_table
+
+    @functools.cached_property
+    def _judged_table(self) -> GainTable:
+        """:meth:`judged_only`, computed once per table (the measures of one run share it)."""
+        if np.array_equal(self.judged, self.retrieved()):
+            return self
+        rows, columns = np.nonzero(self.judged)  # row-major: grouped by row, rank order inside a row
+        num_ret = np.bincount(rows, minlength=self.gains.shape[0])
+        width = int(num_ret.max(initial=0))
+        position = np.arange(rows.size) - np.repeat(np.cumsum(num_ret) - num_ret, num_ret)
+        gains = np.zeros((self.gains.shape[0], width))
+        gains[rows, position] = self.gains[rows, columns]
+        judged = np.zeros(gains.shape, dtype=bool)
+        judged[rows, position] = True
+        return GainTable(gains, self.ideal, self.topics, num_ret=num_ret, judged=judged, pooled=judged,
+                         n_judged=self.n_judged, placeholder=self.placeholder)
+
+
+def _gains_matrix(values, name: str) -> np.ndarray:
+    array = np.asarray(values, dtype=float)
+    if array.ndim != 2:
+        raise RankingInputError(f"{name} must be a matrix (queries × ranks), got shape {array.shape}")
+    if not np.isfinite(array).all() or (array < 0).any():
+        raise RankingInputError(f"{name} must hold finite gains ≥ 0")
+    return array
+
+
+def _mask(values, retrieved: np.ndarray, name: str) -> np.ndarray:
+    mask = np.asarray(values, dtype=bool)
+    if mask.shape != retrieved.shape:
+        raise RankingInputError(f"{name} must be a boolean matrix of shape {retrieved.shape}")
+    return mask & retrieved
+
+def _scatter(rows: np.ndarray, n_rows: int, *values: np.ndarray) -> list[np.ndarray]:
+    """0-padded matrices of ``n_rows`` rows, one per array of ``values`` grouped by row (each row's entries
+    together, in order; the rows in any order), kept in order (each matrix of its values' dtype); the positions
+    are computed once for all."""
+    rows = np.asarray(rows)
+    lengths = np.bincount(rows, minlength=n_rows) if len(rows) else np.zeros(n_rows, dtype=int)
+    width = int(lengths.max(initial=0))
+    begins = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1]))) if len(rows) else np.zeros(0, int)
+    runs = np.diff(np.concatenate((begins, [len(rows)])))
+    flat = rows * width + (np.arange(len(rows)) - np.repeat(begins, runs))
+    matrices = []
+    for given in values:
+        matrix = np.zeros((n_rows, width), dtype=given.dtype)
+        matrix.reshape(-1)[flat] = given
+        matrices.append(matrix)
+    return matrices
+
+
+def _pad(rows: list[list[float]]) -> np.ndarray:
+    width = max((len(r) for r in rows), default=0)
+    out = np.zeros((len(rows), width))
+    for i, row in enumerate(rows):
+        out[i, :len(row)] = row
+    return out
+
+
+def check_level(rel: float) -> None:
+    """Refuse a relevance level that is not > 0."""
+    if not rel > 0:
+        raise RankingInputError(f"rel (the relevance level) must be > 0, got {rel!r}")
+
+
+def at_rank(values: np.ndarray, rank_index: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """``values[q, rank_index[q]]`` where ``found[q]``, else 0."""
+    if values.shape[1] == 0:
+        return np.zeros(values.shape[0])
+    index = np.clip(rank_index, 0, values.shape[1] - 1)
+    return np.where(found, values[np.arange(values.shape[0]), index], 0.0)
+
+
+def first_true(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Index of the first True per row, and whether there is one."""
+    if mask.shape[1] == 0:
+        return np.zeros(mask.shape[0], dtype=int), np.zeros(mask.shape[0], dtype=bool)
+    return mask.argmax(axis=1), mask.any(axis=1)
+
+
+def check_cutoff(k: object, name: str) -> None:
+    """Refuse a cutoff that is neither None nor an integer ≥ 1 (``name`` for the message)."""
+    if k is not None and (not isinstance(k, int | np.integer) or isinstance(k, bool) or k < 1):
+        raise RankingInputError(f"{name}@k needs an integer k ≥ 1, got {k!r}")
+
+
+def _reaching(table: GainTable, rel: float) -> np.ndarray:
+    return table.gains >= rel
+
+
+def _running_count(table: GainTable, rel: float) -> np.ndarray:
+    return np.cumsum(table.relevant(rel), axis=1)
+
+
+def ranks(width: int) -> np.ndarray:
+    """The ranks 1..width as floats."""
+    return np.arange(1, width + 1, dtype=float)
+
+
+def row_sums(terms: np.ndarray) -> np.ndarray:
+    """Each row's terms added one by one in rank order, as trec_eval's loops add them (numpy's ``sum`` adds in
+    pairs, which can change the last bit of a value and so its last printed digit).
+
+    >>> terms = np.array([[0.028, 0.754, 0.538, 0.33, 0.788, 0.303, 0.453, 0.134, 0.403]])
+    >>> row_sums(terms).tolist(), terms.sum(axis=1).tolist()
+    ([3.731], [3.7310000000000003])
+    """
+    return np.cumsum(terms, axis=1)[:, -1] if terms.shape[1] else np.zeros(terms.shape[0])
+
+
+def discounted(gains: np.ndarray) -> np.ndarray:
+    """Each gain divided by log2(rank + 1), as trec_eval's dcg loops divide it (not multiplied by a reciprocal,
+    which can round otherwise)."""
+    return gains / np.log2(ranks(gains.shape[1]) + 1.0)
+
+
+def persistence(p: float, width: int) -> np.ndarray:
+    """p^0, p^1, ... p^(width−1) as trec_eval's rbp loop makes them, by repeated multiplication (not ``**``)."""
+    return np.cumprod(np.concatenate(([1.0], np.full(max(width - 1, 0), p))))[:width]
+
+
+def safe_divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den elementwise, 0 where den ≤ 0 (trec_eval's guard against empty denominators)."""
+    den = np.asarray(den, dtype=float)
+    return np.divide(num, den, out=np.zeros(np.broadcast_shapes(np.shape(num), den.shape)), where=den > 0)

@@ -1,0 +1,85 @@
+"""Predict, then reveal: the class orders some outputs on one measure before seeing the scores; the reveal says,
+pair by pair, who was right. Plain data, so a notebook can run a quiz from code; the workbench hides its scores
+while a quiz is unrevealed and explains the pair most predictions got wrong.
+
+    >>> quiz = Quiz("R∼", {"Ana": ["output 1", "output 4"], "Ben": ["output 4", "output 1"]})
+    >>> table = verdicts(quiz, {"output 1": 1.0, "output 4": 0.9649})
+    >>> table[["who", "higher", "lower", "outcome"]].values.tolist()
+    [['Ana', 'output 1', 'output 4', 'right'], ['Ben', 'output 4', 'output 1', 'wrong']]
+    >>> disagreement(table)
+    ('output 4', 'output 1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from workbench.widgets.errors import QuizError
+from workbench.widgets.why import EXPLAINED  # a quiz predicts a measure the why panel explains
+
+VERDICT_COLUMNS = ["who", "higher", "lower", "score_higher", "score_lower", "outcome"]
+
+
+@dataclass
+class Quiz:
+    """``measure``: the measure predicted; ``predictions``: who → the outputs they ordered, the one predicted
+    to score highest first (two outputs: "which scores higher"); ``revealed``: the scores are shown."""
+
+    measure: str = "R∼"
+    predictions: dict[str, list[str]] = field(default_factory=dict)
+    revealed: bool = False
+
+
+def checked_measure(measure: str) -> str:
+    if measure not in EXPLAINED:
+        raise QuizError(f"a quiz predicts one of {', '.join(EXPLAINED)}, got {measure!r}")
+    return measure
+
+
+def checked_predictions(predictions: Mapping, names: Iterable[str]) -> dict[str, list[str]]:
+    """``predictions`` as plain data (who → list of output names), or :class:`QuizError` naming the first
+    prediction that names an unknown output, names one twice or orders fewer than two."""
+    if not isinstance(predictions, Mapping):
+        raise QuizError(f"predictions are a mapping who → outputs in predicted order, got "
+                        f"{type(predictions).__name__}")
+    known = list(names)
+    checked = {}
+    for who, order in predictions.items():
+        if not isinstance(who, str) or not who.strip():
+            raise QuizError(f"a prediction's author must be a non-empty name, got {who!r}")
+        if isinstance(order, str) or not isinstance(order, Iterable):
+            raise QuizError(f"{who}: expected the outputs in predicted order (a list), got {order!r}")
+        order = list(order)
+        unknown = [o for o in order if o not in known]
+        if unknown:
+            raise QuizError(f"{who}: no output named {unknown[0]!r}: the outputs are {', '.join(map(repr, known))}")
+        if len(set(order)) != len(order):
+            raise QuizError(f"{who}: an output is named twice in {order}")
+        if len(order) < 2:
+            raise QuizError(f"{who}: order at least two outputs (got {order})")
+        checked[who] = order
+    return checked
+
+
+def verdicts(quiz: Quiz, scores: Mapping[str, float]) -> pd.DataFrame:
+    """One row per predictor and pair of outputs they ordered: ``higher`` the one they put above ``lower``,
+    both scores on ``quiz.measure``, and ``outcome``: ``right`` (it scores higher), ``wrong`` or ``tie``."""
+    rows = [(who, a, b, scores[a], scores[b], "right" if scores[a] > scores[b] else "tie" if scores[a] == scores[b]
+             else "wrong")
+            for who, order in quiz.predictions.items()
+            for i, a in enumerate(order) for b in order[i + 1:]]
+    return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
+
+
+def disagreement(table: pd.DataFrame) -> tuple[str, str] | None:
+    """The pair most predictions got wrong, as (the output predicted higher, the one that scores higher);
+    None when nobody was wrong."""
+    wrong = table[table["outcome"] == "wrong"]
+    if wrong.empty:
+        return None
+    counts = wrong.groupby(["higher", "lower"], sort=False).size()
+    higher, lower = counts.idxmax()
+    return higher, lower
