@@ -28,7 +28,19 @@ import warnings
 from contextlib import contextmanager
 
 from workbench.errors import WorkbenchError
-from workbench.shell import JSON_FORMATS, Table, dumps, eval_json, jsonl_rows, records, table_of, tables_json
+from workbench.shell import (
+    JSON_FORMATS,
+    OutputError,
+    Table,
+    dumps,
+    emit,
+    eval_json,
+    jsonl_rows,
+    records,
+    say,
+    table_of,
+    tables_json,
+)
 
 FORMATS = ("auto", "trec", "replab", "weps")
 OUTPUTS = ("table", "csv", "markdown", "latex", *JSON_FORMATS)
@@ -41,6 +53,12 @@ class CliError(WorkbenchError):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, not argparse's usage + message
         raise CliError(f"{message} (see {self.prog} --help)")
+
+    def _print_message(self, message: str, file=None) -> None:  # help and usage: the shell's output rules
+        if message and (file is None or file is sys.stdout):
+            emit(message)
+        elif message:
+            say(message.rstrip("\n"))
 
 
 # ----------------------------------------------------------------------------------------------- printing
@@ -159,7 +177,7 @@ def _results(args):
         scores = campaign.score(_measures(args), missing_topics=policy, extra_topics=args.extra,
                                 progress=not args.quiet)
     for warning in caught:
-        print(f"workbench: note: {warning.message}", file=sys.stderr)
+        say(f"workbench: note: {warning.message}")
     return scores
 
 
@@ -169,11 +187,11 @@ def cmd_eval(args) -> int:
     scores = _results(args)
     results, table = Table(COLUMNS, scores.rows), Table(COLUMNS, summaries(scores.rows))
     if args.format == "json":
-        sys.stdout.write(eval_json(results, table, args.per_topic, scores.attrs))
+        emit(eval_json(results, table, args.per_topic, scores.attrs))
         return 0
     if args.per_topic:
         table = Table(COLUMNS, results.rows + table.rows)
-    sys.stdout.write(render(table, args.format))
+    emit(render(table, args.format))
     return 0
 
 
@@ -196,27 +214,28 @@ def cmd_compare(args) -> int:
     if args.format in JSON_FORMATS:
         uir = matrix.stack().rename("uir").rename_axis(["system_a", "system_b"]).reset_index()
         tables = {"means": table_of(means(results)), "uir": table_of(uir), "significance": table_of(tests[shown])}
-        sys.stdout.write(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
+        emit(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
         return 0
     sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
                      text_table(table_of(matrix.reset_index(allow_duplicates=True)), args.format)))
     sections.append((tests.attrs.get("report", "significance"), text_table(table_of(tests[shown]), args.format)))
     comment = "%" if args.format == "latex" else "#"
-    sys.stdout.write("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
+    emit("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
     return 0
 
 
 def cmd_demo(args) -> int:
     from workbench import datasets
     from workbench.metrics.reliability import reliability_sensitivity
+
     example = datasets.load("seed000-table9")
     fields = {"R≺": "r_priority", "S≺": "s_priority", "R∼": "r_relatedness", "S∼": "s_relatedness"}
     outputs = {"gold": example.gold, **example.outputs}
-    print(f"{example.title}\n{example.source}")
-    print(f"computed with reliability_sensitivity(gold, output, n={example.params['n']}, "
-          f"wn={example.params['wn']}); the paper's printed value in parentheses\n")
     width = max(map(len, outputs))
-    print(" " * width + "".join(f"{m:>17}" for m in fields))
+    lines = [example.title, example.source,
+             f"computed with reliability_sensitivity(gold, output, n={example.params['n']}, "
+             f"wn={example.params['wn']}); the paper's printed value in parentheses", "",
+             " " * width + "".join(f"{m:>17}" for m in fields)]
     differs = False
     for block, output in outputs.items():
         scores = reliability_sensitivity(example.gold, output, n=example.params["n"], wn=example.params["wn"])
@@ -226,9 +245,10 @@ def cmd_demo(args) -> int:
             mark = "*" if abs(value - printed) > 0.005 else " "
             differs |= mark == "*"
             cells.append(f"{value:.4f} ({printed:g}){mark}".rjust(17))
-        print(block.ljust(width) + "".join(cells))
+        lines.append(block.ljust(width) + "".join(cells))
     if differs:
-        print("\n* differs from the printed value by more than its rounding (datasets/seed000-table9.org)")
+        lines += ["", "* differs from the printed value by more than its rounding (datasets/seed000-table9.org)"]
+    emit("".join(line + "\n" for line in lines))
     return 0
 
 
@@ -330,10 +350,32 @@ def _fresh_pages_unmerged():
         advise(previous)
 
 
+SIGPIPE_STATUS = 141  # what a shell reports for a C program ended by SIGPIPE (128 + 13): trec_eval | head
+INTERRUPTED_STATUS = 130  # 128 + SIGINT (Ctrl-C)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 on bad arguments or files: a WorkbenchError)."""
-    with _fresh_pages_unmerged():
-        return _run(sys.argv[1:] if argv is None else list(argv))
+    """Run the command line; returns the exit status: 0; 2 on bad arguments or files (a WorkbenchError, one line
+    on standard error); 1 when the output cannot be written (a full disk, a closed standard output); 130 on Ctrl-C
+    (one line); a closed pipe (``... | head -1``) ends it quietly, with status 141 as SIGPIPE ends a C program."""
+    try:
+        with _fresh_pages_unmerged():
+            return _run(sys.argv[1:] if argv is None else list(argv))
+    except BrokenPipeError:
+        _discard_standard_output()
+        return SIGPIPE_STATUS
+    except KeyboardInterrupt:
+        say("workbench: interrupted")
+        return INTERRUPTED_STATUS
+
+
+def _discard_standard_output() -> None:
+    """Point standard output at the null device, so that Python's last flush at exit finds no closed pipe."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def _run(argv: list[str]) -> int:
@@ -349,6 +391,5 @@ def _run(argv: list[str]) -> int:
             return 2
         return args.handler(args)
     except WorkbenchError as error:
-        message = " ".join(str(error).split())
-        print(f"workbench: error: {message}", file=sys.stderr)
-        return 2
+        say(f"workbench: error: {' '.join(str(error).split())}")
+        return 1 if isinstance(error, OutputError) else 2
