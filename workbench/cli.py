@@ -28,6 +28,7 @@ import warnings
 from contextlib import contextmanager
 
 from workbench.errors import WorkbenchError
+from workbench.escape import latex_escape, markdown_escape
 from workbench.shell import (
     JSON_FORMATS,
     OutputError,
@@ -104,18 +105,15 @@ def text_table(table: Table, fmt: str) -> str:
         return "".join("  ".join(x.rjust(w) for x, w in zip(row, widths, strict=True)).rstrip() + "\n"
                        for row in [header, *cells])
     if fmt == "markdown":
-        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        lines += ["| " + " | ".join(row) + " |" for row in cells]
+        lines = ["| " + " | ".join(map(markdown_escape, header)) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        lines += ["| " + " | ".join(map(markdown_escape, row)) + " |" for row in cells]
         return "\n".join(lines) + "\n"
-
-    def tex(text: str) -> str:
-        return "".join("\\" + c if c in "&%$#_{}" else c for c in text.replace("\\", "/"))
 
     numeric = [all(isinstance(row[i], int | float) and not isinstance(row[i], bool) for row in table.rows)
                for i in range(len(header))]
     lines = ["\\begin{tabular}{" + "".join("r" if n else "l" for n in numeric) + "}", "\\hline",
-             " & ".join(map(tex, header)) + r" \\", "\\hline"]
-    lines += [" & ".join(map(tex, row)) + r" \\" for row in cells]
+             " & ".join(map(latex_escape, header)) + r" \\", "\\hline"]
+    lines += [" & ".join(map(latex_escape, row)) + r" \\" for row in cells]
     lines += ["\\hline", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
 
