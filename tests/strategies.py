@@ -67,3 +67,23 @@ def constructed_organizations(draw):
     if org.levels and draw(st.booleans()):
         org = Organization(org.levels, org.rest, tuple(draw(grades) for _ in org.levels))
     return org
+
+
+def _task_pairs() -> dict[str, list[tuple[Organization, Organization]]]:
+    """A few fixed (gold, output) pairs of the shape each task's measures read."""
+    graded = Organization.from_graded({"d1": 3, "d2": 1, "d3": 0, "d4": 2})
+    ranking = Organization.from_ranking(["d2", "x1", "d1", "d4", "d3"])
+    gold_f = Organization.from_filtering(["d1", "d2", "d3"], ["d4", "d5", "d6", "d7", "d8"])
+    out_f = Organization.from_filtering(["d1", "d4"], ["d2", "d3", "d5", "d6", "d7", "d8"])
+    clusters_g = Organization.from_clustering([["d1", "d2", "d3"], ["d4", "d5"], ["d6"]])
+    clusters_o = Organization.from_clustering([["d1", "d2"], ["d3", "d4", "d5", "d6"]])
+    org_g = Organization.parse("d1 {d2 d3}\n{d4 d5}")
+    org_o = Organization.parse("d2 d1\nd4 {d3 d5}")
+    return {"ranking": [(graded, ranking), (graded, Organization.from_ranking([]))],
+            "filtering": [(gold_f, out_f), (gold_f, gold_f)],
+            "baselines": [(gold_f, Organization.from_clustering([["d1", "d4"]]))],
+            "clustering": [(clusters_g, clusters_o), (clusters_g, clusters_g)],
+            "organization": [(org_g, org_o), (org_g, org_g)]}
+
+
+TASK_PAIRS = _task_pairs()

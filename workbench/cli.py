@@ -7,7 +7,8 @@
     zcat run.gz | python -m workbench eval --gold qrels --run - -m RR --format jsonl
     python -m workbench demo
 
-A gold topic a run lacks scores 0, so a mean is over every judged topic, as in ``Campaign.evaluate``
+A gold topic a run lacks scores without credit (0 on ranking measures, each other measure's worst value), so a
+mean is over every judged topic, as in ``Campaign.evaluate``
 (``--missing skip`` averages over the topics each run has, trec_eval's own default). Scores are printed to 4
 decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``-`` as ``--gold`` or a
 ``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
@@ -161,7 +162,10 @@ def _results(args):
     from workbench.data.replab import ReplabEncodingError
     from workbench.data.trec.errors import TrecEncodingError
 
-    policy = "zero" if args.complete else args.missing
+    if args.complete and args.missing not in (None, "zero"):
+        raise CliError(f"-c (--complete) scores the topics a run lacks, --missing {args.missing} does not: "
+                       "give one of them")
+    policy = args.missing or "zero"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -289,11 +293,14 @@ def build_parser() -> argparse.ArgumentParser:
                          help="encoding of the TREC and RepLab files (default utf-8; WePS XML declares its own)")
         cmd.add_argument("--gold-encoding", help="the gold's encoding, if not --encoding (RepLab gold: latin-1)")
         cmd.add_argument("--run-encoding", help="the runs' encoding, if not --encoding")
-        cmd.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
-                         help="a gold topic a run lacks: scored 0 (default, on an empty ranking as trec_eval -c "
-                              "and Campaign.evaluate score it: means over every judged topic, counts of the "
-                              "judgements such as NumRel kept), skipped (trec_eval 9.x without -c) or an error")
-        cmd.add_argument("-c", "--complete", action="store_true", help="--missing zero (trec_eval -c; the default)")
+        cmd.add_argument("--missing", choices=("zero", "skip", "error"),
+                         help="a gold topic a run lacks: scored without credit (zero, the default, as "
+                              "Campaign.evaluate scores it: ranking measures on an empty ranking as trec_eval -c "
+                              "does, counts of the judgements such as NumRel kept, every other measure at its "
+                              "worst value; means over every judged topic), skipped (trec_eval 9.x without -c) or "
+                              "an error")
+        cmd.add_argument("-c", "--complete", action="store_true",
+                         help="--missing zero (trec_eval -c; the default); refused beside another --missing")
         cmd.add_argument("--extra", choices=("error", "ignore"), default="error",
                          help="run topics the gold lacks: an error (default) or ignored")
         cmd.add_argument("-M", "--max-docs", type=_count, metavar="N",

@@ -13,6 +13,7 @@ applies the policy for topics a run lacks, and shapes the results::
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from workbench.data.trec.join import gain_table
 from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import WorkbenchError
 from workbench.metrics.ranking import evaluate_table, is_table_measure
-from workbench.metrics.registry import Measure, aggregate, parse
+from workbench.metrics.registry import Measure, aggregate, parse, worst
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 
@@ -149,9 +150,11 @@ class Campaign:
         ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (the default, shared
         with ``python -m workbench eval``/``compare``: as ``trec_eval -c`` scores it, on an empty ranking, so
         that every measure of retrieval is 0 and a mean is over every judged topic, while counts of the
-        judgements keep their value: ``NumRel`` is the topic's number of relevant documents; measures that are
-        not ranking measures score 0), ``"skip"`` (no rows; means cover the topics the run has, as trec_eval 9.x
-        without ``-c``) or ``"error"``.
+        judgements keep their value: ``NumRel`` is the topic's number of relevant documents; every other measure
+        scores its worst value, :func:`workbench.metrics.registry.worst`, never a credit: 0 where higher is
+        better, 1 for ``Lam%``, and a measure unbounded where it is bad, such as ``VI``, is refused),
+        ``"skip"`` (no rows; means cover the topics the run has, as trec_eval 9.x without ``-c``) or
+        ``"error"``.
         ``extra_topics``: run topics the gold lacks raise (``"error"``) or are dropped (``"ignore"``).
         Whatever the policies did is in ``df.attrs["missing_topics"]`` / ``df.attrs["extra_topics"]`` and,
         when some topic was missing or dropped, in a :class:`MissingTopicsWarning`. ``progress`` shows a
@@ -191,6 +194,7 @@ class Campaign:
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
         ranked, names_left = self._ranking_scores(names, placeholders=missing_topics == "zero")
+        unanswered = _worst_values(names_left, missing) if missing and missing_topics == "zero" else {}
         distributed = executor is not None
         if distributed:  # the ranking measures above were scored here, in one pass; the rest go to the workers
             from workbench.data.distributed import score_on
@@ -202,7 +206,7 @@ class Campaign:
             run = self.runs[system]
             scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
             if topic not in run:
-                scores.update(dict.fromkeys(names_left, 0.0))
+                scores.update(unanswered)
             elif distributed:
                 scores.update(others[system, topic])
             elif names_left:
@@ -211,8 +215,8 @@ class Campaign:
         attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
                  "extra_topics": {"policy": extra_topics, "topics": extra}}
         notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): "
-                 + ("scored 0, on an empty ranking as trec_eval -c scores them (counts of the judgements, such as "
-                    "NumRel, keep their value)" if missing_topics == "zero" else "skipped") for s, t in missing.items()]
+                 + (_unanswered_note(len(names) > len(names_left), unanswered) if missing_topics == "zero"
+                    else "skipped") for s, t in missing.items()]
         notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
                   for s, t in extra.items()]
         if notes:
@@ -234,6 +238,31 @@ class Campaign:
             except WorkbenchError as error:
                 raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
         return scores, [name for name in names if name not in table_names]
+
+
+def _worst_values(names: list[str], missing: dict[str, list[str]]) -> dict[str, float]:
+    """What a gold topic a run lacks scores on the measures that are not ranking measures: each one's worst
+    value (:func:`workbench.metrics.registry.worst`: 0 where higher is better, 1 for Lam%), never a credit; a
+    measure without a finite worst value (VI, the utilities) is refused, since no value is fair."""
+    values = {name: worst(name) for name in names}
+    unbounded = [name for name, value in values.items() if math.isinf(value)]
+    if unbounded:
+        system, topics = next(iter(missing.items()))
+        raise CampaignError(f"system {system!r} lacks gold topic(s) {topics_text(topics, 5)}, and "
+                            f"{', '.join(map(repr, unbounded))} ha"
+                            f"{'ve' if len(unbounded) > 1 else 's'} no worst value to score them with (unbounded "
+                            "where it is bad): pass missing_topics='skip' (--missing skip) to leave those topics out")
+    return values
+
+
+def _unanswered_note(ranking: bool, worst_values: dict[str, float]) -> str:
+    """How the topics a run lacks were scored, for the notes."""
+    parts = ["ranking measures as trec_eval -c scores them, on an empty ranking (counts of the judgements, such as "
+             "NumRel, keep their value)"] if ranking else []
+    if worst_values:
+        parts.append(("other measures at their" if ranking else "every measure at its") + " worst value ("
+                     + ", ".join(f"{name} {value:g}" for name, value in worst_values.items()) + ")")
+    return "scored without credit: " + "; ".join(parts)
 
 
 def _measure_names(measures) -> list[str]:
