@@ -261,3 +261,46 @@ def test_the_shell_scores_missing_topics_as_python_does_and_refuses_contradictin
         assert main([*args, *extra]) == 2
         assert message in capsys.readouterr().err
     assert main([*args, "-m", "AP", "-c", "--missing", "zero"]) == 0
+
+
+# ------------------------------------------------------------------ everything else a user can pass
+@pytest.mark.parametrize("measures", [None, 5, 2.5, object()])
+def test_measures_that_are_no_list_of_names_are_named(measures):
+    with pytest.raises(CampaignError, match=r"measures must be a measure name, a Measure or a list of them .* got "):
+        Campaign(GOLD, RUNS).evaluate(measures, progress=False)
+
+
+@pytest.mark.parametrize("returned", ["high", None, [0.5], 1j, b"0.5", {"x": 1}])
+def test_a_custom_measure_returning_no_number_is_named_with_its_topic(returned):
+    registry.register("test-returns", lambda gold, output: returned, task="test", source="tests/test_campaign.py")
+    try:
+        with pytest.raises(CampaignError, match=r"system 'full', topic 'q1': MeasureResultError: measure "
+                                                r"'test-returns' returned .* not a number"):
+            Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-returns", progress=False)
+    finally:
+        registry._REGISTRY.pop("test-returns")
+        registry._BY_NAME.pop("test-returns")
+
+
+@pytest.mark.parametrize(("gold_topics", "run_topics", "message"), [
+    ([1, 2], ["1", 2], r"system 'sys' names topic '1' \(str\) where the gold has 1 \(int\): give the topics of both "
+                       r"as one type"),
+    (["1", "2"], [1, "2"], r"names topic 1 \(int\) where the gold has '1' \(str\)"),
+    ([1, 2], [1.0, 2], r"system 'sys': topic 1.0 is a float: ids are strings or integers"),
+    ([True, 2], [1, 2], r"gold topic True is a bool"),
+    ([1, "1"], [1], r"gold topics 1 and '1' are both written 1: give ids of one type"),
+])
+def test_topic_ids_whose_types_differ_are_named(gold_topics, run_topics, message):
+    """Issue 20 item 6: 1.0 and True equal 1 as dictionary keys, and 1 and "1" print alike; a campaign refuses
+    such ids rather than matching or splitting topics silently."""
+    organization = Organization.parse("d1\nrest: d2")
+    with pytest.raises(CampaignError, match=message):
+        Campaign(dict.fromkeys(gold_topics, organization), {"sys": dict.fromkeys(run_topics, organization)})
+
+
+def test_systems_written_alike_are_refused_and_integer_ids_are_kept():
+    organization = Organization.parse("d1\nrest: d2")
+    with pytest.raises(CampaignError, match=r"systems 1 and '1' are both written 1"):
+        Campaign({"q": organization}, {1: {"q": organization}, "1": {"q": organization}})
+    scores = Campaign({7: organization}, {1: {7: organization}}).evaluate("AP", progress=False)
+    assert scores[["system", "topic", "value"]].values.tolist() == [[1, 7, 1.0]]

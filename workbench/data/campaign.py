@@ -68,6 +68,20 @@ def _progress(work: list, shown: bool):
     return tqdm(work, desc="evaluating", unit="topic", delay=1.0, leave=False)
 
 
+def _check_ids(what: str, ids: Iterable) -> None:
+    """Topic and system ids are strings or integers (a float or bool id would equal an int one: 1.0 == 1 ==
+    True), and no two of them are written alike (1 and "1" would print as one topic)."""
+    seen: dict[str, Any] = {}
+    for key in ids:
+        if isinstance(key, bool) or not isinstance(key, str | int | np.integer):
+            raise CampaignError(f"{what} {key!r} is a {type(key).__name__}: ids are strings or integers "
+                                f"(write e.g. {str(key)!r})")
+        if str(key) in seen:
+            raise CampaignError(f"{what}s {seen[str(key)]!r} and {key!r} are both written {key}: give ids of one "
+                                "type, e.g. str(id)")
+        seen[str(key)] = key
+
+
 @dataclass(frozen=True)
 class Campaign:
     """``gold``: topic → Organization; ``runs``: system → topic → Organization (what the readers return)."""
@@ -78,17 +92,29 @@ class Campaign:
     def __post_init__(self) -> None:
         if not isinstance(self.gold, Mapping) or not self.gold:
             raise CampaignError("the gold standard must be a non-empty mapping topic → Organization")
+        if not isinstance(self.gold, Judgements):  # the readers' own types hold string ids only
+            _check_ids("gold topic", self.gold)
         for topic, org in ([] if isinstance(self.gold, Judgements) else self.gold.items()):
             if not isinstance(org, Organization):
                 raise CampaignError(f"gold topic {topic!r}: expected an Organization, "
                                     f"got {type(org).__name__}")
         if not isinstance(self.runs, Mapping):
             raise CampaignError("runs must be a mapping system → topic → Organization")
+        _check_ids("system", self.runs)
+        written = {str(topic): topic for topic in self.gold}
         for system, run in self.runs.items():
             if not isinstance(run, Mapping):
                 raise CampaignError(f"system {system!r}: expected a mapping topic → Organization, "
                                     f"got {type(run).__name__}")
-            for topic, org in ([] if isinstance(run, RankedRun) else run.items()):
+            if isinstance(run, RankedRun):
+                continue
+            _check_ids(f"system {system!r}: topic", run)
+            for topic, org in run.items():
+                if topic not in self.gold and str(topic) in written:
+                    raise CampaignError(
+                        f"system {system!r} names topic {topic!r} ({type(topic).__name__}) where the gold has "
+                        f"{written[str(topic)]!r} ({type(written[str(topic)]).__name__}): give the topics of both "
+                        "as one type, e.g. str(topic)")
                 if not isinstance(org, Organization):
                     raise CampaignError(f"system {system!r}, topic {topic!r}: expected an Organization, "
                                         f"got {type(org).__name__}")
@@ -269,6 +295,9 @@ def _measure_names(measures) -> list[str]:
     """The measures as the names their scores are keyed by; unknown names fail here, before any work."""
     if isinstance(measures, str | Measure):
         measures = [measures]
+    if not isinstance(measures, Iterable):
+        raise CampaignError(f"measures must be a measure name, a Measure or a list of them (e.g. ['AP', 'P@10']), "
+                            f"got {type(measures).__name__}")
     names: list[str] = []
     for measure in measures:
         parse(measure)  # raises UnknownMeasureError listing the known measures

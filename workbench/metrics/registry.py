@@ -40,6 +40,10 @@ class MeasureParameterError(UnknownMeasureError, ParameterError):
     """A parameter value outside the domain its measure declares, e.g. ``nDCG@-1`` or ``WAcc(lam=-5)``."""
 
 
+class MeasureResultError(WorkbenchError):
+    """A measure's compute function (a custom one, registered with :func:`register`) returned no number."""
+
+
 DIRECTIONS = ("higher", "lower")
 
 PARAMETER_ALIASES = {"rel_level": "rel"}
@@ -281,7 +285,17 @@ class Measure:
         return self.spec.compute(gold, output, **self.params)
 
     def pick(self, result) -> float:
-        return float(result[self.spec.field] if self.spec.field else result)
+        """The measure's value in a result of its compute function, as a float; a value that is not a number
+        (a custom measure returning text, None, a list) raises :class:`MeasureResultError`."""
+        value = result[self.spec.field] if self.spec.field else result
+        if not isinstance(value, str | bytes | complex):
+            try:
+                return float(value)
+            except (TypeError, ValueError):
+                pass
+        raise MeasureResultError(f"measure {str(self)!r} returned {value!r} ({type(value).__name__}), not a number: "
+                                 "its compute function must return a float (or a mapping holding one under its "
+                                 "field)")
 
     def __call__(self, gold, output) -> float:
         return self.pick(self.compute(gold, output))
