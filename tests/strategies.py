@@ -38,11 +38,14 @@ def organizations(draw, docs=DOCS, finite=None, max_levels=4, max_clusters=3, ov
 
 
 # Ids that trip a notation writer: the rest: header in any case, grades, braces, comments, quotes, escapes,
-# blanks and line breaks of every kind, a long s that matches 's' case-insensitively.
+# blanks and line breaks of every kind, a long s that matches 's' case-insensitively, surrogate code points
+# (alone, or a high and a low one that JSON escapes would join into one character).
 AWKWARD_IDS = ["rest:", "REST:x", "rest", "Rest :", "reſt:", "[2]", "[", "]", "{", "}", "{}", "#", "a#b", ",", '"',
-               '"q"', "\\", "\\n", "a b", " ", "\t", "x\ny", "\r", "\u2028", "\x85", "\x00", "é", "d1", "d10"]
-document_ids = st.one_of(st.sampled_from(AWKWARD_IDS), st.text(min_size=1, max_size=5),
-                         st.text(alphabet='rest:[]{}#," \\\n', min_size=1, max_size=6))
+               '"q"', "\\", "\\n", "a b", " ", "\t", "x\ny", "\r", "\u2028", "\x85", "\x00", "é", "d1", "d10",
+               "\ud83d\ude00 x", "\ud800", "{\udfff", "😀 x"]
+ANY_CHARACTER = st.characters(exclude_categories=())  # every code point, surrogates included
+document_ids = st.one_of(st.sampled_from(AWKWARD_IDS), st.text(ANY_CHARACTER, min_size=1, max_size=5),
+                         st.text(alphabet='rest:[]{}#," \\\n\ud83d\ude00', min_size=1, max_size=6))
 grades = st.floats(allow_nan=False)
 
 
