@@ -241,7 +241,8 @@ def test_any_unicode_text_parses_or_raises_an_organization_error(text):
     check_text_round_trip(text)  # any other exception fails the test
 
 
-@pytest.mark.parametrize("ids", [["\ud83d\ude00 x"], ["\ud83d\ude00", "\ud83d\ude00 x", "😀 x"], ["a\ud800 b", "{\udfff"]])
+@pytest.mark.parametrize("ids", [["\ud83d\ude00 x"], ["\ud83d\ude00", "\ud83d\ude00 x", "😀 x"],
+                                 ["a\ud800 b", "{\udfff"]])
 def test_surrogate_code_points_round_trip_in_quoted_ids(ids):
     """Issue 20 item 7: a quoted id holding a high and a low surrogate was written as two JSON escapes, which
     read back as one character (😀); surrogates are now written as they are."""
