@@ -38,11 +38,14 @@ def organizations(draw, docs=DOCS, finite=None, max_levels=4, max_clusters=3, ov
 
 
 # Ids that trip a notation writer: the rest: header in any case, grades, braces, comments, quotes, escapes,
-# blanks and line breaks of every kind, a long s that matches 's' case-insensitively.
+# blanks and line breaks of every kind, a long s that matches 's' case-insensitively, surrogate code points
+# (alone, or a high and a low one that JSON escapes would join into one character).
 AWKWARD_IDS = ["rest:", "REST:x", "rest", "Rest :", "reſt:", "[2]", "[", "]", "{", "}", "{}", "#", "a#b", ",", '"',
-               '"q"', "\\", "\\n", "a b", " ", "\t", "x\ny", "\r", "\u2028", "\x85", "\x00", "é", "d1", "d10"]
-document_ids = st.one_of(st.sampled_from(AWKWARD_IDS), st.text(min_size=1, max_size=5),
-                         st.text(alphabet='rest:[]{}#," \\\n', min_size=1, max_size=6))
+               '"q"', "\\", "\\n", "a b", " ", "\t", "x\ny", "\r", "\u2028", "\x85", "\x00", "é", "d1", "d10",
+               "\ud83d\ude00 x", "\ud800", "{\udfff", "😀 x"]
+ANY_CHARACTER = st.characters(exclude_categories=())  # every code point, surrogates included
+document_ids = st.one_of(st.sampled_from(AWKWARD_IDS), st.text(ANY_CHARACTER, min_size=1, max_size=5),
+                         st.text(alphabet='rest:[]{}#," \\\n\ud83d\ude00', min_size=1, max_size=6))
 grades = st.floats(allow_nan=False)
 
 
@@ -67,3 +70,23 @@ def constructed_organizations(draw):
     if org.levels and draw(st.booleans()):
         org = Organization(org.levels, org.rest, tuple(draw(grades) for _ in org.levels))
     return org
+
+
+def _task_pairs() -> dict[str, list[tuple[Organization, Organization]]]:
+    """A few fixed (gold, output) pairs of the shape each task's measures read."""
+    graded = Organization.from_graded({"d1": 3, "d2": 1, "d3": 0, "d4": 2})
+    ranking = Organization.from_ranking(["d2", "x1", "d1", "d4", "d3"])
+    gold_f = Organization.from_filtering(["d1", "d2", "d3"], ["d4", "d5", "d6", "d7", "d8"])
+    out_f = Organization.from_filtering(["d1", "d4"], ["d2", "d3", "d5", "d6", "d7", "d8"])
+    clusters_g = Organization.from_clustering([["d1", "d2", "d3"], ["d4", "d5"], ["d6"]])
+    clusters_o = Organization.from_clustering([["d1", "d2"], ["d3", "d4", "d5", "d6"]])
+    org_g = Organization.parse("d1 {d2 d3}\n{d4 d5}")
+    org_o = Organization.parse("d2 d1\nd4 {d3 d5}")
+    return {"ranking": [(graded, ranking), (graded, Organization.from_ranking([]))],
+            "filtering": [(gold_f, out_f), (gold_f, gold_f)],
+            "baselines": [(gold_f, Organization.from_clustering([["d1", "d4"]]))],
+            "clustering": [(clusters_g, clusters_o), (clusters_g, clusters_g)],
+            "organization": [(org_g, org_o), (org_g, org_g)]}
+
+
+TASK_PAIRS = _task_pairs()

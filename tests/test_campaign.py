@@ -2,6 +2,8 @@
 trec_eval reference values reproduced end to end."""
 
 import csv
+import math
+import re
 import time
 import warnings
 from pathlib import Path
@@ -65,7 +67,8 @@ def test_tidy_rows_in_order_hold_what_the_registry_returns(toy_measures):
 def test_missing_topics_zero_skip_error_are_applied_and_reported(toy_measures):
     campaign = Campaign(GOLD, RUNS)
     assert campaign.missing_topics() == {"partial": ["q2"]}
-    with pytest.warns(MissingTopicsWarning, match=r"'partial' lacks 1 gold topic\(s\) \('q2'\): scored 0"):
+    with pytest.warns(MissingTopicsWarning, match=r"'partial' lacks 1 gold topic\(s\) \('q2'\): scored without "
+                      r"credit: every measure at its worst value \(test-shared 0\)"):
         zero = campaign.evaluate("test-shared", missing_topics="zero", progress=False)
     partial = zero[zero.system == "partial"]
     assert list(partial.topic) == ["q1", "q2", "q3"] and list(partial.value) == [0.5, 0.0, 1.0]
@@ -183,7 +186,8 @@ def test_trec_eval_complete_flag_is_the_zero_policy():
     runs = read_trec_run(shared_dataset("trec_eval_test", "results.trunc"))
     reference = read_trec_eval_output(shared_dataset("trec_eval_test", "out.test.aqc"))
     reference = reference[reference.measure.isin(list(TREC_NAMES))]
-    with pytest.warns(MissingTopicsWarning, match=r"'STANDARD' lacks 1 gold topic\(s\) \('302'\): scored 0"):
+    with pytest.warns(MissingTopicsWarning,
+                      match=r"'STANDARD' lacks 1 gold topic\(s\) \('302'\): scored without credit: ranking"):
         zero = Campaign(gold, runs).evaluate(list(TREC_NAMES.values()), missing_topics="zero", progress=False)
     ours = pd.concat([zero, means(zero)]).set_index(["topic", "measure"])["value"]
     for name, topic, value in reference[["measure", "topic", "value"]].itertuples(index=False):
@@ -198,3 +202,105 @@ def test_trec_eval_complete_flag_is_the_zero_policy():
         if name.startswith("num_"):
             continue  # summed
         assert skip.set_index("measure").loc[TREC_NAMES[name], "value"] == pytest.approx(value, abs=5e-5)
+
+
+# ------------------------------------------------------------------ a topic a run lacks earns no credit
+def _non_ranking_specs():
+    registry._load()
+    from workbench.metrics.ranking import is_table_measure
+
+    return [spec for spec in registry._REGISTRY.values()
+            if spec.task != "ranking" and not is_table_measure(spec.name)]
+
+
+def _default_name(spec) -> str:
+    return spec.name if spec.task != "organization" else f"{spec.name}(n=10, wn=0.8)"
+
+
+@pytest.mark.parametrize("spec", _non_ranking_specs(), ids=lambda spec: spec.name)
+def test_a_missing_topic_scores_the_worst_value_or_is_refused(spec):
+    """Issue 20 item 8: Lam% and VI came out perfect (0) for a topic the system skipped. Now every measure
+    scores its worst value (registered range and direction), which no answered topic beats; a measure
+    unbounded where it is bad is refused with the reason."""
+    from tests.strategies import TASK_PAIRS
+
+    gold, output = TASK_PAIRS[spec.task][0]
+    name = _default_name(spec)
+    campaign = Campaign({"t1": gold, "t2": gold}, {"sys": {"t1": output}})
+    worst = registry.worst(name)
+    if math.isinf(worst):
+        with pytest.raises(CampaignError, match=rf"system 'sys' lacks gold topic\(s\) 't2', and "
+                                                rf"'{re.escape(name)}' has no worst value .* missing_topics='skip'"):
+            campaign.evaluate(name, progress=False)
+        return
+    with pytest.warns(MissingTopicsWarning,
+                      match=rf"every measure at its worst value \({re.escape(name)} {worst:g}\)"):
+        scores = campaign.evaluate(name, progress=False).set_index("topic")["value"]
+    assert scores["t2"] == worst
+    answered = scores["t1"]
+    assert math.isnan(answered) or (answered >= worst if spec.direction == "higher" else answered <= worst)
+
+
+def test_the_shell_scores_missing_topics_as_python_does_and_refuses_contradicting_settings(tmp_path, capsys):
+    """Issue 20 items 3 and 8 in the shell: Lam% at its worst, VI refused, ``-c`` beside ``--missing skip``
+    refused, ``-l`` against a name's own ``rel`` refused (quoting the name as typed)."""
+    from workbench.cli import main
+
+    gold, run = tmp_path / "gold.qrels", tmp_path / "run"
+    gold.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d4 0\n")
+    run.write_text("q1 Q0 d1 1 2 s\nq1 Q0 d2 2 1 s\n")
+    args = ["eval", "--gold", str(gold), "--run", str(run), "--per-topic", "--format", "csv", "-q"]
+    assert main([*args, "-m", "Lam%", "AP"]) == 0
+    out, err = capsys.readouterr()
+    assert "s,q2,Lam%,1.0\n" in out and "s,q2,AP,0.0\n" in out
+    assert "ranking measures as trec_eval -c scores them" in err
+    assert "other measures at their worst value (Lam% 1)" in err
+    for extra, message in ((["-m", "VI"], "'VI' has no worst value"),
+                           (["-m", "AP", "-c", "--missing", "skip"], "-c (--complete) scores the topics a run lacks"),
+                           (["-m", "P(rel=1)@5", "-l", "2"], "'P(rel=1)@5' writes rel=1, the setting for")):
+        assert main([*args, *extra]) == 2
+        assert message in capsys.readouterr().err
+    assert main([*args, "-m", "AP", "-c", "--missing", "zero"]) == 0
+
+
+# ------------------------------------------------------------------ everything else a user can pass
+@pytest.mark.parametrize("measures", [None, 5, 2.5, object()])
+def test_measures_that_are_no_list_of_names_are_named(measures):
+    with pytest.raises(CampaignError, match=r"measures must be a measure name, a Measure or a list of them .* got "):
+        Campaign(GOLD, RUNS).evaluate(measures, progress=False)
+
+
+@pytest.mark.parametrize("returned", ["high", None, [0.5], 1j, b"0.5", {"x": 1}])
+def test_a_custom_measure_returning_no_number_is_named_with_its_topic(returned):
+    registry.register("test-returns", lambda gold, output: returned, task="test", source="tests/test_campaign.py")
+    try:
+        with pytest.raises(CampaignError, match=r"system 'full', topic 'q1': MeasureResultError: measure "
+                                                r"'test-returns' returned .* not a number"):
+            Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-returns", progress=False)
+    finally:
+        registry._REGISTRY.pop("test-returns")
+        registry._BY_NAME.pop("test-returns")
+
+
+@pytest.mark.parametrize(("gold_topics", "run_topics", "message"), [
+    ([1, 2], ["1", 2], r"system 'sys' names topic '1' \(str\) where the gold has 1 \(int\): give the topics of both "
+                       r"as one type"),
+    (["1", "2"], [1, "2"], r"names topic 1 \(int\) where the gold has '1' \(str\)"),
+    ([1, 2], [1.0, 2], r"system 'sys': topic 1.0 is a float: ids are strings or integers"),
+    ([True, 2], [1, 2], r"gold topic True is a bool"),
+    ([1, "1"], [1], r"gold topics 1 and '1' are both written 1: give ids of one type"),
+])
+def test_topic_ids_whose_types_differ_are_named(gold_topics, run_topics, message):
+    """Issue 20 item 6: 1.0 and True equal 1 as dictionary keys, and 1 and "1" print alike; a campaign refuses
+    such ids rather than matching or splitting topics silently."""
+    organization = Organization.parse("d1\nrest: d2")
+    with pytest.raises(CampaignError, match=message):
+        Campaign(dict.fromkeys(gold_topics, organization), {"sys": dict.fromkeys(run_topics, organization)})
+
+
+def test_systems_written_alike_are_refused_and_integer_ids_are_kept():
+    organization = Organization.parse("d1\nrest: d2")
+    with pytest.raises(CampaignError, match=r"systems 1 and '1' are both written 1"):
+        Campaign({"q": organization}, {1: {"q": organization}, "1": {"q": organization}})
+    scores = Campaign({7: organization}, {1: {7: organization}}).evaluate("AP", progress=False)
+    assert scores[["system", "topic", "value"]].values.tolist() == [[1, 7, 1.0]]

@@ -96,7 +96,7 @@ def test_eval_prints_without_pandas(tmp_path):
 
     (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\n")
     (tmp_path / "run").write_text("q1 Q0 d1 1 0.5 s\nq1 Q0 d2 2 0.9 s\n")
-    for fmt in ("table", "csv", "json", "jsonl"):
+    for fmt in ("table", "csv", "json", "jsonl", "markdown", "latex"):
         script = ("import sys\nfrom workbench.cli import main\n"
                   f"main(['eval', '--gold', {str(tmp_path / 'qrels')!r}, '--run', {str(tmp_path / 'run')!r}, "
                   f"'-m', 'AP', 'NumRel', '--per-topic', '-q', '--format', {fmt!r}])\n"

@@ -54,15 +54,17 @@ def run_main(args: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
 
 # ---------------------------------------------------------------------------------- missing topics
 def test_python_and_the_shell_give_the_same_rr_on_a_campaign_with_a_missing_topic(files):
-    """sysA lacks q2: scored 0 by default on both sides, so RR = (1/2 + 0 + 1)/3; ``skip`` is a flag away."""
+    """sysA lacks q2: scored without credit (0) by default on both sides, so RR = (1/2 + 0 + 1)/3; ``skip`` is a
+    flag away."""
     campaign = Campaign(read_trec_qrels(files["qrels"]), read_trec_run(files["run_a"]))
-    with pytest.warns(MissingTopicsWarning, match=r"system 'sysA' lacks 1 gold topic\(s\) \('q2'\): scored 0"):
+    with pytest.warns(MissingTopicsWarning,
+                      match=r"system 'sysA' lacks 1 gold topic\(s\) \('q2'\): scored without credit"):
         python = means(campaign.evaluate("RR", progress=False), wide=True).loc["sysA", "RR"]
     shell = run_cli("eval", "--gold", str(files["qrels"]), "--run", str(files["run_a"]), "-m", "RR",
                     "--format", "json")
     assert shell.returncode == 0, shell.stderr
     assert python == json.loads(shell.stdout)["means"]["sysA"]["RR"] == pytest.approx(0.5)
-    assert "system 'sysA' lacks 1 gold topic(s) ('q2'): scored 0" in shell.stderr.decode()
+    assert "system 'sysA' lacks 1 gold topic(s) ('q2'): scored without credit" in shell.stderr.decode()
 
     with pytest.warns(MissingTopicsWarning, match="skipped"):
         skipped = means(campaign.evaluate("RR", missing_topics="skip", progress=False), wide=True)
@@ -78,8 +80,7 @@ def test_both_help_texts_say_the_default():
     for command in ("eval", "compare"):
         with contextlib.redirect_stdout(io.StringIO()) as out, pytest.raises(SystemExit):
             parser.parse_args([command, "--help"])
-        assert "scored 0 (default" in " ".join(out.getvalue().split())
-        assert parser.parse_args([command, "--gold", "g", "--run", "r", "-m", "RR"]).missing == "zero"
+        assert "scored without credit (zero, the default" in " ".join(out.getvalue().split())
 
 
 # -------------------------------------------------------------------------------------------- JSON

@@ -293,3 +293,27 @@ def test_a_measure_registered_under_a_new_name_in_the_session_is_unknown_to_fres
     finally:
         registry._REGISTRY.pop("test-nmi-alias")
         registry._BY_NAME.pop("test-nmi-alias")
+
+
+@pytest.mark.slow
+def test_executors_that_take_no_more_work_are_named(custom_measures):
+    """Issue 20 item 6: a shut-down pool, a pool broken by a worker lost before, a closed Dask client."""
+    campaign = _grouping_campaign(12, topics=4)
+    for kind in (ThreadPoolExecutor, ProcessPoolExecutor):
+        pool = kind(1)
+        pool.shutdown()
+        with pytest.raises(CampaignError, match=rf"the executor \({kind.__name__}\) takes no more work "
+                                                r"\(RuntimeError: cannot schedule new futures after shutdown\): "
+                                                r"create a new one"):
+            campaign.evaluate(["NMI"], executor=pool, progress=False)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with pytest.raises(CampaignInterruptedError):  # its worker dies: the pool is broken from now on
+            Campaign(dict(campaign.gold, t0=Organization.from_clustering([[KILL_DOC]])), campaign.runs).evaluate(
+                ["test-kill"], executor=pool, progress=False)
+        with pytest.raises(CampaignError, match=r"\(ProcessPoolExecutor\) takes no more work \(BrokenProcessPool"):
+            campaign.evaluate(["NMI"], executor=pool, progress=False)
+    distributed = pytest.importorskip("distributed", reason="dask[distributed] is the 'distributed' extra")
+    client = distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None)
+    client.close()
+    with pytest.raises(CampaignError, match=r"\(Client\) takes no more work \(the Dask client is closed\)"):
+        campaign.evaluate(["NMI"], executor=client, progress=False)

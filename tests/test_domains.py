@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.strategies import organizations
+from tests.strategies import TASK_PAIRS, organizations
 from workbench.metrics import registry
 from workbench.metrics.registry import Choices, Interval, MappingValue, Measure, MeasureParameterError, Pairs, parse
 from workbench.model import Organization
@@ -118,3 +118,88 @@ def test_measures_stay_in_their_range_over_their_declared_domains(spec):
             assert low - 1e-9 <= value <= high + 1e-9, f"{measure} = {value} outside [{low}, {high}]"
 
     check()
+
+
+def _edges(domain) -> list:
+    """The values at a domain's ends: a closed end itself, the nearest value inside an open one, and a huge
+    finite value at an infinite end (infinity itself only where the domain says it belongs)."""
+    if not isinstance(domain, Interval):
+        return []
+    low_open, high_open = domain._open()
+    edges = []
+    for end, is_open, inward in ((domain.low, low_open, math.inf), (domain.high, high_open, -math.inf)):
+        if math.isinf(end):
+            huge = (2**62 if domain.integer else 1e300) * (1 if end > 0 else -1)
+            edges += [huge, end] if domain.infinite else [huge]
+        elif domain.integer:
+            edges.append(int(end) + (0 if not is_open else 1 if inward > 0 else -1))
+        else:
+            edges.append(math.nextafter(end, inward) if is_open else end)
+    return edges
+
+
+EDGE_CASES = [(spec, key, value) for spec in SPECS for key in spec.params for value in _edges(spec.domains[key])]
+
+
+@pytest.mark.parametrize(("spec", "key", "value"), EDGE_CASES,
+                         ids=[f"{spec.name}-{key}={value!r}" for spec, key, value in EDGE_CASES])
+def test_measures_at_their_domains_edges_stay_in_range(spec, key, value):
+    """Issue 20 item 3: at each end of each parameter's domain (other parameters at their defaults, or at
+    n=10, wn=0.8 for R&S) every measure on a few fixed pairs is in its declared range or a documented NaN."""
+    params = {k: v if spec.domains[k].reason(v) is None else _edges(spec.domains[k])[0] for k, v in spec.params.items()}
+    if spec.task == "organization":
+        params.update(n=10, wn=0.8)
+    params[key] = value
+    if spec.task == "baselines" and params.get("n") is not None:
+        params["n"] = max(params["n"], len(DOCS) + 2)
+    if params.get("unmatched") == "strict":
+        return  # strict needs both sides over the same documents; the range test covers it
+    measure = Measure(spec, tuple(params.items()))
+    assert parse(str(measure)) == measure
+    for pair in TASK_PAIRS[spec.task]:
+        result = measure(*pair)
+        if math.isnan(result):
+            assert _documents_nan(spec), f"{measure} is NaN, which its docstring does not say it can be"
+        else:
+            low, high = spec.range
+            assert low - 1e-9 <= result <= high + 1e-9, f"{measure} = {result} outside [{low}, {high}]"
+
+
+def test_infinity_belongs_to_a_domain_only_where_it_says_so():
+    """``AP(rel=inf)``, ``Q-measure(beta=inf)``, ``SetUtility(a=inf)`` were accepted under a domain printed
+    ``[0, inf)``; now every domain's printed interval says whether inf belongs, and NaN never does."""
+    for spec in SPECS:
+        for key, domain in spec.domains.items():
+            if not isinstance(domain, Interval):
+                continue
+            for value in (math.inf, -math.inf, math.nan):
+                inside = domain.reason(value) is None
+                assert inside == (domain.infinite and value in (domain.low, domain.high)), (spec.name, key, value)
+                if not inside:
+                    with pytest.raises(MeasureParameterError, match=rf"parameter {re.escape(key)} .*got {value}"):
+                        registry._coerce(spec, key, registry._parse_value(str(value)), spec.name)
+    assert str(Interval(0)) == "in [0, inf)" and str(Interval(0, infinite=True)) == "in [0, inf]"
+    assert str(Interval()) == "in (-inf, inf)"
+
+
+@pytest.mark.parametrize(("name", "message"), [
+    ("RBP(p=0.5, p=0.9)", "parameter p is given twice (0.5 and 0.9)"),
+    ("AP(rel=1, rel_level=2)", "parameter rel is given twice (1 and 2)"),
+    ("P(k=5)@10", "parameter k is given twice (5 and 10)"),
+    ("nDCG(gains={1:1,1:5})", "parameter gains gives key 1 twice"),
+    ("nDCG(gains={1:1,2:2,1:5,2:3})", "parameter gains gives keys 1, 2 twice"),
+])
+def test_a_parameter_written_twice_is_refused(name, message):
+    with pytest.raises(registry.UnknownMeasureError, match=re.escape(f"{name!r}: {message}")):
+        parse(name)
+
+
+@given(st.sampled_from([spec for spec in SPECS if any(isinstance(d, Interval) for d in spec.domains.values())]),
+       st.data())
+def test_any_parameter_written_twice_is_refused(spec, data):
+    key = data.draw(st.sampled_from([k for k, d in spec.domains.items() if isinstance(d, Interval)]))
+    value = _edges(spec.domains[key])[0]
+    written = f"{key}={value!r}"
+    name = f"{spec.name}({written})@{value!r}" if key == spec.cutoff else f"{spec.name}({written}, {written})"
+    with pytest.raises(registry.UnknownMeasureError, match="given twice"):
+        parse(name)

@@ -82,10 +82,11 @@ def test_judged_only_on_an_organization_judges_its_prioritised_and_rest_document
 
 def test_the_parameter_is_declared_where_ir_measures_or_trec_eval_has_it():
     for name in IR_MEASURES_JUDGED_ONLY | TREC_EVAL_ONLY:
-        measure = parse(f"{name}(judged_only=True)")
+        level = "@0.5" if name == "IPrec" else ""  # IPrec has no default recall level
+        measure = parse(f"{name}(judged_only=True){level}")
         assert measure.params["judged_only"] is True
         assert str(parse(str(measure))) == str(measure) and "judged_only=True" in str(measure)
-        assert parse(name).params["judged_only"] is False
+        assert parse(name + level).params["judged_only"] is False
     for name in ("ERR@20", "Judged@10", "Q-measure"):  # neither trec_eval's nor ir_measures' judged_only
         with pytest.raises(UnknownMeasureError, match="unknown parameter 'judged_only'"):
             parse(f"{name}(judged_only=True)")
@@ -104,7 +105,14 @@ def test_true_is_read_in_any_case(spelling):
 
 def test_with_defaults_sets_a_level_and_judged_only_where_the_name_leaves_them():
     assert str(with_defaults("AP", rel=2, judged_only=True)) == "AP(rel=2, judged_only=True)"
-    assert str(with_defaults("P(rel=3)@5", rel=2)) == "P(rel=3)@5"  # the name's own level wins
+    assert str(with_defaults("P(rel=2)@5", rel=2)) == "P(rel=2)@5"  # the name agrees with the setting
+    for name in ("P(rel=3)@5", "P(rel=1)@5", "AP(rel_level=1)"):  # written out (even at the default): refused
+        with pytest.raises(MeasureParameterError,
+                           match=r"writes rel=\d, the setting for every measure \(trec_eval's -l, -J\) asks rel=2"):
+            with_defaults(name, rel=2)
+    with pytest.raises(MeasureParameterError,
+                       match="'AP\\(judged_only=False\\)' writes judged_only=False, .* asks judged_only=True"):
+        with_defaults("AP(judged_only=False)", judged_only=True)
     assert str(with_defaults("RBP", rel=2)) == "RBP"  # graded RBP stays graded, as trec_eval's rbp ignores -l
     assert str(with_defaults("nDCG@10", rel=2)) == "nDCG@10"
     assert with_defaults("Bpref", rel=2).params["rel_level"] == 2.0

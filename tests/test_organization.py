@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.strategies import constructed_organizations, organizations
+from tests.strategies import ANY_CHARACTER, constructed_organizations, organizations
 from workbench import Organization, OrganizationError
 
 TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
@@ -236,6 +236,14 @@ def test_every_text_that_parses_round_trips_10000(text):
 
 
 @settings(max_examples=300)
-@given(st.text(max_size=60))
+@given(st.text(ANY_CHARACTER, max_size=60))
 def test_any_unicode_text_parses_or_raises_an_organization_error(text):
     check_text_round_trip(text)  # any other exception fails the test
+
+
+@pytest.mark.parametrize("ids", [["\ud83d\ude00 x"], ["\ud83d\ude00", "\ud83d\ude00 x", "😀 x"],
+                                 ["a\ud800 b", "{\udfff"]])
+def test_surrogate_code_points_round_trip_in_quoted_ids(ids):
+    """Issue 20 item 7: a quoted id holding a high and a low surrogate was written as two JSON escapes, which
+    read back as one character (😀); surrogates are now written as they are."""
+    check_round_trip(Organization.from_ranking(ids))

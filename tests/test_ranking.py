@@ -360,3 +360,21 @@ def test_names_parse_and_round_trip():
         assert parse(str(measure)) == measure
     assert str(parse("nDCG(gain=exp)@10")) == "nDCG(gain=exp)@10"
     assert parse("RBP").params["p"] == 0.8
+
+
+@pytest.mark.parametrize("measure", ["ERR", "ERR(gain=linear)", "RBP(max_grade=4)"])
+def test_a_grade_above_max_grade_counts_as_max_grade_with_a_warning(measure):
+    """Issue 20 item 8: ERR made a grade above max_grade a certain stop without a word while RBP clamped it.
+    One rule for every measure with a max_grade: it counts as max_grade, and a warning says so."""
+    import warnings
+
+    from workbench.errors import WorkbenchWarning
+
+    ranking = Organization.from_ranking(["d1", "d2", "d3"])
+    above = Organization.from_graded({"d1": 1, "d2": 7, "d3": 2})
+    at_max = Organization.from_graded({"d1": 1, "d2": 4, "d3": 2})
+    with pytest.warns(WorkbenchWarning, match=r"1 retrieved grade above max_grade=4 \(up to 7\) count as 4"):
+        value = evaluate(above, ranking, measure)[measure]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert value == evaluate(at_max, ranking, measure)[measure]

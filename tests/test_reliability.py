@@ -6,8 +6,10 @@ import csv
 import itertools
 import math
 import random
+import re
 from unittest import mock
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -312,14 +314,32 @@ def test_no_priority_relation_at_all_scores_zero_priority():
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({}, "n and wn are required"),
     ({"n": 10}, "give both n and wn"),
-    ({"n": 10, "wn": 1.5}, "wn must be a weight strictly between 0 and 1"),
-    ({"n": -1, "wn": 0.5}, "n must be a positive"),
+    ({"n": 10, "wn": 1.5}, "wn (the weight of the first n) must be in [1e-06, 0.999999], got 1.5"),
+    ({"n": -1, "wn": 0.5}, "n (a number of positions) must be in [1, 1e+06], got -1"),
+    ({"n": 1e308, "wn": 0.1}, "n (a number of positions) must be in [1, 1e+06], got 1e+308"),  # c overflowed
+    ({"n": 10, "wn": 1e-320}, "wn (the weight of the first n) must be in [1e-06, 0.999999], got 1e-320"),
+    ({"n": float("nan"), "wn": 0.5}, "n (a number of positions) must be in [1, 1e+06], got nan"),
     ({"n": 10, "wn": 0.8, "missing": "ignore"}, "missing must be one of tail, singleton, replab"),
 ])
 def test_bad_parameters_say_what_is_wrong(kwargs, message):
     gold = Organization.parse(TABLE9_GOLD)
-    with pytest.raises(ParameterError, match=message):
+    with pytest.raises(ParameterError, match=re.escape(message)):
         reliability_sensitivity(gold, gold, **kwargs)
+
+
+EDGES = {"n": [1.0, 1 + 1e-9, 10, 1e6 - 1, 1e6], "wn": [1e-6, 2e-6, 0.5, 1 - 2e-6, 1 - 1e-6]}
+
+
+@settings(max_examples=60, deadline=None)
+@given(gold=organizations(), output=organizations(), n=st.sampled_from(EDGES["n"]) | st.floats(1, 1e6),
+       wn=st.sampled_from(EDGES["wn"]) | st.floats(1e-6, 1 - 1e-6))
+def test_n_and_wn_anywhere_in_their_domain_give_scores_never_nan(gold, output, n, wn):
+    """Issue 20 item 4: at the domain's edges (n = 1e6 with wn = 1e-6 puts c near 1e12) every score is a number
+    in [0, 1], and numpy's scalars are the numbers they hold."""
+    scores = reliability_sensitivity(gold, output, n=n, wn=wn).to_dict()
+    assert all(-1e-12 <= value <= 1 + 1e-12 for value in scores.values()), scores  # no NaN, rounding only
+    as_numpy = np.int64(n) if float(n).is_integer() else np.float64(n)
+    assert reliability_sensitivity(gold, output, n=as_numpy, wn=np.float64(wn)).to_dict() == scores
 
 
 def test_not_an_organization_is_a_named_type_error():

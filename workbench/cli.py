@@ -7,7 +7,8 @@
     zcat run.gz | python -m workbench eval --gold qrels --run - -m RR --format jsonl
     python -m workbench demo
 
-A gold topic a run lacks scores 0, so a mean is over every judged topic, as in ``Campaign.evaluate``
+A gold topic a run lacks scores without credit (0 on ranking measures, each other measure's worst value), so a
+mean is over every judged topic, as in ``Campaign.evaluate``
 (``--missing skip`` averages over the topics each run has, trec_eval's own default). Scores are printed to 4
 decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``-`` as ``--gold`` or a
 ``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
@@ -28,7 +29,20 @@ import warnings
 from contextlib import contextmanager
 
 from workbench.errors import WorkbenchError
-from workbench.shell import JSON_FORMATS, Table, dumps, eval_json, jsonl_rows, records, table_of, tables_json
+from workbench.escape import latex_escape, markdown_escape
+from workbench.shell import (
+    JSON_FORMATS,
+    OutputError,
+    Table,
+    dumps,
+    emit,
+    eval_json,
+    jsonl_rows,
+    records,
+    say,
+    table_of,
+    tables_json,
+)
 
 FORMATS = ("auto", "trec", "replab", "weps")
 OUTPUTS = ("table", "csv", "markdown", "latex", *JSON_FORMATS)
@@ -41,6 +55,12 @@ class CliError(WorkbenchError):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, not argparse's usage + message
         raise CliError(f"{message} (see {self.prog} --help)")
+
+    def _print_message(self, message: str, file=None) -> None:  # help and usage: the shell's output rules
+        if message and (file is None or file is sys.stdout):
+            emit(message)
+        elif message:
+            say(message.rstrip("\n"))
 
 
 # ----------------------------------------------------------------------------------------------- printing
@@ -86,18 +106,15 @@ def text_table(table: Table, fmt: str) -> str:
         return "".join("  ".join(x.rjust(w) for x, w in zip(row, widths, strict=True)).rstrip() + "\n"
                        for row in [header, *cells])
     if fmt == "markdown":
-        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        lines += ["| " + " | ".join(row) + " |" for row in cells]
+        lines = ["| " + " | ".join(map(markdown_escape, header)) + " |", "|" + "|".join("---" for _ in header) + "|"]
+        lines += ["| " + " | ".join(map(markdown_escape, row)) + " |" for row in cells]
         return "\n".join(lines) + "\n"
-
-    def tex(text: str) -> str:
-        return "".join("\\" + c if c in "&%$#_{}" else c for c in text.replace("\\", "/"))
 
     numeric = [all(isinstance(row[i], int | float) and not isinstance(row[i], bool) for row in table.rows)
                for i in range(len(header))]
     lines = ["\\begin{tabular}{" + "".join("r" if n else "l" for n in numeric) + "}", "\\hline",
-             " & ".join(map(tex, header)) + r" \\", "\\hline"]
-    lines += [" & ".join(map(tex, row)) + r" \\" for row in cells]
+             " & ".join(map(latex_escape, header)) + r" \\", "\\hline"]
+    lines += [" & ".join(map(latex_escape, row)) + r" \\" for row in cells]
     lines += ["\\hline", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
 
@@ -145,7 +162,10 @@ def _results(args):
     from workbench.data.replab import ReplabEncodingError
     from workbench.data.trec.errors import TrecEncodingError
 
-    policy = "zero" if args.complete else args.missing
+    if args.complete and args.missing not in (None, "zero"):
+        raise CliError(f"-c (--complete) scores the topics a run lacks, --missing {args.missing} does not: "
+                       "give one of them")
+    policy = args.missing or "zero"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -159,7 +179,7 @@ def _results(args):
         scores = campaign.score(_measures(args), missing_topics=policy, extra_topics=args.extra,
                                 progress=not args.quiet)
     for warning in caught:
-        print(f"workbench: note: {warning.message}", file=sys.stderr)
+        say(f"workbench: note: {warning.message}")
     return scores
 
 
@@ -169,11 +189,11 @@ def cmd_eval(args) -> int:
     scores = _results(args)
     results, table = Table(COLUMNS, scores.rows), Table(COLUMNS, summaries(scores.rows))
     if args.format == "json":
-        sys.stdout.write(eval_json(results, table, args.per_topic, scores.attrs))
+        emit(eval_json(results, table, args.per_topic, scores.attrs))
         return 0
     if args.per_topic:
         table = Table(COLUMNS, results.rows + table.rows)
-    sys.stdout.write(render(table, args.format))
+    emit(render(table, args.format))
     return 0
 
 
@@ -196,27 +216,28 @@ def cmd_compare(args) -> int:
     if args.format in JSON_FORMATS:
         uir = matrix.stack().rename("uir").rename_axis(["system_a", "system_b"]).reset_index()
         tables = {"means": table_of(means(results)), "uir": table_of(uir), "significance": table_of(tests[shown])}
-        sys.stdout.write(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
+        emit(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
         return 0
     sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
                      text_table(table_of(matrix.reset_index(allow_duplicates=True)), args.format)))
     sections.append((tests.attrs.get("report", "significance"), text_table(table_of(tests[shown]), args.format)))
     comment = "%" if args.format == "latex" else "#"
-    sys.stdout.write("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
+    emit("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
     return 0
 
 
 def cmd_demo(args) -> int:
     from workbench import datasets
     from workbench.metrics.reliability import reliability_sensitivity
+
     example = datasets.load("seed000-table9")
     fields = {"R≺": "r_priority", "S≺": "s_priority", "R∼": "r_relatedness", "S∼": "s_relatedness"}
     outputs = {"gold": example.gold, **example.outputs}
-    print(f"{example.title}\n{example.source}")
-    print(f"computed with reliability_sensitivity(gold, output, n={example.params['n']}, "
-          f"wn={example.params['wn']}); the paper's printed value in parentheses\n")
     width = max(map(len, outputs))
-    print(" " * width + "".join(f"{m:>17}" for m in fields))
+    lines = [example.title, example.source,
+             f"computed with reliability_sensitivity(gold, output, n={example.params['n']}, "
+             f"wn={example.params['wn']}); the paper's printed value in parentheses", "",
+             " " * width + "".join(f"{m:>17}" for m in fields)]
     differs = False
     for block, output in outputs.items():
         scores = reliability_sensitivity(example.gold, output, n=example.params["n"], wn=example.params["wn"])
@@ -226,9 +247,10 @@ def cmd_demo(args) -> int:
             mark = "*" if abs(value - printed) > 0.005 else " "
             differs |= mark == "*"
             cells.append(f"{value:.4f} ({printed:g}){mark}".rjust(17))
-        print(block.ljust(width) + "".join(cells))
+        lines.append(block.ljust(width) + "".join(cells))
     if differs:
-        print("\n* differs from the printed value by more than its rounding (datasets/seed000-table9.org)")
+        lines += ["", "* differs from the printed value by more than its rounding (datasets/seed000-table9.org)"]
+    emit("".join(line + "\n" for line in lines))
     return 0
 
 
@@ -271,11 +293,14 @@ def build_parser() -> argparse.ArgumentParser:
                          help="encoding of the TREC and RepLab files (default utf-8; WePS XML declares its own)")
         cmd.add_argument("--gold-encoding", help="the gold's encoding, if not --encoding (RepLab gold: latin-1)")
         cmd.add_argument("--run-encoding", help="the runs' encoding, if not --encoding")
-        cmd.add_argument("--missing", choices=("zero", "skip", "error"), default="zero",
-                         help="a gold topic a run lacks: scored 0 (default, on an empty ranking as trec_eval -c "
-                              "and Campaign.evaluate score it: means over every judged topic, counts of the "
-                              "judgements such as NumRel kept), skipped (trec_eval 9.x without -c) or an error")
-        cmd.add_argument("-c", "--complete", action="store_true", help="--missing zero (trec_eval -c; the default)")
+        cmd.add_argument("--missing", choices=("zero", "skip", "error"),
+                         help="a gold topic a run lacks: scored without credit (zero, the default, as "
+                              "Campaign.evaluate scores it: ranking measures on an empty ranking as trec_eval -c "
+                              "does, counts of the judgements such as NumRel kept, every other measure at its "
+                              "worst value; means over every judged topic), skipped (trec_eval 9.x without -c) or "
+                              "an error")
+        cmd.add_argument("-c", "--complete", action="store_true",
+                         help="--missing zero (trec_eval -c; the default); refused beside another --missing")
         cmd.add_argument("--extra", choices=("error", "ignore"), default="error",
                          help="run topics the gold lacks: an error (default) or ignored")
         cmd.add_argument("-M", "--max-docs", type=_count, metavar="N",
@@ -330,10 +355,32 @@ def _fresh_pages_unmerged():
         advise(previous)
 
 
+SIGPIPE_STATUS = 141  # what a shell reports for a C program ended by SIGPIPE (128 + 13): trec_eval | head
+INTERRUPTED_STATUS = 130  # 128 + SIGINT (Ctrl-C)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 on bad arguments or files: a WorkbenchError)."""
-    with _fresh_pages_unmerged():
-        return _run(sys.argv[1:] if argv is None else list(argv))
+    """Run the command line; returns the exit status: 0; 2 on bad arguments or files (a WorkbenchError, one line
+    on standard error); 1 when the output cannot be written (a full disk, a closed standard output); 130 on Ctrl-C
+    (one line); a closed pipe (``... | head -1``) ends it quietly, with status 141 as SIGPIPE ends a C program."""
+    try:
+        with _fresh_pages_unmerged():
+            return _run(sys.argv[1:] if argv is None else list(argv))
+    except BrokenPipeError:
+        _discard_standard_output()
+        return SIGPIPE_STATUS
+    except KeyboardInterrupt:
+        say("workbench: interrupted")
+        return INTERRUPTED_STATUS
+
+
+def _discard_standard_output() -> None:
+    """Point standard output at the null device, so that Python's last flush at exit finds no closed pipe."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def _run(argv: list[str]) -> int:
@@ -349,6 +396,5 @@ def _run(argv: list[str]) -> int:
             return 2
         return args.handler(args)
     except WorkbenchError as error:
-        message = " ".join(str(error).split())
-        print(f"workbench: error: {message}", file=sys.stderr)
-        return 2
+        say(f"workbench: error: {' '.join(str(error).split())}")
+        return 1 if isinstance(error, OutputError) else 2

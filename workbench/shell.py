@@ -9,15 +9,48 @@ line; NaN is ``null``. Nothing here needs pandas (``eval`` prints without it); a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
+
+from workbench.errors import WorkbenchError
 
 if TYPE_CHECKING:
     import pandas as pd
 
 JSON_FORMATS = ("json", "jsonl")
+
+
+class OutputError(WorkbenchError):
+    """The output cannot be written (a full disk, a closed standard output): one line, exit status 1."""
+
+
+def emit(text: str | bytes) -> None:
+    """Write to standard output and flush (bytes to its buffer, as they are); a failure other than a closed pipe
+    is an :class:`OutputError` saying why."""
+    try:
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(f"cannot write the output ({error.strerror or error})") from None
+    except (AttributeError, ValueError):  # no standard output at all (closed when the program started), or closed
+        raise OutputError("cannot write the output: standard output is closed") from None
+
+
+def say(line: str) -> None:
+    """One line on standard error, if there is one to write to."""
+    with contextlib.suppress(OSError, AttributeError, ValueError):
+        print(line, file=sys.stderr, flush=True)
 
 
 class Table(NamedTuple):

@@ -27,7 +27,6 @@ import getopt
 import math
 import os
 import re
-import sys
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from workbench.metrics.ranking import kernels as rk
 from workbench.metrics.ranking import trec as tm
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable, discounted, row_sums
 from workbench.metrics.summary import summarize
+from workbench.shell import emit, say
 
 
 class TrecEvalError(WorkbenchError):
@@ -360,7 +360,7 @@ def main(argv: Sequence[str]) -> int:
     settings: dict = {}
     for flag, value in found:
         if flag in ("-h", "--help"):
-            sys.stdout.write(f"{USAGE}\n{__doc__}")
+            emit(f"{USAGE}\n{__doc__}")
             return 0
         if flag in ("-q", "--query_eval_wanted"):
             per_topic = True
@@ -387,13 +387,7 @@ def main(argv: Sequence[str]) -> int:
         warnings.simplefilter("always", WorkbenchWarning)
         evaluation = evaluate(paths[0], paths[1], requests, Options(**settings))
     for warning in caught:
-        print(f"workbench trec_eval: note: {warning.message}", file=sys.stderr)
+        say(f"workbench trec_eval: note: {warning.message}")
     printed = render(evaluation, per_topic=per_topic, summary=summary)
-    binary = getattr(sys.stdout, "buffer", None)
-    if binary is None:
-        sys.stdout.write(printed)
-    else:  # the files' own bytes back (ids were read one character per byte)
-        sys.stdout.flush()
-        binary.write(printed.encode("latin-1"))
-        binary.flush()
+    emit(printed.encode("latin-1"))  # the files' own bytes back (ids were read one character per byte)
     return 0

@@ -31,6 +31,7 @@ import pandas as pd
 
 from workbench.analysis.results import ResultsError, score_cube
 from workbench.analysis.significance import CORRECTIONS, TESTS, adjust, paired_test
+from workbench.escape import latex_escape, markdown_escape
 
 MARKS = {"better": "▲", "worse": "▼", "": ""}
 LATEX_MARKS = {"better": r"$^{\blacktriangle}$", "worse": r"$^{\blacktriangledown}$", "": ""}
@@ -67,10 +68,10 @@ class ComparisonReport:
     def to_markdown(self) -> str:
         """A Markdown table (best in ``**bold**``, ▲/▼ marks) and its footnote."""
         cells = self._cells("**{}**", MARKS)
-        lines = ["| system | " + " | ".join(map(str, cells.columns)) + " |",
+        lines = ["| system | " + " | ".join(markdown_escape(str(c)) for c in cells.columns) + " |",
                  "|" + "|".join("---" for _ in range(len(cells.columns) + 1)) + "|"]
-        lines += [f"| {label} | " + " | ".join(row) + " |" for label, row in zip(cells.index, cells.values,
-                                                                                   strict=True)]
+        lines += [f"| {markdown_escape(label)} | " + " | ".join(row) + " |"
+                  for label, row in zip(cells.index, cells.values, strict=True)]
         return "\n".join(lines) + "\n\n" + self.footnote + "\n"
 
     def to_latex(self) -> str:
@@ -78,10 +79,10 @@ class ComparisonReport:
         cells = self._cells(r"\textbf{{{}}}", LATEX_MARKS)
         width = len(cells.columns) + 1
         lines = [r"\begin{tabular}{l" + "r" * len(cells.columns) + "}", r"\hline",
-                 " & ".join(["system", *map(_tex, map(str, cells.columns))]) + r" \\", r"\hline"]
-        lines += [" & ".join([_tex(label), *row]) + r" \\" for label, row in zip(cells.index, cells.values,
+                 " & ".join(["system", *map(latex_escape, map(str, cells.columns))]) + r" \\", r"\hline"]
+        lines += [" & ".join([latex_escape(label), *row]) + r" \\" for label, row in zip(cells.index, cells.values,
                                                                                   strict=True)]
-        note = _tex(self.footnote).replace("▲", LATEX_MARKS["better"]).replace("▼", LATEX_MARKS["worse"])
+        note = latex_escape(self.footnote).replace("▲", LATEX_MARKS["better"]).replace("▼", LATEX_MARKS["worse"])
         lines += [r"\hline", rf"\multicolumn{{{width}}}{{p{{0.9\linewidth}}}}{{\footnotesize {note}}} \\",
                   r"\end{tabular}"]
         return "\n".join(lines) + "\n"
@@ -117,11 +118,6 @@ class ComparisonReport:
 
     def __str__(self) -> str:
         return self.to_markdown()
-
-
-def _tex(text: str) -> str:
-    escaped = "".join("\\" + c if c in "&%$#_{}" else c for c in text.replace("\\", "/"))
-    return escaped.replace("<", "$<$").replace(">", "$>$")
 
 
 def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None, *, baseline=None,

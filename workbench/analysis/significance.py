@@ -35,6 +35,7 @@ from scipy import stats
 from workbench.analysis.results import score_cube
 from workbench.errors import ParameterError
 from workbench.metrics.registry import direction
+from workbench.scalars import plain_number
 
 TESTS = {
     "t": "paired t-test (two-sided)",
@@ -212,9 +213,10 @@ def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = 
     if correction not in CORRECTIONS:
         raise ParameterError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
                              parameter="correction")
-    if not isinstance(alpha, int | float) or not 0 < alpha < 1:
+    alpha, n_resamples = plain_number(alpha), plain_number(n_resamples)
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
         raise ParameterError(f"alpha must lie in (0, 1), got {alpha!r}", parameter="alpha")
-    if not isinstance(n_resamples, int) or n_resamples < 1:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
         raise ParameterError(f"n_resamples must be a positive integer, got {n_resamples!r}",
                              parameter="n_resamples")
     cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=2)

@@ -13,6 +13,7 @@ applies the policy for topics a run lacks, and shapes the results::
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from workbench.data.trec.join import gain_table
 from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import WorkbenchError
 from workbench.metrics.ranking import evaluate_table, is_table_measure
-from workbench.metrics.registry import Measure, aggregate, parse
+from workbench.metrics.registry import Measure, aggregate, parse, worst
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 
@@ -67,6 +68,20 @@ def _progress(work: list, shown: bool):
     return tqdm(work, desc="evaluating", unit="topic", delay=1.0, leave=False)
 
 
+def _check_ids(what: str, ids: Iterable) -> None:
+    """Topic and system ids are strings or integers (a float or bool id would equal an int one: 1.0 == 1 ==
+    True), and no two of them are written alike (1 and "1" would print as one topic)."""
+    seen: dict[str, Any] = {}
+    for key in ids:
+        if isinstance(key, bool) or not isinstance(key, str | int | np.integer):
+            raise CampaignError(f"{what} {key!r} is a {type(key).__name__}: ids are strings or integers "
+                                f"(write e.g. {str(key)!r})")
+        if str(key) in seen:
+            raise CampaignError(f"{what}s {seen[str(key)]!r} and {key!r} are both written {key}: give ids of one "
+                                "type, e.g. str(id)")
+        seen[str(key)] = key
+
+
 @dataclass(frozen=True)
 class Campaign:
     """``gold``: topic → Organization; ``runs``: system → topic → Organization (what the readers return)."""
@@ -77,17 +92,29 @@ class Campaign:
     def __post_init__(self) -> None:
         if not isinstance(self.gold, Mapping) or not self.gold:
             raise CampaignError("the gold standard must be a non-empty mapping topic → Organization")
+        if not isinstance(self.gold, Judgements):  # the readers' own types hold string ids only
+            _check_ids("gold topic", self.gold)
         for topic, org in ([] if isinstance(self.gold, Judgements) else self.gold.items()):
             if not isinstance(org, Organization):
                 raise CampaignError(f"gold topic {topic!r}: expected an Organization, "
                                     f"got {type(org).__name__}")
         if not isinstance(self.runs, Mapping):
             raise CampaignError("runs must be a mapping system → topic → Organization")
+        _check_ids("system", self.runs)
+        written = {str(topic): topic for topic in self.gold}
         for system, run in self.runs.items():
             if not isinstance(run, Mapping):
                 raise CampaignError(f"system {system!r}: expected a mapping topic → Organization, "
                                     f"got {type(run).__name__}")
-            for topic, org in ([] if isinstance(run, RankedRun) else run.items()):
+            if isinstance(run, RankedRun):
+                continue
+            _check_ids(f"system {system!r}: topic", run)
+            for topic, org in run.items():
+                if topic not in self.gold and str(topic) in written:
+                    raise CampaignError(
+                        f"system {system!r} names topic {topic!r} ({type(topic).__name__}) where the gold has "
+                        f"{written[str(topic)]!r} ({type(written[str(topic)]).__name__}): give the topics of both "
+                        "as one type, e.g. str(topic)")
                 if not isinstance(org, Organization):
                     raise CampaignError(f"system {system!r}, topic {topic!r}: expected an Organization, "
                                         f"got {type(org).__name__}")
@@ -149,9 +176,11 @@ class Campaign:
         ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (the default, shared
         with ``python -m workbench eval``/``compare``: as ``trec_eval -c`` scores it, on an empty ranking, so
         that every measure of retrieval is 0 and a mean is over every judged topic, while counts of the
-        judgements keep their value: ``NumRel`` is the topic's number of relevant documents; measures that are
-        not ranking measures score 0), ``"skip"`` (no rows; means cover the topics the run has, as trec_eval 9.x
-        without ``-c``) or ``"error"``.
+        judgements keep their value: ``NumRel`` is the topic's number of relevant documents; every other measure
+        scores its worst value, :func:`workbench.metrics.registry.worst`, never a credit: 0 where higher is
+        better, 1 for ``Lam%``, and a measure unbounded where it is bad, such as ``VI``, is refused),
+        ``"skip"`` (no rows; means cover the topics the run has, as trec_eval 9.x without ``-c``) or
+        ``"error"``.
         ``extra_topics``: run topics the gold lacks raise (``"error"``) or are dropped (``"ignore"``).
         Whatever the policies did is in ``df.attrs["missing_topics"]`` / ``df.attrs["extra_topics"]`` and,
         when some topic was missing or dropped, in a :class:`MissingTopicsWarning`. ``progress`` shows a
@@ -191,6 +220,7 @@ class Campaign:
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
         ranked, names_left = self._ranking_scores(names, placeholders=missing_topics == "zero")
+        unanswered = _worst_values(names_left, missing) if missing and missing_topics == "zero" else {}
         distributed = executor is not None
         if distributed:  # the ranking measures above were scored here, in one pass; the rest go to the workers
             from workbench.data.distributed import score_on
@@ -202,7 +232,7 @@ class Campaign:
             run = self.runs[system]
             scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
             if topic not in run:
-                scores.update(dict.fromkeys(names_left, 0.0))
+                scores.update(unanswered)
             elif distributed:
                 scores.update(others[system, topic])
             elif names_left:
@@ -211,8 +241,8 @@ class Campaign:
         attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
                  "extra_topics": {"policy": extra_topics, "topics": extra}}
         notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): "
-                 + ("scored 0, on an empty ranking as trec_eval -c scores them (counts of the judgements, such as "
-                    "NumRel, keep their value)" if missing_topics == "zero" else "skipped") for s, t in missing.items()]
+                 + (_unanswered_note(len(names) > len(names_left), unanswered) if missing_topics == "zero"
+                    else "skipped") for s, t in missing.items()]
         notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
                   for s, t in extra.items()]
         if notes:
@@ -236,10 +266,38 @@ class Campaign:
         return scores, [name for name in names if name not in table_names]
 
 
+def _worst_values(names: list[str], missing: dict[str, list[str]]) -> dict[str, float]:
+    """What a gold topic a run lacks scores on the measures that are not ranking measures: each one's worst
+    value (:func:`workbench.metrics.registry.worst`: 0 where higher is better, 1 for Lam%), never a credit; a
+    measure without a finite worst value (VI, the utilities) is refused, since no value is fair."""
+    values = {name: worst(name) for name in names}
+    unbounded = [name for name, value in values.items() if math.isinf(value)]
+    if unbounded:
+        system, topics = next(iter(missing.items()))
+        raise CampaignError(f"system {system!r} lacks gold topic(s) {topics_text(topics, 5)}, and "
+                            f"{', '.join(map(repr, unbounded))} ha"
+                            f"{'ve' if len(unbounded) > 1 else 's'} no worst value to score them with (unbounded "
+                            "where it is bad): pass missing_topics='skip' (--missing skip) to leave those topics out")
+    return values
+
+
+def _unanswered_note(ranking: bool, worst_values: dict[str, float]) -> str:
+    """How the topics a run lacks were scored, for the notes."""
+    parts = ["ranking measures as trec_eval -c scores them, on an empty ranking (counts of the judgements, such as "
+             "NumRel, keep their value)"] if ranking else []
+    if worst_values:
+        parts.append(("other measures at their" if ranking else "every measure at its") + " worst value ("
+                     + ", ".join(f"{name} {value:g}" for name, value in worst_values.items()) + ")")
+    return "scored without credit: " + "; ".join(parts)
+
+
 def _measure_names(measures) -> list[str]:
     """The measures as the names their scores are keyed by; unknown names fail here, before any work."""
     if isinstance(measures, str | Measure):
         measures = [measures]
+    if not isinstance(measures, Iterable):
+        raise CampaignError(f"measures must be a measure name, a Measure or a list of them (e.g. ['AP', 'P@10']), "
+                            f"got {type(measures).__name__}")
     names: list[str] = []
     for measure in measures:
         parse(measure)  # raises UnknownMeasureError listing the known measures

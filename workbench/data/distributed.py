@@ -132,6 +132,8 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
     if not dask and not isinstance(executor, Executor):
         raise CampaignError("executor must be a concurrent.futures.Executor (e.g. ProcessPoolExecutor) or a "
                             f"dask.distributed.Client, got {type(executor).__name__}")
+    if dask and executor.status != "running":
+        raise _unusable(executor, f"the Dask client is {executor.status}")
     if chunk_topics is not None and (isinstance(chunk_topics, bool) or not isinstance(chunk_topics, int)
                                      or chunk_topics < 1):
         raise CampaignError(f"chunk_topics must be a positive integer, got {chunk_topics!r}")
@@ -175,7 +177,10 @@ def _run(executor, dask: bool, chunks: list[_Chunk],
     else:
         from concurrent.futures import as_completed
 
-        futures = {executor.submit(_score_chunk, chunk, shipped): chunk for chunk in chunks}
+        try:
+            futures = {executor.submit(_score_chunk, chunk, shipped): chunk for chunk in chunks}
+        except RuntimeError as error:  # shut down, or broken by a worker lost before (BrokenExecutor)
+            raise _unusable(executor, f"{type(error).__name__}: {error}") from error
 
         def cancel(pending):
             for future in pending:
@@ -197,6 +202,12 @@ def _run(executor, dask: bool, chunks: list[_Chunk],
             yield futures[future], scores
     finally:  # an error, or an interrupt: nothing more runs for this campaign
         cancel([future for future in futures if future not in done])
+
+
+def _unusable(executor: Any, why: str) -> CampaignError:
+    """The refusal of an executor that takes no more work, saying what to do."""
+    return CampaignError(f"the executor ({type(executor).__name__}) takes no more work ({why}): create a new one "
+                         "(ProcessPoolExecutor(), dask.distributed.Client()) or evaluate without executor=")
 
 
 def _check_picklable(shipped: dict[str, _ShippedMeasure], measures: Mapping[str, Measure], dask: bool) -> None:

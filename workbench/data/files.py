@@ -11,6 +11,7 @@ unreadable file or broken gzip data becomes the reader's own named error (never 
 from __future__ import annotations
 
 import gzip
+import io
 import mmap
 import os
 import shutil
@@ -32,31 +33,72 @@ STDIN_NAME = "<stdin>"
 
 
 class StandardInputError(WorkbenchError):
-    """Standard input asked for twice, or read from a terminal."""
+    """Standard input asked for twice, read from a terminal, or endless."""
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
 
 
-def read_buffer(path: str | PathLike, error: type[Exception]) -> bytes | mmap.mmap:
+def read_buffer(path: str | PathLike, error: type[Exception]) -> bytes | bytearray | mmap.mmap:
     """The file's content: a plain file mapped into memory (no copy), gzip data decompressed, ``-`` read from
     standard input. Problems raise ``error(message, path=path)``."""
     try:
         if str(path) == STDIN:
             if sys.stdin is None:
                 raise error("there is no standard input to read '-' from", path=STDIN_NAME)
-            data: bytes | mmap.mmap = sys.stdin.buffer.read()
+            data: bytes | bytearray | mmap.mmap = _gather(chunks(sys.stdin.buffer, error, STDIN_NAME))
         else:
             with open(path, "rb") as file:
                 try:
                     data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
                 except (ValueError, OSError):  # an empty file, a pipe or a device
-                    data = file.read()
+                    data = _gather(chunks(file, error, path))
     except OSError as problem:
         raise error(f"cannot read the file ({problem.strerror or problem})", path=path) from None
     if data[:2] == GZIP_MAGIC:
         try:
-            data = gzip.decompress(data)
+            with gzip.GzipFile(fileobj=data if isinstance(data, mmap.mmap) else io.BytesIO(data)) as unzipped:
+                data = _gather(chunks(unzipped, error, path))
         except (OSError, EOFError, zlib.error) as problem:
             raise error(f"broken gzip data ({problem})", path=path) from None
     return data
+
+
+CHUNK = 1 << 20
+
+
+def input_limit() -> int:
+    """The most bytes a stream or gzip data may hold once read (a plain file is mapped, not read): a quarter of
+    this machine's memory, so that an endless stream (``yes | …``) or a gzip bomb stops with an error while
+    the readers still have room to work."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
+
+
+def _gather(pieces: Iterator[bytes]) -> bytearray:
+    """The pieces in one buffer, grown in place (joining them at the end would need twice the memory)."""
+    data = bytearray()
+    for piece in pieces:
+        data += piece
+    return data
+
+
+def chunks(stream: IO[bytes], error: type[Exception], path: str | PathLike) -> Iterator[bytes]:
+    """The stream's bytes in pieces, stopped with ``error(message, path=path)`` when it starts with nothing but
+    NUL bytes (a device such as ``/dev/zero``) or grows past :func:`input_limit`."""
+    limit, total = input_limit(), 0
+    while chunk := stream.read(CHUNK):
+        if total == 0 and chunk.count(0) == len(chunk):
+            raise error(f"its first {len(chunk):,} bytes are all NUL (a device such as /dev/zero?): not a text "
+                        "file", path=path)
+        total += len(chunk)
+        if total > limit:
+            raise error(f"it goes on past {limit / (1 << 30):.1f} GiB, a quarter of this machine's memory (an "
+                        "endless stream?): give a file of a readable size", path=path)
+        yield chunk
 
 
 def read_input(path: str | PathLike, error: type[Exception]) -> bytes:
@@ -100,7 +142,9 @@ def with_stdin(paths: Sequence[str | PathLike], stream: IO[bytes] | None = None)
         stream = sys.stdin.buffer
     with tempfile.TemporaryDirectory(prefix="workbench-stdin-") as folder:
         copy = Path(folder) / "stdin"
-        copy.write_bytes(stream.read())
+        with copy.open("wb") as file:
+            for chunk in chunks(stream, StandardInputError, STDIN_NAME):
+                file.write(chunk)
         caught: list[warnings.WarningMessage] = []
         try:
             with warnings.catch_warnings(record=True) as caught:

@@ -80,12 +80,14 @@ def effectiveness(precision: float, recall: float, beta: float = 1.0) -> float:
     >>> effectiveness(0.5, 0.5)
     0.5
     """
-    if beta <= 0:
+    if not beta > 0:
         raise BaselineInputError(f"beta must be > 0, got {beta}")
-    denominator = beta * beta * precision + recall
-    if denominator == 0:
-        return 1.0
-    return 1.0 - (beta * beta + 1.0) * precision * recall / denominator
+    if beta <= 1:
+        numerator, denominator = (beta * beta + 1.0) * precision * recall, beta * beta * precision + recall
+    else:  # divided by β², which would overflow for a huge β (the limit β → ∞ is 1 − R)
+        q = 1.0 / beta / beta
+        numerator, denominator = (1.0 + q) * precision * recall, precision + q * recall
+    return 1.0 if denominator == 0 else 1.0 - numerator / denominator
 
 
 def absolute_precision(g_ret: float, g_exp: float, r: int) -> float:

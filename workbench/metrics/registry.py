@@ -21,6 +21,7 @@ is the measure NAME with that cutoff. A parameter may also be written under an o
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from workbench.errors import ParameterError, ParameterTypeError, WorkbenchError
-from workbench.scalars import parse_scalar
+from workbench.scalars import parse_scalar, plain_number
 
 
 class UnknownMeasureError(WorkbenchError):
@@ -37,6 +38,10 @@ class UnknownMeasureError(WorkbenchError):
 
 class MeasureParameterError(UnknownMeasureError, ParameterError):
     """A parameter value outside the domain its measure declares, e.g. ``nDCG@-1`` or ``WAcc(lam=-5)``."""
+
+
+class MeasureResultError(WorkbenchError):
+    """A measure's compute function (a custom one, registered with :func:`register`) returned no number."""
 
 
 DIRECTIONS = ("higher", "lower")
@@ -49,10 +54,13 @@ PARAMETER_ALIASES = {"rel_level": "rel"}
 class Interval:
     """The domain of a numeric parameter: ``low ≤ value ≤ high`` (either end open, or integers only).
 
+    An infinite end is open unless ``infinite`` says the measure is defined there: ``Interval(0)`` is
+    ``[0, inf)`` and refuses ``inf``; ``Interval(0, infinite=True)`` is ``[0, inf]``. NaN is never inside.
+
     >>> Interval(0, 1, low_open=True).reason(0)
     'must be in (0, 1]'
-    >>> Interval(1, integer=True).reason(3) is None
-    True
+    >>> Interval(1, integer=True).reason(3) is None, Interval(0).reason(float("inf"))
+    (True, 'must be in [0, inf)')
     """
 
     low: float = float("-inf")
@@ -61,15 +69,19 @@ class Interval:
     high_open: bool = False
     integer: bool = False
     optional: bool = False  # None (the parameter's "not given") is allowed
+    infinite: bool = False  # an infinite end belongs to the domain
+
+    def _open(self) -> tuple[bool, bool]:
+        """Whether each end is open: as declared, and always at infinity unless ``infinite``."""
+        return (self.low_open or (math.isinf(self.low) and not self.infinite),
+                self.high_open or (math.isinf(self.high) and not self.infinite))
 
     def __str__(self) -> str:
-        if self.integer and self.high == float("inf"):
-            text = f"an integer ≥ {self.low:g}" if not self.low_open else f"an integer > {self.low:g}"
-        else:
-            text = (f"{'(' if self.low_open else '['}{self.low:g}, {self.high:g}{')' if self.high_open else ']'}"
-                    .replace("[-inf", "(-inf").replace("inf]", "inf)"))
-            text = ("an integer in " if self.integer else "in ") + text
-        return text
+        low_open, high_open = self._open()
+        if self.integer and self.high == float("inf") and not self.infinite:
+            return f"an integer ≥ {self.low:g}" if not low_open else f"an integer > {self.low:g}"
+        text = f"{'(' if low_open else '['}{self.low:g}, {self.high:g}{')' if high_open else ']'}"
+        return ("an integer in " if self.integer else "in ") + text
 
     def reason(self, value: Any) -> str | None:
         """Why ``value`` is outside the domain, or None when it is inside."""
@@ -79,8 +91,9 @@ class Interval:
             return f"must be {self}" if self.integer else f"must be a number {self}"
         if self.integer and not float(value).is_integer():
             return f"must be {self}"
-        inside = ((value > self.low if self.low_open else value >= self.low)
-                  and (value < self.high if self.high_open else value <= self.high))
+        low_open, high_open = self._open()
+        inside = ((value > self.low if low_open else value >= self.low)
+                  and (value < self.high if high_open else value <= self.high))
         return None if inside else f"must be {self}"
 
 
@@ -272,7 +285,17 @@ class Measure:
         return self.spec.compute(gold, output, **self.params)
 
     def pick(self, result) -> float:
-        return float(result[self.spec.field] if self.spec.field else result)
+        """The measure's value in a result of its compute function, as a float; a value that is not a number
+        (a custom measure returning text, None, a list) raises :class:`MeasureResultError`."""
+        value = result[self.spec.field] if self.spec.field else result
+        if not isinstance(value, str | bytes | complex):
+            try:
+                return float(value)
+            except (TypeError, ValueError):
+                pass
+        raise MeasureResultError(f"measure {str(self)!r} returned {value!r} ({type(value).__name__}), not a number: "
+                                 "its compute function must return a float (or a mapping holding one under its "
+                                 "field)")
 
     def __call__(self, gold, output) -> float:
         return self.pick(self.compute(gold, output))
@@ -282,15 +305,23 @@ def _format_value(value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def _parse_value(text: str) -> Any:
+def _parse_value(text: str, where: str = "") -> Any:
+    """A written value: a scalar (:func:`parse_scalar`) or a ``{key:value,...}`` mapping, whose keys must
+    differ (``where`` names the parameter in the refusal)."""
     text = text.strip().strip("'\"")
     if text.startswith("{") and text.endswith("}"):
-        items = [item.partition(":") for item in text[1:-1].split(",") if item.strip()]
-        return MappingValue((_parse_value(k), _parse_value(v)) for k, _, v in items)
+        items = [(_parse_value(k), _parse_value(v)) for k, _, v in
+                 (item.partition(":") for item in text[1:-1].split(",") if item.strip())]
+        keys = [k for k, _ in items]
+        twice = sorted({_format_value(k) for k in keys if keys.count(k) > 1})
+        if twice:
+            raise UnknownMeasureError(f"{where}gives key{'s' if len(twice) > 1 else ''} {', '.join(twice)} twice")
+        return MappingValue(items)
     return parse_scalar(text)
 
 
 def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
+    value = plain_number(value)
     default = spec.params[key]
     if isinstance(default, bool) and isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
@@ -353,8 +384,11 @@ _SUFFIX = re.compile(r"\s*(?:\((?P<params>[^()]*)\)|@(?P<cutoff>[^@()\s]+))")
 
 def parse(name: str | Measure) -> Measure:
     """The :class:`Measure` a name denotes; raises :class:`UnknownMeasureError` listing the known ones."""
-    if isinstance(name, Measure):
-        return name
+    return name if isinstance(name, Measure) else _parse(name)[0]
+
+
+def _parse(name: str) -> tuple[Measure, frozenset[str]]:
+    """The measure a name denotes and the parameters the name writes out (a cutoff included)."""
     _load()
     if not isinstance(name, str):
         raise UnknownMeasureError(f"a measure name must be a string, got {type(name).__name__}")
@@ -379,45 +413,72 @@ def parse(name: str | Measure) -> Measure:
         if match.group("params") is not None and not seen_params:
             seen_params = True
             for item in filter(None, (p.strip() for p in _PARAMETER_SEPARATOR.split(match.group("params")))):
-                key, sep, value = item.partition("=")
-                key = _parameter_name(spec, key.strip())
+                written, sep, value = item.partition("=")
+                key = _parameter_name(spec, written.strip())
                 if not sep or key not in spec.params:
                     allowed = ", ".join(spec.params) or "none"
                     raise UnknownMeasureError(
                         f"{name!r}: unknown parameter {key!r} for {spec.name} (its parameters: {allowed})")
-                given[key] = _parse_value(value)
+                _give(given, key, _parse_value(value, f"{name!r}: parameter {key} "), name)
         elif match.group("cutoff") is not None and spec.cutoff and not seen_cutoff:
             seen_cutoff = True
-            given[spec.cutoff] = _parse_value(match.group("cutoff"))
+            _give(given, spec.cutoff, _parse_value(match.group("cutoff")), name)
         else:
             raise UnknownMeasureError(f"cannot read {match.group(0).strip()!r} in {name!r}; "
                                       f"write e.g. {_spelling(spec)}")
         rest = rest[match.end():]
     params = {key: _coerce(spec, key, given[key], name) if key in given else default
               for key, default in spec.params.items()}
-    return Measure(spec, tuple(params.items()))
+    for key in spec.params.keys() - given.keys():  # a parameter without a usable default must be written
+        domain = spec.domains.get(key)
+        if domain is not None and domain.reason(params[key]) is not None:
+            raise MeasureParameterError(f"{name!r}: parameter {key} {domain.reason(params[key])}; its spelling: "
+                                        f"{_spelling(spec)}", parameter=key)
+    return Measure(spec, tuple(params.items())), frozenset(given)
+
+
+def _give(given: dict[str, Any], key: str, value: Any, name: str) -> None:
+    """Record a written parameter; one written twice (``RBP(p=0.5, p=0.9)``, ``AP(rel=1, rel_level=2)``,
+    ``P(k=5)@10``) is refused rather than won by the last."""
+    if key in given:
+        raise UnknownMeasureError(f"{name!r}: parameter {key} is given twice ({_format_value(given[key])} and "
+                                  f"{_format_value(value)}); write it once")
+    given[key] = value
 
 
 def with_defaults(measure: str | Measure, **values: Any) -> Measure:
-    """The measure with each parameter of ``values`` that it declares set, where the measure leaves it at its
-    default: settings that apply to every measure having the parameter, as trec_eval's ``-l`` (``rel``) and
-    ``-J`` (``judged_only``) do. Names are read through :data:`PARAMETER_ALIASES`; a parameter whose default
-    is None stands for "not used" (RBP's ``rel``: graded RBP) and is left alone; values are checked against
-    the measure's domains.
+    """The measure with each parameter of ``values`` that it declares set: settings that apply to every measure
+    having the parameter, as trec_eval's ``-l`` (``rel``) and ``-J`` (``judged_only``) do. Names are read
+    through :data:`PARAMETER_ALIASES`; a parameter whose default is None stands for "not used" (RBP's ``rel``:
+    graded RBP) and is left alone; values are checked against the measure's domains.
 
-    >>> [str(with_defaults(m, rel=2, judged_only=True)) for m in ("P(rel=3)@5", "nDCG@10", "ERR")]
-    ['P(rel=3, judged_only=True)@5', 'nDCG(judged_only=True)@10', 'ERR']
-    >>> str(with_defaults("RBP", rel=2))
-    'RBP'
+    A name that writes the parameter out keeps it when it agrees with the setting and is refused when it does
+    not (``P(rel=3)`` with ``rel=2``); a :class:`Measure` given as an object writes out the parameters that
+    differ from their defaults.
+
+    >>> [str(with_defaults(m, rel=2, judged_only=True)) for m in ("P@5", "nDCG@10", "ERR")]
+    ['P(rel=2, judged_only=True)@5', 'nDCG(judged_only=True)@10', 'ERR']
+    >>> str(with_defaults("RBP", rel=2)), str(with_defaults("P(rel=2)@5", rel=2))
+    ('RBP', 'P(rel=2)@5')
     """
-    measure = parse(measure)
+    typed = str(measure)
+    if isinstance(measure, Measure):
+        written = frozenset(k for k, v in measure.bound if v != measure.spec.params[k])
+    else:
+        measure, written = _parse(measure)
     params = measure.params
     for key, value in values.items():
         key = _parameter_name(measure.spec, key)
-        default = measure.spec.params.get(key)
-        if key in params and default is not None and params[key] == default:
-            params[key] = _coerce(measure.spec, key, value, str(measure))
+        if key not in params or measure.spec.params[key] is None:
+            continue
+        value = _coerce(measure.spec, key, value, str(measure))
+        if key in written and params[key] != value:
+            raise MeasureParameterError(
+                f"{typed!r} writes {key}={_format_value(params[key])}, the setting for every measure (trec_eval's "
+                f"-l, -J) asks {key}={_format_value(value)}: drop one of them", parameter=key)
+        params[key] = value
     return Measure(measure.spec, tuple(params.items()))
+
 
 
 def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
@@ -426,8 +487,8 @@ def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) ->
 
     >>> from workbench.model import Organization
     >>> g = Organization.parse("d1 d2\\nd3")
-    >>> evaluate(g, g, ["R≺(n=10, wn=0.8)"])
-    {'R≺(n=10, wn=0.8)': 1.0}
+    >>> evaluate(g, Organization.parse("d2 d1\\nd3"), ["S∼(n=10, wn=0.8)", "R∼(n=10, wn=0.8)"])
+    {'S∼(n=10, wn=0.8)': 1.0, 'R∼(n=10, wn=0.8)': 1.0}
     """
     from workbench.model import Organization
 
@@ -486,6 +547,17 @@ def measures() -> Any:
             for spec in _REGISTRY.values()
         ]
     )
+
+
+def worst(measure: str | Measure) -> float:
+    """The worst value a measure can take, from its registered range and direction (what a topic a system
+    never answered scores); ±inf for a measure unbounded on its bad side (VI, the utilities), which has none.
+
+    >>> worst("AP"), worst("Lam%"), worst("VI")
+    (0.0, 1.0, inf)
+    """
+    spec = parse(measure).spec
+    return float(spec.range[1] if spec.direction == "lower" else spec.range[0])
 
 
 def aggregate(measure: str | Measure) -> str:

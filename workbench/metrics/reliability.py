@@ -14,7 +14,6 @@ the reading of ``../shared/design/RS-SEMANTICS.md``. Table 9 of seed 000, output
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,6 +23,7 @@ from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.registry import Interval, register
 from workbench.model import Organization
+from workbench.scalars import plain_number
 
 MISSING_POLICIES = ("tail", "singleton", "replab")
 
@@ -69,16 +69,27 @@ def position_weights(level_sizes: list[int], c: float) -> tuple[np.ndarray, floa
     """
     sizes = np.asarray(level_sizes, dtype=float)
     above = np.cumsum(sizes) - sizes
-    per_occurrence = c / np.maximum(sizes, 1) * (1 / (c + above) - 1 / (c + above + sizes))
+    # (c/s)·(1/(c+a) − 1/(c+a+s)) written without the difference, which cancels for large c
+    per_occurrence = c / ((c + above) * (c + above + sizes))
     return per_occurrence, c / (c + float(sizes.sum()))
 
 
+DISCOUNT_DOMAINS = {"n": Interval(1, 1e6, optional=True), "wn": Interval(1e-6, 1 - 1e-6, optional=True)}
+"""Where n and wn are exact: beyond these bounds the 1/x² weights of the positions underflow (and c = (1 −
+W_n)·n / W_n overflows for n = 1e308 or W_n = 1e-320), so values outside are refused, here and in names."""
+
+
 def discount_constant(n: float, wn: float) -> float:
-    """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (seed 000 §3.1; W_10 = 0.8 → 2.5)."""
-    if isinstance(n, bool) or not (isinstance(n, int | float) and 0 < n < math.inf):
-        raise ParameterError(f"n must be a positive number of positions, got {n!r}", parameter="n")
-    if isinstance(wn, bool) or not (isinstance(wn, int | float) and 0 < wn < 1):
-        raise ParameterError(f"wn must be a weight strictly between 0 and 1, got {wn!r}", parameter="wn")
+    """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (seed 000 §3.1; W_10 = 0.8 → 2.5).
+
+    >>> discount_constant(10, 0.8)
+    2.4999999999999996
+    """
+    n, wn = plain_number(n), plain_number(wn)
+    for key, value, meaning in (("n", n, "a number of positions"), ("wn", wn, "the weight of the first n")):
+        why = DISCOUNT_DOMAINS[key].reason(value) if value is not None else "must be given"
+        if why is not None:
+            raise ParameterError(f"{key} ({meaning}) {why}, got {value!r}", parameter=key)
     return (1 - wn) * n / wn
 
 
@@ -207,8 +218,6 @@ def _compute(gold: Organization, output: Organization, n=None, wn=None, missing=
 
 
 _SOURCE = "Amigó, Gonzalo, Verdejo. A General Evaluation Measure for Document Organization Tasks. SIGIR 2013 §3"
-# n positions carry the weight W_n; beyond these bounds the 1/x² weights underflow to 0 in floating point.
-_DOMAINS = {"n": Interval(1, 1e6, optional=True), "wn": Interval(1e-6, 1 - 1e-6, optional=True)}
 for _name, _field, _alias, _what in (
     ("R≺", "r_priority", "R_priority", "Reliability over priority relations"),
     ("S≺", "s_priority", "S_priority", "Sensitivity over priority relations"),
@@ -219,5 +228,5 @@ for _name, _field, _alias, _what in (
 ):
     register(_name, _compute, task="organization", source=_SOURCE, field=_field, aliases=(_alias,),
              params={"n": None, "wn": None, "missing": "tail"}, choices={"missing": MISSING_POLICIES},
-             domains=_DOMAINS,
+             domains=DISCOUNT_DOMAINS,
              description=_what)

@@ -166,14 +166,16 @@ def parse_organization(text: str):
 
 def format_id(doc: str) -> str:
     """A document id as the notation writes it: bare when it reads back as itself, else a JSON string
-    (non-printable characters escaped, so the quoted id stays on one line).
+    (non-printable characters escaped, so the quoted id stays on one line; surrogate code points as they are,
+    since JSON would read the escapes of a high and a low surrogate back as one character).
 
     >>> format_id("d1"), format_id("REST:x"), format_id("a\\nb")
     ('d1', '"REST:x"', '"a\\\\nb"')
     """
     if _BARE.fullmatch(doc) and not _READS_AS_REST.fullmatch(doc):
         return doc
-    return '"' + "".join(c if c.isprintable() and c not in '"\\' else json.dumps(c)[1:-1] for c in doc) + '"'
+    return '"' + "".join(c if (c.isprintable() or "\ud800" <= c <= "\udfff") and c not in '"\\'
+                         else json.dumps(c)[1:-1] for c in doc) + '"'
 
 
 def format_organization(levels, rest, grades, sort_key: Callable[[str], object]) -> str:

@@ -12,6 +12,7 @@ while a quiz is unrevealed and explains the pair most predictions got wrong.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -67,11 +68,18 @@ def checked_predictions(predictions: Mapping, names: Iterable[str]) -> dict[str,
 def verdicts(quiz: Quiz, scores: Mapping[str, float]) -> pd.DataFrame:
     """One row per predictor and pair of outputs they ordered: ``higher`` the one they put above ``lower``,
     both scores on ``quiz.measure``, and ``outcome``: ``right`` (it scores higher), ``wrong`` or ``tie``."""
-    rows = [(who, a, b, scores[a], scores[b], "right" if scores[a] > scores[b] else "tie" if scores[a] == scores[b]
-             else "wrong")
+    rows = [(who, a, b, scores[a], scores[b], _outcome(scores[a], scores[b]))
             for who, order in quiz.predictions.items()
             for i, a in enumerate(order) for b in order[i + 1:]]
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
+
+
+def _outcome(higher: float, lower: float) -> str:
+    """``tie`` for scores equal up to rounding (two outputs equal in exact arithmetic may differ in the last
+    bits of a float), else ``right`` or ``wrong``."""
+    if math.isclose(higher, lower, rel_tol=1e-9, abs_tol=1e-12):
+        return "tie"
+    return "right" if higher > lower else "wrong"
 
 
 def disagreement(table: pd.DataFrame) -> tuple[str, str] | None:

@@ -13,11 +13,11 @@ A table whose text does not parse keeps the last valid organization (an edit in 
 
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass, replace
 
+from workbench.metrics.reliability import DISCOUNT_DOMAINS
 from workbench.model import Organization, OrganizationError
+from workbench.scalars import plain_number
 from workbench.widgets.errors import WeightsError, WorkbenchFormatError
 
 GOLD = "gold"
@@ -100,8 +100,9 @@ def checked_weights(n, wn) -> tuple[int | None, float | None]:
         return None, None
     if n is None or wn is None:
         raise WeightsError(f"give both n and W_n, or neither (uniform weights): got n={n!r}, W_n={wn!r}")
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= 1_000_000:
+    n, wn = plain_number(n), plain_number(wn)
+    if isinstance(n, bool) or not isinstance(n, int) or DISCOUNT_DOMAINS["n"].reason(n):
         raise WeightsError(f"n must be a whole number of positions from 1 to 1,000,000, got {n!r}")
-    if isinstance(wn, bool) or not isinstance(wn, numbers.Real) or not (math.isfinite(wn) and 0 < wn < 1):
-        raise WeightsError(f"W_n must be a number strictly between 0 and 1, got {wn!r}")
-    return int(n), float(wn)
+    if DISCOUNT_DOMAINS["wn"].reason(wn):
+        raise WeightsError(f"W_n must be a number {DISCOUNT_DOMAINS['wn']}, got {wn!r}")
+    return n, float(wn)

@@ -17,10 +17,12 @@ trec_eval's ``-J``) scores the ranking without its unjudged documents (:meth:`Ga
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 
 import numpy as np
 
+from workbench.errors import WorkbenchWarning
 from workbench.metrics.ranking.gains import gain_tables
 from workbench.metrics.ranking.table import (
     GainTable,
@@ -108,9 +110,20 @@ def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=Non
     return safe_divide(dcg, row_sums(discounted(_gain_values(table.ideal[:, :k], gain))))
 
 
-def _max_gain(table: GainTable, max_grade: float | None) -> np.ndarray:
-    top = table.ideal[:, 0] if table.ideal.shape[1] else np.zeros(table.ideal.shape[0])
-    return np.full(top.shape, float(max_grade)) if max_grade is not None else top
+def _graded(table: GainTable, gains: np.ndarray, max_grade: float | None, measure: str
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The grades a graded measure reads and g_max per topic: ``max_grade``, or the highest judged grade of the
+    topic when it is None. The rule for every measure with a ``max_grade``: a grade above it counts as
+    ``max_grade`` (a :class:`~workbench.errors.WorkbenchWarning` says so, with how many and the highest)."""
+    if max_grade is None:
+        top = table.ideal[:, 0] if table.ideal.shape[1] else np.zeros(table.ideal.shape[0])
+        return gains, top[:, None]
+    above = gains > max_grade
+    if above.any():
+        warnings.warn(f"{measure}: {int(above.sum())} retrieved grade{'s' if above.sum() > 1 else ''} above "
+                      f"max_grade={max_grade:g} (up to {float(gains[above].max()):g}) count as {max_grade:g}",
+                      WorkbenchWarning, stacklevel=3)
+    return np.minimum(gains, max_grade), np.full((gains.shape[0], 1), float(max_grade))
 
 
 def err(table: GainTable, k: int | None = None, gain: str = "exp",
@@ -119,18 +132,17 @@ def err(table: GainTable, k: int | None = None, gain: str = "exp",
 
     ``gain="exp"``: R = (2^g − 1) / 2^g_max (Chapelle); ``gain="linear"``: R = g / (g_max + 1) (NTCIREVAL).
     g_max is ``max_grade``: by default 4, the top of the TREC Web track's 0–4 scale (as gdeval, hence
-    ir_measures' ``ERR@20``); None takes the highest judged grade of the query. R is capped at 1.
+    ir_measures' ``ERR@20``); None takes the highest judged grade of the query. A grade above ``max_grade``
+    counts as ``max_grade``, with a warning (as in :func:`rbp`).
     """
     check_cutoff(k, "ERR")
-    gains = table.gains[:, :k]
-    top = _max_gain(table, max_grade)[:, None]
-    if gain == "exp":
-        stop = safe_divide(np.exp2(gains) - 1.0, np.exp2(top) * (top > 0))
+    gains, top = _graded(table, table.gains[:, :k], max_grade, "ERR")
+    if gain == "exp":  # (2^g − 1) / 2^g_max without 2^g_max, which overflows for a huge max_grade
+        stop = np.where(top > 0, np.exp2(gains - top) - np.exp2(-top), 0.0)
     elif gain == "linear":
         stop = safe_divide(gains, (top + 1.0) * (top > 0))
     else:
         raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
-    stop = np.minimum(stop, 1.0)
     reach = np.cumprod(np.hstack([np.ones((stop.shape[0], 1)), 1.0 - stop[:, :-1]]), axis=1)
     return (stop * reach / ranks(stop.shape[1])).sum(axis=1)
 
@@ -139,15 +151,16 @@ def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None,
         rel: int | None = None) -> np.ndarray:
     """RBP = (1 − p) Σ_r (g(r) / g_max) p^(r−1) (Moffat & Zobel 2008; graded gains scaled to [0, 1] by the
     highest judged grade as NTCIREVAL does, and trec_eval's ``rbp`` for integer grades — trec_eval leaves
-    gains already within [0, 1] unscaled; a grade above ``max_grade`` counts as ``max_grade``). With ``rel``,
-    binary: g = 1 from grade ``rel`` up, else 0 (ir_measures' ``RBP(rel=1)``). trec_eval's default p is 0.9,
-    the registry's 0.8 (ir_measures')."""
+    gains already within [0, 1] unscaled; a grade above ``max_grade`` counts as ``max_grade``, with a warning,
+    as in :func:`err`). With ``rel``, binary: g = 1 from grade ``rel`` up, else 0 (ir_measures' ``RBP(rel=1)``).
+    trec_eval's default p is 0.9, the registry's 0.8 (ir_measures')."""
     if not 0 < p < 1:
         raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
     if rel is not None:
         scaled = table.relevant(rel).astype(float)
     else:
-        scaled = np.minimum(safe_divide(table.gains, _max_gain(table, max_grade)[:, None]), 1.0)
+        gains, top = _graded(table, table.gains, max_grade, "RBP")
+        scaled = safe_divide(gains, top)
     return (1.0 - p) * row_sums(scaled * persistence(p, table.gains.shape[1]))
 
 

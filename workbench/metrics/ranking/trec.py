@@ -163,8 +163,8 @@ def relative_precision_at(table: GainTable, k: int = 10, rel_level: float = 1.0)
 
 def r_precision_multiple(table: GainTable, multiple: float = 1.0, rel_level: float = 1.0) -> np.ndarray:
     """P@c with c = ⌊multiple · R + 0.9⌋, precision at a multiple of R (trec_eval ``Rprec_mult``)."""
-    cutoff = np.trunc(multiple * table.n_relevant(rel_level) + 0.9).astype(np.int64)
-    found = _in_top(table.relevant_counts(rel_level), cutoff)
+    cutoff = np.trunc(multiple * table.n_relevant(rel_level) + 0.9)  # a float: a huge multiple stays exact
+    found = _in_top(table.relevant_counts(rel_level), np.minimum(cutoff, table.gains.shape[1] + 1).astype(np.int64))
     return np.where(cutoff > 0, safe_divide(found, cutoff), 0.0)
 
 
