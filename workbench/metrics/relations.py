@@ -66,21 +66,30 @@ class Side:
         return np.bincount(self.doc, minlength=self.n_docs)
 
     @functools.cached_property
+    def sole_occurrence(self) -> np.ndarray:
+        """Per document of the shared index, its occurrence if it occurs once, else −1."""
+        sole = np.full(self.n_docs, -1, dtype=np.int64)
+        once = np.flatnonzero(self.doc_count[self.doc] == 1)
+        sole[self.doc[once]] = once
+        return sole
+
+    @functools.cached_property
     def single_level(self) -> np.ndarray:
         """Per document of the shared index, its level if it occurs once, ``bottom`` if it is absent (the
         rest or the tail; meaningless for a document with several occurrences)."""
         level = np.full(self.n_docs, self.bottom, dtype=np.int64)
-        once = self.doc_count[self.doc] == 1
-        level[self.doc[once]] = self.level[once]
+        once = self.sole_occurrence >= 0
+        level[once] = self.level[self.sole_occurrence[once]]
         return level
 
     @functools.cached_property
-    def by_document(self) -> np.ndarray:
-        """The occurrences sorted by document, then level."""
-        if np.all(self.level[1:] >= self.level[:-1]):  # as an Organization lists them: stable by document
-            return _stable_order(self.doc)
-        by_level = _stable_order(self.level)
-        return by_level[_stable_order(self.doc[by_level])]
+    def several(self) -> np.ndarray:
+        """The occurrences of the documents that occur several times, sorted by document, then level."""
+        index = np.flatnonzero(self.doc_count[self.doc] >= 2)
+        level = self.level[index]
+        if np.any(level[1:] < level[:-1]):  # an Organization lists its levels in order: only then sort them
+            index = index[_stable_order(level)]
+        return index[_stable_order(self.doc[index])]
 
     @functools.cached_property
     def signatures(self) -> _Signatures:
@@ -91,8 +100,7 @@ class Side:
     def sharing_two_clusters(self) -> np.ndarray:
         """Keys d·n + d′ of the pairs of different documents that share two or more clusters: the documents
         that have one pair of clusters in common, found through each document's pairs of clusters."""
-        several = self.by_document[self.doc_count[self.doc[self.by_document]] >= 2]
-        doc, cluster = self.doc[several], self.cluster[several]
+        doc, cluster = self.doc[self.several], self.cluster[self.several]
         # Each document's pairs of clusters: every occurrence with the ones after it in the document's run.
         after = np.r_[np.flatnonzero(doc[1:] != doc[:-1]) + 1, len(doc)]
         after = np.repeat(after, np.diff(np.r_[0, after])) - np.arange(len(doc)) - 1
@@ -171,6 +179,14 @@ def _members_by(keys: np.ndarray, wanted: np.ndarray, order: np.ndarray | None =
 
 
 # ---------------------------------------------------------------------------------------------- relatedness
+def _same_document(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) of an occurrence of x and an occurrence of ``other`` of the same document."""
+    count = other.doc_count[x.doc]
+    once, several = np.flatnonzero(count == 1), np.flatnonzero(count >= 2)
+    j, i = _members_by(other.doc[other.several], x.doc[several], np.arange(len(other.several)))
+    return np.r_[once, several[j]], np.r_[other.sole_occurrence[x.doc[once]], other.several[i]]
+
+
 def _co_clustered(side: Side, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Occurrence pairs (i, j) of two different documents among ``docs`` in one cluster of ``side``, with the
     document pair's key d·n + d′."""
@@ -192,11 +208,14 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
     # Contingency M[C, K]: weight of x's occurrences in cluster C whose document is in other's cluster K;
     # Σ_{K ∋ d} M[C, K] is the mass of d's cluster C related to d, each partner d′ counted |r_other(d, d′)|
     # times.
-    xi, oj = _members_by(other.doc, x.doc, other.by_document)
+    xi, oj = _same_document(x, other)
     n_other_clusters = int(other.cluster.max(initial=0)) + 1
-    _, inverse, _ = _unique_ints(x.cluster[xi] * n_other_clusters + other.cluster[oj])  # sorted by x occurrence
-    m = np.bincount(inverse, x.weight[xi])
-    agree = np.bincount(xi, m[inverse], minlength=n).astype(float)
+    keys = x.cluster[xi] * n_other_clusters + other.cluster[oj]
+    order = _stable_order(keys)  # runs: x's clusters come in order along its occurrences
+    keys, xi = keys[order], xi[order]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else np.zeros(0, dtype=np.int64)
+    m = np.add.reduceat(x.weight[xi], starts) if len(keys) else np.zeros(0)
+    agree = np.bincount(xi, np.repeat(m, np.diff(np.r_[starts, len(keys)])), minlength=n).astype(float)
 
     # P is min(|r_other|, |r_x|)/|r_x| (point 4): correct the pairs where either count exceeds one. A
     # document with itself: |r_x| and |r_other| are its numbers of clusters on each side.
@@ -291,7 +310,7 @@ class _Signatures:
 
     @classmethod
     def of(cls, side: Side) -> _Signatures:
-        order = side.by_document[side.doc_count[side.doc[side.by_document]] >= 2]
+        order = side.several
         doc, level = side.doc[order], side.level[order]
         starts = np.flatnonzero(np.r_[True, doc[1:] != doc[:-1]]) if len(doc) else np.zeros(0, dtype=np.int64)
         counts = np.diff(np.r_[starts, len(doc)])
