@@ -262,9 +262,9 @@ def priority_shares(x: Side, other: Side) -> Shares:
     n_levels = int(x.level.max()) + 1
     level_mass = np.bincount(x.level, x.weight, minlength=n_levels)
     level_size = np.bincount(x.level, minlength=n_levels)
-    # Each occurrence's priority-related mass: every other level and the tail (RS-SEMANTICS point 3).
-    related_mass = level_mass.sum() - level_mass[x.level] + x.tail
-    has_related = (n - level_size[x.level] > 0) | (x.tail > 0)
+    # Per level, its occurrences' priority-related mass: every other level and the tail (RS-SEMANTICS point
+    # 3); infinite where there is none, so that the share is 0.
+    related_mass = np.where((n - level_size > 0) | (x.tail > 0), level_mass.sum() - level_mass + x.tail, np.inf)
 
     x_count = x.doc_count
     multi_doc = (x_count >= 2) | (other.doc_count >= 2)
@@ -286,8 +286,7 @@ def priority_shares(x: Side, other: Side) -> Shares:
         agree += x.tail * p_tail
         x_mass = float(x.weight.sum())
         tail_holds = float(np.dot(x.weight, p_tail)) / x_mass if x_mass > 0 else 0.0
-    holds = np.where(has_related, agree / np.where(has_related, related_mass, 1.0), 0.0)
-    return Shares(holds, tail_holds)
+    return Shares(agree / related_mass[x.level], tail_holds)
 
 
 def priority(x: Side, other: Side) -> float:
