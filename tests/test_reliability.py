@@ -191,7 +191,8 @@ def test_issue22_shapes_equal_brute_force_through_each_overlap_path(knobs, seed)
     docs = [f"d{i}" for i in range(16)]
     pairs.append((_repeated_ranking(rng, docs), _repeated_ranking(rng, docs)))
     pairs.append((Organization.from_ranking(rng.sample(docs, len(docs))), _repeated_ranking(rng, docs)))
-    grids = mock.patch.object(relations._PartnerGrid, "below", autospec=True, side_effect=relations._PartnerGrid.below)
+    grids = mock.patch.object(relations._PartnerGrid, "agreement", autospec=True,
+                              side_effect=relations._PartnerGrid.agreement)
     by_pairs = mock.patch.object(relations, "_pairs_agreement", wraps=relations._pairs_agreement)
     with mock.patch.multiple(relations, **knobs), grids as grid_reads, by_pairs as pair_runs:
         for gold, output in pairs:

@@ -60,5 +60,5 @@ def test_a_grid_reads_what_comparing_every_pair_finds(seed, p, r, q, s, levels):
     grid = relations._PartnerGrid(low.x, low.g, low.nw)
     below, _ = relations._pairs_agreement(high, low)
     _, above = relations._pairs_agreement(low, high)
-    np.testing.assert_allclose(grid.below(high.x, high.g, upward=False), below, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(grid.below(high.x, high.g, upward=True)[:, ::-1], above, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(grid.agreement(high.x, high.g, upward=False), below, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(grid.agreement(high.x, high.g, upward=True)[:, ::-1], above, rtol=0, atol=1e-12)

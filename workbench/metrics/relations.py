@@ -87,7 +87,7 @@ class Side:
         """The occurrences of the documents that occur several times, sorted by document, then level."""
         index = np.flatnonzero(self.doc_count[self.doc] >= 2)
         level = self.level[index]
-        if np.any(level[1:] < level[:-1]):  # an Organization lists its levels in order: only then sort them
+        if np.any(level[1:] < level[:-1]):  # an Organization lists them level by level: else sort by level first
             index = index[_stable_order(level)]
         return index[_stable_order(self.doc[index])]
 
@@ -96,16 +96,30 @@ class Side:
         """The sorted levels of the documents with several occurrences (:class:`_Signatures`)."""
         return _Signatures.of(self)
 
+    def signatures_of(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The signatures of ``docs`` numbered from 0, a document occurring once (or absent, at ``bottom``)
+        having the signature of its single level: (signature per document, and the signatures' entries
+        (signature, level), sorted)."""
+        several = self.signatures
+        n_several = len(several.start) - 1
+        code = np.where(self.doc_count[docs] >= 2, several.of_doc[docs], n_several + self.single_level[docs])
+        used, signature, _ = _unique_ints(code)
+        is_several = used < n_several
+        sizes = np.r_[np.diff(several.start)[used[is_several]], np.ones(int((~is_several).sum()), dtype=np.int64)]
+        level = np.r_[several.level[_expand(several.start[used[is_several]], sizes[: is_several.sum()])],
+                      used[~is_several] - n_several]
+        return signature, np.repeat(np.arange(len(used)), sizes), level
+
     @functools.cached_property
     def sharing_two_clusters(self) -> np.ndarray:
         """Keys d·n + d′ of the pairs of different documents that share two or more clusters: the documents
         that have one pair of clusters in common, found through each document's pairs of clusters."""
         doc, cluster = self.doc[self.several], self.cluster[self.several]
         # Each document's pairs of clusters: every occurrence with the ones after it in the document's run.
-        after = np.r_[np.flatnonzero(doc[1:] != doc[:-1]) + 1, len(doc)]
-        after = np.repeat(after, np.diff(np.r_[0, after])) - np.arange(len(doc)) - 1
-        left = np.repeat(np.arange(len(doc)), after)
-        right = _expand(np.arange(1, len(doc) + 1), after)
+        ends = np.r_[np.flatnonzero(doc[1:] != doc[:-1]) + 1, len(doc)]
+        later = np.repeat(ends, np.diff(np.r_[0, ends])) - np.arange(len(doc)) - 1
+        left = np.repeat(np.arange(len(doc)), later)
+        right = _expand(np.arange(1, len(doc) + 1), later)
         n_clusters = int(self.cluster.max(initial=0)) + 1
         low, high = np.minimum(cluster[left], cluster[right]), np.maximum(cluster[left], cluster[right])
         pair_code = _unique_ints(low * n_clusters + high)[1]
@@ -334,19 +348,6 @@ class _Signatures:
         of_doc[doc[starts]] = signature
         return cls(of_doc, np.r_[0, np.cumsum(np.concatenate(sizes))], np.concatenate(levels), position)
 
-    def entries(self, side: Side, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The signatures of ``docs`` on ``side`` numbered from 0, with one more signature per single level
-        (a document occurring once, or absent at ``bottom``): (signature per document, and the signatures'
-        entries (signature, level), sorted)."""
-        n_several = len(self.start) - 1
-        code = np.where(side.doc_count[docs] >= 2, self.of_doc[docs], n_several + side.single_level[docs])
-        used, signature, _ = _unique_ints(code)
-        several = used < n_several
-        sizes = np.r_[np.diff(self.start)[used[several]], np.ones(int((~several).sum()), dtype=np.int64)]
-        level = np.r_[self.level[_expand(self.start[used[several]], sizes[: several.sum()])],
-                      used[~several] - n_several]
-        return signature, np.repeat(np.arange(len(used)), sizes), level
-
 
 def _add_overlap_agreement(x: Side, other: Side, multi_doc: np.ndarray, simple, agree: np.ndarray) -> None:
     """Add to ``agree`` the agreeing mass of the priority pairs that involve a document with several
@@ -354,8 +355,8 @@ def _add_overlap_agreement(x: Side, other: Side, multi_doc: np.ndarray, simple, 
     occurrence pairs of the document pair on each side (RS-SEMANTICS point 4), for both documents of every
     pair."""
     docs = np.flatnonzero(multi_doc & (x.doc_count > 0))
-    x_sig, x_entry_sig, x_entry_level = x.signatures.entries(x, docs)
-    o_sig, o_entry_sig, o_entry_level = other.signatures.entries(other, docs)
+    x_sig, x_entry_sig, x_entry_level = x.signatures_of(docs)
+    o_sig, o_entry_sig, o_entry_level = other.signatures_of(docs)
     # Classes: the documents with one (x signature, other signature); a class entry is one of its x levels.
     n_o_sig = int(o_sig.max()) + 1
     classes, class_of_doc, class_count = _unique_ints(x_sig * n_o_sig + o_sig)
@@ -498,7 +499,6 @@ class _BandGrid:
         return lower[0, len(x_corner):]
 
 
-
 def _overlapping_agreement(xl, xw, gl, classes, x_start, g_start) -> np.ndarray:
     """Per class entry (class u at level a): the agreeing mass of its priority pairs with the occurrences of
     overlapping documents, Σ over the classes v of N_v·P·(weight of v's x levels below a, or above it), with
@@ -527,13 +527,13 @@ def _overlapping_agreement(xl, xw, gl, classes, x_start, g_start) -> np.ndarray:
     for one, two, grids in _meetings(groups):
         if grids is None:  # u ≻ v for u in one and v in two, and the reverse
             for high, low in ((one, two), (two, one)) if one is not two else ((one, one),):
-                above, below = _pairs_agreement(high, low)
-                down[high.slots] += above
-                up[low.slots] += below
+                to_high, to_low = _pairs_agreement(high, low)
+                down[high.slots] += to_high
+                up[low.slots] += to_low
         else:
             for queried, grid in ((one, grids[1]), (two, grids[0])) if one is not two else ((one, grids[0]),):
-                down[queried.slots] += grid.below(queried.x, queried.g, upward=False)
-                up[queried.slots] += grid.below(queried.x, queried.g, upward=True)[:, ::-1]
+                down[queried.slots] += grid.agreement(queried.x, queried.g, upward=False)
+                up[queried.slots] += grid.agreement(queried.x, queried.g, upward=True)[:, ::-1]
     return down + up
 
 
@@ -633,9 +633,10 @@ class _PartnerGrid:
             np.cumsum(grid, axis=axis, out=grid)
         self.prefix = grid.reshape(-1, self.p)
 
-    def below(self, a: np.ndarray, g: np.ndarray, upward: bool) -> np.ndarray:
-        """Per query (rows of sorted x levels a and other levels g) and q: Σ N·P·w over the partners' x levels
-        in intervals c ≥ q of a, below it (or above it when ``upward``)."""
+    def agreement(self, a: np.ndarray, g: np.ndarray, upward: bool) -> np.ndarray:
+        """Per class u queried (rows of sorted x levels a and other levels g) and q: Σ over the grid's classes
+        v of N·P(u ≻ v)·w over v's x levels below u's q-th level; with ``upward``, N·P(v ≻ u)·w over those
+        above u's q-th level from the top (columns in descending order of levels)."""
         (n, n_x), n_g, p, r = a.shape, g.shape[1], self.p, self.r
         side = "left" if upward else "right"  # partners strictly below the cut (or at and below)
         bounds = (np.c_[np.searchsorted(self.x_levels, a, side), np.full(n, len(self.x_levels))],
@@ -657,9 +658,9 @@ class _PartnerGrid:
 
 
 def _pairs_agreement(high: _ClassGroup, low: _ClassGroup) -> tuple[np.ndarray, np.ndarray]:
-    """For every class u of ``high`` and v of ``low``, compared pair by pair: per x level a_i of u, Σ_v
-    P(u ≻ v)·(N·w of v's x levels below a_i), and per x level b_j of v, Σ_u P(u ≻ v)·(N·w of u's x levels
-    above b_j); in blocks of classes of ``high``, the level comparisons counted in small integers."""
+    """The pairs u ≻ v for every class u of ``high`` and v of ``low``, compared pair by pair: per x level a_i
+    of u, Σ_v P(u ≻ v)·(N·w of v's x levels below a_i), and per x level b_j of v, Σ_u P(u ≻ v)·(N·w of u's
+    x levels above b_j); in cache-sized blocks of classes of ``high``, comparisons counted in small integers."""
     (n, p, r), (m, q, s) = high.shape, low.shape
     dtype = np.min_scalar_type(max(p * q, r * s))
     above, below = np.zeros((n, p)), np.zeros((m, q))
