@@ -92,6 +92,11 @@ class Side:
         return index[_stable_order(self.doc[index])]
 
     @functools.cached_property
+    def contingencies(self) -> dict[int, tuple[Side, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+        """:func:`_contingency` with other sides, by their id (with the side, which keeps the id its own)."""
+        return {}
+
+    @functools.cached_property
     def signatures(self) -> _Signatures:
         """The sorted levels of the documents with several occurrences (:class:`_Signatures`)."""
         return _Signatures.of(self)
@@ -193,6 +198,23 @@ def _members_by(keys: np.ndarray, wanted: np.ndarray, order: np.ndarray | None =
 
 
 # ---------------------------------------------------------------------------------------------- relatedness
+def _contingency(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair (i, j) of an occurrence of x and an occurrence of ``other`` of the same document, with the
+    number of such pairs between i's cluster and j's (the contingency of the clusters of both sides).
+    Reliability and Sensitivity read it with the sides exchanged: it is computed once per pair of sides."""
+    known = other.contingencies.get(id(x))
+    if known is not None and known[0] is x:
+        j, i, count = known[1]
+        return i, j, count
+    i, j = _same_document(x, other)
+    keys = x.cluster[i] * (int(other.cluster.max(initial=0)) + 1) + other.cluster[j]
+    order = _stable_order(keys)  # runs: x's clusters come in order along its occurrences
+    keys, i, j = keys[order], i[order], j[order]
+    sizes = np.diff(np.r_[np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]), len(keys)]) if len(keys) else keys
+    x.contingencies[id(other)] = (other, (i, j, np.repeat(sizes, sizes)))
+    return x.contingencies[id(other)][1]
+
+
 def _same_document(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray]:
     """Every pair (i, j) of an occurrence of x and an occurrence of ``other`` of the same document."""
     count = other.doc_count[x.doc]
@@ -222,14 +244,10 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
     # Contingency M[C, K]: weight of x's occurrences in cluster C whose document is in other's cluster K;
     # Σ_{K ∋ d} M[C, K] is the mass of d's cluster C related to d, each partner d′ counted |r_other(d, d′)|
     # times.
-    xi, oj = _same_document(x, other)
-    n_other_clusters = int(other.cluster.max(initial=0)) + 1
-    keys = x.cluster[xi] * n_other_clusters + other.cluster[oj]
-    order = _stable_order(keys)  # runs: x's clusters come in order along its occurrences
-    keys, xi = keys[order], xi[order]
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]) if len(keys) else np.zeros(0, dtype=np.int64)
-    m = np.add.reduceat(x.weight[xi], starts) if len(keys) else np.zeros(0)
-    agree = np.bincount(xi, np.repeat(m, np.diff(np.r_[starts, len(keys)])), minlength=n).astype(float)
+    # An occurrence's weight is its level's, so M[C, K] = w(C)·(the pairs of occurrences of one document in C
+    # and in K), counted once for both views of a pair of sides.
+    xi, _, count = _contingency(x, other)
+    agree = x.weight * np.bincount(xi, count, minlength=n)
 
     # P is min(|r_other|, |r_x|)/|r_x| (point 4): correct the pairs where either count exceeds one. A
     # document with itself: |r_x| and |r_other| are its numbers of clusters on each side.

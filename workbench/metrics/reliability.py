@@ -186,7 +186,8 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
     (r_out, r_gold), (s_gold, s_out) = aligned_views(coded_gold, coded_output, n_docs, missing)
     sides = {}  # one Side per coded side: the views share the arrays the kernels derive from a side
     for coded in (r_out, r_gold, s_gold, s_out):
-        sides.setdefault(id(coded), _side(coded, n_docs, c))
+        if id(coded) not in sides:
+            sides[id(coded)] = _side(coded, n_docs, c)
     return (names, (sides[id(r_out)], sides[id(r_gold)]), (sides[id(s_gold)], sides[id(s_out)]))
 
 
