@@ -202,6 +202,9 @@ def _contingency(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray, np.ndarr
     """Every pair (i, j) of an occurrence of x and an occurrence of ``other`` of the same document, with the
     number of such pairs between i's cluster and j's (the contingency of the clusters of both sides).
     Reliability and Sensitivity read it with the sides exchanged: it is computed once per pair of sides."""
+    known = x.contingencies.get(id(other))
+    if known is not None and known[0] is other:
+        return known[1]
     known = other.contingencies.get(id(x))
     if known is not None and known[0] is x:
         j, i, count = known[1]
