@@ -18,12 +18,13 @@ def _brute_dominance(x, y, values):
     return lower.reshape(values.shape), upper.reshape(values.shape)
 
 
-@pytest.mark.parametrize("spread", [3, 10**6])  # few distinct values: the dense grid; many: divide and conquer
+# Few distinct values on both coordinates: the dense grid; on one or none: divide and conquer.
+@pytest.mark.parametrize(("x_spread", "y_spread"), [(3, 3), (10**6, 3), (3, 10**6), (10**6, 10**6)])
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 150), st.integers(0, 2**32 - 1))
-def test_dominance_sums_equal_brute_force(spread, n, seed):
+def test_dominance_sums_equal_brute_force(x_spread, y_spread, n, seed):
     rng = np.random.default_rng(seed)
-    x, y = rng.integers(-spread, spread, n), rng.integers(0, spread, n)
+    x, y = rng.integers(-x_spread, x_spread, n), rng.integers(0, y_spread, n)
     values = rng.random((2, n))
     lower, upper = dominance_sums(x, y, values)
     expected_lower, expected_upper = _brute_dominance(x, y, values)
