@@ -147,6 +147,13 @@ class Shares:
         return 0.0 if total == 0 else (float((x.weight * self.holds).sum()) + x.tail * self.tail_holds) / total
 
 
+def _share(agree: np.ndarray, related: np.ndarray) -> np.ndarray:
+    """agree / related, a share in [0, 1]: the sums are differences of prefix sums, which round by up to the
+    machine epsilon times the mass before them; where one level holds nearly all the mass (W_n near 1) that
+    rounding can carry a share a hair past 1 or below 0, and a score past its range."""
+    return np.clip(agree / related, 0.0, 1.0)
+
+
 def _expand(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Concatenate the ranges ``starts[i] : starts[i] + counts[i]``."""
     offsets = np.cumsum(counts) - counts
@@ -272,7 +279,7 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
             r_other = np.where(other_keys[found] == keys, other_counts[found], 0)
         change = np.minimum(r_other, r_x) / r_x - r_other
         agree += np.bincount(i, x.weight[j] * change[inverse], minlength=n)
-    return Shares(agree / cluster_mass[x.cluster], 1.0 if x.tail > 0 else 0.0)
+    return Shares(_share(agree, cluster_mass[x.cluster]), 1.0 if x.tail > 0 else 0.0)
 
 
 def relatedness(x: Side, other: Side) -> float:
@@ -298,8 +305,12 @@ def priority_shares(x: Side, other: Side) -> Shares:
     level_mass = np.bincount(x.level, x.weight, minlength=n_levels)
     level_size = np.bincount(x.level, minlength=n_levels)
     # Per level, its occurrences' priority-related mass: every other level and the tail (RS-SEMANTICS point
-    # 3); infinite where there is none, so that the share is 0.
-    related_mass = np.where((n - level_size > 0) | (x.tail > 0), level_mass.sum() - level_mass + x.tail, np.inf)
+    # 3); infinite where there is none, so that the share is 0. The levels above plus the levels below, never
+    # all of them less its own: under a steep discount one level holds nearly all the mass, and the difference
+    # would keep only the rounding of the rest.
+    above = np.r_[0.0, np.cumsum(level_mass)[:-1]]
+    below = np.r_[np.cumsum(level_mass[::-1])[:-1][::-1], 0.0]
+    related_mass = np.where((n - level_size > 0) | (x.tail > 0), above + below + x.tail, np.inf)
 
     x_count = x.doc_count
     multi_doc = (x_count >= 2) | (other.doc_count >= 2)
@@ -321,7 +332,7 @@ def priority_shares(x: Side, other: Side) -> Shares:
         agree += x.tail * p_tail
         x_mass = float(x.weight.sum())
         tail_holds = float(np.dot(x.weight, p_tail)) / x_mass if x_mass > 0 else 0.0
-    return Shares(agree / related_mass[x.level], tail_holds)
+    return Shares(_share(agree, related_mass[x.level]), tail_holds)
 
 
 def priority(x: Side, other: Side) -> float:
