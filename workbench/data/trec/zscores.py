@@ -11,7 +11,7 @@ line of the next topic::
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "zscores"
     >>> _ = path.write_bytes(b"301 map 0.2 0.1\\n301 P_5 0.4 0.2\\n302 map 0.3 0.1\\n")
-    >>> means, stddevs, found = read_zscores(path).statistics(["301", "303"], ["map", "P_5", "ndcg"])
+    >>> means, stddevs, found = read_zscores(path).statistics(["301", "300"], ["map", "P_5", "ndcg"])
     >>> means.tolist(), found.tolist()
     ([[0.2, 0.4, 0.0], [0.0, 0.0, 0.0]], [[True, True, False], [False, False, False]])
 """
@@ -29,6 +29,10 @@ from workbench.data.trec.columns import read_columns
 from workbench.data.trec.errors import TrecReadingWarning
 
 
+class _Beyond(Exception):
+    """trec_eval's binary search reads past the end of its table."""
+
+
 @dataclass(frozen=True)
 class ZScoreTable:
     """The lines of a z-score file in trec_eval's order (topic, then measure, byte by byte; equal keys in file
@@ -44,13 +48,14 @@ class ZScoreTable:
     starts: np.ndarray
 
     def _topic(self, topic: bytes) -> int | None:
-        """``find_qid``: binary search over the distinct topics (a probe past the last one finds nothing)."""
+        """``find_qid``: binary search over the distinct topics (``end`` starts one past the last one, which
+        trec_eval reads: memory beyond its table, taken here as no match; raises :class:`_Beyond`)."""
         firsts = self.topics[self.starts[:-1]]
         start, end = 0, firsts.size
         while start <= end:
             current = (start + end) // 2
             if current == firsts.size:
-                return None
+                raise _Beyond
             here = firsts[current]
             if topic < here:
                 end = current - 1
@@ -67,7 +72,7 @@ class ZScoreTable:
         while start <= end:
             current = (start + end) // 2
             if base + current >= self.measures.size:
-                return None
+                raise _Beyond
             here = self.measures[base + current]
             if measure < here:
                 end = current - 1
@@ -83,14 +88,27 @@ class ZScoreTable:
         means = np.zeros((len(topics), len(names)))
         stddevs = np.zeros((len(topics), len(names)))
         found = np.zeros((len(topics), len(names)), dtype=bool)
+        beyond: list[str] = []
         for i, topic in enumerate(topics):
-            group = self._topic(topic.encode("latin-1"))
+            try:
+                group = self._topic(topic.encode("latin-1"))
+            except _Beyond:
+                beyond.append(f"topic {topic!r}")
+                continue
             if group is None:
                 continue
             for j, name in enumerate(names):
-                line = self._line(group, name.encode("latin-1"))
+                try:
+                    line = self._line(group, name.encode("latin-1"))
+                except _Beyond:
+                    beyond.append(f"{name!r} of topic {topic!r}")
+                    continue
                 if line is not None:
                     means[i, j], stddevs[i, j], found[i, j] = self.means[line], self.stddevs[line], True
+        if beyond:
+            warnings.warn(f"{self.path}: looking up {', '.join(beyond[:3])}{', …' if len(beyond) > 3 else ''}, "
+                          "trec_eval's binary search reads past the end of its z-score table (undefined; it may "
+                          "crash): taken as missing, -1000000", TrecReadingWarning, stacklevel=2)
         return means, stddevs, found
 
 

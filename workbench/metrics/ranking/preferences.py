@@ -35,8 +35,8 @@ from workbench.errors import WorkbenchError
 
 class InconsistentPreferencesError(WorkbenchError):
     """Preferences trec_eval stops on (``form_prefs_counts.c``): a document given two levels in a JG's only JSG,
-    both level 0 and a positive level in one JG, a JG whose preferences contradict each other (trec_eval
-    aborts), or a judgement that makes trec_eval read past its own arrays. ``documents`` are docid ranks."""
+    both level 0 and a positive level in one JG, or a JG whose preferences contradict each other (trec_eval
+    aborts). ``documents`` are docid ranks."""
 
     def __init__(self, message: str, documents: tuple[int, ...] = ()) -> None:
         self.documents = documents
@@ -52,7 +52,9 @@ class PreferenceCounts:
     ``(fulfilled, possible)`` per JG as the ``recalculate`` of ``m_prefs_avgjg_Rnonrel.c`` and
     ``m_prefs_avgjg_Rnonrel_ret.c`` count them where the JG has more non-relevant documents than relevant ones
     (all, resp. retrieved; 0 elsewhere); ``counts[i, j]``, the number of JGs preferring docid rank ``i`` to
-    ``j`` (16-bit, as trec_eval's ``unsigned short``)."""
+    ``j`` (16-bit, as trec_eval's ``unsigned short``). ``beyond`` flags, per JG, where those recounts make
+    trec_eval read past its own arrays (more relevant documents than documents at the lowest level, a negative
+    one: its value is undefined there, the recount takes the level's documents only)."""
 
     fulfilled_ret: np.ndarray
     possible_ret: np.ndarray
@@ -67,6 +69,7 @@ class PreferenceCounts:
     recounted_ret: np.ndarray
     counts: np.ndarray
     num_judged_ret: int
+    beyond: np.ndarray
 
     @property
     def num_judged(self) -> int:
@@ -94,6 +97,7 @@ class _Group:
     rel: tuple[int, int, int, int]  # num_rel, num_rel_ret, num_nonrel, num_nonrel_ret
     recounted: tuple[int, int] = (0, 0)
     recounted_ret: tuple[int, int] = (0, 0)
+    beyond: tuple[bool, bool] = (False, False)
 
 
 def _classes(levels: np.ndarray, ranks: np.ndarray, njr: int) -> _Group:
@@ -117,11 +121,9 @@ def _classes(levels: np.ndarray, ranks: np.ndarray, njr: int) -> _Group:
     lowest = level == level.min()  # the last class: m_prefs_avgjg_Rnonrel.c takes it for the non-relevant one
     last = np.repeat(docs[lowest], times[lowest])
     entries = np.repeat(docs, times)
+    group.beyond = (counts[2] > counts[0] and counts[0] > last.size,  # trec_eval reads past the class
+                    counts[3] > counts[1] and counts[1] > last.size and bool((last < njr).all()))
     if counts[2] > counts[0]:  # N > R: only the first R documents of the last class count
-        if counts[0] > last.size:
-            raise InconsistentPreferencesError("more relevant documents than documents at the lowest level, which "
-                                               "has a non-positive level above another one: trec_eval's "
-                                               "prefs_avgjg_Rnonrel reads past its arrays here")
         kept = ~lowest
         inner = weights[np.ix_(kept, kept)]
         rank = docs[kept]
@@ -130,10 +132,6 @@ def _classes(levels: np.ndarray, ranks: np.ndarray, njr: int) -> _Group:
         won_last = int(np.searchsorted(entries, np.minimum(cut, njr)).sum())
         group.recounted = (won + won_last, int(inner.sum()) + entries.size * cut.size)  # possible: every pair
     if counts[3] > counts[1]:  # among the retrieved: the first R_ret retrieved documents of the last class
-        if counts[1] > last.size and (last < njr).all():
-            raise InconsistentPreferencesError("more relevant retrieved documents than retrieved documents at the "
-                                               "lowest level, which has a non-positive level above another one: "
-                                               "trec_eval's prefs_avgjg_Rnonrel_ret reads past its arrays here")
         cut = last[:counts[1]]
         cut = cut[:np.searchsorted(cut, njr)]
         kept = ~lowest & retrieved
@@ -234,7 +232,8 @@ def count_preferences(groups, subgroups, levels, ranks, num_judged: int, num_jud
     a1, a2, a3, a4, a5 = (column(g.areas[i] for g in found) for i in range(5))
     return PreferenceCounts(a1, a2 + a1, a3, a4 + a3, a5, *(column(g.rel[i] for g in found) for i in range(4)),
                             column(g.recounted for g in found).reshape(-1, 2),
-                            column(g.recounted_ret for g in found).reshape(-1, 2), counts, int(num_judged_ret))
+                            column(g.recounted_ret for g in found).reshape(-1, 2), counts, int(num_judged_ret),
+                            np.array([g.beyond for g in found], dtype=bool).reshape(-1, 2))
 
 
 # ------------------------------------------------------------------------------------------ measures
