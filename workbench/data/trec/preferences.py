@@ -135,7 +135,7 @@ def count_topics(prefs: PreferenceJudgements, run: TrecLines, topics: Sequence[s
                 raise run.located(DuplicateEntryError(run.documents[repeat[1]], topic, None, *repeat))
             ranked = _bytes(run.documents.take(kept))
         elif placeholders:
-            ranked = np.array([PLACEHOLDER.encode()])
+            ranked = np.array([PLACEHOLDER.encode()])[:max_docs]
         else:
             raise WorkbenchError(f"the run lacks topic {topic!r}")
         lines = by_topic[bounds[index[topic]]:bounds[index[topic] + 1]]

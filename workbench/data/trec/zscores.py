@@ -89,6 +89,7 @@ class ZScoreTable:
         stddevs = np.zeros((len(topics), len(names)))
         found = np.zeros((len(topics), len(names)), dtype=bool)
         beyond: list[str] = []
+        borrowed: list[str] = []
         for i, topic in enumerate(topics):
             try:
                 group = self._topic(topic.encode("latin-1"))
@@ -105,10 +106,16 @@ class ZScoreTable:
                     continue
                 if line is not None:
                     means[i, j], stddevs[i, j], found[i, j] = self.means[line], self.stddevs[line], True
+                    if line >= self.starts[group + 1]:
+                        borrowed.append(f"{name!r} of topic {topic!r} (line {self.numbers[line]})")
         if beyond:
             warnings.warn(f"{self.path}: looking up {', '.join(beyond[:3])}{', …' if len(beyond) > 3 else ''}, "
                           "trec_eval's binary search reads past the end of its z-score table (undefined; it may "
                           "crash): taken as missing, -1000000", TrecReadingWarning, stacklevel=2)
+        if borrowed:
+            warnings.warn(f"{self.path}: {', '.join(borrowed[:3])}{', …' if len(borrowed) > 3 else ''}: the "
+                          "statistics of the next topic's first line, where trec_eval's binary search finds them",
+                          TrecReadingWarning, stacklevel=2)
         return means, stddevs, found
 
 
@@ -126,8 +133,8 @@ def read_zscores(path: str | PathLike) -> ZScoreTable:
     repeated = np.flatnonzero((topics[1:] == topics[:-1]) & (measures[1:] == measures[:-1]))
     if repeated.size:
         shown = "; ".join(f"lines {numbers[i]} and {numbers[i + 1]}" for i in repeated[:3].tolist())
-        warnings.warn(f"{columns.path}: {repeated.size} measure(s) given twice for a topic ({shown}"
-                      f"{'; …' if repeated.size > 3 else ''}): the line used is the one trec_eval's binary search "
-                      "finds", TrecReadingWarning, stacklevel=2)
+        warnings.warn(f"{columns.path}: {repeated.size} line(s) repeat the topic and measure of the line before "
+                      f"them ({shown}{'; …' if repeated.size > 3 else ''}): the line used is the one trec_eval's "
+                      "binary search finds", TrecReadingWarning, stacklevel=2)
     starts = np.concatenate(([0], np.flatnonzero(topics[1:] != topics[:-1]) + 1, [topics.size]))
     return ZScoreTable(columns.path, topics, measures, means[order], stddevs[order], numbers, starts)
