@@ -1,24 +1,38 @@
 """``python -m workbench trec_eval``: trec_eval 10.0 as a drop-in, printing exactly what it prints.
 
-    python -m workbench trec_eval [-q] [-c] [-n] [-l N] [-M N] [-J] [-N N] [-m MEASURE[.PARAMS]]... QRELS RUN
+    python -m workbench trec_eval [-q] [-c] [-n] [-l N] [-M N] [-J] [-N N] [-R FORMAT] [-Z ZSCORES]
+                                  [-m MEASURE[.PARAMS]]... REL_INFO RUN
 
 Options are trec_eval's (``getopt_long``: ``-mP.5,7,3``, ``-M100``, ``-l2`` and their long forms); ``-m``
-takes a measure or one of the nicknames ``official`` (the default), ``all_trec`` and ``set``, with trec_eval's
-parameters after a dot (``P.5,7,3``, ``ndcg.1=3,2=9,4=4.5``, ``utility.2,-1,0,0``, ``iprec_at_recall..10,.25``).
+takes one of its 57 measures or one of the nicknames ``official`` (the default), ``all_trec``, ``set``,
+``all_prefs``, ``prefs`` and ``qrels_jg``, with trec_eval's parameters after a dot (``P.5,7,3``,
+``ndcg.1=3,2=9,4=4.5``, ``utility.2,-1,0,0``, ``iprec_at_recall..10,.25``).
 It reads, ranks and joins the files the one way the workbench reads them (:mod:`workbench.data.trec`: byte by
 byte, ids compared as ``strcmp`` compares them, grades through ``atol``, scores through ``atof``, compared as
-doubles, gzip and ``-`` for standard input too) and scores them with the registered kernels of
+doubles, gzip and ``-`` for standard input too) and scores them with the kernels of
 :mod:`workbench.metrics.ranking`; this module holds what is trec_eval's own: its options, :data:`MEASURES` (its
 measures in its printing order, with its parameter syntax) and :func:`render` (``%-22s\\t%s\\t%6.4f``).
 ``--score-precision float32`` compares scores as 32-bit floats, as trec_eval 9.x, pytrec_eval and ir_measures do.
 
-Topics are the qrels topics the run has, in byte order (the run id is its last line's); ``-c`` evaluates every
-qrels topic, a missing one on trec_eval's one-document placeholder ranking, and averages over all of them.
-Without ``-c``, a qrels topic the run lacks is skipped with a note, as trec_eval 9.x skips it (trec_eval 10.0 stops
-there with status 4 and the message "result qid ... not found in qrels", a side effect of its commit 9812815).
-What trec_eval rejects raises a named error with the file and line; what it accepts silently (run topics without
-judgements, negative grades, numbers it reads otherwise than they are written) gets its result and a note
-(:class:`~workbench.errors.WorkbenchWarning`).
+``-R`` names the relevance file's format (:data:`REL_FORMATS`): ``qrels`` (the default), ``prefs`` (preference
+judgements ``topic group subgroup document level``) or ``qrels_prefs`` (a qrels file read as preferences), for
+the ``prefs_*`` measures (:mod:`workbench.data.trec.preferences`, :mod:`workbench.metrics.ranking.preferences`),
+and ``qrels_jg`` (qrels whose second field names a judgement group) for ``map_avgjg``, ``P_avgjg`` and
+``Rprec_mult_avgjg`` (:mod:`workbench.data.trec.judgement_groups`,
+:mod:`workbench.metrics.ranking.judgement_groups`); a measure the format cannot give is refused, as trec_eval
+cannot calculate it. ``-Z`` turns every per-topic value into a z-score against a file of ``topic measure mean
+stddev`` lines (:mod:`workbench.data.trec.zscores`, :mod:`workbench.metrics.ranking.zscores`), printed with a
+``Z`` before the name and averaged (summed, for counts) as trec_eval does.
+
+Topics are the judged topics the run has, in byte order (the run id is its last line's); ``-c`` evaluates every
+judged topic, a missing one on trec_eval's one-document placeholder ranking, and averages over all of them.
+Without ``-c``, a judged topic the run lacks is skipped with a note, as trec_eval 9.x skips it (trec_eval 10.0
+stops there with status 4 and the message "result qid ... not found in qrels", a side effect of its commit
+9812815). What trec_eval rejects raises a named error with the file and line; what it accepts silently (run
+topics without judgements, negative grades, numbers it reads otherwise than they are written, repeated z-score
+lines) gets its result and a note (:class:`~workbench.errors.WorkbenchWarning`). Where trec_eval reads past its
+own arrays (a z-score look-up past its table, a ``prefs_avgjg_Rnonrel`` recount of a negative level), its
+value is undefined: the note says so and the workbench gives a defined one.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ operation for operation (sums added in trec_eval's order, so that the last print
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,6 +72,25 @@ class PreferenceCounts:
     num_judged_ret: int
     beyond: np.ndarray
 
+    @functools.cached_property
+    def pair_sums(self) -> tuple[tuple[float, float], tuple[int, int, int]]:
+        """For ``m_prefs_pair*.c``: the shares ``counts[i, j] / (counts[i, j] + counts[j, i])`` of the pairs
+        with a preference added in trec_eval's loop order, over the retrieved pairs (i < j) and on over the
+        (retrieved, unretrieved) ones; and the number of such pairs among the retrieved, the mixed and the
+        unretrieved documents."""
+        counts, njr = self.counts.astype(np.int32), self.num_judged_ret
+        top = counts[:njr, :njr]
+        upper = np.triu(np.ones(top.shape, dtype=bool), 1)
+        a = np.concatenate((top[upper], counts[:njr, njr:].ravel()))  # row by row, as the C loops go
+        b = np.concatenate((top.T[upper], counts[njr:, :njr].T.ravel()))
+        some = (a > 0) | (b > 0)
+        running = np.cumsum(np.where(some, a / np.where(some, a + b, 1), 0.0))  # adding 0.0 changes nothing
+        inner = int(upper.sum())
+        first = float(running[inner - 1]) if inner else 0.0
+        rest = counts[njr:, njr:] > 0
+        return ((first, float(running[-1]) if running.size else 0.0),
+                (int(some[:inner].sum()), int(some[inner:].sum()), int(np.triu(rest | rest.T, 1).sum())))
+
     @property
     def num_judged(self) -> int:
         """The number of distinct documents the topic's preferences mention."""
@@ -83,7 +103,8 @@ def _areas(weights: np.ndarray, retrieved: int) -> tuple[int, int, int, int, int
     ``form_prefs_counts.c``'s five areas: fulfilled and not among the retrieved (A1, A2), implied fulfilled
     and not (A3, A4), neither retrieved (A5)."""
     top = weights[:retrieved, :retrieved]
-    return (int(np.triu(top, 1).sum()), int(np.tril(top, -1).sum()), int(weights[:retrieved, retrieved:].sum()),
+    fulfilled = int(np.triu(top, 1).sum())
+    return (fulfilled, int(top.sum()) - int(np.trace(top)) - fulfilled, int(weights[:retrieved, retrieved:].sum()),
             int(weights[retrieved:, :retrieved].sum()), int(weights[retrieved:, retrieved:].sum()))
 
 
@@ -223,7 +244,11 @@ def count_preferences(groups, subgroups, levels, ranks, num_judged: int, num_jud
             group = _matrix(subgroups[a:b], levels[a:b], ranks[a:b], num_judged_ret)
         else:
             group = _classes(levels[a:b], ranks[a:b], num_judged_ret)
-        counts[np.ix_(group.docs, group.docs)] += group.weights.astype(np.uint16)  # wraps as unsigned short
+        added = group.weights.astype(np.uint16)  # wraps as trec_eval's unsigned short
+        if group.docs.size == num_judged:  # every document (docs are 0 … num_judged − 1)
+            counts += added
+        else:
+            counts[np.ix_(group.docs, group.docs)] += added
         found.append(group)
 
     def column(values) -> np.ndarray:
@@ -338,22 +363,10 @@ def _pairs(c: PreferenceCounts, implied: bool, unretrieved: bool) -> float:
     """The mean over document pairs with a preference of the share of JGs preferring the higher-ranked one
     (``m_prefs_pair*.c``): pairs of retrieved documents, then (``implied``) a retrieved and an unretrieved
     one, in trec_eval's loop order; pairs of unretrieved documents (``unretrieved``) count as 0."""
-    counts = c.counts.astype(np.int64)
-    njr = c.num_judged_ret
-    upper = np.triu_indices(njr, 1)
-    mine, theirs = [counts[upper]], [counts.T[upper]]
-    if implied:
-        mine.append(counts[:njr, njr:].ravel())
-        theirs.append(counts.T[:njr, njr:].ravel())
-    a, b = np.concatenate(mine), np.concatenate(theirs)
-    some = (a > 0) | (b > 0)
-    shares = a[some] / (a[some] + b[some])
-    total = float(np.cumsum(shares)[-1]) if shares.size else 0.0
-    pairs = int(some.sum())
-    if unretrieved:
-        rest = counts[njr:, njr:]
-        pairs += int(np.triu((rest > 0) | (rest.T > 0), 1).sum())
-    return total / pairs if pairs else 0.0
+    sums, pairs = c.pair_sums
+    total = sums[1] if implied else sums[0]
+    count = pairs[0] + (pairs[1] if implied else 0) + (pairs[2] if unretrieved else 0)
+    return total / count if count else 0.0
 
 
 def prefs_pair(c: PreferenceCounts) -> float:
