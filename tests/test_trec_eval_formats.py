@@ -625,3 +625,44 @@ def test_judgement_groups_through_the_command_line(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines() == [
         "map_avgjg             \tall\t0.7500", "P_avgjg_1             \tall\t0.5000",
         "P_avgjg_2             \tall\t0.5000"]
+
+
+# ------------------------------------------------------------------------------------------------ fuzz
+_SEEDS = {"prefs": b"q g s a 2\nq g s b 1\nq g s2 b 3\nq g s2 c 0\nq h s a 0\nq h s c 1\n",
+          "qrels_prefs": b"q 0 a 2\nq 0 b 1\nq 1 c 0\n", "qrels_jg": b"q u1 a 1\nq u1 b 0\nq u2 b 2\n",
+          "zscores": b"q map 0.5 0.1\nq P_5 0.2 0\nr map 1 1\n"}
+
+
+@st.composite
+def _mutated(draw, seed: bytes) -> bytes:
+    data = bytearray(seed)
+    for _ in range(draw(st.integers(0, 6))):
+        at = draw(st.integers(0, len(data)))
+        if draw(st.booleans()) and data:
+            del data[at:at + draw(st.integers(1, 4))]
+        else:
+            data[at:at] = draw(st.binary(max_size=4)) if draw(st.booleans()) else \
+                draw(st.sampled_from([b" ", b"\t", b"\n", b"\r\n", b"#", b"\x00", b"\xa0", b"nan", b"-1", b"0x1"]))
+    return bytes(data)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), kind=st.sampled_from(sorted(_SEEDS)))
+def test_every_format_gives_a_result_or_a_workbench_error(tmp_path, data, kind):
+    """Mutated preference, judgement-group and z-score files through the drop-in: a result or a named
+    WorkbenchError (malformed line, inconsistent preferences, no shared topic...), never another exception."""
+    path, run, qrels = tmp_path / "rel", tmp_path / "run", tmp_path / "qrels"
+    path.write_bytes(data.draw(_mutated(_SEEDS[kind])))
+    run.write_text("q Q0 a 1 2 r\nq Q0 c 2 2 r\nq Q0 x 3 1 r\n")
+    qrels.write_text("q 0 a 1\nq 0 c 0\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WorkbenchWarning)
+        try:
+            if kind == "zscores":
+                render(evaluate(qrels, run, ["official"], zscores_path=path), per_topic=True)
+            else:
+                measures = ["qrels_jg"] if kind == "qrels_jg" else ["all_prefs"]
+                render(evaluate(path, run, measures, Options(rel_format=kind, complete=data.draw(st.booleans()))),
+                       per_topic=True)
+        except WorkbenchError:
+            pass
