@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.metrics.ranking.kernels import precision_at
+from workbench.metrics.ranking.kernels import average_precision, precision_at
 from workbench.metrics.ranking.table import GainTable
-from workbench.metrics.ranking.trec import precision_sums
 
 
 def average_over_groups(values: np.ndarray, groups: np.ndarray, n_topics: int) -> np.ndarray:
@@ -38,9 +37,7 @@ def average_over_groups(values: np.ndarray, groups: np.ndarray, n_topics: int) -
 def map_avgjg(table: GainTable, groups: np.ndarray, n_topics: int, rel_level: float = 1) -> np.ndarray:
     """Average precision against each JG (the precisions at its relevant retrieved documents added rank by
     rank, over its relevant documents), averaged over the topic's JGs (``m_map_avgjg.c``)."""
-    sums, found = precision_sums(table, rel_level), table.relevant(rel_level).any(axis=1)
-    per_group = np.divide(sums, table.n_relevant(rel_level), out=np.zeros(sums.size), where=found)
-    return average_over_groups(per_group, groups, n_topics)
+    return average_over_groups(average_precision(table, None, rel_level), groups, n_topics)
 
 
 def precision_avgjg(table: GainTable, groups: np.ndarray, n_topics: int, k: int = 10,

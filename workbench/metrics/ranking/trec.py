@@ -41,6 +41,7 @@ from workbench.metrics.ranking.table import (
     RankingInputError,
     check_cutoff,
     persistence,
+    ranks,
     row_sums,
     safe_divide,
 )
@@ -236,13 +237,9 @@ def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
 
 def precision_sums(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     """Σ P@r over the ranks r of the relevant retrieved documents, added rank by rank as trec_eval adds them
-    (``sum += rel_so_far / (i + 1)`` in ``m_map.c``, ``m_map_avgjg.c``, ``m_yaap.c``): average precision's
-    numerator, to the last bit."""
+    (``sum += rel_so_far / (i + 1)`` in ``m_map.c``, ``m_yaap.c``): average precision's numerator."""
     rel = _relevant(table, rel_level)
-    if not rel.shape[1]:
-        return np.zeros(rel.shape[0])
-    terms = np.where(rel, table.relevant_counts(rel_level) / np.arange(1, rel.shape[1] + 1), 0.0)
-    return np.cumsum(terms, axis=1)[:, -1]
+    return row_sums(table.relevant_counts(rel_level) / ranks(rel.shape[1]) * rel)
 
 
 def yaap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
