@@ -21,6 +21,7 @@ The graded measures (``ndcg``, ``ndcg_rel``, ``Rndcg``, ``G``, ``rbp``) take tre
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -40,6 +41,7 @@ from workbench.metrics.ranking.table import (
     RankingInputError,
     check_cutoff,
     persistence,
+    ranks,
     row_sums,
     safe_divide,
 )
@@ -231,6 +233,21 @@ def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
                 * ((prior + INFAP_EPSILON) / (prior + nonrel_so_far + 2 * INFAP_EPSILON)))
     term = np.where(j == 0, 1.0, term)
     return safe_divide(row_sums(np.where(rel, term, 0.0)), table.n_relevant(rel_level))
+
+
+def precision_sums(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
+    """Σ P@r over the ranks r of the relevant retrieved documents, added rank by rank as trec_eval adds them
+    (``sum += rel_so_far / (i + 1)`` in ``m_map.c``, ``m_yaap.c``): average precision's numerator."""
+    rel = _relevant(table, rel_level)
+    return row_sums(table.relevant_counts(rel_level) / ranks(rel.shape[1]) * rel)
+
+
+def yaap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
+    """Yet Another Average Precision (Robertson, On Smoothing Average Precision, ECIR 2012):
+    log((1 + S) / (1 + R − S)), S = :func:`precision_sums` (trec_eval ``yaap``, ``m_yaap.c``; C's ``log``)."""
+    sums, n_rel = precision_sums(table, rel_level), table.n_relevant(rel_level)
+    return np.array([math.log((1.0 + s) / (1.0 + float(r) - s)) for s, r in zip(sums.tolist(), n_rel.tolist(),
+                                                                                  strict=True)])
 
 
 def binary_g(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
