@@ -155,6 +155,23 @@ class DocumentIds:
             self._strings = np.asarray(values, dtype=object) if values else np.zeros(0, dtype=object)
         return self._strings
 
+    def arrow(self):
+        """The ids as an Arrow ``string`` array, taken from the source without a Python object per id (an Arrow
+        array or a numpy bytes array in UTF-8); from :meth:`strings` otherwise (another encoding, invalid UTF-8).
+        What a pandas column of millions of ids is built from (``pd.arrays.ArrowExtensionArray``)."""
+        import pyarrow as pa
+
+        source = self._source
+        if self._strings is None and isinstance(source, np.ndarray) and source.dtype.kind == "S":
+            source = pa.array(source)
+        if hasattr(source, "to_pylist") and self._encoding.lower().replace("-", "") == "utf8":
+            taken = source if self._index is None else source.take(pa.array(self._index, type=pa.int64()))
+            try:
+                return taken.cast(pa.string())
+            except pa.ArrowInvalid:  # bytes that are not UTF-8: the escapes of strings()
+                pass
+        return pa.array(self.strings().tolist(), type=pa.string())
+
     def __getitem__(self, position: int) -> str:
         """One id as a ``str``."""
         if self._strings is not None:

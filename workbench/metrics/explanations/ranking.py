@@ -603,8 +603,12 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
         for block in blocks:
             if terms.parts:
                 block["part"] = part
-        frames.extend(block for block in blocks if len(block))
-    frame = pd.concat(frames or [blocks[0]], ignore_index=True)
+        frames.extend(blocks)
+    names = list(dict.fromkeys(column for block in frames for column in block.columns))
+    frame = pd.concat([block for block in frames if len(block)] or frames[:1], ignore_index=True)
+    frame = frame.reindex(columns=names)
+    for factor, matrix_of in terms.factors.items():  # one dtype whichever blocks the rows came from
+        frame[factor] = frame[factor].astype("boolean" if np.asarray(matrix_of).dtype == bool else float)
     frame["judged"] = frame["judged"].astype("boolean")
     frame = frame.sort_values("_row", kind="stable")  # each topic's rows together, in the order built
     if with_topics:
