@@ -59,44 +59,41 @@ def _column(ids: DocumentIds):
 def _array_rows(gold: Judgements, run: RankedRun, topics: Sequence[str], table) -> RankingRows:
     """The documents of an array-backed run's table (its entries in rank order, trec_eval's placeholder for a
     topic the run lacks) and the judged relevant documents each topic's ranking misses."""
-    import pandas as pd
-
-    present = [run.index[t] for t in topics if t in run.index]
-    entries, _ = spans(run.offsets, np.array(present, dtype=np.int64))
-    row_of = {topic: row for row, topic in enumerate(topics)}
-    rows_present = np.array([row_of[t] for t in topics if t in run.index], dtype=np.int64)
-    counts = np.diff(run.offsets)[np.array(present, dtype=np.int64)] if present else np.zeros(0, dtype=np.int64)
-    entry_rows = np.repeat(rows_present, counts)
-    absent = np.array([row for row, topic in enumerate(topics) if topic not in run.index], dtype=np.int64)
-    docs = run.ids.take(entries)
-    if absent.size:  # the placeholder rows come after the run's own (as the join builds them): put them in place
-        ids = DocumentIds.from_strings(np.concatenate((docs.strings(), [PLACEHOLDER] * absent.size)))
-        order = np.argsort(np.concatenate((entry_rows, absent)), kind="stable")
-        docs, entry_rows = ids.take(order), np.concatenate((entry_rows, absent))[order]
+    present = [run.index.get(topic) for topic in topics]
+    if None not in present:
+        entries = np.arange(int(run.offsets[-1])) if present == list(range(len(run.topics))) else \
+            spans(run.offsets, np.array(present, dtype=np.int64))[0]
+        docs = run.ids.take(entries)  # these very ids when the run's topics are all there, in order
+    else:  # the placeholder rows come after the run's own in the join: put them in place, topic by topic
+        kept = np.array([p for p in present if p is not None], dtype=np.int64)
+        entries, rank = spans(run.offsets, kept)
+        rows = np.array([row for row, p in enumerate(present) if p is not None], dtype=np.int64)[rank]
+        absent = np.array([row for row, p in enumerate(present) if p is None], dtype=np.int64)
+        ids = DocumentIds.from_strings(np.concatenate((run.ids.take(entries).strings(), [PLACEHOLDER] * absent.size)))
+        docs = ids.take(np.argsort(np.concatenate((rows, absent)), kind="stable"))
     # the judged relevant documents of each topic, and those the ranking retrieves (gain > 0 in the table)
-    used = [gold.index[t] for t in topics]
-    judged, judged_rank = spans(gold.offsets, np.array(used, dtype=np.int64))
-    judged_rows = np.arange(len(topics))[judged_rank]
+    judged, judged_rank = spans(gold.offsets, np.array([gold.index[t] for t in topics], dtype=np.int64))
     relevant = gold.grades[judged] > 0
-    judged, judged_rows = judged[relevant], judged_rows[relevant]
+    judged, judged_rows = judged[relevant], judged_rank[relevant]
     judged_ids = gold.ids.take(judged)
-    retrieved_rows, retrieved_columns = np.nonzero(table.retrieved())
-    found = table.gains[retrieved_rows, retrieved_columns] > 0
-    found_ids, found_rows = docs.take(np.flatnonzero(found)), entry_rows[found]
+    retrieved = table.retrieved()
+    found_rows, found_columns = np.nonzero((table.gains > 0) & retrieved)
+    width = table.gains.shape[1]
+    flat = found_rows * width + found_columns
+    entry = flat if (table.num_ret == width).all() else np.cumsum(retrieved.ravel())[flat] - 1
+    found_ids = docs.take(entry)
     n = max(len(topics), 1)
     judged_keys, found_keys = keys(judged_rows, judged_ids, n), keys(found_rows, found_ids, n)
     order = np.argsort(found_keys, kind="stable")
-    at = np.minimum(np.searchsorted(found_keys[order], judged_keys), max(len(order) - 1, 0))
     matched = np.zeros(len(judged_keys), dtype=bool)
     if len(order):
-        candidate = order[at]
+        candidate = order[np.minimum(np.searchsorted(found_keys[order], judged_keys), len(order) - 1)]
         same = (found_keys[candidate] == judged_keys) & (found_rows[candidate] == judged_rows)
         where = np.flatnonzero(same)
         matched[where] = found_ids.equal(candidate[where], judged_ids, where)  # a key shared by two ids: missed
     missing = np.flatnonzero(~matched)
     return RankingRows(_column(docs), judged_rows[missing], _column(judged_ids.take(missing)),
-                       gold.grades[judged][missing]) if len(docs) or len(missing) else \
-        RankingRows(pd.array([], dtype="string[pyarrow]"), np.zeros(0, dtype=np.int64), [], np.zeros(0))
+                       gold.grades[judged][missing])
 
 
 def _mapping_rows(gold: Mapping, run: Mapping, topics: Sequence[str]) -> RankingRows:

@@ -67,9 +67,15 @@ class MeasureExplanation:
     scores: pd.Series | None = field(default=None, repr=False)  # per topic, for a run's explanation
 
     def __post_init__(self) -> None:  # the columns of every family end with part, contribution, lost
+        import pandas as pd
+
         rows = self.contributions
         last = [c for c in ("part", "contribution", "lost") if c in rows.columns]
-        rows = rows[[c for c in rows.columns if c not in last] + last].reset_index(drop=True)
+        ordered = [c for c in rows.columns if c not in last] + last
+        if ordered != list(rows.columns):
+            rows = rows[ordered]
+        if not rows.index.equals(pd.RangeIndex(len(rows))):
+            rows = rows.reset_index(drop=True)
         object.__setattr__(self, "contributions", rows)
 
     @property

@@ -514,10 +514,18 @@ def _scored_positions(table: GainTable, rows: np.ndarray, columns: np.ndarray, j
     return np.where(judged, counts - 1 - before, -1)
 
 
-def _take(factor: np.ndarray, rows: np.ndarray, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _take(factor: np.ndarray, rows: np.ndarray, positions: np.ndarray,
+          full: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A factor's value at each entry (a 1-D factor: the row's value at every scored position; a matrix: the
-    value at the entry's position) and where it is defined."""
+    value at the entry's position) and where it is defined. ``full``: the (rows, width) of a table whose every
+    row is retrieved to the end, the entries then being the matrix read row by row (no gather)."""
     factor = np.asarray(factor)
+    if full is not None:
+        n_rows, width = full
+        if factor.ndim == 1:
+            return np.repeat(factor, width), np.ones(n_rows * width, dtype=bool)
+        if factor.shape == full:
+            return factor.ravel(), np.ones(n_rows * width, dtype=bool)
     inside = positions >= 0
     if factor.ndim == 2:
         inside &= positions < factor.shape[1]
@@ -527,21 +535,33 @@ def _take(factor: np.ndarray, rows: np.ndarray, positions: np.ndarray) -> tuple[
     return values, inside
 
 
-def _column(factor: np.ndarray, rows: np.ndarray, positions: np.ndarray):
-    """A factor as a frame column: NaN (or <NA> for a boolean) where it is not defined."""
+def _documents(rows: RankingRows, rest: int, copies: int):
+    """The document column: the retrieved, the missed and ``rest`` rows without one, ``copies`` times (one per
+    part); Arrow strings when the retrieved documents come as Arrow, else Python strings."""
     import pandas as pd
+    import pyarrow as pa
 
-    values, inside = _take(factor, rows, positions)
-    if values.dtype == bool:
-        return pd.array(np.where(inside, values, None), dtype="boolean")
-    return np.where(inside, values.astype(float), np.nan)
+    retrieved, missing = rows.retrieved, rows.missing_documents
+    if isinstance(retrieved, pd.arrays.ArrowExtensionArray):
+        missing = missing.__arrow_array__() if isinstance(missing, pd.arrays.ArrowExtensionArray) else \
+            pa.array(list(missing), type=pa.string())
+        chunks = [retrieved.__arrow_array__(), missing, pa.nulls(rest, type=pa.string())]
+        pieces = [chunk for _ in range(copies) for piece in chunks
+                  for chunk in (piece.chunks if isinstance(piece, pa.ChunkedArray) else [piece])]
+        return pd.arrays.ArrowExtensionArray(pa.chunked_array(pieces, type=pa.string()))
+    column = np.empty((len(retrieved) + len(rows.missing_documents) + rest) * copies, dtype=object)
+    one = np.concatenate([np.asarray(retrieved, dtype=object), np.asarray(rows.missing_documents, dtype=object),
+                          np.full(rest, None, dtype=object)])
+    column[:] = np.tile(one, copies)
+    return column
 
 
 def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
                   with_topics: bool = False) -> MeasureExplanation:
     """The explanation of a ranking measure on every row of ``table`` (see the module docstring). One row: the
     score is the kernel's; several (``with_topics``: a ``topic`` column), the score is their summary as trec_eval
-    summarizes them and ``scores`` holds each row's."""
+    summarizes them and ``scores`` holds each row's. The rows come as the retrieved documents (topic by topic, in
+    rank order), then the missed relevant ones, then those without a document; a part at a time."""
     import pandas as pd
 
     measure = parse(measure)
@@ -551,22 +571,30 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     scored = table.judged_only() if judged_only else table
     terms = TERMS[spec.name](scored, **params)
     ideal = TERMS[spec.name](_ideal(table), **params)
-    row, column = np.nonzero(table.retrieved())
-    positions = _scored_positions(table, row, column, judged_only and scored is not table)
-    judged = table.judged[row, column]
-    grade = np.where(judged, table.gains[row, column], np.nan)
+    n_rows, width = table.gains.shape
+    full = (n_rows, width) if (table.num_ret == width).all() and not (judged_only and scored is not table) else None
+    if full:  # every ranking as long as the table: the entries are the matrices read row by row
+        row, column = np.repeat(np.arange(n_rows), width), np.tile(np.arange(width), n_rows)
+        positions, judged, gains = column, table.judged.ravel(), table.gains.ravel()
+    else:
+        row, column = np.nonzero(table.retrieved())
+        positions = _scored_positions(table, row, column, judged_only and scored is not table)
+        judged, gains = table.judged[row, column], table.gains[row, column]
     m_rows = np.asarray(rows.missing_rows, dtype=np.int64)
     m_grades = np.asarray(rows.missing_grades, dtype=float)
+    rest_rows = np.flatnonzero(terms.rest != 0) if terms.rest is not None else np.zeros(0, dtype=np.int64)
+    n_ret, n_miss, n_rest = len(row), len(m_rows), len(rest_rows)
+    size = n_ret + n_miss + n_rest
 
     # the ideal position of every judged relevant document: by grade (a binary measure: relevant or not), then
     # by rank (the missed ones last)
-    positive = np.flatnonzero(grade > 0)
+    positive = np.flatnonzero(judged & (gains > 0))
     key_rows = np.concatenate((row[positive], m_rows))
-    key_grades = np.concatenate((grade[positive], m_grades))
+    key_grades = np.concatenate((gains[positive], m_grades))
     level = next((params[key] for key in ("rel", "rel_level") if params.get(key) is not None), None)
     if level is not None:
         key_grades = (key_grades >= level).astype(float)
-    key_ranks = np.concatenate((column[positive], np.full(len(m_rows), np.iinfo(np.int64).max)))
+    key_ranks = np.concatenate((column[positive], np.full(n_miss, np.iinfo(np.int64).max)))
     order = np.lexsort((key_ranks, -key_grades, key_rows))
     ideal_at = np.empty(len(order), dtype=np.int64)
     ideal_at[order] = np.arange(len(order)) - np.searchsorted(key_rows[order], key_rows[order], "left")
@@ -574,47 +602,80 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     name = str(measure)
     parts = terms.parts or {name: terms.contribution}
     ideal_parts = ideal.parts or {name: ideal.contribution}
+    copies = len(parts)
 
-    frames = []
-    for part, matrix in parts.items():
-        contribution = _take(matrix, row, positions)[0].astype(float)
-        best = np.zeros(len(row))
-        best[positive] = _take(ideal_parts[part], key_rows[:len(positive)], ideal_at[:len(positive)])[0]
-        frame = pd.DataFrame({"_row": row, "rank": pd.array(np.where(positions >= 0, positions + 1, 0),
-                                                             dtype="Int64"),
-                              "document": rows.retrieved, "grade": grade, "judged": judged})
-        frame.loc[positions < 0, "rank"] = pd.NA
-        for factor, matrix_of in terms.factors.items():
-            frame[factor] = _column(matrix_of, row, positions)
-        frame["contribution"] = contribution
-        frame["lost"] = sign * (best - contribution) + 0.0  # no -0.0
-        missing = terms.missing(m_rows, m_grades) if terms.missing else np.zeros(len(m_rows))
-        m_best = _take(ideal_parts[part], m_rows, ideal_at[len(positive):])[0].astype(float)
-        blocks = [frame, pd.DataFrame({"_row": m_rows, "rank": pd.array([pd.NA] * len(m_rows), dtype="Int64"),
-                                       "document": rows.missing_documents, "grade": m_grades, "judged": True,
-                                       "contribution": missing, "lost": sign * (m_best - missing) + 0.0})]
-        if terms.rest is not None:
-            rest_rows = np.flatnonzero(terms.rest != 0)
-            ideal_rest = np.zeros(len(terms.rest)) if ideal.rest is None else np.nan_to_num(ideal.rest)
-            blocks.append(pd.DataFrame({"_row": rest_rows, "rank": pd.array([pd.NA] * len(rest_rows), dtype="Int64"),
-                                        "document": None, "grade": np.nan, "judged": pd.NA,
-                                        "what": terms.rest_label, "contribution": terms.rest[rest_rows],
-                                        "lost": sign * (ideal_rest[rest_rows] - terms.rest[rest_rows])}))
-        for block in blocks:
-            if terms.parts:
-                block["part"] = part
-        frames.extend(blocks)
-    names = list(dict.fromkeys(column for block in frames for column in block.columns))
-    frame = pd.concat([block for block in frames if len(block)] or frames[:1], ignore_index=True)
-    frame = frame.reindex(columns=names)
-    for factor, matrix_of in terms.factors.items():  # one dtype whichever blocks the rows came from
-        frame[factor] = frame[factor].astype("boolean" if np.asarray(matrix_of).dtype == bool else float)
-    frame["judged"] = frame["judged"].astype("boolean")
-    frame = frame.sort_values("_row", kind="stable")  # each topic's rows together, in the order built
+    # the float columns are rows of one block, which the frame takes as they are (no copy)
+    float_factors = [f for f, m in terms.factors.items() if np.asarray(m).dtype != bool]
+    float_names = ["grade", *float_factors, "contribution", "lost"]
+    block = np.empty((len(float_names), size * copies))
+    view = dict(zip(float_names, block, strict=True))
+    first = slice(0, size)
+    view["grade"][:n_ret] = np.where(judged, gains, np.nan)
+    view["grade"][n_ret:n_ret + n_miss] = m_grades
+    view["grade"][n_ret + n_miss:size] = np.nan
+    others: dict[str, object] = {}
+    for factor, matrix_of in terms.factors.items():
+        values_of, inside = _take(matrix_of, row, positions, full)
+        if factor in view:
+            view[factor][:n_ret] = values_of if full and len(values_of) == len(inside) and inside.all() else \
+                np.where(inside, values_of, np.nan)
+            view[factor][n_ret:size] = np.nan
+        else:
+            filled, mask = np.zeros(size, dtype=bool), np.ones(size, dtype=bool)
+            filled[:n_ret], mask[:n_ret] = values_of, ~inside
+            others[factor] = pd.arrays.BooleanArray(np.tile(filled, copies), np.tile(mask, copies))
+    for name_of in ("grade", *float_factors):
+        for i in range(1, copies):
+            view[name_of][i * size:(i + 1) * size] = view[name_of][first]
+    for i, (part, matrix) in enumerate(parts.items()):
+        mine, lost = view["contribution"][i * size:(i + 1) * size], view["lost"][i * size:(i + 1) * size]
+        mine[:n_ret] = _take(matrix, row, positions, full)[0]
+        mine[n_ret:] = 0.0
+        lost[:] = 0.0  # the best contribution first, then lost = best − contribution
+        lost[positive] = _take(ideal_parts[part], key_rows[:len(positive)], ideal_at[:len(positive)])[0]
+        lost[n_ret:n_ret + n_miss] = _take(ideal_parts[part], m_rows, ideal_at[len(positive):])[0]
+        if terms.missing is not None and not terms.parts:
+            mine[n_ret:n_ret + n_miss] = terms.missing(m_rows, m_grades)
+        if n_rest:
+            mine[n_ret + n_miss:] = terms.rest[rest_rows]
+            lost[n_ret + n_miss:] = 0.0 if ideal.rest is None else np.nan_to_num(ideal.rest[rest_rows])
+        lost -= mine
+        lost *= sign
+        lost += 0.0  # no -0.0
+
+    def tiled(array) -> np.ndarray:
+        return np.tile(array, copies) if copies > 1 else array
+
+    rank = np.zeros(size, dtype=np.int64)
+    rank[:n_ret] = positions + 1
+    rank_mask = np.ones(size, dtype=bool)
+    rank_mask[:n_ret] = positions < 0
+    judged_column = np.ones(size, dtype=bool)
+    judged_column[:n_ret] = judged
+    judged_mask = np.zeros(size, dtype=bool)
+    judged_mask[n_ret + n_miss:] = True
+    leading: dict[str, object] = {}
     if with_topics:
-        frame.insert(0, "topic", pd.Categorical.from_codes(frame["_row"].to_numpy(), categories=list(table.topics)))
-    tail = (["part"] if terms.parts else []) + ["contribution", "lost"]
-    frame = frame[[c for c in frame.columns if c not in ("_row", *tail)] + tail].reset_index(drop=True)
+        codes = tiled(np.concatenate((row, m_rows, rest_rows)))
+        leading["topic"] = pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(list(table.topics)),
+                                                     validate=False)
+    leading |= {"rank": pd.arrays.IntegerArray(tiled(rank), tiled(rank_mask)),
+                "document": _documents(rows, n_rest, copies),
+                "judged": pd.arrays.BooleanArray(tiled(judged_column), tiled(judged_mask))}
+    order = [*leading, "grade", *terms.factors]
+    others = leading | others
+    if terms.rest is not None:  # the measure carries a value outside the documents (rows only where it is not 0)
+        what = np.full(size, None, dtype=object)
+        what[n_ret + n_miss:] = terms.rest_label
+        others["what"] = pd.array(tiled(what), dtype=pd.StringDtype())
+        order.append("what")
+    if terms.parts:
+        others["part"] = np.repeat(np.array(list(parts), dtype=object), size)
+        order.append("part")
+    order += ["contribution", "lost"]
+    frame = pd.DataFrame({name_of: others[name_of] if name_of in others else view[name_of] for name_of in order},
+                         copy=False)
+    contribution = view["contribution"]
     topics = list(table.topics) if table.topics else [str(i) for i in range(len(values))]
     per_topic = pd.Series(values, index=pd.Index(topics, name="topic"), name=name)
     score = float(values[0]) if len(values) == 1 else float(
@@ -622,8 +683,8 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     scores = per_topic if with_topics else None
     if terms.parts:
         how = f"through its parts: {', '.join(parts)}"
-        part_values = {part: float(frame.loc[frame["part"] == part, "contribution"].sum()) if len(values) == 1
-                       else float("nan") for part in parts}
+        part_values = {part: float(contribution[i * size:(i + 1) * size].sum()) if len(values) == 1
+                       else float("nan") for i, part in enumerate(parts)}
         return MeasureExplanation(name, score, frame, part_values, terms.formula, how, terms.combine, scores)
     formula = terms.formula + (f" (over topics: the {spec.aggregate})" if spec.aggregate != "mean" else "")
     return MeasureExplanation(name, score, frame, {name: score}, formula, "per document", scores=scores)
