@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -36,9 +36,6 @@ from workbench.metrics.ranking.table import judgements_of, ranked_documents
 from workbench.metrics.registry import Measure, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import natural_key
-
-if TYPE_CHECKING:
-    from workbench.data.campaign import Campaign
 
 
 class UnknownSystemError(CampaignError):
@@ -118,8 +115,9 @@ def _mapping_rows(gold: Mapping, run: Mapping, topics: Sequence[str]) -> Ranking
                        np.array(missing_grades, dtype=float))
 
 
-def checked(campaign: Campaign, system: str, topic: str | None, measure: str | Measure) -> Measure:
-    """The measure, once the system and the topic are known to the campaign (named errors otherwise)."""
+def checked(campaign: Any, system: str, topic: str | None, measure: str | Measure) -> Measure:
+    """The measure, once the system and the topic are known to the campaign (a
+    :class:`~workbench.data.campaign.Campaign`; named errors otherwise)."""
     measure = parse(measure)
     if system not in campaign.runs:
         raise UnknownSystemError(f"no system {system!r} in the campaign; its systems: "
@@ -130,7 +128,7 @@ def checked(campaign: Campaign, system: str, topic: str | None, measure: str | M
     return measure
 
 
-def explain_run(campaign: Campaign, system: str, topic: str | None, measure: str | Measure,
+def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Measure,
                 missing_topics: str = "zero") -> MeasureExplanation:
     """``measure`` of ``system`` on ``topic`` (None: on every gold topic, one ``topic`` column) explained, as
     :meth:`Campaign.evaluate` scores it (``missing_topics``: ``"zero"`` explains a topic the run lacks as the
