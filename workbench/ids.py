@@ -33,7 +33,7 @@ class DocumentIds:
     rows ``index`` of it (None: all, in order). Build with :meth:`from_arrow`, :meth:`from_strings` or
     :meth:`from_bytes`."""
 
-    __slots__ = ("words", "lengths", "_source", "_index", "_encoding", "_strings", "_hashes")
+    __slots__ = ("words", "lengths", "_source", "_index", "_encoding", "_strings", "_hashes", "_arrow")
 
     def __init__(self, words: np.ndarray, lengths: np.ndarray, source, index: np.ndarray | None = None,
                  encoding: str = "utf-8") -> None:
@@ -41,6 +41,7 @@ class DocumentIds:
         self._source, self._index, self._encoding = source, index, encoding
         self._strings: np.ndarray | None = None
         self._hashes: np.ndarray | None = None
+        self._arrow = None
 
     # ------------------------------------------------------------------------------------------ building
     @classmethod
@@ -156,9 +157,14 @@ class DocumentIds:
         return self._strings
 
     def arrow(self):
-        """The ids as an Arrow ``string`` array, taken from the source without a Python object per id (an Arrow
-        array or a numpy bytes array in UTF-8); from :meth:`strings` otherwise (another encoding, invalid UTF-8).
-        What a pandas column of millions of ids is built from (``pd.arrays.ArrowExtensionArray``)."""
+        """The ids as an Arrow ``string`` array (built once), taken from the source without a Python object per id
+        (an Arrow array or a numpy bytes array in UTF-8); from :meth:`strings` otherwise (another encoding, invalid
+        UTF-8). What a pandas column of millions of ids is built from (``pd.arrays.ArrowExtensionArray``)."""
+        if self._arrow is None:
+            self._arrow = self._arrow_array()
+        return self._arrow
+
+    def _arrow_array(self):
         import pyarrow as pa
 
         source = self._source

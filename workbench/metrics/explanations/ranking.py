@@ -526,6 +526,10 @@ def _take(factor: np.ndarray, rows: np.ndarray, positions: np.ndarray,
             return np.repeat(factor, width), np.ones(n_rows * width, dtype=bool)
         if factor.shape == full:
             return factor.ravel(), np.ones(n_rows * width, dtype=bool)
+        if factor.shape[0] == n_rows and factor.shape[1] <= width:  # the first ranks only (a cutoff): padded
+            padded, inside = np.zeros(full, dtype=factor.dtype), np.zeros(full, dtype=bool)
+            padded[:, :factor.shape[1]], inside[:, :factor.shape[1]] = factor, True
+            return padded.ravel(), inside.ravel()
     inside = positions >= 0
     if factor.ndim == 2:
         inside &= positions < factor.shape[1]
@@ -574,7 +578,8 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     n_rows, width = table.gains.shape
     full = (n_rows, width) if (table.num_ret == width).all() and not (judged_only and scored is not table) else None
     if full:  # every ranking as long as the table: the entries are the matrices read row by row
-        row, column = np.repeat(np.arange(n_rows), width), np.tile(np.arange(width), n_rows)
+        row, column = np.repeat(np.arange(n_rows, dtype=np.int32), width), np.tile(np.arange(width, dtype=np.int32),
+                                                                                   n_rows)
         positions, judged, gains = column, table.judged.ravel(), table.gains.ravel()
     else:
         row, column = np.nonzero(table.retrieved())
@@ -610,7 +615,8 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     block = np.empty((len(float_names), size * copies))
     view = dict(zip(float_names, block, strict=True))
     first = slice(0, size)
-    view["grade"][:n_ret] = np.where(judged, gains, np.nan)
+    np.copyto(view["grade"][:n_ret], gains)
+    view["grade"][:n_ret][~judged] = np.nan
     view["grade"][n_ret:n_ret + n_miss] = m_grades
     view["grade"][n_ret + n_miss:size] = np.nan
     others: dict[str, object] = {}
@@ -631,16 +637,17 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
         mine, lost = view["contribution"][i * size:(i + 1) * size], view["lost"][i * size:(i + 1) * size]
         mine[:n_ret] = _take(matrix, row, positions, full)[0]
         mine[n_ret:] = 0.0
-        lost[:] = 0.0  # the best contribution first, then lost = best − contribution
-        lost[positive] = _take(ideal_parts[part], key_rows[:len(positive)], ideal_at[:len(positive)])[0]
-        lost[n_ret:n_ret + n_miss] = _take(ideal_parts[part], m_rows, ideal_at[len(positive):])[0]
         if terms.missing is not None and not terms.parts:
             mine[n_ret:n_ret + n_miss] = terms.missing(m_rows, m_grades)
         if n_rest:
             mine[n_ret + n_miss:] = terms.rest[rest_rows]
-            lost[n_ret + n_miss:] = 0.0 if ideal.rest is None else np.nan_to_num(ideal.rest[rest_rows])
-        lost -= mine
-        lost *= sign
+        np.negative(mine, out=lost)  # lost = best − contribution: best is 0 but for the ideal's documents
+        lost[positive] += _take(ideal_parts[part], key_rows[:len(positive)], ideal_at[:len(positive)])[0]
+        lost[n_ret:n_ret + n_miss] += _take(ideal_parts[part], m_rows, ideal_at[len(positive):])[0]
+        if n_rest and ideal.rest is not None:
+            lost[n_ret + n_miss:] += np.nan_to_num(ideal.rest[rest_rows])
+        if sign < 0:
+            np.negative(lost, out=lost)
         lost += 0.0  # no -0.0
 
     def tiled(array) -> np.ndarray:
