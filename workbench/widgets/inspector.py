@@ -53,7 +53,7 @@ class Inspector(W.VBox):
         self.part_control = W.Dropdown(options=[""], value="", description="part", layout=W.Layout(width="14em"))
         self.topic_control = W.Dropdown(options=[], description="topic", layout=W.Layout(width="14em"))
         self.k_control = W.BoundedIntText(value=self.state.k, min=1, max=100_000, description="top k",
-                                          layout=W.Layout(width="9em"))
+                                          layout=W.Layout(width="11em"), style={"description_width": "3.5em"})
         for control, action in ((self.system_a, self._systems_chosen), (self.system_b, self._systems_chosen),
                                 (self.measure_control, lambda: self._act(lambda: setattr(
                                     self.state, "measure", self.measure_control.value))),
