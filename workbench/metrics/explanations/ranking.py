@@ -669,7 +669,7 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     leading |= {"rank": pd.arrays.IntegerArray(tiled(rank), tiled(rank_mask)),
                 "document": _documents(rows, n_rest, copies),
                 "judged": pd.arrays.BooleanArray(tiled(judged_column), tiled(judged_mask))}
-    order = [*leading, "grade", *terms.factors]
+    order = [*(["topic"] if with_topics else []), "rank", "document", "grade", "judged", *terms.factors]
     others = leading | others
     if terms.rest is not None:  # the measure carries a value outside the documents (rows only where it is not 0)
         what = np.full(size, None, dtype=object)
