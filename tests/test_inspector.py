@@ -184,3 +184,19 @@ def test_results_given_decide_the_measures():
     assert state.measures == ["AP", "RR"] and state.measure == "RR"
     with pytest.raises(MeasureNotScoredError):
         state.measure = "nDCG@10"
+
+
+def test_an_organization_campaign_of_one_topic_is_inspected_by_level_and_cluster():
+    from workbench.widgets.gallery import EXAMPLES
+
+    table9 = EXAMPLES["Table 9 (document organization)"]
+    gold = {"table 9": wb.Organization.parse(table9.gold)}
+    runs = {name: {"table 9": wb.Organization.parse(text)} for name, text in table9.outputs.items()}
+    campaign = wb.Campaign(gold, runs)
+    assert campaign_task(campaign) == "organization"
+    inspector = Inspector(campaign, systems=("output 4", "output 5"), measure="R∼(n=10, wn=0.8)")
+    assert inspector.deltas["topic"].tolist() == ["table 9"] and np.isnan(inspector.state.test["p_value"])
+    assert inspector.table.groupby("system")["contribution"].sum().to_dict() == pytest.approx(inspector.scores)
+    assert round(inspector.scores["output 4"], 4) == 0.9649
+    assert {g.split(" · ")[0] for g in inspector.table["group"]} <= {"level 1", "level 2", "level 3", "level tail",
+                                                                    "level rest"}

@@ -33,12 +33,13 @@ def topic_deltas(results: pd.DataFrame, a, b, measure: str, *, test: str = "t", 
     """One row per topic: ``topic, value_a, value_b, difference`` (a − b), ``advantage`` (the difference turned
     so that positive favours ``a`` whatever the measure's direction) and ``winner`` (``a``, ``b`` or ``"tie"``),
     sorted by advantage, largest first (ties in topic order). ``attrs["test"]``: the paired test of the whole
-    comparison (:func:`~workbench.analysis.significance.significance`, no correction: one pair), as a dict with
-    ``test, parameters, statistic, p_value, mean_a, mean_b, difference, better, report``; ``attrs["measure"]``,
+    comparison (:func:`~workbench.analysis.significance.significance`, no correction: one pair; none for a single
+    topic, its values NaN), as a dict with ``test, parameters, statistic, p_value, mean_a, mean_b, difference,
+    better, report``; ``attrs["measure"]``,
     ``attrs["systems"]``. Unknown systems or measures raise :class:`~workbench.analysis.results.ResultsError`."""
     if a == b:
         raise ResultsError(f"compare two different systems, got {a!r} twice", system=a)
-    cube = score_cube(results, [measure], systems=[a, b], missing=missing, min_topics=2)
+    cube = score_cube(results, [measure], systems=[a, b], missing=missing, min_topics=1)
     values = cube.values[:, :, 0]
     sign = -1.0 if direction(str(measure)) == "lower" else 1.0
     difference = values[0] - values[1]
@@ -47,12 +48,20 @@ def topic_deltas(results: pd.DataFrame, a, b, measure: str, *, test: str = "t", 
     frame = pd.DataFrame({"topic": cube.topics, "value_a": values[0], "value_b": values[1],
                           "difference": difference, "advantage": advantage, "winner": winner}, columns=COLUMNS)
     frame = frame.sort_values("advantage", ascending=False, kind="stable").reset_index(drop=True)
-    table = significance(results, [measure], systems=[a, b], test=test, correction="none",
-                         n_resamples=n_resamples, seed=seed, missing=missing)
-    row = table.iloc[0]
-    frame.attrs["test"] = {"test": row["test"], "parameters": row["parameters"], "statistic": float(row["statistic"]),
-                           "p_value": float(row["p_value"]), "mean_a": float(row["mean_a"]),
-                           "mean_b": float(row["mean_b"]), "difference": float(row["difference"]),
-                           "better": row["better"], "report": table.attrs["report"]}
+    if len(cube.topics) < 2:  # one topic: the differences, and no test
+        better = "" if advantage[0] == 0 else str(a) if advantage[0] > 0 else str(b)
+        frame.attrs["test"] = {"test": "no test (one topic)", "parameters": "", "statistic": float("nan"),
+                               "p_value": float("nan"), "mean_a": float(values[0, 0]), "mean_b": float(values[1, 0]),
+                               "difference": float(difference[0]), "better": better,
+                               "report": "one topic: a paired test needs two or more"}
+    else:
+        table = significance(results, [measure], systems=[a, b], test=test, correction="none",
+                             n_resamples=n_resamples, seed=seed, missing=missing)
+        row = table.iloc[0]
+        frame.attrs["test"] = {"test": row["test"], "parameters": row["parameters"],
+                               "statistic": float(row["statistic"]), "p_value": float(row["p_value"]),
+                               "mean_a": float(row["mean_a"]), "mean_b": float(row["mean_b"]),
+                               "difference": float(row["difference"]), "better": row["better"],
+                               "report": table.attrs["report"]}
     frame.attrs["measure"], frame.attrs["systems"] = measure, (a, b)
     return frame

@@ -48,18 +48,17 @@ DIFFERENCE_COLUMNS = ["document", "gold", "contribution_a", "contribution_b", "d
 
 
 def campaign_task(campaign: Campaign) -> str:
-    """What the campaign's gold standards are: ``ranking`` (graded judgements over an unlimited tail),
-    ``filtering`` (one level of singletons over a finite rest), ``clustering`` (one level of clusters) or
-    ``organization`` (anything else)."""
+    """What the campaign's gold standards are: ``ranking`` (judgements, or levels of single documents over an
+    unlimited tail), ``filtering`` (one level of single documents over a finite rest), ``clustering`` (one level of
+    clusters over a finite rest) or ``organization`` (clusters on several levels, or over an unlimited tail)."""
     if isinstance(campaign.gold, Judgements):
         return "ranking"
     golds = list(campaign.gold.values())
-    if not all(gold.finite for gold in golds):
-        return "ranking"
-    if all(len(gold.levels) <= 1 for gold in golds):
-        singletons = all(len(cluster) == 1 for gold in golds for level in gold.levels for cluster in level)
-        return "filtering" if singletons else "clustering"
-    return "organization"
+    flat = all(gold.finite and len(gold.levels) <= 1 for gold in golds)
+    singletons = all(len(cluster) == 1 for gold in golds for level in gold.levels for cluster in level)
+    if singletons:
+        return "filtering" if flat else "ranking"
+    return "clustering" if flat else "organization"
 
 
 class InspectorState:
