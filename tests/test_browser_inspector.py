@@ -121,7 +121,8 @@ def inspect(kind: str, tmp) -> dict:
                 caption = text(page, ".wb-rankings-caption")
                 page.locator(".wb-inspector-system-b select").select_option("A")
                 page.wait_for_function("document.querySelector('.wb-inspector-message')?.innerText"
-                                       ".includes('two different systems')", timeout=30_000)
+                                       ".includes('two different systems') && document.querySelector("
+                                       "'.wb-inspector-system-b select')?.value === 'B'", timeout=30_000)
                 seen["refused"] = text(page, ".wb-inspector-message")
                 seen["kept"] = (text(page, ".wb-rankings-caption") == caption,
                                 page.locator(".wb-inspector-system-b select").input_value())
