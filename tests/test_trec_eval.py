@@ -236,6 +236,83 @@ def test_bad_measures_are_named_errors(request_, message):
         select_measures([request_])
 
 
+# As trec_eval 10.0 printed them (-q, the qrels and run below): odd parameter texts it reads without undefined
+# behaviour, read the same way; the printed name carries the typed bytes, one character per byte.
+_ODD_QRELS = "q1 0 a 1\nq1 0 b 0\nq2 0 a 0\nq2 0 b 1\n"
+_ODD_RUN = "q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\nq2 Q0 a 1 2 r\nq2 Q0 b 2 1 r\n"
+RECORDED_FROM_TREC_EVAL_10 = {
+    "relstring.3.7": ["relstring_3.7         \tq1\t'10'", "relstring_3.7         \tq2\t'01'"],
+    "relstring.-5": ["relstring_-5          \tq1\t''", "relstring_-5          \tq2\t''"],
+    "relstring.0": ["relstring_0           \tq1\t''", "relstring_0           \tq2\t''"],
+    "relstring.1e18": ["relstring_1e18        \tq1\t'10'", "relstring_1e18        \tq2\t'01'"],
+    "ndcg.1=ż": ["ndcg_1=ż             \tq1\t0.0000", "ndcg_1=ż             \tq2\t0.0000",
+                 "ndcg_1=ż             \tall\t0.0000"],
+    "ndcg.ż=2": ["ndcg_ż=2             \tq1\t1.0000", "ndcg_ż=2             \tq2\t0.6309",
+                 "ndcg_ż=2             \tall\t0.8155"],
+}
+
+
+def _drop_in(tmp_path, *args) -> str:
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(_ODD_QRELS)
+    run.write_text(_ODD_RUN)
+    assert main([*args, str(qrels), str(run)]) == 0
+    return qrels, run
+
+
+@pytest.mark.parametrize("request_", sorted(RECORDED_FROM_TREC_EVAL_10))
+def test_odd_parameter_texts_read_as_trec_eval_reads_them(request_, tmp_path, capsysbinary):
+    """Issue 20 item 2: the drop-in prints what the binary printed, the name in the typed bytes."""
+    _drop_in(tmp_path, "-q", "-m", request_)
+    printed = capsysbinary.readouterr().out.decode("utf-8")  # latin-1 per byte, as typed: UTF-8 back
+    assert printed.splitlines() == RECORDED_FROM_TREC_EVAL_10[request_]
+
+
+@pytest.mark.parametrize("request_, typed, reading", [
+    ("relstring.inf", "'inf'", "inf"), ("relstring.nan", "'nan'", "nan"), ("relstring.1e400", "'1e400'", "inf"),
+    ("ndcg.1=nan", "'nan'", "nan"), ("11pt_avg.nan", "'nan'", "nan"), ("iprec_at_recall.nan", "'nan'", "nan"),
+    ("rbp.p=inf", "'inf'", "inf"), ("Rprec_mult.-inf", "'-inf'", "-inf"), ("utility.1,nan,0,0", "'nan'", "nan"),
+    ("set_F.infinity", "'infinity'", "inf"),
+])
+def test_parameters_trec_eval_would_make_undefined_are_refused_quoting_the_text(request_, typed, reading):
+    """Where trec_eval 10.0 computes with inf or NaN (relstring.inf prints '', ndcg.1=nan 0, rbp.p=inf -inf,
+    11pt_avg.nan 0.75: casts C leaves undefined), the drop-in refuses in one line quoting what was typed."""
+    with pytest.raises(TrecEvalError) as caught:
+        select_measures([request_])
+    assert str(caught.value) == (f"-m {request_}: {typed} reads as {reading}; the workbench takes finite numbers "
+                                 "only (trec_eval's result would be undefined)")
+
+
+def test_a_relstring_length_past_a_c_long_is_refused():
+    with pytest.raises(TrecEvalError, match=r"^-m relstring\.-1e30: the length -1e\+30 is past a C long"):
+        select_measures(["relstring.-1e30"])
+
+
+_MEASURES_WITH_TEXT = ["P", "relstring", "iprec_at_recall", "ndcg", "rbp", "11pt_avg", "utility", "Rprec_mult",
+                       "success", "G", "set_F"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(measure=st.sampled_from(_MEASURES_WITH_TEXT),
+       text=st.text(st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=12)
+       | st.sampled_from(["inf", "nan", "-inf", "1e400", "0x10", "1=inf", "p=nan", "ż", "1=ż", "日本", "1e30"]))
+def test_any_parameter_text_gives_scores_or_one_named_line(measure, text, tmp_path, capsysbinary):
+    """Whatever follows the dot, the drop-in prints scores or raises a TrecEvalError quoting the text typed."""
+    request_ = f"{measure}.{text}"
+    try:
+        _drop_in(tmp_path, "-q", "-m", request_)
+    except TrecEvalError as error:
+        message = str(error)
+        assert "\n" not in message and "\r" not in message
+        if text.isprintable():  # control characters are escaped, the rest quoted as typed
+            assert message.startswith(f"-m {request_}: ")
+        else:
+            assert message.startswith(f"-m {measure}.")
+    else:
+        printed = capsysbinary.readouterr().out
+        assert printed.endswith(b"\n") and b"\tq1\t" in printed
+
+
 # --------------------------------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("qrels_text, run_text, line, message", [
     ("1 0 a\n", "1 Q0 a 1 1 r\n", 1, "4 fields"),

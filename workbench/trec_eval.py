@@ -6,7 +6,10 @@
 Options are trec_eval's (``getopt_long``: ``-mP.5,7,3``, ``-M100``, ``-l2`` and their long forms); ``-m``
 takes one of its 57 measures or one of the nicknames ``official`` (the default), ``all_trec``, ``set``,
 ``all_prefs``, ``prefs`` and ``qrels_jg``, with trec_eval's parameters after a dot (``P.5,7,3``,
-``ndcg.1=3,2=9,4=4.5``, ``utility.2,-1,0,0``, ``iprec_at_recall..10,.25``).
+``ndcg.1=3,2=9,4=4.5``, ``utility.2,-1,0,0``, ``iprec_at_recall..10,.25``), read by C's ``atol``/``atof`` as
+trec_eval reads them and printed in the names as the bytes typed. One rule where trec_eval's result is undefined:
+a parameter that reads as infinite or NaN (``relstring.inf``, ``ndcg.1=nan``, ``rbp.p=inf``), or a ``relstring``
+length past a C long, is refused in one line that quotes what was typed.
 It reads, ranks and joins the files the one way the workbench reads them (:mod:`workbench.data.trec`: byte by
 byte, ids compared as ``strcmp`` compares them, grades through ``atol``, scores through ``atof``, compared as
 doubles, gzip and ``-`` for standard input too) and scores them with the kernels of
@@ -120,9 +123,6 @@ def _pair(pairs, key: str, default: float) -> float:
 
 
 def _utility(table: GainTable, params, options: Options) -> list[np.ndarray]:
-    if len(params) != 4:
-        raise TrecEvalError(f"utility needs 4 coefficients, got {len(params)} (trec_eval: improper number "
-                            f"of coefficients)")
     return [tm.utility(table, *params, num_docs=options.num_docs, rel_level=options.rel_level)]
 
 
@@ -234,28 +234,53 @@ def _split(text: str) -> list[bytes]:
     return os.fsencode(text).split(b",")
 
 
+def _typed(name: str, text: str | None) -> str:
+    """``-m name.text`` as typed, for a message: control characters escaped, so that it stays one line."""
+    return f"-m {name}" + ("" if text is None else "." + "".join(c if c.isprintable() else repr(c)[1:-1]
+                                                             for c in text))
+
+
+def _finite(measure: TrecMeasure, text: str, piece: bytes) -> float:
+    """A double parameter as C's ``atof`` reads it, refused unless finite: trec_eval computes with ``inf`` and
+    ``nan`` (and casts them to integers where C leaves the result undefined), the workbench says so instead."""
+    value = atof(piece)
+    if not math.isfinite(value):
+        raise TrecEvalError(f"{_typed(measure.name, text)}: {os.fsdecode(piece)!r} reads as {value}; the workbench "
+                            "takes finite numbers only (trec_eval's result would be undefined)")
+    return value
+
+
 def _parameters(measure: TrecMeasure, text: str | None):
     """(parameter values, printed name or names) of a measure given trec_eval's ``-m name.PARAMS`` text
-    (``meas_init.c``: cutoffs sorted, unique and positive; pairs ``name=value``)."""
+    (``meas_init.c``: cutoffs sorted, unique and positive; pairs ``name=value``). Every double parameter must
+    be finite (:func:`_finite`); printed names carry the text's bytes, one character per byte, as trec_eval
+    prints them."""
     kind = measure.kind
     if kind in ("plain", "long"):
         return (), [measure.name]
     if kind == "cut_long":
         values = sorted(atol(v) for v in _split(text)) if text is not None else list(measure.default)
         if values[0] <= 0:
-            raise TrecEvalError(f"-m {measure.name}.{text}: a cutoff is not positive (trec_eval: Negative "
+            raise TrecEvalError(f"{_typed(measure.name, text)}: a cutoff is not positive (trec_eval: Negative "
                                 "cutoff detected)")
         if len(set(values)) < len(values):
-            raise TrecEvalError(f"-m {measure.name}.{text}: duplicate cutoffs")
+            raise TrecEvalError(f"{_typed(measure.name, text)}: duplicate cutoffs")
         return tuple(values), [f"{measure.name}_{v}" for v in values]
     if kind == "cut_double":
-        values = sorted(atof(v) for v in _split(text)) if text is not None else list(measure.default)
+        values = sorted(_finite(measure, text, v) for v in _split(text)) if text is not None else list(measure.default)
         if len(set(values)) < len(values):
-            raise TrecEvalError(f"-m {measure.name}.{text}: duplicate cutoffs")
+            raise TrecEvalError(f"{_typed(measure.name, text)}: duplicate cutoffs")
         return tuple(values), [f"{measure.name}_{v:3.2f}" for v in values]
-    name = measure.name if text is None else f"{measure.name}_{text}"
+    name = measure.name if text is None else f"{measure.name}_{os.fsencode(text).decode('latin-1')}"
     if kind == "params":
-        return (tuple(atof(v) for v in _split(text)) if text is not None else measure.default), [name]
+        values = tuple(_finite(measure, text, v) for v in _split(text)) if text is not None else measure.default
+        if measure.name == "utility" and len(values) != 4:
+            raise TrecEvalError(f"{_typed(measure.name, text)}: 4 coefficients needed, got {len(values)} "
+                                "(trec_eval: improper number of coefficients)")
+        if measure.name == "relstring" and not -(2.0 ** 63) <= values[0] < 2.0 ** 63:  # C's (long) of it
+            raise TrecEvalError(f"{_typed(measure.name, text)}: the length {values[0]:g} is past a C long (trec_eval's "
+                                "result would be undefined)")
+        return values, [name]
     if text is None:
         return (), [name]
     last = ","
@@ -266,11 +291,11 @@ def _parameters(measure: TrecMeasure, text: str | None):
                 break
             last = char
     if last != "=":
-        raise TrecEvalError(f"-m {measure.name}.{text}: malformed pair parameters (write name=value,...)")
+        raise TrecEvalError(f"{_typed(measure.name, text)}: malformed pair parameters (write name=value,...)")
     pairs = []
     for item in text.split(","):
         key, _, value = item.partition("=")
-        pairs.append((key, atof(os.fsencode(value))))
+        pairs.append((key, _finite(measure, text, os.fsencode(value))))
     return tuple(pairs), [name]
 
 
