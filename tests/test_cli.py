@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 from tests.conftest import ROOT, shared_dataset
-from tests.test_campaign import toy_measures  # noqa: F401 (the fixture that registers test-* measures)
 from workbench.cli import main, render
 from workbench.data.trec import read_trec_eval_output
 from workbench.shell import table_of

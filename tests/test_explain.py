@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests import rs_bruteforce
+from tests.conftest import TABLE9_GOLD, TABLE9_OUTPUTS
 from tests.strategies import organizations
-from tests.test_reliability import TABLE9_GOLD, TABLE9_OUTPUTS
 from workbench import ExplainError, Organization, WorkbenchError, explain, reliability_sensitivity
 from workbench.metrics.explain import MEASURES
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests import rs_bruteforce
-from tests.conftest import shared_dataset
+from tests.conftest import TABLE9_GOLD, TABLE9_OUTPUTS, shared_dataset
 from tests.strategies import organizations
 from workbench import Organization, RSScores, evaluate, reliability_sensitivity
 from workbench.errors import ParameterError, ParameterTypeError
@@ -23,14 +23,6 @@ from workbench.metrics import relations
 from workbench.metrics.reliability import position_weights
 
 # ------------------------------------------------------------------------------------------ Table 9
-TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
-TABLE9_OUTPUTS = [
-    "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\nd6 d7",
-    "d1 {d2 d3} d4\n{d4 d5} {d6 d7}\n{d6 d7}",
-    "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}",
-    "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7 d8}",
-    "{d6 d7}\n{d4 d5} {d6 d7}\nd1 {d2 d3 d4}",
-]
 # Computed under ../shared/design/RS-SEMANTICS.md ("Table 9 under this reading"), R≺ S≺ R∼ S∼.
 TABLE9_COMPUTED = [
     (1, 1, 1, 0.9722),
