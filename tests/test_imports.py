@@ -117,3 +117,15 @@ def test_no_upward_imports():
 def test_a_cycle_is_found_where_there_is_one():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_test_module_imports_another():
+    """Shared helpers live in tests/conftest.py (and the helper modules beside it), never in a test module."""
+    tests = Path(__file__).resolve().parent
+    found = []
+    for path in tests.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [(path.name, name) for name in names if name.startswith("tests.test_")]
+    assert found == []
