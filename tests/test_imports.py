@@ -125,7 +125,11 @@ def test_no_test_module_imports_another():
     found = []
     for path in tests.glob("test_*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):  # from tests.test_x import y, from tests import test_x
+                names = [node.module or "", *(f"{node.module}.{alias.name}" for alias in node.names)]
+            else:
+                continue
             found += [(path.name, name) for name in names if name.startswith("tests.test_")]
     assert found == []
