@@ -51,6 +51,7 @@ REGIONS = {  # what must be inside the viewport: every level row of both editors
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.timeout(600),  # every wait below has its own deadline; this bounds the whole lesson
     pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)"),
 ]
 

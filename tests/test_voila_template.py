@@ -23,8 +23,8 @@ from tests.conftest import ROOT, descendants, free_port, stop_tree
 NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
 ADDRESS = re.compile(r"""<(?:link|script)\b[^>]*?\b(?:href|src)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 
-pytestmark = pytest.mark.slow
 DEADLINE = 120  # seconds for Voilà to start and serve the page, reading included
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(DEADLINE + 120)]  # the page, then stopping the server
 
 
 def installed_template() -> bool:
