@@ -88,6 +88,7 @@ def test_render_escapes_latex_and_pivots_measures():
                                                                                         lineterminator="\n")
 
 
+@pytest.mark.slow
 def test_eval_prints_without_pandas(tmp_path):
     """``eval`` reads, scores and prints (table, CSV, JSON) without importing pandas (a quarter of a second)."""
     import subprocess

@@ -51,6 +51,7 @@ def _same(a: GainTable, b: GainTable) -> None:
     assert a.topics == b.topics
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=runs())
 def test_judged_only_is_the_ranking_of_the_judged_documents_alone(data):

@@ -208,6 +208,7 @@ def check_text_round_trip(text):
 NOTATION_TEXT = st.text(alphabet='d12{} \n#,[]rEst:"\\\u2028\t', max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(constructed_organizations())
 def test_every_constructed_organization_round_trips(org):

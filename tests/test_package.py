@@ -41,6 +41,7 @@ def test_ranking_measures_by_name_need_no_pandas():
     assert loaded.split() == ["False", "0.5", "False"]
 
 
+@pytest.mark.slow
 def test_subpackages_load_on_first_attribute_access():
     out = _run("import workbench as wb\n"
                "print(wb.analysis.uir.__name__, wb.data.Campaign.__name__, wb.charts.means_chart.__name__,"

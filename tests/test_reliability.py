@@ -87,6 +87,7 @@ def test_weights_follow_eq2_and_the_first_n_positions_weigh_wn():
 _brute = rs_bruteforce.reliability_sensitivity
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95),
        st.sampled_from(["tail", "singleton", "replab"]))
@@ -95,6 +96,7 @@ def test_fast_engine_equals_brute_force_with_tails(gold, output, n, wn, missing)
     assert fast == pytest.approx(_brute(gold, output, n, wn, missing), abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(organizations(finite=True), organizations(finite=True), st.sampled_from(["tail", "singleton", "replab"]))
 def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missing):
@@ -102,6 +104,7 @@ def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missi
     assert fast == pytest.approx(_brute(gold, output, missing=missing), abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("knobs", [
     {"_MATRIX_ADVANTAGE": 0},  # overlapping pairs class by class
     {"_MATRIX_ADVANTAGE": 0, "_BLOCK": 1},  # class by class, one class entry per block
@@ -257,6 +260,7 @@ def test_output_documents_the_gold_lacks_join_its_rest_or_are_ignored_by_replab(
 
 
 # ------------------------------------------------------------------------------------- properties
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
 def test_scores_lie_in_the_unit_interval_and_exchange_swaps_r_and_s(gold, output, n, wn):
@@ -267,6 +271,7 @@ def test_scores_lie_in_the_unit_interval_and_exchange_swaps_r_and_s(gold, output
         (backward.s_priority, backward.s_relatedness), abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
 def test_the_gold_itself_scores_one_where_relations_exist(gold, n, wn):
@@ -278,6 +283,7 @@ def test_the_gold_itself_scores_one_where_relations_exist(gold, n, wn):
     assert (s.r_priority, s.s_priority) == pytest.approx((expected_priority,) * 2, abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(organizations(), organizations(), st.randoms(use_true_random=False))
 def test_invariant_to_renaming_documents_and_reordering_clusters(gold, output, rnd):
@@ -322,6 +328,7 @@ def test_bad_parameters_say_what_is_wrong(kwargs, message):
 EDGES = {"n": [1.0, 1 + 1e-9, 10, 1e6 - 1, 1e6], "wn": [1e-6, 2e-6, 0.5, 1 - 2e-6, 1 - 1e-6]}
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(gold=organizations(), output=organizations(), n=st.sampled_from(EDGES["n"]) | st.floats(1, 1e6),
        wn=st.sampled_from(EDGES["wn"]) | st.floats(1e-6, 1 - 1e-6))

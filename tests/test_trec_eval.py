@@ -53,6 +53,7 @@ def test_quicktest_byte_for_byte(reference, args, capsys):
 
 
 # ------------------------------------------------------------------------------- pytrec_eval, random
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=trec_campaigns(), level=st.integers(1, 3), judged_only=st.booleans())
 def test_every_measure_equals_pytrec_eval(data, level, judged_only):
