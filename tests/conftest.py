@@ -1,6 +1,9 @@
 """Shared test helpers (no test module imports from another): where the real evaluation data beside the project
 lives, Table 9 of seed 000, TREC files written from dicts, measures registered for one test, and the servers'
-plumbing (free ports, the processes below a server, stopping them all)."""
+plumbing (free ports, the processes below a server, stopping them all).
+
+The real samples notebooks fetch (``workbench.datasets.fetch``) come from ``../shared/datasets`` as a mirror when it
+is there (CI, the project's machines), into a cache under ``test-output/``; tests never reach the public URLs."""
 
 from __future__ import annotations
 
@@ -21,6 +24,9 @@ from workbench.errors import WorkbenchError
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
+if SHARED_DATASETS.is_dir():
+    os.environ.setdefault("WORKBENCH_DATA_MIRROR", str(SHARED_DATASETS))
+os.environ.setdefault("WORKBENCH_CACHE", str(ROOT / "test-output" / "cache"))
 
 
 def shared_dataset(*parts: str) -> Path:

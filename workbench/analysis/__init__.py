@@ -10,6 +10,7 @@ from workbench.analysis.constraints import (
     filtering_report,
     table6_report,
 )
+from workbench.analysis.deltas import topic_deltas
 from workbench.analysis.precision_recall import CurveError, curve_summary, precision_recall
 from workbench.analysis.report import ComparisonReport, compare_report
 from workbench.analysis.results import ResultsError, ResultsWarning, ScoreCube, score_cube
@@ -51,6 +52,7 @@ __all__ = [
     "significance",
     "table6_report",
     "top_n_strictness",
+    "topic_deltas",
     "uir",
     "uir_matrix",
     "unanimous_improvements",

@@ -18,6 +18,7 @@ with needs_extra("lab", "workbench.charts"):  # altair and vl-convert
         uir_heatmap,
     )
     from workbench.charts.curves import precision_recall_chart
+    from workbench.charts.deltas import topic_deltas_chart
     from workbench.charts.export import enable_offline, save_chart
     from workbench.charts.live import with_data
 
@@ -35,6 +36,7 @@ __all__ = [
     "save_chart",
     "scores_chart",
     "strictness_chart",
+    "topic_deltas_chart",
     "uir_heatmap",
     "with_data",
 ]
