@@ -5,7 +5,7 @@
 A synthetic TREC-like campaign: per topic a graded gold over 30 of ``--docs`` documents and, per run, a ranking
 of ``--docs // 2`` of them; six measures (AP, nDCG@10, P@10, RR, R≺ and S∼ with n=10, W_n=0.8). The pools are
 started before the clock (their start-up is printed apart); each executor's results are checked equal to the
-serial ones bit for bit. Needs ``dask[distributed]`` (``pip install -e .[distributed]``) for the cluster row.
+serial ones bit for bit. Needs ``dask[distributed]`` (``pip install -e ".[distributed]"``) for the cluster row.
 
 Beside the wall-clock times it prints the CPU seconds the work took in every process (the caller, the pool's
 children, the Dask workers): their sum against the serial CPU time is the cost of distribution, which the

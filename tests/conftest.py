@@ -1,14 +1,26 @@
-"""Shared test helpers: where the real evaluation data beside the project lives.
+"""Shared test helpers (no test module imports from another): where the real evaluation data beside the project
+lives, Table 9 of seed 000, TREC files written from dicts, measures registered for one test, and the servers'
+plumbing (free ports, the processes below a server, stopping them all).
 
 The real samples notebooks fetch (``workbench.datasets.fetch``) come from ``../shared/datasets`` as a mirror when it
 is there (CI, the project's machines), into a cache under ``test-output/``; tests never reach the public URLs."""
 
+from __future__ import annotations
+
+import contextlib
+import math
 import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
 from workbench.datasets import shared
+from workbench.errors import WorkbenchError
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
@@ -25,3 +37,138 @@ def shared_dataset(*parts: str) -> Path:
                     "project (../shared/datasets)")
     return path
 
+
+# ------------------------------------------------------------------------------------- seed 000, Table 9
+TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
+TABLE9_OUTPUTS = [
+    "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\nd6 d7",
+    "d1 {d2 d3} d4\n{d4 d5} {d6 d7}\n{d6 d7}",
+    "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}",
+    "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7 d8}",
+    "{d6 d7}\n{d4 d5} {d6 d7}\nd1 {d2 d3 d4}",
+]
+
+
+# ------------------------------------------------------------------------------------------- TREC files
+def write_trec(folder: Path, qrels: Mapping, runs: Mapping) -> tuple[Path, Path]:
+    """``folder/qrels`` and ``folder/run`` as trec_eval reads them, from qrels ``{topic: {doc: grade}}`` and runs
+    ``{system: {topic: {doc: score}}}`` (several systems share the run file, told apart by the tag column);
+    ranks count from 1 in the order given (trec_eval ignores them), scores are written as Python prints them."""
+    qrels_path, run_path = folder / "qrels", folder / "run"
+    qrels_path.write_text("".join(f"{t} 0 {d} {g}\n" for t, judged in qrels.items() for d, g in judged.items()))
+    run_path.write_text("".join(f"{t} Q0 {d} {rank} {s!r} {system}\n" for system, run in runs.items()
+                                for t, scored in run.items()
+                                for rank, (d, s) in enumerate(scored.items(), start=1)))
+    return qrels_path, run_path
+
+
+# trec_eval's measure names (as pytrec_eval reports them) and the registry's spellings, {L} the relevance level.
+TREC_EVAL_SPELLINGS = {
+    "bpref": "Bpref(rel_level={L})", "infAP": "infAP(rel_level={L})", "set_P": "SetP(rel_level={L})",
+    "set_recall": "SetR(rel_level={L})", "set_F": "SetF(rel_level={L})", "set_map": "SetAP(rel_level={L})",
+    "set_relative_P": "SetRelP(rel_level={L})", "num_rel": "NumRel(rel_level={L})", "num_ret": "NumRet",
+    "num_rel_ret": "NumRelRet(rel_level={L})", "num_nonrel_judged_ret": "NumNonRelJudgedRet(rel_level={L})",
+    "recall_7": "R(rel_level={L})@7", "relative_P_7": "RelP(rel_level={L})@7",
+    "iprec_at_recall_0.30": "IPrec(rel_level={L})@0.3", "Rprec_mult_0.60": "RPrecMult(rel_level={L})@0.6",
+    "11pt_avg": "11ptAvg(rel_level={L})", "binG": "BinG(rel_level={L})", "utility": "SetUtility(rel_level={L})",
+    "G": "G", "ndcg_rel": "nDCGRel", "Rndcg": "RnDCG(rel_level={L})", "map": "map(rel_level={L})", "ndcg": "nDCG",
+}
+
+
+def rounds_as_trec_eval_9(num_rel: float) -> bool:
+    """Whether trec_eval 9's ⌊r·R + 0.9⌋ (pytrec_eval bundles version 9) and version 10's lround(r·R) agree at
+    r = 0, 0.1, ..., 1."""
+    return all(math.floor(r / 10 * num_rel + 0.9) == math.floor(r / 10 * num_rel + 0.5) for r in range(11))
+
+
+# --------------------------------------------------------------------------------- the measure registry
+@pytest.fixture
+def register_measure():
+    """``register_measure(name, compute, **spec)`` adds a measure to the registry (``task="test"`` unless
+    given) for one test; everything it added is removed after the test, passed or failed."""
+    from workbench.metrics import registry
+
+    added = []
+
+    def register(name: str, compute, *, task: str = "test", source: str = "tests", **spec):
+        added.append(registry.register(name, compute, task=task, source=source, **spec))
+        return added[-1]
+
+    yield register
+    for spec in added:
+        registry._REGISTRY.pop(spec.name, None)
+        for key in (spec.name, *spec.aliases):
+            registry._BY_NAME.pop(key, None)
+
+
+@pytest.fixture
+def toy_measures(register_measure):
+    """Four throwaway measures (the campaign logic is under test, not a metric): the share of gold-prioritised
+    documents the output prioritises, a slow copy, a failure on bad input, a bug."""
+
+    def shared(gold, output):
+        return len(gold.prioritised & output.prioritised) / len(gold.prioritised)
+
+    def slow(gold, output):
+        time.sleep(0.35)
+        return shared(gold, output)
+
+    def failing(gold, output):
+        raise WorkbenchError("output has a document the gold lacks")
+
+    def buggy(gold, output):
+        return 1 / 0
+
+    names = {"test-shared": shared, "test-slow": slow, "test-failing": failing, "test-buggy": buggy}
+    for name, compute in names.items():
+        register_measure(name, compute, source="tests/conftest.py")
+    return list(names)
+
+
+# -------------------------------------------------------------------------------------------- servers
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (read from /proc): the kernels a server started."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, ppid in parents.items() if ppid == parent]
+        found += children
+        frontier += children
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def stop_tree(process: subprocess.Popen, below: list[int], grace: float = 10) -> None:
+    """SIGTERM ``process`` and the processes ``below`` it (found by :func:`descendants` while it ran), by pid;
+    SIGKILL whatever still runs ``grace`` seconds later; then reap ``process``."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if process.poll() is None:
+            process.send_signal(sig)
+        for pid in below:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and (process.poll() is None or any(map(alive, below))):
+            time.sleep(0.2)
+    process.wait(grace)

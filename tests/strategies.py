@@ -90,3 +90,21 @@ def _task_pairs() -> dict[str, list[tuple[Organization, Organization]]]:
 
 
 TASK_PAIRS = _task_pairs()
+
+
+@st.composite
+def trec_campaigns(draw):
+    """qrels {topic: {doc: grade -1..3}} and a run {topic: {doc: score}} with many ties, documents outside
+    the qrels, run topics without judgements and judged topics the run lacks."""
+    docs = [f"d{i}" for i in range(draw(st.integers(2, 25)))]
+    qrels, run = {}, {}
+    for t in range(draw(st.integers(1, 4))):
+        judged = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=len(docs)))
+        qrels[f"q{t}"] = {d: draw(st.integers(-1, 3)) for d in judged}
+        qrels[f"q{t}"][f"zero{t}"] = 0  # trec_eval's ndcg_cut needs one grade ≥ 0 (rel_levels[-1] otherwise)
+        retrieved = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=len(docs)))
+        if draw(st.booleans()) or t == 0:
+            run[f"q{t}"] = {d: float(draw(st.integers(0, 4))) / 2 for d in retrieved}
+    if draw(st.booleans()):
+        run["unjudged"] = {"d0": 1.0}
+    return qrels, run

@@ -20,12 +20,9 @@ sizes, the audits and the requests that left 127.0.0.1 land in ``test-output/bro
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -34,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, descendants, free_port, stop_tree
 from workbench import Organization, reliability_sensitivity
 from workbench.widgets.gallery import EXAMPLES
 
@@ -54,32 +51,9 @@ REGIONS = {  # what must be inside the viewport: every level row of both editors
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.timeout(600),  # every wait below has its own deadline; this bounds the whole lesson
     pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)"),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def descendants(pid: int) -> list[int]:
-    """Every live process below ``pid`` (read from /proc): the kernels a server started."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parents[int(stat.parent.name)] = int(fields[1])
-    found, frontier = [], [pid]
-    while frontier:
-        parent = frontier.pop()
-        children = [child for child, ppid in parents.items() if ppid == parent]
-        found += children
-        frontier += children
-    return found
 
 
 class Server:
@@ -147,23 +121,7 @@ class Server:
             self.proc.wait(20)
         except (OSError, subprocess.TimeoutExpired):
             pass
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            if self.proc.poll() is None:
-                self.proc.send_signal(sig)
-            for pid in below:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, sig)
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and (self.proc.poll() is None or any(map(alive, below))):
-                time.sleep(0.2)
-        self.proc.wait(10)
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+        stop_tree(self.proc, below)
 
 
 TABLE9 = EXAMPLES["Table 9 (document organization)"]

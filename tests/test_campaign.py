@@ -4,7 +4,6 @@ trec_eval reference values reproduced end to end."""
 import csv
 import math
 import re
-import time
 import warnings
 from pathlib import Path
 
@@ -15,38 +14,9 @@ from tests.conftest import shared_dataset
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
 from workbench.data.replab import read_replab
 from workbench.data.trec import read_trec_eval_output, read_trec_qrels, read_trec_run
-from workbench.errors import WorkbenchError
 from workbench.metrics import registry
 from workbench.metrics.registry import UnknownMeasureError
 from workbench.model import Organization
-
-
-@pytest.fixture
-def toy_measures():
-    """Two throwaway measures registered for one test and removed after it (the campaign logic is under test,
-    not a metric): the share of gold-prioritised documents the output prioritises, a slow copy, a failure."""
-
-    def shared(gold, output):
-        return len(gold.prioritised & output.prioritised) / len(gold.prioritised)
-
-    def slow(gold, output):
-        time.sleep(0.35)
-        return shared(gold, output)
-
-    def failing(gold, output):
-        raise WorkbenchError("output has a document the gold lacks")
-
-    def buggy(gold, output):
-        return 1 / 0
-
-    names = {"test-shared": shared, "test-slow": slow, "test-failing": failing, "test-buggy": buggy}
-    for name, compute in names.items():
-        registry.register(name, compute, task="test", source="tests/test_campaign.py")
-    yield list(names)
-    for name in names:
-        registry._REGISTRY.pop(name)
-        registry._BY_NAME.pop(name)
-
 
 GOLD = {"q1": Organization.parse("d1 d2\nrest: d3"), "q2": Organization.parse("d4\nrest: d5"),
         "q3": Organization.parse("{d6 d7}\nrest:")}
@@ -271,15 +241,11 @@ def test_measures_that_are_no_list_of_names_are_named(measures):
 
 
 @pytest.mark.parametrize("returned", ["high", None, [0.5], 1j, b"0.5", {"x": 1}])
-def test_a_custom_measure_returning_no_number_is_named_with_its_topic(returned):
-    registry.register("test-returns", lambda gold, output: returned, task="test", source="tests/test_campaign.py")
-    try:
-        with pytest.raises(CampaignError, match=r"system 'full', topic 'q1': MeasureResultError: measure "
-                                                r"'test-returns' returned .* not a number"):
-            Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-returns", progress=False)
-    finally:
-        registry._REGISTRY.pop("test-returns")
-        registry._BY_NAME.pop("test-returns")
+def test_a_custom_measure_returning_no_number_is_named_with_its_topic(returned, register_measure):
+    register_measure("test-returns", lambda gold, output: returned, source="tests/test_campaign.py")
+    with pytest.raises(CampaignError, match=r"system 'full', topic 'q1': MeasureResultError: measure "
+                                            r"'test-returns' returned .* not a number"):
+        Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-returns", progress=False)
 
 
 @pytest.mark.parametrize(("gold_topics", "run_topics", "message"), [

@@ -65,6 +65,7 @@ def test_scores_chart_groups_outputs_per_measure_in_the_given_order():
     assert rows[("output 4", "R∼")] == 0.96 and rows[("output 5", "R≺")] == 0.64 and len(rows) == 20
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["o1", "o2", "o3"]), st.sampled_from(MEASURES),
                           st.floats(0, 1, allow_nan=False)), min_size=1, max_size=12))
@@ -187,6 +188,7 @@ def without_dataset_names(spec: dict) -> dict:
     return {**spec, "data": None, "datasets": rows}
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.floats(0, 1, allow_nan=False), min_size=20, max_size=20))
 def test_with_data_equals_rebuilding_the_chart_on_the_new_rows(values):

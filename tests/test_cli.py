@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 from tests.conftest import ROOT, shared_dataset
-from tests.test_campaign import toy_measures  # noqa: F401 (the fixture that registers test-* measures)
 from workbench.cli import main, render
 from workbench.data.trec import read_trec_eval_output
 from workbench.shell import table_of
@@ -89,6 +88,7 @@ def test_render_escapes_latex_and_pivots_measures():
                                                                                         lineterminator="\n")
 
 
+@pytest.mark.slow
 def test_eval_prints_without_pandas(tmp_path):
     """``eval`` reads, scores and prints (table, CSV, JSON) without importing pandas (a quarter of a second)."""
     import subprocess

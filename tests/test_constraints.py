@@ -295,6 +295,7 @@ def test_every_generated_case_is_well_formed():
 
 
 # ------------------------------------------------------------------------------ the papers' tables
+@pytest.mark.slow
 def test_table6_report_for_reliability_sensitivity():
     """Seed 000 Table 6, row R*S, recomputed with the registered R≺ S≺ R∼ S∼ (uniform weights on closed
     collections; n = 10, W_n = 0.8 on rankings, Table 9's setting). Clustering agrees with the paper. On

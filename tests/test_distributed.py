@@ -73,15 +73,12 @@ def fails_on_t2(gold, output):
 
 
 @pytest.fixture
-def custom_measures():
+def custom_measures(register_measure):
     """Custom measures registered for one test: importable ones (they travel by reference to their module)."""
     names = {"test-kill": kill_the_worker, "test-fails-on-t2": fails_on_t2}
     for name, compute in names.items():
-        registry.register(name, compute, task="test", source="tests/test_distributed.py")
-    yield names
-    for name in names:
-        registry._REGISTRY.pop(name)
-        registry._BY_NAME.pop(name)
+        register_measure(name, compute, source="tests/test_distributed.py")
+    return names
 
 
 @pytest.fixture(scope="module")
@@ -172,23 +169,19 @@ def test_a_killed_process_worker_names_the_topics_not_scored(custom_measures):
     assert "t5" in error.value.topics and set(error.value.topics) <= set(campaign.gold)
 
 
-def test_an_unpicklable_custom_measure_is_named_before_any_work():
+def test_an_unpicklable_custom_measure_is_named_before_any_work(register_measure):
     lock = threading.Lock()
 
     def locked(gold, output):
         with lock:
             return 1.0
 
-    registry.register("test-locked", locked, task="test", source="tests/test_distributed.py")
-    try:
-        with ProcessPoolExecutor(1) as pool, pytest.raises(UnpicklableMeasureError,
-                                                           match=r"measure 'test-locked' cannot be sent.*locked"):
-            _grouping_campaign(7).evaluate(["NMI", "test-locked"], executor=pool, progress=False)
-        with ThreadPoolExecutor(1) as pool:  # threads share the process: nothing to pickle
-            assert len(_grouping_campaign(7).evaluate(["test-locked"], executor=pool, progress=False)) == 40
-    finally:
-        registry._REGISTRY.pop("test-locked")
-        registry._BY_NAME.pop("test-locked")
+    register_measure("test-locked", locked, source="tests/test_distributed.py")
+    with ProcessPoolExecutor(1) as pool, pytest.raises(UnpicklableMeasureError,
+                                                       match=r"measure 'test-locked' cannot be sent.*locked"):
+        _grouping_campaign(7).evaluate(["NMI", "test-locked"], executor=pool, progress=False)
+    with ThreadPoolExecutor(1) as pool:  # threads share the process: nothing to pickle
+        assert len(_grouping_campaign(7).evaluate(["test-locked"], executor=pool, progress=False)) == 40
 
 
 def test_bad_executors_and_chunk_sizes_are_named():
@@ -227,25 +220,21 @@ def test_a_dask_cluster_gives_the_serial_results_bit_for_bit(dask_client):
 
 
 @pytest.mark.slow
-def test_a_dask_cluster_ships_custom_measures_and_names_unpicklable_ones(dask_client, custom_measures):
+def test_a_dask_cluster_ships_custom_measures_and_names_unpicklable_ones(dask_client, custom_measures,
+                                                                         register_measure):
     campaign = _grouping_campaign(11)
     lock = threading.Lock()
 
     def closure(gold, output):  # cloudpickle sends local functions by value
         return len(gold.documents) / 100
 
-    registry.register("test-closure", closure, task="test", source="tests/test_distributed.py")
-    registry.register("test-locked", lambda gold, output, lock=lock: 1.0, task="test", source="tests")
-    try:
-        serial = campaign.evaluate(["test-closure", "NMI"], progress=False)
-        _assert_bitwise_equal(serial, campaign.evaluate(["test-closure", "NMI"], executor=dask_client,
-                                                        progress=False))
-        with pytest.raises(UnpicklableMeasureError, match="measure 'test-locked' cannot be sent"):
-            campaign.evaluate(["NMI", "test-locked"], executor=dask_client, progress=False)
-    finally:
-        for name in ("test-closure", "test-locked"):
-            registry._REGISTRY.pop(name)
-            registry._BY_NAME.pop(name)
+    register_measure("test-closure", closure, source="tests/test_distributed.py")
+    register_measure("test-locked", lambda gold, output, lock=lock: 1.0)
+    serial = campaign.evaluate(["test-closure", "NMI"], progress=False)
+    _assert_bitwise_equal(serial, campaign.evaluate(["test-closure", "NMI"], executor=dask_client,
+                                                    progress=False))
+    with pytest.raises(UnpicklableMeasureError, match="measure 'test-locked' cannot be sent"):
+        campaign.evaluate(["NMI", "test-locked"], executor=dask_client, progress=False)
 
 
 @pytest.mark.slow
@@ -285,14 +274,11 @@ def test_a_campaign_with_nothing_to_score_gives_the_empty_serial_table():
 
 
 @pytest.mark.slow
-def test_a_measure_registered_under_a_new_name_in_the_session_is_unknown_to_fresh_workers(spawn_pool):
-    registry.register("test-nmi-alias", registry.parse("NMI").spec.compute, task="test", source="tests")
-    try:
-        with pytest.raises(CampaignError, match="a worker does not know a measure .*'test-nmi-alias'"):
-            _grouping_campaign(14).evaluate(["test-nmi-alias"], executor=spawn_pool, progress=False)
-    finally:
-        registry._REGISTRY.pop("test-nmi-alias")
-        registry._BY_NAME.pop("test-nmi-alias")
+def test_a_measure_registered_under_a_new_name_in_the_session_is_unknown_to_fresh_workers(spawn_pool,
+                                                                                         register_measure):
+    register_measure("test-nmi-alias", registry.parse("NMI").spec.compute)
+    with pytest.raises(CampaignError, match="a worker does not know a measure .*'test-nmi-alias'"):
+        _grouping_campaign(14).evaluate(["test-nmi-alias"], executor=spawn_pool, progress=False)
 
 
 @pytest.mark.slow

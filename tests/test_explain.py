@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests import rs_bruteforce
+from tests.conftest import TABLE9_GOLD, TABLE9_OUTPUTS
 from tests.strategies import organizations
-from tests.test_reliability import TABLE9_GOLD, TABLE9_OUTPUTS
 from workbench import ExplainError, Organization, WorkbenchError, explain, reliability_sensitivity
 from workbench.metrics.explain import MEASURES
 
@@ -76,12 +76,14 @@ def _check_against_brute_force(gold, output, n, wn, missing):
 
 
 # ------------------------------------------------------------------------ contributions = brute force
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95), POLICIES)
 def test_contributions_equal_the_brute_force_and_sum_to_the_scores_with_tails(gold, output, n, wn, missing):
     _check_against_brute_force(gold, output, n, wn, missing)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(organizations(finite=True), organizations(finite=True), POLICIES)
 def test_contributions_equal_the_brute_force_with_finite_rests(gold, output, missing):
@@ -98,6 +100,7 @@ def test_contributions_equal_the_brute_force_on_larger_organizations(gold, outpu
 
 
 # -------------------------------------------------------------------------- relations = brute force
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95), POLICIES,
        st.sampled_from(MEASURES), st.randoms(use_true_random=False))

@@ -9,7 +9,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 
 # The layers, lowest first: a module may import its own layer and those below (ARCHITECTURE.md).
 LAYERS = [
-    ("workbench.errors", "workbench.escape", "workbench.ids", "workbench.lazy", "workbench.scalars"),
+    ("workbench._version", "workbench.errors", "workbench.escape", "workbench.extras", "workbench.ids",
+     "workbench.lazy", "workbench.scalars"),
     ("workbench.model",),
     ("workbench.metrics",),
     ("workbench.data", "workbench.datasets"),
@@ -116,3 +117,19 @@ def test_no_upward_imports():
 def test_a_cycle_is_found_where_there_is_one():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_test_module_imports_another():
+    """Shared helpers live in tests/conftest.py (and the helper modules beside it), never in a test module."""
+    tests = Path(__file__).resolve().parent
+    found = []
+    for path in tests.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):  # from tests.test_x import y, from tests import test_x
+                names = [node.module or "", *(f"{node.module}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            found += [(path.name, name) for name in names if name.startswith("tests.test_")]
+    assert found == []

@@ -15,6 +15,7 @@ import warnings
 
 import pytest
 
+from tests.conftest import write_trec
 from workbench.data import Campaign, read_trec_qrels, read_trec_run
 from workbench.metrics.registry import UnknownMeasureError, parse
 
@@ -63,10 +64,7 @@ def campaign(seed: int, ties: bool, topics: int = 12) -> tuple[dict, dict]:
 
 def workbench_scores(tmp_path, qrels: dict, run: dict, name: str) -> dict[str, float]:
     """Per topic, the workbench's value of ``name`` through the files users have (qrels and run text)."""
-    qrels_path, run_path = tmp_path / "qrels", tmp_path / "run"
-    qrels_path.write_text("".join(f"{t} 0 {d} {g}\n" for t, docs in qrels.items() for d, g in docs.items()))
-    run_path.write_text("".join(f"{t} Q0 {d} {r} {s!r} sys\n" for t, docs in run.items()
-                                for r, (d, s) in enumerate(docs.items(), start=1)))
+    qrels_path, run_path = write_trec(tmp_path, qrels, {"sys": run})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         frame = Campaign(read_trec_qrels(qrels_path), read_trec_run(run_path)).evaluate(

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import shared_dataset
-from tests.test_trec_eval import REGISTERED, _rounds_as_version_9, _write, campaigns
+from tests.conftest import TREC_EVAL_SPELLINGS, rounds_as_trec_eval_9, shared_dataset, write_trec
+from tests.strategies import trec_campaigns
 from workbench.cli import main
 from workbench.data import Campaign, read_trec_qrels, read_trec_run
 from workbench.data.trec import table_from_dicts
@@ -51,6 +51,7 @@ def _same(a: GainTable, b: GainTable) -> None:
     assert a.topics == b.topics
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=runs())
 def test_judged_only_is_the_ranking_of_the_judged_documents_alone(data):
@@ -121,7 +122,7 @@ def test_with_defaults_sets_a_level_and_judged_only_where_the_name_leaves_them()
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=campaigns(), level=st.integers(1, 3))
+@given(data=trec_campaigns(), level=st.integers(1, 3))
 def test_every_trec_eval_measure_judged_only_equals_pytrec_eval_through_a_campaign(data, level):
     """The registry's trec_eval measures with judged_only=True, through Campaign from TREC files (the
     from_entries table), equal pytrec_eval's -J (judged_docs_only_flag) per topic to 1e-9."""
@@ -134,18 +135,18 @@ def test_every_trec_eval_measure_judged_only_equals_pytrec_eval_through_a_campai
     theirs = pytrec_eval.RelevanceEvaluator(qrels, wanted, relevance_level=level,
                                             judged_docs_only_flag=1).evaluate(run)
     names = {k: str(with_defaults(v.format(L=level), judged_only=True)) for k, v in
-             {**REGISTERED, "P_5": "P(rel={L})@5", "recip_rank": "RR(rel={L})", "Rprec": "Rprec(rel={L})",
+             {**TREC_EVAL_SPELLINGS, "P_5": "P(rel={L})@5", "recip_rank": "RR(rel={L})", "Rprec": "Rprec(rel={L})",
               "success_5": "Success(rel={L})@5", "ndcg_cut_5": "nDCG@5", "map_cut_5": "AP(rel={L})@5"}.items()}
     with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        qrels_path, run_path = _write(Path(folder), qrels, run)
+        qrels_path, run_path = write_trec(Path(folder), qrels, {"tag": run})
         frame = Campaign(read_trec_qrels(qrels_path), read_trec_run(run_path)).evaluate(
             list(names.values()), missing_topics="skip", extra_topics="ignore", progress=False)
     mine = frame.set_index(["topic", "measure"])["value"]
     assert set(frame["topic"]) == set(theirs)
     for topic, values in theirs.items():
         for measure, registered in names.items():
-            if measure in ("iprec_at_recall_0.30", "11pt_avg") and not _rounds_as_version_9(values["num_rel"]):
+            if measure in ("iprec_at_recall_0.30", "11pt_avg") and not rounds_as_trec_eval_9(values["num_rel"]):
                 continue  # pytrec_eval bundles trec_eval 9's rounding of r·R
             expected, value = values[measure], mine[(topic, registered)]
             assert value == pytest.approx(expected, abs=1e-9, nan_ok=True), (measure, topic)

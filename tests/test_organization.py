@@ -7,10 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import TABLE9_GOLD
 from tests.strategies import ANY_CHARACTER, constructed_organizations, organizations
 from workbench import Organization, OrganizationError
-
-TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
 
 
 def test_table9_gold_in_the_notation():
@@ -209,6 +208,7 @@ def check_text_round_trip(text):
 NOTATION_TEXT = st.text(alphabet='d12{} \n#,[]rEst:"\\\u2028\t', max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(constructed_organizations())
 def test_every_constructed_organization_round_trips(org):

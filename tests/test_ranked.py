@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import shared_dataset
+from tests.conftest import shared_dataset, write_trec
 from workbench.cli import main
 from workbench.data import (
     FrameError,
@@ -215,6 +215,7 @@ def _refusal(mapping, topic: str):
     return None
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(files=trec_files(), max_docs=st.sampled_from([None, 1, 3]))
 def test_ids_as_words_read_what_the_scanner_reads(tmp_path, files, max_docs):
@@ -326,12 +327,11 @@ def campaigns(draw):
 
 
 def _files(tmp_path, qrels, runs):
-    (tmp_path / "qrels").write_text("".join(f"{t} 0 {d} {g}\n" for t, j in qrels.items() for d, g in j.items()))
-    (tmp_path / "run").write_text("".join(f"{t} Q0 {d} 0 {s!r} {system}\n" for system, run in runs.items()
-                                          for t, scored in run.items() for d, s in scored.items()))
-    return read_trec_qrels(tmp_path / "qrels"), read_trec_run(tmp_path / "run")
+    qrels_path, run_path = write_trec(tmp_path, qrels, runs)
+    return read_trec_qrels(qrels_path), read_trec_run(run_path)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=campaigns())
 def test_frames_dicts_and_namedtuples_equal_trec_files(tmp_path, data):

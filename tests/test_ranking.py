@@ -179,6 +179,7 @@ def scored_run(draw):
     return qrels, run
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=scored_run(), level=st.integers(1, 3), cutoff=st.integers(1, 30))
 def test_pytrec_eval_agrees(data, level, cutoff):
@@ -213,6 +214,7 @@ def gold_and_output(draw):
     return Organization.from_graded(grades), Organization.from_ranking(ranked)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(pair=gold_and_output())
 def test_range_perfect_and_invariance(pair):

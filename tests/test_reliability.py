@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests import rs_bruteforce
-from tests.conftest import shared_dataset
+from tests.conftest import TABLE9_GOLD, TABLE9_OUTPUTS, shared_dataset
 from tests.strategies import organizations
 from workbench import Organization, RSScores, evaluate, reliability_sensitivity
 from workbench.errors import ParameterError, ParameterTypeError
@@ -24,14 +24,6 @@ from workbench.metrics import relations
 from workbench.metrics.reliability import position_weights
 
 # ------------------------------------------------------------------------------------------ Table 9
-TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
-TABLE9_OUTPUTS = [
-    "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\nd6 d7",
-    "d1 {d2 d3} d4\n{d4 d5} {d6 d7}\n{d6 d7}",
-    "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}",
-    "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7 d8}",
-    "{d6 d7}\n{d4 d5} {d6 d7}\nd1 {d2 d3 d4}",
-]
 # Computed under ../shared/design/RS-SEMANTICS.md ("Table 9 under this reading"), R≺ S≺ R∼ S∼.
 TABLE9_COMPUTED = [
     (1, 1, 1, 0.9722),
@@ -96,6 +88,7 @@ def test_weights_follow_eq2_and_the_first_n_positions_weigh_wn():
 _brute = rs_bruteforce.reliability_sensitivity
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(organizations(), organizations(), st.sampled_from([1.0, 10.0, 1e6]) | st.floats(1, 1e6),
        st.sampled_from([1e-6, 1 - 2e-6, 1 - 1e-6]) | st.floats(1e-6, 1 - 1e-6))
@@ -107,6 +100,7 @@ def test_fast_engine_equals_brute_force_anywhere_in_the_domain(gold, output, n, 
     assert fast == pytest.approx(_brute(gold, output, n, wn, "tail"), abs=1e-9)
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95),
        st.sampled_from(["tail", "singleton", "replab"]))
@@ -115,6 +109,7 @@ def test_fast_engine_equals_brute_force_with_tails(gold, output, n, wn, missing)
     assert fast == pytest.approx(_brute(gold, output, n, wn, missing), abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(organizations(finite=True), organizations(finite=True), st.sampled_from(["tail", "singleton", "replab"]))
 def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missing):
@@ -122,6 +117,7 @@ def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missi
     assert fast == pytest.approx(_brute(gold, output, missing=missing), abs=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("knobs", [
     {"_GRID_CELLS": 0},  # overlapping classes compared pair by pair
     {"_GRID_CELLS": 0, "_PAIR_BLOCK": 1},  # pair by pair, one class at a time
@@ -353,6 +349,7 @@ def test_output_documents_the_gold_lacks_join_its_rest_or_are_ignored_by_replab(
 
 
 # ------------------------------------------------------------------------------------- properties
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
 def test_scores_lie_in_the_unit_interval_and_exchange_swaps_r_and_s(gold, output, n, wn):
@@ -363,6 +360,7 @@ def test_scores_lie_in_the_unit_interval_and_exchange_swaps_r_and_s(gold, output
         (backward.s_priority, backward.s_relatedness), abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
 def test_the_gold_itself_scores_one_where_relations_exist(gold, n, wn):
@@ -374,6 +372,7 @@ def test_the_gold_itself_scores_one_where_relations_exist(gold, n, wn):
     assert (s.r_priority, s.s_priority) == pytest.approx((expected_priority,) * 2, abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(organizations(), organizations(), st.randoms(use_true_random=False))
 def test_invariant_to_renaming_documents_and_reordering_clusters(gold, output, rnd):
@@ -418,6 +417,7 @@ def test_bad_parameters_say_what_is_wrong(kwargs, message):
 EDGES = {"n": [1.0, 1 + 1e-9, 10, 1e6 - 1, 1e6], "wn": [1e-6, 2e-6, 0.5, 1 - 2e-6, 1 - 1e-6]}
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(gold=organizations(), output=organizations(), n=st.sampled_from(EDGES["n"]) | st.floats(1, 1e6),
        wn=st.sampled_from(EDGES["wn"]) | st.floats(1e-6, 1 - 1e-6))

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import shared_dataset
+from tests.conftest import TREC_EVAL_SPELLINGS, rounds_as_trec_eval_9, shared_dataset, write_trec
+from tests.strategies import trec_campaigns
 from workbench.cli import main as cli_main
 from workbench.data import evaluate_run
 from workbench.data.trec import TrecFormatError
@@ -61,34 +62,9 @@ def test_quicktest_byte_for_byte(reference, args, capsys):
 
 
 # ------------------------------------------------------------------------------- pytrec_eval, random
-@st.composite
-def campaigns(draw):
-    """qrels {topic: {doc: grade -1..3}} and a run {topic: {doc: score}} with many ties, documents outside
-    the qrels, run topics without judgements and judged topics the run lacks."""
-    docs = [f"d{i}" for i in range(draw(st.integers(2, 25)))]
-    qrels, run = {}, {}
-    for t in range(draw(st.integers(1, 4))):
-        judged = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=len(docs)))
-        qrels[f"q{t}"] = {d: draw(st.integers(-1, 3)) for d in judged}
-        qrels[f"q{t}"][f"zero{t}"] = 0  # trec_eval's ndcg_cut needs one grade ≥ 0 (rel_levels[-1] otherwise)
-        retrieved = draw(st.lists(st.sampled_from(docs), unique=True, min_size=1, max_size=len(docs)))
-        if draw(st.booleans()) or t == 0:
-            run[f"q{t}"] = {d: float(draw(st.integers(0, 4))) / 2 for d in retrieved}
-    if draw(st.booleans()):
-        run["unjudged"] = {"d0": 1.0}
-    return qrels, run
-
-
-def _write(folder: Path, qrels, run) -> tuple[Path, Path]:
-    qrels_path, run_path = folder / "qrels", folder / "run"
-    qrels_path.write_text("".join(f"{t} 0 {d} {g}\n" for t, docs in qrels.items() for d, g in docs.items()))
-    run_path.write_text("".join(f"{t} Q0 {d} {i} {s} tag\n" for t, docs in run.items()
-                                for i, (d, s) in enumerate(docs.items())))
-    return qrels_path, run_path
-
-
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=campaigns(), level=st.integers(1, 3), judged_only=st.booleans())
+@given(data=trec_campaigns(), level=st.integers(1, 3), judged_only=st.booleans())
 def test_every_measure_equals_pytrec_eval(data, level, judged_only):
     """Every all_trec measure pytrec_eval computes, per topic, to 1e-9 and as printed (4 decimals)."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -97,7 +73,7 @@ def test_every_measure_equals_pytrec_eval(data, level, judged_only):
                                             judged_docs_only_flag=judged_only).evaluate(run)
     with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
         warnings.simplefilter("ignore", WorkbenchWarning)  # run topics without judgements, negative grades
-        mine = evaluate(*_write(Path(folder), qrels, run), ["all_trec"],
+        mine = evaluate(*write_trec(Path(folder), qrels, {"tag": run}), ["all_trec"],
                         Options(rel_level=level, judged_only=judged_only))
     assert set(mine.topics) == set(theirs)
     checked = 0
@@ -107,7 +83,7 @@ def test_every_measure_equals_pytrec_eval(data, level, judged_only):
         for name, column in zip(names, columns, strict=True):
             for topic, value in zip(mine.topics, column, strict=True):
                 if measure.name in ("iprec_at_recall", "11pt_avg") and \
-                        not _rounds_as_version_9(theirs[topic]["num_rel"]):
+                        not rounds_as_trec_eval_9(theirs[topic]["num_rel"]):
                     continue  # pytrec_eval bundles trec_eval 9: ⌊rR + 0.9⌋ where version 10 rounds rR
                 expected = theirs[topic][name]
                 if measure.summary == "gmean":  # pytrec_eval keeps a topic's log(max(value, 0.00001))
@@ -121,24 +97,8 @@ def test_every_measure_equals_pytrec_eval(data, level, judged_only):
     assert checked > 0
 
 
-def _rounds_as_version_9(num_rel: float) -> bool:
-    """Whether trec_eval 9's ⌊r·R + 0.9⌋ and version 10's lround(r·R) agree at r = 0, 0.1, ..., 1."""
-    return all(math.floor(r / 10 * num_rel + 0.9) == math.floor(r / 10 * num_rel + 0.5) for r in range(11))
-
-
-REGISTERED = {"bpref": "Bpref(rel_level={L})", "infAP": "infAP(rel_level={L})", "set_P": "SetP(rel_level={L})",
-              "set_recall": "SetR(rel_level={L})", "set_F": "SetF(rel_level={L})",
-              "set_map": "SetAP(rel_level={L})", "set_relative_P": "SetRelP(rel_level={L})",
-              "num_rel": "NumRel(rel_level={L})", "num_ret": "NumRet", "num_rel_ret": "NumRelRet(rel_level={L})",
-              "num_nonrel_judged_ret": "NumNonRelJudgedRet(rel_level={L})", "recall_7": "R(rel_level={L})@7",
-              "relative_P_7": "RelP(rel_level={L})@7", "iprec_at_recall_0.30": "IPrec(rel_level={L})@0.3",
-              "Rprec_mult_0.60": "RPrecMult(rel_level={L})@0.6", "11pt_avg": "11ptAvg(rel_level={L})",
-              "binG": "BinG(rel_level={L})", "utility": "SetUtility(rel_level={L})", "G": "G", "ndcg_rel": "nDCGRel",
-              "Rndcg": "RnDCG(rel_level={L})", "map": "map(rel_level={L})", "ndcg": "nDCG"}
-
-
 @settings(max_examples=120, deadline=None)
-@given(data=campaigns(), level=st.integers(1, 3))
+@given(data=trec_campaigns(), level=st.integers(1, 3))
 def test_registered_measures_equal_pytrec_eval(data, level):
     """The registry's spellings of trec_eval's measures through the API (one vectorised pass), to 1e-9."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -147,11 +107,11 @@ def test_registered_measures_equal_pytrec_eval(data, level):
               "num_ret", "num_rel_ret", "num_nonrel_judged_ret", "recall.7", "relative_P.7", "iprec_at_recall",
               "Rprec_mult", "11pt_avg", "binG", "utility", "G", "ndcg_rel", "Rndcg", "map", "ndcg"}
     theirs = pytrec_eval.RelevanceEvaluator(qrels, wanted, relevance_level=level).evaluate(run)
-    names = {k: v.format(L=level) for k, v in REGISTERED.items()}
+    names = {k: v.format(L=level) for k, v in TREC_EVAL_SPELLINGS.items()}
     mine = evaluate_run(qrels, run, names.values())
     for topic, values in theirs.items():
         for measure, registered in names.items():
-            if measure in ("iprec_at_recall_0.30", "11pt_avg") and not _rounds_as_version_9(values["num_rel"]):
+            if measure in ("iprec_at_recall_0.30", "11pt_avg") and not rounds_as_trec_eval_9(values["num_rel"]):
                 continue  # pytrec_eval bundles trec_eval 9's rounding of r·R (see above)
             assert mine[registered][topic] == pytest.approx(values[measure], abs=1e-9), (measure, topic)
 
@@ -381,7 +341,7 @@ OURS = {"Bpref(rel=2)": "Bpref(rel_level=2)", "R(rel=2)@3": "R(rel_level=2)@3"}
 
 
 @settings(max_examples=60, deadline=None)
-@given(data=campaigns())
+@given(data=trec_campaigns())
 def test_ir_measures_spellings_equal_ir_measures(data):
     """ir_measures' names give ir_measures' values (scores made distinct: its Judged@k breaks ties by docno
     ascending where trec_eval breaks them descending)."""

@@ -143,6 +143,7 @@ def test_uir_matrix_equals_definition_and_is_antisymmetric(values):
 unit = st.floats(0, 1, allow_nan=False)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(unit, unit, unit, unit), min_size=1, max_size=8))
 def test_unanimous_improvement_implies_f_alpha_for_every_alpha(topics):

@@ -5,11 +5,9 @@ Awesome style sheets from a CDN. No browser needed: Voilà renders the page, the
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -20,14 +18,13 @@ from concurrent.futures import TimeoutError as Late
 import nbformat
 import pytest
 
-from tests.conftest import ROOT
-from tests.test_browser import descendants, free_port
+from tests.conftest import ROOT, descendants, free_port, stop_tree
 
 NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
 ADDRESS = re.compile(r"""<(?:link|script)\b[^>]*?\b(?:href|src)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 
-pytestmark = pytest.mark.slow
 DEADLINE = 120  # seconds for Voilà to start and serve the page, reading included
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(DEADLINE + 120)]  # the page, then stopping the server
 
 
 def installed_template() -> bool:
@@ -67,16 +64,7 @@ def served_page(tmp_path, metadata: dict) -> str:
         pytest.fail(f"Voilà did not serve the page within {DEADLINE} s:\n"
                     f"{(tmp_path / 'voila.log').read_text()[-3000:]}")
     finally:
-        kernels = descendants(server.pid)
-        server.terminate()
-        try:
-            server.wait(20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(10)
-        for pid in kernels:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
+        stop_tree(server, descendants(server.pid))
         pool.shutdown(wait=False, cancel_futures=True)  # the read ends with the server it reads from
 
 

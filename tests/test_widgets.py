@@ -737,6 +737,7 @@ operations = st.lists(st.one_of(
 ), min_size=1, max_size=6)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(operations)
 def test_undoing_every_step_comes_back_to_the_start_and_redoing_to_the_end(steps):
@@ -776,6 +777,7 @@ weight_changes = st.lists(st.one_of(
 ), min_size=1, max_size=8)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.booleans(), weight_changes)
 def test_n_wn_and_the_uniform_box_in_any_order_never_leave_the_workbench_without_scores(closed, changes):
@@ -872,6 +874,7 @@ def test_an_import_with_a_bad_field_names_it_and_changes_nothing(path, value, me
     assert wb.status.startswith("import: ") and message in wb.status and wb.to_json() == before
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(BAD_FIELDS), st.sampled_from([None, "d1", 3, [], {}, [[["d1"]]], -1, 1e308]))
 def test_imports_apply_all_or_nothing_whatever_the_field(bad, value):
@@ -950,6 +953,7 @@ def alone_is_bad(row: str) -> bool:
     return False
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4), ROW_TEXTS), min_size=1, max_size=8), st.booleans(), ROW_TEXTS)
 def test_rows_text_and_organization_never_disagree_and_the_wrong_row_is_marked(edits, finite, rest):

@@ -12,6 +12,7 @@ altair until a name needs them)::
     'uir'
 """
 
+from workbench._version import __version__ as __version__  # the one place it is written
 from workbench.lazy import lazy_exports
 
 _EXPORTS = {
@@ -35,7 +36,6 @@ _EXPORTS = {
     "WorkbenchWarning": "workbench.errors",
 }
 __all__ = sorted(_EXPORTS)
-__version__ = "0.1.0"
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, ("analysis", "charts", "data", "datasets", "widgets"))
 

@@ -28,6 +28,7 @@ import sys
 import warnings
 from contextlib import contextmanager
 
+from workbench._version import __version__
 from workbench.errors import WorkbenchError
 from workbench.escape import latex_escape, markdown_escape
 from workbench.shell import (
@@ -274,6 +275,7 @@ def _count(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="workbench", description="Evaluate runs against a gold standard, compare systems, "
                      "print the Table 9 demo.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="{eval,compare,demo,trec_eval}", parser_class=_Parser)
     for name, help_text in (("eval", "score runs against a gold standard (trec_eval-like)"),
                             ("compare", "a comparison table (means, best in bold, significance against a "

@@ -1,22 +1,26 @@
-"""Charts of results: pure builders from tidy DataFrames to altair charts, and offline export."""
+"""Charts of results: pure builders from tidy DataFrames to altair charts, and offline export (the ``lab`` extra:
+``pip install "ir-workbench[lab]"``)."""
 
-from workbench.charts.builders import (
-    UIR_THRESHOLD,
-    ChartDataError,
-    f_alpha_chart,
-    history_chart,
-    lost_mass_chart,
-    means_chart,
-    measure_scatter,
-    per_topic_chart,
-    scores_chart,
-    strictness_chart,
-    uir_heatmap,
-)
-from workbench.charts.curves import precision_recall_chart
-from workbench.charts.deltas import topic_deltas_chart
-from workbench.charts.export import enable_offline, save_chart
-from workbench.charts.live import with_data
+from workbench.extras import needs_extra
+
+with needs_extra("lab", "workbench.charts"):  # altair and vl-convert
+    from workbench.charts.builders import (
+        UIR_THRESHOLD,
+        ChartDataError,
+        f_alpha_chart,
+        history_chart,
+        lost_mass_chart,
+        means_chart,
+        measure_scatter,
+        per_topic_chart,
+        scores_chart,
+        strictness_chart,
+        uir_heatmap,
+    )
+    from workbench.charts.curves import precision_recall_chart
+    from workbench.charts.deltas import topic_deltas_chart
+    from workbench.charts.export import enable_offline, save_chart
+    from workbench.charts.live import with_data
 
 __all__ = [
     "UIR_THRESHOLD",

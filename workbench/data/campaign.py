@@ -187,7 +187,7 @@ class Campaign:
         tqdm bar when the work lasts more than a second.
 
         ``executor`` spreads the work: a :class:`concurrent.futures.Executor` (``ProcessPoolExecutor()`` for
-        the local cores) or a ``dask.distributed.Client`` (``pip install workbench[distributed]``) receives
+        the local cores) or a ``dask.distributed.Client`` (``pip install "ir-workbench[distributed]"``) receives
         chunks of ``chunk_topics`` gold topics (default: a few chunks per worker) for the measures scored topic
         by topic (the ranking measures of the one-pass gain table are scored here); the results are those of
         the serial run, bit for bit (see :mod:`workbench.data.distributed`).

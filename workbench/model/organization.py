@@ -4,8 +4,8 @@ An :class:`Organization` is what a gold standard and a system output both are. R
 clustering are special cases (seed 000, Tables 1–5)::
 
     >>> gold = Organization.parse("d1 {d2 d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7}")
-    >>> gold.levels[1]
-    (frozenset({'d4', 'd5'}), frozenset({'d6', 'd7'}))
+    >>> [sorted(cluster) for cluster in gold.levels[1]]    # a level: a tuple of clusters (frozensets)
+    [['d4', 'd5'], ['d6', 'd7']]
     >>> Organization.from_filtering(["d1"], ["d2", "d3"]).format()
     'd1\\nrest: d2 d3'
 """

@@ -1,9 +1,11 @@
 """Jupyter widgets (ipywidgets 8): edit organizations and watch R≺ R∼ S≺ S∼ move; compare campaigns.
 
 Names load on first use: ``workbench.widgets.state`` (the workbench without widgets) imports neither
-ipywidgets nor altair.
+ipywidgets nor altair; the widgets need the ``lab`` extra (``pip install "ir-workbench[lab]"``), and without it
+importing one raises :class:`~workbench.extras.MissingExtraError` saying so.
 """
 
+from workbench.extras import needs_extra
 from workbench.lazy import lazy_exports
 
 _EXPORTS = {
@@ -24,4 +26,9 @@ _EXPORTS = {
 }
 __all__ = sorted(_EXPORTS)
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+_export, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+
+def __getattr__(name: str):
+    with needs_extra("lab", f"workbench.widgets.{name}"):
+        return _export(name)

@@ -1,0 +1,47 @@
+"""The optional parts of the install and the error that names a missing one.
+
+The core (measures, readers, :class:`~workbench.data.Campaign`, the analyses, the command line) needs numpy,
+pandas, pyarrow, scipy and tqdm only. The widgets, charts and notebooks come with the ``lab`` extra
+(``pip install "ir-workbench[lab]"``; ``./wb lab`` installs it); a campaign on a Dask cluster with
+``distributed``. A module that needs an extra imports it under :func:`needs_extra`, so a missing package is a
+:class:`MissingExtraError` saying what to install instead of a bare ``ModuleNotFoundError``:
+
+    >>> with needs_extra("lab", "workbench.charts"):  # doctest: +ELLIPSIS
+    ...     import altair.not_a_module_of_altair
+    Traceback (most recent call last):
+    ...
+    workbench.extras.MissingExtraError: workbench.charts needs altair...: pip install "ir-workbench[lab]"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from workbench.errors import WorkbenchError
+
+DISTRIBUTION = "ir-workbench"
+"""The name the package is installed by (``pip install ir-workbench``); it is imported as ``workbench``."""
+
+EXTRAS = {
+    "lab": ("altair", "anywidget", "ipywidgets", "jupyterlab", "vl_convert", "voila"),
+    "distributed": ("dask", "distributed"),
+}
+"""Each extra's packages by the name they are imported by (pyproject.toml's optional dependencies)."""
+
+
+class MissingExtraError(WorkbenchError, ImportError):
+    """A part of workbench was used without the extra that installs what it needs (an ImportError too)."""
+
+
+@contextmanager
+def needs_extra(extra: str, what: str) -> Iterator[None]:
+    """Imports inside this block that fail for a package of ``extra`` raise :class:`MissingExtraError` naming
+    ``what`` needed it and the command that installs it; any other import error passes unchanged."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] not in EXTRAS[extra]:
+            raise
+        raise MissingExtraError(f"{what} needs {error.name}, which the {extra!r} extra installs: "
+                                f'pip install "{DISTRIBUTION}[{extra}]"') from error
