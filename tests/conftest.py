@@ -8,12 +8,16 @@ is there (CI, the project's machines), into a cache under ``test-output/``; test
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -172,3 +176,84 @@ def stop_tree(process: subprocess.Popen, below: list[int], grace: float = 10) ->
         while time.monotonic() < deadline and (process.poll() is None or any(map(alive, below))):
             time.sleep(0.2)
     process.wait(grace)
+
+# ---------------------------------------------------------------------------------- the browser tests
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+OUTPUT = ROOT / "test-output" / "browser"
+NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
+
+
+class Server:
+    """JupyterLab or Voilà on 127.0.0.1, a free port and a token, in a temporary folder with a copy of the
+    notebook (the main one unless another is given) and fresh settings; ``stop()`` ends it and every process below
+    it."""
+
+    def __init__(self, kind: str, tmp: Path, notebook: Path = NOTEBOOK) -> None:
+        self.kind = kind
+        notebooks = tmp / "nb"
+        notebooks.mkdir()
+        shutil.copy(notebook, notebooks / notebook.name)
+        settings = tmp / "settings" / "@jupyterlab" / "apputils-extension"
+        settings.mkdir(parents=True)
+        (settings / "notification.jupyterlab-settings").write_text(
+            json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+        port, self.token = free_port(), os.urandom(16).hex()
+        self.base = f"http://127.0.0.1:{port}"
+        env = {**os.environ,
+               "JUPYTERLAB_SETTINGS_DIR": str(tmp / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(tmp / "ws"),
+               "JUPYTER_RUNTIME_DIR": str(tmp / "rt"), "JUPYTER_CONFIG_DIR": str(tmp / "cfg"),
+               "JUPYTER_PATH": os.pathsep.join(filter(None, [str(ROOT / "share" / "jupyter"),
+                                                             os.environ.get("JUPYTER_PATH")])),
+               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+        if kind == "lab":
+            command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+                       "--LabApp.extension_manager=readonly", "--ServerApp.ip=127.0.0.1",
+                       f"--ServerApp.port={port}", f"--IdentityProvider.token={self.token}",
+                       f"--ServerApp.root_dir={notebooks}", "--LabApp.expose_app_in_browser=True",
+                       "--LabApp.news_url=None",
+                       "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+            self.page = f"{self.base}/lab/tree/{notebook.name}?reset&token={self.token}"
+        else:
+            command = [sys.executable, "-m", "voila", str(notebooks / notebook.name), "--no-browser",
+                       f"--port={port}", "--Voila.ip=127.0.0.1", f"--token={self.token}"]
+            self.page = f"{self.base}/?token={self.token}"
+        self.log = tmp / f"{kind}.log"
+        with self.log.open("w") as sink:
+            self.proc = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env,
+                                         cwd=notebooks, start_new_session=True)
+
+    def wait(self, path: str, timeout: float = 90) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}:\n"
+                                   f"{self.log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.base}{path}?token={self.token}", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.5)
+        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        """Ask JupyterLab to shut down (it stops its kernels), then SIGTERM and, after 10 s, SIGKILL the server
+        and every process that was below it, by pid."""
+        below = descendants(self.proc.pid)
+        try:
+            if self.kind != "lab":
+                raise OSError("only JupyterLab has a shutdown API")
+            request = urllib.request.Request(f"{self.base}/api/shutdown?token={self.token}", method="POST")
+            urllib.request.urlopen(request, timeout=5).close()
+            self.proc.wait(20)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        stop_tree(self.proc, below)
+
+
+def settle(page) -> None:
+    """Two animation frames and a short pause: layout and pending widget messages are done."""
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.wait_for_timeout(500)

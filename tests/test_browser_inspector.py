@@ -16,7 +16,7 @@ import json
 import nbformat
 import pytest
 
-from tests.test_browser import CHROME_ARGS, CHROMIUM, OUTPUT, Server, settle
+from tests.conftest import CHROME_ARGS, CHROMIUM, OUTPUT, Server, settle
 
 CAMPAIGN = '''
 import numpy as np
