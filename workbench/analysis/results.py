@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.errors import WorkbenchError, WorkbenchWarning
 
 COLUMNS = ("system", "topic", "measure", "value")
 MISSING_POLICIES = ("error", "intersection")
@@ -36,7 +36,7 @@ class ResultsError(WorkbenchError):
         self.system, self.topic, self.measure = system, topic, measure
 
 
-class ResultsWarning(UserWarning):
+class ResultsWarning(WorkbenchWarning):
     """Topics were dropped from an analysis (``missing="intersection"``); the message lists them."""
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from workbench.data.scoring import CampaignError, score_topic, topics_text
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.ranked import Judgements, RankedRun
-from workbench.errors import WorkbenchError
+from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import evaluate_table, is_table_measure
 from workbench.metrics.registry import Measure, aggregate, parse, worst
 from workbench.metrics.summary import summarize, trec_order
@@ -38,7 +38,7 @@ EXTRA_POLICIES = ("error", "ignore")
 COLUMNS = ["system", "topic", "measure", "value"]
 
 
-class MissingTopicsWarning(UserWarning):
+class MissingTopicsWarning(WorkbenchWarning):
     """Some run lacks topics of the gold standard; the message says which and what the policy did."""
 
 
