@@ -38,9 +38,9 @@ def lazy_exports(package: str, names: Mapping[str, str], submodules: Sequence[st
             value = importlib.import_module(f"{package}.{name}")
         else:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        module = sys.modules.get(package)
-        if module is not None:
-            setattr(module, name, value)
+        loaded = sys.modules.get(package)
+        if loaded is not None:
+            setattr(loaded, name, value)
         return value
 
     def __dir__() -> list[str]:
