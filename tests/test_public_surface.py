@@ -32,6 +32,15 @@ def test_dir_shows_the_exports_not_the_plumbing_and_every_export_resolves(name):
         assert getattr(package, export) is not None
 
 
+@pytest.mark.parametrize("name", PACKAGES)
+def test_no_export_is_named_like_a_module_of_its_package(name):
+    """An export named like a submodule would be hidden by the module once anything imports it (the import
+    system binds the submodule on its package, and a lazy ``__getattr__`` is then never asked)."""
+    package = importlib.import_module(name)
+    modules = {info.name for info in pkgutil.iter_modules(package.__path__)}
+    assert set(package.__all__) & modules == set()
+
+
 def test_the_top_level_has_campaign_and_one_spelling_of_parse_measure():
     assert workbench.Campaign.__name__ == "Campaign"
     assert workbench.parse_measure("AP@10") == workbench.metrics.parse_measure("AP@10")

@@ -55,7 +55,7 @@ def test_measures_lists_task_parameters_range_and_source():
     table = measures()
     row = table.set_index("name").loc["R≺"]
     assert row["task"] == "organization" and row["range"] == "[0, 1]" and "SIGIR 2013" in row["source"]
-    assert row["parameters"] == "n, wn, missing=tail" and row["aliases"] == "R_priority"
+    assert row["parameters"] == "n, wn, missing=tail" and row["aliases"] == "R_priority, R<"
     assert {"name", "aliases", "task", "parameters", "range", "source"} <= set(table.columns)
 
 

@@ -33,7 +33,8 @@ from workbench.model import Organization
 if TYPE_CHECKING:
     import pandas as pd
 
-MISSING_POLICIES = ("zero", "skip", "error")
+MISSING_TOPIC_POLICIES = ("zero", "skip", "error")
+"""What scoring does with a gold topic a run lacks (``missing_topics=``): score it as an empty run, skip it, or stop."""
 EXTRA_POLICIES = ("error", "ignore")
 COLUMNS = ["system", "topic", "measure", "value"]
 
@@ -200,8 +201,8 @@ class Campaign:
               chunk_topics: int | None = None) -> Scores:
         """:meth:`evaluate`'s rows as plain tuples (:class:`Scores`), without pandas: what the command line
         prints from."""
-        if missing_topics not in MISSING_POLICIES:
-            raise CampaignError(f"missing_topics must be one of {', '.join(MISSING_POLICIES)}, "
+        if missing_topics not in MISSING_TOPIC_POLICIES:
+            raise CampaignError(f"missing_topics must be one of {', '.join(MISSING_TOPIC_POLICIES)}, "
                                 f"got {missing_topics!r}")
         if extra_topics not in EXTRA_POLICIES:
             raise CampaignError(f"extra_topics must be one of {', '.join(EXTRA_POLICIES)}, "
