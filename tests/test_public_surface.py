@@ -103,3 +103,42 @@ def test_unregister_returns_the_spec_and_frees_its_names():
     assert registry.unregister("half-test") is spec
     again = registry.register("H-test", half, task="ranking", source="t")  # the alias is free again
     registry.unregister(again.name)
+
+
+# --------------------------------------------------------------------------------------- one vocabulary
+def test_rel_is_the_relevance_level_of_every_measure_and_rel_level_an_alias():
+    assert [spec.name for spec in registry.specs() if "rel_level" in spec.params] == []
+    for name in ("SetP", "Bpref", "R@5", "IPrec@0.3", "11ptAvg", "AP", "P@10", "NumRel"):
+        written = workbench.parse_measure(name.replace("@", "(rel=2)@", 1) if "@" in name else f"{name}(rel=2)")
+        assert "rel=2" in str(written) and workbench.parse_measure(str(written)) == written
+        alias = str(written).replace("rel=2", "rel_level=2")
+        assert workbench.parse_measure(alias) == written
+    assert str(workbench.parse_measure("SetP(rel=2)")) == "SetP(rel=2)"
+
+
+def test_rel_scores_as_rel_level_did_on_trec_evals_kernels():
+    gold = Organization.from_graded({"d1": 2, "d2": 1, "d3": 1})
+    output = Organization.parse("d2\nd1\nd4")
+    scores = workbench.evaluate(gold, output, ["SetP(rel=2)", "Bpref(rel=2)", "R(rel=2)@1", "SetP"])
+    assert scores == {"SetP(rel=2)": 1 / 3, "Bpref(rel=2)": 0.0, "R(rel=2)@1": 0.0, "SetP": 2 / 3}
+
+
+def test_the_rs_names_are_one_table_read_from_the_registrations_with_ascii_aliases():
+    from workbench.metrics.reliability import RS_FIELDS, RS_MEASURES
+
+    organization = {spec.name: spec.field for spec in registry.specs() if spec.task == "organization"}
+    assert organization == RS_FIELDS and RS_MEASURES == ("R≺", "S≺", "R∼", "S∼")
+    for ascii_name, name in (("R<", "R≺"), ("S<", "S≺"), ("R~", "R∼"), ("S~", "S∼"), ("F<", "F≺"), ("F~", "F∼")):
+        parse = workbench.parse_measure
+        assert parse(f"{ascii_name}(n=10, wn=0.8)") == parse(f"{name}(n=10, wn=0.8)")
+
+
+def test_the_missing_policies_have_one_name_per_meaning():
+    from workbench.analysis import results
+    from workbench.data import campaign
+    from workbench.metrics import reliability
+
+    assert reliability.MISSING_DOCUMENT_POLICIES == ("tail", "singleton", "replab")
+    assert campaign.MISSING_TOPIC_POLICIES == ("zero", "skip", "error")
+    assert results.MISSING_RESULT_POLICIES == ("error", "intersection")
+    assert not any(hasattr(module, "MISSING_POLICIES") for module in (reliability, campaign, results))
