@@ -100,9 +100,7 @@ def register_measure():
 
     yield register
     for spec in added:
-        registry._REGISTRY.pop(spec.name, None)
-        for key in (spec.name, *spec.aliases):
-            registry._BY_NAME.pop(key, None)
+        registry.unregister(spec.name)
 
 
 @pytest.fixture

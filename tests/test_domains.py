@@ -17,8 +17,7 @@ from workbench.metrics import registry
 from workbench.metrics.registry import Choices, Interval, MappingValue, Measure, MeasureParameterError, Pairs, parse
 from workbench.model import Organization
 
-registry._load()
-SPECS = list(registry._REGISTRY.values())
+SPECS = registry.specs()
 DOCS = [f"d{i}" for i in range(1, 9)]
 
 

@@ -160,8 +160,7 @@ def test_contributions_add_up_to_the_score_evaluate_gives(name):
 def test_every_registered_measure_is_explained_and_tested():
     """The registry walk: a measure registered without an explanation (or without a spelling tested above)
     fails here."""
-    registry._load()
-    names = list(registry._REGISTRY)
+    names = [spec.name for spec in registry.specs()]
     assert set(names) == set(INSTANCES), (set(names) ^ set(INSTANCES))
     table = wb.measures()
     assert (table["explained"] != "").all(), table[table["explained"] == ""]
@@ -171,14 +170,11 @@ def test_every_registered_measure_is_explained_and_tested():
 
 
 def test_a_measure_registered_without_an_explanation_fails_the_walk():
-    spec = registry.register("Unexplained-test", lambda gold, output: 0.0, task="ranking", source="a test")
-    try:
+    with registry.registered("Unexplained-test", lambda gold, output: 0.0, task="ranking", source="a test"):
         with pytest.raises(LookupError, match="has no explanation"):
             registry.explanation_of("Unexplained-test")
         with pytest.raises(LookupError):
             wb.explain(Organization.parse("a"), Organization.parse("a"), "Unexplained-test")
-    finally:
-        del registry._REGISTRY[spec.name], registry._BY_NAME[spec.name]
 
 
 def test_ap_rows_read_as_precision_times_one_over_r():

@@ -105,8 +105,9 @@ def test_install_lines_in_the_readme_name_the_distribution():
 
 
 def test_widgets_and_charts_without_the_lab_extra_name_it_and_the_core_still_works(tmp_path):
-    """The lab packages hidden (an entry of None in sys.modules fails their import): a widget or a chart is a
-    MissingExtraError naming the extra; the workbench without widgets, the measures and the shell run."""
+    """The lab packages hidden (an entry of None in sys.modules fails their import): a widget or a chart read
+    from its package (imported without them) is a MissingExtraError naming the extra; the workbench without
+    widgets, the measures and the shell run."""
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
     run.write_text("q1 Q0 d2 1 2.0 r\nq1 Q0 d1 2 1.0 r\n")
@@ -116,7 +117,7 @@ def test_widgets_and_charts_without_the_lab_extra_name_it_and_the_core_still_wor
             sys.modules[name] = None
         import workbench as wb
         from workbench.extras import MissingExtraError
-        for load in (lambda: wb.charts, lambda: __import__("workbench.widgets").widgets.Workbench,
+        for load in (lambda: wb.charts.scores_chart, lambda: __import__("workbench.widgets").widgets.Workbench,
                      lambda: wb.widgets.Comparison):
             try:
                 load()
@@ -128,7 +129,7 @@ def test_widgets_and_charts_without_the_lab_extra_name_it_and_the_core_still_wor
         main(["eval", "--gold", {str(qrels)!r}, "--run", {str(run)!r}, "-m", "AP", "--format", "csv"])""")
     lines = out.splitlines()
     assert lines[:3] == [f'True workbench.{what} needs altair, which the \'lab\' extra installs: '
-                         f'pip install "ir-workbench[lab]"' for what in ("charts", "widgets.Workbench",
+                         f'pip install "ir-workbench[lab]"' for what in ("charts.scores_chart", "widgets.Workbench",
                                                                          "widgets.Comparison")], out
     assert lines[3:] == ["WorkbenchState {'AP': 1.0}", "system,topic,measure,value", "r,all,AP,0.5"]
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from workbench.analysis import ResultsError
-from workbench.analysis.significance import (
+from workbench.analysis.paired_tests import (
     adjust,
     bootstrap_test,
     paired_t,

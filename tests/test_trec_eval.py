@@ -501,6 +501,17 @@ def _c_loops(rels: list[int], levels: dict[int, int], pairs: dict[int, float]) -
     return out
 
 
+@pytest.mark.parametrize("request_, printed", [("ndcg.0=0.5,2=0.0", "0.0000"), ("ndcg.2=0.0,0=0.5", "0.6131")])
+def test_the_order_of_gain_pairs_matters_as_in_trec_eval(request_, printed, tmp_path, capsys):
+    """As trec_eval 10.0 printed it: gain_init.c sorts the pairs with qsort on (int)(gain difference), so equal
+    truncated differences keep the order typed, and an ideal ending in a gain ≤ 0 is empty."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 0\nq1 0 d2 0\n")
+    run.write_text("q1 Q0 d1 1 1.0 r\n")
+    assert main(["-m", request_, str(qrels), str(run)]) == 0
+    assert capsys.readouterr().out.split("\t")[-1].strip() == printed
+
+
 @settings(max_examples=300, deadline=None)
 @given(rels=st.lists(st.sampled_from([-1, 0, 1, 2, 3, 4]), max_size=15),
        extra=st.dictionaries(st.integers(0, 4), st.integers(0, 3), max_size=5),
@@ -513,7 +524,8 @@ def test_gain_measures_follow_trec_evals_loops(rels, extra, pairs):
         if r >= 0:
             judged_levels[r] = judged_levels.get(r, 0) + 1
     for level, count in extra.items():
-        judged_levels[level] = judged_levels.get(level, 0) + count
+        if count:  # a grade nobody was given is no level of trec_eval's (qrels 'q1 0 d1 0', 'q1 0 d2 0' with
+            judged_levels[level] = judged_levels.get(level, 0) + count  # -m ndcg.0=0.5,2=0.0 print 0.0000)
     judged_levels[0] = judged_levels.get(0, 0) + 1
     ideal = sorted((lv for lv, n in judged_levels.items() for _ in range(n) if lv > 0), reverse=True)
     table = GainTable(np.array([[max(r, 0) for r in rels]], dtype=float).reshape(1, len(rels)),

@@ -229,10 +229,10 @@ def cmd_compare(args) -> int:
 
 def cmd_demo(args) -> int:
     from workbench import datasets
-    from workbench.metrics.reliability import reliability_sensitivity
+    from workbench.metrics.reliability import RS_FIELDS, RS_MEASURES, reliability_sensitivity
 
     example = datasets.load("seed000-table9")
-    fields = {"R≺": "r_priority", "S≺": "s_priority", "R∼": "r_relatedness", "S∼": "s_relatedness"}
+    fields = {name: RS_FIELDS[name] for name in RS_MEASURES}
     outputs = {"gold": example.gold, **example.outputs}
     width = max(map(len, outputs))
     lines = [example.title, example.source,

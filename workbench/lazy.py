@@ -15,28 +15,37 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 
 
-def lazy_exports(package: str, names: Mapping[str, str],
-                 submodules: Sequence[str] = ()) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
+def lazy_exports(package: str, names: Mapping[str, str], submodules: Sequence[str] = (),
+                 extra: str | None = None) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
     """A module ``__getattr__`` and ``__dir__`` for ``package``: ``names`` maps each exported name to the module
     that defines it, or to ``module:attribute`` when the package renames it (imported, then the value cached
-    in the package); ``submodules`` are the package's own
-    subpackages, imported as ``package.<name>``."""
+    in the package); ``submodules`` are the package's own subpackages, imported as ``package.<name>``. With
+    ``extra``, the names need that optional extra: importing one without it raises
+    :class:`~workbench.extras.MissingExtraError` naming the extra. ``dir(package)`` lists the exports and
+    subpackages (and the module's dunder attributes), not the plumbing that loads them."""
 
     def __getattr__(name: str):
         if name in names:
             module, _, attribute = names[name].partition(":")
-            value = getattr(importlib.import_module(module), attribute or name)
+            if extra is None:
+                value = getattr(importlib.import_module(module), attribute or name)
+            else:
+                from workbench.extras import needs_extra
+
+                with needs_extra(extra, f"{package}.{name}"):
+                    value = getattr(importlib.import_module(module), attribute or name)
         elif name in submodules:
             value = importlib.import_module(f"{package}.{name}")
         else:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        module = sys.modules.get(package)
-        if module is not None:
-            setattr(module, name, value)
+        loaded = sys.modules.get(package)
+        if loaded is not None:
+            setattr(loaded, name, value)
         return value
 
     def __dir__() -> list[str]:
         module = sys.modules.get(package)
-        return sorted(set(vars(module) if module else ()) | set(names) | set(submodules))
+        dunders = {key for key in (vars(module) if module else ()) if key.startswith("__") and key.endswith("__")}
+        return sorted(dunders | set(names) | set(submodules))
 
     return __getattr__, __dir__

@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from workbench.analysis.paired_tests import significance
 from workbench.analysis.results import ResultsError, score_cube
-from workbench.analysis.significance import significance
 from workbench.metrics.registry import direction
 
 COLUMNS = ["topic", "value_a", "value_b", "difference", "advantage", "winner"]
@@ -33,7 +33,7 @@ def topic_deltas(results: pd.DataFrame, a, b, measure: str, *, test: str = "t", 
     """One row per topic: ``topic, value_a, value_b, difference`` (a − b), ``advantage`` (the difference turned
     so that positive favours ``a`` whatever the measure's direction) and ``winner`` (``a``, ``b`` or ``"tie"``),
     sorted by advantage, largest first (ties in topic order). ``attrs["test"]``: the paired test of the whole
-    comparison (:func:`~workbench.analysis.significance.significance`, no correction: one pair; none for a single
+    comparison (:func:`~workbench.analysis.paired_tests.significance`, no correction: one pair; none for a single
     topic, its values NaN), as a dict with ``test, parameters, statistic, p_value, mean_a, mean_b, difference,
     better, report``; ``attrs["measure"]``,
     ``attrs["systems"]``. Unknown systems or measures raise :class:`~workbench.analysis.results.ResultsError`."""

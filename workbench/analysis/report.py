@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from workbench.analysis.paired_tests import CORRECTIONS, TESTS, adjust, paired_test
 from workbench.analysis.results import ResultsError, score_cube
-from workbench.analysis.significance import CORRECTIONS, TESTS, adjust, paired_test
 from workbench.escape import latex_escape, markdown_escape
 
 MARKS = {"better": "▲", "worse": "▼", "": ""}

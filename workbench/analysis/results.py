@@ -22,10 +22,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.errors import WorkbenchError, WorkbenchWarning
 
 COLUMNS = ("system", "topic", "measure", "value")
-MISSING_POLICIES = ("error", "intersection")
+MISSING_RESULT_POLICIES = ("error", "intersection")
+"""What an analysis does with a system that lacks a topic another has (``missing=``): stop or keep the topics
+all share."""
 
 
 class ResultsError(WorkbenchError):
@@ -36,7 +38,7 @@ class ResultsError(WorkbenchError):
         self.system, self.topic, self.measure = system, topic, measure
 
 
-class ResultsWarning(UserWarning):
+class ResultsWarning(WorkbenchWarning):
     """Topics were dropped from an analysis (``missing="intersection"``); the message lists them."""
 
 
@@ -84,8 +86,8 @@ def score_cube(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
     if absent:
         raise ResultsError(f"results lack column(s) {', '.join(absent)}; expected {', '.join(COLUMNS)} "
                            f"(found {', '.join(map(str, results.columns))})")
-    if missing not in MISSING_POLICIES:
-        raise ResultsError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}")
+    if missing not in MISSING_RESULT_POLICIES:
+        raise ResultsError(f"missing must be one of {', '.join(MISSING_RESULT_POLICIES)}, got {missing!r}")
     frame = results.loc[:, list(COLUMNS)]
     for column in ("system", "topic", "measure"):
         if frame[column].isna().any():

@@ -1,42 +1,19 @@
 """Charts of results: pure builders from tidy DataFrames to altair charts, and offline export (the ``lab`` extra:
-``pip install "ir-workbench[lab]"``)."""
+``pip install "ir-workbench[lab]"``). Each name is imported on first use
+(:mod:`workbench.lazy`); without the extra, reading one raises :class:`~workbench.extras.MissingExtraError`."""
 
-from workbench.extras import needs_extra
+from workbench.lazy import lazy_exports
 
-with needs_extra("lab", "workbench.charts"):  # altair and vl-convert
-    from workbench.charts.builders import (
-        UIR_THRESHOLD,
-        ChartDataError,
-        f_alpha_chart,
-        history_chart,
-        lost_mass_chart,
-        means_chart,
-        measure_scatter,
-        per_topic_chart,
-        scores_chart,
-        strictness_chart,
-        uir_heatmap,
-    )
-    from workbench.charts.curves import precision_recall_chart
-    from workbench.charts.deltas import topic_deltas_chart
-    from workbench.charts.export import enable_offline, save_chart
-    from workbench.charts.live import with_data
+_MODULES = {
+    "workbench.charts.builders": ("ChartDataError", "UIR_THRESHOLD", "f_alpha_chart", "history_chart",
+                                  "lost_mass_chart", "means_chart", "measure_scatter", "per_topic_chart",
+                                  "scores_chart", "strictness_chart", "uir_heatmap"),
+    "workbench.charts.curves": ("precision_recall_chart",),
+    "workbench.charts.deltas": ("topic_deltas_chart",),
+    "workbench.charts.export": ("enable_offline", "save_chart"),
+    "workbench.charts.live": ("with_data",),
+}
+_EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
+__all__ = sorted(_EXPORTS)
 
-__all__ = [
-    "UIR_THRESHOLD",
-    "ChartDataError",
-    "enable_offline",
-    "f_alpha_chart",
-    "history_chart",
-    "lost_mass_chart",
-    "means_chart",
-    "measure_scatter",
-    "per_topic_chart",
-    "precision_recall_chart",
-    "save_chart",
-    "scores_chart",
-    "strictness_chart",
-    "topic_deltas_chart",
-    "uir_heatmap",
-    "with_data",
-]
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, extra="lab")

@@ -1,6 +1,6 @@
 """The interpolated precision–recall chart: each system's mean curve over topics with the per-topic spread
-as a band. The numbers come from :func:`workbench.analysis.precision_recall.precision_recall` (the kernel
-:func:`workbench.metrics.ranking.curves.interpolated_precision`) and :func:`~workbench.analysis.precision_recall.
+as a band. The numbers come from :func:`workbench.analysis.curves.precision_recall` (the kernel
+:func:`workbench.metrics.ranking.curves.interpolated_precision`) and :func:`~workbench.analysis.curves.
 curve_summary`; the builder only draws them.
 
     >>> import pandas as pd
@@ -16,7 +16,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from workbench.analysis.precision_recall import COLUMNS, curve_summary
+from workbench.analysis.curves import COLUMNS, curve_summary
 from workbench.charts.builders import ChartDataError, category_colours, require_columns
 from workbench.metrics.ranking.curves import ELEVEN_POINTS
 

@@ -24,7 +24,7 @@ import numpy as np
 from workbench.data.scoring import CampaignError, score_topic, topics_text
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.ranked import Judgements, RankedRun
-from workbench.errors import WorkbenchError
+from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import evaluate_table, is_table_measure
 from workbench.metrics.registry import Measure, aggregate, parse, worst
 from workbench.metrics.summary import summarize, trec_order
@@ -33,12 +33,13 @@ from workbench.model import Organization
 if TYPE_CHECKING:
     import pandas as pd
 
-MISSING_POLICIES = ("zero", "skip", "error")
+MISSING_TOPIC_POLICIES = ("zero", "skip", "error")
+"""What scoring does with a gold topic a run lacks (``missing_topics=``): score it as an empty run, skip it, or stop."""
 EXTRA_POLICIES = ("error", "ignore")
 COLUMNS = ["system", "topic", "measure", "value"]
 
 
-class MissingTopicsWarning(UserWarning):
+class MissingTopicsWarning(WorkbenchWarning):
     """Some run lacks topics of the gold standard; the message says which and what the policy did."""
 
 
@@ -200,8 +201,8 @@ class Campaign:
               chunk_topics: int | None = None) -> Scores:
         """:meth:`evaluate`'s rows as plain tuples (:class:`Scores`), without pandas: what the command line
         prints from."""
-        if missing_topics not in MISSING_POLICIES:
-            raise CampaignError(f"missing_topics must be one of {', '.join(MISSING_POLICIES)}, "
+        if missing_topics not in MISSING_TOPIC_POLICIES:
+            raise CampaignError(f"missing_topics must be one of {', '.join(MISSING_TOPIC_POLICIES)}, "
                                 f"got {missing_topics!r}")
         if extra_topics not in EXTRA_POLICIES:
             raise CampaignError(f"extra_topics must be one of {', '.join(EXTRA_POLICIES)}, "

@@ -15,6 +15,10 @@ def _load_explanations() -> None:
 
 registry.set_loader(_load_measures, _load_explanations)
 
-from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures, parse  # noqa: E402
+from workbench.lazy import lazy_exports  # noqa: E402
 
-__all__ = ["Measure", "UnknownMeasureError", "evaluate", "measures", "parse"]
+_EXPORTS = {name: "workbench.metrics.registry" for name in ("Measure", "UnknownMeasureError", "evaluate", "measures")}
+_EXPORTS["parse_measure"] = "workbench.metrics.registry:parse"
+__all__ = sorted(_EXPORTS)
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, ("registry",))

@@ -25,10 +25,10 @@ import pandas as pd
 
 from workbench.errors import WorkbenchError
 from workbench.metrics import relations
-from workbench.metrics.reliability import RSScores, scored_views
+from workbench.metrics.reliability import RS_MEASURES, RSScores, scored_views
 from workbench.model import Organization
 
-MEASURES = ("R≺", "S≺", "R∼", "S∼")
+MEASURES = RS_MEASURES
 _COLUMNS = ["measure", "side", "document", "level", "cluster", "weight", "holds", "contribution"]
 _RELATION_COLUMNS = ["occurrence", "level", "cluster", "partner", "partner_level", "relation", "weight", "holds",
                      "mass"]

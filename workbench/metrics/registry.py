@@ -20,10 +20,11 @@ is the measure NAME with that cutoff. A parameter may also be written under an o
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -38,6 +39,10 @@ class UnknownMeasureError(WorkbenchError):
 
 class MeasureParameterError(UnknownMeasureError, ParameterError):
     """A parameter value outside the domain its measure declares, e.g. ``nDCG@-1`` or ``WAcc(lam=-5)``."""
+
+
+class MeasureRegistrationError(WorkbenchError):
+    """A measure registered with a name taken, an unknown parameter, direction or aggregate."""
 
 
 class MeasureResultError(WorkbenchError):
@@ -208,19 +213,66 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
                        MappingProxyType(dict(choices or {})), range, field, cutoff, tuple(aliases),
                        description, direction, MappingProxyType(declared), aggregate)
     if aggregate not in AGGREGATES:
-        raise ValueError(f"measure {name}: aggregate must be one of {AGGREGATES}, got {aggregate!r}")
+        raise MeasureRegistrationError(f"measure {name}: aggregate must be one of {AGGREGATES}, got {aggregate!r}")
     if cutoff is not None and cutoff not in spec.params:
-        raise ValueError(f"measure {name}: cutoff parameter {cutoff!r} is not among its parameters")
+        raise MeasureRegistrationError(f"measure {name}: cutoff parameter {cutoff!r} is not among its parameters")
     if direction not in DIRECTIONS:
-        raise ValueError(f"measure {name}: direction must be one of {DIRECTIONS}, got {direction!r}")
+        raise MeasureRegistrationError(f"measure {name}: direction must be one of {DIRECTIONS}, got {direction!r}")
     if set(declared) - set(spec.params):
-        raise ValueError(f"measure {name}: domains for unknown parameters {sorted(set(declared) - set(spec.params))}")
+        unknown = sorted(set(declared) - set(spec.params))
+        raise MeasureRegistrationError(f"measure {name}: domains for unknown parameters {unknown}")
     for key in (name, *spec.aliases):
         if key in _BY_NAME and _BY_NAME[key].name != name:
-            raise ValueError(f"measure name {key!r} registered twice")
+            raise MeasureRegistrationError(f"measure name {key!r} registered twice")
         _BY_NAME[key] = spec
     _REGISTRY[name] = spec
     return spec
+
+
+def unregister(name: str) -> MeasureSpec:
+    """Remove a registered measure, with its aliases and explanation, and return it (custom measures; see
+    :func:`registered`). :class:`UnknownMeasureError` for a name no measure has.
+
+    >>> spec = register("half", lambda gold, output: 0.5, task="ranking", source="a notebook")
+    >>> unregister("half") is spec, "half" in known_names()
+    (True, False)
+    """
+    _load()
+    spec = _REGISTRY.pop(name, None)
+    if spec is None:
+        raise UnknownMeasureError(f"no measure named {name!r} is registered{_suggestion(name)}")
+    for key in (spec.name, *spec.aliases):
+        _BY_NAME.pop(key, None)
+    _EXPLAINED.pop(spec.name, None)
+    return spec
+
+
+@contextlib.contextmanager
+def registered(name: str, compute: Callable[..., Any], **spec: Any) -> Iterator[MeasureSpec]:
+    """:func:`register` for the length of a ``with`` block, then :func:`unregister` (a custom measure tried in a
+    notebook cell, a test).
+
+    >>> with registered("half", lambda gold, output: 0.5, task="ranking", source="a notebook"):
+    ...     "half" in known_names()
+    True
+    >>> "half" in known_names()
+    False
+    """
+    _load()
+    if name in _BY_NAME:
+        raise MeasureRegistrationError(f"measure name {name!r} is taken (by {_BY_NAME[name].name}): registered() "
+                                       "adds a new measure and removes it after the block")
+    added = register(name, compute, **spec)
+    try:
+        yield added
+    finally:
+        unregister(added.name)
+
+
+def specs() -> list[MeasureSpec]:
+    """Every registered measure's specification, in registration order (what :func:`measures` tabulates)."""
+    _load()
+    return list(_REGISTRY.values())
 
 
 def explains(name: str, explainer: Callable[..., Any], how: str) -> None:
@@ -228,7 +280,7 @@ def explains(name: str, explainer: Callable[..., Any], how: str) -> None:
     in words (``"per document"``, ``"through its parts: precision, recall"``...), called by
     :mod:`workbench.metrics.explanations` for every measure it explains."""
     if name not in _REGISTRY:
-        raise ValueError(f"cannot explain {name!r}: no such measure is registered")
+        raise MeasureRegistrationError(f"cannot explain {name!r}: no such measure is registered")
     _EXPLAINED[name] = (explainer, how)
 
 

@@ -25,7 +25,9 @@ from workbench.metrics.registry import Interval, register
 from workbench.model import Organization
 from workbench.scalars import plain_number
 
-MISSING_POLICIES = ("tail", "singleton", "replab")
+MISSING_DOCUMENT_POLICIES = ("tail", "singleton", "replab")
+"""Where a gold document an output lacks goes (``missing=``, :func:`aligned_views`): the tail, a singleton,
+or RepLab's rule."""
 
 
 @dataclass(frozen=True)
@@ -143,8 +145,8 @@ def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
       document the output lacks counts as a correct singleton for Reliability and matches nothing for
       Sensitivity (``../shared/datasets/README.md``).
     """
-    if missing not in MISSING_POLICIES:
-        raise ParameterError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}",
+    if missing not in MISSING_DOCUMENT_POLICIES:
+        raise ParameterError(f"missing must be one of {', '.join(MISSING_DOCUMENT_POLICIES)}, got {missing!r}",
                              parameter="missing")
     in_gold = np.bincount(gold.doc, minlength=n_docs) > 0
     in_output = np.bincount(output.doc, minlength=n_docs) > 0
@@ -221,15 +223,21 @@ def _compute(gold: Organization, output: Organization, n=None, wn=None, missing=
 
 
 _SOURCE = "Amigó, Gonzalo, Verdejo. A General Evaluation Measure for Document Organization Tasks. SIGIR 2013 §3"
-for _name, _field, _alias, _what in (
-    ("R≺", "r_priority", "R_priority", "Reliability over priority relations"),
-    ("S≺", "s_priority", "S_priority", "Sensitivity over priority relations"),
-    ("R∼", "r_relatedness", "R_relatedness", "Reliability over relatedness relations"),
-    ("S∼", "s_relatedness", "S_relatedness", "Sensitivity over relatedness relations"),
-    ("F≺", "f_priority", "F_priority", "harmonic mean of R≺ and S≺"),
-    ("F∼", "f_relatedness", "F_relatedness", "harmonic mean of R∼ and S∼"),
-):
-    register(_name, _compute, task="organization", source=_SOURCE, field=_field, aliases=(_alias,),
-             params={"n": None, "wn": None, "missing": "tail"}, choices={"missing": MISSING_POLICIES},
+_MEASURES = (  # name, RSScores field, aliases (a word, and ASCII for keyboards without ≺ ∼), what it is
+    ("R≺", "r_priority", ("R_priority", "R<"), "Reliability over priority relations"),
+    ("S≺", "s_priority", ("S_priority", "S<"), "Sensitivity over priority relations"),
+    ("R∼", "r_relatedness", ("R_relatedness", "R~"), "Reliability over relatedness relations"),
+    ("S∼", "s_relatedness", ("S_relatedness", "S~"), "Sensitivity over relatedness relations"),
+    ("F≺", "f_priority", ("F_priority", "F<"), "harmonic mean of R≺ and S≺"),
+    ("F∼", "f_relatedness", ("F_relatedness", "F~"), "harmonic mean of R∼ and S∼"),
+)
+RS_FIELDS = {name: field for name, field, _, _ in _MEASURES}
+"""Each registered R&S measure's :class:`RSScores` field, ``{"R≺": "r_priority", ...}`` (the one table: the
+shell, the explanations and the widgets read it)."""
+RS_MEASURES = tuple(name for name in RS_FIELDS if not name.startswith("F"))
+"""The four scores an occurrence-level explanation decomposes: R≺, S≺, R∼, S∼ (F≺ and F∼ combine them)."""
+for _name, _field, _aliases, _what in _MEASURES:
+    register(_name, _compute, task="organization", source=_SOURCE, field=_field, aliases=_aliases,
+             params={"n": None, "wn": None, "missing": "tail"}, choices={"missing": MISSING_DOCUMENT_POLICIES},
              domains=DISCOUNT_DOMAINS,
              description=_what)

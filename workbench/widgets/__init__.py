@@ -5,7 +5,6 @@ ipywidgets nor altair; the widgets need the ``lab`` extra (``pip install "ir-wor
 importing one raises :class:`~workbench.extras.MissingExtraError` saying so.
 """
 
-from workbench.extras import needs_extra
 from workbench.lazy import lazy_exports
 
 _EXPORTS = {
@@ -26,9 +25,4 @@ _EXPORTS = {
 }
 __all__ = sorted(_EXPORTS)
 
-_export, __dir__ = lazy_exports(__name__, _EXPORTS)
-
-
-def __getattr__(name: str):
-    with needs_extra("lab", f"workbench.widgets.{name}"):
-        return _export(name)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, extra="lab")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from workbench import datasets
+from workbench.metrics.reliability import RS_MEASURES
 
 # Gallery label → dataset, in the order the dropdown lists them.
 _TABLES = {
@@ -22,7 +23,6 @@ _TABLES = {
     "Table 4 (overlapping clustering)": "seed000-table4",
     "Table 5 (search results organization)": "seed000-table5",
 }
-_MEASURES = ("R≺", "S≺", "R∼", "S∼")
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,8 @@ def _example(dataset: str) -> Example:
     closed = example.gold.finite and all(o.finite for o in example.outputs.values())
     params = example.params
     weights = (params["n"], params["wn"]) if "n" in params else (None if closed else (10, 0.8))
-    printed = {_editor_name(name): tuple(values[m] for m in _MEASURES)
-               for name, values in example.printed.items() if name != "gold" and set(_MEASURES) <= set(values)}
+    printed = {_editor_name(name): tuple(values[m] for m in RS_MEASURES)
+               for name, values in example.printed.items() if name != "gold" and set(RS_MEASURES) <= set(values)}
     return Example(example.title, example.gold.format(),
                    {_editor_name(name): output.format() for name, output in example.outputs.items()},
                    weights, printed)

@@ -15,12 +15,12 @@ from __future__ import annotations
 import pandas as pd
 
 from workbench import ExplainError
+from workbench.metrics.reliability import RS_FIELDS, RS_MEASURES
 from workbench.model import natural_key
 
 # Measure → RSScores field, in the order the scores table shows them (R, S and their F per relation).
-FIELDS = {"R≺": "r_priority", "S≺": "s_priority", "F≺": "f_priority",
-          "R∼": "r_relatedness", "S∼": "s_relatedness", "F∼": "f_relatedness"}
-EXPLAINED = ("R≺", "S≺", "R∼", "S∼")  # the measures workbench.explain decomposes
+FIELDS = {name: RS_FIELDS[name] for name in ("R≺", "S≺", "F≺", "R∼", "S∼", "F∼")}
+EXPLAINED = RS_MEASURES  # the measures workbench.explain decomposes
 COLUMNS = ["measure", "occurrence", "level", "cluster", "partner", "partner_level", "relation", "weight", "holds",
            "mass", "kept", "lost"]
 LOST_COLUMNS = ["document", "measure", "lost", "order", "chosen"]

@@ -573,8 +573,9 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     judged_only = bool(params.pop("judged_only", False))
     values = spec.compute.score(table, judged_only=judged_only, **params)  # the kernel, as evaluate scores
     scored = table.judged_only() if judged_only else table
-    terms = TERMS[spec.name](scored, **params)
-    ideal = TERMS[spec.name](_ideal(table), **params)
+    arguments = spec.compute.kernel_arguments(params)  # as the kernel names them (trec_eval's say rel_level)
+    terms = TERMS[spec.name](scored, **arguments)
+    ideal = TERMS[spec.name](_ideal(table), **arguments)
     n_rows, width = table.gains.shape
     full = (n_rows, width) if (table.num_ret == width).all() and not (judged_only and scored is not table) else None
     if full:  # every ranking as long as the table: the entries are the matrices read row by row
@@ -596,7 +597,7 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     positive = np.flatnonzero(judged & (gains > 0))
     key_rows = np.concatenate((row[positive], m_rows))
     key_grades = np.concatenate((gains[positive], m_grades))
-    level = next((params[key] for key in ("rel", "rel_level") if params.get(key) is not None), None)
+    level = params.get("rel")
     if level is not None:
         key_grades = (key_grades >= level).astype(float)
     key_ranks = np.concatenate((column[positive], np.full(n_miss, np.iinfo(np.int64).max)))

@@ -18,7 +18,8 @@ trec_eval's ``-J``) scores the ranking without its unjudged documents (:meth:`Ga
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -259,13 +260,19 @@ class TableMeasure:
     :meth:`GainTable.from_organizations`), keeping the vectorised kernel as ``.kernel`` for whole tables;
     :meth:`score` applies a measure's ``judged_only`` (:meth:`GainTable.judged_only`) before the kernel."""
 
-    def __init__(self, kernel):
+    def __init__(self, kernel, arguments: Mapping[str, str] | None = None):
         self.kernel = kernel
+        self.arguments = dict(arguments or {})  # a registered parameter → the kernel's argument, where they differ
         self.__doc__ = kernel.__doc__
+
+    def kernel_arguments(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The measure's parameters under the names the kernel (and its explanation's terms) take: trec_eval's
+        kernels say ``rel_level`` where every measure says ``rel``."""
+        return {self.arguments.get(key, key): value for key, value in params.items()}
 
     def score(self, table: GainTable, judged_only: bool = False, **params) -> np.ndarray:
         """The kernel's values on ``table``, or on its judged documents only."""
-        return self.kernel(table.judged_only() if judged_only else table, **params)
+        return self.kernel(table.judged_only() if judged_only else table, **self.kernel_arguments(params))
 
     def __call__(self, gold: Organization, output: Organization, **params) -> float:
         return float(self.score(GainTable.from_organizations(gold, output), **params)[0])

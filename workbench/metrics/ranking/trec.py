@@ -425,8 +425,14 @@ def g_terms(table: GainTable, gains: Mapping[float, float] | None = None) -> tup
 # ----------------------------------------------------------------------------------------- registry
 # Every trec_eval measure takes judged_only (its -J; ir_measures' parameter, which ir_measures gives to
 # SetP, SetRelP, SetAP, SetF, R and IPrec among these).
-_BINARY = {"rel_level": 1.0, **JUDGED_ONLY}
-_LEVEL = {"rel_level": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}
+_BINARY = {"rel": 1, **JUDGED_ONLY}  # every measure's name for the relevance level; trec_eval's kernels say rel_level
+_LEVEL = {"rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}
+
+
+def _binary(kernel) -> TableMeasure:
+    """A trec_eval kernel that takes ``rel_level`` as a measure whose parameter is ``rel``."""
+    return TableMeasure(kernel, arguments={"rel": "rel_level"})
+
 _CUT = {"k": Interval(1, integer=True)}
 _COUNT = (0.0, float("inf"))
 for _name, _kernel, _aliases, _what in (
@@ -436,7 +442,8 @@ for _name, _kernel, _aliases, _what in (
         ("NumNonRelJudgedRet", num_nonrel_judged_ret, ("num_nonrel_judged_ret",),
          "number of judged non-relevant documents retrieved")):
     _params = JUDGED_ONLY if _kernel is num_ret else _BINARY
-    register(_name, TableMeasure(_kernel), task="ranking", source=TREC_EVAL, params=_params, aliases=_aliases,
+    register(_name, TableMeasure(_kernel) if _kernel is num_ret else _binary(_kernel), task="ranking",
+             source=TREC_EVAL, params=_params, aliases=_aliases,
              range=_COUNT, description=f"{_what} (trec_eval {_aliases[0]}; summed over topics)",
              domains=JUDGED_ONLY_DOMAIN if _kernel is num_ret else _LEVEL, aggregate="sum")
 for _name, _kernel, _aliases, _what in (
@@ -447,37 +454,37 @@ for _name, _kernel, _aliases, _what in (
         ("Bpref", bpref, ("bpref",), "binary preference on judged documents (Buckley & Voorhees 2004)"),
         ("infAP", inferred_ap, (), "inferred AP on a sampled pool (Yilmaz & Aslam 2006)"),
         ("BinG", binary_g, ("binG",), "binary G: relevant documents discounted by non-relevant ones above")):
-    register(_name, TableMeasure(_kernel), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=_aliases,
+    register(_name, _binary(_kernel), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=_aliases,
              description=f"{_what} (trec_eval {(_aliases or (_name,))[0]})", domains=_LEVEL)
 register("GMAP", TableMeasure(average_precision), task="ranking", source=TREC_EVAL, params={"rel": 1, **JUDGED_ONLY},
          aliases=("gm_map",), domains={"rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}, aggregate="gmean",
          description="AP per topic, its geometric mean over topics (trec_eval gm_map; each AP floored at 0.00001)")
-register("GMBpref", TableMeasure(bpref), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("gm_bpref",),
+register("GMBpref", _binary(bpref), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("gm_bpref",),
          domains=_LEVEL, aggregate="gmean",
          description="bpref per topic, its geometric mean over topics (trec_eval gm_bpref; floored at 0.00001)")
-register("SetF", TableMeasure(set_f), task="ranking", source=TREC_EVAL, params={"beta": 1.0, **_BINARY},
+register("SetF", _binary(set_f), task="ranking", source=TREC_EVAL, params={"beta": 1.0, **_BINARY},
          aliases=("set_F",), domains={"beta": Interval(0), **_LEVEL},
          description="set F-measure (β+1)PR/(βP+R), β weighs recall (trec_eval set_F)")
-register("SetUtility", TableMeasure(utility), task="ranking", source=TREC_EVAL,
+register("SetUtility", _binary(utility), task="ranking", source=TREC_EVAL,
          params={"a": 1.0, "b": -1.0, "c": 0.0, "d": 0.0, "num_docs": 0, **_BINARY}, aliases=("utility",),
          range=(float("-inf"), float("inf")),
          domains={"num_docs": Interval(0, integer=True), **dict.fromkeys("abcd", Interval()), **_LEVEL},
          description="set utility a·relret + b·nonrelret + c·relnotret + d·nonrelnotret (trec_eval utility)")
-register("R", TableMeasure(recall_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
+register("R", _binary(recall_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY},
          cutoff="k", aliases=("recall",), domains={**_CUT, **_LEVEL},
          description="recall at k: relevant in the top k / R (trec_eval recall_k)")
-register("RelP", TableMeasure(relative_precision_at), task="ranking", source=TREC_EVAL,
+register("RelP", _binary(relative_precision_at), task="ranking", source=TREC_EVAL,
          params={"k": 10, **_BINARY}, cutoff="k", aliases=("relative_P",), domains={**_CUT, **_LEVEL},
          description="relevant in the top k / min(k, R) (trec_eval relative_P_k)")
-register("RPrecMult", TableMeasure(r_precision_multiple), task="ranking", source=TREC_EVAL,
+register("RPrecMult", _binary(r_precision_multiple), task="ranking", source=TREC_EVAL,
          params={"multiple": 1.0, **_BINARY}, cutoff="multiple", aliases=("Rprec_mult",),
          domains={"multiple": Interval(0), **_LEVEL},
          description="precision at ⌊multiple·R + 0.9⌋ (trec_eval Rprec_mult)")
-register("IPrec", TableMeasure(interpolated_precision), task="ranking", source=TREC_EVAL,
+register("IPrec", _binary(interpolated_precision), task="ranking", source=TREC_EVAL,
          params={"recall": None, **_BINARY}, cutoff="recall", aliases=("iprec_at_recall",),
          domains={"recall": Interval(0, 1), **_LEVEL},
          description="interpolated precision at a recall level (trec_eval iprec_at_recall)")
-register("11ptAvg", TableMeasure(eleven_point_average), task="ranking", source=TREC_EVAL, params=_BINARY,
+register("11ptAvg", _binary(eleven_point_average), task="ranking", source=TREC_EVAL, params=_BINARY,
          aliases=("11pt_avg",), domains=_LEVEL,
          description="interpolated precision averaged at recall 0, 0.1, …, 1 (trec_eval 11pt_avg)")
 register("Unjudged", TableMeasure(unjudged_at), task="ranking", source=TREC_EVAL, params={"k": 10, **JUDGED_ONLY},
@@ -495,6 +502,6 @@ for _name, _kernel, _aliases, _what in (
         ("G", g_measure, (), "gain discounted by the lag behind the ideal (trec_eval G, experimental)")):
     register(_name, TableMeasure(_kernel), task="ranking", source=TREC_EVAL, params=JUDGED_ONLY, aliases=_aliases,
              domains=JUDGED_ONLY_DOMAIN, description=_what)
-register("RnDCG", TableMeasure(r_ndcg), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("Rndcg",),
+register("RnDCG", _binary(r_ndcg), task="ranking", source=TREC_EVAL, params=_BINARY, aliases=("Rndcg",),
          domains=_LEVEL, description="nDCG averaged at the R-levels of the ideal ranking (trec_eval Rndcg)")
 del _name, _kernel, _aliases, _what, _params

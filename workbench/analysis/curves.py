@@ -42,14 +42,16 @@ def _gain_table(gold, run, topics: list[str]) -> GainTable:
     return GainTable.from_gains(gains, [list(grades[t].values()) for t in topics], topics)
 
 
-def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 11, rel_level: float = 1.0,
-                     missing_topics: str = "zero", rule: str = "round") -> pd.DataFrame:
+def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 11, rel: float = 1,
+                     missing_topics: str = "zero", rule: str = "round", *,
+                     rel_level: float | None = None) -> pd.DataFrame:
     """Interpolated precision of every system on every gold topic at every recall level: a tidy DataFrame
     ``system, topic, recall, precision``.
 
     ``points``: ``11`` (recall 0, 0.1, …, 1, trec_eval's ``iprec_at_recall``), ``"full"`` (every level k/R
     of every gold topic, :func:`~workbench.metrics.ranking.curves.recall_levels`) or the levels themselves;
-    ``rel_level`` and ``rule`` (trec_eval 10's ``"round"`` or 9's ``"v9"``) as in
+    ``rel`` (the relevance level, as the measures call it; ``rel_level`` is accepted too) and ``rule`` (trec_eval
+    10's ``"round"`` or 9's ``"v9"``) as in
     :func:`~workbench.metrics.ranking.curves.interpolated_precision`.
     ``missing_topics``: a gold topic a run lacks is a run that finds nothing (``"zero"``, the campaign
     default), left out (``"skip"``) or an error (``"error"``), as in :meth:`Campaign.evaluate`; run topics
@@ -57,10 +59,11 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     """
     import pandas as pd
 
-    from workbench.data.campaign import MISSING_POLICIES, CampaignError, MissingTopicsWarning
+    from workbench.data.campaign import MISSING_TOPIC_POLICIES, CampaignError, MissingTopicsWarning
 
-    if missing_topics not in MISSING_POLICIES:
-        raise CurveError(f"missing_topics must be one of {', '.join(MISSING_POLICIES)}, got {missing_topics!r}")
+    level = rel if rel_level is None else rel_level
+    if missing_topics not in MISSING_TOPIC_POLICIES:
+        raise CurveError(f"missing_topics must be one of {', '.join(MISSING_TOPIC_POLICIES)}, got {missing_topics!r}")
     missing = campaign.missing_topics()
     if missing and missing_topics == "error":
         system, topics = next(iter(missing.items()))
@@ -69,7 +72,7 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     if points == 11:
         levels = np.asarray(ELEVEN_POINTS)
     elif points == "full":
-        levels = recall_levels(_gain_table(campaign.gold, {}, topics).n_relevant(rel_level))
+        levels = recall_levels(_gain_table(campaign.gold, {}, topics).n_relevant(level))
     elif isinstance(points, str | int):
         raise CurveError(f"points must be 11, 'full' or a list of recall levels, got {points!r}")
     else:
@@ -77,7 +80,7 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     frames = []
     for system, run in campaign.runs.items():
         kept = [t for t in topics if t in run or missing_topics == "zero"]
-        values = interpolated_precision(_gain_table(campaign.gold, run, kept), levels, rel_level, rule)
+        values = interpolated_precision(_gain_table(campaign.gold, run, kept), levels, level, rule)
         frames.append(pd.DataFrame({"system": system, "topic": np.repeat(kept, len(levels)),
                                     "recall": np.tile(levels, len(kept)), "precision": values.ravel()}))
     if missing:
