@@ -13,10 +13,11 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 
 def lazy_exports(package: str, names: Mapping[str, str], submodules: Sequence[str] = (),
-                 extra: str | None = None) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
+                 extra: str | None = None) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """A module ``__getattr__`` and ``__dir__`` for ``package``: ``names`` maps each exported name to the module
     that defines it, or to ``module:attribute`` when the package renames it (imported, then the value cached
     in the package); ``submodules`` are the package's own subpackages, imported as ``package.<name>``. With
@@ -24,7 +25,7 @@ def lazy_exports(package: str, names: Mapping[str, str], submodules: Sequence[st
     :class:`~workbench.extras.MissingExtraError` naming the extra. ``dir(package)`` lists the exports and
     subpackages (and the module's dunder attributes), not the plumbing that loads them."""
 
-    def __getattr__(name: str):
+    def __getattr__(name: str) -> Any:  # Any: a type checker cannot know what a name loads
         if name in names:
             module, _, attribute = names[name].partition(":")
             if extra is None:

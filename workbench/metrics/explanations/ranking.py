@@ -573,7 +573,9 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     judged_only = bool(params.pop("judged_only", False))
     values = spec.compute.score(table, judged_only=judged_only, **params)  # the kernel, as evaluate scores
     scored = table.judged_only() if judged_only else table
-    arguments = spec.compute.kernel_arguments(params)  # as the kernel names them (trec_eval's say rel_level)
+    compute = spec.compute
+    # as the kernel names them (trec_eval's kernels say rel_level)
+    arguments = compute.kernel_arguments(params) if isinstance(compute, kernels.TableMeasure) else params
     terms = TERMS[spec.name](scored, **arguments)
     ideal = TERMS[spec.name](_ideal(table), **arguments)
     n_rows, width = table.gains.shape
