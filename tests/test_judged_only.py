@@ -116,7 +116,7 @@ def test_with_defaults_sets_a_level_and_judged_only_where_the_name_leaves_them()
         with_defaults("AP(judged_only=False)", judged_only=True)
     assert str(with_defaults("RBP", rel=2)) == "RBP"  # graded RBP stays graded, as trec_eval's rbp ignores -l
     assert str(with_defaults("nDCG@10", rel=2)) == "nDCG@10"
-    assert with_defaults("Bpref", rel=2).params["rel_level"] == 2.0
+    assert with_defaults("Bpref", rel=2).params["rel"] == 2
     with pytest.raises(MeasureParameterError):
         with_defaults("AP", rel=-1)
 
