@@ -25,7 +25,7 @@ import numpy as np
 from workbench.data.trec.ranked import Judgements, RankedRun, keys
 from workbench.errors import WorkbenchError
 from workbench.ids import DocumentIds
-from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents
+from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
 from workbench.model import Organization
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
@@ -125,7 +125,18 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
     return GainTable.from_entries(np.concatenate((rows, missing)), found, q_rows, grades, tuple(topics),
-                                  placeholder=placeholder)
+                                  placeholder=placeholder,
+                                  tied=np.concatenate((_ties(run, entries, rows), np.zeros(missing.size, bool))))
+
+
+def _ties(run: RankedRun, entries: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Whether each entry (rank order, grouped by row) has the score of the entry above it in its row, the
+    scores compared at the run's ``score_precision`` (as its ranking compared them)."""
+    with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval 9.x
+        scores = run.scores_array[entries].astype(run.score_precision)
+    same = np.zeros(entries.size, dtype=bool)
+    same[1:] = (scores[1:] == scores[:-1]) & (rows[1:] == rows[:-1])
+    return same
 
 
 def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
@@ -153,8 +164,19 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
         return run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])
 
     table = GainTable.from_judged_rankings([(judged(topic), ranked(topic)) for topic in topics], topics)
+    flags = np.zeros(table.gains.shape, dtype=bool)
+    for row, topic in enumerate(topics):  # equal scores of a run, a hand-made Organization's tied level
+        if topic in run:
+            if isinstance(run, RankedRun):
+                span = run.span(topic)
+                tie = _ties(run, np.arange(span.start, span.stop), np.zeros(span.stop - span.start, int))
+            else:
+                tie = ranked_ties(run[topic])
+            flags[row, :len(tie)] = tie
+    if flags.any():
+        table = table.with_ties(flags)
     if missing:
         placeholder = np.array([topic not in run for topic in topics], dtype=bool)
         table = GainTable(table.gains, table.ideal, table.topics, num_ret=table.num_ret, judged=table.judged,
-                          pooled=table.pooled, n_judged=table.n_judged, placeholder=placeholder)
+                          pooled=table.pooled, n_judged=table.n_judged, placeholder=placeholder, tied=table.tied)
     return table
