@@ -13,6 +13,7 @@ choice that scores best on the other folds' topics, so every reported score is h
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -94,10 +95,8 @@ def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | 
         scores[i] = [value[t] for t in topics]
     sign = -1.0 if direction(measure) == "lower" else 1.0
     labels = list(dict.fromkeys(fold_of[t] for t in topics))
-    try:
+    with contextlib.suppress(TypeError):  # labels of several types keep their order of appearance
         labels.sort()
-    except TypeError:  # labels of several types keep their order of appearance
-        pass
     rows, chosen = [], {}
     for label in labels:
         test = np.array([fold_of[t] == label for t in topics])
