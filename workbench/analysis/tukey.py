@@ -50,6 +50,23 @@ def tukey_hsd(results: pd.DataFrame, measure: str, *, systems: Sequence | None =
         raise ResultsError(f"Tukey's HSD compares two systems at least; the results hold {len(cube.systems)}")
     scores = cube.values[:, :, 0]  # systems × topics
     k, n = scores.shape
+    pairs, difference, q, pvalue, half, df = tukey_pairs(scores, design, alpha)
+    means = scores.mean(axis=1)
+    frame = pd.DataFrame({"a": [cube.systems[i] for i, _ in pairs], "b": [cube.systems[j] for _, j in pairs],
+                          "mean_difference": difference, "statistic": q, "pvalue": pvalue,
+                          "low": difference - half, "high": difference + half, "significant": pvalue < alpha})
+    sign = float(cube.signs()[0])
+    frame.attrs["groups"] = homogeneous_groups(cube.systems, means * sign, frame)
+    frame.attrs["means"] = dict(zip(cube.systems, means.tolist(), strict=True))
+    frame.attrs["report"] = (f"Tukey's HSD ({design}, {k} systems, {n} topics, {df} residual degrees of freedom, "
+                             f"α = {alpha:g}) on {measure}")
+    return frame
+
+
+def tukey_pairs(scores: np.ndarray, design: str = "one-way", alpha: float = 0.05):
+    """The kernel of :func:`tukey_hsd` on a systems × topics array: the pairs ``(i, j)``, mean differences, q,
+    p-values, the half-width of the intervals, and the residual degrees of freedom."""
+    k, n = scores.shape
     means = scores.mean(axis=1)
     if design == "one-way":
         residual = scores - means[:, None]
@@ -63,18 +80,8 @@ def tukey_hsd(results: pd.DataFrame, measure: str, *, systems: Sequence | None =
     difference = np.array([means[i] - means[j] for i, j in pairs])
     with np.errstate(divide="ignore", invalid="ignore"):
         q = np.where(se > 0, np.abs(difference) / se, np.where(difference == 0, 0.0, np.inf))
-    pvalue = np.where(np.isfinite(q), stats.studentized_range.sf(q, k, df), 0.0)
-    pvalue = np.clip(pvalue, 0.0, 1.0)
-    half = stats.studentized_range.ppf(1 - alpha, k, df) * se
-    frame = pd.DataFrame({"a": [cube.systems[i] for i, _ in pairs], "b": [cube.systems[j] for _, j in pairs],
-                          "mean_difference": difference, "statistic": q, "pvalue": pvalue,
-                          "low": difference - half, "high": difference + half, "significant": pvalue < alpha})
-    sign = float(cube.signs()[0])
-    frame.attrs["groups"] = homogeneous_groups(cube.systems, means * sign, frame)
-    frame.attrs["means"] = dict(zip(cube.systems, means.tolist(), strict=True))
-    frame.attrs["report"] = (f"Tukey's HSD ({design}, {k} systems, {n} topics, {df} residual degrees of freedom, "
-                             f"α = {alpha:g}) on {measure}")
-    return frame
+    pvalue = np.clip(np.where(np.isfinite(q), stats.studentized_range.sf(q, k, df), 0.0), 0.0, 1.0)
+    return pairs, difference, q, pvalue, stats.studentized_range.ppf(1 - alpha, k, df) * se, df
 
 
 def homogeneous_groups(systems: Sequence, oriented_means: np.ndarray, pairs: pd.DataFrame) -> list[list]:
