@@ -13,6 +13,7 @@ from workbench.charts.builders import (
     strictness_chart,
     uir_heatmap,
 )
+from workbench.charts.comparisons import agreement_chart, tukey_chart
 from workbench.charts.curves import precision_recall_chart
 from workbench.charts.export import enable_offline, save_chart
 from workbench.charts.live import with_data
@@ -20,6 +21,7 @@ from workbench.charts.live import with_data
 __all__ = [
     "UIR_THRESHOLD",
     "ChartDataError",
+    "agreement_chart",
     "enable_offline",
     "f_alpha_chart",
     "history_chart",
@@ -31,6 +33,7 @@ __all__ = [
     "save_chart",
     "scores_chart",
     "strictness_chart",
+    "tukey_chart",
     "uir_heatmap",
     "with_data",
 ]
