@@ -69,3 +69,15 @@ def test_main_notebook_shows_the_workbench_a_comparison_and_a_campaign():
     assert len(views) == 2 + weps.exists()  # the Workbench, a Comparison, and the WePS-1 campaign's
     assert weps.exists() or any("skipped:" in o.get("text", "") for o in shown)
     assert any("table9.png" in o.get("text", "") for o in shown)
+
+
+@pytest.mark.slow
+def test_fusion_notebook_fuses_tests_and_compares_the_shared_runs():
+    notebook, _ = executed("06_fusion_and_many_systems.ipynb")
+    text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in outputs(notebook))
+    if not (SHARED / "trec_robust2003").exists():
+        assert "skipped: the shared TREC Robust 2003 runs are absent" in text
+    else:
+        assert "homogeneous groups, best first: [[" in text and "Tukey's HSD over the 21 pairs" in text
+        assert "wsum (cv)" in text and "Kendall's τ = " in text
+    assert "alpha_nDCG@3" in text and "StRecall@3" in text
