@@ -1,5 +1,5 @@
 """What goes into the wheel: every ``workbench*`` package, the widgets' front-end files (ES modules and style
-sheets beside their Python modules), and the papers' worked examples.
+sheets beside their Python modules), the manifest of the public samples, and the papers' worked examples.
 
 The examples are edited in one place, the top-level ``datasets/`` folder; the build maps that folder into the
 wheel as the package data ``workbench/examples/`` (no copy is kept in the source tree), where
@@ -12,5 +12,6 @@ from setuptools import find_packages, setup
 setup(
     packages=[*find_packages(include=["workbench", "workbench.*"]), "workbench.examples"],
     package_dir={"workbench.examples": "datasets"},
-    package_data={"workbench.examples": ["*.org", "*.csv", "*.md"], "workbench.widgets": ["*.js", "*.css"]},
+    package_data={"workbench.examples": ["*.org", "*.csv", "*.md"], "workbench.widgets": ["*.js", "*.css"],
+                  "workbench.data": ["*.tsv"]},
 )

@@ -20,6 +20,11 @@ measures; then the drop-in ``python -m workbench trec_eval -m all_trec`` against
 evaluate of every measure it supports. It prints the ratios to the pytrec_eval process of the same work and
 checks the means (the CLI's against pytrec_eval's; trec_eval's printed ``map`` against pytrec_eval's to 4
 decimals). ``--profile`` prints cProfile's top functions of the CLI path and of the trec_eval path.
+
+"Explain against evaluate" (issue 19): the campaign read from those files, each measure scored for the whole run
+(``Campaign.evaluate``) and explained for the whole run, one row per document (``Campaign.explain(system, None,
+measure)``), best of ``--repeat`` each, interleaved; target: explaining at most 2× scoring. ``--only explain``
+runs this section alone.
 """
 
 from __future__ import annotations
@@ -230,6 +235,33 @@ def bench_files(qrels: dict, run: dict, repeat: int, profile: bool) -> None:
                 pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
 
 
+def bench_explain(qrels: dict, run: dict, repeat: int) -> None:
+    """A whole run explained per document against the same run scored, from a campaign read from files."""
+    import workbench as wb
+
+    with tempfile.TemporaryDirectory() as folder:
+        qrels_path, run_path = write_files(Path(folder), qrels, run)
+        campaign = wb.read_campaign(qrels_path, [run_path])
+    system = next(iter(campaign.runs))
+    print(f"\n== explain against evaluate (issue 19): {len(campaign.gold)} topics, "
+          f"{sum(map(len, run.values())):,} ranked documents; whole run, best of {repeat}, interleaved")
+    cold_scored = timed(lambda: campaign.evaluate("AP", progress=False))[0]
+    cold_explained = timed(lambda: campaign.explain(system, None, "AP"))[0]  # builds the run's Arrow ids once
+    print(f"   first calls (cold): evaluate AP {cold_scored:.3f} s, explain AP {cold_explained:.3f} s "
+          f"(ratio {cold_explained / cold_scored:.2f})")
+    print("   {:<10} {:>13} {:>12} {:>12} {:>7} {:>7}".format("measure", "evaluate (s)", "explain (s)", "rows",
+                                                          "ratio", "target"))
+    for measure in MEASURES:
+        scored, explained = [], []
+        for _ in range(repeat):
+            scored.append(timed(lambda m=measure: campaign.evaluate(m, progress=False))[0])
+            seconds, explanation = timed(lambda m=measure: campaign.explain(system, None, m))
+            explained.append(seconds)
+        ratio = min(explained) / min(scored)
+        print(f"   {measure:<10} {min(scored):13.3f} {min(explained):12.3f} {len(explanation.contributions):12,} "
+              f"{ratio:7.2f} {'ok' if ratio <= 2 else 'SLOW':>7}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=2000)
@@ -237,12 +269,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--profile", action="store_true", help="cProfile the CLI path from file to table")
+    parser.add_argument("--only", choices=["explain"], help="run one section only")
     args = parser.parse_args()
 
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}")
     qrels, run = synthetic(args.queries, args.docs, args.seed)
+    if args.only == "explain":
+        bench_explain(qrels, run, args.repeat)
+        return
     bench(f"synthetic campaign (seed {args.seed})", qrels, run, args.repeat)
     bench_files(qrels, run, args.repeat, args.profile)
+    bench_explain(qrels, run, args.repeat)
     from workbench.datasets import shared as shared_datasets
 
     shared = shared_datasets("trec_eval_test")

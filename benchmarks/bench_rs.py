@@ -7,14 +7,14 @@ of clusters, a share --overlap of documents in two clusters) against a 5-level g
 4-grade gold; a flat clustering of a closed collection against its gold. The brute force runs while a run
 takes less than the budget. Then the overlap shapes of issue 12 (20-document clusters at uniformly drawn
 levels, a share of documents placed twice on both sides, against a 5-level gold), rankings in which half
-the documents sit at two ranks (against a graded gold, and against such a ranking), and ``explain``
-against ``reliability_sensitivity`` on 10⁵ occurrences (issue 11: at most 3×).
+the documents sit at two ranks (against a graded gold, and against such a ranking), the shapes of issue 22
+(as many levels on both sides, documents placed twice on both sides; a plain gold ranking against such a
+ranking) and ``explain`` against ``reliability_sensitivity`` on 10⁵ occurrences (issue 11: at most 3×).
 
-The engine is O(n log² n) plus, for the documents with several occurrences, matrix products over their
-signatures (sorted levels) on both sides: O(E·Λ·Γ) for Λ x signatures with E entries and Γ other-side
-signatures, which depends on the number of levels, not on the number of overlapping documents (rankings
-with many repeated documents compare every class of them with every other, quadratic in those
-documents).
+The engine is O(n log² n) (O(n) when both sides have few levels) plus, for the documents with several
+occurrences, grouped in classes by their sorted levels on both sides: with few levels, prefix sums over a
+grid of those levels per group of classes, O(grid + classes); with many levels (rankings with repeated
+documents), comparisons of every pair of classes, O(classes²), in small integers and cache-sized blocks.
 """
 
 from __future__ import annotations
@@ -70,9 +70,26 @@ def uniform_overlap(occurrences: int, rng: random.Random, overlap: float, n_leve
     return organize(5), organize(n_levels)
 
 
-def repeated_ranking(size: int, rng: random.Random, graded_gold: bool) -> tuple[Organization, Organization]:
-    """Rankings of ``size`` documents in which half of them sit at two ranks; the gold is such a ranking too,
-    or graded (4 grades) when ``graded_gold``."""
+def overlap_on_both_sides(n_docs: int, rng: random.Random, n_levels: int, share_twice: float,
+                          cluster_size: int = 20) -> tuple[Organization, Organization]:
+    """Issue 22's shape, both sides built the same way, independently: the documents and a share of them
+    again, shuffled into ``n_levels`` equal levels of ``cluster_size``-document clusters."""
+    docs = [f"d{i}" for i in range(n_docs)]
+
+    def organize() -> Organization:
+        occurrences = docs + [d for d in docs if rng.random() < share_twice]
+        rng.shuffle(occurrences)
+        per = len(occurrences) // n_levels + 1
+        levels = [occurrences[k * per:(k + 1) * per] for k in range(n_levels)]
+        return Organization(tuple(tuple(frozenset(level[i:i + cluster_size])
+                                        for i in range(0, len(level), cluster_size)) for level in levels if level))
+
+    return organize(), organize()
+
+
+def repeated_ranking(size: int, rng: random.Random, gold: str) -> tuple[Organization, Organization]:
+    """An output ranking of ``size`` documents in which half of them sit at two ranks, against a gold that is
+    ``"graded"`` (4 grades), a plain ``"ranking"`` of the documents, or such a ranking (``"repeated"``)."""
     docs = [f"d{i}" for i in range(size)]
 
     def ranks() -> Organization:
@@ -80,8 +97,11 @@ def repeated_ranking(size: int, rng: random.Random, graded_gold: bool) -> tuple[
         rng.shuffle(placed)
         return Organization(tuple((frozenset([d]),) for d in placed))
 
-    gold = Organization.from_graded({d: rng.choice([0, 0, 0, 1, 2, 3]) for d in docs}) if graded_gold else ranks()
-    return gold, ranks()
+    if gold == "graded":
+        return Organization.from_graded({d: rng.choice([0, 0, 0, 1, 2, 3]) for d in docs}), ranks()
+    if gold == "ranking":
+        return Organization.from_ranking(rng.sample(docs, size)), ranks()
+    return ranks(), ranks()
 
 
 def ranking(size: int, rng: random.Random) -> tuple[Organization, Organization]:
@@ -149,11 +169,30 @@ def main() -> None:
     print("\nrankings with half of the documents at two ranks, against a graded gold or such a ranking")
     print(f"{'documents':>12}{'gold':>9}{'engine s':>11}")
     for size in (s for s in (1_000, 3_000, 10_000) if s <= args.max_size):
-        for graded in (True, False):
-            gold, output = repeated_ranking(size, random.Random(size), graded)
+        for gold_kind in ("graded", "repeated"):
+            gold, output = repeated_ranking(size, random.Random(size), gold_kind)
             start = time.perf_counter()
             reliability_sensitivity(gold, output, n=10, wn=0.8)
-            print(f"{size:>12,}{'graded' if graded else 'ranking':>9}{time.perf_counter() - start:>11.3f}", flush=True)
+            print(f"{size:>12,}{'graded' if gold_kind == 'graded' else 'ranking':>9}"
+                  f"{time.perf_counter() - start:>11.3f}", flush=True)
+
+    print("\noverlap on both sides (issue 22: each under 3 s): the same shape on both sides, 20-document clusters,"
+          "\nand a gold ranking against an output ranking with half of the documents at two ranks")
+    print(f"{'documents':>12}{'levels':>8}{'placed twice':>14}{'overlapping docs':>18}{'engine s':>11}")
+    shapes = [(100_000, 50, 0.25), (1_000_000, 50, 0.01), (1_000_000, 10, 0.25), (10_000, "ranks", 0.5)]
+    for n_docs, n_levels, overlap in shapes:
+        if n_docs > args.max_size:
+            continue
+        if n_levels == "ranks":
+            gold, output = repeated_ranking(n_docs, random.Random(n_docs), "ranking")
+        else:
+            gold, output = overlap_on_both_sides(n_docs, random.Random(n_docs + n_levels), n_levels, overlap)
+        start = time.perf_counter()
+        reliability_sensitivity(gold, output, n=10, wn=0.8)
+        engine = time.perf_counter() - start
+        twice = len({doc for org in (gold, output) for doc, count in Counter(org.occurrences.document).items()
+                     if count > 1})  # documents with several occurrences on either side
+        print(f"{n_docs:>12,}{n_levels:>8}{overlap:>14.0%}{twice:>18,}{engine:>11.3f}", flush=True)
 
     size = min(100_000, args.max_size)
     print(f"\nexplain vs reliability_sensitivity on {size:,} occurrences (issue 11: at most 3×)")

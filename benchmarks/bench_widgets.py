@@ -14,6 +14,11 @@ Table 9, printed the same way (a click in the output already explained reuses it
 Then undo (issue 25): Ctrl+Z as the browser sends it, after an edit → the step before restored (texts pushed back
 into the editors, no kernel call for the scores: each step keeps its own) and everything redrawn; same targets
 as an edit.
+
+Then the inspector of two runs (issue 19): a bar of the per-topic chart clicked, as the front end reports it →
+the topic's rows of both runs (their explanations computed once per measure) → the rankings board, the scores and
+the chart's outline redrawn, the board's state serialised; rankings of 1,000 documents (two synthetic runs over
+100 topics, and the TREC 2003 Robust runs when ``../shared/datasets`` is there); target under 100 ms.
 """
 
 from __future__ import annotations
@@ -161,6 +166,42 @@ def measure_undo(name: str, gold: str, outputs, repeat: int, edit: str) -> dict:
     return summary(name, wb, gold, samples, kernel_samples, len(editor.organization.levels))
 
 
+def synthetic_campaign(topics: int, docs: int, seed: int):
+    """Two runs of ``docs`` documents over ``topics`` topics, a tenth of them judged (grades 0–3)."""
+    import numpy as np
+
+    from workbench.data.campaign import Campaign
+
+    rng = np.random.default_rng(seed)
+    qrels, runs = {}, {"A": {}, "B": {}}
+    for t in range(topics):
+        ids = [f"q{t}-d{i}" for i in range(docs + 20)]
+        qrels[f"q{t}"] = {d: int(rng.integers(0, 4)) for d in ids[: docs // 10] + ids[docs:]}
+        for system in runs:
+            runs[system][f"q{t}"] = {d: float(rng.random()) for d in rng.permutation(ids[:docs])}
+    return Campaign.from_dicts(qrels, runs)
+
+
+def measure_topic_switch(name: str, campaign, systems, repeat: int, measure: str = "AP") -> dict:
+    """Click the per-topic chart's bars in turn, as the front end reports a click."""
+    from workbench.widgets import Inspector
+
+    inspector = Inspector(campaign, systems=systems, measure=measure, measures=[measure], k=20)
+    topics = inspector.deltas["topic"].astype(str).tolist()
+    samples = []
+    for i in range(repeat):
+        topic = topics[(i * 7 + 1) % len(topics)]
+        start = time.perf_counter()
+        inspector.chart._vl_selections = {"pick": {"value": {"vlPoint": {"or": [{"topic": topic}]}}, "store": []}}
+        json.dumps(inspector.board.columns), json.dumps(inspector.board.difference), len(inspector.summary.value)
+        samples.append(time.perf_counter() - start)
+        assert inspector.topic == topic and not inspector.message, (name, topic, inspector.message)
+    ms = sorted(1000 * s for s in samples)
+    rows = inspector.table.groupby("system").size().max()
+    return {"case": name, "documents": int(rows), "median_ms": statistics.median(ms),
+            "p90_ms": ms[int(0.9 * (len(ms) - 1))], "max_ms": ms[-1]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30, help="edits per case (default 30)")
@@ -195,6 +236,21 @@ def main() -> None:
     print(f"{result['case']:42} {result['documents']:>5} {result['outputs']:>4} {result['levels']:>6} "
           f"{result['median_ms']:>6.1f}ms {result['p90_ms']:>6.1f}ms {result['max_ms']:>6.1f}ms "
           f"{result['kernel_median_ms']:>6.1f}ms {50:>4}ms {verdict}")
+    cases = [("inspector: topic clicked, 2 synthetic runs", synthetic_campaign(100, 1000, seed=3), ("A", "B"))]
+    from workbench.datasets import shared
+
+    robust = shared("trec_robust2003")
+    if robust is not None:
+        from workbench.data import read_campaign
+
+        campaign = read_campaign(robust / "qrels.txt", sorted((robust / "runs").glob("*.gz")))
+        cases.append(("inspector: topic clicked, TREC 2003 Robust", campaign, ("aplrob03a", "uwmtCR0")))
+    print(f"\n{'case (rankings of each run)':42} {'docs':>5} {'median':>8} {'p90':>8} {'max':>8} {'target':>7}")
+    for name, campaign, systems in cases:
+        result = measure_topic_switch(name, campaign, systems, max(args.repeat, 30))
+        verdict = "ok" if result["median_ms"] < 100 else "SLOW"
+        print(f"{result['case']:42} {result['documents']:>5} {result['median_ms']:>6.1f}ms {result['p90_ms']:>6.1f}ms "
+              f"{result['max_ms']:>6.1f}ms {100:>5}ms {verdict}")
 
 
 if __name__ == "__main__":

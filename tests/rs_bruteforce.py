@@ -9,6 +9,7 @@ occurrence pairs and nothing shared with ``workbench.metrics`` but the Organizat
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from workbench.model import Organization
 
@@ -91,7 +92,10 @@ def weights(org: Organization, n, wn) -> tuple[list[float], float]:
     for occ in occs:
         above = sum(1 for o in occs if o.level < occ.level)
         equal = sum(1 for o in occs if o.level == occ.level)
-        out.append(c / equal * (1 / (c + above) - 1 / (c + above + equal)))
+        # eq. 2 as written, in exact arithmetic: the difference of the two fractions cancels in floats when c
+        # dwarfs the positions (W_n near 0), and the oracle must not round where the engine does not
+        exact = Fraction(c) / equal * (1 / (Fraction(c) + above) - 1 / (Fraction(c) + above + equal))
+        out.append(float(exact))
     return out, (0.0 if org.finite else c / (c + len(occs)))
 
 

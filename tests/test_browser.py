@@ -84,13 +84,14 @@ def descendants(pid: int) -> list[int]:
 
 class Server:
     """JupyterLab or Voilà on 127.0.0.1, a free port and a token, in a temporary folder with a copy of the
-    notebook and fresh settings; ``stop()`` ends it and every process below it."""
+    notebook (the main one unless another is given) and fresh settings; ``stop()`` ends it and every process below
+    it."""
 
-    def __init__(self, kind: str, tmp: Path) -> None:
+    def __init__(self, kind: str, tmp: Path, notebook: Path = NOTEBOOK) -> None:
         self.kind = kind
         notebooks = tmp / "nb"
         notebooks.mkdir()
-        shutil.copy(NOTEBOOK, notebooks / NOTEBOOK.name)
+        shutil.copy(notebook, notebooks / notebook.name)
         settings = tmp / "settings" / "@jupyterlab" / "apputils-extension"
         settings.mkdir(parents=True)
         (settings / "notification.jupyterlab-settings").write_text(
@@ -110,9 +111,9 @@ class Server:
                        f"--ServerApp.root_dir={notebooks}", "--LabApp.expose_app_in_browser=True",
                        "--LabApp.news_url=None",
                        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
-            self.page = f"{self.base}/lab/tree/{NOTEBOOK.name}?reset&token={self.token}"
+            self.page = f"{self.base}/lab/tree/{notebook.name}?reset&token={self.token}"
         else:
-            command = [sys.executable, "-m", "voila", str(notebooks / NOTEBOOK.name), "--no-browser",
+            command = [sys.executable, "-m", "voila", str(notebooks / notebook.name), "--no-browser",
                        f"--port={port}", "--Voila.ip=127.0.0.1", f"--token={self.token}"]
             self.page = f"{self.base}/?token={self.token}"
         self.log = tmp / f"{kind}.log"

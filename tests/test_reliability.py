@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import itertools
 import math
@@ -95,6 +96,17 @@ def test_weights_follow_eq2_and_the_first_n_positions_weigh_wn():
 _brute = rs_bruteforce.reliability_sensitivity
 
 
+@settings(max_examples=300, deadline=None)
+@given(organizations(), organizations(), st.sampled_from([1.0, 10.0, 1e6]) | st.floats(1, 1e6),
+       st.sampled_from([1e-6, 1 - 2e-6, 1 - 1e-6]) | st.floats(1e-6, 1 - 1e-6))
+def test_fast_engine_equals_brute_force_anywhere_in_the_domain(gold, output, n, wn):
+    """Across the whole (n, W_n) domain, to 1e-9: with W_n near 1 the first level holds nearly all the mass and
+    the engine's prefix-sum differences round by epsilon times that mass against the tiny mass of the rest
+    (the oracle weighs positions in exact arithmetic); in [0.05, 0.95] the test above holds 1e-12."""
+    fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
+    assert fast == pytest.approx(_brute(gold, output, n, wn, "tail"), abs=1e-9)
+
+
 @settings(max_examples=600, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95),
        st.sampled_from(["tail", "singleton", "replab"]))
@@ -111,9 +123,10 @@ def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missi
 
 
 @pytest.mark.parametrize("knobs", [
-    {"_MATRIX_ADVANTAGE": 0},  # overlapping pairs class by class
-    {"_MATRIX_ADVANTAGE": 0, "_BLOCK": 1},  # class by class, one class entry per block
-    {"_MATRIX_ADVANTAGE": 10**18, "_BLOCK": 1},  # by matrices, one signature per block
+    {"_GRID_CELLS": 0},  # overlapping classes compared pair by pair
+    {"_GRID_CELLS": 0, "_PAIR_BLOCK": 1},  # pair by pair, one class at a time
+    {"_GATHER_STEPS": 0},  # overlapping classes through grids wherever one fits
+    {"_GATHER_STEPS": 0, "_BLOCK": 1},  # grids read one class at a time
     {"_DENSE_GRID_CELLS": 0},  # single-occurrence partners through dominance sums
 ])
 @settings(max_examples=150, deadline=None)
@@ -126,6 +139,81 @@ def test_every_path_of_the_overlap_kernel_equals_brute_force(knobs, gold, output
         else:
             fast = _four(reliability_sensitivity(gold, output))
             assert fast == pytest.approx(_brute(gold, output), abs=1e-12)
+
+
+# Many levels on both sides, overlap on both sides (issue 22): every document placed 0–3 times at random levels,
+# so that signatures (the sorted levels of a document) are many and pair up across (gold level, output level).
+@st.composite
+def placed_organizations(draw, n_docs=14, max_levels=12, clusters_per_level=3):
+    n_levels = draw(st.integers(1, max_levels))
+    clusters: dict[tuple[int, int], set[str]] = {}
+    for d in range(n_docs):
+        for _ in range(draw(st.sampled_from([0, 1, 1, 1, 2, 2, 3]))):
+            at = (draw(st.integers(0, n_levels - 1)), draw(st.integers(0, clusters_per_level - 1)))
+            clusters.setdefault(at, set()).add(f"d{d}")
+    levels = [tuple(frozenset(c) for (level, _), c in sorted(clusters.items()) if level == i) for i in range(n_levels)]
+    levels = tuple(level for level in levels if level)
+    if draw(st.booleans()):
+        return Organization(levels)
+    placed = {d for level in levels for c in level for d in c}
+    return Organization(levels, frozenset(f"d{d}" for d in range(n_docs) if f"d{d}" not in placed
+                                          and draw(st.booleans())))
+
+
+_OVERLAP_PATHS = [
+    {},  # as chosen by cost
+    {"_GRID_CELLS": 0},  # overlapping classes compared pair by pair
+    {"_GATHER_STEPS": 0},  # overlapping classes through grids wherever one fits
+    {"_GATHER_STEPS": 0, "_BLOCK": 1, "_PAIR_BLOCK": 1},  # one class at a time
+]
+
+
+@pytest.mark.parametrize("knobs", _OVERLAP_PATHS)
+@settings(max_examples=150, deadline=None)
+@given(placed_organizations(), placed_organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
+def test_fast_engine_equals_brute_force_with_many_levels_and_overlap_on_both_sides(knobs, gold, output, n, wn):
+    with mock.patch.multiple(relations, **knobs) if knobs else contextlib.nullcontext():
+        fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
+    assert fast == pytest.approx(_brute(gold, output, n, wn), abs=1e-12)
+
+
+def _issue22_organization(rng: random.Random, n_docs: int, n_levels: int, share_twice: float, cluster_size: int):
+    """The generator of issue 22: documents shuffled into levels of clusters, a share of them placed twice."""
+    docs = [f"d{i}" for i in range(n_docs)]
+    occurrences = docs + [d for d in docs if rng.random() < share_twice]
+    rng.shuffle(occurrences)
+    per = len(occurrences) // n_levels + 1
+    levels = [occurrences[k * per:(k + 1) * per] for k in range(n_levels)]
+    return Organization(tuple(tuple(frozenset(level[i:i + cluster_size]) for i in range(0, len(level), cluster_size))
+                              for level in levels if level))
+
+
+def _repeated_ranking(rng: random.Random, docs: list[str]) -> Organization:
+    placed = docs + rng.sample(docs, len(docs) // 2)
+    rng.shuffle(placed)
+    return Organization(tuple((frozenset([d]),) for d in placed))
+
+
+@pytest.mark.parametrize("knobs", _OVERLAP_PATHS[1:3])
+@pytest.mark.parametrize("seed", range(12))
+def test_issue22_shapes_equal_brute_force_through_each_overlap_path(knobs, seed):
+    # Small versions of the benchmark's shapes: many levels on both sides with documents placed twice, and
+    # rankings in which half of the documents sit at two ranks (against such a ranking, or a plain one).
+    rng = random.Random(seed)
+    n_levels, share, size = rng.choice([5, 10, 25]), rng.choice([0.25, 0.5]), rng.choice([1, 2, 3])
+    pairs = [tuple(_issue22_organization(rng, 40, n_levels, share, size) for _ in "go")]
+    docs = [f"d{i}" for i in range(16)]
+    pairs.append((_repeated_ranking(rng, docs), _repeated_ranking(rng, docs)))
+    pairs.append((Organization.from_ranking(rng.sample(docs, len(docs))), _repeated_ranking(rng, docs)))
+    grids = mock.patch.object(relations._PartnerGrid, "agreement", autospec=True,
+                              side_effect=relations._PartnerGrid.agreement)
+    by_pairs = mock.patch.object(relations, "_pairs_agreement", wraps=relations._pairs_agreement)
+    with mock.patch.multiple(relations, **knobs), grids as grid_reads, by_pairs as pair_runs:
+        for gold, output in pairs:
+            fast = _four(reliability_sensitivity(gold, output, n=10, wn=0.8))
+            assert fast == pytest.approx(_brute(gold, output, 10, 0.8), abs=1e-12)
+    # The knobs send the overlapping classes down the path they name, and only that one.
+    assert (grid_reads.called, pair_runs.called) == ((False, True) if "_GRID_CELLS" in knobs else (True, False))
 
 
 @pytest.mark.slow

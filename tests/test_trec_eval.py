@@ -1,5 +1,6 @@
-"""The trec_eval drop-in: trec_eval 10.0's seven quicktest outputs byte for byte, every measure against
-pytrec_eval (trec_eval's C code) on random campaigns with ties, trec_eval's order and its bad input."""
+"""The trec_eval drop-in: trec_eval 10.0's whole quicktest (15 command lines) byte for byte, every measure against
+pytrec_eval (trec_eval's C code) on random campaigns with ties, trec_eval's order and its bad input. The
+preference, judgement-group and z-score parts are tested in test_trec_eval_formats.py."""
 
 import math
 import tempfile
@@ -34,11 +35,19 @@ QUICKTEST = [
                               "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m",
                               "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4",
                               "-msuccess.2,5,20", "qrels.test", "results.test"]),
+    ("out.test.prefs", ["-m", "all_prefs", "-q", "-R", "prefs", "prefs.test", "prefs.results.test"]),
+    ("out.test.prefs", ["-m", "all_prefs", "-q", "-R", "prefs", "prefs.comment.test", "prefs.results.test"]),
+    ("out.test.qrels_prefs", ["-m", "all_prefs", "-q", "-R", "qrels_prefs", "qrels.test", "results.test"]),
+    ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.123", "results.test"]),
+    ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.comments.123", "results.test"]),
+    ("out.test.aqZ", ["-q", "-m", "all_trec", "-Z", "zscores_file", "qrels.test", "results.test"]),
 ]
 
 
 def _paths(args):
-    return [str(shared_dataset("trec_eval_test", a)) if a.startswith(("qrels", "results")) else a for a in args]
+    """The command line with its file names in the shared folder (not ``-R``'s format names)."""
+    return [str(shared_dataset("trec_eval_test", a)) if a.startswith(("qrels", "results", "prefs", "zscores"))
+            and before not in ("-R", "-m") else a for before, a in zip(["", *args], args, strict=False)]
 
 
 @pytest.mark.parametrize("reference, args", QUICKTEST, ids=[f"{r}:{a[-2]}" for r, a in QUICKTEST])

@@ -14,6 +14,10 @@ load as pandas DataFrames with ``attrs["title"]`` and ``attrs["source"]``. The f
 (a source checkout or an editable install, ``pip install -e .``), or the copy a wheel carries as
 ``workbench/examples/`` (``setup.py`` maps ``datasets/`` there at build time), or wherever the environment
 variable ``WORKBENCH_DATASETS`` points.
+
+Real campaigns are fetched: ``fetch("trec-robust-2003")`` downloads a public sample into the user's cache (once,
+checked by SHA-256; from ``WORKBENCH_DATA_MIRROR`` when set) and returns its folder; ``fetchable()`` lists the
+names (:mod:`workbench.data.samples`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from workbench.data.samples import (  # noqa: F401 (the public names of this module)
+    ChecksumError,
+    DownloadError,
+    SampleError,
+    SampleUnavailableError,
+    UnknownSampleError,
+    fetch,
+    fetchable,
+)
 from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError
 from workbench.scalars import parse_scalar

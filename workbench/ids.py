@@ -33,7 +33,7 @@ class DocumentIds:
     rows ``index`` of it (None: all, in order). Build with :meth:`from_arrow`, :meth:`from_strings` or
     :meth:`from_bytes`."""
 
-    __slots__ = ("words", "lengths", "_source", "_index", "_encoding", "_strings", "_hashes")
+    __slots__ = ("words", "lengths", "_source", "_index", "_encoding", "_strings", "_hashes", "_arrow")
 
     def __init__(self, words: np.ndarray, lengths: np.ndarray, source, index: np.ndarray | None = None,
                  encoding: str = "utf-8") -> None:
@@ -41,6 +41,7 @@ class DocumentIds:
         self._source, self._index, self._encoding = source, index, encoding
         self._strings: np.ndarray | None = None
         self._hashes: np.ndarray | None = None
+        self._arrow = None
 
     # ------------------------------------------------------------------------------------------ building
     @classmethod
@@ -182,6 +183,28 @@ class DocumentIds:
                 values = [value.decode(self._encoding, errors="backslashreplace") for value in values]
             self._strings = np.asarray(values, dtype=object) if values else np.zeros(0, dtype=object)
         return self._strings
+
+    def arrow(self):
+        """The ids as an Arrow ``string`` array (built once), taken from the source without a Python object per id
+        (an Arrow array or a numpy bytes array in UTF-8); from :meth:`strings` otherwise (another encoding, invalid
+        UTF-8). What a pandas column of millions of ids is built from (``pd.arrays.ArrowExtensionArray``)."""
+        if self._arrow is None:
+            self._arrow = self._arrow_array()
+        return self._arrow
+
+    def _arrow_array(self):
+        import pyarrow as pa
+
+        source = self._source
+        if self._strings is None and isinstance(source, np.ndarray) and source.dtype.kind == "S":
+            source = pa.array(source)
+        if hasattr(source, "to_pylist") and self._encoding.lower().replace("-", "") == "utf8":
+            taken = source if self._index is None else source.take(pa.array(self._index, type=pa.int64()))
+            try:
+                return taken.cast(pa.string())
+            except pa.ArrowInvalid:  # bytes that are not UTF-8: the escapes of strings()
+                pass
+        return pa.array(self.strings().tolist(), type=pa.string())
 
     def __getitem__(self, position: int) -> str:
         """One id as a ``str``."""

@@ -1,24 +1,38 @@
 """``python -m workbench trec_eval``: trec_eval 10.0 as a drop-in, printing exactly what it prints.
 
-    python -m workbench trec_eval [-q] [-c] [-n] [-l N] [-M N] [-J] [-N N] [-m MEASURE[.PARAMS]]... QRELS RUN
+    python -m workbench trec_eval [-q] [-c] [-n] [-l N] [-M N] [-J] [-N N] [-R FORMAT] [-Z ZSCORES]
+                                  [-m MEASURE[.PARAMS]]... REL_INFO RUN
 
 Options are trec_eval's (``getopt_long``: ``-mP.5,7,3``, ``-M100``, ``-l2`` and their long forms); ``-m``
-takes a measure or one of the nicknames ``official`` (the default), ``all_trec`` and ``set``, with trec_eval's
-parameters after a dot (``P.5,7,3``, ``ndcg.1=3,2=9,4=4.5``, ``utility.2,-1,0,0``, ``iprec_at_recall..10,.25``).
+takes one of its 57 measures or one of the nicknames ``official`` (the default), ``all_trec``, ``set``,
+``all_prefs``, ``prefs`` and ``qrels_jg``, with trec_eval's parameters after a dot (``P.5,7,3``,
+``ndcg.1=3,2=9,4=4.5``, ``utility.2,-1,0,0``, ``iprec_at_recall..10,.25``).
 It reads, ranks and joins the files the one way the workbench reads them (:mod:`workbench.data.trec`: byte by
 byte, ids compared as ``strcmp`` compares them, grades through ``atol``, scores through ``atof``, compared as
-doubles, gzip and ``-`` for standard input too) and scores them with the registered kernels of
+doubles, gzip and ``-`` for standard input too) and scores them with the kernels of
 :mod:`workbench.metrics.ranking`; this module holds what is trec_eval's own: its options, :data:`MEASURES` (its
 measures in its printing order, with its parameter syntax) and :func:`render` (``%-22s\\t%s\\t%6.4f``).
 ``--score-precision float32`` compares scores as 32-bit floats, as trec_eval 9.x, pytrec_eval and ir_measures do.
 
-Topics are the qrels topics the run has, in byte order (the run id is its last line's); ``-c`` evaluates every
-qrels topic, a missing one on trec_eval's one-document placeholder ranking, and averages over all of them.
-Without ``-c``, a qrels topic the run lacks is skipped with a note, as trec_eval 9.x skips it (trec_eval 10.0 stops
-there with status 4 and the message "result qid ... not found in qrels", a side effect of its commit 9812815).
-What trec_eval rejects raises a named error with the file and line; what it accepts silently (run topics without
-judgements, negative grades, numbers it reads otherwise than they are written) gets its result and a note
-(:class:`~workbench.errors.WorkbenchWarning`).
+``-R`` names the relevance file's format (:data:`REL_FORMATS`): ``qrels`` (the default), ``prefs`` (preference
+judgements ``topic group subgroup document level``) or ``qrels_prefs`` (a qrels file read as preferences), for
+the ``prefs_*`` measures (:mod:`workbench.data.trec.preferences`, :mod:`workbench.metrics.ranking.preferences`),
+and ``qrels_jg`` (qrels whose second field names a judgement group) for ``map_avgjg``, ``P_avgjg`` and
+``Rprec_mult_avgjg`` (:mod:`workbench.data.trec.judgement_groups`,
+:mod:`workbench.metrics.ranking.judgement_groups`); a measure the format cannot give is refused, as trec_eval
+cannot calculate it. ``-Z`` turns every per-topic value into a z-score against a file of ``topic measure mean
+stddev`` lines (:mod:`workbench.data.trec.zscores`, :mod:`workbench.metrics.ranking.zscores`), printed with a
+``Z`` before the name and averaged (summed, for counts) as trec_eval does.
+
+Topics are the judged topics the run has, in byte order (the run id is its last line's); ``-c`` evaluates every
+judged topic, a missing one on trec_eval's one-document placeholder ranking, and averages over all of them.
+Without ``-c``, a judged topic the run lacks is skipped with a note, as trec_eval 9.x skips it (trec_eval 10.0
+stops there with status 4 and the message "result qid ... not found in qrels", a side effect of its commit
+9812815). What trec_eval rejects raises a named error with the file and line; what it accepts silently (run
+topics without judgements, negative grades, numbers it reads otherwise than they are written, repeated z-score
+lines) gets its result and a note (:class:`~workbench.errors.WorkbenchWarning`). Where trec_eval reads past its
+own arrays (a z-score look-up past its table, a ``prefs_avgjg_Rnonrel`` recount of a negative level), its
+value is undefined: the note says so and the workbench gives a defined one.
 """
 
 from __future__ import annotations
@@ -29,20 +43,26 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from workbench.data.trec.join import gain_table
+from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
 from workbench.data.trec.lines import read_lines
 from workbench.data.trec.numbers import atof, atol
+from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import judgements, rank_runs
+from workbench.data.trec.zscores import read_zscores
 from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.metrics.ranking import judgement_groups as jg
 from workbench.metrics.ranking import kernels as rk
+from workbench.metrics.ranking import preferences as pm
 from workbench.metrics.ranking import trec as tm
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable, discounted, row_sums
-from workbench.metrics.summary import summarize
+from workbench.metrics.ranking.zscores import zscores
+from workbench.metrics.summary import MIN_GEO_MEAN, summarize
 from workbench.shell import emit, say
 
 
@@ -53,8 +73,9 @@ class TrecEvalError(WorkbenchError):
 # --------------------------------------------------------------------------------------------- options
 @dataclass(frozen=True)
 class Options:
-    """trec_eval's evaluation options: ``-l``, ``-M``, ``-J``, ``-c``, ``-N``, and the workbench's
-    ``--score-precision`` (``float32``: scores compared as trec_eval 9.x compares them)."""
+    """trec_eval's evaluation options: ``-l``, ``-M``, ``-J``, ``-c``, ``-N``, ``-R`` (the relevance file's
+    format, one of :data:`REL_FORMATS`), and the workbench's ``--score-precision`` (``float32``: scores compared
+    as trec_eval 9.x compares them)."""
 
     rel_level: int = 1
     max_docs: int | None = None
@@ -62,21 +83,31 @@ class Options:
     complete: bool = False
     num_docs: int = 0
     score_precision: str = "float64"
+    rel_format: str = "qrels"
+
+
+REL_FORMATS = {"qrels": "qrels", "prefs": "prefs", "qrels_prefs": "prefs", "qrels_jg": "qrels_jg"}
+"""trec_eval's ``-R`` formats (formats.c), each with what its measures read (:attr:`TrecMeasure.reads`)."""
 
 
 # -------------------------------------------------------------------------------------------- measures
 @dataclass(frozen=True)
 class TrecMeasure:
     """One of trec_eval's measures: how its parameters read (``kind``), its defaults, how its per-topic
-    values are computed (one column per printed value), and how topics combine (``summary``: an aggregate of
-    :func:`~workbench.metrics.summary.summarize`, or ``runid``, ``count`` and ``none`` for what is printed as is)."""
+    values are computed (one column per printed value), how topics combine (``summary``: an aggregate of
+    :func:`~workbench.metrics.summary.summarize`, or ``runid``, ``count`` and ``none`` for what is printed as is),
+    and what it reads (``reads``): a :class:`~workbench.metrics.ranking.table.GainTable` of qrels (``qrels``),
+    :class:`~workbench.data.trec.preferences.PreferenceTopics` (``prefs``, with ``-R prefs`` or ``-R
+    qrels_prefs``), a :class:`~workbench.data.trec.judgement_groups.GroupTable` (``qrels_jg``), or any of them
+    (``any``: only their ``topics``)."""
 
     name: str
     kind: str  # plain | long | cut_long | cut_double | params | pairs
-    compute: Callable[[GainTable, object, Options], list[np.ndarray]]
+    compute: Callable[[object, object, Options], list]
     default: tuple = ()
     summary: str = "mean"
     per_topic: bool = True
+    reads: str = "qrels"
 
 
 def _gains(pairs) -> dict[float, float]:
@@ -101,12 +132,21 @@ def _dcg(table: GainTable, pairs, ideal: bool) -> list[np.ndarray]:
     return [row_sums(discounted(chosen))]
 
 
+def _preference(kernel: Callable[[pm.PreferenceCounts], float]) -> TrecMeasure:
+    """A ``prefs_*`` measure: ``kernel`` of :mod:`workbench.metrics.ranking.preferences` on each topic's
+    counts; the ``num`` counts are summed over topics, as trec_eval sums them."""
+    count = "_num_" in kernel.__name__
+    return TrecMeasure(kernel.__name__, "long" if count else "plain",
+                       lambda t, p, o: [np.array([kernel(c) for c in t.counts], dtype=float)],
+                       summary="sum" if count else "mean", reads="prefs")
+
+
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALLS = tuple(i / 10 for i in range(11))
 MEASURES: tuple[TrecMeasure, ...] = (
-    TrecMeasure("runid", "plain", lambda t, p, o: [], summary="runid", per_topic=False),
-    TrecMeasure("num_q", "long", lambda t, p, o: [np.ones(t.gains.shape[0])], summary="count",
-                per_topic=False),
+    TrecMeasure("runid", "plain", lambda t, p, o: [], summary="runid", per_topic=False, reads="any"),
+    TrecMeasure("num_q", "long", lambda t, p, o: [np.ones(len(t.topics))], summary="count", per_topic=False,
+                reads="any"),
     TrecMeasure("num_ret", "long", lambda t, p, o: [tm.num_ret(t)], summary="sum"),
     TrecMeasure("num_rel", "long", lambda t, p, o: [tm.num_rel(t, o.rel_level)], summary="sum"),
     TrecMeasure("num_rel_ret", "long", lambda t, p, o: [tm.num_rel_ret(t, o.rel_level)], summary="sum"),
@@ -150,6 +190,19 @@ MEASURES: tuple[TrecMeasure, ...] = (
     TrecMeasure("set_F", "params", lambda t, p, o: [tm.set_f(t, p[0], o.rel_level)], (1.0,)),
     TrecMeasure("num_nonrel_judged_ret", "long", lambda t, p, o: [tm.num_nonrel_judged_ret(t, o.rel_level)],
                 summary="sum"),
+    *(_preference(kernel) for kernel in (
+        pm.prefs_num_prefs_poss, pm.prefs_num_prefs_ful, pm.prefs_num_prefs_ful_ret, pm.prefs_simp, pm.prefs_pair,
+        pm.prefs_avgjg, pm.prefs_avgjg_Rnonrel, pm.prefs_simp_ret, pm.prefs_pair_ret, pm.prefs_avgjg_ret,
+        pm.prefs_avgjg_Rnonrel_ret, pm.prefs_simp_imp, pm.prefs_pair_imp, pm.prefs_avgjg_imp)),
+    TrecMeasure("map_avgjg", "plain", lambda t, p, o: [jg.map_avgjg(t.table, t.groups, len(t.topics), o.rel_level)],
+                reads="qrels_jg"),
+    TrecMeasure("P_avgjg", "cut_long",
+                lambda t, p, o: [jg.precision_avgjg(t.table, t.groups, len(t.topics), k, o.rel_level) for k in p],
+                _CUTOFFS, reads="qrels_jg"),
+    TrecMeasure("Rprec_mult_avgjg", "cut_double",
+                lambda t, p, o: [jg.r_precision_multiple_avgjg(t.table, t.groups, len(t.topics), m, o.rel_level)
+                                 for m in p], (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0), reads="qrels_jg"),
+    TrecMeasure("yaap", "plain", lambda t, p, o: [tm.yaap(t, o.rel_level)]),
     TrecMeasure("rbp", "pairs", lambda t, p, o: [tm.rbp_with_gains(t, _pair(p, "p", 0.9), _gains(p))]),
     TrecMeasure("rbp_resid", "pairs", lambda t, p, o: [tm.rbp_residual(t, _pair(p, "p", 0.9))]),
     TrecMeasure("unj", "cut_long", lambda t, p, o: [tm.unjudged_at(t, k) for k in p], (5, 10, 20)),
@@ -166,6 +219,13 @@ NICKNAMES = {
                  "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
             "set_relative_P", "set_map", "set_F"),
+    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+                  "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret",
+                  "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
+                  "prefs_pair_imp", "prefs_avgjg_imp"),
+    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+              "prefs_simp", "prefs_pair", "prefs_avgjg"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 
 
@@ -245,58 +305,110 @@ class Evaluation:
     topics: tuple[str, ...]
     rows: list[tuple[TrecMeasure, list[str], list]]  # measure, printed names, per-name per-topic values
     totals: dict[str, float] = field(default_factory=dict)
+    zscored: bool = False  # -Z: the values are z-scores (printed with a Z before the name)
 
 
 def _shown(topics: Sequence[str]) -> str:
     return ", ".join(topics[:5]) + (", …" if len(topics) > 5 else "")
 
 
+def _formats(selected, rel_format: str) -> str:
+    """What the measures read with ``-R rel_format``; a measure that cannot be computed from it is refused
+    (trec_eval: "Can't calculate measure", after its merging code refuses the format)."""
+    reads = REL_FORMATS.get(rel_format)
+    if reads is None:
+        raise TrecEvalError(f"-R {rel_format}: unknown relevance format (trec_eval: Illegal rel_format); give one "
+                            f"of {', '.join(REL_FORMATS)}")
+    unfit = [m.name for m, _, _ in selected if m.reads not in ("any", reads)]
+    if unfit:
+        needs = {"qrels": "-R qrels", "prefs": "-R prefs or -R qrels_prefs", "qrels_jg": "-R qrels_jg"}
+        wanted = needs[_BY_NAME[unfit[0]].reads]
+        raise TrecEvalError(f"-R {rel_format} cannot give {', '.join(unfit)} ({unfit[0]} needs {wanted}; "
+                            f"trec_eval: Can't calculate measure '{unfit[0]}')")
+    return reads
+
+
 def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[str] = (),
-             options: Options = Options()) -> Evaluation:
-    """Read, rank and score as trec_eval does; see the module docstring."""
+             options: Options = Options(), zscores_path: str | Path | None = None) -> Evaluation:
+    """Read, rank and score as trec_eval does (``zscores_path``: ``-Z``); see the module docstring."""
     selected = select_measures(requests)
+    reads = _formats(selected, options.rel_format)
     if options.rel_level < 1:
         raise TrecEvalError(f"-l {options.rel_level}: the workbench's trec_eval needs a relevance level ≥ 1")
     if options.max_docs is not None and options.max_docs < 0:
         raise TrecEvalError(f"-M {options.max_docs}: the maximum number of documents must be ≥ 0")
-    qrels = read_lines(qrels_path, "qrels", encoding="latin-1")  # one character per byte: bytes printed back
+    if reads == "prefs":
+        judged = read_preferences(qrels_path, options.rel_format)
+        rel_path, judged_topics = judged.path, judged.topic_names()
+    elif reads == "qrels_jg":
+        judged = read_judgement_groups(qrels_path)
+        rel_path, judged_topics = judged.path, judged.topic_names()
+    else:
+        qrels = read_lines(qrels_path, "qrels", encoding="latin-1")  # one character per byte: bytes printed back
+        gold = judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located)
+        rel_path, judged_topics = qrels.path, sorted(gold.topics)  # trec_eval's order: strcmp, as latin-1 sorts
     results = read_lines(run_path, "run", encoding="latin-1")
     runid = results.systems.names[results.systems.codes[-1]]
-    gold = judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located)
-    run = rank_runs(None, results.topics, results.documents, results.values, max_docs=options.max_docs,
-                    score_precision=options.score_precision, locate=results.located)[""]
-    judged_topics = sorted(gold.topics)  # trec_eval's order: strcmp, as latin-1 strings compare
-    extra = [t for t in run.topics if t not in gold]
+    in_run = set(results.topics.names)
+    extra = [t for t in results.topics.names if t not in set(judged_topics)]
     if extra:
-        warnings.warn(f"{results.path}: {len(extra)} run topic(s) have no judgements in {qrels.path} and are "
+        warnings.warn(f"{results.path}: {len(extra)} run topic(s) have no judgements in {rel_path} and are "
                       f"ignored, as trec_eval ignores them ({_shown(extra)})", WorkbenchWarning, stacklevel=2)
-    lacking = [t for t in judged_topics if t not in run]
+    lacking = [t for t in judged_topics if t not in in_run]
     if lacking and not options.complete:
         warnings.warn(f"{results.path}: {len(lacking)} qrels topic(s) have no results and are skipped, as trec_eval "
                       f"9.x skips them ({_shown(lacking)}); trec_eval 10.0 stops here with status 4 (\"result qid "
                       f"... not found in qrels\"), and -c scores them on its empty placeholder ranking",
                       WorkbenchWarning, stacklevel=2)
-    topics = judged_topics if options.complete else [t for t in judged_topics if t in run]
+    topics = judged_topics if options.complete else [t for t in judged_topics if t in in_run]
     if not topics:
         raise TrecEvalError("no topic has both results and judgements (trec_eval: No queries with both "
                             "results and relevance info)")
-    negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
-    if negative:
-        warnings.warn(f"{qrels.path}: {negative} judgement(s) have a negative grade; as trec_eval, they count as "
-                      "pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged non-relevant",
-                      WorkbenchWarning, stacklevel=2)
-    table = gain_table(gold, run, topics, placeholders=options.complete)
-    if options.judged_only:
-        table = table.judged_only()
+    zscore_table = read_zscores(zscores_path) if zscores_path is not None else None
+    source: object
+    totals: dict[str, float] = {}
+    if reads == "prefs":
+        source = count_topics(judged, results, topics, max_docs=options.max_docs,
+                              score_precision=options.score_precision, placeholders=options.complete)
+    else:
+        run = rank_runs(None, results.topics, results.documents, results.values, max_docs=options.max_docs,
+                        score_precision=options.score_precision, locate=results.located)[""]
+        if reads == "qrels_jg":
+            groups = group_table(judged, run, topics, placeholders=options.complete)
+            source = replace(groups, table=groups.table.judged_only()) if options.judged_only else groups
+        else:
+            negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
+            if negative:
+                warnings.warn(f"{qrels.path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
+                              "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
+                              "non-relevant", WorkbenchWarning, stacklevel=2)
+            table = gain_table(gold, run, topics, placeholders=options.complete)
+            source = table.judged_only() if options.judged_only else table
+            if options.complete:  # trec_eval's num_rel summary counts every judgement graded above 0 in the
+                totals["num_rel"] = float((gold.grades > 0).sum())  # qrels, whatever -l says (m_num_rel.c)
     rows = []
     for measure, params, names in selected:
         columns = [list(np.asarray(c).tolist()) if not isinstance(c, list) else list(c)
-                   for c in measure.compute(table, params, options)]
+                   for c in measure.compute(source, params, options)]
         rows.append((measure, names, columns))
-    # With -c, trec_eval's num_rel summary counts every judgement graded above 0 in the qrels, whatever -l says
-    # (m_num_rel.c te_calc_avg_num_rel)
-    totals = {"num_rel": float((gold.grades > 0).sum())} if options.complete else {}
-    return Evaluation(runid, tuple(topics), rows, totals)
+    if zscore_table is not None:
+        rows = [(measure, names, _zscored(measure, names, columns, topics, zscore_table))
+                for measure, names, columns in rows]
+    return Evaluation(runid, tuple(topics), rows, totals, zscored=zscore_table is not None)
+
+
+def _zscored(measure: TrecMeasure, names: list[str], columns: list, topics: Sequence[str], table) -> list:
+    """``-Z``: each topic's values as z-scores (convert_zscores.c); a geometric mean's values are first the
+    logarithms trec_eval keeps per topic (text and counts printed as they are stay)."""
+    if measure.summary in ("runid", "count", "none"):
+        return columns
+    means, stddevs, found = table.statistics(topics, names)
+    out = []
+    for j, column in enumerate(columns):
+        values = ([math.log(max(value, MIN_GEO_MEAN)) for value in column] if measure.summary == "gmean"
+                  else column)
+        out.append(zscores(np.array(values, dtype=float), means[:, j], stddevs[:, j], found[:, j]).tolist())
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- output
@@ -308,12 +420,19 @@ def _line(name: str, topic: str, text: str) -> str:
     return f"{name:<22}\t{topic}\t{text}\n"
 
 
-def _summary(measure: TrecMeasure, column: list) -> float:
-    return summarize(column, measure.summary)  # topics in trec_eval's order already
+def _summary(measure: TrecMeasure, column: list, zscored: bool) -> float:
+    """The topics' values combined (in trec_eval's order already); under ``-Z`` a geometric mean's values are
+    z-scores of logarithms, combined as trec_eval combines them (``exp`` of their mean)."""
+    if zscored and measure.summary == "gmean":
+        return math.exp(summarize(column, "mean"))
+    return summarize(column, measure.summary)
 
 
 def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True) -> str:
-    """trec_eval's output: with ``per_topic`` (``-q``) every topic's values first, then the summary."""
+    """trec_eval's output: with ``per_topic`` (``-q``) every topic's values first, then the summary; z-scores
+    (``-Z``) as ``Z`` and the name, every value with 4 decimals (``meas_print_single.c``,
+    ``meas_print_final.c``)."""
+    z = "Z" if evaluation.zscored else ""
     out: list[str] = []
     if per_topic:  # each printed value's texts for all topics at once, then interleaved topic by topic
         printed = []
@@ -321,10 +440,12 @@ def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True
             if not measure.per_topic:
                 continue
             for name, column in zip(names, columns, strict=True):
-                texts = ([f"'{value}'" for value in column] if measure.name == "relstring" else
-                         [str(int(value)) for value in column] if measure.kind == "long" else
+                if measure.name == "relstring":
+                    printed.append((f"{name:<22}\t", [f"'{value}'" for value in column]))
+                    continue
+                texts = ([str(int(value)) for value in column] if measure.kind == "long" and not z else
                          [_number(value) for value in column])
-                printed.append((f"{name:<22}\t", texts))
+                printed.append((f"{z}{name:<22}\t", texts))
         for row, topic in enumerate(evaluation.topics):
             out.extend(f"{head}{topic}\t{texts[row]}\n" for head, texts in printed)
     if summary:
@@ -333,31 +454,35 @@ def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True
             if measure.summary == "runid":
                 out.append(_line("runid", "all", evaluation.runid))
             elif measure.summary == "count":
-                out.append(_line(names[0], "all", str(count)))
+                out.append(f"{z}{names[0]:<22}\tall\t{_number(count) if z else count}\n")
             elif measure.summary != "none":
                 for name, column in zip(names, columns, strict=True):
-                    value = evaluation.totals.get(name, _summary(measure, column))
-                    out.append(_line(name, "all", str(int(value)) if measure.kind == "long" else _number(value)))
+                    value = evaluation.totals.get(name, _summary(measure, column, evaluation.zscored))
+                    text = str(int(value)) if measure.kind == "long" and not z else _number(value)
+                    out.append(f"{z}{name:<22}\tall\t{text}\n")
     return "".join(out)
 
 
 # ------------------------------------------------------------------------------------------ command line
 USAGE = ("usage: python -m workbench trec_eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] "
-         "[--score-precision float64|float32] [-m MEASURE[.PARAMS]]... QRELS RUN")
+         "[-R qrels|prefs|qrels_prefs|qrels_jg] [-Z ZSCORES] [--score-precision float64|float32] "
+         "[-m MEASURE[.PARAMS]]... REL_INFO RUN")
 _LONG = ["help", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "level_for_rel=", "nosummary",
-         "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic=", "score-precision="]
+         "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic=", "Rel_info_format=", "Zscore=",
+         "score-precision="]
 
 
 def main(argv: Sequence[str]) -> int:
     """Parse trec_eval's options (``getopt_long``, arguments may be glued: ``-mP.5``, ``-M100``), evaluate
     and print to standard output. Bad input raises a :class:`~workbench.errors.WorkbenchError`."""
     try:
-        found, paths = getopt.gnu_getopt(list(argv), "hqm:cl:nJN:M:", _LONG)
+        found, paths = getopt.gnu_getopt(list(argv), "hqm:cl:nJN:M:R:Z:", _LONG)
     except getopt.GetoptError as error:
         raise TrecEvalError(f"{error} ({USAGE})") from None
     requests: list[str] = []
     per_topic, summary = False, True
     settings: dict = {}
+    zscores_path = None
     for flag, value in found:
         if flag in ("-h", "--help"):
             emit(f"{USAGE}\n{__doc__}")
@@ -372,6 +497,10 @@ def main(argv: Sequence[str]) -> int:
             summary = False
         elif flag in ("-J", "--Judged_docs_only"):
             settings["judged_only"] = True
+        elif flag in ("-R", "--Rel_info_format"):
+            settings["rel_format"] = value
+        elif flag in ("-Z", "--Zscore"):
+            zscores_path = value
         elif flag == "--score-precision":
             if value not in SCORE_PRECISIONS:
                 raise TrecEvalError(f"--score-precision {value}: give one of {', '.join(SCORE_PRECISIONS)}")
@@ -382,10 +511,10 @@ def main(argv: Sequence[str]) -> int:
                    "--Max_retrieved_per_topic": "max_docs"}[flag]
             settings[key] = atol(os.fsencode(value))  # the bytes typed, as C's argv holds them
     if len(paths) != 2:
-        raise TrecEvalError(f"expected the qrels and the run file, got {len(paths)} paths ({USAGE})")
+        raise TrecEvalError(f"expected the relevance file and the run file, got {len(paths)} paths ({USAGE})")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WorkbenchWarning)
-        evaluation = evaluate(paths[0], paths[1], requests, Options(**settings))
+        evaluation = evaluate(paths[0], paths[1], requests, Options(**settings), zscores_path)
     for warning in caught:
         say(f"workbench trec_eval: note: {warning.message}")
     printed = render(evaluation, per_topic=per_topic, summary=summary)

@@ -12,6 +12,7 @@ from workbench.analysis.constraints import (
     filtering_report,
     table6_report,
 )
+from workbench.analysis.deltas import topic_deltas
 from workbench.analysis.folds import FoldsError, aggregate_folds, group_systems
 from workbench.analysis.precision_recall import CurveError, curve_summary, precision_recall
 from workbench.analysis.report import ComparisonReport, compare_report
@@ -64,6 +65,7 @@ __all__ = [
     "table6_report",
     "tau_ap",
     "top_n_strictness",
+    "topic_deltas",
     "tukey_hsd",
     "uir",
     "uir_matrix",

@@ -15,6 +15,7 @@ from workbench.charts.builders import (
 )
 from workbench.charts.comparisons import agreement_chart, tukey_chart
 from workbench.charts.curves import precision_recall_chart
+from workbench.charts.deltas import topic_deltas_chart
 from workbench.charts.export import enable_offline, save_chart
 from workbench.charts.live import with_data
 
@@ -33,6 +34,7 @@ __all__ = [
     "save_chart",
     "scores_chart",
     "strictness_chart",
+    "topic_deltas_chart",
     "tukey_chart",
     "uir_heatmap",
     "with_data",

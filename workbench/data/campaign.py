@@ -250,6 +250,14 @@ class Campaign:
             warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=3)
         return Scores(rows, attrs)
 
+    def explain(self, system: str, topic: str | None, measure: str | Measure, missing_topics: str = "zero"):
+        """``measure`` of ``system`` on ``topic`` explained (a :class:`~workbench.MeasureExplanation` whose rows
+        add up to this campaign's value for that topic); ``topic=None`` explains every gold topic at once (a
+        ``topic`` column; ``.scores`` per topic). See :mod:`workbench.data.explain`."""
+        from workbench.data.explain import explain_run
+
+        return explain_run(self, system, topic, measure, missing_topics)
+
     def _ranking_scores(self, names: list[str], placeholders: bool) -> tuple[dict[str, dict[str, dict[str, float]]],
                                                                              list[str]]:
         """The ranking measures among ``names`` scored for each system in one pass over one ranked gain table

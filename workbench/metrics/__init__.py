@@ -8,7 +8,12 @@ def _load_measures() -> None:
     from workbench.metrics import baselines, clustering, filtering, ranking, reliability  # noqa: F401
 
 
-registry.set_loader(_load_measures)
+def _load_explanations() -> None:
+    """Import the explanations of the measures: the registry calls this before its first question about one."""
+    from workbench.metrics import explanations  # noqa: F401
+
+
+registry.set_loader(_load_measures, _load_explanations)
 
 from workbench.metrics.registry import Measure, UnknownMeasureError, evaluate, measures, parse  # noqa: E402
 

@@ -115,9 +115,10 @@ def absolute_effectiveness(g_ret: float, g_exp: float, r: int, g: int, beta: flo
 
 
 # ------------------------------------------------------------------------------ measures on organizations
-def _absolute_scores(gold: Organization, output: Organization, *, beta: float, search: str,
-                     n: int | None) -> dict[str, float]:
-    """P_abs, R_abs and E_abs of an output against a gold whose positive documents are the relevant ones.
+def absolute_setting(gold: Organization, output: Organization, *, beta: float = 1.0, search: str = "single",
+                     n: int | None = None) -> tuple[frozenset[str], frozenset[str], Fraction]:
+    """What the absolute measures read from an output against a gold whose positive documents are the relevant
+    ones: ``(retrieved, relevant, g_exp)``.
 
     ``search="single"``: the output's prioritised documents are the retrieved set, g_exp = μ(r).
     ``search="optimal"``: the output's cluster with the smallest E is kept (optimal cluster search) and
@@ -145,7 +146,15 @@ def _absolute_scores(gold: Organization, output: Organization, *, beta: float, s
         g_exp = expected_best_of(n, g, size, len(clusters))
     else:
         raise BaselineInputError(f"search must be 'single' or 'optimal', got {search!r}")
-    g_ret, r = len(retrieved & relevant), len(retrieved)
+    return frozenset(retrieved), relevant, g_exp
+
+
+def _absolute_scores(gold: Organization, output: Organization, *, beta: float, search: str,
+                     n: int | None) -> dict[str, float]:
+    """P_abs, R_abs and E_abs of an output against a gold whose positive documents are the relevant ones
+    (:func:`absolute_setting` says which documents are retrieved and how many relevant ones chance brings)."""
+    retrieved, relevant, g_exp = absolute_setting(gold, output, beta=beta, search=search, n=n)
+    g_ret, r, g = len(retrieved & relevant), len(retrieved), len(relevant)
     return {"P_abs": absolute_precision(g_ret, g_exp, r), "R_abs": absolute_recall(g_ret, g_exp, g),
             "E_abs": absolute_effectiveness(g_ret, g_exp, r, g, beta), "g_exp": float(g_exp)}
 

@@ -237,23 +237,33 @@ def _flat_cell(c: ClusterContingency, docs: np.ndarray):
     return c.output.indices[c.output.indptr[docs]], c.gold.indices[c.gold.indptr[docs]]
 
 
-def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> dict[str, float]:
-    """Extended BCubed ``{"precision", "recall", "f"}`` (Amigó et al. 2009 §4.2; seed 000 §3.2, §4.2).
+@dataclass(frozen=True)
+class BCubedItems:
+    """BCubed precision and recall item by item (:func:`bcubed_items`), each side in the groups its average adds
+    in turn (flat documents, documents in several clusters or classes, gold documents the output lacks). For each
+    value: the document (an index into ``ClusterContingency.documents``) and the output cluster (precision) or
+    gold class (recall) of the occurrence it scores (-1: the document as a whole, in the ``"item"`` variant)."""
 
-    Multiplicity precision of a document pair: min(cX, cG)/cX, recall min(cX, cG)/cG, where cX and cG
-    count the output clusters and gold classes the two documents share (a document pairs with itself).
+    precision: tuple[np.ndarray, ...]
+    precision_documents: tuple[np.ndarray, ...]
+    precision_clusters: tuple[np.ndarray, ...]
+    recall: tuple[np.ndarray, ...]
+    recall_documents: tuple[np.ndarray, ...]
+    recall_classes: tuple[np.ndarray, ...]
 
-    - ``variant="item"``: precision(d) averages multiplicity precision over the documents sharing an output
-      cluster with d; BCubed precision averages over documents (the ``bcubed`` package).
-    - ``variant="occurrence"``: each (document, cluster) occurrence is an item: it averages multiplicity
-      precision over the members of its own cluster; BCubed precision averages over occurrences (seed 000
-      §4.2; PyEvALL's ReliabilityBCubed / SensitivityBCubed). Equal to ``"item"`` without overlap.
 
-    Only documents in the gold are scored (see the module's ``unmatched`` policies). Flat documents use
-    the contingency (n_ij/|C_i|); documents in several clusters or classes are computed from their
-    neighbourhoods, so the cost is O(nnz + Σ_overlapping |neighbourhood|). F is F_α; NaN where no gold
-    document is returned (precision) or the gold is empty (recall).
-    """
+def _mean_of_groups(groups: tuple[np.ndarray, ...]) -> float:
+    """The mean of the values of ``groups``, each group's sum added in turn; NaN without values."""
+    total = float(groups[0].sum())
+    for group in groups[1:]:
+        total += float(group.sum())
+    count = sum(len(group) for group in groups)
+    return total / count if count else math.nan
+
+
+def bcubed_items(c: ClusterContingency, variant: str = "item") -> BCubedItems:
+    """Every item's BCubed precision and recall (the values :func:`bcubed` averages); see :func:`bcubed` for the
+    variants and :class:`BCubedItems` for the layout."""
     import scipy.sparse as sp
     if variant not in VARIANTS:
         raise ClusteringInputError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
@@ -272,45 +282,71 @@ def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> 
     n_ij = np.asarray(table[fi, fj]).ravel().astype(float) if len(flat_docs) else np.zeros(0)
 
     # ---- precision
+    p_flat = n_ij / out_gold_sizes[fi] if len(flat_docs) else np.zeros(0)
+    precision, p_docs, p_clusters = [p_flat], [flat_docs], [fi.astype(np.int64)]
     if variant == "item":
-        p_flat = n_ij / out_gold_sizes[fi] if len(flat_docs) else np.zeros(0)
-        p_sum, p_count = float(p_flat.sum()), len(flat_docs)
         if len(explicit):
             ratio, neighbours = _explicit_ratios(explicit, c, in_gold, "output")
-            p_sum += float((np.asarray(ratio.sum(axis=1)).ravel() / neighbours).sum())
-            p_count += len(explicit)
+            precision.append(np.asarray(ratio.sum(axis=1)).ravel() / neighbours)
+            p_docs.append(explicit)
+            p_clusters.append(np.full(len(explicit), -1))
         if c.policy == "weps":  # gold documents the output lacks: precision 1, averaged over gold documents
-            missing = int((in_gold & (nx == 0)).sum())
-            p_sum, p_count = p_sum + missing, p_count + missing
-    else:
-        p_flat = n_ij / out_gold_sizes[fi] if len(flat_docs) else np.zeros(0)
-        p_sum, p_count = float(p_flat.sum()), len(flat_docs)
-        if len(explicit):
-            ratio, _ = _explicit_ratios(explicit, c, in_gold, "output")
-            per_cluster = sp.csr_array(ratio @ c.output)  # Σ over members of each cluster
-            member = c.output[explicit]
-            vals = np.asarray(per_cluster[member.nonzero()]).ravel()
-            sizes = out_gold_sizes[member.nonzero()[1]]
-            p_sum += float((vals / sizes).sum())
-            p_count += int(member.nnz)
-    precision = p_sum / p_count if p_count else math.nan
+            missing = np.flatnonzero(in_gold & (nx == 0))
+            precision.append(np.ones(len(missing)))
+            p_docs.append(missing)
+            p_clusters.append(np.full(len(missing), -1))
+    elif len(explicit):
+        ratio, _ = _explicit_ratios(explicit, c, in_gold, "output")
+        per_cluster = sp.csr_array(ratio @ c.output)  # Σ over members of each cluster
+        member = c.output[explicit]
+        rows, clusters = member.nonzero()
+        vals = np.asarray(per_cluster[rows, clusters]).ravel()
+        precision.append(vals / out_gold_sizes[clusters])
+        p_docs.append(explicit[rows])
+        p_clusters.append(clusters.astype(np.int64))
 
     # ---- recall
     explicit_r = np.flatnonzero(in_gold & ~flat)
     r_flat = n_ij / gold_sizes[fj] if len(flat_docs) else np.zeros(0)
-    r_sum, r_count = float(r_flat.sum()), len(flat_docs)
+    recall, r_docs, r_classes = [r_flat], [flat_docs], [fj.astype(np.int64)]
     if len(explicit_r):
         ratio, neighbours = _explicit_ratios(explicit_r, c, in_gold, "gold")
         if variant == "item":
-            r_sum += float((np.asarray(ratio.sum(axis=1)).ravel() / neighbours).sum())
-            r_count += len(explicit_r)
+            recall.append(np.asarray(ratio.sum(axis=1)).ravel() / neighbours)
+            r_docs.append(explicit_r)
+            r_classes.append(np.full(len(explicit_r), -1))
         else:
             per_class = sp.csr_array(ratio @ c.gold)
             member = c.gold[explicit_r]
-            vals = np.asarray(per_class[member.nonzero()]).ravel() if ratio.nnz else np.zeros(member.nnz)
-            r_sum += float((vals / gold_sizes[member.nonzero()[1]]).sum())
-            r_count += int(member.nnz)
-    recall = r_sum / r_count if r_count else math.nan
+            rows, classes = member.nonzero()
+            vals = np.asarray(per_class[rows, classes]).ravel() if ratio.nnz else np.zeros(member.nnz)
+            recall.append(vals / gold_sizes[classes])
+            r_docs.append(explicit_r[rows])
+            r_classes.append(classes.astype(np.int64))
+    return BCubedItems(tuple(precision), tuple(p_docs), tuple(p_clusters), tuple(recall), tuple(r_docs),
+                       tuple(r_classes))
+
+
+def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> dict[str, float]:
+    """Extended BCubed ``{"precision", "recall", "f"}`` (Amigó et al. 2009 §4.2; seed 000 §3.2, §4.2).
+
+    Multiplicity precision of a document pair: min(cX, cG)/cX, recall min(cX, cG)/cG, where cX and cG
+    count the output clusters and gold classes the two documents share (a document pairs with itself).
+
+    - ``variant="item"``: precision(d) averages multiplicity precision over the documents sharing an output
+      cluster with d; BCubed precision averages over documents (the ``bcubed`` package).
+    - ``variant="occurrence"``: each (document, cluster) occurrence is an item: it averages multiplicity
+      precision over the members of its own cluster; BCubed precision averages over occurrences (seed 000
+      §4.2; PyEvALL's ReliabilityBCubed / SensitivityBCubed). Equal to ``"item"`` without overlap.
+
+    Only documents in the gold are scored (see the module's ``unmatched`` policies). Flat documents use
+    the contingency (n_ij/|C_i|); documents in several clusters or classes are computed from their
+    neighbourhoods, so the cost is O(nnz + Σ_overlapping |neighbourhood|). F is F_α; NaN where no gold
+    document is returned (precision) or the gold is empty (recall). The values averaged, item by item:
+    :func:`bcubed_items`.
+    """
+    items = bcubed_items(c, variant)
+    precision, recall = _mean_of_groups(items.precision), _mean_of_groups(items.recall)
     return {"precision": precision, "recall": recall, "f": f_alpha(precision, recall, alpha)}
 
 
@@ -333,6 +369,34 @@ def _flat_table(c: ClusterContingency) -> np.ndarray | None:
     return table
 
 
+def flat_cells(c: ClusterContingency) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The cell of every gold document in :func:`_flat_table` (its row: the document's output cluster, or its own
+    singleton row when the output lacks it; its column: its class), as ``(documents, rows, columns)``; None with
+    overlap. Entry (r, k) of the table counts the documents whose cell is (r, k)."""
+    nx, ng = _row_counts(c.output), _row_counts(c.gold)
+    in_gold = ng > 0
+    if (nx[in_gold] > 1).any() or (ng > 1).any():
+        return None
+    documents = np.flatnonzero(in_gold)
+    columns = c.gold.indices[c.gold.indptr[documents]]
+    counts = np.asarray(c.table.sum(axis=1)).ravel() if c.table.shape[0] else np.zeros(0)
+    kept = np.cumsum(counts > 0) - 1  # the row of each output cluster holding gold documents
+    returned = nx[documents] > 0
+    rows = np.empty(len(documents), dtype=np.int64)
+    rows[returned] = kept[c.output.indices[c.output.indptr[documents[returned]]]]
+    rows[~returned] = int((counts > 0).sum()) + np.arange(int((~returned).sum()))
+    return documents, rows, columns
+
+
+def mutual_information_cells(table: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The non-empty cells (i, j) of a contingency and their terms (n_ij/N)·log(N·n_ij/(a_i·b_j)), in nats."""
+    n = table.sum()
+    a, b = table.sum(axis=1), table.sum(axis=0)
+    i, j = np.nonzero(table)
+    nij = table[i, j].astype(float)
+    return i, j, nij / n * (np.log(nij * n) - np.log(a[i].astype(float) * b[j]))
+
+
 def _entropy(counts: np.ndarray) -> float:
     counts = counts[counts > 0].astype(float)
     total = counts.sum()
@@ -347,14 +411,9 @@ def mutual_information(c: ClusterContingency) -> float:
     table = _flat_table(c)
     if table is None:
         return math.nan
-    n = table.sum()
-    if n == 0 or table.shape[0] == 1 or table.shape[1] == 1:
+    if table.sum() == 0 or table.shape[0] == 1 or table.shape[1] == 1:
         return 0.0
-    a, b = table.sum(axis=1), table.sum(axis=0)
-    i, j = np.nonzero(table)
-    nij = table[i, j].astype(float)
-    value = float((nij / n * (np.log(nij * n) - np.log(a[i].astype(float) * b[j]))).sum())
-    return max(value, 0.0)
+    return max(float(mutual_information_cells(table)[2].sum()), 0.0)
 
 
 def entropy(c: ClusterContingency) -> float:
@@ -408,11 +467,15 @@ def nmi(c: ClusterContingency, average_method: str = "arithmetic") -> float:
     table, limit = _normalisable_table(c, average_method)
     if table is None:
         return limit
-    mi = mutual_information(c)
+    return nmi_of(mutual_information(c), _entropy(table.sum(axis=0)), _entropy(table.sum(axis=1)), average_method)
+
+
+def nmi_of(mi: float, h_c: float, h_k: float, average_method: str = "arithmetic") -> float:
+    """NMI from the mutual information and the entropies of the classes H(C) and of the clusters H(K): 0 when
+    MI is 0, else min(MI / mean(H(C), H(K)), 1)."""
     if mi == 0:
         return 0.0
-    normaliser = _generalized_average(_entropy(table.sum(axis=0)), _entropy(table.sum(axis=1)), average_method)
-    return float(min(mi / normaliser, 1.0))
+    return float(min(mi / _generalized_average(h_c, h_k, average_method), 1.0))
 
 
 def expected_mutual_information(table: np.ndarray) -> float:
@@ -457,10 +520,16 @@ def adjusted_mutual_information(c: ClusterContingency, average_method: str = "ar
         return limit
     if table.shape[0] == 1 or table.shape[1] == 1:
         return 0.0
-    emi = expected_mutual_information(table)
-    normaliser = _generalized_average(_entropy(table.sum(axis=0)), _entropy(table.sum(axis=1)), average_method)
+    return ami_of(mutual_information(c), expected_mutual_information(table), _entropy(table.sum(axis=0)),
+                  _entropy(table.sum(axis=1)), average_method)
+
+
+def ami_of(mi: float, emi: float, h_c: float, h_k: float, average_method: str = "arithmetic") -> float:
+    """AMI from MI, its expectation E[MI] and the entropies H(C), H(K), rounding guarded as
+    :func:`adjusted_mutual_information` says."""
+    normaliser = _generalized_average(h_c, h_k, average_method)
     eps, rounding = float(np.finfo(np.float64).eps), 1e-12 * max(normaliser, 1.0)
-    numerator, denominator = mutual_information(c) - emi, normaliser - emi
+    numerator, denominator = mi - emi, normaliser - emi
     numerator = -max(-numerator, eps) if numerator < -rounding else max(numerator, eps)
     denominator = -max(-denominator, eps) if denominator < -rounding else max(denominator, eps)
     return float(numerator / denominator)
@@ -472,8 +541,12 @@ def variation_of_information(c: ClusterContingency) -> float:
     table = _flat_table(c)
     if table is None:
         return math.nan
-    value = _entropy(table.sum(axis=0)) + _entropy(table.sum(axis=1)) - 2 * mutual_information(c)
-    return max(value, 0.0)
+    return vi_of(_entropy(table.sum(axis=0)), _entropy(table.sum(axis=1)), mutual_information(c))
+
+
+def vi_of(h_c: float, h_k: float, mi: float) -> float:
+    """VI = H(C) + H(K) − 2·MI, never below 0 (rounding)."""
+    return max(h_c + h_k - 2 * mi, 0.0)
 
 
 def homogeneity_completeness_v(c: ClusterContingency, beta: float = 1.0) -> dict[str, float]:
@@ -484,8 +557,11 @@ def homogeneity_completeness_v(c: ClusterContingency, beta: float = 1.0) -> dict
     table = _flat_table(c)
     if table is None:
         return {"homogeneity": math.nan, "completeness": math.nan, "v": math.nan}
-    h_c, h_k = _entropy(table.sum(axis=0)), _entropy(table.sum(axis=1))
-    mi = mutual_information(c)
+    return hcv_of(_entropy(table.sum(axis=0)), _entropy(table.sum(axis=1)), mutual_information(c), beta)
+
+
+def hcv_of(h_c: float, h_k: float, mi: float, beta: float = 1.0) -> dict[str, float]:
+    """Homogeneity, completeness and V from H(C), H(K) and MI (see :func:`homogeneity_completeness_v`)."""
     h = 1.0 if h_c == 0 else mi / h_c
     comp = 1.0 if h_k == 0 else mi / h_k
     v = 0.0 if h + comp == 0 else (1 + beta) * h * comp / (beta * h + comp)
@@ -501,11 +577,23 @@ def pair_counts(c: ClusterContingency) -> dict[str, int]:
     the output lacks is together with nothing. Counted per document from neighbourhood sizes, O(nnz) for
     documents in one cluster and one class.
     """
+    size_x, size_g, size_both, in_gold = pair_sizes(c)
+    items = int(in_gold.sum())
+    self_pairs = (in_gold & (_row_counts(c.output) > 0)).astype(np.int64)
+    pred = int((size_x - self_pairs)[in_gold].sum()) // 2
+    true = int((size_g - 1)[in_gold].sum()) // 2
+    tp = int((size_both - self_pairs)[in_gold].sum()) // 2
+    fp, fn = pred - tp, true - tp
+    return {"tp": tp, "fp": fp, "fn": fn, "tn": items * (items - 1) // 2 - tp - fp - fn}
+
+
+def pair_sizes(c: ClusterContingency) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per document, the gold documents it is together with in the output, in the gold and in both (itself
+    included when it is on that side), and whether it is a gold document: what :func:`pair_counts` counts."""
     import scipy.sparse as sp
     nx, ng = _row_counts(c.output), _row_counts(c.gold)
     in_gold = ng > 0
     items = int(in_gold.sum())
-    returned = in_gold & (nx > 0)
     out_gold_sizes = np.asarray(c.output[in_gold].sum(axis=0)).ravel() if items else np.zeros(0)
     flat = (nx == 1) & (ng == 1)
     size_x = np.zeros(len(nx), dtype=np.int64)
@@ -524,24 +612,27 @@ def pair_counts(c: ClusterContingency) -> dict[str, int]:
         size_x[docs] = _row_counts(cx)
         size_g[docs] = _row_counts(cg)
         size_both[docs] = _row_counts(sp.csr_array(cx.multiply(cg)))
-    self_pairs = returned.astype(np.int64)
-    pred = int((size_x - self_pairs)[in_gold].sum()) // 2
-    true = int((size_g - 1)[in_gold].sum()) // 2
-    tp = int((size_both - self_pairs)[in_gold].sum()) // 2
-    fp, fn = pred - tp, true - tp
-    return {"tp": tp, "fp": fp, "fn": fn, "tn": items * (items - 1) // 2 - tp - fp - fn}
+    return size_x, size_g, size_both, in_gold
 
 
 def rand(c: ClusterContingency) -> float:
     """Rand index = (tp + tn) / C(N, 2); 1 when there are fewer than two items (scikit-learn)."""
-    p = pair_counts(c)
+    return rand_of(pair_counts(c))
+
+
+def rand_of(p: dict[str, float]) -> float:
+    """The Rand index of the pair counts ``{"tp", "fp", "fn", "tn"}``."""
     total = sum(p.values())
     return 1.0 if total == 0 else (p["tp"] + p["tn"]) / total
 
 
 def adjusted_rand(c: ClusterContingency) -> float:
     """Hubert–Arabie adjusted Rand index (scikit-learn's pair-confusion form); 1 when fp = fn = 0."""
-    p = pair_counts(c)
+    return adjusted_rand_of(pair_counts(c))
+
+
+def adjusted_rand_of(p: dict[str, float]) -> float:
+    """The adjusted Rand index of the pair counts ``{"tp", "fp", "fn", "tn"}``."""
     tp, fp, fn, tn = p["tp"], p["fp"], p["fn"], p["tn"]
     if fn == 0 and fp == 0:
         return 1.0
@@ -550,7 +641,11 @@ def adjusted_rand(c: ClusterContingency) -> float:
 
 def jaccard(c: ClusterContingency) -> float:
     """Pair-counting Jaccard = tp / (tp + fp + fn); 1 when no pair is together on either side."""
-    p = pair_counts(c)
+    return jaccard_of(pair_counts(c))
+
+
+def jaccard_of(p: dict[str, float]) -> float:
+    """The pair-counting Jaccard coefficient of the pair counts ``{"tp", "fp", "fn", "tn"}``."""
     denom = p["tp"] + p["fp"] + p["fn"]
     return 1.0 if denom == 0 else p["tp"] / denom
 
@@ -564,9 +659,13 @@ def fowlkes_mallows(c: ClusterContingency, convention: str = "sklearn") -> float
     Its limits differ between tools: ``"sklearn"`` gives 0 whenever tp = 0; ``"weps"`` (the WePS scorer's
     PM) gives 1 when either side has no pair together (e.g. the one-in-one baseline), else the formula.
     """
+    return fowlkes_mallows_of(pair_counts(c), convention)
+
+
+def fowlkes_mallows_of(p: dict[str, float], convention: str = "sklearn") -> float:
+    """Fowlkes–Mallows of the pair counts ``{"tp", "fp", "fn", "tn"}`` under ``convention``."""
     if convention not in FM_CONVENTIONS:
         raise ClusteringInputError(f"convention must be one of {', '.join(FM_CONVENTIONS)}, got {convention!r}")
-    p = pair_counts(c)
     tp = p["tp"]
     if convention == "weps" and (tp + p["fp"] == 0 or tp + p["fn"] == 0):
         return 1.0

@@ -30,11 +30,12 @@ def dominance_sums(x: np.ndarray, y: np.ndarray, values: np.ndarray) -> tuple[np
     """``(lower, upper)`` with ``lower[:, i] = Σ_{j : x[j] < x[i] and y[j] < y[i]} values[:, j]`` and
     ``upper[:, i] = Σ_{j : x[j] > x[i] and y[j] > y[i]} values[:, j]`` (``values`` of shape (k, n)).
 
-    Offline divide and conquer over the dyadic blocks of x's ranks (CDQ): at level b every point of a right
-    child block collects the values of the left child block with smaller y, and every point of a left child
-    block those of the right child block with larger y, found by one stable sort and two cumulative sums per
-    level, along whichever coordinate has fewer distinct values (a graded gold has few levels: then only a
-    few passes). Exact for ties: equal x or equal y never count.
+    When the (x rank, y rank) grid has no more cells than there are points (few levels on both sides), prefix
+    sums over the grid. Otherwise offline divide and conquer over the dyadic blocks of x's ranks (CDQ): at
+    level b every point of a right child block collects the values of the left child block with smaller y,
+    and every point of a left child block those of the right child block with larger y, found by one stable
+    sort and two cumulative sums per level, along whichever coordinate has fewer distinct values (a graded
+    gold has few levels: then only a few passes). Exact for ties: equal x or equal y never count.
     """
     values = np.atleast_2d(np.asarray(values, dtype=float))
     n = len(x)
@@ -42,6 +43,17 @@ def dominance_sums(x: np.ndarray, y: np.ndarray, values: np.ndarray) -> tuple[np
     if n < 2:
         return lower, upper
     rx, ry = _ranks(x), _ranks(y)
+    shape = (int(rx.max()) + 2, int(ry.max()) + 2)  # a zero row and column beyond each end
+    if shape[0] * shape[1] <= n:
+        cell = rx * shape[1] + ry
+        for low_row, up_row, column in zip(lower, upper, values, strict=True):
+            grid = np.bincount(cell, column, shape[0] * shape[1]).reshape(shape)
+            below_left = np.zeros(shape)  # [i, j]: Σ over x rank < i and y rank < j
+            below_left[1:, 1:] = grid[:-1, :-1].cumsum(axis=0).cumsum(axis=1)
+            above_right = grid[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]  # x rank ≥ i, y rank ≥ j
+            low_row[:] = below_left[rx, ry]
+            up_row[:] = above_right[rx + 1, ry + 1]
+        return lower, upper
     if ry.max() < rx.max():  # the condition is symmetric: divide along the coordinate with fewer values
         rx, ry = ry, rx
     n_y = int(ry.max()) + 1

@@ -189,7 +189,9 @@ class MeasureSpec:
 
 _REGISTRY: dict[str, MeasureSpec] = {}
 _BY_NAME: dict[str, MeasureSpec] = {}
+_EXPLAINED: dict[str, tuple[Callable[..., Any], str]] = {}  # measure name → (explainer, how it is explained)
 _loader: list[Callable[[], None]] = []  # imports the modules that register measures (set by workbench.metrics)
+_explanations_loader: list[Callable[[], None]] = []  # imports the explanations of the measures (idem)
 
 
 def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
@@ -221,16 +223,43 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
     return spec
 
 
-def set_loader(loader: Callable[[], None]) -> None:
+def explains(name: str, explainer: Callable[..., Any], how: str) -> None:
+    """Record how the registered measure ``name`` is explained: ``explainer(gold, output, measure)`` and ``how``
+    in words (``"per document"``, ``"through its parts: precision, recall"``...), called by
+    :mod:`workbench.metrics.explanations` for every measure it explains."""
+    if name not in _REGISTRY:
+        raise ValueError(f"cannot explain {name!r}: no such measure is registered")
+    _EXPLAINED[name] = (explainer, how)
+
+
+def explanation_of(measure: str | Measure) -> tuple[Callable[..., Any], str]:
+    """``(explainer, how)`` recorded for a measure (:func:`explains`); :class:`UnknownMeasureError` for an unknown
+    name, ``LookupError`` for a registered measure nobody explains."""
+    spec = parse(measure).spec
+    _load_explanations()
+    if spec.name not in _EXPLAINED:
+        raise LookupError(f"measure {spec.name!r} has no explanation (workbench.metrics.explanations)")
+    return _EXPLAINED[spec.name]
+
+
+def set_loader(loader: Callable[[], None], explanations: Callable[[], None] | None = None) -> None:
     """The function that imports every module registering measures, called once before the first look-up by
-    name (the package :mod:`workbench.metrics` sets it, so that this module imports none of the measure
-    modules, which import it)."""
+    name, and the one that imports their explanations, called once before the first question about how a
+    measure is explained (the package :mod:`workbench.metrics` sets them, so that this module imports none of
+    the measure modules, which import it; a measure looked up by name loads no explanation)."""
     _loader[:] = [loader]
+    _explanations_loader[:] = [explanations] if explanations is not None else []
 
 
 def _load() -> None:
     while _loader:
         _loader.pop()()
+
+
+def _load_explanations() -> None:
+    _load()
+    while _explanations_loader:
+        _explanations_loader.pop()()
 
 
 def _parameters(spec: MeasureSpec) -> str:
@@ -527,10 +556,10 @@ def direction(measure: str | Measure) -> str:
 
 def measures() -> Any:
     """A DataFrame of every registered measure: name, aliases, task, parameters, range, direction, aggregate,
-    source, description."""
+    source, description, and how ``workbench.explain`` explains it (``explained``)."""
     import pandas as pd
 
-    _load()
+    _load_explanations()
     return pd.DataFrame(
         [
             {
@@ -543,6 +572,7 @@ def measures() -> Any:
                 "aggregate": spec.aggregate,
                 "source": spec.source,
                 "description": spec.description,
+                "explained": _EXPLAINED.get(spec.name, (None, ""))[1],
             }
             for spec in _REGISTRY.values()
         ]

@@ -10,19 +10,22 @@ other side (``../shared/design/RS-SEMANTICS.md``), so the kernels return that sh
   corrected for a document with itself (its numbers of clusters) and for the pairs of documents sharing two
   or more clusters on either side (found through their pairs of clusters): O(n + nnz + overlap pairs);
 * ≺ through two-way weighted dominance sums over (x level, other level) for documents with one occurrence
-  (O(n log² n), a few passes when one side has few levels). Documents with several occurrences (overlap) form
-  classes by their sorted x levels ℓ and other-side levels γ (signatures). Their pairs with single-occurrence
-  documents are rectangle sums and rectangle updates on the (x level, other level) grid in bands around the
-  levels the classes use (prefix sums; dominance sums when the grid is large). Their pairs with each other:
-  P = min(gg, gx)/gx = Σ_{t ≤ gx} [gg ≥ t]/gx splits into an x-signature and an other-signature factor, so a
-  few matrix products over the (ℓ, γ) counts do it when signatures are few (a graded gold, tens of
-  levels), and comparisons of every class entry's signatures with every class's, counted in small
-  integers, when they are many (rankings with overlap): O(E·Λ·Γ) or O(E·K) for E class entries, Λ and Γ
-  signatures, K classes — independent of the number of overlapping documents in the first case.
+  (O(n log² n); O(n + levels²) when both sides have few levels). Documents with several occurrences
+  (overlap) form classes by their sorted x levels ℓ and other-side levels γ (signatures). Their pairs with
+  single-occurrence documents are rectangle sums and rectangle updates on the (x level, other level) grid
+  in bands around the levels the classes use (prefix sums; dominance sums when the grid is large). Their
+  pairs with each other: P = min(gg, gx)/gx depends on the interval of ℓ_u each level of v falls in and the
+  interval of γ_u each other level of v falls in, so classes with p x levels and r other levels are points
+  of a (p + r)-dimensional grid of levels whose prefix sums, read at a class's corners, give its agreeing
+  mass in every combination of intervals: O(grid + classes) when levels are few (graded golds, tens of
+  levels on both sides); when they are many (rankings with repeated documents) every pair of classes is
+  compared, in small integers and cache-sized blocks: O(classes²) — neither is levels² × overlap.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,8 +33,9 @@ import numpy as np
 from workbench.metrics.dominance import dominance_sums
 
 _BLOCK = 1 << 22  # entries of the largest temporary matrix the overlap kernel builds at once
-_MATRIX_ADVANTAGE = 20  # a multiply-add in a matrix product against a step of the class-by-class path
-_SCAN_STEP = 20  # a step of the matrix path's scans of levels against entries, in multiply-adds
+_PAIR_BLOCK = 1 << 17  # pairs of classes compared at once: the block's arrays stay in cache between passes
+_GRID_CELLS = 1 << 23  # the largest grid of overlapping partners (cells per x level of theirs)
+_GATHER_STEPS = 8  # reading a cell of a partner grid, in steps of comparing a pair of levels
 _DENSE_GRID_CELLS = 1 << 22  # the largest band grid summed densely
 
 
@@ -55,6 +59,79 @@ class Side:
     def total(self) -> float:
         return float(self.weight.sum()) + self.tail
 
+    # Derived arrays, computed once per side: Reliability and Sensitivity read the same two sides.
+    @functools.cached_property
+    def doc_count(self) -> np.ndarray:
+        """Occurrences per document of the shared index."""
+        return np.bincount(self.doc, minlength=self.n_docs)
+
+    @functools.cached_property
+    def sole_occurrence(self) -> np.ndarray:
+        """Per document of the shared index, its occurrence if it occurs once, else −1."""
+        sole = np.full(self.n_docs, -1, dtype=np.int64)
+        once = np.flatnonzero(self.doc_count[self.doc] == 1)
+        sole[self.doc[once]] = once
+        return sole
+
+    @functools.cached_property
+    def single_level(self) -> np.ndarray:
+        """Per document of the shared index, its level if it occurs once, ``bottom`` if it is absent (the
+        rest or the tail; meaningless for a document with several occurrences)."""
+        level = np.full(self.n_docs, self.bottom, dtype=np.int64)
+        once = self.sole_occurrence >= 0
+        level[once] = self.level[self.sole_occurrence[once]]
+        return level
+
+    @functools.cached_property
+    def several(self) -> np.ndarray:
+        """The occurrences of the documents that occur several times, sorted by document, then level."""
+        index = np.flatnonzero(self.doc_count[self.doc] >= 2)
+        level = self.level[index]
+        if np.any(level[1:] < level[:-1]):  # an Organization lists them level by level: else sort by level first
+            index = index[_stable_order(level)]
+        return index[_stable_order(self.doc[index])]
+
+    @functools.cached_property
+    def contingencies(self) -> dict[int, tuple[Side, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+        """:func:`_contingency` with other sides, by their id (with the side, which keeps the id its own)."""
+        return {}
+
+    @functools.cached_property
+    def signatures(self) -> _Signatures:
+        """The sorted levels of the documents with several occurrences (:class:`_Signatures`)."""
+        return _Signatures.of(self)
+
+    def signatures_of(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The signatures of ``docs`` numbered from 0, a document occurring once (or absent, at ``bottom``)
+        having the signature of its single level: (signature per document, and the signatures' entries
+        (signature, level), sorted)."""
+        several = self.signatures
+        n_several = len(several.start) - 1
+        code = np.where(self.doc_count[docs] >= 2, several.of_doc[docs], n_several + self.single_level[docs])
+        used, signature, _ = _unique_ints(code)
+        is_several = used < n_several
+        sizes = np.r_[np.diff(several.start)[used[is_several]], np.ones(int((~is_several).sum()), dtype=np.int64)]
+        level = np.r_[several.level[_expand(several.start[used[is_several]], sizes[: is_several.sum()])],
+                      used[~is_several] - n_several]
+        return signature, np.repeat(np.arange(len(used)), sizes), level
+
+    @functools.cached_property
+    def sharing_two_clusters(self) -> np.ndarray:
+        """Keys d·n + d′ of the pairs of different documents that share two or more clusters: the documents
+        that have one pair of clusters in common, found through each document's pairs of clusters."""
+        doc, cluster = self.doc[self.several], self.cluster[self.several]
+        # Each document's pairs of clusters: every occurrence with the ones after it in the document's run.
+        ends = np.r_[np.flatnonzero(doc[1:] != doc[:-1]) + 1, len(doc)]
+        later = np.repeat(ends, np.diff(np.r_[0, ends])) - np.arange(len(doc)) - 1
+        left = np.repeat(np.arange(len(doc)), later)
+        right = _expand(np.arange(1, len(doc) + 1), later)
+        n_clusters = int(self.cluster.max(initial=0)) + 1
+        low, high = np.minimum(cluster[left], cluster[right]), np.maximum(cluster[left], cluster[right])
+        pair_code = _unique_ints(low * n_clusters + high)[1]
+        first, second = _members_by(pair_code, pair_code)
+        a, b = doc[left][first], doc[left][second]
+        return _unique_ints(a[a != b] * self.n_docs + b[a != b])[0]
+
 
 @dataclass(frozen=True)
 class Shares:
@@ -70,23 +147,92 @@ class Shares:
         return 0.0 if total == 0 else (float((x.weight * self.holds).sum()) + x.tail * self.tail_holds) / total
 
 
+def _share(agree: np.ndarray, related: np.ndarray) -> np.ndarray:
+    """agree / related, a share in [0, 1]: the sums are differences of prefix sums, which round by up to the
+    machine epsilon times the mass before them; where one level holds nearly all the mass (W_n near 1) that
+    rounding can carry a share a hair past 1 or below 0, and a score past its range."""
+    return np.clip(agree / related, 0.0, 1.0)
+
+
 def _expand(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Concatenate the ranges ``starts[i] : starts[i] + counts[i]``."""
     offsets = np.cumsum(counts) - counts
     return np.arange(int(counts.sum())) - np.repeat(offsets, counts) + np.repeat(starts, counts)
 
 
-def _members_by(keys: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every (j, i) with ``keys[i] == wanted[j]``, for small non-negative integer keys (a CSR lookup)."""
+def _stable_order(keys: np.ndarray) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` for non-negative integers: by 16-bit digits from the lowest (numpy
+    sorts 16-bit integers by radix: linear time), or by merging runs (timsort) when keys 64 places apart are
+    mostly in order (sorted up to short runs, as keys led by an Organization's clusters are)."""
+    if np.count_nonzero(keys[64:] < keys[:-64]) * 16 < len(keys):
+        return np.argsort(keys, kind="stable")
+    order = np.arange(len(keys))
+    top = int(keys.max(initial=0))
+    shift = 0
+    while shift == 0 or top >> shift:
+        digit = ((keys[order] if shift else keys) >> shift).astype(np.uint16)  # the low 16 bits
+        order = order[np.argsort(digit, kind="stable")]
+        shift += 16
+    return order
+
+
+def _unique_ints(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True, return_counts=True)`` for non-negative integers: by counting
+    when their range is small, else through :func:`_stable_order`."""
+    top = int(keys.max(initial=-1)) + 1
+    if top <= 4 * len(keys):
+        counts = np.bincount(keys, minlength=top)
+        present = counts > 0
+        return np.flatnonzero(present), (np.cumsum(present) - 1)[keys], counts[present]
+    order = _stable_order(keys)
+    ordered = keys[order]
+    new = np.r_[True, ordered[1:] != ordered[:-1]]
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse, np.diff(np.r_[np.flatnonzero(new), len(keys)])
+
+
+def _members_by(keys: np.ndarray, wanted: np.ndarray, order: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Every (j, i) with ``keys[i] == wanted[j]``, for small non-negative integer keys (a CSR lookup);
+    ``order`` sorts the keys when it is known."""
     size = int(max(keys.max(initial=-1), wanted.max(initial=-1))) + 1
     counts_by_key = np.bincount(keys, minlength=size)
     first_by_key = np.cumsum(counts_by_key) - counts_by_key
-    order = np.argsort(keys, kind="stable")
+    order = _stable_order(keys) if order is None else order
     counts = counts_by_key[wanted]
     return np.repeat(np.arange(len(wanted)), counts), order[_expand(first_by_key[wanted], counts)]
 
 
 # ---------------------------------------------------------------------------------------------- relatedness
+def _contingency(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair (i, j) of an occurrence of x and an occurrence of ``other`` of the same document, with the
+    number of such pairs between i's cluster and j's (the contingency of the clusters of both sides).
+    Reliability and Sensitivity read it with the sides exchanged: it is computed once per pair of sides."""
+    known = x.contingencies.get(id(other))
+    if known is not None and known[0] is other:
+        return known[1]
+    known = other.contingencies.get(id(x))
+    if known is not None and known[0] is x:
+        j, i, count = known[1]
+        return i, j, count
+    i, j = _same_document(x, other)
+    keys = x.cluster[i] * (int(other.cluster.max(initial=0)) + 1) + other.cluster[j]
+    order = _stable_order(keys)  # runs: x's clusters come in order along its occurrences
+    keys, i, j = keys[order], i[order], j[order]
+    sizes = np.diff(np.r_[np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]), len(keys)]) if len(keys) else keys
+    x.contingencies[id(other)] = (other, (i, j, np.repeat(sizes, sizes)))
+    return x.contingencies[id(other)][1]
+
+
+def _same_document(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (i, j) of an occurrence of x and an occurrence of ``other`` of the same document."""
+    count = other.doc_count[x.doc]
+    once, several = np.flatnonzero(count == 1), np.flatnonzero(count >= 2)
+    j, i = _members_by(other.doc[other.several], x.doc[several], np.arange(len(other.several)))
+    return np.r_[once, several[j]], np.r_[other.sole_occurrence[x.doc[once]], other.several[i]]
+
+
 def _co_clustered(side: Side, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Occurrence pairs (i, j) of two different documents among ``docs`` in one cluster of ``side``, with the
     document pair's key d·n + d′."""
@@ -96,20 +242,6 @@ def _co_clustered(side: Side, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     keep = side.doc[i] != side.doc[j]
     i, j = i[keep], j[keep]
     return i, j, side.doc[i] * side.n_docs + side.doc[j]
-
-
-def _sharing_two_clusters(side: Side) -> np.ndarray:
-    """Keys d·n + d′ of the pairs of different documents that share two or more clusters on ``side``: the
-    documents that have one pair of clusters in common, found through each document's pairs of clusters."""
-    several = np.bincount(side.doc, minlength=side.n_docs)[side.doc] >= 2
-    doc, cluster = side.doc[several], side.cluster[several]
-    left, right = _members_by(doc, doc)
-    keep = cluster[left] < cluster[right]
-    n_clusters = int(side.cluster.max(initial=0)) + 1
-    pair_code = np.unique(cluster[left[keep]] * n_clusters + cluster[right[keep]], return_inverse=True)[1]
-    first, second = _members_by(pair_code, pair_code)
-    a, b = doc[left[keep]][first], doc[left[keep]][second]
-    return np.unique(a[a != b] * side.n_docs + b[a != b])
 
 
 def relatedness_shares(x: Side, other: Side) -> Shares:
@@ -122,20 +254,18 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
     # Contingency M[C, K]: weight of x's occurrences in cluster C whose document is in other's cluster K;
     # Σ_{K ∋ d} M[C, K] is the mass of d's cluster C related to d, each partner d′ counted |r_other(d, d′)|
     # times.
-    xi, oj = _members_by(other.doc, x.doc)
-    n_other_clusters = int(other.cluster.max(initial=0)) + 1
-    _, inverse = np.unique(x.cluster[xi] * n_other_clusters + other.cluster[oj], return_inverse=True)
-    m = np.bincount(inverse, x.weight[xi])
-    agree = np.bincount(xi, m[inverse], minlength=n).astype(float)
+    # An occurrence's weight is its level's, so M[C, K] = w(C)·(the pairs of occurrences of one document in C
+    # and in K), counted once for both views of a pair of sides.
+    xi, _, count = _contingency(x, other)
+    agree = x.weight * np.bincount(xi, count, minlength=n)
 
     # P is min(|r_other|, |r_x|)/|r_x| (point 4): correct the pairs where either count exceeds one. A
     # document with itself: |r_x| and |r_other| are its numbers of clusters on each side.
-    x_count = np.bincount(x.doc, minlength=x.n_docs)[x.doc]
-    other_count = np.bincount(other.doc, minlength=x.n_docs)[x.doc]
+    x_count, other_count = x.doc_count[x.doc], other.doc_count[x.doc]
     agree += x.weight * (np.minimum(other_count, x_count) / x_count - other_count)
     # Two different documents sharing two or more clusters on either side (rare), each ordered pair on the
     # first document's occurrences.
-    special = np.union1d(_sharing_two_clusters(x), _sharing_two_clusters(other))
+    special = np.union1d(x.sharing_two_clusters, other.sharing_two_clusters)
     if len(special):
         docs = np.unique(np.r_[special // x.n_docs, special % x.n_docs])
         i, j, key = _co_clustered(x, docs)
@@ -149,7 +279,7 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
             r_other = np.where(other_keys[found] == keys, other_counts[found], 0)
         change = np.minimum(r_other, r_x) / r_x - r_other
         agree += np.bincount(i, x.weight[j] * change[inverse], minlength=n)
-    return Shares(agree / cluster_mass[x.cluster], 1.0 if x.tail > 0 else 0.0)
+    return Shares(_share(agree, cluster_mass[x.cluster]), 1.0 if x.tail > 0 else 0.0)
 
 
 def relatedness(x: Side, other: Side) -> float:
@@ -174,25 +304,25 @@ def priority_shares(x: Side, other: Side) -> Shares:
     n_levels = int(x.level.max()) + 1
     level_mass = np.bincount(x.level, x.weight, minlength=n_levels)
     level_size = np.bincount(x.level, minlength=n_levels)
-    # Each occurrence's priority-related mass: every other level and the tail (RS-SEMANTICS point 3).
-    related_mass = level_mass.sum() - level_mass[x.level] + x.tail
-    has_related = (n - level_size[x.level] > 0) | (x.tail > 0)
+    # Per level, its occurrences' priority-related mass: every other level and the tail (RS-SEMANTICS point
+    # 3); infinite where there is none, so that the share is 0. The levels above plus the levels below, never
+    # all of them less its own: under a steep discount one level holds nearly all the mass, and the difference
+    # would keep only the rounding of the rest.
+    above = np.r_[0.0, np.cumsum(level_mass)[:-1]]
+    below = np.r_[np.cumsum(level_mass[::-1])[:-1][::-1], 0.0]
+    related_mass = np.where((n - level_size > 0) | (x.tail > 0), above + below + x.tail, np.inf)
 
-    x_count = np.bincount(x.doc, minlength=x.n_docs)
-    other_count = np.bincount(other.doc, minlength=x.n_docs)
-    other_level = np.full(x.n_docs, other.bottom, dtype=np.int64)  # absent: the other side's rest or tail
-    single = other_count == 1
-    other_level[other.doc[single[other.doc]]] = other.level[single[other.doc]]
-    multi_doc = (x_count >= 2) | (other_count >= 2)
+    x_count = x.doc_count
+    multi_doc = (x_count >= 2) | (other.doc_count >= 2)
     simple = ~multi_doc[x.doc]
 
     # Pairs of single-occurrence documents: P = [the other side agrees], the partner's weight counts.
     agree = np.zeros(n)
-    sx, sy, sw = x.level[simple], other_level[x.doc[simple]], x.weight[simple]
+    sx, sy, sw = x.level[simple], other.single_level[x.doc[simple]], x.weight[simple]
     lower, upper = dominance_sums(sx, sy, sw[None, :])
     agree[simple] = lower[0] + upper[0]
     if not simple.all():
-        _add_overlap_agreement(x, other, ~simple, (sx, sy, sw), agree)
+        _add_overlap_agreement(x, other, multi_doc, (sx, sy, sw), agree)
 
     tail_holds = 0.0
     if x.tail > 0:  # the tail terms of eq. 3: x_r → tail and tail → x_r (point 5)
@@ -202,8 +332,7 @@ def priority_shares(x: Side, other: Side) -> Shares:
         agree += x.tail * p_tail
         x_mass = float(x.weight.sum())
         tail_holds = float(np.dot(x.weight, p_tail)) / x_mass if x_mass > 0 else 0.0
-    holds = np.where(has_related, agree / np.where(has_related, related_mass, 1.0), 0.0)
-    return Shares(holds, tail_holds)
+    return Shares(_share(agree, related_mass[x.level]), tail_holds)
 
 
 def priority(x: Side, other: Side) -> float:
@@ -212,47 +341,57 @@ def priority(x: Side, other: Side) -> float:
 
 
 # -------------------------------------------------------------------------------------- priority: overlap
-def _signatures(doc: np.ndarray, level: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Group documents by their sorted levels: (documents, signature per document, and every signature's
-    entries as (signature, level), sorted)."""
-    span = int(level.max(initial=0)) + 1
-    order = np.argsort(doc * span + level, kind="stable")
-    doc, level = doc[order], level[order]
-    starts = np.flatnonzero(np.r_[True, doc[1:] != doc[:-1]])
-    counts = np.diff(np.r_[starts, len(doc)])
-    signature = np.empty(len(starts), dtype=np.int64)
-    entry_signature, entry_level, n_signatures = [], [], 0
-    for k in np.unique(counts).tolist():  # documents with k occurrences: unique rows of a (m, k) table
-        which = np.flatnonzero(counts == k)
-        rows = level[starts[which][:, None] + np.arange(k)]
-        if k * np.log2(span) < 62:  # one integer per row: a fast 1-d unique
-            codes = rows @ (span ** np.arange(k - 1, -1, -1, dtype=np.int64))
-            _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-            unique = rows[first]
-        else:
-            unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-        signature[which] = n_signatures + inverse.ravel()
-        entry_signature.append(np.repeat(np.arange(n_signatures, n_signatures + len(unique)), k))
-        entry_level.append(unique.ravel())
-        n_signatures += len(unique)
-    return doc[starts], signature, np.concatenate(entry_signature), np.concatenate(entry_level)
+@dataclass(frozen=True)
+class _Signatures:
+    """The documents of one side with several occurrences, grouped by their sorted levels (signatures):
+    ``of_doc`` is each document's signature (−1 with fewer than two occurrences), signature s holds the
+    levels ``level[start[s]:start[s + 1]]`` (sorted), and ``position`` is each occurrence's index among its
+    document's sorted levels (0 for a document that occurs once)."""
+
+    of_doc: np.ndarray
+    start: np.ndarray
+    level: np.ndarray
+    position: np.ndarray
+
+    @classmethod
+    def of(cls, side: Side) -> _Signatures:
+        order = side.several
+        doc, level = side.doc[order], side.level[order]
+        starts = np.flatnonzero(np.r_[True, doc[1:] != doc[:-1]]) if len(doc) else np.zeros(0, dtype=np.int64)
+        counts = np.diff(np.r_[starts, len(doc)])
+        position = np.zeros(len(side.doc), dtype=np.int64)
+        position[order] = np.arange(len(doc)) - np.repeat(starts, counts)
+        span = int(side.level.max(initial=0)) + 1
+        signature = np.empty(len(starts), dtype=np.int64)
+        sizes, levels, n_signatures = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)], 0
+        for k in np.unique(counts).tolist():  # documents with k occurrences: unique rows of a (m, k) table
+            which = np.flatnonzero(counts == k)
+            rows = level[starts[which][:, None] + np.arange(k)]
+            if k * np.log2(span) < 62:  # one integer per row: a fast 1-d unique, rows read back from digits
+                codes, inverse, _ = _unique_ints(rows @ (span ** np.arange(k - 1, -1, -1, dtype=np.int64)))
+                unique = codes[:, None] // span ** np.arange(k - 1, -1, -1, dtype=np.int64) % span
+            else:
+                unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+            signature[which] = n_signatures + inverse.ravel()
+            sizes.append(np.full(len(unique), k))
+            levels.append(unique.ravel())
+            n_signatures += len(unique)
+        of_doc = np.full(side.n_docs, -1, dtype=np.int64)
+        of_doc[doc[starts]] = signature
+        return cls(of_doc, np.r_[0, np.cumsum(np.concatenate(sizes))], np.concatenate(levels), position)
 
 
-def _add_overlap_agreement(x: Side, other: Side, in_multi: np.ndarray, simple, agree: np.ndarray) -> None:
+def _add_overlap_agreement(x: Side, other: Side, multi_doc: np.ndarray, simple, agree: np.ndarray) -> None:
     """Add to ``agree`` the agreeing mass of the priority pairs that involve a document with several
-    occurrences on either side (overlap), where P(d ≻ d′) = min(gg, gx)/gx counts the occurrence pairs of
-    the document pair on each side (RS-SEMANTICS point 4), for both documents of every pair."""
-    docs, x_sig, x_entry_sig, x_entry_level = _signatures(x.doc[in_multi], x.level[in_multi])
-    is_multi = np.zeros(x.n_docs, dtype=bool)
-    is_multi[docs] = True
-    on_other = is_multi[other.doc]
-    absent = docs[np.bincount(other.doc, minlength=x.n_docs)[docs] == 0]  # one entry at the other's bottom
-    _, o_sig, o_entry_sig, o_entry_level = _signatures(
-        np.r_[other.doc[on_other], absent], np.r_[other.level[on_other], np.full(len(absent), other.bottom)])
+    occurrences on either side (``multi_doc``: overlap), where P(d ≻ d′) = min(gg, gx)/gx counts the
+    occurrence pairs of the document pair on each side (RS-SEMANTICS point 4), for both documents of every
+    pair."""
+    docs = np.flatnonzero(multi_doc & (x.doc_count > 0))
+    x_sig, x_entry_sig, x_entry_level = x.signatures_of(docs)
+    o_sig, o_entry_sig, o_entry_level = other.signatures_of(docs)
     # Classes: the documents with one (x signature, other signature); a class entry is one of its x levels.
     n_o_sig = int(o_sig.max()) + 1
-    classes, class_of_doc, class_count = np.unique(x_sig * n_o_sig + o_sig, return_inverse=True,
-                                                   return_counts=True)
+    classes, class_of_doc, class_count = _unique_ints(x_sig * n_o_sig + o_sig)
     x_start, x_size, _ = _segments(x_entry_sig, int(x_sig.max()) + 1)
     class_x = classes // n_o_sig
     entry_class = np.repeat(np.arange(len(classes)), x_size[class_x])
@@ -262,20 +401,22 @@ def _add_overlap_agreement(x: Side, other: Side, in_multi: np.ndarray, simple, a
     level_w[x.level] = x.weight  # the weight of an occurrence depends on its level only
     x_entry_w = level_w[x_entry_level]
     sx, sy, sw = simple
-    classes_at = (classes // n_o_sig, classes % n_o_sig, class_count.astype(float), entry_class, class_entry)
+    classes_at = (class_x, classes % n_o_sig, class_count.astype(float), entry_class, class_entry)
+    entry_agree = _overlapping_agreement(x_entry_level, x_entry_w, o_entry_level, classes_at, x_start,
+                                         _segments(o_entry_sig, n_o_sig)[0])
     down_entry, down_simple = _agreement_below(x_entry_sig, x_entry_level, x_entry_w, o_entry_sig, o_entry_level,
                                                classes_at, sx, sy, sw)
     up_entry, up_simple = _agreement_below(x_entry_sig, -x_entry_level, x_entry_w, o_entry_sig, -o_entry_level,
                                            classes_at, -sx, -sy, sw)
+    in_multi = multi_doc[x.doc]
     agree[~in_multi] += down_simple + up_simple
+    entry_agree += down_entry + up_entry
 
-    # Each overlapping occurrence reads its class entry (equal levels in one signature read the same).
-    doc_index = np.full(x.n_docs, -1, dtype=np.int64)
-    doc_index[docs] = np.arange(len(docs))
-    span = int(x.level.max()) + 1
-    key = entry_class * span + x_entry_level[class_entry]  # sorted: classes in order, levels sorted within
-    occurrence_class = class_of_doc.ravel()[doc_index[x.doc[in_multi]]]
-    agree[in_multi] += (down_entry + up_entry)[np.searchsorted(key, occurrence_class * span + x.level[in_multi])]
+    # Each overlapping occurrence reads its class's entry at its position among its document's sorted levels.
+    first_entry = np.cumsum(x_size[class_x]) - x_size[class_x]
+    class_at = np.zeros(x.n_docs, dtype=np.int64)
+    class_at[docs] = class_of_doc
+    agree[in_multi] += entry_agree[first_entry[class_at[x.doc[in_multi]]] + x.signatures.position[in_multi]]
 
 
 def _segments(signature: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -285,42 +426,16 @@ def _segments(signature: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np
     return start, np.diff(start), np.arange(len(signature)) - start[signature] + 1
 
 
-def _signature_blocks(start: np.ndarray, n_entries: int):
-    """Ranges [first, last) of entries holding whole signatures, about ``_BLOCK / n_entries`` entries each
-    (so that a block × entries temporary stays bounded), at least one signature."""
-    size = max(_BLOCK // max(n_entries, 1), 1)
-    first = 0
-    while first < n_entries:
-        last = start[np.searchsorted(start, first + size, "right") - 1]
-        if last <= first:
-            last = start[np.searchsorted(start, first, "right")]
-        yield first, int(last)
-        first = int(last)
-
-
-def _pairs_above(levels: np.ndarray, start: np.ndarray, row_signature: np.ndarray, row_levels: np.ndarray,
-                 weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-    """For rows holding whole signatures (``row_signature`` numbered from 0): per row signature σ and
-    signature σ′ of (``levels``, ``start``), #{(a, b) ∈ σ × σ′ : a < b}; and, per row and σ′, the weight of
-    σ′'s entries above the row's level."""
-    above = levels[None, :] > row_levels[:, None]
-    per_row = np.add.reduceat(above.astype(float), start[:-1], axis=1)
-    counts = np.add.reduceat(per_row, np.flatnonzero(np.r_[True, row_signature[1:] != row_signature[:-1]]), axis=0)
-    if weights is None:
-        return counts, None
-    return counts, np.add.reduceat(np.where(above, weights[None, :], 0.0), start[:-1], axis=1)
-
-
 def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarray, np.ndarray]:
-    """The agreeing mass of the pairs where the higher occurrence belongs to an overlapping document.
+    """The agreeing mass of the pairs of an overlapping document above a single-occurrence one.
 
     Entries (xs, xl, xw) are the x signatures' levels and weights, (gs, gl) the other-side signatures'
     levels; ``classes`` = (x signature, other signature, number of documents) per class of overlapping
     documents, and per class entry its class and x entry; (sx, sy, sw) the single-occurrence documents' x
-    level, other level and weight. Returns, per class entry, the mass below it that agrees (partners at a
-    lower x level, weighted by P(d ≻ d′)) and, per single-occurrence document, the agreeing mass of the
-    overlapping occurrences above it. With every level negated it gives the pairs where the overlapping
-    document is the lower one.
+    level, other level and weight. Returns, per class entry, the single-occurrence mass below it that agrees
+    (partners at a lower x level, weighted by P(d ≻ d′)) and, per single-occurrence document, the agreeing
+    mass of the overlapping occurrences above it. With every level negated it gives the pairs where the
+    overlapping document is the lower one.
     """
     class_x, class_g, class_count, entry_class, class_entry = classes
     n_x, n_g = int(xs.max()) + 1, int(gs.max()) + 1
@@ -334,25 +449,14 @@ def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarra
     x_levels, xj = np.unique(xl, return_inverse=True)
     g_levels, gj = np.unique(gl, return_inverse=True)
 
-    rounds = int(min(x_size.max(), g_size.max())) ** 2  # gx ≤ k_x², gg ≤ k_g²
-    by_matrices = rounds * n_x * n_g * (len(xs) + n_g) + _SCAN_STEP * (len(xs) ** 2 + len(gs) ** 2)
-    if by_matrices <= _MATRIX_ADVANTAGE * len(row) * len(class_x):
-        below = _overlapping_by_matrices(xs, xl, xw, gs, gl, classes, x_start, g_start, rounds)[row, class_g[
-            entry_class]]
-    else:
-        below = _overlapping_by_classes(xs, xl, xw, gs, gl, classes, row, x_start, g_start)
+    key = xs * len(x_levels) + xj
+    q = np.searchsorted(key, key, "right") - x_start[xs]  # #{a′ ∈ ℓ : a′ ≤ a}
+    below = np.zeros(len(row))
 
     # Single-occurrence partners on the (x level, other level) grid in bands: below, at and between the
     # levels overlapping documents use (band 2j + 1 is level j itself).
-    def band(levels, values):
-        j = np.searchsorted(levels, values)
-        hit = np.zeros(len(values), dtype=bool)
-        inside = j < len(levels)
-        hit[inside] = levels[j[inside]] == values[inside]
-        return 2 * j + hit
-
     n_bx, n_by = 2 * len(x_levels) + 1, 2 * len(g_levels) + 1
-    bx, by = band(x_levels, sx), band(g_levels, sy)
+    bx, by = _band(x_levels, sx), _band(g_levels, sy)
     grid = _BandGrid(bx, by, sw, n_bx, n_by)
     # Interval i of ℓ (its i-th entry ℓ_i, 1-based): partners with ℓ_i < b ≤ ℓ_{i+1}, so #{a ∈ ℓ : a < b} = i.
     low = 2 * xj + 2
@@ -366,8 +470,6 @@ def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarra
 
     # P = min(#γ<h, i)/i = Σ_{t ≤ i} [h > γ_t]/i. An entry at level a meets the intervals i ≥ q = #{a′ ∈ ℓ :
     # a′ ≤ a}, threshold t the intervals i ≥ t: sum the intervals from max(q, t) to the end of ℓ.
-    key = xs * len(x_levels) + xj
-    q = np.searchsorted(key, key, "right") - x_start[xs]
     first_interval = np.maximum(q[pair_row], g_pos[pair_g])
     signature = xs[pair_row]
     span = np.maximum(x_size[signature] - first_interval + 1, 0)
@@ -383,6 +485,18 @@ def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarra
     value = np.where(counted, class_count[entry_class[pair_entry]] * first_w[pair_row] / x_pos[pair_row], 0.0)
     return below, grid.received(np.r_[low[pair_row], high[pair_row]], np.r_[threshold[pair_g], threshold[pair_g]],
                                 np.r_[value, -value])
+
+
+def _band(levels: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per value, its band among sorted distinct ``levels``: 2j below level j (and above the one before it),
+    2j + 1 at level j; through a table when the values span a small range (levels of an organization)."""
+    if not len(values):
+        return np.zeros(0, dtype=np.int64)
+    low, high = int(values.min()), int(values.max())
+    if high - low < len(values):
+        span = np.arange(low, high + 1)
+        return (np.searchsorted(levels, span) + np.searchsorted(levels, span, "right"))[values - low]
+    return np.searchsorted(levels, values) + np.searchsorted(levels, values, "right")
 
 
 class _BandGrid:
@@ -417,95 +531,194 @@ class _BandGrid:
         return lower[0, len(x_corner):]
 
 
-def _overlapping_by_matrices(xs, xl, xw, gs, gl, classes, x_start, g_start, rounds) -> np.ndarray:
-    """Per sorted x entry and other signature: Σ_ℓ′ W_above[e, ℓ′] Σ_t [gx ≥ t]/gx · Σ_γ′ N[ℓ′, γ′]
-    [gg(γ, γ′) ≥ t] over the overlapping partners (min(gg, gx) = Σ_t [gg ≥ t][gx ≥ t]), with gx[ℓ, ℓ′] =
-    #{(a, b) ∈ ℓ × ℓ′ : a < b}, gg likewise and N the documents per class: matrix products, for few
-    signatures."""
-    class_x, class_g, class_count, _, _ = classes
-    n_x, n_g = len(x_start) - 1, len(g_start) - 1
-    counts = np.zeros((n_x, n_g))
-    counts[class_x, class_g] = class_count
-    # Small products: einsum's single-threaded loops, no BLAS threads contending for a shared machine's cores.
-    partners = np.zeros((rounds, n_x, n_g))
-    for first, last in _signature_blocks(g_start, len(gs)):
-        gg, _ = _pairs_above(gl, g_start, gs[first:last] - gs[first], gl[first:last])
-        block = slice(gs[first], gs[last - 1] + 1)
-        for t in range(1, rounds + 1):
-            partners[t - 1][:, block] = np.einsum("ij,kj->ik", counts, (gg >= t).astype(float))
-    below = np.zeros((len(xs), n_g))
-    for first, last in _signature_blocks(x_start, len(xs)):
-        local = xs[first:last] - xs[first]
-        gx, w_above = _pairs_above(xl, x_start, local, xl[first:last], xw)
-        gx = gx[local]
-        inverse_gx = np.where(gx > 0, 1.0 / np.maximum(gx, 1), 0.0)
-        for t in range(1, rounds + 1):
-            below[first:last] += np.einsum("ij,jk->ik", w_above * np.where(gx >= t, inverse_gx, 0.0),
-                                           partners[t - 1])
-    return below
+def _overlapping_agreement(xl, xw, gl, classes, x_start, g_start) -> np.ndarray:
+    """Per class entry (class u at level a): the agreeing mass of its priority pairs with the occurrences of
+    overlapping documents, Σ over the classes v of N_v·P·(weight of v's x levels below a, or above it), with
+    P = min(gg, gx)/gx for u ≻ v, or v ≻ u (RS-SEMANTICS point 4).
 
-
-def _padded(values: np.ndarray, start: np.ndarray, signatures: np.ndarray, width: int, pad) -> np.ndarray:
-    """The entries' ``values`` of ``signatures`` as rows of ``width`` columns, each row padded with ``pad``
-    beyond its signature's length."""
-    column = np.arange(width)
-    inside = column[None, :] < np.diff(start)[signatures][:, None]
-    return np.where(inside, values[np.where(inside, start[signatures][:, None] + column[None, :], 0)], pad)
-
-
-def _by_width(sizes: np.ndarray) -> dict[int, np.ndarray]:
-    """Indices grouped by their size rounded up to a power of two (few groups, at most 2× padding)."""
-    width = 1 << np.ceil(np.log2(np.maximum(sizes, 1))).astype(np.int64)
-    return {int(w): np.flatnonzero(width == w) for w in np.unique(width)}
-
-
-def _overlapping_by_classes(xs, xl, xw, gs, gl, classes, row, x_start, g_start) -> np.ndarray:
-    """Per class entry: Σ over the classes (ℓ′, γ′) of N·W_above[e, ℓ′]·min(gg, gx)/gx, for many signatures
-    (rankings with overlap), where the matrices would be large. Signatures are rows of levels padded to a
-    power of two; gx = Σ_{a ∈ ℓ, b ∈ ℓ′} [a < b] and gg likewise count by direct comparison into one small
-    integer code per (class entry, class), whose P = min(gg, gx)/gx is read from a table; in blocks of
-    class entries."""
+    Relative to u, a partner's x level b lies in interval c = #{a′ ∈ ℓ_u : a′ < b} of ℓ_u (below a exactly
+    when c ≥ q = #{a′ ∈ ℓ_u : a′ ≤ a}) and its other level h in interval d = #{g ∈ γ_u : g < h}; for u ≻ v,
+    gx = Σ c and gg = Σ d over the partner's levels (with the order reversed, v ≻ u). Classes are grouped by
+    their numbers of levels (p, r). Two groups meet either through grids, points in p + r dimensions whose
+    prefix sums give each class of the other group the weight in every combination of intervals
+    (:class:`_PartnerGrid`: few levels), or pair by pair (:func:`_pairs_agreement`: many levels, as in
+    rankings), whichever costs less: O(grid + classes) or O(classes²).
+    """
     class_x, class_g, class_count, entry_class, _ = classes
-    low = min(int(xl.min()), int(gl.min())) - 1  # a partner's padding: below every level
-    high = max(int(xl.max()), int(gl.max())) + 1  # an entry's padding: above every level
-    x_size, g_size = np.diff(x_start), np.diff(g_start)
-    partners = []  # classes grouped by padded widths: x levels, other levels, N·(weight of each x level)
-    for x_width, by_x in _by_width(x_size[class_x]).items():
-        for g_width, by_g in _by_width(g_size[class_g[by_x]]).items():
-            members = by_x[by_g]
-            weights = _padded(xw, x_start, class_x[members], x_width, 0.0) * class_count[members][:, None]
-            partners.append((_padded(xl, x_start, class_x[members], x_width, low),
-                             _padded(gl, g_start, class_g[members], g_width, low), weights))
-    row_x, row_g = class_x[entry_class], class_g[entry_class]
-    below = np.zeros(len(row))
-    size = max(_BLOCK // max(len(class_x), 1), 1)
-    for x_width, by_x in _by_width(x_size[row_x]).items():
-        for g_width, by_g in _by_width(g_size[row_g[by_x]]).items():
-            members = by_x[by_g]
-            for first in range(0, len(members), size):
-                rows = members[first:first + size]
-                own_x = _padded(xl, x_start, row_x[rows], x_width, high)
-                own_g = _padded(gl, g_start, row_g[rows], g_width, high)
-                level = xl[row[rows]][:, None]
-                for levels, other, weights in partners:
-                    max_gg = own_g.shape[1] * other.shape[1]
-                    agree = _agreement_table(own_x.shape[1] * levels.shape[1], max_gg)
-                    # the smallest signed integer type holding every code
-                    code = np.zeros((len(rows), len(levels)), dtype=np.min_scalar_type(-len(agree)))
-                    hit = np.empty(code.shape, dtype=bool)
-                    _count_below(own_x, levels, code, hit)
-                    code *= max_gg + 1
-                    _count_below(own_g, other, code, hit)
-                    share = agree[code]  # P(d ≻ d′) per (entry, class)
-                    below[rows] += sum(np.where(levels[None, :, j] > level, share, 0.0) @ weights[:, j]
-                                       for j in range(levels.shape[1]))
-    return below
+    width_x, width_g = np.diff(x_start)[class_x], np.diff(g_start)[class_g]
+    first_entry = np.cumsum(width_x) - width_x  # each class's first class entry; its entries follow in order
+    shapes, of_class = np.unique(np.c_[width_x, width_g], axis=0, return_inverse=True)
+    groups = []  # per (p, r): the classes, their x levels, N·w per x level, other levels (rows sorted)
+    for k, (p, r) in enumerate(shapes.tolist()):
+        members = np.flatnonzero(of_class.ravel() == k)
+        x_at = x_start[class_x[members]][:, None] + np.arange(p)
+        groups.append(_ClassGroup(first_entry[members][:, None] + np.arange(p), xl[x_at],
+                                  xw[x_at] * class_count[members][:, None],
+                                  gl[g_start[class_g[members]][:, None] + np.arange(r)]))
+    down, up = np.zeros(len(entry_class)), np.zeros(len(entry_class))
+    for one, two, grids in _meetings(groups):
+        if grids is None:  # u ≻ v for u in one and v in two, and the reverse
+            for high, low in ((one, two), (two, one)) if one is not two else ((one, one),):
+                to_high, to_low = _pairs_agreement(high, low)
+                down[high.slots] += to_high
+                up[low.slots] += to_low
+        else:
+            for queried, grid in ((one, grids[1]), (two, grids[0])) if one is not two else ((one, grids[0]),):
+                down[queried.slots] += grid.agreement(queried.x, queried.g, upward=False)
+                up[queried.slots] += grid.agreement(queried.x, queried.g, upward=True)[:, ::-1]
+    return down + up
 
 
-def _agreement_table(max_gx: int, max_gg: int) -> np.ndarray:
-    """min(gg, gx)/gx (0 where gx = 0) at code gx·(max_gg + 1) + gg."""
-    gx, gg = np.divmod(np.arange((max_gx + 1) * (max_gg + 1)), max_gg + 1)
-    return np.minimum(gg, gx) / np.maximum(gx, 1)
+@dataclass(frozen=True)
+class _ClassGroup:
+    """Classes of overlapping documents with p x levels and r other levels: their class entries (slots),
+    x levels, N·w per x level, other levels (n × p, n × p, n × p, n × r; rows sorted)."""
+
+    slots: np.ndarray
+    x: np.ndarray
+    nw: np.ndarray
+    g: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return len(self.x), self.x.shape[1], self.g.shape[1]
+
+    def cells(self) -> int:
+        """Cells of this group's grid of partners."""
+        return (len(np.unique(self.x)) + 1) ** self.x.shape[1] * (len(np.unique(self.g)) + 1) ** self.g.shape[1]
+
+
+def _meetings(groups: list[_ClassGroup]):
+    """Each pair of groups (a group with itself too) once, with the grids of both when reading them costs
+    less than comparing every pair of classes (and building them pays), else None."""
+    def by_pairs(one, two):  # steps of comparing classes pair by pair, in both orders
+        (n, p, r), (m, q, s) = one.shape, two.shape
+        return (1 if one is two else 2) * n * m * (4 * p * q + r * s + 3)
+
+    def corners(queried, partners):  # a class's corners in the partners' grid, by the partners' x levels
+        (_, p, r), (_, q, s) = queried.shape, partners.shape
+        return (p + 1) ** q * (r + 1) ** s * q
+
+    def by_grid(queried, partners):  # steps of reading the partners' grid at corners, both directions
+        return 2 * len(queried.x) * corners(queried, partners) * (1 + queried.shape[1] / 8) * _GATHER_STEPS
+
+    cells = [group.cells() for group in groups]
+    fits = [cells[k] <= _GRID_CELLS for k in range(len(groups))]
+    pairs = [(i, j) for i in range(len(groups)) for j in range(i, len(groups))]
+    saving = {(i, j): by_pairs(groups[i], groups[j]) - by_grid(groups[i], groups[j])
+              - (0 if i == j else by_grid(groups[j], groups[i]))
+              for i, j in pairs if fits[i] and fits[j]
+              and max(corners(groups[i], groups[j]) * groups[i].shape[1],
+                      corners(groups[j], groups[i]) * groups[j].shape[1]) <= _BLOCK}  # the corner table
+    # A grid is built when the pairs of groups it serves save more than its prefix sums cost.
+    built = [sum(max(v, 0) for (i, j), v in saving.items() if k in (i, j))
+             > cells[k] * groups[k].shape[1] * (sum(groups[k].shape[1:]) + 1) * _GATHER_STEPS / 4
+             for k in range(len(groups))]
+    grids = {}
+    for i, j in pairs:
+        if saving.get((i, j), 0) > 0 and built[i] and built[j]:
+            for k in (i, j):
+                if k not in grids:
+                    grids[k] = _PartnerGrid(groups[k].x, groups[k].g, groups[k].nw)
+            yield groups[i], groups[j], (grids[i], grids[j])
+        else:
+            yield groups[i], groups[j], None
+
+
+@functools.lru_cache(maxsize=64)
+def _corner_shares(n_x: int, n_g: int, p: int, r: int, upward: bool) -> np.ndarray:
+    """For a query with n_x x levels and n_g other levels against partners with p and r: the table that takes
+    the partners' prefix sums at the query's interval corners (corner-major, then the partner's x level j)
+    to the agreeing mass per q (columns q − 1): Σ over the cells (c_1…c_p, d_1…d_r) of intervals of
+    P(Σ c, Σ d)·[c_j ≥ q]·(the cell's N·w(b_j)), each cell being a finite difference of its corners. With
+    ``upward`` cells count from the top (c = #{a′ > b}): the pairs where the partner is the higher one."""
+    shape = (n_x + 1,) * p + (n_g + 1,) * r
+    cell = np.indices(shape).reshape(p + r, -1)
+    if upward:
+        cell = np.r_[n_x - cell[:p], n_g - cell[p:]]
+    gx, gg = cell[:p].sum(axis=0), cell[p:].sum(axis=0)
+    share = np.minimum(gg, gx) / np.maximum(gx, 1)
+    q = np.arange(1, n_x + 1)
+    table = np.stack([share[:, None] * (cell[j][:, None] >= q[None, :]) for j in range(p)], axis=1)
+    table = table.reshape(shape + (p, n_x))
+    # Cells from the corners at cuts 1…n + 1 (the cut at 0 holds nothing): cell e is corner e minus corner
+    # e − 1, so corner e weighs cell e minus cell e + 1, along every axis.
+    for axis in range(p + r):
+        table = -np.diff(table, axis=axis, append=0)
+    return table.reshape(-1, n_x)
+
+
+class _PartnerGrid:
+    """One group of classes (p x levels, r other levels each) as points of a (p + r)-dimensional grid over
+    their distinct levels, holding per x level j of theirs the prefix sums of N·w(b_j): a class of any group
+    reads them at the corners of its intervals (:func:`_corner_shares` turns corners into cells)."""
+
+    def __init__(self, b: np.ndarray, h: np.ndarray, nw: np.ndarray):
+        self.p, self.r = b.shape[1], h.shape[1]
+        self.x_levels, self.g_levels = np.unique(b), np.unique(h)
+        self.shape = (len(self.x_levels) + 1,) * self.p + (len(self.g_levels) + 1,) * self.r
+        point = np.ravel_multi_index(tuple(np.searchsorted(self.x_levels, b.T) + 1)
+                                     + tuple(np.searchsorted(self.g_levels, h.T) + 1), self.shape)
+        grid = np.bincount((point[:, None] * self.p + np.arange(self.p)).ravel(), nw.ravel(),
+                           math.prod(self.shape) * self.p).reshape(self.shape + (self.p,))
+        for axis in range(self.p + self.r):
+            np.cumsum(grid, axis=axis, out=grid)
+        self.prefix = grid.reshape(-1, self.p)
+
+    def agreement(self, a: np.ndarray, g: np.ndarray, upward: bool) -> np.ndarray:
+        """Per class u queried (rows of sorted x levels a and other levels g) and q: Σ over the grid's classes
+        v of N·P(u ≻ v)·w over v's x levels below u's q-th level; with ``upward``, N·P(v ≻ u)·w over those
+        above u's q-th level from the top (columns in descending order of levels)."""
+        (n, n_x), n_g, p, r = a.shape, g.shape[1], self.p, self.r
+        side = "left" if upward else "right"  # partners strictly below the cut (or at and below)
+        bounds = (np.c_[np.searchsorted(self.x_levels, a, side), np.full(n, len(self.x_levels))],
+                  np.c_[np.searchsorted(self.g_levels, g, side), np.full(n, len(self.g_levels))])
+        strides = np.cumprod((1,) + self.shape[:0:-1])[::-1]
+        corners = (n_x + 1,) * p + (n_g + 1,) * r
+        shares = _corner_shares(n_x, n_g, p, r, upward)
+        out = np.empty((n, n_x))
+        size = max(_BLOCK // (math.prod(corners) * p), 1)
+        for first in range(0, n, size):
+            rows = slice(first, first + size)
+            corner = np.zeros((len(a[rows]),) + corners, dtype=np.int64)
+            for axis, stride in enumerate(strides.tolist()):
+                shape = [1] * (p + r + 1)
+                shape[0], shape[axis + 1] = -1, corners[axis]
+                corner += stride * bounds[axis >= p][rows].reshape(shape)
+            out[rows] = self.prefix[corner.reshape(len(corner), -1)].reshape(len(corner), -1) @ shares
+        return out
+
+
+def _pairs_agreement(high: _ClassGroup, low: _ClassGroup) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs u ≻ v for every class u of ``high`` and v of ``low``, compared pair by pair: per x level a_i
+    of u, Σ_v P(u ≻ v)·(N·w of v's x levels below a_i), and per x level b_j of v, Σ_u P(u ≻ v)·(N·w of u's
+    x levels above b_j); in cache-sized blocks of classes of ``high``, comparisons counted in small integers."""
+    (n, p, r), (m, q, s) = high.shape, low.shape
+    dtype = np.min_scalar_type(max(p * q, r * s))
+    above, below = np.zeros((n, p)), np.zeros((m, q))
+    size = max(_PAIR_BLOCK // max(m, 1), 1)
+    lower = np.empty((p, q, min(size, n), m), dtype=bool)  # [a_i < b_j] per pair of classes
+    gx, gg = np.empty((2, min(size, n), m), dtype=dtype)
+    agree, share = np.empty((2, min(size, n), m))
+    hit = np.empty((min(size, n), m), dtype=bool)
+    for first in range(0, n, size):
+        rows = slice(first, first + size)
+        k = len(high.x[rows])
+        gx[:k], gg[:k] = 0, 0
+        for i in range(p):
+            for j in range(q):
+                np.less(high.x[rows, i, None], low.x[None, :, j], out=lower[i, j, :k])
+                gx[:k] += lower[i, j, :k]
+        _count_below(high.g[rows], low.g, gg[:k], hit[:k])
+        np.minimum(gg[:k], gx[:k], out=gg[:k])
+        np.maximum(gx[:k], 1, out=gx[:k])
+        np.divide(gg[:k], gx[:k], out=agree[:k])  # P(u ≻ v) = min(gg, gx)/gx, 0 without a pair (gg = 0)
+        for i in range(p):
+            for j in range(q):
+                np.multiply(agree[:k], lower[i, j, :k], out=share[:k])
+                above[rows, i] += share[:k] @ low.nw[:, j]
+                below[:, j] += high.nw[rows, i] @ share[:k]
+    return above, below
 
 
 def _count_below(own: np.ndarray, partner: np.ndarray, count: np.ndarray, hit: np.ndarray) -> None:

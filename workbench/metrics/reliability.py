@@ -195,8 +195,11 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
     coded_gold, coded_output, names = _coded_pair(gold, output)
     n_docs = len(names)
     (r_out, r_gold), (s_gold, s_out) = aligned_views(coded_gold, coded_output, n_docs, missing)
-    return (names, (_side(r_out, n_docs, c), _side(r_gold, n_docs, c)),
-            (_side(s_gold, n_docs, c), _side(s_out, n_docs, c)))
+    sides = {}  # one Side per coded side: the views share the arrays the kernels derive from a side
+    for coded in (r_out, r_gold, s_gold, s_out):
+        if id(coded) not in sides:
+            sides[id(coded)] = _side(coded, n_docs, c)
+    return (names, (sides[id(r_out)], sides[id(r_gold)]), (sides[id(s_gold)], sides[id(s_out)]))
 
 
 def reliability_sensitivity(gold: Organization, output: Organization, *, n: float | None = None,

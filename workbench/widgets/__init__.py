@@ -8,11 +8,14 @@ from workbench.lazy import lazy_exports
 
 _EXPORTS = {
     "Comparison": "workbench.widgets.comparison",
+    "Inspector": "workbench.widgets.inspector",
+    "InspectorState": "workbench.widgets.inspector_state",
     "OrganizationEditor": "workbench.widgets.editor",
     "Workbench": "workbench.widgets.workbench",
     "WorkbenchState": "workbench.widgets.state",
     "DocumentNotInOutputError": "workbench.widgets.errors",
     "InvalidEditError": "workbench.widgets.errors",
+    "MeasureNotScoredError": "workbench.widgets.errors",
     "QuizError": "workbench.widgets.errors",
     "SelectionError": "workbench.widgets.errors",
     "UnknownOutputError": "workbench.widgets.errors",

@@ -42,3 +42,7 @@ class InvalidEditError(SelectionError):
 class QuizError(WorkbenchError):
     """A prediction the quiz cannot take: an unknown measure or output, fewer than two outputs, an output
     named twice."""
+
+
+class MeasureNotScoredError(WorkbenchError):
+    """The inspector was asked for a measure the campaign did not score (not among its measures)."""

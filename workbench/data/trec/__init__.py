@@ -12,7 +12,11 @@ The parts, each importing only those before it (none imports pandas but the fram
 * :mod:`~workbench.data.trec.join`: rankings joined to judgements into the gain table every ranking measure reads;
 * :mod:`~workbench.data.trec.memory` and :mod:`~workbench.data.trec.frames`: dicts, records and DataFrames through
   the same arrays;
-* :mod:`~workbench.data.trec.readers`, :mod:`~workbench.data.trec.writers`: the public readers and writers.
+* :mod:`~workbench.data.trec.readers`, :mod:`~workbench.data.trec.writers`: the public readers and writers;
+* :mod:`~workbench.data.trec.columns` and, on it, the other files trec_eval reads:
+  :mod:`~workbench.data.trec.preferences` (``-R prefs``, ``-R qrels_prefs``, counted against a run),
+  :mod:`~workbench.data.trec.judgement_groups` (``-R qrels_jg``, joined to a run) and
+  :mod:`~workbench.data.trec.zscores` (``-Z``).
 
 Each public name is imported on first use (:mod:`workbench.lazy`).
 """
@@ -32,6 +36,9 @@ _MODULES = {
                                     "read_trec_run_frame", "qrels_grades", "run_scores"),
     "workbench.data.trec.writers": ("TrecWriteError", "write_trec_qrels", "write_trec_run"),
     "workbench.data.trec.eval_output": ("read_trec_eval_output", "write_trec_eval_output"),
+    "workbench.data.trec.preferences": ("count_topics", "read_preferences"),
+    "workbench.data.trec.judgement_groups": ("group_table", "read_judgement_groups"),
+    "workbench.data.trec.zscores": ("read_zscores",),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = sorted(_EXPORTS)

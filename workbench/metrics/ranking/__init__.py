@@ -14,7 +14,10 @@ The parts, each importing only those before it:
   judgements (:class:`~workbench.metrics.ranking.diversity.SubtopicTable`), as ndeval computes them;
 * :mod:`~workbench.metrics.ranking.curves`: interpolated precision at recall levels;
 * :mod:`~workbench.metrics.ranking.trec`: the rest of trec_eval's measures (counts, set measures, bpref,
-  infAP, unj, ...).
+  infAP, unj, yaap, ...);
+* :mod:`~workbench.metrics.ranking.preferences`, :mod:`~workbench.metrics.ranking.judgement_groups` and
+  :mod:`~workbench.metrics.ranking.zscores`: trec_eval's preference measures (``prefs_*``), its measures over
+  judgement groups (``*_avgjg``) and its z-scores (``-Z``), which only the ``trec_eval`` drop-in uses.
 
     >>> t = GainTable.from_gains([[0, 2, 1]], [[2, 1, 1]])
     >>> evaluate_table(t, ["AP", "P@2"])

@@ -46,6 +46,37 @@ def interpolated_precision(table: GainTable, recall: Iterable[float] = ELEVEN_PO
     Vectorised: the best precision at or after each relevant rank is a reversed running maximum, and the
     rank where n(r) relevant documents are found a sorted search.
     """
+    _, best_after, index, reached = _interpolation(table, recall, rel_level, rule)
+    n_queries, width = best_after.shape[0], best_after.shape[1] - 1
+    return np.where(reached, best_after[np.arange(n_queries)[:, None], np.minimum(index, width)], 0.0)
+
+
+def interpolation_ranks(table: GainTable, recall: Iterable[float] = ELEVEN_POINTS, rel_level: float = 1.0,
+                        rule: str = "round") -> tuple[np.ndarray, np.ndarray]:
+    """For every query (rows) and recall level (columns), the rank index (from 0) whose precision
+    :func:`interpolated_precision` takes (the first best one at or after the rank where the level is reached),
+    and whether that precision counts (a level the run does not reach, or one whose best precision is 0,
+    takes none): the interpolated precision is the share of relevant documents down to that rank.
+
+    >>> t = GainTable.from_gains([[1, 0, 1, 0, 0, 1]], [[1, 1, 1, 1]])
+    >>> index, counts = interpolation_ranks(t, [0.5, 0.75])
+    >>> index.tolist(), counts.tolist()
+    ([[2, 5]], [[True, True]])
+    """
+    precision, best_after, index, reached = _interpolation(table, recall, rel_level, rule)
+    n_queries, width = precision.shape
+    best = (precision == best_after[:, :width]) & (precision > 0)
+    positions = np.where(best, np.arange(width)[None, :], width)
+    following = np.minimum.accumulate(positions[:, ::-1], axis=1)[:, ::-1]  # the first best rank at or after
+    following = np.hstack([following, np.full((n_queries, 1), width)])
+    at = following[np.arange(n_queries)[:, None], np.minimum(index, width)]
+    return at, reached & (at < width)
+
+
+def _interpolation(table: GainTable, recall: Iterable[float], rel_level: float,
+                   rule: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Precision at the relevant ranks (0 elsewhere), its best at or after each rank (one more column: nothing
+    found), the rank index where each level's n(r) relevant documents are found, and whether it is reached."""
     if rule not in RULES:
         raise RankingInputError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
     levels = _levels(recall)
@@ -67,7 +98,7 @@ def interpolated_precision(table: GainTable, recall: Iterable[float] = ELEVEN_PO
     index = np.searchsorted(keys, (np.maximum(needed, 1) + offset).ravel()).reshape(needed.shape)
     index = np.where(needed == 0, 0, index - np.arange(n_queries)[:, None] * width)
     reached = needed <= found[:, -1:] if width else needed <= 0
-    return np.where(reached, best_after[np.arange(n_queries)[:, None], np.minimum(index, width)], 0.0)
+    return precision, best_after, index, reached
 
 
 def recall_levels(n_relevant: Iterable[int]) -> np.ndarray:

@@ -78,12 +78,17 @@ def reciprocal_rank(table: GainTable, k: int | None = None, rel: int = 1) -> np.
     return np.where(found, 1.0 / (first + 1), 0.0)
 
 
+def precision_terms(table: GainTable, k: int | None = None, rel: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """AP's terms over the top k: the precision at every rank and whether the rank holds a relevant document."""
+    check_cutoff(k, "AP")
+    hit = table.relevant(rel)[:, :k]
+    return table.relevant_counts(rel)[:, :k] / ranks(hit.shape[1]), hit
+
+
 def average_precision(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
     """AP = Σ_{relevant ranks r ≤ k} P@r / R (trec_eval ``map`` per query, ``map_cut_k`` with k; unretrieved
     relevant documents add 0)."""
-    check_cutoff(k, "AP")
-    hit = table.relevant(rel)[:, :k]
-    precision = table.relevant_counts(rel)[:, :k] / ranks(hit.shape[1])
+    precision, hit = precision_terms(table, k, rel)
     return safe_divide(row_sums(precision * hit), table.n_relevant(rel))
 
 
@@ -94,6 +99,21 @@ def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
     if gain == "exp":
         return np.exp2(gains) - 1.0
     raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
+
+
+def dcg_terms(table: GainTable, k: int | None = None, gain: str = "linear", gains=None,
+              ties: str = "trec_eval") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """nDCG's terms over the top k: the gain at every rank (tie-averaged with ``ties="average"``), the discounts
+    1/log2(r + 1) and the ideal DCG."""
+    check_cutoff(k, "nDCG")
+    if gains:
+        mapped, best = gain_tables(table, dict(gains))
+    else:
+        mapped, best = _gain_values(table.gains, gain), _gain_values(table.ideal, gain)
+    if ties == "average":
+        mapped = tie_averaged(table, mapped)
+    mapped = mapped[:, :k]
+    return mapped, 1.0 / np.log2(ranks(mapped.shape[1]) + 1.0), row_sums(discounted(best[:, :k]))
 
 
 def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None,
@@ -133,6 +153,21 @@ def _graded(table: GainTable, gains: np.ndarray, max_grade: float | None, measur
     return np.minimum(gains, max_grade), np.full((gains.shape[0], 1), float(max_grade))
 
 
+def err_terms(table: GainTable, k: int | None = None, gain: str = "exp",
+              max_grade: float | None = 4) -> tuple[np.ndarray, np.ndarray]:
+    """ERR's terms over the top k: the probability R_r of stopping at each rank and Π_{i<r} (1 − R_i) of
+    reaching it."""
+    check_cutoff(k, "ERR")
+    gains, top = _graded(table, table.gains[:, :k], max_grade, "ERR")
+    if gain == "exp":  # (2^g − 1) / 2^g_max without 2^g_max, which overflows for a huge max_grade
+        stop = np.where(top > 0, np.exp2(gains - top) - np.exp2(-top), 0.0)
+    elif gain == "linear":
+        stop = safe_divide(gains, (top + 1.0) * (top > 0))
+    else:
+        raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
+    return stop, np.cumprod(np.hstack([np.ones((stop.shape[0], 1)), 1.0 - stop[:, :-1]]), axis=1)
+
+
 def err(table: GainTable, k: int | None = None, gain: str = "exp",
         max_grade: float | None = 4) -> np.ndarray:
     """ERR = Σ_r R_r / r · Π_{i<r} (1 − R_i) (Chapelle et al. 2009) over the top k.
@@ -142,16 +177,21 @@ def err(table: GainTable, k: int | None = None, gain: str = "exp",
     ir_measures' ``ERR@20``); None takes the highest judged grade of the query. A grade above ``max_grade``
     counts as ``max_grade``, with a warning (as in :func:`rbp`).
     """
-    check_cutoff(k, "ERR")
-    gains, top = _graded(table, table.gains[:, :k], max_grade, "ERR")
-    if gain == "exp":  # (2^g − 1) / 2^g_max without 2^g_max, which overflows for a huge max_grade
-        stop = np.where(top > 0, np.exp2(gains - top) - np.exp2(-top), 0.0)
-    elif gain == "linear":
-        stop = safe_divide(gains, (top + 1.0) * (top > 0))
-    else:
-        raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
-    reach = np.cumprod(np.hstack([np.ones((stop.shape[0], 1)), 1.0 - stop[:, :-1]]), axis=1)
+    stop, reach = err_terms(table, k, gain, max_grade)
     return (stop * reach / ranks(stop.shape[1])).sum(axis=1)
+
+
+def rbp_terms(table: GainTable, p: float = 0.8, max_grade: float | None = None,
+              rel: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """RBP's terms: each rank's gain scaled to [0, 1] and the persistence weights p^(r−1)."""
+    if not 0 < p < 1:
+        raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
+    if rel is not None:
+        scaled = table.relevant(rel).astype(float)
+    else:
+        gains, top = _graded(table, table.gains, max_grade, "RBP")
+        scaled = safe_divide(gains, top)
+    return scaled, persistence(p, table.gains.shape[1])
 
 
 def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None,
@@ -161,17 +201,11 @@ def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None,
     gains already within [0, 1] unscaled; a grade above ``max_grade`` counts as ``max_grade``, with a warning,
     as in :func:`err`). With ``rel``, binary: g = 1 from grade ``rel`` up, else 0 (ir_measures' ``RBP(rel=1)``).
     trec_eval's default p is 0.9, the registry's 0.8 (ir_measures')."""
-    if not 0 < p < 1:
-        raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
-    if rel is not None:
-        scaled = table.relevant(rel).astype(float)
-    else:
-        gains, top = _graded(table, table.gains, max_grade, "RBP")
-        scaled = safe_divide(gains, top)
-    return (1.0 - p) * row_sums(scaled * persistence(p, table.gains.shape[1]))
+    scaled, weights = rbp_terms(table, p, max_grade, rel)
+    return (1.0 - p) * row_sums(scaled * weights)
 
 
-def _blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray]:
+def blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray]:
     """Sakai's BR(r) = (C(r) + β cg(r)) / (r + β cg*(r)) at every rank, and the relevance mask."""
     if beta < 0:
         raise RankingInputError(f"beta must be ≥ 0, got {beta}")
@@ -188,19 +222,17 @@ def _blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarra
 
 def q_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
     """Q = (1/R) Σ_{relevant ranks r} BR(r), R = number of judged relevant documents (seed 002, eq. of Q)."""
-    ratio, rel = _blended_ratio(table, beta)
+    ratio, rel = blended_ratio(table, beta)
     return safe_divide((ratio * rel).sum(axis=1), (table.ideal > 0).sum(axis=1))
-
-
 
 
 def o_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
     """O = BR(r1), r1 the rank of the first relevant document (seed 002)."""
-    ratio, rel = _blended_ratio(table, beta)
+    ratio, rel = blended_ratio(table, beta)
     return at_rank(ratio, *first_true(rel))
 
 
-def _preferred_rank(table: GainTable) -> tuple[np.ndarray, np.ndarray]:
+def preferred_rank(table: GainTable) -> tuple[np.ndarray, np.ndarray]:
     """rp: the first rank holding the highest gain retrieved (seed 002), and whether any is relevant."""
     gains = table.gains
     if gains.shape[1] == 0:
@@ -211,20 +243,23 @@ def _preferred_rank(table: GainTable) -> tuple[np.ndarray, np.ndarray]:
 def p_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
     """P = BR(rp), rp the first rank holding the highest relevance level retrieved (seed 002, Figure 1:
     P(X) = 6/7, P(Y) = 4/7)."""
-    ratio, _ = _blended_ratio(table, beta)
-    preferred, found = _preferred_rank(table)
+    ratio, _ = blended_ratio(table, beta)
+    preferred, found = preferred_rank(table)
     return at_rank(ratio, preferred, found)
+
+
+def p_plus_terms(table: GainTable, beta: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """P+'s terms: the blended ratio at every rank, and the relevant ranks down to the preferred rank rp."""
+    ratio, rel = blended_ratio(table, beta)
+    preferred, found = preferred_rank(table)
+    return ratio, (ranks(rel.shape[1])[None, :] <= preferred[:, None] + 1) & rel & found[:, None]
 
 
 def p_plus_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
     """P+ = (1 / C(rp)) Σ_{relevant r ≤ rp} BR(r): BR averaged over the relevant ranks down to rp
     (seed 002)."""
-    ratio, rel = _blended_ratio(table, beta)
-    preferred, found = _preferred_rank(table)
-    upto = (ranks(rel.shape[1])[None, :] <= preferred[:, None] + 1) & rel & found[:, None]
+    ratio, upto = p_plus_terms(table, beta)
     return safe_divide((ratio * upto).sum(axis=1), upto.sum(axis=1))
-
-
 
 
 # ---------------------------------------------------------------------------------- registry adapters

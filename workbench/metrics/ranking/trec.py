@@ -21,6 +21,7 @@ The graded measures (``ndcg``, ``ndcg_rel``, ``Rndcg``, ``G``, ``rbp``) take tre
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -40,6 +41,7 @@ from workbench.metrics.ranking.table import (
     RankingInputError,
     check_cutoff,
     persistence,
+    ranks,
     row_sums,
     safe_divide,
 )
@@ -131,10 +133,14 @@ def set_f(table: GainTable, beta: float = 1.0, rel_level: float = 1.0) -> np.nda
     """(β + 1) P R / (β P + R) with the set precision P and recall R (trec_eval ``set_F``, van Rijsbergen;
     β weighs recall, default 1); 0 when nothing relevant is retrieved."""
     ret, rel, rel_ret = _set_counts(table, rel_level)
-    p, r = safe_divide(rel_ret, ret), safe_divide(rel_ret, rel)
+    return f_of_set(safe_divide(rel_ret, ret), safe_divide(rel_ret, rel), beta)
+
+
+def f_of_set(p: np.ndarray, r: np.ndarray, beta: float = 1.0) -> np.ndarray:
+    """(β + 1) P R / (β P + R) of a set precision P and recall R; 0 when nothing relevant is retrieved."""
     with np.errstate(divide="ignore", invalid="ignore"):
         value = (beta + 1.0) * p * r / (beta * p + r)
-    return np.where(rel_ret > 0, value, 0.0)
+    return np.where((p > 0) & (r > 0), value, 0.0)
 
 
 def utility(table: GainTable, a: float = 1.0, b: float = -1.0, c: float = 0.0, d: float = 0.0,
@@ -203,23 +209,28 @@ def eleven_point_average(table: GainTable, recalls: Iterable[float] = tuple(i / 
     return total / len(recalls)
 
 
-def bpref(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
-    """bpref = (1/R) Σ_{relevant retrieved r} (1 − min(n_r, R) / min(N, R)), n_r the judged non-relevant
-    documents above r, N all judged non-relevant ones (Buckley & Voorhees, SIGIR 2004; trec_eval ``bpref``:
-    unjudged documents are skipped)."""
+def bpref_terms(table: GainTable, rel_level: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """bpref's terms: 1 − min(n_r, R) / min(N, R) at each relevant rank (0 elsewhere), and n_r, the judged
+    non-relevant documents at or above each rank."""
     rel = _relevant(table, rel_level)
     above = np.cumsum(table.judged & ~rel, axis=1)
     n_rel = table.n_relevant(rel_level)
     floor = np.minimum(table.n_judged - n_rel, n_rel)[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         share = 1.0 - np.minimum(above, n_rel[:, None]) / floor
-    return safe_divide(row_sums(np.where(rel, np.where(above > 0, share, 1.0), 0.0)), n_rel)
+    return np.where(rel, np.where(above > 0, share, 1.0), 0.0), above
 
 
-def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
-    """infAP (Yilmaz & Aslam, CIKM 2006): at the relevant document of rank k > 1,
-    1/k + ((k−1)/k) · (|pooled above| / (k−1)) · ((|rel above| + ε) / (|judged above| + 2ε)), 1 at rank 1,
-    summed and divided by R (trec_eval ``infAP``; pooled = judged or pooled-but-unjudged; ε = 0.00001)."""
+def bpref(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
+    """bpref = (1/R) Σ_{relevant retrieved r} (1 − min(n_r, R) / min(N, R)), n_r the judged non-relevant
+    documents above r, N all judged non-relevant ones (Buckley & Voorhees, SIGIR 2004; trec_eval ``bpref``:
+    unjudged documents are skipped)."""
+    terms, _ = bpref_terms(table, rel_level)
+    return safe_divide(row_sums(terms), table.n_relevant(rel_level))
+
+
+def infap_terms(table: GainTable, rel_level: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """infAP's terms: the relevant ranks and the estimate of precision above each rank (1 at rank 1)."""
     rel = _relevant(table, rel_level)
     rel_so_far = table.relevant_counts(rel_level)
     nonrel_so_far = np.cumsum(table.judged & ~rel, axis=1)
@@ -229,16 +240,45 @@ def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         term = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((prior + nonrel_so_far + unjudged_so_far) / j)
                 * ((prior + INFAP_EPSILON) / (prior + nonrel_so_far + 2 * INFAP_EPSILON)))
-    term = np.where(j == 0, 1.0, term)
+    return rel, np.where(j == 0, 1.0, term)
+
+
+def inferred_ap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
+    """infAP (Yilmaz & Aslam, CIKM 2006): at the relevant document of rank k > 1,
+    1/k + ((k−1)/k) · (|pooled above| / (k−1)) · ((|rel above| + ε) / (|judged above| + 2ε)), 1 at rank 1,
+    summed and divided by R (trec_eval ``infAP``; pooled = judged or pooled-but-unjudged; ε = 0.00001)."""
+    rel, term = infap_terms(table, rel_level)
     return safe_divide(row_sums(np.where(rel, term, 0.0)), table.n_relevant(rel_level))
+
+
+def precision_sums(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
+    """Σ P@r over the ranks r of the relevant retrieved documents, added rank by rank as trec_eval adds them
+    (``sum += rel_so_far / (i + 1)`` in ``m_map.c``, ``m_yaap.c``): average precision's numerator."""
+    rel = _relevant(table, rel_level)
+    return row_sums(table.relevant_counts(rel_level) / ranks(rel.shape[1]) * rel)
+
+
+def yaap(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
+    """Yet Another Average Precision (Robertson, On Smoothing Average Precision, ECIR 2012):
+    log((1 + S) / (1 + R − S)), S = :func:`precision_sums` (trec_eval ``yaap``, ``m_yaap.c``; C's ``log``)."""
+    sums, n_rel = precision_sums(table, rel_level), table.n_relevant(rel_level)
+    return np.array([math.log((1.0 + s) / (1.0 + float(r) - s)) for s, r in zip(sums.tolist(), n_rel.tolist(),
+                                                                                  strict=True)])
 
 
 def binary_g(table: GainTable, rel_level: float = 1.0) -> np.ndarray:
     """binG = (1/R) Σ_{relevant retrieved} 1 / log2(2 + |non-relevant above|) (trec_eval ``binG``)."""
+    rel, _, discount = bing_terms(table, rel_level)
+    total = row_sums(np.where(rel, discount, 0.0))
+    return np.where(rel.any(axis=1), safe_divide(total, table.n_relevant(rel_level)), 0.0)
+
+
+def bing_terms(table: GainTable, rel_level: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """binG's terms: the relevant ranks, the non-relevant documents at or above each rank and the discount
+    1 / log2(2 + that number)."""
     rel = _relevant(table, rel_level)
     above = np.arange(1, rel.shape[1] + 1)[None, :] - table.relevant_counts(rel_level)
-    total = row_sums(np.where(rel, 1.0 / np.log2(2.0 + above), 0.0))
-    return np.where(rel.any(axis=1), safe_divide(total, table.n_relevant(rel_level)), 0.0)
+    return rel, above, 1.0 / np.log2(2.0 + above)
 
 
 def unjudged_at(table: GainTable, k: int = 10) -> np.ndarray:
@@ -365,6 +405,12 @@ def r_ndcg(table: GainTable, gains: Mapping[float, float] | None = None, rel_lev
 def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> np.ndarray:
     """G = (Σ_r g(r) / log2(2 + Σ_{i≤r} max(ideal(i), 1) − Σ_{i≤r} g(i))) / Σ ideal, the gain of each
     document discounted by how far the run lags the ideal so far (trec_eval ``G``, experimental)."""
+    terms, ideal_total = g_terms(table, gains)
+    return safe_divide(row_sums(terms), ideal_total)
+
+
+def g_terms(table: GainTable, gains: Mapping[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """G's terms: each rank's gain over log2(2 + the lag behind the ideal so far), and the ideal's total gain."""
     values, ideal = gain_tables(table, gains)
     rows, width = values.shape
     padded = np.zeros((rows, width))
@@ -373,8 +419,7 @@ def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> n
     cost = np.cumsum(np.maximum(padded, 1.0), axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         share = values / np.log2(2.0 + cost - np.cumsum(values, axis=1))
-    total = row_sums(np.where(values != 0, share, 0.0))
-    return safe_divide(total, row_sums(np.where(ideal > 0, ideal, 0.0)))
+    return np.where(values != 0, share, 0.0), row_sums(np.where(ideal > 0, ideal, 0.0))
 
 
 # ----------------------------------------------------------------------------------------- registry

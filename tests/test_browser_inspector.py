@@ -1,0 +1,173 @@
+"""The inspector of two runs in a real browser: JupyterLab and Voilà on 127.0.0.1 (the servers of
+``tests/test_browser.py``), Debian's chromium through Playwright, a notebook that shows an
+:class:`~workbench.widgets.Inspector` on a small campaign.
+
+A bar of the per-topic chart is clicked: that topic's two rankings appear, with the scores the kernel computed
+(``Campaign.evaluate``, in this process, on the same campaign); the measure is switched from its list and the
+numbers follow; a token is picked and marked in both lists; a refused choice (the same system twice) is said in
+red while the view stays. No request may leave the machine. Every wait has a deadline; screenshots land in
+``test-output/browser/``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+import pytest
+
+from tests.test_browser import CHROME_ARGS, CHROMIUM, OUTPUT, Server, settle
+
+CAMPAIGN = '''
+import numpy as np
+import workbench as wb
+
+rng = np.random.default_rng(19)
+qrels, runs = {}, {"A": {}, "B": {}}
+for t in range(8):
+    ids = [f"t{t}d{i}" for i in range(30)]
+    qrels[f"q{t}"] = {d: int(rng.integers(0, 3)) for d in ids[:18]}
+    for system in runs:
+        runs[system][f"q{t}"] = {d: float(rng.integers(0, 100)) for d in rng.permutation(ids)[:25]}
+campaign = wb.Campaign.from_dicts(qrels, runs)
+'''
+SHOW = '''
+from workbench.widgets import Inspector
+
+inspector = Inspector(campaign, systems=("A", "B"), measure="AP", measures=["AP", "nDCG@10", "P@10"], k=10)
+inspector
+'''
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)"),
+]
+
+
+def kernel_values():
+    namespace: dict = {}
+    exec(CAMPAIGN, namespace)  # the notebook's campaign, built here by the same code
+    campaign = namespace["campaign"]
+    results = campaign.evaluate(["AP", "nDCG@10", "P@10"], progress=False)
+    values = {(row.system, row.topic, row.measure): row.value for row in results.itertuples()}
+    from workbench.analysis import topic_deltas
+
+    return campaign, values, topic_deltas(results, "A", "B", "AP")
+
+
+def notebook(tmp) -> object:
+    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CAMPAIGN.strip()),
+                                           nbformat.v4.new_code_cell(SHOW.strip())],
+                                    metadata={"kernelspec": {"display_name": "Python 3", "language": "python",
+                                                             "name": "python3"}, "voila": {"template": "workbench"}})
+    path = tmp / "inspector.ipynb"
+    nbformat.write(book, path)
+    return path
+
+
+def text(page, selector: str) -> str:
+    return page.locator(selector).first.inner_text().strip()
+
+
+def inspect(kind: str, tmp) -> dict:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    _, _, deltas = kernel_values()
+    target = str(deltas["topic"].iloc[-1])  # where B beats A most: not the topic the inspector opens on
+    seen: dict = {"outside": [], "target": target}
+    source = tmp / "source"
+    source.mkdir()
+    server = Server(kind, tmp, notebook(source))
+    try:
+        server.wait("/api/status" if kind == "lab" else "/voila/static/voila.js")
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
+                                                 timeout=60_000)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.set_default_timeout(30_000)
+                page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
+                        else seen["outside"].append(r.url))
+                page.goto(server.page, timeout=120_000)
+                if kind == "lab":
+                    page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel",
+                                           timeout=90_000)
+                    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+                page.wait_for_selector(".wb-inspector-chart svg", timeout=120_000)
+                page.wait_for_selector(".wb-rankings-list[data-system=A] .wb-rankings-row", timeout=60_000)
+                settle(page)
+                seen["opened on"] = text(page, ".wb-rankings-caption")
+                bar = page.locator(f'.wb-inspector-chart svg path[aria-label*="topic: {target};"]')
+                seen["bars"] = page.locator(".wb-inspector-chart svg g.mark-rect path").count()
+                bar.first.click()
+                page.wait_for_function(f"document.querySelector('.wb-rankings-caption')?.innerText"
+                                       f".startsWith('topic {target},')", timeout=30_000)
+                settle(page)
+                seen["AP"] = read(page)
+                page.screenshot(path=str(OUTPUT / f"inspector-{kind}-clicked.png"))
+                page.locator(".wb-inspector-measure select").select_option("nDCG@10")
+                page.wait_for_function(f"document.querySelector('.wb-rankings-caption')?.innerText"
+                                       f".startsWith('topic {target}, nDCG@10')", timeout=30_000)
+                settle(page)
+                seen["nDCG@10"] = read(page)
+                shown_in_both = [d for d in seen["nDCG@10"]["A"]["documents"] if d in seen["nDCG@10"]["B"]["documents"]]
+                seen["picked"] = shown_in_both[0]  # a document both lists show
+                page.locator(f'.wb-rankings-list[data-system=A] .wb-rankings-doc[data-doc="{seen["picked"]}"]').click()
+                page.wait_for_selector(".wb-rankings-list[data-system=B] .wb-rankings-row.wb-selected",
+                                       timeout=30_000)
+                seen["marked"] = [text(page, f".wb-rankings-list[data-system={s}] .wb-rankings-row.wb-selected "
+                                             ".wb-rankings-doc").rstrip(" ?") for s in ("A", "B")]
+                seen["linked"] = page.locator(".wb-rankings-links line.wb-selected").count()
+                caption = text(page, ".wb-rankings-caption")
+                page.locator(".wb-inspector-system-b select").select_option("A")
+                page.wait_for_function("document.querySelector('.wb-inspector-message')?.innerText"
+                                       ".includes('two different systems') && document.querySelector("
+                                       "'.wb-inspector-system-b select')?.value === 'B'", timeout=30_000)
+                seen["refused"] = text(page, ".wb-inspector-message")
+                seen["kept"] = (text(page, ".wb-rankings-caption") == caption,
+                                page.locator(".wb-inspector-system-b select").input_value())
+                page.screenshot(path=str(OUTPUT / f"inspector-{kind}-refused.png"))
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+    return seen
+
+
+def read(page) -> dict:
+    """What the page shows of both runs: scores in the summary and on the board, the ranks and documents."""
+    shown = {}
+    for system in ("A", "B"):
+        rows = page.locator(f".wb-rankings-list[data-system={system}] .wb-rankings-row")
+        shown[system] = {
+            "summary": text(page, f".wb-inspector-score[data-system={system}]"),
+            "board": text(page, f".wb-rankings-list[data-system={system}] .wb-rankings-score"),
+            "ranks": rows.locator(".wb-rankings-rank").all_inner_texts(),
+            "documents": [d.strip().rstrip(" ?") for d in rows.locator(".wb-rankings-doc").all_inner_texts()],
+            "values": rows.locator(".wb-rankings-value").all_inner_texts(),
+        }
+    return shown
+
+
+@pytest.mark.parametrize("kind", ["lab", "voila"])
+def test_a_click_on_a_topic_shows_its_two_rankings_and_the_kernels_numbers(kind, tmp_path):
+    seen = inspect(kind, tmp_path)
+    (OUTPUT / f"inspector-{kind}-seen.json").write_text(json.dumps(seen, indent=1, default=str))
+    campaign, values, deltas = kernel_values()
+    target = seen["target"]
+    assert seen["bars"] == len(deltas) and not seen["opened on"].startswith(f"topic {target},")
+    for measure in ("AP", "nDCG@10"):
+        for system in ("A", "B"):
+            shown = seen[measure][system]
+            expected = f"{values[(system, target, measure)]:.4f}"
+            assert shown["summary"] == shown["board"] == expected, (measure, system, shown, expected)
+            ranking = campaign.runs[system].documents(target)
+            ranked = [(r, d) for r, d in zip(shown["ranks"], shown["documents"], strict=True) if r.isdigit()]
+            assert [r for r, _ in ranked] == [str(i) for i in range(1, 11)]
+            assert [d for _, d in ranked] == ranking[:10]
+            explained = campaign.explain(system, target, measure).contributions.set_index("document")["contribution"]
+            assert [float(v) for v in shown["values"][:10]] == pytest.approx(
+                [round(explained[d], 4) for d in ranking[:10]], abs=1e-4)
+    assert seen["marked"] == [seen["picked"]] * 2 and seen["linked"] == 1  # marked in both, the link drawn bold
+    assert "two different systems" in seen["refused"] and seen["kept"] == (True, "B")
+    assert seen["outside"] == []

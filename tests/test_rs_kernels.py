@@ -1,0 +1,65 @@
+"""The R&S engine's building blocks against plain numpy and brute force: dominance sums (dense grid and divide
+and conquer), the radix orderings, the grids of overlapping classes against comparing them pair by pair."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.metrics import relations
+from workbench.metrics.dominance import dominance_sums
+
+
+def _brute_dominance(x, y, values):
+    lower = np.array([[row[(x < x[i]) & (y < y[i])].sum() for i in range(len(x))] for row in values])
+    upper = np.array([[row[(x > x[i]) & (y > y[i])].sum() for i in range(len(x))] for row in values])
+    return lower.reshape(values.shape), upper.reshape(values.shape)
+
+
+# Few distinct values on both coordinates: the dense grid; on one or none: divide and conquer.
+@pytest.mark.parametrize(("x_spread", "y_spread"), [(3, 3), (10**6, 3), (3, 10**6), (10**6, 10**6)])
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 150), st.integers(0, 2**32 - 1))
+def test_dominance_sums_equal_brute_force(x_spread, y_spread, n, seed):
+    rng = np.random.default_rng(seed)
+    x, y = rng.integers(-x_spread, x_spread, n), rng.integers(0, y_spread, n)
+    values = rng.random((2, n))
+    lower, upper = dominance_sums(x, y, values)
+    expected_lower, expected_upper = _brute_dominance(x, y, values)
+    np.testing.assert_allclose(lower, expected_lower, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(upper, expected_upper, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**40), max_size=300), st.booleans())
+def test_stable_order_and_unique_ints_are_numpys(keys, sorted_runs):
+    keys = np.array(sorted(keys) if sorted_runs else keys, dtype=np.int64)  # the timsort branch, or radix
+    np.testing.assert_array_equal(relations._stable_order(keys), np.argsort(keys, kind="stable"))
+    small = keys % 50  # the counting branch
+    for ints in (keys, small):
+        for got, expected in zip(relations._unique_ints(ints), np.unique(ints, return_inverse=True,
+                                                                          return_counts=True), strict=True):
+            np.testing.assert_array_equal(got, expected)
+
+
+def _group(rng, n, p, r, levels, slot):
+    x = np.sort(rng.integers(0, levels, (n, p)), axis=1)
+    g = np.sort(rng.integers(0, levels + 1, (n, r)), axis=1)
+    return relations._ClassGroup(slot + np.arange(n * p).reshape(n, p), x, rng.random((n, p)), g)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.integers(1, 3),
+       st.integers(1, 6))
+def test_a_grid_reads_what_comparing_every_pair_finds(seed, p, r, q, s, levels):
+    # Classes u (p x levels, r other levels) against classes v (q, s), ties included: per x level of u, the
+    # agreeing mass of v's levels below it (P(u ≻ v)) and above it (P(v ≻ u)), both ways.
+    rng = np.random.default_rng(seed)
+    high, low = _group(rng, 7, p, r, levels, 0), _group(rng, 5, q, s, levels, 100)
+    grid = relations._PartnerGrid(low.x, low.g, low.nw)
+    below, _ = relations._pairs_agreement(high, low)
+    _, above = relations._pairs_agreement(low, high)
+    np.testing.assert_allclose(grid.agreement(high.x, high.g, upward=False), below, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(grid.agreement(high.x, high.g, upward=True)[:, ::-1], above, rtol=0, atol=1e-12)

@@ -1,0 +1,102 @@
+"""The other text files trec_eval reads — preference judgements (``-R prefs``, ``-R qrels_prefs``), qrels with
+judgement groups (``-R qrels_jg``) and z-score statistics (``-Z``) — cut into byte columns as trec_eval cuts
+them (``get_prefs.c``, ``get_qrels_prefs.c``, ``get_qrels_jg.c``, ``get_zscores.c``).
+
+Each is a file of lines with a fixed number of fields, separated by C's whitespace as
+:func:`~workbench.data.trec.scan.split_fields` separates them (a non-breaking space stays inside a field); gzip
+data and ``-`` for standard input are read through (:func:`~workbench.data.files.read_buffer`). As for qrels and
+runs, blank lines and lines starting with ``#`` are left out (trec_eval 10.0 skips one ``#`` line at a time
+and calls a blank line malformed; its z-score reader skips neither). A line with another number of fields is
+refused as trec_eval refuses it ("Malformed line"), naming the file, the line and its text::
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "zscores"
+    >>> _ = path.write_bytes(b"# topic measure mean stddev\\n301 map 0.12 0.15\\n")
+    >>> read_columns(path, ("topic", "measure", "mean", "stddev"), "z-score").column("measure").tolist()
+    [b'map']
+    >>> _ = path.write_bytes(b"301 map 0.12\\n")
+    >>> try:
+    ...     read_columns(path, ("topic", "measure", "mean", "stddev"), "z-score")
+    ... except TrecFormatError as error:
+    ...     print(error.line, error.message)
+    1 a z-score line has 4 fields (topic measure mean stddev), this one 3 (trec_eval: Malformed line)
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from os import PathLike
+
+import numpy as np
+
+from workbench.data.files import STDIN, STDIN_NAME, read_buffer
+from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
+from workbench.data.trec.numbers import read_floats, read_integers, reading_note
+from workbench.data.trec.scan import Fields, split_fields
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A file's data lines as fixed-width byte columns (numpy ``S``), one per named field, with each line's
+    1-based number."""
+
+    path: str
+    names: tuple[str, ...]
+    fields: Fields
+
+    @property
+    def numbers(self) -> np.ndarray:
+        """The 1-based line number of each data line."""
+        return self.fields.numbers
+
+    def column(self, name: str) -> np.ndarray:
+        """The field ``name`` of every line (bytes)."""
+        return self.fields.column(self.names.index(name))
+
+    def error(self, row: int, message: str) -> TrecFormatError:
+        """The error naming this file, data line ``row`` and its text."""
+        return TrecFormatError(message, path=self.path, line=int(self.numbers[row]), text=self.fields.line(row))
+
+    def floats(self, name: str, what: tuple[str, str]) -> np.ndarray:
+        """The field read by C's ``atof`` (float64), with a note on values that are not plain numbers
+        (``what``: the singular and plural phrases of :func:`~workbench.data.trec.numbers.reading_note`)."""
+        tokens = self.column(name)
+        values, odd = read_floats(tokens)
+        self._note(reading_note(what, "atof", tokens, values, odd, self.numbers))
+        return values
+
+    def integers(self, name: str, what: tuple[str, str]) -> np.ndarray:
+        """The field read by C's ``atol`` (int64), with a note as :meth:`floats`."""
+        tokens = self.column(name)
+        values, odd = read_integers(tokens)
+        self._note(reading_note(what, "atol", tokens, values, odd, self.numbers))
+        return values
+
+    def _note(self, note: str | None) -> None:
+        if note:
+            warnings.warn(f"{self.path}: {note}", TrecReadingWarning, stacklevel=4)
+
+
+def read_columns(path: str | PathLike, names: tuple[str, ...], what: str) -> Columns:
+    """The data lines of a file whose lines have exactly ``len(names)`` fields (``what`` names the kind of
+    line in messages); see the module docstring."""
+    name = STDIN_NAME if str(path) == STDIN else str(path)
+    raw = read_buffer(path, TrecFormatError)
+    if not len(raw):
+        raise TrecFormatError("the file is empty", path=name)
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        line = int(np.count_nonzero(np.frombuffer(raw, dtype=np.uint8, count=nul) == 10)) + 1
+        raise TrecFormatError(f"a NUL byte at offset {nul}: not a text file (trec_eval reads a line only up to "
+                              "it)", path=name, line=line)
+    fields = split_fields(raw)
+    if not fields.numbers.size:
+        raise TrecFormatError("the file holds no data lines", path=name)
+    columns = Columns(name, tuple(names), fields)
+    bad = np.flatnonzero(fields.counts != len(names))
+    if bad.size:
+        row = int(bad[0])
+        raise columns.error(row, f"a {what} line has {len(names)} fields ({' '.join(names)}), this one "
+                                 f"{fields.counts[row]} (trec_eval: Malformed line)")
+    return columns

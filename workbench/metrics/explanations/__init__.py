@@ -1,0 +1,63 @@
+"""Every measure explained: ``workbench.explain(gold, output, measure)``.
+
+Each registered measure records how it is explained (:func:`workbench.metrics.registry.explains`, read back by
+:func:`workbench.metrics.registry.explanation_of` and the ``explained`` column of ``workbench.measures()``):
+
+* ranking measures per document (:mod:`~workbench.metrics.explanations.ranking`);
+* clustering measures per item, or through their parts (:mod:`~workbench.metrics.explanations.clustering`);
+* filtering measures per outcome (TP, FP, FN, TN), or through their parts
+  (:mod:`~workbench.metrics.explanations.filtering`);
+* R≺ S≺ R∼ S∼ per occurrence (:mod:`workbench.metrics.explain`), F≺ F∼ through them
+  (:mod:`~workbench.metrics.explanations.organization`); the baselines of seed 004 per retrieved document
+  (:mod:`~workbench.metrics.explanations.baselines`).
+
+The result is a :class:`MeasureExplanation` (:mod:`~workbench.metrics.explanations.core`); without a measure,
+``explain(gold, output, n=..., wn=...)`` is the R&S explanation of :mod:`workbench.metrics.explain`.
+
+    >>> from workbench.model import Organization
+    >>> gold = Organization.from_graded({"d1": 2, "d2": 1})
+    >>> e = explain(gold, Organization.from_ranking(["d2", "d1"]), "nDCG")
+    >>> e.contributions[["rank", "document", "gain", "discount"]].to_string(index=False)
+    ' rank document  gain  discount\\n    1       d2   1.0   1.00000\\n    2       d1   2.0   0.63093'
+"""
+
+from __future__ import annotations
+
+from workbench.metrics.explain import ExplainError, Explanation
+from workbench.metrics.explain import explain as explain_rs
+from workbench.metrics.explanations import baselines, clustering, filtering, organization, ranking
+from workbench.metrics.explanations.core import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
+from workbench.metrics.registry import Measure, explains, explanation_of, parse
+from workbench.model import Organization
+
+__all__ = ["DocumentNotExplainedError", "ExplainError", "Explanation", "MeasureExplanation", "PartNotFoundError",
+           "explain"]
+
+
+def explain(gold: Organization, output: Organization, measure: str | Measure | None = None, *,
+            n: float | None = None, wn: float | None = None, missing: str = "tail"):
+    """``measure`` of ``output`` against ``gold``, explained (a :class:`MeasureExplanation`, whose rows sum to
+    the score :func:`workbench.evaluate` gives, or to its parts); without a measure, R≺ S≺ R∼ S∼ with ``n``,
+    ``wn`` and ``missing`` (an :class:`Explanation`, :func:`workbench.metrics.explain.explain`)."""
+    if measure is None:
+        return explain_rs(gold, output, n=n, wn=wn, missing=missing)
+    if n is not None or wn is not None or missing != "tail":
+        raise ExplainError("give n, wn and missing inside the measure's name (e.g. 'R≺(n=10, wn=0.8)') when "
+                           "a measure is named")
+    measure = parse(measure)
+    explainer, _ = explanation_of(measure)
+    for side, value in (("gold", gold), ("output", output)):
+        if not isinstance(value, Organization):
+            raise ExplainError(f"{side} must be an Organization (Organization.parse, from_ranking, ...), got "
+                               f"{type(value).__name__}")
+    return explainer(gold, output, measure)
+
+
+for _name in ranking.TERMS:
+    explains(_name, ranking.explain_ranking,
+             "through its parts: SetP, SetR" if _name == "SetF" else "per document")
+for _module, _explainer in ((clustering, clustering.explain_clustering), (filtering, filtering.explain_filtering),
+                            (organization, organization.explain_organization),
+                            (baselines, baselines.explain_baseline)):
+    for _name, _how in _module.HOW.items():
+        explains(_name, _explainer, _how)
