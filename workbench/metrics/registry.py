@@ -234,8 +234,11 @@ def explains(name: str, explainer: Callable[..., Any], how: str) -> None:
 
 def explanation_of(measure: str | Measure) -> tuple[Callable[..., Any], str]:
     """``(explainer, how)`` recorded for a measure (:func:`explains`); :class:`UnknownMeasureError` for an unknown
-    name, ``LookupError`` for a registered measure nobody explains."""
-    spec = parse(measure).spec
+    name, ``LookupError`` for a registered measure nobody explains. A bare name needs no parameters (``IPrec``
+    is explained whatever its recall)."""
+    _load()
+    spec = _BY_NAME.get(measure) if isinstance(measure, str) else None
+    spec = spec or parse(measure).spec
     _load_explanations()
     if spec.name not in _EXPLAINED:
         raise LookupError(f"measure {spec.name!r} has no explanation (workbench.metrics.explanations)")
