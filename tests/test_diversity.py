@@ -146,13 +146,13 @@ def test_err_ia_normaliser_beyond_a_million_ranks():
     """Σ_{r≤k} x^{r−1}/r: for x = 1 the harmonic number (ψ(k + 1) + γ), for x < 1 close to −ln(1 − x) / x."""
     from scipy.special import digamma
 
-    from workbench.metrics.ranking.diversity import _reciprocal_decay
+    from workbench.metrics.ranking.diversity import reciprocal_decay
 
     k = 10**9
-    assert _reciprocal_decay(1.0, k) == pytest.approx(digamma(k + 1) + np.euler_gamma, rel=1e-12)
+    assert reciprocal_decay(1.0, k) == pytest.approx(digamma(k + 1) + np.euler_gamma, rel=1e-12)
     x = 1 - 1e-8
-    assert _reciprocal_decay(x, k) == pytest.approx(-math.log1p(-x) / x - _tail(x, k), rel=1e-9)
-    assert _reciprocal_decay(0.5, 3) == 1 + 0.5 / 2 + 0.25 / 3
+    assert reciprocal_decay(x, k) == pytest.approx(-math.log1p(-x) / x - _tail(x, k), rel=1e-9)
+    assert reciprocal_decay(0.5, 3) == 1 + 0.5 / 2 + 0.25 / 3
 
 
 def _tail(x: float, k: int) -> float:
@@ -177,3 +177,53 @@ def test_plain_qrels_are_one_subtopic_per_topic():
     campaign = Campaign.from_dicts(qrels, {"s": {"q": {"b": 2.0, "c": 1.0}}})
     frame = campaign.evaluate(["StRecall@1", "StRecall@2", "Success@2"], progress=False)
     assert frame["value"].tolist() == [0.0, 1.0, 1.0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=diversity_campaign(), k=st.integers(1, 12), rel=st.integers(1, 2))
+def test_a_campaign_on_subtopic_qrels_is_explained_per_document_and_subtopic(tmp_path_factory, data, k, rel):
+    """Campaign.explain reads the subtopic table the campaign scores: each topic's rows add up to its value; every
+    row names a subtopic of the qrels (or none, for a document judged for none); ranks past k contribute 0."""
+    qrels, run = data
+    path = tmp_path_factory.mktemp("div") / "qrels"
+    path.write_text("".join(f"{t} {s} {d} {g}\n" for t, s, d, g in qrels))
+    gold = read_trec_qrels(path, subtopics=True)
+    topics = dict.fromkeys(r[0] for r in run)
+    campaign = Campaign(gold, runs_from_dicts({"s": {t: {d: sc for tt, d, sc in run if tt == t} for t in topics}}))
+    for name in (f"alpha_nDCG(rel={rel})@{k}", f"ERR_IA(rel={rel})@{k}", f"NRBP(rel={rel})", f"P_IA(rel={rel})@{k}",
+                 f"StRecall(rel={rel})@{k}"):
+        values = campaign.evaluate(name, progress=False).set_index("topic")["value"]
+        e = campaign.explain("s", None, name)
+        sums = e.contributions.groupby("topic", observed=False)["contribution"].sum()
+        assert sums.reindex(values.index).to_numpy() == pytest.approx(values.to_numpy(), abs=1e-12), name
+        rows = e.contributions
+        for topic in values.index:
+            mine = rows[rows.topic == topic]
+            assert set(mine["subtopic"].dropna()) <= set(gold.subtopics[topic])
+        if "NRBP" not in name:
+            assert (rows.loc[rows["rank"].fillna(0) > k, "contribution"] == 0).all()
+
+
+def test_alpha_ndcg_rows_read_novelty_times_discount_over_the_ideal():
+    """Subtopics {a, b} and {c}; run a, x, b; α = 0.5: a is new for subtopic 1 (gain 1 at rank 1), b seen once
+    (gain 0.5 at rank 3, discount 1/2); the greedy ideal a, c, b has α-DCG 1 + 1/log2 3 + 0.5/2; c, missed, loses
+    what it has there, 1/log2 3 over that."""
+    import workbench as wb
+
+    gold = Organization.parse("{a b} {c}")
+    e = wb.explain(gold, Organization.from_ranking(["a", "x", "b"]), "alpha_nDCG@3")
+    ideal = 1 + 1 / math.log2(3) + 0.25
+    rows = e.contributions.set_index("document")
+    assert e.how == "per document and subtopic" and rows.loc["b", "seen_above"] == 1
+    assert rows.loc["b", ["novelty", "discount", "contribution"]].tolist() == pytest.approx([0.5, 0.5, 0.25 / ideal])
+    assert rows.loc["x", "contribution"] == 0 and rows.loc["x", "subtopic"] is pd_na()
+    assert rows.loc["c", "contribution"] == 0 and rows.loc["c", "lost"] == pytest.approx(1 / math.log2(3) / ideal)
+    assert e.score == pytest.approx((1 + 0.25) / ideal)
+    strec = wb.explain(gold, Organization.from_ranking(["a", "x", "b", "c"]), "StRecall@3").contributions
+    assert strec.set_index("document")["first_for_subtopic"].tolist()[:3] == [True, pd_na(), False]
+
+
+def pd_na():
+    import pandas as pd
+
+    return pd.NA

@@ -30,6 +30,7 @@ from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_doc
 from workbench.model import Organization
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
+ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
 _FILTER_BITS = 24  # the judged keys' last bits mark 2^24 slots (16 MB): most unjudged keys fall on an empty one
 
 
@@ -221,9 +222,12 @@ def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organizat
     judged[rows[kept], entry_doc[kept], entry_sub[kept]] = np.maximum(entry_grade[kept], 0.0)
     tiebreak = np.zeros((len(topics), width), dtype=np.int64)
     codes = gold.ids.codes()
+    documents = []
     for row, topic in enumerate(topics):  # ndeval's tie rule in its ideal ranking: the greatest id first
         span = gold.span(topic)
         tiebreak[row, :span.stop - span.start] = np.argsort(np.argsort(-codes[span], kind="stable"))
+        documents.append(gold.ids.take(np.arange(span.start, span.stop)).strings().tolist())
+    names = [gold.subtopics[t] if isinstance(gold, SubtopicJudgements) else (ONE_SUBTOPIC,) for t in topics]
     ranked = np.zeros((len(topics), table.gains.shape[1] if table else 0), dtype=np.int64)
     num_ret = np.zeros(len(topics), dtype=np.int64)
     if table is not None:
@@ -233,7 +237,7 @@ def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organizat
         num_ret[at] = table.num_ret
     grades = np.where((ranked > 0)[:, :, None], judged[np.arange(len(topics))[:, None], np.maximum(ranked - 1, 0)],
                       0.0)
-    return SubtopicTable(grades, judged, tiebreak, num_ret, tuple(topics))
+    return SubtopicTable(grades, judged, tiebreak, num_ret, tuple(topics), documents=documents, subtopic_names=names)
 
 
 def _stacked(tables: list[SubtopicTable], topics: Sequence[str]) -> SubtopicTable:
@@ -247,4 +251,6 @@ def _stacked(tables: list[SubtopicTable], topics: Sequence[str]) -> SubtopicTabl
         grades[row, :t.grades.shape[1], :t.grades.shape[2]] = t.grades[0]
         judged[row, :t.judged.shape[1], :t.judged.shape[2]] = t.judged[0]
         tiebreak[row, :t.judged.shape[1]] = t.tiebreak[0]
-    return SubtopicTable(grades, judged, tiebreak, [int(t.num_ret[0]) for t in tables], tuple(topics))
+    return SubtopicTable(grades, judged, tiebreak, [int(t.num_ret[0]) for t in tables], tuple(topics),
+                         documents=[t.documents[0] for t in tables],
+                         subtopic_names=[t.subtopic_names[0] for t in tables])

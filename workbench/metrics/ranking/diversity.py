@@ -40,12 +40,18 @@ class SubtopicTable:
     """Subtopic grades of a run, one row per topic: ``grades[q, r, s]`` the grade of the document at rank r + 1 for
     subtopic s (0 when it has none or is not judged, 0-padded past the last retrieved one, ``num_ret`` giving
     how many); ``judged[q, j, s]`` the grades of every judged document (the ideal ranking's material) and
-    ``tiebreak[q, j]`` their order by document id, descending (0 first: ndeval's choice between equal gains)."""
+    ``tiebreak[q, j]`` their order by document id, descending (0 first: ndeval's choice between equal gains).
+    ``documents[q]`` and ``subtopic_names[q]``, when known, name the judged documents (axis j) and the subtopics
+    (axis s) of each row, for the explanations (:mod:`workbench.metrics.explanations.diversity`)."""
 
-    def __init__(self, grades, judged, tiebreak, num_ret, topics: Sequence[str] = ()) -> None:
+    def __init__(self, grades, judged, tiebreak, num_ret, topics: Sequence[str] = (), *,
+                 documents: Sequence[Sequence[str]] | None = None,
+                 subtopic_names: Sequence[Sequence[str]] | None = None) -> None:
         self.grades, self.judged = np.asarray(grades, dtype=float), np.asarray(judged, dtype=float)
         self.tiebreak, self.num_ret = np.asarray(tiebreak, dtype=np.int64), np.asarray(num_ret, dtype=np.int64)
         self.topics = tuple(topics)
+        self.documents = None if documents is None else [tuple(row) for row in documents]
+        self.subtopic_names = None if subtopic_names is None else [tuple(row) for row in subtopic_names]
         if self.grades.ndim != 3 or self.judged.ndim != 3 or self.grades.shape[0] != self.judged.shape[0] or \
                 self.grades.shape[2] != self.judged.shape[2] or self.tiebreak.shape != self.judged.shape[:2]:
             raise RankingInputError("a subtopic table needs grades (topics × ranks × subtopics), judged grades "
@@ -67,18 +73,23 @@ class SubtopicTable:
         grades = np.zeros((len(rows), width, max(n_sub, 1)))
         judged_grades = np.zeros((len(rows), n_docs, max(n_sub, 1)))
         tiebreak = np.zeros((len(rows), n_docs), dtype=np.int64)
+        documents, names = [], []
         for q, (judged, ranked) in enumerate(rows):
             docs = sorted(set().union(*map(set, judged.values())) if judged else set(), reverse=True,
                           key=lambda d: d.encode("utf-8", errors="surrogatepass"))
             where = {doc: j for j, doc in enumerate(docs)}
             tiebreak[q, :len(docs)] = np.arange(len(docs))
-            for s, subtopic in enumerate(sorted(judged, key=natural_key)):
+            subtopics = sorted(judged, key=natural_key)
+            for s, subtopic in enumerate(subtopics):
                 for doc, grade in judged[subtopic].items():
                     judged_grades[q, where[doc], s] = grade
             for r, doc in enumerate(ranked):
                 if doc in where:
                     grades[q, r] = judged_grades[q, where[doc]]
-        return cls(grades, judged_grades, tiebreak, [len(ranked) for _, ranked in rows], topics)
+            documents.append(docs)
+            names.append(subtopics)
+        return cls(grades, judged_grades, tiebreak, [len(ranked) for _, ranked in rows], topics,
+                   documents=documents, subtopic_names=names)
 
     @classmethod
     def from_organizations(cls, gold: Organization, output: Organization) -> SubtopicTable:
@@ -116,15 +127,17 @@ def novelty_gains(relevant: np.ndarray, alpha: float) -> np.ndarray:
     return np.cumsum(terms, axis=2)[:, :, -1] if terms.shape[2] else np.zeros(terms.shape[:2])
 
 
-def _ideal_gains(table: SubtopicTable, alpha: float, rel: float, depth: int) -> np.ndarray:
-    """The gains of ndeval's greedy ideal ranking down to ``depth``: at each rank the judged document of best
-    gain given those above (equal gains: the greatest id), topics at once."""
+def ideal_ranking(table: SubtopicTable, alpha: float, rel: float, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """ndeval's greedy ideal ranking down to ``depth`` (at most the judged documents): at each rank the judged
+    document of best gain given those above (equal gains: the greatest id), topics at once. Its gains, and the
+    judged document (index j of ``table.judged``) at each rank."""
     relevant = table.judged >= rel
     rows, n_docs, n_sub = relevant.shape
     depth = min(depth, n_docs)
     weights = np.ones((rows, n_sub))
     used = np.zeros((rows, n_docs), dtype=bool)
     gains = np.zeros((rows, depth))
+    order = np.zeros((rows, depth), dtype=np.int64)
     every = np.arange(rows)
     for rank in range(depth):
         score = np.cumsum(np.where(relevant, weights[:, None, :], 0.0), axis=2)[:, :, -1]
@@ -132,12 +145,13 @@ def _ideal_gains(table: SubtopicTable, alpha: float, rel: float, depth: int) -> 
         best = score.max(axis=1)
         chosen = np.where(score == best[:, None], table.tiebreak, np.iinfo(np.int64).max).argmin(axis=1)
         gains[:, rank] = np.maximum(best, 0.0)
+        order[:, rank] = chosen
         used[every, chosen] = True
         weights = np.where(relevant[every, chosen], weights * (1.0 - alpha), weights)
-    return gains
+    return gains, order
 
 
-def _discounted_sum(gains: np.ndarray) -> np.ndarray:
+def discounted_sum(gains: np.ndarray) -> np.ndarray:
     """Σ_r g(r) / log2(r + 1), added in rank order."""
     if not gains.shape[1]:
         return np.zeros(gains.shape[0])
@@ -149,8 +163,8 @@ def alpha_ndcg(table: SubtopicTable, k: int = 20, alpha: float = 0.5, rel: float
     check_cutoff(k, "alpha_nDCG")
     _check(alpha, rel=rel)
     depth = table.grades.shape[1] if k is None else k
-    dcg = _discounted_sum(novelty_gains(table.relevant(rel)[:, :depth], alpha))
-    ideal = _discounted_sum(_ideal_gains(table, alpha, rel, depth))
+    dcg = discounted_sum(novelty_gains(table.relevant(rel)[:, :depth], alpha))
+    ideal = discounted_sum(ideal_ranking(table, alpha, rel, depth)[0])
     return np.divide(dcg, ideal, out=np.zeros_like(dcg), where=(ideal > 0) & (dcg > 0))
 
 
@@ -161,14 +175,14 @@ def err_ia(table: SubtopicTable, k: int = 20, alpha: float = 0.5, rel: float = 1
     depth = table.grades.shape[1] if k is None else k
     gains = novelty_gains(table.relevant(rel)[:, :depth], alpha)
     found = np.cumsum(gains / ranks(gains.shape[1]), axis=1)[:, -1] if gains.shape[1] else np.zeros(gains.shape[0])
-    ideal = table.subtopics(rel).astype(float) * _reciprocal_decay(1.0 - alpha, depth)
+    ideal = table.subtopics(rel).astype(float) * reciprocal_decay(1.0 - alpha, depth)
     return np.divide(found, ideal, out=np.zeros_like(found), where=ideal > 0)
 
 
 _EXACT_TERMS = 1_000_000
 
 
-def _reciprocal_decay(x: float, k: int) -> float:
+def reciprocal_decay(x: float, k: int) -> float:
     """Σ_{r=1..k} x^{r−1} / r, added term by term up to a million terms; beyond (a cutoff no ranking reaches) the
     rest by the midpoint integral of x^{t−1} / t, which the slowly varying terms there make exact to ~1e-13."""
     if k < 1:
