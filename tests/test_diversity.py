@@ -217,6 +217,7 @@ def test_alpha_ndcg_rows_read_novelty_times_discount_over_the_ideal():
     assert e.how == "per document and subtopic" and rows.loc["b", "seen_above"] == 1
     assert rows.loc["b", ["novelty", "discount", "contribution"]].tolist() == pytest.approx([0.5, 0.5, 0.25 / ideal])
     assert rows.loc["x", "contribution"] == 0 and rows.loc["x", "subtopic"] is pd_na()
+    assert math.isnan(rows.loc["x", "seen_above"]) and rows.loc["x", "discount"] == pytest.approx(1 / math.log2(3))
     assert rows.loc["c", "contribution"] == 0 and rows.loc["c", "lost"] == pytest.approx(1 / math.log2(3) / ideal)
     assert e.score == pytest.approx((1 + 0.25) / ideal)
     strec = wb.explain(gold, Organization.from_ranking(["a", "x", "b", "c"]), "StRecall@3").contributions
@@ -227,3 +228,15 @@ def pd_na():
     import pandas as pd
 
     return pd.NA
+
+
+def test_the_inspector_shows_a_diversity_measure_per_document():
+    """The two-run inspector reads Campaign.explain: a document's subtopic rows add up to what it contributes."""
+    from workbench.widgets.inspector_state import InspectorState
+
+    campaign = Campaign.from_dicts({"q1": {"a": 1, "b": 2, "c": 1}},
+                                   {"S": {"q1": {"a": 1.0, "x": 0.5}}, "T": {"q1": {"b": 1.0, "c": 0.4}}})
+    state = InspectorState(campaign, ("S", "T"), "alpha_nDCG@5")
+    sums = state.table.groupby("system")["contribution"].sum()
+    assert sums.to_dict() == pytest.approx(state.scores)
+    assert set(state.difference()["document"]) == {"a", "b", "c", "x"}

@@ -275,7 +275,7 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
         if factor.dtype == bool:
             columns[name] = pd.arrays.BooleanArray(_gather(factor, q, r, s, defined, False), ~defined)
         else:
-            columns[name] = _gather(factor, q, r, np.maximum(s, 0), defined, np.nan)
+            columns[name] = _gather(factor.astype(float), q, r, np.maximum(s, 0), defined, np.nan)
     columns |= {"contribution": contribution, "lost": lost}
     frame = pd.DataFrame(columns)
     name = str(measure)
