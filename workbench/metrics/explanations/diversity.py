@@ -177,6 +177,41 @@ def _ideal_relevance(table: SubtopicTable, alpha: float, rel: float,
     return table.judged[every, order] >= rel, position
 
 
+class _Found:
+    """The retrieved documents of a subtopic table's rows flattened (``rows``, ``ranks``, ``ranked``), each one's
+    judged index ``judged_at`` (−1: not judged), ``run_rank[q, j]`` (the rank of judged document j in row q's
+    ranking, −1: not retrieved), and the judged documents and subtopics flattened with their row offsets."""
+
+    def __init__(self, table: SubtopicTable, ranked: Sequence[Sequence[str]]) -> None:
+        import pandas as pd
+
+        n_rows = table.grades.shape[0]
+        lengths = table.num_ret
+        self.rows = np.repeat(np.arange(n_rows), lengths)
+        starts = np.concatenate(([0], np.cumsum(lengths)))
+        self.ranks = np.arange(int(starts[-1])) - np.repeat(starts[:-1], lengths)
+        self.ranked = _objects([doc for q in range(n_rows) for doc in list(ranked[q])[:int(lengths[q])]])
+        counts = [len(documents) for documents in table.documents]
+        self.judged = _objects([doc for documents in table.documents for doc in documents])
+        self.judged_offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        judged_rows = np.repeat(np.arange(n_rows), counts)
+        index = pd.MultiIndex.from_arrays([judged_rows, self.judged])
+        at = index.get_indexer(pd.MultiIndex.from_arrays([self.rows, self.ranked])) if len(index) else \
+            np.full(len(self.rows), -1)
+        self.judged_at = np.where(at >= 0, at - self.judged_offsets[self.rows], -1).astype(np.int64)
+        self.run_rank = np.full(table.tiebreak.shape, -1, dtype=np.int64)
+        hit = self.judged_at >= 0
+        self.run_rank[self.rows[hit], self.judged_at[hit]] = self.ranks[hit]
+        self.subtopics = _objects([name for names in table.subtopic_names for name in names])
+        self.subtopic_offsets = np.concatenate(([0], np.cumsum([len(n) for n in table.subtopic_names])))
+
+
+def _objects(values: list) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
 def _gather(array: np.ndarray, q: np.ndarray, r: np.ndarray, s: np.ndarray, where: np.ndarray, fill=0.0):
     """``array[q, r, s]`` where ``where`` holds, ``fill`` elsewhere."""
     out = np.full(len(q), fill, dtype=array.dtype)
@@ -210,49 +245,39 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
     relevant = table.relevant(rel)
     terms = TERMS[spec.name](table, relevant, **params)
     n_rows, width, n_sub = table.grades.shape
-    rankings = [list(ranked[q])[:int(table.num_ret[q])] for q in range(n_rows)]
-    run_rank = np.full(table.tiebreak.shape, -1, dtype=np.int64)
-    for q, ranking in enumerate(rankings):
-        where = {doc: j for j, doc in enumerate(table.documents[q])}
-        for r, doc in enumerate(ranking):
-            if doc in where:
-                run_rank[q, where[doc]] = r
-    ideal_relevant, ideal_position = _ideal_relevance(table, terms.ideal_alpha, rel, run_rank)
+    found = _Found(table, ranked)
+    ideal_relevant, ideal_position = _ideal_relevance(table, terms.ideal_alpha, rel, found.run_rank)
     ideal = TERMS[spec.name](table, ideal_relevant, **params).contribution
     shape = (n_rows, width, n_sub)
     factors = {name: np.broadcast_to(factor, shape) for name, factor in terms.factors.items()}
 
-    document_of, subtopic_of, grade_of, judged_of, position_of = [], [], [], [], []
-    entry = []  # (q, r, s) of a retrieved pair, r = -1 for a missed one, s = -1 for no subtopic
-    for q in range(n_rows):
-        documents = table.documents[q]
-        where = {doc: j for j, doc in enumerate(documents)}
-        names = table.subtopic_names[q]
-        ranking = rankings[q]
-        for r, doc in enumerate(ranking):
-            j = where.get(doc)
-            judged_for = np.flatnonzero(table.grades[q, r] > 0) if j is not None else ()
-            for s in judged_for if len(judged_for) else (-1,):
-                entry.append((q, r, s))
-                document_of.append(doc)
-                subtopic_of.append(names[s] if s >= 0 else None)
-                grade_of.append(table.grades[q, r, s] if s >= 0 else (0.0 if j is not None else np.nan))
-                judged_of.append(j is not None)
-                position_of.append(-1 if j is None else j)
-        seen = set(ranking)
-        missed = [j for j in np.argsort(ideal_position[q, :len(documents)], kind="stable")
-                  if documents[j] not in seen and (table.judged[q, j] > 0).any()]
-        for j in missed:
-            for s in np.flatnonzero(table.judged[q, j] > 0):
-                entry.append((q, -1, s))
-                document_of.append(documents[j])
-                subtopic_of.append(names[s])
-                grade_of.append(table.judged[q, j, s])
-                judged_of.append(True)
-                position_of.append(j)
-    entries = np.array(entry, dtype=np.int64).reshape(-1, 3)
-    q, r, s = entries[:, 0], entries[:, 1], entries[:, 2]
-    j = np.array(position_of, dtype=np.int64)
+    # the retrieved documents: a row per subtopic judged positive, one without a subtopic when there is none
+    positive = table.grades[found.rows, found.ranks] > 0
+    with_subtopic, subtopic = np.nonzero(positive)
+    without = np.flatnonzero(~positive.any(axis=1))
+    entry = np.concatenate((with_subtopic, without))
+    s_here = np.concatenate((subtopic, np.full(len(without), -1, dtype=np.int64)))
+    order = np.lexsort((s_here, entry))
+    entry, s_here = entry[order], s_here[order]
+    # the judged documents the ranking misses, a row per subtopic judged positive, in the ideal's order
+    m_q, m_j, m_s = np.nonzero((table.judged > 0) & (found.run_rank < 0)[:, :, None])
+    order = np.lexsort((m_s, ideal_position[m_q, m_j], m_q))
+    m_q, m_j, m_s = m_q[order], m_j[order], m_s[order]
+    # each topic's retrieved rows, then its missed ones
+    q = np.concatenate((found.rows[entry], m_q))
+    r = np.concatenate((found.ranks[entry], np.full(len(m_q), -1, dtype=np.int64)))
+    s = np.concatenate((s_here, m_s))
+    j = np.concatenate((found.judged_at[entry], m_j))
+    names = np.concatenate((found.ranked[entry], found.judged[found.judged_offsets[m_q] + m_j]))
+    order = np.argsort(2 * q + (r < 0), kind="stable")
+    q, r, s, j, names = q[order], r[order], s[order], j[order], names[order]
+    here = r >= 0
+    grade = np.where(s < 0, np.where(j >= 0, 0.0, np.nan), 0.0)
+    retrieved_pair, missed_pair = here & (s >= 0), ~here
+    grade[retrieved_pair] = table.grades[q[retrieved_pair], r[retrieved_pair], s[retrieved_pair]]
+    grade[missed_pair] = table.judged[q[missed_pair], j[missed_pair], s[missed_pair]]
+    subtopic_names = np.append(found.subtopics, None)
+    subtopic_of = subtopic_names[np.where(s >= 0, found.subtopic_offsets[q] + s, len(found.subtopics))]
     here = r >= 0
     pair = here & (s >= 0)
 
@@ -266,10 +291,9 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
     if with_topics:
         columns["topic"] = pd.Categorical.from_codes(q, dtype=pd.CategoricalDtype(list(table.topics)),
                                                      validate=False)
-    columns |= {"rank": pd.arrays.IntegerArray(r + 1, ~here), "document": _strings(document_of),
-                "subtopic": _strings(subtopic_of), "grade": np.array(grade_of, dtype=float),
-                "relevant": pd.arrays.BooleanArray(np.array(grade_of, dtype=float) >= rel, s < 0),
-                "judged": np.array(judged_of, dtype=bool)}
+    columns |= {"rank": pd.arrays.IntegerArray(r + 1, ~here), "document": _strings(names),
+                "subtopic": _strings(subtopic_of), "grade": grade,
+                "relevant": pd.arrays.BooleanArray(grade >= rel, s < 0), "judged": j >= 0}
     for name, factor in factors.items():
         defined = pair if name in PER_SUBTOPIC else here
         if factor.dtype == bool:
