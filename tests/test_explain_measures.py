@@ -16,6 +16,7 @@ import workbench as wb
 from tests.strategies import organizations
 from workbench.metrics import registry
 from workbench.metrics.explanations import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
+from workbench.metrics.ranking.diversity import is_diversity_measure
 from workbench.model import Organization
 
 # Every registered measure, under the spellings tested: defaults, cutoffs and the parameters that change the rows.
@@ -23,17 +24,23 @@ INSTANCES = {
     "P": ["P@3", "P(rel=2)@5", "P(judged_only=True)@4"], "Rprec": ["Rprec", "Rprec(rel=2)"],
     "RR": ["RR", "RR@2", "RR(judged_only=True)"], "AP": ["AP", "AP@3", "AP(rel=2)", "AP(judged_only=True)"],
     "Success": ["Success@2", "Success(rel=3)@4"],
-    "nDCG": ["nDCG", "nDCG@3", "nDCG(gain=exp)@5", "nDCG(gains={1:1,2:3,3:7})", "nDCG(judged_only=True)"],
+    "nDCG": ["nDCG", "nDCG@3", "nDCG(gain=exp)@5", "nDCG(gains={1:1,2:3,3:7})", "nDCG(judged_only=True)",
+             "nDCG(ties=average)", "nDCG(ties=average)@3", "nDCG(ties=average, gain=exp, judged_only=True)@4"],
     "ERR": ["ERR", "ERR@3", "ERR(gain=linear, max_grade=2)"],
-    "RBP": ["RBP", "RBP(p=0.5, rel=2)", "RBP(max_grade=2)", "RBP(judged_only=True)"],
-    "Q-measure": ["Q-measure", "Q-measure(beta=0)"], "O-measure": ["O-measure"], "P-measure": ["P-measure"],
-    "P+-measure": ["P+-measure", "P+-measure(beta=2)"], "NumRet": ["NumRet", "NumRet(judged_only=True)"],
+    "RBP": ["RBP", "RBP(p=0.5, rel=2)", "RBP(max_grade=2)", "RBP(judged_only=True)", "RBP@3",
+            "RBP(p=0.9, judged_only=True)@4"],
+    "Hits": ["Hits", "Hits@3", "Hits(rel=2)@5", "Hits(judged_only=True)@2", "hits@4"],
+    "Q-measure": ["Q-measure", "Q-measure(beta=0)", "Q-measure@3", "Q-measure(beta=2)@5"],
+    "O-measure": ["O-measure", "O-measure@2"], "P-measure": ["P-measure", "P-measure@3"],
+    "P+-measure": ["P+-measure", "P+-measure(beta=2)", "P+-measure@3"],
+    "NumRet": ["NumRet", "NumRet(judged_only=True)"],
     "NumRel": ["NumRel", "NumRel(rel_level=2)"], "NumRelRet": ["NumRelRet"],
     "NumNonRelJudgedRet": ["NumNonRelJudgedRet"], "SetP": ["SetP"], "SetRelP": ["SetRelP"], "SetR": ["SetR"],
     "SetAP": ["SetAP"], "Bpref": ["Bpref", "Bpref(rel_level=2)"], "infAP": ["infAP"], "BinG": ["BinG"],
     "GMAP": ["GMAP"], "GMBpref": ["GMBpref"], "SetF": ["SetF", "SetF(beta=0.5)"],
     "SetUtility": ["SetUtility", "SetUtility(c=2, d=1, num_docs=40)"], "R": ["R@4", "R(judged_only=True)@3"],
-    "RelP": ["RelP@3"], "RPrecMult": ["RPrecMult", "RPrecMult@0.5"], "IPrec": ["IPrec@0.3", "IPrec@1", "IPrec@0"],
+    "RelP": ["RelP@3", "R_cap@5", "relative_P@2"], "RPrecMult": ["RPrecMult", "RPrecMult@0.5"],
+    "IPrec": ["IPrec@0.3", "IPrec@1", "IPrec@0"],
     "11ptAvg": ["11ptAvg"], "Unjudged": ["Unjudged@3"], "Judged": ["Judged", "Judged@2"],
     "RBPResid": ["RBPResid"], "nDCGRel": ["nDCGRel"], "G": ["G"], "RnDCG": ["RnDCG"],
     "Purity": ["Purity", "Purity(unmatched=singletons)"], "InversePurity": ["InversePurity"],
@@ -56,6 +63,10 @@ INSTANCES = {
     "R≺": ["R≺(n=10, wn=0.8)", "R≺"], "S≺": ["S≺(n=3, wn=0.5, missing=singleton)", "S≺"],
     "R∼": ["R∼(n=10, wn=0.8, missing=replab)", "R∼"], "S∼": ["S∼(n=10, wn=0.8)", "S∼"],
     "F≺": ["F≺(n=10, wn=0.8)", "F≺"], "F∼": ["F∼(n=10, wn=0.8)", "F∼"],
+    "alpha_nDCG": ["alpha_nDCG@5", "alpha_nDCG(alpha=0.3)@3", "alpha_nDCG(rel=2)@10", "alpha-nDCG@20"],
+    "ERR_IA": ["ERR_IA@5", "ERR_IA(alpha=0)@3", "ERR_IA(alpha=1)@20", "ERR_IA@1"],
+    "NRBP": ["NRBP", "NRBP(alpha=0.2, beta=0.8)", "NRBP(rel=2)"], "P_IA": ["P_IA@5", "P_IA(rel=2)@3", "P-IA@1"],
+    "StRecall": ["StRecall@5", "StRecall(rel=2)@3", "strec@20"],
 }
 DOCS = [f"d{i}" for i in range(10)]
 
@@ -105,7 +116,21 @@ def clusterings(draw):
     return clustering(DOCS[:8]), clustering(DOCS[2:] + ["x1", "x2"])
 
 
-CASES = {"ranking": rankings(), "filtering": filterings(), "clustering": clusterings(), "baselines": filterings(),
+@st.composite
+def subtopic_rankings(draw):
+    """A gold whose clusters are subtopics (several documents each, a document in several, grades 1–3) and a
+    ranking of judged and unknown documents, for the diversity measures."""
+    clusters = draw(st.lists(st.tuples(st.integers(1, 3), st.frozensets(st.sampled_from(DOCS), min_size=1,
+                                                                             max_size=4)), max_size=5))
+    grades = sorted({g for g, _ in clusters}, reverse=True)
+    gold = Organization(tuple(tuple(c for g, c in clusters if g == grade) for grade in grades), frozenset(),
+                        tuple(float(g) for g in grades))
+    ranked = draw(st.lists(st.sampled_from(DOCS + ["u1", "u2"]), unique=True, max_size=12))
+    return gold, Organization.from_ranking(ranked)
+
+
+CASES = {"ranking": rankings(), "diversity": st.one_of(subtopic_rankings(), rankings()), "filtering": filterings(),
+         "clustering": clusterings(), "baselines": filterings(),
          "organization": st.one_of(st.tuples(organizations(), organizations()), filterings(), clusterings())}
 
 
@@ -147,7 +172,7 @@ def check(gold: Organization, output: Organization, name: str) -> MeasureExplana
 
 @pytest.mark.parametrize("name", [n for names in INSTANCES.values() for n in names])
 def test_contributions_add_up_to_the_score_evaluate_gives(name):
-    task = registry.parse(name).spec.task
+    task = "diversity" if is_diversity_measure(name) else registry.parse(name).spec.task
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(CASES[task])
@@ -282,3 +307,21 @@ def test_bad_questions_raise_named_errors():
     with pytest.raises(PartNotFoundError):
         wb.explain(gold, output, "SetF").part("SetQ")
     assert issubclass(DocumentNotExplainedError, wb.WorkbenchError)
+
+
+def test_tie_averaged_ndcg_shows_the_averaged_gain_and_cutoffs_leave_the_rest_at_zero():
+    """b and c tied (one level, c first: by id descending): each gets (3 + 0)/2 = 1.5 at ranks 2 and 3; RBP@2
+    and Q-measure@2 give the ranks past 2 nothing, and Q@2 divides by min(2, R)."""
+    gold = Organization.from_graded({"a": 1, "b": 3, "d": 2})
+    ranking = Organization.parse("a\n{b c}\nd")
+    e = wb.explain(gold, ranking, "nDCG(ties=average)")
+    rows = e.contributions.set_index("document")
+    assert rows.loc[["b", "c"], "gain"].tolist() == [3.0, 0.0]
+    assert rows.loc[["b", "c"], "tie_averaged_gain"].tolist() == [1.5, 1.5]
+    assert rows.loc[["c", "b"], "rank"].tolist() == [2, 3]
+    assert rows.loc["c", "contribution"] == pytest.approx(1.5 / np.log2(3) / e.contributions["ideal_dcg"].iloc[0])
+    for name in ("RBP@2", "Q-measure@2", "Hits@2", "P+-measure@2"):
+        late = wb.explain(gold, ranking, name).contributions
+        assert (late.loc[late["rank"] > 2, "contribution"] == 0).all(), name
+    q = wb.explain(gold, ranking, "Q-measure@2").contributions.set_index("document")
+    assert q.loc["a", "1/min(k,R)"] == 0.5

@@ -14,7 +14,7 @@ LAYERS = [
     ("workbench.model",),
     ("workbench.metrics",),
     ("workbench.data", "workbench.datasets"),
-    ("workbench.analysis",),
+    ("workbench.analysis", "workbench.fusion"),  # fusion reads runs and campaigns (data), as the analyses do
     ("workbench.charts",),
     ("workbench.widgets",),
     ("workbench.cli", "workbench.shell", "workbench.trec_eval", "workbench.__main__"),

@@ -80,6 +80,18 @@ def test_main_notebook_shows_the_workbench_a_comparison_and_a_campaign():
 
 
 @pytest.mark.slow
+def test_fusion_notebook_fuses_tests_and_compares_the_shared_runs():
+    notebook, _ = executed("07_fusion_and_many_systems.ipynb")
+    text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in outputs(notebook))
+    if not (SHARED / "trec_robust2003").exists():
+        assert "skipped: the shared TREC Robust 2003 runs are absent" in text
+    else:
+        assert "homogeneous groups, best first: [[" in text and "Tukey's HSD over the 21 pairs" in text
+        assert "wsum (cv)" in text and "Kendall's τ = " in text
+    assert "alpha_nDCG@3" in text and "StRecall@3" in text
+
+
+@pytest.mark.slow
 def test_the_comparison_notebook_inspects_two_real_runs_and_reads_the_measures_from_the_explanations():
     if not Path(os.environ["WORKBENCH_DATA_MIRROR"]).is_dir():
         pytest.skip("needs the TREC 2003 Robust and WePS-1 samples (no mirror: ../shared/datasets is absent)")

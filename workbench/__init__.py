@@ -37,5 +37,6 @@ _EXPORTS = {
 }
 __all__ = sorted(_EXPORTS)
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, ("analysis", "charts", "data", "datasets", "widgets"))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, ("analysis", "charts", "data", "datasets", "fusion",
+                                                                "widgets"))
 

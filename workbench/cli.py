@@ -198,30 +198,73 @@ def cmd_eval(args) -> int:
     return 0
 
 
+def _grouped(results, args):
+    """The results with the systems ``--group-by`` names as one model (its seeds averaged, its folds joined)."""
+    from workbench.analysis import aggregate_folds, group_systems
+
+    if not args.group_by:
+        return results
+    grouped = aggregate_folds(group_systems(results, args.group_by), by="group", kind=args.group_kind)
+    done = grouped.attrs["aggregated"]
+    named = [v["group"] for v in done["values"] if v["group"]]
+    labels = ", ".join(map(repr, named[:6])) + (" …" if len(named) > 6 else "")
+    say(f"workbench: note: systems grouped by {args.group_by!r} ({labels}): "
+        + ("folds joined" if done["kind"] == "folds" else f"the {done['how']} over the seeds"))
+    return grouped
+
+
+def _tukey_tables(results, measures, alpha):
+    """Tukey's HSD of every measure as one table, and its report line with the homogeneous groups."""
+    import pandas as pd
+
+    from workbench.analysis import tukey_hsd
+
+    frames, notes = [], []
+    for measure in measures:
+        frame = tukey_hsd(results, measure, alpha=alpha, missing="intersection")
+        frames.append(frame.assign(measure=measure))
+        groups = " ".join("{" + ", ".join(map(str, g)) + "}" for g in frame.attrs["groups"])
+        notes.append(f"{measure}: groups {groups}")
+    table = pd.concat(frames, ignore_index=True)
+    shown = ["measure", "a", "b", "mean_difference", "statistic", "pvalue", "low", "high", "significant"]
+    return table[shown], frames[0].attrs["report"].rsplit(" on ", 1)[0] + "; homogeneous groups (best first) " + \
+        "; ".join(notes)
+
+
 def cmd_compare(args) -> int:
     from workbench.analysis import compare_report, significance, uir_matrix
     from workbench.data.campaign import means
 
-    results = _results(args).frame()
+    results = _grouped(_results(args).frame(), args)
     measures = list(dict.fromkeys(results["measure"]))
     if results["system"].nunique() < 2:
         raise CliError("compare needs at least two systems (give several --run files or systems)")
     report = compare_report(results, measures, baseline=args.baseline, test=args.test, correction=args.correction,
-                            alpha=args.alpha, missing="intersection")
+                            alpha=args.alpha, missing="intersection", win_tie_loss=args.wtl)
     body = {"csv": report.to_csv, "latex": report.to_latex}.get(args.format, report.to_markdown)()
     sections = [(f"means, best in bold, significance against the baseline {report.baseline}", body)]
     matrix = uir_matrix(results, measures, missing="intersection")
-    tests = significance(results, measures, test=args.test, correction=args.correction, alpha=args.alpha,
-                         missing="intersection")
-    shown = ["measure", "system_a", "system_b", "difference", "statistic", "p_value", "p_adjusted", "significant"]
+    if args.test == "tukey":
+        pairs, title = _tukey_tables(results, measures, args.alpha)
+    else:
+        tests = significance(results, measures, test=args.test, correction=args.correction, alpha=args.alpha,
+                             missing="intersection")
+        shown = ["measure", "system_a", "system_b", "difference", "statistic", "p_value", "p_adjusted",
+                 "significant"]
+        pairs, title = tests[shown], tests.attrs.get("report", "significance")
     if args.format in JSON_FORMATS:
         uir = matrix.stack().rename("uir").rename_axis(["system_a", "system_b"]).reset_index()
-        tables = {"means": table_of(means(results)), "uir": table_of(uir), "significance": table_of(tests[shown])}
-        emit(tables_json(tables, args.format, report=tests.attrs.get("report", "")))
+        tables = {"means": table_of(means(results)), "uir": table_of(uir),
+                  ("tukey" if args.test == "tukey" else "significance"): table_of(pairs)}
+        if args.wtl:
+            frame = report.to_frame()
+            frame = frame[~frame["baseline"]][["system", "measure", "wins", "ties", "losses"]].astype(object)
+            tables["win_tie_loss"] = table_of(frame)
+        emit(tables_json(tables, args.format, report=title))
         return 0
     sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
                      text_table(table_of(matrix.reset_index(allow_duplicates=True)), args.format)))
-    sections.append((tests.attrs.get("report", "significance"), text_table(table_of(tests[shown]), args.format)))
+    sections.append((title, text_table(table_of(pairs), args.format)))
     comment = "%" if args.format == "latex" else "#"
     emit("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
     return 0
@@ -323,7 +366,18 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "eval":
             cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")
         else:
-            cmd.add_argument("--test", default="t", help="t, wilcoxon, randomization or bootstrap (default t)")
+            cmd.add_argument("--test", default="t", help="t, wilcoxon, randomization or bootstrap (default t) against "
+                             "the baseline, corrected by --correction; or tukey: Tukey's HSD over every pair, with "
+                             "the homogeneous groups")
+            cmd.add_argument("--wtl", action="store_true",
+                             help="a W/T/L column per measure: topics won, tied and lost against the baseline")
+            cmd.add_argument("--group-by", metavar="REGEX",
+                             help="systems whose names match REGEX are one model, named by its first group, e.g. "
+                                  "'(.*)_seed[0-9]+' or '(.*)[.]fold[0-9]+': seeds averaged, folds joined, before "
+                                  "testing")
+            cmd.add_argument("--group-kind", choices=("auto", "folds", "seeds"), default="auto",
+                             help="what --group-by's runs are: folds (each topic in one), seeds (each topic in "
+                                  "every one), or auto (read from the results)")
             cmd.add_argument("--baseline", help="the system the others are tested against (default: the first)")
             cmd.add_argument("--correction", default="holm", help="holm, bonferroni or none (default holm)")
             cmd.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")

@@ -83,6 +83,34 @@ class DocumentIds:
                    values.reshape(-1), encoding=encoding)
 
     # ------------------------------------------------------------------------------------------- reading
+    @classmethod
+    def concatenate(cls, parts: Sequence[DocumentIds]) -> DocumentIds:
+        """The ids of ``parts`` one after the other (words widened to the widest part); strings come from the
+        parts' sources, joined as Arrow arrays when every part reads one of the same type and encoding.
+
+        >>> parts = [DocumentIds.from_strings(["a"]), DocumentIds.from_strings(["bcdefghij"])]
+        >>> DocumentIds.concatenate(parts).strings().tolist()
+        ['a', 'bcdefghij']
+        """
+        parts = list(parts)
+        if not parts:
+            return cls.from_strings([])
+        if len(parts) == 1:
+            return parts[0]
+        width = max(part.words.shape[1] for part in parts)
+        words = np.concatenate([_widened(part.words, width) for part in parts])
+        lengths = np.concatenate([part.lengths for part in parts])
+        arrow = [part for part in parts if hasattr(part._source, "to_pylist") and part._strings is None]
+        if len(arrow) == len(parts) and len({(p._source.type, p._encoding) for p in parts}) == 1:
+            import pyarrow as pa
+
+            source = pa.concat_arrays([p._source if p._index is None else p._source.take(p._index) for p in parts])
+            return cls(words, lengths, source, encoding=parts[0]._encoding)
+        strings = np.concatenate([part.strings() for part in parts])
+        ids = cls(words, lengths, strings)
+        ids._strings = strings
+        return ids
+
     def __len__(self) -> int:
         return self.lengths.size
 

@@ -1,4 +1,5 @@
-"""Meta-evaluation over many topics and systems: unanimous improvement and UIR, significance tests,
+"""Meta-evaluation over many topics and systems: unanimous improvement and UIR, significance tests, Tukey's HSD
+and win/tie/loss counts, the agreement of two rankings of the systems (τ, τ_ap), seeds and folds aggregated,
 strictness and robustness, the formal-constraint checker, and precision–recall curves. Inputs are tidy results
 (``system, topic, measure, value``); outputs are tidy DataFrames. Each name is imported on first use
 (:mod:`workbench.lazy`)."""
@@ -6,16 +7,20 @@ strictness and robustness, the formal-constraint checker, and precision–recall
 from workbench.lazy import lazy_exports
 
 _MODULES = {
+    "workbench.analysis.agreement": ("Agreement", "kendall_tau_b", "ranking_agreement", "tau_ap"),
     "workbench.analysis.constraints": ("CONSTRAINTS", "ConstraintCheckError", "as_grid", "check_constraints",
                                        "filtering_report", "table6_report"),
     "workbench.analysis.deltas": ("topic_deltas",),
+    "workbench.analysis.folds": ("FoldsError", "aggregate_folds", "group_systems"),
     "workbench.analysis.curves": ("CurveError", "curve_summary", "precision_recall"),
     "workbench.analysis.report": ("ComparisonReport", "compare_report"),
     "workbench.analysis.results": ("ResultsError", "ResultsWarning", "ScoreCube", "score_cube"),
     "workbench.analysis.paired_tests": ("adjust", "significance"),
     "workbench.analysis.strictness": ("rank_gap_strictness", "robustness", "top_n_strictness"),
+    "workbench.analysis.tukey": ("homogeneous_groups", "tukey_hsd"),
     "workbench.analysis.unanimous": ("f_alpha", "f_alpha_curves", "parametric_uir", "reference_systems", "uir",
                                      "uir_matrix", "unanimous_improvements", "unanimous_relation"),
+    "workbench.analysis.wins": ("win_tie_loss",),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = sorted(_EXPORTS)

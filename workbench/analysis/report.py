@@ -31,6 +31,7 @@ import pandas as pd
 
 from workbench.analysis.paired_tests import CORRECTIONS, TESTS, adjust, paired_test
 from workbench.analysis.results import ResultsError, score_cube
+from workbench.analysis.tukey import tukey_pairs
 from workbench.escape import latex_escape, markdown_escape
 
 MARKS = {"better": "▲", "worse": "▼", "": ""}
@@ -50,6 +51,7 @@ class ComparisonReport:
     baseline: str
     footnote: str
     digits: int = 4
+    win_tie_loss: pd.DataFrame | None = None  # "wins/ties/losses" against the baseline per system and measure
 
     def _cells(self, bold: str, marks: dict[str, str]) -> pd.DataFrame:
         """The means as text: ``digits`` decimals, the best wrapped in ``bold`` (a format), marks appended."""
@@ -59,8 +61,12 @@ class ComparisonReport:
                 text = bold.format(text)
             return text + marks[self.versus.loc[system, measure]]
 
-        return pd.DataFrame({m: [cell(s, m) for s in self.means.index] for m in self.means.columns},
-                            index=self._labels())
+        columns = {}
+        for m in self.means.columns:
+            columns[m] = [cell(s, m) for s in self.means.index]
+            if self.win_tie_loss is not None:
+                columns[f"{m} W/T/L"] = self.win_tie_loss[m].tolist()
+        return pd.DataFrame(columns, index=self._labels())
 
     def _labels(self) -> list[str]:
         return [f"{s} (baseline)" if s == self.baseline else str(s) for s in self.means.index]
@@ -98,6 +104,10 @@ class ComparisonReport:
             "versus": self.versus.to_numpy().ravel(),
         })
         frame.insert(4, "baseline", frame["system"] == self.baseline)
+        if self.win_tie_loss is not None:
+            counts = [cell.split("/") if cell else [None] * 3 for cell in self.win_tie_loss.to_numpy().ravel()]
+            for i, name in enumerate(("wins", "ties", "losses")):
+                frame[name] = pd.array([None if c[i] is None else int(c[i]) for c in counts], dtype="Int64")
         return frame
 
     def to_csv(self) -> str:
@@ -109,7 +119,8 @@ class ComparisonReport:
     def style(self):
         """A pandas Styler for notebooks: the best in bold, ▲/▼ marks, the footnote as caption."""
         cells = self._cells("{}", MARKS)
-        best = pd.DataFrame(self.best.to_numpy(), index=cells.index, columns=cells.columns)
+        best = pd.DataFrame(False, index=cells.index, columns=cells.columns)
+        best[list(self.means.columns)] = self.best.to_numpy()
         return (cells.style.apply(lambda _: np.where(best, "font-weight: bold", ""), axis=None)
                 .set_caption(self.footnote))
 
@@ -123,20 +134,23 @@ class ComparisonReport:
 def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None, *, baseline=None,
                    test: str = "t", correction: str = "holm", alpha: float = 0.05, n_resamples: int = 10_000,
                    seed: int | None = 0, systems: Sequence | None = None, missing: str = "error",
-                   digits: int = 4) -> ComparisonReport:
+                   digits: int = 4, win_tie_loss: bool = False) -> ComparisonReport:
     """The comparison report of tidy results (``system, topic, measure, value``): per system and measure the
     summary trec_eval prints in its ``all`` row (the mean, the sum of counts, the geometric mean of ``GMAP``:
     :func:`workbench.metrics.registry.aggregate`), the best in bold, the test against a baseline.
 
     ``baseline`` is a system (default: the first); ``test`` one of :data:`TESTS` (``"t"``, ``"randomization"``
     …), ``correction`` one of ``holm``, ``bonferroni``, ``none`` over the systems compared with the baseline,
-    per measure; ``missing`` as in :func:`~workbench.analysis.results.score_cube` (2 topics at least).
+    per measure, or ``test="tukey"``: Tukey's HSD over every pair of systems (one-way,
+    :func:`~workbench.analysis.tukey.tukey_hsd`), which controls the family itself (no correction);
+    ``missing`` as in :func:`~workbench.analysis.results.score_cube` (2 topics at least). ``win_tie_loss`` adds
+    a ``W/T/L`` column per measure: the topics each system wins, ties and loses against the baseline.
     """
     from workbench.metrics.registry import aggregate, direction
     from workbench.metrics.summary import summarize, trec_order
 
-    if test not in TESTS:
-        raise ResultsError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    if test not in TESTS and test != "tukey":
+        raise ResultsError(f"test must be one of {', '.join(TESTS)}, tukey, got {test!r}")
     if correction not in CORRECTIONS:
         raise ResultsError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
     if not 0 < alpha < 1:
@@ -159,22 +173,38 @@ def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None,
     for k in range(len(cube.measures)):
         if not others:
             break
-        d = values[1:, :, k] - values[0, :, k]
-        _, p = paired_test(d, test, n_resamples=n_resamples, rng=rng)
-        p_adjusted[1:, k] = adjust(p, correction)
+        if test == "tukey":  # the baseline's pairs among all pairs: (0, j) come first, in order
+            p_adjusted[1:, k] = tukey_pairs(values[:, :, k], alpha=alpha)[3][:others]
+        else:
+            d = values[1:, :, k] - values[0, :, k]
+            _, p = paired_test(d, test, n_resamples=n_resamples, rng=rng)
+            p_adjusted[1:, k] = adjust(p, correction)
         gain = (means[1:, k] - means[0, k]) * cube.signs()[k]
         versus[1:, k] = np.where(p_adjusted[1:, k] < alpha, np.where(gain > 0, "better", "worse"), "")
     lower = [str(m) for m in cube.measures if direction(str(m)) == "lower"]
     corrected = ("no correction" if correction == "none" else
                  f"{correction.capitalize()} correction over the {others} system{'s' * (others != 1)} compared "
                  "with it per measure")
+    if test == "tukey":
+        pairs = len(order) * (len(order) - 1) // 2
+        how = f"Tukey's HSD over the {pairs} pair{'s' * (pairs != 1)} of systems per measure"
+    else:
+        how = f"{TESTS[test]}, {corrected}"
     lower_note = f" (lower is better for {', '.join(lower)})" if lower else ""
     footnote = (f"Bold: the best mean of each measure{lower_note}. "
-                f"▲/▼: significantly better/worse than {baseline} ({TESTS[test]}, {corrected}, p < {alpha:g}; "
+                f"▲/▼: significantly better/worse than {baseline} ({how}, p < {alpha:g}; "
                 f"{len(cube.topics)} topics).")
+    wtl = None
+    if win_tie_loss:
+        oriented = values * cube.signs()
+        d = oriented - oriented[:1]
+        cells = [["" if i == 0 else f"{(d[i, :, k] > 0).sum()}/{(d[i, :, k] == 0).sum()}/{(d[i, :, k] < 0).sum()}"
+                  for k in range(len(cube.measures))] for i in range(len(order))]
+        wtl = pd.DataFrame(cells, index=pd.Index(order, name="system"), columns=list(cube.measures))
+        footnote += f" W/T/L: topics won/tied/lost against {baseline}."
 
     def frame(array):
         return pd.DataFrame(array, index=pd.Index(order, name="system"), columns=list(cube.measures))
 
     return ComparisonReport(frame(means), frame(best), frame(p_adjusted), frame(versus), baseline, footnote,
-                            digits)
+                            digits, wtl)

@@ -8,6 +8,7 @@ _MODULES = {
     "workbench.charts.builders": ("ChartDataError", "UIR_THRESHOLD", "f_alpha_chart", "history_chart",
                                   "lost_mass_chart", "means_chart", "measure_scatter", "per_topic_chart",
                                   "scores_chart", "strictness_chart", "uir_heatmap"),
+    "workbench.charts.comparisons": ("agreement_chart", "tukey_chart"),
     "workbench.charts.curves": ("precision_recall_chart",),
     "workbench.charts.deltas": ("topic_deltas_chart",),
     "workbench.charts.export": ("enable_offline", "save_chart"),

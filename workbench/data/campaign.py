@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from workbench.data.scoring import CampaignError, score_topic, topics_text
-from workbench.data.trec.join import gain_table
+from workbench.data.trec.join import gain_table, subtopic_table
 from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import evaluate_table, is_table_measure
+from workbench.metrics.ranking.diversity import evaluate_subtopics, is_diversity_measure
 from workbench.metrics.registry import Measure, aggregate, parse, worst
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
@@ -264,15 +265,19 @@ class Campaign:
         (``{system: {measure: {topic: value}}}``; with ``placeholders``, the gold topics a run lacks too, on
         trec_eval's ``-c`` placeholder ranking), and the other measures' names."""
         table_names = [name for name in names if is_table_measure(name)]
-        scores = {}
-        for system, run in self.runs.items() if table_names else ():
+        diversity_names = [name for name in names if is_diversity_measure(name)]
+        scores: dict[str, dict[str, dict[str, float]]] = {}
+        for system, run in self.runs.items() if table_names or diversity_names else ():
             topics = [topic for topic in self.gold if placeholders or topic in run]
             try:
                 scores[system] = evaluate_table(gain_table(self.gold, run, topics, placeholders=placeholders),
-                                                table_names)
+                                                table_names) if table_names else {}
+                if diversity_names:
+                    scores[system].update(evaluate_subtopics(
+                        subtopic_table(self.gold, run, topics, placeholders=placeholders), diversity_names))
             except WorkbenchError as error:
                 raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
-        return scores, [name for name in names if name not in table_names]
+        return scores, [name for name in names if name not in table_names and name not in diversity_names]
 
 
 def _worst_values(names: list[str], missing: dict[str, list[str]]) -> dict[str, float]:

@@ -3,9 +3,10 @@ table the campaign scores (so the rows add up to :meth:`Campaign.evaluate`'s val
 
 Ranking measures read the array-backed judgements and runs directly: the documents of a whole run become an
 Arrow string column (no Python object per document), and the judged relevant documents a ranking misses are
-found by their (topic, document) keys. The other measures explain each topic's Organizations
-(:func:`workbench.explain`). A gold topic the run lacks is explained as the campaign scores it: on trec_eval's
-``-c`` placeholder ranking for a ranking measure, as 0 otherwise (``missing_topics="zero"``).
+found by their (topic, document) keys. Diversity measures read the subtopic table the campaign scores. The other
+measures explain each topic's Organizations (:func:`workbench.explain`). A gold topic the run lacks is explained
+as the campaign scores it: on trec_eval's ``-c`` placeholder ranking for a ranking measure, on an empty ranking
+for a diversity measure, as 0 otherwise (``missing_topics="zero"``).
 
     >>> from workbench.data.campaign import Campaign
     >>> campaign = Campaign.from_dicts({"q1": {"a": 1, "b": 1}}, {"s": {"q1": {"a": 0.9, "x": 0.5}}})
@@ -26,12 +27,14 @@ from typing import Any
 import numpy as np
 
 from workbench.data.scoring import CampaignError, topics_text
-from workbench.data.trec.join import PLACEHOLDER, gain_table, spans
+from workbench.data.trec.join import PLACEHOLDER, gain_table, spans, subtopic_table
 from workbench.data.trec.ranked import Judgements, RankedRun, keys
 from workbench.ids import DocumentIds
 from workbench.metrics.explanations import MeasureExplanation, explain
+from workbench.metrics.explanations.diversity import explain_subtopic_table
 from workbench.metrics.explanations.ranking import RankingRows, explain_table
 from workbench.metrics.ranking import is_table_measure
+from workbench.metrics.ranking.diversity import is_diversity_measure
 from workbench.metrics.ranking.table import judgements_of, ranked_documents
 from workbench.metrics.registry import Measure, parse
 from workbench.metrics.summary import summarize, trec_order
@@ -158,6 +161,11 @@ def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Me
         else:
             rows = _mapping_rows(campaign.gold, run, topics)
         return explain_table(table, measure, rows, with_topics=True)
+    if is_diversity_measure(measure):  # the subtopic table the campaign scores, a topic the run lacks empty
+        table = subtopic_table(campaign.gold, run, topics, placeholders=True)
+        ranked = [(run.documents(t) if isinstance(run, RankedRun) else ranked_documents(run[t])) if t in run else []
+                  for t in topics]
+        return explain_subtopic_table(table, measure, ranked, with_topics=True)
     explanations = []
     for name in topics:
         if name in run:

@@ -1,10 +1,11 @@
 """Compare the systems of a campaign: tidy results (``system, topic, measure, value``) → the comparison
 charts of ``workbench.charts`` behind a chart, system and measure selector.
 
-The UIR matrix, the F_α curves and the strictness curves come from ``workbench.analysis`` (``uir_matrix``
-over the two selected measures, ``f_alpha_curves`` with measure x as precision and y as recall,
-``top_n_strictness`` over every measure); tables computed beforehand may be passed as ``f_alpha`` and
-``strictness`` instead. The widget computes nothing itself.
+The UIR matrix, the F_α curves, the strictness curves, Tukey's HSD and the ranking agreement come from
+``workbench.analysis`` (``uir_matrix`` over the two selected measures, ``f_alpha_curves`` with measure x as
+precision and y as recall, ``top_n_strictness`` over every measure, ``tukey_hsd`` of measure x with its
+homogeneous groups, ``ranking_agreement`` of measure x and measure y: τ, τ_ap and the swapped pairs); tables
+computed beforehand may be passed as ``f_alpha`` and ``strictness`` instead. The widget computes nothing itself.
 
     >>> cmp = Comparison(results)                                      # doctest: +SKIP
     >>> cmp.view.value = "measure vs measure"; cmp.measure_y.value = "S∼"  # doctest: +SKIP
@@ -20,19 +21,21 @@ import pandas as pd
 
 from workbench.charts import (
     ChartDataError,
+    agreement_chart,
     enable_offline,
     f_alpha_chart,
     means_chart,
     measure_scatter,
     per_topic_chart,
     strictness_chart,
+    tukey_chart,
     uir_heatmap,
 )
 from workbench.charts.builders import require_columns
 
-MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS = (
+MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS, TUKEY, AGREEMENT = (
     "mean scores", "measure vs measure", "two systems per test case", "UIR matrix", "F_α curves",
-    "strictness")
+    "strictness", "Tukey's HSD groups", "ranking agreement (τ)")
 
 
 def _analysis(name: str):
@@ -56,8 +59,8 @@ class Comparison(W.VBox):
         self.f_alpha, self.strictness = f_alpha, strictness
         systems = list(dict.fromkeys(self.results["system"].astype(str)))
         measures = list(dict.fromkeys(self.results["measure"].astype(str)))
-        self.view = W.Dropdown(options=[MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS], value=MEANS,
-                               description="chart")
+        self.view = W.Dropdown(options=[MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS, TUKEY, AGREEMENT],
+                               value=MEANS, description="chart")
         self.systems = W.SelectMultiple(options=systems, value=tuple(systems), description="systems",
                                         rows=min(8, len(systems)))
         self.measure_x = W.Dropdown(options=measures, value=measures[0], description="measure x")
@@ -67,9 +70,11 @@ class Comparison(W.VBox):
             control.observe(lambda _: self.redraw(), "value")
         self.message = W.HTML()
         self.message.add_class("wb-comparison-message")
+        self.summary = W.HTML()  # what the Tukey and agreement views read out: the groups, τ and the swaps
+        self.summary.add_class("wb-comparison-summary")
         self.chart_widget = alt.JupyterChart(self.build())
         self.children = [W.HBox([W.VBox([self.view, self.measure_x, self.measure_y]), self.systems]),
-                         self.message, self.chart_widget]
+                         self.message, self.summary, self.chart_widget]
         self.add_class("wb-comparison")
 
     def build(self) -> alt.TopLevelMixin:
@@ -79,6 +84,19 @@ class Comparison(W.VBox):
             raise ChartDataError("select at least one system")
         results = self.results[self.results["system"].astype(str).isin(chosen)]
         x, y, view = self.measure_x.value, self.measure_y.value, self.view.value
+        self.summary.value = ""
+        if view == TUKEY:
+            pairs = _analysis("tukey_hsd")(results, x, missing="intersection")
+            groups = " ".join("{" + ", ".join(map(str, g)) + "}" for g in pairs.attrs["groups"])
+            self.summary.value = (f"<b>Homogeneous groups</b> (best first; no two systems of a group differ): "
+                                  f"{html.escape(groups)}<br><small>{html.escape(pairs.attrs['report'])}</small>")
+            return tukey_chart(pairs, title=f"Tukey's HSD on {x}: differences of means, 95% intervals")
+        if view == AGREEMENT:
+            found = _analysis("ranking_agreement")(results, x, y, missing="intersection")
+            swaps = ", ".join(f"{a} ↔ {b}" for a, b in found.swaps[["a", "b"]].itertuples(index=False))
+            self.summary.value = (f"<b>{html.escape(str(found))}</b>"
+                                  + (f"<br>swapped: {html.escape(swaps)}" if swaps else ""))
+            return agreement_chart(found.rankings, x, y, title=f"systems ranked by {x} and by {y}")
         if view == MEANS:
             return means_chart(results)
         if view == SCATTER:
@@ -104,6 +122,7 @@ class Comparison(W.VBox):
             chart = self.build()
         except ValueError as problem:  # ChartDataError, or the analysis refusing the selection
             self.message.value = f'<span style="color:#b00020">⚠ {html.escape(str(problem))}</span>'
+            self.summary.value = ""
             return
         self.message.value = ""
         self.chart_widget.chart = chart

@@ -26,8 +26,9 @@ from workbench.lazy import lazy_exports
 _MODULES = {
     "workbench.data.trec.errors": ("TrecEncodingError", "TrecFormatError", "TrecReadingWarning"),
     "workbench.data.trec.lines": ("Labels", "TrecLines", "read_lines"),
-    "workbench.data.trec.ranked": ("DuplicateEntryError", "Judgements", "RankedRun", "judgements", "rank_runs"),
-    "workbench.data.trec.join": ("gain_table",),
+    "workbench.data.trec.ranked": ("DuplicateEntryError", "Judgements", "RankedRun", "SubtopicJudgements",
+                                   "judgements", "rank_runs", "subtopic_judgements"),
+    "workbench.data.trec.join": ("gain_table", "subtopic_table"),
     "workbench.data.trec.memory": ("evaluate_run", "judgements_from_dicts", "judgements_from_records",
                                    "runs_from_dicts", "runs_from_records", "table_from_dicts"),
     "workbench.data.trec.frames": ("FrameError", "judgements_from_frame", "runs_from_frames"),

@@ -22,13 +22,15 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from workbench.data.trec.ranked import Judgements, RankedRun, keys
+from workbench.data.trec.ranked import Judgements, RankedRun, SubtopicJudgements, keys
 from workbench.errors import WorkbenchError
 from workbench.ids import DocumentIds
-from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents
+from workbench.metrics.ranking.diversity import SubtopicTable
+from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
 from workbench.model import Organization
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
+ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
 _FILTER_BITS = 24  # the judged keys' last bits mark 2^24 slots (16 MB): most unjudged keys fall on an empty one
 
 
@@ -125,7 +127,18 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
     return GainTable.from_entries(np.concatenate((rows, missing)), found, q_rows, grades, tuple(topics),
-                                  placeholder=placeholder)
+                                  placeholder=placeholder,
+                                  tied=np.concatenate((_ties(run, entries, rows), np.zeros(missing.size, bool))))
+
+
+def _ties(run: RankedRun, entries: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Whether each entry (rank order, grouped by row) has the score of the entry above it in its row, the
+    scores compared at the run's ``score_precision`` (as its ranking compared them)."""
+    with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval 9.x
+        scores = run.scores_array[entries].astype(run.score_precision)
+    same = np.zeros(entries.size, dtype=bool)
+    same[1:] = (scores[1:] == scores[:-1]) & (rows[1:] == rows[:-1])
+    return same
 
 
 def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
@@ -153,8 +166,91 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
         return run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])
 
     table = GainTable.from_judged_rankings([(judged(topic), ranked(topic)) for topic in topics], topics)
+    flags = np.zeros(table.gains.shape, dtype=bool)
+    for row, topic in enumerate(topics):  # equal scores of a run, a hand-made Organization's tied level
+        if topic in run:
+            if isinstance(run, RankedRun):
+                span = run.span(topic)
+                tie = _ties(run, np.arange(span.start, span.stop), np.zeros(span.stop - span.start, int))
+            else:
+                tie = ranked_ties(run[topic])
+            flags[row, :len(tie)] = tie
+    if flags.any():
+        table = table.with_ties(flags)
     if missing:
         placeholder = np.array([topic not in run for topic in topics], dtype=bool)
         table = GainTable(table.gains, table.ideal, table.topics, num_ret=table.num_ret, judged=table.judged,
-                          pooled=table.pooled, n_judged=table.n_judged, placeholder=placeholder)
+                          pooled=table.pooled, n_judged=table.n_judged, placeholder=placeholder, tied=table.tied)
     return table
+
+
+def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
+                   placeholders: bool = False) -> SubtopicTable:
+    """The subtopic table the diversity measures read, a row per topic of ``topics`` (a topic ``run`` lacks: an
+    empty ranking with ``placeholders``, else an error). Array-backed judgements and runs are joined as
+    :func:`gain_table` joins them (each ranked document matched to its judged position); a
+    :class:`~workbench.data.trec.ranked.SubtopicJudgements` gives its subtopics, plain judgements one subtopic per
+    topic (as ndeval reads ordinary qrels), and Organizations given by hand a subtopic per cluster
+    (:meth:`SubtopicTable.from_organizations`)."""
+    missing = [topic for topic in topics if topic not in run]
+    if missing and not placeholders:
+        raise WorkbenchError(f"the run lacks topic(s) {', '.join(map(repr, missing[:5]))}")
+    if not (isinstance(gold, Judgements) and isinstance(run, RankedRun)):
+        tables = [SubtopicTable.from_organizations(gold[t], run[t] if t in run else Organization(()))
+                  for t in topics]
+        return _stacked(tables, topics)
+    for topic in topics:
+        gold.span(topic)
+    sizes = np.diff(gold.offsets)
+    position = np.arange(len(gold.ids)) - np.repeat(gold.offsets[:-1], sizes)
+    index = Judgements(gold.topics, gold.offsets, gold.ids, position + 1.0, gold.refused)
+    present = [t for t in topics if t in run]
+    table = gain_table(index, run, present) if present else None
+    if isinstance(gold, SubtopicJudgements):
+        entry_row, entry_doc, entry_sub, entry_grade = (gold.entry_topic, position[gold.entry_document],
+                                                        gold.entry_subtopic, gold.entry_grade)
+        n_sub = max((len(gold.subtopics[t]) for t in topics), default=1)
+    else:
+        entry_row, entry_doc = np.repeat(np.arange(len(gold.topics)), sizes), position
+        entry_sub, entry_grade, n_sub = np.zeros(len(gold.ids), dtype=np.int64), gold.grades, 1
+    row_of_gold = np.full(len(gold.topics), -1, dtype=np.int64)
+    row_of_gold[[gold.index[t] for t in topics]] = np.arange(len(topics))
+    rows = row_of_gold[entry_row]
+    kept = rows >= 0
+    width = int(sizes[[gold.index[t] for t in topics]].max(initial=0))
+    judged = np.zeros((len(topics), width, max(n_sub, 1)))
+    judged[rows[kept], entry_doc[kept], entry_sub[kept]] = np.maximum(entry_grade[kept], 0.0)
+    tiebreak = np.zeros((len(topics), width), dtype=np.int64)
+    codes = gold.ids.codes()
+    documents = []
+    for row, topic in enumerate(topics):  # ndeval's tie rule in its ideal ranking: the greatest id first
+        span = gold.span(topic)
+        tiebreak[row, :span.stop - span.start] = np.argsort(np.argsort(-codes[span], kind="stable"))
+        documents.append(gold.ids.take(np.arange(span.start, span.stop)).strings().tolist())
+    names = [gold.subtopics[t] if isinstance(gold, SubtopicJudgements) else (ONE_SUBTOPIC,) for t in topics]
+    ranked = np.zeros((len(topics), table.gains.shape[1] if table else 0), dtype=np.int64)
+    num_ret = np.zeros(len(topics), dtype=np.int64)
+    if table is not None:
+        at = np.array([topics.index(t) for t in present], dtype=np.int64) if len(present) < len(topics) else \
+            np.arange(len(topics))
+        ranked[at] = table.gains.astype(np.int64)  # judged position + 1, 0 when not judged
+        num_ret[at] = table.num_ret
+    grades = np.where((ranked > 0)[:, :, None], judged[np.arange(len(topics))[:, None], np.maximum(ranked - 1, 0)],
+                      0.0)
+    return SubtopicTable(grades, judged, tiebreak, num_ret, tuple(topics), documents=documents, subtopic_names=names)
+
+
+def _stacked(tables: list[SubtopicTable], topics: Sequence[str]) -> SubtopicTable:
+    """One table of the one-row tables, padded to the widest."""
+    width = max((t.grades.shape[1] for t in tables), default=0)
+    docs = max((t.judged.shape[1] for t in tables), default=0)
+    subs = max((t.grades.shape[2] for t in tables), default=1)
+    grades, judged = np.zeros((len(tables), width, subs)), np.zeros((len(tables), docs, subs))
+    tiebreak = np.zeros((len(tables), docs), dtype=np.int64)
+    for row, t in enumerate(tables):
+        grades[row, :t.grades.shape[1], :t.grades.shape[2]] = t.grades[0]
+        judged[row, :t.judged.shape[1], :t.judged.shape[2]] = t.judged[0]
+        tiebreak[row, :t.judged.shape[1]] = t.tiebreak[0]
+    return SubtopicTable(grades, judged, tiebreak, [int(t.num_ret[0]) for t in tables], tuple(topics),
+                         documents=[t.documents[0] for t in tables],
+                         subtopic_names=[t.subtopic_names[0] for t in tables])

@@ -212,6 +212,86 @@ def judgements(topics: Labels | Sequence, documents, grades: np.ndarray, locate:
     return Judgements(names, offsets, ids.take(order), np.asarray(grades, dtype=float)[order], refused)
 
 
+class SubtopicJudgements(Judgements):
+    """Judgements per subtopic (diversity qrels, ``topic subtopic document grade``): as :class:`Judgements`, each
+    document with its highest grade over the subtopics (what the ranking measures read), and every judgement
+    kept: ``entry_topic`` (index into ``topics``), ``entry_document`` (the document's position in ``ids``),
+    ``entry_subtopic`` (index into the topic's ``subtopics[topic]``, in natural order) and ``entry_grade``.
+    ``judgements[topic]`` is one level per grade, a cluster per subtopic holding the documents it gives that grade
+    (so that the diversity measures of an Organization read the same subtopics)."""
+
+    def __init__(self, topics, offsets, ids, grades, subtopics: Mapping[str, tuple[str, ...]], entry_topic,
+                 entry_document, entry_subtopic, entry_grade, refused=None) -> None:
+        super().__init__(topics, offsets, ids, grades, refused)
+        self.subtopics = dict(subtopics)
+        self.entry_topic, self.entry_document = entry_topic, entry_document
+        self.entry_subtopic, self.entry_grade = entry_subtopic, entry_grade
+
+    def subtopic_grades(self, topic: str) -> dict[str, dict[str, float]]:
+        """``{subtopic: {document: grade}}`` of one topic."""
+        self.span(topic)
+        mine = np.flatnonzero(self.entry_topic == self.index[topic])
+        names = self.subtopics[topic]
+        documents = self.ids.take(self.entry_document[mine]).strings().tolist()
+        out: dict[str, dict[str, float]] = {name: {} for name in names}
+        for doc, sub, grade in zip(documents, self.entry_subtopic[mine].tolist(), self.entry_grade[mine].tolist(),
+                                   strict=True):
+            out[names[sub]][doc] = grade
+        return out
+
+    def _build(self, topic: str) -> Organization:
+        by_grade: dict[float, list[frozenset]] = {}
+        for docs in self.subtopic_grades(topic).values():
+            for grade in sorted({g for g in docs.values() if g > 0}, reverse=True):
+                by_grade.setdefault(grade, []).append(frozenset(d for d, g in docs.items() if g == grade))
+        order = sorted(by_grade, reverse=True)
+        return Organization(tuple(tuple(by_grade[g]) for g in order), grades=tuple(order))
+
+    def __repr__(self) -> str:
+        return (f"<SubtopicJudgements: {len(self.topics)} topics, {len(self.ids)} documents, "
+                f"{len(self.entry_grade)} judgements>")
+
+
+def subtopic_judgements(topics: Labels | Sequence, subtopics: Sequence, documents, grades: np.ndarray,
+                        locate: Locate | None = None) -> SubtopicJudgements:
+    """:class:`SubtopicJudgements` from parallel arrays (one entry per judgement line). A topic that judges a
+    document twice for one subtopic is refused when read, as :func:`judgements` refuses a repeat."""
+    from workbench.model import natural_key
+
+    ids, topic_labels, sub_labels = document_ids(documents), labels(topics), labels(subtopics)
+    grades = np.asarray(grades, dtype=float)
+    codes = ids.codes()
+    pair = topic_labels.codes * (int(codes.max(initial=0)) + 1) + codes
+    unique_pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    triple = inverse * len(sub_labels.names) + sub_labels.codes
+    refused: dict[str, WorkbenchError] = {}
+    order = np.argsort(triple, kind="stable")
+    again = order[1:][triple[order][1:] == triple[order][:-1]]
+    for position in np.sort(again).tolist():  # each repeat, after an equal entry earlier in the input
+        topic = topic_labels.names[topic_labels.codes[position]]
+        if topic not in refused:
+            earlier = int(np.flatnonzero(triple == triple[position])[0])
+            error = DuplicateEntryError(ids[position], topic, None, earlier, position)
+            refused[topic] = locate(error) if locate else error
+    best = np.full(unique_pairs.size, -np.inf)
+    np.maximum.at(best, inverse.ravel(), grades)
+    pair_topic = topic_labels.codes[first]
+    grouped, offsets = _grouped(pair_topic, len(topic_labels.names))
+    position_of_pair = np.empty(unique_pairs.size, dtype=np.int64)
+    position_of_pair[grouped] = np.arange(unique_pairs.size)
+    local: dict[str, tuple[str, ...]] = {}
+    entry_subtopic = np.zeros(len(ids), dtype=np.int64)
+    for t, topic in enumerate(topic_labels.names):
+        mine = topic_labels.codes == t
+        names = sorted({sub_labels.names[c] for c in np.unique(sub_labels.codes[mine]).tolist()}, key=natural_key)
+        local[topic] = tuple(names)
+        lookup = np.full(len(sub_labels.names), -1, dtype=np.int64)
+        lookup[[sub_labels.names.index(n) for n in names]] = np.arange(len(names))
+        entry_subtopic[mine] = lookup[sub_labels.codes[mine]]
+    return SubtopicJudgements(topic_labels.names, offsets, ids.take(first[grouped]), best[grouped], local,
+                              topic_labels.codes, position_of_pair[inverse.ravel()], entry_subtopic, grades, refused)
+
+
 # ------------------------------------------------------------------------------------------------ runs
 class RankedRun(_TopicArrays):
     """One system's ranking per topic held as arrays in trec_eval's order (:func:`rank_runs`):

@@ -27,10 +27,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.data.trec.errors import TrecReadingWarning
+from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
 from workbench.data.trec.lines import read_lines
 from workbench.data.trec.numbers import read_integers, reading_note
-from workbench.data.trec.ranked import Judgements, RankedRun, check_ranking_options, judgements, rank_runs
+from workbench.data.trec.ranked import (
+    Judgements,
+    RankedRun,
+    check_ranking_options,
+    judgements,
+    rank_runs,
+    subtopic_judgements,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,13 +52,46 @@ def _names(labels) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------ qrels
-def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8") -> Judgements:
+def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8", subtopics: bool | None = None) -> Judgements:
     """Graded gold per topic (:class:`~workbench.data.trec.ranked.Judgements`, a mapping topic → Organization):
     one level per positive grade, highest first (:meth:`Organization.from_graded`), built when a topic is first
     asked for; grades as trec_eval reads them (``atol``: whole numbers), judged non-relevant and negative ones
-    kept in the arrays."""
-    lines = read_lines(path, "qrels", encoding)
-    return judgements(lines.topics, lines.documents, lines.values.astype(float), locate=lines.located)
+    kept in the arrays.
+
+    ``subtopics=True`` reads the second column as a subtopic (the TREC Web track's diversity qrels,
+    ``topic subtopic document grade``, as ndeval reads them): a
+    :class:`~workbench.data.trec.ranked.SubtopicJudgements`, each document with its highest grade for the
+    ranking measures and every subtopic's grades for the diversity measures. None (the default) sniffs it: a
+    document judged under two values of the second column in one topic makes the file subtopic qrels (trec_eval
+    refuses such a file), said in a :class:`~workbench.data.trec.errors.TrecReadingWarning`; False reads the
+    column as trec_eval does (ignored)."""
+    if subtopics not in (None, True, False):
+        raise TrecFormatError(f"subtopics must be True, False or None (sniff), got {subtopics!r}", path=str(path))
+    lines = read_lines(path, "qrels", encoding, ("iteration",) if subtopics is not False else None)
+    grades = lines.values.astype(float)
+    if subtopics is None:
+        subtopics = _subtopic_file(lines)
+        if subtopics:
+            warnings.warn(f"{lines.path}: documents are judged under several values of the second column in one "
+                          "topic: read as subtopic qrels (topic subtopic document grade, as ndeval reads them; "
+                          "subtopics=False reads the column as trec_eval does)", TrecReadingWarning, stacklevel=2)
+    if subtopics:
+        names = _texts(lines.other["iteration"], lines.codec)
+        return subtopic_judgements(lines.topics, names, lines.documents, grades, locate=lines.located)
+    return judgements(lines.topics, lines.documents, grades, locate=lines.located)
+
+
+def _subtopic_file(lines) -> bool:
+    """Whether some (topic, document) is judged under two values of the second column."""
+    iteration = lines.other["iteration"]
+    distinct = np.unique(iteration)
+    if distinct.size < 2:
+        return False
+    codes = lines.documents.codes()
+    pair = lines.topics.codes * (int(codes.max(initial=0)) + 1) + codes
+    sub = np.searchsorted(distinct, iteration)
+    both = np.unique(pair * distinct.size + sub)
+    return np.unique(both // distinct.size).size < both.size
 
 
 def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:

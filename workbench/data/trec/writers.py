@@ -31,6 +31,7 @@ from os import PathLike
 import pandas as pd
 
 from workbench.data.files import write_whole
+from workbench.data.trec.ranked import RankedRun
 from workbench.errors import WorkbenchError
 from workbench.metrics.ranking.table import ranked_documents
 from workbench.model import Organization, natural_key
@@ -135,16 +136,24 @@ def _run_rows(system: str, topic: str, output: Organization) -> list[tuple]:
             for rank, doc in enumerate(ranked_documents(output), start=1)]
 
 
+def _ranked_rows(system: str, topic: str, run: RankedRun) -> list[tuple]:
+    return [(topic, "Q0", doc, rank, score, system)
+            for rank, (doc, score) in enumerate(zip(run.documents(topic), run.scores(topic).tolist(), strict=True),
+                                                start=1)]
+
+
 def write_trec_run(run: pd.DataFrame | Mapping[str, Mapping[str, Organization]], path: str | PathLike) -> None:
     """Write a run frame (``topic, q0, document, rank, score, system``) or ``{system: {topic: Organization}}``:
     documents in :func:`~workbench.metrics.ranking.table.ranked_documents` order, rank 1, 2, ..., and a score per
     level (levels − index) so that a tied level keeps one score and reading back with ``ties="levels"`` gives
-    the same levels."""
+    the same levels. A read or fused run (:class:`~workbench.data.trec.ranked.RankedRun`) is written with its own
+    scores, in its order."""
     if isinstance(run, pd.DataFrame):
         rows = run[["topic", "q0", "document", "rank", "score", "system"]].itertuples(index=False)
     else:
-        rows = [row for system, topics in run.items() for topic, output in topics.items()
-                for row in _nonempty(_run_rows(system, topic, output),
+        rows = [row for system, topics in run.items() for topic in topics
+                for row in _nonempty(_ranked_rows(system, topic, topics) if isinstance(topics, RankedRun) else
+                                     _run_rows(system, topic, topics[topic]),
                                      f"system {system!r} ranks no document for topic {topic!r}")]
     lines = []
     for topic, q0, doc, rank, score, system in rows:

@@ -3,7 +3,8 @@
 Each registered measure records how it is explained (:func:`workbench.metrics.registry.explains`, read back by
 :func:`workbench.metrics.registry.explanation_of` and the ``explained`` column of ``workbench.measures()``):
 
-* ranking measures per document (:mod:`~workbench.metrics.explanations.ranking`);
+* ranking measures per document (:mod:`~workbench.metrics.explanations.ranking`), the diversity measures per
+  document and subtopic (:mod:`~workbench.metrics.explanations.diversity`);
 * clustering measures per item, or through their parts (:mod:`~workbench.metrics.explanations.clustering`);
 * filtering measures per outcome (TP, FP, FN, TN), or through their parts
   (:mod:`~workbench.metrics.explanations.filtering`);
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from workbench.metrics.explain import ExplainError, Explanation
 from workbench.metrics.explain import explain as explain_rs
-from workbench.metrics.explanations import baselines, clustering, filtering, organization, ranking
+from workbench.metrics.explanations import baselines, clustering, diversity, filtering, organization, ranking
 from workbench.metrics.explanations.core import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
 from workbench.metrics.registry import Measure, explains, explanation_of, parse
 from workbench.model import Organization
@@ -56,6 +57,8 @@ def explain(gold: Organization, output: Organization, measure: str | Measure | N
 for _name in ranking.TERMS:
     explains(_name, ranking.explain_ranking,
              "through its parts: SetP, SetR" if _name == "SetF" else "per document")
+for _name in diversity.TERMS:
+    explains(_name, diversity.explain_diversity, diversity.HOW)
 for _module, _explainer in ((clustering, clustering.explain_clustering), (filtering, filtering.explain_filtering),
                             (organization, organization.explain_organization),
                             (baselines, baselines.explain_baseline)):

@@ -10,11 +10,14 @@ never seen, the RBP residual beyond the ranking). A measure scored with ``judged
 its unjudged documents: their rows have rank ``<NA>`` and contribute 0.
 
 The columns: ``rank``, ``document``, ``grade`` (NaN when unjudged), ``judged``, the factors of the term (AP:
-``precision``, ``1/R``; nDCG: ``gain``, ``discount``, ``ideal_dcg``; ERR: ``reach``, ``stop``; RBP: ``weight`` =
-(1−p)·p^(r−1), ``gain``; Q/O/P/P+: ``blended_ratio``; Bpref: ``nonrelevant_above``...), ``contribution`` and
-``lost``. What a row lost is measured against the ideal ranking of the judged documents (by grade, ties in the
-ranking's order): the contribution the document would have there, minus the one it has. Tables of many rows
-(a whole run) are explained at once, with a ``topic`` column.
+``precision``, ``1/R``; nDCG: ``gain``, ``discount``, ``ideal_dcg``, and with ``ties=average`` the
+``tie_averaged_gain`` the sum reads; ERR: ``reach``, ``stop``; RBP: ``weight`` =
+(1−p)·p^(r−1), ``gain``; Q/O/P/P+: ``blended_ratio``; Hits: ``relevant``; Bpref: ``nonrelevant_above``...),
+``contribution`` and ``lost``. A measure at a cutoff k (P@k, nDCG@k, RBP@k, Q-measure@k, O/P/P+@k, Hits@k...)
+keeps a row for every retrieved document: the ranks past k contribute 0. What a row lost is measured against
+the ideal ranking of the judged documents (by grade, ties in the ranking's order): the contribution the document
+would have there, minus the one it has. Tables of many rows (a whole run) are explained at once, with a ``topic``
+column.
 
     >>> from workbench.model import Organization
     >>> gold = Organization.from_graded({"d1": 1, "d2": 1, "d3": 1})
@@ -166,11 +169,16 @@ def _average_precision(table: GainTable, k: int | None = None, rel: int = 1) -> 
 
 
 @terms_of("nDCG")
-def _ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None) -> Terms:
-    values, discount, best = kernels.dcg_terms(table, k, gain, gains)
-    return Terms(values * discount[None, :] * _inverse(best)[:, None],
-                 "nDCG = Σ_{r ≤ k} gain(r) · discount(r) / ideal DCG, discount(r) = 1/log2(r + 1)",
-                 {"gain": values, "discount": np.broadcast_to(discount, values.shape), "ideal_dcg": best})
+def _ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None, ties: str = "trec_eval") -> Terms:
+    values, discount, best = kernels.dcg_terms(table, k, gain, gains, ties)
+    factors = {"gain": values, "discount": np.broadcast_to(discount, values.shape), "ideal_dcg": best}
+    formula = "nDCG = Σ_{r ≤ k} gain(r) · discount(r) / ideal DCG, discount(r) = 1/log2(r + 1)"
+    if ties == "average":  # the document's own gain beside the mean gain of its tie, which the sum reads
+        factors = {"gain": kernels.dcg_terms(table, k, gain, gains)[0], "tie_averaged_gain": values} | \
+            {name: factors[name] for name in ("discount", "ideal_dcg")}
+        formula = ("nDCG(ties=average) = Σ_{r ≤ k} tie_averaged_gain(r) · discount(r) / ideal DCG, the mean gain "
+                   "of the documents tied with r (McSherry & Najork), discount(r) = 1/log2(r + 1)")
+    return Terms(values * discount[None, :] * _inverse(best)[:, None], formula, factors)
 
 
 @terms_of("ERR")
@@ -182,44 +190,59 @@ def _err(table: GainTable, k: int | None = None, gain: str = "exp", max_grade: f
 
 
 @terms_of("RBP")
-def _rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: int | None = None) -> Terms:
-    scaled, weights = kernels.rbp_terms(table, p, max_grade, rel)
+def _rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: int | None = None,
+         k: int | None = None) -> Terms:
+    scaled, weights = kernels.rbp_terms(table.top(k), p, max_grade, rel)  # RBP@k: the ranks past k add nothing
     weight = np.broadcast_to((1.0 - p) * weights, scaled.shape)
-    return Terms(weight * scaled, "RBP = Σ_r (1 − p)·p^(r−1) · gain(r)", {"weight": weight, "gain": scaled})
+    return Terms(weight * scaled, "RBP = Σ_{r ≤ k} (1 − p)·p^(r−1) · gain(r)", {"weight": weight, "gain": scaled})
+
+
+@terms_of("Hits")
+def _hits(table: GainTable, k: int | None = None, rel: int = 1) -> Terms:
+    check_cutoff(k, "Hits")
+    relevant = table.relevant(rel)[:, :k]
+    return Terms(relevant.astype(float), "Hits@k = Σ_{r ≤ k} relevant(r): 1 per relevant document in the top k",
+                 {"relevant": relevant})
 
 
 @terms_of("Q-measure")
-def _q(table: GainTable, beta: float = 1.0) -> Terms:
-    ratio, rel = kernels.blended_ratio(table, beta)
-    inverse = _inverse((table.ideal > 0).sum(axis=1))
-    return Terms(ratio * rel * inverse[:, None], "Q = Σ_{relevant r} BR(r) · 1/R, BR the blended ratio",
-                 {"blended_ratio": ratio, "1/R": inverse})
+def _q(table: GainTable, beta: float = 1.0, k: int | None = None) -> Terms:
+    check_cutoff(k, "Q-measure")
+    ratio, rel = kernels.blended_ratio(table.top(k), beta)
+    n_rel = (table.ideal > 0).sum(axis=1)
+    inverse = _inverse(n_rel if k is None else np.minimum(n_rel, k))
+    return Terms(ratio * rel * inverse[:, None],
+                 "Q@k = Σ_{relevant r ≤ k} BR(r) · 1/min(k, R), BR the blended ratio (Q: k = ∞)",
+                 {"blended_ratio": ratio, "1/min(k,R)" if k is not None else "1/R": inverse})
 
 
 @terms_of("O-measure")
-def _o(table: GainTable, beta: float = 1.0) -> Terms:
-    ratio, rel = kernels.blended_ratio(table, beta)
+def _o(table: GainTable, beta: float = 1.0, k: int | None = None) -> Terms:
+    ratio, rel = kernels.blended_ratio(table.top(k), beta)
     first, found = first_true(rel)
     values = ratio[np.arange(len(first)), first] if ratio.shape[1] else np.zeros(len(first))
     return Terms(_at(first, found, values, ratio.shape[1]),
-                 "O = BR(r1), the blended ratio at the first relevant document", {"blended_ratio": ratio})
+                 "O = BR(r1), the blended ratio at the first relevant document (in the top k)",
+                 {"blended_ratio": ratio})
 
 
 @terms_of("P-measure")
-def _p(table: GainTable, beta: float = 1.0) -> Terms:
-    ratio, _ = kernels.blended_ratio(table, beta)
-    preferred, found = kernels.preferred_rank(table)
+def _p(table: GainTable, beta: float = 1.0, k: int | None = None) -> Terms:
+    cut = table.top(k)
+    ratio, _ = kernels.blended_ratio(cut, beta)
+    preferred, found = kernels.preferred_rank(cut)
     values = ratio[np.arange(len(preferred)), preferred] if ratio.shape[1] else np.zeros(len(preferred))
     return Terms(_at(preferred, found, values, ratio.shape[1]),
-                 "P = BR(rp), the blended ratio at the first document of the highest grade retrieved",
+                 "P = BR(rp), the blended ratio at the first document of the highest grade retrieved (in the top k)",
                  {"blended_ratio": ratio})
 
 
 @terms_of("P+-measure")
-def _p_plus(table: GainTable, beta: float = 1.0) -> Terms:
-    ratio, upto = kernels.p_plus_terms(table, beta)
+def _p_plus(table: GainTable, beta: float = 1.0, k: int | None = None) -> Terms:
+    ratio, upto = kernels.p_plus_terms(table.top(k), beta)
     inverse = _inverse(upto.sum(axis=1))
-    return Terms(ratio * upto * inverse[:, None], "P+ = Σ_{relevant r ≤ rp} BR(r) · 1/C(rp), C(rp) relevant down to rp",
+    return Terms(ratio * upto * inverse[:, None],
+                 "P+ = Σ_{relevant r ≤ rp} BR(r) · 1/C(rp), C(rp) relevant down to rp (the top k only)",
                  {"blended_ratio": ratio, "1/C(rp)": inverse})
 
 

@@ -6,8 +6,12 @@ The parts, each importing only those before it:
 * :mod:`~workbench.metrics.ranking.table`: :class:`GainTable` (the gains every kernel reads) and
   :func:`trec_eval_order` (the one ranking order of the workbench);
 * :mod:`~workbench.metrics.ranking.gains`: trec_eval's ``rel_level=gain`` mapping;
+* :mod:`~workbench.metrics.ranking.ties`: tied scores averaged (McSherry & Najork), for ``nDCG(ties=average)``;
 * :mod:`~workbench.metrics.ranking.kernels`: P@k, Rprec, RR, AP, Success, nDCG, ERR, RBP, Q/O/P/P+, and
   :class:`TableMeasure`, which registers a kernel by name;
+* :mod:`~workbench.metrics.ranking.cutoffs`: Hits@k and Q/O/P/P+-measure at a cutoff (registered there);
+* :mod:`~workbench.metrics.ranking.diversity`: α-nDCG, ERR-IA, NRBP, P-IA, subtopic recall over subtopic
+  judgements (:class:`~workbench.metrics.ranking.diversity.SubtopicTable`), as ndeval computes them;
 * :mod:`~workbench.metrics.ranking.curves`: interpolated precision at recall levels;
 * :mod:`~workbench.metrics.ranking.trec`: the rest of trec_eval's measures (counts, set measures, bpref,
   infAP, unj, yaap, ...);
@@ -20,7 +24,7 @@ The parts, each importing only those before it:
     {'AP': {'0': 0.38888888888888884}, 'P@2': {'0': 0.5}}
 """
 
-from workbench.metrics.ranking import curves, trec
+from workbench.metrics.ranking import curves, cutoffs, diversity, trec
 from workbench.metrics.ranking.kernels import (
     TableMeasure,
     average_precision,
@@ -48,6 +52,7 @@ from workbench.metrics.ranking.table import (
 )
 
 __all__ = ["SCORE_PRECISIONS", "GainTable", "RankingInputError", "TableMeasure", "average_precision", "curves",
-           "err", "evaluate_table", "is_table_measure", "judgements_of", "ndcg", "o_measure", "p_measure",
+           "cutoffs", "diversity", "err", "evaluate_table", "is_table_measure", "judgements_of", "ndcg", "o_measure",
+           "p_measure",
            "p_plus_measure", "precision_at", "q_measure", "r_precision", "ranked_documents", "rbp",
            "reciprocal_rank", "success_at", "trec", "trec_eval_order"]

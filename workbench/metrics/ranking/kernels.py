@@ -28,6 +28,7 @@ from workbench.metrics.ranking.gains import gain_tables
 from workbench.metrics.ranking.table import (
     GainTable,
     RankingInputError,
+    at_cutoff,
     at_rank,
     check_cutoff,
     discounted,
@@ -37,6 +38,7 @@ from workbench.metrics.ranking.table import (
     row_sums,
     safe_divide,
 )
+from workbench.metrics.ranking.ties import TIE_POLICIES, tie_averaged
 from workbench.metrics.registry import Choices, Interval, Measure, Pairs, parse, register
 from workbench.model import Organization
 
@@ -100,33 +102,40 @@ def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
     raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
 
 
-def dcg_terms(table: GainTable, k: int | None = None, gain: str = "linear",
-              gains=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """nDCG's terms over the top k: the gain at every rank, the discounts 1/log2(r + 1) and the ideal DCG."""
+def dcg_terms(table: GainTable, k: int | None = None, gain: str = "linear", gains=None,
+              ties: str = "trec_eval") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """nDCG's terms over the top k: the gain at every rank (tie-averaged with ``ties="average"``), the discounts
+    1/log2(r + 1) and the ideal DCG."""
     check_cutoff(k, "nDCG")
     if gains:
         mapped, best = gain_tables(table, dict(gains))
-        mapped, best = mapped[:, :k], best[:, :k]
-        return mapped, 1.0 / np.log2(ranks(mapped.shape[1]) + 1.0), row_sums(discounted(best))
-    gains, ideal = table.gains[:, :k], table.ideal[:, :k]
-    return (_gain_values(gains, gain), 1.0 / np.log2(ranks(gains.shape[1]) + 1.0),
-            row_sums(discounted(_gain_values(ideal, gain))))
+    else:
+        mapped, best = _gain_values(table.gains, gain), _gain_values(table.ideal, gain)
+    if ties == "average":
+        mapped = tie_averaged(table, mapped)
+    mapped = mapped[:, :k]
+    return mapped, 1.0 / np.log2(ranks(mapped.shape[1]) + 1.0), row_sums(discounted(best[:, :k]))
 
 
-def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None) -> np.ndarray:
+def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None,
+         ties: str = "trec_eval") -> np.ndarray:
     """nDCG = DCG / ideal DCG, DCG = Σ_r g(r) / log2(r + 1) over the top k (all retrieved when k is None).
 
     ``gain="linear"``: g = the grade (trec_eval ``ndcg`` / ``ndcg_cut_k``, Järvelin & Kekäläinen);
     ``gain="exp"``: g = 2^grade − 1 (Burges et al. 2005). The ideal ranks every judged document.
     ``gains`` maps grades to gains as trec_eval's ``-m ndcg.1=3,2=9`` and ir_measures' ``nDCG(gains={1:3,2:9})``
     do (a mapping or ``(grade, gain)`` pairs; :func:`~workbench.metrics.ranking.gains.gain_tables`).
+    ``ties="average"``: documents with equal scores share the mean gain of their tie (McSherry & Najork 2008,
+    scikit-learn's ``ndcg_score``; :func:`~workbench.metrics.ranking.ties.tie_averaged`).
     """
     check_cutoff(k, "nDCG")
     if gains:
         mapped, best = gain_tables(table, dict(gains))
-        return safe_divide(row_sums(discounted(mapped[:, :k])), row_sums(discounted(best[:, :k])))
-    dcg = row_sums(discounted(_gain_values(table.gains[:, :k], gain)))
-    return safe_divide(dcg, row_sums(discounted(_gain_values(table.ideal[:, :k], gain))))
+    else:
+        mapped, best = _gain_values(table.gains, gain), _gain_values(table.ideal, gain)
+    if ties == "average":
+        mapped = tie_averaged(table, mapped)
+    return safe_divide(row_sums(discounted(mapped[:, :k])), row_sums(discounted(best[:, :k])))
 
 
 def _graded(table: GainTable, gains: np.ndarray, max_grade: float | None, measure: str
@@ -322,25 +331,20 @@ register("Success", TableMeasure(success_at), task="ranking", source=TREC_EVAL,
          params={"k": 10, **_BINARY_JUDGED}, cutoff="k", aliases=("success",), domains={"k": _CUTOFF, **_LEVEL},
          description="1 if a relevant document is in the top k (trec_eval success_k)")
 register("nDCG", TableMeasure(ndcg), task="ranking", source=TREC_EVAL,
-         params={"k": None, "gain": "linear", "gains": None, **JUDGED_ONLY}, choices={"gain": ("linear", "exp")},
+         params={"k": None, "gain": "linear", "gains": None, "ties": "trec_eval", **JUDGED_ONLY},
+         choices={"gain": ("linear", "exp"), "ties": TIE_POLICIES},
          cutoff="k", aliases=("ndcg", "ndcg_cut"),
          domains={"k": _OPTIONAL_CUTOFF, "gains": Pairs(Interval(0, low_open=True), Interval(0, high_open=True)),
                   **JUDGED_ONLY_DOMAIN},
          description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
-                     "or gain=exp (2^g − 1, Burges)")
+                     "or gain=exp (2^g − 1, Burges); ties=average shares a tie's gain (McSherry–Najork)")
 register("ERR", TableMeasure(err), task="ranking", source="Chapelle et al., CIKM 2009; gdeval",
          params={"k": None, "gain": "exp", "max_grade": 4}, choices={"gain": ("exp", "linear")},
          domains={"k": _OPTIONAL_CUTOFF, "max_grade": _GRADE}, cutoff="k",
          description="expected reciprocal rank; gain=exp (Chapelle, gdeval) or linear (NTCIREVAL)")
-register("RBP", TableMeasure(rbp), task="ranking", source="Moffat & Zobel, TOIS 2008",
-         params={"p": 0.8, "max_grade": None, "rel": None, **JUDGED_ONLY},
-         domains={"p": Interval(0, 1, low_open=True, high_open=True), "max_grade": _GRADE,
+register("RBP", TableMeasure(at_cutoff(rbp)), task="ranking", source="Moffat & Zobel, TOIS 2008",
+         params={"p": 0.8, "max_grade": None, "rel": None, "k": None, **JUDGED_ONLY}, cutoff="k",
+         domains={"p": Interval(0, 1, low_open=True, high_open=True), "max_grade": _GRADE, "k": _OPTIONAL_CUTOFF,
                   "rel": Interval(0, low_open=True, optional=True), **JUDGED_ONLY_DOMAIN},
-         description="rank-biased precision with persistence p (binary from level rel when given)")
-for _name, _kernel, _what in (("Q-measure", q_measure, "Q-measure: blended ratio at every relevant rank"),
-                              ("O-measure", o_measure, "O-measure: blended ratio at the first relevant rank"),
-                              ("P-measure", p_measure, "P-measure: blended ratio at the preferred rank"),
-                              ("P+-measure", p_plus_measure, "P+-measure: blended ratio averaged down to "
-                                                             "the preferred rank")):
-    register(_name, TableMeasure(_kernel), task="ranking", source=SAKAI, params={"beta": 1.0},
-             domains={"beta": Interval(0)}, description=_what)
+         description="rank-biased precision with persistence p (binary from level rel when given; RBP@k sums "
+                     "the top k)")

@@ -128,13 +128,27 @@ def judgements_of(gold: Organization) -> dict[str, float]:
 
 def ranked_documents(output: Organization) -> list[str]:
     """The output's documents in rank order: levels top down, a tied level by id descending, no repeats."""
+    return [doc for doc, _ in _ranked_levels(output)]
+
+
+def ranked_ties(output: Organization) -> list[bool]:
+    """For each of :func:`ranked_documents`, whether it shares its level with the document above it (a tie).
+
+    >>> ranked_ties(Organization.parse("a b\nc"))
+    [False, True, False]
+    """
+    levels = [level for _, level in _ranked_levels(output)]
+    return [i > 0 and level == levels[i - 1] for i, level in enumerate(levels)]
+
+
+def _ranked_levels(output: Organization) -> list[tuple[str, int]]:
     seen: set[str] = set()
-    ranked: list[str] = []
-    for level in output.levels:
+    ranked: list[tuple[str, int]] = []
+    for index, level in enumerate(output.levels):
         for doc in sorted(set().union(*level), reverse=True):
             if doc not in seen:
                 seen.add(doc)
-                ranked.append(doc)
+                ranked.append((doc, index))
     return ranked
 
 
@@ -151,7 +165,9 @@ class GainTable:
     trec_eval (default: ``judged``), ``n_judged`` the number of judged documents (grade ≥ 0) per query
     (default: the positive ones), and ``placeholder`` the rows that stand for a topic the run lacks, scored on
     trec_eval's one-document placeholder ranking (``-c``; the kernels that trec_eval cleans up afterwards,
-    ``num_ret``, ``utility``, ``unj``, ``rbp_resid``, give 0 there). A table is not changed once built.
+    ``num_ret``, ``utility``, ``unj``, ``rbp_resid``, give 0 there), and ``tied`` whether the document at a rank
+    has the same score as the one above it (default: none is; read by the tie-averaged measures,
+    McSherry & Najork, ECIR 2008). A table is not changed once built.
     """
 
     gains: np.ndarray
@@ -162,9 +178,10 @@ class GainTable:
     pooled: np.ndarray
     n_judged: np.ndarray
     placeholder: np.ndarray
+    tied: np.ndarray
 
     def __init__(self, gains, ideal, topics: Sequence[str] = (), *, num_ret=None, judged=None, pooled=None,
-                 n_judged=None, placeholder=None) -> None:
+                 n_judged=None, placeholder=None, tied=None) -> None:
         self.gains, self.ideal = _gains_matrix(gains, "gains"), _gains_matrix(ideal, "ideal")
         rows, width = self.gains.shape
         if rows != self.ideal.shape[0]:
@@ -186,6 +203,8 @@ class GainTable:
                             np.asarray(placeholder, dtype=bool))
         if self.placeholder.shape != (rows,):
             raise RankingInputError(f"placeholder must give one flag for each of the {rows} rows")
+        self.tied = np.zeros(self.gains.shape, dtype=bool) if tied is None else _mask(tied, retrieved, "tied")
+        self.tied[:, :1] = False
 
     def __repr__(self) -> str:
         return f"<GainTable: {self.gains.shape[0]} topics, up to {self.gains.shape[1]} ranks>"
@@ -209,7 +228,9 @@ class GainTable:
         finite rest (judged non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP,
         the judged fractions and ``judged_only`` need the qrels themselves (read through
         :mod:`workbench.data.trec`) when those matter."""
-        return cls.from_judged_rankings([(judgements_of(gold), ranked_documents(output))])
+        table = cls.from_judged_rankings([(judgements_of(gold), ranked_documents(output))])
+        ties = ranked_ties(output)
+        return table.with_ties(np.array([ties], dtype=bool).reshape(1, -1)) if any(ties) else table
 
     @classmethod
     def from_judged_rankings(cls, rows: Sequence[tuple[Mapping[str, float], Sequence[str]]],
@@ -232,13 +253,14 @@ class GainTable:
     @classmethod
     def from_entries(cls, rows: np.ndarray, gains: np.ndarray, judged_rows: np.ndarray,
                      judged_grades: np.ndarray, topics: Sequence[str],
-                     placeholder: np.ndarray | None = None) -> GainTable:
+                     placeholder: np.ndarray | None = None, tied: np.ndarray | None = None) -> GainTable:
         """A table from flat arrays, one row per topic of ``topics``: ``rows[i]`` and ``gains[i]`` for every
         retrieved document, grouped by row (a row's entries together, the rows in any order) and in rank order
         inside a row (NaN: not in the qrels;
         a negative grade: pooled but unjudged, as in trec_eval; both gain 0); ``judged_rows[j]``,
         ``judged_grades[j]`` for every judgement, in any order (its positive grades make the ideal ranking);
-        ``placeholder`` flags the rows of topics the run lacks (trec_eval's ``-c``).
+        ``placeholder`` flags the rows of topics the run lacks (trec_eval's ``-c``); ``tied[i]`` says that
+        retrieved entry ``i`` has the score of the entry above it.
 
         >>> t = GainTable.from_entries(np.array([0, 0, 1]), np.array([np.nan, 2, 1]), np.array([0, 0, 1]),
         ...                            np.array([2, 1, 3]), ("a", "b"))
@@ -251,11 +273,32 @@ class GainTable:
         positive = grades > 0
         ideal_rows, ideal_grades = np.asarray(judged_rows)[positive], grades[positive]
         by_grade = np.lexsort((-ideal_grades, ideal_rows))
-        ranked, judged, pooled = _scatter(rows, n, np.where(found > 0, found, 0.0), found >= 0, ~np.isnan(found))
+        flags = np.zeros(found.shape, dtype=bool) if tied is None else np.asarray(tied, dtype=bool)
+        ranked, judged, pooled, ties = _scatter(rows, n, np.where(found > 0, found, 0.0), found >= 0,
+                                                ~np.isnan(found), flags)
         (ideal,) = _scatter(ideal_rows[by_grade], n, ideal_grades[by_grade])
         return cls(ranked, ideal, tuple(topics), num_ret=np.bincount(rows, minlength=n), judged=judged,
                    pooled=pooled, n_judged=np.bincount(np.asarray(judged_rows)[grades >= 0], minlength=n),
-                   placeholder=placeholder)
+                   placeholder=placeholder, tied=ties if tied is not None else None)
+
+    def with_ties(self, tied) -> GainTable:
+        """This table with ``tied`` flags (see the class: rank r has the score of rank r − 1)."""
+        return GainTable(self.gains, self.ideal, self.topics, num_ret=self.num_ret, judged=self.judged,
+                         pooled=self.pooled, n_judged=self.n_judged, placeholder=self.placeholder, tied=tied)
+
+    def top(self, k: int | None) -> GainTable:
+        """The table with each ranking cut to its first ``k`` documents (all when ``k`` is None); the judgements
+        (ideal, ``n_judged``) stay: a measure ``M@k`` is ``M`` of the cut table unless its normaliser reads k.
+
+        >>> GainTable.from_gains([[1, 0, 1]], [[1, 1]]).top(2).gains.tolist()
+        [[1.0, 0.0]]
+        """
+        check_cutoff(k, "top")
+        if k is None or k >= self.gains.shape[1]:
+            return self
+        return GainTable(self.gains[:, :k], self.ideal, self.topics, num_ret=np.minimum(self.num_ret, k),
+                         judged=self.judged[:, :k], pooled=self.pooled[:, :k], n_judged=self.n_judged,
+                         placeholder=self.placeholder, tied=self.tied[:, :k])
 
     def shared(self, kernel: Callable, *args) -> np.ndarray:
         """``kernel(self, *args)``, computed once for this table and read-only: measures that need the same
@@ -315,8 +358,11 @@ class GainTable:
         gains[rows, position] = self.gains[rows, columns]
         judged = np.zeros(gains.shape, dtype=bool)
         judged[rows, position] = True
+        group = np.cumsum(~self.tied, axis=1)  # documents of one score share a group number
+        tied = np.zeros(gains.shape, dtype=bool)
+        tied[rows, position] = group[rows, columns] == np.concatenate(([-1], group[rows, columns][:-1]))
         return GainTable(gains, self.ideal, self.topics, num_ret=num_ret, judged=judged, pooled=judged,
-                         n_judged=self.n_judged, placeholder=self.placeholder)
+                         n_judged=self.n_judged, placeholder=self.placeholder, tied=tied)
 
 
 def _gains_matrix(values, name: str) -> np.ndarray:
@@ -385,6 +431,20 @@ def check_cutoff(k: object, name: str) -> None:
     """Refuse a cutoff that is neither None nor an integer ≥ 1 (``name`` for the message)."""
     if k is not None and (not isinstance(k, int | np.integer) or isinstance(k, bool) or k < 1):
         raise RankingInputError(f"{name}@k needs an integer k ≥ 1, got {k!r}")
+
+
+def at_cutoff(kernel: Callable) -> Callable:
+    """``kernel`` with a cutoff ``k``: the kernel of the table cut to its top k (:meth:`GainTable.top`), for the
+    measures whose value at k is their value on the top k (RBP@k, O/P/P+-measure@k).
+
+    >>> float(at_cutoff(lambda t: t.gains.sum(axis=1))(GainTable.from_gains([[1, 2, 3]], [[3]]), k=2)[0])
+    3.0
+    """
+    @functools.wraps(kernel)
+    def cut(table: GainTable, k: int | None = None, **params) -> np.ndarray:
+        return kernel(table.top(k), **params)
+
+    return cut
 
 
 def _reaching(table: GainTable, rel: float) -> np.ndarray:

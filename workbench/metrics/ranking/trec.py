@@ -474,8 +474,8 @@ register("R", _binary(recall_at), task="ranking", source=TREC_EVAL, params={"k":
          cutoff="k", aliases=("recall",), domains={**_CUT, **_LEVEL},
          description="recall at k: relevant in the top k / R (trec_eval recall_k)")
 register("RelP", _binary(relative_precision_at), task="ranking", source=TREC_EVAL,
-         params={"k": 10, **_BINARY}, cutoff="k", aliases=("relative_P",), domains={**_CUT, **_LEVEL},
-         description="relevant in the top k / min(k, R) (trec_eval relative_P_k)")
+         params={"k": 10, **_BINARY}, cutoff="k", aliases=("relative_P", "R_cap"), domains={**_CUT, **_LEVEL},
+         description="relevant in the top k / min(k, R) (trec_eval relative_P_k; BEIR's capped recall R_cap@k)")
 register("RPrecMult", _binary(r_precision_multiple), task="ranking", source=TREC_EVAL,
          params={"multiple": 1.0, **_BINARY}, cutoff="multiple", aliases=("Rprec_mult",),
          domains={"multiple": Interval(0), **_LEVEL},

@@ -1,0 +1,115 @@
+"""How far two evaluations agree on the order of the systems: Kendall's τ (τ-b, which counts ties) and Yilmaz et
+al.'s τ_ap (A New Rank Correlation Coefficient for Information Retrieval, SIGIR 2008), which weighs a swap near the
+top more, between the system rankings of two measures (or of one measure under two sets of judgements), and the
+pairs of systems the two order differently.
+
+τ_ap of a ranking b against a reference ranking a (systems ordered best first, N of them):
+τ_ap = 2 / (N − 1) · Σ_{i=2..N} C(i) / (i − 1) − 1, C(i) the number of systems above rank i in b that a also puts
+above b's i-th system. It is not symmetric; ``tau_ap`` takes ``measure_a`` as the reference, ``tau_ap_ba`` the
+other way round. Systems are ranked by their summary over topics (the mean; trec_eval's ``all``), ties kept by τ-b
+and broken by the systems' order for τ_ap.
+
+    >>> import pandas as pd
+    >>> means = {"A": (0.5, 0.4), "B": (0.4, 0.5), "C": (0.3, 0.1)}
+    >>> rows = [(s, t, m, v) for s, vs in means.items() for t in (1, 2) for m, v in zip(("AP", "P@10"), vs)]
+    >>> found = ranking_agreement(pd.DataFrame(rows, columns=["system", "topic", "measure", "value"]), "AP", "P@10")
+    >>> round(found.tau, 4), found.tau_ap, found.swaps[["a", "b"]].values.tolist()
+    (0.3333, 0.0, [['A', 'B']])
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from workbench.analysis.results import ResultsError, score_cube
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Kendall's τ-b and τ_ap between the system rankings of ``measure_a`` and ``measure_b``; ``rankings`` holds
+    each system's summary and rank (1 best) under both; ``swaps`` one row per pair ordered differently (``a``
+    above ``b`` by ``measure_a``, below by ``measure_b``)."""
+
+    measure_a: str
+    measure_b: str
+    tau: float
+    tau_ap: float
+    tau_ap_ba: float
+    rankings: pd.DataFrame
+    swaps: pd.DataFrame
+
+    def __str__(self) -> str:
+        return (f"Kendall's τ = {self.tau:.4f}, τ_ap = {self.tau_ap:.4f} ({self.measure_a} as reference; "
+                f"{self.tau_ap_ba:.4f} the other way) over {len(self.rankings)} systems; {len(self.swaps)} of "
+                f"{len(self.rankings) * (len(self.rankings) - 1) // 2} pairs swapped")
+
+
+def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
+    """Kendall's τ-b of two score vectors (ties in either count as neither concordant nor discordant):
+    (C − D) / √((n0 − n1)(n0 − n2)); NaN when either vector is constant (as scipy.stats.kendalltau)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    i, j = np.triu_indices(x.size, 1)
+    sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+    n0 = i.size
+    untied_x, untied_y = np.count_nonzero(sx), np.count_nonzero(sy)
+    if not untied_x or not untied_y:
+        return float("nan")
+    return float((sx * sy).sum() / np.sqrt(untied_x * untied_y)) if n0 else float("nan")
+
+
+def tau_ap(reference: Sequence, other: Sequence) -> float:
+    """τ_ap of the ranking ``other`` against ``reference`` (both lists of the same items, best first)."""
+    if sorted(map(str, reference)) != sorted(map(str, other)) or len(reference) < 2:
+        raise ResultsError("τ_ap compares two rankings of the same two or more systems")
+    position = {item: i for i, item in enumerate(reference)}
+    total = 0.0
+    for i in range(1, len(other)):
+        above = sum(position[other[j]] < position[other[i]] for j in range(i))
+        total += above / i
+    return 2.0 * total / (len(other) - 1) - 1.0
+
+
+def ranking_agreement(results: pd.DataFrame, measure_a: str, measure_b: str, *, results_b: pd.DataFrame | None = None,
+                      systems: Sequence | None = None, missing: str = "error") -> Agreement:
+    """τ, τ_ap and the swapped pairs between the system rankings ``measure_a`` and ``measure_b`` give over the same
+    topics (``measure_b`` read from ``results_b`` when given: the same measure under other judgements). Each
+    measure's registered direction orders it (lower is better for Lam%)."""
+    from workbench.metrics.registry import aggregate
+    from workbench.metrics.summary import summarize, trec_order
+
+    other = results if results_b is None else results_b
+    if results_b is None and measure_a == measure_b:
+        raise ResultsError(f"measure_a and measure_b are both {measure_a!r}: name two measures, or give results_b")
+    a = score_cube(results, [measure_a], systems=systems, missing=missing, min_topics=1)
+    b = score_cube(other, [measure_b], systems=a.systems, missing=missing, min_topics=1)
+    if len(a.systems) < 2:
+        raise ResultsError(f"ranking agreement needs two systems at least; the results hold {len(a.systems)}")
+    summaries = []
+    for cube, name in ((a, measure_a), (b, measure_b)):
+        values = cube.values[:, trec_order([str(t) for t in cube.topics]), 0]
+        summaries.append(np.asarray(summarize(values, aggregate(str(name))), dtype=float) * cube.signs()[0])
+    oriented_a, oriented_b = summaries
+    order_a = [a.systems[i] for i in np.argsort(-oriented_a, kind="stable")]
+    order_b = [a.systems[i] for i in np.argsort(-oriented_b, kind="stable")]
+    rank_a = {s: r for r, s in enumerate(order_a, start=1)}
+    rank_b = {s: r for r, s in enumerate(order_b, start=1)}
+    sign_a, sign_b = a.signs()[0], b.signs()[0]
+    label_b = measure_b if measure_b != measure_a else f"{measure_b} (results_b)"
+    rankings = pd.DataFrame({"system": a.systems, measure_a: oriented_a * sign_a, f"rank {measure_a}":
+                             [rank_a[s] for s in a.systems], label_b: oriented_b * sign_b,
+                             f"rank {label_b}": [rank_b[s] for s in a.systems]}).sort_values(f"rank {measure_a}")
+    swaps = []
+    for i, j in itertools.combinations(range(len(a.systems)), 2):
+        da, db = oriented_a[i] - oriented_a[j], oriented_b[i] - oriented_b[j]
+        if da * db < 0:
+            first, second = (i, j) if da > 0 else (j, i)
+            swaps.append({"a": a.systems[first], "b": a.systems[second],
+                          f"{measure_a} difference": abs(da) * sign_a, f"{label_b} difference": -abs(db) * sign_b})
+    swap_frame = pd.DataFrame(swaps, columns=["a", "b", f"{measure_a} difference", f"{label_b} difference"])
+    return Agreement(measure_a, measure_b, kendall_tau_b(oriented_a, oriented_b), tau_ap(order_a, order_b),
+                     tau_ap(order_b, order_a), rankings.reset_index(drop=True), swap_frame)

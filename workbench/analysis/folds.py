@@ -1,0 +1,106 @@
+"""Results of one model over several random seeds or cross-validation folds brought to one score per (system,
+topic, measure) before testing: the folds of a cross-validation partition the topics (each topic scored in
+exactly one fold: the folds' rows are joined), the seeds repeat them (each topic scored once per seed: the mean is
+taken, so that a test sees the model's expected score and not one seed's luck).
+
+    >>> import pandas as pd
+    >>> rows = [("m", t, "AP", s, 0.25 * s + t) for s in (1, 2) for t in (1, 2)]
+    >>> tidy = pd.DataFrame(rows, columns=["system", "topic", "measure", "seed", "value"])
+    >>> aggregate_folds(tidy, by="seed")[["topic", "value"]].values.tolist()
+    [[1.0, 1.375], [2.0, 2.375]]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pandas as pd
+
+from workbench.analysis.results import COLUMNS, ResultsError
+
+KINDS = ("auto", "folds", "seeds")
+AGGREGATES = ("mean", "median")
+
+
+class FoldsError(ResultsError):
+    """A fold or seed column that neither partitions the topics nor repeats them, or is absent."""
+
+
+def aggregate_folds(results: pd.DataFrame, by: str | Sequence[str] = "fold", *, kind: str = "auto",
+                    how: str = "mean") -> pd.DataFrame:
+    """The tidy results with the column(s) ``by`` aggregated away: ``kind="folds"`` checks that each system's
+    (topic, measure) appears in exactly one fold and keeps it; ``"seeds"`` checks that it appears once under
+    every seed and takes the ``how`` (mean or median); ``"auto"`` says which from the data. What was done is in
+    ``.attrs["aggregated"]``; :class:`FoldsError` names the topic that fits neither."""
+    by = [by] if isinstance(by, str) else list(by)
+    if kind not in KINDS:
+        raise FoldsError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    if how not in AGGREGATES:
+        raise FoldsError(f"how must be one of {', '.join(AGGREGATES)}, got {how!r}")
+    if not isinstance(results, pd.DataFrame):
+        raise FoldsError(f"results must be a tidy DataFrame, got {type(results).__name__}")
+    absent = [c for c in (*COLUMNS, *by) if c not in results.columns]
+    if absent:
+        raise FoldsError(f"results lack column(s) {', '.join(absent)} "
+                         f"(columns: {', '.join(map(str, results.columns))})")
+    cell = ["system", "topic", "measure"]
+    counts = results.groupby(cell, sort=False, dropna=False).size()
+    labels = results[by].drop_duplicates()
+    n_labels = len(labels)
+    per_system = results.groupby("system", sort=False)[by].nunique().max(axis=1) if len(by) == 1 else \
+        results.drop_duplicates(["system", *by]).groupby("system", sort=False).size()
+    if kind == "auto":
+        kind = "folds" if (counts == 1).all() and n_labels > 1 else "seeds"
+    if kind == "folds":
+        again = counts[counts > 1]
+        if len(again):
+            system, topic, measure = map(_plain, again.index[0])
+            where = results[(results["system"] == system) & (results["topic"] == topic) &
+                            (results["measure"] == measure)][by].drop_duplicates().values.tolist()
+            where = [w[0] if len(by) == 1 else tuple(w) for w in where]
+            raise FoldsError(f"the {'/'.join(by)} column does not partition the topics: system {system!r}, topic "
+                             f"{topic!r}, measure {measure!r} is in {len(where)} of them ({where[:4]}); folds must "
+                             "hold each topic once (seeds repeat every topic: kind='seeds')",
+                             system=system, topic=topic, measure=measure)
+        out = results.drop(columns=by).reset_index(drop=True)
+    else:
+        expected = per_system.reindex(counts.index.get_level_values("system")).to_numpy()
+        short = counts.to_numpy() != expected
+        if short.any():
+            system, topic, measure = map(_plain, counts.index[int(short.argmax())])
+            raise FoldsError(f"the {'/'.join(by)} column does not repeat every topic: system {system!r}, topic "
+                             f"{topic!r}, measure {measure!r} has {int(counts.iloc[int(short.argmax())])} of "
+                             f"{int(expected[int(short.argmax())])} values (seeds must score every topic; folds hold "
+                             "each topic once: kind='folds')", system=system, topic=topic, measure=measure)
+        out = results.groupby(cell, sort=False, dropna=False)["value"].agg(how).reset_index()
+    out = out[[*COLUMNS, *[c for c in out.columns if c not in COLUMNS]]]
+    out.attrs = {**results.attrs, "aggregated": {"by": by, "kind": kind, "how": how if kind == "seeds" else None,
+                                                  "values": labels.to_dict("records")}}
+    return out
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for messages)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def group_systems(results: pd.DataFrame, pattern: str, column: str = "group") -> pd.DataFrame:
+    """Systems renamed by ``pattern`` (a regular expression whose first group is the model's name, e.g.
+    ``(.*)_seed\\d+`` or ``(.*)\\.fold\\d``), the rest of each name in ``column``: the input of
+    :func:`aggregate_folds` ``(by=column)`` when seeds or folds are separate runs. A system the pattern does not
+    match stays as it is (its own single group)."""
+    try:
+        compiled = re.compile(pattern)
+    except re.error as error:
+        raise FoldsError(f"--group-by {pattern!r} is not a regular expression: {error}") from None
+    if compiled.groups < 1:
+        raise FoldsError(f"the pattern {pattern!r} needs a group, ( ... ), around the model's name")
+    names, labels = {}, {}
+    for system in results["system"].drop_duplicates():
+        match = compiled.fullmatch(str(system))
+        names[system] = match.group(1) if match else system
+        labels[system] = (str(system)[:match.start(1)] + str(system)[match.end(1):]) if match else ""
+    out = results.assign(**{column: results["system"].map(labels)})
+    out["system"] = results["system"].map(names)
+    return out

@@ -1,0 +1,158 @@
+"""Runs laid out for fusion: every retrieved document of every run as one entry of flat arrays (its run, topic,
+document, score, rank), and fused scores turned back into a run as the readers give it.
+
+The runs are read runs (:class:`~workbench.data.trec.ranked.RankedRun`, in trec_eval's order) or pytrec_eval's
+``{topic: {document: score}}`` (ranked the same way, :func:`~workbench.data.trec.memory.runs_from_dicts`), given as
+``{system: run}`` or a list. A run's rank is its position in that order (0 for the first document).
+
+    >>> runs = {"a": {"q": {"d1": 2.0, "d2": 1.0}}, "b": {"q": {"d2": 5.0}}}
+    >>> entries = lay_out(runs)
+    >>> entries.names, entries.rank.tolist(), entries.ids.strings().tolist()
+    (('a', 'b'), [0, 1, 0], ['d1', 'd2', 'd2'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.data.trec.lines import Labels
+from workbench.data.trec.ranked import RankedRun, keys, rank_runs
+from workbench.errors import WorkbenchError
+from workbench.ids import DocumentIds
+
+TOPIC_POLICIES = ("same", "union", "intersection")
+
+
+class FusionError(WorkbenchError):
+    """Runs, weights, parameters or folds that fusion cannot use; the message says what to change."""
+
+
+class FusionTopicsError(FusionError):
+    """The runs do not answer the same topics (``topics="same"``), or share none to fuse."""
+
+
+class FusionWeightsError(FusionError):
+    """Weights that do not match the runs (one number per run, or ``{system: weight}`` naming each run)."""
+
+
+@dataclass(frozen=True)
+class Entries:
+    """Every retrieved document of every run: ``run`` (index into ``names``), ``topic`` (index into
+    ``topics``), ``ids``, ``score`` and ``rank`` (0 first), grouped by run then topic then rank; ``size[r, t]`` the
+    number of documents run r retrieves for topic t (0 when it has none)."""
+
+    names: tuple[str, ...]
+    topics: tuple[str, ...]
+    run: np.ndarray
+    topic: np.ndarray
+    ids: DocumentIds
+    score: np.ndarray
+    rank: np.ndarray
+    size: np.ndarray
+
+    def segments(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each entry's (run, topic) segment number, and where each non-empty segment starts."""
+        segment = self.run * len(self.topics) + self.topic
+        starts = np.flatnonzero(np.concatenate(([True], segment[1:] != segment[:-1]))) if segment.size else \
+            np.zeros(0, dtype=np.int64)
+        return segment, starts
+
+
+def as_runs(runs, at_least: int = 2) -> dict[str, RankedRun]:
+    """``{system: RankedRun}`` from read runs or pytrec_eval dicts, given as a mapping or a list (named 0, 1, ...),
+    at least ``at_least`` of them; :class:`FusionError` when it is neither."""
+    from workbench.data.trec.memory import runs_from_dicts
+
+    if isinstance(runs, RankedRun) and at_least > 1:
+        raise FusionError("fusion needs several runs: give {system: run} or a list of runs, not one run")
+    if isinstance(runs, RankedRun):
+        runs = {"run": runs}
+    if isinstance(runs, Mapping):
+        named = {str(name): run for name, run in runs.items()}
+    elif isinstance(runs, Sequence) and not isinstance(runs, str | bytes):
+        named = {str(i): run for i, run in enumerate(runs)}
+    else:
+        raise FusionError(f"runs must be {{system: run}} or a list of runs, got {type(runs).__name__}")
+    if len(named) < at_least:
+        raise FusionError(f"fusion needs at least {at_least} runs, got {len(named)}")
+    out: dict[str, RankedRun] = {}
+    for name, run in named.items():
+        if isinstance(run, RankedRun):
+            out[name] = run
+        elif isinstance(run, Mapping):
+            out[name] = runs_from_dicts({name: run})[name]
+        else:
+            raise FusionError(f"run {name!r} is a {type(run).__name__}: give a read run (read_trec_run) or "
+                              "{topic: {document: score}}")
+    return out
+
+
+def lay_out(runs, topics: str = "same", at_least: int = 2) -> Entries:
+    """The runs' entries (:class:`Entries`) over the topics ``topics`` says: ``"same"`` (every run must answer the
+    same topics, else :class:`FusionTopicsError`), ``"union"`` (a run without a topic retrieves nothing there) or
+    ``"intersection"`` (the topics every run answers)."""
+    if topics not in TOPIC_POLICIES:
+        raise FusionError(f"topics must be one of {', '.join(TOPIC_POLICIES)}, got {topics!r}")
+    named = as_runs(runs, at_least)
+    sets = {name: set(run.topics) for name, run in named.items()}
+    union = list(dict.fromkeys(t for run in named.values() for t in run.topics))
+    common = [t for t in union if all(t in s for s in sets.values())]
+    if topics == "same" and len(common) < len(union):
+        lacking = {name: [t for t in union if t not in s] for name, s in sets.items() if len(s) < len(union)}
+        shown = "; ".join(f"{name!r} lacks {', '.join(map(repr, ts[:5]))}{' …' if len(ts) > 5 else ''}"
+                          for name, ts in lacking.items())
+        raise FusionTopicsError(f"the runs do not answer the same topics ({shown}): pass topics='union' to fuse "
+                                "what each run has, or topics='intersection' to keep the topics all of them answer")
+    kept = union if topics == "union" else common
+    if not kept:
+        raise FusionTopicsError(f"the runs {', '.join(map(repr, named))} share no topic: there is nothing to fuse "
+                                "(check that they answer the same queries, with the same topic ids)")
+    index = {t: i for i, t in enumerate(kept)}
+    parts, run_codes, topic_codes, scores, ranks = [], [], [], [], []
+    size = np.zeros((len(named), len(kept)), dtype=np.int64)
+    for r, run in enumerate(named.values()):
+        used = [i for i, t in enumerate(run.topics) if t in index]
+        for i in used:
+            run.span(run.topics[i])  # a topic repeating a document is refused here, when it is used
+        lengths = run.offsets[np.array(used, dtype=np.int64) + 1] - run.offsets[np.array(used, dtype=np.int64)]
+        positions = np.concatenate([np.arange(run.offsets[i], run.offsets[i + 1]) for i in used]) if used else \
+            np.zeros(0, dtype=np.int64)
+        codes = np.array([index[run.topics[i]] for i in used], dtype=np.int64)
+        size[r, codes] = lengths
+        parts.append(run.ids.take(positions))
+        run_codes.append(np.full(positions.size, r, dtype=np.int64))
+        topic_codes.append(np.repeat(codes, lengths))
+        scores.append(run.scores_array[positions])
+        ranks.append(np.arange(positions.size) - np.repeat(np.cumsum(lengths) - lengths, lengths))
+    return Entries(tuple(named), tuple(kept), np.concatenate(run_codes), np.concatenate(topic_codes),
+                   DocumentIds.concatenate(parts), np.concatenate(scores), np.concatenate(ranks), size)
+
+
+def groups(entries: Entries) -> tuple[np.ndarray, np.ndarray]:
+    """The entries ordered so that each (topic, document) is together (``order``), and where each such group
+    starts in that order. Documents are matched by 64-bit keys and every match checked on the ids; should two
+    documents share a key, by their exact byte codes."""
+    n = len(entries.topics)
+    hashed = keys(entries.topic, entries.ids, n)
+    order = np.argsort(hashed, kind="stable")
+    ordered = hashed[order]
+    new = np.concatenate(([True], ordered[1:] != ordered[:-1])) if ordered.size else np.zeros(0, dtype=bool)
+    starts = np.flatnonzero(new)
+    first = order[np.repeat(starts, np.diff(np.concatenate((starts, [order.size]))))]
+    if not entries.ids.equal(order, entries.ids, first).all():  # two documents share a key: exact codes
+        exact = entries.topic * (int(entries.ids.codes().max(initial=0)) + 1) + entries.ids.codes()
+        order = np.argsort(exact, kind="stable")
+        ordered = exact[order]
+        starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    return order, starts
+
+
+def fused_run(entries: Entries, order: np.ndarray, starts: np.ndarray, scores: np.ndarray) -> RankedRun:
+    """The run of one fused score per (topic, document) group, ranked as a read run is (trec_eval's order: score
+    descending, then document id descending); every topic of ``entries`` is in it."""
+    first = order[starts]
+    topics = Labels(entries.topic[first], entries.topics)
+    return rank_runs(None, topics, entries.ids.take(first), scores)[""]

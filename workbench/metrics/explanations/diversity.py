@@ -1,0 +1,317 @@
+"""Diversity measures explained per document and subtopic: each retrieved document's term for each subtopic it is
+judged for, read from the same :class:`~workbench.metrics.ranking.diversity.SubtopicTable` the kernels score.
+
+Every diversity measure of :mod:`workbench.metrics.ranking.diversity` is a sum over ranks r and subtopics s of a
+term J(r, s) · novelty · discount · normaliser (J(r, s) = 1 when the document at rank r reaches grade ``rel`` for
+s), so a row is one (document, subtopic) pair:
+
+* ``alpha_nDCG@k``: (1 − α)^{c_s(r)} · 1/log2(r + 1) / ideal α-DCG@k (columns ``seen_above`` = c_s(r), the
+  documents above r relevant to s, ``novelty``, ``discount``, ``ideal_dcg``);
+* ``ERR_IA@k``: (1 − α)^{c_s(r)} · 1/r / (m Σ_{i≤k} (1 − α)^{i−1}/i) (``novelty``, ``1/r``, ``ideal_err``);
+* ``NRBP``: (1 − α)^{c_s(r)} · β^{r−1} · (1 − (1 − α)β)/m (``novelty``, ``weight``, ``scale``);
+* ``P_IA@k``: 1/(k·m) per relevant pair in the top k (``1/(k·m)``);
+* ``StRecall@k``: 1/m for the first document relevant to s in the top k (``first_for_subtopic``, ``1/m``).
+
+A retrieved document judged for no subtopic has one row without a subtopic (contribution 0); a document judged
+relevant to a subtopic the ranking misses has a row per subtopic with rank ``<NA>``; ranks past k contribute 0.
+What a row ``lost`` is measured against the greedy ideal ranking of the judged documents (α of the measure;
+P_IA: α = 0, the most subtopics first; StRecall: α = 1, new subtopics first), equal gains in the ranking's order
+(the unretrieved after, by ndeval's rule): the pair's term there minus its term here.
+
+    >>> from workbench.model import Organization
+    >>> gold = Organization.parse("{a b} {c}")  # two subtopics: {a, b} and {c}
+    >>> e = explain_diversity(gold, Organization.from_ranking(["a", "b", "c"]), "alpha_nDCG@3")
+    >>> print(e.contributions[["rank", "document", "novelty", "discount"]].round(4).to_string(index=False))
+     rank document  novelty  discount
+        1        a      1.0    1.0000
+        2        b      0.5    0.6309
+        3        c      1.0    0.5000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.metrics.explanations.core import MeasureExplanation
+from workbench.metrics.ranking.diversity import (
+    SubtopicTable,
+    discounted_sum,
+    ideal_ranking,
+    reciprocal_decay,
+)
+from workbench.metrics.ranking.table import RankingInputError, check_cutoff, ranked_documents, ranks
+from workbench.metrics.registry import Measure, parse
+from workbench.metrics.summary import summarize, trec_order
+from workbench.model import Organization
+
+HOW = "per document and subtopic"
+PER_SUBTOPIC = ("seen_above", "novelty", "first_for_subtopic")  # factors of a (document, subtopic) pair
+
+
+@dataclass
+class SubtopicTerms:
+    """A diversity kernel's terms on a topics × ranks × subtopics relevance array: ``contribution`` (same shape),
+    the named ``factors`` (each broadcastable to it), the ``formula``, and the α of the greedy ideal that
+    ``lost`` compares with."""
+
+    contribution: np.ndarray
+    factors: dict[str, np.ndarray]
+    formula: str
+    ideal_alpha: float
+
+
+TERMS: dict[str, Callable[..., SubtopicTerms]] = {}
+
+
+def terms_of(name: str):
+    def register(function):
+        TERMS[name] = function
+        return function
+    return register
+
+
+def _depth(table: SubtopicTable, k: int | None) -> int:
+    return table.grades.shape[1] if k is None else k
+
+
+def _within(relevant: np.ndarray, depth: int) -> np.ndarray:
+    """True at the ranks r ≤ depth (1-based) of a topics × ranks × subtopics array."""
+    return (np.arange(relevant.shape[1]) < depth)[None, :, None]
+
+
+def _per_topic(values: np.ndarray) -> np.ndarray:
+    return np.asarray(values, dtype=float)[:, None, None]
+
+
+def _inverse(values: np.ndarray) -> np.ndarray:
+    values = np.asarray(values, dtype=float)
+    return np.divide(1.0, values, out=np.zeros_like(values), where=values > 0)
+
+
+def _novelty(relevant: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """c_s(r), the documents above r relevant to s, and (1 − α)^{c_s(r)} where r is relevant to s (0 elsewhere),
+    the terms :func:`~workbench.metrics.ranking.diversity.novelty_gains` adds over the subtopics."""
+    seen = np.cumsum(relevant, axis=1) - relevant
+    return seen, np.where(relevant, (1.0 - alpha) ** seen, 0.0)
+
+
+@terms_of("alpha_nDCG")
+def _alpha_ndcg(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, alpha: float = 0.5,
+                rel: float = 1.0) -> SubtopicTerms:
+    check_cutoff(k, "alpha_nDCG")
+    depth = _depth(table, k)
+    seen, novelty = _novelty(relevant, alpha)
+    discount = 1.0 / np.log2(ranks(relevant.shape[1]) + 1.0)
+    ideal = discounted_sum(ideal_ranking(table, alpha, rel, depth)[0])
+    return SubtopicTerms(novelty * discount[None, :, None] * _within(relevant, depth) * _per_topic(_inverse(ideal)),
+                         {"seen_above": seen, "novelty": novelty, "discount": discount[None, :, None],
+                          "ideal_dcg": _per_topic(ideal)},
+                         "α-nDCG@k = Σ_{r ≤ k} Σ_s J(r, s)·(1 − α)^{c_s(r)} · discount(r) / ideal α-DCG@k, "
+                         "discount(r) = 1/log2(r + 1), c_s(r) the documents above r relevant to s", alpha)
+
+
+@terms_of("ERR_IA")
+def _err_ia(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, alpha: float = 0.5,
+            rel: float = 1.0) -> SubtopicTerms:
+    check_cutoff(k, "ERR_IA")
+    depth = _depth(table, k)
+    seen, novelty = _novelty(relevant, alpha)
+    inverse_rank = 1.0 / ranks(relevant.shape[1])
+    ideal = table.subtopics(rel).astype(float) * reciprocal_decay(1.0 - alpha, depth)
+    return SubtopicTerms(novelty * inverse_rank[None, :, None] * _within(relevant, depth) *
+                         _per_topic(_inverse(ideal)),
+                         {"seen_above": seen, "novelty": novelty, "1/r": inverse_rank[None, :, None],
+                          "ideal_err": _per_topic(ideal)},
+                         "ERR-IA@k = Σ_{r ≤ k} Σ_s J(r, s)·(1 − α)^{c_s(r)} · 1/r / (m·Σ_{i ≤ k} (1 − α)^{i−1}/i), "
+                         "m the subtopics with a relevant document", alpha)
+
+
+@terms_of("NRBP")
+def _nrbp(table: SubtopicTable, relevant: np.ndarray, alpha: float = 0.5, beta: float = 0.5,
+          rel: float = 1.0) -> SubtopicTerms:
+    seen, novelty = _novelty(relevant, alpha)
+    width = relevant.shape[1]
+    weight = np.cumprod(np.concatenate(([1.0], np.full(max(width - 1, 0), beta))))[:width]  # as the kernel
+    scale = (1.0 - (1.0 - alpha) * beta) * _inverse(table.subtopics(rel))
+    return SubtopicTerms(novelty * weight[None, :, None] * _per_topic(scale),
+                         {"seen_above": seen, "novelty": novelty, "weight": weight[None, :, None],
+                          "scale": _per_topic(scale)},
+                         "NRBP = Σ_r Σ_s J(r, s)·(1 − α)^{c_s(r)} · β^{r−1} · (1 − (1 − α)β)/m", alpha)
+
+
+@terms_of("P_IA")
+def _p_ia(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, rel: float = 1.0) -> SubtopicTerms:
+    check_cutoff(k, "P_IA")
+    depth = _depth(table, k)
+    share = _inverse(depth * table.subtopics(rel).astype(float))
+    return SubtopicTerms(relevant * _within(relevant, depth) * _per_topic(share), {"1/(k·m)": _per_topic(share)},
+                         "P-IA@k = Σ_{r ≤ k} Σ_s J(r, s) · 1/(k·m)", 0.0)
+
+
+@terms_of("StRecall")
+def _strecall(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, rel: float = 1.0) -> SubtopicTerms:
+    check_cutoff(k, "StRecall")
+    depth = _depth(table, k)
+    seen = np.cumsum(relevant, axis=1) - relevant
+    first = relevant & (seen == 0) & _within(relevant, depth)
+    share = _inverse(table.subtopics(rel))
+    return SubtopicTerms(first * _per_topic(share), {"first_for_subtopic": first, "1/m": _per_topic(share)},
+                         "StRecall@k = Σ_s 1/m for the first document relevant to s in the top k", 1.0)
+
+
+def _ideal_relevance(table: SubtopicTable, alpha: float, rel: float,
+                     run_rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The relevance array of each row's greedy ideal ranking of every judged document (equal gains: by
+    ``run_rank``, the judged document's rank in the run, then ndeval's order), and the rank each judged document
+    (index j) has there."""
+    n_rows, n_docs, _ = table.judged.shape
+    tiebreak = np.where(run_rank >= 0, run_rank, table.grades.shape[1] + table.tiebreak)
+    by_run = SubtopicTable(table.grades, table.judged, tiebreak, table.num_ret, table.topics)
+    _, order = ideal_ranking(by_run, alpha, rel, n_docs)
+    every = np.arange(n_rows)[:, None]
+    position = np.empty((n_rows, n_docs), dtype=np.int64)
+    position[every, order] = np.arange(n_docs)[None, :]
+    return table.judged[every, order] >= rel, position
+
+
+class _Found:
+    """The retrieved documents of a subtopic table's rows flattened (``rows``, ``ranks``, ``ranked``), each one's
+    judged index ``judged_at`` (−1: not judged), ``run_rank[q, j]`` (the rank of judged document j in row q's
+    ranking, −1: not retrieved), and the judged documents and subtopics flattened with their row offsets."""
+
+    def __init__(self, table: SubtopicTable, ranked: Sequence[Sequence[str]]) -> None:
+        import pandas as pd
+
+        n_rows = table.grades.shape[0]
+        lengths = table.num_ret
+        self.rows = np.repeat(np.arange(n_rows), lengths)
+        starts = np.concatenate(([0], np.cumsum(lengths)))
+        self.ranks = np.arange(int(starts[-1])) - np.repeat(starts[:-1], lengths)
+        self.ranked = _objects([doc for q in range(n_rows) for doc in list(ranked[q])[:int(lengths[q])]])
+        counts = [len(documents) for documents in table.documents]
+        self.judged = _objects([doc for documents in table.documents for doc in documents])
+        self.judged_offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        judged_rows = np.repeat(np.arange(n_rows), counts)
+        index = pd.MultiIndex.from_arrays([judged_rows, self.judged])
+        at = index.get_indexer(pd.MultiIndex.from_arrays([self.rows, self.ranked])) if len(index) else \
+            np.full(len(self.rows), -1)
+        self.judged_at = np.where(at >= 0, at - self.judged_offsets[self.rows], -1).astype(np.int64)
+        self.run_rank = np.full(table.tiebreak.shape, -1, dtype=np.int64)
+        hit = self.judged_at >= 0
+        self.run_rank[self.rows[hit], self.judged_at[hit]] = self.ranks[hit]
+        self.subtopics = _objects([name for names in table.subtopic_names for name in names])
+        self.subtopic_offsets = np.concatenate(([0], np.cumsum([len(n) for n in table.subtopic_names])))
+
+
+def _objects(values: list) -> np.ndarray:
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _gather(array: np.ndarray, q: np.ndarray, r: np.ndarray, s: np.ndarray, where: np.ndarray, fill=0.0):
+    """``array[q, r, s]`` where ``where`` holds, ``fill`` elsewhere."""
+    out = np.full(len(q), fill, dtype=array.dtype)
+    out[where] = array[q[where], r[where], s[where]]
+    return out
+
+
+def _strings(values: list):
+    """A column of strings (None: missing) backed by Arrow, as the ranking explanations' documents are."""
+    import pandas as pd
+    import pyarrow as pa
+
+    return pd.arrays.ArrowExtensionArray(pa.array(values, type=pa.string()))
+
+
+def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked: Sequence[Sequence[str]],
+                           with_topics: bool = False) -> MeasureExplanation:
+    """A diversity measure on every row of ``table`` explained per (document, subtopic) pair (the module
+    docstring); ``ranked[q]`` names the documents of row q in rank order, ``table.documents`` and
+    ``table.subtopic_names`` the judged documents and the subtopics. One row: the score is the kernel's; several
+    (``with_topics``), their summary, ``scores`` holding each row's."""
+    import pandas as pd
+
+    measure = parse(measure)
+    spec, params = measure.spec, measure.params
+    if table.documents is None or table.subtopic_names is None:
+        raise RankingInputError("a subtopic table explained needs the names of its documents and subtopics "
+                                "(SubtopicTable.from_rows or workbench.data.trec.subtopic_table give them)")
+    values = spec.compute.score(table, **params)  # the kernel, as evaluate scores
+    rel = params.get("rel", 1.0)
+    relevant = table.relevant(rel)
+    terms = TERMS[spec.name](table, relevant, **params)
+    n_rows, width, n_sub = table.grades.shape
+    found = _Found(table, ranked)
+    ideal_relevant, ideal_position = _ideal_relevance(table, terms.ideal_alpha, rel, found.run_rank)
+    ideal = TERMS[spec.name](table, ideal_relevant, **params).contribution
+    shape = (n_rows, width, n_sub)
+    factors = {name: np.broadcast_to(factor, shape) for name, factor in terms.factors.items()}
+
+    # the retrieved documents: a row per subtopic judged positive, one without a subtopic when there is none
+    positive = table.grades[found.rows, found.ranks] > 0
+    with_subtopic, subtopic = np.nonzero(positive)
+    without = np.flatnonzero(~positive.any(axis=1))
+    entry = np.concatenate((with_subtopic, without))
+    s_here = np.concatenate((subtopic, np.full(len(without), -1, dtype=np.int64)))
+    order = np.lexsort((s_here, entry))
+    entry, s_here = entry[order], s_here[order]
+    # the judged documents the ranking misses, a row per subtopic judged positive, in the ideal's order
+    m_q, m_j, m_s = np.nonzero((table.judged > 0) & (found.run_rank < 0)[:, :, None])
+    order = np.lexsort((m_s, ideal_position[m_q, m_j], m_q))
+    m_q, m_j, m_s = m_q[order], m_j[order], m_s[order]
+    # each topic's retrieved rows, then its missed ones
+    q = np.concatenate((found.rows[entry], m_q))
+    r = np.concatenate((found.ranks[entry], np.full(len(m_q), -1, dtype=np.int64)))
+    s = np.concatenate((s_here, m_s))
+    j = np.concatenate((found.judged_at[entry], m_j))
+    names = np.concatenate((found.ranked[entry], found.judged[found.judged_offsets[m_q] + m_j]))
+    order = np.argsort(2 * q + (r < 0), kind="stable")
+    q, r, s, j, names = q[order], r[order], s[order], j[order], names[order]
+    here = r >= 0
+    grade = np.where(s < 0, np.where(j >= 0, 0.0, np.nan), 0.0)
+    retrieved_pair, missed_pair = here & (s >= 0), ~here
+    grade[retrieved_pair] = table.grades[q[retrieved_pair], r[retrieved_pair], s[retrieved_pair]]
+    grade[missed_pair] = table.judged[q[missed_pair], j[missed_pair], s[missed_pair]]
+    subtopic_names = np.append(found.subtopics, None)
+    subtopic_of = subtopic_names[np.where(s >= 0, found.subtopic_offsets[q] + s, len(found.subtopics))]
+    here = r >= 0
+    pair = here & (s >= 0)
+
+    contribution = _gather(terms.contribution, q, r, s, pair)
+    judged_pair = (s >= 0) & (j >= 0)
+    ideal_rank = np.full(len(q), -1, dtype=np.int64)
+    ideal_rank[judged_pair] = ideal_position[q[judged_pair], j[judged_pair]]
+    lost = _gather(ideal, q, ideal_rank, s, judged_pair) - contribution + 0.0
+
+    columns: dict[str, object] = {}
+    if with_topics:
+        columns["topic"] = pd.Categorical.from_codes(q, dtype=pd.CategoricalDtype(list(table.topics)),
+                                                     validate=False)
+    columns |= {"rank": pd.arrays.IntegerArray(r + 1, ~here), "document": _strings(names),
+                "subtopic": _strings(subtopic_of), "grade": grade,
+                "relevant": pd.arrays.BooleanArray(grade >= rel, s < 0), "judged": j >= 0}
+    for name, factor in factors.items():
+        defined = pair if name in PER_SUBTOPIC else here
+        if factor.dtype == bool:
+            columns[name] = pd.arrays.BooleanArray(_gather(factor, q, r, s, defined, False), ~defined)
+        else:
+            columns[name] = _gather(factor.astype(float), q, r, np.maximum(s, 0), defined, np.nan)
+    columns |= {"contribution": contribution, "lost": lost}
+    frame = pd.DataFrame(columns)
+    name = str(measure)
+    topics = list(table.topics) if table.topics else [str(i) for i in range(len(values))]
+    score = float(values[0]) if len(values) == 1 else float(
+        summarize(np.asarray(values, dtype=float)[trec_order(topics)], spec.aggregate))
+    scores = pd.Series(values, index=pd.Index(topics, name="topic"), name=name) if with_topics else None
+    return MeasureExplanation(name, score, frame, {name: score}, terms.formula, HOW, scores=scores)
+
+
+def explain_diversity(gold: Organization, output: Organization, measure: str | Measure) -> MeasureExplanation:
+    """A diversity measure of ``output`` against ``gold`` (a subtopic per cluster of its levels, as
+    :meth:`SubtopicTable.from_organizations` reads it) explained per document and subtopic."""
+    return explain_subtopic_table(SubtopicTable.from_organizations(gold, output), measure,
+                                  [ranked_documents(output)])

@@ -1,0 +1,64 @@
+"""Ranking measures at a cutoff beyond trec_eval's: ``Hits@k`` (a count, ranx's ``hits@k``), and Sakai's
+Q/O/P/P+-measure at a cutoff (Sakai, SIGIR 2006; NTCIREVAL), over a
+:class:`~workbench.metrics.ranking.table.GainTable`.
+
+``Q-measure@k`` = (1 / min(k, R)) Σ_{relevant ranks r ≤ k} BR(r), NTCIREVAL's ``Q@k`` (pyNTCIREVAL's
+``QMeasure(cutoff=k)``: the uniform stop probability over min(R, k) relevant documents); O, P and P+ at k are the
+measures of the ranking cut to its top k (a preferred rank below k scores 0)::
+
+    >>> t = GainTable.from_gains([[0, 2, 1]], [[2, 1, 1]])
+    >>> float(hits_at(t, k=2)[0]), round(float(q_measure_at(t, k=2)[0]), 6)
+    (1.0, 0.25)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.metrics.ranking.kernels import (
+    JUDGED_ONLY,
+    JUDGED_ONLY_DOMAIN,
+    SAKAI,
+    TableMeasure,
+    o_measure,
+    p_measure,
+    p_plus_measure,
+    q_measure,
+)
+from workbench.metrics.ranking.table import GainTable, at_cutoff, check_cutoff, safe_divide
+from workbench.metrics.registry import Interval, register
+
+RANX = "ranx (Bassani, ECIR 2022)"
+
+
+def hits_at(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
+    """Hits@k = |relevant in the top k| (all retrieved when k is None): a count, averaged over topics as ranx's
+    ``hits@k`` is."""
+    check_cutoff(k, "Hits")
+    return table.relevant(rel)[:, :k].sum(axis=1).astype(float)
+
+
+def q_measure_at(table: GainTable, beta: float = 1.0, k: int | None = None) -> np.ndarray:
+    """Q@k = (1 / min(k, R)) Σ_{relevant r ≤ k} BR(r), R the number of judged relevant documents (Q-measure
+    itself when k is None)."""
+    check_cutoff(k, "Q-measure")
+    n_rel = (table.ideal > 0).sum(axis=1)
+    if k is None:
+        return q_measure(table, beta)
+    return safe_divide(q_measure(table.top(k), beta) * n_rel, np.minimum(n_rel, k))
+
+
+_CUTOFF = {"k": Interval(1, integer=True, optional=True)}
+register("Hits", TableMeasure(hits_at), task="ranking", source=RANX, params={"k": None, "rel": 1, **JUDGED_ONLY},
+         cutoff="k", range=(0.0, float("inf")), aliases=("hits",),
+         domains={**_CUTOFF, "rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN},
+         description="the number of relevant documents in the top k (ranx hits@k)")
+for _name, _kernel, _what in (("Q-measure", q_measure_at, "Q-measure: blended ratio at every relevant rank "
+                                                          "(Q@k divides by min(k, R))"),
+                              ("O-measure", at_cutoff(o_measure), "O-measure: blended ratio at the first relevant "
+                                                                  "rank"),
+                              ("P-measure", at_cutoff(p_measure), "P-measure: blended ratio at the preferred rank"),
+                              ("P+-measure", at_cutoff(p_plus_measure), "P+-measure: blended ratio averaged down to "
+                                                                        "the preferred rank")):
+    register(_name, TableMeasure(_kernel), task="ranking", source=SAKAI, params={"beta": 1.0, "k": None},
+             cutoff="k", domains={"beta": Interval(0), **_CUTOFF}, description=_what)

@@ -1,0 +1,279 @@
+"""Novelty and diversity measures over subtopic judgements (TREC Web track diversity qrels, ``topic subtopic
+document grade``), as ndeval 4.5 (the TREC Web track's evaluation tool, Clarke et al.) computes them, spelled as
+ir_measures spells them: ``alpha_nDCG@k``, ``ERR_IA@k``, ``NRBP``, ``P_IA@k``, ``StRecall@k``.
+
+A document is relevant to a subtopic when its grade for it reaches ``rel`` (ndeval reads every positive judgement
+as 1); m is the number of subtopics with a relevant document (ndeval's ``actualSubtopics``); every measure is 0
+when m = 0. The gain of the document at rank r is g(r) = Σ_s J(r, s) (1 − α)^{c_s(r)}, c_s(r) the number of
+documents above r relevant to s (Clarke et al., SIGIR 2008):
+
+* ``alpha_nDCG@k`` = Σ_{r≤k} g(r) / log2(r + 1) over the same sum for the ideal ranking, built greedily from every
+  judged document as ndeval builds it (the best gain next; equal gains: the greatest document id);
+* ``ERR_IA@k`` = Σ_{r≤k} g(r) / r over Σ_{r≤k} m (1 − α)^{r−1} / r (ndeval's "collection-independent"
+  normalisation; ndeval leaves ERR-IA@1 unnormalised, a slip this module does not copy: at k = 1 the value here
+  is ndeval's divided by m);
+* ``NRBP`` = (1 − (1 − α) β) / m · Σ_r g(r) β^{r−1} over the whole ranking (Clarke et al., ICTIR 2009);
+* ``P_IA@k`` = Σ_{r≤k} Σ_s J(r, s) / (k · m) (Agrawal et al., WSDM 2009; divided by k even when fewer are
+  retrieved);
+* ``StRecall@k`` = |subtopics relevant in the top k| / m (Zhai et al., SIGIR 2003).
+
+    >>> t = SubtopicTable.from_rows([({"1": {"a": 1, "b": 1}, "2": {"b": 1}}, ["a", "b"])])
+    >>> float(strecall(t, k=1)[0]), float(p_ia(t, k=2)[0])
+    (0.5, 0.75)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from workbench.metrics.ranking.table import RankingInputError, check_cutoff, ranked_documents, ranks
+from workbench.metrics.registry import Interval, Measure, parse, register
+from workbench.model import Organization, natural_key
+
+NDEVAL = "ndeval 4.5 (TREC Web track; Clarke et al., SIGIR 2008, ICTIR 2009)"
+
+
+class SubtopicTable:
+    """Subtopic grades of a run, one row per topic: ``grades[q, r, s]`` the grade of the document at rank r + 1 for
+    subtopic s (0 when it has none or is not judged, 0-padded past the last retrieved one, ``num_ret`` giving
+    how many); ``judged[q, j, s]`` the grades of every judged document (the ideal ranking's material) and
+    ``tiebreak[q, j]`` their order by document id, descending (0 first: ndeval's choice between equal gains).
+    ``documents[q]`` and ``subtopic_names[q]``, when known, name the judged documents (axis j) and the subtopics
+    (axis s) of each row, for the explanations (:mod:`workbench.metrics.explanations.diversity`)."""
+
+    def __init__(self, grades, judged, tiebreak, num_ret, topics: Sequence[str] = (), *,
+                 documents: Sequence[Sequence[str]] | None = None,
+                 subtopic_names: Sequence[Sequence[str]] | None = None) -> None:
+        self.grades, self.judged = np.asarray(grades, dtype=float), np.asarray(judged, dtype=float)
+        self.tiebreak, self.num_ret = np.asarray(tiebreak, dtype=np.int64), np.asarray(num_ret, dtype=np.int64)
+        self.topics = tuple(topics)
+        self.documents = None if documents is None else [tuple(row) for row in documents]
+        self.subtopic_names = None if subtopic_names is None else [tuple(row) for row in subtopic_names]
+        if self.grades.ndim != 3 or self.judged.ndim != 3 or self.grades.shape[0] != self.judged.shape[0] or \
+                self.grades.shape[2] != self.judged.shape[2] or self.tiebreak.shape != self.judged.shape[:2]:
+            raise RankingInputError("a subtopic table needs grades (topics × ranks × subtopics), judged grades "
+                                    "(topics × documents × subtopics) and a tie-break per judged document")
+
+    def __repr__(self) -> str:
+        q, width, s = self.grades.shape
+        return f"<SubtopicTable: {q} topics, up to {width} ranks, up to {s} subtopics>"
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[tuple[Mapping[str, Mapping[str, float]], Sequence[str]]],
+                  topics: Sequence[str] = ()) -> SubtopicTable:
+        """One row per ``({subtopic: {document: grade}}, ranked documents)``."""
+        rows = list(rows)
+        n_sub = max((len(judged) for judged, _ in rows), default=0)
+        n_docs = max((len(set().union(*map(set, judged.values()))) if judged else 0 for judged, _ in rows),
+                     default=0)
+        width = max((len(ranked) for _, ranked in rows), default=0)
+        grades = np.zeros((len(rows), width, max(n_sub, 1)))
+        judged_grades = np.zeros((len(rows), n_docs, max(n_sub, 1)))
+        tiebreak = np.zeros((len(rows), n_docs), dtype=np.int64)
+        documents, names = [], []
+        for q, (judged, ranked) in enumerate(rows):
+            docs = sorted(set().union(*map(set, judged.values())) if judged else set(), reverse=True,
+                          key=lambda d: d.encode("utf-8", errors="surrogatepass"))
+            where = {doc: j for j, doc in enumerate(docs)}
+            tiebreak[q, :len(docs)] = np.arange(len(docs))
+            subtopics = sorted(judged, key=natural_key)
+            for s, subtopic in enumerate(subtopics):
+                for doc, grade in judged[subtopic].items():
+                    judged_grades[q, where[doc], s] = grade
+            for r, doc in enumerate(ranked):
+                if doc in where:
+                    grades[q, r] = judged_grades[q, where[doc]]
+            documents.append(docs)
+            names.append(subtopics)
+        return cls(grades, judged_grades, tiebreak, [len(ranked) for _, ranked in rows], topics,
+                   documents=documents, subtopic_names=names)
+
+    @classmethod
+    def from_organizations(cls, gold: Organization, output: Organization) -> SubtopicTable:
+        """One row: each cluster of the gold's levels is a subtopic whose documents have the level's grade
+        (:meth:`Organization.grade_of`'s grades), the output ranked as every ranking measure reads it."""
+        grades = gold.grades or tuple(float(len(gold.levels) - i) for i in range(len(gold.levels)))
+        judged = {f"{i}.{j}": dict.fromkeys(cluster, grade)
+                  for i, (grade, level) in enumerate(zip(grades, gold.levels, strict=True))
+                  for j, cluster in enumerate(level)}
+        return cls.from_rows([(judged, ranked_documents(output))])
+
+    def relevant(self, rel: float) -> np.ndarray:
+        """Boolean topics × ranks × subtopics: the retrieved document is relevant to the subtopic."""
+        return self.grades >= rel
+
+    def subtopics(self, rel: float) -> np.ndarray:
+        """m per topic: the subtopics with a relevant judged document."""
+        return (self.judged >= rel).any(axis=1).sum(axis=1)
+
+
+def _check(alpha: float | None = None, beta: float | None = None, rel: float = 1.0) -> None:
+    if alpha is not None and not 0 <= alpha <= 1:
+        raise RankingInputError(f"alpha must be in [0, 1], got {alpha!r}")
+    if beta is not None and not 0 <= beta <= 1:
+        raise RankingInputError(f"beta must be in [0, 1], got {beta!r}")
+    if not rel > 0:
+        raise RankingInputError(f"rel (the relevance level) must be > 0, got {rel!r}")
+
+
+def novelty_gains(relevant: np.ndarray, alpha: float) -> np.ndarray:
+    """g(r) = Σ_s J(r, s) (1 − α)^{c_s(r)} for each rank of a topics × ranks × subtopics relevance array, the
+    subtopics added in order (as ndeval's loop adds them)."""
+    seen = np.cumsum(relevant, axis=1) - relevant  # relevant documents above, per subtopic
+    terms = np.where(relevant, (1.0 - alpha) ** seen, 0.0)
+    return np.cumsum(terms, axis=2)[:, :, -1] if terms.shape[2] else np.zeros(terms.shape[:2])
+
+
+def ideal_ranking(table: SubtopicTable, alpha: float, rel: float, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """ndeval's greedy ideal ranking down to ``depth`` (at most the judged documents): at each rank the judged
+    document of best gain given those above (equal gains: the greatest id), topics at once. Its gains, and the
+    judged document (index j of ``table.judged``) at each rank."""
+    relevant = table.judged >= rel
+    rows, n_docs, n_sub = relevant.shape
+    depth = min(depth, n_docs)
+    weights = np.ones((rows, n_sub))
+    used = np.zeros((rows, n_docs), dtype=bool)
+    gains = np.zeros((rows, depth))
+    order = np.zeros((rows, depth), dtype=np.int64)
+    every = np.arange(rows)
+    for rank in range(depth):
+        score = np.cumsum(np.where(relevant, weights[:, None, :], 0.0), axis=2)[:, :, -1]
+        score = np.where(used, -1.0, score)
+        best = score.max(axis=1)
+        chosen = np.where(score == best[:, None], table.tiebreak, np.iinfo(np.int64).max).argmin(axis=1)
+        gains[:, rank] = np.maximum(best, 0.0)
+        order[:, rank] = chosen
+        used[every, chosen] = True
+        weights = np.where(relevant[every, chosen], weights * (1.0 - alpha), weights)
+    return gains, order
+
+
+def discounted_sum(gains: np.ndarray) -> np.ndarray:
+    """Σ_r g(r) / log2(r + 1), added in rank order."""
+    if not gains.shape[1]:
+        return np.zeros(gains.shape[0])
+    return np.cumsum(gains / np.log2(ranks(gains.shape[1]) + 1.0), axis=1)[:, -1]
+
+
+def alpha_ndcg(table: SubtopicTable, k: int = 20, alpha: float = 0.5, rel: float = 1.0) -> np.ndarray:
+    """α-nDCG@k: the run's α-DCG over the greedy ideal's (Clarke et al. 2008; ndeval's ``alpha-nDCG@k``)."""
+    check_cutoff(k, "alpha_nDCG")
+    _check(alpha, rel=rel)
+    depth = table.grades.shape[1] if k is None else k
+    dcg = discounted_sum(novelty_gains(table.relevant(rel)[:, :depth], alpha))
+    ideal = discounted_sum(ideal_ranking(table, alpha, rel, depth)[0])
+    return np.divide(dcg, ideal, out=np.zeros_like(dcg), where=(ideal > 0) & (dcg > 0))
+
+
+def err_ia(table: SubtopicTable, k: int = 20, alpha: float = 0.5, rel: float = 1.0) -> np.ndarray:
+    """ERR-IA@k = Σ_{r≤k} g(r) / r over Σ_{r≤k} m (1 − α)^{r−1} / r (ndeval's ``ERR-IA@k``)."""
+    check_cutoff(k, "ERR_IA")
+    _check(alpha, rel=rel)
+    depth = table.grades.shape[1] if k is None else k
+    gains = novelty_gains(table.relevant(rel)[:, :depth], alpha)
+    found = np.cumsum(gains / ranks(gains.shape[1]), axis=1)[:, -1] if gains.shape[1] else np.zeros(gains.shape[0])
+    ideal = table.subtopics(rel).astype(float) * reciprocal_decay(1.0 - alpha, depth)
+    return np.divide(found, ideal, out=np.zeros_like(found), where=ideal > 0)
+
+
+_EXACT_TERMS = 1_000_000
+
+
+def reciprocal_decay(x: float, k: int) -> float:
+    """Σ_{r=1..k} x^{r−1} / r, added term by term up to a million terms; beyond (a cutoff no ranking reaches) the
+    rest by the midpoint integral of x^{t−1} / t, which the slowly varying terms there make exact to ~1e-13."""
+    if k < 1:
+        return 0.0
+    steps = np.arange(min(k, _EXACT_TERMS), dtype=float)
+    total = float(np.cumsum(x ** steps / (steps + 1.0))[-1])
+    if k <= _EXACT_TERMS or x == 0.0:
+        return total
+    low, high = _EXACT_TERMS + 0.5, k + 0.5
+    if x == 1.0:
+        return total + math.log(high / low)
+    from scipy.special import exp1
+
+    return total + float(exp1(-low * math.log(x)) - exp1(-high * math.log(x))) / x
+
+
+def nrbp(table: SubtopicTable, alpha: float = 0.5, beta: float = 0.5, rel: float = 1.0) -> np.ndarray:
+    """NRBP = (1 − (1 − α) β) / m · Σ_r g(r) β^{r−1} over every rank (Clarke et al. 2009; ndeval's ``NRBP``)."""
+    _check(alpha, beta, rel)
+    gains = novelty_gains(table.relevant(rel), alpha)
+    decay = np.cumprod(np.concatenate(([1.0], np.full(max(gains.shape[1] - 1, 0), beta))))[:gains.shape[1]]
+    total = np.cumsum(gains * decay, axis=1)[:, -1] if gains.shape[1] else np.zeros(gains.shape[0])
+    m = table.subtopics(rel).astype(float)
+    return np.divide(total * (1.0 - (1.0 - alpha) * beta), m, out=np.zeros_like(total), where=m > 0)
+
+
+def p_ia(table: SubtopicTable, k: int = 20, rel: float = 1.0) -> np.ndarray:
+    """P-IA@k = Σ_{r≤k} Σ_s J(r, s) / (k · m) (ndeval's ``P-IA@k``)."""
+    check_cutoff(k, "P_IA")
+    _check(rel=rel)
+    found = table.relevant(rel)[:, :k].sum(axis=(1, 2)).astype(float)
+    depth = table.grades.shape[1] if k is None else k
+    m = table.subtopics(rel).astype(float)
+    return np.divide(found, depth * m, out=np.zeros_like(found), where=(m > 0) & (depth > 0))
+
+
+def strecall(table: SubtopicTable, k: int = 20, rel: float = 1.0) -> np.ndarray:
+    """Subtopic recall@k = |subtopics relevant in the top k| / m (ndeval's ``strec@k``)."""
+    check_cutoff(k, "StRecall")
+    _check(rel=rel)
+    covered = table.relevant(rel)[:, :k].any(axis=1).sum(axis=1).astype(float)
+    m = table.subtopics(rel).astype(float)
+    return np.divide(covered, m, out=np.zeros_like(covered), where=m > 0)
+
+
+class DiversityMeasure:
+    """A diversity kernel as the registry's ``compute(gold, output, **params)`` (one topic: the gold's clusters are
+    its subtopics, :meth:`SubtopicTable.from_organizations`), keeping the kernel for whole tables (``score``)."""
+
+    def __init__(self, kernel) -> None:
+        self.kernel = kernel
+        self.__doc__ = kernel.__doc__
+
+    def score(self, table: SubtopicTable, **params) -> np.ndarray:
+        return self.kernel(table, **params)
+
+    def __call__(self, gold: Organization, output: Organization, **params) -> float:
+        return float(self.kernel(SubtopicTable.from_organizations(gold, output), **params)[0])
+
+
+def is_diversity_measure(measure: str | Measure) -> bool:
+    """Whether a measure reads subtopic judgements (:class:`SubtopicTable`)."""
+    return isinstance(parse(measure).spec.compute, DiversityMeasure)
+
+
+def evaluate_subtopics(table: SubtopicTable, measures: Iterable[str]) -> dict[str, dict[str, float]]:
+    """Every diversity measure on every row of ``table``: ``{measure: {topic: value}}``."""
+    topics = table.topics or tuple(str(i) for i in range(table.grades.shape[0]))
+    out = {}
+    for name in measures:
+        measure = parse(name)
+        if not isinstance(measure.spec.compute, DiversityMeasure):
+            raise RankingInputError(f"{name!r} is not a diversity measure")
+        out[name] = dict(zip(topics, measure.spec.compute.score(table, **measure.params).tolist(), strict=True))
+    return out
+
+
+_K = {"k": Interval(1, integer=True, optional=True)}
+_ALPHA, _BETA = {"alpha": Interval(0, 1)}, {"beta": Interval(0, 1)}
+_REL = {"rel": Interval(0, low_open=True)}
+register("alpha_nDCG", DiversityMeasure(alpha_ndcg), task="ranking", source=NDEVAL,
+         params={"k": 20, "alpha": 0.5, "rel": 1}, cutoff="k", domains={**_K, **_ALPHA, **_REL},
+         aliases=("alpha-nDCG",), range=(0.0, float("inf")),
+         description="α-nDCG@k over subtopics (the ideal built greedily, as ndeval: a run may beat it, > 1)")
+register("ERR_IA", DiversityMeasure(err_ia), task="ranking", source=NDEVAL,
+         params={"k": 20, "alpha": 0.5, "rel": 1}, cutoff="k", domains={**_K, **_ALPHA, **_REL},
+         aliases=("ERR-IA",), description="intent-aware ERR@k over subtopics (ndeval's normalisation)")
+register("NRBP", DiversityMeasure(nrbp), task="ranking", source=NDEVAL,
+         params={"alpha": 0.5, "beta": 0.5, "rel": 1}, domains={**_ALPHA, **_BETA, **_REL},
+         description="novelty- and rank-biased precision over subtopics")
+register("P_IA", DiversityMeasure(p_ia), task="ranking", source=NDEVAL, params={"k": 20, "rel": 1},
+         cutoff="k", domains={**_K, **_REL}, aliases=("P-IA",), description="intent-aware precision@k")
+register("StRecall", DiversityMeasure(strecall), task="ranking", source=NDEVAL, params={"k": 20, "rel": 1},
+         cutoff="k", domains={**_K, **_REL}, aliases=("strec",), description="subtopic recall@k")
