@@ -16,7 +16,7 @@ from workbench.metrics import registry
 from workbench.model import Organization
 
 PACKAGES = ["workbench", "workbench.analysis", "workbench.charts", "workbench.data", "workbench.data.trec",
-            "workbench.metrics", "workbench.widgets"]
+            "workbench.fusion", "workbench.metrics", "workbench.widgets"]
 PLUMBING = {"lazy", "lazy_exports", "needs_extra", "_EXPORTS", "_MODULES", "_version", "_export"}
 
 
@@ -27,7 +27,7 @@ def test_dir_shows_the_exports_not_the_plumbing_and_every_export_resolves(name):
     assert not shown & PLUMBING, shown & PLUMBING
     assert set(package.__all__) <= shown
     assert {key for key in shown if not key.startswith("__")} - set(package.__all__) <= {
-        "analysis", "charts", "data", "datasets", "widgets", "registry"}
+        "analysis", "charts", "data", "datasets", "fusion", "widgets", "registry"}
     for export in package.__all__:  # one style: every name comes through the package's lazy __getattr__
         assert getattr(package, export) is not None
 

@@ -2,7 +2,7 @@
 run has (:class:`~workbench.data.trec.ranked.RankedRun`), so that it can be written, evaluated and compared.
 
 * :mod:`~workbench.fusion.entries`: the runs as flat arrays, the errors;
-* :mod:`~workbench.fusion.normalize`: :func:`normalize` (min-max, max, sum, zmuv, rank, borda);
+* :mod:`~workbench.fusion.norms`: :func:`normalize` (min-max, max, sum, zmuv, rank, borda);
 * :mod:`~workbench.fusion.methods`: :func:`fuse` (:data:`METHODS`: CombSUM/MNZ/..., RRF, ISR, RBC, BordaFuse);
 * :mod:`~workbench.fusion.optimize`: :func:`optimize_fusion`, weights and parameters chosen by cross-validation.
 
@@ -11,10 +11,15 @@ run has (:class:`~workbench.data.trec.ranked.RankedRun`), so that it can be writ
     ['d2', 'd1', 'd3']
 """
 
-from workbench.fusion.entries import FusionError, FusionTopicsError, FusionWeightsError
-from workbench.fusion.methods import METHODS, fuse
-from workbench.fusion.normalize import NORMS, normalize
-from workbench.fusion.optimize import FoldError, FusionSearch, optimize_fusion
+from workbench.lazy import lazy_exports
 
-__all__ = ["METHODS", "NORMS", "FoldError", "FusionError", "FusionSearch", "FusionTopicsError", "FusionWeightsError",
-           "fuse", "normalize", "optimize_fusion"]
+_MODULES = {
+    "workbench.fusion.entries": ("FusionError", "FusionTopicsError", "FusionWeightsError"),
+    "workbench.fusion.methods": ("METHODS", "fuse"),
+    "workbench.fusion.norms": ("NORMS", "normalize"),
+    "workbench.fusion.optimize": ("FoldError", "FusionSearch", "optimize_fusion"),
+}
+_EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
+__all__ = sorted(_EXPORTS)
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

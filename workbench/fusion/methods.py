@@ -25,7 +25,7 @@ import numpy as np
 
 from workbench.data.trec.ranked import RankedRun
 from workbench.fusion.entries import Entries, FusionError, FusionWeightsError, fused_run, groups, lay_out
-from workbench.fusion.normalize import normalized
+from workbench.fusion.norms import normalized
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, 
 
     ``method`` is one of :data:`METHODS`; ``weights`` one number per run (a list in the runs' order, or
     ``{system: weight}``) for the weighted methods (default: 1 each); ``norm`` one of
-    :data:`~workbench.fusion.normalize.NORMS` or None for the score-based methods (``"auto"``: min-max, as ranx),
+    :data:`~workbench.fusion.norms.NORMS` or None for the score-based methods (``"auto"``: min-max, as ranx),
     refused for the rank-based ones, which read ranks; ``topics`` as :func:`~workbench.fusion.entries.lay_out`;
     ``params`` the method's own (``k`` of rrf, ``phi`` of rbc, ``gamma`` of gmnz, ``sigma`` of logn_isr).
     """
