@@ -1,0 +1,110 @@
+"""The campaign-level R&S kernel (issue 24) against the per-pair engine: random campaigns with overlap, tails,
+finite rests, every ``missing`` policy and several (n, W_n) settings in one call, to 1e-12."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests import rs_bruteforce
+from tests.strategies import organizations
+from workbench import Organization, reliability_sensitivity
+from workbench.errors import ParameterError
+from workbench.metrics import campaign_rs
+from workbench.metrics.campaign_rs import campaign_scores
+
+SETTINGS = [(10, 0.8), (1, 0.5), (1e6, 1e-6), (3.5, 0.3), (100, 0.95)]
+# Under a steep discount (W_n near 1) the per-pair engine itself is exact to 1e-9 only (test_reliability): there
+# both are held to the brute force in exact arithmetic.
+STEEP = [(2, 0.999998), (1, 1 - 1e-6), (1e6, 1 - 1e-6)]
+
+
+def _per_pair(pairs, chosen, missing):
+    return np.array([[[getattr(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing), field)
+                       for field in ("r_priority", "s_priority", "r_relatedness", "s_relatedness")]
+                      for gold, output in pairs] for n, wn in chosen])
+
+
+@st.composite
+def campaigns(draw, overlap, finite=None):
+    """Golds and runs drawn over one pool of documents; each run may lack topics (no pair for them)."""
+    golds = draw(st.lists(organizations(finite=finite, overlap=overlap), min_size=1, max_size=3))
+    runs = draw(st.lists(st.lists(st.one_of(st.none(), organizations(finite=finite, overlap=overlap)),
+                                  min_size=len(golds), max_size=len(golds)), min_size=1, max_size=4))
+    return [(gold, run[t]) for run in runs for t, gold in enumerate(golds) if run[t] is not None]
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+@settings(max_examples=150, deadline=None)
+@given(pairs=campaigns(overlap=False), chosen=st.lists(st.sampled_from(SETTINGS), min_size=1, max_size=3,
+                                                       unique=True))
+def test_the_segmented_pass_equals_the_per_pair_engine(missing, pairs, chosen):
+    # Documents that occur once on each side: every pair goes through the segmented pass, none alone.
+    if not pairs:
+        return
+    constants = [campaign_rs.discount_constant(n, wn) for n, wn in chosen]
+    got = campaign_rs._batched(pairs, constants, missing)
+    np.testing.assert_allclose(got, _per_pair(pairs, chosen, missing), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+@settings(max_examples=100, deadline=None)
+@given(pairs=campaigns(overlap=True), chosen=st.lists(st.sampled_from(SETTINGS), min_size=1, max_size=3,
+                                                      unique=True))
+def test_campaigns_with_overlap_equal_the_per_pair_engine(missing, pairs, chosen):
+    got = campaign_scores(pairs, chosen, missing)
+    assert got.shape == (len(chosen), len(pairs), 4)
+    if pairs:
+        np.testing.assert_allclose(got, _per_pair(pairs, chosen, missing), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+@settings(max_examples=60, deadline=None)
+@given(pairs=campaigns(overlap=False), chosen=st.sampled_from(STEEP))
+def test_steep_discounts_equal_the_brute_force(missing, pairs, chosen):
+    if not pairs:
+        return
+    got = campaign_rs._batched(pairs, [campaign_rs.discount_constant(*chosen)], missing)[0]
+    exact = [rs_bruteforce.reliability_sensitivity(gold, output, *chosen, missing) for gold, output in pairs]
+    np.testing.assert_allclose(got, np.array(exact, dtype=float), rtol=0, atol=1e-11)
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+@settings(max_examples=80, deadline=None)
+@given(pairs=campaigns(overlap=False, finite=True))
+def test_equal_weights_of_finite_campaigns(missing, pairs):
+    chosen = [(None, None), (10, 0.8)]
+    if pairs:
+        np.testing.assert_allclose(campaign_rs._batched(pairs, [None, 2.5], missing),
+                                   _per_pair(pairs, chosen, missing), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rankings_against_graded_golds_and_rankings(seed):
+    # Many levels: small grids in padded blocks of several shapes, and rankings against rankings whose grids
+    # are large (dominance sums pair by pair); some runs rank documents the gold never judged.
+    rng = random.Random(seed)
+    pool = [f"d{i}" for i in range(400)]
+    golds = [Organization.from_graded({d: rng.randint(0, 3) for d in rng.sample(pool, 30)}) for _ in range(5)]
+    golds += [Organization.from_ranking(rng.sample(pool, 300)) for _ in range(2)]
+    pairs = [(gold, Organization.from_ranking(rng.sample(pool, rng.choice([0, 1, 7, 50, 250]))))
+             for gold in golds for _ in range(6)]
+    chosen = [(10, 0.8), (100, 0.95)]
+    got = campaign_scores(pairs, chosen)
+    assert not any(len(o.documents) < o.n_occurrences for pair in pairs for o in pair)  # all in one pass
+    np.testing.assert_allclose(got, _per_pair(pairs, chosen, "tail"), rtol=0, atol=1e-12)
+
+
+def test_errors_are_the_per_pair_engines():
+    gold, output = Organization.from_graded({"d1": 1}), Organization.from_ranking(["d1"])
+    with pytest.raises(ParameterError, match="missing must be one of"):
+        campaign_scores([(gold, output)], [(10, 0.8)], missing="drop")
+    with pytest.raises(ParameterError, match="give both n and wn"):
+        campaign_scores([(gold, output)], [(10, None)])
+    with pytest.raises(ParameterError, match="unlimited tail"):
+        campaign_scores([(gold, output)], [(None, None)])
+    assert campaign_scores([], [(10, 0.8)]).shape == (1, 0, 4)
