@@ -26,7 +26,7 @@ and lookup: only the weights, the grids' prefix sums and the sums of shares are 
     >>> runs = [Organization.from_ranking(["d2", "d1", "d4"]), Organization.from_ranking(["d1", "d3"])]
     >>> scores = campaign_scores([(gold, run) for run in runs], [(10, 0.8)])
     >>> scores.shape, [round(float(v), 4) for v in scores[0, 1]]
-    ((1, 2, 4), [1.0, 0.5172, 1.0, 1.0])
+    ((1, 2, 4), [1.0, 0.812, 1.0, 0.8701])
 """
 
 from __future__ import annotations
@@ -113,17 +113,10 @@ def _batched(pairs: Sequence[tuple[Organization, Organization]], constants: list
     """R≺ S≺ R∼ S∼ of pairs without overlap, per discount constant: (settings, pairs, 4)."""
     gold, output, n_docs = _encode(pairs)
     (r_x, r_other), (s_x, s_other) = _aligned(gold, output, n_docs, missing)
-    n_pairs = len(pairs)
-    weighted: dict[int, tuple[_Levels, np.ndarray, np.ndarray]] = {}  # the views share their sides
-    out = np.empty((len(constants), n_pairs, 4))
+    out = np.empty((len(constants), len(pairs), 4))
     for column, (x, other) in enumerate(((r_x, r_other), (s_x, s_other))):
-        if id(x) not in weighted:
-            levels = _Levels.of(x, n_pairs)
-            weighted[id(x)] = (levels, *_weights(x, levels, constants))
-        levels, weight, tail = weighted[id(x)]
-        found = _lookup(x, other, n_docs)
-        out[:, :, column] = _priority(x, other, found, levels, weight, tail)
-        out[:, :, column + 2] = _relatedness(x, other, found, weight, tail)
+        out[:, :, column::2] = _views_scores(x, other, _lookup(x, other, n_docs), _Levels.of(x, len(pairs)),
+                                             constants)
     return out
 
 
@@ -214,14 +207,16 @@ def _kept(rows: _Rows, index: np.ndarray) -> _Rows:
 @dataclass(frozen=True)
 class _Levels:
     """The (pair, level) groups of one side, sorted by pair then level: per row its group (``inverse``) and
-    its level's rank in its pair (``rank``); per group its ``size`` and ``pair``; ``first``: each pair's first
-    group (n_pairs + 1 bounds)."""
+    its level's rank in its pair (``rank``); per group its ``size``, the occurrences ``above`` it in its pair
+    and its ``pair``; ``first``: each pair's first group (n_pairs + 1 bounds); ``n_rows`` per pair."""
 
     inverse: np.ndarray
     rank: np.ndarray
     size: np.ndarray
+    above: np.ndarray
     pair: np.ndarray
     first: np.ndarray
+    n_rows: np.ndarray
 
     @classmethod
     def of(cls, rows: _Rows, n_pairs: int) -> _Levels:
@@ -230,44 +225,37 @@ class _Levels:
         pair = keys // span
         first = np.searchsorted(pair, np.arange(n_pairs + 1))
         inverse = inverse.ravel()
-        return cls(inverse, inverse - first[rows.pair], size, pair, first)
+        before = np.cumsum(size) - size  # integers: exact
+        return cls(inverse, inverse - first[rows.pair], size, before - before[first[pair]], pair, first,
+                   np.bincount(rows.pair, minlength=n_pairs))
+
+    def rank_of(self, groups: np.ndarray) -> np.ndarray:
+        """Each group's level rank in its pair."""
+        return groups - self.first[self.pair[groups]]
 
 
-def _weights(rows: _Rows, levels: _Levels, constants: list[float | None]) -> tuple[np.ndarray, np.ndarray]:
-    """Per setting, each row's weight and each pair's tail weight (:func:`reliability.position_weights`: the
-    n_= occurrences of a level with n_> above share c/((c + n_>)(c + n_> + n_=)); the tail c/(c + |X_r|), 0
-    when finite; equal weights 1/|X| for c = None)."""
-    n_pairs = len(levels.first) - 1
-    n_rows = np.bincount(rows.pair, minlength=n_pairs)
-    before = np.cumsum(levels.size) - levels.size  # integers: exact
-    above = (before - before[levels.first[levels.pair]])[levels.inverse].astype(float)
-    size = levels.size[levels.inverse].astype(float)
-    weight, tail = np.empty((len(constants), len(rows.pair))), np.zeros((len(constants), n_pairs))
-    for s, c in enumerate(constants):
-        if c is None:
-            weight[s] = 1.0 / np.maximum(n_rows, 1)[rows.pair]
-        else:
-            weight[s] = c / ((c + above) * (c + above + size))
-            tail[s] = np.where(rows.finite, 0.0, c / (c + n_rows))
-    return weight, tail
+def _weights(rows: _Rows, levels: _Levels, c: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Under one setting: per (pair, level) group the weight of an occurrence and its priority-related mass
+    (the other levels and the tail), and per pair the tail's weight.
 
-
-def _segment_cumsum(values: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Inclusive cumulative sums along the last axis of ``values`` (settings × n), restarted at each of the
-    contiguous segments of ``lengths``: summed as one segment's own np.cumsum would, in padded blocks."""
-    out = np.empty_like(values)
-    starts = np.r_[0, np.cumsum(lengths)]
-    segment = np.repeat(np.arange(len(lengths)), lengths)
-    position = np.arange(len(segment)) - starts[segment]
-    per_block = max(_CELLS // (max(int(lengths.max(initial=1)), 1) * len(values)), 1)
-    for first in range(0, len(lengths), per_block):
-        last = min(first + per_block, len(lengths))
-        rows = slice(starts[first], starts[last])
-        padded = np.zeros((len(values), last - first, int(lengths[first:last].max(initial=0))))
-        padded[:, segment[rows] - first, position[rows]] = values[:, rows]
-        np.cumsum(padded, axis=2, out=padded)
-        out[:, rows] = padded[:, segment[rows] - first, position[rows]]
-    return out
+    Weights as :func:`reliability.position_weights` writes them: the s occurrences of a level with a above
+    share c/((c + a)(c + a + s)), the tail of N occurrences weighs c/(c + N) (0 when finite), every occurrence
+    1/N for c = None. The levels' masses telescope, so the related mass is the levels above, a/(c + a), plus
+    the levels below, c(N − a − s)/((c + a + s)(c + N)), plus the tail: closed forms without a difference of
+    rounded sums (never a total less a part); infinite for a level with no other level and no tail (share 0).
+    """
+    n = levels.n_rows[levels.pair].astype(float)
+    a, size = levels.above.astype(float), levels.size.astype(float)
+    if c is None:
+        weight, above, below = 1.0 / np.maximum(n, 1), a / n, (n - a - size) / n
+        tail = np.zeros(len(levels.n_rows))
+    else:
+        weight = c / ((c + a) * (c + a + size))
+        above, below = a / (c + a), c * (n - a - size) / ((c + a + size) * (c + n))
+        tail = np.where(rows.finite, 0.0, c / (c + levels.n_rows))
+    level_tail = tail[levels.pair]
+    related = np.where((n - size > 0) | (level_tail > 0), above + below + level_tail, np.inf)
+    return weight, related, tail
 
 
 def _sums(group: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
@@ -275,116 +263,112 @@ def _sums(group: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(group, values, minlength=n).astype(float, copy=False)
 
 
-def _scores(rows: _Rows, weight: np.ndarray, holds: np.ndarray, tail: np.ndarray,
-            tail_holds: np.ndarray) -> np.ndarray:
-    """Per setting and pair (Σ w·holds + tail·tail_holds) / (Σ w + tail), 0 for a pair without mass
-    (:meth:`relations.Shares.score`)."""
-    n_pairs = tail.shape[1]
-    out = np.zeros(tail.shape)
-    for s in range(len(weight)):
-        total = _sums(rows.pair, weight[s], n_pairs) + tail[s]
-        held = _sums(rows.pair, weight[s] * holds[s], n_pairs) + tail[s] * tail_holds[s]
-        np.divide(held, total, out=out[s], where=total != 0)
+def _score(rows: _Rows, weight: np.ndarray, holds: np.ndarray, tail: np.ndarray,
+           tail_holds: np.ndarray | float) -> np.ndarray:
+    """Per pair (Σ w·holds + tail·tail_holds) / (Σ w + tail), 0 for a pair without mass
+    (:meth:`relations.Shares.score`: the total summed as the weights are, so that shares of 1 give 1)."""
+    total = _sums(rows.pair, weight, len(tail)) + tail
+    held = _sums(rows.pair, weight * holds, len(tail)) + tail * tail_holds
+    return np.divide(held, total, out=np.zeros(len(tail)), where=total != 0)
+
+
+def _views_scores(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels,
+                  constants: list[float | None]) -> np.ndarray:
+    """R≺ and R∼ of x against ``other`` for every pair (documents occurring once), per setting: (settings,
+    pairs, 2). Everything but the weights and the sums they enter is computed once for every setting."""
+    n_pairs = len(levels.n_rows)
+    present = found >= 0
+    other_level = other.n_levels[x.pair]  # a document the other side lacks is at its bottom (rest or tail)
+    other_level[present] = other.level[found[present]]
+    plane = _Plane(x, levels, other_level)
+    prioritised = (present & (other_level < other.n_levels[x.pair])).astype(float)  # x_r → tail, tail → x_r
+    related_holds = _relatedness_holds(x, other, found)
+    out = np.empty((len(constants), n_pairs, 2))
+    for s, c in enumerate(constants):
+        level_weight, related, tail = _weights(x, levels, c)
+        weight = level_weight[levels.inverse]
+        agree = plane.agreement(level_weight) + tail[x.pair] * prioritised
+        x_mass = _sums(x.pair, weight, n_pairs)
+        held = _sums(x.pair, weight * prioritised, n_pairs)
+        tail_holds = np.divide(held, x_mass, out=np.zeros(n_pairs), where=x_mass > 0)
+        out[s, :, 0] = _score(x, weight, relations._share(agree, related[levels.inverse]), tail, tail_holds)
+        out[s, :, 1] = _score(x, weight, related_holds, tail, (tail > 0).astype(float))
     return out
 
 
 # ------------------------------------------------------------------------------------------------ priority
-def _priority(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels, weight: np.ndarray,
-              tail: np.ndarray) -> np.ndarray:
-    """R≺ of x against ``other`` for every pair and setting (:func:`relations.priority_shares`, documents
-    occurring once)."""
-    n_pairs = tail.shape[1]
-    level_weight = np.zeros((len(weight), len(levels.size)))
-    level_weight[:, levels.inverse] = weight
-    level_mass = np.stack([_sums(levels.inverse, w, len(levels.size)) for w in weight])
-    # Per level its related mass: the levels above plus the levels below (never all less its own) and the tail.
-    lengths = np.diff(levels.first)
-    inclusive = _segment_cumsum(level_mass, lengths)
-    above = np.where(levels.first[levels.pair] == np.arange(len(levels.pair)), 0.0, np.roll(inclusive, 1, axis=1))
-    reverse = _segment_cumsum(level_mass[:, ::-1], lengths[::-1])[:, ::-1]
-    last = levels.first[levels.pair + 1] - 1 == np.arange(len(levels.pair))
-    below = np.where(last, 0.0, np.roll(reverse, -1, axis=1))
-    n_rows = np.bincount(x.pair, minlength=n_pairs)
-    related = np.where(((n_rows[levels.pair] - levels.size) > 0) | (tail[:, levels.pair] > 0),
-                       above + below + tail[:, levels.pair], np.inf)
+class _Plane:
+    """Each pair's occurrences on the (x level, other level) plane, for two-way dominance sums (eq. 3 for
+    documents occurring once): a grid of ranks per pair holding occurrence counts, in padded blocks of pairs
+    of one grid shape, whose prefix sums weighted by a setting's level weights give every occurrence the
+    weight below-left plus above-right of it; pairs whose grid would be large go through
+    :func:`dominance_sums` one by one."""
 
-    present = found >= 0
-    other_level = other.n_levels[x.pair]  # a document the other side lacks is at its bottom (rest or tail)
-    other_level[present] = other.level[found[present]]
-    agree = _dominance(x, levels, other_level, level_weight)
-    p_tail = (present & (other_level < other.n_levels[x.pair])).astype(float)  # x_r → tail and tail → x_r
-    agree += tail[:, x.pair] * p_tail
-    x_mass = np.stack([_sums(x.pair, w, n_pairs) for w in weight])
-    held = np.stack([_sums(x.pair, w * p_tail, n_pairs) for w in weight])
-    tail_holds = np.divide(held, x_mass, out=np.zeros_like(held), where=x_mass > 0)
-    holds = relations._share(agree, related[:, levels.inverse])
-    return _scores(x, weight, holds, tail, tail_holds)
+    def __init__(self, x: _Rows, levels: _Levels, other_level: np.ndarray):
+        n_pairs = len(levels.n_rows)
+        span = int(other_level.max(initial=0)) + 1
+        y_keys, y_inverse = np.unique(x.pair * span + other_level, return_inverse=True)
+        y_first = np.searchsorted(y_keys // span, np.arange(n_pairs + 1))
+        self.levels, self.rx, self.ry = levels, levels.rank, y_inverse.ravel() - y_first[x.pair]
+        nx, ny, n_rows = np.diff(levels.first), np.diff(y_first), levels.n_rows
+        self.row_first = np.r_[0, np.cumsum(n_rows)]
+        shape_x, shape_y = _rounded(nx), _rounded(ny)
+        self.large = np.flatnonzero((shape_x * shape_y > np.maximum(16 * n_rows, 4096)) & (n_rows > 0))
+        small = (n_rows > 0) & (shape_x * shape_y <= np.maximum(16 * n_rows, 4096))
+        shapes = shape_x * (1 << 32) + shape_y
+        self.blocks = []  # (grid shape, rows, pair of each row in the block, groups, their block pair, counts)
+        for shape in np.unique(shapes[small]).tolist():
+            grid_shape = (shape >> 32) + 1, (shape & 0xFFFFFFFF) + 1  # a zero row and column beyond the ends
+            members = np.flatnonzero(small & (shapes == shape))
+            per_block = max(_CELLS // (grid_shape[0] * grid_shape[1]), 1)
+            for start in range(0, len(members), per_block):
+                block = members[start:start + per_block]
+                rows = relations._expand(self.row_first[block], n_rows[block])
+                local = np.repeat(np.arange(len(block)), n_rows[block])
+                counts = np.bincount((local * grid_shape[0] + self.rx[rows]) * grid_shape[1] + self.ry[rows],
+                                     minlength=len(block) * grid_shape[0] * grid_shape[1])
+                groups = relations._expand(levels.first[block], nx[block])
+                self.blocks.append((grid_shape, rows, local, groups, np.repeat(np.arange(len(block)), nx[block]),
+                                    counts.reshape(len(block), *grid_shape)))
 
-
-def _dominance(x: _Rows, levels: _Levels, other_level: np.ndarray, level_weight: np.ndarray) -> np.ndarray:
-    """Per setting and row, the weight of the rows of its pair below-left plus above-right of it on the
-    (x level, other level) plane: prefix sums of each pair's grid of ranks (counts times level weights), in
-    padded blocks of pairs of one grid shape; pairs whose grid would be large through dominance_sums."""
-    n_pairs = len(levels.first) - 1
-    span = int(other_level.max(initial=0)) + 1
-    y_keys, y_inverse = np.unique(x.pair * span + other_level, return_inverse=True)
-    y_first = np.searchsorted(y_keys // span, np.arange(n_pairs + 1))
-    rx, ry = levels.rank, y_inverse.ravel() - y_first[x.pair]
-    nx, ny = np.diff(levels.first), np.diff(y_first)
-    n_rows = np.bincount(x.pair, minlength=n_pairs)
-    row_first = np.r_[0, np.cumsum(n_rows)]
-    shape_x, shape_y = _power_of_two(nx), _power_of_two(ny)
-    large = (shape_x * shape_y > np.maximum(16 * n_rows, 4096)) & (n_rows > 0)
-    agree = np.zeros((len(level_weight), len(x.pair)))
-    weight = level_weight[:, levels.inverse]
-    for p in np.flatnonzero(large).tolist():
-        rows = slice(row_first[p], row_first[p + 1])
-        lower, upper = dominance_sums(rx[rows], ry[rows], weight[:, rows])
-        agree[:, rows] = lower + upper
-    small = ~large & (n_rows > 0)
-    shapes = shape_x * (1 << 32) + shape_y
-    for shape in np.unique(shapes[small]).tolist():
-        X, Y = shape >> 32, shape & 0xFFFFFFFF
-        members = np.flatnonzero(small & (shapes == shape))
-        per_block = max(_CELLS // (len(level_weight) * (X + 1) * (Y + 1)), 1)
-        for start in range(0, len(members), per_block):
-            block = members[start:start + per_block]
-            rows = relations._expand(row_first[block], n_rows[block])
-            local = np.repeat(np.arange(len(block)), n_rows[block])
-            groups = relations._expand(levels.first[block], nx[block])
-            grid = np.zeros((len(level_weight), len(block), X + 1, Y + 1))
-            counts = np.bincount((local * (X + 1) + rx[rows]) * (Y + 1) + ry[rows],
-                                 minlength=len(block) * (X + 1) * (Y + 1)).reshape(len(block), X + 1, Y + 1)
-            grid[:, np.repeat(np.arange(len(block)), nx[block]), groups - levels.first[levels.pair[groups]]] = \
-                level_weight[:, groups, None]
-            grid *= counts
+    def agreement(self, level_weight: np.ndarray) -> np.ndarray:
+        """Per row, the weight (``level_weight`` per (pair, level) group) of its pair's rows strictly below it
+        on both levels plus those strictly above it on both."""
+        levels, rx, ry = self.levels, self.rx, self.ry
+        agree = np.zeros(len(rx))
+        for p in self.large.tolist():
+            rows = slice(self.row_first[p], self.row_first[p + 1])
+            lower, upper = dominance_sums(rx[rows], ry[rows], level_weight[levels.inverse[rows]])
+            agree[rows] = lower[0] + upper[0]
+        for (size_x, _), rows, local, groups, group_block, counts in self.blocks:
+            weight = np.zeros(counts.shape[:2])
+            weight[group_block, levels.rank_of(groups)] = level_weight[groups]
+            grid = counts * weight[:, :, None]
             lower = np.zeros_like(grid)
-            lower[:, :, 1:, 1:] = grid[:, :, :-1, :-1].cumsum(axis=2).cumsum(axis=3)
-            upper = grid[:, :, ::-1, ::-1].cumsum(axis=2).cumsum(axis=3)[:, :, ::-1, ::-1]
-            agree[:, rows] = (lower[:, local, rx[rows], ry[rows]]
-                              + upper[:, local, np.minimum(rx[rows] + 1, X), np.minimum(ry[rows] + 1, Y)])
-    return agree
+            lower[:, 1:, 1:] = grid[:, :-1, :-1].cumsum(axis=1).cumsum(axis=2)
+            upper = grid[:, ::-1, ::-1].cumsum(axis=1).cumsum(axis=2)[:, ::-1, ::-1]
+            agree[rows] = lower[local, rx[rows], ry[rows]] + upper[local, rx[rows] + 1, ry[rows] + 1]
+        return agree
 
 
-def _power_of_two(values: np.ndarray) -> np.ndarray:
-    """The smallest power of two ≥ each value (≥ 1)."""
-    return 1 << np.ceil(np.log2(np.maximum(values, 1))).astype(np.int64)
+def _rounded(values: np.ndarray) -> np.ndarray:
+    """Grid sides: the value itself up to 8, else the next multiple of 8 (few shapes, little padding)."""
+    values = np.maximum(values, 1)
+    return np.where(values <= 8, values, (values + 7) // 8 * 8)
 
 
 # --------------------------------------------------------------------------------------------- relatedness
-def _relatedness(x: _Rows, other: _Rows, found: np.ndarray, weight: np.ndarray, tail: np.ndarray) -> np.ndarray:
-    """R∼ of x against ``other`` for every pair and setting (:func:`relations.relatedness_shares`, documents
-    occurring once): per row the weight of its cluster that shares the other side's cluster of its document,
-    over its cluster's weight; tail documents are self-related singletons whose relation holds."""
+def _relatedness_holds(x: _Rows, other: _Rows, found: np.ndarray) -> np.ndarray:
+    """Per x row, the share of its cluster that the other side's cluster of its document also holds
+    (:func:`relations.relatedness_shares` for documents occurring once: a cluster lies in one level, so its
+    occurrences weigh the same and the share is a ratio of counts under every setting); tail documents are
+    self-related singletons whose relation holds."""
     present = np.flatnonzero(found >= 0)
-    _, x_cluster = np.unique(x.cluster, return_inverse=True)
+    _, x_cluster, cluster_size = np.unique(x.cluster, return_inverse=True, return_counts=True)
     x_cluster = x_cluster.ravel()
     _, other_cluster = np.unique(other.cluster[found[present]], return_inverse=True)
     _, cell, size = np.unique(x_cluster[present] * (int(other_cluster.max(initial=0)) + 1) + other_cluster.ravel(),
                               return_inverse=True, return_counts=True)
     common = np.zeros(len(x.pair))
     common[present] = size[cell.ravel()]
-    holds = np.empty_like(weight)
-    for s, w in enumerate(weight):
-        holds[s] = relations._share(w * common, _sums(x_cluster, w, len(x_cluster))[x_cluster])
-    return _scores(x, weight, holds, tail, (tail > 0).astype(float))
+    return relations._share(common, cluster_size[x_cluster].astype(float))
