@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from workbench.data.scoring import CampaignError, score_topic, topics_text
+from workbench.data.scoring import CampaignError, score_rs, score_topic, topics_text
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -111,11 +111,14 @@ def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[di
         except UnknownMeasureError as error:
             raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a "
                                 "new name must be registered in a module the workers import") from None
-        out = []
+        out, per_topic = score_rs(chunk.gold, chunk.runs, chunk.pairs, revived)  # R&S of the chunk in one pass
         for system, topic in chunk.pairs:
-            scores = score_topic(system, topic, chunk.gold[topic], chunk.runs[system][topic], revived.values())
-            out.append({name: scores[str(measure)] for name, measure in revived.items()})
-        return out
+            scores = out.setdefault((system, topic), {})
+            if per_topic:
+                computed = score_topic(system, topic, chunk.gold[topic], chunk.runs[system][topic],
+                                       [revived[name] for name in per_topic])
+                scores.update({name: computed[str(revived[name])] for name in per_topic})
+        return [out[pair] for pair in chunk.pairs]
     except Exception as error:
         return _Raised(error)
 

@@ -9,11 +9,13 @@ their values and errors are the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 from workbench.errors import WorkbenchError
 from workbench.metrics.registry import Measure, evaluate
 from workbench.model import Organization
+
+Pair = tuple[str, str]
 
 
 class CampaignError(WorkbenchError):
@@ -37,3 +39,23 @@ def score_topic(system: str, topic: str, gold: Organization, output: Organizatio
     except Exception as error:
         error.add_note(f"while scoring system {system!r}, topic {topic!r}")
         raise
+
+
+def score_rs(gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]], pairs: Sequence[Pair],
+             measures: Mapping[str, Measure]) -> tuple[dict[Pair, dict[str, float]], list[str]]:
+    """The R&S measures among ``measures`` on every (system, topic) of ``pairs`` in one campaign-level pass
+    (:func:`workbench.metrics.campaign_rs.measure_values`), and the names left to score topic by topic. When the
+    pass refuses its input (bad parameters), nothing is scored here: the topic-by-topic loop then raises the
+    located error the serial run always raised."""
+    from workbench.metrics.campaign_rs import is_rs_measure, measure_values
+
+    chosen = {name: measure for name, measure in measures.items() if is_rs_measure(measure)}
+    if not chosen or not pairs:
+        return {}, list(measures)
+    try:
+        values = measure_values([(gold[topic], runs[system][topic]) for system, topic in pairs], chosen)
+    except WorkbenchError:
+        return {}, list(measures)
+    columns = [(name, values[name].tolist()) for name in chosen]
+    scored = {pair: {name: column[i] for name, column in columns} for i, pair in enumerate(pairs)}
+    return scored, [name for name in measures if name not in chosen]

@@ -31,14 +31,16 @@ and lookup: only the weights, the grids' prefix sums and the sums of shares are 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from workbench.errors import ParameterError
-from workbench.metrics import relations
+from workbench.metrics import relations, reliability
+from workbench.metrics.combine import f_alpha
 from workbench.metrics.dominance import dominance_sums
+from workbench.metrics.registry import Measure
 from workbench.metrics.reliability import MISSING_POLICIES, discount_constant, reliability_sensitivity
 from workbench.model import Organization
 
@@ -106,6 +108,38 @@ def campaign_scores(pairs: Sequence[tuple[Organization, Organization]], settings
     if len(batched):
         out[:, batched] = _batched([pairs[p] for p in batched.tolist()], constants, missing)
     return out
+
+
+def is_rs_measure(measure: Measure) -> bool:
+    """True for R≺ S≺ R∼ S∼ F≺ F∼ (whatever their parameters): the measures :func:`measure_values` scores."""
+    return measure.spec.compute is reliability._compute
+
+
+def measure_values(pairs: Sequence[tuple[Organization, Organization]],
+                   measures: Mapping[str, Measure]) -> dict[str, np.ndarray]:
+    """Per name, the R&S measure's value on every (gold, output) pair: one :func:`campaign_scores` call per
+    ``missing`` policy, every (n, W_n) setting of the measures in it, F≺ and F∼ from the same scores.
+
+    >>> from workbench.metrics.registry import parse
+    >>> gold, output = Organization.from_graded({"d1": 1}), Organization.from_ranking(["d2", "d1"])
+    >>> values = measure_values([(gold, output)], {"F≺": parse("F≺(n=10, wn=0.8)")})
+    >>> [round(float(v), 4) for v in values["F≺"]]
+    [0.4654]
+    """
+    by_missing: dict[str, dict[Setting, list[str]]] = {}
+    for name, measure in measures.items():
+        params = measure.params
+        by_missing.setdefault(params["missing"], {}).setdefault((params["n"], params["wn"]), []).append(name)
+    values = {}
+    for missing, settings in by_missing.items():
+        scores = campaign_scores(pairs, list(settings), missing)
+        for columns, names in zip(scores, settings.values(), strict=True):
+            fields = dict(zip(("r_priority", "s_priority", "r_relatedness", "s_relatedness"), columns.T, strict=True))
+            fields["f_priority"] = np.atleast_1d(f_alpha(fields["r_priority"], fields["s_priority"]))
+            fields["f_relatedness"] = np.atleast_1d(f_alpha(fields["r_relatedness"], fields["s_relatedness"]))
+            for name in names:
+                values[name] = fields[measures[name].spec.field]
+    return values
 
 
 def _batched(pairs: Sequence[tuple[Organization, Organization]], constants: list[float | None],
@@ -299,10 +333,11 @@ def _views_scores(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels,
 # ------------------------------------------------------------------------------------------------ priority
 class _Plane:
     """Each pair's occurrences on the (x level, other level) plane, for two-way dominance sums (eq. 3 for
-    documents occurring once): a grid of ranks per pair holding occurrence counts, in padded blocks of pairs
-    of one grid shape, whose prefix sums weighted by a setting's level weights give every occurrence the
-    weight below-left plus above-right of it; pairs whose grid would be large go through
-    :func:`dominance_sums` one by one."""
+    documents occurring once). Per pair a grid of ranks (x level × other level) holds, per x level, how many
+    of its occurrences lie strictly lower and strictly higher on the other side than each other level (counts
+    summed along the other axis once, in integers, for every setting), in padded blocks of pairs of one grid
+    shape; a setting's weights then need one cumulative sum along x levels each way. Pairs whose grid would
+    be large go through :func:`dominance_sums` one by one."""
 
     def __init__(self, x: _Rows, levels: _Levels, other_level: np.ndarray):
         n_pairs = len(levels.n_rows)
@@ -313,23 +348,28 @@ class _Plane:
         nx, ny, n_rows = np.diff(levels.first), np.diff(y_first), levels.n_rows
         self.row_first = np.r_[0, np.cumsum(n_rows)]
         shape_x, shape_y = _rounded(nx), _rounded(ny)
-        self.large = np.flatnonzero((shape_x * shape_y > np.maximum(16 * n_rows, 4096)) & (n_rows > 0))
-        small = (n_rows > 0) & (shape_x * shape_y <= np.maximum(16 * n_rows, 4096))
+        fits = shape_x * shape_y <= np.maximum(16 * n_rows, 4096)
+        self.large = np.flatnonzero(~fits & (n_rows > 0))
         shapes = shape_x * (1 << 32) + shape_y
-        self.blocks = []  # (grid shape, rows, pair of each row in the block, groups, their block pair, counts)
-        for shape in np.unique(shapes[small]).tolist():
-            grid_shape = (shape >> 32) + 1, (shape & 0xFFFFFFFF) + 1  # a zero row and column beyond the ends
-            members = np.flatnonzero(small & (shapes == shape))
-            per_block = max(_CELLS // (grid_shape[0] * grid_shape[1]), 1)
+        self.blocks = []  # (rows, their pair in the block, groups, their pair in the block, lower, higher counts)
+        for shape in np.unique(shapes[fits & (n_rows > 0)]).tolist():
+            # x level rank r at row r + 1 of the grid: a zero row before the first level and after the last
+            size_x, size_y = (shape >> 32) + 2, shape & 0xFFFFFFFF
+            members = np.flatnonzero(fits & (n_rows > 0) & (shapes == shape))
+            per_block = max(_CELLS // (size_x * size_y), 1)
             for start in range(0, len(members), per_block):
                 block = members[start:start + per_block]
                 rows = relations._expand(self.row_first[block], n_rows[block])
                 local = np.repeat(np.arange(len(block)), n_rows[block])
-                counts = np.bincount((local * grid_shape[0] + self.rx[rows]) * grid_shape[1] + self.ry[rows],
-                                     minlength=len(block) * grid_shape[0] * grid_shape[1])
+                counts = np.bincount((local * size_x + self.rx[rows] + 1) * size_y + self.ry[rows],
+                                     minlength=len(block) * size_x * size_y).reshape(len(block), size_x, size_y)
+                lower = np.zeros(counts.shape, dtype=np.int32)  # [., ., j]: occurrences at other ranks < j
+                np.cumsum(counts[:, :, :-1], axis=2, out=lower[:, :, 1:])
+                higher = np.zeros(counts.shape, dtype=np.int32)  # at other ranks > j
+                np.cumsum(counts[:, :, :0:-1], axis=2, out=higher[:, :, -2::-1])
                 groups = relations._expand(levels.first[block], nx[block])
-                self.blocks.append((grid_shape, rows, local, groups, np.repeat(np.arange(len(block)), nx[block]),
-                                    counts.reshape(len(block), *grid_shape)))
+                self.blocks.append((rows, local, groups, np.repeat(np.arange(len(block)), nx[block]), lower,
+                                    higher))
 
     def agreement(self, level_weight: np.ndarray) -> np.ndarray:
         """Per row, the weight (``level_weight`` per (pair, level) group) of its pair's rows strictly below it
@@ -340,14 +380,14 @@ class _Plane:
             rows = slice(self.row_first[p], self.row_first[p + 1])
             lower, upper = dominance_sums(rx[rows], ry[rows], level_weight[levels.inverse[rows]])
             agree[rows] = lower[0] + upper[0]
-        for (size_x, _), rows, local, groups, group_block, counts in self.blocks:
-            weight = np.zeros(counts.shape[:2])
-            weight[group_block, levels.rank_of(groups)] = level_weight[groups]
-            grid = counts * weight[:, :, None]
-            lower = np.zeros_like(grid)
-            lower[:, 1:, 1:] = grid[:, :-1, :-1].cumsum(axis=1).cumsum(axis=2)
-            upper = grid[:, ::-1, ::-1].cumsum(axis=1).cumsum(axis=2)[:, ::-1, ::-1]
-            agree[rows] = lower[local, rx[rows], ry[rows]] + upper[local, rx[rows] + 1, ry[rows] + 1]
+        for rows, local, groups, group_block, lower, higher in self.blocks:
+            weight = np.zeros(lower.shape[:2])
+            weight[group_block, levels.rank_of(groups) + 1] = level_weight[groups]
+            below = lower * weight[:, :, None]  # x levels above the row's are the grid rows before it
+            np.cumsum(below, axis=1, out=below)
+            above = higher * weight[:, :, None]
+            np.cumsum(above[:, ::-1], axis=1, out=above[:, ::-1])
+            agree[rows] = below[local, rx[rows], ry[rows]] + above[local, rx[rows] + 2, ry[rows]]
         return agree
 
 
