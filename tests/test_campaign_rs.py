@@ -108,3 +108,61 @@ def test_errors_are_the_per_pair_engines():
     with pytest.raises(ParameterError, match="unlimited tail"):
         campaign_scores([(gold, output)], [(None, None)])
     assert campaign_scores([], [(10, 0.8)]).shape == (1, 0, 4)
+
+
+def _filtering(positive, pool):
+    return Organization.from_filtering(positive, [d for d in pool[12:] if d not in positive])
+
+
+RS_MEASURES = ["R≺(n=10, wn=0.8)", "S≺(n=10, wn=0.8)", "R∼(n=10, wn=0.8)", "S∼(n=10, wn=0.8)", "F≺(n=2, wn=0.5)",
+               "F∼(n=2, wn=0.5)", "R≺(n=10, wn=0.8, missing=singleton)", "S∼(n=3, wn=0.9, missing=replab)",
+               "F≺(n=10, wn=0.8, missing=replab)"]
+
+
+@pytest.mark.filterwarnings("ignore::workbench.data.campaign.MissingTopicsWarning")
+@pytest.mark.parametrize("missing_topics", ["zero", "skip"])
+def test_a_campaign_of_mixed_tasks_scores_what_evaluate_scores_pair_by_pair(missing_topics, monkeypatch):
+    # One campaign mixing a ranking task, a clustering, a filtering and a general organization with overlap
+    # (through the per-pair engine), runs lacking topics, every missing policy, several settings at once.
+    from workbench import evaluate
+    from workbench.data import Campaign
+
+    rng = random.Random(7)
+    pool = [f"d{i}" for i in range(30)]
+
+    def clustering():
+        docs = rng.sample(pool, 20)
+        return Organization.from_clustering([docs[:7], docs[7:9], docs[9:]], rest=[d for d in pool if d not in docs])
+
+    gold = {"rank": Organization.from_graded({d: rng.randint(0, 3) for d in rng.sample(pool, 12)}),
+            "cluster": clustering(),
+            "filter": Organization.from_filtering(pool[:8], pool[8:20]),
+            "overlap": Organization.parse("d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}")}
+    runs = {f"sys{s}": {"rank": Organization.from_ranking(rng.sample(pool, 15)), "cluster": clustering(),
+                        "filter": _filtering(rng.sample(pool, 10), pool),
+                        "overlap": Organization.parse("{d6 d7}\nd4 {d4 d5} {d6 d1}\nd1 {d2 d3 d4}")}
+            for s in range(3)}
+    del runs["sys1"]["cluster"], runs["sys2"]["rank"]
+    batched = []
+    original = campaign_rs._batched
+    monkeypatch.setattr(campaign_rs, "_batched", lambda pairs, *rest: batched.append(len(pairs)) or original(pairs,
+                                                                                                          *rest))
+    frame = Campaign(gold, runs).evaluate(RS_MEASURES, missing_topics=missing_topics, progress=False)
+    assert batched == [7, 7, 7]  # per missing policy: the 7 pairs without overlap in one pass, the 3 others alone
+    assert len(frame) == len(RS_MEASURES) * (10 if missing_topics == "skip" else 12)
+    for (system, topic), rows in frame.groupby(["system", "topic"], sort=False):
+        got = dict(zip(rows.measure, rows.value, strict=True))
+        if topic not in runs[system]:
+            assert set(got.values()) == {0.0}
+            continue
+        expected = evaluate(gold[topic], runs[system][topic], RS_MEASURES)
+        assert got == pytest.approx(expected, abs=1e-12, rel=0)
+
+
+def test_a_bad_setting_raises_the_located_error_of_the_topic_by_topic_loop():
+    from workbench.data import Campaign, CampaignError
+
+    gold = {"q1": Organization.from_graded({"d1": 1})}
+    campaign = Campaign(gold, {"sys": {"q1": Organization.from_ranking(["d1"])}})
+    with pytest.raises(CampaignError, match="system 'sys', topic 'q1'.*unlimited tail"):
+        campaign.evaluate(["R≺"], progress=False)
