@@ -99,6 +99,21 @@ def test_rankings_against_graded_golds_and_rankings(seed):
     np.testing.assert_allclose(got, _per_pair(pairs, chosen, "tail"), rtol=0, atol=1e-12)
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(organizations(), max_size=4), st.lists(organizations(overlap=False), max_size=3))
+def test_encoded_organizations_come_back_whole(some, more):
+    # What a distributed campaign ships: the organizations rebuilt from the arrays are the same, occurrence
+    # arrays included; overlap is flagged.
+    orgs = some + more + [Organization.from_graded({"d1": 2, "d2": 1}), Organization.from_ranking(["x", "y"])]
+    encoded = campaign_rs.Encoded.of(orgs)
+    for i, org in enumerate(orgs):
+        back = encoded.organization(i)
+        assert back == org
+        for got, expected in zip(back.occurrences, org.occurrences, strict=True):
+            np.testing.assert_array_equal(got, expected)
+        assert encoded.overlapping[i] == (len(org.documents) < len(org.occurrences.document))
+
+
 def test_errors_are_the_per_pair_engines():
     gold, output = Organization.from_graded({"d1": 1}), Organization.from_ranking(["d1"])
     with pytest.raises(ParameterError, match="missing must be one of"):
@@ -144,9 +159,9 @@ def test_a_campaign_of_mixed_tasks_scores_what_evaluate_scores_pair_by_pair(miss
             for s in range(3)}
     del runs["sys1"]["cluster"], runs["sys2"]["rank"]
     batched = []
-    original = campaign_rs._batched
-    monkeypatch.setattr(campaign_rs, "_batched", lambda pairs, *rest: batched.append(len(pairs)) or original(pairs,
-                                                                                                          *rest))
+    original = campaign_rs._batched_encoded
+    monkeypatch.setattr(campaign_rs, "_batched_encoded",
+                        lambda encoded, pairs, *rest: batched.append(len(pairs)) or original(encoded, pairs, *rest))
     frame = Campaign(gold, runs).evaluate(RS_MEASURES, missing_topics=missing_topics, progress=False)
     assert batched == [7, 7, 7]  # per missing policy: the 7 pairs without overlap in one pass, the 3 others alone
     assert len(frame) == len(RS_MEASURES) * (10 if missing_topics == "skip" else 12)

@@ -22,6 +22,7 @@ which handles overlap; this kernel does not. Several (n, W_n) settings in one ca
 and lookup: only the weights, the grids' prefix sums and the sums of shares are per setting.
 
     >>> from workbench.model import Organization
+from workbench.model.organization import Occurrences
     >>> gold = Organization.from_graded({"d1": 2, "d2": 1, "d3": 1})
     >>> runs = [Organization.from_ranking(["d2", "d1", "d4"]), Organization.from_ranking(["d1", "d3"])]
     >>> scores = campaign_scores([(gold, run) for run in runs], [(10, 0.8)])
@@ -43,6 +44,7 @@ from workbench.metrics.dominance import dominance_sums
 from workbench.metrics.registry import Measure
 from workbench.metrics.reliability import MISSING_POLICIES, discount_constant, reliability_sensitivity
 from workbench.model import Organization
+from workbench.model.organization import Occurrences
 
 _CELLS = 1 << 22  # entries of the largest padded block (grids or cumulative sums) built at once
 Setting = tuple[float | None, float | None]  # (n, W_n); (None, None) weighs every occurrence the same
@@ -75,6 +77,61 @@ class _Rows:
                      np.r_[self.cluster, first_cluster + np.arange(len(pair))][order], self.n_levels, self.finite)
 
 
+@dataclass(frozen=True)
+class Encoded:
+    """Organizations as compact arrays, what the kernel reads (and what a distributed campaign ships instead of
+    pickled frozensets): their occurrences concatenated (``doc`` codes into ``names``, ``level``, ``cluster``),
+    and per organization its first occurrence (``starts``, one bound more), number of levels, whether it is
+    finite, whether a document occurs twice (``overlapping``) and its ``grades``."""
+
+    names: np.ndarray
+    doc: np.ndarray
+    level: np.ndarray
+    cluster: np.ndarray
+    starts: np.ndarray
+    n_levels: np.ndarray
+    finite: np.ndarray
+    overlapping: np.ndarray
+    grades: tuple
+
+    @classmethod
+    def of(cls, organizations: Sequence[Organization]) -> Encoded:
+        import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
+
+        occurrences = [org.occurrences for org in organizations]
+        lengths = np.fromiter((len(o.document) for o in occurrences), dtype=np.int64, count=len(occurrences))
+        starts = np.r_[0, np.cumsum(lengths)]
+        documents = np.concatenate([o.document for o in occurrences]) if occurrences else np.zeros(0, dtype=object)
+        codes, names = pd.factorize(documents)
+        codes = codes.astype(np.int64)
+        owner = np.repeat(np.arange(len(organizations)), lengths)
+        keys = np.sort(owner * max(len(names), 1) + codes)
+        overlapping = np.zeros(len(organizations), dtype=bool)
+        overlapping[keys[1:][keys[1:] == keys[:-1]] // max(len(names), 1)] = True
+        return cls(np.asarray(names, dtype=object), codes,
+                   np.concatenate([o.level for o in occurrences] or [np.zeros(0, np.int64)]).astype(np.int64),
+                   np.concatenate([o.cluster for o in occurrences] or [np.zeros(0, np.int64)]).astype(np.int64),
+                   starts, np.array([len(org.levels) for org in organizations], dtype=np.int64),
+                   np.array([org.finite for org in organizations], dtype=bool), overlapping,
+                   tuple(org.grades for org in organizations))
+
+    def organization(self, i: int) -> Organization:
+        """Organization ``i`` again (its occurrences arrays cached as they were read)."""
+        span = slice(self.starts[i], self.starts[i + 1])
+        docs, level, cluster = self.names[self.doc[span]], self.level[span], self.cluster[span]
+        n_levels = int(self.n_levels[i])
+        in_levels = level < n_levels
+        bounds = np.flatnonzero(np.diff(cluster[in_levels])) + 1 if in_levels.any() else np.zeros(0, np.int64)
+        members = np.split(docs[in_levels], bounds) if in_levels.any() else []
+        levels = [[] for _ in range(n_levels)]
+        for first, group in zip(np.r_[0, bounds].tolist(), members, strict=False):
+            levels[int(level[in_levels][first])].append(frozenset(group.tolist()))
+        rest = frozenset(docs[~in_levels].tolist()) if self.finite[i] else None
+        org = Organization(tuple(tuple(one) for one in levels), rest, self.grades[i])
+        org.__dict__["occurrences"] = Occurrences(docs, level, cluster)  # as computed where it was encoded
+        return org
+
+
 def campaign_scores(pairs: Sequence[tuple[Organization, Organization]], settings: Sequence[Setting],
                     missing: str = "tail") -> np.ndarray:
     """R≺ S≺ R∼ S∼ (last axis) of every (gold, output) pair under every (n, W_n) setting: shape
@@ -84,6 +141,22 @@ def campaign_scores(pairs: Sequence[tuple[Organization, Organization]], settings
     setting with one of n and W_n, an unlimited side without n) are the per-pair engine's, raised on the first
     pair that has them.
     """
+    index: dict[int, int] = {}
+    organizations: list[Organization] = []
+    for pair in pairs:
+        for org in pair:
+            if id(org) not in index:
+                index[id(org)] = len(organizations)
+                organizations.append(org)
+    which = np.array([[index[id(org)] for org in pair] for pair in pairs], dtype=np.int64).reshape(-1, 2)
+    return encoded_scores(Encoded.of(organizations), which, settings, missing, organizations.__getitem__)
+
+
+def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setting], missing: str = "tail",
+                   organization=None) -> np.ndarray:
+    """:func:`campaign_scores` of the pairs (gold, output) of organizations ``encoded`` (indices, n × 2);
+    ``organization(i)`` gives organization i for the pairs the per-pair engine scores (default: rebuilt from
+    the arrays)."""
     if missing not in MISSING_POLICIES:
         raise ParameterError(f"missing must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}",
                              parameter="missing")
@@ -94,19 +167,19 @@ def campaign_scores(pairs: Sequence[tuple[Organization, Organization]], settings
                                  f"wn={wn!r}", parameter="wn" if n is not None else "n")
         constants.append(None if n is None else discount_constant(n, wn))
     out = np.zeros((len(settings), len(pairs), 4))
-    if not pairs or not settings:
+    if not len(pairs) or not settings:
         return out
-    overlapping = {id(org): len(org.documents) < len(org.occurrences.document) for pair in pairs for org in pair}
-    unweighted_needs = any(c is None for c in constants)
-    alone = np.array([overlapping[id(g)] or overlapping[id(o)]
-                      or (unweighted_needs and not (g.finite and o.finite)) for g, o in pairs], dtype=bool)
+    organization = organization or encoded.organization
+    alone = encoded.overlapping[pairs].any(axis=1)
+    if any(c is None for c in constants):  # the per-pair engine refuses an unlimited side without n
+        alone |= ~encoded.finite[pairs].all(axis=1)
     for p in np.flatnonzero(alone).tolist():  # overlap (and the per-pair engine's own refusals)
-        gold, output = pairs[p]
+        gold, output = organization(int(pairs[p, 0])), organization(int(pairs[p, 1]))
         for s, (n, wn) in enumerate(settings):
             out[s, p] = _tuple(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
     batched = np.flatnonzero(~alone)
     if len(batched):
-        out[:, batched] = _batched([pairs[p] for p in batched.tolist()], constants, missing)
+        out[:, batched] = _batched_encoded(encoded, pairs[batched], constants, missing)
     return out
 
 
@@ -145,7 +218,14 @@ def measure_values(pairs: Sequence[tuple[Organization, Organization]],
 def _batched(pairs: Sequence[tuple[Organization, Organization]], constants: list[float | None],
              missing: str) -> np.ndarray:
     """R≺ S≺ R∼ S∼ of pairs without overlap, per discount constant: (settings, pairs, 4)."""
-    gold, output, n_docs = _encode(pairs)
+    organizations = [org for pair in pairs for org in pair]
+    which = np.arange(len(organizations)).reshape(-1, 2)
+    return _batched_encoded(Encoded.of(organizations), which, constants, missing)
+
+
+def _batched_encoded(encoded: Encoded, pairs: np.ndarray, constants: list[float | None], missing: str) -> np.ndarray:
+    gold, output = _side(encoded, pairs[:, 0]), _side(encoded, pairs[:, 1])
+    n_docs = len(encoded.names)
     (r_x, r_other), (s_x, s_other) = _aligned(gold, output, n_docs, missing)
     out = np.empty((len(constants), len(pairs), 4))
     for column, (x, other) in enumerate(((r_x, r_other), (s_x, s_other))):
@@ -159,36 +239,14 @@ def _tuple(scores) -> tuple[float, float, float, float]:
 
 
 # ------------------------------------------------------------------------------------------------ encoding
-def _encode(pairs: Sequence[tuple[Organization, Organization]]) -> tuple[_Rows, _Rows, int]:
-    """Both sides of every pair as :class:`_Rows` over one document code, and the number of codes."""
-    import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
-
-    index: dict[int, int] = {}
-    orgs: list[Organization] = []
-    for pair in pairs:
-        for org in pair:
-            if id(org) not in index:
-                index[id(org)] = len(orgs)
-                orgs.append(org)
-    occurrences = [org.occurrences for org in orgs]
-    lengths = np.array([len(o.document) for o in occurrences], dtype=np.int64)
-    starts = np.cumsum(lengths) - lengths
-    codes, names = pd.factorize(np.concatenate([o.document for o in occurrences]))
-    codes = codes.astype(np.int64)
-    level = np.concatenate([o.level for o in occurrences]).astype(np.int64)
-    cluster = np.concatenate([o.cluster for o in occurrences]).astype(np.int64)
-    n_levels = np.array([len(org.levels) for org in orgs], dtype=np.int64)
-    finite = np.array([org.finite for org in orgs], dtype=bool)
-    span = int(cluster.max(initial=0)) + 1
-
-    def side(k: int) -> _Rows:
-        which = np.array([index[id(pair[k])] for pair in pairs], dtype=np.int64)
-        counts = lengths[which]
-        rows = relations._expand(starts[which], counts)
-        pair = np.repeat(np.arange(len(pairs), dtype=np.int64), counts)
-        return _Rows(pair, codes[rows], level[rows], pair * span + cluster[rows], n_levels[which], finite[which])
-
-    return side(0), side(1), len(names)
+def _side(encoded: Encoded, which: np.ndarray) -> _Rows:
+    """One side of every pair: organization ``which[p]`` of ``encoded`` for pair p."""
+    counts = np.diff(encoded.starts)[which]
+    rows = relations._expand(encoded.starts[which], counts)
+    pair = np.repeat(np.arange(len(which), dtype=np.int64), counts)
+    span = int(encoded.cluster.max(initial=0)) + 1
+    return _Rows(pair, encoded.doc[rows], encoded.level[rows], pair * span + encoded.cluster[rows],
+                 encoded.n_levels[which], encoded.finite[which])
 
 
 def _lookup(rows: _Rows, other: _Rows, n_docs: int) -> np.ndarray:
