@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.data.scoring import CampaignError, score_rs, score_topic, topics_text
+from workbench.data.scoring import CampaignError, score_rs_of, score_topic, topics_text
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import WorkbenchError
@@ -230,7 +230,7 @@ class Campaign:
                               chunk_topics=chunk_topics, progress=progress)
             per_topic: list[str] = []
         else:  # R&S of every pair in one campaign-level pass, the rest topic by topic
-            others, per_topic = score_rs(self.gold, self.runs, answered, {name: parse(name) for name in names_left})
+            others, per_topic = score_rs_of(self.gold, self.runs, answered, {name: parse(name) for name in names_left})
         for system, topic in _progress(work, progress and not distributed):
             run = self.runs[system]
             scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}

@@ -22,17 +22,21 @@ raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 import pickle
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from workbench.data.scoring import CampaignError, score_rs, score_topic, topics_text
+from workbench.metrics.campaign_rs import Encoded, encode_pairs
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -59,11 +63,18 @@ class UnpicklableMeasureError(CampaignError):
 
 @dataclass(frozen=True)
 class _Chunk:
-    """What one worker gets: some gold topics, every run's outputs for them, the pairs to score in order."""
+    """What one worker gets: some gold topics, their organizations (the gold's and every run's outputs for them)
+    as compact arrays (:class:`~workbench.metrics.campaign_rs.Encoded`: one table of document names, occurrence
+    arrays; not pickled frozensets), and the pairs to score in order, pair i being organizations ``which[i]``."""
 
-    gold: dict[str, Organization]
-    runs: dict[str, dict[str, Organization]]
+    topics: list[str]
+    organizations: Encoded
     pairs: list[Pair]
+    which: np.ndarray
+
+    def organization(self) -> Callable[[int], Organization]:
+        """Organization i, rebuilt from the arrays on first use (for the measures scored topic by topic)."""
+        return functools.lru_cache(maxsize=None)(self.organizations.organization)
 
 
 @dataclass(frozen=True)
@@ -111,11 +122,13 @@ def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[di
         except UnknownMeasureError as error:
             raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a "
                                 "new name must be registered in a module the workers import") from None
-        out, per_topic = score_rs(chunk.gold, chunk.runs, chunk.pairs, revived)  # R&S of the chunk in one pass
-        for system, topic in chunk.pairs:
+        organization = chunk.organization()
+        # R&S of the whole chunk in one pass, the rest topic by topic
+        out, per_topic = score_rs(chunk.pairs, chunk.organizations, chunk.which, revived, organization)
+        for (system, topic), (gold, output) in zip(chunk.pairs, chunk.which.tolist(), strict=True):
             scores = out.setdefault((system, topic), {})
             if per_topic:
-                computed = score_topic(system, topic, chunk.gold[topic], chunk.runs[system][topic],
+                computed = score_topic(system, topic, organization(gold), organization(output),
                                        [revived[name] for name in per_topic])
                 scores.update({name: computed[str(revived[name])] for name in per_topic})
         return [out[pair] for pair in chunk.pairs]
@@ -161,8 +174,9 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
 
 
 def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) -> _Chunk:
-    return _Chunk({t: gold[t] for t in topics}, {s: {t: run[t] for t in topics if t in run} for s, run in runs.items()},
-                  [pair for topic in topics for pair in by_topic[topic]])
+    pairs = [pair for topic in topics for pair in by_topic[topic]]
+    encoded, which, _ = encode_pairs([(gold[topic], runs[system][topic]) for system, topic in pairs])
+    return _Chunk(topics, encoded, pairs, which)
 
 
 def _run(executor, dask: bool, chunks: list[_Chunk],
@@ -194,7 +208,7 @@ def _run(executor, dask: bool, chunks: list[_Chunk],
             try:
                 scores = future.result()
             except Exception as error:  # the executor's failure: a worker died, the cluster went away
-                lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.gold]
+                lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.topics]
                 raise CampaignInterruptedError(
                     f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}: "
                     f"{error}); gold topic(s) not scored: {topics_text(lost)}; no results were kept, evaluate "

@@ -141,15 +141,8 @@ def campaign_scores(pairs: Sequence[tuple[Organization, Organization]], settings
     setting with one of n and W_n, an unlimited side without n) are the per-pair engine's, raised on the first
     pair that has them.
     """
-    index: dict[int, int] = {}
-    organizations: list[Organization] = []
-    for pair in pairs:
-        for org in pair:
-            if id(org) not in index:
-                index[id(org)] = len(organizations)
-                organizations.append(org)
-    which = np.array([[index[id(org)] for org in pair] for pair in pairs], dtype=np.int64).reshape(-1, 2)
-    return encoded_scores(Encoded.of(organizations), which, settings, missing, organizations.__getitem__)
+    encoded, which, organizations = encode_pairs(pairs)
+    return encoded_scores(encoded, which, settings, missing, organizations.__getitem__)
 
 
 def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setting], missing: str = "tail",
@@ -199,13 +192,35 @@ def measure_values(pairs: Sequence[tuple[Organization, Organization]],
     >>> [round(float(v), 4) for v in values["F≺"]]
     [0.4654]
     """
+    encoded, which, organizations = encode_pairs(pairs)
+    return encoded_measure_values(encoded, which, measures, organizations.__getitem__)
+
+
+def encode_pairs(pairs: Sequence[tuple[Organization, Organization]]) -> tuple[Encoded, np.ndarray,
+                                                                               list[Organization]]:
+    """The distinct organizations of ``pairs`` encoded, each pair as their indices (n × 2), and the list."""
+    index: dict[int, int] = {}
+    organizations: list[Organization] = []
+    for pair in pairs:
+        for org in pair:
+            if id(org) not in index:
+                index[id(org)] = len(organizations)
+                organizations.append(org)
+    which = np.array([[index[id(org)] for org in pair] for pair in pairs], dtype=np.int64).reshape(-1, 2)
+    return Encoded.of(organizations), which, organizations
+
+
+def encoded_measure_values(encoded: Encoded, pairs: np.ndarray, measures: Mapping[str, Measure],
+                           organization=None) -> dict[str, np.ndarray]:
+    """:func:`measure_values` of the pairs (indices, n × 2) of organizations ``encoded``; ``organization`` as
+    :func:`encoded_scores` takes it."""
     by_missing: dict[str, dict[Setting, list[str]]] = {}
     for name, measure in measures.items():
         params = measure.params
         by_missing.setdefault(params["missing"], {}).setdefault((params["n"], params["wn"]), []).append(name)
     values = {}
     for missing, settings in by_missing.items():
-        scores = campaign_scores(pairs, list(settings), missing)
+        scores = encoded_scores(encoded, pairs, list(settings), missing, organization)
         for columns, names in zip(scores, settings.values(), strict=True):
             fields = dict(zip(("r_priority", "s_priority", "r_relatedness", "s_relatedness"), columns.T, strict=True))
             fields["f_priority"] = np.atleast_1d(f_alpha(fields["r_priority"], fields["s_priority"]))
