@@ -181,3 +181,23 @@ def test_a_bad_setting_raises_the_located_error_of_the_topic_by_topic_loop():
     campaign = Campaign(gold, {"sys": {"q1": Organization.from_ranking(["d1"])}})
     with pytest.raises(CampaignError, match="system 'sys', topic 'q1'.*unlimited tail"):
         campaign.evaluate(["R≺"], progress=False)
+
+
+def test_array_backed_runs_are_encoded_without_their_organizations():
+    # Runs read as arrays (RankedRun, trec_eval's ties) reach the kernel as arrays of names; values as evaluate's
+    # on the organizations the run builds; errors keep their location.
+    from workbench import evaluate
+    from workbench.data import Campaign, CampaignError
+
+    rng = random.Random(3)
+    pool = [f"d{i}" for i in range(60)]
+    qrels = {f"q{t}": {d: rng.randint(0, 3) for d in rng.sample(pool, 20)} for t in range(4)}
+    runs = {f"s{s}": {t: {d: rng.random() for d in rng.sample(pool, 30)} for t in qrels} for s in range(3)}
+    campaign = Campaign.from_dicts(qrels, runs)
+    frame = campaign.evaluate(RS_MEASURES, progress=False)
+    for (system, topic), rows in frame.groupby(["system", "topic"], sort=False):
+        expected = evaluate(campaign.gold[topic], campaign.runs[system][topic], RS_MEASURES)
+        assert dict(zip(rows.measure, rows.value, strict=True)) == pytest.approx(expected, abs=1e-12, rel=0)
+    with pytest.raises(CampaignError, match="system 's0', topic 'q0'.*unlimited tail"):
+        Campaign.from_dicts(qrels, {"s0": {"q0": {"d1": 1.0}}}).evaluate(["R≺"], missing_topics="skip",
+                                                                           progress=False)

@@ -186,6 +186,10 @@ class Campaign:
         when some topic was missing or dropped, in a :class:`MissingTopicsWarning`. ``progress`` shows a
         tqdm bar when the work lasts more than a second.
 
+        R≺ S≺ R∼ S∼ F≺ F∼ are scored for every (system, topic) at once, by the campaign-level kernel
+        (:mod:`workbench.metrics.campaign_rs`; several (n, W_n) settings share its counts), equal to
+        :func:`workbench.reliability_sensitivity` on each pair to rounding (1e-12).
+
         ``executor`` spreads the work: a :class:`concurrent.futures.Executor` (``ProcessPoolExecutor()`` for
         the local cores) or a ``dask.distributed.Client`` (``pip install workbench[distributed]``) receives
         chunks of ``chunk_topics`` gold topics (default: a few chunks per worker) for the measures scored topic

@@ -1,11 +1,14 @@
 """A campaign scored on other processes or machines: :meth:`Campaign.evaluate` with ``executor=``.
 
 The gold topics are cut into chunks; each chunk travels once, with the gold organizations of its topics and
-every run's outputs for them, to a worker that scores it with the very loop the serial run uses (so values
-are identical bit for bit), and the rows are put back in the serial order. The measures travel once per
-chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with
-``broadcast=True``; the chunks are scattered too, straight to the workers rather than through the
-scheduler). Built-in measures travel by name; a measure registered in the session (a custom one) travels
+every run's outputs for them as compact arrays (:class:`~workbench.metrics.campaign_rs.Encoded`: one table
+of document names and occurrence arrays, not pickled frozensets), to a worker that scores it as the serial
+run does: the R&S measures of the whole chunk in one campaign-level pass, whose value for a pair does not
+depend on the other pairs scored with it, the other measures topic by topic on organizations rebuilt from
+the arrays (so values are identical bit for bit); the rows are put back in the serial order. The measures
+travel once per chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster
+(scattered with ``broadcast=True``; the chunks are scattered too, straight to the workers rather than through
+the scheduler). Built-in measures travel by name; a measure registered in the session (a custom one) travels
 with its compute function, which must pickle. A worker lost mid-campaign (its scattered chunks with it)
 raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is returned.
 
@@ -35,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.data.scoring import CampaignError, score_rs, score_topic, topics_text
+from workbench.data.scoring import CampaignError, output_of, score_rs, score_topic, topics_text
 from workbench.metrics.campaign_rs import Encoded, encode_pairs
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
@@ -175,7 +178,7 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
 
 def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) -> _Chunk:
     pairs = [pair for topic in topics for pair in by_topic[topic]]
-    encoded, which, _ = encode_pairs([(gold[topic], runs[system][topic]) for system, topic in pairs])
+    encoded, which, _ = encode_pairs([(gold[topic], output_of(runs[system], topic)) for system, topic in pairs])
     return _Chunk(topics, encoded, pairs, which)
 
 

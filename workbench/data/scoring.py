@@ -9,6 +9,7 @@ their values and errors are the same.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from workbench.errors import WorkbenchError
@@ -70,5 +71,19 @@ def score_rs_of(gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str
 
     if not pairs or not any(is_rs_measure(measure) for measure in measures.values()):
         return {}, list(measures)
-    encoded, which, organizations = encode_pairs([(gold[topic], runs[system][topic]) for system, topic in pairs])
-    return score_rs(pairs, encoded, which, measures, organizations.__getitem__)
+    try:
+        encoded, which, _ = encode_pairs([(gold[topic], output_of(runs[system], topic)) for system, topic in pairs])
+    except WorkbenchError:  # a topic a run refuses (a document ranked twice): the loop locates the error
+        return {}, list(measures)
+    return score_rs(pairs, encoded, which, measures, functools.lru_cache(maxsize=None)(encoded.organization))
+
+
+def output_of(run: Mapping[str, Organization], topic: str):
+    """A run's output for a topic as the campaign kernel reads it: a ranking held as arrays (a TREC run read
+    with trec_eval's ties) as the array of its document names, without building its Organization; any other
+    output as its Organization."""
+    from workbench.data.trec.ranked import RankedRun
+
+    if isinstance(run, RankedRun) and run.ties == "trec_eval":
+        return run.ids.strings()[run.span(topic)]
+    return run[topic]

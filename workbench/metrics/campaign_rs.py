@@ -95,10 +95,13 @@ class Encoded:
     grades: tuple
 
     @classmethod
-    def of(cls, organizations: Sequence[Organization]) -> Encoded:
+    def of(cls, organizations: Sequence[Organization | np.ndarray]) -> Encoded:
+        """Each item an Organization, or a ranking given as the array of its document names in rank order (one
+        document per level over an unlimited tail, as :meth:`Organization.from_ranking` reads it): what
+        array-backed runs (:class:`~workbench.data.trec.ranked.RankedRun`) hold, encoded without building it."""
         import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
 
-        occurrences = [org.occurrences for org in organizations]
+        occurrences = [_Ranking(org) if isinstance(org, np.ndarray) else org.occurrences for org in organizations]
         lengths = np.fromiter((len(o.document) for o in occurrences), dtype=np.int64, count=len(occurrences))
         starts = np.r_[0, np.cumsum(lengths)]
         documents = np.concatenate([o.document for o in occurrences]) if occurrences else np.zeros(0, dtype=object)
@@ -111,9 +114,12 @@ class Encoded:
         return cls(np.asarray(names, dtype=object), codes,
                    np.concatenate([o.level for o in occurrences] or [np.zeros(0, np.int64)]).astype(np.int64),
                    np.concatenate([o.cluster for o in occurrences] or [np.zeros(0, np.int64)]).astype(np.int64),
-                   starts, np.array([len(org.levels) for org in organizations], dtype=np.int64),
-                   np.array([org.finite for org in organizations], dtype=bool), overlapping,
-                   tuple(org.grades for org in organizations))
+                   starts, np.array([len(o.level) if isinstance(o, _Ranking) else len(org.levels)
+                                     for o, org in zip(occurrences, organizations, strict=True)], dtype=np.int64),
+                   np.array([not isinstance(o, _Ranking) and org.finite
+                             for o, org in zip(occurrences, organizations, strict=True)], dtype=bool), overlapping,
+                   tuple(None if isinstance(o, _Ranking) else org.grades
+                         for o, org in zip(occurrences, organizations, strict=True)))
 
     def organization(self, i: int) -> Organization:
         """Organization ``i`` again (its occurrences arrays cached as they were read)."""
@@ -130,6 +136,14 @@ class Encoded:
         org = Organization(tuple(tuple(one) for one in levels), rest, self.grades[i])
         org.__dict__["occurrences"] = Occurrences(docs, level, cluster)  # as computed where it was encoded
         return org
+
+
+class _Ranking(Occurrences):
+    """The occurrences of a ranking given as its document names: level and cluster are the rank."""
+
+    def __new__(cls, names: np.ndarray):
+        rank = np.arange(len(names), dtype=np.int64)
+        return super().__new__(cls, np.asarray(names, dtype=object), rank, rank)
 
 
 def campaign_scores(pairs: Sequence[tuple[Organization, Organization]], settings: Sequence[Setting],
