@@ -111,9 +111,10 @@ class Encoded:
         keys = np.sort(owner * max(len(names), 1) + codes)
         overlapping = np.zeros(len(organizations), dtype=bool)
         overlapping[keys[1:][keys[1:] == keys[:-1]] // max(len(names), 1)] = True
-        return cls(np.asarray(names, dtype=object), codes,
-                   np.concatenate([o.level for o in occurrences] or [np.zeros(0, np.int64)]).astype(np.int64),
-                   np.concatenate([o.cluster for o in occurrences] or [np.zeros(0, np.int64)]).astype(np.int64),
+        compact = np.int32 if max(len(names), len(documents)) < 2**31 else np.int64  # half the bytes to ship
+        return cls(np.asarray(names, dtype=object), codes.astype(compact),
+                   np.concatenate([o.level for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
+                   np.concatenate([o.cluster for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
                    starts, np.array([len(o.level) if isinstance(o, _Ranking) else len(org.levels)
                                      for o, org in zip(occurrences, organizations, strict=True)], dtype=np.int64),
                    np.array([not isinstance(o, _Ranking) and org.finite
@@ -134,7 +135,8 @@ class Encoded:
             levels[int(level[in_levels][first])].append(frozenset(group.tolist()))
         rest = frozenset(docs[~in_levels].tolist()) if self.finite[i] else None
         org = Organization(tuple(tuple(one) for one in levels), rest, self.grades[i])
-        org.__dict__["occurrences"] = Occurrences(docs, level, cluster)  # as computed where it was encoded
+        # as computed where it was encoded
+        org.__dict__["occurrences"] = Occurrences(docs, level.astype(np.int64), cluster.astype(np.int64))
         return org
 
 
@@ -274,8 +276,8 @@ def _side(encoded: Encoded, which: np.ndarray) -> _Rows:
     rows = relations._expand(encoded.starts[which], counts)
     pair = np.repeat(np.arange(len(which), dtype=np.int64), counts)
     span = int(encoded.cluster.max(initial=0)) + 1
-    return _Rows(pair, encoded.doc[rows], encoded.level[rows], pair * span + encoded.cluster[rows],
-                 encoded.n_levels[which], encoded.finite[which])
+    return _Rows(pair, encoded.doc[rows].astype(np.int64), encoded.level[rows].astype(np.int64),
+                 pair * span + encoded.cluster[rows], encoded.n_levels[which], encoded.finite[which])
 
 
 def _lookup(rows: _Rows, other: _Rows, n_docs: int) -> np.ndarray:
@@ -384,11 +386,11 @@ def _sums(group: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(group, values, minlength=n).astype(float, copy=False)
 
 
-def _score(rows: _Rows, weight: np.ndarray, holds: np.ndarray, tail: np.ndarray,
+def _score(rows: _Rows, weight: np.ndarray, holds: np.ndarray, x_mass: np.ndarray, tail: np.ndarray,
            tail_holds: np.ndarray | float) -> np.ndarray:
-    """Per pair (Σ w·holds + tail·tail_holds) / (Σ w + tail), 0 for a pair without mass
+    """Per pair (Σ w·holds + tail·tail_holds) / (Σ w + tail), Σ w being ``x_mass``; 0 for a pair without mass
     (:meth:`relations.Shares.score`: the total summed as the weights are, so that shares of 1 give 1)."""
-    total = _sums(rows.pair, weight, len(tail)) + tail
+    total = x_mass + tail
     held = _sums(rows.pair, weight * holds, len(tail)) + tail * tail_holds
     return np.divide(held, total, out=np.zeros(len(tail)), where=total != 0)
 
@@ -412,8 +414,9 @@ def _views_scores(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels,
         x_mass = _sums(x.pair, weight, n_pairs)
         held = _sums(x.pair, weight * prioritised, n_pairs)
         tail_holds = np.divide(held, x_mass, out=np.zeros(n_pairs), where=x_mass > 0)
-        out[s, :, 0] = _score(x, weight, relations._share(agree, related[levels.inverse]), tail, tail_holds)
-        out[s, :, 1] = _score(x, weight, related_holds, tail, (tail > 0).astype(float))
+        holds = relations._share(agree, related[levels.inverse])
+        out[s, :, 0] = _score(x, weight, holds, x_mass, tail, tail_holds)
+        out[s, :, 1] = _score(x, weight, related_holds, x_mass, tail, (tail > 0).astype(float))
     return out
 
 
