@@ -457,9 +457,12 @@ class _Plane:
                 np.cumsum(counts[:, :, :-1], axis=2, out=lower[:, :, 1:])
                 higher = np.zeros(counts.shape, dtype=np.int32)  # at other ranks > j
                 np.cumsum(counts[:, :, :0:-1], axis=2, out=higher[:, :, -2::-1])
+                # Other rank major, x levels contiguous: the sums run along x levels, setting after setting.
+                lower, higher = (np.ascontiguousarray(a.transpose(0, 2, 1), dtype=float) for a in (lower, higher))
                 groups = relations._expand(levels.first[block], nx[block])
-                self.blocks.append((rows, local, groups, np.repeat(np.arange(len(block)), nx[block]), lower,
-                                    higher))
+                slot = np.repeat(np.arange(len(block)), nx[block]) * size_x + levels.rank_of(groups) + 1
+                at = (local * size_y + self.ry[rows]) * size_x + self.rx[rows]  # the row's cell, read below it
+                self.blocks.append((rows, groups, slot, at, lower, higher))
 
     def agreement(self, level_weight: np.ndarray) -> np.ndarray:
         """Per row, the weight (``level_weight`` per (pair, level) group) of its pair's rows strictly below it
@@ -470,14 +473,15 @@ class _Plane:
             rows = slice(self.row_first[p], self.row_first[p + 1])
             lower, upper = dominance_sums(rx[rows], ry[rows], level_weight[levels.inverse[rows]])
             agree[rows] = lower[0] + upper[0]
-        for rows, local, groups, group_block, lower, higher in self.blocks:
-            weight = np.zeros(lower.shape[:2])
-            weight[group_block, levels.rank_of(groups) + 1] = level_weight[groups]
-            below = lower * weight[:, :, None]  # x levels above the row's are the grid rows before it
-            np.cumsum(below, axis=1, out=below)
-            above = higher * weight[:, :, None]
-            np.cumsum(above[:, ::-1], axis=1, out=above[:, ::-1])
-            agree[rows] = below[local, rx[rows], ry[rows]] + above[local, rx[rows] + 2, ry[rows]]
+        for rows, groups, slot, at, lower, higher in self.blocks:
+            n_block, _, size_x = lower.shape
+            weight = np.zeros((n_block, 1, size_x))
+            weight.ravel()[slot] = level_weight[groups]
+            below = lower * weight  # x levels above the row's: the grid columns before its own
+            np.cumsum(below, axis=2, out=below)
+            above = higher * weight  # x levels below the row's: the columns after the next one
+            np.cumsum(above[:, :, ::-1], axis=2, out=above[:, :, ::-1])
+            agree[rows] = below.ravel()[at] + above.ravel()[at + 2]
         return agree
 
 
