@@ -164,7 +164,7 @@ def executors(fresh, measures: list[str], chunk_topics: int | None) -> None:
     print(f"{'':30} {'start-up':>9} {'evaluate':>9} {'speed-up':>9} {'CPU':>9} {'CPU/serial':>10}")
     for label, startup, elapsed, cpu in rows:
         print(f"{label:30} {startup:8.2f}s {elapsed:8.2f}s {serial_time / elapsed:8.2f}× {cpu:8.2f}s "
-              f"{cpu / rows[0][3]:9.2f}×")
+              f"{cpu / max(rows[0][3], 1e-9):9.2f}×")
     print(f"(every executor's results equal the serial ones bit for bit; load average now {load()})")
 
 
