@@ -23,6 +23,12 @@ SETTINGS = [(10, 0.8), (1, 0.5), (1e6, 1e-6), (3.5, 0.3), (100, 0.95)]
 STEEP = [(2, 0.999998), (1, 1 - 1e-6), (1e6, 1 - 1e-6)]
 
 
+def _segmented(pairs, constants, missing):
+    """The segmented pass alone, on pairs without overlap."""
+    encoded, which, _ = campaign_rs.encode_pairs(pairs)
+    return campaign_rs._batched_encoded(encoded, which, constants, missing)
+
+
 def _per_pair(pairs, chosen, missing):
     return np.array([[[getattr(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing), field)
                        for field in ("r_priority", "s_priority", "r_relatedness", "s_relatedness")]
@@ -47,7 +53,7 @@ def test_the_segmented_pass_equals_the_per_pair_engine(missing, pairs, chosen):
     if not pairs:
         return
     constants = [campaign_rs.discount_constant(n, wn) for n, wn in chosen]
-    got = campaign_rs._batched(pairs, constants, missing)
+    got = _segmented(pairs, constants, missing)
     np.testing.assert_allclose(got, _per_pair(pairs, chosen, missing), rtol=0, atol=1e-12)
 
 
@@ -68,7 +74,7 @@ def test_campaigns_with_overlap_equal_the_per_pair_engine(missing, pairs, chosen
 def test_steep_discounts_equal_the_brute_force(missing, pairs, chosen):
     if not pairs:
         return
-    got = campaign_rs._batched(pairs, [campaign_rs.discount_constant(*chosen)], missing)[0]
+    got = _segmented(pairs, [campaign_rs.discount_constant(*chosen)], missing)[0]
     exact = [rs_bruteforce.reliability_sensitivity(gold, output, *chosen, missing) for gold, output in pairs]
     np.testing.assert_allclose(got, np.array(exact, dtype=float), rtol=0, atol=1e-11)
 
@@ -79,7 +85,7 @@ def test_steep_discounts_equal_the_brute_force(missing, pairs, chosen):
 def test_equal_weights_of_finite_campaigns(missing, pairs):
     chosen = [(None, None), (10, 0.8)]
     if pairs:
-        np.testing.assert_allclose(campaign_rs._batched(pairs, [None, 2.5], missing),
+        np.testing.assert_allclose(_segmented(pairs, [None, 2.5], missing),
                                    _per_pair(pairs, chosen, missing), rtol=0, atol=1e-12)
 
 

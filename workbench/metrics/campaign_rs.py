@@ -9,12 +9,13 @@ grouped by pair) and every step of the per-pair engine is one vectorised operati
   a document on the other side, and the ``missing`` policies of :func:`~workbench.metrics.reliability.
   aligned_views` add or drop rows of every pair at once;
 * the 1/x² weights of eq. 2 per (pair, level) from integer level sizes, exactly as the per-pair engine writes
-  them; a level's related mass is the levels above plus the levels below (cumulative sums restarted per pair,
-  never a total less a part) and every share is clipped to [0, 1] (:func:`relations._share`);
+  them; a level's related mass is the levels above plus the levels below, each in closed form (the masses
+  telescope: no difference of rounded sums, never a total less a part), and every share is clipped to [0, 1]
+  (:func:`relations._share`);
 * ≺: per pair a grid of (x level, other level) ranks holding occurrence counts, prefix sums over padded
   blocks of pairs give the two-way dominance sums (pairs whose grid would be large go through
   :func:`~workbench.metrics.dominance.dominance_sums` one by one);
-* ∼: the (x cluster, other cluster) contingency of every pair at once.
+* ∼: the (x cluster, other cluster) contingency of every pair at once (a share is a ratio of counts).
 
 Documents that occur once on each side are the common case (rankings, graded golds, clusterings, filterings).
 A pair where a document occurs several times on either side (overlap) is scored by the per-pair engine,
@@ -22,7 +23,6 @@ which handles overlap; this kernel does not. Several (n, W_n) settings in one ca
 and lookup: only the weights, the grids' prefix sums and the sums of shares are per setting.
 
     >>> from workbench.model import Organization
-from workbench.model.organization import Occurrences
     >>> gold = Organization.from_graded({"d1": 2, "d2": 1, "d3": 1})
     >>> runs = [Organization.from_ranking(["d2", "d1", "d4"]), Organization.from_ranking(["d1", "d3"])]
     >>> scores = campaign_scores([(gold, run) for run in runs], [(10, 0.8)])
@@ -246,15 +246,9 @@ def encoded_measure_values(encoded: Encoded, pairs: np.ndarray, measures: Mappin
     return values
 
 
-def _batched(pairs: Sequence[tuple[Organization, Organization]], constants: list[float | None],
-             missing: str) -> np.ndarray:
-    """R≺ S≺ R∼ S∼ of pairs without overlap, per discount constant: (settings, pairs, 4)."""
-    organizations = [org for pair in pairs for org in pair]
-    which = np.arange(len(organizations)).reshape(-1, 2)
-    return _batched_encoded(Encoded.of(organizations), which, constants, missing)
-
-
 def _batched_encoded(encoded: Encoded, pairs: np.ndarray, constants: list[float | None], missing: str) -> np.ndarray:
+    """R≺ S≺ R∼ S∼ of pairs without overlap (indices into ``encoded``), per discount constant: (settings, pairs,
+    4), in one segmented pass."""
     gold, output = _side(encoded, pairs[:, 0]), _side(encoded, pairs[:, 1])
     n_docs = len(encoded.names)
     (r_x, r_other), (s_x, s_other) = _aligned(gold, output, n_docs, missing)
