@@ -471,12 +471,21 @@ class _Plane:
             n_block, _, size_x = lower.shape
             weight = np.zeros((n_block, 1, size_x))
             weight.ravel()[slot] = level_weight[groups]
-            below = lower * weight  # x levels above the row's: the grid columns before its own
+            below, above = self._scratch(lower.size)
+            below, above = below.reshape(lower.shape), above.reshape(lower.shape)
+            np.multiply(lower, weight, out=below)  # x levels above the row's: the grid columns before its own
             np.cumsum(below, axis=2, out=below)
-            above = higher * weight  # x levels below the row's: the columns after the next one
+            np.multiply(higher, weight, out=above)  # x levels below the row's: the columns after the next one
             np.cumsum(above[:, :, ::-1], axis=2, out=above[:, :, ::-1])
             agree[rows] = below.ravel()[at] + above.ravel()[at + 2]
         return agree
+
+
+    def _scratch(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """Two float arrays of at least ``size`` entries, kept for every block and setting (no fresh pages)."""
+        if len(self.__dict__.get("_buffers", ((),))[0]) < size:
+            self._buffers = np.empty(size), np.empty(size)
+        return self._buffers[0][:size], self._buffers[1][:size]
 
 
 def _rounded(values: np.ndarray) -> np.ndarray:
