@@ -1,11 +1,19 @@
 """Time Campaign.evaluate serially, on 2 local processes and on a 2-worker Dask LocalCluster, in one run.
 
     python benchmarks/bench_campaign.py [--runs 100] [--topics 250] [--docs 100] [--chunk-topics N] [--seed 0]
+                                        [--long-runs 20] [--long-topics 100] [--long-docs 2000]
 
 A synthetic TREC-like campaign: per topic a graded gold over 30 of ``--docs`` documents and, per run, a ranking
 of ``--docs // 2`` of them; six measures (AP, nDCG@10, P@10, RR, R≺ and S∼ with n=10, W_n=0.8). The pools are
 started before the clock (their start-up is printed apart); each executor's results are checked equal to the
 serial ones bit for bit. Needs ``dask[distributed]`` (``pip install -e ".[distributed]"``) for the cluster row.
+Every row scores a campaign built afresh (same seed), so that no row reuses what another computed and cached on
+the organizations (their occurrence arrays).
+
+Then (issue 24) R≺ and S∼ alone, serially; a sweep of 10 (n, W_n) settings of both against one setting (the
+campaign-level kernel shares every count between settings); and the three rows again for a campaign of
+``--long-runs`` × ``--long-topics`` with rankings of ``--long-docs // 2`` documents (R≺ and S∼ only), read as a
+TREC campaign is: runs held as arrays (``Campaign.from_dicts``), which reach the workers as arrays.
 
 Beside the wall-clock times it prints the CPU seconds the work took in every process (the caller, the pool's
 children, the Dask workers): their sum against the serial CPU time is the cost of distribution, which the
@@ -27,9 +35,27 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from workbench.data import Campaign  # noqa: E402
+from workbench.metrics.campaign_rs import campaign_scores  # noqa: E402
 from workbench.model import Organization  # noqa: E402
 
 MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R≺(n=10, wn=0.8)", "S∼(n=10, wn=0.8)"]
+RS = ["R≺(n=10, wn=0.8)", "S∼(n=10, wn=0.8)"]
+SETTINGS = [(1, 0.5), (2, 0.6), (3, 0.7), (5, 0.8), (10, 0.8), (10, 0.9), (20, 0.9), (50, 0.95), (100, 0.95),
+            (1000, 0.99)]
+SWEEP = [f"{name}(n={n}, wn={wn})" for n, wn in SETTINGS for name in ("R≺", "S∼")]
+
+
+def synthetic_arrays(runs: int, topics: int, docs: int, seed: int) -> Campaign:
+    """The same shape as :func:`synthetic`, read as a TREC campaign is (Campaign.from_dicts: runs held as arrays,
+    their Organizations built only when a measure needs them)."""
+    rng = np.random.default_rng(seed)
+    ids = np.array([f"d{i}" for i in range(docs)])
+    qrels = {f"q{t}": {str(d): int(g) for d, g in zip(rng.choice(ids, 30, replace=False), rng.integers(0, 4, 30),
+                                                      strict=True)} for t in range(topics)}
+    scores = np.arange(docs // 2, 0, -1, dtype=float)
+    outputs = {f"run{r:03d}": {t: dict(zip(rng.permutation(ids)[: docs // 2].tolist(), scores.tolist(), strict=True))
+                               for t in qrels} for r in range(runs)}
+    return Campaign.from_dicts(qrels, outputs)
 
 
 def synthetic(runs: int, topics: int, docs: int, seed: int) -> Campaign:
@@ -56,21 +82,63 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=100)
     parser.add_argument("--chunk-topics", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--long-runs", type=int, default=20)
+    parser.add_argument("--long-topics", type=int, default=100)
+    parser.add_argument("--long-docs", type=int, default=2000)
     args = parser.parse_args()
 
-    campaign = synthetic(args.runs, args.topics, args.docs, args.seed)
+    def fresh():
+        return synthetic(args.runs, args.topics, args.docs, args.seed)
+
+    warm_up()  # the first evaluation would otherwise pay for importing pandas and the measure modules
     print(f"{args.runs} runs × {args.topics} topics × {len(MEASURES)} measures "
           f"({args.runs * args.topics} run-topic pairs, rankings of {args.docs // 2}); {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}")
+          f"load average {load()}")
+    executors(fresh, MEASURES, args.chunk_topics)
+
+    print(f"\nR≺ and S∼ alone, serially (load average {load()}):")
+    one = serially(fresh(), RS)
+    print(f"{'1 setting (2 measures)':30} {one:8.2f}s")
+    sweep = serially(fresh(), SWEEP)
+    print(f"{'10 settings (20 measures)':30} {sweep:8.2f}s {sweep / one:8.2f}× one setting")
+    campaign = fresh()
+    pairs = [(campaign.gold[topic], run[topic]) for run in campaign.runs.values() for topic in campaign.gold]
+    campaign_scores(pairs, SETTINGS[4:5])  # the organizations' arrays, computed once, then the kernel alone
+    one = timed(lambda: campaign_scores(pairs, SETTINGS[4:5]))[0]
+    sweep = timed(lambda: campaign_scores(pairs, SETTINGS))[0]
+    print(f"{'kernel alone: 1 setting':30} {one:8.2f}s\n{'kernel alone: 10 settings':30} {sweep:8.2f}s "
+          f"{sweep / one:8.2f}× one setting (campaign_scores, without the rows of the table)")
+
+    def long():
+        return synthetic_arrays(args.long_runs, args.long_topics, args.long_docs, args.seed)
+
+    print(f"\n{args.long_runs} runs × {args.long_topics} topics, rankings of {args.long_docs // 2} read as arrays "
+          f"(Campaign.from_dicts), R≺ and S∼ (load average {load()}):")
+    executors(long, RS, args.chunk_topics)
+
+
+def serially(campaign: Campaign, measures: list[str]) -> float:
+    return timed(lambda: campaign.evaluate(measures, progress=False))[0]
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def executors(fresh, measures: list[str], chunk_topics: int | None) -> None:
+    """Serial, ProcessPoolExecutor(2) and a 2-worker Dask LocalCluster on fresh copies of one campaign."""
+    campaign = fresh()
     before = cpu_seconds()
-    serial_time, serial = timed(lambda: campaign.evaluate(MEASURES, progress=False))
+    serial_time, serial = timed(lambda: campaign.evaluate(measures, progress=False))
     rows = [("serial", 0.0, serial_time, cpu_seconds() - before)]
 
+    campaign = fresh()
     before = cpu_seconds(children=True)
     start, pool = timed(lambda: ProcessPoolExecutor(2))
-    pool.submit(int).result()  # the workers are up
+    pool.submit(warm_up).result()  # the workers are up
+    pool.submit(warm_up).result()
     with pool:
-        elapsed, pooled = timed(lambda: campaign.evaluate(MEASURES, executor=pool, chunk_topics=args.chunk_topics,
+        elapsed, pooled = timed(lambda: campaign.evaluate(measures, executor=pool, chunk_topics=chunk_topics,
                                                           progress=False))
     assert pooled.equals(serial), "process pool results differ from the serial ones"
     rows.append(("ProcessPoolExecutor(2)", start, elapsed, cpu_seconds(children=True) - before))
@@ -80,14 +148,15 @@ def main() -> None:
     except ImportError:
         print("(dask[distributed] is not installed: no cluster row)")
     else:
+        campaign = fresh()
         start, cluster = timed(lambda: LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                                     dashboard_address=None, silence_logs=40))
         with cluster, Client(cluster) as client:
             client.wait_for_workers(2)
             client.run(warm_up)  # the spawned workers import the workbench (forked pool workers inherit it)
             before = cpu_seconds() + sum(client.run(cpu_seconds).values())
-            elapsed, clustered = timed(lambda: campaign.evaluate(MEASURES, executor=client,
-                                                                 chunk_topics=args.chunk_topics, progress=False))
+            elapsed, clustered = timed(lambda: campaign.evaluate(measures, executor=client,
+                                                                 chunk_topics=chunk_topics, progress=False))
             used = cpu_seconds() + sum(client.run(cpu_seconds).values()) - before
         assert clustered.equals(serial), "Dask results differ from the serial ones"
         rows.append(("Dask LocalCluster(2 workers)", start, elapsed, used))
@@ -95,12 +164,14 @@ def main() -> None:
     print(f"{'':30} {'start-up':>9} {'evaluate':>9} {'speed-up':>9} {'CPU':>9} {'CPU/serial':>10}")
     for label, startup, elapsed, cpu in rows:
         print(f"{label:30} {startup:8.2f}s {elapsed:8.2f}s {serial_time / elapsed:8.2f}× {cpu:8.2f}s "
-              f"{cpu / rows[0][3]:9.2f}×")
-    print("(every executor's results equal the serial ones bit for bit)")
+              f"{cpu / max(rows[0][3], 1e-9):9.2f}×")
+    print(f"(every executor's results equal the serial ones bit for bit; load average now {load()})")
 
 
 def warm_up() -> None:
-    """Import the metric modules (what the first chunk would otherwise pay for)."""
+    """Import the metric modules and pandas (what the first chunk would otherwise pay for)."""
+    import pandas  # noqa: F401
+
     from workbench.metrics.registry import known_names
 
     known_names()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.data.scoring import CampaignError, score_topic, topics_text
+from workbench.data.scoring import CampaignError, score_rs_of, score_topic, topics_text
 from workbench.data.trec.join import gain_table, subtopic_table
 from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import WorkbenchError, WorkbenchWarning
@@ -188,6 +188,10 @@ class Campaign:
         when some topic was missing or dropped, in a :class:`MissingTopicsWarning`. ``progress`` shows a
         tqdm bar when the work lasts more than a second.
 
+        R≺ S≺ R∼ S∼ F≺ F∼ are scored for every (system, topic) at once, by the campaign-level kernel
+        (:mod:`workbench.metrics.campaign_rs`; several (n, W_n) settings share its counts), equal to
+        :func:`workbench.reliability_sensitivity` on each pair to rounding (1e-12).
+
         ``executor`` spreads the work: a :class:`concurrent.futures.Executor` (``ProcessPoolExecutor()`` for
         the local cores) or a ``dask.distributed.Client`` (``pip install "ir-workbench[distributed]"``) receives
         chunks of ``chunk_topics`` gold topics (default: a few chunks per worker) for the measures scored topic
@@ -224,21 +228,24 @@ class Campaign:
         ranked, names_left = self._ranking_scores(names, placeholders=missing_topics == "zero")
         unanswered = _worst_values(names_left, missing) if missing and missing_topics == "zero" else {}
         distributed = executor is not None
+        answered = [(s, t) for s, t in work if t in self.runs[s]]
         if distributed:  # the ranking measures above were scored here, in one pass; the rest go to the workers
             from workbench.data.distributed import score_on
 
-            others = score_on(executor, self.gold, self.runs, [(s, t) for s, t in work if t in self.runs[s]],
-                              {name: parse(name) for name in names_left}, chunk_topics=chunk_topics,
-                              progress=progress)
+            others = score_on(executor, self.gold, self.runs, answered, {name: parse(name) for name in names_left},
+                              chunk_topics=chunk_topics, progress=progress)
+            per_topic: list[str] = []
+        else:  # R&S of every pair in one campaign-level pass, the rest topic by topic
+            others, per_topic = score_rs_of(self.gold, self.runs, answered, {name: parse(name) for name in names_left})
         for system, topic in _progress(work, progress and not distributed):
             run = self.runs[system]
             scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
             if topic not in run:
                 scores.update(unanswered)
-            elif distributed:
-                scores.update(others[system, topic])
-            elif names_left:
-                scores.update(score_topic(system, topic, self.gold[topic], run[topic], names_left))
+            else:
+                scores.update(others.get((system, topic), ()))
+                if per_topic:
+                    scores.update(score_topic(system, topic, self.gold[topic], run[topic], per_topic))
             rows.extend((system, topic, name, scores[name]) for name in names)
         attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
                  "extra_topics": {"policy": extra_topics, "topics": extra}}

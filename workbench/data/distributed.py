@@ -1,11 +1,14 @@
 """A campaign scored on other processes or machines: :meth:`Campaign.evaluate` with ``executor=``.
 
 The gold topics are cut into chunks; each chunk travels once, with the gold organizations of its topics and
-every run's outputs for them, to a worker that scores it with the very loop the serial run uses (so values
-are identical bit for bit), and the rows are put back in the serial order. The measures travel once per
-chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with
-``broadcast=True``; the chunks are scattered too, straight to the workers rather than through the
-scheduler). Built-in measures travel by name; a measure registered in the session (a custom one) travels
+every run's outputs for them as compact arrays (:class:`~workbench.metrics.campaign_rs.Encoded`: one table
+of document names and occurrence arrays, not pickled frozensets), to a worker that scores it as the serial
+run does: the R&S measures of the whole chunk in one campaign-level pass, whose value for a pair does not
+depend on the other pairs scored with it, the other measures topic by topic on organizations rebuilt from
+the arrays (so values are identical bit for bit); the rows are put back in the serial order. The measures
+travel once per chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster
+(scattered with ``broadcast=True``; the chunks are scattered too, straight to the workers rather than through
+the scheduler). Built-in measures travel by name; a measure registered in the session (a custom one) travels
 with its compute function, which must pickle. A worker lost mid-campaign (its scattered chunks with it)
 raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is returned.
 
@@ -22,17 +25,21 @@ raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 import pickle
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from workbench.data.scoring import CampaignError, score_topic, topics_text
+import numpy as np
+
+from workbench.data.scoring import CampaignError, output_of, score_rs, score_topic, topics_text
+from workbench.metrics.campaign_rs import Encoded, encode_pairs
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -59,11 +66,18 @@ class UnpicklableMeasureError(CampaignError):
 
 @dataclass(frozen=True)
 class _Chunk:
-    """What one worker gets: some gold topics, every run's outputs for them, the pairs to score in order."""
+    """What one worker gets: some gold topics, their organizations (the gold's and every run's outputs for them)
+    as compact arrays (:class:`~workbench.metrics.campaign_rs.Encoded`: one table of document names, occurrence
+    arrays; not pickled frozensets), and the pairs to score in order, pair i being organizations ``which[i]``."""
 
-    gold: dict[str, Organization]
-    runs: dict[str, dict[str, Organization]]
+    topics: list[str]
+    organizations: Encoded
     pairs: list[Pair]
+    which: np.ndarray
+
+    def organization(self) -> Callable[[int], Organization]:
+        """Organization i, rebuilt from the arrays on first use (for the measures scored topic by topic)."""
+        return functools.lru_cache(maxsize=None)(self.organizations.organization)
 
 
 @dataclass(frozen=True)
@@ -111,11 +125,16 @@ def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[di
         except UnknownMeasureError as error:
             raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a "
                                 "new name must be registered in a module the workers import") from None
-        out = []
-        for system, topic in chunk.pairs:
-            scores = score_topic(system, topic, chunk.gold[topic], chunk.runs[system][topic], revived.values())
-            out.append({name: scores[str(measure)] for name, measure in revived.items()})
-        return out
+        organization = chunk.organization()
+        # R&S of the whole chunk in one pass, the rest topic by topic
+        out, per_topic = score_rs(chunk.pairs, chunk.organizations, chunk.which, revived, organization)
+        for (system, topic), (gold, output) in zip(chunk.pairs, chunk.which.tolist(), strict=True):
+            scores = out.setdefault((system, topic), {})
+            if per_topic:
+                computed = score_topic(system, topic, organization(gold), organization(output),
+                                       [revived[name] for name in per_topic])
+                scores.update({name: computed[str(revived[name])] for name in per_topic})
+        return [out[pair] for pair in chunk.pairs]
     except Exception as error:
         return _Raised(error)
 
@@ -158,8 +177,9 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
 
 
 def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) -> _Chunk:
-    return _Chunk({t: gold[t] for t in topics}, {s: {t: run[t] for t in topics if t in run} for s, run in runs.items()},
-                  [pair for topic in topics for pair in by_topic[topic]])
+    pairs = [pair for topic in topics for pair in by_topic[topic]]
+    encoded, which, _ = encode_pairs([(gold[topic], output_of(runs[system], topic)) for system, topic in pairs])
+    return _Chunk(topics, encoded, pairs, which)
 
 
 def _run(executor, dask: bool, chunks: list[_Chunk],
@@ -191,7 +211,7 @@ def _run(executor, dask: bool, chunks: list[_Chunk],
             try:
                 scores = future.result()
             except Exception as error:  # the executor's failure: a worker died, the cluster went away
-                lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.gold]
+                lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.topics]
                 raise CampaignInterruptedError(
                     f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}: "
                     f"{error}); gold topic(s) not scored: {topics_text(lost)}; no results were kept, evaluate "

@@ -123,18 +123,20 @@ class Organization:
     def occurrences(self) -> Occurrences:
         """The flat arrays the metric kernels read (computed once: organizations are immutable)."""
         clusters = [cluster for level in self.levels for cluster in level]
-        sizes = [len(cluster) for cluster in clusters]
-        level_of_cluster = [i for i, level in enumerate(self.levels) for _ in level]
+        sizes = np.fromiter(map(len, clusters), dtype=np.int64, count=len(clusters))
+        level_of_cluster = np.fromiter((i for i, level in enumerate(self.levels) for _ in level), dtype=np.int64,
+                                       count=len(clusters))
         rest = sorted(self.rest or ())
         # Sorted members: the same organization gives the same arrays (and sums) in every process.
-        documents = [doc for cluster in clusters for doc in sorted(cluster)] + rest
-        n_clusters = len(clusters)
+        documents = [doc for cluster in clusters for doc in (sorted(cluster) if len(cluster) > 1 else cluster)]
+        n_clusters, n_rest = len(clusters), len(rest)
+        names = np.empty(len(documents) + n_rest, dtype=object)
+        names[:len(documents)], names[len(documents):] = documents, rest
         return Occurrences(
-            np.array(documents, dtype=object),
-            np.r_[np.repeat(np.array(level_of_cluster, dtype=np.int64), sizes),
-                  np.full(len(rest), len(self.levels), dtype=np.int64)],
-            np.r_[np.repeat(np.arange(n_clusters, dtype=np.int64), sizes),
-                  np.arange(n_clusters, n_clusters + len(rest), dtype=np.int64)],
+            names,
+            np.concatenate([np.repeat(level_of_cluster, sizes), np.full(n_rest, len(self.levels), dtype=np.int64)]),
+            np.concatenate([np.repeat(np.arange(n_clusters, dtype=np.int64), sizes),
+                            np.arange(n_clusters, n_clusters + n_rest, dtype=np.int64)]),
         )
 
     def __repr__(self) -> str:

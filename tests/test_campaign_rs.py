@@ -1,0 +1,209 @@
+"""The campaign-level R&S kernel (issue 24) against the per-pair engine: random campaigns with overlap, tails,
+finite rests, every ``missing`` policy and several (n, W_n) settings in one call, to 1e-12."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests import rs_bruteforce
+from tests.strategies import organizations
+from workbench import Organization, reliability_sensitivity
+from workbench.errors import ParameterError
+from workbench.metrics import campaign_rs
+from workbench.metrics.campaign_rs import campaign_scores
+
+SETTINGS = [(10, 0.8), (1, 0.5), (1e6, 1e-6), (3.5, 0.3), (100, 0.95)]
+# Under a steep discount (W_n near 1) the per-pair engine itself is exact to 1e-9 only (test_reliability): there
+# both are held to the brute force in exact arithmetic.
+STEEP = [(2, 0.999998), (1, 1 - 1e-6), (1e6, 1 - 1e-6)]
+
+
+def _segmented(pairs, constants, missing):
+    """The segmented pass alone, on pairs without overlap."""
+    encoded, which, _ = campaign_rs.encode_pairs(pairs)
+    return campaign_rs._batched_encoded(encoded, which, constants, missing)
+
+
+def _per_pair(pairs, chosen, missing):
+    return np.array([[[getattr(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing), field)
+                       for field in ("r_priority", "s_priority", "r_relatedness", "s_relatedness")]
+                      for gold, output in pairs] for n, wn in chosen])
+
+
+@st.composite
+def campaigns(draw, overlap, finite=None):
+    """Golds and runs drawn over one pool of documents; each run may lack topics (no pair for them)."""
+    golds = draw(st.lists(organizations(finite=finite, overlap=overlap), min_size=1, max_size=3))
+    runs = draw(st.lists(st.lists(st.one_of(st.none(), organizations(finite=finite, overlap=overlap)),
+                                  min_size=len(golds), max_size=len(golds)), min_size=1, max_size=4))
+    return [(gold, run[t]) for run in runs for t, gold in enumerate(golds) if run[t] is not None]
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+@settings(max_examples=150, deadline=None)
+@given(pairs=campaigns(overlap=False), chosen=st.lists(st.sampled_from(SETTINGS), min_size=1, max_size=3,
+                                                       unique=True))
+def test_the_segmented_pass_equals_the_per_pair_engine(missing, pairs, chosen):
+    # Documents that occur once on each side: every pair goes through the segmented pass, none alone.
+    if not pairs:
+        return
+    constants = [campaign_rs.discount_constant(n, wn) for n, wn in chosen]
+    got = _segmented(pairs, constants, missing)
+    np.testing.assert_allclose(got, _per_pair(pairs, chosen, missing), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+@settings(max_examples=100, deadline=None)
+@given(pairs=campaigns(overlap=True), chosen=st.lists(st.sampled_from(SETTINGS), min_size=1, max_size=3,
+                                                      unique=True))
+def test_campaigns_with_overlap_equal_the_per_pair_engine(missing, pairs, chosen):
+    got = campaign_scores(pairs, chosen, missing)
+    assert got.shape == (len(chosen), len(pairs), 4)
+    if pairs:
+        np.testing.assert_allclose(got, _per_pair(pairs, chosen, missing), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+@settings(max_examples=60, deadline=None)
+@given(pairs=campaigns(overlap=False), chosen=st.sampled_from(STEEP))
+def test_steep_discounts_equal_the_brute_force(missing, pairs, chosen):
+    if not pairs:
+        return
+    got = _segmented(pairs, [campaign_rs.discount_constant(*chosen)], missing)[0]
+    exact = [rs_bruteforce.reliability_sensitivity(gold, output, *chosen, missing) for gold, output in pairs]
+    np.testing.assert_allclose(got, np.array(exact, dtype=float), rtol=0, atol=1e-11)
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+@settings(max_examples=80, deadline=None)
+@given(pairs=campaigns(overlap=False, finite=True))
+def test_equal_weights_of_finite_campaigns(missing, pairs):
+    chosen = [(None, None), (10, 0.8)]
+    if pairs:
+        np.testing.assert_allclose(_segmented(pairs, [None, 2.5], missing),
+                                   _per_pair(pairs, chosen, missing), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rankings_against_graded_golds_and_rankings(seed):
+    # Many levels: small grids in padded blocks of several shapes, and rankings against rankings whose grids
+    # are large (dominance sums pair by pair); some runs rank documents the gold never judged.
+    rng = random.Random(seed)
+    pool = [f"d{i}" for i in range(400)]
+    golds = [Organization.from_graded({d: rng.randint(0, 3) for d in rng.sample(pool, 30)}) for _ in range(5)]
+    golds += [Organization.from_ranking(rng.sample(pool, 300)) for _ in range(2)]
+    pairs = [(gold, Organization.from_ranking(rng.sample(pool, rng.choice([0, 1, 7, 50, 250]))))
+             for gold in golds for _ in range(6)]
+    chosen = [(10, 0.8), (100, 0.95)]
+    got = campaign_scores(pairs, chosen)
+    assert not any(len(o.documents) < o.n_occurrences for pair in pairs for o in pair)  # all in one pass
+    np.testing.assert_allclose(got, _per_pair(pairs, chosen, "tail"), rtol=0, atol=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(organizations(), max_size=4), st.lists(organizations(overlap=False), max_size=3))
+def test_encoded_organizations_come_back_whole(some, more):
+    # What a distributed campaign ships: the organizations rebuilt from the arrays are the same, occurrence
+    # arrays included; overlap is flagged.
+    orgs = some + more + [Organization.from_graded({"d1": 2, "d2": 1}), Organization.from_ranking(["x", "y"])]
+    encoded = campaign_rs.Encoded.of(orgs)
+    for i, org in enumerate(orgs):
+        back = encoded.organization(i)
+        assert back == org
+        for got, expected in zip(back.occurrences, org.occurrences, strict=True):
+            np.testing.assert_array_equal(got, expected)
+        assert encoded.overlapping[i] == (len(org.documents) < len(org.occurrences.document))
+
+
+def test_errors_are_the_per_pair_engines():
+    gold, output = Organization.from_graded({"d1": 1}), Organization.from_ranking(["d1"])
+    with pytest.raises(ParameterError, match="missing must be one of"):
+        campaign_scores([(gold, output)], [(10, 0.8)], missing="drop")
+    with pytest.raises(ParameterError, match="give both n and wn"):
+        campaign_scores([(gold, output)], [(10, None)])
+    with pytest.raises(ParameterError, match="unlimited tail"):
+        campaign_scores([(gold, output)], [(None, None)])
+    assert campaign_scores([], [(10, 0.8)]).shape == (1, 0, 4)
+
+
+def _filtering(positive, pool):
+    return Organization.from_filtering(positive, [d for d in pool[12:] if d not in positive])
+
+
+RS_MEASURES = ["R≺(n=10, wn=0.8)", "S≺(n=10, wn=0.8)", "R∼(n=10, wn=0.8)", "S∼(n=10, wn=0.8)", "F≺(n=2, wn=0.5)",
+               "F∼(n=2, wn=0.5)", "R≺(n=10, wn=0.8, missing=singleton)", "S∼(n=3, wn=0.9, missing=replab)",
+               "F≺(n=10, wn=0.8, missing=replab)"]
+
+
+@pytest.mark.filterwarnings("ignore::workbench.data.campaign.MissingTopicsWarning")
+@pytest.mark.parametrize("missing_topics", ["zero", "skip"])
+def test_a_campaign_of_mixed_tasks_scores_what_evaluate_scores_pair_by_pair(missing_topics, monkeypatch):
+    # One campaign mixing a ranking task, a clustering, a filtering and a general organization with overlap
+    # (through the per-pair engine), runs lacking topics, every missing policy, several settings at once.
+    from workbench import evaluate
+    from workbench.data import Campaign
+
+    rng = random.Random(7)
+    pool = [f"d{i}" for i in range(30)]
+
+    def clustering():
+        docs = rng.sample(pool, 20)
+        return Organization.from_clustering([docs[:7], docs[7:9], docs[9:]], rest=[d for d in pool if d not in docs])
+
+    gold = {"rank": Organization.from_graded({d: rng.randint(0, 3) for d in rng.sample(pool, 12)}),
+            "cluster": clustering(),
+            "filter": Organization.from_filtering(pool[:8], pool[8:20]),
+            "overlap": Organization.parse("d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}")}
+    runs = {f"sys{s}": {"rank": Organization.from_ranking(rng.sample(pool, 15)), "cluster": clustering(),
+                        "filter": _filtering(rng.sample(pool, 10), pool),
+                        "overlap": Organization.parse("{d6 d7}\nd4 {d4 d5} {d6 d1}\nd1 {d2 d3 d4}")}
+            for s in range(3)}
+    del runs["sys1"]["cluster"], runs["sys2"]["rank"]
+    batched = []
+    original = campaign_rs._batched_encoded
+    monkeypatch.setattr(campaign_rs, "_batched_encoded",
+                        lambda encoded, pairs, *rest: batched.append(len(pairs)) or original(encoded, pairs, *rest))
+    frame = Campaign(gold, runs).evaluate(RS_MEASURES, missing_topics=missing_topics, progress=False)
+    assert batched == [7, 7, 7]  # per missing policy: the 7 pairs without overlap in one pass, the 3 others alone
+    assert len(frame) == len(RS_MEASURES) * (10 if missing_topics == "skip" else 12)
+    for (system, topic), rows in frame.groupby(["system", "topic"], sort=False):
+        got = dict(zip(rows.measure, rows.value, strict=True))
+        if topic not in runs[system]:
+            assert set(got.values()) == {0.0}
+            continue
+        expected = evaluate(gold[topic], runs[system][topic], RS_MEASURES)
+        assert got == pytest.approx(expected, abs=1e-12, rel=0)
+
+
+def test_a_bad_setting_raises_the_located_error_of_the_topic_by_topic_loop():
+    from workbench.data import Campaign, CampaignError
+
+    gold = {"q1": Organization.from_graded({"d1": 1})}
+    campaign = Campaign(gold, {"sys": {"q1": Organization.from_ranking(["d1"])}})
+    with pytest.raises(CampaignError, match="system 'sys', topic 'q1'.*unlimited tail"):
+        campaign.evaluate(["R≺"], progress=False)
+
+
+def test_array_backed_runs_are_encoded_without_their_organizations():
+    # Runs read as arrays (RankedRun, trec_eval's ties) reach the kernel as arrays of names; values as evaluate's
+    # on the organizations the run builds; errors keep their location.
+    from workbench import evaluate
+    from workbench.data import Campaign, CampaignError
+
+    rng = random.Random(3)
+    pool = [f"d{i}" for i in range(60)]
+    qrels = {f"q{t}": {d: rng.randint(0, 3) for d in rng.sample(pool, 20)} for t in range(4)}
+    runs = {f"s{s}": {t: {d: rng.random() for d in rng.sample(pool, 30)} for t in qrels} for s in range(3)}
+    campaign = Campaign.from_dicts(qrels, runs)
+    frame = campaign.evaluate(RS_MEASURES, progress=False)
+    for (system, topic), rows in frame.groupby(["system", "topic"], sort=False):
+        expected = evaluate(campaign.gold[topic], campaign.runs[system][topic], RS_MEASURES)
+        assert dict(zip(rows.measure, rows.value, strict=True)) == pytest.approx(expected, abs=1e-12, rel=0)
+    with pytest.raises(CampaignError, match="system 's0', topic 'q0'.*unlimited tail"):
+        Campaign.from_dicts(qrels, {"s0": {"q0": {"d1": 1.0}}}).evaluate(["R≺"], missing_topics="skip",
+                                                                           progress=False)

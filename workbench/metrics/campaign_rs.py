@@ -1,0 +1,511 @@
+"""R≺ S≺ R∼ S∼ of many (gold, output) pairs in one pass: the campaign-level kernel (issue 24).
+
+The per-pair engine (:func:`workbench.metrics.reliability.reliability_sensitivity`) pays numpy's call overhead
+on tiny arrays once per pair; a campaign of runs × topics has tens of thousands of small pairs. Here every
+pair's occurrences are concatenated into segmented arrays (one table per side with a ``pair`` column, rows
+grouped by pair) and every step of the per-pair engine is one vectorised operation over all of them:
+
+* the documents of every organization get one global code (one factorisation), a (pair, document) key finds
+  a document on the other side, and the ``missing`` policies of :func:`~workbench.metrics.reliability.
+  aligned_views` add or drop rows of every pair at once;
+* the 1/x² weights of eq. 2 per (pair, level) from integer level sizes, exactly as the per-pair engine writes
+  them; a level's related mass is the levels above plus the levels below, each in closed form (the masses
+  telescope: no difference of rounded sums, never a total less a part), and every share is clipped to [0, 1]
+  (:func:`relations._share`);
+* ≺: per pair a grid of (x level, other level) ranks holding occurrence counts, prefix sums over padded
+  blocks of pairs give the two-way dominance sums (pairs whose grid would be large go through
+  :func:`~workbench.metrics.dominance.dominance_sums` one by one);
+* ∼: the (x cluster, other cluster) contingency of every pair at once (a share is a ratio of counts).
+
+Documents that occur once on each side are the common case (rankings, graded golds, clusterings, filterings).
+A pair where a document occurs several times on either side (overlap) is scored by the per-pair engine,
+which handles overlap; this kernel does not. Several (n, W_n) settings in one call share every count, rank
+and lookup: only the weights, the grids' prefix sums and the sums of shares are per setting.
+
+    >>> from workbench.model import Organization
+    >>> gold = Organization.from_graded({"d1": 2, "d2": 1, "d3": 1})
+    >>> runs = [Organization.from_ranking(["d2", "d1", "d4"]), Organization.from_ranking(["d1", "d3"])]
+    >>> scores = campaign_scores([(gold, run) for run in runs], [(10, 0.8)])
+    >>> scores.shape, [round(float(v), 4) for v in scores[0, 1]]
+    ((1, 2, 4), [1.0, 0.812, 1.0, 0.8701])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.errors import ParameterError
+from workbench.metrics import relations, reliability
+from workbench.metrics.combine import f_alpha
+from workbench.metrics.dominance import dominance_sums
+from workbench.metrics.registry import Measure
+from workbench.metrics.reliability import MISSING_DOCUMENT_POLICIES, discount_constant, reliability_sensitivity
+from workbench.model import Organization
+from workbench.model.organization import Occurrences
+
+_CELLS = 1 << 22  # entries of the largest padded block (grids or cumulative sums) built at once
+Setting = tuple[float | None, float | None]  # (n, W_n); (None, None) weighs every occurrence the same
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """One side of every pair: occurrences grouped by pair, with global document codes and cluster ids that
+    are unique across pairs; per pair its number of levels above the rest or tail and whether it is finite."""
+
+    pair: np.ndarray
+    doc: np.ndarray
+    level: np.ndarray
+    cluster: np.ndarray
+    n_levels: np.ndarray  # per pair
+    finite: np.ndarray  # per pair
+
+    def take(self, index: np.ndarray, level: np.ndarray | None = None, n_levels: np.ndarray | None = None) -> _Rows:
+        return _Rows(self.pair[index], self.doc[index], self.level[index] if level is None else level,
+                     self.cluster[index], self.n_levels if n_levels is None else n_levels, self.finite)
+
+    def add(self, pair: np.ndarray, doc: np.ndarray, level_of_pair: np.ndarray, first_cluster: int) -> _Rows:
+        """The documents as new singleton clusters of their pairs at ``level_of_pair[pair]``, rows kept grouped
+        by pair (each pair's new rows after its own, as :meth:`reliability._Coded.add` appends them)."""
+        if not len(pair):
+            return self
+        order = np.argsort(np.r_[self.pair, pair], kind="stable")
+        return _Rows(np.r_[self.pair, pair][order], np.r_[self.doc, doc][order],
+                     np.r_[self.level, level_of_pair[pair]][order],
+                     np.r_[self.cluster, first_cluster + np.arange(len(pair))][order], self.n_levels, self.finite)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Organizations as compact arrays, what the kernel reads (and what a distributed campaign ships instead of
+    pickled frozensets): their occurrences concatenated (``doc`` codes into ``names``, ``level``, ``cluster``),
+    and per organization its first occurrence (``starts``, one bound more), number of levels, whether it is
+    finite, whether a document occurs twice (``overlapping``) and its ``grades``."""
+
+    names: np.ndarray
+    doc: np.ndarray
+    level: np.ndarray
+    cluster: np.ndarray
+    starts: np.ndarray
+    n_levels: np.ndarray
+    finite: np.ndarray
+    overlapping: np.ndarray
+    grades: tuple
+
+    @classmethod
+    def of(cls, organizations: Sequence[Organization | np.ndarray]) -> Encoded:
+        """Each item an Organization, or a ranking given as the array of its document names in rank order (one
+        document per level over an unlimited tail, as :meth:`Organization.from_ranking` reads it): what
+        array-backed runs (:class:`~workbench.data.trec.ranked.RankedRun`) hold, encoded without building it."""
+        import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
+
+        occurrences = [_Ranking(org) if isinstance(org, np.ndarray) else org.occurrences for org in organizations]
+        lengths = np.fromiter((len(o.document) for o in occurrences), dtype=np.int64, count=len(occurrences))
+        starts = np.r_[0, np.cumsum(lengths)]
+        documents = np.concatenate([o.document for o in occurrences]) if occurrences else np.zeros(0, dtype=object)
+        codes, names = pd.factorize(documents)
+        codes = codes.astype(np.int64)
+        owner = np.repeat(np.arange(len(organizations)), lengths)
+        keys = np.sort(owner * max(len(names), 1) + codes)
+        overlapping = np.zeros(len(organizations), dtype=bool)
+        overlapping[keys[1:][keys[1:] == keys[:-1]] // max(len(names), 1)] = True
+        compact = np.int32 if max(len(names), len(documents)) < 2**31 else np.int64  # half the bytes to ship
+        return cls(np.asarray(names, dtype=object), codes.astype(compact),
+                   np.concatenate([o.level for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
+                   np.concatenate([o.cluster for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
+                   starts, np.array([len(o.level) if isinstance(o, _Ranking) else len(org.levels)
+                                     for o, org in zip(occurrences, organizations, strict=True)], dtype=np.int64),
+                   np.array([not isinstance(o, _Ranking) and org.finite
+                             for o, org in zip(occurrences, organizations, strict=True)], dtype=bool), overlapping,
+                   tuple(None if isinstance(o, _Ranking) else org.grades
+                         for o, org in zip(occurrences, organizations, strict=True)))
+
+    def organization(self, i: int) -> Organization:
+        """Organization ``i`` again (its occurrences arrays cached as they were read)."""
+        span = slice(self.starts[i], self.starts[i + 1])
+        docs, level, cluster = self.names[self.doc[span]], self.level[span], self.cluster[span]
+        n_levels = int(self.n_levels[i])
+        in_levels = level < n_levels
+        bounds = np.flatnonzero(np.diff(cluster[in_levels])) + 1 if in_levels.any() else np.zeros(0, np.int64)
+        members = np.split(docs[in_levels], bounds) if in_levels.any() else []
+        levels = [[] for _ in range(n_levels)]
+        for first, group in zip(np.r_[0, bounds].tolist(), members, strict=False):
+            levels[int(level[in_levels][first])].append(frozenset(group.tolist()))
+        rest = frozenset(docs[~in_levels].tolist()) if self.finite[i] else None
+        org = Organization(tuple(tuple(one) for one in levels), rest, self.grades[i])
+        # as computed where it was encoded
+        org.__dict__["occurrences"] = Occurrences(docs, level.astype(np.int64), cluster.astype(np.int64))
+        return org
+
+
+class _Ranking(Occurrences):
+    """The occurrences of a ranking given as its document names: level and cluster are the rank."""
+
+    def __new__(cls, names: np.ndarray):
+        rank = np.arange(len(names), dtype=np.int64)
+        return super().__new__(cls, np.asarray(names, dtype=object), rank, rank)
+
+
+def campaign_scores(pairs: Sequence[tuple[Organization, Organization]], settings: Sequence[Setting],
+                    missing: str = "tail") -> np.ndarray:
+    """R≺ S≺ R∼ S∼ (last axis) of every (gold, output) pair under every (n, W_n) setting: shape
+    (settings, pairs, 4), equal to :func:`reliability_sensitivity` on each pair up to rounding (1e-12).
+
+    A setting (None, None) weighs occurrences equally and needs finite sides; errors (a bad ``missing``, a
+    setting with one of n and W_n, an unlimited side without n) are the per-pair engine's, raised on the first
+    pair that has them.
+    """
+    encoded, which, organizations = encode_pairs(pairs)
+    return encoded_scores(encoded, which, settings, missing, organizations.__getitem__)
+
+
+def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setting], missing: str = "tail",
+                   organization=None) -> np.ndarray:
+    """:func:`campaign_scores` of the pairs (gold, output) of organizations ``encoded`` (indices, n × 2);
+    ``organization(i)`` gives organization i for the pairs the per-pair engine scores (default: rebuilt from
+    the arrays)."""
+    if missing not in MISSING_DOCUMENT_POLICIES:
+        raise ParameterError(f"missing must be one of {', '.join(MISSING_DOCUMENT_POLICIES)}, got {missing!r}",
+                             parameter="missing")
+    constants = []
+    for n, wn in settings:
+        if (n is None) != (wn is None):
+            raise ParameterError(f"give both n and wn (the first n positions weigh wn), or neither; got n={n!r}, "
+                                 f"wn={wn!r}", parameter="wn" if n is not None else "n")
+        constants.append(None if n is None else discount_constant(n, wn))
+    out = np.zeros((len(settings), len(pairs), 4))
+    if not len(pairs) or not settings:
+        return out
+    organization = organization or encoded.organization
+    alone = encoded.overlapping[pairs].any(axis=1)
+    if any(c is None for c in constants):  # the per-pair engine refuses an unlimited side without n
+        alone |= ~encoded.finite[pairs].all(axis=1)
+    for p in np.flatnonzero(alone).tolist():  # overlap (and the per-pair engine's own refusals)
+        gold, output = organization(int(pairs[p, 0])), organization(int(pairs[p, 1]))
+        for s, (n, wn) in enumerate(settings):
+            out[s, p] = _tuple(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
+    batched = np.flatnonzero(~alone)
+    if len(batched):
+        out[:, batched] = _batched_encoded(encoded, pairs[batched], constants, missing)
+    return out
+
+
+def is_rs_measure(measure: Measure) -> bool:
+    """True for R≺ S≺ R∼ S∼ F≺ F∼ (whatever their parameters): the measures :func:`measure_values` scores."""
+    return measure.spec.compute is reliability._compute
+
+
+def measure_values(pairs: Sequence[tuple[Organization, Organization]],
+                   measures: Mapping[str, Measure]) -> dict[str, np.ndarray]:
+    """Per name, the R&S measure's value on every (gold, output) pair: one :func:`campaign_scores` call per
+    ``missing`` policy, every (n, W_n) setting of the measures in it, F≺ and F∼ from the same scores.
+
+    >>> from workbench.metrics.registry import parse
+    >>> gold, output = Organization.from_graded({"d1": 1}), Organization.from_ranking(["d2", "d1"])
+    >>> values = measure_values([(gold, output)], {"F≺": parse("F≺(n=10, wn=0.8)")})
+    >>> [round(float(v), 4) for v in values["F≺"]]
+    [0.4654]
+    """
+    encoded, which, organizations = encode_pairs(pairs)
+    return encoded_measure_values(encoded, which, measures, organizations.__getitem__)
+
+
+def encode_pairs(pairs: Sequence[tuple[Organization, Organization]]) -> tuple[Encoded, np.ndarray,
+                                                                               list[Organization]]:
+    """The distinct organizations of ``pairs`` encoded, each pair as their indices (n × 2), and the list."""
+    index: dict[int, int] = {}
+    organizations: list[Organization] = []
+    for pair in pairs:
+        for org in pair:
+            if id(org) not in index:
+                index[id(org)] = len(organizations)
+                organizations.append(org)
+    which = np.array([[index[id(org)] for org in pair] for pair in pairs], dtype=np.int64).reshape(-1, 2)
+    return Encoded.of(organizations), which, organizations
+
+
+def encoded_measure_values(encoded: Encoded, pairs: np.ndarray, measures: Mapping[str, Measure],
+                           organization=None) -> dict[str, np.ndarray]:
+    """:func:`measure_values` of the pairs (indices, n × 2) of organizations ``encoded``; ``organization`` as
+    :func:`encoded_scores` takes it."""
+    by_missing: dict[str, dict[Setting, list[str]]] = {}
+    for name, measure in measures.items():
+        params = measure.params
+        by_missing.setdefault(params["missing"], {}).setdefault((params["n"], params["wn"]), []).append(name)
+    values = {}
+    for missing, settings in by_missing.items():
+        scores = encoded_scores(encoded, pairs, list(settings), missing, organization)
+        for columns, names in zip(scores, settings.values(), strict=True):
+            fields = dict(zip(("r_priority", "s_priority", "r_relatedness", "s_relatedness"), columns.T, strict=True))
+            fields["f_priority"] = np.atleast_1d(f_alpha(fields["r_priority"], fields["s_priority"]))
+            fields["f_relatedness"] = np.atleast_1d(f_alpha(fields["r_relatedness"], fields["s_relatedness"]))
+            for name in names:
+                values[name] = fields[measures[name].spec.field]
+    return values
+
+
+def _batched_encoded(encoded: Encoded, pairs: np.ndarray, constants: list[float | None], missing: str) -> np.ndarray:
+    """R≺ S≺ R∼ S∼ of pairs without overlap (indices into ``encoded``), per discount constant: (settings, pairs,
+    4), in one segmented pass."""
+    gold, output = _side(encoded, pairs[:, 0]), _side(encoded, pairs[:, 1])
+    n_docs = len(encoded.names)
+    (r_x, r_other), (s_x, s_other) = _aligned(gold, output, n_docs, missing)
+    out = np.empty((len(constants), len(pairs), 4))
+    for column, (x, other) in enumerate(((r_x, r_other), (s_x, s_other))):
+        out[:, :, column::2] = _views_scores(x, other, _lookup(x, other, n_docs), _Levels.of(x, len(pairs)),
+                                             constants)
+    return out
+
+
+def _tuple(scores) -> tuple[float, float, float, float]:
+    return scores.r_priority, scores.s_priority, scores.r_relatedness, scores.s_relatedness
+
+
+# ------------------------------------------------------------------------------------------------ encoding
+def _side(encoded: Encoded, which: np.ndarray) -> _Rows:
+    """One side of every pair: organization ``which[p]`` of ``encoded`` for pair p."""
+    counts = np.diff(encoded.starts)[which]
+    rows = relations._expand(encoded.starts[which], counts)
+    pair = np.repeat(np.arange(len(which), dtype=np.int64), counts)
+    span = int(encoded.cluster.max(initial=0)) + 1
+    return _Rows(pair, encoded.doc[rows].astype(np.int64), encoded.level[rows].astype(np.int64),
+                 pair * span + encoded.cluster[rows], encoded.n_levels[which], encoded.finite[which])
+
+
+def _lookup(rows: _Rows, other: _Rows, n_docs: int) -> np.ndarray:
+    """Per row, the row of ``other`` holding the same document in the same pair, or −1 (one occurrence each)."""
+    keys = other.pair * n_docs + other.doc
+    order = np.argsort(keys)
+    wanted = rows.pair * n_docs + rows.doc
+    at = np.minimum(np.searchsorted(keys[order], wanted), max(len(keys) - 1, 0))
+    if not len(keys):
+        return np.full(len(wanted), -1, dtype=np.int64)
+    return np.where(keys[order][at] == wanted, order[at], -1)
+
+
+def _aligned(gold: _Rows, output: _Rows, n_docs: int, missing: str) -> tuple[tuple[_Rows, _Rows],
+                                                                              tuple[_Rows, _Rows]]:
+    """:func:`workbench.metrics.reliability.aligned_views` for every pair: (output, gold) for Reliability and
+    (gold, output) for Sensitivity."""
+    fresh = int(max(gold.cluster.max(initial=0), output.cluster.max(initial=0))) + 1
+    # Gold documents a finite output lacks (keeping only output documents the gold has changes none of them).
+    lacking = np.flatnonzero((_lookup(gold, output, n_docs) < 0) & output.finite[gold.pair])
+    lacking_pair, lacking_doc = gold.pair[lacking], gold.doc[lacking]
+    output_in_gold = _lookup(output, gold, n_docs) >= 0
+    if missing == "replab":
+        output = _kept(output, np.flatnonzero(output_in_gold))
+    else:  # output documents a finite gold lacks join its rest
+        extra = np.flatnonzero(~output_in_gold & gold.finite[output.pair])
+        gold = gold.add(output.pair[extra], output.doc[extra], gold.n_levels, fresh)
+        fresh += len(extra)
+    if missing == "tail":
+        completed = output.add(lacking_pair, lacking_doc, output.n_levels, fresh)
+        return (completed, gold), (gold, completed)
+    completed = output.add(lacking_pair, lacking_doc, np.maximum(output.n_levels - 1, 0), fresh)
+    return (completed, gold), (gold, completed if missing == "singleton" else output)
+
+
+def _kept(rows: _Rows, index: np.ndarray) -> _Rows:
+    """Only the rows at ``index``; each pair's levels left empty disappear, the rest stays the bottom level
+    (:meth:`workbench.metrics.reliability._Coded.keep`)."""
+    pair, level = rows.pair[index], rows.level[index]
+    span = int(rows.level.max(initial=0)) + 2
+    above_rest = level < rows.n_levels[pair]
+    present = np.unique(pair[above_rest] * span + level[above_rest])
+    first = np.searchsorted(present, np.arange(len(rows.n_levels) + 1, dtype=np.int64) * span)
+    n_levels = np.diff(first)
+    renumbered = np.where(above_rest, np.searchsorted(present, pair * span + level) - first[pair], n_levels[pair])
+    return rows.take(index, renumbered, n_levels)
+
+
+# ------------------------------------------------------------------------------------------------- weights
+@dataclass(frozen=True)
+class _Levels:
+    """The (pair, level) groups of one side, sorted by pair then level: per row its group (``inverse``) and
+    its level's rank in its pair (``rank``); per group its ``size``, the occurrences ``above`` it in its pair
+    and its ``pair``; ``first``: each pair's first group (n_pairs + 1 bounds); ``n_rows`` per pair."""
+
+    inverse: np.ndarray
+    rank: np.ndarray
+    size: np.ndarray
+    above: np.ndarray
+    pair: np.ndarray
+    first: np.ndarray
+    n_rows: np.ndarray
+
+    @classmethod
+    def of(cls, rows: _Rows, n_pairs: int) -> _Levels:
+        span = int(rows.level.max(initial=0)) + 1
+        keys, inverse, size = np.unique(rows.pair * span + rows.level, return_inverse=True, return_counts=True)
+        pair = keys // span
+        first = np.searchsorted(pair, np.arange(n_pairs + 1))
+        inverse = inverse.ravel()
+        before = np.cumsum(size) - size  # integers: exact
+        return cls(inverse, inverse - first[rows.pair], size, before - before[first[pair]], pair, first,
+                   np.bincount(rows.pair, minlength=n_pairs))
+
+    def rank_of(self, groups: np.ndarray) -> np.ndarray:
+        """Each group's level rank in its pair."""
+        return groups - self.first[self.pair[groups]]
+
+
+def _weights(rows: _Rows, levels: _Levels, c: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Under one setting: per (pair, level) group the weight of an occurrence and its priority-related mass
+    (the other levels and the tail), and per pair the tail's weight.
+
+    Weights as :func:`reliability.position_weights` writes them: the s occurrences of a level with a above
+    share c/((c + a)(c + a + s)), the tail of N occurrences weighs c/(c + N) (0 when finite), every occurrence
+    1/N for c = None. The levels' masses telescope, so the related mass is the levels above, a/(c + a), plus
+    the levels below, c(N − a − s)/((c + a + s)(c + N)), plus the tail: closed forms without a difference of
+    rounded sums (never a total less a part); infinite for a level with no other level and no tail (share 0).
+    """
+    n = levels.n_rows[levels.pair].astype(float)
+    a, size = levels.above.astype(float), levels.size.astype(float)
+    if c is None:
+        weight, above, below = 1.0 / np.maximum(n, 1), a / n, (n - a - size) / n
+        tail = np.zeros(len(levels.n_rows))
+    else:
+        weight = c / ((c + a) * (c + a + size))
+        above, below = a / (c + a), c * (n - a - size) / ((c + a + size) * (c + n))
+        tail = np.where(rows.finite, 0.0, c / (c + levels.n_rows))
+    level_tail = tail[levels.pair]
+    related = np.where((n - size > 0) | (level_tail > 0), above + below + level_tail, np.inf)
+    return weight, related, tail
+
+
+def _sums(group: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Σ values per group (float, also when there is nothing to add)."""
+    return np.bincount(group, values, minlength=n).astype(float, copy=False)
+
+
+def _score(rows: _Rows, weight: np.ndarray, holds: np.ndarray, x_mass: np.ndarray, tail: np.ndarray,
+           tail_holds: np.ndarray | float) -> np.ndarray:
+    """Per pair (Σ w·holds + tail·tail_holds) / (Σ w + tail), Σ w being ``x_mass``; 0 for a pair without mass
+    (:meth:`relations.Shares.score`: the total summed as the weights are, so that shares of 1 give 1)."""
+    total = x_mass + tail
+    held = _sums(rows.pair, weight * holds, len(tail)) + tail * tail_holds
+    return np.divide(held, total, out=np.zeros(len(tail)), where=total != 0)
+
+
+def _views_scores(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels,
+                  constants: list[float | None]) -> np.ndarray:
+    """R≺ and R∼ of x against ``other`` for every pair (documents occurring once), per setting: (settings,
+    pairs, 2). Everything but the weights and the sums they enter is computed once for every setting."""
+    n_pairs = len(levels.n_rows)
+    present = found >= 0
+    other_level = other.n_levels[x.pair]  # a document the other side lacks is at its bottom (rest or tail)
+    other_level[present] = other.level[found[present]]
+    plane = _Plane(x, levels, other_level)
+    prioritised = (present & (other_level < other.n_levels[x.pair])).astype(float)  # x_r → tail, tail → x_r
+    related_holds = _relatedness_holds(x, other, found)
+    out = np.empty((len(constants), n_pairs, 2))
+    for s, c in enumerate(constants):
+        level_weight, related, tail = _weights(x, levels, c)
+        weight = level_weight[levels.inverse]
+        agree = plane.agreement(level_weight) + tail[x.pair] * prioritised
+        x_mass = _sums(x.pair, weight, n_pairs)
+        held = _sums(x.pair, weight * prioritised, n_pairs)
+        tail_holds = np.divide(held, x_mass, out=np.zeros(n_pairs), where=x_mass > 0)
+        holds = relations._share(agree, related[levels.inverse])
+        out[s, :, 0] = _score(x, weight, holds, x_mass, tail, tail_holds)
+        out[s, :, 1] = _score(x, weight, related_holds, x_mass, tail, (tail > 0).astype(float))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ priority
+class _Plane:
+    """Each pair's occurrences on the (x level, other level) plane, for two-way dominance sums (eq. 3 for
+    documents occurring once). Per pair a grid of ranks (x level × other level) holds, per x level, how many
+    of its occurrences lie strictly lower and strictly higher on the other side than each other level (counts
+    summed along the other axis once, in integers, for every setting), in padded blocks of pairs of one grid
+    shape; a setting's weights then need one cumulative sum along x levels each way. Pairs whose grid would
+    be large go through :func:`dominance_sums` one by one."""
+
+    def __init__(self, x: _Rows, levels: _Levels, other_level: np.ndarray):
+        n_pairs = len(levels.n_rows)
+        span = int(other_level.max(initial=0)) + 1
+        y_keys, y_inverse = np.unique(x.pair * span + other_level, return_inverse=True)
+        y_first = np.searchsorted(y_keys // span, np.arange(n_pairs + 1))
+        self.levels, self.rx, self.ry = levels, levels.rank, y_inverse.ravel() - y_first[x.pair]
+        nx, ny, n_rows = np.diff(levels.first), np.diff(y_first), levels.n_rows
+        self.row_first = np.r_[0, np.cumsum(n_rows)]
+        shape_x, shape_y = _rounded(nx), _rounded(ny)
+        fits = shape_x * shape_y <= np.maximum(16 * n_rows, 4096)
+        self.large = np.flatnonzero(~fits & (n_rows > 0))
+        shapes = shape_x * (1 << 32) + shape_y
+        self.blocks = []  # (rows, their pair in the block, groups, their pair in the block, lower, higher counts)
+        for shape in np.unique(shapes[fits & (n_rows > 0)]).tolist():
+            # x level rank r at row r + 1 of the grid: a zero row before the first level and after the last
+            size_x, size_y = (shape >> 32) + 2, shape & 0xFFFFFFFF
+            members = np.flatnonzero(fits & (n_rows > 0) & (shapes == shape))
+            per_block = max(_CELLS // (size_x * size_y), 1)
+            for start in range(0, len(members), per_block):
+                block = members[start:start + per_block]
+                rows = relations._expand(self.row_first[block], n_rows[block])
+                local = np.repeat(np.arange(len(block)), n_rows[block])
+                counts = np.bincount((local * size_x + self.rx[rows] + 1) * size_y + self.ry[rows],
+                                     minlength=len(block) * size_x * size_y).reshape(len(block), size_x, size_y)
+                lower = np.zeros(counts.shape, dtype=np.int32)  # [., ., j]: occurrences at other ranks < j
+                np.cumsum(counts[:, :, :-1], axis=2, out=lower[:, :, 1:])
+                higher = np.zeros(counts.shape, dtype=np.int32)  # at other ranks > j
+                np.cumsum(counts[:, :, :0:-1], axis=2, out=higher[:, :, -2::-1])
+                # Other rank major, x levels contiguous: the sums run along x levels, setting after setting.
+                lower, higher = (np.ascontiguousarray(a.transpose(0, 2, 1), dtype=float) for a in (lower, higher))
+                groups = relations._expand(levels.first[block], nx[block])
+                slot = np.repeat(np.arange(len(block)), nx[block]) * size_x + levels.rank_of(groups) + 1
+                at = (local * size_y + self.ry[rows]) * size_x + self.rx[rows]  # the row's cell, read below it
+                self.blocks.append((rows, groups, slot, at, lower, higher))
+
+    def agreement(self, level_weight: np.ndarray) -> np.ndarray:
+        """Per row, the weight (``level_weight`` per (pair, level) group) of its pair's rows strictly below it
+        on both levels plus those strictly above it on both."""
+        levels, rx, ry = self.levels, self.rx, self.ry
+        agree = np.zeros(len(rx))
+        for p in self.large.tolist():
+            rows = slice(self.row_first[p], self.row_first[p + 1])
+            lower, upper = dominance_sums(rx[rows], ry[rows], level_weight[levels.inverse[rows]])
+            agree[rows] = lower[0] + upper[0]
+        for rows, groups, slot, at, lower, higher in self.blocks:
+            n_block, _, size_x = lower.shape
+            weight = np.zeros((n_block, 1, size_x))
+            weight.ravel()[slot] = level_weight[groups]
+            below, above = self._scratch(lower.size)
+            below, above = below.reshape(lower.shape), above.reshape(lower.shape)
+            np.multiply(lower, weight, out=below)  # x levels above the row's: the grid columns before its own
+            np.cumsum(below, axis=2, out=below)
+            np.multiply(higher, weight, out=above)  # x levels below the row's: the columns after the next one
+            np.cumsum(above[:, :, ::-1], axis=2, out=above[:, :, ::-1])
+            agree[rows] = below.ravel()[at] + above.ravel()[at + 2]
+        return agree
+
+
+    def _scratch(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """Two float arrays of at least ``size`` entries, kept for every block and setting (no fresh pages)."""
+        if len(self.__dict__.get("_buffers", ((),))[0]) < size:
+            self._buffers = np.empty(size), np.empty(size)
+        return self._buffers[0][:size], self._buffers[1][:size]
+
+
+def _rounded(values: np.ndarray) -> np.ndarray:
+    """Grid sides: the value itself up to 8, else the next multiple of 8 (few shapes, little padding)."""
+    values = np.maximum(values, 1)
+    return np.where(values <= 8, values, (values + 7) // 8 * 8)
+
+
+# --------------------------------------------------------------------------------------------- relatedness
+def _relatedness_holds(x: _Rows, other: _Rows, found: np.ndarray) -> np.ndarray:
+    """Per x row, the share of its cluster that the other side's cluster of its document also holds
+    (:func:`relations.relatedness_shares` for documents occurring once: a cluster lies in one level, so its
+    occurrences weigh the same and the share is a ratio of counts under every setting); tail documents are
+    self-related singletons whose relation holds."""
+    present = np.flatnonzero(found >= 0)
+    _, x_cluster, cluster_size = np.unique(x.cluster, return_inverse=True, return_counts=True)
+    x_cluster = x_cluster.ravel()
+    _, other_cluster = np.unique(other.cluster[found[present]], return_inverse=True)
+    _, cell, size = np.unique(x_cluster[present] * (int(other_cluster.max(initial=0)) + 1) + other_cluster.ravel(),
+                              return_inverse=True, return_counts=True)
+    common = np.zeros(len(x.pair))
+    common[present] = size[cell.ravel()]
+    return relations._share(common, cluster_size[x_cluster].astype(float))
