@@ -2,7 +2,7 @@
 scores table → the charts (scores, history, lost mass) redrawn and their specs serialised (what the kernel
 sends to the browser).
 
-Targets (issue 6): under 50 ms for the paper-size tables (seed 000, Table 9: 7 documents, 5 outputs) and
+Targets (issue 6): under 50 ms for the paper-size tables (Amigó et al., SIGIR 2013, Table 9: 7 documents, 5 outputs) and
 under 200 ms for 1,000-document tables. Run: ``python benchmarks/bench_widgets.py [--repeat 30]``.
 It prints one line per case: median, 90th percentile and max over the edits, and the time spent in the kernels
 (R&S of every output, and ``explain`` of the output in focus for the why panel and the lost-mass chart).
@@ -208,7 +208,7 @@ def main() -> None:
     args = parser.parse_args()
     table9 = EXAMPLES["Table 9 (document organization)"]
     cases = [
-        ("seed 000 Table 9, gold edited", table9.gold, table9.outputs, 50, "gold"),
+        ("Amigó et al., SIGIR 2013, Table 9, gold edited", table9.gold, table9.outputs, 50, "gold"),
         ("1,000 docs, 50 levels of clusters, gold", *clustered(1000, 5, 4, seed=1), 200, "gold"),
         ("1,000 docs, graded gold (20 levels)", *ranking(1000, seed=2), 200, "gold"),
         ("1,000 docs, ranked output (1,100 levels)", *ranking(1000, seed=2), 200, "output"),
@@ -221,16 +221,15 @@ def main() -> None:
         print(f"{name:42} {result['documents']:>5} {result['outputs']:>4} {result['levels']:>6} "
               f"{result['median_ms']:>6.1f}ms {result['p90_ms']:>6.1f}ms {result['max_ms']:>6.1f}ms "
               f"{result['kernel_median_ms']:>6.1f}ms {target:>4}ms {verdict}")
-    for (_, gold, outputs, target, edit), name in zip(cases[:2], ["seed 000 Table 9, Ctrl+Z of a gold edit",
-                                                                  "1,000 docs, 50 levels, Ctrl+Z (gold)"],
-                                                      strict=True):
+    names = ["Amigó et al., SIGIR 2013, Table 9, Ctrl+Z of a gold edit", "1,000 docs, 50 levels, Ctrl+Z (gold)"]
+    for (_, gold, outputs, target, edit), name in zip(cases[:2], names, strict=True):
         result = measure_undo(name, gold, outputs, args.repeat, edit)
         verdict = "ok" if result["median_ms"] < target else "SLOW"
         print(f"{result['case']:42} {result['documents']:>5} {result['outputs']:>4} {result['levels']:>6} "
               f"{result['median_ms']:>6.1f}ms {result['p90_ms']:>6.1f}ms {result['max_ms']:>6.1f}ms "
               f"{result['kernel_median_ms']:>6.1f}ms {target:>4}ms {verdict}")
     clicks = [(3, "d8"), (3, "d6"), (4, "d1"), (0, "d4"), (1, "d2")]
-    result = measure_clicks("seed 000 Table 9, click → why panel", table9.gold, table9.outputs, clicks,
+    result = measure_clicks("Amigó et al., SIGIR 2013, Table 9, click → why panel", table9.gold, table9.outputs, clicks,
                             max(args.repeat, 50))
     verdict = "ok" if result["median_ms"] < 50 else "SLOW"
     print(f"{result['case']:42} {result['documents']:>5} {result['outputs']:>4} {result['levels']:>6} "

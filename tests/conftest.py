@@ -1,5 +1,5 @@
-"""Shared test helpers (no test module imports from another): where the real evaluation data beside the project
-lives, Table 9 of seed 000, TREC files written from dicts, measures registered for one test, and the servers'
+"""Shared test helpers (no test module imports from another): where the real evaluation data beside the project lives,
+Table 9 of Amigó et al., SIGIR 2013, TREC files written from dicts, measures registered for one test, and the servers'
 plumbing (free ports, the processes below a server, stopping them all).
 
 The real samples notebooks fetch (``workbench.datasets.fetch``) come from ``../shared/datasets`` as a mirror when it
@@ -42,7 +42,8 @@ def shared_dataset(*parts: str) -> Path:
     return path
 
 
-# ------------------------------------------------------------------------------------- seed 000, Table 9
+# ------------------------------------------------------------------------------------- Amigó et al., SIGIR 2013, Table
+# 9
 TABLE9_GOLD = "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}"
 TABLE9_OUTPUTS = [
     "d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\nd6 d7",

@@ -1,7 +1,7 @@
 """A deliberately simple O(n²) Reliability/Sensitivity: the reference the fast engine must equal.
 
-Written straight from ``../shared/design/RS-SEMANTICS.md`` (points 1–8) and seed 000 eqs. 1–4, with loops over
-occurrence pairs and nothing shared with ``workbench.metrics`` but the Organization model. It scores one
+Written straight from ``../shared/design/RS-SEMANTICS.md`` (points 1–8) and Amigó et al., SIGIR 2013, eqs. 1–4, with
+loops over occurrence pairs and nothing shared with ``workbench.metrics`` but the Organization model. It scores one
 *view*: the relations of ``x`` checked against ``other`` (Reliability is ``view(output, gold)``, Sensitivity
 ``view(gold, output)``), after the documents of both sides have been aligned.
 """

@@ -1,4 +1,4 @@
-"""Random baselines of seed 004 (Mehlitz et al.): Tables I–II, Fig. 2, brute force and scipy cross-checks."""
+"""Random baselines of Mehlitz et al.: Tables I–II, Fig. 2, brute force and scipy cross-checks."""
 
 import itertools
 from fractions import Fraction
@@ -21,7 +21,7 @@ from workbench.metrics.baselines import (
 from workbench.metrics.registry import evaluate, parse
 from workbench.model import Organization
 
-# Table I of seed 004: scenario -> (n retrieved, g relevant, c clusters, d average size), and Table II's
+# Table I of Mehlitz et al.: scenario -> (n retrieved, g relevant, c clusters, d average size), and Table II's
 # expected number of relevant documents, reported effectiveness (β = 1) and absolute effectiveness (β = 1).
 TABLE_I = {1: (100, 16, 50, 12), 2: (200, 24, 100, 17), 3: (350, 31, 175, 21), 4: (500, 37, 250, 24),
            5: (750, 43, 375, 28), 6: (1000, 47, 500, 31)}

@@ -21,7 +21,7 @@ from workbench.charts import (
     with_data,
 )
 
-# Seed 000, Table 9 as printed (R≺, S≺, R∼, S∼ of outputs 1–5): only used as chart input here.
+# Amigó et al., SIGIR 2013, Table 9 as printed (R≺, S≺, R∼, S∼ of outputs 1–5): only used as chart input here.
 TABLE9_PRINTED = {
     "output 1": (1, 1, 1, 0.97),
     "output 2": (1, 1, 1, 0.8),
@@ -123,7 +123,8 @@ def test_per_topic_chart_keeps_the_two_systems_and_orders_topics_naturally():
 
 
 def test_uir_heatmap_marks_the_threshold_inclusively_from_either_shape():
-    # Seed 001, Table 3: UIR(A, B) = 0.2 and UIR(B, A) = −0.2; C improves A by exactly the 0.25 threshold.
+    # Amigó et al., JAIR 2011, Table 3: UIR(A, B) = 0.2 and UIR(B, A) = −0.2; C improves A by exactly the 0.25
+    # threshold.
     long = pd.DataFrame([("A", "B", 0.2), ("B", "A", -0.2), ("C", "A", 0.25), ("A", "C", -0.25)],
                         columns=["system_a", "system_b", "uir"])
     square = pd.DataFrame({"A": [0.0, -0.2, 0.25], "B": [0.2, 0.0, math.nan],

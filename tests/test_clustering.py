@@ -113,7 +113,7 @@ def test_hand_computed_example():
 
 
 def test_seed000_table3_clustering_example():
-    """Seed 000 Table 3: gold {d1 d2 d3} {d4 d5 d6} d7, output {d1 d2} d3 {d4 d5 d6 d7}. By hand:
+    """Amigó et al., SIGIR 2013, Table 3: gold {d1 d2 d3} {d4 d5 d6} d7, output {d1 d2} d3 {d4 d5 d6 d7}. By hand:
     BCubed P = (1 + 1 + 1 + 3·3/4 + 1/4)/7 = 5.5/7, R = (2/3 + 2/3 + 1/3 + 1 + 1 + 1 + 1)/7 = (17/3)/7,
     Purity = (2 + 1 + 3)/7, Inverse Purity = (2 + 3 + 1)/7."""
     gold = Organization.parse("{d1 d2 d3} {d4 d5 d6} d7\nrest:")
@@ -125,7 +125,7 @@ def test_seed000_table3_clustering_example():
 
 
 def test_seed000_table4_overlapping_example():
-    """Seed 000 Table 4 (overlap: d4 in two gold classes, d6 and d7 in two output clusters): the item
+    """Amigó et al., SIGIR 2013, Table 4 (overlap: d4 in two gold classes, d6 and d7 in two output clusters): the item
     variant equals the bcubed package, the occurrence variant PyEvALL's formula; they differ here."""
     gold = Organization.parse("{d1 d2 d3} {d4 d5 d6} {d4 d7}\nrest:")
     out = Organization.parse("{d1 d2} d3 {d4 d5 d6 d7} {d6 d7}\nrest:")
@@ -137,9 +137,9 @@ def test_seed000_table4_overlapping_example():
 
 
 def test_overlap_variants_differ_as_seed000_says():
-    """Seed 000 §4.2: the item variant counts a document's relations once, the occurrence variant once per
-    cluster. d1 and d2 together in two output clusters, once in the gold: every pair (self-pairs too) has
-    min(cX=2, cG=1)/cX = 1/2, so both variants give precision 1/2, and recall min(2, 1)/1 = 1."""
+    """Amigó et al., SIGIR 2013, §4.2: the item variant counts a document's relations once, the occurrence variant once
+    per cluster. d1 and d2 together in two output clusters, once in the gold: every pair (self-pairs too) has min(cX=2,
+    cG=1)/cX = 1/2, so both variants give precision 1/2, and recall min(2, 1)/1 = 1."""
     gold = org(["d1", "d2"])
     out = org(["d1", "d2"], ["d1", "d2"])
     item = C.bcubed(C.contingency(gold, out), variant="item")
@@ -274,7 +274,8 @@ def test_extended_bcubed_variants_equal_their_references(variant, reference, pai
 @settings(max_examples=100, deadline=None)
 @given(clusterings())
 def test_occurrence_variant_equals_reliability_sensitivity_over_relatedness(pair):
-    """Seed 000 §4.2: with uniform weights (finite rests), R∼ and S∼ are the occurrence-level BCubed."""
+    """Amigó et al., SIGIR 2013, §4.2: with uniform weights (finite rests), R∼ and S∼ are the occurrence-level
+    BCubed."""
     gold, out = pair
     rs = reliability_sensitivity(gold, out)
     b = C.bcubed(C.contingency(gold, out), variant="occurrence")

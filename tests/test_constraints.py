@@ -1,7 +1,8 @@
 """The formal-constraint checker, driven by measures written here from their textbook definitions.
 
-Expected verdicts cite seed 000 Table 6 (clustering and ranking families) and seed 003 §4 / Table 3
-(filtering). Where the checker's finding differs from the paper's table, the test says so and why.
+Expected verdicts cite Amigó et al., SIGIR 2013, Table 6 (clustering and ranking families) and Amigó et al., filtering
+metrics comparison, §4 / Table 3 (filtering). Where the checker's finding differs from the paper's table, the test says
+so and why.
 """
 
 import itertools
@@ -30,13 +31,13 @@ def clusters(org: Organization) -> list[frozenset]:
 
 
 def purity(gold, output):
-    """Σ_i max_j |C_i ∩ L_j| / N (seed 001 §3.3)."""
+    """Σ_i max_j |C_i ∩ L_j| / N (Amigó et al., JAIR 2011, §3.3)."""
     classes, found = clusters(gold), clusters(output)
     return sum(max(len(c & k) for k in classes) for c in found) / sum(map(len, found))
 
 
 def f_purity(gold, output):
-    """F_0.5 of Purity and Inverse Purity: the set-matching family of seed 000 Table 6."""
+    """F_0.5 of Purity and Inverse Purity: the set-matching family of Amigó et al., SIGIR 2013, Table 6."""
     p, ip = purity(gold, output), purity(output, gold)
     return 2 * p * ip / (p + ip)
 
@@ -79,7 +80,8 @@ def verdicts(table):
 
 
 def test_purity_satisfies_homogeneity_but_not_completeness():
-    """Purity alone: splitting mixed clusters helps, merging same-class clusters does not (seed 001 §3.3)."""
+    """Purity alone: splitting mixed clusters helps, merging same-class clusters does not (Amigó et al., JAIR 2011,
+    §3.3)."""
     table = check_constraints(purity, ["homogeneity", "completeness"], random_cases=20)
     assert verdicts(table) == {"homogeneity": True, "completeness": False}
     # the smallest counterexample: two documents of one class, together or apart, both purity 1
@@ -89,14 +91,15 @@ def test_purity_satisfies_homogeneity_but_not_completeness():
 
 
 def test_set_matching_row_of_table6():
-    """Seed 000 Table 6, set matching (F of Purity and Inverse Purity): ✓ ✗ ✗ ✓."""
+    """Amigó et al., SIGIR 2013, Table 6, set matching (F of Purity and Inverse Purity): ✓ ✗ ✗ ✓."""
     found = verdicts(check_constraints(f_purity, "clustering", random_cases=30))
     assert [found[c] for c in ("homogeneity", "completeness", "rag bag", "size vs quantity")] == \
         [True, False, False, True]
 
 
 def test_bcubed_row_of_table6_including_overlap():
-    """Seed 000 Table 6, BCubed: ✓ ✓ ✓ ✓, and ✗ for size vs quantity with overlap (seed 000 §4.2)."""
+    """Amigó et al., SIGIR 2013, Table 6, BCubed: ✓ ✓ ✓ ✓, and ✗ for size vs quantity with overlap (Amigó et al., SIGIR
+    2013, §4.2)."""
     table = check_constraints(bcubed_f, "clustering", random_cases=30)
     assert verdicts(table) == {"homogeneity": True, "completeness": True, "rag bag": True,
                                "size vs quantity": True, "size vs quantity (overlap)": False}
@@ -105,7 +108,7 @@ def test_bcubed_row_of_table6_including_overlap():
 
 
 def test_counting_pairs_row_of_table6():
-    """Seed 000 Table 6, counting pairs: ✓ ✓ ✗ ✗."""
+    """Amigó et al., SIGIR 2013, Table 6, counting pairs: ✓ ✓ ✗ ✗."""
     found = verdicts(check_constraints(rand_index, "clustering", random_cases=30))
     assert [found[c] for c in ("homogeneity", "completeness", "rag bag", "size vs quantity")] == \
         [True, True, False, False]
@@ -136,14 +139,15 @@ def accuracy(gold, output):
 
 
 def f_measure(gold, output):
-    """F of precision and recall over the positive class; 0 when there is no true positive (seed 003 §4.3)."""
+    """F of precision and recall over the positive class; 0 when there is no true positive (Amigó et al., filtering
+    metrics comparison, §4.3)."""
     tp, fp, fn, _ = cells(gold, output)
     return 0.0 if tp == 0 else 2 * tp / (2 * tp + fp + fn)
 
 
 def lam(gold, output):
-    """1 − Lam% (so that higher is better): logit⁻¹ of the mean logit of the two error rates (seed 003 §4.2);
-    NaN where a logit is infinite on both sides."""
+    """1 − Lam% (so that higher is better): logit⁻¹ of the mean logit of the two error rates (Amigó et al., filtering
+    metrics comparison, §4.2); NaN where a logit is infinite on both sides."""
     tp, fp, fn, tn = map(np.float64, cells(gold, output))
     miss, fallout = fn / (tp + fn), fp / (fp + tn)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -152,7 +156,7 @@ def lam(gold, output):
 
 
 def utility(gold, output, alpha=2.0):
-    """Utility = α·TP − FP (seed 003 §4.1)."""
+    """Utility = α·TP − FP (Amigó et al., filtering metrics comparison, §4.1)."""
     tp, fp, _, _ = cells(gold, output)
     return alpha * tp - fp
 
@@ -161,15 +165,15 @@ FILTERING = ["strict monotonicity", "non-informativeness fixed quality", "non-in
 
 
 def test_accuracy_is_monotonic_and_in_no_non_informative_family():
-    """Seed 003 §4.1: Accuracy satisfies strict monotonicity; it neither fixes nor grows non-informative
-    scores."""
+    """Amigó et al., filtering metrics comparison, §4.1: Accuracy satisfies strict monotonicity; it neither fixes nor
+    grows non-informative scores."""
     assert verdicts(check_constraints(accuracy, FILTERING, random_cases=30)) == dict.fromkeys(FILTERING, False) | {
         "strict monotonicity": True}
 
 
 def test_f_fails_monotonicity_and_grows_with_non_informative_size():
-    """Seed 003 §4.3.1 (after Sebastiani 2015): F fails strict monotonicity when TP = 0; F is the measure
-    with non-informativeness growing quality."""
+    """Amigó et al., filtering metrics comparison, §4.3.1 (after Sebastiani 2015): F fails strict monotonicity when TP =
+    0; F is the measure with non-informativeness growing quality."""
     table = check_constraints(f_measure, FILTERING, random_cases=30)
     assert verdicts(table) == {"strict monotonicity": False, "non-informativeness fixed quality": False,
                                "non-informativeness growing quality": True}
@@ -178,8 +182,8 @@ def test_f_fails_monotonicity_and_grows_with_non_informative_size():
 
 
 def test_lam_is_informativeness_based_and_not_monotonic():
-    """Seed 003 §4.2: Lam% scores every non-informative output 0.5 (fixed quality) and fails strict
-    monotonicity; the all/none outputs make it undefined (left out, counted)."""
+    """Amigó et al., filtering metrics comparison, §4.2: Lam% scores every non-informative output 0.5 (fixed quality)
+    and fails strict monotonicity; the all/none outputs make it undefined (left out, counted)."""
     table = check_constraints(lam, FILTERING, random_cases=30)
     assert verdicts(table) == {"strict monotonicity": False, "non-informativeness fixed quality": True,
                                "non-informativeness growing quality": False}
@@ -187,8 +191,8 @@ def test_lam_is_informativeness_based_and_not_monotonic():
 
 
 def test_absolute_weighting_of_utility_and_of_parameterless_measures():
-    """Seed 003 §4.1: Utility's α decides whether one more relevant plus one more irrelevant item helps
-    (threshold α = 1); a parameterless measure cannot have the property."""
+    """Amigó et al., filtering metrics comparison, §4.1: Utility's α decides whether one more relevant plus one more
+    irrelevant item helps (threshold α = 1); a parameterless measure cannot have the property."""
     table = check_constraints(utility, "absolute weighting", grid={"alpha": [0.5, 0.8, 1.5, 3.0]})
     assert table.loc[0, "satisfied"] and table.loc[0, "counterexample"] == ""
     same_side = check_constraints(utility, "absolute weighting", grid={"alpha": [1.5, 3.0]})
@@ -228,22 +232,23 @@ RANKING = ["priority", "deepness", "deepness threshold", "closeness threshold", 
 
 
 def test_rbp_row_of_table6():
-    """Seed 000 Table 6, RBP: ✓ ✓ ✓ ✓ ✗."""
+    """Amigó et al., SIGIR 2013, Table 6, RBP: ✓ ✓ ✓ ✓ ✗."""
     assert [verdicts(check_constraints(rbp, RANKING, random_cases=20))[c] for c in RANKING] == \
         [True, True, True, True, False]
 
 
 def test_p_at_10_row_of_table6():
-    """Seed 000 Table 6, P@10: ✗ ✗ ✓ ✓ ✗ (closeness holds for n < 9, seed 000 §2.3)."""
+    """Amigó et al., SIGIR 2013, Table 6, P@10: ✗ ✗ ✓ ✓ ✗ (closeness holds for n < 9, Amigó et al., SIGIR 2013,
+    §2.3)."""
     assert [verdicts(check_constraints(precision_at_10, RANKING, random_cases=20))[c] for c in RANKING] == \
         [False, False, True, True, False]
 
 
 def test_average_precision_differs_from_table6_on_deepness():
-    """Seed 000 Table 6 gives MAP ✓ ✓ ✗ ✓ ✗. The checker agrees except on deepness: AP's cost of swapping
-    (r, ¬r) at position i is k_i / (i(i+1)N), which can grow with depth when more relevant documents sit
-    above the deeper swap. Smallest case found: ¬r ¬r ¬r r ¬r r r ¬r with N = 3: swapping positions 4,5
-    costs 1/(4·5·3) = 0.0167, swapping 7,8 costs 3/(7·8·3) = 0.0179."""
+    """Amigó et al., SIGIR 2013, Table 6 gives MAP ✓ ✓ ✗ ✓ ✗. The checker agrees except on deepness: AP's cost of
+    swapping (r, ¬r) at position i is k_i / (i(i+1)N), which can grow with depth when more relevant documents sit above
+    the deeper swap. Smallest case found: ¬r ¬r ¬r r ¬r r r ¬r with N = 3: swapping positions 4,5 costs 1/(4·5·3) =
+    0.0167, swapping 7,8 costs 3/(7·8·3) = 0.0179."""
     table = check_constraints(average_precision, RANKING, random_cases=20)
     assert [verdicts(table)[c] for c in RANKING] == [True, False, False, True, False]
     deepness = table.set_index("constraint").loc["deepness", "counterexample"]
@@ -253,8 +258,8 @@ def test_average_precision_differs_from_table6_on_deepness():
 
 
 def test_reciprocal_rank_differs_from_table6_on_priority_and_deepness():
-    """Seed 000 Table 6 gives MRR ✓ ✓ ✓ ✗ ✗. RR ignores every document after the first relevant one, so a
-    swap below it changes nothing: strictly read, priority and deepness fail (r ¬r r → r r ¬r ties)."""
+    """Amigó et al., SIGIR 2013, Table 6 gives MRR ✓ ✓ ✓ ✗ ✗. RR ignores every document after the first relevant one, so
+    a swap below it changes nothing: strictly read, priority and deepness fail (r ¬r r → r r ¬r ties)."""
     table = check_constraints(reciprocal_rank, RANKING, random_cases=20)
     assert [verdicts(table)[c] for c in RANKING] == [False, False, True, False, False]
 
@@ -297,12 +302,12 @@ def test_every_generated_case_is_well_formed():
 # ------------------------------------------------------------------------------ the papers' tables
 @pytest.mark.slow
 def test_table6_report_for_reliability_sensitivity():
-    """Seed 000 Table 6, row R*S, recomputed with the registered R≺ S≺ R∼ S∼ (uniform weights on closed
-    collections; n = 10, W_n = 0.8 on rankings, Table 9's setting). Clustering agrees with the paper. On
-    rankings the checker finds the counterexamples below (scores of the engine's reading of seed 000, see
-    RS-SEMANTICS.md): an irrelevant document's own weight makes r1 r2 r3 x1 r4 score above r1 r2 r3 r4 x1.
-    On filtering F(R,S) fails strict monotonicity at the zero floor, as seed 003 §4.4.1 says (seed 000
-    §4.3.1 says it holds)."""
+    """Amigó et al., SIGIR 2013, Table 6, row R*S, recomputed with the registered R≺ S≺ R∼ S∼ (uniform weights on closed
+    collections; n = 10, W_n = 0.8 on rankings, Table 9's setting). Clustering agrees with the paper. On rankings the
+    checker finds the counterexamples below (scores of the engine's reading of Amigó et al., SIGIR 2013, see
+    RS-SEMANTICS.md): an irrelevant document's own weight makes r1 r2 r3 x1 r4 score above r1 r2 r3 r4 x1. On filtering
+    F(R,S) fails strict monotonicity at the zero floor, as Amigó et al., filtering metrics comparison, §4.4.1 says
+    (Amigó et al., SIGIR 2013 §4.3.1 says it holds)."""
     report = table6_report(random_cases=5, families=["R*S", "Edit distance"])
     clustering = report[report.measure == "F(R∼,S∼)"]
     assert clustering["found"].tolist() == ["✓"] * 5 and clustering["agrees"].all()
@@ -321,7 +326,8 @@ def test_table6_report_for_reliability_sensitivity():
 
 
 def test_filtering_report_layout():
-    """Seed 003 Tables 3 and 5: every row names its table, and a finding is ✓, ✗, absent or error."""
+    """Amigó et al., filtering metrics comparison, Tables 3 and 5: every row names its table, and a finding is ✓, ✗,
+    absent or error."""
     report = filtering_report(random_cases=3)
     assert set(report["constraint"]) == set(FILTERING_COLUMNS)
     assert report["family"].str.match(r"Table [35]: ").all()
@@ -332,8 +338,8 @@ def test_filtering_report_layout():
 
 
 def test_error_rates_are_checked_with_lower_is_better():
-    """Lam% as published is an error rate (seed 003 §4.2: maximum Lam% is minimum quality): checked with
-    lower_is_better=True it gets the verdicts of its quality form 1 − Lam% (test_lam_… above)."""
+    """Lam% as published is an error rate (Amigó et al., filtering metrics comparison, §4.2: maximum Lam% is minimum
+    quality): checked with lower_is_better=True it gets the verdicts of its quality form 1 − Lam% (test_lam_… above)."""
     def lam_error(gold, output):
         return 1 - lam(gold, output)
 
@@ -358,7 +364,8 @@ def _differences(report):
                                                 strict=True) if a is False}
 
 
-# Where the checker's findings differ from seed 000 Table 6, and why (the counterexamples are in the notes):
+# Where the checker's findings differ from Amigó et al., SIGIR 2013, Table 6, and why (the counterexamples are in the
+# notes):
 TABLE6_DIFFERENCES = {
     ("V-measure", "completeness"),  # single-class gold: V and NMI are 0 by convention, split or merged
     ("NMI", "completeness"),
@@ -368,9 +375,11 @@ TABLE6_DIFFERENCES = {
     ("Q-measure", "deepness"),  # the same for Q's cumulative gain
     ("RR", "priority"),  # swaps below the first relevant document change nothing
     ("RR", "deepness"),
-    ("F(alpha=0.5)", "strict monotonicity"),  # agrees with seed 003 §4.3.1: TP = 0 pins F at 0
-    ("Lam%", "strict monotonicity"),  # agrees with seed 003 §4.2
-    ("F(R≺,S≺)", "strict monotonicity"),  # agrees with seed 003 §4.4.1: R = 0 without true positives
+    # agree with Amigó et al., filtering metrics comparison: §4.3.1 (TP = 0 pins F at 0), §4.2, §4.4.1 (R = 0
+    # without true positives)
+    ("F(alpha=0.5)", "strict monotonicity"),
+    ("Lam%", "strict monotonicity"),
+    ("F(R≺,S≺)", "strict monotonicity"),
     ("F(R≺,S≺)(n=10, wn=0.8)", "priority"),  # r1 r2 r3 x1 r4 above r1 r2 r3 r4 x1 (tail weights)
     ("F(R≺,S≺)(n=10, wn=0.8)", "deepness"),
     ("F(R≺,S≺)(n=10, wn=0.8)", "closeness threshold"),  # holds with n=30, W=0.8, not with Table 9's n=10
@@ -382,14 +391,15 @@ FILTERING_DIFFERENCES = {
 
 @pytest.mark.slow
 def test_table6_differences_are_the_documented_ones():
-    """Seed 000 Table 6 over every registered measure: the findings that differ from the paper are exactly
-    TABLE6_DIFFERENCES (restricted to the measures this checkout registers)."""
+    """Amigó et al., SIGIR 2013, Table 6 over every registered measure: the findings that differ from the paper are
+    exactly TABLE6_DIFFERENCES (restricted to the measures this checkout registers)."""
     present, differing = _differences(table6_report(random_cases=3))
     assert differing == {d for d in TABLE6_DIFFERENCES if d[0] in set(present["measure"])}
 
 
 def test_filtering_tables_differences_are_the_documented_ones():
-    """Seed 003 Tables 3 and 5 over the registered filtering measures: only FILTERING_DIFFERENCES differ."""
+    """Amigó et al., filtering metrics comparison, Tables 3 and 5 over the registered filtering measures: only
+    FILTERING_DIFFERENCES differ."""
     if not _registered("Accuracy"):
         pytest.skip("the filtering measures are not registered in this checkout")
     present, differing = _differences(filtering_report(random_cases=3))

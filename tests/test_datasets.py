@@ -34,10 +34,10 @@ def test_unknown_name_lists_the_known_ones():
         datasets.load("table9")
 
 
-# ------------------------------------------------------------------------------------------ seed 000
+# ------------------------------------------------------------------------------------------ Amigó et al., SIGIR 2013
 def test_table9_matches_the_papers_description():
-    """Seed 000 §5: "seven relevant documents distributed along three priority levels ... documents 4, 6 and 7
-    appear in two clusters and priority levels" (the prose's "two clusters" per level holds for the first two
+    """Amigó et al., SIGIR 2013, §5: "seven relevant documents distributed along three priority levels ... documents 4,
+    6 and 7 appear in two clusters and priority levels" (the prose's "two clusters" per level holds for the first two
     levels: the printed gold has {d6 d7} alone at the third)."""
     gold = TABLE9.gold
     assert gold.prioritised == {f"d{i}" for i in range(1, 8)} and not gold.finite
@@ -58,7 +58,8 @@ def test_table9_matches_the_papers_description():
     assert len(TABLE9.printed_frame()) == 6 * 4
 
 
-# The four printed values no reading of seed 000's formulas reproduces (../shared/design/RS-SEMANTICS.md).
+# The four printed values no reading of Amigó et al.'s (SIGIR 2013) formulas reproduces
+# (../shared/design/RS-SEMANTICS.md).
 ERRATA = {("System Output 2", "S∼"), ("System Output 3", "S≺"), ("System Output 4", "R≺"),
           ("System Output 4", "S≺")}
 
@@ -100,14 +101,14 @@ def test_tables_1_to_5_match_the_papers_tables():
     assert levels_of(t5.outputs["System output"], "d12") == [6]
 
 
-# ------------------------------------------------------------------------------------------ seed 001
+# ------------------------------------------------------------------------------------------ Amigó et al., JAIR 2011
 def test_seed001_table3_columns_follow_from_the_numbers_and_give_uir_0_2():
     table = datasets.load("seed001-table3")
     a_ge_b = (table.precision_A >= table.precision_B) & (table.recall_A >= table.recall_B)
     b_ge_a = (table.precision_B >= table.precision_A) & (table.recall_B >= table.recall_A)
     assert list(a_ge_b.map({True: "YES", False: "NO"})) == list(table.A_unanimously_improves_B)
     assert list(b_ge_a.map({True: "YES", False: "NO"})) == list(table.B_unanimously_improves_A)
-    assert (a_ge_b.sum() - b_ge_a.sum()) / len(table) == pytest.approx(0.2)  # seed 001 §4.2: (6 - 4)/10
+    assert (a_ge_b.sum() - b_ge_a.sum()) / len(table) == pytest.approx(0.2)  # Amigó et al., JAIR 2011, §4.2: (6 - 4)/10
 
 
 def test_seed001_table3_through_the_analysis_module():
@@ -135,7 +136,7 @@ def test_seed001_table4_is_the_transitivity_counter_sample():
     assert improves("A", "C") and not improves("C", "A")  # A >∀ C
 
 
-# ------------------------------------------------------------------------------------------ seed 002
+# ------------------------------------------------------------------------------------------ Sakai, SIGIR 2006
 def _ntcir_labels(gold: Organization, ranking: Organization):
     grades = gold.grade_of()
     return [(doc, int(grades[doc]) if doc in grades else None)
@@ -173,7 +174,7 @@ def test_seed002_figure1_through_the_registry():
         assert scores == pytest.approx(printed, abs=1e-12)
 
 
-# ------------------------------------------------------------------------------------------ seed 004
+# ------------------------------------------------------------------------------------------ Mehlitz et al.
 def test_seed004_tables_as_printed():
     settings = datasets.load("seed004-table1")
     assert list(settings.number_retrieved) == [100, 200, 350, 500, 750, 1000]

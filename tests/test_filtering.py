@@ -1,4 +1,5 @@
-"""Filtering measures: scikit-learn on random labels, seed 003's formulas, smoothing and its properties."""
+"""Filtering measures: scikit-learn on random labels, Amigó et al.'s (filtering metrics comparison) formulas, smoothing
+and its properties."""
 
 import math
 import warnings
@@ -53,7 +54,7 @@ def test_equal_scikit_learn_on_random_labels(pair):
 
 def test_hand_computed_contingency():
     """TP 3, FP 1, FN 2, TN 4: P = 3/4, R = 3/5, P(¬G|¬S) = 4/6, P(¬S|¬G) = 4/5;
-    Reliability = 3/4·4/6 = 1/2, Sensitivity = 3/5·4/5 = 12/25 (seed 003 §4.4)."""
+    Reliability = 3/4·4/6 = 1/2, Sensitivity = 3/5·4/5 = 12/25 (Amigó et al., filtering metrics comparison, §4.4)."""
     c = C(3, 1, 2, 4)
     assert F.reliability(c) == pytest.approx(0.5)
     assert F.sensitivity(c) == pytest.approx(12 / 25)
@@ -71,14 +72,15 @@ def test_hand_computed_contingency():
     assert F.lam(c) == pytest.approx(expected)
 
 
-# A non-informative output: |T| = 100, |G| = 20, |S| = 50, P(S|G) = P(S|¬G) = 1/2 (seed 003 §2.2).
+# A non-informative output: |T| = 100, |G| = 20, |S| = 50, P(S|G) = P(S|¬G) = 1/2 (Amigó et al., filtering metrics
+# comparison, §2.2).
 NON_INFORMATIVE = C(10, 40, 10, 40)
 
 
 @pytest.mark.parametrize("smoothing", [None, "noninformative"])
 def test_informativeness_family_scores_non_informative_outputs_fixed(smoothing):
-    """Seed 003 §4.2: Lam% = ½, Phi = 0, Odds = 1, MAAc = ½, Kappa = 0, Chi = ½, MI = 0 for any
-    non-informative output; non-informative smoothing preserves it (§5.2)."""
+    """Amigó et al., filtering metrics comparison, §4.2: Lam% = ½, Phi = 0, Odds = 1, MAAc = ½, Kappa = 0, Chi = ½, MI =
+    0 for any non-informative output; non-informative smoothing preserves it (§5.2)."""
     c = NON_INFORMATIVE
     assert F.lam(c, smoothing) == pytest.approx(0.5)
     assert F.phi(c, smoothing) == pytest.approx(0.0, abs=1e-12)
@@ -92,7 +94,7 @@ def test_informativeness_family_scores_non_informative_outputs_fixed(smoothing):
 
 
 def test_laplace_breaks_non_informativeness_as_section_5_1_says():
-    """Seed 003 §5.1: with Laplace, P(G|S_∅) = 1/2 ≠ P(G), Recall(S_∅) = 1/(|G|+2),
+    """Amigó et al., filtering metrics comparison, §5.1: with Laplace, P(G|S_∅) = 1/2 ≠ P(G), Recall(S_∅) = 1/(|G|+2),
     Recall(S_T) = (|G|+1)/(|G|+2), Precision(S_T) = (|G|+1)/(|T|+2); Lam% of a non-informative output
     moves off ½."""
     g, t = 20, 100
@@ -117,10 +119,10 @@ def test_final_formulas_of_section_5_2():
 
 
 def test_smoothing_and_strict_monotonicity_of_f():
-    """Seed 003 §4.3/§5.1: with no true positive, moving a false positive to the true negatives leaves F at
-    0; Laplace makes it improve. The §5.2 formulas as printed do not always: the recall prior 2P(S) shrinks
-    with the output, so here F goes from P = R = (0 + 2·0.05)/(5 + 2) = 1/70 down to
-    P = 0.1/6, R = (0 + 2·0.04)/7, F = 2PR/(P + R) ≈ 0.013559 (a counterexample to §5.2's claim)."""
+    """Amigó et al., filtering metrics comparison, §4.3/§5.1: with no true positive, moving a false positive to the true
+    negatives leaves F at 0; Laplace makes it improve. The §5.2 formulas as printed do not always: the recall prior
+    2P(S) shrinks with the output, so here F goes from P = R = (0 + 2·0.05)/(5 + 2) = 1/70 down to P = 0.1/6, R = (0 +
+    2·0.04)/7, F = 2PR/(P + R) ≈ 0.013559 (a counterexample to §5.2's claim)."""
     before, after = C(0, 5, 5, 90), C(0, 4, 5, 91)
     assert F.f_measure(before) == F.f_measure(after) == 0.0
     assert F.f_measure(after, smoothing="laplace") > F.f_measure(before, smoothing="laplace")
@@ -132,8 +134,8 @@ def test_smoothing_and_strict_monotonicity_of_f():
 
 
 def test_r_s_limits_for_the_trivial_outputs():
-    """Seed 003 §4.4: the all-positive and all-negative outputs get F(R,S) = 0 (R is undefined for the
-    all-positive output, whose negative class is empty, so R is NaN and S = 0)."""
+    """Amigó et al., filtering metrics comparison, §4.4: the all-positive and all-negative outputs get F(R,S) = 0 (R is
+    undefined for the all-positive output, whose negative class is empty, so R is NaN and S = 0)."""
     placebo, zero = C(20, 80, 0, 0), C(0, 0, 20, 80)
     assert F.f_reliability_sensitivity(placebo) == 0.0 and F.f_reliability_sensitivity(zero) == 0.0
     assert math.isnan(F.reliability(placebo)) and F.sensitivity(placebo) == 0.0
@@ -142,8 +144,9 @@ def test_r_s_limits_for_the_trivial_outputs():
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.booleans()), min_size=2, max_size=14))
 def test_reliability_sensitivity_equal_the_general_measures_on_filtering(labels):
-    """Seed 000 §4.3 / seed 003 §4.4: on a filtering organization R≺ = P(G|S)·P(¬G|¬S) and
-    S≺ = P(S|G)·P(¬S|¬G). Where a class is empty this module says NaN (0/0) and the general engine 0."""
+    """Amigó et al., SIGIR 2013, §4.3 / Amigó et al., filtering metrics comparison, §4.4: on a filtering organization R≺
+    = P(G|S)·P(¬G|¬S) and S≺ = P(S|G)·P(¬S|¬G). Where a class is empty this module says NaN (0/0) and the general engine
+    0."""
     docs = [f"d{i}" for i in range(len(labels))]
     gold = Organization.from_filtering([d for d, (g, _) in zip(docs, labels, strict=True) if g],
                                        [d for d, (g, _) in zip(docs, labels, strict=True) if not g])
@@ -162,8 +165,8 @@ def test_reliability_sensitivity_equal_the_general_measures_on_filtering(labels)
 @settings(max_examples=200, deadline=None)
 @given(st.integers(2, 60), st.integers(1, 59), st.integers(1, 59))
 def test_non_informative_f_rs_stays_below_a_quarter(t, g, s):
-    """Seed 003 §4.4 / Fig. 4: every non-informative output scores F(R,S) ≤ 0.25 (exact independence:
-    TP = |S||G|/|T| as a real count)."""
+    """Amigó et al., filtering metrics comparison, §4.4 / Fig. 4: every non-informative output scores F(R,S) ≤ 0.25
+    (exact independence: TP = |S||G|/|T| as a real count)."""
     assume(g < t and s < t)
     tp = s * g / t
     c = C(tp, s - tp, g - tp, t - s - g + tp)

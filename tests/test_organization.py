@@ -1,4 +1,4 @@
-"""The Organization model and the papers' notation (seed 000, Tables 1–5 and 9)."""
+"""The Organization model and the papers' notation (Amigó et al., SIGIR 2013, Tables 1–5 and 9)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def test_table9_gold_in_the_notation():
 
 
 def test_comments_blank_lines_commas_and_a_finite_rest():
-    org = Organization.parse("# Table 2 of seed 000: filtering\n\nd1, d2   # relevant\n\nrest: d3 d4\n")
+    org = Organization.parse("# Table 2 of Amigó et al., SIGIR 2013: filtering\n\nd1, d2   # relevant\n\nrest: d3 d4\n")
     assert org == Organization.from_filtering(["d1", "d2"], ["d3", "d4"])
     assert org.format() == "d1 d2\nrest: d3 d4"
     assert Organization.parse("{a b}\nrest:").rest == frozenset()

@@ -106,7 +106,7 @@ def test_trec_eval_default_output_means():
 
 # ------------------------------------------------------------------------------ Sakai, Figure 1
 def test_sakai_figure1():
-    """Seed 002 (Sakai, SIGIR 2006), Figure 1, reconstructed (the seed text is empty): one S-, one A- and one
+    """Sakai, SIGIR 2006, Figure 1, reconstructed (the seed text is empty): one S-, one A- and one
     B-relevant document (gains 3, 2, 1; β = 1). System X ranks B then S, system Y a non-relevant then S.
     cg*(2) = 3 + 2, so P(X) = BR(2) = (2 + 4) / (2 + 5) = 6/7, P(Y) = (1 + 3) / (2 + 5) = 4/7 = O(Y),
     while O(X) = (1 + 1) / (1 + 3) = 1/2: O prefers Y, P prefers X (the paper's point)."""

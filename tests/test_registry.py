@@ -48,7 +48,7 @@ def test_evaluate_keys_results_by_the_names_as_given():
     output = Organization.parse("{d6 d7}\n{d4 d5} {d6 d7}\nd1 {d2 d3 d4}")
     result = evaluate(GOLD, output, ["R∼(n=10, wn=0.8)", "R≺(n=10,wn=0.8)"])
     assert list(result) == ["R∼(n=10, wn=0.8)", "R≺(n=10,wn=0.8)"]
-    assert result["R≺(n=10,wn=0.8)"] == pytest.approx(0.6386, abs=1e-4)  # seed 000 Table 9, output 5
+    assert result["R≺(n=10,wn=0.8)"] == pytest.approx(0.6386, abs=1e-4)  # Amigó et al., SIGIR 2013, Table 9, output 5
 
 
 def test_measures_lists_task_parameters_range_and_source():

@@ -1,4 +1,5 @@
-"""Reliability and Sensitivity (seed 000 §3): the paper's examples, the subsumed tasks, the brute force."""
+"""Reliability and Sensitivity (Amigó et al., SIGIR 2013, §3): the paper's examples, the subsumed tasks, the brute
+force."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ TABLE9_COMPUTED = [
     (0.9902, 0.7752, 0.9649, 0.7436),
     (0.6386, 0.5897, 1, 1),
 ]
-# As printed in seed 000, Table 9 (two decimals).
+# As printed in Amigó et al., SIGIR 2013, Table 9 (two decimals).
 TABLE9_PRINTED = [
     (1, 1, 1, 0.97),
     (1, 1, 1, 0.8),
@@ -76,7 +77,7 @@ def test_the_gold_scores_itself_perfectly():
 
 
 def test_weights_follow_eq2_and_the_first_n_positions_weigh_wn():
-    # c = (1 − 0.8)·10/0.8 = 2.5 (seed 000 §3.1); ten singleton levels then carry exactly W_10 = 0.8.
+    # c = (1 − 0.8)·10/0.8 = 2.5 (Amigó et al., SIGIR 2013, §3.1); ten singleton levels then carry exactly W_10 = 0.8.
     weights, tail = position_weights([1] * 10, c=2.5)
     assert weights.sum() == pytest.approx(0.8) and tail == pytest.approx(0.2)
     # A level of three shares the interval of three positions equally.
@@ -230,7 +231,8 @@ def _random_split(rng, docs):
 
 @pytest.mark.parametrize("seed", range(40))
 def test_filtering_is_the_product_of_precisions_and_of_recalls(seed):
-    # Seed 003 §4.4 / seed 000 §4.3.1: R = P(G|S)·P(¬G|¬S), S = P(S|G)·P(¬S|¬G) with uniform weights.
+    # Amigó et al., filtering metrics comparison, §4.4 / Amigó et al., SIGIR 2013, §4.3.1: R = P(G|S)·P(¬G|¬S), S =
+    # P(S|G)·P(¬S|¬G) with uniform weights.
     rng = random.Random(seed)
     docs = [f"t{i}" for i in range(rng.randint(2, 30))]
     gold_pos, gold_neg = _random_split(rng, docs)
@@ -249,7 +251,7 @@ def test_filtering_is_the_product_of_precisions_and_of_recalls(seed):
 
 
 def test_all_positive_and_all_negative_filtering_outputs_score_zero():
-    # Seed 000 §4.3.1: R*S gives zero to the all-relevant and all-irrelevant baselines.
+    # Amigó et al., SIGIR 2013, §4.3.1: R*S gives zero to the all-relevant and all-irrelevant baselines.
     gold = Organization.from_filtering(["a", "b"], ["c", "d"])
     for output in (Organization.from_filtering(list("abcd"), []), Organization.from_filtering([], list("abcd"))):
         s = reliability_sensitivity(gold, output)
@@ -270,7 +272,7 @@ def _bcubed(clusters_of: dict[str, set[int]], classes_of: dict[str, set[int]]) -
 
 @pytest.mark.parametrize("seed", range(30))
 def test_flat_clustering_with_uniform_weights_is_bcubed(seed):
-    # Seed 000 §4.2: without overlap and with equal weights, R∼ and S∼ are BCubed precision and recall.
+    # Amigó et al., SIGIR 2013, §4.2: without overlap and with equal weights, R∼ and S∼ are BCubed precision and recall.
     rng = random.Random(seed)
     docs = [f"x{i}" for i in range(rng.randint(1, 25))]
     out_label = {d: rng.randrange(4) for d in docs}
@@ -288,7 +290,7 @@ def test_flat_clustering_with_uniform_weights_is_bcubed(seed):
 
 
 def test_overlapping_clustering_is_the_occurrence_level_extended_bcubed():
-    # Seed 000 §4.2: each document in each cluster counts as a separate item. Gold {a b} {a c}; output
+    # Amigó et al., SIGIR 2013, §4.2: each document in each cluster counts as a separate item. Gold {a b} {a c}; output
     # {a b c}. Output items a, b, c: a's related b, c each share one gold cluster with a (P = 1), b∼c is
     # in no gold cluster (P = 0): precision = (1 + 2/3 + 2/3)/3 = 7/9. Gold items a₁ (with b), b, a₂ (with c),
     # c: a∼a holds in two gold clusters but in one output cluster, P = min(1, 2)/2 = 1/2 (RS-SEMANTICS

@@ -1,4 +1,5 @@
-"""Strictness (seed 000 §4.1 and seed 003 §6.3, named apart) and robustness (seed 003 §6.4)."""
+"""Strictness (Amigó et al., SIGIR 2013, §4.1 and Amigó et al., filtering metrics comparison, §6.3, named apart) and
+robustness (Amigó et al., filtering metrics comparison, §6.4)."""
 
 import itertools
 

@@ -1,4 +1,4 @@
-"""Unanimous improvement, UIR, reference systems, parametric UIR and F_α curves (seed 001)."""
+"""Unanimous improvement, UIR, reference systems, parametric UIR and F_α curves (Amigó et al., JAIR 2011)."""
 
 import math
 import warnings
@@ -25,7 +25,7 @@ from workbench.analysis import (
 )
 from workbench.errors import ParameterError
 
-# Seed 001, Table 3: test case, precision of A and B, recall of A and B, A ≥∀ B, B ≥∀ A.
+# Amigó et al., JAIR 2011, Table 3: test case, precision of A and B, recall of A and B, A ≥∀ B, B ≥∀ A.
 TABLE3 = [
     (1, 0.5, 0.5, 0.5, 0.5, True, True),
     (2, 0.5, 0.5, 0.2, 0.2, True, True),
@@ -56,7 +56,7 @@ def table3() -> pd.DataFrame:
 
 
 def test_table3_yes_no_columns_and_uir():
-    """Seed 001, Table 3: the A ≥∀ B and B ≥∀ A columns, and UIR(A,B) = (6 − 4)/10 = 0.2 = −UIR(B,A)."""
+    """Amigó et al., JAIR 2011, Table 3: the A ≥∀ B and B ≥∀ A columns, and UIR(A,B) = (6 − 4)/10 = 0.2 = −UIR(B,A)."""
     table = unanimous_improvements(table3(), "A", "B", ["P", "R"])
     assert table["A ≥∀ B"].tolist() == [row[5] for row in TABLE3]
     assert table["B ≥∀ A"].tolist() == [row[6] for row in TABLE3]
@@ -66,7 +66,7 @@ def test_table3_yes_no_columns_and_uir():
 
 
 def test_table4_is_not_transitive():
-    """Seed 001, Table 4: A = (0.5, 0.5), B = (0.6, 0.4), C = (0.45, 0.45): B ‖∀ A, C ‖∀ B, A >∀ C."""
+    """Amigó et al., JAIR 2011, Table 4: A = (0.5, 0.5), B = (0.6, 0.4), C = (0.45, 0.45): B ‖∀ A, C ‖∀ B, A >∀ C."""
     a, b, c = [0.5, 0.5], [0.6, 0.4], [0.45, 0.45]
     assert unanimous_relation(b, a) == "‖∀"
     assert unanimous_relation(c, b) == "‖∀"
@@ -147,7 +147,7 @@ unit = st.floats(0, 1, allow_nan=False)
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(unit, unit, unit, unit), min_size=1, max_size=8))
 def test_unanimous_improvement_implies_f_alpha_for_every_alpha(topics):
-    """Seed 001 §5.2.1: a ≥∀ b on every topic implies F_α(a) ≥ F_α(b) for every α (both averages)."""
+    """Amigó et al., JAIR 2011, §5.2.1: a ≥∀ b on every topic implies F_α(a) ≥ F_α(b) for every α (both averages)."""
     results = tidy({
         "b": {t: {"P": p, "R": r} for t, (p, r, _, _) in enumerate(topics)},
         "a": {t: {"P": min(1.0, p + dp), "R": min(1.0, r + dr)} for t, (p, r, dp, dr) in enumerate(topics)},
@@ -161,7 +161,7 @@ def test_unanimous_improvement_implies_f_alpha_for_every_alpha(topics):
 
 
 def test_f_alpha_limits():
-    """F_1 = P, F_0 = R, F_0.5 = harmonic mean, 0 when a weighted component is 0 (seed 001 §2.1)."""
+    """F_1 = P, F_0 = R, F_0.5 = harmonic mean, 0 when a weighted component is 0 (Amigó et al., JAIR 2011, §2.1)."""
     np.testing.assert_allclose(f_alpha([0.4] * 3, [0.8] * 3, [1.0, 0.0, 0.5]), [0.4, 0.8, 0.8 / 1.5])
     assert float(f_alpha(0.0, 0.9, 0.5)) == 0.0
     assert float(f_alpha(0.0, 0.9, 0.0)) == 0.9
@@ -310,10 +310,10 @@ def weps2_baselines() -> pd.DataFrame:
 
 
 def test_weps2_baselines_against_table7():
-    """Seed 001 Table 7 (WePS-2, BCubed precision and recall): F_0.5 of B100, B_COMB, B1 = 0.53, 0.52, 0.34;
-    B100 improves B_COMB and is its reference system. Over the official per-name scores (2 decimals) B100 ≥∀
-    B_COMB on all 30 names and strictly on 20, so UIR = 20/30 = 0.667 — the table prints 0.65, which is no
-    multiple of 1/30 (the paper's run may have had other or more test cases)."""
+    """Amigó et al., JAIR 2011, Table 7 (WePS-2, BCubed precision and recall): F_0.5 of B100, B_COMB, B1 = 0.53, 0.52,
+    0.34; B100 improves B_COMB and is its reference system. Over the official per-name scores (2 decimals) B100 ≥∀
+    B_COMB on all 30 names and strictly on 20, so UIR = 20/30 = 0.667 — the table prints 0.65, which is no multiple of
+    1/30 (the paper's run may have had other or more test cases)."""
     results = weps2_baselines()
     assert results["topic"].nunique() == 30
     curves = f_alpha_curves(results, "BEP", "BER", alphas=[0.5]).set_index("system")["value"]

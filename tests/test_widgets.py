@@ -179,7 +179,7 @@ def test_workbench_starts_on_table9_with_kernel_scores():
 
 
 def test_the_gallery_reproduces_table9_as_the_engine_reads_it():
-    # seed 000, Table 9 (n = 10, W_n = 0.8), values as computed under ../shared/design/RS-SEMANTICS.md
+    # Amigó et al., SIGIR 2013, Table 9 (n = 10, W_n = 0.8), values as computed under ../shared/design/RS-SEMANTICS.md
     # ("Table 9 under this reading"); 16 of the 20 printed values round to them.
     reading = {"output 1": (1, 1, 1, 0.9722), "output 2": (1, 1, 1, 31 / 39), "output 3": (1, 0.7752, 1, 0.7436),
                "output 4": (0.9902, 0.7752, 0.9649, 0.7436), "output 5": (0.6386, 0.5897, 1, 1)}
@@ -412,7 +412,7 @@ def test_comparison_uir_view_draws_the_analysis_matrix_or_names_what_is_missing(
     except ImportError:
         assert "needs workbench.analysis.uir_matrix" in cmp.message.value
         return
-    # every system beats the one before it on every topic and both measures: UIR(C, A) = 1 (seed 001 §4)
+    # every system beats the one before it on every topic and both measures: UIR(C, A) = 1 (Amigó et al., JAIR 2011, §4)
     matrix = uir_matrix(campaign(), ["Purity", "Inverse Purity"])
     (rows,) = cmp.chart_widget.spec["datasets"].values()
     drawn = {(r["system_a"], r["system_b"]): r["uir"] for r in rows}

@@ -262,7 +262,7 @@ def cmd_compare(args) -> int:
             tables["win_tie_loss"] = table_of(frame)
         emit(tables_json(tables, args.format, report=title))
         return 0
-    sections.append((f"UIR(a, b) over {', '.join(measures)} (seed 001; |UIR| >= 0.25 is robust)",
+    sections.append((f"UIR(a, b) over {', '.join(measures)} (Amigó et al., JAIR 2011; |UIR| >= 0.25 is robust)",
                      text_table(table_of(matrix.reset_index(allow_duplicates=True)), args.format)))
     sections.append((title, text_table(table_of(pairs), args.format)))
     comment = "%" if args.format == "latex" else "#"
@@ -382,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
             cmd.add_argument("--correction", default="holm", help="holm, bonferroni or none (default holm)")
             cmd.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
         cmd.set_defaults(handler=cmd_eval if name == "eval" else cmd_compare)
-    demo = sub.add_parser("demo", help="Table 9 of seed 000 computed beside the printed values")
+    demo = sub.add_parser("demo", help="Table 9 of Amigó et al., SIGIR 2013 computed beside the printed values")
     demo.set_defaults(handler=cmd_demo)
     sub.add_parser("trec_eval", help="trec_eval 10.0 drop-in: trec_eval's options, its output byte for byte "
                    "(python -m workbench trec_eval -h)", add_help=False)

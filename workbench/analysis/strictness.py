@@ -3,15 +3,15 @@
 An *output* is one system's answer on one topic; all outputs of all topics are ranked together by each
 measure, worst to best by its registered direction, ties sharing the average rank (rank |O| is the best).
 
-- :func:`rank_gap_strictness` (seed 000 §4.1): Strictness(m) = −max_{o, m′} (Rank_m(o) − Rank_m′(o)) / |O|,
-  the largest amount by which m ranks an output above another measure m′ does; 0 is the strictest possible,
-  values near −1 mean m rates highly an output some m′ rates at the bottom. ``top=10`` averages the ten
-  largest gaps (the paper's check against outliers).
-- :func:`top_n_strictness` (seed 003 §6.3): Strictness_th(m, m′) = min_{o ∈ top(m, th)} rank(m′, o), with
-  top(m, th) the best th % outputs by m and ranks normalised to (0, 1] (1 = best); Strictness_th(m) =
-  min_m′ Strictness_th(m, m′). A curve over th.
-- :func:`robustness` (seed 000 §4.1, seed 003 §6.4): the mean Spearman correlation between the rankings of the
-  systems on two topics, over all topic pairs or ``pairs`` random ones.
+- :func:`rank_gap_strictness` (Amigó et al., SIGIR 2013, §4.1):
+  Strictness(m) = −max_{o, m′} (Rank_m(o) − Rank_m′(o)) / |O|, the largest amount by which m ranks an output
+  above another measure m′ does; 0 is the strictest possible, values near −1 mean m rates highly an output some
+  m′ rates at the bottom. ``top=10`` averages the ten largest gaps (the paper's check against outliers).
+- :func:`top_n_strictness` (Amigó et al., filtering metrics comparison, §6.3):
+  Strictness_th(m, m′) = min_{o ∈ top(m, th)} rank(m′, o), with top(m, th) the best th % outputs by m and ranks
+  normalised to (0, 1] (1 = best); Strictness_th(m) = min_m′ Strictness_th(m, m′). A curve over th.
+- :func:`robustness` (Amigó et al., SIGIR 2013, §4.1, Amigó et al., filtering metrics comparison, §6.4): the mean
+  Spearman correlation between the rankings of the systems on two topics, over all topic pairs or ``pairs`` random ones.
 
     >>> import pandas as pd
     >>> rows = [("A", 1, "m", .9), ("A", 1, "n", .1), ("B", 1, "m", .1), ("B", 1, "n", .2),
@@ -66,7 +66,7 @@ def _references(names: list, targets: list, against: Sequence[str] | None) -> li
 def rank_gap_strictness(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
                         against: Sequence[str] | None = None, top: int = 1, systems: Sequence | None = None,
                         missing: str = "error") -> pd.DataFrame:
-    """Seed 000 §4.1 strictness of each measure against the others (or against ``against``).
+    """Amigó et al., SIGIR 2013, §4.1 strictness of each measure against the others (or against ``against``).
 
     Columns: ``measure, strictness, against, output`` (the (system, topic) of the largest gap) and ``by``
     (the measure that ranks that output lowest). ``against=None`` compares with every other measure in the
@@ -96,7 +96,8 @@ def top_n_strictness(results: pd.DataFrame, measures: Sequence[str] | None = Non
                      percents: Sequence[float] = (5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100),
                      against: Sequence[str] | None = None, systems: Sequence | None = None,
                      missing: str = "error") -> pd.DataFrame:
-    """Seed 003 §6.3 strictness curve: columns ``measure, top_percent, strictness, by``.
+    """Amigó et al., filtering metrics comparison, §6.3 strictness curve: columns ``measure, top_percent, strictness,
+    by``.
 
     top(m, th) holds the ⌈th·|O|/100⌉ best outputs by m, plus any output tied with the last of them;
     strictness is the lowest normalised rank (rank/|O|, 1 = best) another measure gives them, and ``by`` names
@@ -127,7 +128,8 @@ def top_n_strictness(results: pd.DataFrame, measures: Sequence[str] | None = Non
 
 def robustness(results: pd.DataFrame, measures: Sequence[str] | None = None, *, pairs: int | None = None,
                seed: int | None = 0, systems: Sequence | None = None, missing: str = "error") -> pd.DataFrame:
-    """Mean Spearman correlation of the system rankings of two topics, per measure (seed 003 §6.4).
+    """Mean Spearman correlation of the system rankings of two topics, per measure (Amigó et al., filtering metrics
+    comparison, §6.4).
 
     ``pairs=None`` uses every pair of topics; an integer draws that many distinct pairs with ``seed``. A topic
     on which every system scores the same has no ranking: its pairs are left out and counted in

@@ -1,4 +1,4 @@
-"""Unanimous improvement and the Unanimous Improvement Ratio (UIR) of seed 001 (Amigó et al., JAIR 2011).
+"""Unanimous improvement and the Unanimous Improvement Ratio (UIR) of Amigó et al., JAIR 2011.
 
 Per topic, system a improves b unanimously (a ≥∀ b) when it is at least as good on every measure (§4.1;
 "as good" follows each measure's registered direction, so an error rate such as Lam% counts lower as better);
@@ -6,7 +6,7 @@ Per topic, system a improves b unanimously (a ≥∀ b) when it is at least as g
 
     UIR(a, b) = (|T_{a ≥∀ b}| − |T_{b ≥∀ a}|) / |T|       ties count on both sides and cancel
 
-Seed 001, Table 3 (10 test cases, precision and recall): UIR(A, B) = (6 − 4)/10 = 0.2.
+Amigó et al., JAIR 2011, Table 3 (10 test cases, precision and recall): UIR(A, B) = (6 − 4)/10 = 0.2.
 
     >>> import pandas as pd
     >>> rows = [("A", 1, "P", .7), ("A", 1, "R", .5), ("B", 1, "P", .6), ("B", 1, "R", .4)]
@@ -44,7 +44,7 @@ def unanimous_relation(a: Sequence[float], b: Sequence[float], *, tol: float = T
     """The relation of one test case between score vectors ``a`` and ``b`` (one score per measure).
 
     Returns ``"=∀"``, ``">∀"`` (a strictly, unanimously better), ``"<∀"`` or ``"‖∀"`` (metric-biased).
-    Seed 001, Table 4: (0.6, 0.4) ‖∀ (0.5, 0.5) and (0.5, 0.5) >∀ (0.45, 0.45).
+    Amigó et al., JAIR 2011, Table 4: (0.6, 0.4) ‖∀ (0.5, 0.5) and (0.5, 0.5) >∀ (0.45, 0.45).
 
         >>> unanimous_relation([0.6, 0.4], [0.5, 0.5]), unanimous_relation([0.5, 0.5], [0.45, 0.45])
         ('‖∀', '>∀')
@@ -69,7 +69,7 @@ def _relation_name(a_ge_b: bool, b_ge_a: bool) -> str:
 
 def unanimous_improvements(results: pd.DataFrame, a, b, measures: Sequence[str], *, missing: str = "error",
                            tol: float = TOLERANCE) -> pd.DataFrame:
-    """Per topic: the scores of a and b, whether a ≥∀ b and b ≥∀ a (the YES/NO columns of seed 001's
+    """Per topic: the scores of a and b, whether a ≥∀ b and b ≥∀ a (the YES/NO columns of Amigó et al.'s (JAIR 2011)
     Table 3) and the relation (``=∀ >∀ <∀ ‖∀``)."""
     cube = score_cube(results, measures, systems=_pair(a, b), missing=missing, min_topics=1)
     va, vb = cube.values[0], cube.values[1]
@@ -101,7 +101,8 @@ def _uir_cube(cube: ScoreCube, tol: float) -> np.ndarray:
 
 def uir(results: pd.DataFrame, a, b, measures: Sequence[str], *, missing: str = "error",
         tol: float = TOLERANCE) -> float:
-    """UIR(a, b) over the topics both systems have (seed 001 §4.2); in [−1, 1], UIR(b, a) = −UIR(a, b)."""
+    """UIR(a, b) over the topics both systems have (Amigó et al., JAIR 2011, §4.2); in [−1, 1], UIR(b, a) = −UIR(a,
+    b)."""
     cube = score_cube(results, measures, systems=_pair(a, b), missing=missing, min_topics=1)
     return float(_uir_cube(cube, tol)[0, 1])
 
@@ -118,7 +119,7 @@ def uir_matrix(results: pd.DataFrame, measures: Sequence[str], *, systems: Seque
 def reference_systems(results: pd.DataFrame, measures: Sequence[str], threshold: float = 0.25, *,
                       inclusive: bool = True, systems: Sequence | None = None, missing: str = "error",
                       tol: float = TOLERANCE) -> pd.DataFrame:
-    """Seed 001, Table 7: for each system, the systems it improves with UIR ≥ ``threshold`` (``>`` when
+    """Amigó et al., JAIR 2011, Table 7: for each system, the systems it improves with UIR ≥ ``threshold`` (``>`` when
     ``inclusive=False``) and its reference system(s) argmax_S UIR(S, a), with that UIR.
 
     As in Table 7 (where a reference is shown only for systems some other system improves robustly), the
@@ -149,9 +150,9 @@ def reference_systems(results: pd.DataFrame, measures: Sequence[str], threshold:
 
 
 def parametric_uir(results: pd.DataFrame, a, b, measures: Sequence[str], *, missing: str = "error") -> float:
-    """The parametric UIR of seed 001 §8: Prob(Δ ≥ 0 on every measure) − Prob(Δ ≤ 0 on every measure), where
-    the per-topic differences Δ = scores(a) − scores(b) follow a multivariate normal fitted with the sample
-    mean and the sample covariance (ddof=1).
+    """The parametric UIR of Amigó et al., JAIR 2011, §8: Prob(Δ ≥ 0 on every measure) − Prob(Δ ≤ 0 on every measure),
+    where the per-topic differences Δ = scores(a) − scores(b) follow a multivariate normal fitted with the sample mean
+    and the sample covariance (ddof=1).
 
     A measure whose difference has zero variance is deterministic: its sign decides both probabilities (a
     constant difference of 0 counts on both sides, like a tie). Needs at least 2 topics.
@@ -184,7 +185,8 @@ def _orthant(mean: np.ndarray, cov: np.ndarray) -> float:
 def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,
                    alphas: Sequence[float] | None = None, average: str = "topics",
                    systems: Sequence | None = None, missing: str = "error") -> pd.DataFrame:
-    """F_α of every system for α over [0, 1] (seed 001 Figures 4 and 6): columns ``system, alpha, value``.
+    """F_α of every system for α over [0, 1] (Amigó et al., JAIR 2011, Figures 4 and 6): columns ``system, alpha,
+    value``.
 
     ``average="topics"`` averages the per-topic F_α (as the WePS scorer does); ``"scores"`` takes F_α of the
     mean precision and mean recall. Either way a ≥∀ b on every topic implies F_α(a) ≥ F_α(b) for every α.

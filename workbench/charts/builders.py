@@ -8,11 +8,11 @@ Columns each builder reads (names are keyword arguments where the source may nam
 ``scores_chart``           ``output, measure, value``  (one row per output and measure)
 ``means_chart``            ``system, topic, measure, value``  (bars of the mean over topics)
 ``history_chart``          ``step, output, measure, value``
-``f_alpha_chart``          ``system, alpha, value``    (seed 001, Fig. 4)
-``per_topic_chart``        ``system, topic, measure, value``  (seed 001, Figs. 8–9)
+``f_alpha_chart``          ``system, alpha, value``    (Amigó et al., JAIR 2011, Fig. 4)
+``per_topic_chart``        ``system, topic, measure, value``  (Amigó et al., JAIR 2011, Figs. 8–9)
 ``uir_heatmap``            ``system_a, system_b, uir`` or a square matrix (rows improve columns)
-``measure_scatter``        ``system, topic, measure, value``  (seed 003, Fig. 1)
-``strictness_chart``       ``measure, top_percent, strictness``  (seed 003, Fig. 8)
+``measure_scatter``        ``system, topic, measure, value``  (Amigó et al., filtering metrics comparison, Fig. 1)
+``strictness_chart``       ``measure, top_percent, strictness``  (Amigó et al., filtering metrics comparison, Fig. 8)
 ``lost_mass_chart``        ``document, measure, lost, order``  (``workbench.explain``: where a score loses mass)
 =========================  =====================================================================
 
@@ -33,7 +33,7 @@ from workbench.charts.palettes import SYSTEMS
 from workbench.errors import WorkbenchError
 from workbench.model import natural_key
 
-UIR_THRESHOLD = 0.25  # seed 001 §6: UIR ≥ 0.25 marks a robust improvement
+UIR_THRESHOLD = 0.25  # Amigó et al., JAIR 2011, §6: UIR ≥ 0.25 marks a robust improvement
 
 
 def category_colours(field: str, order: list, title: str | None = None) -> alt.Color:
@@ -83,10 +83,10 @@ def _numeric(frame: pd.DataFrame, column: str, chart: str) -> pd.DataFrame:
 
 def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int | None = None, height: int = 220,
                  legend: bool = True) -> alt.Chart:
-    """Grouped bars of several outputs' scores against one gold (seed 000, Table 9): one group per measure,
-    one bar per output, the value printed above each bar (``width`` defaults to 30 px per bar, ≥ 360). With a
-    boolean column ``focused``, only the focused output's bars are printed and drawn opaque, the others faint
-    (the rows can then be swapped with ``with_data`` as the focus moves)."""
+    """Grouped bars of several outputs' scores against one gold (Amigó et al., SIGIR 2013, Table 9): one group per
+    measure, one bar per output, the value printed above each bar (``width`` defaults to 30 px per bar, ≥ 360). With a
+    boolean column ``focused``, only the focused output's bars are printed and drawn opaque, the others faint (the rows
+    can then be swapped with ``with_data`` as the focus moves)."""
     focused = "focused" in getattr(scores, "columns", ())
     data = require_columns(scores, ["output", "measure", "value", *(["focused"] if focused else [])],
                            "scores_chart")
@@ -160,7 +160,7 @@ def history_chart(history: pd.DataFrame, *, title: str | None = None, width: int
 
 def f_alpha_chart(curves: pd.DataFrame, *, highlight: Sequence[str] = (), title: str | None = None,
                   width: int = 360) -> alt.Chart:
-    """F_α against α for several systems (seed 001, Fig. 4): systems in ``highlight`` drawn black and
+    """F_α against α for several systems (Amigó et al., JAIR 2011, Fig. 4): systems in ``highlight`` drawn black and
     thick, the others grey (or all coloured when nothing is highlighted)."""
     data = require_columns(curves, ["system", "alpha", "value"], "f_alpha_chart")
     data = _numeric(_numeric(data, "value", "f_alpha_chart"), "alpha", "f_alpha_chart")
@@ -187,7 +187,7 @@ def f_alpha_chart(curves: pd.DataFrame, *, highlight: Sequence[str] = (), title:
 
 def per_topic_chart(results: pd.DataFrame, systems: Sequence[str], measures: Sequence[str], *,
                     title: str | None = None, width: int = 480) -> alt.Chart:
-    """Two measures (e.g. Purity and Inverse Purity) of two systems on every test case (seed 001, Figs.
+    """Two measures (e.g. Purity and Inverse Purity) of two systems on every test case (Amigó et al., JAIR 2011, Figs.
     8–9): topics along x, one colour per system, one mark shape per measure."""
     data = require_columns(results, ["system", "topic", "measure", "value"], "per_topic_chart")
     data = _numeric(data, "value", "per_topic_chart")
@@ -227,9 +227,9 @@ def _uir_long(uir: pd.DataFrame) -> pd.DataFrame:
 
 def uir_heatmap(uir: pd.DataFrame, *, threshold: float = UIR_THRESHOLD, title: str | None = None,
                 size: int = 36) -> alt.Chart:
-    """The UIR matrix (seed 001 §4): cell (a, b) is UIR(a, b), how unanimously a improves b; cells at or
-    above ``threshold`` (0.25, seed 001 §6) are outlined and their value printed in bold. The diagonal and
-    missing cells are left blank."""
+    """The UIR matrix (Amigó et al., JAIR 2011, §4): cell (a, b) is UIR(a, b), how unanimously a improves b; cells at or
+    above ``threshold`` (0.25, Amigó et al., JAIR 2011, §6) are outlined and their value printed in bold. The diagonal
+    and missing cells are left blank."""
     data = _numeric(_uir_long(uir), "uir", "uir_heatmap").dropna(subset=["uir"])
     data["system_a"], data["system_b"] = data["system_a"].astype(str), data["system_b"].astype(str)
     data = data[data["system_a"] != data["system_b"]]  # UIR(a, a) says nothing
@@ -256,7 +256,7 @@ def uir_heatmap(uir: pd.DataFrame, *, threshold: float = UIR_THRESHOLD, title: s
 def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None = None,
                     width: int = 260) -> alt.Chart:
     """One measure against another over (system, topic) pairs, one dot per system output for one test
-    case (seed 003, Fig. 1)."""
+    case (Amigó et al., filtering metrics comparison, Fig. 1)."""
     data = require_columns(results, ["system", "topic", "measure", "value"], "measure_scatter")
     data = _numeric(data, "value", "measure_scatter")
     present = _order(data["measure"])
@@ -283,7 +283,8 @@ def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None 
 
 def strictness_chart(strictness: pd.DataFrame, *, top: str = "top_percent", value: str = "strictness",
                      title: str | None = None, width: int = 360) -> alt.Chart:
-    """Strictness of each measure over the top n% of outputs it ranks first (seed 003, Fig. 8)."""
+    """Strictness of each measure over the top n% of outputs it ranks first (Amigó et al., filtering metrics comparison,
+    Fig. 8)."""
     data = require_columns(strictness, ["measure", top, value], "strictness_chart")
     data = _numeric(_numeric(data, top, "strictness_chart"), value, "strictness_chart")
     data = data.rename(columns={top: "top", value: "strictness"})

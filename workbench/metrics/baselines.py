@@ -1,4 +1,4 @@
-"""Random baselines for retrieval and optimal cluster search (seed 004: Mehlitz, Bauckhage, Kunegis,
+"""Random baselines for retrieval and optimal cluster search (Mehlitz et al.: Mehlitz, Bauckhage, Kunegis,
 Albayrak).
 
 A collection of ``n`` documents holds ``g`` relevant ones. Drawing ``d`` at random retrieves on average
@@ -21,7 +21,7 @@ from workbench.errors import WorkbenchError
 from workbench.metrics.registry import Interval, register
 from workbench.model import Organization
 
-SOURCE = "seed 004: Mehlitz et al., A New Evaluation Measure for IR Systems (eqs. 3-14)"
+SOURCE = "Mehlitz et al.: Mehlitz et al., A New Evaluation Measure for IR Systems (eqs. 3-14)"
 
 
 class BaselineInputError(WorkbenchError):
@@ -46,7 +46,7 @@ def _counts(n: int, g: int, d: int, c: int = 1) -> tuple[int, int, int, int]:
 
 
 def expected_relevant(n: int, g: int, d: int) -> Fraction:
-    """μ(d) = Σ_i i·C(g,i)·C(n−g,d−i) / C(n,d) = g·d / n: the hypergeometric mean (seed 004, eq. 5).
+    """μ(d) = Σ_i i·C(g,i)·C(n−g,d−i) / C(n,d) = g·d / n: the hypergeometric mean (Mehlitz et al., eq. 5).
 
     >>> expected_relevant(100, 10, 10)
     Fraction(1, 1)
@@ -57,7 +57,7 @@ def expected_relevant(n: int, g: int, d: int) -> Fraction:
 
 def expected_best_of(n: int, g: int, d: int, c: int) -> Fraction:
     """μ_all(d, c): expected number of relevant documents in the best of ``c`` random clusters of ``d``
-    documents (seed 004, eqs. 6–11), exactly.
+    documents (Mehlitz et al., eqs. 6–11), exactly.
 
     Eq. 8 sums to B(i) = (C(i) + D(i))^c − D(i)^c with C(i) = C(g,i)·C(b,d−i) (eq. 9) and
     D(i) = Σ_{k<i} C(g,k)·C(b,d−k) (eq. 10), so with A = C(n,d)^c (eq. 7),
@@ -75,7 +75,7 @@ def expected_best_of(n: int, g: int, d: int, c: int) -> Fraction:
 
 
 def effectiveness(precision: float, recall: float, beta: float = 1.0) -> float:
-    """E = 1 − (β² + 1)·P·R / (β²·P + R) (seed 004, eq. 3; van Rijsbergen); 1 when P = R = 0.
+    """E = 1 − (β² + 1)·P·R / (β²·P + R) (Mehlitz et al., eq. 3; van Rijsbergen); 1 when P = R = 0.
 
     >>> effectiveness(0.5, 0.5)
     0.5
@@ -91,21 +91,21 @@ def effectiveness(precision: float, recall: float, beta: float = 1.0) -> float:
 
 
 def absolute_precision(g_ret: float, g_exp: float, r: int) -> float:
-    """P_abs = (g_ret − g_exp) / r (seed 004, eq. 12); negative when random retrieval does better."""
+    """P_abs = (g_ret − g_exp) / r (Mehlitz et al., eq. 12); negative when random retrieval does better."""
     if r <= 0:
         raise BaselineInputError(f"absolute precision needs r > 0 retrieved documents, got {r}")
     return (g_ret - float(g_exp)) / r
 
 
 def absolute_recall(g_ret: float, g_exp: float, g: int) -> float:
-    """R_abs = (g_ret − g_exp) / g (seed 004, eq. 13)."""
+    """R_abs = (g_ret − g_exp) / g (Mehlitz et al., eq. 13)."""
     if g <= 0:
         raise BaselineInputError(f"absolute recall needs g > 0 relevant documents, got {g}")
     return (g_ret - float(g_exp)) / g
 
 
 def absolute_effectiveness(g_ret: float, g_exp: float, r: int, g: int, beta: float = 1.0) -> float:
-    """E_abs = E(P_abs, R_abs) (seed 004, eq. 14); above 1 when random retrieval does better.
+    """E_abs = E(P_abs, R_abs) (Mehlitz et al., eq. 14); above 1 when random retrieval does better.
 
     Table II, scenario 1 (n = 100, g = 16, d = 12, reported E = 0.692 at β = 1 so g_ret = 0.308·28/2):
     >>> round(absolute_effectiveness(0.308 * 28 / 2, 4.85, 12, 16), 3)

@@ -7,7 +7,7 @@ arrays. Every measure is a pure function of it:
 - Purity, Inverse Purity and their F_α (Amigó et al. 2009, §3.1; the WePS scorer's P, IP, F_0.5(P,IP));
 - extended BCubed precision/recall/F in two variants named apart: ``variant="item"`` (Amigó et al. 2009
   §4.2, multiplicity precision per document; equals the ``bcubed`` package) and ``variant="occurrence"``
-  (each document in each cluster a separate item, seed 000 §4.2; PyEvALL's ReliabilityBCubed);
+  (each document in each cluster a separate item, Amigó et al., SIGIR 2013, §4.2; PyEvALL's ReliabilityBCubed);
 - entropy, class entropy, mutual information, NMI and AMI with the normalisation named (``average_method``:
   arithmetic, geometric, min, max), variation of information, homogeneity, completeness, V-measure with β
   (defined for partitions: NaN when a gold document is in two clusters or classes);
@@ -119,8 +119,8 @@ def _clusters(org: Organization) -> list[frozenset[str]]:
 def contingency(gold: Organization, output: Organization, *, unmatched: str = "weps") -> ClusterContingency:
     """The shared intermediate of every clustering measure, from a gold and an output Organization.
 
-    Clusters are those of every level (seed 000 §3: a clustering is one level of clusters); ``unmatched``
-    is the policy for documents on one side only (see the module docstring).
+    Clusters are those of every level (Amigó et al., SIGIR 2013, §3: a clustering is one level of clusters);
+    ``unmatched`` is the policy for documents on one side only (see the module docstring).
     """
     if unmatched not in POLICIES:
         raise ClusteringInputError(f"unmatched must be one of {', '.join(POLICIES)}, got {unmatched!r}")
@@ -328,7 +328,7 @@ def bcubed_items(c: ClusterContingency, variant: str = "item") -> BCubedItems:
 
 
 def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> dict[str, float]:
-    """Extended BCubed ``{"precision", "recall", "f"}`` (Amigó et al. 2009 §4.2; seed 000 §3.2, §4.2).
+    """Extended BCubed ``{"precision", "recall", "f"}`` (Amigó et al. 2009 §4.2; Amigó et al., SIGIR 2013, §3.2, §4.2).
 
     Multiplicity precision of a document pair: min(cX, cG)/cX, recall min(cX, cG)/cG, where cX and cG
     count the output clusters and gold classes the two documents share (a document pairs with itself).
@@ -336,8 +336,8 @@ def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> 
     - ``variant="item"``: precision(d) averages multiplicity precision over the documents sharing an output
       cluster with d; BCubed precision averages over documents (the ``bcubed`` package).
     - ``variant="occurrence"``: each (document, cluster) occurrence is an item: it averages multiplicity
-      precision over the members of its own cluster; BCubed precision averages over occurrences (seed 000
-      §4.2; PyEvALL's ReliabilityBCubed / SensitivityBCubed). Equal to ``"item"`` without overlap.
+      precision over the members of its own cluster; BCubed precision averages over occurrences (Amigó et al., SIGIR
+      2013 §4.2; PyEvALL's ReliabilityBCubed / SensitivityBCubed). Equal to ``"item"`` without overlap.
 
     Only documents in the gold are scored (see the module's ``unmatched`` policies). Flat documents use
     the contingency (n_ij/|C_i|); documents in several clusters or classes are computed from their

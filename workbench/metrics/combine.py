@@ -1,9 +1,9 @@
 """Van Rijsbergen's F_α, the one way the workbench combines two complementary scores.
 
-F_α(a, b) = 1 / (α/a + (1 − α)/b) (seed 001 §2.1; seed 003 §4): precision and recall, Purity and Inverse
-Purity, Reliability and Sensitivity. It is 0 when a component it weighs is 0 (the papers' limit), the
-undefined component's NaN when one is undefined, ``a`` at α = 1 and ``b`` at α = 0. Scalars give a float,
-arrays an array (elementwise, broadcast).
+F_α(a, b) = 1 / (α/a + (1 − α)/b) (Amigó et al., JAIR 2011, §2.1; Amigó et al., filtering metrics comparison, §4):
+precision and recall, Purity and Inverse Purity, Reliability and Sensitivity. It is 0 when a component it weighs is 0
+(the papers' limit), the undefined component's NaN when one is undefined, ``a`` at α = 1 and ``b`` at α = 0. Scalars
+give a float, arrays an array (elementwise, broadcast).
 
     >>> f_alpha(0.5, 1.0), f_alpha(0.0, 0.7), f_alpha(0.4, 0.0, alpha=1.0)
     (0.6666666666666666, 0.0, 0.4)

@@ -1,9 +1,9 @@
 """Why a Reliability/Sensitivity score is what it is: each score split into its occurrences' contributions,
-and each occurrence's share into its relations (seed 000 §3, ``../shared/design/RS-SEMANTICS.md``).
+and each occurrence's share into its relations (Amigó et al., SIGIR 2013, §3, ``../shared/design/RS-SEMANTICS.md``).
 
 R≺ S≺ R∼ S∼ are weighted averages over the occurrences of one side (the output for Reliability, the gold for
-Sensitivity) of the share of their related mass whose relation holds on the other side, so a score is
-exactly Σ weight·holds over its rows of :attr:`Explanation.contributions`. Table 9 of seed 000, output 4::
+Sensitivity) of the share of their related mass whose relation holds on the other side, so a score is exactly Σ
+weight·holds over its rows of :attr:`Explanation.contributions`. Table 9 of Amigó et al., SIGIR 2013, output 4::
 
     >>> from workbench.model import Organization
     >>> gold = Organization.parse("d1 {d2 d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7}")

@@ -1,4 +1,4 @@
-"""Filtering measures over a 2×2 contingency (TP, FP, FN, TN), with optional smoothing (seed 003).
+"""Filtering measures over a 2×2 contingency (TP, FP, FN, TN), with optional smoothing.
 
 :func:`contingency` counts from a gold and an output Organization (positives = prioritised documents,
 negatives = the rest), :func:`contingency_from_labels` from two binary label vectors (``positive=`` names
@@ -9,21 +9,19 @@ the positive label). :func:`estimates` turns counts into the probabilities every
     >>> accuracy(c), round(reliability(c), 4), round(f_measure(c), 4)
     (0.7, 0.5, 0.6667)
 
-**Smoothing** (seed 003 §5): ``None`` (plain counts); ``"laplace"`` adds one to each cell (§5.1,
-Table 4); ``"noninformative"`` uses the final formulas of §5.2, P(S|G) = (TP + 2P(S))/(|G| + 2),
-P(S|¬G) = (FP + 2P(S))/(|¬G| + 2), P(G|S) = (TP + 2P(G))/(|S| + 2), P(G|¬S) = (FN + 2P(G))/(|¬S| + 2),
-with the marginals P(G) = |G|/|T|, P(S) = |S|/|T| unsmoothed: a non-informative output keeps
-P(G|S) = P(G), so the families' properties survive. Measures that use the joint distribution (Accuracy,
-Utility, Phi, Kappa, MI, Odds, Chi) take it from P(G) and the gold-conditioned P(S|G), P(S|¬G);
-Precision, F and Reliability use the output-conditioned P(G|S), P(G|¬S).
+**Smoothing** (Amigó et al., filtering metrics comparison, §5): ``None`` (plain counts); ``"laplace"`` adds one to each
+cell (§5.1, Table 4); ``"noninformative"`` uses the final formulas of §5.2, P(S|G) = (TP + 2P(S))/(|G| + 2), P(S|¬G) =
+(FP + 2P(S))/(|¬G| + 2), P(G|S) = (TP + 2P(G))/(|S| + 2), P(G|¬S) = (FN + 2P(G))/(|¬S| + 2), with the marginals P(G) =
+|G|/|T|, P(S) = |S|/|T| unsmoothed: a non-informative output keeps P(G|S) = P(G), so the families' properties survive.
+Measures that use the joint distribution (Accuracy, Utility, Phi, Kappa, MI, Odds, Chi) take it from P(G) and the
+gold-conditioned P(S|G), P(S|¬G); Precision, F and Reliability use the output-conditioned P(G|S), P(G|¬S).
 
-**Undefined values** are NaN, never an exception: P(S|G) needs a positive gold document, P(S|¬G) a
-negative one, P(G|S) a returned document, P(G|¬S) a discarded one; a measure built on an undefined one is
-NaN, except where the paper defines the limit: F and F(R,S) are 0 when a component is 0 (seed 003 §4.3,
-§4.4: the all-positive and all-negative outputs get F(R,S) = 0); Phi and Kappa are 0 for an output that
-puts every document in one class (non-informative, §4.2) while the gold has both classes; Lam% is 0 when
-either error rate is 0 (§4.2) but NaN when one is 0 and the other 1; Odds is +inf when only its
-denominator is 0. Lam% is an error rate: lower is better.
+**Undefined values** are NaN, never an exception: P(S|G) needs a positive gold document, P(S|¬G) a negative one, P(G|S)
+a returned document, P(G|¬S) a discarded one; a measure built on an undefined one is NaN, except where the paper defines
+the limit: F and F(R,S) are 0 when a component is 0 (Amigó et al., filtering metrics comparison, §4.3, §4.4: the
+all-positive and all-negative outputs get F(R,S) = 0); Phi and Kappa are 0 for an output that puts every document in one
+class (non-informative, §4.2) while the gold has both classes; Lam% is 0 when either error rate is 0 (§4.2) but NaN when
+one is 0 and the other 1; Odds is +inf when only its denominator is 0. Lam% is an error rate: lower is better.
 """
 
 from __future__ import annotations
@@ -136,7 +134,8 @@ def _positive_label(labels: list, positive):
 # ------------------------------------------------------------------------------------ estimates
 @dataclass(frozen=True)
 class Estimates:
-    """The probabilities the measures are written in (seed 003 §4), and the (smoothed) collection size."""
+    """The probabilities the measures are written in (Amigó et al., filtering metrics comparison, §4), and the
+    (smoothed) collection size."""
 
     p_g: float  # P(G)
     s_g: float  # P(S|G): recall
@@ -174,7 +173,8 @@ def _smoothing(smoothing: str | None) -> str:
 
 
 def estimates(c: FilteringContingency, smoothing: str | None = None) -> Estimates:
-    """Probabilities from counts, smoothed as seed 003 §5.1 (``"laplace"``) or §5.2 (``"noninformative"``).
+    """Probabilities from counts, smoothed as Amigó et al., filtering metrics comparison, §5.1 (``"laplace"``) or §5.2
+    (``"noninformative"``).
 
     >>> e = estimates(FilteringContingency(tp=0, fp=10, fn=5, tn=85), "noninformative")
     >>> round(e.g_s, 4)  # (0 + 2·0.05) / (10 + 2)
@@ -201,13 +201,14 @@ def _est(c: FilteringContingency | Estimates, smoothing) -> Estimates:
 
 # -------------------------------------------------------------------------------------- measures
 def accuracy(c, smoothing=None) -> float:
-    """Acc = (TP + TN)/|T| = P(S|G)P(G) + P(¬S|¬G)P(¬G) (seed 003 §4.1)."""
+    """Acc = (TP + TN)/|T| = P(S|G)P(G) + P(¬S|¬G)P(¬G) (Amigó et al., filtering metrics comparison, §4.1)."""
     j = _est(c, smoothing).joint()
     return float(j[0, 0] + j[1, 1])
 
 
 def weighted_accuracy(c, lam: float = 1.0, smoothing=None) -> float:
-    """WAcc_λ = (λTP + TN)/(λ(TP + FN) + TN + FP) (Androutsopoulos et al. 2000; seed 003 §4.1)."""
+    """WAcc_λ = (λTP + TN)/(λ(TP + FN) + TN + FP) (Androutsopoulos et al. 2000; Amigó et al., filtering metrics
+    comparison, §4.1)."""
     if not lam >= 0:
         raise FilteringInputError(f"WAcc: lam must be ≥ 0 (the weight of a positive), got {lam!r}")
     e = _est(c, smoothing)
@@ -221,7 +222,8 @@ def _counts(e: Estimates) -> np.ndarray:
 
 
 def utility(c, alpha: float = 2.0, smoothing=None) -> float:
-    """Utility = α·TP − FP (seed 003 §4.1; TREC filtering's T11U is α = 2), α > 0. Not normalised."""
+    """Utility = α·TP − FP (Amigó et al., filtering metrics comparison, §4.1; TREC filtering's T11U is α = 2), α > 0.
+    Not normalised."""
     if not alpha > 0:
         raise FilteringInputError(f"Utility: alpha must be > 0 (the gain of a true positive), got {alpha!r}")
     (tp, fp), _ = _counts(_est(c, smoothing))
@@ -230,13 +232,15 @@ def utility(c, alpha: float = 2.0, smoothing=None) -> float:
 
 def linear_utility(c, a1: float = 2.0, a2: float = 0.0, a3: float = 1.0, a4: float = 0.0,
                    smoothing=None) -> float:
-    """Utility_{α1..α4} = α1·TP + α2·TN − α3·FP − α4·FN (Hull 1998; seed 003 §4.1)."""
+    """Utility_{α1..α4} = α1·TP + α2·TN − α3·FP − α4·FN (Hull 1998; Amigó et al., filtering metrics comparison,
+    §4.1)."""
     (tp, fp), (fn, tn) = _counts(_est(c, smoothing))
     return float(a1 * tp + a2 * tn - a3 * fp - a4 * fn)
 
 
 def lam(c, smoothing=None) -> float:
-    """Lam% = logit⁻¹((logit P(¬S|G) + logit P(S|¬G))/2) (Cormack & Lynam 2005; seed 003 §4.2).
+    """Lam% = logit⁻¹((logit P(¬S|G) + logit P(S|¬G))/2) (Cormack & Lynam 2005; Amigó et al., filtering metrics
+    comparison, §4.2).
 
     An error rate (lower is better), computed as √(ab)/(√(ab) + √((1−a)(1−b))) with a = P(¬S|G),
     b = P(S|¬G): 0 when either rate is 0, NaN when one is 0 and the other 1.
@@ -273,7 +277,8 @@ def kappa(c, smoothing=None) -> float:
 
 
 def mutual_information(c, smoothing=None) -> float:
-    """MI = Σ P(x, y) log(P(x, y)/(P(x)P(y))) over the 2×2 joint, in nats (seed 003 §4.2)."""
+    """MI = Σ P(x, y) log(P(x, y)/(P(x)P(y))) over the 2×2 joint, in nats (Amigó et al., filtering metrics comparison,
+    §4.2)."""
     j = _est(c, smoothing).joint()
     if np.isnan(j).any():
         return math.nan
@@ -305,14 +310,15 @@ def macro_accuracy(c, smoothing=None) -> float:
 
 
 def chi(c, smoothing=None) -> float:
-    """Chi, seed 003's probabilistic form: (P(S|G)P(¬S|¬G) − P(S|¬G)P(¬S|G) + 1)/2; ½ when
-    non-informative."""
+    """Chi, Amigó et al.'s (filtering metrics comparison) probabilistic form: (P(S|G)P(¬S|¬G) − P(S|¬G)P(¬S|G) + 1)/2; ½
+    when non-informative."""
     e = _est(c, smoothing)
     return (e.s_g * (1 - e.s_ng) - e.s_ng * (1 - e.s_g) + 1) / 2
 
 
 def chi_counts(c, smoothing=None) -> float:
-    """Chi, seed 003's count form as printed: (|S∩G|·|¬S∩¬G| − |S∩¬G|·|¬S∩G| + |T|)/(|S| + |G| + |¬S| + |¬G|).
+    """Chi, Amigó et al.'s (filtering metrics comparison) count form as printed: (|S∩G|·|¬S∩¬G| − |S∩¬G|·|¬S∩G| +
+    |T|)/(|S| + |G| + |¬S| + |¬G|).
 
     The paper prints it beside the probabilistic form as if equal; it is not (it grows with |T|), hence
     named apart (``Chi-counts``).
@@ -334,19 +340,22 @@ def recall(c, smoothing=None) -> float:
 
 
 def f_measure(c, alpha: float = 0.5, smoothing=None) -> float:
-    """F_α = 1/(α/P + (1−α)/R) (van Rijsbergen 1974; seed 003 §4.3); 0 when P or R is 0."""
+    """F_α = 1/(α/P + (1−α)/R) (van Rijsbergen 1974; Amigó et al., filtering metrics comparison, §4.3); 0 when P or R is
+    0."""
     e = _est(c, smoothing)
     return f_alpha(e.g_s, e.s_g, alpha)
 
 
 def reliability(c, smoothing=None) -> float:
-    """Reliability = P(G|S)·P(¬G|¬S), the product of both classes' precisions (seed 003 §4.4)."""
+    """Reliability = P(G|S)·P(¬G|¬S), the product of both classes' precisions (Amigó et al., filtering metrics
+    comparison, §4.4)."""
     e = _est(c, smoothing)
     return e.g_s * (1 - e.g_ns)
 
 
 def sensitivity(c, smoothing=None) -> float:
-    """Sensitivity = P(S|G)·P(¬S|¬G), the product of both classes' recalls (seed 003 §4.4)."""
+    """Sensitivity = P(S|G)·P(¬S|¬G), the product of both classes' recalls (Amigó et al., filtering metrics comparison,
+    §4.4)."""
     e = _est(c, smoothing)
     return e.s_g * (1 - e.s_ng)
 
@@ -358,7 +367,7 @@ def f_reliability_sensitivity(c, alpha: float = 0.5, smoothing=None) -> float:
 
 
 # --------------------------------------------------------------------------------------- registry
-_SOURCE = "Amigó, Gonzalo, Verdejo et al., filtering metrics and formal constraints (seed 003)"
+_SOURCE = "Amigó, Gonzalo, Verdejo et al., filtering metrics and formal constraints"
 
 
 def _on_organizations(function):
@@ -388,7 +397,8 @@ for _name, _function, _params, _range, _desc in (
     ("Odds", odds_ratio, {}, (0, _INF), "odds ratio TP·TN/(FN·FP)"),
     ("MAAc", macro_accuracy, {}, (0, 1), "macro-averaged accuracy"),
     ("Chi", chi, {}, (0, 1), "Chi, probabilistic form (½ when non-informative)"),
-    ("Chi-counts", chi_counts, {}, (-_INF, _INF), "Chi, count form as printed in seed 003"),
+    ("Chi-counts", chi_counts, {}, (-_INF, _INF),
+     "Chi, count form as printed in Amigó et al., filtering metrics comparison"),
     ("Precision", precision, {}, (0, 1), "P(G|S)"),
     ("Recall", recall, {}, (0, 1), "P(S|G)"),
     ("F", f_measure, {"alpha": 0.5}, (0, 1), "F_α of precision and recall"),

@@ -1,4 +1,5 @@
-"""The fast exact kernels of Reliability over priority (≺) and relatedness (∼) relations (seed 000 §3.1–3.3).
+"""The fast exact kernels of Reliability over priority (≺) and relatedness (∼) relations (Amigó et al., SIGIR 2013,
+§3.1–3.3).
 
 Both score one *view*: the relations of a side ``x`` checked against the ``other`` side (Reliability is the
 view of the output against the gold; Sensitivity the view of the gold against the output). Every score is
@@ -283,7 +284,7 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
 
 
 def relatedness(x: Side, other: Side) -> float:
-    """Reliability of x's relatedness relations with respect to ``other`` (seed 000 eq. 4, R∼)."""
+    """Reliability of x's relatedness relations with respect to ``other`` (Amigó et al., SIGIR 2013, eq. 4, R∼)."""
     return relatedness_shares(x, other).score(x)
 
 
@@ -336,7 +337,7 @@ def priority_shares(x: Side, other: Side) -> Shares:
 
 
 def priority(x: Side, other: Side) -> float:
-    """Reliability of x's priority relations with respect to ``other`` (seed 000 eq. 3, R≺)."""
+    """Reliability of x's priority relations with respect to ``other`` (Amigó et al., SIGIR 2013, eq. 3, R≺)."""
     return priority_shares(x, other).score(x)
 
 

@@ -1,8 +1,8 @@
-"""Reliability and Sensitivity over priority and relatedness relations: R≺ S≺ R∼ S∼ (seed 000 §3).
+"""Reliability and Sensitivity over priority and relatedness relations: R≺ S≺ R∼ S∼ (Amigó et al., SIGIR 2013, §3).
 
 Reliability is the precision of the output's relations with respect to the gold's, Sensitivity their
 recall; both weigh documents by position (eqs. 1–2) and compare relations occurrence by occurrence under
-the reading of ``../shared/design/RS-SEMANTICS.md``. Table 9 of seed 000, output 5::
+the reading of ``../shared/design/RS-SEMANTICS.md``. Table 9 of Amigó et al., SIGIR 2013, output 5::
 
     >>> from workbench.model import Organization
     >>> gold = Organization.parse("d1 {d2 d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7}")
@@ -63,7 +63,7 @@ def position_weights(level_sizes: list[int], c: float) -> tuple[np.ndarray, floa
     """Per-level occurrence weight under the 1/x² discount and the weight of the unlimited tail.
 
     Eq. 2: the n_= occurrences of a level with n_> occurrences above share the interval
-    w = (c/n_=)·(1/(c+n_>) − 1/(c+n_>+n_=)); the tail weighs c/(c+|X_r|) (seed 000 §3.1).
+    w = (c/n_=)·(1/(c+n_>) − 1/(c+n_>+n_=)); the tail weighs c/(c+|X_r|) (Amigó et al., SIGIR 2013, §3.1).
 
     >>> w, tail = position_weights([1, 1], c=2.5)
     >>> [round(float(v), 4) for v in w], round(tail, 4)
@@ -82,7 +82,8 @@ W_n)·n / W_n overflows for n = 1e308 or W_n = 1e-320), so values outside are re
 
 
 def discount_constant(n: float, wn: float) -> float:
-    """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (seed 000 §3.1; W_10 = 0.8 → 2.5).
+    """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (Amigó et al., SIGIR 2013, §3.1; W_10 = 0.8 →
+    2.5).
 
     >>> round(discount_constant(10, 0.8), 12)
     2.5
@@ -192,7 +193,7 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
     if n is None and not (gold.finite and output.finite):
         side = "gold" if not gold.finite else "output"
         raise ParameterError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
-                             "(seed 000 eqs. 1–2; Table 9 uses n=10, wn=0.8)", parameter="n")
+                             "(Amigó et al., SIGIR 2013, eqs. 1–2; Table 9 uses n=10, wn=0.8)", parameter="n")
     c = None if n is None else discount_constant(n, wn)
     coded_gold, coded_output, names = _coded_pair(gold, output)
     n_docs = len(names)
@@ -206,7 +207,7 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
 
 def reliability_sensitivity(gold: Organization, output: Organization, *, n: float | None = None,
                             wn: float | None = None, missing: str = "tail") -> RSScores:
-    """R≺ S≺ R∼ S∼ of ``output`` against ``gold`` (seed 000 eqs. 3–4; Sensitivity exchanges the two).
+    """R≺ S≺ R∼ S∼ of ``output`` against ``gold`` (Amigó et al., SIGIR 2013, eqs. 3–4; Sensitivity exchanges the two).
 
     With an unlimited tail on either side, ``n`` and ``wn`` set the 1/x² discount (the first n positions
     weigh W_n; Table 9 uses n=10, wn=0.8). With a finite rest on both sides every occurrence weighs the
@@ -222,7 +223,7 @@ def _compute(gold: Organization, output: Organization, n=None, wn=None, missing=
     return reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing).to_dict()
 
 
-_SOURCE = "Amigó, Gonzalo, Verdejo. A General Evaluation Measure for Document Organization Tasks. SIGIR 2013 §3"
+_SOURCE = "Amigó, Gonzalo, Verdejo. A General Evaluation Measure for Document Organization Tasks. SIGIR 2013, §3"
 _MEASURES = (  # name, RSScores field, aliases (a word, and ASCII for keyboards without ≺ ∼), what it is
     ("R≺", "r_priority", ("R_priority", "R<"), "Reliability over priority relations"),
     ("S≺", "s_priority", ("S_priority", "S<"), "Sensitivity over priority relations"),

@@ -1,4 +1,4 @@
-"""The papers' notation for organizations (seed 000, Tables 1–5 and 9), read and written.
+"""The papers' notation for organizations (Amigó et al., SIGIR 2013, Tables 1–5 and 9), read and written.
 
 One priority level per line, highest first; ``{d1 d2}`` is a cluster, a bare id a singleton cluster;
 ``#`` starts a comment; blank lines are ignored; commas separate like spaces; an optional last line

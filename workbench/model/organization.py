@@ -1,7 +1,8 @@
-"""The document organization of seed 000 §3: priority levels of clusters, over an unlimited tail or a finite rest.
+"""The document organization of Amigó et al., SIGIR 2013, §3: priority levels of clusters, over an unlimited tail or a
+finite rest.
 
 An :class:`Organization` is what a gold standard and a system output both are. Ranking, filtering and
-clustering are special cases (seed 000, Tables 1–5)::
+clustering are special cases (Amigó et al., SIGIR 2013, Tables 1–5)::
 
     >>> gold = Organization.parse("d1 {d2 d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7}")
     >>> [sorted(cluster) for cluster in gold.levels[1]]    # a level: a tuple of clusters (frozensets)
@@ -164,7 +165,7 @@ class Organization:
     # ------------------------------------------------------------------------------ constructors
     @classmethod
     def from_ranking(cls, ids: Iterable[str]) -> Organization:
-        """A ranking: one document per level, best first, over an unlimited tail (seed 000, Table 1)."""
+        """A ranking: one document per level, best first, over an unlimited tail (Amigó et al., SIGIR 2013, Table 1)."""
         ids = _id_list(ids, "ranking")
         _reject_duplicates(ids, "ranking")
         return cls(tuple((frozenset([doc]),) for doc in ids))

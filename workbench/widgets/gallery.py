@@ -1,4 +1,5 @@
-"""The gallery of the workbench: the papers' worked examples (seed 000, Tables 1–5 and 9) as editor texts.
+"""The gallery of the workbench: the papers' worked examples (Amigó et al., SIGIR 2013, Tables 1–5 and 9) as editor
+texts.
 
 Built from the repository's ``datasets/seed000-table*.org`` (:mod:`workbench.datasets`), so the gallery
 shows exactly the data the tests and notebooks read.

@@ -1,4 +1,5 @@
-"""The formal-constraint checker: does a measure behave as seed 000 §2 and seed 003 §3 require?
+"""The formal-constraint checker: does a measure behave as Amigó et al., SIGIR 2013, §2 and Amigó et al., filtering
+metrics comparison, §3 require?
 
 Each constraint generates, for small gold standards, pairs of outputs of which one must score higher (or,
 for the descriptive filtering properties, sets of outputs whose scores must relate in a given way). The
@@ -24,10 +25,11 @@ as a contingency).
       d1 d2
       rest:
 
-Constraints (``CONSTRAINTS``): clustering — homogeneity, completeness, rag bag, size vs quantity (seed 000
-§2.1, after Amigó et al. 2009) and its overlapping variant (seed 000 §4.2); filtering — strict monotonicity,
-non-informativeness fixed quality, non-informativeness growing quality, absolute weighting (seed 003 §3);
-ranking — priority, deepness, deepness threshold, closeness threshold, confidence (seed 000 §2.3).
+Constraints (``CONSTRAINTS``): clustering — homogeneity, completeness, rag bag, size vs quantity (Amigó et al., SIGIR
+2013 §2.1, after Amigó et al. 2009) and its overlapping variant (Amigó et al., SIGIR 2013, §4.2); filtering — strict
+monotonicity, non-informativeness fixed quality, non-informativeness growing quality, absolute weighting (Amigó et al.,
+filtering metrics comparison, §3); ranking — priority, deepness, deepness threshold, closeness threshold, confidence
+(Amigó et al., SIGIR 2013, §2.3).
 
 The package, by task: :mod:`.core` (cases, findings, the measure under check), :mod:`.clustering`,
 :mod:`.filtering`, :mod:`.ranking` (each task's constraints and their case generators), :mod:`.check`

@@ -1,4 +1,4 @@
-"""Clustering constraints (seed 000 §2.1, after Amigó et al. 2009, and §4.2 for overlap): homogeneity,
+"""Clustering constraints (Amigó et al., SIGIR 2013, §2.1, after Amigó et al. 2009, and §4.2 for overlap): homogeneity,
 completeness, rag bag, size vs quantity, each with exhaustive small cases and seeded random ones."""
 
 from __future__ import annotations
@@ -118,7 +118,8 @@ _PAIR_LETTERS = "bcdefghijk"
 
 
 def _size_vs_quantity(n: int, rng: np.random.Generator | None) -> Case:
-    """Seed 000 §2.1: {a a a a} {a} {b b} {c c} {d d} {e e} > {a a a a a} {b} {b} {c} {c} {d} {d} {e} {e}."""
+    """Amigó et al., SIGIR 2013, §2.1: {a a a a} {a} {b b} {c c} {d d} {e e} > {a a a a a} {b} {b} {c} {c} {d} {d} {e}
+    {e}."""
     big = _docs(n + 1, "a")
     pairs = [_docs(2, _PAIR_LETTERS[i]) for i in range(n)]
     extra_classes, extra_clusters = _context(rng)
@@ -129,8 +130,8 @@ def _size_vs_quantity(n: int, rng: np.random.Generator | None) -> Case:
 
 
 def _size_vs_quantity_overlap(n: int, rng: np.random.Generator | None) -> Case:
-    """The overlapping variant (seed 000 §4.2): x and y share n gold clusters; breaking those n relations is n
-    small errors and must hurt more than splitting one item off a cluster of n + 1."""
+    """The overlapping variant (Amigó et al., SIGIR 2013, §4.2): x and y share n gold clusters; breaking those n
+    relations is n small errors and must hurt more than splitting one item off a cluster of n + 1."""
     big = _docs(n + 1, "a")
     extra_classes, extra_clusters = _context(rng)
     classes = [big, *(["x", "y"] for _ in range(n)), *extra_classes]
@@ -140,7 +141,7 @@ def _size_vs_quantity_overlap(n: int, rng: np.random.Generator | None) -> Case:
                 note=f"x and y share {n} gold clusters")
 
 
-_SEED000 = "seed 000 §2.1 (Amigó et al. 2009)"
+_SEED000 = "Amigó et al., SIGIR 2013, §2.1 (Amigó et al. 2009)"
 CONSTRAINTS = (
     Constraint("homogeneity", "clustering", _SEED000,
                "Splitting a cluster that mixes two classes into the two classes improves the output.",
@@ -154,7 +155,7 @@ CONSTRAINTS = (
     Constraint("size vs quantity", "clustering", _SEED000,
                "A small error in a big cluster is better than many small errors in small clusters.",
                *_template(_size_vs_quantity, (2, 3, 4, 5))),
-    Constraint("size vs quantity (overlap)", "clustering", "seed 000 §4.2",
+    Constraint("size vs quantity (overlap)", "clustering", "Amigó et al., SIGIR 2013, §4.2",
                "With overlap: breaking n relations between two items that share n clusters is n errors.",
                *_template(_size_vs_quantity_overlap, (2, 3, 4, 5))),
 )

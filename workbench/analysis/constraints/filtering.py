@@ -1,5 +1,5 @@
-"""Filtering constraints (seed 003 §3): strict monotonicity, the two non-informativeness properties and
-absolute weighting, over contingencies (TP, FN, FP, TN) of small collections."""
+"""Filtering constraints (Amigó et al., filtering metrics comparison, §3): strict monotonicity, the two
+non-informativeness properties and absolute weighting, over contingencies (TP, FN, FP, TN) of small collections."""
 
 from __future__ import annotations
 
@@ -66,7 +66,8 @@ def _monotonicity_random(rng: np.random.Generator) -> Case | None:
 
 
 def _non_informative(total: int, relevant: int) -> list[tuple[int, int, int, int]]:
-    """Every output with P(S ∩ G) = P(S)·P(G) exactly, smallest first (seed 003 §3.1)."""
+    """Every output with P(S ∩ G) = P(S)·P(G) exactly, smallest first (Amigó et al., filtering metrics comparison,
+    §3.1)."""
     cells = []
     for size in range(total + 1):
         if (size * relevant) % total == 0:
@@ -131,8 +132,8 @@ def _growing_random(rng: np.random.Generator) -> Case | None:
 
 def _absolute_weighting(constraint: Constraint, scorer: _Scorer, *, random_cases: int,
                         rng: np.random.Generator) -> Finding:
-    """Seed 003 §3.3: some parameter c and threshold θ make adding one relevant and one irrelevant item to S
-    an improvement exactly when c is on one side of θ, whatever S and the input."""
+    """Amigó et al., filtering metrics comparison, §3.3: some parameter c and threshold θ make adding one relevant and
+    one irrelevant item to S an improvement exactly when c is on one side of θ, whatever S and the input."""
     params = scorer.parameters()
     if not params:
         return Finding(False, f"{scorer.name} has no numeric parameter to weigh relevant against irrelevant "
@@ -179,16 +180,18 @@ def _absolute_weighting(constraint: Constraint, scorer: _Scorer, *, random_cases
 
 
 CONSTRAINTS = (
-    Constraint("strict monotonicity", "filtering", "seed 003 §3.2 (Sebastiani 2015); seed 000 §2.2 priority",
+    Constraint("strict monotonicity", "filtering",
+               "Amigó et al., filtering metrics comparison, §3.2 (Sebastiani 2015); Amigó et al., SIGIR 2013, §2.2 "
+               "priority",
                "Relabelling an item into its correct class strictly improves the output.",
                _monotonicity_exhaustive, _monotonicity_random, contingency=True),
-    Constraint("non-informativeness fixed quality", "filtering", "seed 003 §3.3",
+    Constraint("non-informativeness fixed quality", "filtering", "Amigó et al., filtering metrics comparison, §3.3",
                "Every non-informative output (S independent of G) gets the same score.",
                checker=_fixed_quality, contingency=True),
-    Constraint("non-informativeness growing quality", "filtering", "seed 003 §3.3",
+    Constraint("non-informativeness growing quality", "filtering", "Amigó et al., filtering metrics comparison, §3.3",
                "A larger non-informative output scores higher.",
                _growing_exhaustive, _growing_random, contingency=True),
-    Constraint("absolute weighting", "filtering", "seed 003 §3.3",
+    Constraint("absolute weighting", "filtering", "Amigó et al., filtering metrics comparison, §3.3",
                "A parameter c and a threshold θ decide whether adding one relevant and one irrelevant "
                "item to S helps: c > θ ⇔ it does (or the reverse), whatever S and the input.",
                checker=_absolute_weighting, contingency=True),

@@ -1,4 +1,4 @@
-"""Ranking constraints (seed 000 §2.3): priority, deepness, the deepness and closeness thresholds, and
+"""Ranking constraints (Amigó et al., SIGIR 2013, §2.3): priority, deepness, the deepness and closeness thresholds, and
 confidence, over relevance patterns of short rankings."""
 
 from __future__ import annotations
@@ -142,19 +142,19 @@ def _threshold(deep: bool):
 
 
 CONSTRAINTS = (
-    Constraint("priority", "ranking", "seed 000 §2.3",
+    Constraint("priority", "ranking", "Amigó et al., SIGIR 2013, §2.3",
                "Moving a relevant document above the irrelevant one just before it improves the ranking.",
                *_ranking_generators(_priority_cases, range(2, 7))),
-    Constraint("deepness", "ranking", "seed 000 §2.3",
+    Constraint("deepness", "ranking", "Amigó et al., SIGIR 2013, §2.3",
                "The same swap of a relevant and an irrelevant document costs more near the top.",
                *_ranking_generators(_deepness_cases, range(4, 9))),
-    Constraint("deepness threshold", "ranking", "seed 000 §2.3",
+    Constraint("deepness threshold", "ranking", "Amigó et al., SIGIR 2013, §2.3",
                "For n large enough, one relevant document on top beats n relevant after n irrelevant.",
                checker=_threshold(deep=True)),
-    Constraint("closeness threshold", "ranking", "seed 000 §2.3",
+    Constraint("closeness threshold", "ranking", "Amigó et al., SIGIR 2013, §2.3",
                "For some small n, n relevant after n irrelevant beat one relevant document on top.",
                checker=_threshold(deep=False)),
-    Constraint("confidence", "ranking", "seed 000 §2.3",
+    Constraint("confidence", "ranking", "Amigó et al., SIGIR 2013, §2.3",
                "Appending an irrelevant document to the ranking lowers its score.",
                *_ranking_generators(_confidence_cases, range(1, 6))),
 )

@@ -1,5 +1,5 @@
-"""The papers' tables recomputed: seed 000 Table 6 (clustering, ranking, filtering families) and seed 003
-Tables 3 and 5 (filtering), with the paper's verdict beside the checker's."""
+"""The papers' tables recomputed: Amigó et al., SIGIR 2013, Table 6 (clustering, ranking, filtering families) and Amigó
+et al., filtering metrics comparison Tables 3 and 5 (filtering), with the paper's verdict beside the checker's."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from workbench.model import Organization
 
 
 def _combined(reliability: str, sensitivity: str, label: str) -> Callable[[Organization, Organization], float]:
-    """F_0.5 of a registered Reliability and Sensitivity pair: the R*S of seed 000 Table 6."""
+    """F_0.5 of a registered Reliability and Sensitivity pair: the R*S of Amigó et al., SIGIR 2013, Table 6."""
     from workbench.analysis.unanimous import f_alpha
 
     r, s = parse(reliability), parse(sensitivity)
@@ -33,8 +33,8 @@ FILTERING_COLUMNS = ("strict monotonicity", "non-informativeness fixed quality",
 
 Y, N = True, False
 TABLE6 = (
-    # seed 000 Table 6 (✓ = True, ✗ = False), read off the extracted text column by column; its Priority
-    # column for filtering measures is the filtering priority constraint, i.e. strict monotonicity.
+    # Amigó et al., SIGIR 2013, Table 6 (✓ = True, ✗ = False), read off the extracted text column by column; its
+    # Priority column for filtering measures is the filtering priority constraint, i.e. strict monotonicity.
     ("Set matching", ("F(P,IP)",), dict(zip(CLUSTERING_COLUMNS, (Y, N, N, Y), strict=True))),
     ("Entropy based", ("V-measure", "NMI"), dict(zip(CLUSTERING_COLUMNS, (Y, Y, N, Y), strict=True))),
     ("Edit distance", (), dict(zip(CLUSTERING_COLUMNS, (N, Y, N, Y), strict=True))),
@@ -47,19 +47,20 @@ TABLE6 = (
     ("RBP", ("RBP(p=0.8)",), dict(zip(RANKING_COLUMNS, (Y, Y, Y, Y, N), strict=True))),
     ("UTILITY, F, LAM%", ("Utility", "F(alpha=0.5)", "Lam%"), {"strict monotonicity": Y}),
     # BCubed over occurrences (each document in each cluster a separate item) is R∼/S∼ on flat clusterings:
-    # seed 000 §4.2's fix for overlap, so it stands with R*S here.
+    # Amigó et al., SIGIR 2013, §4.2's fix for overlap, so it stands with R*S here.
     ("R*S", ("F(R∼,S∼)", "BCubed-F(variant=occurrence)"),
      dict.fromkeys((*CLUSTERING_COLUMNS, "size vs quantity (overlap)"), Y)),
     ("R*S", ("F(R≺,S≺)(n=10, wn=0.8)",), dict.fromkeys(RANKING_COLUMNS, Y)),
     ("R*S", ("F(R≺,S≺)",), {"strict monotonicity": Y}),
 )
-"""Seed 000 Table 6: (family, the workbench measures standing for it, the paper's verdict per constraint)."""
+"""Amigó et al., SIGIR 2013, Table 6: (family, the workbench measures standing for it, the paper's verdict per
+constraint)."""
 
 _UNSTATED = None
 FILTERING_TABLES = (
-    # seed 003 Tables 3 and 5 as far as the prose of §4–5 states them (the tables are images, absent from the
-    # extracted text); None = not stated. The three properties are mutually exclusive (§3.3), so a measure
-    # placed in one family is ✗ on the other two.
+    # Amigó et al., filtering metrics comparison, Tables 3 and 5 as far as the prose of §4–5 states them (the tables are
+    # images, absent from the extracted text); None = not stated. The three properties are mutually exclusive (§3.3), so
+    # a measure placed in one family is ✗ on the other two.
     ("Table 3", "Accuracy", ("Accuracy",), (Y, N, N, N)),
     ("Table 3", "Utility", ("Utility",), (Y, N, N, Y)),
     ("Table 3", "Utility (α1…α4)", ("LinearUtility",), (Y, N, N, Y)),
@@ -78,7 +79,8 @@ FILTERING_TABLES = (
     ("Table 5", "Lam%_smL", ("Lam%(smoothing=laplace)",), (Y, N, _UNSTATED, N)),
     ("Table 5", "Lam%_smN", ("Lam%(smoothing=noninformative)",), (Y, Y, N, N)),
 )
-"""Seed 003 Tables 3 and 5: (table, measure, workbench spellings, verdicts in FILTERING_COLUMNS order)."""
+"""Amigó et al., filtering metrics comparison, Tables 3 and 5: (table, measure, workbench spellings, verdicts in
+FILTERING_COLUMNS order)."""
 
 _COMBINED = {
     "F(R∼,S∼)": ("R∼", "S∼"),
@@ -122,7 +124,7 @@ def _verdict_rows(family: str, spelling: str, expected: Mapping[str, bool | None
 
 
 def table6_report(*, random_cases: int = 50, seed: int = 0, families: Sequence[str] | None = None) -> pd.DataFrame:
-    """Seed 000 Table 6 recomputed for the measures the workbench has.
+    """Amigó et al., SIGIR 2013, Table 6 recomputed for the measures the workbench has.
 
     One row per (family, measure, constraint): ``family, measure, constraint, paper`` (✓/✗), ``found``
     (✓, ✗, ``absent`` when the workbench lacks the measure, ``error`` when it raised), ``agrees`` and
@@ -138,8 +140,8 @@ def table6_report(*, random_cases: int = 50, seed: int = 0, families: Sequence[s
 
 
 def filtering_report(*, random_cases: int = 50, seed: int = 0) -> pd.DataFrame:
-    """Seed 003 Tables 3 and 5 recomputed for the registered filtering measures (same columns as
-    :func:`table6_report`, ``family`` naming the table)."""
+    """Amigó et al., filtering metrics comparison, Tables 3 and 5 recomputed for the registered filtering measures (same
+    columns as :func:`table6_report`, ``family`` naming the table)."""
     rows = []
     for table, name, spellings, verdicts in FILTERING_TABLES:
         expected = dict(zip(FILTERING_COLUMNS, verdicts, strict=True))

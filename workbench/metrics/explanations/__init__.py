@@ -9,7 +9,7 @@ Each registered measure records how it is explained (:func:`workbench.metrics.re
 * filtering measures per outcome (TP, FP, FN, TN), or through their parts
   (:mod:`~workbench.metrics.explanations.filtering`);
 * R≺ S≺ R∼ S∼ per occurrence (:mod:`workbench.metrics.explain`), F≺ F∼ through them
-  (:mod:`~workbench.metrics.explanations.organization`); the baselines of seed 004 per retrieved document
+  (:mod:`~workbench.metrics.explanations.organization`); the baselines of Mehlitz et al. per retrieved document
   (:mod:`~workbench.metrics.explanations.baselines`).
 
 The result is a :class:`MeasureExplanation` (:mod:`~workbench.metrics.explanations.core`); without a measure,

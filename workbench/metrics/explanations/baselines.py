@@ -1,4 +1,4 @@
-"""Seed 004's absolute measures explained: P_abs and R_abs per retrieved document, with one row for what chance
+"""Mehlitz et al.'s absolute measures explained: P_abs and R_abs per retrieved document, with one row for what chance
 retrieves (g_exp), and E_abs through them.
 
 P_abs = (g_ret − g_exp)/r: every relevant retrieved document adds 1/r, chance takes g_exp/r back; R_abs the same

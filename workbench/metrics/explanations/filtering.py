@@ -1,9 +1,9 @@
 """Filtering measures explained per outcome: every document's TP / FP / FN / TN and its share of the score.
 
-Every filtering measure is a function of the estimates of seed 003 §4 (:func:`~workbench.metrics.filtering.estimates`):
-P(G), P(S|G), P(S|¬G), P(G|S), P(G|¬S). Each estimate is a share of the documents of one class (P(S|G): the gold
-positives the output accepts), so each document of that class holds 1/|class| of it (1/(|class| + 2) with
-smoothing, whose pseudo-counts make one more row, ``outcome`` ``"smoothing"``).
+Every filtering measure is a function of the estimates of Amigó et al., filtering metrics comparison, §4
+(:func:`~workbench.metrics.filtering.estimates`): P(G), P(S|G), P(S|¬G), P(G|S), P(G|¬S). Each estimate is a share of
+the documents of one class (P(S|G): the gold positives the output accepts), so each document of that class holds
+1/|class| of it (1/(|class| + 2) with smoothing, whose pseudo-counts make one more row, ``outcome`` ``"smoothing"``).
 
 * Measures that are sums over the documents — Accuracy, WAcc, MAAc, Chi, Utility, LinearUtility, Precision,
   Recall — get one row per document whose ``contribution`` adds up to the score: the measure's weight of the

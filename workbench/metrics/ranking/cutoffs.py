@@ -8,7 +8,7 @@ measures of the ranking cut to its top k (a preferred rank below k scores 0)::
 
     >>> t = GainTable.from_gains([[0, 2, 1]], [[2, 1, 1]])
     >>> float(hits_at(t, k=2)[0]), round(float(q_measure_at(t, k=2)[0]), 6)
-    (1.0, 0.25)
+    (1.0, 0.3)
 """
 
 from __future__ import annotations

@@ -222,19 +222,19 @@ def blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray
 
 
 def q_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
-    """Q = (1/R) Σ_{relevant ranks r} BR(r), R = number of judged relevant documents (seed 002, eq. of Q)."""
+    """Q = (1/R) Σ_{relevant ranks r} BR(r), R = number of judged relevant documents (Sakai, SIGIR 2006, eq. of Q)."""
     ratio, rel = blended_ratio(table, beta)
     return safe_divide((ratio * rel).sum(axis=1), (table.ideal > 0).sum(axis=1))
 
 
 def o_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
-    """O = BR(r1), r1 the rank of the first relevant document (seed 002)."""
+    """O = BR(r1), r1 the rank of the first relevant document (Sakai, SIGIR 2006)."""
     ratio, rel = blended_ratio(table, beta)
     return at_rank(ratio, *first_true(rel))
 
 
 def preferred_rank(table: GainTable) -> tuple[np.ndarray, np.ndarray]:
-    """rp: the first rank holding the highest gain retrieved (seed 002), and whether any is relevant."""
+    """rp: the first rank holding the highest gain retrieved (Sakai, SIGIR 2006), and whether any is relevant."""
     gains = table.gains
     if gains.shape[1] == 0:
         return np.zeros(gains.shape[0], dtype=int), np.zeros(gains.shape[0], dtype=bool)
@@ -242,7 +242,7 @@ def preferred_rank(table: GainTable) -> tuple[np.ndarray, np.ndarray]:
 
 
 def p_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
-    """P = BR(rp), rp the first rank holding the highest relevance level retrieved (seed 002, Figure 1:
+    """P = BR(rp), rp the first rank holding the highest relevance level retrieved (Sakai, SIGIR 2006, Figure 1:
     P(X) = 6/7, P(Y) = 4/7)."""
     ratio, _ = blended_ratio(table, beta)
     preferred, found = preferred_rank(table)
@@ -258,7 +258,7 @@ def p_plus_terms(table: GainTable, beta: float = 1.0) -> tuple[np.ndarray, np.nd
 
 def p_plus_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
     """P+ = (1 / C(rp)) Σ_{relevant r ≤ rp} BR(r): BR averaged over the relevant ranks down to rp
-    (seed 002)."""
+    (Sakai, SIGIR 2006)."""
     ratio, upto = p_plus_terms(table, beta)
     return safe_divide((ratio * upto).sum(axis=1), upto.sum(axis=1))
 

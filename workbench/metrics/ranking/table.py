@@ -134,7 +134,7 @@ def ranked_documents(output: Organization) -> list[str]:
 def ranked_ties(output: Organization) -> list[bool]:
     """For each of :func:`ranked_documents`, whether it shares its level with the document above it (a tie).
 
-    >>> ranked_ties(Organization.parse("a b\nc"))
+    >>> ranked_ties(Organization.parse("a b\\nc"))
     [False, True, False]
     """
     levels = [level for _, level in _ranked_levels(output)]
