@@ -375,7 +375,8 @@ def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[st
     results = read_lines(run_path, "run", encoding="latin-1")
     runid = results.systems.names[results.systems.codes[-1]]
     in_run = set(results.topics.names)
-    extra = [t for t in results.topics.names if t not in set(judged_topics)]
+    judged_set = set(judged_topics)
+    extra = [t for t in results.topics.names if t not in judged_set]
     if extra:
         warnings.warn(f"{results.path}: {len(extra)} run topic(s) have no judgements in {rel_path} and are "
                       f"ignored, as trec_eval ignores them ({_shown(extra)})", WorkbenchWarning, stacklevel=2)
