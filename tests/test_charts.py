@@ -174,6 +174,7 @@ def test_strictness_chart_reads_top_percent_or_other_column_names():
     assert len(dataset(strictness_chart(default).to_dict())) == 3
 
 
+@pytest.mark.slow
 def test_charts_save_offline_as_svg_and_png(tmp_path):
     svg = save_chart(scores_chart(table9_frame()), tmp_path / "table9.svg").read_text()
     assert svg.startswith("<svg") and "R≺" in svg and "S∼" in svg

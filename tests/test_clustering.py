@@ -262,6 +262,7 @@ def clusterings(max_docs=12, overlap=True):
                          ids=["item equals the bcubed package", "occurrence equals the PyEvALL formula"])
 @settings(max_examples=150, deadline=None)
 @given(pair=clusterings())
+@pytest.mark.slow
 def test_extended_bcubed_variants_equal_their_references(variant, reference, pair):
     gold, out = pair
     b = C.bcubed(C.contingency(gold, out), variant=variant)

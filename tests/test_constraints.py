@@ -231,6 +231,7 @@ def rbp(gold, output, p=0.8):
 RANKING = ["priority", "deepness", "deepness threshold", "closeness threshold", "confidence"]
 
 
+@pytest.mark.slow
 def test_rbp_row_of_table6():
     """Amigó et al., SIGIR 2013, Table 6, RBP: ✓ ✓ ✓ ✓ ✗."""
     assert [verdicts(check_constraints(rbp, RANKING, random_cases=20))[c] for c in RANKING] == \

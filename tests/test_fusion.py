@@ -97,6 +97,7 @@ def test_rank_methods_equal_ranx(runs, data):
 
 
 @pytest.mark.parametrize("method", list(METHODS))
+@pytest.mark.slow
 def test_every_method_equals_ranx_on_one_fixed_campaign(method):
     """The fast check of every method (the hypothesis tests above draw many more runs)."""
     runs = _FIXED

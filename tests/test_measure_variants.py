@@ -37,6 +37,7 @@ def _ranx(qrels, run, metrics):
 
 @settings(max_examples=60, deadline=None)
 @given(data=distinct_scored(), k=st.integers(1, 30), level=st.integers(1, 3))
+@pytest.mark.slow
 def test_hits_and_rbp_at_k_equal_ranx(data, k, level):
     qrels, run = data
     if not any(g >= level for q in qrels.values() for g in q.values()):
@@ -78,6 +79,7 @@ def test_r_cap_equals_trec_evals_relative_precision(data, k, level):
 @settings(max_examples=150, deadline=None)
 @given(data=distinct_scored(max_grade=3), beta=st.sampled_from([0.0, 0.5, 1.0, 2.0]), k=st.integers(1, 30),
        grades=st.lists(st.integers(1, 9), min_size=3, max_size=3, unique=True).map(sorted))
+@pytest.mark.slow
 def test_sakai_measures_at_a_cutoff_equal_pyntcireval(data, beta, k, grades):
     """Q@k: pyNTCIREVAL's QMeasure(cutoff=k) (1 / min(R, k)); O, P, P+ at k: pyNTCIREVAL on the top k."""
     pm = pytest.importorskip("pyNTCIREVAL.metrics")
@@ -122,6 +124,7 @@ def tied_run(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(topic=tied_run(), k=st.one_of(st.none(), st.integers(1, 25)))
+@pytest.mark.slow
 def test_tie_averaged_ndcg_equals_scikit_learn(topic, k):
     """nDCG(ties=average)@k through the array path (read runs) and the Organization path (a tied level per
     score) against sklearn.metrics.ndcg_score(ignore_ties=False), every judged document ranked."""

@@ -41,6 +41,7 @@ def test_organizations_are_immutable_and_hashable():
 
 @settings(max_examples=200)
 @given(organizations())
+@pytest.mark.slow
 def test_format_parses_back_to_the_same_organization(org):
     assert Organization.parse(org.format()) == org
 
@@ -54,6 +55,7 @@ def test_graded_levels_round_trip_through_the_notation(org, grades):
 
 @settings(max_examples=100)
 @given(organizations())
+@pytest.mark.slow
 def test_frames_round_trip(org):
     frame = org.to_frame()
     assert list(frame.columns) == ["document", "level", "cluster"]

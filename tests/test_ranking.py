@@ -137,6 +137,7 @@ def graded_topics(draw, max_level=3):
 @settings(max_examples=200, deadline=None)
 @given(topic=graded_topics(), beta=st.sampled_from([0.0, 0.5, 1.0, 2.0]), cutoff=st.integers(1, 30),
        grades=st.lists(st.integers(1, 9), min_size=3, max_size=3, unique=True).map(sorted))
+@pytest.mark.slow
 def test_pyntcireval_agrees(topic, beta, cutoff, grades):
     """pyNTCIREVAL 0.0.3 (its `grades` list excludes level 0) on random graded rankings, to 1e-12."""
     pm = pytest.importorskip("pyNTCIREVAL.metrics")

@@ -168,6 +168,7 @@ _OVERLAP_PATHS = [
 @pytest.mark.parametrize("knobs", _OVERLAP_PATHS)
 @settings(max_examples=150, deadline=None)
 @given(placed_organizations(), placed_organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
+@pytest.mark.slow
 def test_fast_engine_equals_brute_force_with_many_levels_and_overlap_on_both_sides(knobs, gold, output, n, wn):
     with mock.patch.multiple(relations, **knobs) if knobs else contextlib.nullcontext():
         fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn))

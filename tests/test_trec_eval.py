@@ -99,6 +99,7 @@ def test_every_measure_equals_pytrec_eval(data, level, judged_only):
 
 @settings(max_examples=120, deadline=None)
 @given(data=trec_campaigns(), level=st.integers(1, 3))
+@pytest.mark.slow
 def test_registered_measures_equal_pytrec_eval(data, level):
     """The registry's spellings of trec_eval's measures through the API (one vectorised pass), to 1e-9."""
     pytrec_eval = pytest.importorskip("pytrec_eval")

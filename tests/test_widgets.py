@@ -153,6 +153,7 @@ organizations = st.builds(
 
 @settings(max_examples=40, deadline=None)
 @given(organizations)
+@pytest.mark.slow
 def test_editor_round_trips_any_organization_through_its_rows(organization):
     editor = OrganizationEditor()
     editor.text = organization.format()
@@ -207,6 +208,7 @@ def one_output_workbench():
 
 @settings(max_examples=25, deadline=None)
 @given(gold=organizations, output=organizations, n=st.integers(1, 20), wn=st.sampled_from([0.5, 0.8, 0.95]))
+@pytest.mark.slow
 def test_scores_follow_any_typed_tables_and_weights(one_output_workbench, gold, output, n, wn):
     wb = one_output_workbench
     wb.gold.notation.value = gold.format()                 # typed into the notation tab
@@ -339,6 +341,7 @@ def test_bad_imports_say_what_and_where():
     assert "import: expected a '## gold' section first" in wb.status
 
 
+@pytest.mark.slow
 def test_workbench_state_serialises_for_the_front_end():
     wb = Workbench(TABLE9.gold, TABLE9.outputs)
     state = W.Widget.get_manager_state(drop_defaults=False)["state"]
@@ -385,6 +388,7 @@ def test_comparison_draws_precomputed_f_alpha_and_strictness_tables():
     assert "select at least one system" in cmp.message.value
 
 
+@pytest.mark.slow
 def test_history_chart_draws_the_last_fifty_edits_and_removed_rows_are_closed():
     wb = Workbench("d1 d2", ["d1"])
     row = wb.outputs[0].levels[0]
@@ -862,6 +866,7 @@ def broken(path: tuple, value) -> str:
 
 
 @pytest.mark.parametrize(("path", "value", "message"), BAD_FIELDS, ids=[f"{p}={v!r}" for p, v, _ in BAD_FIELDS])
+@pytest.mark.slow
 def test_an_import_with_a_bad_field_names_it_and_changes_nothing(path, value, message):
     wb = Workbench()
     wb.outputs[3].levels[0].value = "d1 {d3 d4"                    # an edit in progress survives too
