@@ -235,6 +235,13 @@ def test_optimize_fusion_tunes_a_parameter():
     assert len(search.folds) == 4 and all("k" in p for p in search.folds["params"])
 
 
+@pytest.mark.parametrize("measure", ["Purity", "Lam%", "R≺(n=10, wn=0.8)"])
+def test_optimize_fusion_refuses_a_measure_of_another_task(measure):
+    refusal = r"tunes a ranking measure; .* belongs to the (clustering|filtering|organization) task"
+    with pytest.raises(FusionError, match=refusal):
+        optimize_fusion(_campaign(), "rrf", measure, folds=2)
+
+
 @pytest.mark.parametrize(("folds", "message"), [
     ({"q0": 0, "q1": 1}, r"topics 'q2', 'q3'.* are in no fold"),
     ({**{f"q{t}": t % 2 for t in range(8)}, "q99": 0}, r"'q99' are not topics of the campaign"),

@@ -38,5 +38,5 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, ("analysis", "charts", "data", "datasets", "fusion",
-                                                                "widgets"))
+                                                                "metrics", "widgets"))
 

@@ -72,7 +72,9 @@ def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | 
     from workbench.data.campaign import Campaign
     from workbench.metrics.registry import direction, parse
 
-    parse(measure)
+    task = parse(measure).spec.task
+    if task != "ranking":  # a fused run is a ranking: a clustering or filtering measure would score it as one
+        raise FusionError(f"optimize_fusion tunes a ranking measure; {measure!r} belongs to the {task} task")
     if method not in METHODS:
         raise FusionError(f"unknown fusion method {method!r}; known: {', '.join(METHODS)}")
     runs = dict(campaign.runs)
