@@ -119,6 +119,8 @@ def test_rel_is_the_relevance_level_of_every_measure_and_rel_level_an_alias():
 def test_rel_scores_as_rel_level_did_on_trec_evals_kernels():
     gold = Organization.from_graded({"d1": 2, "d2": 1, "d3": 1})
     output = Organization.parse("d2\nd1\nd4")
+    # by hand: at rel=2 only d1 is relevant; it is retrieved second of three, under the judged non-relevant d2
+    # (SetP 1/3, Bpref 1 − min(1, 1)/min(2, 1) = 0, R@1 0); at rel=1 d1 and d2 are relevant (SetP 2/3)
     scores = workbench.evaluate(gold, output, ["SetP(rel=2)", "Bpref(rel=2)", "R(rel=2)@1", "SetP"])
     assert scores == {"SetP(rel=2)": 1 / 3, "Bpref(rel=2)": 0.0, "R(rel=2)@1": 0.0, "SetP": 2 / 3}
 

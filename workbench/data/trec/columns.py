@@ -78,6 +78,11 @@ class Columns:
             warnings.warn(f"{self.path}: {note}", TrecReadingWarning, stacklevel=4)
 
 
+def topic_names(topics: np.ndarray) -> list[str]:
+    """Distinct byte topics in trec_eval's order (``strcmp``), decoded one character per byte."""
+    return [name.decode("latin-1") for name in np.unique(topics).tolist()]
+
+
 def read_columns(path: str | PathLike, names: tuple[str, ...], what: str) -> Columns:
     """The data lines of a file whose lines have exactly ``len(names)`` fields (``what`` names the kind of
     line in messages); see the module docstring."""

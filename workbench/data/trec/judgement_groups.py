@@ -28,7 +28,7 @@ from os import PathLike
 
 import numpy as np
 
-from workbench.data.trec.columns import read_columns
+from workbench.data.trec.columns import read_columns, topic_names
 from workbench.data.trec.join import gain_table, spans
 from workbench.data.trec.lines import Labels
 from workbench.data.trec.ranked import RankedRun, judgements
@@ -50,7 +50,7 @@ class GroupedJudgements:
 
     def topic_names(self) -> list[str]:
         """The topics in trec_eval's order (``strcmp``), decoded one character per byte."""
-        return [name.decode("latin-1") for name in np.unique(self.topics).tolist()]
+        return topic_names(self.topics)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from os import PathLike
 
 import numpy as np
 
-from workbench.data.trec.columns import read_columns
+from workbench.data.trec.columns import read_columns, topic_names
 from workbench.data.trec.join import PLACEHOLDER
 from workbench.data.trec.lines import TrecLines
 from workbench.data.trec.ranked import DuplicateEntryError, first_duplicate
@@ -65,7 +65,7 @@ class PreferenceJudgements:
 
     def topic_names(self) -> list[str]:
         """The topics in trec_eval's order (``strcmp``), decoded one character per byte."""
-        return [name.decode("latin-1") for name in np.unique(self.topics).tolist()]
+        return topic_names(self.topics)
 
 
 @dataclass(frozen=True)

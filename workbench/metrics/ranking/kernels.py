@@ -102,10 +102,9 @@ def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
     raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
 
 
-def dcg_terms(table: GainTable, k: int | None = None, gain: str = "linear", gains=None,
-              ties: str = "trec_eval") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """nDCG's terms over the top k: the gain at every rank (tie-averaged with ``ties="average"``), the discounts
-    1/log2(r + 1) and the ideal DCG."""
+def _graded_gains(table: GainTable, k: int | None, gain: str, gains, ties: str) -> tuple[np.ndarray, np.ndarray]:
+    """nDCG's gains over the top k (mapped by ``gains``, tie-averaged with ``ties="average"``) and the ideal DCG
+    (trec_eval's arithmetic: gains divided by log2(r + 1), added rank by rank)."""
     check_cutoff(k, "nDCG")
     if gains:
         mapped, best = gain_tables(table, dict(gains))
@@ -113,8 +112,15 @@ def dcg_terms(table: GainTable, k: int | None = None, gain: str = "linear", gain
         mapped, best = _gain_values(table.gains, gain), _gain_values(table.ideal, gain)
     if ties == "average":
         mapped = tie_averaged(table, mapped)
-    mapped = mapped[:, :k]
-    return mapped, 1.0 / np.log2(ranks(mapped.shape[1]) + 1.0), row_sums(discounted(best[:, :k]))
+    return mapped[:, :k], row_sums(discounted(best[:, :k]))
+
+
+def dcg_terms(table: GainTable, k: int | None = None, gain: str = "linear", gains=None,
+              ties: str = "trec_eval") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """nDCG's terms over the top k: the gain at every rank (tie-averaged with ``ties="average"``), the discounts
+    1/log2(r + 1) and the ideal DCG."""
+    mapped, ideal_dcg = _graded_gains(table, k, gain, gains, ties)
+    return mapped, 1.0 / np.log2(ranks(mapped.shape[1]) + 1.0), ideal_dcg
 
 
 def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None,
@@ -128,14 +134,8 @@ def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=Non
     ``ties="average"``: documents with equal scores share the mean gain of their tie (McSherry & Najork 2008,
     scikit-learn's ``ndcg_score``; :func:`~workbench.metrics.ranking.ties.tie_averaged`).
     """
-    check_cutoff(k, "nDCG")
-    if gains:
-        mapped, best = gain_tables(table, dict(gains))
-    else:
-        mapped, best = _gain_values(table.gains, gain), _gain_values(table.ideal, gain)
-    if ties == "average":
-        mapped = tie_averaged(table, mapped)
-    return safe_divide(row_sums(discounted(mapped[:, :k])), row_sums(discounted(best[:, :k])))
+    mapped, ideal_dcg = _graded_gains(table, k, gain, gains, ties)
+    return safe_divide(row_sums(discounted(mapped)), ideal_dcg)
 
 
 def _graded(table: GainTable, gains: np.ndarray, max_grade: float | None, measure: str
