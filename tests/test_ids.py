@@ -2,9 +2,10 @@
 
 import numpy as np
 import pyarrow as pa
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from workbench import ids as ids_module
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking import trec_eval_order
 
@@ -37,6 +38,20 @@ def test_codes_equality_hashes_and_strings_agree_with_python(values):
             picked = np.arange(len(values))[::-2]
             assert ids.take(picked).strings().tolist() == [values[k] for k in picked]
             assert ids.take(picked)[0] == values[picked[0]]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.lists(st.binary(max_size=20), max_size=30), block=st.integers(1, 7))
+def test_words_are_the_ids_bytes_whatever_the_block(values, block, monkeypatch):
+    """Ids are cut into words a block of ids at a time: each row of words is the id's bytes, zero-padded,
+    whatever the blocks' bounds."""
+    with monkeypatch.context() as patch:
+        patch.setattr(ids_module, "WORDS_BLOCK", block)
+        ids = DocumentIds.from_arrow(pa.array(values, pa.binary()))
+    width = 8 * ids.words.shape[1]
+    assert [b"".join(int(word).to_bytes(8, "big") for word in row) for row in ids.words.tolist()] == \
+        [value + bytes(width - len(value)) for value in values]
+    assert ids.lengths.tolist() == [len(value) for value in values]
 
 
 def test_hashes_do_not_depend_on_the_other_ids_widths():

@@ -239,6 +239,10 @@ def _read(path: Path, kind: str, fast: bool, monkeypatch) -> tuple:
             lines = read_lines(path, kind)
         except WorkbenchError as error:
             return (type(error), str(error)), []
+        if kind == "run":  # the tags left unread but the last: the same lines, the same last tag
+            untagged = read_lines(path, kind, systems=False)
+            assert untagged.systems is None and untagged.numbers.tolist() == lines.numbers.tolist()
+            assert untagged.runid == lines.runid == lines.systems.names[lines.systems.codes[-1]]
     values = (lines.topics.names, lines.topics.codes.tolist(), lines.documents.strings().tolist(),
               lines.values.dtype, lines.values.tolist(), lines.numbers.tolist(),
               lines.systems and (lines.systems.names, lines.systems.codes.tolist()))
@@ -301,6 +305,18 @@ def test_arrow_reads_exactly_what_the_scanner_reads(data, tmp_path, monkeypatch)
 ])
 def test_arrow_takes_plain_runs_only(text, plain):
     assert (arrow.read_plain(text, "run", ("topic", "document", "score", "system"), "utf-8") is not None) == plain
+    untagged = arrow.read_plain(text, "run", ("topic", "document", "score"), "utf-8")  # the last tag only
+    assert (untagged is not None) == plain
+    if plain:
+        assert "system" not in untagged and untagged["last system"] == text.split()[-1]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=st.lists(st.sampled_from(b" \t\n\rab"), max_size=60).map(bytes), pair=st.sampled_from(
+    [b"  ", b"\t\t", b" \n", b"\t\r"]), block=st.integers(1, 8))
+def test_byte_pairs_are_found_whatever_the_block(raw, pair, block, monkeypatch):
+    monkeypatch.setattr(arrow, "_PAIR_BLOCK", block)
+    assert arrow._has_pair(raw, pair) == (pair in raw)
 
 
 @pytest.mark.parametrize("grade, plain", [(b"2", True), (b"-1", True), (b"007", True), (b"0x1F", False),

@@ -216,25 +216,32 @@ class DocumentIds:
 def _words(data: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(words, lengths)`` of the ids ``data[offsets[i]:offsets[i + 1]]``: for each word position, the 8 bytes
     from each id's start read at once through a strided view (one window per byte), the bytes past the id's
-    end masked to zero (skipped where every id fills the word). Few large temporaries, reused: fresh pages
-    are slow to touch where numpy asks for huge pages."""
+    end masked to zero (skipped where every id fills the word). Done :data:`WORDS_BLOCK` ids at a time, so that
+    the temporaries stay small and are reused: fresh pages of large temporaries cost a page fault each (2M ids:
+    32k faults and 0.1-0.3 s before, 8k faults, those of the result, and 0.05 s now)."""
     lengths = np.diff(offsets)
+    n = lengths.size
     width = -(-int(lengths.max(initial=0)) // 8)
     shortest = int(lengths.min(initial=0))
-    padded = np.concatenate((data, np.zeros(8, dtype=np.uint8)))
-    windows = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
-    words = np.empty((lengths.size, width), dtype=np.uint64)
-    starts = offsets[:-1].astype(np.int64)  # a copy, moved on by 8 bytes per word
-    remaining = np.empty_like(starts)
-    for j in range(width):
-        if j:
-            starts += 8
-            np.minimum(starts, windows.size - 1, out=starts)
-        words[:, j] = windows[starts]
-        if shortest < 8 * (j + 1):
-            np.clip(np.subtract(lengths, 8 * j, out=remaining), 0, 8, out=remaining)
-            words[:, j] &= _KEPT_BYTES[remaining]
+    words = np.empty((n, width), dtype=np.uint64)
+    for low in range(0, n, WORDS_BLOCK):
+        high = min(low + WORDS_BLOCK, n)
+        first, last = int(offsets[low]), int(offsets[high])
+        padded = np.zeros(last - first + 8, dtype=np.uint8)  # the block's bytes and 8 zero bytes after them
+        padded[:last - first] = data[first:last]
+        windows = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
+        starts = offsets[low:high] - first
+        for j in range(width):
+            if j:
+                starts += 8
+                np.minimum(starts, windows.size - 1, out=starts)
+            words[low:high, j] = windows[starts]
+            if shortest < 8 * (j + 1):
+                words[low:high, j] &= _KEPT_BYTES[np.clip(lengths[low:high] - 8 * j, 0, 8)]
     return words, lengths
+
+
+WORDS_BLOCK = 1 << 16  # ids per block in _words: its temporaries (about 0.5 MB each) stay in cache
 
 
 def _widened(words: np.ndarray, width: int) -> np.ndarray:

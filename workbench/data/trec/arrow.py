@@ -38,18 +38,28 @@ def separator(raw) -> bytes | None:
     if tab and space:
         return None
     delimiter = b"\t" if tab else b" "
-    return None if _has_pair(raw, delimiter[0]) else delimiter
+    return None if _has_pair(raw, delimiter * 2) else delimiter
 
 
-def _has_pair(raw, byte: int) -> bool:
-    """Whether two ``byte`` follow one another: the bytes read two by two as 16-bit words, from each parity."""
+def _has_pair(raw, pair: bytes) -> bool:
+    """Whether the two bytes ``pair`` follow one another: the bytes read two by two as 16-bit words, from each
+    parity, a megabyte at a time into one reused mask (a mask of the whole file would touch as many fresh pages
+    as the file has: 79 MB, 19k page faults, 50-90 ms; 13 ms so; ``bytes.find`` takes 70 ms where the first
+    byte is frequent)."""
     buffer = np.frombuffer(raw, dtype=np.uint8)
-    pair = np.uint16(byte | byte << 8)
+    pair = np.frombuffer(pair, dtype=np.uint16)[0]
+    mask = np.empty(_PAIR_BLOCK, dtype=bool)
     for start in (0, 1):
         words = (buffer.size - start) // 2
-        if words and (buffer[start:start + 2 * words].view(np.uint16) == pair).any():
-            return True
+        pairs = buffer[start:start + 2 * words].view(np.uint16)
+        for low in range(0, words, _PAIR_BLOCK):
+            block = pairs[low:low + _PAIR_BLOCK]
+            if np.equal(block, pair, out=mask[:block.size]).any():
+                return True
     return False
+
+
+_PAIR_BLOCK = 1 << 19  # 16-bit words per block of _has_pair
 
 
 def _numbers(array, dtype) -> np.ndarray:
@@ -68,10 +78,14 @@ def _labels(column) -> tuple[np.ndarray, list[bytes]]:
 def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict | None:
     """The columns ``wanted`` of a plain file: ``topic`` and ``system`` as ``(codes, names)``, ``document`` as
     DocumentIds (bytes, decoded in ``encoding`` when strings are asked for), ``grade`` (int64) and ``score``
-    (float64), others as bytes arrays; None when the file is not plain (then the scanner reads it)."""
+    (float64), others as bytes arrays; a run's last tag (``"last system"``, bytes) when its tags are not wanted;
+    None when the file is not plain (then the scanner reads it)."""
     delimiter = separator(raw)
     if delimiter is None:
         return None
+    tags = kind == "run" and "system" not in wanted
+    if tags and (_has_pair(raw, delimiter + b"\n") or _has_pair(raw, delimiter + b"\r") or raw[-1:] == delimiter):
+        return None  # an empty last field, found without reading the tags
     import pyarrow as pa
     from pyarrow import compute
     from pyarrow import csv as arrow_csv
@@ -111,4 +125,7 @@ def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict |
             columns[name] = _labels(column)
         else:
             columns[name] = np.array(column.to_pylist(), dtype=bytes)
+    if tags:
+        end = len(raw) - (2 if raw[-2:] == b"\r\n" else 1 if raw[-1:] == b"\n" else 0)
+        columns["last system"] = bytes(raw[raw.rfind(b"\n", 0, end) + 1:end]).split(delimiter)[-1]
     return columns

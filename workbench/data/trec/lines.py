@@ -59,8 +59,9 @@ class TrecLines:
     """The data lines of a qrels or run file as columns, in file order: ``topics``, ``documents``
     (:class:`~workbench.ids.DocumentIds`, decoded in the file's encoding when strings are asked for), ``values``
     (qrels grades as int64, run scores as float64, both as trec_eval reads them), ``systems`` (a run's tags;
-    None for qrels), each line's 1-based number, the other fields asked for (``iteration``, ``rank``: bytes),
-    and the codec the names were decoded with."""
+    None for qrels, or when only ``runid`` was asked for), each line's 1-based number, the other fields asked
+    for (``iteration``, ``rank``: bytes), the codec the names were decoded with, and ``runid``, a run's last
+    tag (what trec_eval prints as ``runid``)."""
 
     path: str
     kind: str
@@ -72,6 +73,7 @@ class TrecLines:
     other: Mapping[str, np.ndarray] = field(default_factory=dict)
     codec: str = "utf-8"
     raw: object = field(default=b"", repr=False)
+    runid: str | None = None
 
     def located(self, error) -> TrecFormatError:
         """A :class:`~workbench.data.trec.ranked.DuplicateEntryError` (entry positions) as the error naming both
@@ -191,15 +193,16 @@ def _spaces_note(raw) -> str | None:
 
 
 def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
-               wanted: tuple[str, ...] | None = None) -> TrecLines:
+               wanted: tuple[str, ...] | None = None, systems: bool = True) -> TrecLines:
     """The data lines of a qrels (``kind="qrels"``) or run (``"run"``) file: see the module docstring.
     ``wanted`` adds fields trec_eval ignores (``iteration``, ``rank``) as text; ``encoding`` decodes ids,
-    topics and systems (the fields are cut on bytes, as trec_eval cuts them)."""
+    topics and systems (the fields are cut on bytes, as trec_eval cuts them). ``systems=False``: a run's tags
+    are not read but the last (``runid``; every line still needs one), as trec_eval reads them."""
     if kind not in FIELDS:
         raise ValueError(f"kind must be one of {', '.join(FIELDS)}, got {kind!r}")
     name = STDIN_NAME if str(path) == STDIN else str(path)
     value = "grade" if kind == "qrels" else "score"
-    wanted = ("topic", "document", value, *(("system",) if kind == "run" else ()), *(wanted or ()))
+    wanted = ("topic", "document", value, *(("system",) if kind == "run" and systems else ()), *(wanted or ()))
     raw = read_buffer(path, TrecFormatError)
     if not len(raw):
         raise TrecFormatError("the file is empty", path=name)
@@ -211,8 +214,9 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     columns = read_plain(raw, kind, wanted, codec)
     if columns is not None:
         numbers = np.arange(1, len(columns[value]) + 1)
-    else:
-        columns, numbers = _scanned(raw, kind, wanted, name, codec)
+    else:  # the scanner cuts every field anyway: a run's tags are read
+        columns, numbers = _scanned(raw, kind, (*wanted, "system") if kind == "run" and not systems else wanted,
+                                    name, codec)
         tokens = columns[value]
         values, odd = (read_integers if kind == "qrels" else read_floats)(tokens)
         columns[value] = values
@@ -239,5 +243,8 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
         return Labels(codes, tuple(value.decode(codec, errors="backslashreplace") for value in names))
 
     other = {key: columns[key] for key in wanted if key in ("iteration", "rank")}
+    tags = labels("system") if "system" in columns else None
+    runid = None if kind == "qrels" else tags.names[tags.codes[-1]] if tags else \
+        columns["last system"].decode(codec, errors="backslashreplace")
     return TrecLines(name, kind, labels("topic"), columns["document"], columns[value],
-                     labels("system") if kind == "run" else None, numbers, other, codec, raw)
+                     tags if systems else None, numbers, other, codec, raw, runid)
