@@ -2,6 +2,7 @@
 
 import csv
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -267,6 +268,33 @@ def test_demo_prints_table9_beside_the_printed_values():
     rows = [line for line in lines if line.startswith(("gold", "System Output"))]
     assert len(rows) == 6 and rows[0].split() == ["gold", *["1.0000", "(1)"] * 4]
     assert "(0.95)*" in rows[4]  # output 4's R≺ is one of Table 9's errata (datasets/seed000-table9.org)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_the_command_line_process_keeps_freed_memory_for_reuse(monkeypatch, capsys):
+    """As the whole process (no argv), a command asks glibc's malloc to keep freed blocks of up to 32 MiB;
+    called with argv (from Python) or with a MALLOC_* variable set, it leaves malloc alone."""
+    import ctypes
+
+    from workbench import cli
+
+    asked: list[tuple[int, int]] = []
+
+    class Library:
+        def __init__(self, name):
+            self.mallopt = lambda parameter, value: asked.append((parameter, value)) or 1
+
+    monkeypatch.setattr(ctypes, "CDLL", Library)
+    monkeypatch.setattr(sys, "argv", ["workbench", "trec_eval", "-h"])
+    for name in [name for name in os.environ if name.startswith("MALLOC_")]:
+        monkeypatch.delenv(name)
+    assert main(["trec_eval", "-h"]) == 0 and asked == []
+    assert main() == 0
+    assert asked == [(cli.M_MMAP_THRESHOLD, 32 << 20), (cli.M_TRIM_THRESHOLD, 1 << 30)]
+    asked.clear()
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "2")
+    assert main() == 0 and asked == []
+    capsys.readouterr()
 
 
 def test_commands_run_without_numpys_huge_page_advice_unless_the_user_sets_it(monkeypatch, capsys):
