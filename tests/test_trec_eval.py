@@ -117,6 +117,31 @@ def test_registered_measures_equal_pytrec_eval(data, level):
             assert mine[registered][topic] == pytest.approx(values[measure], abs=1e-9), (measure, topic)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=trec_campaigns(), level=st.integers(1, 3), complete=st.booleans(), judged_only=st.booleans())
+def test_two_threads_score_what_one_scores(data, level, complete, judged_only, monkeypatch, tmp_path_factory):
+    """Every measure of the qrels format, on two halves of the topics on two threads (as large tables are
+    scored), gives each topic the value one pass over the whole table gives."""
+    from workbench import trec_eval
+
+    qrels, run = data
+    requests = [m.name for m in trec_eval.MEASURES if m.reads in ("qrels", "any")]
+    files = write_trec(tmp_path_factory.mktemp("threads"), qrels, {"tag": run})
+    options = Options(rel_level=level, complete=complete, judged_only=judged_only)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WorkbenchWarning)
+        try:
+            whole = evaluate(*files, requests, options)
+        except TrecEvalError:  # no topic with both results and judgements
+            return
+        with monkeypatch.context() as patch:
+            patch.setattr(trec_eval, "PARALLEL_CELLS", 0)
+            patch.setattr(trec_eval, "_cores", lambda: 2)
+            halves = evaluate(*files, requests, options)
+    assert render(halves, per_topic=True) == render(whole, per_topic=True)
+    assert repr([columns for _, _, columns in halves.rows]) == repr([columns for _, _, columns in whole.rows])
+
+
 # ---------------------------------------------------------------------------------------- trec_eval's order
 def test_scores_compare_as_doubles_then_docno_descending_or_as_32_bit_floats():
     """trec_eval 10.0 keeps scores as doubles (trec_format.h, form_res_rels.c); 9.x, pytrec_eval and ir_measures

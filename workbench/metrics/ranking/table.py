@@ -300,6 +300,18 @@ class GainTable:
                          judged=self.judged[:, :k], pooled=self.pooled[:, :k], n_judged=self.n_judged,
                          placeholder=self.placeholder, tied=self.tied[:, :k])
 
+    def rows(self, selection: slice) -> GainTable:
+        """The table of the topics ``selection`` (a slice of the rows), as wide as this one: every kernel scores
+        each row on its own, so a measure's values on it are those of these rows here.
+
+        >>> GainTable.from_gains([[1, 0], [0, 1]], [[1], [1]]).rows(slice(1, None)).gains.tolist()
+        [[0.0, 1.0]]
+        """
+        return GainTable(self.gains[selection], self.ideal[selection], self.topics[selection],
+                         num_ret=self.num_ret[selection], judged=self.judged[selection],
+                         pooled=self.pooled[selection], n_judged=self.n_judged[selection],
+                         placeholder=self.placeholder[selection], tied=self.tied[selection])
+
     def shared(self, kernel: Callable, *args) -> np.ndarray:
         """``kernel(self, *args)``, computed once for this table and read-only: measures that need the same
         values (the relevant mask and its running count, AP for ``map`` and ``gm_map``) share them."""
