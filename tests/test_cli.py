@@ -276,13 +276,14 @@ def test_the_command_line_process_keeps_freed_memory_for_reuse(monkeypatch, caps
     called with argv (from Python) or with a MALLOC_* variable set, it leaves malloc alone."""
     import ctypes
 
-    from workbench import cli
+    from workbench import heap
 
     asked: list[tuple[int, int]] = []
 
     class Library:
         def __init__(self, name):
             self.mallopt = lambda parameter, value: asked.append((parameter, value)) or 1
+            self.malloc_trim = lambda pad: 1
 
     monkeypatch.setattr(ctypes, "CDLL", Library)
     monkeypatch.setattr(sys, "argv", ["workbench", "trec_eval", "-h"])
@@ -290,7 +291,7 @@ def test_the_command_line_process_keeps_freed_memory_for_reuse(monkeypatch, caps
         monkeypatch.delenv(name)
     assert main(["trec_eval", "-h"]) == 0 and asked == []
     assert main() == 0
-    assert asked == [(cli.M_MMAP_THRESHOLD, 32 << 20), (cli.M_TRIM_THRESHOLD, 1 << 30)]
+    assert asked == [(heap.M_MMAP_THRESHOLD, 32 << 20), (heap.M_TRIM_THRESHOLD, 1 << 30)]
     asked.clear()
     monkeypatch.setenv("MALLOC_ARENA_MAX", "2")
     assert main() == 0 and asked == []

@@ -31,6 +31,7 @@ from contextlib import contextmanager
 from workbench._version import __version__
 from workbench.errors import WorkbenchError
 from workbench.escape import latex_escape, markdown_escape
+from workbench.heap import keep_freed_memory
 from workbench.shell import (
     JSON_FORMATS,
     OutputError,
@@ -411,28 +412,6 @@ def _fresh_pages_unmerged():
         advise(previous)
 
 
-M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc's malloc.h)
-
-
-def _freed_memory_kept() -> None:
-    """glibc's malloc told to keep freed blocks of up to 32 MiB for reuse (``mallopt``: M_MMAP_THRESHOLD 32 MiB,
-    M_TRIM_THRESHOLD 1 GiB) when the command line is the whole process: a short process that makes and drops
-    arrays of millions of entries otherwise maps fresh pages for most of them, a page fault per 4 KiB touched
-    (system time). Measured on 2,000 queries x 1,000 documents, 6 interleaved runs each: `trec_eval -m
-    all_trec` 195k -> 114k page faults, wall 1.45 s -> 1.33 s. Left alone without glibc, or where a MALLOC_*
-    variable of the environment tunes malloc."""
-    if not sys.platform.startswith("linux") or any(name.startswith("MALLOC_") for name in os.environ):
-        return
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):  # no C library with mallopt in this process
-        return
-    mallopt(M_MMAP_THRESHOLD, 32 << 20)
-    mallopt(M_TRIM_THRESHOLD, 1 << 30)
-
-
 SIGPIPE_STATUS = 141  # what a shell reports for a C program ended by SIGPIPE (128 + 13): trec_eval | head
 INTERRUPTED_STATUS = 130  # 128 + SIGINT (Ctrl-C)
 
@@ -441,9 +420,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status: 0; 2 on bad arguments or files (a WorkbenchError, one line
     on standard error); 1 when the output cannot be written (a full disk, a closed standard output); 130 on Ctrl-C
     (one line); a closed pipe (``... | head -1``) ends it quietly, with status 141 as SIGPIPE ends a C program.
-    Without ``argv`` the command line is the process: its memory is tuned for one run (:func:`_freed_memory_kept`)."""
+    Without ``argv`` the command line is the whole process: malloc keeps freed memory for reuse
+    (:func:`workbench.heap.keep_freed_memory`)."""
     if argv is None:
-        _freed_memory_kept()
+        keep_freed_memory()
     try:
         with _fresh_pages_unmerged():
             return _run(sys.argv[1:] if argv is None else list(argv))

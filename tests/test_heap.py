@@ -1,0 +1,94 @@
+"""glibc's malloc thresholds: kept while a chunk is scored where the environment fixes them (a Dask worker), put
+back after it; left alone elsewhere."""
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from tests.conftest import ROOT
+from workbench import heap
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """What mallopt and malloc_trim are asked, through a stand-in for glibc."""
+    asked: list[tuple] = []
+    monkeypatch.setattr(heap, "_glibc", lambda: (lambda parameter, value: asked.append((parameter, value)) or 1,
+                                                 lambda pad: asked.append(("trim", pad)) or 1))
+    for name in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_"):
+        monkeypatch.delenv(name, raising=False)
+    return asked
+
+
+KEPT = [(heap.M_MMAP_THRESHOLD, 32 << 20), (heap.M_TRIM_THRESHOLD, 1 << 30)]
+
+
+def test_a_process_without_a_fixed_threshold_is_left_alone(calls):
+    with heap.freed_memory_kept():
+        assert calls == []
+    assert calls == []
+
+
+def test_a_dask_workers_thresholds_are_put_back_and_the_heap_trimmed(calls, monkeypatch):
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")  # what Dask's nanny gives its workers
+    with heap.freed_memory_kept():
+        assert calls == KEPT
+    assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 128 * 1024), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
+    calls.clear()
+    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "262144")
+    with pytest.raises(KeyError), heap.freed_memory_kept():  # put back after an error too
+        {}["missing"]
+    assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 262144), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
+
+
+def test_chunks_on_threads_of_one_worker_share_the_setting(calls, monkeypatch):
+    """Set when the first starts, put back when the last ends."""
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    first_in, second_done = threading.Event(), threading.Event()
+
+    def first():
+        with heap.freed_memory_kept():
+            first_in.set()
+            second_done.wait(5)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    first_in.wait(5)
+    with heap.freed_memory_kept():
+        pass
+    assert calls == KEPT  # the first still runs: nothing put back
+    second_done.set()
+    thread.join(5)
+    assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 128 * 1024), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
+
+
+def test_a_whole_process_keeps_freed_memory_unless_the_environment_tunes_malloc(calls, monkeypatch):
+    for name in [name for name in os.environ if name.startswith("MALLOC_")]:
+        monkeypatch.delenv(name)
+    heap.keep_freed_memory()
+    assert calls == KEPT
+    calls.clear()
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "2")
+    heap.keep_freed_memory()
+    assert calls == []
+
+
+@pytest.mark.skipif(heap._glibc() is None, reason="glibc's mallopt and malloc_trim")
+def test_glibc_takes_the_settings():
+    """The real calls, in a process of their own (as a Dask worker's): glibc accepts every value."""
+    script = """if True:
+        from workbench import heap
+        mallopt, _ = heap._glibc()
+        assert mallopt(heap.M_MMAP_THRESHOLD, heap.KEPT_BLOCK) == 1  # within what glibc takes on 64 bit
+        assert mallopt(heap.M_TRIM_THRESHOLD, heap.KEPT_TOP) == 1
+        assert mallopt(heap.M_MMAP_THRESHOLD, heap.GLIBC_MMAP_THRESHOLD) == 1
+        with heap.freed_memory_kept():
+            data = bytearray(8 << 20)
+        print(len(data))
+    """
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"})
+    assert done.returncode == 0 and done.stdout.strip() == str(8 << 20), done.stderr

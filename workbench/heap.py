@@ -1,0 +1,94 @@
+"""glibc's malloc told to keep freed memory for reuse while numpy makes and drops arrays of millions of entries.
+
+A freed block that malloc hands back to the system (unmapped, or trimmed off the heap) costs a page fault per
+4 KiB the next time an array of that size is made: system time that, in a short process or a worker scoring
+chunk after chunk, can add half to the work. glibc keeps blocks by itself (its thresholds adapt to the sizes
+freed) unless a ``MALLOC_*`` variable of the environment fixes them, as Dask's nanny does for its workers
+(``MALLOC_TRIM_THRESHOLD_=65536``, so that freed memory goes back at once). Two tools:
+
+- :func:`keep_freed_memory` for a whole process (the command line), unless the environment tunes malloc;
+- :func:`freed_memory_kept` around a piece of work (a chunk of a distributed campaign) in a process whose
+  environment sets ``MALLOC_TRIM_THRESHOLD_``: the environment's settings are put back after it and the heap
+  trimmed, so that between chunks the process holds what its setting allows.
+
+Without glibc (another system, another C library) both do nothing.
+
+    >>> with freed_memory_kept():
+    ...     total = sum(range(10))
+    >>> total
+    45
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc's malloc.h)
+KEPT_BLOCK = 32 << 20  # blocks up to this size come from the heap: the largest M_MMAP_THRESHOLD glibc takes on 64 bit
+KEPT_TOP = 1 << 30  # freed memory at the top of the heap kept up to this size (M_TRIM_THRESHOLD)
+GLIBC_MMAP_THRESHOLD = 128 * 1024  # glibc's M_MMAP_THRESHOLD where the environment fixes the thresholds
+
+_lock = threading.Lock()
+_active = 0  # pieces of work running under freed_memory_kept in this process (threads of one worker)
+
+
+def _glibc() -> tuple[Callable, Callable] | None:
+    """glibc's ``mallopt`` and ``malloc_trim``, or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        library = ctypes.CDLL(None)
+        return library.mallopt, library.malloc_trim
+    except (OSError, AttributeError):  # no C library with both in this process (musl has no malloc_trim)
+        return None
+
+
+def keep_freed_memory() -> None:
+    """For the rest of this process, freed blocks of up to 32 MiB are kept for reuse (M_MMAP_THRESHOLD 32 MiB,
+    M_TRIM_THRESHOLD 1 GiB), unless a ``MALLOC_*`` variable of the environment tunes malloc. Measured on the
+    trec_eval drop-in (2,000 queries × 1,000 documents, ``-m all_trec``, 6 interleaved runs): 195k → 114k page
+    faults, wall 1.45 s → 1.33 s."""
+    glibc = _glibc()
+    if glibc is None or any(name.startswith("MALLOC_") for name in os.environ):
+        return
+    mallopt, _ = glibc
+    mallopt(M_MMAP_THRESHOLD, KEPT_BLOCK)
+    mallopt(M_TRIM_THRESHOLD, KEPT_TOP)
+
+
+@contextmanager
+def freed_memory_kept() -> Iterator[None]:
+    """While the block runs, freed blocks are kept as :func:`keep_freed_memory` keeps them, in a process whose
+    environment sets ``MALLOC_TRIM_THRESHOLD_`` (a Dask worker); then the environment's thresholds are put back
+    (``MALLOC_MMAP_THRESHOLD_``, else glibc's 128 KiB) and the heap trimmed (``malloc_trim``). Blocks running at
+    once on threads of one process share the setting: the last to end puts it back. Measured on a Dask worker
+    (R≺ and S∼ of 250 rankings of 1,000 documents): 0.28 s → 0.16 s, as in a process of its own; the trim after
+    it, 3 ms. Elsewhere it changes nothing."""
+    global _active
+    glibc = _glibc()
+    trim = os.environ.get("MALLOC_TRIM_THRESHOLD_", "")
+    if glibc is None or not trim.isdigit():
+        yield
+        return
+    mallopt, malloc_trim = glibc
+    with _lock:
+        _active += 1
+        if _active == 1:
+            mallopt(M_MMAP_THRESHOLD, KEPT_BLOCK)
+            mallopt(M_TRIM_THRESHOLD, KEPT_TOP)
+    try:
+        yield
+    finally:
+        with _lock:
+            _active -= 1
+            if _active == 0:
+                mapped = os.environ.get("MALLOC_MMAP_THRESHOLD_", "")
+                mallopt(M_MMAP_THRESHOLD, int(mapped) if mapped.isdigit() else GLIBC_MMAP_THRESHOLD)
+                mallopt(M_TRIM_THRESHOLD, int(trim))
+                malloc_trim(0)
