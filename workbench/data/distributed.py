@@ -30,7 +30,7 @@ import math
 import os
 import pickle
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from workbench.data.scoring import CampaignError, output_of, score_rs, score_topic, topics_text
+from workbench.heap import freed_memory_kept
 from workbench.metrics.campaign_rs import Encoded, encode_pairs
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
@@ -126,14 +127,15 @@ def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[di
             raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a "
                                 "new name must be registered in a module the workers import") from None
         organization = chunk.organization()
-        # R&S of the whole chunk in one pass, the rest topic by topic
-        out, per_topic = score_rs(chunk.pairs, chunk.organizations, chunk.which, revived, organization)
-        for (system, topic), (gold, output) in zip(chunk.pairs, chunk.which.tolist(), strict=True):
-            scores = out.setdefault((system, topic), {})
-            if per_topic:
-                computed = score_topic(system, topic, organization(gold), organization(output),
-                                       [revived[name] for name in per_topic])
-                scores.update({name: computed[str(revived[name])] for name in per_topic})
+        with freed_memory_kept():  # a Dask worker returns freed memory at once: not while a chunk is scored
+            # R&S of the whole chunk in one pass, the rest topic by topic
+            out, per_topic = score_rs(chunk.pairs, chunk.organizations, chunk.which, revived, organization)
+            for (system, topic), (gold, output) in zip(chunk.pairs, chunk.which.tolist(), strict=True):
+                scores = out.setdefault((system, topic), {})
+                if per_topic:
+                    computed = score_topic(system, topic, organization(gold), organization(output),
+                                           [revived[name] for name in per_topic])
+                    scores.update({name: computed[str(revived[name])] for name in per_topic})
         return [out[pair] for pair in chunk.pairs]
     except Exception as error:
         return _Raised(error)
@@ -166,7 +168,8 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
         by_topic.setdefault(pair[1], []).append(pair)
     topics = list(by_topic)
     size = chunk_topics or math.ceil(len(topics) / (CHUNKS_PER_WORKER * _workers(executor, dask)))
-    chunks = [_chunk(gold, runs, by_topic, topics[start:start + size]) for start in range(0, len(topics), size)]
+    # encoded one by one as they are sent: the workers start on the first while the next is encoded
+    chunks = (_chunk(gold, runs, by_topic, topics[start:start + size]) for start in range(0, len(topics), size))
     scored: dict[Pair, dict[str, float]] = {}
     with tqdm(total=len(pairs), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
               leave=False) as bar:
@@ -182,29 +185,40 @@ def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) ->
     return _Chunk(topics, encoded, pairs, which)
 
 
-def _run(executor, dask: bool, chunks: list[_Chunk],
+def _run(executor, dask: bool, chunks: Iterable[_Chunk],
          shipped: dict[str, _ShippedMeasure]) -> Iterator[tuple[_Chunk, list[dict[str, float]]]]:
-    """Each chunk with its rows, as chunks complete; on a failure, cancel the rest and raise."""
+    """Each chunk with its rows, as chunks complete (each chunk sent as soon as it is made); on a failure,
+    cancel the rest and raise."""
+    futures: dict = {}
     if dask:
         from distributed import as_completed
 
         # Data goes straight to the workers (a task's arguments would pass through the scheduler).
         [measures] = executor.scatter([shipped], broadcast=True, hash=False)  # one piece (a dict would be many)
-        pieces = executor.scatter(chunks, hash=False)
-        futures = {executor.submit(_score_chunk, piece, measures, pure=False): chunk
-                   for piece, chunk in zip(pieces, chunks, strict=True)}
+
+        def submit(chunk: _Chunk):
+            [piece] = executor.scatter([chunk], hash=False)
+            return executor.submit(_score_chunk, piece, measures, pure=False)
+
         cancel = executor.cancel
     else:
         from concurrent.futures import as_completed
 
-        try:
-            futures = {executor.submit(_score_chunk, chunk, shipped): chunk for chunk in chunks}
-        except RuntimeError as error:  # shut down, or broken by a worker lost before (BrokenExecutor)
-            raise _unusable(executor, f"{type(error).__name__}: {error}") from error
+        def submit(chunk: _Chunk):
+            try:
+                return executor.submit(_score_chunk, chunk, shipped)
+            except RuntimeError as error:  # shut down, or broken by a worker lost before (BrokenExecutor)
+                raise _unusable(executor, f"{type(error).__name__}: {error}") from error
 
         def cancel(pending):
             for future in pending:
                 future.cancel()
+    try:
+        for chunk in chunks:
+            futures[submit(chunk)] = chunk
+    except BaseException:  # a chunk the caller cannot encode, or an executor that takes no more work
+        cancel(list(futures))
+        raise
     done: set = set()
     try:
         for future in as_completed(list(futures)):
