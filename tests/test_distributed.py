@@ -184,6 +184,34 @@ def test_an_unpicklable_custom_measure_is_named_before_any_work(register_measure
         assert len(_grouping_campaign(7).evaluate(["test-locked"], executor=pool, progress=False)) == 40
 
 
+def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_sent_chunks():
+    """Chunks are encoded as they are sent: a run that repeats a document in a late topic raises the reader's
+    located error, as the serial run does, once earlier chunks are on their way; those are cancelled."""
+    topics = [f"t{t}" for t in range(8)]
+    qrels = {t: {"d1": 1, "d2": 0} for t in topics}
+    rows = [(t, f"d{i}", float(-i)) for t in topics for i in range(1, 4)] + [("t7", "d1", -9.0)]
+    frame = pd.DataFrame([("sys", t, d, score) for t, d, score in rows], columns=["system", "query_id", "doc_id",
+                                                                                  "score"])
+    campaign = Campaign.from_frames(pd.DataFrame([(t, d, g) for t, judged in qrels.items() for d, g in
+                                                  judged.items()], columns=["query_id", "doc_id", "relevance"]),
+                                    frame)
+    with pytest.raises(WorkbenchError) as serial:
+        campaign.evaluate(["R≺(n=10, wn=0.8)"], progress=False)
+    submitted = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, *args, **kwargs):
+            future = super().submit(*args, **kwargs)
+            submitted.append(future)
+            return future
+
+    with Recording(1) as pool, pytest.raises(WorkbenchError) as pooled:
+        campaign.evaluate(["R≺(n=10, wn=0.8)"], executor=pool, chunk_topics=2, progress=False)
+    assert type(pooled.value) is type(serial.value) and str(pooled.value) == str(serial.value)
+    assert "'d1'" in str(serial.value) and "'t7'" in str(serial.value)
+    assert len(submitted) == 3 and all(future.done() for future in submitted)  # t0–t5 sent, then t6–t7 refused
+
+
 def test_bad_executors_and_chunk_sizes_are_named():
     campaign = _grouping_campaign(8)
     with pytest.raises(CampaignError, match="executor must be a concurrent.futures.Executor .* got str"):
