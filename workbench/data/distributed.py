@@ -5,12 +5,17 @@ every run's outputs for them as compact arrays (:class:`~workbench.metrics.campa
 of document names and occurrence arrays, not pickled frozensets), to a worker that scores it as the serial
 run does: the R&S measures of the whole chunk in one campaign-level pass, whose value for a pair does not
 depend on the other pairs scored with it, the other measures topic by topic on organizations rebuilt from
-the arrays (so values are identical bit for bit); the rows are put back in the serial order. The measures
-travel once per chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster
-(scattered with ``broadcast=True``; the chunks are scattered too, straight to the workers rather than through
-the scheduler). Built-in measures travel by name; a measure registered in the session (a custom one) travels
-with its compute function, which must pickle. A worker lost mid-campaign (its scattered chunks with it)
-raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is returned.
+the arrays (so values are identical bit for bit); the rows are put back in the serial order. A chunk is sent
+as soon as it is encoded, so that the workers start while the next ones are made, and scored with freed
+memory kept for reuse where the worker's environment fixes malloc's thresholds (:mod:`workbench.heap`: Dask's
+nanny gives its workers ``MALLOC_TRIM_THRESHOLD_=65536``, which made a chunk of R&S about 1.7× slower). The
+measures travel once per chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask
+cluster (scattered with ``broadcast=True``; each chunk is scattered too, straight to a worker rather than
+through the scheduler). The ranking measures of the gain table are not sent: the caller scores them in one
+vectorised pass, as the serial run does. Built-in measures travel by name; a measure registered in the session
+(a custom one) travels with its compute function, which must pickle. A worker lost mid-campaign (its scattered
+chunks with it) raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table
+is returned.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> from workbench.data.campaign import Campaign
