@@ -13,7 +13,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests import rs_bruteforce
@@ -118,6 +118,14 @@ def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missi
     assert fast == pytest.approx(_brute(gold, output, missing=missing), abs=1e-12)
 
 
+def _overlapping(*levels: list[list[str]], rest: list[str]) -> Organization:
+    return Organization(tuple(tuple(frozenset(cluster) for cluster in level) for level in levels), frozenset(rest))
+
+
+_GRID_GOLD = _overlapping([["d2", "d3", "d5", "d6"], ["d2", "d3", "d5", "d9"], ["d2", "d3", "d4", "d5"]],
+                          [["d2", "d3", "d5", "d7"], ["d3"], ["d2", "d3", "d4", "d8"]], [["d3", "d9"]], rest=["d1"])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("knobs", [
     {"_GRID_CELLS": 0},  # overlapping classes compared pair by pair
@@ -128,7 +136,14 @@ def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missi
 ])
 @settings(max_examples=150, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95), st.booleans())
+@example(_GRID_GOLD, _overlapping([["d2", "d3", "d5", "d6"], ["d2", "d3", "d6", "d9"], ["d2", "d3", "d4", "d5"]],
+                                  [["d2", "d5", "d7", "d8"], ["d7"], ["d3", "d4", "d5", "d8"]], [["d7", "d9"]],
+                                  rest=["d1"]), 1, 0.3896683573695726, True)
+@example(_GRID_GOLD, _overlapping([["d2", "d3", "d5", "d6"], ["d2", "d3", "d6", "d9"], ["d1", "d2", "d4", "d7"]],
+                                  [["d1", "d2", "d9"]], [["d4"]], rest=["d8"]), 2, 0.8963188888944132, False)
 def test_every_path_of_the_overlap_kernel_equals_brute_force(knobs, gold, output, n, wn, weighted):
+    """Every path to 1e-12 (the two examples: partner grids read in doubles were off by 1.8e-12 and 1.3e-12;
+    they are read in extended precision where the machine has it)."""
     with mock.patch.multiple(relations, **knobs):
         if weighted or not (gold.finite and output.finite):
             fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
