@@ -184,9 +184,12 @@ def test_an_unpicklable_custom_measure_is_named_before_any_work(register_measure
         assert len(_grouping_campaign(7).evaluate(["test-locked"], executor=pool, progress=False)) == 40
 
 
-def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_sent_chunks():
-    """Chunks are encoded as they are sent: a run that repeats a document in a late topic raises the reader's
-    located error, as the serial run does, once earlier chunks are on their way; those are cancelled."""
+@pytest.mark.parametrize("measures", [["R≺(n=10, wn=0.8)"], ["AP", "R≺(n=10, wn=0.8)"]])
+def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_sent_chunks(measures):
+    """Chunks are encoded as they are sent, and sent before this process scores the ranking measures: a run
+    that repeats a document in a late topic raises the serial run's error (the ranking pass's when a ranking
+    measure is asked for, else the reader's located error), once earlier chunks are on their way; those are
+    stopped."""
     topics = [f"t{t}" for t in range(8)]
     qrels = {t: {"d1": 1, "d2": 0} for t in topics}
     rows = [(t, f"d{i}", float(-i)) for t in topics for i in range(1, 4)] + [("t7", "d1", -9.0)]
@@ -196,7 +199,7 @@ def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_se
                                                   judged.items()], columns=["query_id", "doc_id", "relevance"]),
                                     frame)
     with pytest.raises(WorkbenchError) as serial:
-        campaign.evaluate(["R≺(n=10, wn=0.8)"], progress=False)
+        campaign.evaluate(measures, progress=False)
     submitted = []
 
     class Recording(ThreadPoolExecutor):
@@ -206,10 +209,38 @@ def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_se
             return future
 
     with Recording(1) as pool, pytest.raises(WorkbenchError) as pooled:
-        campaign.evaluate(["R≺(n=10, wn=0.8)"], executor=pool, chunk_topics=2, progress=False)
+        campaign.evaluate(measures, executor=pool, chunk_topics=2, progress=False)
     assert type(pooled.value) is type(serial.value) and str(pooled.value) == str(serial.value)
     assert "'d1'" in str(serial.value) and "'t7'" in str(serial.value)
+    assert isinstance(serial.value, CampaignError) == ("AP" in measures)  # the ranking pass names the system
     assert len(submitted) == 3 and all(future.done() for future in submitted)  # t0–t5 sent, then t6–t7 refused
+
+
+def test_the_workers_score_while_this_process_scores_the_ranking_measures(monkeypatch):
+    """The chunks are sent before the ranking pass: by the time it runs, every chunk is on its way."""
+    from workbench.data import campaign as campaign_module
+
+    campaign, seen = _ranking_campaign(3), []
+    ranking_scores = campaign_module.Campaign._ranking_scores
+
+    def observed(self, *args, **kwargs):
+        seen.append(len(submitted))
+        return ranking_scores(self, *args, **kwargs)
+
+    submitted = []
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, *args, **kwargs):
+            submitted.append(args)
+            return super().submit(*args, **kwargs)
+
+    monkeypatch.setattr(campaign_module.Campaign, "_ranking_scores", observed)
+    serial = campaign.evaluate(RANKING, missing_topics="skip", progress=False)
+    seen.clear()
+    with Recording(2) as pool:
+        pooled = campaign.evaluate(RANKING, missing_topics="skip", executor=pool, chunk_topics=3, progress=False)
+    assert seen == [4]  # 12 topics in chunks of 3, all sent before the ranking pass
+    _assert_bitwise_equal(serial, pooled)
 
 
 def test_bad_executors_and_chunk_sizes_are_named():

@@ -225,15 +225,23 @@ class Campaign:
         rows: list[tuple[str, str, str, float]] = []
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
-        ranked, names_left = self._ranking_scores(names, placeholders=missing_topics == "zero")
-        unanswered = _worst_values(names_left, missing) if missing and missing_topics == "zero" else {}
+        table_names, diversity_names, names_left = _by_kind(names)
         distributed = executor is not None
         answered = [(s, t) for s, t in work if t in self.runs[s]]
-        if distributed:  # the ranking measures above were scored here, in one pass; the rest go to the workers
-            from workbench.data.distributed import score_on
+        if distributed:  # the measures that are not ranking measures go to the workers, which score them ...
+            from workbench.data.distributed import send
 
-            others = score_on(executor, self.gold, self.runs, answered, {name: parse(name) for name in names_left},
-                              chunk_topics=chunk_topics, progress=progress)
+            sent = send(executor, self.gold, self.runs, answered, {name: parse(name) for name in names_left},
+                        chunk_topics=chunk_topics)
+        try:  # ... while the ranking measures are scored here, in one pass, as in the serial run
+            ranked = self._ranking_scores(table_names, diversity_names, placeholders=missing_topics == "zero")
+            unanswered = _worst_values(names_left, missing) if missing and missing_topics == "zero" else {}
+        except BaseException:
+            if distributed:
+                sent.cancel()
+            raise
+        if distributed:
+            others = sent.collect(progress)
             per_topic: list[str] = []
         else:  # R&S of every pair in one campaign-level pass, the rest topic by topic
             others, per_topic = score_rs_of(self.gold, self.runs, answered, {name: parse(name) for name in names_left})
@@ -266,13 +274,11 @@ class Campaign:
 
         return explain_run(self, system, topic, measure, missing_topics)
 
-    def _ranking_scores(self, names: list[str], placeholders: bool) -> tuple[dict[str, dict[str, dict[str, float]]],
-                                                                             list[str]]:
-        """The ranking measures among ``names`` scored for each system in one pass over one ranked gain table
-        (``{system: {measure: {topic: value}}}``; with ``placeholders``, the gold topics a run lacks too, on
-        trec_eval's ``-c`` placeholder ranking), and the other measures' names."""
-        table_names = [name for name in names if is_table_measure(name)]
-        diversity_names = [name for name in names if is_diversity_measure(name)]
+    def _ranking_scores(self, table_names: list[str], diversity_names: list[str],
+                        placeholders: bool) -> dict[str, dict[str, dict[str, float]]]:
+        """The ranking measures (those of the gain table and the diversity measures: :func:`_by_kind`) scored for
+        each system in one pass over one ranked table (``{system: {measure: {topic: value}}}``; with
+        ``placeholders``, the gold topics a run lacks too, on trec_eval's ``-c`` placeholder ranking)."""
         scores: dict[str, dict[str, dict[str, float]]] = {}
         for system, run in self.runs.items() if table_names or diversity_names else ():
             topics = [topic for topic in self.gold if placeholders or topic in run]
@@ -284,7 +290,16 @@ class Campaign:
                         subtopic_table(self.gold, run, topics, placeholders=placeholders), diversity_names))
             except WorkbenchError as error:
                 raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
-        return scores, [name for name in names if name not in table_names and name not in diversity_names]
+        return scores
+
+
+def _by_kind(names: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """``names`` as the measures of the gain table, the diversity measures (both scored a whole run at once) and
+    the others (topic by topic, or R&S in a campaign-level pass)."""
+    table_names = [name for name in names if is_table_measure(name)]
+    diversity_names = [name for name in names if is_diversity_measure(name)]
+    return table_names, diversity_names, [name for name in names if name not in table_names
+                                          and name not in diversity_names]
 
 
 def _worst_values(names: list[str], missing: dict[str, list[str]]) -> dict[str, float]:

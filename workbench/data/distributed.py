@@ -35,7 +35,7 @@ import math
 import os
 import pickle
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -150,10 +150,17 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
              pairs: list[Pair], measures: Mapping[str, Measure], *, chunk_topics: int | None = None,
              progress: bool = True) -> dict[Pair, dict[str, float]]:
     """``{(system, topic): {name: value}}`` for ``pairs`` (each system's output for its topic) scored on
-    ``executor``: a :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``. ``chunk_topics``
-    gold topics travel together (default: about :data:`CHUNKS_PER_WORKER` chunks per worker)."""
-    from tqdm.auto import tqdm
+    ``executor``: :func:`send` then :meth:`Sent.collect`."""
+    return send(executor, gold, runs, pairs, measures, chunk_topics=chunk_topics).collect(progress)
 
+
+def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
+         pairs: list[Pair], measures: Mapping[str, Measure], *, chunk_topics: int | None = None) -> Sent:
+    """``pairs`` (each system's output for its topic) sent to ``executor`` to be scored on ``measures``: a
+    :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``. ``chunk_topics`` gold topics travel
+    together (default: about :data:`CHUNKS_PER_WORKER` chunks per worker), each chunk encoded and sent in turn,
+    so that the workers start on the first while the next is encoded. Returns at once: the caller can do its
+    own work while the workers score (:meth:`Sent.collect` then waits for them)."""
     dask = _is_dask_client(executor)
     if not dask and not isinstance(executor, Executor):
         raise CampaignError("executor must be a concurrent.futures.Executor (e.g. ProcessPoolExecutor) or a "
@@ -167,48 +174,23 @@ def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str,
     if not isinstance(executor, ThreadPoolExecutor):
         _check_picklable(shipped, measures, dask)
     if not pairs or not measures:
-        return {pair: {} for pair in pairs}
+        return Sent(pairs, {}, lambda pending: None)
     by_topic: dict[str, list[Pair]] = {}
     for pair in pairs:
         by_topic.setdefault(pair[1], []).append(pair)
     topics = list(by_topic)
     size = chunk_topics or math.ceil(len(topics) / (CHUNKS_PER_WORKER * _workers(executor, dask)))
-    # encoded one by one as they are sent: the workers start on the first while the next is encoded
     chunks = (_chunk(gold, runs, by_topic, topics[start:start + size]) for start in range(0, len(topics), size))
-    scored: dict[Pair, dict[str, float]] = {}
-    with tqdm(total=len(pairs), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
-              leave=False) as bar:
-        for chunk, scores in _run(executor, dask, chunks, shipped):
-            scored.update(zip(chunk.pairs, scores, strict=True))
-            bar.update(len(chunk.pairs))
-    return scored
-
-
-def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) -> _Chunk:
-    pairs = [pair for topic in topics for pair in by_topic[topic]]
-    encoded, which, _ = encode_pairs([(gold[topic], output_of(runs[system], topic)) for system, topic in pairs])
-    return _Chunk(topics, encoded, pairs, which)
-
-
-def _run(executor, dask: bool, chunks: Iterable[_Chunk],
-         shipped: dict[str, _ShippedMeasure]) -> Iterator[tuple[_Chunk, list[dict[str, float]]]]:
-    """Each chunk with its rows, as chunks complete (each chunk sent as soon as it is made); on a failure,
-    cancel the rest and raise."""
-    futures: dict = {}
     if dask:
-        from distributed import as_completed
-
         # Data goes straight to the workers (a task's arguments would pass through the scheduler).
-        [measures] = executor.scatter([shipped], broadcast=True, hash=False)  # one piece (a dict would be many)
+        [measures_there] = executor.scatter([shipped], broadcast=True, hash=False)  # one piece, not a dict's many
 
         def submit(chunk: _Chunk):
             [piece] = executor.scatter([chunk], hash=False)
-            return executor.submit(_score_chunk, piece, measures, pure=False)
+            return executor.submit(_score_chunk, piece, measures_there, pure=False)
 
         cancel = executor.cancel
     else:
-        from concurrent.futures import as_completed
-
         def submit(chunk: _Chunk):
             try:
                 return executor.submit(_score_chunk, chunk, shipped)
@@ -218,29 +200,81 @@ def _run(executor, dask: bool, chunks: Iterable[_Chunk],
         def cancel(pending):
             for future in pending:
                 future.cancel()
+    futures: dict = {}
     try:
         for chunk in chunks:
             futures[submit(chunk)] = chunk
-    except BaseException:  # a chunk the caller cannot encode, or an executor that takes no more work
+    except Exception as error:  # a chunk the caller cannot encode, an executor that takes no more work
+        cancel(list(futures))
+        return Sent(pairs, {}, cancel, error)
+    except BaseException:  # an interrupt: nothing more runs for this campaign
         cancel(list(futures))
         raise
-    done: set = set()
-    try:
-        for future in as_completed(list(futures)):
-            try:
-                scores = future.result()
-            except Exception as error:  # the executor's failure: a worker died, the cluster went away
-                lost = [topic for future, chunk in futures.items() if future not in done for topic in chunk.topics]
-                raise CampaignInterruptedError(
-                    f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}: "
-                    f"{error}); gold topic(s) not scored: {topics_text(lost)}; no results were kept, evaluate "
-                    "again", lost) from error
-            if isinstance(scores, _Raised):  # a measure failed on some topic: the serial run's error
-                raise scores.error
-            done.add(future)
-            yield futures[future], scores
-    finally:  # an error, or an interrupt: nothing more runs for this campaign
-        cancel([future for future in futures if future not in done])
+    return Sent(pairs, futures, cancel, dask=dask)
+
+
+class Sent:
+    """Chunks of a campaign on their way to an executor's workers, or being scored there: :meth:`collect` waits
+    for them, :meth:`cancel` stops what has not started. An error met while sending (a chunk the caller cannot
+    encode, an executor that takes no more work) is raised by :meth:`collect`, so that work the caller does in
+    between raises its own errors first, as the serial run would."""
+
+    def __init__(self, pairs: list[Pair], futures: dict, cancel: Callable, error: Exception | None = None, *,
+                 dask: bool = False) -> None:
+        self.pairs, self._futures, self._cancel, self._error, self._dask = pairs, futures, cancel, error, dask
+
+    def cancel(self) -> None:
+        """Stop the chunks that have not been scored (their results are not kept)."""
+        self._cancel(list(self._futures))
+
+    def collect(self, progress: bool = True) -> dict[Pair, dict[str, float]]:
+        """``{(system, topic): {name: value}}`` of every pair sent, as chunks complete (a progress bar with
+        ``progress``); a worker's failure cancels the rest and raises (:class:`CampaignInterruptedError`, or
+        the measure's own error as the serial run raises it)."""
+        from tqdm.auto import tqdm
+
+        if self._error is not None:
+            raise self._error
+        if not self._futures:
+            return {pair: {} for pair in self.pairs}
+        scored: dict[Pair, dict[str, float]] = {}
+        with tqdm(total=len(self.pairs), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
+                  leave=False) as bar:
+            for chunk, scores in self._completed():
+                scored.update(zip(chunk.pairs, scores, strict=True))
+                bar.update(len(chunk.pairs))
+        return scored
+
+    def _completed(self) -> Iterator[tuple[_Chunk, list[dict[str, float]]]]:
+        """Each chunk with its rows, as chunks complete; on a failure, cancel the rest and raise."""
+        if self._dask:
+            from distributed import as_completed
+        else:
+            from concurrent.futures import as_completed
+        futures, done = self._futures, set[object]()
+        try:
+            for future in as_completed(list(futures)):
+                try:
+                    scores = future.result()
+                except Exception as error:  # the executor's failure: a worker died, the cluster went away
+                    lost = [topic for future, chunk in futures.items() if future not in done
+                            for topic in chunk.topics]
+                    raise CampaignInterruptedError(
+                        f"the executor failed after {len(done)} of {len(futures)} chunk(s) ({type(error).__name__}:"
+                        f" {error}); gold topic(s) not scored: {topics_text(lost)}; no results were kept, evaluate "
+                        "again", lost) from error
+                if isinstance(scores, _Raised):  # a measure failed on some topic: the serial run's error
+                    raise scores.error
+                done.add(future)
+                yield futures[future], scores
+        finally:  # an error, or an interrupt: nothing more runs for this campaign
+            self._cancel([future for future in futures if future not in done])
+
+
+def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) -> _Chunk:
+    pairs = [pair for topic in topics for pair in by_topic[topic]]
+    encoded, which, _ = encode_pairs([(gold[topic], output_of(runs[system], topic)) for system, topic in pairs])
+    return _Chunk(topics, encoded, pairs, which)
 
 
 def _unusable(executor: Any, why: str) -> CampaignError:
