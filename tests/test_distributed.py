@@ -56,6 +56,18 @@ def _assert_bitwise_equal(serial: pd.DataFrame, other: pd.DataFrame) -> None:
     assert serial.attrs == other.attrs
 
 
+def _recording_pool(workers: int, submitted: list) -> ThreadPoolExecutor:
+    """A thread pool that appends every future it is given work for to ``submitted``."""
+
+    class Recording(ThreadPoolExecutor):
+        def submit(self, *args, **kwargs):
+            future = super().submit(*args, **kwargs)
+            submitted.append(future)
+            return future
+
+    return Recording(workers)
+
+
 def kill_the_worker(gold, output):
     """A custom measure that kills the process it runs in on the topic whose gold holds KILL_DOC."""
     if KILL_DOC in gold.documents:
@@ -200,15 +212,8 @@ def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_se
                                     frame)
     with pytest.raises(WorkbenchError) as serial:
         campaign.evaluate(measures, progress=False)
-    submitted = []
-
-    class Recording(ThreadPoolExecutor):
-        def submit(self, *args, **kwargs):
-            future = super().submit(*args, **kwargs)
-            submitted.append(future)
-            return future
-
-    with Recording(1) as pool, pytest.raises(WorkbenchError) as pooled:
+    submitted: list = []
+    with _recording_pool(1, submitted) as pool, pytest.raises(WorkbenchError) as pooled:
         campaign.evaluate(measures, executor=pool, chunk_topics=2, progress=False)
     assert type(pooled.value) is type(serial.value) and str(pooled.value) == str(serial.value)
     assert "'d1'" in str(serial.value) and "'t7'" in str(serial.value)
@@ -227,17 +232,11 @@ def test_the_workers_score_while_this_process_scores_the_ranking_measures(monkey
         seen.append(len(submitted))
         return ranking_scores(self, *args, **kwargs)
 
-    submitted = []
-
-    class Recording(ThreadPoolExecutor):
-        def submit(self, *args, **kwargs):
-            submitted.append(args)
-            return super().submit(*args, **kwargs)
-
+    submitted: list = []
     monkeypatch.setattr(campaign_module.Campaign, "_ranking_scores", observed)
     serial = campaign.evaluate(RANKING, missing_topics="skip", progress=False)
     seen.clear()
-    with Recording(2) as pool:
+    with _recording_pool(2, submitted) as pool:
         pooled = campaign.evaluate(RANKING, missing_topics="skip", executor=pool, chunk_topics=3, progress=False)
     assert seen == [4]  # 12 topics in chunks of 3, all sent before the ranking pass
     _assert_bitwise_equal(serial, pooled)
