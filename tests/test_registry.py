@@ -113,7 +113,9 @@ def test_a_trec_eval_cutoff_needs_a_measure_with_a_cutoff():
 
 @given(st.data(), st.integers(1, 10_000))
 def test_every_alias_with_a_trec_eval_cutoff_is_the_measure_at_that_cutoff(data, k):
-    specs = [spec for spec in registry.specs() if spec.cutoff and spec.domains[spec.cutoff].integer]
+    specs = [spec for spec in registry.specs() if spec.cutoff and spec.domains[spec.cutoff].integer
+             and all(spec.domains[key].reason(default) is None for key, default in spec.params.items()
+                     if key != spec.cutoff)]  # SDCG also needs max_rel, which a trec_eval spelling cannot write
     spec = data.draw(st.sampled_from(specs))
     spelling = data.draw(st.sampled_from((spec.name, *spec.aliases)))
     assert parse_measure(f"{spelling}_{k}") == parse_measure(f"{spec.name}@{k}")

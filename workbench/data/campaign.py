@@ -26,7 +26,7 @@ from workbench.data.trec.join import gain_table, subtopic_table
 from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import evaluate_table, is_table_measure
-from workbench.metrics.ranking.diversity import evaluate_subtopics, is_diversity_measure
+from workbench.metrics.ranking.declare import is_diversity_measure
 from workbench.metrics.registry import Measure, aggregate, parse, worst
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
@@ -286,7 +286,7 @@ class Campaign:
                 scores[system] = evaluate_table(gain_table(self.gold, run, topics, placeholders=placeholders),
                                                 table_names) if table_names else {}
                 if diversity_names:
-                    scores[system].update(evaluate_subtopics(
+                    scores[system].update(evaluate_table(
                         subtopic_table(self.gold, run, topics, placeholders=placeholders), diversity_names))
             except WorkbenchError as error:
                 raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error

@@ -34,7 +34,7 @@ from workbench.metrics.explanations import MeasureExplanation, explain
 from workbench.metrics.explanations.diversity import explain_subtopic_table
 from workbench.metrics.explanations.ranking import RankingRows, explain_table
 from workbench.metrics.ranking import is_table_measure
-from workbench.metrics.ranking.diversity import is_diversity_measure
+from workbench.metrics.ranking.declare import is_diversity_measure
 from workbench.metrics.ranking.table import judgements_of, ranked_documents
 from workbench.metrics.registry import Measure, parse
 from workbench.metrics.summary import summarize, trec_order
