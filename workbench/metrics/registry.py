@@ -318,8 +318,9 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
     """Declare a measure (the metric modules at import time, or a user's own measure in a notebook).
 
     ``params`` maps each parameter to a :class:`Param`, or to its bare default (then ``choices`` and ``domains``
-    give its domain); ``spellings`` maps a tool to the measure's name there, or to several (a tuple); the other
-    arguments are the fields of :class:`MeasureSpec`.
+    give its domain); ``spellings`` maps a tool to the measure's name there, or to several (a tuple): ir_measures'
+    names are read as aliases too (its vocabulary is the workbench's); the other arguments are the fields of
+    :class:`MeasureSpec`.
 
     >>> spec = register("half", lambda gold, output, k=1: 0.5, task="ranking", source="a notebook",
     ...                 params={"k": Param(1, Interval(1, integer=True), "a cutoff")}, cutoff="k")
@@ -334,7 +335,8 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
                   for key, value in (params or {}).items()}
     spelled: dict[str, tuple[str, ...]] = {tool: (names,) if isinstance(names, str) else tuple(names)
                  for tool, names in (spellings or {}).items()}
-    spec = MeasureSpec(name, compute, task, source, MappingProxyType(parameters), range, field, cutoff, tuple(aliases),
+    aliases = tuple(dict.fromkeys([*aliases, *(s for s in spelled.get("ir_measures", ()) if s != name)]))
+    spec = MeasureSpec(name, compute, task, source, MappingProxyType(parameters), range, field, cutoff, aliases,
                        description, direction, aggregate, missing, MappingProxyType(spelled), explained, reads,
                        returns)
     for what, value, allowed in (("aggregate", aggregate, AGGREGATES), ("direction", direction, DIRECTIONS),
@@ -790,6 +792,18 @@ def measures() -> Any:
             for spec in specs()
         ]
     )
+
+
+def missing_value(measure: str | Measure) -> float | None:
+    """What a topic a system did not answer scores on ``measure``, as its declaration says (:data:`MISSING_VALUES`):
+    its :func:`worst` value, or None for a measure scored on an output that retrieves nothing (the ranking
+    measures: trec_eval's ``-c`` placeholder ranking, which the gain table builds).
+
+    >>> missing_value("Lam%"), missing_value("VI"), missing_value("AP")
+    (1.0, inf, None)
+    """
+    spec = parse(measure).spec
+    return None if spec.missing == "empty" else worst(measure)
 
 
 def worst(measure: str | Measure) -> float:

@@ -109,7 +109,7 @@ ranking_measure("Hits", cutoffs.hits_at, _hits, params={**cutoff(), **BINARY}, c
                 source=RANX, range=(0.0, float("inf")), spellings={"ranx": "hits"},
                 description="the number of relevant documents in the top k (ranx hits@k), averaged over topics")
 ranking_measure("R", trec.recall_at, _recall, params={**cutoff(10), **BINARY}, cutoff="k", aliases=("recall",),
-                spellings={"trec_eval": "recall", "ir_measures": ("R", "Recall"), "ranx": "recall"},
+                spellings={"trec_eval": "recall", "ir_measures": "R", "ranx": "recall"},
                 description="recall at k: relevant in the top k / R (trec_eval recall_k)")
 ranking_measure("RelP", trec.relative_precision_at, _relative_precision, params={**cutoff(10), **BINARY},
                 cutoff="k", aliases=("relative_P", "R_cap"), spellings={"trec_eval": "relative_P"},
