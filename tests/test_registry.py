@@ -26,9 +26,9 @@ def test_aliases_and_parameter_order_denote_the_same_measure():
 
 def test_unknown_names_list_the_known_ones_from_the_registry():
     with pytest.raises(UnknownMeasureError) as caught:
-        parse_measure("MAP@7")
+        parse_measure("MAPP@7")
     message = str(caught.value)
-    assert "unknown measure 'MAP@7'" in message
+    assert "unknown measure 'MAPP@7'" in message
     for name in known_names():
         assert name in message
 
@@ -129,7 +129,7 @@ def test_a_single_name_is_one_measure():
 
 def test_measures_lists_aliases_and_direction():
     table = measures().set_index("name")
-    assert table.loc["AP@k", "aliases"] == "map, map_cut" and table.loc["AP@k", "direction"] == "higher"
+    assert table.loc["AP@k", "aliases"] == "map, map_cut, MAP" and table.loc["AP@k", "direction"] == "higher"
     assert table.loc["Lam%", "direction"] == "lower"
 
 
