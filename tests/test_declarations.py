@@ -181,3 +181,14 @@ def test_a_declared_measure_is_one_declaration():
         shown = registry._spelling(spec, with_parameters=False)
         assert table.loc[shown, "task"] == spec.task and table.loc[shown, "missing"] == spec.missing
         assert parse(_written(spec)).spec is spec
+
+
+def test_what_only_the_drop_in_prints_is_refused_by_a_campaign_in_one_line():
+    """relstring is text and prefs_simp reads preference judgements: a campaign names them and the command that
+    prints them; evaluate gives relstring's text for one topic."""
+    gold, output = Organization.from_graded({"a": 2, "b": 1}), Organization.from_ranking(["b", "x", "a"])
+    assert workbench.evaluate(gold, output, "RelString") == {"RelString": "1-2"}
+    campaign = Campaign({"q": gold}, {"s": {"q": output}})
+    for name, says in (("RelString", "is text"), ("prefs_simp", "scored from trec_eval's preferences")):
+        with pytest.raises(WorkbenchError, match=f"'{name}' {says}.*trec_eval"):
+            campaign.evaluate(name, progress=False)

@@ -320,8 +320,12 @@ def _measure_names(measures) -> list[str]:
                             f"got {type(measures).__name__}")
     names: list[str] = []
     for measure in measures:
-        parse(measure)  # raises UnknownMeasureError listing the known measures
+        spec = parse(measure).spec  # raises UnknownMeasureError listing the known measures
         name = measure if isinstance(measure, str) else str(measure)
+        if spec.reads != "organizations" or spec.returns != "number":
+            what = f"scored from trec_eval's {spec.reads}" if spec.reads != "organizations" else "text, not a number"
+            raise CampaignError(f"{name!r} is {what}: python -m workbench trec_eval prints it "
+                                f"(-m {spec.spellings['trec_eval'][0]})")
         if name not in names:
             names.append(name)
     if not names:

@@ -504,10 +504,13 @@ class Measure:
         """The raw result of the spec's compute function (a float or a mapping)."""
         return self.spec.compute(gold, output, **self.params)
 
-    def pick(self, result) -> float:
-        """The measure's value in a result of its compute function, as a float; a value that is not a number
-        (a custom measure returning text, None, a list) raises :class:`MeasureResultError`."""
+    def pick(self, result) -> Any:
+        """The measure's value in a result of its compute function, as a float (as text for a measure declared
+        ``returns="text"``); a value that is not a number (a custom measure returning text, None, a list) raises
+        :class:`MeasureResultError`."""
         value = result[self.spec.field] if self.spec.field else result
+        if self.spec.returns == "text" and isinstance(value, str):
+            return value
         if not isinstance(value, str | bytes | complex):
             try:
                 return float(value)

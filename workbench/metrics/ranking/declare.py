@@ -54,8 +54,9 @@ class TableMeasure:
         """The kernel's values on ``table``, or on its judged documents only."""
         return (table.judged_only() if judged_only else table).shared(self.kernel, **params)
 
-    def __call__(self, gold: Organization, output: Organization, **params: Any) -> float:
-        return float(self.score(GainTable.from_organizations(gold, output), **params)[0])
+    def __call__(self, gold: Organization, output: Organization, **params: Any) -> float | str:
+        value = self.score(GainTable.from_organizations(gold, output), **params)[0]
+        return value if isinstance(value, str) else float(value)  # trec_eval's relstring is text
 
 
 class SubtopicMeasure:
