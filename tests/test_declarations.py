@@ -189,6 +189,6 @@ def test_what_only_the_drop_in_prints_is_refused_by_a_campaign_in_one_line():
     gold, output = Organization.from_graded({"a": 2, "b": 1}), Organization.from_ranking(["b", "x", "a"])
     assert workbench.evaluate(gold, output, "RelString") == {"RelString": "1-2"}
     campaign = Campaign({"q": gold}, {"s": {"q": output}})
-    for name, says in (("RelString", "is text"), ("prefs_simp", "scored from trec_eval's preferences")):
+    for name, says in (("RelString", "is text"), ("prefs_simp", "is scored from trec_eval's preferences")):
         with pytest.raises(WorkbenchError, match=f"'{name}' {says}.*trec_eval"):
             campaign.evaluate(name, progress=False)
