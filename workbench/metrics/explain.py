@@ -1,5 +1,5 @@
 """Why a Reliability/Sensitivity score is what it is: each score split into its occurrences' contributions,
-and each occurrence's share into its relations (Amigó et al., SIGIR 2013, §3, ``../shared/design/RS-SEMANTICS.md``).
+and each occurrence's share into its relations (Amigó et al., SIGIR 2013, §3; the reading in ``docs/rs-engine.md``).
 
 R≺ S≺ R∼ S∼ are weighted averages over the occurrences of one side (the output for Reliability, the gold for
 Sensitivity) of the share of their related mass whose relation holds on the other side, so a score is exactly Σ

@@ -4,7 +4,7 @@
 Both score one *view*: the relations of a side ``x`` checked against the ``other`` side (Reliability is the
 view of the output against the gold; Sensitivity the view of the gold against the output). Every score is
 a weighted average over x's occurrences of the share of their related mass whose relation also holds on the
-other side (``../shared/design/RS-SEMANTICS.md``), so the kernels return that share per occurrence
+other side (the reading of ``docs/rs-engine.md``), so the kernels return that share per occurrence
 (:class:`Shares`, what ``workbench.explain`` shows) and nothing needs the n² occurrence pairs:
 
 * ∼ through the (x cluster, other cluster) weight contingency, Σ M/W(C) per occurrence as in BCubed,
