@@ -136,7 +136,7 @@ def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Code
 def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
     """The (output, gold) pair Reliability reads and the (gold, output) pair Sensitivity reads.
 
-    An unlimited tail holds every document it does not prioritise (RS-SEMANTICS point 5). A finite side
+    An unlimited tail holds every document it does not prioritise (docs/rs-engine.md, point 5). A finite side
     must say where the other side's documents are: output documents the gold lacks join the gold's rest
     (unjudged counts as not relevant); gold documents a finite output lacks follow ``missing``:
 
@@ -169,7 +169,7 @@ def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
 # ---------------------------------------------------------------------------------------------- engine
 def _side(coded: _Coded, n_docs: int, c: float | None) -> relations.Side:
     level = coded.level
-    if c is None:  # the Avg_d special case: every occurrence weighs the same (RS-SEMANTICS point 8)
+    if c is None:  # the Avg_d special case: every occurrence weighs the same (docs/rs-engine.md, point 8)
         weight, tail = np.full(len(level), 1.0 / max(len(level), 1)), 0.0
     else:
         per_level, tail = position_weights(np.bincount(level) if len(level) else [], c)
