@@ -191,6 +191,8 @@ def test_the_shipped_tables_are_copied_into_the_cache_offline_and_checked(tmp_pa
         "ALL_IN_ONE_BASELINE.eval", "COMBINED_BASELINE.eval", "ONE_IN_ONE_BASELINE.eval"]
     assert (folder / "reference_scores" / "ALL_IN_ONE_BASELINE.eval").read_text().splitlines()[-1].startswith(
         "Average\t0.43\t1.00\t0.53")
+    datasets.remove("weps-2-reference", cache=tmp_path)  # the next fetch makes the files again
+    assert not folder.exists()
     spoiled = SampleFile("weps2/reference_scores/ALL_IN_ONE_BASELINE.eval", "0" * 64, 1851, packaged=True)
     monkeypatch.setitem(SAMPLES, "spoiled", Sample("spoiled", "weps2", "", (spoiled,)))
     with pytest.raises(ChecksumError, match="the package's copy"):

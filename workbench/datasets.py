@@ -36,6 +36,7 @@ from workbench.data.samples import (  # noqa: F401 (the public names of this mod
     UnknownSampleError,
     fetch,
     fetchable,
+    remove,
 )
 from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError

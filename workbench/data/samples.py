@@ -315,5 +315,5 @@ def remove(name: str, *, cache: str | Path | None = None) -> None:
     for file in SAMPLES[name].files:
         (root / file.path).unlink(missing_ok=True)
     folder = root / SAMPLES[name].folder
-    if folder.is_dir() and not any(folder.rglob("*")):
-        shutil.rmtree(folder)
+    if folder.is_dir() and not any(path.is_file() for path in folder.rglob("*")):
+        shutil.rmtree(folder)  # nothing left but empty folders
