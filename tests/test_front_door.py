@@ -57,6 +57,15 @@ def test_the_readme_tour_runs():
     assert (namespace["robust"] / "qrels.txt").is_file()
 
 
+@pytest.mark.parametrize("name", ["measure-names.md", "explanations.md", "campaigns.md", "samples.md"])
+def test_the_examples_of_the_pages_that_stand_alone_run(name):
+    """Their python blocks, in order, in one namespace (the others continue a campaign of the reader's own)."""
+    shared_dataset("trec_robust2003")  # campaigns.md and samples.md fetch a sample: the tests' mirror serves it
+    namespace: dict = {}
+    for code in blocks((DOCS / name).read_text(encoding="utf-8"), "python"):
+        exec(compile(code, name, "exec"), namespace)  # noqa: S102 (the page's own code)
+
+
 @pytest.mark.parametrize("page", [README, *PAGES], ids=["README.md", *(p.name for p in PAGES)])
 def test_links_lead_to_pages_that_exist_and_nothing_points_beside_the_clone(page):
     text = page.read_text(encoding="utf-8")
