@@ -42,11 +42,12 @@ def fetched(path: Path) -> list[str]:
 FETCHING = [p for p in NOTEBOOKS if fetched(p)]
 
 
-def environment(mode: str) -> dict[str, str | None]:
-    """The variables a run sets (None: unset): offline, nothing beside the clone and no network; or the mirror."""
+def environment(name: str, mode: str) -> dict[str, str | None]:
+    """The variables a run sets (None: unset): offline, nothing beside the clone, no network and a cache of the
+    notebook's own; or the mirror."""
     if mode == "offline":
         return {"WORKBENCH_OFFLINE": "1", "WORKBENCH_DATA_MIRROR": None,
-                "WORKBENCH_CACHE": str(OUTPUT / "offline-cache"),
+                "WORKBENCH_CACHE": str(OUTPUT / "offline-cache" / name),
                 "WORKBENCH_SHARED_DATASETS": str(OUTPUT / "no-shared-datasets")}
     return {"WORKBENCH_OFFLINE": None, "WORKBENCH_DATA_MIRROR": str(SHARED_DATASETS),
             "WORKBENCH_CACHE": str(OUTPUT / "mirror-cache")}
@@ -58,7 +59,7 @@ def executed(name: str, mode: str) -> tuple[nbformat.NotebookNode, float]:
     inherits the environment of :func:`environment`; the offline cache starts empty."""
     path = ROOT / "notebooks" / name
     notebook = nbformat.read(path, as_version=4)
-    variables = {**environment(mode),
+    variables = {**environment(name, mode),
                  "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     if mode == "offline":
         cache = Path(variables["WORKBENCH_CACHE"])  # type: ignore[arg-type]
