@@ -1,14 +1,19 @@
-"""Every notebook runs top to bottom, unattended and offline, from a stripped copy (issue: notebooks).
+"""Every notebook runs top to bottom, unattended, from a stripped copy, twice (issue 30):
 
-Running them takes about a minute, so those tests are marked ``slow``: the whole suite (``./wb test``, CI)
-runs them; ``pytest -m "not slow"`` is the quick loop. The samples they fetch come from ``../shared/datasets``
-as a mirror (``tests/conftest.py``); without it no test reaches the public URLs: the mirror is a folder that does
-not exist, the notebooks say which sections they skip, and those built on a sample are skipped here."""
+* **offline**, as on a fresh clone without ``../shared``: no mirror, ``WORKBENCH_OFFLINE`` set (a fetch fails at
+  once instead of waiting on a network that is not there), an empty cache; each section that needs a sample says
+  so in one ``skipped:`` line, and every other cell runs;
+* **with a mirror**: ``../shared/datasets`` as ``WORKBENCH_DATA_MIRROR`` (as ``tests/conftest.py`` sets it), where
+  every real-data section runs and prints its numbers (no ``skipped:`` line).
+
+Running them takes a couple of minutes, so those tests are marked ``slow``: the whole suite (``./wb test``, CI)
+runs them; ``./wb test --quick`` leaves them out."""
 
 from __future__ import annotations
 
 import functools
 import os
+import re
 import time
 from pathlib import Path
 
@@ -16,89 +21,217 @@ import nbclient
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.conftest import ROOT, SHARED_DATASETS, shared_dataset
+from workbench.data.samples import SAMPLES
+
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-SHARED = ROOT.parent / "shared" / "datasets"
-NEEDS_SAMPLES = {"06_comparing_two_runs.ipynb": ("trec-robust-2003", "weps-2007")}
-if "WORKBENCH_DATA_MIRROR" not in os.environ:  # never the public URLs from a test: fetch fails, sections skip
-    os.environ["WORKBENCH_DATA_MIRROR"] = str(ROOT / "test-output" / "no-mirror")
+FETCH = re.compile(r"\bfetch\(\s*[\"']([^\"']+)[\"']")
+OUTPUT = ROOT / "test-output" / "notebooks"
+
+
+def code(path: Path) -> str:
+    notebook = nbformat.read(path, as_version=4)
+    return "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+
+
+def fetched(path: Path) -> list[str]:
+    """The samples a notebook fetches, in the order of its code."""
+    return FETCH.findall(code(path))
+
+
+FETCHING = [p for p in NOTEBOOKS if fetched(p)]
+
+
+def environment(name: str, mode: str) -> dict[str, str | None]:
+    """The variables a run sets (None: unset): offline, nothing beside the clone, no network and a cache of the
+    notebook's own; or the mirror."""
+    if mode == "offline":
+        return {"WORKBENCH_OFFLINE": "1", "WORKBENCH_DATA_MIRROR": None,
+                "WORKBENCH_CACHE": str(OUTPUT / "offline-cache" / name),
+                "WORKBENCH_SHARED_DATASETS": str(OUTPUT / "no-shared-datasets")}
+    return {"WORKBENCH_OFFLINE": None, "WORKBENCH_DATA_MIRROR": str(SHARED_DATASETS),
+            "WORKBENCH_CACHE": str(OUTPUT / "mirror-cache")}
 
 
 @functools.cache
-def executed(name: str) -> tuple[nbformat.NotebookNode, float]:
-    """The notebook after a run in its own folder (as JupyterLab runs it), and the seconds it took."""
+def executed(name: str, mode: str) -> tuple[nbformat.NotebookNode, float]:
+    """The notebook after a run in its own folder (as JupyterLab runs it), and the seconds it took. The kernel
+    inherits the environment of :func:`environment`; the offline cache starts empty."""
     path = ROOT / "notebooks" / name
     notebook = nbformat.read(path, as_version=4)
-    environment = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environment]))
+    variables = {**environment(name, mode),
+                 "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    if mode == "offline":
+        cache = Path(variables["WORKBENCH_CACHE"])  # type: ignore[arg-type]
+        if cache.exists():
+            for file in sorted(cache.rglob("*"), reverse=True):
+                file.unlink() if file.is_file() else file.rmdir()
+    saved = {key: os.environ.get(key) for key in variables}
     try:
+        for key, value in variables.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
         start = time.perf_counter()
-        nbclient.NotebookClient(notebook, timeout=240, kernel_name="python3",
+        nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
                                 resources={"metadata": {"path": str(path.parent)}}).execute()
         return notebook, time.perf_counter() - start
     finally:
-        if environment is None:
-            os.environ.pop("PYTHONPATH")
-        else:
-            os.environ["PYTHONPATH"] = environment
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def outputs(notebook: nbformat.NotebookNode) -> list:
     return [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
 
 
+def shown_text(notebook: nbformat.NotebookNode) -> str:
+    """Everything the notebook printed or displayed as text (streams, text/plain reprs, HTML tables)."""
+    parts = []
+    for output in outputs(notebook):
+        parts.append(str(output.get("text", "")))
+        data = output.get("data", {})
+        parts += [str(data.get("text/plain", "")), str(data.get("text/html", ""))]
+    return "\n".join(parts)
+
+
+def skipped_lines(notebook: nbformat.NotebookNode) -> list[str]:
+    return [line for output in outputs(notebook) if output.output_type == "stream"
+            for line in output.text.splitlines() if "skipped:" in line]
+
+
+def widget_views(notebook: nbformat.NotebookNode) -> int:
+    """The widgets shown (``Workbench(...)``, ``Inspector(...)``...), progress bars left out."""
+    return sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+               and re.match(r"\w+\(", o["data"].get("text/plain", "")) is not None for o in outputs(notebook))
+
+
+def with_mirror(name: str) -> nbformat.NotebookNode:
+    shared_dataset()  # skips, with its message, where ../shared/datasets is absent
+    notebook, _ = executed(name, "mirror")
+    return notebook
+
+
+# ------------------------------------------------------------------------------------------------ static
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_is_stored_without_outputs(path):
     notebook = nbformat.read(path, as_version=4)
-    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    assert code, f"{path.name} has no code"
-    assert all(not c.get("outputs") and c.get("execution_count") is None for c in code), \
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert code_cells, f"{path.name} has no code"
+    assert all(not c.get("outputs") and c.get("execution_count") is None for c in code_cells), \
         f"{path.name}: strip the outputs before committing"
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_the_title_carries_the_notebooks_number_and_nothing_points_beside_the_clone(path):
+    notebook = nbformat.read(path, as_version=4)
+    title = notebook.cells[0].source.splitlines()[0]
+    number = path.name.split("_")[0]
+    assert title.startswith(f"# {number} · " if number.isdigit() else "# The workbench"), title
+    text = "\n".join(cell.source for cell in notebook.cells)
+    assert "../shared" not in text and "shared/" not in text and ".shared(" not in text, path.name
+
+
+def test_fetchable_lists_every_sample_a_notebook_fetches():
+    wanted = {name for path in NOTEBOOKS for name in fetched(path)}
+    assert wanted and wanted <= set(SAMPLES), wanted - set(SAMPLES)
+    assert {p.name for p in FETCHING} >= {"02_uir.ipynb", "03_filtering_measures.ipynb", "04_p_measure.ipynb",
+                                          "06_comparing_two_runs.ipynb", "07_fusion_and_many_systems.ipynb",
+                                          "workbench.ipynb"}
+    assert all(SAMPLES[name].public for name in wanted)  # each reaches a user without a mirror
+
+
+# --------------------------------------------------------------------------------------------- offline
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_runs_top_to_bottom_without_errors(path):
-    if path.name in NEEDS_SAMPLES and not Path(os.environ["WORKBENCH_DATA_MIRROR"]).is_dir():
-        pytest.skip(f"{path.name} needs the samples {', '.join(NEEDS_SAMPLES[path.name])}: no mirror "
-                    f"({SHARED} is absent) and the tests do not download")
-    notebook, seconds = executed(path.name)
+def test_notebook_runs_offline_on_a_clone_without_the_samples(path):
+    notebook, seconds = executed(path.name, "offline")
     errors = [o for o in outputs(notebook) if o.output_type == "error"]
     assert not errors, f"{path.name}: {errors[0].ename}: {errors[0].evalue}" if errors else ""
-    print(f"{path.name} ran in {seconds:.1f} s")
+    assert not any(o.get("name") == "stderr" and "Traceback" in o.get("text", "") for o in outputs(notebook))
+    skipped = skipped_lines(notebook)
+    needing = [name for name in fetched(path) if not all(f.packaged for f in SAMPLES[name].files)]
+    assert len(skipped) >= len(needing), f"{path.name}: a section that needs {needing} did not say it skipped"
+    assert all("WORKBENCH_OFFLINE" in line or "needs" in line for line in skipped), skipped
+    print(f"{path.name} ran offline in {seconds:.1f} s, {len(skipped)} sections skipped")
 
 
 @pytest.mark.slow
-def test_main_notebook_shows_the_workbench_a_comparison_and_a_campaign():
-    notebook, _ = executed("workbench.ipynb")
-    shown = outputs(notebook)
-    views = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
-    weps = SHARED / "weps2007"
-    assert len(views) == 2 + weps.exists()  # the Workbench, a Comparison, and the WePS-1 campaign's
-    assert weps.exists() or any("skipped:" in o.get("text", "") for o in shown)
-    assert any("table9.png" in o.get("text", "") for o in shown)
+def test_offline_the_notebooks_say_which_sections_they_skip_and_run_the_rest():
+    checks = {
+        # the shipped WePS-2 reference scores need no network; RepLab does
+        "02_uir.ipynb": (1, ["'ALL_IN_ONE_BASELINE': 0.53", "'COMBINED_BASELINE': 0.52",
+                             "'ONE_IN_ONE_BASELINE': 0.34"]),
+        "03_filtering_measures.ipynb": (2, ["── F"]),  # sections 4 and 5; the constraint checker runs
+        "04_p_measure.ipynb": (1, ["P-measure"]),
+        "06_comparing_two_runs.ipynb": (2, ["discount"]),  # the nDCG gain example needs no sample
+        "07_fusion_and_many_systems.ipynb": (1, ["alpha_nDCG@3", "StRecall@3"]),
+        "workbench.ipynb": (1, ["table9.png"]),
+    }
+    for name, (count, shown) in checks.items():
+        notebook, _ = executed(name, "offline")
+        assert len(skipped_lines(notebook)) == count, (name, skipped_lines(notebook))
+        text = shown_text(notebook)
+        assert all(piece in text for piece in shown), (name, [p for p in shown if p not in text])
+
+
+# ---------------------------------------------------------------------------------------- with a mirror
+@pytest.mark.slow
+@pytest.mark.parametrize("path", FETCHING, ids=[p.name for p in FETCHING])
+def test_notebook_runs_every_real_data_section_with_a_mirror(path):
+    notebook = with_mirror(path.name)
+    errors = [o for o in outputs(notebook) if o.output_type == "error"]
+    assert not errors, f"{path.name}: {errors[0].ename}: {errors[0].evalue}" if errors else ""
+    assert not skipped_lines(notebook), skipped_lines(notebook)
 
 
 @pytest.mark.slow
-def test_fusion_notebook_fuses_tests_and_compares_the_shared_runs():
-    notebook, _ = executed("07_fusion_and_many_systems.ipynb")
-    text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in outputs(notebook))
-    if not (SHARED / "trec_robust2003").exists():
-        assert "skipped: the shared TREC Robust 2003 runs are absent" in text
-    else:
-        assert "homogeneous groups, best first: [[" in text and "Tukey's HSD over the 21 pairs" in text
-        assert "wsum (cv)" in text and "Kendall's τ = " in text
-    assert "alpha_nDCG@3" in text and "StRecall@3" in text
+def test_uir_notebook_reads_the_weps2_and_replab_scores():
+    text = shown_text(with_mirror("02_uir.ipynb"))
+    assert all(f"'{system}': {f05}" in text for system, f05 in (("ALL_IN_ONE_BASELINE", 0.53),
+                                                                ("COMBINED_BASELINE", 0.52),
+                                                                ("ONE_IN_ONE_BASELINE", 0.34)))
+    assert "RL2013D01E001" in text and "RL2013D03E124" in text and "best_replab" in text
+
+
+@pytest.mark.slow
+def test_filtering_notebook_scores_the_replab_gold_and_builds_its_campaign():
+    text = shown_text(with_mirror("03_filtering_measures.ipynb"))
+    assert re.search(r"2 entities, [\d,]+ tweets", text)
+    assert re.search(r"\d+ topics × 16 systems × 7 measures = \d+ scores", text)
+
+
+@pytest.mark.slow
+def test_p_measure_notebook_checks_trec_eval_s_graded_test_data():
+    text = shown_text(with_mirror("04_p_measure.ipynb"))
+    assert "recip_rank (trec_eval)" in text and "ndcg (trec_eval)" in text
 
 
 @pytest.mark.slow
 def test_the_comparison_notebook_inspects_two_real_runs_and_reads_the_measures_from_the_explanations():
-    if not Path(os.environ["WORKBENCH_DATA_MIRROR"]).is_dir():
-        pytest.skip("needs the TREC 2003 Robust and WePS-1 samples (no mirror: ../shared/datasets is absent)")
-    notebook, _ = executed("06_comparing_two_runs.ipynb")
-    shown = outputs(notebook)
-    views = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
-    assert len(views) == 2  # the inspector on the Robust runs, and on the WePS-1 clustering
-    text = "".join(o.get("text", "") for o in shown if o.output_type == "stream")
+    notebook = with_mirror("06_comparing_two_runs.ipynb")
+    assert widget_views(notebook) == 2  # the inspector on the Robust runs, and on the WePS-1 clustering
+    text = "".join(o.get("text", "") for o in outputs(notebook) if o.output_type == "stream")
     assert "100 topics, runs: UIUC03Rd1, aplrob03a, humR03dc, pircRBa1, uwmtCR0" in text
     assert "RR       earns 83% of its score at rank 1" in text and "AP       earns 9% of its score at rank 1" in text
+
+
+@pytest.mark.slow
+def test_fusion_notebook_fuses_tests_and_compares_the_robust_runs():
+    text = shown_text(with_mirror("07_fusion_and_many_systems.ipynb"))
+    assert "homogeneous groups, best first: [[" in text and "Tukey's HSD over the 21 pairs" in text
+    assert "wsum (cv)" in text and "Kendall's τ = " in text
+    assert "alpha_nDCG@3" in text and "StRecall@3" in text
+
+
+@pytest.mark.slow
+def test_main_notebook_shows_the_workbench_a_comparison_and_a_campaign():
+    notebook = with_mirror("workbench.ipynb")
+    assert widget_views(notebook) == 3  # the Workbench, a Comparison, and the WePS-1 campaign's
+    assert "table9.png" in shown_text(notebook)
+    offline, _ = executed("workbench.ipynb", "offline")
+    assert widget_views(offline) == 2

@@ -200,6 +200,10 @@ def test_the_wheel_carries_every_module_py_typed_and_the_papers_examples(unpacke
     examples = {f"workbench/examples/{p.name}" for p in (ROOT / "datasets").iterdir() if p.is_file()}
     assert examples <= packaged and "workbench/examples/seed000-table9.org" in examples
     assert not (ROOT / "workbench" / "examples").exists()  # datasets/ stays the one place they are edited
+    shipped = {p.relative_to(ROOT).as_posix() for p in (ROOT / "workbench" / "data").rglob("*")
+               if p.is_file() and p.suffix in (".tsv", ".eval", ".md")}  # the samples' manifest and shipped tables
+    assert shipped <= packaged
+    assert "workbench/data/references/weps2/reference_scores/ALL_IN_ONE_BASELINE.eval" in shipped
 
 
 @pytest.mark.slow

@@ -1,6 +1,7 @@
 """datasets.fetch: public samples downloaded into a cache through a mirror (here a local HTTP server on 127.0.0.1
 serving a copy of ../shared/datasets, or the folder itself), checked by SHA-256, reused, and refused — nothing
-kept — when a file is corrupted or the connection drops. No test reaches the real public URLs."""
+kept — when a file is corrupted or the connection drops; excerpts cut from whole files served the same way; the
+shipped tables copied offline. No test reaches the real public URLs."""
 
 from __future__ import annotations
 
@@ -19,9 +20,12 @@ from workbench.data import samples
 from workbench.data.samples import (
     SAMPLES,
     ChecksumError,
+    Cut,
     DownloadError,
-    SampleUnavailableError,
+    Sample,
+    SampleFile,
     UnknownSampleError,
+    Whole,
     cache_folder,
     fetch,
 )
@@ -152,14 +156,24 @@ def test_the_platform_cache_folder(monkeypatch, tmp_path):
     assert cache_folder() == tmp_path / "workbench" / "Cache"
 
 
-def test_an_excerpt_needs_a_mirror_and_an_unknown_name_is_refused(tmp_path, monkeypatch):
-    monkeypatch.delenv("WORKBENCH_DATA_MIRROR", raising=False)
-    with pytest.raises(SampleUnavailableError, match="no public copy"):
-        fetch("replab-2013-topic-detection", cache=tmp_path, progress=False)
-    assert not any(tmp_path.iterdir())  # refused before anything was downloaded
+def test_an_unknown_name_is_refused():
     with pytest.raises(UnknownSampleError, match="no sample 'robust'; the samples: trec-robust-2003"):
-        fetch("robust", cache=tmp_path)
+        fetch("robust")
     assert datasets.fetchable() == list(SAMPLES)
+
+
+def test_every_sample_has_a_public_source_pinned_to_a_commit_or_ships_with_the_package():
+    assert all(sample.public for sample in SAMPLES.values())  # no sample needs a mirror
+    urls = [file.url for sample in SAMPLES.values() for file in sample.files if file.url]
+    urls += [whole.url for sample in SAMPLES.values() for file in sample.files if file.cut
+             for whole in file.cut.sources]
+    assert all(url.startswith("https://raw.githubusercontent.com/") and len(url.split("/")[5]) == 40
+               for url in urls)  # pinned to a commit
+    packaged = [file for sample in SAMPLES.values() for file in sample.files if file.packaged]
+    assert {file.path.split("/")[0] for file in packaged} == {"weps2007", "weps2"}
+    for file in packaged:
+        path = samples.PACKAGED / file.path
+        assert path.stat().st_size == file.size and digest(path) == file.sha256, file.path
 
 
 def test_the_recorded_hashes_are_those_of_the_shared_copies():
@@ -167,5 +181,85 @@ def test_the_recorded_hashes_are_those_of_the_shared_copies():
         for file in sample.files:
             path = shared_dataset(file.path)
             assert path.stat().st_size == file.size and digest(path) == file.sha256, file.path
-    assert all(file.url.startswith("https://raw.githubusercontent.com/") and len(file.url.split("/")[5]) == 40
-               for sample in SAMPLES.values() for file in sample.files if file.url)  # pinned to a commit
+
+
+def test_the_shipped_tables_are_copied_into_the_cache_offline_and_checked(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_OFFLINE", "1")
+    monkeypatch.delenv("WORKBENCH_DATA_MIRROR", raising=False)
+    folder = fetch("weps-2-reference", cache=tmp_path, progress=False)
+    assert sorted(p.name for p in (folder / "reference_scores").iterdir()) == [
+        "ALL_IN_ONE_BASELINE.eval", "COMBINED_BASELINE.eval", "ONE_IN_ONE_BASELINE.eval"]
+    assert (folder / "reference_scores" / "ALL_IN_ONE_BASELINE.eval").read_text().splitlines()[-1].startswith(
+        "Average\t0.43\t1.00\t0.53")
+    datasets.remove("weps-2-reference", cache=tmp_path)  # the next fetch makes the files again
+    assert not folder.exists()
+    spoiled = SampleFile("weps2/reference_scores/ALL_IN_ONE_BASELINE.eval", "0" * 64, 1851, packaged=True)
+    monkeypatch.setitem(SAMPLES, "spoiled", Sample("spoiled", "weps2", "", (spoiled,)))
+    with pytest.raises(ChecksumError, match="the package's copy"):
+        fetch("spoiled", cache=tmp_path / "other", progress=False)
+    assert not leftovers(tmp_path)
+
+
+def test_offline_nothing_is_downloaded_and_the_error_says_why_at_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORKBENCH_OFFLINE", "1")
+    monkeypatch.delenv("WORKBENCH_DATA_MIRROR", raising=False)
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("fetch reached for the network although WORKBENCH_OFFLINE is set")
+
+    monkeypatch.setattr(samples.urllib.request, "urlopen", no_network)
+    for name in ("trec-robust-2003", "replab-2013-filtering"):
+        with pytest.raises(DownloadError, match="WORKBENCH_OFFLINE forbids downloading https://raw"):
+            fetch(name, cache=tmp_path, progress=False)
+    assert not any(p.is_file() for p in tmp_path.rglob("*"))
+    monkeypatch.setenv("WORKBENCH_OFFLINE", "0")  # "0" or empty: online again
+    assert not samples.offline()
+
+
+def excerpt_source(tmp_path: Path, excerpt: Path, column: str) -> tuple[Path, bytes]:
+    """A whole file for ``excerpt``: its header, then its rows with rows of another entity between them."""
+    header, *rows = excerpt.read_bytes().splitlines(keepends=True)
+    at = [name.strip(b'"\n') for name in header.split(b"\t")].index(column.encode())
+    other = []
+    for row in rows:
+        fields = row.split(b"\t")
+        fields[at] = b'"RL2013D99E999"' if fields[at].startswith(b'"') else b"RL2013D99E999"
+        other.append(b"\t".join(fields))
+    whole = header + b"".join(a + b for a, b in zip(other, rows, strict=True))
+    path = tmp_path / "public" / excerpt.name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(whole)
+    return path, whole
+
+
+def test_an_excerpt_is_cut_from_its_whole_public_file_once_that_file_is_checked(tmp_path, monkeypatch):
+    monkeypatch.delenv("WORKBENCH_DATA_MIRROR", raising=False)
+    monkeypatch.delenv("WORKBENCH_OFFLINE", raising=False)
+    [gold] = [f for f in SAMPLES["replab-2013-filtering"].files if f.cut]
+    excerpt = shared_dataset(gold.path)
+    path, whole = excerpt_source(tmp_path, excerpt, "entity_id")
+    with Server(path.parent) as server:
+        source = Whole(server.url + path.name, hashlib.sha256(whole).hexdigest(), len(whole))
+        cut = Cut("entity_id", gold.cut.values, (source,))
+        monkeypatch.setitem(SAMPLES, "cut", Sample("cut", "replab2013_filtering", "",
+                                                   (SampleFile(gold.path, gold.sha256, gold.size, cut=cut),)))
+        folder = fetch("cut", cache=tmp_path / "cache", progress=False)
+        assert (folder / "goldstandard_filtering.dat").read_bytes() == excerpt.read_bytes()
+        assert not (tmp_path / "cache" / path.name).exists()  # the whole file is dropped once cut
+        damaged = Cut("entity_id", gold.cut.values, (Whole(source.url, "0" * 64, source.size),))
+        monkeypatch.setitem(SAMPLES, "cut", Sample("cut", "replab2013_filtering", "",
+                                                   (SampleFile(gold.path, gold.sha256, gold.size, cut=damaged),)))
+        with pytest.raises(ChecksumError, match=f"{path.name} gave {len(whole)} bytes"):
+            fetch("cut", cache=tmp_path / "other", progress=False)
+    assert not (tmp_path / "other").exists() or not any(p.is_file() for p in (tmp_path / "other").rglob("*"))
+
+
+def test_the_reference_table_is_cut_from_three_files_under_the_first_header(tmp_path):
+    [table] = [f for f in SAMPLES["replab-2013-topic-detection"].files if f.path.endswith(".tsv")]
+    assert table.cut.column == "entity" and len(table.cut.sources) == 3
+    header, *rows = shared_dataset(table.path).read_bytes().splitlines(keepends=True)
+    wholes = [header + b"".join(r for r in rows if name in r) + b"other\tRL2013D01E999\t1\t1\t1\n"
+              for name in (b"best_replab", b"t_twitter_LDA", b"terms_jaccard")]
+    assert table.cut.apply(wholes) == header + b"".join(rows)
+    with pytest.raises(ChecksumError, match="has no column 'entity'"):
+        table.cut.apply([b"a\tb\n"])

@@ -15,9 +15,9 @@ load as pandas DataFrames with ``attrs["title"]`` and ``attrs["source"]``. The f
 ``workbench/examples/`` (``setup.py`` maps ``datasets/`` there at build time), or wherever the environment
 variable ``WORKBENCH_DATASETS`` points.
 
-Real campaigns are fetched: ``fetch("trec-robust-2003")`` downloads a public sample into the user's cache (once,
-checked by SHA-256; from ``WORKBENCH_DATA_MIRROR`` when set) and returns its folder; ``fetchable()`` lists the
-names (:mod:`workbench.data.samples`).
+Real campaigns are fetched: ``fetch("trec-robust-2003")`` makes a public sample's files in the user's cache (once,
+each checked by SHA-256: downloaded from its repository pinned to a commit, cut from public files, or copied from
+the package) and returns its folder; ``fetchable()`` lists the names (:mod:`workbench.data.samples`).
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ from workbench.data.samples import (  # noqa: F401 (the public names of this mod
     ChecksumError,
     DownloadError,
     SampleError,
-    SampleUnavailableError,
     UnknownSampleError,
     fetch,
     fetchable,
+    remove,
 )
 from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError
@@ -92,10 +92,10 @@ def folder() -> Path:
 
 
 def shared(*parts: str) -> Path | None:
-    """A path inside the public campaign samples (WePS, RepLab, trec_eval's tests), or None where absent.
-
-    They are looked up in ``$WORKBENCH_SHARED_DATASETS`` if set, else in ``shared/datasets`` beside the
-    repository (as in the project's own checkout). Notebooks skip their cells with a note when this is None.
+    """A path inside the project's reference copies of the campaign samples, or None where absent: its tests and
+    benchmarks read them in place. They are looked up in ``$WORKBENCH_SHARED_DATASETS`` if set, else in a
+    ``shared/datasets`` folder beside the repository, as the project's own checkout has it. Notebooks and users
+    :func:`fetch` the samples instead.
 
     >>> shared("no-such-sample") is None
     True

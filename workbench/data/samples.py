@@ -1,15 +1,22 @@
 """Public samples of evaluation campaigns, fetched into a user cache (in the spirit of scikit-learn's ``fetch_*``).
 
-``fetch(name)`` returns a folder holding the sample's files as they are laid out in the project's
-``../shared/datasets`` (``fetch("trec-robust-2003") / "qrels.txt"``). A file already in the cache with the
-recorded SHA-256 is used as it is; any other is downloaded, with a progress bar, into a temporary file beside its
-place, checked (size and SHA-256) and only then moved into place: a corrupted or interrupted download leaves
-nothing in the cache and raises a named :class:`SampleError`.
+``fetch(name)`` returns a folder holding the sample's files (``fetch("trec-robust-2003") / "qrels.txt"``). A file
+already in the cache with the recorded size and SHA-256 is used as it is; any other is made afresh, with a
+progress bar, in a temporary file beside its place, checked, and only then moved into place: a corrupted or
+interrupted download leaves nothing in the cache and raises a named :class:`SampleError`.
 
-Where from: each file's public URL (pinned to a commit of the repository that publishes it), or a mirror laid
-out like ``../shared/datasets`` when ``WORKBENCH_DATA_MIRROR`` (or ``mirror=``) names one, a folder or a base
-URL (``http://``, ``https://``, ``file://``): what CI and the tests use. Some samples are excerpts of public
-files (two entities of RepLab 2013) with no public copy of their own: they come from a mirror only.
+Where each file comes from (``samples.tsv``, one line per file):
+
+* a public URL pinned to a commit of the repository that publishes it, downloaded as it is;
+* an excerpt (two entities of RepLab 2013): the rows of those entities cut from whole public files, each whole
+  file checked (size and SHA-256) before the cut and the excerpt checked after it;
+* ``package``: a small table shipped with the workbench (``workbench/data/references/``): the official WePS
+  scorer's values, reproduced by running its ``wepsEvaluation.jar`` on the public files.
+
+A mirror (``WORKBENCH_DATA_MIRROR`` or ``mirror=``: a folder or a base URL, ``http://``, ``https://``,
+``file://``) laid out like the cache, the excerpts as excerpts, serves every file that is not shipped instead: what
+CI and the tests use. ``WORKBENCH_OFFLINE`` (any value but empty or ``0``) forbids the network: what is not in the
+cache, in the package or on a folder mirror raises :class:`DownloadError` at once.
 
 The cache is ``WORKBENCH_CACHE`` (or ``cache=``), else the platform's: ``$XDG_CACHE_HOME/workbench`` or
 ``~/.cache/workbench`` on Linux, ``~/Library/Caches/workbench`` on macOS, ``%LOCALAPPDATA%\\workbench\\Cache`` on
@@ -19,6 +26,8 @@ Windows.
     True
     >>> SAMPLES["trec-robust-2003"].files[0].url
     'https://raw.githubusercontent.com/joaopalotti/trectools/8a896def007e3d657eb29f820ee3de98e2f32691/examples/robust03/qrel/robust03_qrels.txt'
+    >>> print(SAMPLES["replab-2013-filtering"].files[0].cut)
+    rows entity_id=RL2013D01E001,RL2013D03E124 of https://raw.githubusercontent.com/jmletras/sentiment_analysis/8cf3d9e8bb63c883996b0c101e1839ae7d12a970/src/data/dataset/goldstandard_filtering.dat
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import sys
 import tempfile
 import urllib.parse
 import urllib.request
+from collections.abc import Iterable
 from dataclasses import dataclass
 from http.client import HTTPException
 from pathlib import Path
@@ -38,22 +48,22 @@ from workbench.errors import WorkbenchError
 
 CHUNK = 1 << 16
 TIMEOUT = 60  # seconds without a byte before a download is given up
+MANIFEST = Path(__file__).with_name("samples.tsv")
+"""The files of every sample: ``sample, sha256, size, path, source``, one line each (see the file's header)."""
+PACKAGED = Path(__file__).with_name("references")
+"""The tables shipped with the workbench, laid out like the cache."""
 
 
 class SampleError(WorkbenchError):
-    """A sample that cannot be fetched: unknown, without a public copy, not downloaded, or not what it should be."""
+    """A sample that cannot be fetched: unknown, not downloaded, or not what it should be."""
 
 
 class UnknownSampleError(SampleError):
     """A sample name :func:`fetchable` does not list."""
 
 
-class SampleUnavailableError(SampleError):
-    """A file with no public copy (an excerpt) and no mirror to fetch it from."""
-
-
 class DownloadError(SampleError):
-    """A download that failed (refused, cut off, timed out); nothing was kept."""
+    """A download that failed (refused, cut off, timed out, or offline); nothing was kept."""
 
 
 class ChecksumError(SampleError):
@@ -61,14 +71,58 @@ class ChecksumError(SampleError):
 
 
 @dataclass(frozen=True)
+class Whole:
+    """A public file an excerpt is cut from: its URL (pinned to a commit), SHA-256 and size. It is checked, cut
+    and dropped; only the excerpt is kept."""
+
+    url: str
+    sha256: str
+    size: int
+
+
+@dataclass(frozen=True)
+class Cut:
+    """An excerpt: the header line of the first whole file, then, from each whole file in turn, the rows whose
+    field ``column`` (quotes stripped) is one of ``values``, in the files' order."""
+
+    column: str
+    values: tuple[str, ...]
+    sources: tuple[Whole, ...]
+
+    def __str__(self) -> str:
+        return f"rows {self.column}={','.join(self.values)} of {' '.join(w.url for w in self.sources)}"
+
+    def apply(self, wholes: Iterable[bytes]) -> bytes:
+        """The excerpt of the whole files' bytes (any encoding that keeps tabs, quotes and newlines as ASCII)."""
+        kept: list[bytes] = []
+        wanted = {value.encode() for value in self.values}
+        for number, data in enumerate(wholes):
+            header, *rows = data.splitlines(keepends=True)
+            names = [name.strip().strip(b'"') for name in header.split(b"\t")]
+            if self.column.encode() not in names:
+                raise ChecksumError(f"{self.sources[number].url} has no column {self.column!r}")
+            at = names.index(self.column.encode())
+            kept += [header] if number == 0 else []
+            kept += [row for row in rows if row.split(b"\t")[at].strip().strip(b'"') in wanted]
+        return b"".join(kept)
+
+
+@dataclass(frozen=True)
 class SampleFile:
-    """One file of a sample: its ``path`` in the mirror layout, its SHA-256 and size, and its public URL (None: an
-    excerpt, only on a mirror)."""
+    """One file of a sample: its ``path`` in the cache (and mirror) layout, its SHA-256 and size, and where it comes
+    from: a public ``url``, a ``cut`` of whole public files, or the package (``packaged``)."""
 
     path: str
     sha256: str
     size: int
-    url: str | None
+    url: str | None = None
+    cut: Cut | None = None
+    packaged: bool = False
+
+    @property
+    def source(self) -> str:
+        """Where the file comes from, as the manifest writes it."""
+        return "package" if self.packaged else str(self.cut) if self.cut else str(self.url)
 
 
 @dataclass(frozen=True)
@@ -80,12 +134,9 @@ class Sample:
 
     @property
     def public(self) -> bool:
-        """Every file has a public URL (no mirror needed)."""
-        return all(f.url for f in self.files)
+        """Every file comes from a public source or the package (no mirror needed)."""
+        return all(f.url or f.cut or f.packaged for f in self.files)
 
-
-MANIFEST = Path(__file__).with_name("samples.tsv")
-"""The files of every sample: ``sample, sha256, size, path, url`` (``-``: no public copy), one line each."""
 
 _DESCRIPTIONS = {
     "trec-robust-2003": "TREC 2003 Robust track: qrels of its 100 topics (grades 0–2) and 5 submitted runs",
@@ -100,12 +151,25 @@ _DESCRIPTIONS = {
 }
 
 
+def _file(path: str, sha256: str, size: int, source: str, wholes: dict[str, Whole]) -> SampleFile:
+    if source == "package":
+        return SampleFile(path, sha256, size, packaged=True)
+    if source.startswith("rows "):
+        rule, _, urls = source.removeprefix("rows ").partition(" of ")
+        column, _, values = rule.partition("=")
+        return SampleFile(path, sha256, size, cut=Cut(column, tuple(values.split(",")),
+                                                      tuple(wholes[url] for url in urls.split())))
+    return SampleFile(path, sha256, size, url=source)
+
+
 def _samples() -> dict[str, Sample]:
+    lines = [line.split("\t") for line in MANIFEST.read_text(encoding="utf-8").splitlines()
+             if line and not line.startswith("#")][1:]
+    wholes = {source: Whole(source, sha256, int(size)) for _, sha256, size, path, source in lines if path == "-"}
     files: dict[str, list[SampleFile]] = {}
-    lines = [line for line in MANIFEST.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
-    for line in lines[1:]:
-        name, sha256, size, path, url = line.split("\t")
-        files.setdefault(name, []).append(SampleFile(path, sha256, int(size), None if url == "-" else url))
+    for name, sha256, size, path, source in lines:
+        if path != "-":
+            files.setdefault(name, []).append(_file(path, sha256, int(size), source, wholes))
     return {name: Sample(name, found[0].path.split("/")[0], _DESCRIPTIONS[name], tuple(found))
             for name, found in files.items()}
 
@@ -132,6 +196,11 @@ def cache_folder(cache: str | Path | None = None) -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "workbench"
 
 
+def offline() -> bool:
+    """Whether ``WORKBENCH_OFFLINE`` forbids downloads (set, and neither empty nor ``0``)."""
+    return os.environ.get("WORKBENCH_OFFLINE", "") not in ("", "0")
+
+
 def _digest(path: Path) -> str:
     sha = hashlib.sha256()
     with path.open("rb") as stream:
@@ -145,77 +214,106 @@ def _in_place(target: Path, file: SampleFile) -> bool:
     return target.is_file() and target.stat().st_size == file.size and _digest(target) == file.sha256
 
 
-def _source(file: SampleFile, mirror: str | None) -> str:
-    """Where to read ``file`` from: the mirror (a folder or a base URL), else its public URL."""
-    if mirror:
-        if "://" in mirror:
-            return mirror.rstrip("/") + "/" + urllib.parse.quote(file.path)
-        return Path(mirror, file.path).resolve().as_uri()
-    if file.url is None:
-        raise SampleUnavailableError(f"{file.path} is an excerpt with no public copy of its own: set "
-                                     "WORKBENCH_DATA_MIRROR to a folder or URL laid out like ../shared/datasets")
-    return file.url
+def _read(what: str, source: str, size: int, sha256: str, bar) -> bytes:
+    """The bytes at ``source`` (a URL), checked against ``size`` and ``sha256``."""
+    data, received = bytearray(), 0
+    try:
+        with urllib.request.urlopen(source, timeout=TIMEOUT) as answer:
+            promised = answer.headers.get("Content-Length")
+            for block in iter(lambda: answer.read(CHUNK), b""):
+                data += block
+                received += len(block)
+                bar.update(len(block))
+            if promised is not None and received < int(promised):
+                raise ConnectionError(f"the connection closed after {received} of the {promised} bytes announced")
+    except (OSError, HTTPException, ValueError) as problem:  # refused, cut off, timed out, bad URL
+        raise DownloadError(f"{what}: downloading {source} failed after {received} of {size} bytes "
+                            f"({type(problem).__name__}: {problem}); nothing was kept") from problem
+    _check(what, source, bytes(data), size, sha256)
+    return bytes(data)
 
 
-def _download(file: SampleFile, source: str, target: Path, bar) -> None:
-    """Stream ``source`` into a temporary file beside ``target``, check it, then move it into place."""
+def _check(what: str, source: str, data: bytes, size: int, sha256: str) -> None:
+    found = hashlib.sha256(data).hexdigest()
+    if len(data) != size or found != sha256:
+        raise ChecksumError(f"{what}: {source} gave {len(data)} bytes with SHA-256 {found}, not the {size} bytes "
+                            f"with SHA-256 {sha256} recorded; nothing was kept")
+
+
+def _place(data: bytes, target: Path) -> None:
+    """Write ``data`` to a temporary file beside ``target``, then move it into place (all or nothing)."""
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     partial = Path(name)
-    sha, received = hashlib.sha256(), 0
     try:
         with os.fdopen(handle, "wb") as sink:
-            try:
-                with urllib.request.urlopen(source, timeout=TIMEOUT) as answer:
-                    promised = answer.headers.get("Content-Length")
-                    for block in iter(lambda: answer.read(CHUNK), b""):
-                        sink.write(block)
-                        sha.update(block)
-                        received += len(block)
-                        bar.update(len(block))
-                    if promised is not None and received < int(promised):
-                        raise ConnectionError(f"the connection closed after {received} of the {promised} bytes "
-                                              "announced")
-            except (OSError, HTTPException, ValueError) as problem:  # refused, cut off, timed out, bad URL
-                raise DownloadError(f"{file.path}: downloading {source} failed after {received} of {file.size} "
-                                    f"bytes ({type(problem).__name__}: {problem}); nothing was kept") from problem
-        if received != file.size or sha.hexdigest() != file.sha256:
-            raise ChecksumError(f"{file.path}: {source} gave {received} bytes with SHA-256 {sha.hexdigest()}, "
-                                f"not the {file.size} bytes with SHA-256 {file.sha256} recorded; nothing was kept")
+            sink.write(data)
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
 
 
+def _reads(file: SampleFile, mirror: str | None) -> list[tuple[str, int, str]]:
+    """What making ``file`` reads: the URL, size and SHA-256 of each file to download (none for a shipped one): the
+    mirror's copy when there is a mirror, else the public file, or the whole files an excerpt is cut from."""
+    if file.packaged:
+        return []
+    if mirror:  # a folder or a base URL laid out like the cache
+        where = (mirror.rstrip("/") + "/" + urllib.parse.quote(file.path) if "://" in mirror
+                 else Path(mirror, file.path).resolve().as_uri())
+        return [(where, file.size, file.sha256)]
+    if file.cut:
+        return [(whole.url, whole.size, whole.sha256) for whole in file.cut.sources]
+    return [(str(file.url), file.size, file.sha256)]
+
+
+def _make(file: SampleFile, mirror: str | None, bar) -> bytes:
+    """The checked bytes of ``file``: the package's copy, the mirror's, the public one, or cut from whole files."""
+    if file.packaged:
+        data = (PACKAGED / file.path).read_bytes()
+        _check(file.path, f"the package's copy {PACKAGED / file.path}", data, file.size, file.sha256)
+        return data
+    read = [_read(file.path, url, size, sha256, bar) for url, size, sha256 in _reads(file, mirror)]
+    if mirror or file.cut is None:
+        return read[0]
+    data = file.cut.apply(read)
+    _check(file.path, f"the cut ({file.cut})", data, file.size, file.sha256)
+    return data
+
+
 def fetch(name: str, *, cache: str | Path | None = None, mirror: str | Path | None = None,
           progress: bool = True) -> Path:
-    """The folder of sample ``name`` (:func:`fetchable`) in the cache, its files downloaded where missing or
-    wrong (see the module docstring); ``mirror`` defaults to ``$WORKBENCH_DATA_MIRROR``. Raises
-    :class:`UnknownSampleError`, :class:`SampleUnavailableError`, :class:`DownloadError`, :class:`ChecksumError`."""
+    """The folder of sample ``name`` (:func:`fetchable`) in the cache, its files made where missing or wrong (see
+    the module docstring); ``mirror`` defaults to ``$WORKBENCH_DATA_MIRROR``. Raises :class:`UnknownSampleError`,
+    :class:`DownloadError` (``WORKBENCH_OFFLINE`` included), :class:`ChecksumError`."""
     if name not in SAMPLES:
         raise UnknownSampleError(f"no sample {name!r}; the samples: {', '.join(fetchable())}")
     sample = SAMPLES[name]
     root = cache_folder(cache)
     mirror = str(mirror) if mirror is not None else os.environ.get("WORKBENCH_DATA_MIRROR") or None
     wanted = [file for file in sample.files if not _in_place(root / file.path, file)]
+    reads = [read for file in wanted for read in _reads(file, mirror)]
+    remote = [url for url, _, _ in reads if not url.startswith("file:")]
+    if remote and offline():
+        raise DownloadError(f"{name}: not in the cache, and WORKBENCH_OFFLINE forbids downloading {remote[0]}"
+                            + (f" and {len(remote) - 1} more" if len(remote) > 1 else ""))
     if wanted:
-        from tqdm import tqdm
+        from tqdm.auto import tqdm
 
-        sources = [_source(file, mirror) for file in wanted]  # refuse an excerpt before downloading anything
-        with tqdm(total=sum(f.size for f in wanted), unit="B", unit_scale=True, desc=f"fetching {name}",
-                  disable=not progress, leave=False) as bar:
-            for file, source in zip(wanted, sources, strict=True):
-                _download(file, source, root / file.path, bar)
+        with tqdm(total=sum(size for _, size, _ in reads), unit="B", unit_scale=True, desc=f"fetching {name}",
+                  disable=not (progress and reads), leave=False) as bar:
+            for file in wanted:
+                _place(_make(file, mirror, bar), root / file.path)
     return root / sample.folder
 
 
 def remove(name: str, *, cache: str | Path | None = None) -> None:
-    """Delete the files of sample ``name`` from the cache (the next :func:`fetch` downloads them again)."""
+    """Delete the files of sample ``name`` from the cache (the next :func:`fetch` makes them again)."""
     if name not in SAMPLES:
         raise UnknownSampleError(f"no sample {name!r}; the samples: {', '.join(fetchable())}")
     root = cache_folder(cache)
     for file in SAMPLES[name].files:
         (root / file.path).unlink(missing_ok=True)
     folder = root / SAMPLES[name].folder
-    if folder.is_dir() and not any(folder.rglob("*")):
-        shutil.rmtree(folder)
+    if folder.is_dir() and not any(path.is_file() for path in folder.rglob("*")):
+        shutil.rmtree(folder)  # nothing left but empty folders

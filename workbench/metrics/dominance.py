@@ -1,7 +1,7 @@
 """Weighted 2-D dominance sums in O(n log² n) numpy: for each point, the sums of values strictly below-left
 and strictly above-right.
 
-This is what makes priority Reliability fast (``../shared/design/ARCHITECTURE.md``): a pair of occurrences
+This is what makes priority Reliability fast (``docs/rs-engine.md``): a pair of occurrences
 counts when the output ranks one above the other (x) and the gold agrees (y); each occurrence collects the
 agreeing mass above it (below-left) and below it (above-right).
 

@@ -1,5 +1,5 @@
 """Why a Reliability/Sensitivity score is what it is: each score split into its occurrences' contributions,
-and each occurrence's share into its relations (Amigó et al., SIGIR 2013, §3, ``../shared/design/RS-SEMANTICS.md``).
+and each occurrence's share into its relations (Amigó et al., SIGIR 2013, §3; the reading in ``docs/rs-engine.md``).
 
 R≺ S≺ R∼ S∼ are weighted averages over the occurrences of one side (the output for Reliability, the gold for
 Sensitivity) of the share of their related mass whose relation holds on the other side, so a score is exactly Σ
@@ -86,7 +86,7 @@ class Explanation:
         the ``partner`` document (``"tail"`` for the unlimited tail) and its ``partner_level``, ``relation``
         (≻: the occurrence above the partner, ≺: below, ∼: same cluster, itself included), ``weight`` (the
         partner's share of the occurrence's related mass), ``holds`` (P that the relation holds on the other
-        side, RS-SEMANTICS point 4) and ``mass`` (the score mass at stake: the occurrence's weight in the
+        side, docs/rs-engine.md, point 4) and ``mass`` (the score mass at stake: the occurrence's weight in the
         score times ``weight``), split into what the relation ``kept`` (mass·holds) and ``lost``
         (mass·(1 − holds)). Per occurrence Σ weight·holds is its ``holds`` in :attr:`contributions`.
         """
@@ -144,7 +144,7 @@ def _contribution_rows(measure: str, view: _View, shares: relations.Shares, name
 
 def _levels_by_doc(side: relations.Side, docs: np.ndarray, absent_at: int | None) -> dict[int, np.ndarray]:
     """{document: its sorted levels on ``side``}; ``absent_at`` places a document the side lacks (its rest or
-    tail, RS-SEMANTICS point 5)."""
+    tail, docs/rs-engine.md, point 5)."""
     order = np.lexsort((side.level, side.doc))
     doc, level = side.doc[order], side.level[order]
     first, last = np.searchsorted(doc, docs, "left"), np.searchsorted(doc, docs, "right")

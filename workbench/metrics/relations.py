@@ -4,7 +4,7 @@
 Both score one *view*: the relations of a side ``x`` checked against the ``other`` side (Reliability is the
 view of the output against the gold; Sensitivity the view of the gold against the output). Every score is
 a weighted average over x's occurrences of the share of their related mass whose relation also holds on the
-other side (``../shared/design/RS-SEMANTICS.md``), so the kernels return that share per occurrence
+other side (the reading of ``docs/rs-engine.md``), so the kernels return that share per occurrence
 (:class:`Shares`, what ``workbench.explain`` shows) and nothing needs the n² occurrence pairs:
 
 * ∼ through the (x cluster, other cluster) weight contingency, Σ M/W(C) per occurrence as in BCubed,
@@ -141,7 +141,7 @@ class Side:
 @dataclass(frozen=True)
 class Shares:
     """One view's score, occurrence by occurrence: ``holds[i]`` is the weighted share of occurrence i's
-    related mass whose relation holds on the other side (P of RS-SEMANTICS point 4), ``tail_holds`` the
+    related mass whose relation holds on the other side (P of docs/rs-engine.md, point 4), ``tail_holds`` the
     tail's share; the score is (Σ w·holds + tail·tail_holds) / total."""
 
     holds: np.ndarray
@@ -251,7 +251,7 @@ def _co_clustered(side: Side, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray,
 
 def relatedness_shares(x: Side, other: Side) -> Shares:
     """Per x occurrence, the weighted share of its cluster whose relatedness holds on ``other`` (eq. 4, R∼);
-    tail documents are self-related singletons whose relation always holds (RS-SEMANTICS point 6)."""
+    tail documents are self-related singletons whose relation always holds (docs/rs-engine.md, point 6)."""
     n = len(x.doc)
     if n == 0:
         return Shares(np.zeros(0), 1.0 if x.tail > 0 else 0.0)
@@ -301,7 +301,7 @@ def _ratio(agree: np.ndarray, related: np.ndarray) -> np.ndarray:
 
 def priority_shares(x: Side, other: Side) -> Shares:
     """Per x occurrence, the weighted share of its priority-related mass (the other levels and the tail) whose
-    relation holds on ``other`` (eq. 3, R≺); the tail's share is its x_r ← tail term (RS-SEMANTICS point 5).
+    relation holds on ``other`` (eq. 3, R≺); the tail's share is its x_r ← tail term (docs/rs-engine.md, point 5).
     """
     n = len(x.doc)
     if n == 0:
@@ -309,7 +309,7 @@ def priority_shares(x: Side, other: Side) -> Shares:
     n_levels = int(x.level.max()) + 1
     level_mass = np.bincount(x.level, x.weight, minlength=n_levels)
     level_size = np.bincount(x.level, minlength=n_levels)
-    # Per level, its occurrences' priority-related mass: every other level and the tail (RS-SEMANTICS point
+    # Per level, its occurrences' priority-related mass: every other level and the tail (docs/rs-engine.md, point
     # 3); infinite where there is none, so that the share is 0. The levels above plus the levels below, never
     # all of them less its own: under a steep discount one level holds nearly all the mass, and the difference
     # would keep only the rounding of the rest.
@@ -389,7 +389,7 @@ class _Signatures:
 def _add_overlap_agreement(x: Side, other: Side, multi_doc: np.ndarray, simple, agree: np.ndarray) -> None:
     """Add to ``agree`` the agreeing mass of the priority pairs that involve a document with several
     occurrences on either side (``multi_doc``: overlap), where P(d ≻ d′) = min(gg, gx)/gx counts the
-    occurrence pairs of the document pair on each side (RS-SEMANTICS point 4), for both documents of every
+    occurrence pairs of the document pair on each side (docs/rs-engine.md, point 4), for both documents of every
     pair."""
     docs = np.flatnonzero(multi_doc & (x.doc_count > 0))
     x_sig, x_entry_sig, x_entry_level = x.signatures_of(docs)
@@ -539,7 +539,7 @@ class _BandGrid:
 def _overlapping_agreement(xl, xw, gl, classes, x_start, g_start) -> np.ndarray:
     """Per class entry (class u at level a): the agreeing mass of its priority pairs with the occurrences of
     overlapping documents, Σ over the classes v of N_v·P·(weight of v's x levels below a, or above it), with
-    P = min(gg, gx)/gx for u ≻ v, or v ≻ u (RS-SEMANTICS point 4).
+    P = min(gg, gx)/gx for u ≻ v, or v ≻ u (docs/rs-engine.md, point 4).
 
     Relative to u, a partner's x level b lies in interval c = #{a′ ∈ ℓ_u : a′ < b} of ℓ_u (below a exactly
     when c ≥ q = #{a′ ∈ ℓ_u : a′ ≤ a}) and its other level h in interval d = #{g ∈ γ_u : g < h}; for u ≻ v,

@@ -2,7 +2,7 @@
 
 Reliability is the precision of the output's relations with respect to the gold's, Sensitivity their
 recall; both weigh documents by position (eqs. 1–2) and compare relations occurrence by occurrence under
-the reading of ``../shared/design/RS-SEMANTICS.md``. Table 9 of Amigó et al., SIGIR 2013, output 5::
+the reading the documentation's page ``docs/rs-engine.md`` writes out. Table 9 of Amigó et al., SIGIR 2013, output 5::
 
     >>> from workbench.model import Organization
     >>> gold = Organization.parse("d1 {d2 d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7}")
@@ -138,7 +138,7 @@ def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Code
 def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
     """The (output, gold) pair Reliability reads and the (gold, output) pair Sensitivity reads.
 
-    An unlimited tail holds every document it does not prioritise (RS-SEMANTICS point 5). A finite side
+    An unlimited tail holds every document it does not prioritise (docs/rs-engine.md, point 5). A finite side
     must say where the other side's documents are: output documents the gold lacks join the gold's rest
     (unjudged counts as not relevant); gold documents a finite output lacks follow ``missing``:
 
@@ -146,7 +146,7 @@ def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
     * ``"singleton"``: each becomes its own cluster in the output's bottom level (its rest if it has none);
     * ``"replab"``: as the official RepLab 2013 script: output documents the gold lacks are ignored; a gold
       document the output lacks counts as a correct singleton for Reliability and matches nothing for
-      Sensitivity (``../shared/datasets/README.md``).
+      Sensitivity (its topic-detection R&S script, ``EVAL_TOPICDETECTION_RS.pl``).
     """
     if missing not in MISSING_DOCUMENT_POLICIES:
         raise ParameterError(f"missing must be one of {', '.join(MISSING_DOCUMENT_POLICIES)}, got {missing!r}",
@@ -171,7 +171,7 @@ def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
 # ---------------------------------------------------------------------------------------------- engine
 def _side(coded: _Coded, n_docs: int, c: float | None) -> relations.Side:
     level = coded.level
-    if c is None:  # the Avg_d special case: every occurrence weighs the same (RS-SEMANTICS point 8)
+    if c is None:  # the Avg_d special case: every occurrence weighs the same (docs/rs-engine.md, point 8)
         weight, tail = np.full(len(level), 1.0 / max(len(level), 1)), 0.0
     else:
         per_level, tail = position_weights(np.bincount(level) if len(level) else [], c)
