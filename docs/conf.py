@@ -7,7 +7,7 @@ their outputs (myst-nb); both folders are generated, never edited.
 
 from __future__ import annotations
 
-import shutil
+import os
 import sys
 from pathlib import Path
 
@@ -16,6 +16,11 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(ROOT))
 
 from workbench import __version__  # noqa: E402
+
+# The notebooks fetch the public samples (workbench.datasets.fetch); the project's machines hold a copy beside the
+# clone, which serves as the mirror, as it does for the tests (a user's build downloads them once).
+if (ROOT.parent / "shared" / "datasets").is_dir():
+    os.environ.setdefault("WORKBENCH_DATA_MIRROR", str(ROOT.parent / "shared" / "datasets"))
 
 project = "workbench"
 author = "the workbench's authors"
@@ -45,7 +50,8 @@ html_theme_options = {"navigation_with_keys": True, "show_toc_level": 2}
 
 
 def _generated(app) -> None:
-    """The catalogue from the declarations, and the notebooks beside the pages that link them."""
+    """The catalogue from the declarations, and the notebooks beside the pages they link to (a notebook's link
+    ``../docs/page.md``, right in the repository, is ``../page.md`` in the site)."""
     from workbench.catalogue import write
 
     write(DOCS / "measures")
@@ -53,8 +59,9 @@ def _generated(app) -> None:
     notebooks.mkdir(exist_ok=True)
     for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
         target = notebooks / notebook.name
-        if not target.exists() or target.read_bytes() != notebook.read_bytes():
-            shutil.copyfile(notebook, target)
+        text = notebook.read_text(encoding="utf-8").replace("](../docs/", "](../")
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
 
 
 def setup(app) -> None:
