@@ -317,6 +317,10 @@ class GainTable:
         same values (the relevant mask and its running count, AP for ``map`` and ``gm_map``) share them."""
         cache = self.__dict__.setdefault("_shared", {})
         key = (kernel, args, tuple(sorted(kwargs.items())))
+        try:
+            hash(key)
+        except TypeError:  # an argument that cannot be a key (a dict of gains given directly): computed each time
+            return kernel(self, *args, **kwargs)
         if key not in cache:
             value = kernel(self, *args, **kwargs)
             if isinstance(value, np.ndarray):
