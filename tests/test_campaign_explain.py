@@ -19,7 +19,7 @@ from workbench.analysis import ResultsError, significance, topic_deltas
 from workbench.data.explain import UnknownSystemError, UnknownTopicError
 from workbench.metrics import registry
 from workbench.metrics.ranking import is_table_measure
-from workbench.metrics.ranking.diversity import is_diversity_measure
+from workbench.metrics.ranking.declare import is_diversity_measure
 
 RANKING = [name for names in __import__("tests.test_explain_measures", fromlist=["INSTANCES"]).INSTANCES.values()
            for name in names if registry.parse(name).spec.task == "ranking"]

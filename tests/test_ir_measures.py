@@ -26,7 +26,8 @@ pytrec_eval = pytest.importorskip("pytrec_eval")
 IR_MEASURES_NAMES = ["AP", "AP@100", "AP(rel=2)", "nDCG", "nDCG@10", "P@10", "P(rel=2)@5", "R@100", "RR",
                      "RR@10", "Rprec", "Bpref", "infAP", "Judged@10", "NumRel", "NumRet", "NumRelRet",
                      "IPrec@0.1", "SetP", "SetR", "SetF", "Success@10", "ERR@20", "RBP(p=0.8, rel=1)",
-                     "nDCG(gains={1:2,2:1,3:5})@10", "nDCG(gains={2:5})"]
+                     "nDCG(gains={1:2,2:1,3:5})@10", "nDCG(gains={2:5})", "NumQ",
+                     "SDCG(max_rel=3)@10", "SDCG(max_rel=2)@5", "SDCG(max_rel=1)@20"]  # SDCG: cwl_eval's
 
 # ir_measures' judged_only (trec_eval's -J: unjudged documents leave the ranking), on every measure that has it.
 JUDGED_ONLY_NAMES = ["AP(judged_only=True)", "AP(rel=2, judged_only=True)@100", "P(judged_only=True)@10",

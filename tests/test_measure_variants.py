@@ -55,6 +55,25 @@ def test_hits_and_rbp_at_k_equal_ranx(data, k, level):
     assert [mine[t] for t in topics] == pytest.approx(list(theirs), abs=1e-12)
 
 
+@settings(max_examples=40, deadline=None)
+@given(data=distinct_scored(), p=st.sampled_from([0.5, 0.8, 0.95]))
+@pytest.mark.slow
+def test_rbp_of_raw_grades_equals_ranx_and_scaled_divides_by_the_top_grade(data, p):
+    """Issue 31 class 11: which gain RBP gives a grade. ranx's ``rbp`` weighs the grade itself (gain=raw, grades
+    below 1 giving 0); by default the grade over the topic's highest judged grade (NTCIREVAL's, trec_eval's)."""
+    qrels, run = data
+    if not any(g >= 1 for q in qrels.values() for g in q.values()):
+        return  # ranx refuses qrels without a relevant document
+    theirs = _ranx(qrels, run, [f"rbp.{round(p * 100):02d}" if p < 0.9 else "rbp.95"])
+    mine = evaluate_run(qrels, run, [f"RBP(p={p}, gain=raw)", f"RBP(p={p})"])
+    topics = list(run)
+    assert [mine[f"RBP(p={p}, gain=raw)"][t] for t in topics] == pytest.approx(list(theirs), abs=1e-12)
+    for t in topics:  # scaled: every gain divided by the topic's top grade
+        top = max(qrels[t].values())
+        raw = mine[f"RBP(p={p}, gain=raw)"][t]
+        assert mine[f"RBP(p={p})"][t] == pytest.approx(raw / top if top else 0.0, abs=1e-12)
+
+
 def test_rbp_at_k_by_hand():
     """Graded RBP@2 of gains (2, 0, 1) over g_max 2, p = 0.5: (1 − p)(2/2 + 0·p) = 0.5; RBP itself adds 1/2·p²."""
     gold, output = Organization.from_graded({"a": 2, "c": 1}), Organization.from_ranking(["a", "b", "c"])

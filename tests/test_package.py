@@ -94,7 +94,8 @@ def test_the_core_needs_five_packages_and_the_lab_extra_brings_the_rest():
     extras = project["optional-dependencies"]
     lab = {_requirement_name(r) for r in extras["lab"]}
     assert {name.replace("-", "_").removesuffix("_python") for name in lab} == set(EXTRAS["lab"]) == set(LAB_MODULES)
-    assert "ir-workbench[distributed,lab]" in extras["dev"]  # ./wb test: everything
+    assert "ir-workbench[distributed,docs,lab]" in extras["dev"]  # ./wb test: everything
+    assert {_requirement_name(r) for r in extras["docs"]} >= {"sphinx", "myst-nb"}  # ./wb docs
 
 
 def test_install_lines_in_the_readme_name_the_distribution():

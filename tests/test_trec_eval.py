@@ -74,7 +74,7 @@ def test_every_measure_equals_pytrec_eval(data, level, judged_only):
     with tempfile.TemporaryDirectory() as folder, warnings.catch_warnings():
         warnings.simplefilter("ignore", WorkbenchWarning)  # run topics without judgements, negative grades
         mine = evaluate(*write_trec(Path(folder), qrels, {"tag": run}), ["all_trec"],
-                        Options(rel_level=level, judged_only=judged_only))
+                        Options(rel=level, judged_only=judged_only))
     assert set(mine.topics) == set(theirs)
     checked = 0
     for measure, names, columns in mine.rows:
@@ -86,7 +86,7 @@ def test_every_measure_equals_pytrec_eval(data, level, judged_only):
                         not rounds_as_trec_eval_9(theirs[topic]["num_rel"]):
                     continue  # pytrec_eval bundles trec_eval 9: ⌊rR + 0.9⌋ where version 10 rounds rR
                 expected = theirs[topic][name]
-                if measure.summary == "gmean":  # pytrec_eval keeps a topic's log(max(value, 0.00001))
+                if measure.aggregate == "gmean":  # pytrec_eval keeps a topic's log(max(value, 0.00001))
                     value = math.log(max(value, 1e-5))
                 if math.isnan(expected):
                     assert math.isnan(value), (name, topic)
@@ -127,7 +127,7 @@ def test_two_threads_score_what_one_scores(data, level, complete, judged_only, m
     qrels, run = data
     requests = [m.name for m in trec_eval.MEASURES if m.reads in ("qrels", "any")]
     files = write_trec(tmp_path_factory.mktemp("threads"), qrels, {"tag": run})
-    options = Options(rel_level=level, complete=complete, judged_only=judged_only)
+    options = Options(rel=level, complete=complete, judged_only=judged_only)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WorkbenchWarning)
         try:

@@ -45,10 +45,11 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -60,12 +61,9 @@ from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
 from workbench.errors import WorkbenchError, WorkbenchWarning
-from workbench.metrics.ranking import judgement_groups as jg
-from workbench.metrics.ranking import kernels as rk
-from workbench.metrics.ranking import preferences as pm
-from workbench.metrics.ranking import trec as tm
-from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable, discounted, row_sums
+from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable
 from workbench.metrics.ranking.zscores import zscores
+from workbench.metrics.registry import Measure, MeasureSpec, bind, spec_of
 from workbench.metrics.summary import MIN_GEO_MEAN, summarize
 from workbench.shell import emit, say
 
@@ -81,7 +79,7 @@ class Options:
     format, one of :data:`REL_FORMATS`), and the workbench's ``--score-precision`` (``float32``: scores compared
     as trec_eval 9.x compares them)."""
 
-    rel_level: int = 1
+    rel: int = 1
     max_docs: int | None = None
     judged_only: bool = False
     complete: bool = False
@@ -97,116 +95,95 @@ REL_FORMATS = {"qrels": "qrels", "prefs": "prefs", "qrels_prefs": "prefs", "qrel
 # -------------------------------------------------------------------------------------------- measures
 @dataclass(frozen=True)
 class TrecMeasure:
-    """One of trec_eval's measures: how its parameters read (``kind``), its defaults, how its per-topic
-    values are computed (one column per printed value), how topics combine (``summary``: an aggregate of
-    :func:`~workbench.metrics.summary.summarize`, or ``runid``, ``count`` and ``none`` for what is printed as is),
-    and what it reads (``reads``): a :class:`~workbench.metrics.ranking.table.GainTable` of qrels (``qrels``),
-    :class:`~workbench.data.trec.preferences.PreferenceTopics` (``prefs``, with ``-R prefs`` or ``-R
-    qrels_prefs``), a :class:`~workbench.data.trec.judgement_groups.GroupTable` (``qrels_jg``), or any of them
-    (``any``: only their ``topics``)."""
+    """One of trec_eval's measures as trec_eval prints it: its name, how its parameters read (``kind``: ``plain``
+    and ``long`` take none, ``cut_long`` / ``cut_double`` a list of cutoffs, ``params`` a list of numbers, ``pairs``
+    ``name=value`` pairs) and its default parameters, how topics combine in the ``all`` row (``summary``: None for
+    the declared measure's aggregate, ``runid`` / ``count`` / ``none`` for what trec_eval prints as it is), whether
+    it prints a value per topic, and which declared parameters a ``params`` list sets (``takes``: in order; one
+    parameter whose default is a list takes them all; ``count``: how many numbers it needs, ``cast="long"``: read as
+    C casts a double to a long). The measure that computes it is the declaration this name denotes
+    (:attr:`spec`, :mod:`workbench.metrics.ranking.measures`), with trec_eval's own ``defaults`` for its
+    parameters where they differ from the declaration's (``rbp``'s p = 0.9)."""
 
     name: str
-    kind: str  # plain | long | cut_long | cut_double | params | pairs
-    compute: Callable[[object, object, Options], list]
+    kind: str
     default: tuple = ()
-    summary: str = "mean"
+    summary: str | None = None
     per_topic: bool = True
-    reads: str = "qrels"
+    takes: tuple[str, ...] = ()
+    count: int | None = None
+    cast: str = "double"
+    defaults: tuple[tuple[str, float], ...] = ()
 
+    @property
+    def spec(self) -> MeasureSpec:
+        """The declared measure trec_eval's name denotes."""
+        return spec_of(self.name, "trec_eval")
 
-def _gains(pairs) -> dict[float, float]:
-    """trec_eval's ``rel_level=gain`` pairs whose name is an integer (``gain_init.c``)."""
-    return {float(int(k)): v for k, v in pairs if re.fullmatch(r"[+-]?\d+", k)}
+    @property
+    def reads(self) -> str:
+        """What its values are computed from: ``qrels`` (a gain table), ``prefs``, ``qrels_jg``, or ``any``."""
+        if self.summary in ("runid", "count"):
+            return "any"
+        return {"organizations": "qrels", "preferences": "prefs", "judgement groups": "qrels_jg"}[self.spec.reads]
 
-
-def _pair(pairs, key: str, default: float) -> float:
-    return next((v for k, v in reversed(pairs) if k == key), default)
-
-
-def _utility(table: GainTable, params, options: Options) -> list[np.ndarray]:
-    return [tm.utility(table, *params, num_docs=options.num_docs, rel_level=options.rel_level)]
-
-
-def _dcg(table: GainTable, pairs, ideal: bool) -> list[np.ndarray]:
-    values, best = tm.gain_tables(table, _gains(pairs))
-    chosen = best if ideal else values
-    return [row_sums(discounted(chosen))]
-
-
-def _preference(kernel: Callable[[pm.PreferenceCounts], float]) -> TrecMeasure:
-    """A ``prefs_*`` measure: ``kernel`` of :mod:`workbench.metrics.ranking.preferences` on each topic's
-    counts; the ``num`` counts are summed over topics, as trec_eval sums them."""
-    count = "_num_" in kernel.__name__
-    return TrecMeasure(kernel.__name__, "long" if count else "plain",
-                       lambda t, p, o: [np.array([kernel(c) for c in t.counts], dtype=float)],
-                       summary="sum" if count else "mean", reads="prefs")
+    @property
+    def aggregate(self) -> str:
+        return self.summary or self.spec.aggregate
 
 
 _CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALLS = tuple(i / 10 for i in range(11))
+_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 MEASURES: tuple[TrecMeasure, ...] = (
-    TrecMeasure("runid", "plain", lambda t, p, o: [], summary="runid", per_topic=False, reads="any"),
-    TrecMeasure("num_q", "long", lambda t, p, o: [np.ones(len(t.topics))], summary="count", per_topic=False,
-                reads="any"),
-    TrecMeasure("num_ret", "long", lambda t, p, o: [tm.num_ret(t)], summary="sum"),
-    TrecMeasure("num_rel", "long", lambda t, p, o: [tm.num_rel(t, o.rel_level)], summary="sum"),
-    TrecMeasure("num_rel_ret", "long", lambda t, p, o: [tm.num_rel_ret(t, o.rel_level)], summary="sum"),
-    TrecMeasure("map", "plain", lambda t, p, o: [t.shared(rk.average_precision, None, o.rel_level)]),
-    TrecMeasure("gm_map", "plain", lambda t, p, o: [t.shared(rk.average_precision, None, o.rel_level)],
-                summary="gmean", per_topic=False),
-    TrecMeasure("Rprec", "plain", lambda t, p, o: [rk.r_precision(t, rel=o.rel_level)]),
-    TrecMeasure("bpref", "plain", lambda t, p, o: [t.shared(tm.bpref, o.rel_level)]),
-    TrecMeasure("recip_rank", "plain", lambda t, p, o: [rk.reciprocal_rank(t, rel=o.rel_level)]),
-    TrecMeasure("iprec_at_recall", "cut_double",
-                lambda t, p, o: list(t.shared(tm.interpolated_precisions, p, o.rel_level).T), _RECALLS),
-    TrecMeasure("P", "cut_long", lambda t, p, o: [rk.precision_at(t, k, o.rel_level) for k in p], _CUTOFFS),
-    TrecMeasure("relstring", "params", lambda t, p, o: [tm.relevance_strings(t, int(p[0]))], (10.0,),
-                summary="none"),
-    TrecMeasure("recall", "cut_long", lambda t, p, o: [tm.recall_at(t, k, o.rel_level) for k in p], _CUTOFFS),
-    TrecMeasure("infAP", "plain", lambda t, p, o: [tm.inferred_ap(t, o.rel_level)]),
-    TrecMeasure("gm_bpref", "plain", lambda t, p, o: [t.shared(tm.bpref, o.rel_level)], summary="gmean",
-                per_topic=False),
-    TrecMeasure("Rprec_mult", "cut_double",
-                lambda t, p, o: [tm.r_precision_multiple(t, m, o.rel_level) for m in p],
-                (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)),
-    TrecMeasure("utility", "params", _utility, (1.0, -1.0, 0.0, 0.0)),
-    TrecMeasure("11pt_avg", "params", lambda t, p, o: [tm.eleven_point_average(t, p, o.rel_level)], _RECALLS),
-    TrecMeasure("binG", "plain", lambda t, p, o: [tm.binary_g(t, o.rel_level)]),
-    TrecMeasure("G", "pairs", lambda t, p, o: [tm.g_measure(t, _gains(p))]),
-    TrecMeasure("dcg", "pairs", lambda t, p, o: _dcg(t, p, ideal=False)),
-    TrecMeasure("ideal_dcg", "pairs", lambda t, p, o: _dcg(t, p, ideal=True)),
-    TrecMeasure("ndcg", "pairs", lambda t, p, o: [rk.ndcg(t, gains=_gains(p))]),
-    TrecMeasure("ndcg_rel", "pairs", lambda t, p, o: [tm.ndcg_rel(t, _gains(p))]),
-    TrecMeasure("Rndcg", "pairs", lambda t, p, o: [tm.r_ndcg(t, _gains(p), o.rel_level)]),
-    TrecMeasure("ndcg_cut", "cut_long", lambda t, p, o: [rk.ndcg(t, k) for k in p], _CUTOFFS),
-    TrecMeasure("map_cut", "cut_long", lambda t, p, o: [rk.average_precision(t, k, o.rel_level) for k in p],
-                _CUTOFFS),
-    TrecMeasure("relative_P", "cut_long", lambda t, p, o: [tm.relative_precision_at(t, k, o.rel_level) for k in p],
-                _CUTOFFS),
-    TrecMeasure("success", "cut_long", lambda t, p, o: [rk.success_at(t, k, o.rel_level) for k in p], (1, 5, 10)),
-    TrecMeasure("set_P", "plain", lambda t, p, o: [tm.set_precision(t, o.rel_level)]),
-    TrecMeasure("set_relative_P", "plain", lambda t, p, o: [tm.set_relative_precision(t, o.rel_level)]),
-    TrecMeasure("set_recall", "plain", lambda t, p, o: [tm.set_recall(t, o.rel_level)]),
-    TrecMeasure("set_map", "plain", lambda t, p, o: [tm.set_map(t, o.rel_level)]),
-    TrecMeasure("set_F", "params", lambda t, p, o: [tm.set_f(t, p[0], o.rel_level)], (1.0,)),
-    TrecMeasure("num_nonrel_judged_ret", "long", lambda t, p, o: [tm.num_nonrel_judged_ret(t, o.rel_level)],
-                summary="sum"),
-    *(_preference(kernel) for kernel in (
-        pm.prefs_num_prefs_poss, pm.prefs_num_prefs_ful, pm.prefs_num_prefs_ful_ret, pm.prefs_simp, pm.prefs_pair,
-        pm.prefs_avgjg, pm.prefs_avgjg_Rnonrel, pm.prefs_simp_ret, pm.prefs_pair_ret, pm.prefs_avgjg_ret,
-        pm.prefs_avgjg_Rnonrel_ret, pm.prefs_simp_imp, pm.prefs_pair_imp, pm.prefs_avgjg_imp)),
-    TrecMeasure("map_avgjg", "plain", lambda t, p, o: [jg.map_avgjg(t.table, t.groups, len(t.topics), o.rel_level)],
-                reads="qrels_jg"),
-    TrecMeasure("P_avgjg", "cut_long",
-                lambda t, p, o: [jg.precision_avgjg(t.table, t.groups, len(t.topics), k, o.rel_level) for k in p],
-                _CUTOFFS, reads="qrels_jg"),
-    TrecMeasure("Rprec_mult_avgjg", "cut_double",
-                lambda t, p, o: [jg.r_precision_multiple_avgjg(t.table, t.groups, len(t.topics), m, o.rel_level)
-                                 for m in p], (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0), reads="qrels_jg"),
-    TrecMeasure("yaap", "plain", lambda t, p, o: [tm.yaap(t, o.rel_level)]),
-    TrecMeasure("rbp", "pairs", lambda t, p, o: [tm.rbp_with_gains(t, _pair(p, "p", 0.9), _gains(p))]),
-    TrecMeasure("rbp_resid", "pairs", lambda t, p, o: [tm.rbp_residual(t, _pair(p, "p", 0.9))]),
-    TrecMeasure("unj", "cut_long", lambda t, p, o: [tm.unjudged_at(t, k) for k in p], (5, 10, 20)),
+    TrecMeasure("runid", "plain", summary="runid", per_topic=False),
+    TrecMeasure("num_q", "long", summary="count", per_topic=False),
+    TrecMeasure("num_ret", "long"),
+    TrecMeasure("num_rel", "long"),
+    TrecMeasure("num_rel_ret", "long"),
+    TrecMeasure("map", "plain"),
+    TrecMeasure("gm_map", "plain", per_topic=False),
+    TrecMeasure("Rprec", "plain"),
+    TrecMeasure("bpref", "plain"),
+    TrecMeasure("recip_rank", "plain"),
+    TrecMeasure("iprec_at_recall", "cut_double", _RECALLS),
+    TrecMeasure("P", "cut_long", _CUTOFFS),
+    TrecMeasure("relstring", "params", (10.0,), summary="none", takes=("length",), cast="long"),
+    TrecMeasure("recall", "cut_long", _CUTOFFS),
+    TrecMeasure("infAP", "plain"),
+    TrecMeasure("gm_bpref", "plain", per_topic=False),
+    TrecMeasure("Rprec_mult", "cut_double", _MULTIPLES),
+    TrecMeasure("utility", "params", (1.0, -1.0, 0.0, 0.0), takes=("a", "b", "c", "d"), count=4),
+    TrecMeasure("11pt_avg", "params", _RECALLS, takes=("recalls",)),
+    TrecMeasure("binG", "plain"),
+    TrecMeasure("G", "pairs"),
+    TrecMeasure("dcg", "pairs"),
+    TrecMeasure("ideal_dcg", "pairs"),
+    TrecMeasure("ndcg", "pairs"),
+    TrecMeasure("ndcg_rel", "pairs"),
+    TrecMeasure("Rndcg", "pairs"),
+    TrecMeasure("ndcg_cut", "cut_long", _CUTOFFS),
+    TrecMeasure("map_cut", "cut_long", _CUTOFFS),
+    TrecMeasure("relative_P", "cut_long", _CUTOFFS),
+    TrecMeasure("success", "cut_long", (1, 5, 10)),
+    TrecMeasure("set_P", "plain"),
+    TrecMeasure("set_relative_P", "plain"),
+    TrecMeasure("set_recall", "plain"),
+    TrecMeasure("set_map", "plain"),
+    TrecMeasure("set_F", "params", (1.0,), takes=("beta",)),
+    TrecMeasure("num_nonrel_judged_ret", "long"),
+    *(TrecMeasure(name, "long") for name in ("prefs_num_prefs_poss", "prefs_num_prefs_ful",
+                                               "prefs_num_prefs_ful_ret")),
+    *(TrecMeasure(name, "plain") for name in (
+        "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
+        "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp")),
+    TrecMeasure("map_avgjg", "plain"),
+    TrecMeasure("P_avgjg", "cut_long", _CUTOFFS),
+    TrecMeasure("Rprec_mult_avgjg", "cut_double", _MULTIPLES),
+    TrecMeasure("yaap", "plain"),
+    TrecMeasure("rbp", "pairs", defaults=(("p", 0.9),)),
+    TrecMeasure("rbp_resid", "pairs"),
+    TrecMeasure("unj", "cut_long", (5, 10, 20)),
 )
 _BY_NAME = {m.name: m for m in MEASURES}
 
@@ -275,12 +252,12 @@ def _parameters(measure: TrecMeasure, text: str | None):
     name = measure.name if text is None else f"{measure.name}_{os.fsencode(text).decode('latin-1')}"
     if kind == "params":
         values = tuple(_finite(measure, text, v) for v in _split(text)) if text is not None else measure.default
-        if measure.name == "utility" and len(values) != 4:
-            raise TrecEvalError(f"{_typed(measure.name, text)}: 4 coefficients needed, got {len(values)} "
-                                "(trec_eval: improper number of coefficients)")
-        if measure.name == "relstring" and not -(2.0 ** 63) <= values[0] < 2.0 ** 63:  # C's (long) of it
-            raise TrecEvalError(f"{_typed(measure.name, text)}: the length {values[0]:g} is past a C long (trec_eval's "
-                                "result would be undefined)")
+        if measure.count is not None and len(values) != measure.count:
+            raise TrecEvalError(f"{_typed(measure.name, text)}: {measure.count} coefficients needed, got "
+                                f"{len(values)} (trec_eval: improper number of coefficients)")
+        if measure.cast == "long" and not -(2.0 ** 63) <= values[0] < 2.0 ** 63:  # C's (long) of it
+            raise TrecEvalError(f"{_typed(measure.name, text)}: the {measure.takes[0]} {values[0]:g} is past a C "
+                                "long (trec_eval's result would be undefined)")
         return values, [name]
     if text is None:
         return (), [name]
@@ -359,8 +336,8 @@ def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[st
     """Read, rank and score as trec_eval does (``zscores_path``: ``-Z``); see the module docstring."""
     selected = select_measures(requests)
     reads = _formats(selected, options.rel_format)
-    if options.rel_level < 1:
-        raise TrecEvalError(f"-l {options.rel_level}: the workbench's trec_eval needs a relevance level ≥ 1")
+    if options.rel < 1:
+        raise TrecEvalError(f"-l {options.rel}: the workbench's trec_eval needs a relevance level ≥ 1")
     if options.max_docs is not None and options.max_docs < 0:
         raise TrecEvalError(f"-M {options.max_docs}: the maximum number of documents must be ≥ 0")
     if reads == "prefs":
@@ -424,15 +401,41 @@ def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[st
 PARALLEL_CELLS = 1 << 20  # a gain table of at least this many cells (topics × ranks) is scored on two threads
 
 
+def bound(measure: TrecMeasure, params, options: Options) -> list[Measure]:
+    """The declared measure behind each value ``measure`` prints, its parameters set as trec_eval sets them: one
+    per cutoff, the ``params`` list on the parameters it ``takes``, ``pairs`` naming a parameter set it and those
+    whose name is an integer forming the ``rel=gain`` mapping (``gain_init.c``), and the options ``-l`` (``rel``)
+    and ``-N`` (``num_docs``) set wherever the measure has them. Values are bound as trec_eval reads them, outside
+    the workbench's domains too (:func:`~workbench.metrics.registry.bind`)."""
+    spec = measure.spec
+    settings = {**dict(measure.defaults), "rel": options.rel, "num_docs": options.num_docs}
+    base = {key: value for key, value in settings.items() if spec.params.get(key, None) is not None}
+    if measure.kind in ("cut_long", "cut_double"):
+        return [bind(spec, {**base, str(spec.cutoff): value}) for value in params]
+    if measure.kind == "params":
+        takes = measure.takes
+        values = dict(zip(takes, params, strict=False)) if len(takes) > 1 or not isinstance(
+            spec.params[takes[0]], tuple) else {takes[0]: tuple(params)}
+        return [bind(spec, {**base, **values})]
+    if measure.kind == "pairs":
+        named = {key: value for key, value in params if key in spec.params}
+        gains = tuple((float(int(key)), value) for key, value in params if re.fullmatch(r"[+-]?\d+", key))
+        return [bind(spec, {**base, **named, **({"gains": gains} if gains else {})})]  # in the order typed
+    return [bind(spec, base)]
+
+
 def _scored(selected, source, options: Options) -> list[list[list]]:
-    """Each selected measure's columns (a list of per-topic values per printed name). A gain table of
-    :data:`PARALLEL_CELLS` cells or more, on a machine with two cores or more, is scored in two halves of its
-    topics on two threads and the halves' values joined: every kernel scores each topic on its own
-    (:meth:`~workbench.metrics.ranking.table.GainTable.rows`), and numpy lets go of the interpreter in its loops
-    (``-m all_trec`` on 2,000 topics × 1,000 ranks: 0.29 s → 0.17 s)."""
+    """Each selected measure's columns (a list of per-topic values per printed name), scored by the declared
+    measures' kernels (``spec.compute.score``). A gain table of :data:`PARALLEL_CELLS` cells or more, on a machine
+    with two cores or more, is scored in two halves of its topics on two threads and the halves' values joined:
+    every kernel scores each topic on its own (:meth:`~workbench.metrics.ranking.table.GainTable.rows`), and numpy
+    lets go of the interpreter in its loops (``-m all_trec`` on 2,000 topics × 1,000 ranks: 0.29 s → 0.17 s)."""
+    work = [[] if measure.summary in ("runid", "count") else bound(measure, params, options)
+            for measure, params, _ in selected]
+
     def score(part) -> list[list[list]]:
-        return [[list(np.asarray(c).tolist()) if not isinstance(c, list) else list(c)
-                 for c in measure.compute(part, params, options)] for measure, params, _ in selected]
+        return [[_values(_kernel(each).score(part, **_without_judged_only(each))) for each in measures]
+                for measures in work]
 
     if not isinstance(source, GainTable) or source.gains.size < PARALLEL_CELLS or source.gains.shape[0] < 2 \
             or _cores() < 2:
@@ -441,6 +444,21 @@ def _scored(selected, source, options: Options) -> list[list[list]]:
     with ThreadPoolExecutor(2) as pool:
         first, second = pool.map(score, (source.rows(slice(0, half)), source.rows(slice(half, None))))
     return [[a + b for a, b in zip(mine, theirs, strict=True)] for mine, theirs in zip(first, second, strict=True)]
+
+
+def _kernel(measure: Measure) -> Any:
+    """The declared measure's whole-table scorer (a ``score(source, **params)`` object of
+    :mod:`workbench.metrics.ranking.declare`)."""
+    return measure.spec.compute
+
+
+def _without_judged_only(measure: Measure) -> dict:
+    """The parameters a kernel takes: ``-J`` is applied to the table once, not by each measure."""
+    return {key: value for key, value in measure.bound if key != "judged_only"}
+
+
+def _values(column) -> list:
+    return list(np.asarray(column).tolist()) if not isinstance(column, list) else list(column)
 
 
 def _cores() -> int:
@@ -454,12 +472,12 @@ def _cores() -> int:
 def _zscored(measure: TrecMeasure, names: list[str], columns: list, topics: Sequence[str], table) -> list:
     """``-Z``: each topic's values as z-scores (convert_zscores.c); a geometric mean's values are first the
     logarithms trec_eval keeps per topic (text and counts printed as they are stay)."""
-    if measure.summary in ("runid", "count", "none"):
+    if measure.aggregate in ("runid", "count", "none"):
         return columns
     means, stddevs, found = table.statistics(topics, names)
     out = []
     for j, column in enumerate(columns):
-        values = ([math.log(max(value, MIN_GEO_MEAN)) for value in column] if measure.summary == "gmean"
+        values = ([math.log(max(value, MIN_GEO_MEAN)) for value in column] if measure.aggregate == "gmean"
                   else column)
         out.append(zscores(np.array(values, dtype=float), means[:, j], stddevs[:, j], found[:, j]).tolist())
     return out
@@ -477,9 +495,9 @@ def _line(name: str, topic: str, text: str) -> str:
 def _summary(measure: TrecMeasure, column: list, zscored: bool) -> float:
     """The topics' values combined (in trec_eval's order already); under ``-Z`` a geometric mean's values are
     z-scores of logarithms, combined as trec_eval combines them (``exp`` of their mean)."""
-    if zscored and measure.summary == "gmean":
+    if zscored and measure.aggregate == "gmean":
         return math.exp(summarize(column, "mean"))
-    return summarize(column, measure.summary)
+    return summarize(column, measure.aggregate)
 
 
 def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True) -> str:
@@ -494,7 +512,7 @@ def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True
             if not measure.per_topic:
                 continue
             for name, column in zip(names, columns, strict=True):
-                if measure.name == "relstring":
+                if measure.spec.returns == "text":
                     printed.append((f"{name:<22}\t", [f"'{value}'" for value in column]))
                     continue
                 texts = ([str(int(value)) for value in column] if measure.kind == "long" and not z else
@@ -505,11 +523,11 @@ def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True
     if summary:
         count = len(evaluation.topics)
         for measure, names, columns in evaluation.rows:
-            if measure.summary == "runid":
+            if measure.aggregate == "runid":
                 out.append(_line("runid", "all", evaluation.runid))
-            elif measure.summary == "count":
+            elif measure.aggregate == "count":
                 out.append(f"{z}{names[0]:<22}\tall\t{_number(count) if z else count}\n")
-            elif measure.summary != "none":
+            elif measure.aggregate != "none":
                 for name, column in zip(names, columns, strict=True):
                     value = evaluation.totals.get(name, _summary(measure, column, evaluation.zscored))
                     text = str(int(value)) if measure.kind == "long" and not z else _number(value)
@@ -560,7 +578,7 @@ def main(argv: Sequence[str]) -> int:
                 raise TrecEvalError(f"--score-precision {value}: give one of {', '.join(SCORE_PRECISIONS)}")
             settings["score_precision"] = value
         else:
-            key = {"-l": "rel_level", "--level_for_rel": "rel_level", "-N": "num_docs",
+            key = {"-l": "rel", "--level_for_rel": "rel", "-N": "num_docs",
                    "--Number_docs_in_coll": "num_docs", "-M": "max_docs",
                    "--Max_retrieved_per_topic": "max_docs"}[flag]
             settings[key] = atol(os.fsencode(value))  # the bytes typed, as C's argv holds them

@@ -43,15 +43,14 @@ def _gain_table(gold, run, topics: list[str]) -> GainTable:
 
 
 def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 11, rel: float = 1,
-                     missing_topics: str = "zero", rule: str = "round", *,
-                     rel_level: float | None = None) -> pd.DataFrame:
+                     missing_topics: str = "zero", rule: str = "round") -> pd.DataFrame:
     """Interpolated precision of every system on every gold topic at every recall level: a tidy DataFrame
     ``system, topic, recall, precision``.
 
     ``points``: ``11`` (recall 0, 0.1, …, 1, trec_eval's ``iprec_at_recall``), ``"full"`` (every level k/R
     of every gold topic, :func:`~workbench.metrics.ranking.curves.recall_levels`) or the levels themselves;
-    ``rel`` (the relevance level, as the measures call it; ``rel_level`` is accepted too) and ``rule`` (trec_eval
-    10's ``"round"`` or 9's ``"v9"``) as in
+    ``rel`` (the relevance level, as the measures call it) and ``rule`` (trec_eval 10's ``"round"`` or 9's
+    ``"v9"``) as in
     :func:`~workbench.metrics.ranking.curves.interpolated_precision`.
     ``missing_topics``: a gold topic a run lacks is a run that finds nothing (``"zero"``, the campaign
     default), left out (``"skip"``) or an error (``"error"``), as in :meth:`Campaign.evaluate`; run topics
@@ -61,7 +60,7 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
 
     from workbench.data.campaign import MISSING_TOPIC_POLICIES, CampaignError, MissingTopicsWarning
 
-    level = rel if rel_level is None else rel_level
+    level = rel
     if missing_topics not in MISSING_TOPIC_POLICIES:
         raise CurveError(f"missing_topics must be one of {', '.join(MISSING_TOPIC_POLICIES)}, got {missing_topics!r}")
     missing = campaign.missing_topics()

@@ -1,10 +1,10 @@
 """Strictness (two published definitions, named apart) and robustness of measures over a campaign.
 
 An *output* is one system's answer on one topic; all outputs of all topics are ranked together by each
-measure, worst to best by its registered direction, ties sharing the average rank (rank |O| is the best).
+measure, worst to best by its registered direction, ties sharing the average rank (rank ``|O|`` is the best).
 
 - :func:`rank_gap_strictness` (Amigó et al., SIGIR 2013, §4.1):
-  Strictness(m) = −max_{o, m′} (Rank_m(o) − Rank_m′(o)) / |O|, the largest amount by which m ranks an output
+  Strictness(m) = −max_{o, m′} (Rank_m(o) − Rank_m′(o)) / ``|O|``, the largest amount by which m ranks an output
   above another measure m′ does; 0 is the strictest possible, values near −1 mean m rates highly an output some
   m′ rates at the bottom. ``top=10`` averages the ten largest gaps (the paper's check against outliers).
 - :func:`top_n_strictness` (Amigó et al., filtering metrics comparison, §6.3):
@@ -70,7 +70,7 @@ def rank_gap_strictness(results: pd.DataFrame, measures: Sequence[str] | None = 
 
     Columns: ``measure, strictness, against, output`` (the (system, topic) of the largest gap) and ``by``
     (the measure that ranks that output lowest). ``against=None`` compares with every other measure in the
-    results. Strictness = −(mean of the ``top`` largest gaps) / |O|.
+    results. Strictness = −(mean of the ``top`` largest gaps) / ``|O|``.
     """
     if not isinstance(top, int | np.integer) or top < 1:
         raise ParameterError(f"top must be a positive integer, got {top!r}", parameter="top")
@@ -99,8 +99,8 @@ def top_n_strictness(results: pd.DataFrame, measures: Sequence[str] | None = Non
     """Amigó et al., filtering metrics comparison, §6.3 strictness curve: columns ``measure, top_percent, strictness,
     by``.
 
-    top(m, th) holds the ⌈th·|O|/100⌉ best outputs by m, plus any output tied with the last of them;
-    strictness is the lowest normalised rank (rank/|O|, 1 = best) another measure gives them, and ``by`` names
+    top(m, th) holds the ⌈th·``|O|``/100⌉ best outputs by m, plus any output tied with the last of them;
+    strictness is the lowest normalised rank (rank / ``|O|``, 1 = best) another measure gives them, and ``by`` names
     that measure.
     """
     if isinstance(percents, str) or any(not isinstance(p, numbers.Real) or not 0 < p <= 100 for p in percents):

@@ -21,7 +21,7 @@ from workbench.analysis.results import ResultsError, score_cube
 def win_tie_loss(results: pd.DataFrame, measure: str | Sequence[str], baseline=None, *, tolerance: float = 0.0,
                  systems: Sequence | None = None, missing: str = "error") -> pd.DataFrame:
     """One row per system other than ``baseline`` (default: the first system) and measure: ``system, baseline,
-    measure, wins, ties, losses``, topics where |difference| ≤ ``tolerance`` counting as ties."""
+    measure, wins, ties, losses``, topics where ``|difference|`` ≤ ``tolerance`` counting as ties."""
     measures = [measure] if isinstance(measure, str) else list(measure)
     if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) or not tolerance >= 0:
         raise ResultsError(f"tolerance must be a number ≥ 0, got {tolerance!r}")

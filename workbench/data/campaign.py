@@ -13,7 +13,6 @@ applies the policy for topics a run lacks, and shapes the results::
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -21,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.data.scoring import CampaignError, score_rs_of, score_topic, topics_text
+from workbench.data.scoring import CampaignError, score_rs_of, score_topic, topics_text, unanswered_values
 from workbench.data.trec.join import gain_table, subtopic_table
 from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import evaluate_table, is_table_measure
-from workbench.metrics.ranking.diversity import evaluate_subtopics, is_diversity_measure
-from workbench.metrics.registry import Measure, aggregate, parse, worst
+from workbench.metrics.ranking.declare import is_diversity_measure
+from workbench.metrics.registry import Measure, aggregate, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 
@@ -235,7 +234,7 @@ class Campaign:
                         chunk_topics=chunk_topics)
         try:  # ... while the ranking measures are scored here, in one pass, as in the serial run
             ranked = self._ranking_scores(table_names, diversity_names, placeholders=missing_topics == "zero")
-            unanswered = _worst_values(names_left, missing) if missing and missing_topics == "zero" else {}
+            unanswered = unanswered_values(names, missing) if missing and missing_topics == "zero" else {}
         except BaseException:
             if distributed:
                 sent.cancel()
@@ -286,7 +285,7 @@ class Campaign:
                 scores[system] = evaluate_table(gain_table(self.gold, run, topics, placeholders=placeholders),
                                                 table_names) if table_names else {}
                 if diversity_names:
-                    scores[system].update(evaluate_subtopics(
+                    scores[system].update(evaluate_table(
                         subtopic_table(self.gold, run, topics, placeholders=placeholders), diversity_names))
             except WorkbenchError as error:
                 raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
@@ -300,21 +299,6 @@ def _by_kind(names: list[str]) -> tuple[list[str], list[str], list[str]]:
     diversity_names = [name for name in names if is_diversity_measure(name)]
     return table_names, diversity_names, [name for name in names if name not in table_names
                                           and name not in diversity_names]
-
-
-def _worst_values(names: list[str], missing: dict[str, list[str]]) -> dict[str, float]:
-    """What a gold topic a run lacks scores on the measures that are not ranking measures: each one's worst
-    value (:func:`workbench.metrics.registry.worst`: 0 where higher is better, 1 for Lam%), never a credit; a
-    measure without a finite worst value (VI, the utilities) is refused, since no value is fair."""
-    values = {name: worst(name) for name in names}
-    unbounded = [name for name, value in values.items() if math.isinf(value)]
-    if unbounded:
-        system, topics = next(iter(missing.items()))
-        raise CampaignError(f"system {system!r} lacks gold topic(s) {topics_text(topics, 5)}, and "
-                            f"{', '.join(map(repr, unbounded))} ha"
-                            f"{'ve' if len(unbounded) > 1 else 's'} no worst value to score them with (unbounded "
-                            "where it is bad): pass missing_topics='skip' (--missing skip) to leave those topics out")
-    return values
 
 
 def _unanswered_note(ranking: bool, worst_values: dict[str, float]) -> str:
@@ -336,8 +320,12 @@ def _measure_names(measures) -> list[str]:
                             f"got {type(measures).__name__}")
     names: list[str] = []
     for measure in measures:
-        parse(measure)  # raises UnknownMeasureError listing the known measures
+        spec = parse(measure).spec  # raises UnknownMeasureError listing the known measures
         name = measure if isinstance(measure, str) else str(measure)
+        if spec.reads != "organizations" or spec.returns != "number":
+            what = f"scored from trec_eval's {spec.reads}" if spec.reads != "organizations" else "text, not a number"
+            raise CampaignError(f"{name!r} is {what}: python -m workbench trec_eval prints it "
+                                f"(-m {spec.spellings['trec_eval'][0]})")
         if name not in names:
             names.append(name)
     if not names:

@@ -106,7 +106,8 @@ class _ShippedMeasure:
     def revive(self) -> Measure:
         if self.spec_fields is None:
             return parse(self.text)
-        fields = {k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in self.spec_fields.items()}
+        fields: dict[str, Any] = {k: MappingProxyType(v) if isinstance(v, dict) else v
+                                  for k, v in self.spec_fields.items()}
         return Measure(MeasureSpec(**fields), self.bound)
 
 

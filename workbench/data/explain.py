@@ -6,7 +6,8 @@ Arrow string column (no Python object per document), and the judged relevant doc
 found by their (topic, document) keys. Diversity measures read the subtopic table the campaign scores. The other
 measures explain each topic's Organizations (:func:`workbench.explain`). A gold topic the run lacks is explained
 as the campaign scores it: on trec_eval's ``-c`` placeholder ranking for a ranking measure, on an empty ranking
-for a diversity measure, as 0 otherwise (``missing_topics="zero"``).
+for a diversity measure, at the measure's worst value otherwise (``missing_topics="zero"``,
+:func:`~workbench.data.scoring.unanswered_values`).
 
     >>> from workbench.data.campaign import Campaign
     >>> campaign = Campaign.from_dicts({"q1": {"a": 1, "b": 1}}, {"s": {"q1": {"a": 0.9, "x": 0.5}}})
@@ -26,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.data.scoring import CampaignError, topics_text
+from workbench.data.scoring import CampaignError, topics_text, unanswered_values
 from workbench.data.trec.join import PLACEHOLDER, gain_table, spans, subtopic_table
 from workbench.data.trec.ranked import Judgements, RankedRun, keys
 from workbench.ids import DocumentIds
@@ -34,7 +35,7 @@ from workbench.metrics.explanations import MeasureExplanation, explain
 from workbench.metrics.explanations.diversity import explain_subtopic_table
 from workbench.metrics.explanations.ranking import RankingRows, explain_table
 from workbench.metrics.ranking import is_table_measure
-from workbench.metrics.ranking.diversity import is_diversity_measure
+from workbench.metrics.ranking.declare import is_diversity_measure
 from workbench.metrics.ranking.table import judgements_of, ranked_documents
 from workbench.metrics.registry import Measure, parse
 from workbench.metrics.summary import summarize, trec_order
@@ -171,7 +172,7 @@ def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Me
         if name in run:
             explanations.append((name, explain(campaign.gold[name], run[name], measure)))
         else:
-            explanations.append((name, _absent(measure)))
+            explanations.append((name, _absent(measure, system, name)))
     if len(explanations) == 1:
         name, only = explanations[0]
         frame = only.contributions.copy()
@@ -186,17 +187,30 @@ def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Me
     values = np.array([each.score for _, each in explanations], dtype=float)
     names = [name for name, _ in explanations]
     score = summarize(values[trec_order(names)], measure.spec.aggregate) if names else math.nan
-    first = explanations[0][1] if explanations else _absent(measure)
+    first = explanations[0][1] if explanations else explain_of_nothing(measure)
     return MeasureExplanation(str(measure), float(score), pd.concat(frames, ignore_index=True),
                               {part: math.nan for part in first.parts}, first.formula, first.how, first.combiner,
                               pd.Series(values, index=pd.Index(names, name="topic"), name=str(measure)))
 
 
-def _absent(measure: Measure) -> MeasureExplanation:
-    """A topic the run lacks, scored 0 as the campaign scores it (``missing_topics="zero"``)."""
+def _absent(measure: Measure, system: str, topic: str) -> MeasureExplanation:
+    """A topic the run lacks, explained as the campaign scores it (``missing_topics="zero"``): at the value the
+    one rule gives (:func:`~workbench.data.scoring.unanswered_values`: the measure's worst, refused where it has
+    none), in one row that says so."""
     import pandas as pd
 
-    rows = pd.DataFrame({"document": [None], "what": ["the run has no output for this topic: scored 0, as "
-                                                      "trec_eval -c scores it"], "contribution": [0.0],
-                         "lost": [0.0]})
-    return MeasureExplanation(str(measure), 0.0, rows, {str(measure): 0.0}, "no output: 0", "per document")
+    value = unanswered_values([measure], {system: [topic]})[str(measure)]
+    lost = abs(float(measure.spec.range[1 if measure.spec.direction == "higher" else 0]) - value)  # to the best
+    rows = pd.DataFrame({"document": [None], "what": [f"the run has no output for this topic: scored {value:g}, "
+                                                      "the measure's worst value"], "contribution": [value],
+                         "lost": [lost if math.isfinite(lost) else float("nan")]})
+    return MeasureExplanation(str(measure), value, rows, {str(measure): value},
+                              f"no output: the worst value, {value:g}", "per document")
+
+
+def explain_of_nothing(measure: Measure) -> MeasureExplanation:
+    """The explanation of no topic at all (a run explained over topics it all lacks, skipped): NaN, no rows."""
+    import pandas as pd
+
+    rows = pd.DataFrame({"document": [], "contribution": [], "lost": []})
+    return MeasureExplanation(str(measure), math.nan, rows, {str(measure): math.nan}, "no topic", "per document")

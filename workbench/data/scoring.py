@@ -10,10 +10,11 @@ their values and errors are the same.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from workbench.errors import WorkbenchError
-from workbench.metrics.registry import Measure, evaluate
+from workbench.metrics.registry import Measure, evaluate, missing_value
 from workbench.model import Organization
 
 Pair = tuple[str, str]
@@ -27,6 +28,33 @@ def topics_text(topics: list[str], limit: int = 10) -> str:
     """The first ``limit`` topics quoted, then how many more."""
     shown = ", ".join(map(repr, topics[:limit]))
     return shown + (f" and {len(topics) - limit} more" if len(topics) > limit else "")
+
+
+def unanswered_values(measures: Iterable[str | Measure], missing: Mapping[str, Sequence[str]]) -> dict[str, float]:
+    """The one rule for a gold topic a system did not answer (``missing_topics="zero"``), for every door that shows a
+    per-topic value (:meth:`Campaign.evaluate`, :meth:`Campaign.explain`, the Inspector that reads both): each
+    measure scores what its declaration says (:func:`workbench.metrics.registry.missing_value`): ``{name: value}``
+    for those scored at their worst value (0 where higher is better, 1 for Lam%), never a credit; the measures scored
+    on an output that retrieves nothing (the ranking measures, on trec_eval's ``-c`` placeholder) are left to their
+    kernels. A measure without a finite worst value (VI, the utilities) is refused, naming the system and topics
+    (``missing``: system → the topics it lacks), since no value is fair.
+
+    >>> unanswered_values(["Lam%", "AP"], {"sys": ["q2"]})
+    {'Lam%': 1.0}
+    """
+    values = {}
+    for measure in measures:
+        value = missing_value(measure)
+        if value is not None:
+            values[measure if isinstance(measure, str) else str(measure)] = value
+    unbounded = [name for name, value in values.items() if math.isinf(value)]
+    if unbounded:
+        system, topics = next(iter(missing.items()))
+        raise CampaignError(f"system {system!r} lacks gold topic(s) {topics_text(list(topics), 5)}, and "
+                            f"{', '.join(map(repr, unbounded))} ha{'ve' if len(unbounded) > 1 else 's'} no worst "
+                            "value to score them with (unbounded where it is bad): pass missing_topics='skip' "
+                            "(--missing skip) to leave those topics out")
+    return values
 
 
 def score_topic(system: str, topic: str, gold: Organization, output: Organization,

@@ -1,19 +1,15 @@
-"""Pure metric kernels, one module per task, all reachable by name through :mod:`workbench.metrics.registry`."""
+"""Pure metric kernels, one module per task, each measure declared once (:mod:`workbench.metrics.registry`) and
+reachable by name."""
 
 from workbench.metrics import registry
 
 
 def _load_measures() -> None:
-    """Import every module that registers measures: the registry calls this before its first look-up by name."""
+    """Import every module that declares measures: the registry calls this before its first look-up by name."""
     from workbench.metrics import baselines, clustering, filtering, ranking, reliability  # noqa: F401
 
 
-def _load_explanations() -> None:
-    """Import the explanations of the measures: the registry calls this before its first question about one."""
-    from workbench.metrics import explanations  # noqa: F401
-
-
-registry.set_loader(_load_measures, _load_explanations)
+registry.set_loader(_load_measures)
 
 from workbench.lazy import lazy_exports  # noqa: E402
 

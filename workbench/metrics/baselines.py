@@ -18,8 +18,10 @@ from math import comb, floor
 from numbers import Integral
 
 from workbench.errors import WorkbenchError
-from workbench.metrics.registry import Interval, register
+from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
+
+_EXPLAINED = Explainer("workbench.metrics.explanations.baselines:explain_baseline")
 
 SOURCE = "Mehlitz et al.: Mehlitz et al., A New Evaluation Measure for IR Systems (eqs. 3-14)"
 
@@ -159,12 +161,18 @@ def _absolute_scores(gold: Organization, output: Organization, *, beta: float, s
             "E_abs": absolute_effectiveness(g_ret, g_exp, r, g, beta), "g_exp": float(g_exp)}
 
 
-_PARAMS = {"beta": 1.0, "search": "single", "n": None}
-_CHOICES = {"search": ("single", "optimal")}
-_DOMAINS = {"beta": Interval(0, low_open=True), "n": Interval(1, integer=True, optional=True)}
+_PARAMS = {
+    "beta": Param(1.0, Interval(0, low_open=True), "β of E: the weight of recall against precision"),
+    "search": Param("single", Choices(("single", "optimal")), "what is retrieved: the output's prioritised "
+                                                               "documents, or its cluster with the smallest E "
+                                                               "(optimal cluster search)"),
+    "n": Param(None, Interval(1, integer=True, optional=True), "the collection's size (None: the documents of a "
+                                                                 "gold with a finite rest and of the output)"),
+}
 for _field, _range, _what in (("P_abs", (-1.0, 1.0), "absolute precision (g_ret − g_exp) / r"),
                               ("R_abs", (-1.0, 1.0), "absolute recall (g_ret − g_exp) / g"),
                               ("E_abs", (0.0, float("inf")), "absolute effectiveness E(P_abs, R_abs)")):
-    register(_field, _absolute_scores, task="baselines", source=SOURCE, params=_PARAMS, choices=_CHOICES,
+    register(_field, _absolute_scores, task="baselines", source=SOURCE, params=_PARAMS,
              range=_range, field=_field, description=_what + "; search=single|optimal (best cluster)",
-             direction="lower" if _field == "E_abs" else "higher", domains=_DOMAINS)
+             direction="lower" if _field == "E_abs" else "higher",
+             explained=_EXPLAINED)

@@ -53,8 +53,10 @@ import numpy as np
 from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.labels import factorize, label_vector
-from workbench.metrics.registry import Choices, Interval, register
+from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
 from workbench.model import Organization, natural_key
+
+_EXPLAINED = Explainer("workbench.metrics.explanations.clustering:explain_clustering")
 
 if TYPE_CHECKING:  # scipy.sparse is imported inside the functions that use it: loading it costs ~0.2 s
     import scipy.sparse as sp
@@ -699,26 +701,28 @@ def _fm(gold, output, *, unmatched="weps", convention="sklearn"):
     return fowlkes_mallows(contingency(gold, output, unmatched=unmatched), convention)
 
 
-_POLICY = {"unmatched": POLICIES}
+_UNMATCHED = {"unmatched": Param("weps", Choices(POLICIES), "documents on one side only: kept as the WePS scorer "
+                                                            "keeps them, as singletons, or refused (strict)")}
+_ALPHA = {"alpha": Param(0.5, Interval(0, 1), "α: the weight of the first measure in F_α = 1/(α/x + (1 − α)/y)")}
+_VARIANT = {"variant": Param("item", Choices(VARIANTS), "extended BCubed (Amigó et al. 2009) over items, or over "
+                                                        "occurrences of overlapping clusters")}
 for _name, _compute, _field, _params, _range, _desc in (
     ("Purity", _purity_family, "purity", {}, (0, 1), "Σ_i max_j |C_i∩L_j| / Σ_i |C_i|"),
     ("InversePurity", _purity_family, "inverse_purity", {}, (0, 1), "Σ_j max_i |L_j∩C_i| / Σ_j |L_j|"),
-    ("F(P,IP)", _purity_family, "f_purity", {"alpha": 0.5}, (0, 1), "F_α of Purity and Inverse Purity"),
-    ("BCubed-P", _bcubed, "precision", {"variant": "item"}, (0, 1), "extended BCubed precision"),
-    ("BCubed-R", _bcubed, "recall", {"variant": "item"}, (0, 1), "extended BCubed recall"),
-    ("BCubed-F", _bcubed, "f", {"variant": "item", "alpha": 0.5}, (0, 1), "F_α of BCubed P and R"),
+    ("F(P,IP)", _purity_family, "f_purity", _ALPHA, (0, 1), "F_α of Purity and Inverse Purity"),
+    ("BCubed-P", _bcubed, "precision", _VARIANT, (0, 1), "extended BCubed precision"),
+    ("BCubed-R", _bcubed, "recall", _VARIANT, (0, 1), "extended BCubed recall"),
+    ("BCubed-F", _bcubed, "f", {**_VARIANT, **_ALPHA}, (0, 1), "F_α of BCubed P and R"),
     ("Homogeneity", _entropy_family, "homogeneity", {}, (0, 1), "1 − H(C|K)/H(C)"),
     ("Completeness", _entropy_family, "completeness", {}, (0, 1), "1 − H(K|C)/H(K)"),
     ("ARI", _pair_family, "ari", {}, (-1, 1), "adjusted Rand index (Cohen's κ of the pair table)"),
     ("Rand", _pair_family, "rand", {}, (0, 1), "Rand index over document pairs"),
     ("Jaccard", _pair_family, "jaccard", {}, (0, 1), "pair-counting Jaccard coefficient"),
-    ("FM", _fm, None, {"convention": "sklearn"}, (0, 1), "Fowlkes–Mallows index"),
+    ("FM", _fm, None, {"convention": Param("sklearn", Choices(FM_CONVENTIONS), "scikit-learn's pair counts, or "
+                                           "the WePS scorer's")}, (0, 1), "Fowlkes–Mallows index"),
 ):
-    _choices = dict(_POLICY, **({"variant": VARIANTS} if "variant" in _params else {}),
-                    **({"convention": FM_CONVENTIONS} if "convention" in _params else {}))
-    register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, "unmatched": "weps"},
-             choices=_choices, range=_range, field=_field, description=_desc,
-             domains={"alpha": Interval(0, 1)} if "alpha" in _params else None)
+    register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, **_UNMATCHED}, range=_range,
+             field=_field, description=_desc, explained=_EXPLAINED)
 
 
 # Information-theoretic measures with their own parameters (scikit-learn's average_method and beta).
@@ -734,19 +738,20 @@ def _vi(gold, output, *, unmatched="weps"):
     return variation_of_information(contingency(gold, output, unmatched=unmatched))
 
 
-_INFORMATION = {"unmatched": Choices(POLICIES), "average_method": Choices(AVERAGE_METHODS)}
+_AVERAGE = {"average_method": Param("arithmetic", Choices(AVERAGE_METHODS), "the mean of H(C) and H(K) that "
+                                                                            "normalises (scikit-learn's)")}
 register("NMI", _nmi, task="clustering", source=_SOURCE + "; Strehl & Ghosh 2002",
-         params={"average_method": "arithmetic", "unmatched": "weps"},
-         domains=_INFORMATION, description="normalised mutual information MI / mean(H(C), H(K)), the mean "
-                                           "named by average_method (scikit-learn's)")
+         params={**_AVERAGE, **_UNMATCHED}, description="normalised mutual information MI / mean(H(C), H(K)), the mean "
+                                           "named by average_method (scikit-learn's)", explained=_EXPLAINED)
 register("AMI", _ami, task="clustering", source="Vinh, Epps & Bailey, JMLR 11 (2010)",
-         params={"average_method": "arithmetic", "unmatched": "weps"}, range=(-1, 1), domains=_INFORMATION,
-         description="adjusted mutual information (MI − E[MI]) / (mean(H(C), H(K)) − E[MI])")
+         params={**_AVERAGE, **_UNMATCHED}, range=(-1, 1),
+         description="adjusted mutual information (MI − E[MI]) / (mean(H(C), H(K)) − E[MI])", explained=_EXPLAINED)
 register("VI", _vi, task="clustering", source="Meilă, J. Multivariate Analysis 98 (2007)",
-         params={"unmatched": "weps"}, range=(0, math.inf), direction="lower",
-         domains={"unmatched": Choices(POLICIES)},
-         description="variation of information H(C) + H(K) − 2·MI in nats (a distance: lower is better)")
+         params=_UNMATCHED, range=(0, math.inf), direction="lower",
+         description="variation of information H(C) + H(K) − 2·MI in nats (a distance: lower is better)",
+         explained=_EXPLAINED)
 register("V-measure", _entropy_family, task="clustering", source="Rosenberg & Hirschberg, EMNLP 2007",
-         params={"beta": 1.0, "unmatched": "weps"}, field="v",
-         domains={"unmatched": Choices(POLICIES), "beta": Interval(0, math.inf, low_open=True, high_open=True)},
-         description="(1+β)·h·c / (β·h + c) of homogeneity h and completeness c (β > 1 weighs completeness)")
+         params={"beta": Param(1.0, Interval(0, math.inf, low_open=True, high_open=True), "β: the weight of "
+                               "completeness against homogeneity"), **_UNMATCHED}, field="v",
+         description="(1+β)·h·c / (β·h + c) of homogeneity h and completeness c (β > 1 weighs completeness)",
+         explained=_EXPLAINED)

@@ -35,8 +35,10 @@ import numpy as np
 from workbench.errors import WorkbenchError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.labels import factorize, label_vector
-from workbench.metrics.registry import Interval, register
+from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
+
+_EXPLAINED = Explainer("workbench.metrics.explanations.filtering:explain_filtering")
 
 SMOOTHINGS = ("none", "laplace", "noninformative")
 
@@ -380,16 +382,21 @@ def _on_organizations(function):
 
 
 _INF = math.inf
-_WEIGHT, _COST = Interval(0, 1), Interval(0)
-_DOMAINS = {"WAcc": {"lam": Interval(0)}, "Utility": {"alpha": Interval(0, low_open=True)},
-            "LinearUtility": dict.fromkeys(("a1", "a2", "a3", "a4"), _COST),
-            "F": {"alpha": _WEIGHT}, "F(R,S)": {"alpha": _WEIGHT}}
+_WEIGHT = Interval(0, 1)
+_ALPHA = {"alpha": Param(0.5, _WEIGHT, "α: the weight of the first measure in F_α = 1/(α/x + (1 − α)/y)")}
+_LINEAR = {key: Param(default, Interval(0), f"the weight of {what}") for key, default, what in (
+    ("a1", 2.0, "TP"), ("a2", 0.0, "TN"), ("a3", 1.0, "FP (subtracted)"), ("a4", 0.0, "FN (subtracted)"))}
+_SMOOTHING = {"smoothing": Param("none", Choices(SMOOTHINGS), "how the probabilities are estimated from the counts: "
+                                                              "as they are, Laplace's +1, or the non-informative "
+                                                              "system's (Amigó et al., filtering metrics "
+                                                              "comparison)")}
 for _name, _function, _params, _range, _desc in (
     ("Accuracy", accuracy, {}, (0, 1), "(TP + TN)/|T|"),
-    ("WAcc", weighted_accuracy, {"lam": 1.0}, (0, 1), "weighted accuracy (λTP + TN)/(λ|G| + |¬G|)"),
-    ("Utility", utility, {"alpha": 2.0}, (-_INF, _INF), "α·TP − FP"),
-    ("LinearUtility", linear_utility, {"a1": 2.0, "a2": 0.0, "a3": 1.0, "a4": 0.0}, (-_INF, _INF),
-     "α1·TP + α2·TN − α3·FP − α4·FN"),
+    ("WAcc", weighted_accuracy, {"lam": Param(1.0, Interval(0), "λ: the weight of a relevant document")}, (0, 1),
+     "weighted accuracy (λTP + TN)/(λ|G| + |¬G|)"),
+    ("Utility", utility, {"alpha": Param(2.0, Interval(0, low_open=True), "α: the gain of a true positive")},
+     (-_INF, _INF), "α·TP − FP"),
+    ("LinearUtility", linear_utility, _LINEAR, (-_INF, _INF), "α1·TP + α2·TN − α3·FP − α4·FN"),
     ("Lam%", lam, {}, (0, 1), "logistic average misclassification rate (lower is better)"),
     ("Phi", phi, {}, (-1, 1), "Phi correlation coefficient"),
     ("Kappa", kappa, {}, (-1, 1), "Cohen's kappa"),
@@ -401,11 +408,12 @@ for _name, _function, _params, _range, _desc in (
      "Chi, count form as printed in Amigó et al., filtering metrics comparison"),
     ("Precision", precision, {}, (0, 1), "P(G|S)"),
     ("Recall", recall, {}, (0, 1), "P(S|G)"),
-    ("F", f_measure, {"alpha": 0.5}, (0, 1), "F_α of precision and recall"),
+    ("F", f_measure, _ALPHA, (0, 1), "F_α of precision and recall"),
     ("Reliability", reliability, {}, (0, 1), "P(G|S)·P(¬G|¬S)"),
     ("Sensitivity", sensitivity, {}, (0, 1), "P(S|G)·P(¬S|¬G)"),
-    ("F(R,S)", f_reliability_sensitivity, {"alpha": 0.5}, (0, 1), "F_α of Reliability and Sensitivity"),
+    ("F(R,S)", f_reliability_sensitivity, _ALPHA, (0, 1), "F_α of Reliability and Sensitivity"),
 ):
     register(_name, _on_organizations(_function), task="filtering", source=_SOURCE,
-             params={**_params, "smoothing": "none"}, choices={"smoothing": SMOOTHINGS}, range=_range,
-             description=_desc, domains=_DOMAINS.get(_name), direction="lower" if _name == "Lam%" else "higher")
+             params={**_params, **_SMOOTHING}, range=_range, description=_desc,
+             direction="lower" if _name == "Lam%" else "higher",
+             explained=_EXPLAINED)

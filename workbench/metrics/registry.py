@@ -30,6 +30,7 @@ from types import MappingProxyType
 from typing import Any
 
 from workbench.errors import ParameterError, ParameterTypeError, WorkbenchError
+from workbench.lazy import resolve
 from workbench.scalars import parse_scalar, plain_number
 
 
@@ -119,6 +120,43 @@ class Choices:
         return None if value in self.values else f"must be {self}"
 
 
+class LevelsValue(tuple):
+    """A parameter written ``[a,b,...]``: several numbers in the order given (11ptAvg's recall levels).
+
+    >>> str(LevelsValue([0.25, 0.5]))
+    '[0.25,0.5]'
+    """
+
+    def __str__(self) -> str:
+        return "[" + ",".join(_format_value(v) for v in self) + "]"
+
+    __repr__ = __str__
+
+
+@dataclass(frozen=True)
+class Levels:
+    """The domain of a :class:`LevelsValue` parameter: one or more numbers, each in ``[low, high]``.
+
+    >>> Levels().reason(LevelsValue([0.5, 2.0]))
+    'level 2.0 must be in [0, 1]'
+    """
+
+    low: float = 0.0
+    high: float = 1.0
+
+    def __str__(self) -> str:
+        return f"a list [a,b,...] of numbers in [{self.low:g}, {self.high:g}]"
+
+    def reason(self, value: Any) -> str | None:
+        if not isinstance(value, tuple) or not value or isinstance(value, MappingValue):
+            return f"must be {self}"
+        for level in value:
+            why = Interval(self.low, self.high).reason(level)
+            if why is not None:
+                return f"level {level!r} {why}"
+        return None
+
+
 class MappingValue(tuple):
     """A parameter written ``{key:value,...}`` (ir_measures' ``nDCG(gains={1:1,2:3})``): hashable
     ``(key, value)`` pairs sorted by key, written back as given.
@@ -165,65 +203,157 @@ class Pairs:
 
 
 @dataclass(frozen=True)
+class Param:
+    """One parameter of a measure: its ``default`` (None: "not given", allowed only where the domain is optional or
+    the parameter must be written), the values it may take (``domain``, checked when a name is parsed) and what it
+    means (``description``, printed in the catalogue).
+
+    >>> Param(10, Interval(1, integer=True), "the cutoff").domain.reason(0)
+    'must be an integer ≥ 1'
+    """
+
+    default: Any = None
+    domain: Interval | Choices | Pairs | Levels | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Explainer:
+    """How a measure is explained: the family's explainer ``function(gold, output, measure)`` named as
+    ``"module:function"`` (imported when first asked, so that declaring a measure loads no pandas), ``how`` in words
+    (``"per document"``, ``"through its parts: P, R"``; None: as the explainer's module says it for the measure, in
+    its ``HOW`` table), and for a measure explained per rank, its ``terms`` function
+    (:class:`workbench.metrics.ranking.terms.Terms` of a gain table)."""
+
+    function: str
+    how: str | None = None
+    terms: Callable[..., Any] | None = None
+
+    def load(self) -> Callable[..., Any]:
+        """The explainer function itself."""
+        return resolve(self.function)
+
+    def describe(self, measure: str) -> str:
+        """How ``measure`` is explained, in words."""
+        if self.how is not None:
+            return self.how
+        return resolve(self.function.partition(":")[0] + ":HOW")[measure]
+
+
+MISSING_VALUES = ("worst", "empty")
+"""What a topic a system did not answer scores, as a measure declares it (:func:`missing_value`): ``"worst"``, the
+worst value of its range (0 where higher is better, 1 for Lam%; refused for a measure unbounded where it is bad,
+such as VI), or ``"empty"``, the measure on an output that retrieves nothing (trec_eval's ``-c`` placeholder
+ranking for the ranking measures: every measure of retrieval 0, counts of the judgements such as NumRel keep
+their value)."""
+
+READS = ("organizations", "preferences", "judgement groups")
+"""What a measure's kernel reads: a gold and an output (:class:`~workbench.model.Organization`, or the arrays a
+campaign holds), or trec_eval's preference judgements (``-R prefs``) or judgement groups (``-R qrels_jg``), which
+only the ``trec_eval`` drop-in reads."""
+
+
+@dataclass(frozen=True)
 class MeasureSpec:
-    """What the registry knows about one measure.
+    """One measure, declared once: everything the registry, the parser, ``explain``, ``wb.measures()``, the
+    ``trec_eval`` drop-in and the catalogue know about it.
 
     ``compute(gold, output, **params)`` returns a float, or a mapping from which ``field`` is taken (so that
-    measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`evaluate` call). ``direction``
-    says whether a ``"higher"`` or ``"lower"`` value is better; ``domains`` declares the values each parameter
-    may take (``choices`` are declared as :class:`Choices` domains), checked when a name is parsed;
-    ``aggregate`` how topics combine (:func:`workbench.metrics.summary.summarize`: ``"mean"``, or ``"sum"`` for
-    counts, ``"gmean"`` for trec_eval's ``gm_*``).
+    measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`evaluate` call); a measure scored a
+    whole table at once (the ranking measures) has a ``compute`` object with a ``score(table, **params)`` method.
+    ``parameters``: name → :class:`Param` (the ``cutoff`` one written ``@k``). ``direction``: whether a ``"higher"``
+    or ``"lower"`` value is better; ``range``: its values. ``aggregate``: how topics combine
+    (:func:`workbench.metrics.summary.summarize`: ``"mean"``, ``"sum"`` for counts, ``"gmean"`` for trec_eval's
+    ``gm_*``). ``missing``: what a topic the system did not answer scores (:data:`MISSING_VALUES`).
+    ``spellings``: the measure's names in other tools (``{"trec_eval": ("map", "map_cut"), "ir_measures": ("AP",),
+    "ranx": ("map",)}``; a name may say the parameters it implies, ``"ndcg_burges (gain=exp)"``). ``explained``:
+    how :func:`workbench.explain` explains it (:class:`Explainer`). ``reads``: what its kernel reads
+    (:data:`READS`); ``returns``: ``"number"``, or ``"text"`` for trec_eval's
+    ``relstring``, which only the drop-in prints.
     """
 
     name: str
     compute: Callable[..., Any]
     task: str
     source: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-    choices: Mapping[str, tuple] = field(default_factory=dict)
+    parameters: Mapping[str, Param] = field(default_factory=dict)
     range: tuple[float, float] = (0.0, 1.0)
     field: str | None = None
     cutoff: str | None = None
     aliases: tuple[str, ...] = ()
     description: str = ""
     direction: str = "higher"
-    domains: Mapping[str, Interval | Choices | Pairs] = dataclasses.field(default_factory=dict)
     aggregate: str = "mean"
+    missing: str = "worst"
+    spellings: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    explained: Explainer | None = None
+    reads: str = "organizations"
+    returns: str = "number"
+
+    @property
+    def params(self) -> Mapping[str, Any]:
+        """Each parameter's default, in declaration order."""
+        return MappingProxyType({key: param.default for key, param in self.parameters.items()})
+
+    @property
+    def domains(self) -> Mapping[str, Interval | Choices | Pairs | Levels]:
+        """Each parameter's domain (those that declare one)."""
+        return MappingProxyType({key: param.domain for key, param in self.parameters.items()
+                                 if param.domain is not None})
 
 
 _REGISTRY: dict[str, MeasureSpec] = {}
 _BY_NAME: dict[str, MeasureSpec] = {}
-_EXPLAINED: dict[str, tuple[Callable[..., Any], str]] = {}  # measure name → (explainer, how it is explained)
-_loader: list[Callable[[], None]] = []  # imports the modules that register measures (set by workbench.metrics)
-_explanations_loader: list[Callable[[], None]] = []  # imports the explanations of the measures (idem)
+_loader: list[Callable[[], None]] = []  # imports the modules that declare measures (set by workbench.metrics)
 
 
 def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              params: Mapping[str, Any] | None = None, choices: Mapping[str, tuple] | None = None,
              range: tuple[float, float] = (0.0, 1.0), field: str | None = None, cutoff: str | None = None,
              aliases: Iterable[str] = (), description: str = "", direction: str = "higher",
-             domains: Mapping[str, Interval | Choices | Pairs] | None = None, aggregate: str = "mean") -> MeasureSpec:
-    """Add a measure to the registry (called by the metric modules at import time)."""
+             domains: Mapping[str, Interval | Choices | Pairs] | None = None, aggregate: str = "mean",
+             missing: str = "worst", spellings: Mapping[str, str | tuple[str, ...]] | None = None,
+             explained: Explainer | None = None,
+             reads: str = "organizations", returns: str = "number") -> MeasureSpec:
+    """Declare a measure (the metric modules at import time, or a user's own measure in a notebook).
+
+    ``params`` maps each parameter to a :class:`Param`, or to its bare default (then ``choices`` and ``domains``
+    give its domain); ``spellings`` maps a tool to the measure's name there, or to several (a tuple): ir_measures'
+    names are read as aliases too (its vocabulary is the workbench's); the other arguments are the fields of
+    :class:`MeasureSpec`.
+
+    >>> spec = register("half", lambda gold, output, k=1: 0.5, task="ranking", source="a notebook",
+    ...                 params={"k": Param(1, Interval(1, integer=True), "a cutoff")}, cutoff="k")
+    >>> str(parse("half@3")), unregister("half") is spec
+    ('half@3', True)
+    """
     from workbench.metrics.summary import AGGREGATES
 
     declared = {key: Choices(tuple(values)) for key, values in (choices or {}).items()}
     declared.update(domains or {})
-    spec = MeasureSpec(name, compute, task, source, MappingProxyType(dict(params or {})),
-                       MappingProxyType(dict(choices or {})), range, field, cutoff, tuple(aliases),
-                       description, direction, MappingProxyType(declared), aggregate)
-    if aggregate not in AGGREGATES:
-        raise MeasureRegistrationError(f"measure {name}: aggregate must be one of {AGGREGATES}, got {aggregate!r}")
-    if cutoff is not None and cutoff not in spec.params:
+    parameters = {key: value if isinstance(value, Param) else Param(value, declared.get(key))
+                  for key, value in (params or {}).items()}
+    spelled: dict[str, tuple[str, ...]] = {tool: (names,) if isinstance(names, str) else tuple(names)
+                 for tool, names in (spellings or {}).items()}
+    aliases = tuple(dict.fromkeys([*aliases, *(s for s in spelled.get("ir_measures", ()) if s != name)]))
+    spec = MeasureSpec(name, compute, task, source, MappingProxyType(parameters), range, field, cutoff, aliases,
+                       description, direction, aggregate, missing, MappingProxyType(spelled), explained, reads,
+                       returns)
+    for what, value, allowed in (("aggregate", aggregate, AGGREGATES), ("direction", direction, DIRECTIONS),
+                                 ("missing", missing, MISSING_VALUES), ("reads", reads, READS),
+                                 ("returns", returns, ("number", "text"))):
+        if value not in allowed:
+            raise MeasureRegistrationError(f"measure {name}: {what} must be one of {', '.join(allowed)}, "
+                                           f"got {value!r}")
+    if cutoff is not None and cutoff not in parameters:
         raise MeasureRegistrationError(f"measure {name}: cutoff parameter {cutoff!r} is not among its parameters")
-    if direction not in DIRECTIONS:
-        raise MeasureRegistrationError(f"measure {name}: direction must be one of {DIRECTIONS}, got {direction!r}")
-    if set(declared) - set(spec.params):
-        unknown = sorted(set(declared) - set(spec.params))
+    unknown = sorted(set(declared) - set(parameters))
+    if unknown:
         raise MeasureRegistrationError(f"measure {name}: domains for unknown parameters {unknown}")
     for key in (name, *spec.aliases):
         if key in _BY_NAME and _BY_NAME[key].name != name:
             raise MeasureRegistrationError(f"measure name {key!r} registered twice")
+    for key in (name, *spec.aliases):
         _BY_NAME[key] = spec
     _REGISTRY[name] = spec
     return spec
@@ -243,7 +373,6 @@ def unregister(name: str) -> MeasureSpec:
         raise UnknownMeasureError(f"no measure named {name!r} is registered{_suggestion(name)}")
     for key in (spec.name, *spec.aliases):
         _BY_NAME.pop(key, None)
-    _EXPLAINED.pop(spec.name, None)
     return spec
 
 
@@ -275,46 +404,53 @@ def specs() -> list[MeasureSpec]:
     return list(_REGISTRY.values())
 
 
-def explains(name: str, explainer: Callable[..., Any], how: str) -> None:
-    """Record how the registered measure ``name`` is explained: ``explainer(gold, output, measure)`` and ``how``
-    in words (``"per document"``, ``"through its parts: precision, recall"``...), called by
-    :mod:`workbench.metrics.explanations` for every measure it explains."""
-    if name not in _REGISTRY:
-        raise MeasureRegistrationError(f"cannot explain {name!r}: no such measure is registered")
-    _EXPLAINED[name] = (explainer, how)
+def spec_of(name: str, tool: str | None = None) -> MeasureSpec:
+    """The declaration a measure's name or alias denotes, without binding parameters (``IPrec`` needs no recall
+    here), or with ``tool``, the one whose spelling in that tool it is (:attr:`MeasureSpec.spellings`: trec_eval's
+    ``rbp`` is RBP with trec_eval's own default p); :class:`UnknownMeasureError` for a name no measure has.
+
+    >>> spec_of("map").name, spec_of("iprec_at_recall").cutoff, spec_of("rbp", "trec_eval").name
+    ('AP', 'recall', 'RBP')
+    """
+    _load()
+    spec = _BY_NAME.get(name) if tool is None else next(
+        (spec for spec in _REGISTRY.values() if name in spec.spellings.get(tool, ())), None)
+    if spec is None:
+        raise UnknownMeasureError(f"unknown measure {name!r}" + (f" in {tool}'s spellings" if tool else
+                                                                  _suggestion(name)))
+    return spec
 
 
 def explanation_of(measure: str | Measure) -> tuple[Callable[..., Any], str]:
-    """``(explainer, how)`` recorded for a measure (:func:`explains`); :class:`UnknownMeasureError` for an unknown
-    name, ``LookupError`` for a registered measure nobody explains. A bare name needs no parameters (``IPrec``
-    is explained whatever its recall)."""
+    """``(explainer, how)`` declared for a measure (:class:`Explainer`); :class:`UnknownMeasureError` for an unknown
+    name, ``LookupError`` for a measure declared without an explanation (a user's own). A bare name needs no
+    parameters (``IPrec`` is explained whatever its recall)."""
     _load()
     spec = _BY_NAME.get(measure) if isinstance(measure, str) else None
     spec = spec or parse(measure).spec
-    _load_explanations()
-    if spec.name not in _EXPLAINED:
-        raise LookupError(f"measure {spec.name!r} has no explanation (workbench.metrics.explanations)")
-    return _EXPLAINED[spec.name]
+    if spec.explained is None:
+        raise LookupError(f"measure {spec.name!r} has no explanation (declare it with explained=Explainer(...))")
+    return spec.explained.load(), spec.explained.describe(spec.name)
 
 
-def set_loader(loader: Callable[[], None], explanations: Callable[[], None] | None = None) -> None:
-    """The function that imports every module registering measures, called once before the first look-up by
-    name, and the one that imports their explanations, called once before the first question about how a
-    measure is explained (the package :mod:`workbench.metrics` sets them, so that this module imports none of
-    the measure modules, which import it; a measure looked up by name loads no explanation)."""
+def declared_terms(spec: MeasureSpec) -> Callable[..., Any]:
+    """The per-rank terms a measure's declaration explains it by (:attr:`Explainer.terms`); ``LookupError`` for a
+    measure explained otherwise."""
+    if spec.explained is None or spec.explained.terms is None:
+        raise LookupError(f"measure {spec.name!r} is not explained by per-rank terms")
+    return spec.explained.terms
+
+
+def set_loader(loader: Callable[[], None]) -> None:
+    """The function that imports every module declaring measures, called once before the first look-up by name
+    (the package :mod:`workbench.metrics` sets it, so that this module imports none of the measure modules, which
+    import it)."""
     _loader[:] = [loader]
-    _explanations_loader[:] = [explanations] if explanations is not None else []
 
 
 def _load() -> None:
     while _loader:
         _loader.pop()()
-
-
-def _load_explanations() -> None:
-    _load()
-    while _explanations_loader:
-        _explanations_loader.pop()()
 
 
 def _parameters(spec: MeasureSpec) -> str:
@@ -368,10 +504,13 @@ class Measure:
         """The raw result of the spec's compute function (a float or a mapping)."""
         return self.spec.compute(gold, output, **self.params)
 
-    def pick(self, result) -> float:
-        """The measure's value in a result of its compute function, as a float; a value that is not a number
-        (a custom measure returning text, None, a list) raises :class:`MeasureResultError`."""
+    def pick(self, result) -> Any:
+        """The measure's value in a result of its compute function, as a float (as text for a measure declared
+        ``returns="text"``); a value that is not a number (a custom measure returning text, None, a list) raises
+        :class:`MeasureResultError`."""
         value = result[self.spec.field] if self.spec.field else result
+        if self.spec.returns == "text" and isinstance(value, str):
+            return value
         if not isinstance(value, str | bytes | complex):
             try:
                 return float(value)
@@ -386,6 +525,8 @@ class Measure:
 
 
 def _format_value(value: Any) -> str:
+    if isinstance(value, tuple) and not isinstance(value, MappingValue):
+        return str(LevelsValue(value))
     return repr(value) if isinstance(value, float) else str(value)
 
 
@@ -393,6 +534,8 @@ def _parse_value(text: str, where: str = "") -> Any:
     """A written value: a scalar (:func:`parse_scalar`) or a ``{key:value,...}`` mapping, whose keys must
     differ (``where`` names the parameter in the refusal)."""
     text = text.strip().strip("'\"")
+    if text.startswith("[") and text.endswith("]"):
+        return LevelsValue(plain_number(_parse_value(item)) for item in text[1:-1].split(",") if item.strip())
     if text.startswith("{") and text.endswith("}"):
         items = [(_parse_value(k), _parse_value(v)) for k, _, v in
                  (item.partition(":") for item in text[1:-1].split(",") if item.strip())]
@@ -462,7 +605,7 @@ def _suggestion(text: str) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-_PARAMETER_SEPARATOR = re.compile(r",(?![^{]*})")  # a comma outside {...}
+_PARAMETER_SEPARATOR = re.compile(r",(?![^{]*})(?![^\[]*\])")  # a comma outside {...} and [...]
 _SUFFIX = re.compile(r"\s*(?:\((?P<params>[^()]*)\)|@(?P<cutoff>[^@()\s]+))")
 
 
@@ -528,6 +671,19 @@ def _give(given: dict[str, Any], key: str, value: Any, name: str) -> None:
         raise UnknownMeasureError(f"{name!r}: parameter {key} is given twice ({_format_value(given[key])} and "
                                   f"{_format_value(value)}); write it once")
     given[key] = value
+
+
+def bind(spec: MeasureSpec, values: Mapping[str, Any]) -> Measure:
+    """The measure ``spec`` with ``values`` for the parameters it declares (the others at their defaults), bound as
+    given, without the domains' checks: what the ``trec_eval`` drop-in does, which reads parameters as trec_eval
+    reads them (C's ``atol``/``atof``, any value trec_eval computes with).
+
+    >>> str(bind(parse("P").spec, {"k": 5, "rel": 2}))
+    'P(rel=2)@5'
+    """
+    params = dict(spec.params)
+    params.update((key, value) for key, value in values.items() if key in params)
+    return Measure(spec, tuple(params.items()))
 
 
 def with_defaults(measure: str | Measure, **values: Any) -> Measure:
@@ -609,12 +765,17 @@ def direction(measure: str | Measure) -> str:
         return "higher"
 
 
+SPELLING_TOOLS = ("trec_eval", "ir_measures", "ranx")
+"""The tools whose spellings the declarations record (:attr:`MeasureSpec.spellings`), as ``wb.measures()`` shows
+them."""
+
+
 def measures() -> Any:
-    """A DataFrame of every registered measure: name, aliases, task, parameters, range, direction, aggregate,
-    source, description, and how ``workbench.explain`` explains it (``explained``)."""
+    """A DataFrame of every declared measure: name, aliases, task, parameters, range, direction, aggregate, the value
+    a missing topic gets, source, description, how ``workbench.explain`` explains it (``explained``) and its
+    spelling in trec_eval, ir_measures and ranx (empty where the tool lacks it)."""
     import pandas as pd
 
-    _load_explanations()
     return pd.DataFrame(
         [
             {
@@ -625,13 +786,27 @@ def measures() -> Any:
                 "range": f"[{spec.range[0]:g}, {spec.range[1]:g}]",
                 "direction": spec.direction,
                 "aggregate": spec.aggregate,
+                "missing": spec.missing,
                 "source": spec.source,
                 "description": spec.description,
-                "explained": _EXPLAINED.get(spec.name, (None, ""))[1],
+                "explained": spec.explained.describe(spec.name) if spec.explained else "",
+                **{tool: ", ".join(spec.spellings.get(tool, ())) for tool in SPELLING_TOOLS},
             }
-            for spec in _REGISTRY.values()
+            for spec in specs()
         ]
     )
+
+
+def missing_value(measure: str | Measure) -> float | None:
+    """What a topic a system did not answer scores on ``measure``, as its declaration says (:data:`MISSING_VALUES`):
+    its :func:`worst` value, or None for a measure scored on an output that retrieves nothing (the ranking
+    measures: trec_eval's ``-c`` placeholder ranking, which the gain table builds).
+
+    >>> missing_value("Lam%"), missing_value("VI"), missing_value("AP")
+    (1.0, inf, None)
+    """
+    spec = parse(measure).spec
+    return None if spec.missing == "empty" else worst(measure)
 
 
 def worst(measure: str | Measure) -> float:

@@ -21,9 +21,11 @@ import numpy as np
 from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
-from workbench.metrics.registry import Interval, register
+from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
 from workbench.scalars import plain_number
+
+_EXPLAINED = Explainer("workbench.metrics.explanations.organization:explain_organization")
 
 MISSING_DOCUMENT_POLICIES = ("tail", "singleton", "replab")
 """Where a gold document an output lacks goes (``missing=``, :func:`aligned_views`): the tail, a singleton,
@@ -237,8 +239,15 @@ RS_FIELDS = {name: field for name, field, _, _ in _MEASURES}
 shell, the explanations and the widgets read it)."""
 RS_MEASURES = tuple(name for name in RS_FIELDS if not name.startswith("F"))
 """The four scores an occurrence-level explanation decomposes: R≺, S≺, R∼, S∼ (F≺ and F∼ combine them)."""
+_PARAMS = {
+    "n": Param(None, DISCOUNT_DOMAINS["n"], "the number of positions n that carry the weight wn (with wn; without "
+                                            "both, a finite organization's own weights)"),
+    "wn": Param(None, DISCOUNT_DOMAINS["wn"], "W_n: the share of the weight the first n positions carry"),
+    "missing": Param("tail", Choices(MISSING_DOCUMENT_POLICIES), "where a gold document the output lacks goes: its "
+                                                                 "tail, a singleton, or RepLab's rule"),
+}
 for _name, _field, _aliases, _what in _MEASURES:
     register(_name, _compute, task="organization", source=_SOURCE, field=_field, aliases=_aliases,
-             params={"n": None, "wn": None, "missing": "tail"}, choices={"missing": MISSING_DOCUMENT_POLICIES},
-             domains=DISCOUNT_DOMAINS,
-             description=_what)
+             params=_PARAMS,
+             description=_what,
+             explained=_EXPLAINED)

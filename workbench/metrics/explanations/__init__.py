@@ -1,6 +1,6 @@
 """Every measure explained: ``workbench.explain(gold, output, measure)``.
 
-Each registered measure records how it is explained (:func:`workbench.metrics.registry.explains`, read back by
+Each measure's declaration says how it is explained (:class:`workbench.metrics.registry.Explainer`, read back by
 :func:`workbench.metrics.registry.explanation_of` and the ``explained`` column of ``workbench.measures()``):
 
 * ranking measures per document (:mod:`~workbench.metrics.explanations.ranking`), the diversity measures per
@@ -26,9 +26,8 @@ from __future__ import annotations
 
 from workbench.metrics.explain import ExplainError, Explanation
 from workbench.metrics.explain import explain as explain_rs
-from workbench.metrics.explanations import baselines, clustering, diversity, filtering, organization, ranking
 from workbench.metrics.explanations.core import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
-from workbench.metrics.registry import Measure, explains, explanation_of, parse
+from workbench.metrics.registry import Measure, explanation_of, parse
 from workbench.model import Organization
 
 __all__ = ["DocumentNotExplainedError", "ExplainError", "Explanation", "MeasureExplanation", "PartNotFoundError",
@@ -53,14 +52,3 @@ def explain(gold: Organization, output: Organization, measure: str | Measure | N
                                f"{type(value).__name__}")
     return explainer(gold, output, measure)
 
-
-for _name in ranking.TERMS:
-    explains(_name, ranking.explain_ranking,
-             "through its parts: SetP, SetR" if _name == "SetF" else "per document")
-for _name in diversity.TERMS:
-    explains(_name, diversity.explain_diversity, diversity.HOW)
-for _module, _explainer in ((clustering, clustering.explain_clustering), (filtering, filtering.explain_filtering),
-                            (organization, organization.explain_organization),
-                            (baselines, baselines.explain_baseline)):
-    for _name, _how in _module.HOW.items():
-        explains(_name, _explainer, _how)

@@ -30,136 +30,21 @@ P_IA: α = 0, the most subtopics first; StRecall: α = 1, new subtopics first), 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
 
 from workbench.metrics.explanations.core import MeasureExplanation
 from workbench.metrics.ranking.diversity import (
     SubtopicTable,
-    discounted_sum,
     ideal_ranking,
-    reciprocal_decay,
 )
-from workbench.metrics.ranking.table import RankingInputError, check_cutoff, ranked_documents, ranks
-from workbench.metrics.registry import Measure, parse
+from workbench.metrics.ranking.table import RankingInputError, ranked_documents
+from workbench.metrics.registry import Measure, declared_terms, explanation_of, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 
-HOW = "per document and subtopic"
 PER_SUBTOPIC = ("seen_above", "novelty", "first_for_subtopic")  # factors of a (document, subtopic) pair
-
-
-@dataclass
-class SubtopicTerms:
-    """A diversity kernel's terms on a topics × ranks × subtopics relevance array: ``contribution`` (same shape),
-    the named ``factors`` (each broadcastable to it), the ``formula``, and the α of the greedy ideal that
-    ``lost`` compares with."""
-
-    contribution: np.ndarray
-    factors: dict[str, np.ndarray]
-    formula: str
-    ideal_alpha: float
-
-
-TERMS: dict[str, Callable[..., SubtopicTerms]] = {}
-
-
-def terms_of(name: str):
-    def register(function):
-        TERMS[name] = function
-        return function
-    return register
-
-
-def _depth(table: SubtopicTable, k: int | None) -> int:
-    return table.grades.shape[1] if k is None else k
-
-
-def _within(relevant: np.ndarray, depth: int) -> np.ndarray:
-    """True at the ranks r ≤ depth (1-based) of a topics × ranks × subtopics array."""
-    return (np.arange(relevant.shape[1]) < depth)[None, :, None]
-
-
-def _per_topic(values: np.ndarray) -> np.ndarray:
-    return np.asarray(values, dtype=float)[:, None, None]
-
-
-def _inverse(values: np.ndarray) -> np.ndarray:
-    values = np.asarray(values, dtype=float)
-    return np.divide(1.0, values, out=np.zeros_like(values), where=values > 0)
-
-
-def _novelty(relevant: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """c_s(r), the documents above r relevant to s, and (1 − α)^{c_s(r)} where r is relevant to s (0 elsewhere),
-    the terms :func:`~workbench.metrics.ranking.diversity.novelty_gains` adds over the subtopics."""
-    seen = np.cumsum(relevant, axis=1) - relevant
-    return seen, np.where(relevant, (1.0 - alpha) ** seen, 0.0)
-
-
-@terms_of("alpha_nDCG")
-def _alpha_ndcg(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, alpha: float = 0.5,
-                rel: float = 1.0) -> SubtopicTerms:
-    check_cutoff(k, "alpha_nDCG")
-    depth = _depth(table, k)
-    seen, novelty = _novelty(relevant, alpha)
-    discount = 1.0 / np.log2(ranks(relevant.shape[1]) + 1.0)
-    ideal = discounted_sum(ideal_ranking(table, alpha, rel, depth)[0])
-    return SubtopicTerms(novelty * discount[None, :, None] * _within(relevant, depth) * _per_topic(_inverse(ideal)),
-                         {"seen_above": seen, "novelty": novelty, "discount": discount[None, :, None],
-                          "ideal_dcg": _per_topic(ideal)},
-                         "α-nDCG@k = Σ_{r ≤ k} Σ_s J(r, s)·(1 − α)^{c_s(r)} · discount(r) / ideal α-DCG@k, "
-                         "discount(r) = 1/log2(r + 1), c_s(r) the documents above r relevant to s", alpha)
-
-
-@terms_of("ERR_IA")
-def _err_ia(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, alpha: float = 0.5,
-            rel: float = 1.0) -> SubtopicTerms:
-    check_cutoff(k, "ERR_IA")
-    depth = _depth(table, k)
-    seen, novelty = _novelty(relevant, alpha)
-    inverse_rank = 1.0 / ranks(relevant.shape[1])
-    ideal = table.subtopics(rel).astype(float) * reciprocal_decay(1.0 - alpha, depth)
-    return SubtopicTerms(novelty * inverse_rank[None, :, None] * _within(relevant, depth) *
-                         _per_topic(_inverse(ideal)),
-                         {"seen_above": seen, "novelty": novelty, "1/r": inverse_rank[None, :, None],
-                          "ideal_err": _per_topic(ideal)},
-                         "ERR-IA@k = Σ_{r ≤ k} Σ_s J(r, s)·(1 − α)^{c_s(r)} · 1/r / (m·Σ_{i ≤ k} (1 − α)^{i−1}/i), "
-                         "m the subtopics with a relevant document", alpha)
-
-
-@terms_of("NRBP")
-def _nrbp(table: SubtopicTable, relevant: np.ndarray, alpha: float = 0.5, beta: float = 0.5,
-          rel: float = 1.0) -> SubtopicTerms:
-    seen, novelty = _novelty(relevant, alpha)
-    width = relevant.shape[1]
-    weight = np.cumprod(np.concatenate(([1.0], np.full(max(width - 1, 0), beta))))[:width]  # as the kernel
-    scale = (1.0 - (1.0 - alpha) * beta) * _inverse(table.subtopics(rel))
-    return SubtopicTerms(novelty * weight[None, :, None] * _per_topic(scale),
-                         {"seen_above": seen, "novelty": novelty, "weight": weight[None, :, None],
-                          "scale": _per_topic(scale)},
-                         "NRBP = Σ_r Σ_s J(r, s)·(1 − α)^{c_s(r)} · β^{r−1} · (1 − (1 − α)β)/m", alpha)
-
-
-@terms_of("P_IA")
-def _p_ia(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, rel: float = 1.0) -> SubtopicTerms:
-    check_cutoff(k, "P_IA")
-    depth = _depth(table, k)
-    share = _inverse(depth * table.subtopics(rel).astype(float))
-    return SubtopicTerms(relevant * _within(relevant, depth) * _per_topic(share), {"1/(k·m)": _per_topic(share)},
-                         "P-IA@k = Σ_{r ≤ k} Σ_s J(r, s) · 1/(k·m)", 0.0)
-
-
-@terms_of("StRecall")
-def _strecall(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, rel: float = 1.0) -> SubtopicTerms:
-    check_cutoff(k, "StRecall")
-    depth = _depth(table, k)
-    seen = np.cumsum(relevant, axis=1) - relevant
-    first = relevant & (seen == 0) & _within(relevant, depth)
-    share = _inverse(table.subtopics(rel))
-    return SubtopicTerms(first * _per_topic(share), {"first_for_subtopic": first, "1/m": _per_topic(share)},
-                         "StRecall@k = Σ_s 1/m for the first document relevant to s in the top k", 1.0)
 
 
 def _ideal_relevance(table: SubtopicTable, alpha: float, rel: float,
@@ -243,11 +128,12 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
     values = spec.compute.score(table, **params)  # the kernel, as evaluate scores
     rel = params.get("rel", 1.0)
     relevant = table.relevant(rel)
-    terms = TERMS[spec.name](table, relevant, **params)
+    terms_of = declared_terms(spec)  # the declaration's (workbench.metrics.ranking.measures.diversity)
+    terms = terms_of(table, relevant, **params)
     n_rows, width, n_sub = table.grades.shape
     found = _Found(table, ranked)
     ideal_relevant, ideal_position = _ideal_relevance(table, terms.ideal_alpha, rel, found.run_rank)
-    ideal = TERMS[spec.name](table, ideal_relevant, **params).contribution
+    ideal = terms_of(table, ideal_relevant, **params).contribution
     shape = (n_rows, width, n_sub)
     factors = {name: np.broadcast_to(factor, shape) for name, factor in terms.factors.items()}
 
@@ -307,7 +193,8 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
     score = float(values[0]) if len(values) == 1 else float(
         summarize(np.asarray(values, dtype=float)[trec_order(topics)], spec.aggregate))
     scores = pd.Series(values, index=pd.Index(topics, name="topic"), name=name) if with_topics else None
-    return MeasureExplanation(name, score, frame, {name: score}, terms.formula, HOW, scores=scores)
+    how = explanation_of(spec.name)[1]
+    return MeasureExplanation(name, score, frame, {name: score}, terms.formula, how, scores=scores)
 
 
 def explain_diversity(gold: Organization, output: Organization, measure: str | Measure) -> MeasureExplanation:

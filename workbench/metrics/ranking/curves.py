@@ -38,20 +38,20 @@ def _levels(recall: Iterable[float]) -> np.ndarray:
 
 
 def interpolated_precision(table: GainTable, recall: Iterable[float] = ELEVEN_POINTS,
-                           rel_level: float = 1.0, rule: str = "round") -> np.ndarray:
+                           rel: float = 1.0, rule: str = "round") -> np.ndarray:
     """Interpolated precision of every query (rows) at every recall level (columns).
 
-    A document is relevant when its gain reaches ``rel_level``; a query without relevant documents is 0
+    A document is relevant when its gain reaches ``rel``; a query without relevant documents is 0
     throughout (as trec_eval). ``rule`` counts the relevant documents a level needs (module docstring).
     Vectorised: the best precision at or after each relevant rank is a reversed running maximum, and the
     rank where n(r) relevant documents are found a sorted search.
     """
-    _, best_after, index, reached = _interpolation(table, recall, rel_level, rule)
+    _, best_after, index, reached = _interpolation(table, recall, rel, rule)
     n_queries, width = best_after.shape[0], best_after.shape[1] - 1
     return np.where(reached, best_after[np.arange(n_queries)[:, None], np.minimum(index, width)], 0.0)
 
 
-def interpolation_ranks(table: GainTable, recall: Iterable[float] = ELEVEN_POINTS, rel_level: float = 1.0,
+def interpolation_ranks(table: GainTable, recall: Iterable[float] = ELEVEN_POINTS, rel: float = 1.0,
                         rule: str = "round") -> tuple[np.ndarray, np.ndarray]:
     """For every query (rows) and recall level (columns), the rank index (from 0) whose precision
     :func:`interpolated_precision` takes (the first best one at or after the rank where the level is reached),
@@ -63,7 +63,7 @@ def interpolation_ranks(table: GainTable, recall: Iterable[float] = ELEVEN_POINT
     >>> index.tolist(), counts.tolist()
     ([[2, 5]], [[True, True]])
     """
-    precision, best_after, index, reached = _interpolation(table, recall, rel_level, rule)
+    precision, best_after, index, reached = _interpolation(table, recall, rel, rule)
     n_queries, width = precision.shape
     best = (precision == best_after[:, :width]) & (precision > 0)
     positions = np.where(best, np.arange(width)[None, :], width)
@@ -73,20 +73,17 @@ def interpolation_ranks(table: GainTable, recall: Iterable[float] = ELEVEN_POINT
     return at, reached & (at < width)
 
 
-def _interpolation(table: GainTable, recall: Iterable[float], rel_level: float,
+def _interpolation(table: GainTable, recall: Iterable[float], rel: float,
                    rule: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Precision at the relevant ranks (0 elsewhere), its best at or after each rank (one more column: nothing
     found), the rank index where each level's n(r) relevant documents are found, and whether it is reached."""
     if rule not in RULES:
         raise RankingInputError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
     levels = _levels(recall)
-    relevant = table.relevant(rel_level)
-    n_queries, width = relevant.shape
-    found = table.relevant_counts(rel_level)
-    precision = np.where(relevant, found / np.arange(1, width + 1), 0.0)
-    best_after = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
-    best_after = np.hstack([best_after, np.zeros((n_queries, 1))])  # column `width`: nothing found
-    share = levels[None, :] * table.n_relevant(rel_level)[:, None]
+    precision, best_after = table.shared(_envelope, rel)  # one per table and level: recall levels share it
+    found = table.relevant_counts(rel)
+    n_queries, width = precision.shape
+    share = levels[None, :] * table.n_relevant(rel)[:, None]
     if rule == "round":  # lround: the fraction compared exactly (share + 0.5 could round up)
         whole = np.floor(share)
         needed = (whole + (share - whole >= 0.5)).astype(np.int64)
@@ -99,6 +96,15 @@ def _interpolation(table: GainTable, recall: Iterable[float], rel_level: float,
     index = np.where(needed == 0, 0, index - np.arange(n_queries)[:, None] * width)
     reached = needed <= found[:, -1:] if width else needed <= 0
     return precision, best_after, index, reached
+
+
+def _envelope(table: GainTable, rel: float) -> tuple[np.ndarray, np.ndarray]:
+    """Precision at the relevant ranks (0 elsewhere) and its best at or after each rank, with one more column:
+    nothing found."""
+    relevant = table.relevant(rel)
+    precision = np.where(relevant, table.relevant_counts(rel) / np.arange(1, relevant.shape[1] + 1), 0.0)
+    best_after = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+    return precision, np.hstack([best_after, np.zeros((relevant.shape[0], 1))])
 
 
 def recall_levels(n_relevant: Iterable[int]) -> np.ndarray:

@@ -15,20 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.metrics.ranking.kernels import (
-    JUDGED_ONLY,
-    JUDGED_ONLY_DOMAIN,
-    SAKAI,
-    TableMeasure,
-    o_measure,
-    p_measure,
-    p_plus_measure,
-    q_measure,
-)
-from workbench.metrics.ranking.table import GainTable, at_cutoff, check_cutoff, safe_divide
-from workbench.metrics.registry import Interval, register
-
-RANX = "ranx (Bassani, ECIR 2022)"
+from workbench.metrics.ranking.kernels import q_measure
+from workbench.metrics.ranking.table import GainTable, check_cutoff, safe_divide
 
 
 def hits_at(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
@@ -46,19 +34,3 @@ def q_measure_at(table: GainTable, beta: float = 1.0, k: int | None = None) -> n
     if k is None:
         return q_measure(table, beta)
     return safe_divide(q_measure(table.top(k), beta) * n_rel, np.minimum(n_rel, k))
-
-
-_CUTOFF = {"k": Interval(1, integer=True, optional=True)}
-register("Hits", TableMeasure(hits_at), task="ranking", source=RANX, params={"k": None, "rel": 1, **JUDGED_ONLY},
-         cutoff="k", range=(0.0, float("inf")), aliases=("hits",),
-         domains={**_CUTOFF, "rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN},
-         description="the number of relevant documents in the top k (ranx hits@k)")
-for _name, _kernel, _what in (("Q-measure", q_measure_at, "Q-measure: blended ratio at every relevant rank "
-                                                          "(Q@k divides by min(k, R))"),
-                              ("O-measure", at_cutoff(o_measure), "O-measure: blended ratio at the first relevant "
-                                                                  "rank"),
-                              ("P-measure", at_cutoff(p_measure), "P-measure: blended ratio at the preferred rank"),
-                              ("P+-measure", at_cutoff(p_plus_measure), "P+-measure: blended ratio averaged down to "
-                                                                        "the preferred rank")):
-    register(_name, TableMeasure(_kernel), task="ranking", source=SAKAI, params={"beta": 1.0, "k": None},
-             cutoff="k", domains={"beta": Interval(0), **_CUTOFF}, description=_what)

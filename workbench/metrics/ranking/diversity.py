@@ -30,10 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from workbench.metrics.ranking.table import RankingInputError, check_cutoff, ranked_documents, ranks
-from workbench.metrics.registry import Interval, Measure, parse, register
 from workbench.model import Organization, natural_key
-
-NDEVAL = "ndeval 4.5 (TREC Web track; Clarke et al., SIGIR 2008, ICTIR 2009)"
 
 
 class SubtopicTable:
@@ -226,54 +223,3 @@ def strecall(table: SubtopicTable, k: int = 20, rel: float = 1.0) -> np.ndarray:
     covered = table.relevant(rel)[:, :k].any(axis=1).sum(axis=1).astype(float)
     m = table.subtopics(rel).astype(float)
     return np.divide(covered, m, out=np.zeros_like(covered), where=m > 0)
-
-
-class DiversityMeasure:
-    """A diversity kernel as the registry's ``compute(gold, output, **params)`` (one topic: the gold's clusters are
-    its subtopics, :meth:`SubtopicTable.from_organizations`), keeping the kernel for whole tables (``score``)."""
-
-    def __init__(self, kernel) -> None:
-        self.kernel = kernel
-        self.__doc__ = kernel.__doc__
-
-    def score(self, table: SubtopicTable, **params) -> np.ndarray:
-        return self.kernel(table, **params)
-
-    def __call__(self, gold: Organization, output: Organization, **params) -> float:
-        return float(self.kernel(SubtopicTable.from_organizations(gold, output), **params)[0])
-
-
-def is_diversity_measure(measure: str | Measure) -> bool:
-    """Whether a measure reads subtopic judgements (:class:`SubtopicTable`)."""
-    return isinstance(parse(measure).spec.compute, DiversityMeasure)
-
-
-def evaluate_subtopics(table: SubtopicTable, measures: Iterable[str]) -> dict[str, dict[str, float]]:
-    """Every diversity measure on every row of ``table``: ``{measure: {topic: value}}``."""
-    topics = table.topics or tuple(str(i) for i in range(table.grades.shape[0]))
-    out = {}
-    for name in measures:
-        measure = parse(name)
-        if not isinstance(measure.spec.compute, DiversityMeasure):
-            raise RankingInputError(f"{name!r} is not a diversity measure")
-        out[name] = dict(zip(topics, measure.spec.compute.score(table, **measure.params).tolist(), strict=True))
-    return out
-
-
-_K = {"k": Interval(1, integer=True, optional=True)}
-_ALPHA, _BETA = {"alpha": Interval(0, 1)}, {"beta": Interval(0, 1)}
-_REL = {"rel": Interval(0, low_open=True)}
-register("alpha_nDCG", DiversityMeasure(alpha_ndcg), task="ranking", source=NDEVAL,
-         params={"k": 20, "alpha": 0.5, "rel": 1}, cutoff="k", domains={**_K, **_ALPHA, **_REL},
-         aliases=("alpha-nDCG",), range=(0.0, float("inf")),
-         description="α-nDCG@k over subtopics (the ideal built greedily, as ndeval: a run may beat it, > 1)")
-register("ERR_IA", DiversityMeasure(err_ia), task="ranking", source=NDEVAL,
-         params={"k": 20, "alpha": 0.5, "rel": 1}, cutoff="k", domains={**_K, **_ALPHA, **_REL},
-         aliases=("ERR-IA",), description="intent-aware ERR@k over subtopics (ndeval's normalisation)")
-register("NRBP", DiversityMeasure(nrbp), task="ranking", source=NDEVAL,
-         params={"alpha": 0.5, "beta": 0.5, "rel": 1}, domains={**_ALPHA, **_BETA, **_REL},
-         description="novelty- and rank-biased precision over subtopics")
-register("P_IA", DiversityMeasure(p_ia), task="ranking", source=NDEVAL, params={"k": 20, "rel": 1},
-         cutoff="k", domains={**_K, **_REL}, aliases=("P-IA",), description="intent-aware precision@k")
-register("StRecall", DiversityMeasure(strecall), task="ranking", source=NDEVAL, params={"k": 20, "rel": 1},
-         cutoff="k", domains={**_K, **_REL}, aliases=("strec",), description="subtopic recall@k")

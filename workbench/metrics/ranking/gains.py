@@ -1,4 +1,4 @@
-"""trec_eval's gain mapping (``gain_init.c``): graded measures given ``rel_level=gain`` pairs, as trec_eval's
+"""trec_eval's gain mapping (``gain_init.c``): graded measures given ``rel=gain`` pairs, as trec_eval's
 ``-m ndcg.1=3,2=9`` and ir_measures' ``nDCG(gains={1:3,2:9})``.
 
     >>> from workbench.metrics.ranking.table import GainTable
@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -32,14 +32,16 @@ def level_counts(table: GainTable, row: int) -> dict[float, int]:
     return found
 
 
-def gain_tables(table: GainTable, gains: Mapping[float, float] | None) -> tuple[np.ndarray, np.ndarray]:
-    """The retrieved gains and the ideal gain sequence after trec_eval's ``rel_level=gain`` mapping
+def gain_tables(table: GainTable, gains: Mapping[float, float] | Iterable[tuple[float, float]] | None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The retrieved gains and the ideal gain sequence after trec_eval's ``rel=gain`` mapping
     (``gain_init.c``): every grade present keeps its value as gain unless mapped; the ideal repeats each
     grade's gain as often as it is judged, highest gain first, up to the first gain ≤ 0. Grades outside the
     qrels (not pooled, or negative) have gain 0 unless ``gains`` maps -1 or -2 as trec_eval does."""
     if not gains:
         return table.gains, table.ideal
-    mapping = {float(level): float(gain) for level, gain in gains.items()}
+    pairs = gains.items() if isinstance(gains, Mapping) else gains  # pairs in the order given, as trec_eval's
+    mapping = {float(level): float(gain) for level, gain in pairs}
     mapped = np.where(table.judged, table.gains, np.nan)
     retrieved = np.zeros_like(table.gains)
     ideal_rows = []
@@ -76,3 +78,20 @@ def gain_tables(table: GainTable, gains: Mapping[float, float] | None) -> tuple[
         ideal[i, :len(row)] = row
     return retrieved, ideal
 
+
+
+def rescaled_gains(table: GainTable, gains: Mapping[float, float]) -> np.ndarray:
+    """The retrieved gains after trec_eval's ``rel=gain`` mapping, rescaled as trec_eval's ``rbp`` rescales them
+    (``m_rbp.c``): when some level's gain (every grade 0 … the highest judged keeps its own unless mapped) lies
+    outside [0, 1], each non-zero gain g becomes (g − min) / (max − min) over those levels' gains."""
+    values, _ = gain_tables(table, gains)
+    out = np.array(values, dtype=float)
+    for row in range(values.shape[0]):
+        counts = level_counts(table, row)
+        top = max((level for level, n in counts.items() if n > 0), default=0.0)
+        levels = {float(level): float(level) for level in range(int(top) + 1)}
+        levels.update({float(level): float(gain) for level, gain in gains.items()})
+        low, high = min(levels.values()), max(levels.values())
+        if low < 0 or high > 1:
+            out[row] = np.where(values[row] != 0, (values[row] - low) / (high - low), 0.0)
+    return out

@@ -34,26 +34,26 @@ def average_over_groups(values: np.ndarray, groups: np.ndarray, n_topics: int) -
     return np.where(sizes > 1, totals / np.maximum(sizes, 1), totals)
 
 
-def map_avgjg(table: GainTable, groups: np.ndarray, n_topics: int, rel_level: float = 1) -> np.ndarray:
+def map_avgjg(table: GainTable, groups: np.ndarray, n_topics: int, rel: float = 1) -> np.ndarray:
     """Average precision against each JG (the precisions at its relevant retrieved documents added rank by
     rank, over its relevant documents), averaged over the topic's JGs (``m_map_avgjg.c``)."""
-    return average_over_groups(average_precision(table, None, rel_level), groups, n_topics)
+    return average_over_groups(average_precision(table, None, rel), groups, n_topics)
 
 
 def precision_avgjg(table: GainTable, groups: np.ndarray, n_topics: int, k: int = 10,
-                    rel_level: float = 1) -> np.ndarray:
+                    rel: float = 1) -> np.ndarray:
     """Precision at ``k`` against each JG (over ``k`` even when fewer are retrieved), averaged over the topic's
     JGs (``m_P_avgjg.c``)."""
-    return average_over_groups(precision_at(table, k, rel_level), groups, n_topics)
+    return average_over_groups(precision_at(table, k, rel), groups, n_topics)
 
 
 def r_precision_multiple_avgjg(table: GainTable, groups: np.ndarray, n_topics: int, multiple: float = 1.0,
-                               rel_level: float = 1) -> np.ndarray:
+                               rel: float = 1) -> np.ndarray:
     """Precision at ``(long)(multiple · R + 0.9)`` documents against each JG, R its relevant documents (0 where
     that cutoff is not positive), averaged over the topic's JGs (``m_Rprec_mult_avgjg.c``; trec_eval 10.0's
     ``Rprec_mult`` rounds, this one still adds 0.9 and truncates)."""
-    cutoffs = np.trunc(multiple * table.n_relevant(rel_level) + 0.9).astype(np.int64)
-    counts = table.relevant_counts(rel_level)
+    cutoffs = np.trunc(multiple * table.n_relevant(rel) + 0.9).astype(np.int64)
+    counts = table.relevant_counts(rel)
     rows, width = counts.shape
     found = counts[np.arange(rows), np.clip(cutoffs, 1, width) - 1] if width else np.zeros(rows, dtype=np.int64)
     per_group = np.divide(found, cutoffs, out=np.zeros(rows), where=cutoffs > 0)

@@ -11,24 +11,23 @@ one topic or a whole run::
 Binary measures call a document relevant when its gain reaches ``rel`` (ir_measures' name for trec_eval's
 ``-l``, default 1); graded measures use every positive gain, as trec_eval's ndcg does. A topic without relevant
 documents scores 0 on every measure (as trec_eval does). ``judged_only=True`` (ir_measures' name for
-trec_eval's ``-J``) scores the ranking without its unjudged documents (:meth:`GainTable.judged_only`).
-:class:`TableMeasure` registers a kernel under its name (:mod:`workbench.metrics.registry`).
+trec_eval's ``-J``) scores the ranking without its unjudged documents (:meth:`GainTable.judged_only`). Each is
+declared once, with its parameters and explanation, in :mod:`workbench.metrics.ranking.measures`.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 import numpy as np
 
 from workbench.errors import WorkbenchWarning
-from workbench.metrics.ranking.gains import gain_tables
+from workbench.metrics.ranking.gains import gain_tables, rescaled_gains
 from workbench.metrics.ranking.table import (
     GainTable,
     RankingInputError,
-    at_cutoff,
     at_rank,
     check_cutoff,
     discounted,
@@ -38,16 +37,11 @@ from workbench.metrics.ranking.table import (
     row_sums,
     safe_divide,
 )
-from workbench.metrics.ranking.ties import TIE_POLICIES, tie_averaged
-from workbench.metrics.registry import Choices, Interval, Measure, Pairs, parse, register
-from workbench.model import Organization
-
-TREC_EVAL = "trec_eval 10.0 (usnistgov/trec_eval)"
-SAKAI = "Sakai, Give Me Just One Highly Relevant Document: P-measure, SIGIR 2006 (and NTCIREVAL)"
+from workbench.metrics.ranking.ties import tie_averaged
 
 
 # -------------------------------------------------------------------------------------- binary kernels
-def success_at(table: GainTable, k: int = 10, rel: int = 1) -> np.ndarray:
+def success_at(table: GainTable, k: int = 10, rel: float = 1) -> np.ndarray:
     """Success@k = 1 if a relevant document is in the top k, else 0 (trec_eval ``success_k``)."""
     check_cutoff(k, "Success")
     if k is None:
@@ -55,7 +49,7 @@ def success_at(table: GainTable, k: int = 10, rel: int = 1) -> np.ndarray:
     return table.relevant(rel)[:, :k].any(axis=1).astype(float)
 
 
-def precision_at(table: GainTable, k: int = 10, rel: int = 1) -> np.ndarray:
+def precision_at(table: GainTable, k: int = 10, rel: float = 1) -> np.ndarray:
     """P@k = |relevant in the top k| / k (trec_eval ``P_k``: divides by k even when fewer are retrieved)."""
     check_cutoff(k, "P")
     if k is None:
@@ -63,7 +57,7 @@ def precision_at(table: GainTable, k: int = 10, rel: int = 1) -> np.ndarray:
     return table.relevant(rel)[:, :k].sum(axis=1) / k
 
 
-def r_precision(table: GainTable, rel: int = 1) -> np.ndarray:
+def r_precision(table: GainTable, rel: float = 1) -> np.ndarray:
     """RPrec = |relevant in the top R| / R, R = number of judged relevant documents (trec_eval ``Rprec``)."""
     hit, n_rel = table.relevant(rel), table.n_relevant(rel)
     looked = np.minimum(n_rel, hit.shape[1])
@@ -71,7 +65,7 @@ def r_precision(table: GainTable, rel: int = 1) -> np.ndarray:
     return safe_divide(found, n_rel)
 
 
-def reciprocal_rank(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
+def reciprocal_rank(table: GainTable, k: int | None = None, rel: float = 1) -> np.ndarray:
     """RR = 1 / rank of the first relevant document, 0 if none in the top k (trec_eval ``recip_rank``;
     RR@10 is MS MARCO's MRR@10)."""
     check_cutoff(k, "RR")
@@ -79,14 +73,14 @@ def reciprocal_rank(table: GainTable, k: int | None = None, rel: int = 1) -> np.
     return np.where(found, 1.0 / (first + 1), 0.0)
 
 
-def precision_terms(table: GainTable, k: int | None = None, rel: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def precision_terms(table: GainTable, k: int | None = None, rel: float = 1) -> tuple[np.ndarray, np.ndarray]:
     """AP's terms over the top k: the precision at every rank and whether the rank holds a relevant document."""
     check_cutoff(k, "AP")
     hit = table.relevant(rel)[:, :k]
     return table.relevant_counts(rel)[:, :k] / ranks(hit.shape[1]), hit
 
 
-def average_precision(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
+def average_precision(table: GainTable, k: int | None = None, rel: float = 1) -> np.ndarray:
     """AP = Σ_{relevant ranks r ≤ k} P@r / R (trec_eval ``map`` per query, ``map_cut_k`` with k; unretrieved
     relevant documents add 0)."""
     precision, hit = precision_terms(table, k, rel)
@@ -182,28 +176,82 @@ def err(table: GainTable, k: int | None = None, gain: str = "exp",
     return (stop * reach / ranks(stop.shape[1])).sum(axis=1)
 
 
-def rbp_terms(table: GainTable, p: float = 0.8, max_grade: float | None = None,
-              rel: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """RBP's terms: each rank's gain scaled to [0, 1] and the persistence weights p^(r−1)."""
+def rbp_terms(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: float | None = None,
+              gain: str = "scaled", gains: Mapping[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """RBP's terms: each rank's gain (:func:`rbp` says which) and the persistence weights p^(r−1)."""
     if not 0 < p < 1:
         raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
     if rel is not None:
         scaled = table.relevant(rel).astype(float)
+    elif gains:
+        scaled = rescaled_gains(table, dict(gains))
     else:
-        gains, top = _graded(table, table.gains, max_grade, "RBP")
-        scaled = safe_divide(gains, top)
+        grades, top = _graded(table, table.gains, max_grade, "RBP")
+        scaled = np.maximum(grades, 0.0) if gain == "raw" else safe_divide(grades, top)
     return scaled, persistence(p, table.gains.shape[1])
 
 
-def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None,
-        rel: int | None = None) -> np.ndarray:
-    """RBP = (1 − p) Σ_r (g(r) / g_max) p^(r−1) (Moffat & Zobel 2008; graded gains scaled to [0, 1] by the
-    highest judged grade as NTCIREVAL does, and trec_eval's ``rbp`` for integer grades — trec_eval leaves
-    gains already within [0, 1] unscaled; a grade above ``max_grade`` counts as ``max_grade``, with a warning,
-    as in :func:`err`). With ``rel``, binary: g = 1 from grade ``rel`` up, else 0 (ir_measures' ``RBP(rel=1)``).
+def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: float | None = None,
+        gain: str = "scaled", gains: Mapping[float, float] | None = None) -> np.ndarray:
+    """RBP = (1 − p) Σ_r g(r) p^(r−1) (Moffat & Zobel 2008), the gain g of a grade being, by the parameters:
+
+    * by default (``gain="scaled"``), the grade over g_max, the highest judged grade of the topic or
+      ``max_grade`` (NTCIREVAL's, and trec_eval's ``rbp`` for integer grades; a grade above ``max_grade`` counts
+      as ``max_grade``, with a warning, as in :func:`err`);
+    * ``gain="raw"``: the grade itself, 0 below 1 (ranx's ``rbp``);
+    * with ``rel``: binary, 1 from grade ``rel`` up (ir_measures' ``RBP(rel=1)``);
+    * with ``gains``: trec_eval's ``rel=gain`` pairs, rescaled to [0, 1] when some gain lies outside
+      (:func:`~workbench.metrics.ranking.gains.rescaled_gains`, trec_eval's ``rbp.1=3``).
+
     trec_eval's default p is 0.9, the registry's 0.8 (ir_measures')."""
-    scaled, weights = rbp_terms(table, p, max_grade, rel)
+    scaled, weights = rbp_terms(table, p, max_grade, rel, gain, gains)
     return (1.0 - p) * row_sums(scaled * weights)
+
+
+def sdcg_terms(table: GainTable, k: int | None, max_rel: float | None) -> tuple[np.ndarray, np.ndarray, float]:
+    """SDCG@k's terms: each of the top k ranks' gain min(grade, max_rel) / max_rel (0 below 0), the discounts
+    1/log2(r + 1), and the DCG@k of k fully relevant documents."""
+    check_cutoff(k, "SDCG")
+    if k is None or max_rel is None:
+        raise RankingInputError("SDCG@k needs a cutoff k and max_rel (e.g. SDCG(max_rel=3)@10)")
+    scaled = np.clip(table.gains[:, :k], 0.0, max_rel) / max_rel
+    discount = 1.0 / np.log2(ranks(scaled.shape[1]) + 1.0)
+    return scaled, discount, discount_sum(k)
+
+
+_EXACT_TERMS = 1_000_000
+
+
+def discount_sum(k: int) -> float:
+    """Σ_{r=1..k} 1/log2(r + 1): added term by term up to a million terms, beyond by the midpoint integral
+    ln 2 · (li(k + 1.5) − li(10⁶ + 1.5)) of the slowly varying rest (li the logarithmic integral), exact there to
+    ~1e-15 relative.
+
+    >>> round(discount_sum(2), 12)
+    1.630929753571
+    >>> exact = float(np.sum(1.0 / np.log2(np.arange(1, 1_500_001) + 1.0)))  # the rest integrated past 10⁶
+    >>> bool(abs(discount_sum(1_500_000) - exact) < 1e-13 * exact)
+    True
+    """
+    total = float(np.sum(1.0 / np.log2(ranks(min(k, _EXACT_TERMS)) + 1.0)))
+    if k <= _EXACT_TERMS:
+        return total
+    from scipy.special import expi
+
+    return total + math.log(2.0) * float(expi(math.log(k + 1.5)) - expi(math.log(_EXACT_TERMS + 1.5)))
+
+
+def scaled_dcg(table: GainTable, k: int | None, max_rel: float | None) -> np.ndarray:
+    """SDCG@k = Σ_{r ≤ k} g(r)/log2(r + 1) / Σ_{r ≤ k} 1/log2(r + 1), g = min(grade, max_rel) / max_rel: DCG@k
+    over the DCG@k of k fully relevant documents, as if more were relevant than judged (Moffat, AIRS 2013; the
+    C/W/L framework's NDCG-k, ir_measures' ``SDCG(max_rel=…)@k`` through cwl_eval, which looks no deeper than
+    1,000 ranks).
+
+    >>> round(float(scaled_dcg(GainTable.from_gains([[2, 0, 1]], [[2, 1]]), k=2, max_rel=2)[0]), 6)
+    0.613147
+    """
+    scaled, discount, total = sdcg_terms(table, k, max_rel)
+    return row_sums(scaled * discount) / total
 
 
 def blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray]:
@@ -261,90 +309,3 @@ def p_plus_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
     (Sakai, SIGIR 2006)."""
     ratio, upto = p_plus_terms(table, beta)
     return safe_divide((ratio * upto).sum(axis=1), upto.sum(axis=1))
-
-
-# ---------------------------------------------------------------------------------- registry adapters
-class TableMeasure:
-    """A kernel as the registry's ``compute(gold, output, **params)`` (one topic, through
-    :meth:`GainTable.from_organizations`), keeping the vectorised kernel as ``.kernel`` for whole tables;
-    :meth:`score` applies a measure's ``judged_only`` (:meth:`GainTable.judged_only`) before the kernel."""
-
-    def __init__(self, kernel, arguments: Mapping[str, str] | None = None):
-        self.kernel = kernel
-        self.arguments = dict(arguments or {})  # a registered parameter → the kernel's argument, where they differ
-        self.__doc__ = kernel.__doc__
-
-    def kernel_arguments(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """The measure's parameters under the names the kernel (and its explanation's terms) take: trec_eval's
-        kernels say ``rel_level`` where every measure says ``rel``."""
-        return {self.arguments.get(key, key): value for key, value in params.items()}
-
-    def score(self, table: GainTable, judged_only: bool = False, **params) -> np.ndarray:
-        """The kernel's values on ``table``, or on its judged documents only."""
-        return self.kernel(table.judged_only() if judged_only else table, **self.kernel_arguments(params))
-
-    def __call__(self, gold: Organization, output: Organization, **params) -> float:
-        return float(self.score(GainTable.from_organizations(gold, output), **params)[0])
-
-
-def is_table_measure(measure: str | Measure) -> bool:
-    """Whether a measure is computed from a :class:`GainTable` (so that a whole run is scored at once)."""
-    return isinstance(parse(measure).spec.compute, TableMeasure)
-
-
-def evaluate_table(table: GainTable, measures: Iterable[str]) -> dict[str, dict[str, float]]:
-    """Every measure (a ranking measure name) on every row of ``table``: ``{measure: {topic: value}}``."""
-    topics = table.topics or tuple(str(i) for i in range(table.gains.shape[0]))
-    out: dict[str, dict[str, float]] = {}
-    for name in measures:
-        measure = parse(name)
-        if not isinstance(measure.spec.compute, TableMeasure):
-            raise RankingInputError(f"{name!r} is not a ranking measure")
-        values = measure.spec.compute.score(table, **measure.params)
-        out[name] = dict(zip(topics, values.tolist(), strict=True))
-    return out
-
-
-_BINARY = {"rel": 1}
-_CUTOFF, _OPTIONAL_CUTOFF = Interval(1, integer=True), Interval(1, integer=True, optional=True)
-JUDGED_ONLY = {"judged_only": False}
-"""ir_measures' ``judged_only`` parameter, trec_eval's ``-J`` (:meth:`GainTable.judged_only`): declared by every
-trec_eval measure and by those ir_measures gives it to."""
-JUDGED_ONLY_DOMAIN = {"judged_only": Choices((False, True))}
-_LEVEL = {"rel": Interval(0, low_open=True), **JUDGED_ONLY_DOMAIN}
-_BINARY_JUDGED = {**_BINARY, **JUDGED_ONLY}
-_GRADE = Interval(0, low_open=True, optional=True)
-register("P", TableMeasure(precision_at), task="ranking", source=TREC_EVAL, params={"k": 10, **_BINARY_JUDGED},
-         cutoff="k", domains={"k": _CUTOFF, **_LEVEL}, description="precision at k, divided by k (trec_eval P_k)")
-register("Rprec", TableMeasure(r_precision), task="ranking", source=TREC_EVAL, params=_BINARY_JUDGED,
-         aliases=("RPrec",), domains=_LEVEL,
-         description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
-register("RR", TableMeasure(reciprocal_rank), task="ranking", source=TREC_EVAL,
-         params={"k": None, **_BINARY_JUDGED}, cutoff="k", aliases=("recip_rank",),
-         domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
-         description="reciprocal rank of the first relevant document (in the top k for RR@k)")
-register("AP", TableMeasure(average_precision), task="ranking", source=TREC_EVAL,
-         params={"k": None, **_BINARY_JUDGED}, cutoff="k", aliases=("map", "map_cut"),
-         domains={"k": _OPTIONAL_CUTOFF, **_LEVEL},
-         description="average precision (trec_eval map; AP@k is map_cut_k)")
-register("Success", TableMeasure(success_at), task="ranking", source=TREC_EVAL,
-         params={"k": 10, **_BINARY_JUDGED}, cutoff="k", aliases=("success",), domains={"k": _CUTOFF, **_LEVEL},
-         description="1 if a relevant document is in the top k (trec_eval success_k)")
-register("nDCG", TableMeasure(ndcg), task="ranking", source=TREC_EVAL,
-         params={"k": None, "gain": "linear", "gains": None, "ties": "trec_eval", **JUDGED_ONLY},
-         choices={"gain": ("linear", "exp"), "ties": TIE_POLICIES},
-         cutoff="k", aliases=("ndcg", "ndcg_cut"),
-         domains={"k": _OPTIONAL_CUTOFF, "gains": Pairs(Interval(0, low_open=True), Interval(0, high_open=True)),
-                  **JUDGED_ONLY_DOMAIN},
-         description="normalised DCG, log2(r+1) discount; gain=linear (trec_eval ndcg, ndcg_cut_k) "
-                     "or gain=exp (2^g − 1, Burges); ties=average shares a tie's gain (McSherry–Najork)")
-register("ERR", TableMeasure(err), task="ranking", source="Chapelle et al., CIKM 2009; gdeval",
-         params={"k": None, "gain": "exp", "max_grade": 4}, choices={"gain": ("exp", "linear")},
-         domains={"k": _OPTIONAL_CUTOFF, "max_grade": _GRADE}, cutoff="k",
-         description="expected reciprocal rank; gain=exp (Chapelle, gdeval) or linear (NTCIREVAL)")
-register("RBP", TableMeasure(at_cutoff(rbp)), task="ranking", source="Moffat & Zobel, TOIS 2008",
-         params={"p": 0.8, "max_grade": None, "rel": None, "k": None, **JUDGED_ONLY}, cutoff="k",
-         domains={"p": Interval(0, 1, low_open=True, high_open=True), "max_grade": _GRADE, "k": _OPTIONAL_CUTOFF,
-                  "rel": Interval(0, low_open=True, optional=True), **JUDGED_ONLY_DOMAIN},
-         description="rank-biased precision with persistence p (binary from level rel when given; RBP@k sums "
-                     "the top k)")

@@ -131,7 +131,7 @@ def _classes(levels: np.ndarray, ranks: np.ndarray, njr: int) -> _Group:
     if other.size:
         doc = int(ranks[other[0]])
         raise InconsistentPreferencesError("a document has two relevance levels in the only sub-group of its "
-                                           "judgement group (trec_eval: occurs with different rel_level in same "
+                                           "judgement group (trec_eval: occurs with different rel in same "
                                            "jsg)", (doc,))
     weights = np.outer(times, times) * (level[:, None] > level[None, :])
     retrieved = docs < njr
@@ -192,7 +192,7 @@ def _matrix(subgroups: np.ndarray, levels: np.ndarray, ranks: np.ndarray, njr: i
     if clash.size:
         first = int(by_doc[1:][clash].min())
         raise InconsistentPreferencesError("a document has both level 0 and a positive level in one judgement "
-                                           "group (trec_eval: has both 0 and non-0 rel_level assigned)",
+                                           "group (trec_eval: has both 0 and non-0 rel assigned)",
                                            (int(ranks[first]),))
     rel = level[np.flatnonzero(np.append(doc[1:] != doc[:-1], True))]  # the last level given (rel_array)
     above = (subgroups[:, None] == subgroups[None, :]) & (levels[:, None] > levels[None, :])

@@ -312,13 +312,17 @@ class GainTable:
                          pooled=self.pooled[selection], n_judged=self.n_judged[selection],
                          placeholder=self.placeholder[selection], tied=self.tied[selection])
 
-    def shared(self, kernel: Callable, *args) -> np.ndarray:
-        """``kernel(self, *args)``, computed once for this table and read-only: measures that need the same
-        values (the relevant mask and its running count, AP for ``map`` and ``gm_map``) share them."""
+    def shared(self, kernel: Callable, *args, **kwargs) -> np.ndarray:
+        """``kernel(self, *args, **kwargs)``, computed once for this table and read-only: measures that need the
+        same values (the relevant mask and its running count, AP for ``map`` and ``gm_map``) share them."""
         cache = self.__dict__.setdefault("_shared", {})
-        key = (kernel, args)
+        key = (kernel, args, tuple(sorted(kwargs.items())))
+        try:
+            hash(key)
+        except TypeError:  # an argument that cannot be a key (a dict of gains given directly): computed each time
+            return kernel(self, *args, **kwargs)
         if key not in cache:
-            value = kernel(self, *args)
+            value = kernel(self, *args, **kwargs)
             if isinstance(value, np.ndarray):
                 value.flags.writeable = False
             cache[key] = value

@@ -1,0 +1,46 @@
+"""Issue 29 item 5: the measure catalogue is built from the declarations, so every declared measure, each of its
+aliases and its spellings in trec_eval and ir_measures have their entry, with a worked example computed when the
+page is built (the value evaluate gives on the task's example, and its explanation)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from workbench import evaluate
+from workbench.catalogue import _EXAMPLES, _WRITTEN, catalogue, entry, write
+from workbench.metrics import registry
+from workbench.model import Organization
+
+PAGES = catalogue()
+
+
+@pytest.mark.parametrize("spec", registry.specs(), ids=[spec.name for spec in registry.specs()])
+def test_every_measure_and_alias_has_its_entry(spec):
+    page = PAGES[spec.task]
+    assert f"\n## {spec.name}\n" in page
+    text = entry(spec)
+    for name in (*spec.aliases, *(n for names in spec.spellings.values() for n in names)):
+        assert f"`{name}`" in text, name
+    for key, param in spec.parameters.items():
+        assert f"`{key}`" in text and param.description in text
+
+
+def test_the_worked_examples_are_computed_not_written():
+    """AP on Sakai's Figure 1 (ranking X = d3, d1 against S = d1, A = d2, B = d3): (1/1 + 2/2) / 3 = 2/3, which the
+    page shows as evaluate computes it; R≺ of Table 9's System Output 5 as the paper prints it (0.64)."""
+    gold, output, _ = _EXAMPLES["ranking"]
+    assert evaluate(Organization.parse(gold), Organization.parse(output), "AP")["AP"] == pytest.approx(2 / 3)
+    assert "`AP` = **0.6667**" in PAGES["ranking"]
+    gold, output, origin = _EXAMPLES["organization"]
+    assert "Table 9" in origin
+    value = evaluate(Organization.parse(gold), Organization.parse(output), _WRITTEN["R≺"])[_WRITTEN["R≺"]]
+    assert round(value, 2) == 0.64 and f"**{value:.4g}**" in PAGES["organization"]
+
+
+def test_anchors_are_distinct(tmp_path):
+    anchors = re.findall(r"^\(measure-([a-z0-9-]+)\)=$", "\n".join(PAGES.values()), flags=re.MULTILINE)
+    assert len(anchors) == len(set(anchors)) == len(registry.specs())
+    written = write(tmp_path)
+    assert set(written) == set(PAGES) and (tmp_path / "index.md").read_text().count("\n") > 5

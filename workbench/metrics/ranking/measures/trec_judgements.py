@@ -1,0 +1,49 @@
+"""trec_eval's measures over judgements other than qrels: the preference measures (``prefs_*``, read with
+``-R prefs`` or ``-R qrels_prefs``) and the measures averaged over judgement groups (``*_avgjg``, ``-R qrels_jg``).
+
+Their names are trec_eval's; only the ``trec_eval`` drop-in reads such judgements, so they are declared here for
+the drop-in and the catalogue (a gold organization has no preferences to read). The kernels live in
+:mod:`workbench.metrics.ranking.preferences` and :mod:`~workbench.metrics.ranking.judgement_groups`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from workbench.metrics.ranking import judgement_groups as jg
+from workbench.metrics.ranking import preferences as pm
+from workbench.metrics.ranking.declare import REL, GroupMeasure, PreferenceMeasure, cutoff, drop_in_measure
+from workbench.metrics.registry import Interval, Param
+
+_COUNTS = {
+    "prefs_num_prefs_poss": "the number of preferences the judgements hold",
+    "prefs_num_prefs_ful": "the number of preferences the ranking fulfils",
+    "prefs_num_prefs_ful_ret": "the number of preferences fulfilled between retrieved documents",
+}
+_SHARES = {
+    "prefs_simp": "the fraction of the preferences fulfilled",
+    "prefs_pair": "the fraction of fulfilled preferences, averaged over the document pairs",
+    "prefs_avgjg": "the fraction of preferences fulfilled, averaged over the judgement groups",
+    "prefs_avgjg_Rnonrel": "prefs_avgjg with R relevant and R non-relevant documents per group",
+    "prefs_simp_ret": "prefs_simp over the retrieved documents only",
+    "prefs_pair_ret": "prefs_pair over the retrieved documents only",
+    "prefs_avgjg_ret": "prefs_avgjg over the retrieved documents only",
+    "prefs_avgjg_Rnonrel_ret": "prefs_avgjg_Rnonrel over the retrieved documents only",
+    "prefs_simp_imp": "prefs_simp counting the implied preferences too",
+    "prefs_pair_imp": "prefs_pair counting the implied preferences too",
+    "prefs_avgjg_imp": "prefs_avgjg counting the implied preferences too",
+}
+for _name, _what in _COUNTS.items():
+    drop_in_measure(_name, PreferenceMeasure(getattr(pm, _name), _name), aggregate="sum", range=(0.0, math.inf),
+                    description=f"{_what} (trec_eval {_name}; summed over topics)")
+for _name, _what in _SHARES.items():
+    drop_in_measure(_name, PreferenceMeasure(getattr(pm, _name), _name), description=f"{_what} (trec_eval {_name})")
+
+drop_in_measure("map_avgjg", GroupMeasure(jg.map_avgjg, "map_avgjg"), params=REL,
+                description="AP averaged over the judgement groups of a topic (trec_eval map_avgjg)")
+drop_in_measure("P_avgjg", GroupMeasure(jg.precision_avgjg, "P_avgjg"), params={**cutoff(10), **REL}, cutoff="k",
+                description="P@k averaged over the judgement groups of a topic (trec_eval P_avgjg)")
+drop_in_measure("Rprec_mult_avgjg", GroupMeasure(jg.r_precision_multiple_avgjg, "Rprec_mult_avgjg"),
+                params={"multiple": Param(1.0, Interval(0), "the multiple m of R: precision at ⌊m·R + 0.9⌋"), **REL},
+                cutoff="multiple",
+                description="Rprec_mult averaged over the judgement groups of a topic (trec_eval Rprec_mult_avgjg)")
