@@ -16,6 +16,7 @@ from workbench import Organization, reliability_sensitivity
 from workbench.errors import ParameterError
 from workbench.metrics import campaign_rs
 from workbench.metrics.campaign_rs import campaign_scores
+from workbench.metrics.registry import parse
 
 SETTINGS = [(10, 0.8), (1, 0.5), (1e6, 1e-6), (3.5, 0.3), (100, 0.95)]
 # Under a steep discount (W_n near 1) the per-pair engine itself is exact to 1e-9 only (test_reliability): there
@@ -134,6 +135,13 @@ def test_errors_are_the_per_pair_engines():
     with pytest.raises(ParameterError, match="unlimited tail"):
         campaign_scores([(gold, output)], [(None, None)])
     assert campaign_scores([], [(10, 0.8)]).shape == (1, 0, 4)
+
+
+def test_measure_values_refuse_a_measure_other_than_r_and_s():
+    """measure_values scores the R&S family only: another measure is refused by name (it was KeyError 'missing')."""
+    gold, output = Organization.from_graded({"d1": 1}), Organization.from_ranking(["d2", "d1"])
+    with pytest.raises(ParameterError, match="'P@3' is not one of R≺ S≺ R∼ S∼ F≺ F∼"):
+        campaign_rs.measure_values([(gold, output)], {"F≺": parse("F≺(n=10, wn=0.8)"), "P@3": parse("P@3")})
 
 
 def _filtering(positive, pool):

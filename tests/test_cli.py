@@ -270,6 +270,18 @@ def test_demo_prints_table9_beside_the_printed_values():
     assert "(0.95)*" in rows[4]  # output 4's R≺ is one of Table 9's errata (datasets/seed000-table9.org)
 
 
+def test_demo_refuses_table9_params_that_are_not_numbers(monkeypatch, capsys):
+    """The example file's @params are read as scalars of any kind: the demo says which is not a number (exit 2)."""
+    import dataclasses
+
+    from workbench import datasets
+
+    load = datasets.load
+    monkeypatch.setattr(datasets, "load", lambda name: dataclasses.replace(load(name), params={"n": "ten", "wn": 0.8}))
+    assert main(["demo"]) == 2
+    assert "'@params' must give the numbers n and wn, got n='ten', wn=0.8" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
 def test_the_command_line_process_keeps_freed_memory_for_reuse(monkeypatch, capsys):
     """As the whole process (no argv), a command asks glibc's malloc to keep freed blocks of up to 32 MiB;

@@ -201,6 +201,18 @@ def test_absolute_weighting_of_utility_and_of_parameterless_measures():
     assert not table.loc[0, "satisfied"] and "no numeric parameter" in table.loc[0, "counterexample"]
 
 
+def test_absolute_weighting_of_a_measure_that_rejects_every_value_says_so():
+    """A grid the measure refuses entirely decides nothing: no "helps, hurts or ties" verdict about a value None."""
+    def picky(gold, output, alpha=2.0):
+        if alpha < 0:
+            raise ValueError("alpha must be >= 0")
+        return utility(gold, output, alpha)
+
+    text = check_constraints(picky, "absolute weighting", grid={"alpha": [-1.0, -2.0]}).loc[0, "counterexample"]
+    assert text == "alpha: the measure rejects every value tried; values the measure rejects, skipped: " \
+                   "alpha=-1.0, alpha=-2.0"
+
+
 # -------------------------------------------------------------------------------- ranking, by definition
 def relevance(gold, output):
     relevant = gold.prioritised

@@ -285,6 +285,31 @@ def test_filtering_rows_give_each_document_its_outcome_and_share():
     assert f.combine({"P(G|S)": 1.0, "P(S|G)": 1.0}) == pytest.approx(1.0)
 
 
+def test_a_whole_table_explains_only_its_own_kind_of_measure():
+    """explain_table reads a ranking measure's gain-table kernel, explain_subtopic_table a diversity measure's: any
+    other measure is refused by name (it was an AttributeError from inside)."""
+    from workbench.metrics.explanations.diversity import explain_subtopic_table
+    from workbench.metrics.explanations.ranking import explain_table
+    from workbench.metrics.ranking.diversity import SubtopicTable
+    from workbench.metrics.ranking.table import GainTable, RankingInputError
+
+    with pytest.raises(RankingInputError, match="Purity is not a measure of a ranking's gains"):
+        explain_table(GainTable.from_gains([[1, 2]], [[2, 1]]), "Purity", None)
+    with pytest.raises(RankingInputError, match="AP is not a diversity measure"):
+        explain_subtopic_table(SubtopicTable.from_rows([({"s1": {"a": 1}}, ["a", "b"])]), "AP", [["a", "b"]])
+
+
+def test_a_filtering_formula_without_the_kernels_docstring_names_the_kernel(monkeypatch):
+    """python -OO strips docstrings: the formula of a measure explained through its parts names the kernel then
+    (it raised AttributeError on ``None.splitlines``)."""
+    from workbench.metrics import filtering
+
+    monkeypatch.setattr(filtering.phi, "__doc__", None)
+    gold = Organization.from_filtering(["a", "b"], ["c", "d"])
+    output = Organization.from_filtering(["a", "c"], ["b", "d"])
+    assert wb.explain(gold, output, "Phi").formula.endswith("(phi)")
+
+
 def test_f_of_rs_is_explained_through_the_occurrences_of_r_and_s():
     gold = Organization.parse("d1 {d2 d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}")
     output = Organization.parse("d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7 d8}")

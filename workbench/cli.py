@@ -276,16 +276,20 @@ def cmd_demo(args) -> int:
     from workbench.metrics.reliability import RS_FIELDS, RS_MEASURES, reliability_sensitivity
 
     example = datasets.load("seed000-table9")
+    n, wn = example.params.get("n"), example.params.get("wn")
+    if not (isinstance(n, int | float) and isinstance(wn, int | float)):
+        raise datasets.DatasetError(f"{example.name}: '@params' must give the numbers n and wn, got n={n!r}, "
+                                    f"wn={wn!r}")
     fields = {name: RS_FIELDS[name] for name in RS_MEASURES}
     outputs = {"gold": example.gold, **example.outputs}
     width = max(map(len, outputs))
     lines = [example.title, example.source,
-             f"computed with reliability_sensitivity(gold, output, n={example.params['n']}, "
-             f"wn={example.params['wn']}); the paper's printed value in parentheses", "",
+             f"computed with reliability_sensitivity(gold, output, n={n}, wn={wn}); the paper's printed value in "
+             "parentheses", "",
              " " * width + "".join(f"{m:>17}" for m in fields)]
     differs = False
     for block, output in outputs.items():
-        scores = reliability_sensitivity(example.gold, output, n=example.params["n"], wn=example.params["wn"])
+        scores = reliability_sensitivity(example.gold, output, n=n, wn=wn)
         cells = []
         for measure, field in fields.items():
             value, printed = getattr(scores, field), example.printed[block][measure]

@@ -251,14 +251,15 @@ def _parameters(measure: TrecMeasure, text: str | None):
         return tuple(values), [f"{measure.name}_{v:3.2f}" for v in values]
     name = measure.name if text is None else f"{measure.name}_{os.fsencode(text).decode('latin-1')}"
     if kind == "params":
-        values = tuple(_finite(measure, text, v) for v in _split(text)) if text is not None else measure.default
-        if measure.count is not None and len(values) != measure.count:
+        coefficients = tuple(_finite(measure, text, v) for v in _split(text)) if text is not None else \
+            measure.default
+        if measure.count is not None and len(coefficients) != measure.count:
             raise TrecEvalError(f"{_typed(measure.name, text)}: {measure.count} coefficients needed, got "
-                                f"{len(values)} (trec_eval: improper number of coefficients)")
-        if measure.cast == "long" and not -(2.0 ** 63) <= values[0] < 2.0 ** 63:  # C's (long) of it
-            raise TrecEvalError(f"{_typed(measure.name, text)}: the {measure.takes[0]} {values[0]:g} is past a C "
-                                "long (trec_eval's result would be undefined)")
-        return values, [name]
+                                f"{len(coefficients)} (trec_eval: improper number of coefficients)")
+        if measure.cast == "long" and not -(2.0 ** 63) <= coefficients[0] < 2.0 ** 63:  # C's (long) of it
+            raise TrecEvalError(f"{_typed(measure.name, text)}: the {measure.takes[0]} {coefficients[0]:g} is past "
+                                "a C long (trec_eval's result would be undefined)")
+        return coefficients, [name]
     if text is None:
         return (), [name]
     last = ","
@@ -341,11 +342,11 @@ def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[st
     if options.max_docs is not None and options.max_docs < 0:
         raise TrecEvalError(f"-M {options.max_docs}: the maximum number of documents must be ≥ 0")
     if reads == "prefs":
-        judged = read_preferences(qrels_path, options.rel_format)
-        rel_path, judged_topics = judged.path, judged.topic_names()
+        preferences = read_preferences(qrels_path, options.rel_format)
+        rel_path, judged_topics = preferences.path, preferences.topic_names()
     elif reads == "qrels_jg":
-        judged = read_judgement_groups(qrels_path)
-        rel_path, judged_topics = judged.path, judged.topic_names()
+        judgement_groups = read_judgement_groups(qrels_path)
+        rel_path, judged_topics = judgement_groups.path, judgement_groups.topic_names()
     else:
         qrels = read_lines(qrels_path, "qrels", encoding="latin-1")  # one character per byte: bytes printed back
         gold = judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located)
@@ -372,13 +373,13 @@ def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[st
     source: object
     totals: dict[str, float] = {}
     if reads == "prefs":
-        source = count_topics(judged, results, topics, max_docs=options.max_docs,
+        source = count_topics(preferences, results, topics, max_docs=options.max_docs,
                               score_precision=options.score_precision, placeholders=options.complete)
     else:
         run = rank_runs(None, results.topics, results.documents, results.values, max_docs=options.max_docs,
                         score_precision=options.score_precision, locate=results.located)[""]
         if reads == "qrels_jg":
-            groups = group_table(judged, run, topics, placeholders=options.complete)
+            groups = group_table(judgement_groups, run, topics, placeholders=options.complete)
             source = replace(groups, table=groups.table.judged_only()) if options.judged_only else groups
         else:
             negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
@@ -492,12 +493,12 @@ def _line(name: str, topic: str, text: str) -> str:
     return f"{name:<22}\t{topic}\t{text}\n"
 
 
-def _summary(measure: TrecMeasure, column: list, zscored: bool) -> float:
+def _summary(measure: TrecMeasure, column: list[float], zscored: bool) -> float:
     """The topics' values combined (in trec_eval's order already); under ``-Z`` a geometric mean's values are
     z-scores of logarithms, combined as trec_eval combines them (``exp`` of their mean)."""
     if zscored and measure.aggregate == "gmean":
         return math.exp(summarize(column, "mean"))
-    return summarize(column, measure.aggregate)
+    return float(summarize(column, measure.aggregate))  # a float already: one column
 
 
 def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True) -> str:

@@ -35,8 +35,8 @@ from workbench.analysis.results import ResultsError, score_cube
 from workbench.errors import ParameterError
 
 
-def _outputs(results: pd.DataFrame, measures: Sequence[str], systems, missing: str):
-    """Every (system, topic) output as a row of scores, one column per measure."""
+def _outputs(results: pd.DataFrame, measures: Sequence[str] | None, systems, missing: str):
+    """Every (system, topic) output as a row of scores, one column per measure (None: every measure)."""
     cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=1)
     labels = [(s, t) for s in cube.systems for t in cube.topics]
     scores = cube.oriented().reshape(-1, len(cube.measures))  # higher is better on every measure
@@ -45,7 +45,7 @@ def _outputs(results: pd.DataFrame, measures: Sequence[str], systems, missing: s
     return cube.measures, labels, scores
 
 
-def _plan(measures: Sequence[str] | None, against: Sequence[str] | None) -> list | None:
+def _plan(measures: Sequence[str] | None, against: Sequence[str] | None) -> list[str] | None:
     """The measures to load: the targets and their references (None: every measure in the results)."""
     if measures is None or against is None:
         return None

@@ -49,14 +49,14 @@ def unanimous_relation(a: Sequence[float], b: Sequence[float], *, tol: float = T
         >>> unanimous_relation([0.6, 0.4], [0.5, 0.5]), unanimous_relation([0.5, 0.5], [0.45, 0.45])
         ('‖∀', '>∀')
     """
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
-        raise ParameterError(f"two score vectors of one non-zero length are needed, got {a.shape}, {b.shape}",
-                             parameter="b" if a.ndim == 1 and a.size else "a")
-    if np.isnan(a).any() or np.isnan(b).any():
+    va, vb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if va.shape != vb.shape or va.ndim != 1 or va.size == 0:
+        raise ParameterError(f"two score vectors of one non-zero length are needed, got {va.shape}, {vb.shape}",
+                             parameter="b" if va.ndim == 1 and va.size else "a")
+    if np.isnan(va).any() or np.isnan(vb).any():
         raise ParameterError("a score is NaN: the unanimous relation is undefined",
-                             parameter="a" if np.isnan(a).any() else "b")
-    return _relation_name(bool(_at_least(a, b, tol)), bool(_at_least(b, a, tol)))
+                             parameter="a" if np.isnan(va).any() else "b")
+    return _relation_name(bool(_at_least(va, vb, tol)), bool(_at_least(vb, va, tol)))
 
 
 def _relation_name(a_ge_b: bool, b_ge_a: bool) -> str:
@@ -194,17 +194,17 @@ def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,
     if average not in ("topics", "scores"):
         raise ParameterError(f"average must be 'topics' or 'scores', got {average!r}", parameter="average")
     try:
-        alphas = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
+        grid = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
     except (TypeError, ValueError):
         raise ParameterError(f"alphas must be numbers in [0, 1], got {alphas!r}", parameter="alphas") from None
     cube = score_cube(results, [precision, recall], systems=systems, missing=missing, min_topics=1)
     p, r = cube.values[..., 0], cube.values[..., 1]  # systems × topics
     if average == "topics":
-        f = f_alpha(p[:, :, None], r[:, :, None], alphas[None, None, :]).mean(axis=1)
+        f = f_alpha(p[:, :, None], r[:, :, None], grid[None, None, :]).mean(axis=1)
     else:
-        f = f_alpha(p.mean(axis=1)[:, None], r.mean(axis=1)[:, None], alphas[None, :])
+        f = f_alpha(p.mean(axis=1)[:, None], r.mean(axis=1)[:, None], grid[None, :])
     return pd.DataFrame({
-        "system": np.repeat(np.asarray(cube.systems, dtype=object), len(alphas)),
-        "alpha": np.tile(alphas, len(cube.systems)),
+        "system": np.repeat(np.asarray(cube.systems, dtype=object), len(grid)),
+        "alpha": np.tile(grid, len(cube.systems)),
         "value": f.ravel(),
     })

@@ -99,7 +99,10 @@ def _array_rows(gold: Judgements, run: RankedRun, topics: Sequence[str], table) 
 
 def _mapping_rows(gold: Mapping, run: Mapping, topics: Sequence[str]) -> RankingRows:
     """The same from Organizations (or any mapping the join reads topic by topic)."""
-    retrieved, missing_rows, missing_docs, missing_grades = [], [], [], []
+    retrieved: list[str] = []
+    missing_rows: list[int] = []
+    missing_docs: list[str] = []
+    missing_grades: list[float] = []
     for row, topic in enumerate(topics):
         ranked = (run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])) \
             if topic in run else [PLACEHOLDER]
@@ -163,10 +166,10 @@ def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Me
             rows = _mapping_rows(campaign.gold, run, topics)
         return explain_table(table, measure, rows, with_topics=True)
     if is_diversity_measure(measure):  # the subtopic table the campaign scores, a topic the run lacks empty
-        table = subtopic_table(campaign.gold, run, topics, placeholders=True)
+        subtopics = subtopic_table(campaign.gold, run, topics, placeholders=True)
         ranked = [(run.documents(t) if isinstance(run, RankedRun) else ranked_documents(run[t])) if t in run else []
                   for t in topics]
-        return explain_subtopic_table(table, measure, ranked, with_topics=True)
+        return explain_subtopic_table(subtopics, measure, ranked, with_topics=True)
     explanations = []
     for name in topics:
         if name in run:

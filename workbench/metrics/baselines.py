@@ -32,7 +32,7 @@ class BaselineInputError(WorkbenchError):
 
 def _counts(n: int, g: int, d: int, c: int = 1) -> tuple[int, int, int, int]:
     """The counts as Python ints (numpy integers accepted), checked."""
-    values = []
+    values: list[int] = []
     for name, value in (("n", n), ("g", g), ("d", d), ("c", c)):
         if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
             raise BaselineInputError(f"{name} must be a non-negative integer, got {value!r}")
@@ -92,21 +92,21 @@ def effectiveness(precision: float, recall: float, beta: float = 1.0) -> float:
     return 1.0 if denominator == 0 else 1.0 - numerator / denominator
 
 
-def absolute_precision(g_ret: float, g_exp: float, r: int) -> float:
+def absolute_precision(g_ret: float, g_exp: float | Fraction, r: int) -> float:
     """P_abs = (g_ret − g_exp) / r (Mehlitz et al., eq. 12); negative when random retrieval does better."""
     if r <= 0:
         raise BaselineInputError(f"absolute precision needs r > 0 retrieved documents, got {r}")
     return (g_ret - float(g_exp)) / r
 
 
-def absolute_recall(g_ret: float, g_exp: float, g: int) -> float:
+def absolute_recall(g_ret: float, g_exp: float | Fraction, g: int) -> float:
     """R_abs = (g_ret − g_exp) / g (Mehlitz et al., eq. 13)."""
     if g <= 0:
         raise BaselineInputError(f"absolute recall needs g > 0 relevant documents, got {g}")
     return (g_ret - float(g_exp)) / g
 
 
-def absolute_effectiveness(g_ret: float, g_exp: float, r: int, g: int, beta: float = 1.0) -> float:
+def absolute_effectiveness(g_ret: float, g_exp: float | Fraction, r: int, g: int, beta: float = 1.0) -> float:
     """E_abs = E(P_abs, R_abs) (Mehlitz et al., eq. 14); above 1 when random retrieval does better.
 
     Table II, scenario 1 (n = 100, g = 16, d = 12, reported E = 0.692 at β = 1 so g_ret = 0.308·28/2):

@@ -101,7 +101,8 @@ class Encoded:
         array-backed runs (:class:`~workbench.data.trec.ranked.RankedRun`) hold, encoded without building it."""
         import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
 
-        occurrences = [_Ranking(org) if isinstance(org, np.ndarray) else org.occurrences for org in organizations]
+        read = [_Ranking(org) if isinstance(org, np.ndarray) else org for org in organizations]
+        occurrences = [org if isinstance(org, _Ranking) else org.occurrences for org in read]
         lengths = np.fromiter((len(o.document) for o in occurrences), dtype=np.int64, count=len(occurrences))
         starts = np.r_[0, np.cumsum(lengths)]
         documents = np.concatenate([o.document for o in occurrences]) if occurrences else np.zeros(0, dtype=object)
@@ -115,12 +116,10 @@ class Encoded:
         return cls(np.asarray(names, dtype=object), codes.astype(compact),
                    np.concatenate([o.level for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
                    np.concatenate([o.cluster for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
-                   starts, np.array([len(o.level) if isinstance(o, _Ranking) else len(org.levels)
-                                     for o, org in zip(occurrences, organizations, strict=True)], dtype=np.int64),
-                   np.array([not isinstance(o, _Ranking) and org.finite
-                             for o, org in zip(occurrences, organizations, strict=True)], dtype=bool), overlapping,
-                   tuple(None if isinstance(o, _Ranking) else org.grades
-                         for o, org in zip(occurrences, organizations, strict=True)))
+                   starts, np.array([len(org.level) if isinstance(org, _Ranking) else len(org.levels) for org in read],
+                                    dtype=np.int64),
+                   np.array([not isinstance(org, _Ranking) and org.finite for org in read], dtype=bool), overlapping,
+                   tuple(None if isinstance(org, _Ranking) else org.grades for org in read))
 
     def organization(self, i: int) -> Organization:
         """Organization ``i`` again (its occurrences arrays cached as they were read)."""
@@ -130,7 +129,7 @@ class Encoded:
         in_levels = level < n_levels
         bounds = np.flatnonzero(np.diff(cluster[in_levels])) + 1 if in_levels.any() else np.zeros(0, np.int64)
         members = np.split(docs[in_levels], bounds) if in_levels.any() else []
-        levels = [[] for _ in range(n_levels)]
+        levels: list[list[frozenset[str]]] = [[] for _ in range(n_levels)]
         for first, group in zip(np.r_[0, bounds].tolist(), members, strict=False):
             levels[int(level[in_levels][first])].append(frozenset(group.tolist()))
         rest = frozenset(docs[~in_levels].tolist()) if self.finite[i] else None
@@ -174,7 +173,7 @@ def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setti
         if (n is None) != (wn is None):
             raise ParameterError(f"give both n and wn (the first n positions weigh wn), or neither; got n={n!r}, "
                                  f"wn={wn!r}", parameter="wn" if n is not None else "n")
-        constants.append(None if n is None else discount_constant(n, wn))
+        constants.append(None if n is None or wn is None else discount_constant(n, wn))
     out = np.zeros((len(settings), len(pairs), 4))
     if not len(pairs) or not settings:
         return out
@@ -231,7 +230,13 @@ def encoded_measure_values(encoded: Encoded, pairs: np.ndarray, measures: Mappin
     """:func:`measure_values` of the pairs (indices, n × 2) of organizations ``encoded``; ``organization`` as
     :func:`encoded_scores` takes it."""
     by_missing: dict[str, dict[Setting, list[str]]] = {}
+    field_of: dict[str, str] = {}
     for name, measure in measures.items():
+        field = measure.spec.field
+        if not is_rs_measure(measure) or field is None:
+            raise ParameterError(f"{name!r} is not one of R≺ S≺ R∼ S∼ F≺ F∼ (Amigó et al., SIGIR 2013)",
+                                 parameter="measures")
+        field_of[name] = field
         params = measure.params
         by_missing.setdefault(params["missing"], {}).setdefault((params["n"], params["wn"]), []).append(name)
     values = {}
@@ -242,7 +247,7 @@ def encoded_measure_values(encoded: Encoded, pairs: np.ndarray, measures: Mappin
             fields["f_priority"] = np.atleast_1d(f_alpha(fields["r_priority"], fields["s_priority"]))
             fields["f_relatedness"] = np.atleast_1d(f_alpha(fields["r_relatedness"], fields["s_relatedness"]))
             for name in names:
-                values[name] = fields[measures[name].spec.field]
+                values[name] = fields[field_of[name]]
     return values
 
 
@@ -464,9 +469,9 @@ class _Plane:
         levels, rx, ry = self.levels, self.rx, self.ry
         agree = np.zeros(len(rx))
         for p in self.large.tolist():
-            rows = slice(self.row_first[p], self.row_first[p + 1])
-            lower, upper = dominance_sums(rx[rows], ry[rows], level_weight[levels.inverse[rows]])
-            agree[rows] = lower[0] + upper[0]
+            span = slice(self.row_first[p], self.row_first[p + 1])
+            lower, upper = dominance_sums(rx[span], ry[span], level_weight[levels.inverse[span]])
+            agree[span] = lower[0] + upper[0]
         for rows, groups, slot, at, lower, higher in self.blocks:
             n_block, _, size_x = lower.shape
             weight = np.zeros((n_block, 1, size_x))

@@ -44,7 +44,7 @@ ones), output rest documents count as not returned.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -622,7 +622,7 @@ def rand(c: ClusterContingency) -> float:
     return rand_of(pair_counts(c))
 
 
-def rand_of(p: dict[str, float]) -> float:
+def rand_of(p: Mapping[str, float]) -> float:
     """The Rand index of the pair counts ``{"tp", "fp", "fn", "tn"}``."""
     total = sum(p.values())
     return 1.0 if total == 0 else (p["tp"] + p["tn"]) / total
@@ -633,7 +633,7 @@ def adjusted_rand(c: ClusterContingency) -> float:
     return adjusted_rand_of(pair_counts(c))
 
 
-def adjusted_rand_of(p: dict[str, float]) -> float:
+def adjusted_rand_of(p: Mapping[str, float]) -> float:
     """The adjusted Rand index of the pair counts ``{"tp", "fp", "fn", "tn"}``."""
     tp, fp, fn, tn = p["tp"], p["fp"], p["fn"], p["tn"]
     if fn == 0 and fp == 0:
@@ -646,7 +646,7 @@ def jaccard(c: ClusterContingency) -> float:
     return jaccard_of(pair_counts(c))
 
 
-def jaccard_of(p: dict[str, float]) -> float:
+def jaccard_of(p: Mapping[str, float]) -> float:
     """The pair-counting Jaccard coefficient of the pair counts ``{"tp", "fp", "fn", "tn"}``."""
     denom = p["tp"] + p["fp"] + p["fn"]
     return 1.0 if denom == 0 else p["tp"] / denom
@@ -664,7 +664,7 @@ def fowlkes_mallows(c: ClusterContingency, convention: str = "sklearn") -> float
     return fowlkes_mallows_of(pair_counts(c), convention)
 
 
-def fowlkes_mallows_of(p: dict[str, float], convention: str = "sklearn") -> float:
+def fowlkes_mallows_of(p: Mapping[str, float], convention: str = "sklearn") -> float:
     """Fowlkes–Mallows of the pair counts ``{"tp", "fp", "fn", "tn"}`` under ``convention``."""
     if convention not in FM_CONVENTIONS:
         raise ClusteringInputError(f"convention must be one of {', '.join(FM_CONVENTIONS)}, got {convention!r}")

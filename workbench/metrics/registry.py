@@ -27,11 +27,14 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.errors import ParameterError, ParameterTypeError, WorkbenchError
 from workbench.lazy import resolve
 from workbench.scalars import parse_scalar, plain_number
+
+if TYPE_CHECKING:
+    from workbench.model import Organization
 
 
 class UnknownMeasureError(WorkbenchError):
@@ -165,7 +168,7 @@ class MappingValue(tuple):
     ('{1:1,2:3}', {2: 3})
     """
 
-    def __new__(cls, pairs):
+    def __new__(cls, pairs: Mapping[Any, Any] | Iterable[tuple[Any, Any]]) -> MappingValue:
         return super().__new__(cls, sorted(dict(pairs).items()))
 
     def __str__(self) -> str:
@@ -329,7 +332,8 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
     """
     from workbench.metrics.summary import AGGREGATES
 
-    declared = {key: Choices(tuple(values)) for key, values in (choices or {}).items()}
+    declared: dict[str, Interval | Choices | Pairs] = {key: Choices(tuple(values))
+                                                      for key, values in (choices or {}).items()}
     declared.update(domains or {})
     parameters = {key: value if isinstance(value, Param) else Param(value, declared.get(key))
                   for key, value in (params or {}).items()}
@@ -500,11 +504,11 @@ class Measure:
             text += f"@{_format_value(params[self.spec.cutoff])}"
         return text
 
-    def compute(self, gold, output):
+    def compute(self, gold: Organization, output: Organization) -> Any:
         """The raw result of the spec's compute function (a float or a mapping)."""
         return self.spec.compute(gold, output, **self.params)
 
-    def pick(self, result) -> Any:
+    def pick(self, result: Any) -> Any:  # a float, or text for a measure declared returns="text"
         """The measure's value in a result of its compute function, as a float (as text for a measure declared
         ``returns="text"``); a value that is not a number (a custom measure returning text, None, a list) raises
         :class:`MeasureResultError`."""
@@ -520,7 +524,7 @@ class Measure:
                                  "its compute function must return a float (or a mapping holding one under its "
                                  "field)")
 
-    def __call__(self, gold, output) -> float:
+    def __call__(self, gold: Organization, output: Organization) -> float:
         return self.pick(self.compute(gold, output))
 
 
@@ -577,7 +581,7 @@ def _trec_eval_spelling(text: str) -> tuple[MeasureSpec | None, str]:
     as ``(spec, "@CUTOFF")`` for the suffix reader; ``(None, "")`` when the text is not such a spelling."""
     match = _TREC_EVAL_CUTOFF.fullmatch(text)
     spec = _BY_NAME.get(match.group("base")) if match else None
-    if spec is None or spec.cutoff is None:
+    if match is None or spec is None or spec.cutoff is None:
         return None, ""
     return spec, "@" + match.group("cutoff")
 
@@ -721,7 +725,8 @@ def with_defaults(measure: str | Measure, **values: Any) -> Measure:
 
 
 
-def evaluate(gold, output, measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
+def evaluate(gold: Organization, output: Organization,
+             measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
     """Score one topic: ``{name as given: value}``. Measures that share a computation share one call; a
     single name (``"AP"``) is one measure.
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -675,7 +676,8 @@ class _PartnerGrid:
         v of N·P(u ≻ v)·w over v's x levels below u's q-th level; with ``upward``, N·P(v ≻ u)·w over those
         above u's q-th level from the top (columns in descending order of levels)."""
         (n, n_x), n_g, p, r = a.shape, g.shape[1], self.p, self.r
-        side = "left" if upward else "right"  # partners strictly below the cut (or at and below)
+        # partners strictly below the cut (or at and below)
+        side: Literal["left", "right"] = "left" if upward else "right"
         bounds = (np.c_[np.searchsorted(self.x_levels, a, side), np.full(n, len(self.x_levels))],
                   np.c_[np.searchsorted(self.g_levels, g, side), np.full(n, len(self.g_levels))])
         strides = np.cumprod((1,) + self.shape[:0:-1])[::-1]

@@ -14,6 +14,7 @@ the reading the documentation's page ``docs/rs-engine.md`` writes out. Table 9 o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,7 +62,7 @@ class RSScores:
 
 
 # --------------------------------------------------------------------------------------------- weights
-def position_weights(level_sizes: list[int], c: float) -> tuple[np.ndarray, float]:
+def position_weights(level_sizes: Sequence[int] | np.ndarray, c: float) -> tuple[np.ndarray, float]:
     """Per-level occurrence weight under the 1/x² discount and the weight of the unlimited tail.
 
     Eq. 2: the n_= occurrences of a level with n_> occurrences above share the interval
@@ -196,7 +197,7 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
         side = "gold" if not gold.finite else "output"
         raise ParameterError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
                              "(Amigó et al., SIGIR 2013, eqs. 1–2; Table 9 uses n=10, wn=0.8)", parameter="n")
-    c = None if n is None else discount_constant(n, wn)
+    c = None if n is None or wn is None else discount_constant(n, wn)
     coded_gold, coded_output, names = _coded_pair(gold, output)
     n_docs = len(names)
     (r_out, r_gold), (s_gold, s_out) = aligned_views(coded_gold, coded_output, n_docs, missing)

@@ -21,9 +21,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from workbench.model.errors import OrganizationError
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
 
 _LEXEME = re.compile(r"""
       (?P<space>[\s,]+)
@@ -116,7 +120,8 @@ def _grade(line_no: int, match: re.Match) -> float:
     return grade
 
 
-def parse_organization(text: str):
+def parse_organization(text: str) -> tuple[tuple[tuple[frozenset[str], ...], ...], frozenset[str] | None,
+                                            tuple[float, ...] | None]:
     """Parse the notation into (levels, rest, grades); ``rest`` is None for an unlimited tail, ``grades``
     None when no level carries a ``[grade]``."""
     if not isinstance(text, str):
@@ -131,11 +136,14 @@ def parse_organization(text: str):
         start = head or grade_match
         tokens = _tokens(line, line_no, start.end() if start else 0)
         first = next(tokens, None)
-        if first is None and not start:
+        if first is not None:
+            where = (first[0], first[2])
+        elif start is not None:  # a line of a head alone
+            where = (start.start() + 1, start.group().strip())
+        else:
             continue
         if rest is not None:
-            col, _, token = first or (start.start() + 1, "doc", start.group().strip())
-            raise OrganizationError("'rest:' must be the last line", line=line_no, column=col, token=token)
+            raise OrganizationError("'rest:' must be the last line", line=line_no, column=where[0], token=where[1])
         if head:
             rest_docs: dict[str, int] = {}
             for col, kind, token in ([first] if first else []) + list(tokens):
@@ -161,7 +169,8 @@ def parse_organization(text: str):
     if any(g is None for g in grades) and any(g is not None for g in grades):
         line_no = next(i for i, g in enumerate(grades, start=1) if g is None)
         raise OrganizationError("either every level has a [grade] or none has", line=line_no)
-    return tuple(levels), rest, (tuple(grades) if grades and grades[0] is not None else None)
+    graded = tuple(g for g in grades if g is not None)  # every level's grade, or none (checked above)
+    return tuple(levels), rest, (graded if graded else None)
 
 
 def format_id(doc: str) -> str:
@@ -178,7 +187,8 @@ def format_id(doc: str) -> str:
                          else json.dumps(c)[1:-1] for c in doc) + '"'
 
 
-def format_organization(levels, rest, grades, sort_key: Callable[[str], object]) -> str:
+def format_organization(levels: Iterable[Iterable[frozenset[str]]], rest: Iterable[str] | None,
+                        grades: Iterable[float] | None, sort_key: Callable[[str], SupportsRichComparison]) -> str:
     """Write levels and rest in the notation; singletons are written bare, members in ``sort_key`` order."""
     def cluster_text(cluster: frozenset[str]) -> str:
         members = [format_id(doc) for doc in sorted(cluster, key=sort_key)]

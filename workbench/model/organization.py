@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from workbench.model.notation import format_organization, parse_organization
 
 if TYPE_CHECKING:
     import pandas as pd
+    from _typeshed import ConvertibleToFloat
 
 Cluster = frozenset[str]
 Level = tuple[Cluster, ...]
@@ -231,7 +232,7 @@ class Organization:
         """
         import pandas as pd
 
-        rows = [
+        rows: list[tuple[str, int | None, int | None]] = [
             (doc, li, ci)
             for li, level in enumerate(self.levels, start=1)
             for ci, cluster in enumerate(level, start=1)
@@ -287,7 +288,10 @@ class Organization:
         return cls(levels, frozenset(rest) if finite else None)
 
 
-def _id_list(ids, what: str) -> list:
+_Item = TypeVar("_Item")  # a document id, or a cluster of them
+
+
+def _id_list(ids: Iterable[_Item], what: str) -> list[_Item]:
     """``ids`` as a list; a bare string is refused rather than read as its characters, and so is what is not
     iterable."""
     if isinstance(ids, str | bytes):
@@ -297,14 +301,14 @@ def _id_list(ids, what: str) -> list:
         return list(ids)
     except TypeError:
         raise OrganizationError(f"{what} must be a collection of document ids, got {type(ids).__name__}") from None
-def _members(cluster, level: int):
+def _members(cluster: Iterable[str], level: int) -> Iterable[str]:
     if isinstance(cluster, str):
         raise OrganizationError(f"level {level}: a cluster is a set of document ids, got the string {cluster!r} "
                                 f"(write {{{cluster!r}}})", line=level, token=cluster)
     return cluster
 
 
-def _grade(value, level: int) -> float:
+def _grade(value: ConvertibleToFloat, level: int) -> float:
     try:
         grade = float(value)
     except (TypeError, ValueError):

@@ -188,13 +188,14 @@ def _check_pairs(constraint: Constraint, scorer: _Scorer, *, random_cases: int,
         text = run(case)
         if text is not None:
             return Finding(False, text, finding.cases, finding.undefined)
-    for _ in range(random_cases if constraint.random else 0):
-        case = constraint.random(rng)
-        if case is None:
-            continue
-        text = run(case)
-        if text is not None and (smallest is None or case.size < smallest[0]):
-            smallest = (case.size, text)
+    if constraint.random is not None:
+        for _ in range(random_cases):
+            drawn = constraint.random(rng)
+            if drawn is None:
+                continue
+            text = run(drawn)
+            if text is not None and (smallest is None or drawn.size < smallest[0]):
+                smallest = (drawn.size, text)
     if smallest is not None:
         return Finding(False, smallest[1], finding.cases, finding.undefined)
     return finding

@@ -3,6 +3,7 @@ non-informativeness properties and absolute weighting, over contingencies (TP, F
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterator
@@ -82,6 +83,10 @@ def _inputs(limit: int) -> Iterator[tuple[int, int]]:
             yield total, relevant
 
 
+def _pair(gold: Organization, output: Organization) -> str:
+    return f"{_show(gold, 'gold')}\n{_show(output, 'output')}"
+
+
 def _fixed_quality(constraint: Constraint, scorer: _Scorer, *, random_cases: int,
                    rng: np.random.Generator) -> Finding:
     """Every non-informative output, of any input, gets one and the same score."""
@@ -94,8 +99,7 @@ def _fixed_quality(constraint: Constraint, scorer: _Scorer, *, random_cases: int
     for total, relevant in inputs:
         for cell in _non_informative(total, relevant):
             gold, output = _filtering(*cell)
-            value = _score(scorer, constraint.name, gold, output,
-                           lambda g=gold, o=output: f"{_show(g, 'gold')}\n{_show(o, 'output')}")
+            value = _score(scorer, constraint.name, gold, output, functools.partial(_pair, gold, output))
             finding.cases += 1
             if math.isnan(value):
                 finding.undefined += 1
@@ -164,16 +168,18 @@ def _absolute_weighting(constraint: Constraint, scorer: _Scorer, *, random_cases
             signs[value] = {0 if abs(d) <= TOLERANCE else int(np.sign(d)) for d in differences if not math.isnan(d)}
         values = sorted(signs)
         decided = [signs[v] for v in values]
-        if decided and all(len(s) == 1 and 0 not in s for s in decided):
+        if not decided:
+            reasons.append(f"{key}: the measure rejects every value tried")
+        elif all(len(s) == 1 and 0 not in s for s in decided):
             flips = sum(a != b for a, b in itertools.pairwise(decided))
             if flips == 1:
                 return Finding(True, "", total_cases)
             reasons.append(f"{key}: adding one relevant and one irrelevant item always "
                            f"{'raises' if decided[0] == {1} else 'lowers'} the score for {key} in {values}")
         else:
-            mixed = next((v for v in values if len(signs[v]) != 1 or 0 in signs[v]), None)
+            mixed = next(v for v in values if len(signs[v]) != 1 or 0 in signs[v])
             reasons.append(f"{key}={mixed}: adding one relevant and one irrelevant item helps, hurts or ties "
-                           f"depending on S and the input ({sorted(signs.get(mixed, ()))})")
+                           f"depending on S and the input ({sorted(signs[mixed])})")
     if skipped:
         reasons.append(f"values the measure rejects, skipped: {', '.join(skipped)}")
     return Finding(False, "; ".join(reasons), total_cases)

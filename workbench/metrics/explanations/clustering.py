@@ -30,7 +30,7 @@ a document in several is listed with all of them.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -118,11 +118,10 @@ def _entropy_parts(c, parts: tuple[str, ...]):
     """The rows of MI, H(C), H(K) (and E[MI]) over the items of the flat contingency; None with overlap."""
     import pandas as pd
 
-    cells = kernels.flat_cells(c)
-    if cells is None:
+    cells, table = kernels.flat_cells(c), kernels._flat_table(c)
+    if cells is None or table is None:  # both None together: an overlap
         return None, {}
     documents, rows, columns = cells
-    table = kernels._flat_table(c)
     n = float(table.sum())
     names = np.asarray(c.documents, dtype=object)[documents]
     clusters, classes = _labels(c.output, "C")[documents], _labels(c.gold, "G")[documents]
@@ -197,7 +196,7 @@ FORMULAS = {
 }
 
 
-def _combiner(name: str, params: dict, c) -> callable:
+def _combiner(name: str, params: dict, c) -> Callable[[Mapping[str, float]], float]:
     """The measure's own function of its parts (and its limits where the kernel answers before computing)."""
     alpha, beta = params.get("alpha", 0.5), params.get("beta", 1.0)
     method = params.get("average_method", "arithmetic")

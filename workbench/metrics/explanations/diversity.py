@@ -35,6 +35,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from workbench.metrics.explanations.core import MeasureExplanation
+from workbench.metrics.ranking.declare import SubtopicMeasure
 from workbench.metrics.ranking.diversity import (
     SubtopicTable,
     ideal_ranking,
@@ -67,7 +68,8 @@ class _Found:
     judged index ``judged_at`` (−1: not judged), ``run_rank[q, j]`` (the rank of judged document j in row q's
     ranking, −1: not retrieved), and the judged documents and subtopics flattened with their row offsets."""
 
-    def __init__(self, table: SubtopicTable, ranked: Sequence[Sequence[str]]) -> None:
+    def __init__(self, table: SubtopicTable, ranked: Sequence[Sequence[str]], documents: Sequence[Sequence[str]],
+                 subtopic_names: Sequence[Sequence[str]]) -> None:
         import pandas as pd
 
         n_rows = table.grades.shape[0]
@@ -76,8 +78,8 @@ class _Found:
         starts = np.concatenate(([0], np.cumsum(lengths)))
         self.ranks = np.arange(int(starts[-1])) - np.repeat(starts[:-1], lengths)
         self.ranked = _objects([doc for q in range(n_rows) for doc in list(ranked[q])[:int(lengths[q])]])
-        counts = [len(documents) for documents in table.documents]
-        self.judged = _objects([doc for documents in table.documents for doc in documents])
+        counts = [len(row) for row in documents]
+        self.judged = _objects([doc for row in documents for doc in row])
         self.judged_offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         judged_rows = np.repeat(np.arange(n_rows), counts)
         index = pd.MultiIndex.from_arrays([judged_rows, self.judged])
@@ -87,8 +89,8 @@ class _Found:
         self.run_rank = np.full(table.tiebreak.shape, -1, dtype=np.int64)
         hit = self.judged_at >= 0
         self.run_rank[self.rows[hit], self.judged_at[hit]] = self.ranks[hit]
-        self.subtopics = _objects([name for names in table.subtopic_names for name in names])
-        self.subtopic_offsets = np.concatenate(([0], np.cumsum([len(n) for n in table.subtopic_names])))
+        self.subtopics = _objects([name for names in subtopic_names for name in names])
+        self.subtopic_offsets = np.cumsum([0] + [len(names) for names in subtopic_names])
 
 
 def _objects(values: list) -> np.ndarray:
@@ -104,7 +106,7 @@ def _gather(array: np.ndarray, q: np.ndarray, r: np.ndarray, s: np.ndarray, wher
     return out
 
 
-def _strings(values: list):
+def _strings(values: np.ndarray):
     """A column of strings (None: missing) backed by Arrow, as the ranking explanations' documents are."""
     import pandas as pd
     import pyarrow as pa
@@ -122,16 +124,19 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
 
     measure = parse(measure)
     spec, params = measure.spec, measure.params
+    kernel = spec.compute
+    if not isinstance(kernel, SubtopicMeasure):
+        raise RankingInputError(f"{measure} is not a diversity measure: a subtopic table cannot explain it")
     if table.documents is None or table.subtopic_names is None:
         raise RankingInputError("a subtopic table explained needs the names of its documents and subtopics "
                                 "(SubtopicTable.from_rows or workbench.data.trec.subtopic_table give them)")
-    values = spec.compute.score(table, **params)  # the kernel, as evaluate scores
+    values = kernel.score(table, **params)  # the kernel, as evaluate scores
     rel = params.get("rel", 1.0)
     relevant = table.relevant(rel)
     terms_of = declared_terms(spec)  # the declaration's (workbench.metrics.ranking.measures.diversity)
     terms = terms_of(table, relevant, **params)
     n_rows, width, n_sub = table.grades.shape
-    found = _Found(table, ranked)
+    found = _Found(table, ranked, table.documents, table.subtopic_names)
     ideal_relevant, ideal_position = _ideal_relevance(table, terms.ideal_alpha, rel, found.run_rank)
     ideal = terms_of(table, ideal_relevant, **params).contribution
     shape = (n_rows, width, n_sub)
@@ -162,7 +167,7 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
     retrieved_pair, missed_pair = here & (s >= 0), ~here
     grade[retrieved_pair] = table.grades[q[retrieved_pair], r[retrieved_pair], s[retrieved_pair]]
     grade[missed_pair] = table.judged[q[missed_pair], j[missed_pair], s[missed_pair]]
-    subtopic_names = np.append(found.subtopics, None)
+    subtopic_names = _objects([*found.subtopics, None])
     subtopic_of = subtopic_names[np.where(s >= 0, found.subtopic_offsets[q] + s, len(found.subtopics))]
     here = r >= 0
     pair = here & (s >= 0)

@@ -143,8 +143,8 @@ def explain_filtering(gold: Organization, output: Organization, measure: str | M
     c = kernels.contingency(gold, output)
     e = kernels.estimates(c, smoothing)
     counts = {"TP": c.tp, "FP": c.fp, "FN": c.fn, "TN": c.tn}
-    documents, outcome = outcomes(gold, output)
-    outcome = np.asarray(outcome, dtype=object)
+    documents, labels = outcomes(gold, output)
+    outcome = np.asarray(labels, dtype=object)
     gold_side = np.where(np.isin(outcome, ("TP", "FN")), "positive", "negative")
     output_side = np.where(np.isin(outcome, ("TP", "FP")), "positive", "negative")
     shares = {part: _share(counts, part, smoothing) for part in ESTIMATES}
@@ -209,5 +209,6 @@ def explain_filtering(gold: Organization, output: Organization, measure: str | M
     def combine(given: Mapping[str, float]) -> float:
         return float(function(_with(e, given), **params))
 
-    formula = f"{name} of {', '.join(parts)} ({function.__doc__.splitlines()[0]})"
+    summary = (function.__doc__ or function.__name__).splitlines()[0]  # python -OO strips the docstrings
+    formula = f"{name} of {', '.join(parts)} ({summary})"
     return MeasureExplanation(str(measure), score, frame, values, formula, HOW[name], combine)

@@ -41,7 +41,8 @@ from typing import Any
 import numpy as np
 
 from workbench.metrics.explanations.core import MeasureExplanation
-from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents
+from workbench.metrics.ranking.declare import TableMeasure
+from workbench.metrics.ranking.table import GainTable, RankingInputError, judgements_of, ranked_documents
 from workbench.metrics.registry import Measure, declared_terms, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization, natural_key
@@ -135,13 +136,18 @@ def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
     measure = parse(measure)
     spec, params = measure.spec, measure.params
     judged_only = bool(params.pop("judged_only", False))
-    values = spec.compute.score(table, judged_only=judged_only, **params)  # the kernel, as evaluate scores
+    kernel = spec.compute
+    if not isinstance(kernel, TableMeasure):
+        raise RankingInputError(f"{measure} is not a measure of a ranking's gains: a gain table cannot explain it")
+    values = kernel.score(table, judged_only=judged_only, **params)  # the kernel, as evaluate scores
     scored = table.judged_only() if judged_only else table
     terms_of = declared_terms(spec)  # the declaration's terms (workbench.metrics.ranking.measures)
     terms = terms_of(scored, **params)
     ideal = terms_of(_ideal(table), **params)
     n_rows, width = table.gains.shape
     full = (n_rows, width) if (table.num_ret == width).all() and not (judged_only and scored is not table) else None
+    row: np.ndarray
+    column: np.ndarray
     if full:  # every ranking as long as the table: the entries are the matrices read row by row
         row, column = np.repeat(np.arange(n_rows, dtype=np.int32), width), np.tile(np.arange(width, dtype=np.int32),
                                                                                    n_rows)

@@ -20,7 +20,11 @@ from workbench.metrics.ranking.table import GainTable
 
 def _c_gain_order(entries: list[tuple[float, float, int]]) -> list[tuple[float, float, int]]:
     """trec_eval's gain table sorted as its qsort comparator does: by (int)(gain₁ − gain₂)."""
-    return sorted(entries, key=functools.cmp_to_key(lambda x, y: int(x[1] - y[1])))
+    return sorted(entries, key=functools.cmp_to_key(_c_gain_compare))
+
+
+def _c_gain_compare(x: tuple[float, float, int], y: tuple[float, float, int]) -> int:
+    return int(x[1] - y[1])
 
 
 def level_counts(table: GainTable, row: int) -> dict[float, int]:
@@ -44,7 +48,7 @@ def gain_tables(table: GainTable, gains: Mapping[float, float] | Iterable[tuple[
     mapping = {float(level): float(gain) for level, gain in pairs}
     mapped = np.where(table.judged, table.gains, np.nan)
     retrieved = np.zeros_like(table.gains)
-    ideal_rows = []
+    ideal_rows: list[list[float]] = []
     for row in range(table.gains.shape[0]):
         counts = level_counts(table, row)
         top = max((lv for lv, n in counts.items() if n > 0), default=0.0)
@@ -74,8 +78,8 @@ def gain_tables(table: GainTable, gains: Mapping[float, float] | Iterable[tuple[
                                   np.where(np.arange(values.size) < table.num_ret[row], outside, 0.0))
     width = max((len(r) for r in ideal_rows), default=0)
     ideal = np.zeros((len(ideal_rows), width))
-    for i, row in enumerate(ideal_rows):
-        ideal[i, :len(row)] = row
+    for i, sequence in enumerate(ideal_rows):
+        ideal[i, :len(sequence)] = sequence
     return retrieved, ideal
 
 

@@ -255,7 +255,8 @@ def count_preferences(groups, subgroups, levels, ranks, num_judged: int, num_jud
         return np.array(list(values), dtype=np.int64)
 
     a1, a2, a3, a4, a5 = (column(g.areas[i] for g in found) for i in range(5))
-    return PreferenceCounts(a1, a2 + a1, a3, a4 + a3, a5, *(column(g.rel[i] for g in found) for i in range(4)),
+    rel, rel_ret, nonrel, nonrel_ret = (column(g.rel[i] for g in found) for i in range(4))
+    return PreferenceCounts(a1, a2 + a1, a3, a4 + a3, a5, rel, rel_ret, nonrel, nonrel_ret,
                             column(g.recounted for g in found).reshape(-1, 2),
                             column(g.recounted_ret for g in found).reshape(-1, 2), counts, int(num_judged_ret),
                             np.array([g.beyond for g in found], dtype=bool).reshape(-1, 2))

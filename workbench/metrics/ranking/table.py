@@ -214,12 +214,12 @@ class GainTable:
                    topics: Sequence[str] = ()) -> GainTable:
         """Rows of retrieved gains (rank order) and of judged gains (any order, zeros allowed); every
         retrieved document counts as judged."""
-        gains, judged = [list(map(float, g)) for g in gains], [list(map(float, j)) for j in judged]
-        if len(gains) != len(judged):
-            raise RankingInputError(f"{len(gains)} gain rows but {len(judged)} judged rows")
-        ideal = [sorted((g for g in row if g > 0), reverse=True) for row in judged]
-        return cls(_pad(gains), _pad(ideal), tuple(topics), num_ret=np.array([len(g) for g in gains], int),
-                   n_judged=np.array([len(j) for j in judged], int))
+        gain_rows, judged_rows = [list(map(float, g)) for g in gains], [list(map(float, j)) for j in judged]
+        if len(gain_rows) != len(judged_rows):
+            raise RankingInputError(f"{len(gain_rows)} gain rows but {len(judged_rows)} judged rows")
+        ideal = [sorted((g for g in row if g > 0), reverse=True) for row in judged_rows]
+        return cls(_pad(gain_rows), _pad(ideal), tuple(topics), num_ret=np.array([len(g) for g in gain_rows], int),
+                   n_judged=np.array([len(j) for j in judged_rows], int))
 
     @classmethod
     def from_organizations(cls, gold: Organization, output: Organization) -> GainTable:
@@ -237,7 +237,10 @@ class GainTable:
                              topics: Sequence[str] = ()) -> GainTable:
         """One row per ``(judgements {doc: grade}, ranked documents)`` pair: a document is judged when it has
         a grade (:meth:`from_entries` reads the flat arrays)."""
-        ranked_rows, found, judged_rows, grades = [], [], [], []
+        ranked_rows: list[int] = []
+        found: list[float] = []
+        judged_rows: list[int] = []
+        grades: list[float] = []
         for row, (judged, ranked) in enumerate(rows):
             ranked_rows.extend([row] * len(ranked))
             found.extend(judged.get(doc, math.nan) for doc in ranked)
@@ -440,7 +443,7 @@ def first_true(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Index of the first True per row, and whether there is one."""
     if mask.shape[1] == 0:
         return np.zeros(mask.shape[0], dtype=int), np.zeros(mask.shape[0], dtype=bool)
-    return mask.argmax(axis=1), mask.any(axis=1)
+    return mask.argmax(axis=1), np.any(mask, axis=1)
 
 
 def check_cutoff(k: object, name: str) -> None:

@@ -192,7 +192,7 @@ def interpolated_precision(table: GainTable, recall: float = 0.0, rel: float = 1
     return interpolated_precisions(table, (recall,), rel)[:, 0]
 
 
-def eleven_point_average(table: GainTable, recalls: Iterable[float] = tuple(i / 10 for i in range(11)),
+def eleven_point_average(table: GainTable, recalls: Iterable[float] = curves.ELEVEN_POINTS,
                          rel: float = 1.0) -> np.ndarray:
     """Mean of :func:`interpolated_precision` over the recall levels (trec_eval ``11pt_avg``); NaN, as
     trec_eval, for an empty ranking."""
