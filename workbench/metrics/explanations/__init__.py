@@ -8,6 +8,8 @@ Each registered measure records how it is explained (:func:`workbench.metrics.re
 * clustering measures per item, or through their parts (:mod:`~workbench.metrics.explanations.clustering`);
 * filtering measures per outcome (TP, FP, FN, TN), or through their parts
   (:mod:`~workbench.metrics.explanations.filtering`);
+* classification measures per item (ICM with its information terms), or through their parts
+  (:mod:`~workbench.metrics.explanations.classification`);
 * R≺ S≺ R∼ S∼ per occurrence (:mod:`workbench.metrics.explain`), F≺ F∼ through them
   (:mod:`~workbench.metrics.explanations.organization`); the baselines of Mehlitz et al. per retrieved document
   (:mod:`~workbench.metrics.explanations.baselines`).
@@ -26,10 +28,19 @@ from __future__ import annotations
 
 from workbench.metrics.explain import ExplainError, Explanation
 from workbench.metrics.explain import explain as explain_rs
-from workbench.metrics.explanations import baselines, clustering, diversity, filtering, organization, ranking
+from workbench.metrics.explanations import (
+    baselines,
+    classification,
+    clustering,
+    diversity,
+    filtering,
+    organization,
+    ranking,
+)
 from workbench.metrics.explanations.core import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
 from workbench.metrics.registry import Measure, explains, explanation_of, parse
 from workbench.model import Organization
+from workbench.model.labelling import Labelling
 
 __all__ = ["DocumentNotExplainedError", "ExplainError", "Explanation", "MeasureExplanation", "PartNotFoundError",
            "explain"]
@@ -48,9 +59,9 @@ def explain(gold: Organization, output: Organization, measure: str | Measure | N
     measure = parse(measure)
     explainer, _ = explanation_of(measure)
     for side, value in (("gold", gold), ("output", output)):
-        if not isinstance(value, Organization):
-            raise ExplainError(f"{side} must be an Organization (Organization.parse, from_ranking, ...), got "
-                               f"{type(value).__name__}")
+        if not isinstance(value, Organization | Labelling):
+            raise ExplainError(f"{side} must be an Organization (Organization.parse, from_ranking, ...) or a "
+                               f"Labelling (classification), got {type(value).__name__}")
     return explainer(gold, output, measure)
 
 
@@ -61,6 +72,7 @@ for _name in diversity.TERMS:
     explains(_name, diversity.explain_diversity, diversity.HOW)
 for _module, _explainer in ((clustering, clustering.explain_clustering), (filtering, filtering.explain_filtering),
                             (organization, organization.explain_organization),
+                            (classification, classification.explain_classification),
                             (baselines, baselines.explain_baseline)):
     for _name, _how in _module.HOW.items():
         explains(_name, _explainer, _how)
