@@ -484,3 +484,31 @@ def test_measure_listing_and_spellings():
     with pytest.raises(wb.UnknownMeasureError, match="parameter alpha must be in"):
         wb.parse_measure("FMeasure(alpha=2)")
     assert pd.isna(evaluate(mono("1: A", gold=True), mono("1: A"), "ICM-Norm")["ICM-Norm"])  # ICM(g,g) = 0
+
+
+# ------------------------------------------------------------------------------------- the editor and notebook 08
+def test_the_labelling_editor_scores_each_edit_and_keeps_the_last_valid_labelling():
+    from workbench.widgets.labelling import LabellingEditor
+
+    editor = LabellingEditor("1: A\n2: A\n3: B", "1: A\n2: B", ["Acc", "ICM", "MAE"])
+    assert "<td>0.3333</td>" in editor.scores.value and "MAE is defined for soft-label" in editor.scores.value
+    editor.areas["output"].value = "1: A\n2: A\n3: B"  # as the front end sets it
+    assert "<td>1.0000</td>" in editor.scores.value and "IC(union)" in editor.rows.value
+    editor.areas["gold"].value = "1: A\n1: B"
+    assert "given again (first on line 1)" in editor.notes["gold"].value
+    assert "<td>1.0000</td>" in editor.scores.value  # the last valid gold stays in force
+
+
+@pytest.mark.slow
+def test_notebook_08_shows_where_the_measures_part_and_the_live_editor():
+    from tests.test_notebooks import executed, outputs
+
+    notebook, _ = executed("08_classification.ipynb")
+    shown = outputs(notebook)
+    errors = [o for o in shown if o.output_type == "error"]
+    assert not errors, errors
+    text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in shown)
+    assert "PyEvALL's test files fetched" in text or "offline (" in text
+    assert "SYS5: ICM = 0.246" in text and "SYS2: ICM = 0.925" in text and "ICM vs Acc: Kendall's τ" in text
+    assert "{'Acc': 0.8, 'FMeasure': 0.6, 'ICM': 1.341, 'ICM-Norm': 0.816}" in text
+    assert sum("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in shown) == 1

@@ -234,5 +234,29 @@ def test_icm_norm_of_a_gold_without_information_is_undefined_where_pyevall_divid
         "ICM-Norm(alpha_1=1, alpha_2=1, beta=2)"])
 
 
+def test_pyevalls_icm_carries_class_probabilities_from_one_test_case_to_the_next(tmp_path):
+    """Why the oracle scores one test case at a time: in one PyEvALL file, test case T2's output names A, a class
+    of T1's gold only; PyEvALL gives A T1's probability (2/3) instead of T2's 1/|G|. Each topic here reads its own
+    gold, as PyEvALL does with the test case alone."""
+    pytest.importorskip("pyevall", reason="PyEvALL is not installed")
+    from pyevall.evaluation import PyEvALLEvaluation
+
+    from tests.pyevall_oracle import scores
+
+    gold = {"T1": {"1": "A", "2": "A", "3": "B"}, "T2": {"1": "C", "2": "C", "3": "D"}}
+    output = {"T1": {"1": "A"}, "T2": {"1": "A"}}
+    for name, values in (("gold", gold), ("output", output)):
+        (tmp_path / f"{name}.json").write_text(json.dumps([{"test_case": tc, "id": i, "value": v} for tc, items in
+                                                           values.items() for i, v in items.items()]))
+    report = PyEvALLEvaluation().evaluate(str(tmp_path / "output.json"), str(tmp_path / "gold.json"), ["ICM"],
+                                          log_level="none").report
+    together = report["metrics"]["ICM"]["results"]["test_cases"][1]["average"]
+    alone = scores(gold["T2"], output["T2"], ["ICM"])["ICM"]["average"]
+    mine = evaluate(Labelling.of(gold["T2"], gold=True), Labelling.of(output["T2"]), "ICM")["ICM"]
+    log = math.log2
+    assert alone == pytest.approx(mine) == pytest.approx((-(log(3) + log(1.5)) - log(1.5) - log(3)) / 3)
+    assert together == pytest.approx((-(log(1.5) + log(1.5)) - log(1.5) - log(3)) / 3)
+
+
 if __name__ == "__main__":
     record()

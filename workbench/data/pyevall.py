@@ -10,7 +10,10 @@ content, its classes the macro averages) and averages the test cases, which is w
 topics: ``read_pyevall_campaign(gold, outputs).evaluate(measures)`` gives one row per (system, test case), and
 :func:`~workbench.data.campaign.means` the average over test cases. Each output file is a system (named by its
 file's stem unless given as ``{system: path}``); a test case an output lacks is a missing topic (the campaign's
-``missing_topics`` policy), and an item of a test case that the output leaves out is unanswered.
+``missing_topics`` policy), and an item of a test case that the output leaves out is unanswered. (PyEvALL 0.2.11
+reuses one metric object over the test cases of a file, so that ICM's class probabilities of one test case stay
+for the next: a class a test case's gold lacks takes an earlier test case's probability. Here each topic's
+information content comes from its own gold only, as PyEvALL gives it for a file of one test case.)
 
 Validation (PyEvALL's rules, every refusal a :class:`~workbench.model.labelling.LabellingError` naming the file,
 the line and the item):
