@@ -486,7 +486,7 @@ def test_measure_listing_and_spellings():
     assert pd.isna(evaluate(mono("1: A", gold=True), mono("1: A"), "ICM-Norm")["ICM-Norm"])  # ICM(g,g) = 0
 
 
-# ------------------------------------------------------------------------------------- the editor and notebook 08
+# ------------------------------------------------------------------------------------------------- the editor
 def test_the_labelling_editor_scores_each_edit_and_keeps_the_last_valid_labelling():
     from workbench.widgets.labelling import LabellingEditor
 
@@ -498,17 +498,3 @@ def test_the_labelling_editor_scores_each_edit_and_keeps_the_last_valid_labellin
     assert "given again (first on line 1)" in editor.notes["gold"].value
     assert "<td>1.0000</td>" in editor.scores.value  # the last valid gold stays in force
 
-
-@pytest.mark.slow
-def test_notebook_08_shows_where_the_measures_part_and_the_live_editor():
-    from tests.test_notebooks import executed, outputs
-
-    notebook, _ = executed("08_classification.ipynb")
-    shown = outputs(notebook)
-    errors = [o for o in shown if o.output_type == "error"]
-    assert not errors, errors
-    text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in shown)
-    assert "PyEvALL's test files fetched" in text or "offline (" in text
-    assert "SYS5: ICM = 0.246" in text and "SYS2: ICM = 0.925" in text and "ICM vs Acc: Kendall's τ" in text
-    assert "{'Acc': 0.8, 'FMeasure': 0.6, 'ICM': 1.341, 'ICM-Norm': 0.816}" in text
-    assert sum("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in shown) == 1

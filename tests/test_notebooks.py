@@ -102,3 +102,14 @@ def test_the_comparison_notebook_inspects_two_real_runs_and_reads_the_measures_f
     text = "".join(o.get("text", "") for o in shown if o.output_type == "stream")
     assert "100 topics, runs: UIUC03Rd1, aplrob03a, humR03dc, pircRBa1, uwmtCR0" in text
     assert "RR       earns 83% of its score at rank 1" in text and "AP       earns 9% of its score at rank 1" in text
+
+
+@pytest.mark.slow
+def test_notebook_08_shows_where_the_classification_measures_part_and_the_live_editor():
+    notebook, _ = executed("08_classification.ipynb")
+    shown = outputs(notebook)
+    text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in shown)
+    assert "PyEvALL's test files fetched" in text or "offline (" in text  # the sample, or the copy shipped
+    assert "SYS5: ICM = 0.246" in text and "SYS2: ICM = 0.925" in text and "ICM vs Acc: Kendall's τ" in text
+    assert "{'Acc': 0.8, 'FMeasure': 0.6, 'ICM': 1.341, 'ICM-Norm': 0.816}" in text
+    assert sum("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in shown) == 1
