@@ -131,6 +131,34 @@ def test_cem_by_hand():
         (-LOG((0.5 + 1) / 2) + 2) / 4)  # numeric labels order themselves; the miss keeps prox(3, 1), the hit 2 bits
 
 
+def brute_force_cem(gold: dict, output: dict, order: list[str]) -> float:
+    """CEM^ORD item by item, counting the gold's items between two classes one by one (the reading of the
+    public implementation hovinh/closeness-evaluation-measure, src/CEM.py: half the output's class, every class
+    strictly between, all of the gold's)."""
+    n = len(gold)
+    count = {c: sum(v == c for v in gold.values()) for c in order}
+
+    def prox(a: str, b: str) -> float:
+        low, high = sorted((order.index(a), order.index(b)))
+        between = sum(count[c] for c in order[low + 1:high])
+        mass = count[a] / 2 + (between + count[b] if a != b else 0)
+        return -LOG(mass / n)
+
+    kept = sum(prox(output[item], gold[item]) for item in gold if output.get(item))
+    return kept / sum(prox(gold[item], gold[item]) for item in gold)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_cem_equals_the_item_by_item_reading(data):
+    order = ["vneg", "neg", "neu", "pos", "vpos"]
+    items = [f"i{k}" for k in range(data.draw(st.integers(1, 9)))]
+    gold = {item: data.draw(st.sampled_from(order)) for item in items}
+    output = {item: data.draw(st.sampled_from(order + [""])) for item in items}
+    value = evaluate(Labelling.of(gold, gold=True, classes=order), Labelling.of(output), "CEM")["CEM"]
+    assert value == pytest.approx(brute_force_cem(gold, output, order), abs=1e-12)
+
+
 def test_soft_measures_by_hand():
     gold = Labelling.parse("1: {A: 1, B: 0}\n2: {A: 0.5, B: 0.5}", gold=True)
     output = Labelling.parse("1: {A: 0.75, B: 0.25}")

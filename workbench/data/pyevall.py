@@ -75,6 +75,8 @@ from workbench.model.labelling import (
     kind_of,
 )
 
+__all__ = ["FORMATS", "PyEvALLFormatError", "read_hierarchy", "read_pyevall", "read_pyevall_campaign", "sniff"]
+
 FORMATS = ("auto", "json", "tsv", "csv")
 HEADER = ["test_case", "id", "value"]
 NULLS = {"", "nan", "none", "null"}  # PyEvALL's empty values of a TSV/CSV field (any case)

@@ -43,6 +43,12 @@ from typing import Any
 from workbench.errors import WorkbenchError
 from workbench.model.organization import Organization
 
+__all__ = [
+    "ClassTree", "EmptyLabelError", "HierarchyError", "KINDS", "LabelNotInHierarchyError", "Labelling",
+    "LabellingError", "MixedKindsError", "ProbabilityError", "RepeatedIdError", "SUM_TOLERANCE", "check_value",
+    "is_empty", "kind_of"
+]
+
 KINDS = ("mono", "multi", "soft")
 SUM_TOLERANCE = 1e-3
 """How far from 1 the weights of a soft label that is a distribution may sum: values published with four

@@ -25,6 +25,8 @@ from workbench.errors import WorkbenchError
 from workbench.metrics.registry import evaluate, parse
 from workbench.model.labelling import Labelling
 
+__all__ = ["LabellingEditor", "LabellingState", "scores_html"]
+
 SIDES = ("gold", "output")
 
 

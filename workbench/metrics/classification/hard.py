@@ -35,6 +35,12 @@ import numpy as np
 
 from workbench.metrics.classification.pairs import ClassificationInputError, LabelledPair
 
+__all__ = [
+    "ClassCounts", "accuracy", "class_counts", "combine_kappa", "f_of", "f_per_class", "kappa", "kappa_parts",
+    "macro_f", "macro_precision", "macro_recall", "of_class", "precision_per_class", "recall_per_class",
+    "system_precision"
+]
+
 
 @dataclass(frozen=True)
 class ClassCounts:

@@ -53,6 +53,12 @@ import numpy as np
 
 from workbench.metrics.classification.pairs import LabelledPair, closure
 
+__all__ = [
+    "ICMTerms", "WeightStatistics", "class_information", "icm", "icm_norm", "icm_soft", "icm_soft_norm",
+    "icm_soft_terms", "icm_terms", "normalized", "self_icm", "set_information", "soft_information",
+    "soft_set_information", "weight_statistics"
+]
+
 SQRT2 = math.sqrt(2.0)  # statistics.NormalDist's constant
 
 

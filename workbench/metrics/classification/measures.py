@@ -26,6 +26,8 @@ from workbench.metrics.classification import hard, icm, ordinal, soft
 from workbench.metrics.classification.pairs import pair
 from workbench.metrics.registry import Interval, Words, register
 
+__all__: list[str] = []
+
 _PYEVALL = "PyEvALL 0.2.11, pyevall/metrics/metrics.py"
 _ICM = "Amigó & Delgado, ACL 2022 (ICM over class sets, IC by deepest common ancestors)"
 _WEIGHT = Interval(0)

@@ -30,6 +30,8 @@ import numpy as np
 
 from workbench.metrics.classification.pairs import ClassificationInputError, LabelledPair
 
+__all__ = ["cem", "cem_terms", "class_ranks", "proximity"]
+
 
 def class_ranks(p: LabelledPair, order: str | None = None) -> np.ndarray:
     """Each class's rank on the ordinal scale (``order``: the classes lowest first, ``"neg<neu<pos"``)."""

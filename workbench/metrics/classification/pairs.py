@@ -31,6 +31,8 @@ from workbench.model.labelling import (
     is_empty,
 )
 
+__all__ = ["CONTEXTS", "ClassificationInputError", "LabelledPair", "closure", "depths", "labelling_of", "pair"]
+
 
 class ClassificationInputError(WorkbenchError):
     """A gold and an output that cannot be scored together: not labellings, or not in the measure's context

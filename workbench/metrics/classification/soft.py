@@ -28,6 +28,8 @@ import numpy as np
 
 from workbench.metrics.classification.pairs import LabelledPair
 
+__all__ = ["SMOOTHING", "absolute_error_terms", "cross_entropy", "cross_entropy_terms", "mean_absolute_error"]
+
 SMOOTHING = 0.001
 """The weight a class at or below 0 gets before Cross Entropy normalizes a vector (PyEvALL's ``SMOOTH_VALUE``)."""
 

@@ -33,6 +33,8 @@ from workbench.metrics.classification.pairs import LabelledPair, pair
 from workbench.metrics.explanations.core import MeasureExplanation
 from workbench.metrics.registry import Measure, parse
 
+__all__ = ["HOW", "explain_classification"]
+
 PER_ITEM = ("Acc", "SP", "ICM", "ICM-Soft", "CrossEntropy", "MAE", "CEM")
 HOW = {name: "per item" for name in PER_ITEM} | {
     "Pr": "per item and class", "Re": "per item and class",
