@@ -1,4 +1,5 @@
-"""Hypothesis strategies for organizations with overlap, ties, tails and finite rests."""
+"""Hypothesis strategies for organizations with overlap, ties, tails and finite rests, and for classification
+labellings (mono-label, multi-label, soft, flat or hierarchical)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import itertools
 from hypothesis import strategies as st
 
 from workbench.model import Organization
+from workbench.model.labelling import ClassTree, Labelling
 
 DOCS = [f"d{i}" for i in range(1, 10)]
 
@@ -90,6 +92,79 @@ def _task_pairs() -> dict[str, list[tuple[Organization, Organization]]]:
 
 
 TASK_PAIRS = _task_pairs()
+
+# ----------------------------------------------------------------------------------------------- classification
+TREE = ClassTree.from_nested({"P": ["P1", "P2"], "Q": {"Q1": ["Q11", "Q12"]}, "R": []})
+FLAT_CLASSES = ("A", "B", "C", "D")
+
+
+def _classification_pairs() -> list[tuple[Labelling, Labelling]]:
+    """A fixed (gold, output) pair of each context: mono-label (declared classes, an item the gold lacks),
+    its gold against itself, hierarchical multi-label, soft labels."""
+    mono = Labelling.of({"i1": "A", "i2": "A", "i3": "B", "i4": "C"}, gold=True, classes=("A", "B", "C"))
+    multi = Labelling.of({"i1": ["P1"], "i2": ["P1", "Q11"], "i3": ["Q"]}, gold=True, hierarchy=TREE)
+    soft = Labelling.of({"i1": {"A": 0.7, "B": 0.3}, "i2": {"A": 0.2, "B": 0.8}, "i3": {"A": 0.5, "B": 0.5}},
+                        gold=True)
+    return [(mono, Labelling.of({"i1": "A", "i2": "B", "i3": "B", "x1": "C"})), (mono, mono),
+            (multi, Labelling.of({"i1": ["P2"], "i2": ["Q1"], "i3": []})),
+            (soft, Labelling.of({"i1": {"A": 0.6, "B": 0.4}, "i2": {"A": 0.9, "B": 0.1}}))]
+
+
+TASK_PAIRS["classification"] = _classification_pairs()
+
+
+def pairs_of(spec) -> list:
+    """The fixed pairs a registered measure reads: its task's, and for a classification measure those of the
+    contexts it is defined for (a mono-label measure refuses soft labels...)."""
+    from workbench.metrics.classification import ClassificationInputError
+    from workbench.metrics.registry import Measure
+
+    if spec.task != "classification":
+        return TASK_PAIRS[spec.task]
+    measure = Measure(spec, tuple(spec.params.items()))
+    readable = []
+    for pair in TASK_PAIRS["classification"]:
+        try:
+            measure(*pair)
+        except ClassificationInputError:
+            continue
+        readable.append(pair)
+    return readable
+
+
+def contexts_of(spec) -> tuple[str, ...]:
+    """The kinds of labels a classification measure reads (``mono``, ``multi``, ``soft``)."""
+    return tuple(dict.fromkeys(gold.kind for gold, _ in pairs_of(spec)))
+
+
+@st.composite
+def labelling_pairs(draw, kinds=("mono", "multi", "soft")):
+    """A gold and an output of one kind: mono-label (declared classes), multi-label or soft labels, flat or over
+    :data:`TREE`; the output answers some gold items, leaves others, and labels an item the gold lacks."""
+    kind = draw(st.sampled_from(kinds))
+    hierarchical = kind != "mono" and draw(st.booleans())
+    classes = TREE.classes if hierarchical else FLAT_CLASSES
+    items = [f"i{k}" for k in range(1, draw(st.integers(1, 6)) + 1)]
+
+    def value(answer: bool):
+        if kind == "mono":
+            return draw(st.sampled_from(classes)) if answer else ""
+        if kind == "multi":
+            return draw(st.lists(st.sampled_from(classes), unique=True, min_size=1 if answer else 0, max_size=3))
+        named = draw(st.lists(st.sampled_from(classes), unique=True, min_size=1 if answer else 0, max_size=3))
+        weights = [draw(st.integers(0, 4)) for _ in named]
+        if hierarchical or not named:  # independent per-class probabilities (or no answer)
+            return {c: w / 4 for c, w in zip(named, weights, strict=True)}
+        weights[0] += 0 if sum(weights) else 1
+        return {c: w / sum(weights) for c, w in zip(named, weights, strict=True)}
+
+    gold = {item: value(True) for item in items}
+    output = {item: value(False) for item in items if draw(st.booleans())}
+    if draw(st.booleans()):
+        output["x1"] = value(True)
+    options = dict(hierarchy=TREE if hierarchical else None, distribution=not hierarchical,
+                   classes=classes if kind == "mono" else None)
+    return Labelling.of(gold, gold=True, **options), Labelling.of(output, **options)
 
 
 @st.composite

@@ -26,7 +26,7 @@ def test_every_dataset_is_listed_and_loads():
         loaded = datasets.load(name)
         assert isinstance(loaded, Example if kind == "organizations" else pd.DataFrame)
         assert title and source
-        assert source.startswith(("Amigó", "Sakai", "Mehlitz"))
+        assert source.startswith(("Amigó", "Sakai", "Mehlitz", "PyEvALL"))
 
 
 def test_unknown_name_lists_the_known_ones():

@@ -26,8 +26,9 @@ def test_every_measure_has_a_direction_and_error_rates_are_lower_is_better():
     table = measures().set_index("name")
     assert set(table["direction"]) <= set(DIRECTIONS)
     lower = set(table.index[table["direction"] == "lower"])
-    # error rates, the variation-of-information distance, and the unjudged share and RBP residual (uncertainty)
-    assert lower == {"Lam%", "E_abs", "VI", "Unjudged@k", "RBPResid"}
+    # error rates, the variation-of-information distance, the unjudged share and RBP residual (uncertainty), and
+    # the errors of soft labels (cross entropy, mean absolute error)
+    assert lower == {"Lam%", "E_abs", "VI", "Unjudged@k", "RBPResid", "CrossEntropy", "MAE"}
     assert direction("Lam%(smoothing=laplace)") == "lower" and direction("AP@10") == "higher"
     assert direction("a column of my own") == "higher"
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.strategies import TASK_PAIRS, organizations
+from tests.strategies import FLAT_CLASSES, contexts_of, labelling_pairs, organizations, pairs_of
 from workbench.metrics import registry
 from workbench.metrics.registry import (
     Choices,
@@ -23,6 +23,7 @@ from workbench.metrics.registry import (
     Measure,
     MeasureParameterError,
     Pairs,
+    Words,
     parse,
 )
 from workbench.model import Organization
@@ -53,6 +54,10 @@ def test_out_of_domain_values_fail_when_parsed_naming_measure_and_parameter(name
 
 def _values(domain: Interval | Choices, default):
     """A strategy over the values a domain allows (infinite ends cut at ±1000)."""
+    if isinstance(domain, Words):  # a class the labelling strategies use, or an order of all of them
+        words = st.permutations(FLAT_CLASSES).map("<".join) if "order" in domain.what else st.sampled_from(
+            FLAT_CLASSES)
+        return st.none() | words if domain.optional else words
     if isinstance(domain, Choices):
         return st.sampled_from(domain.values)
     if isinstance(domain, Levels):
@@ -75,8 +80,11 @@ def _params(spec) -> st.SearchStrategy[dict]:
 
 
 @st.composite
-def _pair(draw, task: str) -> tuple[Organization, Organization]:
-    """A gold and an output of the shape the task reads."""
+def _pair(draw, spec) -> tuple:
+    """A gold and an output of the shape the measure's task reads."""
+    task = spec.task
+    if task == "classification":
+        return draw(labelling_pairs(contexts_of(spec)))
     if task == "ranking":
         grades = draw(st.dictionaries(st.sampled_from(DOCS), st.integers(0, 4), max_size=6))
         ranking = draw(st.lists(st.sampled_from(DOCS + ["x1", "x2"]), unique=True, max_size=8))
@@ -109,7 +117,7 @@ def test_measures_stay_in_their_range_over_their_declared_domains(spec):
     nan_documented = _documents_nan(spec)
 
     @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(params=_params(spec), pair=_pair(spec.task), data=st.data())
+    @given(params=_params(spec), pair=_pair(spec), data=st.data())
     def check(params, pair, data):
         if spec.task == "organization":  # n and wn go together; without them both sides must be finite
             if (params["n"] is None) != (params["wn"] is None):
@@ -170,7 +178,7 @@ def test_measures_at_their_domains_edges_stay_in_range(spec, key, value):
         return  # strict needs both sides over the same documents; the range test covers it
     measure = Measure(spec, tuple(params.items()))
     assert parse(str(measure)) == measure
-    for pair in TASK_PAIRS[spec.task]:
+    for pair in pairs_of(spec):
         result = measure(*pair)
         if math.isnan(result):
             assert _documents_nan(spec), f"{measure} is NaN, which its docstring does not say it can be"

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import workbench as wb
-from tests.strategies import organizations
+from tests.strategies import contexts_of, labelling_pairs, organizations
 from workbench.metrics import registry
 from workbench.metrics.explanations import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
 from workbench.metrics.ranking.declare import is_diversity_measure
@@ -70,6 +70,11 @@ INSTANCES = {
     "ERR_IA": ["ERR_IA@5", "ERR_IA(alpha=0)@3", "ERR_IA(alpha=1)@20", "ERR_IA@1"],
     "NRBP": ["NRBP", "NRBP(alpha=0.2, beta=0.8)", "NRBP(rel=2)"], "P_IA": ["P_IA@5", "P_IA(rel=2)@3", "P-IA@1"],
     "StRecall": ["StRecall@5", "StRecall(rel=2)@3", "strec@20"],
+    "Acc": ["Acc"], "SP": ["SP", "SystemPrecision"], "CohenKappa": ["CohenKappa"], "Pr": ["Pr", "Pr(label=A)"],
+    "Re": ["Re", "Re(label=B)"], "FMeasure": ["FMeasure", "FMeasure(alpha=0.2)", "FMeasure(label=A)"],
+    "ICM": ["ICM", "ICM(alpha_1=1, beta=1.5)"], "ICM-Norm": ["ICM-Norm", "ICMNorm(beta=2.5)"],
+    "ICM-Soft": ["ICM-Soft", "ICM-Soft(beta=2)"], "ICM-Soft-Norm": ["ICM-Soft-Norm"], "CrossEntropy": ["CrossEntropy"],
+    "MAE": ["MAE"], "CEM": ["CEM", "CEM(order=D<C<B<A)"],
 }
 DOCS = [f"d{i}" for i in range(10)]
 
@@ -176,10 +181,12 @@ def check(gold: Organization, output: Organization, name: str) -> MeasureExplana
 @pytest.mark.parametrize("name", [n for names in INSTANCES.values() for n in names])
 @pytest.mark.slow
 def test_contributions_add_up_to_the_score_evaluate_gives(name):
-    task = "diversity" if is_diversity_measure(name) else registry.parse(name).spec.task
+    spec = registry.parse(name).spec
+    task = "diversity" if is_diversity_measure(name) else spec.task
+    cases = labelling_pairs(contexts_of(spec)) if task == "classification" else CASES[task]
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(CASES[task])
+    @given(cases)
     def run(case):
         check(*case, name)
 

@@ -221,6 +221,17 @@ def test_the_comparison_notebook_inspects_two_real_runs_and_reads_the_measures_f
 
 
 @pytest.mark.slow
+@pytest.mark.slow
+def test_notebook_08_shows_where_the_classification_measures_part_and_the_live_editor():
+    notebook = with_mirror("08_classification.ipynb")
+    text = shown_text(notebook)
+    assert "PyEvALL's test files fetched" in text or "offline (" in text  # the sample, or the copy shipped
+    assert "SYS5: ICM = 0.246" in text and "SYS2: ICM = 0.925" in text and "ICM vs Acc: Kendall's τ" in text
+    assert "{'Acc': 0.8, 'FMeasure': 0.6, 'ICM': 1.341, 'ICM-Norm': 0.816}" in text
+    assert widget_views(notebook) == 1
+
+
+@pytest.mark.slow
 def test_fusion_notebook_fuses_tests_and_compares_the_robust_runs():
     text = shown_text(with_mirror("07_fusion_and_many_systems.ipynb"))
     assert "homogeneous groups, best first: [[" in text and "Tukey's HSD over the 21 pairs" in text

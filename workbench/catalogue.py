@@ -36,6 +36,9 @@ TASKS = {
                                               "Verdejo, SIGIR 2013)."),
     "baselines": ("Baselines", "Absolute precision, recall and effectiveness against what chance retrieves "
                                "(Mehlitz et al., eqs. 3–14)."),
+    "classification": ("Classification", "Measures of mono-label, multi-label, hierarchical and soft classification, "
+                                         "as PyEvALL computes them, the Information Contrast Model (Amigó & "
+                                         "Delgado, ACL 2022) and the ordinal CEM (Amigó et al., ACL 2020)."),
 }
 
 _DIVERSITY = ("alpha_nDCG", "ERR_IA", "NRBP", "P_IA", "StRecall")
@@ -51,11 +54,18 @@ _EXAMPLES = {  # task → (gold, output, where they come from)
                      "Amigó et al., SIGIR 2013, Table 9: the gold and System Output 5"),
     "baselines": ("d1 d2 d3\nrest: d4 d5 d6 d7 d8", "{d1 d4 d5}\nrest: d2 d3 d6 d7 d8",
                   "the gold of Amigó et al., SIGIR 2013, Table 2, and an output retrieving d1, d4 and d5"),
+    "classification": ("1: A\n2: A\n3: B\n4: C", "1: A\n2: B\n3: B\n4: A",
+                       "four items of classes A, A, B, C and an output that gets two right"),
+    "soft": ("1: {A: 0.8, B: 0.2}\n2: {A: 0.5, B: 0.5}\n3: {A: 0.1, B: 0.9}",
+             "1: {A: 0.6, B: 0.4}\n2: {A: 0.9, B: 0.1}\n3: {A: 0.2, B: 0.8}",
+             "three items with probabilities per class (learning with disagreement) and an output's"),
 }
+_SOFT = ("ICM-Soft", "ICM-Soft-Norm", "CrossEntropy", "MAE")
 _WRITTEN = {"IPrec": "IPrec@0.5", "SDCG": "SDCG(max_rel=3)@3", "RPrecMult": "RPrecMult@1", "R≺": "R≺(n=10, wn=0.8)",
             "S≺": "S≺(n=10, wn=0.8)", "R∼": "R∼(n=10, wn=0.8)", "S∼": "S∼(n=10, wn=0.8)", "F≺": "F≺(n=10, wn=0.8)",
             "F∼": "F∼(n=10, wn=0.8)", "P": "P@2", "R": "R@2", "Success": "Success@1", "RelP": "RelP@2",
-            "Unjudged": "Unjudged@2", "P_abs": "P_abs", "R_abs": "R_abs", "E_abs": "E_abs"}
+            "Unjudged": "Unjudged@2", "P_abs": "P_abs", "R_abs": "R_abs", "E_abs": "E_abs", "CEM": "CEM(order=A<B<C)",
+            "Pr": "Pr(label=B)"}
 _ROWS = 12  # rows of an explanation shown
 
 
@@ -105,9 +115,14 @@ def _example(spec: MeasureSpec) -> str:
         option = "prefs" if spec.reads == "preferences" else "qrels_jg"
         return (f"Read from trec_eval's {spec.reads}, not from a gold organization: "
                 f"`python -m workbench trec_eval -R {option} -m {spec.name} REL_INFO RUN`.")
-    kind = "diversity" if spec.name in _DIVERSITY else spec.task
+    kind = "diversity" if spec.name in _DIVERSITY else "soft" if spec.name in _SOFT else spec.task
     gold_text, output_text, origin = _EXAMPLES[kind]
-    gold, output = Organization.parse(gold_text), Organization.parse(output_text)
+    if kind in ("classification", "soft"):
+        from workbench.model.labelling import Labelling
+
+        gold, output = Labelling.parse(gold_text, gold=True), Labelling.parse(output_text)
+    else:
+        gold, output = Organization.parse(gold_text), Organization.parse(output_text)
     name = _WRITTEN.get(spec.name, spec.name)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -1,4 +1,4 @@
-"""Readers and writers for evaluation-campaign files (TREC, WePS, RepLab), and campaigns (gold + runs)
+"""Readers and writers for evaluation-campaign files (TREC, WePS, RepLab, PyEvALL), and campaigns (gold + runs)
 evaluated into tidy tables. Each name is imported on first use (:mod:`workbench.lazy`)."""
 
 from workbench.lazy import lazy_exports
@@ -6,6 +6,7 @@ from workbench.lazy import lazy_exports
 _MODULES = {
     "workbench.data.campaign": ("Campaign", "CampaignError", "MissingTopicsWarning", "means"),
     "workbench.data.distributed": ("CampaignInterruptedError", "UnpicklableMeasureError"),
+    "workbench.data.pyevall": ("PyEvALLFormatError", "read_hierarchy", "read_pyevall", "read_pyevall_campaign"),
     "workbench.data.read": ("read_campaign", "read_gold", "read_runs", "sniff_format"),
     "workbench.data.replab": ("ReplabEncodingError", "ReplabFormatError", "read_replab", "write_replab"),
     "workbench.data.trec.errors": ("FrameError", "TrecEncodingError", "TrecFormatError", "TrecReadingWarning"),

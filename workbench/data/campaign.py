@@ -29,6 +29,7 @@ from workbench.metrics.ranking.declare import is_diversity_measure
 from workbench.metrics.registry import Measure, aggregate, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
+from workbench.model.labelling import Labelling
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -85,7 +86,9 @@ def _check_ids(what: str, ids: Iterable) -> None:
 
 @dataclass(frozen=True)
 class Campaign:
-    """``gold``: topic → Organization; ``runs``: system → topic → Organization (what the readers return)."""
+    """``gold``: topic → Organization; ``runs``: system → topic → Organization (what the readers return). A
+    classification campaign holds :class:`~workbench.model.labelling.Labelling` s instead
+    (:func:`workbench.data.pyevall.read_pyevall_campaign`: PyEvALL's test cases are its topics)."""
 
     gold: Mapping[str, Organization]
     runs: Mapping[str, Mapping[str, Organization]]
@@ -96,9 +99,9 @@ class Campaign:
         if not isinstance(self.gold, Judgements):  # the readers' own types hold string ids only
             _check_ids("gold topic", self.gold)
         for topic, org in ([] if isinstance(self.gold, Judgements) else self.gold.items()):
-            if not isinstance(org, Organization):
-                raise CampaignError(f"gold topic {topic!r}: expected an Organization, "
-                                    f"got {type(org).__name__}")
+            if not isinstance(org, Organization | Labelling):
+                raise CampaignError(f"gold topic {topic!r}: expected an Organization, got {type(org).__name__} "
+                                    "(or a Labelling, for classification)")
         if not isinstance(self.runs, Mapping):
             raise CampaignError("runs must be a mapping system → topic → Organization")
         _check_ids("system", self.runs)
@@ -116,9 +119,9 @@ class Campaign:
                         f"system {system!r} names topic {topic!r} ({type(topic).__name__}) where the gold has "
                         f"{written[str(topic)]!r} ({type(written[str(topic)]).__name__}): give the topics of both "
                         "as one type, e.g. str(topic)")
-                if not isinstance(org, Organization):
-                    raise CampaignError(f"system {system!r}, topic {topic!r}: expected an Organization, "
-                                        f"got {type(org).__name__}")
+                if not isinstance(org, Organization | Labelling):
+                    raise CampaignError(f"system {system!r}, topic {topic!r}: expected an Organization, got "
+                                        f"{type(org).__name__} (or a Labelling, for classification)")
 
     @classmethod
     def from_frames(cls, qrels: pd.DataFrame, runs: pd.DataFrame | Mapping[str, pd.DataFrame], *,

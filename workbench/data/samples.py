@@ -148,6 +148,8 @@ _DESCRIPTIONS = {
     "replab-2013-topic-detection": "RepLab 2013 topic detection: gold and 3 runs for 2 entities (an excerpt) with "
                                    "the official R&S script's values",
     "replab-2013-filtering": "RepLab 2013 filtering: training gold for 2 entities (an excerpt) and the entity list",
+    "pyevall-classification": "PyEvALL's mono-label classification test files (EUPL 1.1): two gold standards (7 and 5 "
+                              "items) and the 6 and 9 system outputs its tests score against them",
 }
 
 

@@ -6,7 +6,7 @@ from workbench.metrics import registry
 
 def _load_measures() -> None:
     """Import every module that declares measures: the registry calls this before its first look-up by name."""
-    from workbench.metrics import baselines, clustering, filtering, ranking, reliability  # noqa: F401
+    from workbench.metrics import baselines, classification, clustering, filtering, ranking, reliability  # noqa: F401
 
 
 registry.set_loader(_load_measures)

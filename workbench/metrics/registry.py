@@ -257,6 +257,36 @@ only the ``trec_eval`` drop-in reads."""
 
 
 @dataclass(frozen=True)
+class Words(Choices):
+    """The domain of a parameter that names something of the data, such as a class of a classification task
+    (``Pr(label=TRUE)``, ``CEM(order=neg<neu<pos)``): any word, the choices being the data's (one written as a
+    number is read as one), or None (not given) when ``optional``.
+
+    >>> Words("class").reason("TRUE") is None, Words("class").reason(""), Words("class", optional=False).reason(None)
+    (True, 'must be a class', 'must be given (a class)')
+    """
+
+    values: tuple = ()
+    what: str = "word"
+    optional: bool = True
+
+    def __init__(self, what: str, optional: bool = True) -> None:
+        object.__setattr__(self, "values", ())
+        object.__setattr__(self, "what", what)
+        object.__setattr__(self, "optional", optional)
+
+    def __str__(self) -> str:
+        return f"a {self.what}"
+
+    def reason(self, value: Any) -> str | None:
+        if value is None:
+            return None if self.optional else f"must be given ({self})"
+        if isinstance(value, bool) or not isinstance(value, str | int | float) or str(value).strip() == "":
+            return f"must be {self}"
+        return None
+
+
+@dataclass(frozen=True)
 class MeasureSpec:
     """One measure, declared once: everything the registry, the parser, ``explain``, ``wb.measures()``, the
     ``trec_eval`` drop-in and the catalogue know about it.
@@ -736,11 +766,12 @@ def evaluate(gold: Organization, output: Organization,
     {'S∼(n=10, wn=0.8)': 1.0, 'R∼(n=10, wn=0.8)': 1.0}
     """
     from workbench.model import Organization
+    from workbench.model.labelling import Labelling
 
     for side, value in (("gold", gold), ("output", output)):
-        if not isinstance(value, Organization):
-            raise ParameterTypeError(f"{side} must be an Organization (Organization.parse, from_ranking, ...), "
-                                     f"got {type(value).__name__}", parameter=side)
+        if not isinstance(value, Organization | Labelling):
+            raise ParameterTypeError(f"{side} must be an Organization (Organization.parse, from_ranking, ...) or a "
+                                     f"Labelling (classification), got {type(value).__name__}", parameter=side)
     if isinstance(measures, str | Measure):
         measures = [measures]
     elif not isinstance(measures, Iterable):
@@ -770,7 +801,7 @@ def direction(measure: str | Measure) -> str:
         return "higher"
 
 
-SPELLING_TOOLS = ("trec_eval", "ir_measures", "ranx")
+SPELLING_TOOLS = ("trec_eval", "ir_measures", "ranx", "pyevall")
 """The tools whose spellings the declarations record (:attr:`MeasureSpec.spellings`), as ``wb.measures()`` shows
 them."""
 

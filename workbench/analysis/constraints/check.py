@@ -15,6 +15,10 @@ from workbench.metrics.registry import Measure
 CONSTRAINTS: dict[str, Constraint] = {c.name: c for c in (*clustering.CONSTRAINTS, *filtering.CONSTRAINTS,
                                                             *ranking.CONSTRAINTS)}
 TASKS = ("clustering", "filtering", "ranking")
+CASES_OF = {"classification": "filtering"}
+"""Tasks checked on another task's cases: a classification measure reads a filtering case as binary
+classification (:meth:`workbench.model.labelling.Labelling.from_organization`), the setting of the filtering
+constraints (Amigó et al., filtering metrics comparison, §3)."""
 
 
 def _select(constraints, task: str | None) -> list[Constraint]:
@@ -45,7 +49,8 @@ def check_constraints(measure: str | Measure | Callable, constraints=None, *, ra
 
     ``measure`` is a registered name (``"F(alpha=0.2, smoothing=noninformative)"``), a
     :class:`~workbench.metrics.registry.Measure` or a callable ``(gold, output) → float``. ``constraints`` is
-    None (the constraints of the measure's task, or all of them for a callable or a general measure), a task
+    None (the constraints of the measure's task — the filtering ones for a classification measure,
+    :data:`CASES_OF` — or all of them for a callable or a general measure), a task
     name, a constraint name, or a list of these. Every small case is checked, then ``random_cases`` random
     ones per constraint (seeded). Returns one row per constraint: ``constraint, task, satisfied,
     counterexample`` (empty when satisfied), ``cases`` checked, ``undefined`` (cases where the measure gave
@@ -57,6 +62,7 @@ def check_constraints(measure: str | Measure | Callable, constraints=None, *, ra
     """
     scorer = _scorer(measure, grid, lower_is_better)
     task = scorer.measure.spec.task if scorer.measure is not None else None
+    task = CASES_OF.get(task, task) if task is not None else None
     rows = []
     for constraint in _select(constraints, task):
         rng = np.random.default_rng([seed, sum(map(ord, constraint.name))])

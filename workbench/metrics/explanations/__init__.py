@@ -8,6 +8,8 @@ Each measure's declaration says how it is explained (:class:`workbench.metrics.r
 * clustering measures per item, or through their parts (:mod:`~workbench.metrics.explanations.clustering`);
 * filtering measures per outcome (TP, FP, FN, TN), or through their parts
   (:mod:`~workbench.metrics.explanations.filtering`);
+* classification measures per item (ICM with its information terms), or through their parts
+  (:mod:`~workbench.metrics.explanations.classification`);
 * R≺ S≺ R∼ S∼ per occurrence (:mod:`workbench.metrics.explain`), F≺ F∼ through them
   (:mod:`~workbench.metrics.explanations.organization`); the baselines of Mehlitz et al. per retrieved document
   (:mod:`~workbench.metrics.explanations.baselines`).
@@ -29,6 +31,7 @@ from workbench.metrics.explain import explain as explain_rs
 from workbench.metrics.explanations.core import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
 from workbench.metrics.registry import Measure, explanation_of, parse
 from workbench.model import Organization
+from workbench.model.labelling import Labelling
 
 __all__ = ["DocumentNotExplainedError", "ExplainError", "Explanation", "MeasureExplanation", "PartNotFoundError",
            "explain"]
@@ -47,8 +50,8 @@ def explain(gold: Organization, output: Organization, measure: str | Measure | N
     measure = parse(measure)
     explainer, _ = explanation_of(measure)
     for side, value in (("gold", gold), ("output", output)):
-        if not isinstance(value, Organization):
-            raise ExplainError(f"{side} must be an Organization (Organization.parse, from_ranking, ...), got "
-                               f"{type(value).__name__}")
+        if not isinstance(value, Organization | Labelling):
+            raise ExplainError(f"{side} must be an Organization (Organization.parse, from_ranking, ...) or a "
+                               f"Labelling (classification), got {type(value).__name__}")
     return explainer(gold, output, measure)
 
