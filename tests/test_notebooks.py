@@ -40,6 +40,9 @@ def fetched(path: Path) -> list[str]:
 
 
 FETCHING = [p for p in NOTEBOOKS if fetched(p)]
+NOT_IN_THE_MIRROR = {"pyevall-classification": "PyEvALL's test files"}
+"""Samples the project's copy beside the clone does not hold (fetched from their public source only), and how a
+notebook names them when it goes on without them."""
 
 
 def environment(name: str, mode: str) -> dict[str, str | None]:
@@ -186,7 +189,8 @@ def test_notebook_runs_every_real_data_section_with_a_mirror(path):
     notebook = with_mirror(path.name)
     errors = [o for o in outputs(notebook) if o.output_type == "error"]
     assert not errors, f"{path.name}: {errors[0].ename}: {errors[0].evalue}" if errors else ""
-    assert not skipped_lines(notebook), skipped_lines(notebook)
+    missed = [line for line in skipped_lines(notebook) if not any(s in line for s in NOT_IN_THE_MIRROR.values())]
+    assert not missed, missed
 
 
 @pytest.mark.slow
@@ -225,7 +229,7 @@ def test_the_comparison_notebook_inspects_two_real_runs_and_reads_the_measures_f
 def test_notebook_08_shows_where_the_classification_measures_part_and_the_live_editor():
     notebook = with_mirror("08_classification.ipynb")
     text = shown_text(notebook)
-    assert "PyEvALL's test files fetched" in text or "offline (" in text  # the sample, or the copy shipped
+    assert "PyEvALL's test files fetched" in text or "skipped: the download of PyEvALL's test files" in text
     assert "SYS5: ICM = 0.246" in text and "SYS2: ICM = 0.925" in text and "ICM vs Acc: Kendall's τ" in text
     assert "{'Acc': 0.8, 'FMeasure': 0.6, 'ICM': 1.341, 'ICM-Norm': 0.816}" in text
     assert widget_views(notebook) == 1
