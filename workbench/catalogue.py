@@ -55,7 +55,9 @@ _EXAMPLES = {  # task → (gold, output, where they come from)
 _WRITTEN = {"IPrec": "IPrec@0.5", "SDCG": "SDCG(max_rel=3)@3", "RPrecMult": "RPrecMult@1", "R≺": "R≺(n=10, wn=0.8)",
             "S≺": "S≺(n=10, wn=0.8)", "R∼": "R∼(n=10, wn=0.8)", "S∼": "S∼(n=10, wn=0.8)", "F≺": "F≺(n=10, wn=0.8)",
             "F∼": "F∼(n=10, wn=0.8)", "P": "P@2", "R": "R@2", "Success": "Success@1", "RelP": "RelP@2",
-            "Unjudged": "Unjudged@2", "P_abs": "P_abs", "R_abs": "R_abs", "E_abs": "E_abs"}
+            "Unjudged": "Unjudged@2", "P_abs": "P_abs", "R_abs": "R_abs", "E_abs": "E_abs", "INSQ": "INSQ(max_rel=3)",
+            "INST": "INST(max_rel=3)", "NERR8": "NERR8(max_rel=3)@3", "NERR9": "NERR9(max_rel=3)@3",
+            "NERR10": "NERR10(max_rel=3)", "NERR11": "NERR11(max_rel=3)", "BPM": "BPM(max_rel=3)@3"}
 _ROWS = 12  # rows of an explanation shown
 
 
