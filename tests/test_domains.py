@@ -45,7 +45,7 @@ def test_every_parameter_declares_its_domain():
     ("F(alpha=1.5)", "alpha"), ("BCubed-F(alpha=-0.1)", "alpha"), ("R≺(n=0.5, wn=0.8)", "n"),
     ("S∼(n=10, wn=1)", "wn"), ("LinearUtility(a3=-1)", "a3"), ("E_abs(beta=0)", "beta"), ("Q-measure(beta=-1)", "beta"),
     ("nDCG(gains={-1:1})", "gains"), ("RBP(gains={0:1})", "gains"), ("nDCG(gains={1:-2, 2:3})", "gains"),
-    ("nDCG(gains=3)", "gains"), ("INST(T=0.4, max_rel=3)", "T"),
+    ("nDCG(gains=3)", "gains"), ("INST(T=0.4, max_rel=3)", "T"), ("Compat(p=0.995)", "p"),
     ("NERR10(p=1, max_rel=3)", "p"), ("INSQ(max_rel=3, depth=0)", "depth"),
     ("SDCG(min_rel=-1, max_rel=3)@5", "min_rel"),
 ])

@@ -54,6 +54,8 @@ INSTANCES = {
     "NERR10": ["NERR10(max_rel=3)", "NERR10(p=0.5, max_rel=2, depth=None)", "NERR10(max_rel=3, depth=2)"],
     "NERR11": ["NERR11(max_rel=3)", "NERR11(T=2.0, max_rel=3, depth=None)"],
     "BPM": ["BPM(max_rel=3)@5", "BPM(T=2.0, min_rel=1, max_rel=3)@20", "BPM(T=0.3, max_rel=2)@1"],
+    "Compat": ["Compat", "Compat(p=0.5, normalize=False)", "Compat(depth=1000)", "Compat(p=0.8, depth=3)"],
+    "PairwiseAccuracy": ["PairwiseAccuracy", "PairwiseAccuracy@3", "PairwiseAccuracy(rel=2)"],
     "RBP(gain)": ["RBP(gain=raw)", "RBP(gains={1:3,2:9})@4"],
     "Purity": ["Purity", "Purity(unmatched=singletons)"], "InversePurity": ["InversePurity"],
     "F(P,IP)": ["F(P,IP)", "F(P,IP)(alpha=0.2)"], "BCubed-P": ["BCubed-P", "BCubed-P(variant=occurrence)"],

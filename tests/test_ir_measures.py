@@ -4,11 +4,14 @@ spellings give pytrec_eval's, on random graded campaigns with many score ties, r
 ir_measures takes most measures from pytrec_eval (trec_eval's order: score, then document id descending), and
 ``ERR@20`` and ``nDCG(dcg='exp-log2')@k`` from gdeval, which orders ties as trec_eval does; the other providers
 break score ties their own way (``RR@10``: msmarco; ``Judged@10``, ``RBP(rel=1)``, ``SDCG``, ``INST``, ``INSQ``,
-``NERR8``–``NERR11``, ``BPM``: cwl_eval). Those are compared on runs without ties, and also, where trec_eval has
-the measure, against pytrec_eval with ties.
+``NERR8``–``NERR11``, ``BPM``: cwl_eval; ``Compat``: compat, by document id ascending; ``Accuracy``: accuracy). Those
+are compared on runs without ties, and also, where trec_eval has the measure, against pytrec_eval with ties.
 
 Where ir_measures' provider departs from the measure's paper, a test below says how: cwl_eval runs its user models
-over 1,000 ranks (the papers' rankings are endless: ``depth=None``).
+over 1,000 ranks (the papers' rankings are endless: ``depth=None``), the compat provider sums RBP only as deep as the
+longer of the run and the ideal ranking (Clarke's compatibility.py to 1,000: ``depth=1000``), and the accuracy
+provider reports nothing for a topic without a relevant document retrieved and fails on one without a non-relevant
+document retrieved.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ IR_MEASURES_NAMES = ["AP", "AP@100", "AP(rel=2)", "nDCG", "nDCG@10", "P@10", "P(
                      "nDCG(gains={1:2,2:1,3:5})@10", "nDCG(gains={2:5})", "NumQ",
                      "SDCG(max_rel=3)@10", "SDCG(max_rel=2)@5", "SDCG(max_rel=1)@20"]  # SDCG: cwl_eval's
 
-# Issue 34 item 4: the rest of ir_measures' measures and spellings (cwl_eval's C/W/L measures, gdeval's
+# Issue 34 item 4: the rest of ir_measures' measures and spellings (cwl_eval's C/W/L measures, compat, gdeval's
 # nDCG(dcg='exp-log2')@k, gains for grade 0, the cutoff written cutoff=k).
 IR_MEASURES_NAMES += ["nDCG(gains={0:1,1:2})", "nDCG(gains={0:1,1:2,2:5})@10", "nDCG(dcg='exp-log2')@10",
                       "nDCG(dcg='exp-log2')@5", "P(cutoff=10)", "AP(rel=2, cutoff=100)",
@@ -43,7 +46,8 @@ IR_MEASURES_NAMES += ["nDCG(gains={0:1,1:2})", "nDCG(gains={0:1,1:2,2:5})@10", "
                       "NERR8(max_rel=3)@10", "NERR8(min_rel=1, max_rel=2)@3", "NERR9(max_rel=3)@10",
                       "NERR9(min_rel=1, max_rel=3)@5", "NERR10(max_rel=3)", "NERR10(p=0.5, max_rel=2)",
                       "NERR11(max_rel=3)", "NERR11(T=2.0, max_rel=3)", "BPM(max_rel=3)@10",
-                      "BPM(T=2.0, max_rel=3)@20", "BPM(T=0.5, min_rel=1, max_rel=3)@5"]
+                      "BPM(T=2.0, max_rel=3)@20", "BPM(T=0.5, min_rel=1, max_rel=3)@5",
+                      "Compat", "Compat(p=0.8)", "Compat(normalize=False)", "Compat(p=0.5, normalize=False)"]
 
 # ir_measures' parameter spellings the workbench writes its own way: (ir_measures' name, the workbench's).
 RESPELLED = {"nDCG(dcg='exp-log2')": "nDCG(gain=exp)", "nDCG(dcg='log2')": "nDCG", "P(cutoff=10)": "P@10",
@@ -200,6 +204,67 @@ def test_ndcg_exp_log2_without_cutoff_equals_ranx(tmp_path, seed):
     theirs = dict(zip(ranx.Run(run).keys(), values.tolist(), strict=True))
     ours = workbench_scores(tmp_path, qrels, run, "nDCG(dcg='exp-log2')")
     assert ours == pytest.approx(theirs, abs=1e-9)
+
+
+@pytest.mark.parametrize(("theirs", "ours"), [("Accuracy", "PairwiseAccuracy"), ("Accuracy@10", "PairwiseAccuracy@10"),
+                                              ("Accuracy(rel=2)", "PairwiseAccuracy(rel=2)")])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_pairwise_accuracy_equals_ir_measures_accuracy(tmp_path, theirs, ours, seed):
+    """ir_measures' ranking ``Accuracy`` is the workbench's PairwiseAccuracy (its ``Accuracy`` is the filtering
+    measure). Where the accuracy provider has no pair to count it departs: a topic without a relevant document
+    retrieved gets no value (and is left out of its mean; the workbench scores 0), one whose retrieved documents are
+    all relevant raises ZeroDivisionError (the workbench scores 1: no relevant document below a non-relevant one)."""
+    assert parse(ours).spec.name == "PairwiseAccuracy" and parse("Accuracy").spec.task == "filtering"
+    measure = ir_measures.parse_measure(theirs)
+    qrels, run = campaign(seed, ties=False)
+    qrels["3"].update(r1=3, r2=2)
+    run["3"] = {"r1": 2.0, "r2": 1.0}  # every document retrieved relevant
+    run["4"] = {"unjudged": 1.0}  # nothing relevant
+    ours_by_topic = workbench_scores(tmp_path, qrels, run, ours)
+    level, k = measure["rel"], measure["cutoff"] if "cutoff" in measure.params else None
+    counted = {"departs": 0}
+    for topic, scores in run.items():
+        top = sorted(scores, key=scores.get, reverse=True)[:k]
+        relevant = sum(qrels[topic].get(doc, 0) >= level for doc in top)
+        try:
+            found = [m.value for m in ir_measures.iter_calc([measure], {topic: qrels[topic]}, {topic: scores})]
+        except ZeroDivisionError:
+            assert relevant == len(top) and ours_by_topic[topic] == 1.0
+            counted["departs"] += 1
+            continue
+        if not found:
+            assert relevant == 0 and ours_by_topic[topic] == 0.0
+            counted["departs"] += 1
+            continue
+        assert ours_by_topic[topic] == pytest.approx(found[0], abs=1e-12), (topic, ours_by_topic[topic], found)
+    assert counted["departs"] >= 1
+
+
+def _rbo(ranking: list[str], ideal: list[str], p: float, depth: int) -> float:
+    """RBO to ``depth`` as its definition reads: Σ_{i ≤ depth} p^(i−1) |A_{1:i} ∩ B_{1:i}| / i over
+    Σ_{i ≤ depth} p^(i−1)."""
+    return sum(p ** (i - 1) * len(set(ranking[:i]) & set(ideal[:i])) / i for i in range(1, depth + 1)) / \
+        sum(p ** (i - 1) for i in range(1, depth + 1))
+
+
+@pytest.mark.parametrize(("p", "normalize"), [(0.95, True), (0.8, False), (0.5, True)])
+def test_compat_to_a_fixed_depth_as_compatibility_py_sums_it(tmp_path, p, normalize):
+    """Clarke's compatibility.py sums RBO to depth 1,000 whatever the lengths (the papers' endless sum, to within
+    p^1000); ir_measures' compat provider stops at the longer of the run and the ideal ranking, which loses the
+    overlap every deeper rank still adds: ``Compat(depth=1000)`` is the first, by RBO's definition, and differs."""
+    qrels, run = campaign(4, ties=False, topics=6)
+    name = f"Compat(p={p}, normalize={normalize}, depth=1000)"
+    ours = workbench_scores(tmp_path, qrels, run, name)
+    shallow = workbench_scores(tmp_path, qrels, run, f"Compat(p={p}, normalize={normalize})")
+    for topic, scores in run.items():
+        ranking = sorted(scores, key=scores.get, reverse=True)
+        ideal = sorted((d for d, g in qrels[topic].items() if g > 0), key=lambda d: -scores.get(d, 0.0))
+        ideal.sort(key=lambda d: -qrels[topic][d])
+        value = _rbo(ranking, ideal, p, 1000)
+        if normalize:
+            value /= _rbo(ideal, ideal, p, 1000)
+        assert ours[topic] == pytest.approx(value, abs=1e-12), topic
+    assert any(abs(ours[t] - shallow[t]) > 1e-3 for t in ours)
 
 
 def _cwl_eval(metric, gains: list[float], depth: int) -> float:
