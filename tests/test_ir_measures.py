@@ -318,3 +318,40 @@ def test_cwl_measures_on_the_endless_ranking_of_their_papers():
     assert wb.evaluate(wb.Organization.from_graded({"a": 1}), wb.Organization.from_ranking(["a"]),
                        "INSQ(max_rel=1, depth=None)")["INSQ(max_rel=1, depth=None)"] == pytest.approx(
         1 / (4 * (math.pi ** 2 / 6 - 1)), 1e-14)
+
+
+@pytest.mark.slow
+def test_the_new_measures_on_trec_2003_robust_equal_ir_measures(tmp_path):
+    """A real run (TREC 2003 Robust, UIUC03Rd1: 100 topics of 1,000 documents, grades 0–2), its score ties broken in
+    the file's order (every topic has some; cwl_eval, compat and accuracy would break them their own way): each new
+    measure equals ir_measures' provider on every topic."""
+    import gzip
+
+    from tests.conftest import shared_dataset
+
+    folder = shared_dataset("trec_robust2003")
+    qrels_path, written, per_topic = folder / "qrels.txt", [], {}
+    with gzip.open(folder / "runs" / "input.UIUC03Rd1.gz", "rt") as run_file:
+        for line in run_file:
+            topic, q0, doc, rank, _, tag = line.split()
+            per_topic[topic] = per_topic.get(topic, 0) + 1
+            written.append(f"{topic} {q0} {doc} {rank} {10000 - per_topic[topic]} {tag}\n")
+    run_path = tmp_path / "run"
+    run_path.write_text("".join(written))
+    campaign_of = Campaign(read_trec_qrels(qrels_path), read_trec_run(run_path))
+    qrels, run = list(ir_measures.read_trec_qrels(str(qrels_path))), list(ir_measures.read_trec_run(str(run_path)))
+    for theirs_name, ours_name in [("INSQ(max_rel=2)", None), ("INST(T=2.0, max_rel=2)", None),
+                                   ("NERR8(max_rel=2)@10", None), ("NERR9(max_rel=2)@20", None),
+                                   ("NERR10(max_rel=2)", None), ("NERR11(max_rel=2)", None),
+                                   ("BPM(T=2.0, max_rel=2)@20", None), ("SDCG(min_rel=1, max_rel=2)@10", None),
+                                   ("Compat", None), ("Accuracy@100", "PairwiseAccuracy@100")]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theirs = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.parse_measure(theirs_name)],
+                                                                         qrels, run)}
+            frame = campaign_of.evaluate([ours_name or theirs_name], missing_topics="skip", progress=False)
+        ours = dict(zip(frame["topic"], frame["value"], strict=True))
+        assert all(ours[t] == pytest.approx(v, abs=1e-12) for t, v in theirs.items()), theirs_name
+        unreported = set(ours) - set(theirs)  # the accuracy provider's topics without a relevant document in the top k
+        assert len(ours) == 100 and all(ours[t] == 0 for t in unreported), theirs_name
+        assert not unreported or theirs_name.startswith("Accuracy")
