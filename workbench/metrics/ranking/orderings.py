@@ -20,7 +20,7 @@ from workbench.metrics.ranking.table import GainTable, RankingInputError, check_
 def ideal_positions(table: GainTable) -> np.ndarray:
     """Each retrieved relevant document's 1-based position in the ideal ranking most compatible with the run (0 for
     the others): the judged relevant documents by grade, those of one grade in the run's order, the unretrieved
-    after them (Clarke, Vtyurina & Smucker, TOIS 2021, sec. 3; compatibility.py's ``idealize``).
+    after them (Clarke, Vtyurina & Smucker, TOIS 2021; compatibility.py's ``idealize``).
 
     >>> ideal_positions(GainTable.from_gains([[1, 0, 2, 1]], [[2, 1, 1, 1]])).tolist()
     [[2, 0, 1, 3]]

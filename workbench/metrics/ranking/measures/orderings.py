@@ -35,8 +35,8 @@ def _pairwise_accuracy(table: GainTable, k: int | None = None, rel: float = 1) -
 ranking_measure("Compat", orderings.compatibility, _compatibility,
                 source="Clarke, Vtyurina & Smucker, Assessing top-k preferences, TOIS 2021 (compatibility.py); "
                        "ir_measures' compat provider",
-                params={"p": Param(0.95, Interval(0.01, 0.99), "the persistence p of the rank-biased overlap (0.95 "
-                                   "is about NDCG@20's depth; compatibility.py takes 0.01 to 0.99)"),
+                params={"p": Param(0.95, Interval(0.01, 0.99), "the persistence p of the rank-biased overlap "
+                                   "(compatibility.py's default 0.95; it takes 0.01 to 0.99)"),
                         "normalize": Param(True, Choices((True, False)), "divide by the ideal ranking's own RBO, "
                                            "below 1 when the ideal ranking is short (TOIS 2021); False: the RBO of "
                                            "Clarke et al.'s CIKM and ICTIR 2020 papers"),
