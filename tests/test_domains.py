@@ -45,7 +45,10 @@ def test_every_parameter_declares_its_domain():
     ("WAcc(lam=-5)", "lam"), ("WAcc(lam=-1)", "lam"), ("Utility(alpha=-1)", "alpha"), ("Utility(alpha=0)", "alpha"),
     ("F(alpha=1.5)", "alpha"), ("BCubed-F(alpha=-0.1)", "alpha"), ("R≺(n=0.5, wn=0.8)", "n"),
     ("S∼(n=10, wn=1)", "wn"), ("LinearUtility(a3=-1)", "a3"), ("E_abs(beta=0)", "beta"), ("Q-measure(beta=-1)", "beta"),
-    ("nDCG(gains={0:1})", "gains"), ("nDCG(gains={1:-2, 2:3})", "gains"), ("nDCG(gains=3)", "gains"),
+    ("nDCG(gains={-1:1})", "gains"), ("RBP(gains={0:1})", "gains"), ("nDCG(gains={1:-2, 2:3})", "gains"),
+    ("nDCG(gains=3)", "gains"), ("INST(T=0.4, max_rel=3)", "T"), ("Compat(p=0.995)", "p"),
+    ("NERR10(p=1, max_rel=3)", "p"), ("INSQ(max_rel=3, depth=0)", "depth"),
+    ("SDCG(min_rel=-1, max_rel=3)@5", "min_rel"),
 ])
 def test_out_of_domain_values_fail_when_parsed_naming_measure_and_parameter(name, parameter):
     with pytest.raises(MeasureParameterError, match=rf"^'{re.escape(name)}': parameter {parameter} .*must"):
@@ -131,6 +134,7 @@ def test_measures_stay_in_their_range_over_their_declared_domains(spec):
                 [[d for d, label in zip(docs, labels, strict=True) if label == k] for k in set(labels)])
         if spec.task == "baselines" and params["n"] is not None:
             params["n"] = max(params["n"], len(pair[0].documents | pair[1].documents))
+        _gain_scale_below_its_top(params)
         measure = Measure(spec, tuple(params.items()))
         value = measure(*pair)
         if math.isnan(value):
@@ -140,6 +144,19 @@ def test_measures_stay_in_their_range_over_their_declared_domains(spec):
             assert low - 1e-9 <= value <= high + 1e-9, f"{measure} = {value} outside [{low}, {high}]"
 
     check()
+
+
+def _gain_scale_below_its_top(params: dict) -> None:
+    """The C/W/L gain scale needs min_rel < max_rel (each parameter's domain alone allows any): max_rel is raised
+    above a min_rel drawn at or over it."""
+    if "min_rel" in params and params.get("max_rel") is not None and params["min_rel"] >= params["max_rel"]:
+        params["max_rel"] = 2 * params["min_rel"] + 1
+
+
+def test_a_gain_scale_upside_down_is_refused_by_name():
+    measure = parse("SDCG(min_rel=3, max_rel=2)@5")
+    with pytest.raises(registry.WorkbenchError, match="min_rel must be below max_rel"):
+        measure(Organization.from_graded({"d1": 1}), Organization.from_ranking(["d1"]))
 
 
 def _edges(domain) -> list:
@@ -176,6 +193,7 @@ def test_measures_at_their_domains_edges_stay_in_range(spec, key, value):
         params["n"] = max(params["n"], len(DOCS) + 2)
     if params.get("unmatched") == "strict":
         return  # strict needs both sides over the same documents; the range test covers it
+    _gain_scale_below_its_top(params)
     measure = Measure(spec, tuple(params.items()))
     assert parse(str(measure)) == measure
     for pair in pairs_of(spec):

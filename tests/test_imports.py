@@ -19,7 +19,7 @@ LAYERS = [
     ("workbench.analysis", "workbench.fusion"),  # fusion reads runs and campaigns (data), as the analyses do
     ("workbench.charts",),
     ("workbench.widgets",),
-    ("workbench.cli", "workbench.shell", "workbench.trec_eval", "workbench.__main__"),
+    ("workbench.cli", "workbench.shell", "workbench.trec_eval", "workbench.catalogue", "workbench.__main__"),
 ]
 
 

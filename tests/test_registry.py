@@ -104,6 +104,20 @@ def test_trec_eval_spellings_and_old_parameter_names_are_aliases(spelling, canon
     assert str(parse_measure(spelling)) == canonical
 
 
+@pytest.mark.parametrize(("spelling", "canonical"), [
+    ("P(cutoff=5)", "P@5"), ("AP(rel=2, cutoff=100)", "AP(rel=2)@100"), ("nDCG(dcg=exp-log2)@10", "nDCG(gain=exp)@10"),
+    ("nDCG(dcg='log2')", "nDCG"), ("ERR(max_grade=None)", "ERR(max_grade=None)"), ("RBP(max_grade=None)", "RBP"),
+])
+def test_ir_measures_parameter_spellings_and_an_unset_optional_parameter(spelling, canonical):
+    """ir_measures writes the cutoff ``cutoff=k`` and nDCG's gain curve ``dcg=log2|exp-log2``; a parameter whose
+    domain allows None (unset: ERR's ``max_grade``, the topic's own top grade) is written ``None``."""
+    assert parse_measure(spelling) == parse_measure(canonical)
+    assert str(parse_measure(spelling)) == canonical
+    assert parse_measure("ERR(max_grade=None)").params["max_grade"] is None
+    with pytest.raises(UnknownMeasureError, match="parameter k must be an integer"):
+        parse_measure("P(k=None)")
+
+
 def test_a_trec_eval_cutoff_needs_a_measure_with_a_cutoff():
     with pytest.raises(UnknownMeasureError, match="unknown measure 'Rprec_5'"):
         parse_measure("Rprec_5")

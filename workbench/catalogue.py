@@ -65,7 +65,9 @@ _WRITTEN = {"IPrec": "IPrec@0.5", "SDCG": "SDCG(max_rel=3)@3", "RPrecMult": "RPr
             "S≺": "S≺(n=10, wn=0.8)", "R∼": "R∼(n=10, wn=0.8)", "S∼": "S∼(n=10, wn=0.8)", "F≺": "F≺(n=10, wn=0.8)",
             "F∼": "F∼(n=10, wn=0.8)", "P": "P@2", "R": "R@2", "Success": "Success@1", "RelP": "RelP@2",
             "Unjudged": "Unjudged@2", "P_abs": "P_abs", "R_abs": "R_abs", "E_abs": "E_abs", "CEM": "CEM(order=A<B<C)",
-            "Pr": "Pr(label=B)"}
+            "Pr": "Pr(label=B)", "INSQ": "INSQ(max_rel=3)", "INST": "INST(max_rel=3)", "NERR8": "NERR8(max_rel=3)@3",
+            "NERR9": "NERR9(max_rel=3)@3", "NERR10": "NERR10(max_rel=3)", "NERR11": "NERR11(max_rel=3)",
+            "BPM": "BPM(max_rel=3)@3"}
 _ROWS = 12  # rows of an explanation shown
 
 
@@ -117,9 +119,11 @@ def _example(spec: MeasureSpec) -> str:
                 f"`python -m workbench trec_eval -R {option} -m {spec.name} REL_INFO RUN`.")
     kind = "diversity" if spec.name in _DIVERSITY else "soft" if spec.name in _SOFT else spec.task
     gold_text, output_text, origin = _EXAMPLES[kind]
-    if kind in ("classification", "soft"):
-        from workbench.model.labelling import Labelling
+    from workbench.model.labelling import Labelling
 
+    gold: Organization | Labelling
+    output: Organization | Labelling
+    if kind in ("classification", "soft"):
         gold, output = Labelling.parse(gold_text, gold=True), Labelling.parse(output_text)
     else:
         gold, output = Organization.parse(gold_text), Organization.parse(output_text)

@@ -12,10 +12,11 @@ is a registered name or alias and may itself hold parentheses (``F(R,S)``). Valu
 words. The names and parameter names are ir_measures' (``AP(rel=2)@100``, ``P(rel=2)@5``, ``RBP(p=0.8)``);
 trec_eval's spellings are aliases, and a trec_eval ``NAME_CUTOFF`` (``P_10``, ``ndcg_cut_10``, ``recall_100``)
 is the measure NAME with that cutoff. A parameter may also be written under an older name
-(:data:`PARAMETER_ALIASES`: ``rel_level=2`` is ``rel=2``).
+(:data:`PARAMETER_ALIASES`: ``rel_level=2`` is ``rel=2``), the cutoff as ``cutoff=k`` (ir_measures' spelling of
+``@k``), and a parameter as another tool writes it, with its values (:attr:`Param.spelled`).
 
-    >>> str(parse("ndcg_cut_10")), str(parse("P_5")), str(parse("AP(rel_level=2)"))
-    ('nDCG@10', 'P@5', 'AP(rel=2)')
+    >>> str(parse("ndcg_cut_10")), str(parse("P_5")), str(parse("AP(rel_level=2)")), str(parse("P(cutoff=10)"))
+    ('nDCG@10', 'P@5', 'AP(rel=2)', 'P@10')
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from workbench.scalars import parse_scalar, plain_number
 
 if TYPE_CHECKING:
     from workbench.model import Organization
+    from workbench.model.labelling import Labelling
 
 
 class UnknownMeasureError(WorkbenchError):
@@ -218,6 +220,9 @@ class Param:
     default: Any = None
     domain: Interval | Choices | Pairs | Levels | None = None
     description: str = ""
+    spelled: Mapping[str, Mapping[Any, Any]] | None = None
+    """How another tool writes this parameter: its name → {its value: this parameter's value} (ir_measures'
+    ``nDCG(dcg=exp-log2)`` is ``nDCG(gain=exp)``), read by :func:`parse`."""
 
 
 @dataclass(frozen=True)
@@ -352,8 +357,9 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
 
     ``params`` maps each parameter to a :class:`Param`, or to its bare default (then ``choices`` and ``domains``
     give its domain); ``spellings`` maps a tool to the measure's name there, or to several (a tuple): ir_measures'
-    names are read as aliases too (its vocabulary is the workbench's); the other arguments are the fields of
-    :class:`MeasureSpec`.
+    names are read as aliases too (its vocabulary is the workbench's), except one followed by a note in parentheses,
+    which says why it is not (ir_measures' ranking ``Accuracy`` is the workbench's ``PairwiseAccuracy``, its
+    ``Accuracy`` the filtering measure); the other arguments are the fields of :class:`MeasureSpec`.
 
     >>> spec = register("half", lambda gold, output, k=1: 0.5, task="ranking", source="a notebook",
     ...                 params={"k": Param(1, Interval(1, integer=True), "a cutoff")}, cutoff="k")
@@ -369,7 +375,8 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
                   for key, value in (params or {}).items()}
     spelled: dict[str, tuple[str, ...]] = {tool: (names,) if isinstance(names, str) else tuple(names)
                  for tool, names in (spellings or {}).items()}
-    aliases = tuple(dict.fromkeys([*aliases, *(s for s in spelled.get("ir_measures", ()) if s != name)]))
+    aliases = tuple(dict.fromkeys([*aliases, *(s for s in spelled.get("ir_measures", ()) if s != name
+                                               and " (" not in s)]))
     spec = MeasureSpec(name, compute, task, source, MappingProxyType(parameters), range, field, cutoff, aliases,
                        description, direction, aggregate, missing, MappingProxyType(spelled), explained, reads,
                        returns)
@@ -534,7 +541,7 @@ class Measure:
             text += f"@{_format_value(params[self.spec.cutoff])}"
         return text
 
-    def compute(self, gold: Organization, output: Organization) -> Any:
+    def compute(self, gold: Organization | Labelling, output: Organization | Labelling) -> Any:
         """The raw result of the spec's compute function (a float or a mapping)."""
         return self.spec.compute(gold, output, **self.params)
 
@@ -554,7 +561,7 @@ class Measure:
                                  "its compute function must return a float (or a mapping holding one under its "
                                  "field)")
 
-    def __call__(self, gold: Organization, output: Organization) -> float:
+    def __call__(self, gold: Organization | Labelling, output: Organization | Labelling) -> float:
         return self.pick(self.compute(gold, output))
 
 
@@ -589,6 +596,8 @@ def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
     if isinstance(default, bool) and not isinstance(value, bool):  # 1 == True, yet not a truth value here
         raise MeasureParameterError(f"{name!r}: parameter {key} must be True or False, got {value!r}", parameter=key)
     domain = spec.domains.get(key)
+    if value == "None" and domain is not None and domain.reason(None) is None:  # an optional parameter left unset
+        return None
     if isinstance(default, int) and not isinstance(default, bool):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
@@ -617,15 +626,32 @@ def _trec_eval_spelling(text: str) -> tuple[MeasureSpec | None, str]:
 
 
 def _parameter_name(spec: MeasureSpec, key: str) -> str:
-    """The parameter ``key`` names in ``spec``, reading :data:`PARAMETER_ALIASES` both ways."""
+    """The parameter ``key`` names in ``spec``, reading :data:`PARAMETER_ALIASES` both ways, and ``cutoff`` as the
+    cutoff written ``@`` (ir_measures' ``P(cutoff=10)`` is ``P@10``)."""
     if key in spec.params:
         return key
+    if key == "cutoff" and spec.cutoff:
+        return spec.cutoff
     for old, new in PARAMETER_ALIASES.items():
         if key == old and new in spec.params:
             return new
         if key == new and old in spec.params:
             return old
     return key
+
+
+def _spelled_parameter(spec: MeasureSpec, key: str, value: str, name: str) -> tuple[str, str]:
+    """A parameter written as another tool writes it (:attr:`Param.spelled`), as ``(parameter, value)``; ``key``
+    and ``value`` unchanged when no parameter of ``spec`` is spelled so."""
+    for parameter, declared in spec.parameters.items():
+        if declared.spelled and key in declared.spelled:
+            values = declared.spelled[key]
+            read = _parse_value(value)
+            if read not in values:
+                raise MeasureParameterError(f"{name!r}: parameter {key} must be one of "
+                                            f"{', '.join(map(str, values))}, got {read!r}", parameter=key)
+            return parameter, str(values[read])
+    return key, value
 
 
 def _suggestion(text: str) -> str:
@@ -676,6 +702,8 @@ def _parse(name: str) -> tuple[Measure, frozenset[str]]:
             for item in filter(None, (p.strip() for p in _PARAMETER_SEPARATOR.split(match.group("params")))):
                 written, sep, value = item.partition("=")
                 key = _parameter_name(spec, written.strip())
+                if sep and key not in spec.params:
+                    key, value = _spelled_parameter(spec, key, value, name)
                 if not sep or key not in spec.params:
                     allowed = ", ".join(spec.params) or "none"
                     raise UnknownMeasureError(
@@ -755,7 +783,7 @@ def with_defaults(measure: str | Measure, **values: Any) -> Measure:
 
 
 
-def evaluate(gold: Organization, output: Organization,
+def evaluate(gold: Organization | Labelling, output: Organization | Labelling,
              measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
     """Score one topic: ``{name as given: value}``. Measures that share a computation share one call; a
     single name (``"AP"``) is one measure.

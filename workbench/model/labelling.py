@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -388,7 +388,7 @@ class Labelling:
     def __len__(self) -> int:
         return len(self.items)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.items)
 
     def labels(self, items: Mapping[str, Any] | None = None) -> tuple[str, ...]:

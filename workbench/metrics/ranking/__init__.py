@@ -7,7 +7,10 @@ The parts, each importing only those before it:
   :func:`trec_eval_order` (the one ranking order of the workbench);
 * :mod:`~workbench.metrics.ranking.gains`: trec_eval's ``rel_level=gain`` mapping;
 * :mod:`~workbench.metrics.ranking.ties`: tied scores averaged (McSherry & Najork), for ``nDCG(ties=average)``;
+* :mod:`~workbench.metrics.ranking.cwl`: cwl_eval's C/W/L measures (INSQ, INST, NERR8–NERR11, BPM) and their gain
+  scale;
 * :mod:`~workbench.metrics.ranking.kernels`: P@k, Rprec, RR, AP, Success, nDCG, ERR, RBP, SDCG, Q/O/P/P+;
+* :mod:`~workbench.metrics.ranking.orderings`: Clarke et al.'s compatibility and the pairwise accuracy;
 * :mod:`~workbench.metrics.ranking.cutoffs`: Hits@k and Q/O/P/P+-measure at a cutoff;
 * :mod:`~workbench.metrics.ranking.diversity`: α-nDCG, ERR-IA, NRBP, P-IA, subtopic recall over subtopic
   judgements (:class:`~workbench.metrics.ranking.diversity.SubtopicTable`), as ndeval computes them;

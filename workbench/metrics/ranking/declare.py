@@ -151,10 +151,18 @@ REL = {"rel": Param(1, Interval(0, low_open=True), "the relevance level: a docum
 JUDGED_ONLY = {"judged_only": Param(False, Choices((False, True)), "score the ranking without its unjudged "
                                                                    "documents (trec_eval's -J)")}
 BINARY = {**REL, **JUDGED_ONLY}
-GAINS = {"gains": Param(None, Pairs(Interval(0, low_open=True), Interval(0, high_open=True)),
+GAINS = {"gains": Param(None, Pairs(Interval(0), Interval(0, high_open=True)),
                         "grade → gain, e.g. {1:3,2:9} (trec_eval's ndcg.1=3,2=9); a grade not mapped is its own "
-                        "gain")}
-"""trec_eval's ``rel_level=gain`` pairs (its gain-based measures' parameters), ir_measures' ``gains``."""
+                        "gain; {0:g} gives the judged non-relevant documents gain g, in the ideal ranking too")}
+"""trec_eval's ``rel_level=gain`` pairs (its gain-based measures' parameters), ir_measures' ``gains``: grade 0 may be
+mapped (``nDCG(gains={0:1,1:2})``), as trec_eval's ``gain_init.c`` and ir_measures (which maps the qrels) do."""
+MIN_MAX_REL = {
+    "min_rel": Param(0, Interval(0), "the grade that gains nothing: grades are clipped to [min_rel, max_rel] and put "
+                     "on [0, 1] as (grade − min_rel) / (max_rel − min_rel); below max_rel"),
+    "max_rel": Param(None, Interval(0, low_open=True), "the grade of a fully relevant document, which gains 1 "
+                     "(required)")}
+"""The gain scale of the C/W/L measures (cwl_eval's, as ir_measures gives it the qrels:
+:func:`~workbench.metrics.ranking.cwl.cwl_gains`)."""
 BETA = {"beta": Param(1.0, Interval(0), "β of Sakai's blended ratio: the weight of the cumulative gain")}
 
 

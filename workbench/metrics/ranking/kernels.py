@@ -24,6 +24,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from workbench.errors import WorkbenchWarning
+from workbench.metrics.ranking.cwl import cwl_gains
 from workbench.metrics.ranking.gains import gain_tables, rescaled_gains
 from workbench.metrics.ranking.table import (
     GainTable,
@@ -208,13 +209,14 @@ def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: f
     return (1.0 - p) * row_sums(scaled * weights)
 
 
-def sdcg_terms(table: GainTable, k: int | None, max_rel: float | None) -> tuple[np.ndarray, np.ndarray, float]:
-    """SDCG@k's terms: each of the top k ranks' gain min(grade, max_rel) / max_rel (0 below 0), the discounts
-    1/log2(r + 1), and the DCG@k of k fully relevant documents."""
+def sdcg_terms(table: GainTable, k: int | None, max_rel: float | None, min_rel: float = 0
+               ) -> tuple[np.ndarray, np.ndarray, float]:
+    """SDCG@k's terms: each of the top k ranks' gain on [0, 1] (:func:`~workbench.metrics.ranking.cwl.cwl_gains`),
+    the discounts 1/log2(r + 1), and the DCG@k of k fully relevant documents."""
     check_cutoff(k, "SDCG")
     if k is None or max_rel is None:
         raise RankingInputError("SDCG@k needs a cutoff k and max_rel (e.g. SDCG(max_rel=3)@10)")
-    scaled = np.clip(table.gains[:, :k], 0.0, max_rel) / max_rel
+    scaled = cwl_gains(table.top(k), min_rel, max_rel)
     discount = 1.0 / np.log2(ranks(scaled.shape[1]) + 1.0)
     return scaled, discount, discount_sum(k)
 
@@ -241,16 +243,16 @@ def discount_sum(k: int) -> float:
     return total + math.log(2.0) * float(expi(math.log(k + 1.5)) - expi(math.log(_EXACT_TERMS + 1.5)))
 
 
-def scaled_dcg(table: GainTable, k: int | None, max_rel: float | None) -> np.ndarray:
-    """SDCG@k = Σ_{r ≤ k} g(r)/log2(r + 1) / Σ_{r ≤ k} 1/log2(r + 1), g = min(grade, max_rel) / max_rel: DCG@k
-    over the DCG@k of k fully relevant documents, as if more were relevant than judged (Moffat, AIRS 2013; the
-    C/W/L framework's NDCG-k, ir_measures' ``SDCG(max_rel=…)@k`` through cwl_eval, which looks no deeper than
-    1,000 ranks).
+def scaled_dcg(table: GainTable, k: int | None, max_rel: float | None, min_rel: float = 0) -> np.ndarray:
+    """SDCG@k = Σ_{r ≤ k} g(r)/log2(r + 1) / Σ_{r ≤ k} 1/log2(r + 1), g = (min(max(grade, min_rel), max_rel) −
+    min_rel) / (max_rel − min_rel): DCG@k over the DCG@k of k fully relevant documents, as if more were relevant
+    than judged (Moffat, AIRS 2013; the C/W/L framework's NDCG-k, ir_measures' ``SDCG(max_rel=…)@k`` through
+    cwl_eval, which looks no deeper than 1,000 ranks).
 
     >>> round(float(scaled_dcg(GainTable.from_gains([[2, 0, 1]], [[2, 1]]), k=2, max_rel=2)[0]), 6)
     0.613147
     """
-    scaled, discount, total = sdcg_terms(table, k, max_rel)
+    scaled, discount, total = sdcg_terms(table, k, max_rel, min_rel)
     return row_sums(scaled * discount) / total
 
 

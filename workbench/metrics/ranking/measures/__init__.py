@@ -5,6 +5,8 @@ per-rank terms that explain them (importing this package imports them all, whate
 * :mod:`~.average_precision`: AP, GMAP, bpref, GMBpref, infAP, yaap;
 * :mod:`~.gains`: nDCG, DCG, the ideal DCG, SDCG, nDCGRel, RnDCG, G, binG, ERR, RBP;
 * :mod:`~.sakai`: Q-, O-, P- and P+-measure;
+* :mod:`~.cwl`: cwl_eval's C/W/L measures INSQ, INST, NERR8–NERR11 and BPM;
+* :mod:`~.orderings`: Clarke et al.'s compatibility and the pairwise accuracy;
 * :mod:`~.sets`: the measures of the retrieved set and the utility;
 * :mod:`~.counts`: the counts, Judged/Unjudged, the RBP residual, relstring;
 * :mod:`~.curves`: interpolated precision and its 11-point average;
@@ -19,8 +21,10 @@ from workbench.metrics.ranking.measures import (  # noqa: F401  (each module dec
     average_precision,
     counts,
     curves,
+    cwl,
     diversity,
     gains,
+    orderings,
     precision,
     sakai,
     sets,

@@ -11,12 +11,12 @@ import math
 import numpy as np
 
 from workbench.metrics.ranking import kernels, trec
-from workbench.metrics.ranking.declare import BINARY, GAINS, JUDGED_ONLY, cutoff, ranking_measure
+from workbench.metrics.ranking.declare import BINARY, GAINS, JUDGED_ONLY, MIN_MAX_REL, cutoff, ranking_measure
 from workbench.metrics.ranking.gains import gain_tables
 from workbench.metrics.ranking.table import GainTable, at_cutoff, ranks, safe_divide
 from workbench.metrics.ranking.terms import Terms, discounts, reciprocal
 from workbench.metrics.ranking.ties import TIE_POLICIES
-from workbench.metrics.registry import Choices, Interval, Param
+from workbench.metrics.registry import Choices, Interval, Pairs, Param
 
 
 def _ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None, ties: str = "trec_eval") -> Terms:
@@ -44,11 +44,11 @@ def _ideal_dcg(table: GainTable, gains=None) -> Terms:
                  rest_label="the ideal ranking of the judgements")
 
 
-def _scaled_dcg(table: GainTable, k: int | None = None, max_rel: float | None = None) -> Terms:
-    scaled, discount, total = kernels.sdcg_terms(table, k, max_rel)
+def _scaled_dcg(table: GainTable, k: int | None = None, min_rel: float = 0, max_rel: float | None = None) -> Terms:
+    scaled, discount, total = kernels.sdcg_terms(table, k, max_rel, min_rel)
     return Terms(scaled * discount / total, "SDCG@k = Σ_{r ≤ k} gain(r) · discount(r) / Σ_{r ≤ k} discount(r), "
-                 "gain = min(grade, max_rel) / max_rel", {"gain": scaled, "discount": np.broadcast_to(
-                     discount, scaled.shape)})
+                 "gain = (min(max(grade, min_rel), max_rel) − min_rel) / (max_rel − min_rel)",
+                 {"gain": scaled, "discount": np.broadcast_to(discount, scaled.shape)})
 
 
 def _err(table: GainTable, k: int | None = None, gain: str = "exp", max_grade: float | None = 4) -> Terms:
@@ -134,7 +134,8 @@ def _r_ndcg(table: GainTable, gains=None, rel: float = 1.0) -> Terms:
 
 
 _GAIN_CURVE = {"gain": Param("linear", Choices(("linear", "exp")), "the gain of a grade g: g (linear, Järvelin & "
-                                                                     "Kekäläinen) or 2^g − 1 (exp, Burges et al.)")}
+                              "Kekäläinen) or 2^g − 1 (exp, Burges et al.); ir_measures writes it dcg=log2 or "
+                              "dcg=exp-log2", spelled={"dcg": {"log2": "linear", "exp-log2": "exp"}})}
 ranking_measure("nDCG", kernels.ndcg, _ndcg, cutoff="k", aliases=("ndcg", "ndcg_cut"),
                 params={**cutoff(), **_GAIN_CURVE, **GAINS,
                         "ties": Param("trec_eval", Choices(TIE_POLICIES), "documents with equal scores: ranked in "
@@ -155,8 +156,7 @@ ranking_measure("IdealDCG", trec.ideal_dcg, _ideal_dcg, params={**GAINS, **JUDGE
 ranking_measure("SDCG", kernels.scaled_dcg, _scaled_dcg, cutoff="k", source="Moffat, Seven Numeric Properties of "
                 "Effectiveness Metrics, AIRS 2013; the C/W/L framework (cwl_eval's NDCG-k), ir_measures' SDCG",
                 params={"k": Param(None, Interval(1, integer=True), "the cutoff: the top k ranks (required)"),
-                        "max_rel": Param(None, Interval(0, low_open=True), "the grade of a fully relevant document: "
-                                         "gains are min(grade, max_rel) / max_rel (required)")},
+                        **MIN_MAX_REL},
                 spellings={"ir_measures": "SDCG"},
                 description="scaled DCG@k: DCG@k of gains scaled to [0, 1] over the DCG@k of k fully relevant "
                             "documents, as if more fully relevant documents exist than are judged")
@@ -179,7 +179,12 @@ ranking_measure("ERR", kernels.err, _err, cutoff="k", source="Chapelle et al., C
                 spellings={"ir_measures": "ERR"},
                 description="expected reciprocal rank Σ_r R_r/r Π_{i<r}(1 − R_i); by default g_max = 4, the TREC "
                             "Web track's scale (gdeval, hence ir_measures' ERR@20)")
+_RBP_GAINS = {"gains": Param(None, Pairs(Interval(0, low_open=True), Interval(0, high_open=True)),
+                             "trec_eval's rel=gain pairs, e.g. {1:3,2:9}, rescaled to [0, 1] when a gain lies outside "
+                             "(rbp.1=3,2=9); grade 0 keeps gain 0: trec_eval 10.0 rescales from bounds it leaves "
+                             "uninitialised (m_rbp.c), so its rbp with a mapped grade 0 has no one value")}
 ranking_measure("RBP", at_cutoff(kernels.rbp), _rbp, cutoff="k", source="Moffat & Zobel, TOIS 2008",
+                range=(0.0, math.inf),  # in [0, 1] but with gain=raw (ranx's: up to the top grade)
                 params={"p": Param(0.8, Interval(0, 1, low_open=True, high_open=True), "the persistence: the chance "
                                    "the user goes on to the next rank"),
                         "max_grade": Param(None, Interval(0, low_open=True, optional=True), _MAX_GRADE),
@@ -187,7 +192,7 @@ ranking_measure("RBP", at_cutoff(kernels.rbp), _rbp, cutoff="k", source="Moffat 
                                      "grade rel up, 0 below (ir_measures' RBP(rel=1))"),
                         "gain": Param("scaled", Choices(("scaled", "raw")), "the gain of a grade g: g/g_max (scaled: "
                                       "NTCIREVAL, trec_eval) or g itself (raw: ranx)"),
-                        **GAINS, **cutoff(meaning="the cutoff: RBP of the top k ranks"), **JUDGED_ONLY},
+                        **_RBP_GAINS, **cutoff(meaning="the cutoff: RBP of the top k ranks"), **JUDGED_ONLY},
                 spellings={"trec_eval": "rbp", "ir_measures": "RBP", "ranx": "rbp (gain=raw)"},
                 description="rank-biased precision (1 − p) Σ_r gain(r) p^(r−1) with persistence p; gains scaled to "
                             "[0, 1] by default, binary from level rel, raw grades with gain=raw, trec_eval's rescaled "

@@ -1,0 +1,251 @@
+"""The C/W/L measures of cwl_eval (Azzopardi, Thomas & Moffat, SIGIR 2019) that ir_measures reads: INSQ, INST, the
+NERR family and the static BPM, over a :class:`~workbench.metrics.ranking.table.GainTable`.
+
+In the C/W/L framework (Moffat et al., TOIS 2017) a user who has looked at rank i goes on to rank i + 1 with
+probability C(i); the measure is the expected rate of gain Σ_r W(r)·gain(r), where W(r) = Π_{i<r} C(i) / Σ_j Π_{i<j}
+C(i) over the ranks the user may reach. Gains are grades put on [0, 1] as cwl_eval reads them through ir_measures:
+(min(max(grade, min_rel), max_rel) − min_rel) / (max_rel − min_rel), unjudged documents 0 (:func:`cwl_gains`).
+
+The ranking is conceptually endless, its ranks past the last retrieved document non-relevant. cwl_eval looks at
+1,000 ranks exactly (its ``-n``: the ranking cut or padded to 1,000), hence ir_measures' values; the measures whose
+continuation never reaches 0 (INSQ, INST, NERR10, NERR11) take that ``depth``, 1,000 by default, or None for the
+unbounded ranking of their papers. Past the ranking the continuation depends on the rank alone, so the weight of the
+ranks after it is a closed form (:func:`weighted_precision`'s ``rest``): nothing is padded. The measures with a
+cutoff k (NERR8, NERR9, BPM, like SDCG) stop at k, however deep; cwl_eval at 1,000 when k is larger.
+
+    >>> t = GainTable.from_gains([[3, 0, 1]], [[3, 1]])
+    >>> round(float(nerr8(t, k=3, max_rel=3)[0]), 6), round(float(bpm(t, k=2, max_rel=3, T=2)[0]), 6)
+    (1.0, 0.5)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.metrics.ranking.table import GainTable, RankingInputError, check_cutoff, ranks, row_sums
+
+CWL_DEPTH = 1000
+"""cwl_eval's ``-n``: the ranks its user model runs over (the ranking cut or padded with non-relevant documents)."""
+
+
+def cwl_gains(table: GainTable, min_rel: float = 0, max_rel: float | None = None) -> np.ndarray:
+    """Each retrieved document's gain on [0, 1] as ir_measures gives cwl_eval its qrels: the grade clipped to
+    [min_rel, max_rel], less min_rel, over max_rel − min_rel; an unjudged document gains 0 (cwl_eval's worst case).
+
+    >>> cwl_gains(GainTable.from_gains([[0, 1, 2, 5]], [[5]]), min_rel=1, max_rel=3).tolist()
+    [[0.0, 0.0, 0.5, 1.0]]
+    """
+    if max_rel is None:
+        raise RankingInputError("the C/W/L measures need max_rel, the grade of a fully relevant document (e.g. "
+                                "INST(max_rel=3))")
+    if not min_rel < max_rel:
+        raise RankingInputError(f"min_rel must be below max_rel, got min_rel={min_rel:g}, max_rel={max_rel:g}")
+    return (np.clip(table.gains, min_rel, max_rel) - min_rel) / (max_rel - min_rel)
+
+
+def weighted_precision(continuation: np.ndarray, rest: np.ndarray | float) -> np.ndarray:
+    """The C/W/L weights W(r) of the ranks 1..n given C(1..n), one row per topic: W(r) = reach(r) / (Σ_{r ≤ n}
+    reach(r) + reach(n + 1)·rest), reach(r) = Π_{i<r} C(i), where ``rest`` is Σ_{r > n} reach(r) / reach(n + 1), the
+    weight of the ranks past n (0 when the user model stops at n).
+
+    >>> weighted_precision(np.array([[0.5, 0.5]]), 0.0).round(4).tolist()
+    [[0.6667, 0.3333]]
+    """
+    rows, n = continuation.shape
+    reach = np.cumprod(np.hstack([np.ones((rows, 1)), continuation]), axis=1)
+    total = reach[:, :n].sum(axis=1) + reach[:, n] * rest
+    return reach[:, :n] / total[:, None]
+
+
+def _inverse_square_rest(n: int, a: np.ndarray | float, depth: int | None) -> np.ndarray | float:
+    """Σ_{l=0}^{d−1} (x/(x + l))², x = n + a, d = depth − n (d = ∞ without a depth): the weight of the ranks past n
+    when C(i) = ((i + a − 1)/(i + a))² there (INSQ, INST, NERR11). It is x²(ψ₁(x) − ψ₁(x + d)), ψ₁ the trigamma
+    function; from x = 100 on, ψ₁'s asymptotic series (to x⁻⁷) written in d/(x + d) and x/(x + d), whose terms keep
+    their digits where the two trigammas would cancel (a huge T).
+
+    >>> round(float(_inverse_square_rest(0, 2.0, None)), 12) == round(4 * (np.pi ** 2 / 6 - 1), 12)
+    True
+    >>> round(float(_inverse_square_rest(0, 1e300, 1000)), 9)  # C = 1: each of the 1,000 ranks weighs 1
+    1000.0
+    """
+    from scipy.special import polygamma
+
+    x = np.atleast_1d(n + np.asarray(a, dtype=float)).astype(float)
+    d = np.inf if depth is None else float(depth - n)
+    if d == 0:
+        return np.zeros_like(x) if np.ndim(a) else 0.0
+    out = np.empty_like(x)
+    small = x < 100
+    near = x[small]  # ψ₁(x) = 1/x² + ψ₁(x + 1): the first term 1 exactly, however small x is
+    out[small] = 1.0 + near * near * (polygamma(1, near + 1) - (0.0 if depth is None else polygamma(1, near + d)))
+    far = x[~small]
+    gone = np.ones_like(far) if depth is None else d / (far + d)  # d/y and x/y, y = x + d
+    ratio = np.zeros_like(far) if depth is None else far / (far + d)
+    powers = np.cumsum([np.ones_like(ratio), *(ratio ** j for j in range(1, 7))], axis=0)  # Σ_{j<m} r^j, m = 1..7
+    inverse = 1.0 / far
+    out[~small] = gone * (far + powers[1] / 2 + powers[2] * inverse / 6 - powers[4] * inverse ** 3 / 30
+                          + powers[6] * inverse ** 5 / 42)
+    return out if np.ndim(a) else float(out[0])
+
+
+def _depth(table: GainTable, gains: np.ndarray, depth: int | None) -> np.ndarray:
+    check_cutoff(depth, "depth")
+    return gains if depth is None else gains[:, :depth]
+
+
+def insq_terms(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: float | None = None,
+               depth: int | None = CWL_DEPTH) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """INSQ's gains, continuations C(i) = ((i + 2T − 1)/(i + 2T))² and weights W(i) over the ranks it reads."""
+    gains = _depth(table, cwl_gains(table, min_rel, max_rel), depth)
+    i = ranks(gains.shape[1])
+    continuation = np.broadcast_to(((i + 2 * T - 1) / (i + 2 * T)) ** 2, gains.shape)
+    return gains, continuation, weighted_precision(continuation, _inverse_square_rest(gains.shape[1], 2 * T, depth))
+
+
+def insq(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: float | None = None,
+         depth: int | None = CWL_DEPTH) -> np.ndarray:
+    """INSQ = Σ_r W(r)·gain(r), C(i) = ((i + 2T − 1)/(i + 2T))²: a user who expects to need T units of gain (Moffat,
+    Scholer & Thomas, ADCS 2012; cwl_eval's INSQ).
+
+    >>> round(float(insq(GainTable.from_gains([[1, 0]], [[1]]), max_rel=1, depth=2)[0]), 6)
+    0.692308
+    """
+    gains, _, weights = insq_terms(table, T, min_rel, max_rel, depth)
+    return row_sums(weights * gains)
+
+
+def inst_terms(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: float | None = None,
+               depth: int | None = CWL_DEPTH) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """INST's gains, continuations C(i) = ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − Σ_{r ≤ i} gain(r), and
+    weights W(i) over the ranks it reads."""
+    if not T >= 0.5:
+        raise RankingInputError(f"INST needs T ≥ 1/2 (below, its continuation can exceed 1), got {T!r}")
+    gains = _depth(table, cwl_gains(table, min_rel, max_rel), depth)
+    i = ranks(gains.shape[1])
+    wanted = 2 * T - np.cumsum(gains, axis=1)  # T + T_i
+    continuation = ((i + wanted - 1) / (i + wanted)) ** 2
+    after = 2 * T - (gains.sum(axis=1) if gains.shape[1] else 0.0)  # T + T_n, the same at every rank past n
+    return gains, continuation, weighted_precision(continuation, _inverse_square_rest(gains.shape[1], after, depth))
+
+
+def inst(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: float | None = None,
+         depth: int | None = CWL_DEPTH) -> np.ndarray:
+    """INST = Σ_r W(r)·gain(r), C(i) = ((i + T + T_i − 1)/(i + T + T_i))² with T_i = T − Σ_{r ≤ i} gain(r) the gain
+    still wanted: INSQ made adaptive, the user leaving sooner once T is met (Moffat, Bailey, Scholer & Thomas,
+    ADCS 2015; Bailey et al., SIGIR 2015; cwl_eval's INST).
+
+    >>> round(float(inst(GainTable.from_gains([[1, 0]], [[1]]), max_rel=1, depth=2)[0]), 6)
+    0.8
+    """
+    gains, _, weights = inst_terms(table, T, min_rel, max_rel, depth)
+    return row_sums(weights * gains)
+
+
+def nerr_terms(table: GainTable, equation: int, k: int | None = None, p: float = 0.9, T: float = 1.0,
+               min_rel: float = 0, max_rel: float | None = None, depth: int | None = CWL_DEPTH
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The gains, continuations and weights of NERR of ``equation`` 8, 9, 10 or 11 (:func:`nerr8` ...)."""
+    gains = cwl_gains(table, min_rel, max_rel)
+    if equation in (8, 9):
+        check_cutoff(k, f"NERR{equation}")
+        if k is None:
+            raise RankingInputError(f"NERR{equation}@k needs a cutoff k")
+        gains = gains[:, :k]
+        n = gains.shape[1]
+        i = ranks(n)
+        continuation = (1.0 - gains) * (i < k) * (1.0 if equation == 8 else i / (i + 1))
+        if equation == 8:  # past the ranking C = 1 up to k: the reach stays put for k − n ranks
+            rest = float(k - n)
+        else:  # C(i) = i/(i + 1) up to k: Σ_{m=1}^{k−n} (n + 1)/(n + m)
+            from scipy.special import digamma
+
+            rest = (n + 1) * float(digamma(k + 1) - digamma(n + 1)) if n < k else 0.0
+        return gains, continuation, weighted_precision(continuation, rest)
+    gains = _depth(table, gains, depth)
+    n = gains.shape[1]
+    i = ranks(n)
+    after: np.ndarray | float
+    if equation == 10:
+        if not 0 < p < 1:
+            raise RankingInputError(f"NERR10 needs 0 < p < 1, got {p!r}")
+        continuation = p * (1.0 - gains)
+        after = (1.0 - p ** (np.inf if depth is None else depth - n)) / (1.0 - p)
+    elif equation == 11:
+        continuation = ((i + 2 * T - 1) / (i + 2 * T)) ** 2 * (1.0 - gains)
+        after = _inverse_square_rest(n, 2 * T, depth)
+    else:
+        raise RankingInputError(f"NERR is defined by equations 8 to 11, got {equation!r}")
+    return gains, continuation, weighted_precision(continuation, after)
+
+
+def nerr8(table: GainTable, k: int | None = None, min_rel: float = 0, max_rel: float | None = None) -> np.ndarray:
+    """NERR8@k = Σ_{r ≤ k} W(r)·gain(r), C(i) = 1 − gain(i) for i < k and 0 at k: ERR's stopping by gain, cut at k
+    (Azzopardi, Mackenzie & Moffat, ICTIR 2021, eq. 8; cwl_eval's NERReq8).
+
+    >>> round(float(nerr8(GainTable.from_gains([[1, 2]], [[2, 1]]), k=2, max_rel=2)[0]), 6)
+    0.666667
+    """
+    gains, _, weights = nerr_terms(table, 8, k=k, min_rel=min_rel, max_rel=max_rel)
+    return row_sums(weights * gains)
+
+
+def nerr9(table: GainTable, k: int | None = None, min_rel: float = 0, max_rel: float | None = None) -> np.ndarray:
+    """NERR9@k = Σ_{r ≤ k} W(r)·gain(r), C(i) = i/(i + 1)·(1 − gain(i)) for i < k and 0 at k: stopping by gain and
+    the reciprocal-rank discount, cut at k (Azzopardi, Mackenzie & Moffat, ICTIR 2021, eq. 9; cwl_eval's NERReq9).
+
+    >>> round(float(nerr9(GainTable.from_gains([[1, 2]], [[2, 1]]), k=2, max_rel=2)[0]), 6)
+    0.6
+    """
+    gains, _, weights = nerr_terms(table, 9, k=k, min_rel=min_rel, max_rel=max_rel)
+    return row_sums(weights * gains)
+
+
+def nerr10(table: GainTable, p: float = 0.9, min_rel: float = 0, max_rel: float | None = None,
+           depth: int | None = CWL_DEPTH) -> np.ndarray:
+    """NERR10 = Σ_r W(r)·gain(r), C(i) = p·(1 − gain(i)): stopping by gain with RBP's persistence p (Azzopardi,
+    Mackenzie & Moffat, ICTIR 2021, eq. 10; cwl_eval's NERReq10).
+
+    >>> round(float(nerr10(GainTable.from_gains([[1, 2]], [[2, 1]]), p=0.5, max_rel=2, depth=2)[0]), 6)
+    0.6
+    """
+    gains, _, weights = nerr_terms(table, 10, p=p, min_rel=min_rel, max_rel=max_rel, depth=depth)
+    return row_sums(weights * gains)
+
+
+def nerr11(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: float | None = None,
+           depth: int | None = CWL_DEPTH) -> np.ndarray:
+    """NERR11 = Σ_r W(r)·gain(r), C(i) = ((i + 2T − 1)/(i + 2T))²·(1 − gain(i)): stopping by gain with INSQ's
+    patience for a goal T (Azzopardi, Mackenzie & Moffat, ICTIR 2021, eq. 11 as cwl_eval's NERReq11 names it;
+    ir_measures' docstring says eq. 12).
+
+    >>> round(float(nerr11(GainTable.from_gains([[1, 0]], [[1]]), max_rel=1, depth=2)[0]), 6)
+    1.0
+    """
+    gains, _, weights = nerr_terms(table, 11, T=T, min_rel=min_rel, max_rel=max_rel, depth=depth)
+    return row_sums(weights * gains)
+
+
+def bpm_terms(table: GainTable, k: int | None = None, T: float = 1.0, min_rel: float = 0,
+              max_rel: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """BPM's gains, continuations (1 while the gain so far is below T and the rank below k, else 0) and weights."""
+    check_cutoff(k, "BPM")
+    if k is None:
+        raise RankingInputError("BPM@k needs a cutoff k, the documents the user is willing to examine")
+    gains = cwl_gains(table, min_rel, max_rel)[:, :k]
+    n = gains.shape[1]
+    continuation = ((np.cumsum(gains, axis=1) < T) & (ranks(n) < k)).astype(float)
+    return gains, continuation, weighted_precision(continuation, float(k - n))
+
+
+def bpm(table: GainTable, k: int | None = None, T: float = 1.0, min_rel: float = 0,
+        max_rel: float | None = None) -> np.ndarray:
+    """BPM@k = Σ_{r ≤ s} gain(r) / s, s the first rank where the gain so far reaches T, or k: the static Bejeweled
+    Player Model, a user who stops once satisfied (benefit T) or out of patience (cost k) (Zhang et al., SIGIR 2017),
+    as cwl_eval's BPM-Static states it in C/W/L (C(i) = 1 while both budgets last, 0 after) with gains linear in the
+    grade on [0, 1]; Zhang et al. square the grade (cwl_eval's notes), so ir_measures' BPM is cwl_eval's.
+
+    >>> round(float(bpm(GainTable.from_gains([[1, 0, 2]], [[2, 1]]), k=3, max_rel=2)[0]), 6)
+    0.5
+    """
+    gains, _, weights = bpm_terms(table, k, T, min_rel, max_rel)
+    return row_sums(weights * gains)
