@@ -19,15 +19,25 @@ Then the inspector of two runs (issue 19): a bar of the per-topic chart clicked,
 the topic's rows of both runs (their explanations computed once per measure) → the rankings board, the scores and
 the chart's outline redrawn, the board's state serialised; rankings of 1,000 documents (two synthetic runs over
 100 topics, and the TREC 2003 Robust runs when ``../shared/datasets`` is there); target under 100 ms.
+
+First, start-up (issue 30): in fresh processes, ``import workbench.widgets`` plus ``from workbench.widgets import
+Workbench`` and the first ``Workbench()`` (target under 1.5 s together; best of ``--repeat-start``, each phase
+printed), then the charts built on the first display; then Voilà serving ``notebooks/workbench.ipynb`` with the
+package's template, Debian's chromium opening it (Playwright): seconds from the server's start to the scores
+table showing numbers (target 10 s on an idle 2-core machine) and to the chart drawn. The load average is printed
+beside (the machine may be shared). ``--only startup`` runs this section alone; ``--no-browser`` skips Voilà.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -202,10 +212,107 @@ def measure_topic_switch(name: str, campaign, systems, repeat: int, measure: str
             "p90_ms": ms[int(0.9 * (len(ms) - 1))], "max_ms": ms[-1]}
 
 
+ROOT = Path(__file__).resolve().parents[1]
+START = """
+import time
+start = time.perf_counter()
+import workbench.widgets
+from workbench.widgets import Workbench
+imported = time.perf_counter()
+bench = Workbench()
+built = time.perf_counter()
+bench.frame.receive({"kind": "shown"})   # what the front end says when it draws the view: the charts are built
+drawn = time.perf_counter()
+print(imported - start, built - imported, drawn - built)
+"""
+
+
+def measure_start(repeat: int) -> list[tuple[float, float, float]]:
+    """Seconds to import the widgets, build the first Workbench and draw its charts, each in a fresh process."""
+    runs = []
+    for _ in range(repeat):
+        done = subprocess.run([sys.executable, "-c", START], capture_output=True, text=True, check=True,
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        runs.append(tuple(map(float, done.stdout.split()[-3:])))
+    return runs
+
+
+def measure_voila() -> dict[str, float] | str:
+    """Seconds from Voilà's start to the workbench's scores shown in chromium, and to its chart drawn (or why
+    it could not be measured)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from playwright.sync_api import sync_playwright
+
+        from tests.conftest import CHROME_ARGS, CHROMIUM, Server
+    except ImportError as missing:
+        return f"skipped: {missing}"
+    if CHROMIUM is None:
+        return "skipped: no chromium on PATH (apt-get install chromium)"
+    seen: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        server = Server("voila", Path(tmp))
+        try:
+            server.wait("/voila/static/voila.js", timeout=120)
+            seen["server answers"] = time.perf_counter() - start
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS)
+                try:
+                    page = browser.new_page(viewport={"width": 1280, "height": 720})
+                    page.goto(server.page, timeout=180_000, wait_until="commit")
+                    page.wait_for_function("/^\\d\\.\\d{4}$/.test(document.querySelector("
+                                           "'[data-role=scores] td[data-measure]')?.innerText ?? '')",
+                                           timeout=180_000, polling=100)
+                    seen["scores shown"] = time.perf_counter() - start
+                    page.wait_for_selector("[data-role=chart] .vega-embed svg, [data-role=chart] .vega-embed canvas",
+                                           timeout=180_000)
+                    seen["chart drawn"] = time.perf_counter() - start
+                    page.wait_for_selector(".wb-comparison .vega-embed", timeout=180_000)
+                    seen["whole page"] = time.perf_counter() - start
+                finally:
+                    browser.close()
+        finally:
+            server.stop()
+    return seen
+
+
+def startup(repeat: int, browser: bool) -> None:
+    load = os.getloadavg()[0]
+    runs = measure_start(repeat)
+    best = min(runs, key=sum)
+    print(f"start-up (load average {load:.1f}; best of {repeat} fresh processes; target: import + first "
+          f"Workbench under 1.5 s)")
+    print(f"  import workbench.widgets + Workbench class {best[0]:6.2f} s   (all runs: "
+          f"{', '.join(f'{r[0]:.2f}' for r in runs)})")
+    print(f"  first Workbench()                          {best[1]:6.2f} s   (all runs: "
+          f"{', '.join(f'{r[1]:.2f}' for r in runs)})")
+    total = best[0] + best[1]
+    print(f"  together                                   {total:6.2f} s   {'ok' if total < 1.5 else 'SLOW'}")
+    print(f"  its charts, built on the first display     {best[2]:6.2f} s")
+    if not browser:
+        return
+    seen = measure_voila()
+    if isinstance(seen, str):
+        print(f"  Voilà: {seen}")
+        return
+    print(f"  Voilà (load average {os.getloadavg()[0]:.1f}), seconds from the server's start: answers "
+          f"{seen['server answers']:.1f}, scores shown {seen['scores shown']:.1f} "
+          f"({'ok' if seen['scores shown'] < 10 else 'SLOW'}: target 10), chart drawn {seen['chart drawn']:.1f}, "
+          f"the whole notebook's widgets {seen['whole page']:.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30, help="edits per case (default 30)")
+    parser.add_argument("--repeat-start", type=int, default=3, help="fresh processes for start-up (default 3)")
+    parser.add_argument("--only", choices=["startup"], help="run one section only")
+    parser.add_argument("--no-browser", action="store_true", help="start-up without Voilà and chromium")
     args = parser.parse_args()
+    startup(args.repeat_start, not args.no_browser)
+    if args.only == "startup":
+        return
+    print()
     table9 = EXAMPLES["Table 9 (document organization)"]
     cases = [
         ("SIGIR 2013 Table 9, gold edited", table9.gold, table9.outputs, 50, "gold"),
