@@ -276,6 +276,6 @@ def test_the_core_installs_alone_in_a_clean_venv_and_the_lab_extra_adds_the_widg
         import workbench.charts
         from workbench.widgets import Comparison, Workbench
         bench = Workbench()
-        print(type(bench).__name__, len(bench.scores) > 0, Comparison.__name__,
+        print(type(bench).__name__, len(bench.state.scores) > 0, Comparison.__name__,
               workbench.charts.scores_chart.__name__)""")
     assert widgets == "Workbench True Comparison scores_chart\n", widgets
