@@ -262,7 +262,7 @@ def measure_voila() -> dict[str, float] | str:
                     page = browser.new_page(viewport={"width": 1280, "height": 720})
                     page.goto(server.page, timeout=180_000, wait_until="commit")
                     page.wait_for_function("/^\\d\\.\\d{4}$/.test(document.querySelector("
-                                           "'[data-role=scores] td[data-measure]')?.innerText ?? '')",
+                                           "'[data-role=scores] td[data-measure]')?.textContent ?? '')",
                                            timeout=180_000, polling=100)
                     seen["scores shown"] = time.perf_counter() - start
                     page.wait_for_selector("[data-role=chart] .vega-embed svg, [data-role=chart] .vega-embed canvas",
