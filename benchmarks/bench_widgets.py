@@ -203,7 +203,8 @@ def measure_topic_switch(name: str, campaign, systems, repeat: int, measure: str
         topic = topics[(i * 7 + 1) % len(topics)]
         start = time.perf_counter()
         inspector.chart._vl_selections = {"pick": {"value": {"vlPoint": {"or": [{"topic": topic}]}}, "store": []}}
-        json.dumps(inspector.board.columns), json.dumps(inspector.difference_board.difference), len(inspector.summary.value)
+        json.dumps(inspector.board.columns), json.dumps(inspector.difference_board.difference)
+        len(inspector.summary.value)
         samples.append(time.perf_counter() - start)
         assert inspector.topic == topic and not inspector.message, (name, topic, inspector.message)
     ms = sorted(1000 * s for s in samples)
