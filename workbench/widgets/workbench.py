@@ -57,6 +57,8 @@ __all__ = ["DocumentNotInOutputError", "InvalidEditError", "SelectionError", "Un
 
 LAYOUTS = ("focus", "grid")
 TEXT_SIZES = ("100%", "125%", "150%", "175%", "200%")
+
+
 @dataclass(frozen=True)
 class Controls:
     """The controls a user operates, for scripts and tests: ``wb.controls.n.value = 4`` does what typing 4
@@ -80,7 +82,7 @@ class Controls:
     export_json: W.Button
     import_tables: W.Button
     upload: W.FileUpload
-    quiz_measure: W.Dropdown
+    quiz_measure: W.Dropdown   # the quiz panel's controls (``workbench.quiz``)
     quiz_who: W.Text
     quiz_record: W.Button
     quiz_reveal: W.Button
@@ -314,7 +316,7 @@ class Workbench(ForwardsToState, W.VBox):
             v.all_scores.value = markup.scores_table(state, full=True)
             self._draw_cards()
             self.charts.draw()
-            self._draw_why()
+            v.why.draw(state)
             self.quiz.draw(state)
         finally:
             self._rendering = False
@@ -387,16 +389,3 @@ class Workbench(ForwardsToState, W.VBox):
             self._card_output.pop(id(card), None)
             card.close()
         self.views.cards.children = cards
-
-    def _draw_why(self) -> None:
-        panel, state = self.views.why, self.state
-        shown = state.why_shown
-        if state.scores_hidden:
-            panel.clear()
-            panel.summary.value = "<i>the why panel returns with the reveal</i>"
-            return
-        if shown is None:
-            panel.clear()
-        else:
-            panel.show(shown.output, shown.document, shown.frame, shown.scores)
-        panel.warn(state.why_message)
