@@ -1302,3 +1302,25 @@ def test_in_a_kernel_the_history_starts_after_the_notebooks_cells():
         patch.setenv("PYTHONPATH", environment["PYTHONPATH"])
         nbclient.NotebookClient(book, timeout=120, kernel_name="python3").execute()
     assert book.cells[-1].outputs[0]["text"] == "0 1 False True\n"
+
+
+def test_typing_reaches_python_when_committed_not_at_each_keystroke():
+    """The browser sends a row, the rest or the notation on Enter, when the field is left, or after the frame's
+    pause (frame.js), so what is half typed ('d1 {d3 d4} d' on the way to 'd9') never reaches the scores; what
+    arrives is one step, and an invalid arrival none."""
+    wb = Workbench()
+    editor = wb.outputs[0]
+    fields = [*wb.gold.levels, *editor.levels, editor.rest, editor.notation, wb.gold.rest, wb.gold.notation]
+    assert {field.get_state()["continuous_update"] for field in fields} == {False}
+    assert wb.frame.get_state()["pause"] == 800
+    before = wb.state.scores
+    editor.levels[2].value = "{d6 d7} {d9"                         # committed while invalid: no step
+    assert wb.state.step == 0 and wb.state.scores == before and editor.row_errors[2]
+    editor.levels[2].value = "{d6 d7} d9"                          # committed: one step
+    assert wb.state.step == 1 and wb.state.scores[0] == kernel(TABLE9.gold, editor.text)
+    editor.levels[2].value = "{d6 d7}  d9 "                        # the same organization: no step
+    assert wb.state.step == 1
+    wb.frame.receive({"kind": "undo"})                             # the spacing first, as any edit in progress
+    assert wb.state.step == 1 and editor.levels[2].value == "{d6 d7} d9"
+    wb.frame.receive({"kind": "undo"})
+    assert wb.state.step == 0 and wb.state.scores == before
