@@ -11,8 +11,6 @@
 
 const PREFIX = "wb-role-";
 const FIELDS = ".wb-editor input[type=text], .wb-editor textarea";
-const JUMPS = {KeyG: "gold-editor", KeyO: "output-editor", KeyS: "scores"};
-const SHORTCUTS = {"gold-editor": "Alt+G", "output-editor": "Alt+O", "scores": "Alt+S"};
 
 function render({ model, el }) {
   el.classList.add("wb-frame");
@@ -21,6 +19,11 @@ function render({ model, el }) {
   let stopped = false;
   const committed = new WeakMap();   // an editor field -> its value when last committed
   const timers = new WeakMap();      // an editor field being typed in -> the timer of its pause
+
+  // "Alt+G" -> "gold-editor" (the model's jumps) read as key codes ("KeyG") and as the regions' shortcuts
+  const jumps = () => Object.fromEntries(Object.entries(model.get("jumps") || {})
+    .map(([keys, role]) => [`Key${keys.slice(-1).toUpperCase()}`, role]));
+  const shortcutOf = (role) => Object.entries(model.get("jumps") || {}).find(([, r]) => r === role)?.[0];
 
   const roleOf = (node) => {
     const cls = Array.from(node.classList).find((c) => c.startsWith(PREFIX));
@@ -46,7 +49,7 @@ function render({ model, el }) {
       if (label && node.getAttribute("aria-label") !== label) {
         node.setAttribute("role", "region");
         node.setAttribute("aria-label", label);
-        if (SHORTCUTS[role]) node.setAttribute("aria-keyshortcuts", SHORTCUTS[role]);
+        if (shortcutOf(role)) node.setAttribute("aria-keyshortcuts", shortcutOf(role));
         if (role === "scores") node.tabIndex = -1;   // Alt+S focuses it
         node.dataset.wbRegion = "1";
       }
@@ -92,12 +95,13 @@ function render({ model, el }) {
   };
 
   const keys = (e) => {
-    if (e.altKey && !e.ctrlKey && !e.metaKey && JUMPS[e.code]) {
+    const role = e.altKey && !e.ctrlKey && !e.metaKey ? jumps()[e.code] : undefined;
+    if (role) {
       e.preventDefault();
       e.stopPropagation();
       const input = field(document.activeElement);
       if (input) commit(input);
-      jump(JUMPS[e.code]);
+      jump(role);
       return;
     }
     if (!(e.ctrlKey || e.metaKey) || e.altKey) return;

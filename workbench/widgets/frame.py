@@ -20,6 +20,8 @@ from pathlib import Path
 import anywidget
 import traitlets as T
 
+from workbench.widgets.markup import JUMPS
+
 _HERE = Path(__file__).parent
 ROLES = {"gold-editor": "gold standard editor", "output-editor": "output in focus, editor",
          "scores": "scores", "chart": "chart of R and S", "why": "why: the selected document's relations"}
@@ -42,6 +44,7 @@ class Frame(anywidget.AnyWidget):
     _css = _HERE / "workbench.css"
     labels = T.Dict(ROLES).tag(sync=True)  # role → the region's accessible name
     pause = T.Int(800).tag(sync=True)       # milliseconds without typing that commit a row or the notation
+    jumps = T.Dict(JUMPS).tag(sync=True)    # Alt+<letter> → the role of the region it goes to
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

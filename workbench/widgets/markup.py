@@ -20,9 +20,11 @@ from workbench.widgets.state import WorkbenchState
 from workbench.widgets.why import EXPLAINED, FIELDS
 
 HIDDEN = "?"  # a score hidden until a quiz's reveal
-SHORTCUTS = {"Alt+G": "the gold standard's tokens", "Alt+O": "the tokens of the output in focus",
-             "Alt+S": "the scores table", "Ctrl+Z": "undo", "Ctrl+Shift+Z": "redo"}
-"""The workbench's keyboard shortcuts (``frame.js`` acts on them), as the help lists them."""
+JUMPS = {"Alt+G": "gold-editor", "Alt+O": "output-editor", "Alt+S": "scores"}
+"""The keys that take the keyboard to a region (by its ``data-role``); ``frame.js`` acts on them."""
+SHORTCUTS = dict(zip(JUMPS, ("the gold standard's tokens", "the tokens of the output in focus", "the scores table"),
+                     strict=True)) | {"Ctrl+Z": "undo", "Ctrl+Shift+Z": "redo"}
+"""The workbench's keyboard shortcuts, as the help lists them."""
 
 HELP = f"""<b>How to use the workbench</b>
 <ul>
