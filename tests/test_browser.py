@@ -1,17 +1,23 @@
 """End to end in a real browser: JupyterLab and Voilà on 127.0.0.1 with a token, Debian's chromium driven by
 Playwright, the main notebook run, the classroom view checked at a projector's 1280×720 and at 1024×768.
 
-At each size the four regions a lesson watches (the focused output's level rows, the gold's level rows, the
-scores table and the chart) must lie inside the viewport, found by their ``data-role``. Then, without scrolling:
-a token is clicked (the why panel explains it), ``d8`` is dragged out of ``{d6 d7 d8}`` in Table 9's output 4
-and the displayed R∼ is the kernel's; Ctrl+Z undoes the drag and the old R∼ is back; the same move is made from
-the keyboard (Enter picks d8 up, ↓ moves it) and undone; a gold level is typed and the displayed R∼ checked
-against the kernel; Tab reaches the tokens; the accessibility audit (axe-core, ``axe-playwright-python``) finds
-no serious or critical violation in the workbench; one predict-then-reveal round is played; at text sizes 150%
-and 200% no two regions overlap. No request may leave the machine (Voilà
-is served with the package's ``workbench`` template, found where an installed package puts it:
-``share/jupyter`` on the Jupyter path). In JupyterLab the file browser is closed and the workbench scrolled to
-the top of the notebook once, as for a projection; nothing scrolls after that.
+The seconds from the server's start to the scores shown and to the chart drawn are written beside the
+screenshots (``benchmarks/bench_widgets.py`` prints them against the target). The history starts empty: what
+the notebook's cells did is the starting point (step 0, undo disabled). At each size the four regions a lesson
+watches (the focused output's level rows, the gold's level rows, the scores table and the chart) must lie inside
+the viewport, found by their ``data-role``. Then, without scrolling: a token is clicked (the why panel explains
+it), ``d8`` is dragged out of ``{d6 d7 d8}`` in Table 9's output 4 and the displayed R∼ is the kernel's; Ctrl+Z
+undoes the drag and the old R∼ is back; the same move is made from the keyboard only, starting in the gold's
+first row (Alt+O, d, 8 to reach d8, Enter to pick it up, ↓ to move it, Escape: the keys are counted) and undone;
+Alt+S reaches the scores and the help lists the shortcuts; a row of output 4 is typed key by key: the scores
+and the history do not move while typing, the pause commits it as one step, one Ctrl+Z takes it back, and typing
+undone before the pause never reaches Python; a gold level is filled and the displayed R∼ checked against the
+kernel; Tab reaches the tokens; the accessibility audit (axe-core, ``axe-playwright-python``) finds no serious or
+critical violation in the workbench (in Voilà: in the whole page); one predict-then-reveal round is played; at
+text sizes 150% and 200% no two regions overlap. No request may leave the machine (Voilà is served with the
+package's ``workbench`` template, found where an installed package puts it: ``share/jupyter`` on the Jupyter
+path). In JupyterLab the file browser is closed and the workbench scrolled to the top of the notebook once, as
+for a projection; nothing scrolls after that.
 
 Skips (with the reason) where chromium or playwright is absent; CI installs chromium (``.ci/run``). Every wait
 has a deadline; everything started (server, kernels, browser) is stopped in ``finally``. Screenshots of both
@@ -21,6 +27,8 @@ sizes, the audits and the requests that left 127.0.0.1 land in ``test-output/bro
 from __future__ import annotations
 
 import json
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -49,6 +57,8 @@ TABLE9 = EXAMPLES["Table 9 (document organization)"]
 EDITED_LEVEL = "{d2 d3 d4}"                                     # d1 leaves the gold's top level
 FOCUS = "[data-role=output-editor]"
 CELL = '[data-role=scores] tr[data-output="{output}"] td[data-measure="R∼"]'
+CAPTION = "[data-role=scores] caption"
+KEYBOARD_MOVE = ["Alt+o", "d", "8", "Enter", "ArrowDown", "Escape"]  # from an editor: d8 to a level of its own
 
 
 def kernel_r_relatedness(gold: str, output: str) -> str:
@@ -87,7 +97,8 @@ def overlaps(page) -> list[tuple[str, str]]:
 def scroll_positions(page) -> list[float]:
     """How far the page and every scrolled element in it are scrolled (they must not move while a lesson runs)."""
     return page.evaluate("Array.from(document.querySelectorAll('*')).filter(e => e.scrollTop || e.scrollLeft)"
-                         ".map(e => e.scrollTop + 1e-3 * e.scrollLeft).concat([window.scrollY, window.scrollX])")
+                         ".map(e => [e.tagName + '.' + e.className, e.scrollTop, e.scrollLeft])"
+                         ".concat([window.scrollY, window.scrollX])")
 
 
 def wait_for_change(page, selector: str, before: str, timeout: float = 30_000) -> str:
@@ -97,23 +108,29 @@ def wait_for_change(page, selector: str, before: str, timeout: float = 30_000) -
 
 
 def audit(page, kind: str, size: str) -> list[dict]:
-    """axe-core over the workbench; the full report is written beside the screenshots. Returns the serious and
-    critical violations."""
+    """axe-core over the workbench (in Voilà: over the whole page, the notebook's other outputs included); the
+    full report is written beside the screenshots. Returns the serious and critical violations."""
     axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python is absent")
-    results = axe.Axe().run(page, context=".wb-workbench").response
+    results = axe.Axe().run(page, context=None if kind == "voila" else ".wb-workbench").response
     (OUTPUT / f"{kind}-{size}-axe.json").write_text(json.dumps(results["violations"], indent=1))
     return [{"id": v["id"], "impact": v["impact"], "nodes": [n["html"][:160] for n in v["nodes"][:3]]}
             for v in results["violations"] if v["impact"] in ("serious", "critical")]
 
 
-def open_workbench(page, server: Server, kind: str) -> None:
+def open_workbench(page, server: Server, kind: str, started: float) -> dict[str, float]:
+    """Open the notebook (in JupyterLab: run all its cells) and wait for the workbench; returns the seconds from
+    the server's start to the scores shown and to the chart drawn."""
     page.goto(server.page, timeout=120_000)
     if kind == "lab":
         page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel",
                                timeout=90_000)
         page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.wait_for_function("/^\\d\\.\\d{4}$/.test(document.querySelector('[data-role=scores] td')?.textContent ?? '')",
+                           timeout=120_000, polling=100)
+    times = {"scores shown": time.monotonic() - started}
     page.wait_for_selector("[data-role=chart] .vega-embed svg, [data-role=chart] .vega-embed canvas",
                            timeout=120_000)
+    times["chart drawn"] = time.monotonic() - started
     page.wait_for_selector(f'{FOCUS} .wb-doc[data-doc="d8"]', timeout=60_000)
     if kind == "lab":  # as for a projection: the file browser closed, the workbench at the top of the notebook
         page.evaluate("window.jupyterapp.shell.collapseLeft()")
@@ -126,6 +143,7 @@ def open_workbench(page, server: Server, kind: str) -> None:
             await notebook.scrollToItem(index, 'start');
         }""")
     settle(page)
+    return times
 
 
 def lesson(kind: str, tmp: Path) -> dict:
@@ -134,6 +152,7 @@ def lesson(kind: str, tmp: Path) -> dict:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     OUTPUT.mkdir(parents=True, exist_ok=True)
     seen: dict = {"outside": [], "regions": {}, "audit": {}}
+    started = time.monotonic()
     server = Server(kind, tmp)
     try:
         server.wait("/api/status" if kind == "lab" else "/voila/static/voila.js")  # GET / would run it
@@ -145,7 +164,9 @@ def lesson(kind: str, tmp: Path) -> dict:
                 page.set_default_timeout(30_000)
                 page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
                         else seen["outside"].append(r.url))
-                open_workbench(page, server, kind)
+                seen["times"] = open_workbench(page, server, kind, started)
+                seen["start"] = (page.locator(CAPTION).inner_text(),
+                                 page.get_by_role("button", name="↶ undo", exact=True).is_disabled())
                 for width, height in SIZES:
                     page.set_viewport_size({"width": width, "height": height})
                     settle(page)
@@ -184,18 +205,28 @@ def play(page, seen: dict) -> None:
     seen["R∼ undone"] = wait_for_change(page, cell, seen["R∼ dragged"])
     seen["undone rows"] = focused.locator(".wb-level input").evaluate_all("inputs => inputs.map(i => i.value)")
 
-    token = focused.locator('.wb-doc[data-doc="d8"]')
-    token.focus()
-    page.keyboard.press("Enter")                  # select d8 and pick it up
+    page.locator("[data-role=gold-editor] .wb-level input").first.focus()   # in an editor, not on a token
+    for number, key in enumerate(KEYBOARD_MOVE, start=1):
+        page.keyboard.press(key)
+        if key == "ArrowDown":
+            seen["R∼ keyboard"] = wait_for_change(page, cell, seen["R∼ undone"])
+            seen["keys to the move"] = number
+            seen["focused after the move"] = page.evaluate("document.activeElement?.dataset?.doc")
+    seen["keyboard rows"] = focused.locator(".wb-level input").evaluate_all("inputs => inputs.map(i => i.value)")
     page.wait_for_function("document.querySelector('[data-role=why] .wb-why-title')?.innerText === "
                            "'why: d8 in output 4'")
-    page.keyboard.press("ArrowDown")              # from {d6 d7 d8} in the last level to a new level below
-    seen["R∼ keyboard"] = wait_for_change(page, cell, seen["R∼ undone"])
-    seen["keyboard rows"] = focused.locator(".wb-level input").evaluate_all("inputs => inputs.map(i => i.value)")
-    seen["focused after the move"] = page.evaluate("document.activeElement?.dataset?.doc")
-    page.keyboard.press("Escape")
     page.keyboard.press("Control+z")
     seen["R∼ keyboard undone"] = wait_for_change(page, cell, seen["R∼ keyboard"])
+    page.keyboard.press("Alt+s")
+    seen["Alt+S"] = page.evaluate("document.activeElement?.dataset?.role")
+
+    seen["typing"] = type_a_row(page, focused, cell)
+    page.get_by_role("button", name="? help", exact=True).click()
+    page.wait_for_selector(".wb-help", state="visible")
+    seen["help"] = page.locator(".wb-help").inner_text()
+    page.get_by_role("button", name="? help", exact=True).click()
+    page.wait_for_selector(".wb-help", state="hidden")            # before anything else: the page is as it was
+    settle(page)
 
     page.locator("[data-role=gold-editor] .wb-level input").first.fill(EDITED_LEVEL)
     seen["R∼ gold edited"] = wait_for_change(page, CELL.format(output="output 1"), "1.0000")
@@ -233,6 +264,27 @@ def play(page, seen: dict) -> None:
     page.get_by_label("text size").select_option("100%")
 
 
+def type_a_row(page, focused, cell: str) -> dict:
+    """Type ' d9' at the end of output 4's third row, key by key faster than the pause that commits it; read the
+    scores while typing, after the commit, after one Ctrl+Z; then type again and press Ctrl+Z before the pause."""
+    row = focused.locator(".wb-level input").nth(2)
+    seen = {"before": (page.locator(CAPTION).inner_text(), page.locator(cell).inner_text(), row.input_value())}
+    row.click()
+    page.keyboard.press("End")
+    page.keyboard.type(" d9", delay=80)
+    seen["while typing"] = (page.locator(CAPTION).inner_text(), page.locator(cell).inner_text())
+    wait_for_change(page, CAPTION, seen["before"][0])
+    seen["committed"] = (page.locator(CAPTION).inner_text(), page.locator(cell).inner_text(), row.input_value())
+    page.keyboard.press("Control+z")
+    wait_for_change(page, CAPTION, seen["committed"][0])
+    seen["undone"] = (page.locator(CAPTION).inner_text(), page.locator(cell).inner_text(), row.input_value())
+    page.keyboard.type(" d9", delay=40)
+    page.keyboard.press("Control+z")                             # before the pause: the typing is taken back
+    page.wait_for_timeout(2_000)
+    seen["taken back"] = (page.locator(CAPTION).inner_text(), row.input_value())
+    return seen
+
+
 def tab_to_a_token(page) -> int:
     """From the help button, how many Tab presses reach a document token (0: never within 60)."""
     page.get_by_role("button", name="? help", exact=True).focus()
@@ -247,6 +299,9 @@ def tab_to_a_token(page) -> int:
 def test_the_classroom_view_fits_a_projector_works_from_the_keyboard_and_passes_the_audit(kind, tmp_path):
     seen = lesson(kind, tmp_path)
     (OUTPUT / f"{kind}-requests-off-127.0.0.1.txt").write_text("".join(f"{url}\n" for url in seen["outside"]))
+    (OUTPUT / f"{kind}-start-up.txt").write_text("".join(f"{what}: {seconds:.1f} s from the server's start\n"
+                                                         for what, seconds in seen["times"].items()))
+    assert re.fullmatch(r"n = 10, W_n = 0.8, step 0", seen["start"][0]) and seen["start"][1], seen["start"]
     for size in SIZES:
         assert seen["regions"][size] == [], f"{kind} at {size}: outside the viewport: {seen['regions'][size]}"
         assert seen["audit"][size] == [], f"{kind} at {size}: serious or critical: {seen['audit'][size]}"
@@ -261,8 +316,18 @@ def test_the_classroom_view_fits_a_projector_works_from_the_keyboard_and_passes_
     assert seen["undone rows"] == output4.splitlines()
     moved = "d1 {d3 d4}\n{d4 d5} {d6 d7}\n{d6 d7}\nd8"                   # ↓: d8 on a level of its own
     assert seen["keyboard rows"] == moved.splitlines() and seen["focused after the move"] == "d8"
+    assert seen["keys to the move"] == 5 and len(KEYBOARD_MOVE) <= 6
     assert seen["R∼ keyboard"] == kernel_r_relatedness(TABLE9.gold, moved)
-    assert seen["R∼ keyboard undone"] == "0.9649"
+    assert seen["R∼ keyboard undone"] == "0.9649" and seen["Alt+S"] == "scores"
+    assert all(key in seen["help"] for key in ("Alt+G", "Alt+O", "Alt+S", "Ctrl+Z"))
+    typing = seen["typing"]
+    (caption, r_before, row) = typing["before"]
+    assert row == "{d6 d7 d8}" and typing["while typing"] == (caption, r_before)    # nothing moved while typing
+    step = int(caption.rsplit(" ", 1)[1])
+    typed = output4.replace("{d6 d7 d8}", "{d6 d7 d8} d9")
+    assert typing["committed"] == (f"n = 10, W_n = 0.8, step {step + 1}", kernel_r_relatedness(TABLE9.gold, typed),
+                                   "{d6 d7 d8} d9")                                 # one step for the whole row
+    assert typing["undone"] == typing["before"] and typing["taken back"] == (caption, row)
     edited_gold = "\n".join([EDITED_LEVEL, *TABLE9.gold.splitlines()[1:]])
     assert seen["R∼ gold edited"] == kernel_r_relatedness(edited_gold, TABLE9.outputs["output 1"])
     assert seen["tab order"] > 0

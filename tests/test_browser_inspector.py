@@ -1,11 +1,15 @@
 """The inspector of two runs in a real browser: JupyterLab and Voilà on 127.0.0.1 (the servers of
-``tests/test_browser.py``), Debian's chromium through Playwright, a notebook that shows an
-:class:`~workbench.widgets.Inspector` on a small campaign.
+``tests/test_browser.py``), Debian's chromium through Playwright at a projector's 1280×720, a notebook that shows
+an :class:`~workbench.widgets.Inspector` on a small campaign.
 
-A bar of the per-topic chart is clicked: that topic's two rankings appear, with the scores the kernel computed
-(``Campaign.evaluate``, in this process, on the same campaign); the measure is switched from its list and the
-numbers follow; a token is picked and marked in both lists; a refused choice (the same system twice) is said in
-red while the view stays. No request may leave the machine. Every wait has a deadline; screenshots land in
+On one screen, without scrolling (in JupyterLab the file browser closed and the inspector scrolled to the top, as
+for a projection): the per-topic chart, both runs' top 10 and the table of the documents that make the
+difference, with no text clipped or running past its box. A bar of the per-topic chart is clicked: that topic's
+two rankings appear, with the scores the kernel computed (``Campaign.evaluate``, in this process, on the same
+campaign); the measure is switched from its list and the numbers follow; a token is picked and marked in both
+lists; a refused choice (the same system twice) is said in red while the view stays. The accessibility audit
+(axe-core) finds no serious or critical violation in the inspector (in Voilà: in the whole page), as opened
+and with a token picked. No request may leave the machine. Every wait has a deadline; screenshots land in
 ``test-output/browser/``.
 """
 
@@ -69,6 +73,54 @@ def text(page, selector: str) -> str:
     return page.locator(selector).first.inner_text().strip()
 
 
+IN_VIEW = {  # what one projector screen must show at once
+    "the per-topic chart": [".wb-inspector-chart svg"],
+    "the difference table": [".wb-rankings-difference"],
+    **{f"run {system}'s top 10": [f".wb-rankings-list[data-system={system}] .wb-rankings-row:nth-of-type({row})"
+                                  for row in range(3, 13)] for system in ("A", "B")},  # head and note come first
+}
+CLIPPED = """root => {
+    const found = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const owner = node.parentElement;
+        if (!node.textContent.trim() || !owner || owner.closest('select, option')) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const text = range.getBoundingClientRect(), box = owner.getBoundingClientRect();
+        if (!text.width) continue;
+        if (text.right > box.right + 1 || text.left < box.left - 1 || text.right > innerWidth
+            || getComputedStyle(owner).textOverflow === 'ellipsis' && owner.scrollWidth > owner.clientWidth) {
+            found.push(node.textContent.trim().slice(0, 40));
+        }
+    }
+    return found;
+}"""
+
+
+def out_of_view(page) -> list[str]:
+    """The parts of IN_VIEW with a box outside the viewport (or not on the page)."""
+    width, height = page.evaluate("[innerWidth, innerHeight]")
+    found = []
+    for name, selectors in IN_VIEW.items():
+        for selector in selectors:
+            box = page.locator(selector).first.bounding_box() if page.locator(selector).count() else None
+            if box is None or box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > width + 0.5 or (
+                    box["y"] + box["height"] > height + 0.5):
+                found.append(f"{name}: {selector} at {box}")
+                break
+    return found
+
+
+def audit(page, kind: str, when: str) -> list[dict]:
+    """axe-core over the inspector (in Voilà: the whole page); the report lands beside the screenshots."""
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python is absent")
+    results = axe.Axe().run(page, context=None if kind == "voila" else ".wb-inspector").response
+    (OUTPUT / f"inspector-{kind}-{when}-axe.json").write_text(json.dumps(results["violations"], indent=1))
+    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["html"][:160] for n in v["nodes"][:3]]}
+            for v in results["violations"] if v["impact"] in ("serious", "critical")]
+
+
 def inspect(kind: str, tmp) -> dict:
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     OUTPUT.mkdir(parents=True, exist_ok=True)
@@ -84,7 +136,7 @@ def inspect(kind: str, tmp) -> dict:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
                                                  timeout=60_000)
             try:
-                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page = browser.new_page(viewport={"width": 1280, "height": 720})
                 page.set_default_timeout(30_000)
                 page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
                         else seen["outside"].append(r.url))
@@ -95,7 +147,15 @@ def inspect(kind: str, tmp) -> dict:
                     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
                 page.wait_for_selector(".wb-inspector-chart svg", timeout=120_000)
                 page.wait_for_selector(".wb-rankings-list[data-system=A] .wb-rankings-row", timeout=60_000)
+                if kind == "lab":  # as for a projection: the file browser closed, the inspector at the top
+                    page.evaluate("window.jupyterapp.shell.collapseLeft()")
+                    settle(page)
+                    page.locator(".wb-inspector").evaluate("node => node.scrollIntoView({block: 'start'})")
                 settle(page)
+                seen["out of view"] = out_of_view(page)
+                seen["clipped"] = page.locator(".wb-inspector").evaluate(CLIPPED)
+                seen["audit opened"] = audit(page, kind, "opened")
+                page.screenshot(path=str(OUTPUT / f"inspector-{kind}-1280x720.png"))
                 seen["opened on"] = text(page, ".wb-rankings-caption")
                 bar = page.locator(f'.wb-inspector-chart svg path[aria-label*="topic: {target};"]')
                 seen["bars"] = page.locator(".wb-inspector-chart svg g.mark-rect path").count()
@@ -118,6 +178,8 @@ def inspect(kind: str, tmp) -> dict:
                 seen["marked"] = [text(page, f".wb-rankings-list[data-system={s}] .wb-rankings-row.wb-selected "
                                              ".wb-rankings-doc").rstrip(" ?") for s in ("A", "B")]
                 seen["linked"] = page.locator(".wb-rankings-links line.wb-selected").count()
+                seen["audit picked"] = audit(page, kind, "picked")
+                seen["clipped picked"] = page.locator(".wb-inspector").evaluate(CLIPPED)
                 caption = text(page, ".wb-rankings-caption")
                 page.locator(".wb-inspector-system-b select").select_option("A")
                 page.wait_for_function("document.querySelector('.wb-inspector-message')?.innerText"
@@ -153,6 +215,8 @@ def read(page) -> dict:
 def test_a_click_on_a_topic_shows_its_two_rankings_and_the_kernels_numbers(kind, tmp_path):
     seen = inspect(kind, tmp_path)
     (OUTPUT / f"inspector-{kind}-seen.json").write_text(json.dumps(seen, indent=1, default=str))
+    assert seen["out of view"] == [] and seen["clipped"] == seen["clipped picked"] == []
+    assert seen["audit opened"] == seen["audit picked"] == []
     campaign, values, deltas = kernel_values()
     target = seen["target"]
     assert seen["bars"] == len(deltas) and not seen["opened on"].startswith(f"topic {target},")

@@ -1,6 +1,7 @@
 """Chart builders: the spec each one emits (via ``to_dict()``), their checks, and offline export."""
 
 import math
+from pathlib import Path
 
 import hypothesis.strategies as st
 import pandas as pd
@@ -30,6 +31,8 @@ TABLE9_PRINTED = {
     "output 5": (0.64, 0.59, 1, 1),
 }
 MEASURES = ("R≺", "S≺", "R∼", "S∼")
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def table9_frame() -> pd.DataFrame:
@@ -205,3 +208,28 @@ def test_with_data_refuses_other_columns_or_several_datasets():
         with_data(spec, table9_frame()[["measure", "output", "value"]])
     with pytest.raises(ChartDataError, match="exactly one inline dataset"):
         with_data({**spec, "datasets": {}}, table9_frame())
+
+
+@pytest.mark.slow
+def test_the_offline_vega_bundle_is_kept_for_the_next_kernel(tmp_path):
+    """vl-convert bundles vega for the chart widget in about two seconds per kernel; the first kernel keeps the
+    bundle in the cache folder and the next reads it: the same JavaScript as altair's own enable_offline()."""
+    import os
+    import subprocess
+    import sys
+
+    code = """if True:
+        import time
+        import altair as alt
+        from workbench.charts import enable_offline
+        from workbench.charts.export import vega_bundle_path
+        kept = vega_bundle_path().exists()
+        start = time.perf_counter()
+        enable_offline()
+        print(kept, vega_bundle_path().read_text() == alt.JupyterChart._esm, alt.JupyterChart._is_offline,
+              "esm.sh" in alt.JupyterChart._esm, round(time.perf_counter() - start, 1))"""
+    env = {**os.environ, "WORKBENCH_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180, check=True,
+                           env=env).stdout.split() for _ in range(2)]
+    assert [run[:4] for run in runs] == [["False", "True", "True", "False"], ["True", "True", "True", "False"]]
+    assert float(runs[1][4]) < 0.5 and not list((tmp_path / "vega").glob("*.part"))

@@ -129,9 +129,10 @@ def test_widgets_and_charts_without_the_lab_extra_name_it_and_the_core_still_wor
         from workbench.cli import main
         main(["eval", "--gold", {str(qrels)!r}, "--run", {str(run)!r}, "-m", "AP", "--format", "csv"])""")
     lines = out.splitlines()
-    assert lines[:3] == [f'True workbench.{what} needs altair, which the \'lab\' extra installs: '
-                         f'pip install "ir-workbench[lab]"' for what in ("charts.scores_chart", "widgets.Workbench",
-                                                                         "widgets.Comparison")], out
+    assert lines[:3] == [f'True workbench.{what} needs {needs}, which the \'lab\' extra installs: '
+                         f'pip install "ir-workbench[lab]"' for what, needs in (
+                             ("charts.scores_chart", "altair"), ("widgets.Workbench", "ipywidgets"),  # altair: drawn
+                             ("widgets.Comparison", "altair"))], out
     assert lines[3:] == ["WorkbenchState {'AP': 1.0}", "system,topic,measure,value", "r,all,AP,0.5"]
 
 
@@ -281,6 +282,6 @@ def test_the_core_installs_alone_in_a_clean_venv_and_the_lab_extra_adds_the_widg
         import workbench.charts
         from workbench.widgets import Comparison, Workbench
         bench = Workbench()
-        print(type(bench).__name__, len(bench.scores) > 0, Comparison.__name__,
+        print(type(bench).__name__, len(bench.state.scores) > 0, Comparison.__name__,
               workbench.charts.scores_chart.__name__)""")
     assert widgets == "Workbench True Comparison scores_chart\n", widgets

@@ -1,11 +1,12 @@
 """The measure catalogue: a page per task, every measure as its declaration says it, with a worked example.
 
 Each entry is written from the measure's one declaration (:mod:`workbench.metrics.registry`): how to write it, its
-aliases and its names in trec_eval, ir_measures, ranx and PyEvALL, its parameters (default, domain, meaning), direction and
-range, how topics combine, what a topic a run lacks scores, its source; then a worked example computed when the
-page is built — the score :func:`workbench.evaluate` gives on a small gold and output (the papers' own where one
-fits: Sakai's Figure 1, Table 9 of Amigó et al., SIGIR 2013) and the rows :func:`workbench.explain` decomposes it
-into. ``./wb docs`` writes the pages into the documentation before Sphinx builds it:
+aliases and its names in trec_eval, ir_measures, ranx and PyEvALL, its parameters (default, domain, meaning),
+direction and range, how topics combine, what a topic a run lacks scores, its source; then a worked example
+computed when the page is built — the score :func:`workbench.evaluate` gives on a small gold and output (the
+papers' own where one fits: Sakai's Figure 1, Table 9 of Amigó et al., SIGIR 2013) and the rows
+:func:`workbench.explain` decomposes it into. ``./wb docs`` writes the pages into the documentation before Sphinx
+builds it:
 
     >>> pages = catalogue()
     >>> sorted(pages)[:3], "## AP" in pages["ranking"]

@@ -114,7 +114,8 @@ def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int |
 
 def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int = 420) -> alt.Chart:
     """Each system's mean score over topics, grouped by measure, with ±1 standard error bars (the mean and
-    its error are aggregated by vega-lite when drawn)."""
+    its error are aggregated by vega-lite when drawn) where a system has two topics or more (one topic has no
+    error to draw: an empty layer would be an unnamed graphic for a screen reader)."""
     data = _numeric(require_columns(results, ["system", "topic", "measure", "value"], "means_chart"), "value",
                     "means_chart")
     measures, systems = _order(data["measure"]), _order(data["system"])
@@ -128,6 +129,8 @@ def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int =
         tooltip=["system:N", "measure:N", alt.Tooltip("mean(value):Q", format=".4f", title="mean"),
                  alt.Tooltip("count(value):Q", title="topics")],
     )
+    if data.groupby(["system", "measure"], observed=True)["value"].count().max() < 2:
+        return bars.properties(width=width, height=240, title=title or "")
     errors = base.mark_errorbar(extent="stderr").encode(y=alt.Y("value:Q", title="mean over topics"))
     return alt.layer(bars, errors).properties(width=width, height=240, title=title or "")
 

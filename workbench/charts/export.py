@@ -1,16 +1,23 @@
 """Charts offline: saved as PNG/SVG/PDF through vl-convert (no browser, no internet), and the switch that
-makes ``alt.JupyterChart`` load vega from vl-convert instead of a CDN.
+makes ``alt.JupyterChart`` load vega from vl-convert instead of a CDN. vl-convert bundles vega for the chart
+widget in about two seconds; the bundle is kept in the cache folder (``WORKBENCH_CACHE``, as the samples), one
+file per altair and vl-convert version, so that a class's kernel loads it in milliseconds.
 
     >>> save_chart(scores_chart(df), "table9.png")          # doctest: +SKIP
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
+from importlib.metadata import version
 from pathlib import Path
 
 import altair as alt
 
 from workbench.charts.builders import ChartDataError
+from workbench.data.samples import cache_folder
 
 FORMATS = ("png", "svg", "pdf")
 
@@ -33,8 +40,39 @@ _offline = False
 
 def enable_offline() -> None:
     """Make ``alt.JupyterChart`` inline vega/vega-lite (from vl-convert) rather than import them from a CDN;
-    idempotent. Call before creating a chart widget (the widgets do)."""
+    idempotent. Call before creating a chart widget (the widgets do). The bundle altair's
+    ``JupyterChart.enable_offline()`` builds is read from the cache when an earlier kernel kept it."""
     global _offline
-    if not _offline:
+    if _offline:
+        return
+    kept = vega_bundle_path()
+    try:
+        alt.JupyterChart._esm = kept.read_text(encoding="utf-8")
+        alt.JupyterChart._is_offline = True
+    except OSError:  # not kept yet (or unreadable): built, then kept if the cache folder can hold it
         alt.JupyterChart.enable_offline()
-        _offline = True
+        _keep(kept, alt.JupyterChart._esm)
+    _offline = True
+
+
+def vega_bundle_path() -> Path:
+    """Where the chart widget's offline bundle is kept: one file per altair and vl-convert version."""
+    versions = f"altair-{alt.__version__}-vl-convert-{version('vl-convert-python')}"
+    return cache_folder() / "vega" / f"jupyterchart-{versions}.js"
+
+
+def _keep(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole (a temporary file renamed into place), or not at all (a cache that
+    cannot be written only costs the next kernel the bundling)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, part = tempfile.mkstemp(dir=path.parent, suffix=".part")
+    except OSError:
+        return
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as sink:
+            sink.write(text)
+        os.replace(part, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(part)

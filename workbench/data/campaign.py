@@ -30,6 +30,7 @@ from workbench.metrics.registry import Measure, aggregate, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.model.labelling import Labelling
+from workbench.progress import progress
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,12 +63,8 @@ class Scores:
 
 
 def _progress(work: list, shown: bool):
-    """``work``, with a tqdm progress bar when ``shown`` and the work lasts more than a second."""
-    if not shown:
-        return work
-    from tqdm.auto import tqdm
-
-    return tqdm(work, desc="evaluating", unit="topic", delay=1.0, leave=False)
+    """``work``, with a progress bar when ``shown`` and the work lasts more than a second."""
+    return progress(work, desc="evaluating", unit="topic", shown=shown)
 
 
 def _check_ids(what: str, ids: Iterable) -> None:

@@ -1,9 +1,11 @@
 // The document board (workbench/widgets/board.py): one organization as tokens, level by level, cluster by
 // cluster. A click, Enter or Space selects a token (the kernel explains it); a drop or, with a token picked up
 // (Enter/Space), an arrow key asks the kernel to move it. One token of the board is in the tab order (roving
-// tabindex); the arrow keys walk the others.
+// tabindex); the arrow keys, Home and End walk the others, and typing a document's name jumps to it.
 
-const HELP = "Enter or Space: select and pick up; arrows: move it; Escape: put it down";
+const HELP = "type a document's name to go to it; Enter or Space: select and pick up; arrows: move it; " +
+  "Escape: put it down";
+const TYPE_AHEAD_MS = 1000;   // letters typed within this time make one name
 
 function place(token) {
   return token.dataset.place === "tail" ? "tail" : JSON.parse(token.dataset.place);
@@ -40,6 +42,8 @@ function render({ model, el }) {
   el.append(root, live);
   let grabbed = null;    // {doc, place} of the picked-up token
   let focused = null;    // {doc, place} of the token in the tab order
+  let typedName = "";    // what was typed to find a token, and when
+  let typedAt = 0;
 
   const say = (text) => { live.textContent = text; };
   const tokens = () => Array.from(root.querySelectorAll(".wb-doc"));
@@ -71,6 +75,22 @@ function render({ model, el }) {
 
   const select = (t) => model.send({kind: "select", document: t.dataset.doc});
 
+  // Typing a name goes to its token: the one named exactly so, else the first whose name starts so.
+  const typeAhead = (key) => {
+    const now = Date.now();
+    typedName = (now - typedAt < TYPE_AHEAD_MS ? typedName : "") + key.toLowerCase();
+    typedAt = now;
+    const all = tokens();
+    const name = (x) => x.dataset.doc.toLowerCase();
+    const found = all.find((x) => name(x) === typedName) || all.find((x) => name(x).startsWith(typedName));
+    if (found) {
+      if (grabbed) { grabbed = null; mark(); }
+      found.focus();
+    } else {
+      say(`no document ${typedName} here`);
+    }
+  };
+
   const keydown = (e, t) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;   // shortcuts (undo, redo) belong to the workbench
     const key = e.key;
@@ -84,6 +104,13 @@ function render({ model, el }) {
       mark();
       select(t);
       say(`${t.dataset.doc} picked up: arrows move it, Escape puts it down`);
+    } else if (key.length === 1) {
+      e.preventDefault(); e.stopPropagation();
+      typeAhead(key);
+    } else if ((key === "Home" || key === "End") && !grabbed) {
+      e.preventDefault(); e.stopPropagation();
+      const all = tokens();
+      all[key === "Home" ? 0 : all.length - 1].focus();
     } else if (key === "Escape" && grabbed) {
       e.preventDefault(); e.stopPropagation();
       grabbed = null; mark(); say(`${t.dataset.doc} put down`);

@@ -33,6 +33,7 @@ from workbench.charts import (
 )
 from workbench.charts.builders import require_columns
 
+_EMBED = {"actions": False}  # no export menu (its button has no accessible name); ``save_chart`` writes figures
 MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS, TUKEY, AGREEMENT = (
     "mean scores", "measure vs measure", "two systems per test case", "UIR matrix", "F_α curves",
     "strictness", "Tukey's HSD groups", "ranking agreement (τ)")
@@ -72,7 +73,7 @@ class Comparison(W.VBox):
         self.message.add_class("wb-comparison-message")
         self.summary = W.HTML()  # what the Tukey and agreement views read out: the groups, τ and the swaps
         self.summary.add_class("wb-comparison-summary")
-        self.chart_widget = alt.JupyterChart(self.build())
+        self.chart_widget = alt.JupyterChart(self.build(), embed_options=_EMBED)
         self.children = [W.HBox([W.VBox([self.view, self.measure_x, self.measure_y]), self.systems]),
                          self.message, self.summary, self.chart_widget]
         self.add_class("wb-comparison")

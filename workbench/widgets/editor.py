@@ -1,7 +1,9 @@
 """An editor for one organization: a text row per priority level in the papers' notation, the finite rest
 or the unlimited tail below, and the whole notation in a second tab for pasting.
 
-``text`` is the notation as typed; ``organization`` the last valid :class:`Organization` (it stays in force
+A row, the rest and the notation reach Python when the typing is committed: Enter, leaving the field, or (the
+workbench's ``frame.js``) a pause; not at each keystroke, so that what is half typed never reaches the scores.
+``text`` is the notation as committed; ``organization`` the last valid :class:`Organization` (it stays in force
 while the text is invalid); ``error`` explains what is wrong and where ("" when valid), and the row it names
 shows the message beside it (:attr:`OrganizationEditor.row_errors`). A level row holds one level: ``rest:``
 typed into the last row becomes the finite rest (the box below the rows), typed into any other row it is
@@ -80,7 +82,7 @@ class LevelRow:
     down or remove it, and the note that explains an error in it."""
 
     def __init__(self, editor: OrganizationEditor, value: str) -> None:
-        self.text = W.Text(value=value, continuous_update=True, placeholder="{d1 d2} d3", layout=_ROW_TEXT,
+        self.text = W.Text(value=value, continuous_update=False, placeholder="{d1 d2} d3", layout=_ROW_TEXT,
                            style={"description_width": "1.8em"})
         self.text.add_class("wb-level")
         self.up = W.Button(description="↑", tooltip="move this level up", layout=_BUTTON)
@@ -135,7 +137,7 @@ class OrganizationEditor(W.VBox):
                                          layout=W.Layout(width="auto"))
         self.add_level_button.on_click(lambda _: self.add_level())
         self._finite = W.Checkbox(description="finite rest", indent=False, layout=W.Layout(width="auto"))
-        self._rest = W.Text(placeholder="d8 d9", continuous_update=True, description="rest",
+        self._rest = W.Text(placeholder="d8 d9", continuous_update=False, description="rest",
                             layout=W.Layout(flex="1 1 6em", width="auto"), style={"description_width": "2.5em"})
         self._rest.add_class("wb-rest")
         self._rest_note = W.HTML()
@@ -145,7 +147,7 @@ class OrganizationEditor(W.VBox):
         self.board = DocumentBoard(max_levels=max_rows)
         self.board.add_class("wb-board-view")
         self.board.on_move(self._dropped)
-        self._notation = W.Textarea(continuous_update=True, description="notation",
+        self._notation = W.Textarea(continuous_update=False, description="notation",
                                     layout=W.Layout(width="100%", height="10em"),
                                     style={"description_width": "initial"})
         self._notation.add_class("wb-notation")

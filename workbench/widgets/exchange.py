@@ -1,7 +1,8 @@
 """The workbench's tables as text to save, paste and share: the notation (one ``## name`` section per table, the
 weights in a comment) or JSON (each table's text as typed, with the levels and rest of the organization in
 force). Reading either checks every field before anything is built and raises
-:class:`~workbench.widgets.errors.WorkbenchFormatError` naming the line or key at fault.
+:class:`~workbench.widgets.errors.WorkbenchFormatError` naming the line or key at fault: a table whose text does
+not parse is refused (JSON may carry an edit in progress: an invalid ``text`` beside the ``levels`` in force).
 
     >>> tables = read_text("# workbench tables, weights: n=10 wn=0.8\\n## gold\\nd1 {d2 d3}\\n## run\\nd1 d2 d3")
     >>> tables.names, tables.n, tables.outputs[0].text
@@ -25,11 +26,13 @@ _TABLE_KEYS = ("name", "text", "levels", "rest", "error")
 
 
 def to_text(tables: Tables) -> str:
-    """The tables in the notation, one ``## name`` section each (gold first), the weights in a comment."""
+    """The tables in the notation, one ``## name`` section each (gold first), the weights in a comment. A table
+    holding an edit in progress is written as the organization in force (the notation has no place for a text
+    that does not parse: JSON keeps it)."""
     weights = "uniform" if tables.n is None else f"n={tables.n} wn={tables.wn!r}"
-    parts = [f"{_WEIGHTS} {weights}", f"{_SECTION}{GOLD}", tables.gold.text]
-    for table in tables.outputs:
-        parts += [f"{_SECTION}{table.name}", table.text]
+    parts = [f"{_WEIGHTS} {weights}"]
+    for table in (tables.gold, *tables.outputs):
+        parts += [f"{_SECTION}{table.name}", table.organization.format() if table.error else table.text]
     return "\n".join(parts) + "\n"
 
 
@@ -39,13 +42,14 @@ def read_text(text: str) -> Tables:
         raise WorkbenchFormatError(f"expected the tables as text, got {type(text).__name__}")
     weights: tuple = (10, 0.8)
     sections: dict[str, list[str]] = {}
+    starts: dict[str, int] = {}  # section → the line number of its first line of notation
     current = None
     for line_no, line in enumerate(text.splitlines(), start=1):
         if line.startswith(_SECTION):
             current = line[len(_SECTION):].strip()
             if not current or current in sections:
                 raise WorkbenchFormatError(f"line {line_no}: section name {current!r} is empty or repeated")
-            sections[current] = []
+            sections[current], starts[current] = [], line_no + 1
         elif current is None:
             if line.startswith(_WEIGHTS):
                 weights = _read_weights(line[len(_WEIGHTS):].strip(), line_no)
@@ -56,10 +60,20 @@ def read_text(text: str) -> Tables:
             sections[current].append(line)
     if GOLD not in sections or next(iter(sections)) != GOLD or len(sections) < 2:
         raise WorkbenchFormatError("expected a '## gold' section first, then one '## <name>' per output")
-    texts = {name: "\n".join(lines) for name, lines in sections.items()}
-    gold = texts.pop(GOLD)
-    return Tables(Table.read(GOLD, gold), tuple(Table.read(name, body) for name, body in texts.items()),
-                  *checked_weights(*weights))
+    tables = [_section(name, "\n".join(lines), starts[name]) for name, lines in sections.items()]
+    checked_names([table.name for table in tables[1:]])
+    return Tables(tables[0], tuple(tables[1:]), *checked_weights(*weights))
+
+
+def _section(name: str, body: str, first_line: int) -> Table:
+    """The table of one ``## name`` section whose notation starts at line ``first_line`` of the text; a body
+    that does not parse is refused, naming the line of the whole text."""
+    try:
+        return Table(name, body, Organization.parse(body))
+    except OrganizationError as problem:
+        line = None if problem.line is None else first_line + problem.line - 1
+        where = OrganizationError(problem.message, line=line, column=problem.column, token=problem.token)
+        raise WorkbenchFormatError(f"{where} (section {name!r})") from None
 
 
 def _read_weights(text: str, line_no: int) -> tuple:
@@ -92,7 +106,7 @@ def read_json(text: str | bytes) -> Tables:
     """Inverse of :func:`to_json`. A table needs ``text`` (notation) or ``levels`` (lists of clusters, each a
     list of document ids) and ``rest`` (a list, or null for an unlimited tail); given both, a valid text must
     state the same organization. A text that does not parse is kept as an edit in progress over the organization
-    ``levels`` and ``rest`` give (else an empty one)."""
+    ``levels`` and ``rest`` give; without them such a text is refused."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as problem:
@@ -132,13 +146,18 @@ def _table(item, name: str, where: str) -> Table:
     text, levels = item.get("text"), item.get("levels")
     if text is not None and not isinstance(text, str):
         raise WorkbenchFormatError(f"{where}.text: expected notation text, got {text!r}")
-    if text is None and levels is None:
-        raise WorkbenchFormatError(f"{where}: expected 'text' (notation) or 'levels' (lists of clusters)")
-    organization = None if levels is None and item.get("rest") is None else _organization(item, where)
+    if levels is None and item.get("rest") is None:
+        if text is None:
+            raise WorkbenchFormatError(f"{where}: expected 'text' (notation) or 'levels' (lists of clusters)")
+        try:
+            return Table(name, text, Organization.parse(text))
+        except OrganizationError as problem:
+            raise WorkbenchFormatError(f"{where}.text: {problem}") from None
+    organization = _organization(item, where)
     if text is None:
         return Table(name, organization.format(), organization)
     table = Table.read(name, text, organization)
-    if not table.error and organization is not None and (organization.levels, organization.rest) != (
+    if not table.error and (organization.levels, organization.rest) != (
             table.organization.levels, table.organization.rest):
         raise WorkbenchFormatError(f"{where}: 'text' and 'levels'/'rest' state different organizations")
     return table

@@ -1,16 +1,29 @@
 // The workbench's frame (workbench/widgets/frame.py) draws nothing of its own. In the workbench around it, it
-// gives each region the Python side marks with a class `wb-role-NAME` the attribute data-role="NAME" (and, with
-// a label, role="region" and aria-label), keeps the notebook's own shortcuts out of the workbench, and turns
-// Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) anywhere in it into undo / redo (but in the import box and the quiz's
-// text boxes, which keep the browser's own undo of their text).
+// - gives each region the Python side marks with a class `wb-role-NAME` the attribute data-role="NAME" (and, with
+//   a label, role="region" and aria-label; the scores can take the keyboard's focus),
+// - keeps the notebook's own shortcuts out of the workbench and turns Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) anywhere
+//   in it into undo / redo (but in the import box and the quiz's text boxes, which keep the browser's own undo);
+//   a Ctrl+Z while a row's typing is not committed yet takes that typing back instead,
+// - Alt+G, Alt+O, Alt+S: to the gold's tokens, the focused output's tokens, the scores,
+// - commits a row, the rest or the notation being typed after a pause (Enter and leaving the field commit it
+//   through the browser's own change event),
+// - says "shown" to Python when the workbench is first drawn (the charts are built then).
 
 const PREFIX = "wb-role-";
+const FIELDS = ".wb-editor input[type=text], .wb-editor textarea";
 
 function render({ model, el }) {
   el.classList.add("wb-frame");
   let root = null;
   let observer = null;
   let stopped = false;
+  const committed = new WeakMap();   // an editor field -> its value when last committed
+  const timers = new WeakMap();      // an editor field being typed in -> the timer of its pause
+
+  // "Alt+G" -> "gold-editor" (the model's jumps) read as key codes ("KeyG") and as the regions' shortcuts
+  const jumps = () => Object.fromEntries(Object.entries(model.get("jumps") || {})
+    .map(([keys, role]) => [`Key${keys.slice(-1).toUpperCase()}`, role]));
+  const shortcutOf = (role) => Object.entries(model.get("jumps") || {}).find(([, r]) => r === role)?.[0];
 
   const roleOf = (node) => {
     const cls = Array.from(node.classList).find((c) => c.startsWith(PREFIX));
@@ -23,7 +36,8 @@ function render({ model, el }) {
       if (roleOf(node) !== node.dataset.role) {
         delete node.dataset.role;
         if (node.dataset.wbRegion) {
-          node.removeAttribute("role"); node.removeAttribute("aria-label"); delete node.dataset.wbRegion;
+          ["role", "aria-label", "aria-keyshortcuts", "tabindex"].forEach((a) => node.removeAttribute(a));
+          delete node.dataset.wbRegion;
         }
       }
     });
@@ -35,18 +49,75 @@ function render({ model, el }) {
       if (label && node.getAttribute("aria-label") !== label) {
         node.setAttribute("role", "region");
         node.setAttribute("aria-label", label);
+        if (shortcutOf(role)) node.setAttribute("aria-keyshortcuts", shortcutOf(role));
+        if (role === "scores") node.tabIndex = -1;   // Alt+S focuses it
         node.dataset.wbRegion = "1";
       }
     });
   };
 
+  const field = (target) => (target.matches && target.matches(FIELDS) ? target : null);
+
+  const commit = (input) => {    // typing not committed yet goes to Python, as Enter would send it
+    if (!timers.has(input)) return;
+    clearTimeout(timers.get(input));
+    timers.delete(input);
+    input.dispatchEvent(new Event("change", {bubbles: true}));
+  };
+
+  const typing = (e) => {        // before the first keystroke since the last commit: what a Ctrl+Z comes back to
+    const input = field(e.target);
+    if (input && !timers.has(input)) committed.set(input, input.value);
+  };
+
+  const typed = (e) => {
+    const input = field(e.target);
+    if (!input) return;
+    clearTimeout(timers.get(input));
+    timers.set(input, setTimeout(() => commit(input), model.get("pause")));
+  };
+
+  const changed = (e) => {
+    const input = field(e.target);
+    if (!input) return;
+    clearTimeout(timers.get(input));
+    timers.delete(input);
+    committed.set(input, input.value);
+  };
+
+  const jump = (role) => {
+    const region = root.querySelector(`[data-role=${role}]`);
+    if (!region) return;
+    const target = role === "scores" ? region
+      : region.querySelector(".wb-doc[tabindex='0']") || region.querySelector(".wb-doc")
+        || region.querySelector("input[type=text]");
+    if (target) target.focus();
+  };
+
   const keys = (e) => {
+    const role = e.altKey && !e.ctrlKey && !e.metaKey ? jumps()[e.code] : undefined;
+    if (role) {
+      e.preventDefault();
+      e.stopPropagation();
+      const input = field(document.activeElement);
+      if (input) commit(input);
+      jump(role);
+      return;
+    }
     if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
     const key = e.key.toLowerCase();
     if (key !== "z" && key !== "y") return;
     if (e.target.closest && e.target.closest(".wb-exchange, .wb-quiz")) return;  // plain text boxes: their own undo
     e.preventDefault();
     e.stopPropagation();
+    const input = field(e.target);
+    if (input && timers.has(input) && key === "z" && !e.shiftKey) {   // typing not committed yet: taken back
+      clearTimeout(timers.get(input));
+      timers.delete(input);
+      input.value = committed.get(input);
+      return;
+    }
+    if (input) commit(input);
     model.send({kind: key === "y" || e.shiftKey ? "redo" : "undo"});
   };
 
@@ -56,16 +127,25 @@ function render({ model, el }) {
     if (!root) { setTimeout(start, 50); return; }     // not attached to the page yet
     root.dataset.lmSuppressShortcuts = "true";          // JupyterLab: keys inside the workbench are its own
     root.addEventListener("keydown", keys, true);       // capture: before text boxes stop the event
+    root.addEventListener("beforeinput", typing, true);
+    root.addEventListener("input", typed, true);
+    root.addEventListener("change", changed, true);
     observer = new MutationObserver(apply);
     observer.observe(root, {subtree: true, childList: true, attributes: true, attributeFilter: ["class"]});
     apply();
+    model.send({kind: "shown"});
   };
   model.on("change:labels", () => root && apply());
   start();
   return () => {
     stopped = true;
     if (observer) observer.disconnect();
-    if (root) root.removeEventListener("keydown", keys, true);
+    if (root) {
+      root.removeEventListener("keydown", keys, true);
+      root.removeEventListener("beforeinput", typing, true);
+      root.removeEventListener("input", typed, true);
+      root.removeEventListener("change", changed, true);
+    }
   };
 }
 

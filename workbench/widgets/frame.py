@@ -1,7 +1,9 @@
 """The workbench's frame: an anywidget with nothing to show that carries the workbench's style sheet
-(``workbench.css``: the focus layout, the text sizes, the score cards) and, in the browser, gives the regions
-stable ``data-role`` attributes (``gold-editor``, ``output-editor``, ``scores``, ``chart``, ``why``) and turns
-Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) inside the workbench into undo / redo (``frame.js``).
+(``workbench.css``: the focus layout, the text sizes, the score cards) and, in the browser (``frame.js``), gives
+the regions stable ``data-role`` attributes (``gold-editor``, ``output-editor``, ``scores``, ``chart``, ``why``),
+turns Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) inside the workbench into undo / redo, Alt+G / Alt+O / Alt+S into the
+keyboard's way to the gold's tokens, the focused output's tokens and the scores, commits a typed row or notation
+after a pause (Enter and leaving the field commit it too), and says when the workbench is first drawn.
 
 A region is any widget with the class ``wb-role-NAME`` (see :func:`role_class`); the Python side moves the
 class, the front end follows.
@@ -18,6 +20,8 @@ from pathlib import Path
 import anywidget
 import traitlets as T
 
+from workbench.widgets.markup import JUMPS
+
 _HERE = Path(__file__).parent
 ROLES = {"gold-editor": "gold standard editor", "output-editor": "output in focus, editor",
          "scores": "scores", "chart": "chart of R and S", "why": "why: the selected document's relations"}
@@ -28,23 +32,30 @@ def role_class(role: str) -> str:
     return f"wb-role-{role}"
 
 
+MESSAGES = ("undo", "redo", "shown")
+"""What the front end sends: Ctrl+Z, Ctrl+Shift+Z, and the first time the workbench is drawn."""
+
+
 class Frame(anywidget.AnyWidget):
-    """See the module docstring; ``on_key(callback)`` gets ``"undo"`` or ``"redo"``."""
+    """See the module docstring; ``on_message(callback)``: ``callback(kind)`` gets each of :data:`MESSAGES` the
+    front end sends."""
 
     _esm = _HERE / "frame.js"
     _css = _HERE / "workbench.css"
     labels = T.Dict(ROLES).tag(sync=True)  # role → the region's accessible name
+    pause = T.Int(800).tag(sync=True)       # milliseconds without typing that commit a row or the notation
+    jumps = T.Dict(JUMPS).tag(sync=True)    # Alt+<letter> → the role of the region it goes to
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._keys: list[Callable[[str], None]] = []
+        self._callbacks: list[Callable[[str], None]] = []
         self.on_msg(lambda _widget, content, _buffers: self.receive(content))
 
-    def on_key(self, callback: Callable[[str], None]) -> None:
-        self._keys.append(callback)
+    def on_message(self, callback: Callable[[str], None]) -> None:
+        self._callbacks.append(callback)
 
     def receive(self, content: dict) -> None:
-        """Act on a message from the front end: ``{"kind": "undo"}`` or ``{"kind": "redo"}``."""
-        if isinstance(content, dict) and content.get("kind") in ("undo", "redo"):
-            for callback in self._keys:
+        """Act on a message from the front end: ``{"kind": k}`` with ``k`` one of :data:`MESSAGES`."""
+        if isinstance(content, dict) and content.get("kind") in MESSAGES:
+            for callback in self._callbacks:
                 callback(content["kind"])

@@ -1,10 +1,11 @@
 """Why system A beat system B: an :class:`~workbench.widgets.inspector_state.InspectorState` bound to controls.
 
-On top, the per-topic differences of the measure (:func:`workbench.charts.topic_deltas_chart`: sorted, coloured by
-who wins, the paired test in the line above it); a click on a bar (or the topic list) opens that topic: the two
-runs side by side (:class:`~workbench.widgets.rankings.RankingsBoard`), each document coloured by its gold grade
-(unjudged ones dashed), a bar for what it contributes, both scores, the same document linked across the lists and
-the documents that make the difference listed first. The measure switches among the campaign's; a clustering or
+A focus layout for one projector screen (1280×720): on the left the per-topic differences of the measure
+(:func:`workbench.charts.topic_deltas_chart`: sorted, coloured by who wins, the paired test in the line above it)
+and under it the documents that make the difference on the topic shown, largest first; on the right that topic's
+two runs side by side (:class:`~workbench.widgets.rankings.RankingsBoard`), each document coloured by its gold
+grade (unjudged ones dashed), a bar for what it contributes, both scores, the same document linked across the
+lists. A click on a bar (or the topic list) opens that topic. The measure switches among the campaign's; a clustering or
 filtering campaign shows its documents by cluster or outcome. A refusal (an unknown topic, a measure the campaign
 did not score...) is said in red and the last valid view stays; from Python the same refusal is raised.
 
@@ -31,6 +32,8 @@ from workbench.widgets.inspector_state import InspectorState
 from workbench.widgets.rankings import RankingsBoard
 
 _EMBED = {"actions": False, "renderer": "svg"}  # SVG: each bar is an element a browser test can click
+CHART_WIDTH, CHART_HEIGHT = 300, 120  # the chart's plot in pixels: the left column of the focus layout
+_NARROW = {"description_width": "initial"}
 
 
 class Inspector(W.VBox):
@@ -46,14 +49,17 @@ class Inspector(W.VBox):
         self._drawn_for: tuple = ()
         names = list(campaign.runs)
         a, b = self.state.systems
-        self.system_a = W.Dropdown(options=names, value=a, description="system A", layout=W.Layout(width="16em"))
-        self.system_b = W.Dropdown(options=names, value=b, description="system B", layout=W.Layout(width="16em"))
+        self.system_a = W.Dropdown(options=names, value=a, description="system A", layout=W.Layout(width="14em"),
+                                   style=_NARROW)
+        self.system_b = W.Dropdown(options=names, value=b, description="system B", layout=W.Layout(width="14em"),
+                                   style=_NARROW)
         self.measure_control = W.Dropdown(options=self.state.measures, value=self.state.measure,
-                                          description="measure", layout=W.Layout(width="16em"))
-        self.part_control = W.Dropdown(options=[""], value="", description="part", layout=W.Layout(width="14em"))
-        self.topic_control = W.Dropdown(options=[], description="topic", layout=W.Layout(width="14em"))
+                                          description="measure", layout=W.Layout(width="14em"), style=_NARROW)
+        self.part_control = W.Dropdown(options=[""], value="", description="part", layout=W.Layout(width="11em"),
+                                       style=_NARROW)
+        self.topic_control = W.Dropdown(options=[], description="topic", layout=W.Layout(width="11em"), style=_NARROW)
         self.k_control = W.BoundedIntText(value=self.state.k, min=1, max=100_000, description="top k",
-                                          layout=W.Layout(width="11em"), style={"description_width": "3.5em"})
+                                          layout=W.Layout(width="8em"), style=_NARROW)
         for control, action in ((self.system_a, self._systems_chosen), (self.system_b, self._systems_chosen),
                                 (self.measure_control, lambda: self._act(lambda: setattr(
                                     self.state, "measure", self.measure_control.value))),
@@ -75,12 +81,18 @@ class Inspector(W.VBox):
         self.chart = alt.JupyterChart(self._build_chart(), embed_options=_EMBED)
         self.chart.add_class("wb-inspector-chart")
         self.chart.selections.observe(self._picked, ["pick"])
-        self.board = RankingsBoard()
-        self.board.observe(lambda change: None if self._rendering else self._act(
-            lambda: setattr(self.state, "document", change["new"] or None)), "selected")
+        self.board = RankingsBoard(part="lists")
+        self.difference_board = RankingsBoard(part="difference")
+        for board in (self.board, self.difference_board):
+            board.observe(lambda change: None if self._rendering else self._act(
+                lambda: setattr(self.state, "document", change["new"] or None)), "selected")
         controls = W.HBox([self.system_a, self.system_b, self.measure_control, self.part_control,
                            self.topic_control, self.k_control], layout=W.Layout(flex_flow="row wrap"))
-        self.children = [controls, self.message_view, self.summary, self.chart, self.board]
+        side = W.VBox([self.chart, self.difference_board])
+        side.add_class("wb-inspector-side")
+        main = W.Box([side, self.board])
+        main.add_class("wb-inspector-main")
+        self.children = [controls, self.message_view, self.summary, main]
         self.add_class("wb-inspector")
         self._render()
 
@@ -176,7 +188,8 @@ class Inspector(W.VBox):
 
     # ------------------------------------------------------------------------------------- drawing
     def _build_chart(self) -> alt.Chart:
-        return topic_deltas_chart(self.state.deltas, self.state.systems, self.state.measure, chosen=self.state.topic)
+        return topic_deltas_chart(self.state.deltas, self.state.systems, self.state.measure, chosen=self.state.topic,
+                                  width=CHART_WIDTH, height=CHART_HEIGHT)
 
     def _render(self) -> None:
         if self._rendering:
@@ -252,15 +265,16 @@ class Inspector(W.VBox):
         difference = difference[difference["difference"] != 0].head(10)
         self.board.kind = state.task
         self.board.scale = float(np.nanmax(np.abs(table["contribution"].to_numpy(dtype=float)), initial=0.0)) or 1.0
-        self.board.difference = [{"document": str(r.document), "a": float(r.contribution_a),
-                                  "b": float(r.contribution_b), "difference": float(r.difference),
-                                  "tone": _tone(r.gold, state.task, True), "label": _label(r.gold, state.task, True)}
-                                 for r in difference.itertuples(index=False)]
+        self.difference_board.systems = [a, b]
+        self.difference_board.difference = [
+            {"document": str(r.document), "a": float(r.contribution_a), "b": float(r.contribution_b),
+             "difference": float(r.difference), "tone": _tone(r.gold, state.task, True),
+             "label": _label(r.gold, state.task, True)} for r in difference.itertuples(index=False)]
         self.board.columns = columns
         self.board.caption = (f"topic {state.topic}, {state.measure}"
                               + (f", part {state.part}" if state.part else "")
                               + ": each document's contribution; a click links it across both runs")
-        self.board.selected = state.document or ""
+        self.board.selected = self.difference_board.selected = state.document or ""
 
 
 def _number(value: float) -> str:

@@ -1,7 +1,8 @@
 // The inspector's two runs side by side (workbench/widgets/rankings.py): each list a run's documents on one
 // topic, a token per document coloured by the gold (the palette comes from Python), a bar for its contribution,
 // where the other run puts it; lines link the same document across the lists; a click or Enter on a token sends
-// {kind: "select"} and the Python side sets `selected`, which both lists then mark.
+// {kind: "select"} and the Python side sets `selected`, which both lists then mark. A board draws the lists
+// (part "lists") or the table of the documents that make the difference (part "difference").
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -86,19 +87,18 @@ function render({ model, el: root }) {
     svg.setAttribute("height", String(grid.getBoundingClientRect().height));
   };
 
-  const draw = () => {
-    const palette = model.get("palette") || {};
-    const scale = model.get("scale");
-    const kind = model.get("kind");
-    root.replaceChildren();
-    root.append(el("div", "wb-rankings-caption", model.get("caption")));
+  const differenceTable = (palette) => {
     const difference = model.get("difference") || [];
+    const table = el("table", "wb-rankings-difference");
+    const caption = el("caption", "", difference.length ? "the documents that make the difference, largest first"
+                                                       : "no document makes a difference");
+    table.append(caption);
     if (difference.length) {
-      const table = el("table", "wb-rankings-difference");
-      const caption = el("caption", "", "the documents that make the difference, largest first");
       const head = el("tr");
-      for (const name of ["document", ...(model.get("columns") || []).map((c) => c.system), "difference"]) {
-        head.append(el("th", "", name));
+      for (const name of ["document", ...(model.get("systems") || []), "difference"]) {
+        const cell = el("th", "", name);
+        cell.scope = "col";
+        head.append(cell);
       }
       table.append(caption, head);
       for (const row of difference) {
@@ -112,8 +112,20 @@ function render({ model, el: root }) {
                     el("td", "wb-rankings-delta", (row.difference >= 0 ? "+" : "") + Number(row.difference).toFixed(4)));
         table.append(line);
       }
-      root.append(table);
     }
+    return table;
+  };
+
+  const draw = () => {
+    const palette = model.get("palette") || {};
+    const scale = model.get("scale");
+    const kind = model.get("kind");
+    root.replaceChildren();
+    if (model.get("part") === "difference") {
+      root.append(differenceTable(palette));
+      return;
+    }
+    root.append(el("div", "wb-rankings-caption", model.get("caption")));
     const grid = el("div", "wb-rankings-grid");
     const columns = model.get("columns") || [];
     const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -132,6 +144,7 @@ function render({ model, el: root }) {
   model.on("change:selected", draw);
   model.on("change:difference", draw);
   model.on("change:caption", draw);
+  model.on("change:systems", draw);
   draw();
   return () => { if (frame) cancelAnimationFrame(frame); };
 }

@@ -3,8 +3,9 @@
 Each list is a run on one topic: its documents in rank order (or grouped by cluster, outcome or level), each a
 token coloured by what the gold says of it (its grade, unjudged documents marked; its gold class; positive or
 negative), with a bar for what it contributes to the score and, beside it, where the other run puts it. The
-same document is linked across the two lists; a click (or Enter) on a token picks it in both. Above the lists,
-the documents that make the difference between the runs, largest first.
+same document is linked across the two lists; a click (or Enter) on a token picks it in both. A board draws the
+lists (``part="lists"``) or the table of the documents that make the difference between the runs, largest first
+(``part="difference"``), so that a page can place them apart (the inspector puts the table under its chart).
 
 The board only draws and reports the document picked (``selected``); the inspector fills it from
 :class:`~workbench.widgets.inspector_state.InspectorState`. The front end is an anywidget whose ES module and style
@@ -47,12 +48,15 @@ label, unjudged (white, drawn dashed) or nothing (plain)."""
 class RankingsBoard(anywidget.AnyWidget):
     """See the module docstring. ``columns``: one dict per run, ``{system, score, caption, rows}``, each row
     ``{document, group, label, tone, contribution, lost, other}``; ``difference``: rows ``{document, a, b,
-    difference}``; ``scale``: the largest |contribution| (the bars' full width)."""
+    difference}``; ``systems``: the two runs' names (the table's heads); ``scale``: the largest |contribution|
+    (the bars' full width)."""
 
     _esm = _HERE / "rankings.js"
     _css = _HERE / "rankings.css"
+    part = T.Enum(("lists", "difference"), "lists").tag(sync=True)
     caption = T.Unicode("").tag(sync=True)
     kind = T.Unicode("ranking").tag(sync=True)     # ranking, clustering, filtering, organization
+    systems = T.List(T.Unicode()).tag(sync=True)
     columns = T.List().tag(sync=True)
     difference = T.List().tag(sync=True)
     scale = T.Float(1.0).tag(sync=True)

@@ -4,11 +4,13 @@ document it explains, imports and exports, and a predict-then-reveal quiz. Plain
 ``Workbench`` widget binds it to controls and draws it, and it can be driven and tested without a browser or
 ipywidgets.
 
-Every change is all or nothing: an import, a set of tables or weights the kernel cannot score raises a named
-:class:`~workbench.errors.WorkbenchError` and leaves everything as it was, so the workbench always has scores.
-An edit whose text does not parse is kept as typed while the last valid organization stays in force. Scores come
-from ``workbench.reliability_sensitivity`` and, for the output in focus, ``workbench.explain`` (the same
-numbers); nothing here computes a score.
+Every change is all or nothing: an import or a set of tables with a table that does not parse, or tables or
+weights the kernel cannot score, raises a named :class:`~workbench.errors.WorkbenchError`, says the same in
+:attr:`WorkbenchState.status` and leaves everything else as it was, so the workbench always has scores. An edit
+whose text does not parse (typing) is kept as typed while the last valid organization stays in force. Scores
+come from ``workbench.reliability_sensitivity`` and, for the output in focus, ``workbench.explain`` (the same
+numbers); nothing here computes a score. Views follow the state through :meth:`WorkbenchState.on_change`: every
+public change calls them once, refused or not.
 
     >>> state = WorkbenchState("d1 {d2 d3}", ["d1 d2 d3"], n=10, wn=0.8)
     >>> state.edit(0, "d1 {d2 d3}")                      # output 0, as typed
@@ -22,19 +24,23 @@ numbers); nothing here computes a score.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from workbench import Explanation, RSScores, explain, reliability_sensitivity
+from workbench.errors import WorkbenchError
+from workbench.metrics.explain import Explanation, explain
+from workbench.metrics.reliability import RSScores, reliability_sensitivity
 from workbench.model import Organization, natural_key
 from workbench.widgets import exchange
 from workbench.widgets.errors import (
     DocumentNotInOutputError,
     InvalidEditError,
     QuizError,
+    SelectionError,
     UnknownOutputError,
     WeightsError,
     WorkbenchFormatError,
@@ -46,6 +52,33 @@ from workbench.widgets.tables import GOLD, Table, Tables, checked_names, checked
 from workbench.widgets.why import EXPLAINED, FIELDS, lost_by_document, lost_rows, why_frame
 
 HISTORY_COLUMNS = ["step", "output", "measure", "value", "current"]
+
+
+def _change(what: str = "", *, explains: bool = False):
+    """A public change of the state. Nested changes tell the views once, when the outermost ends (refused or
+    not); a refusal (a :class:`WorkbenchError`) is raised and said in ``status``, after ``what`` (selections
+    are said by the why panel instead). ``explains``: the change only picks what is explained, so the status
+    line keeps what it says."""
+    def decorate(method):
+        @functools.wraps(method)
+        def run(self, *args, **kwargs):
+            outermost = self._depth == 0
+            self._depth += 1
+            try:
+                if outermost and not explains:
+                    self.status = ""
+                return method(self, *args, **kwargs)
+            except WorkbenchError as problem:
+                if outermost and not isinstance(problem, SelectionError):
+                    self.status = f"{what}: {problem}" if what else str(problem)
+                raise
+            finally:
+                self._depth -= 1
+                if outermost:
+                    for listener in list(self._listeners):
+                        listener()
+        return run
+    return decorate
 
 
 @dataclass(frozen=True)
@@ -75,9 +108,11 @@ class WorkbenchState:
 
     def __init__(self, gold: Organization | str | None = None, outputs=None, n: int | None = 10,
                  wn: float | None = 0.8) -> None:
+        self._listeners: list[Callable[[], None]] = []
+        self._depth = 0                    # how deep in nested public changes (views are told at 0)
         self._steps: list[Step] = []
         self._position = 0
-        self._tables: Tables | None = None
+        self._last_weights: tuple[int, float] = (10, 0.8)
         self._focus = 0
         self._chosen: str | None = None
         self._explanation: Explanation | None = None
@@ -92,11 +127,19 @@ class WorkbenchState:
         self.example: str | None = None    # the gallery's example last loaded
         self.quiz: Quiz | None = None
         if gold is None and outputs is None:
-            self.load_example(next(iter(EXAMPLES)))
+            self.example = next(iter(EXAMPLES))
+            tables = _example_tables(self.example)
         else:
             gold = "" if gold is None else gold
-            self.set_tables(gold, [gold] if outputs is None else outputs, n, wn)
-        self.clear_history()
+            tables = _read_tables(gold, [gold] if outputs is None else outputs, n, wn)
+        self._tables = tables
+        self._commit(tables, self._score(tables))
+
+    def on_change(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call ``callback()`` after every public change (once per change, refused or not); returns a function
+        that stops the calls."""
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
 
     # ------------------------------------------------------------------------------------------ tables
     @property
@@ -119,11 +162,29 @@ class WorkbenchState:
 
     @property
     def n(self) -> int | None:
+        """The number of positions that carry :attr:`wn` of the score (None: uniform weights). Setting a number
+        keeps W_n (or brings back the last one); setting None asks for uniform weights (both None)."""
         return self._tables.n
+
+    @n.setter
+    def n(self, value: int | None) -> None:
+        self.set_weights(*((None, None) if value is None else (value, self.last_weights[1] if self.wn is None
+                                                                else self.wn)))
 
     @property
     def wn(self) -> float | None:
+        """The share of the score the first :attr:`n` positions carry (None: uniform weights); set as :attr:`n`."""
         return self._tables.wn
+
+    @wn.setter
+    def wn(self, value: float | None) -> None:
+        self.set_weights(*((None, None) if value is None else (self.last_weights[0] if self.n is None else self.n,
+                                                                value)))
+
+    @property
+    def last_weights(self) -> tuple[int, float]:
+        """(n, W_n) now, or the last ones in force before uniform weights: what a number for one of them keeps."""
+        return (self.n, self.wn) if self.n is not None and self.wn is not None else self._last_weights
 
     @property
     def scores(self) -> list[RSScores]:
@@ -136,32 +197,30 @@ class WorkbenchState:
                              for name, score in zip(self.names, self.scores, strict=True)
                              for measure, field in FIELDS.items()], columns=["output", "measure", "value"])
 
+    @_change()
     def set_tables(self, gold, outputs, n: int | None = 10, wn: float | None = 0.8) -> None:
         """Replace the gold, the outputs (a list, one table, or a dict name → table; tables as Organizations or
-        notation) and (n, W_n) in one step, or raise and change nothing."""
-        texts = _texts(outputs)
-        checked_names(list(texts))
-        self._replace(Tables(Table.read(GOLD, table_text(gold, GOLD)),
-                             tuple(Table.read(name, text) for name, text in texts.items()), *checked_weights(n, wn)))
+        notation) and (n, W_n) in one step, or raise and change nothing (a text that does not parse is refused,
+        naming the table and the line)."""
+        self._replace(_read_tables(gold, outputs, n, wn))
 
+    @_change()
     def load_example(self, name: str) -> None:
         """Show one of the papers' examples (``gallery.EXAMPLES``) with its weighting."""
-        if name not in EXAMPLES:
-            raise WorkbenchFormatError(f"no example {name!r}: the examples are {', '.join(map(repr, EXAMPLES))}")
-        example = EXAMPLES[name]
-        self.set_tables(example.gold, example.outputs, *(example.weights or (None, None)))
+        self._replace(_example_tables(name))
         self.example = name
 
     def printed(self) -> tuple[str, dict[str, tuple]] | None:
         """(source, output → the (R≺, S≺, R∼, S∼) the paper prints) while the tables are exactly those of the
         example last loaded, else None."""
-        example = EXAMPLES.get(self.example)
+        example = EXAMPLES.get(self.example) if self.example is not None else None
         if (example is None or not example.printed or self.gold.text != example.gold
                 or {t.name: t.text for t in self.outputs} != example.outputs
                 or (self.n, self.wn) != (example.weights or (None, None))):
             return None
         return example.source, example.printed
 
+    @_change()
     def edit(self, table: int | str, text: str, *, parsed: Organization | None = None) -> None:
         """Set one table's text, as typing does. Text that does not parse is kept as an edit in progress (the
         last valid organization stays in force); an organization the kernel cannot score with the weights is
@@ -186,6 +245,7 @@ class WorkbenchState:
             return
         self._commit(tables, scores)
 
+    @_change()
     def move(self, table: int | str, document: str, source: Place, target: Place) -> None:
         """Move one occurrence of ``document`` (a drag; see ``moves.move_document`` for places), as an edit."""
         index = self._table_index(table)
@@ -194,6 +254,7 @@ class WorkbenchState:
             raise MoveError(f"{current.name}: fix the text before moving documents ({current.error})")
         self.edit(index, move_document(current.organization, document, source, target).format())
 
+    @_change()
     def set_weights(self, n: int | None, wn: float | None) -> None:
         """Score with (n, W_n), or uniform weights with ``(None, None)``; :class:`WeightsError` (and no change)
         when they are not weights or the kernel cannot score the tables with them."""
@@ -208,8 +269,10 @@ class WorkbenchState:
             weighed = replace(current, n=n, wn=wn)
             self._commit(weighed, self._score(weighed))
 
+    @_change()
     def add_output(self, value: Organization | str = "", name: str | None = None) -> Table:
-        """Add an output (named ``output k``, the first k free, unless a name is given) as one step."""
+        """Add an output (named ``output k``, the first k free, unless a name is given) as one step; a text that
+        does not parse is refused."""
         text = table_text(value, "the new output")
         if name is None:
             k = len(self.outputs) + 1
@@ -217,11 +280,12 @@ class WorkbenchState:
                 k += 1
             name = f"output {k}"
         checked_names([*self.names, name])
-        table = Table.read(name, text)
+        table = Table.parsed(name, text)
         tables = replace(self._tables, outputs=(*self.outputs, table))
         self._commit(tables, self._score(tables))
         return table
 
+    @_change()
     def remove_output(self) -> None:
         """Remove the last output (one output always stays) as one step."""
         if len(self.outputs) > 1:
@@ -247,6 +311,7 @@ class WorkbenchState:
     def can_redo(self) -> bool:
         return self._position < len(self._steps) - 1
 
+    @_change()
     def undo(self) -> bool:
         """Back to the step before (an edit in progress is dropped first); False when there is none."""
         current = self._steps[self._position]
@@ -259,6 +324,7 @@ class WorkbenchState:
             return False
         return True
 
+    @_change()
     def redo(self) -> bool:
         """Forward to the step an undo left; False when there is none."""
         if not self.can_redo:
@@ -267,8 +333,9 @@ class WorkbenchState:
         self._restore(self._steps[self._position])
         return True
 
+    @_change()
     def clear_history(self) -> None:
-        """Forget the history; the current step becomes step 0."""
+        """Forget the history; the current step becomes step 0 (an edit in progress stays in progress)."""
         self._steps = [self._steps[self._position]]
         self._position = 0
 
@@ -296,11 +363,13 @@ class WorkbenchState:
         """The document the why panel explains (None: none selected)."""
         return self._chosen
 
+    @_change(explains=True)
     def focus_output(self, output: int | str) -> None:
         """Put ``output`` (index or name) in focus; a chosen document it holds stays chosen."""
         self._focus = self._output_index(output)
         self._explain()
 
+    @_change(explains=True)
     def select(self, output: int | str, document: str) -> pd.DataFrame:
         """Explain ``document`` in ``output`` (a 0-based index or a displayed name such as ``"output 4"``), as a
         click on its token does, and return :attr:`why`. Raises :class:`UnknownOutputError`,
@@ -339,22 +408,33 @@ class WorkbenchState:
     def to_json(self) -> str:
         return exchange.to_json(self._tables)
 
+    @_change("import")
     def load_text(self, text: str) -> None:
-        """Inverse of :meth:`to_text`, as one step; raises and changes nothing on any bad line."""
+        """Inverse of :meth:`to_text`, as one step; raises and changes nothing on any bad line (a section whose
+        text does not parse included), which :attr:`status` names."""
         self._replace(exchange.read_text(text))
 
+    @_change("import")
     def load_json(self, text: str | bytes) -> None:
-        """Inverse of :meth:`to_json`, as one step; raises and changes nothing on any bad field."""
+        """Inverse of :meth:`to_json`, as one step; raises and changes nothing on any bad field, which
+        :attr:`status` names."""
         self._replace(exchange.read_json(text))
 
-    def load(self, text: str | bytes) -> None:
-        """:meth:`load_json` when ``text`` is a JSON object, else :meth:`load_text`."""
-        if isinstance(text, bytes):
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError as problem:
-                raise WorkbenchFormatError(f"not UTF-8 text (byte {problem.start})") from None
-        (self.load_json if text.lstrip().startswith("{") else self.load_text)(text)
+    @_change("import")
+    def load(self, text: str | bytes, source: str = "") -> None:
+        """:meth:`load_json` when ``text`` is a JSON object, else :meth:`load_text` (bytes: UTF-8); a refusal
+        names ``source`` (a file's name) first."""
+        try:
+            if isinstance(text, bytes):
+                try:
+                    text = text.decode("utf-8")
+                except UnicodeDecodeError as problem:
+                    raise WorkbenchFormatError(f"not UTF-8 text (byte {problem.start})") from None
+            (self.load_json if text.lstrip().startswith("{") else self.load_text)(text)
+        except WorkbenchError as problem:
+            if source:
+                problem.args = (f"{source}: {problem}",)
+            raise
 
     # ------------------------------------------------------------------------------------------ quiz
     @property
@@ -364,11 +444,10 @@ class WorkbenchState:
         return {who: list(order) for who, order in (self.quiz.predictions if self.quiz else {}).items()}
 
     @predictions.setter
+    @_change()
     def predictions(self, predictions: Mapping[str, list[str]]) -> None:
         checked = checked_predictions(predictions, self.names)
-        if self.quiz is None:
-            self.start_quiz()
-        self.quiz.predictions = checked
+        self._started_quiz().predictions = checked
 
     @property
     def revealed(self) -> bool:
@@ -376,6 +455,7 @@ class WorkbenchState:
         return self.quiz is None or self.quiz.revealed
 
     @revealed.setter
+    @_change()
     def revealed(self, value: bool) -> None:
         if value:
             self.reveal()
@@ -388,16 +468,23 @@ class WorkbenchState:
     def scores_hidden(self) -> bool:
         return not self.revealed
 
+    @_change()
     def start_quiz(self, measure: str = "R∼") -> None:
         """Hide the scores; predictions on ``measure`` are taken until :meth:`reveal`."""
         self.quiz = Quiz(checked_measure(measure))
 
+    def _started_quiz(self) -> Quiz:
+        """The quiz running, started (on R∼) if none runs."""
+        if self.quiz is None:
+            self.quiz = Quiz()
+        return self.quiz
+
+    @_change()
     def predict(self, order: list[str], who: str = "class") -> None:
         """Record ``who``'s prediction: outputs (names) from the one predicted to score highest."""
-        if self.quiz is None:
-            self.start_quiz()
-        self.quiz.predictions.update(checked_predictions({who: order}, self.names))
+        self._started_quiz().predictions.update(checked_predictions({who: order}, self.names))
 
+    @_change()
     def reveal(self) -> pd.DataFrame:
         """Show the scores and return :meth:`verdicts`; the why panel explains the output most predictions put
         too high, through the document that loses it most mass on the quiz's measure."""
@@ -423,6 +510,7 @@ class WorkbenchState:
         return verdicts(self.quiz, {name: float(getattr(score, field))
                                     for name, score in zip(self.names, self.scores, strict=True)})
 
+    @_change()
     def end_quiz(self) -> None:
         self.quiz = None
 
@@ -477,6 +565,7 @@ class WorkbenchState:
         return tuple(scores)
 
     def _commit(self, tables: Tables, scores: tuple[RSScores, ...]) -> None:
+        self._keep_weights()
         self._tables = tables
         del self._steps[self._position + 1:]
         self._steps.append(Step(tables, scores))
@@ -506,7 +595,12 @@ class WorkbenchState:
         self._chosen = None
         self._commit(tables, scores)
 
+    def _keep_weights(self) -> None:
+        if self._tables.n is not None and self._tables.wn is not None:
+            self._last_weights = (self._tables.n, self._tables.wn)
+
     def _restore(self, step: Step) -> None:
+        self._keep_weights()
         self._tables = step.tables
         self._focus = min(self._focus, len(step.tables.outputs) - 1)
         self.status = ""
@@ -524,9 +618,11 @@ class WorkbenchState:
     def _explained(self, gold: Organization, output: Organization, n, wn) -> Explanation:
         """``explain`` of one pair, reused while the pair and the weights stay the same."""
         key = (gold, output, n, wn)
-        if key != self._explained_for:  # tuples compare items by identity first: cheap when unchanged
-            self._explanation, self._explained_for = explain(gold, output, n=n, wn=wn), key
-            self._lost_by_document = lost_by_document(self._explanation)
+        if key != self._explained_for or self._explanation is None:  # tuples compare items by identity first
+            explanation = explain(gold, output, n=n, wn=wn)
+            self._explanation, self._explained_for = explanation, key
+            self._lost_by_document = lost_by_document(explanation)
+            return explanation
         return self._explanation
 
     def _explain(self) -> None:
@@ -553,6 +649,22 @@ class WorkbenchState:
         else:
             self._why = why_frame(explanation, chosen)
             self.why_message, self.why_shown = "", WhyShown(name, chosen, self._why, explanation.scores)
+
+
+def _read_tables(gold, outputs, n: int | None, wn: float | None) -> Tables:
+    """The tables ``set_tables`` takes, read (every text must parse) and checked."""
+    texts = _texts(outputs)
+    checked_names(list(texts))
+    return Tables(Table.parsed(GOLD, table_text(gold, GOLD)),
+                  tuple(Table.parsed(name, text) for name, text in texts.items()), *checked_weights(n, wn))
+
+
+def _example_tables(name: str) -> Tables:
+    """The tables of one of the papers' examples (``gallery.EXAMPLES``), with its weighting."""
+    if name not in EXAMPLES:
+        raise WorkbenchFormatError(f"no example {name!r}: the examples are {', '.join(map(repr, EXAMPLES))}")
+    example = EXAMPLES[name]
+    return _read_tables(example.gold, example.outputs, *(example.weights or (None, None)))
 
 
 def _texts(outputs) -> dict[str, str]:

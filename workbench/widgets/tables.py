@@ -2,7 +2,7 @@
 and one snapshot of all of them with the weights (one step of the edit history).
 
 A table whose text does not parse keeps the last valid organization (an edit in progress) and says why in
-``error``.
+``error``; an import has no last valid organization, so there such a text is refused (:meth:`Table.parsed`).
 
     >>> table = Table.read("output 1", "d1 {d2 d3")
     >>> table.error, table.organization
@@ -40,6 +40,15 @@ class Table:
             return cls(name, text, Organization.parse(text))
         except OrganizationError as problem:
             return cls(name, text, last if last is not None else Organization(), str(problem))
+
+    @classmethod
+    def parsed(cls, name: str, text: str) -> Table:
+        """The table of ``text``, which must parse (an import): else :class:`WorkbenchFormatError` naming the
+        table, the line and the column."""
+        try:
+            return cls(name, text, Organization.parse(text))
+        except OrganizationError as problem:
+            raise WorkbenchFormatError(f"{name}: {problem}") from None
 
     def edited(self, text: str) -> Table:
         return Table.read(self.name, text, self.organization)

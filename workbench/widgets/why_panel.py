@@ -53,6 +53,20 @@ class WhyPanel(W.VBox):
         self.warn("")
         self.summary.value = self.details.value = ""
 
+    def draw(self, state) -> None:
+        """Show what a :class:`~workbench.widgets.state.WorkbenchState` explains (``why_shown``, its
+        ``why_message`` above), or that the panel waits for a quiz's reveal."""
+        if state.scores_hidden:
+            self.clear()
+            self.summary.value = "<i>the why panel returns with the reveal</i>"
+            return
+        shown = state.why_shown
+        if shown is None:
+            self.clear()
+        else:
+            self.show(shown.output, shown.document, shown.frame, shown.scores)
+        self.warn(state.why_message)
+
     def show(self, output: str, document: str, why: pd.DataFrame, scores) -> None:
         """Draw ``why`` (see ``why.why_frame``) for ``document`` in ``output``; ``scores`` its RSScores."""
         self.warn("")

@@ -11,6 +11,7 @@ from workbench.analysis.constraints.check import check_constraints
 from workbench.analysis.constraints.core import ConstraintCheckError
 from workbench.metrics.registry import UnknownMeasureError, parse
 from workbench.model import Organization
+from workbench.progress import progress as progressed
 
 
 def _combined(reliability: str, sensitivity: str, label: str) -> Callable[[Organization, Organization], float]:
@@ -129,29 +130,27 @@ def table6_report(*, random_cases: int = 50, seed: int = 0, families: Sequence[s
 
     One row per (family, measure, constraint): ``family, measure, constraint, paper`` (✓/✗), ``found``
     (✓, ✗, ``absent`` when the workbench lacks the measure, ``error`` when it raised), ``agrees`` and
-    ``note`` (the counterexample, or why absent/error). Use :func:`as_grid` for the table's layout.
-    ``progress`` shows a progress bar over the measures when the check lasts more than a second.
+    ``note`` (the counterexample, or why absent/error). Use :func:`as_grid` for the table's layout. ``progress``
+    shows a bar, measure by measure, when the checks last more than a second.
     """
-    from tqdm.auto import tqdm
-
     work = [(family, spelling, expected) for family, spellings, expected in TABLE6
             if families is None or family in families for spelling in spellings or ("",)]
     rows = []
-    for family, spelling, expected in tqdm(work, desc="checking Table 6", unit="measure", delay=1.0, leave=False,
-                                           disable=not progress):
+    for family, spelling, expected in progressed(work, desc="Table 6", unit="measure", shown=progress):
         rows.extend(_verdict_rows(family, spelling, expected, random_cases=random_cases, seed=seed))
     return pd.DataFrame(rows, columns=["family", "measure", "constraint", "paper", "found", "agrees", "note"])
 
 
-def filtering_report(*, random_cases: int = 50, seed: int = 0) -> pd.DataFrame:
+def filtering_report(*, random_cases: int = 50, seed: int = 0, progress: bool = True) -> pd.DataFrame:
     """Amigó et al., filtering metrics comparison, Tables 3 and 5 recomputed for the registered filtering measures (same
-    columns as :func:`table6_report`, ``family`` naming the table)."""
+    columns as :func:`table6_report`, ``family`` naming the table; ``progress`` as there)."""
+    work = [(table, name, spelling, verdicts) for table, name, spellings, verdicts in FILTERING_TABLES
+            for spelling in spellings]
     rows = []
-    for table, name, spellings, verdicts in FILTERING_TABLES:
+    for table, name, spelling, verdicts in progressed(work, desc="Tables 3 and 5", unit="measure", shown=progress):
         expected = dict(zip(FILTERING_COLUMNS, verdicts, strict=True))
-        for spelling in spellings:
-            for row in _verdict_rows(table, spelling, expected, random_cases=random_cases, seed=seed):
-                rows.append(row | {"family": f"{table}: {name}"})
+        for row in _verdict_rows(table, spelling, expected, random_cases=random_cases, seed=seed):
+            rows.append(row | {"family": f"{table}: {name}"})
     return pd.DataFrame(rows, columns=["family", "measure", "constraint", "paper", "found", "agrees", "note"])
 
 
