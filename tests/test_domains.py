@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.strategies import FLAT_CLASSES, contexts_of, labelling_pairs, organizations, pairs_of
+from workbench.errors import WorkbenchError
 from workbench.metrics import registry
 from workbench.metrics.registry import (
     Choices,
@@ -155,7 +156,7 @@ def _gain_scale_below_its_top(params: dict) -> None:
 
 def test_a_gain_scale_upside_down_is_refused_by_name():
     measure = parse("SDCG(min_rel=3, max_rel=2)@5")
-    with pytest.raises(registry.WorkbenchError, match="min_rel must be below max_rel"):
+    with pytest.raises(WorkbenchError, match="min_rel must be below max_rel"):
         measure(Organization.from_graded({"d1": 1}), Organization.from_ranking(["d1"]))
 
 

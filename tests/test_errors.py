@@ -175,3 +175,28 @@ def test_any_other_exception_is_a_bug_the_command_line_lets_through(files, monke
     monkeypatch.setattr("workbench.data.read.read_gold", broken)
     with pytest.raises(KeyError, match="a bug"):
         main(["eval", "--gold", str(files / "qrels"), "--run", str(files / "run"), "-m", "AP", "-q"])
+
+
+def test_every_named_error_belongs_to_one_family():
+    """Issue 29 item 4: the error classes fold into families a caller catches by meaning (a bad parameter,
+    unreadable input, an inconsistent campaign, output that cannot be written, a missing extra); each named error
+    of every module is in exactly one of them."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import workbench
+    from workbench.errors import WorkbenchError, families
+
+    found = {}
+    for info in pkgutil.walk_packages(workbench.__path__, "workbench."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, WorkbenchError) and cls.__module__.startswith("workbench."):
+                found[cls.__qualname__] = cls
+    assert len(found) > 40
+    strays = {name: [f.__name__ for f in families() if issubclass(cls, f)] for name, cls in found.items()
+              if cls is not WorkbenchError and sum(issubclass(cls, f) for f in families()) != 1}
+    assert not strays, strays

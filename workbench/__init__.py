@@ -6,7 +6,9 @@
     1.0
 
 Names and subpackages load on first use, so ``import workbench`` stays light (no pandas, ipywidgets or
-altair until a name needs them)::
+altair until a name needs them). Three doors: :func:`evaluate` for one topic, :func:`read_campaign` and
+:class:`Campaign` for many, and the commands of ``python -m workbench`` (``eval``, ``compare``, ``trec_eval``); every
+error is a :class:`WorkbenchError` of one of five families (:func:`workbench.errors.families`)::
 
     >>> workbench.analysis.uir.__name__
     'uir'
@@ -32,6 +34,10 @@ _EXPORTS = {
     "Organization": "workbench.model",
     "OrganizationError": "workbench.model",
     "ParameterError": "workbench.errors",
+    "InputError": "workbench.errors",
+    "CampaignError": "workbench.errors",
+    "OutputError": "workbench.errors",
+    "MissingExtraError": "workbench.errors",
     "WorkbenchError": "workbench.errors",
     "WorkbenchWarning": "workbench.errors",
 }

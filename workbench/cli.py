@@ -29,7 +29,7 @@ import warnings
 from contextlib import contextmanager
 
 from workbench._version import __version__
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterError, WorkbenchError
 from workbench.escape import latex_escape, markdown_escape
 from workbench.heap import keep_freed_memory
 from workbench.shell import (
@@ -50,7 +50,7 @@ FORMATS = ("auto", "trec", "replab", "weps")
 OUTPUTS = ("table", "csv", "markdown", "latex", *JSON_FORMATS)
 
 
-class CliError(WorkbenchError):
+class CliError(ParameterError):
     """A problem with the command line's arguments or files: printed as one line, exit status 2."""
 
 

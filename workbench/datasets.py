@@ -38,7 +38,7 @@ from workbench.data.samples import (  # noqa: F401 (the public names of this mod
     fetchable,
     remove,
 )
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 from workbench.model import Organization, OrganizationError
 from workbench.scalars import parse_scalar
 
@@ -49,7 +49,7 @@ SUFFIXES = (".org", ".csv")
 _DIRECTIVE = re.compile(r"@(\w+)\s*(.*)")
 
 
-class DatasetError(WorkbenchError):
+class DatasetError(InputError):
     """An unknown dataset name, a missing folder, or a malformed file (with file and line)."""
 
 

@@ -1,9 +1,10 @@
-"""The one family of errors the workbench raises on bad input.
+"""The errors the workbench raises on bad input, in five families a caller can catch by meaning.
 
 Every error raised because of what a user gave (notation, measure names and parameters, engine arguments, files,
 campaigns, analysis inputs, widget edits) is a :class:`WorkbenchError`, itself a :class:`ValueError`, and its message
-says what was seen and where (file:line, line:column, topic or parameter). Anything else escaping the package is
-a bug.
+says what was seen and where (file:line, line:column, topic or parameter); each belongs to one family
+(:func:`families`): :class:`ParameterError`, :class:`InputError`, :class:`CampaignError`, :class:`OutputError` or
+:class:`MissingExtraError`. Anything else escaping the package is a bug.
 
     >>> from workbench import Organization, WorkbenchError
     >>> try:
@@ -21,20 +22,51 @@ class WorkbenchError(ValueError):
 
 
 class ParameterError(WorkbenchError):
-    """A function argument outside its domain; ``parameter`` names it and the message says what was seen.
+    """A bad measure, parameter or argument (an unknown measure name, a value outside its domain, a choice not
+    offered); ``parameter`` names it where there is one, and the message says what was seen.
 
     >>> error = ParameterError("n must be a positive number of positions, got -1", parameter="n")
     >>> error.parameter, isinstance(error, ValueError)
     ('n', True)
     """
 
-    def __init__(self, message: str, *, parameter: str) -> None:
+    def __init__(self, message: str, *, parameter: str = "") -> None:
         self.parameter = parameter
         super().__init__(message)
 
 
 class ParameterTypeError(ParameterError, TypeError):
     """An argument of the wrong type (also a :class:`TypeError`, as Python code expects)."""
+
+
+class InputError(WorkbenchError):
+    """Input that cannot be read as given — a file, a line, a table, a labelling, an edit, a sample —; the message
+    names where (file:line, line:column, topic or item)."""
+
+
+class CampaignError(WorkbenchError):
+    """A campaign, its runs or its results that cannot be evaluated, compared or fused as asked; the message says
+    which system, topic (and measure) and why."""
+
+
+class OutputError(WorkbenchError):
+    """Output that cannot be written (a full disk, a closed pipe, a folder the system refuses)."""
+
+
+class MissingExtraError(WorkbenchError, ImportError):
+    """A part of workbench was used without the extra that installs what it needs (an ImportError too; raised by
+    :func:`workbench.extras.needs_extra`, which names the command that installs it)."""
+
+
+def families() -> tuple[type[WorkbenchError], ...]:
+    """The families every named error belongs to, one each, so that a caller catches by meaning: a bad parameter,
+    unreadable input, an inconsistent campaign, output that cannot be written, or a missing extra
+    (:class:`MissingExtraError`).
+
+    >>> [family.__name__ for family in families()]
+    ['ParameterError', 'InputError', 'CampaignError', 'OutputError', 'MissingExtraError']
+    """
+    return ParameterError, InputError, CampaignError, OutputError, MissingExtraError
 
 
 def excerpt(text: str | bytes, limit: int = 60, around: int | None = None) -> str:

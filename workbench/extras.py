@@ -18,7 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from workbench.errors import WorkbenchError
+from workbench.errors import MissingExtraError
+
+__all__ = ["DISTRIBUTION", "EXTRAS", "MissingExtraError", "needs_extra"]
 
 DISTRIBUTION = "ir-workbench"
 """The name the package is installed by (``pip install ir-workbench``); it is imported as ``workbench``."""
@@ -30,8 +32,6 @@ EXTRAS = {
 """Each extra's packages by the name they are imported by (pyproject.toml's optional dependencies)."""
 
 
-class MissingExtraError(WorkbenchError, ImportError):
-    """A part of workbench was used without the extra that installs what it needs (an ImportError too)."""
 
 
 @contextmanager

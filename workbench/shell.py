@@ -16,16 +16,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from workbench.errors import WorkbenchError
+from workbench.errors import OutputError
 
 if TYPE_CHECKING:
     import pandas as pd
 
 JSON_FORMATS = ("json", "jsonl")
-
-
-class OutputError(WorkbenchError):
-    """The output cannot be written (a full disk, a closed standard output): one line, exit status 1."""
 
 
 def emit(text: str | bytes) -> None:

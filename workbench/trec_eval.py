@@ -60,7 +60,7 @@ from workbench.data.trec.numbers import atof, atol
 from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import ParameterError, WorkbenchWarning
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable
 from workbench.metrics.ranking.zscores import zscores
 from workbench.metrics.registry import Measure, MeasureSpec, bind, spec_of
@@ -68,7 +68,7 @@ from workbench.metrics.summary import MIN_GEO_MEAN, summarize
 from workbench.shell import emit, say
 
 
-class TrecEvalError(WorkbenchError):
+class TrecEvalError(ParameterError):
     """A trec_eval command line trec_eval itself refuses (illegal measure, bad parameters, no topics...)."""
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterError
 from workbench.metrics.ranking import GainTable, ranked_documents
 from workbench.metrics.ranking.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
 
@@ -32,7 +32,7 @@ COLUMNS = ["system", "topic", "recall", "precision"]
 SUMMARY = ["system", "recall", "mean", "q25", "median", "q75", "min", "max", "topics"]
 
 
-class CurveError(WorkbenchError):
+class CurveError(ParameterError):
     """A precision–recall curve asked of data or with options it cannot be drawn from."""
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import CampaignError, WorkbenchWarning
 
 COLUMNS = ("system", "topic", "measure", "value")
 MISSING_RESULT_POLICIES = ("error", "intersection")
@@ -30,7 +30,7 @@ MISSING_RESULT_POLICIES = ("error", "intersection")
 all share."""
 
 
-class ResultsError(WorkbenchError):
+class ResultsError(CampaignError):
     """Tidy results the analysis cannot use; ``system``, ``topic``, ``measure`` name the culprit (or None)."""
 
     def __init__(self, message: str, *, system: Any = None, topic: Any = None, measure: Any = None) -> None:

@@ -30,7 +30,7 @@ import altair as alt
 import pandas as pd
 
 from workbench.charts.palettes import SYSTEMS
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 from workbench.model import natural_key
 
 UIR_THRESHOLD = 0.25  # Amigó et al., JAIR 2011, §6: UIR ≥ 0.25 marks a robust improvement
@@ -44,7 +44,7 @@ def category_colours(field: str, order: list, title: str | None = None) -> alt.C
                      title=alt.Undefined if title is None else title)
 
 
-class ChartDataError(WorkbenchError):
+class ChartDataError(InputError):
     """A chart was given a table it cannot draw: names the chart, the missing columns and those present."""
 
 

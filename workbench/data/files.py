@@ -25,14 +25,14 @@ from os import PathLike
 from pathlib import Path
 from typing import IO
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError, WorkbenchError
 
 GZIP_MAGIC = b"\x1f\x8b"
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 
 
-class StandardInputError(WorkbenchError):
+class StandardInputError(InputError):
     """Standard input asked for twice, read from a terminal, or endless."""
 
     def __init__(self, message: str, *, path: str | None = None) -> None:

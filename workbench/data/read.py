@@ -23,13 +23,13 @@ from pathlib import Path
 
 from workbench.data.campaign import Campaign
 from workbench.data.files import STDIN, head, rename_copy, with_stdin
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 from workbench.model import Organization
 
 FORMATS = ("auto", "trec", "replab", "weps")
 
 
-class CampaignFileError(WorkbenchError):
+class CampaignFileError(InputError):
     """A gold or run file whose format cannot be told, or that two runs name the same system."""
 
 

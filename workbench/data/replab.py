@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from workbench.data.files import read_input
-from workbench.errors import WorkbenchError, excerpt
+from workbench.errors import InputError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
 LABELS = ("filtering", "topic", "priority")
@@ -38,7 +38,7 @@ _PRIORITY_NAMES = {grade: name for name, grade in PRIORITY.items()}
 _HEADER = ("entity_id", "tweet_id")
 
 
-class ReplabFormatError(WorkbenchError):
+class ReplabFormatError(InputError):
     """A malformed RepLab file: says what is wrong and where (file, 1-based line, offending text)."""
 
     def __init__(self, message: str, *, path: str | os.PathLike | None = None, line: int | None = None,

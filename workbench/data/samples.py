@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from http.client import HTTPException
 from pathlib import Path
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 
 CHUNK = 1 << 16
 TIMEOUT = 60  # seconds without a byte before a download is given up
@@ -54,7 +54,7 @@ PACKAGED = Path(__file__).with_name("references")
 """The tables shipped with the workbench, laid out like the cache."""
 
 
-class SampleError(WorkbenchError):
+class SampleError(InputError):
     """A sample that cannot be fetched: unknown, not downloaded, or not what it should be."""
 
 

@@ -13,15 +13,11 @@ import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from workbench.errors import WorkbenchError
+from workbench.errors import CampaignError, WorkbenchError
 from workbench.metrics.registry import Measure, evaluate, missing_value
 from workbench.model import Organization
 
 Pair = tuple[str, str]
-
-
-class CampaignError(WorkbenchError):
-    """A campaign that cannot be evaluated as asked: says which system, topic (and measure) and why."""
 
 
 def topics_text(topics: list[str], limit: int = 10) -> str:

@@ -32,14 +32,14 @@ from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
 from workbench.data.files import read_input, write_folder, write_whole
-from workbench.errors import WorkbenchError, excerpt
+from workbench.errors import InputError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
 DIALECTS = ("weps2007", "weps2")
 _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*\bencoding\s*=\s*["']([^"']*)["']""")
 
 
-class WepsFormatError(WorkbenchError):
+class WepsFormatError(InputError):
     """Malformed WePS clustering input: ``path``, ``line`` (1-based) and the offending ``text``."""
 
     def __init__(self, message: str, *, path: str | Path | None = None, line: int | None = None,

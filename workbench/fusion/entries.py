@@ -20,13 +20,13 @@ import numpy as np
 
 from workbench.data.trec.lines import Labels
 from workbench.data.trec.ranked import RankedRun, keys, rank_runs
-from workbench.errors import WorkbenchError
+from workbench.errors import CampaignError
 from workbench.ids import DocumentIds
 
 TOPIC_POLICIES = ("same", "union", "intersection")
 
 
-class FusionError(WorkbenchError):
+class FusionError(CampaignError):
     """Runs, weights, parameters or folds that fusion cannot use; the message says what to change."""
 
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 from math import comb, floor
 from numbers import Integral
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
 
@@ -26,7 +26,7 @@ _EXPLAINED = Explainer("workbench.metrics.explanations.baselines:explain_baselin
 SOURCE = "Mehlitz et al.: Mehlitz et al., A New Evaluation Measure for IR Systems (eqs. 3-14)"
 
 
-class BaselineInputError(WorkbenchError):
+class BaselineInputError(InputError):
     """Collection sizes or counts that no random draw can have (negative, more relevant than documents...)."""
 
 

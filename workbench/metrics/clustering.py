@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.labels import factorize, label_vector
 from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
@@ -65,7 +65,7 @@ POLICIES = ("weps", "singletons", "strict")
 VARIANTS = ("item", "occurrence")
 
 
-class ClusteringInputError(WorkbenchError):
+class ClusteringInputError(InputError):
     """Clusterings that cannot be compared: says which document or label and why."""
 
 

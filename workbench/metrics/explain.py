@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterError
 from workbench.metrics import relations
 from workbench.metrics.reliability import RS_MEASURES, RSScores, scored_views
 from workbench.model import Organization
@@ -34,7 +34,7 @@ _RELATION_COLUMNS = ["occurrence", "level", "cluster", "partner", "partner_level
                      "mass"]
 
 
-class ExplainError(WorkbenchError):
+class ExplainError(ParameterError):
     """A question ``explain`` cannot answer: an unknown measure, or a document absent from the side the
     measure reads."""
 

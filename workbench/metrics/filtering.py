@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.labels import factorize, label_vector
 from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
@@ -43,7 +43,7 @@ _EXPLAINED = Explainer("workbench.metrics.explanations.filtering:explain_filteri
 SMOOTHINGS = ("none", "laplace", "noninformative")
 
 
-class FilteringInputError(WorkbenchError):
+class FilteringInputError(InputError):
     """Filtering input that cannot be counted: says which document or label and why."""
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from workbench.errors import ParameterError, ParameterTypeError, WorkbenchError
+from workbench.errors import ParameterError, ParameterTypeError
 from workbench.lazy import resolve
 from workbench.scalars import parse_scalar, plain_number
 
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from workbench.model.labelling import Labelling
 
 
-class UnknownMeasureError(WorkbenchError):
+class UnknownMeasureError(ParameterError):
     """A measure name or parameter the registry does not know; the message lists what it knows."""
 
 
@@ -47,11 +47,11 @@ class MeasureParameterError(UnknownMeasureError, ParameterError):
     """A parameter value outside the domain its measure declares, e.g. ``nDCG@-1`` or ``WAcc(lam=-5)``."""
 
 
-class MeasureRegistrationError(WorkbenchError):
+class MeasureRegistrationError(ParameterError):
     """A measure registered with a name taken, an unknown parameter, direction or aggregate."""
 
 
-class MeasureResultError(WorkbenchError):
+class MeasureResultError(ParameterError):
     """A measure's compute function (a custom one, registered with :func:`register`) returned no number."""
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from workbench.errors import WorkbenchError, excerpt
+from workbench.errors import InputError, excerpt
 
 
-class OrganizationError(WorkbenchError):
+class OrganizationError(InputError):
     """A malformed organization: says what is wrong and where (line, column, token; 1-based).
 
     >>> str(OrganizationError("unbalanced '}'", line=2, column=7, token="}"))

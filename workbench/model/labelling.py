@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 from workbench.model.organization import Organization
 
 __all__ = [
@@ -60,7 +60,7 @@ _DESCRIBED = {"mono": "mono values (one class each)", "multi": "multi values (li
               "soft": "soft values (weights per class)"}
 
 
-class LabellingError(WorkbenchError):
+class LabellingError(InputError):
     """A labelling that cannot be read: says what is wrong and where (file, line, item id)."""
 
     def __init__(self, message: str, *, where: str = "", item: str | None = None) -> None:

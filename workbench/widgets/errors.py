@@ -8,20 +8,20 @@ An operation that raises one of them has changed nothing (imports, weights and t
 
 from __future__ import annotations
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError, ParameterError
 
 
-class WorkbenchFormatError(WorkbenchError):
+class WorkbenchFormatError(InputError):
     """Tables the workbench cannot read (an import, or ``set_tables`` arguments): names the line (notation) or
     the key (JSON) at fault."""
 
 
-class WeightsError(WorkbenchError):
+class WeightsError(ParameterError):
     """(n, W_n) refused: not a positive whole n and a W_n strictly between 0 and 1, only one of the two left
     out, or weights the kernel cannot score these tables with (uniform weights over an unlimited tail)."""
 
 
-class SelectionError(WorkbenchError):
+class SelectionError(ParameterError):
     """A document the workbench cannot explain; the why panel shows the same message and keeps the last valid
     explanation."""
 
@@ -39,10 +39,10 @@ class InvalidEditError(SelectionError):
     """The gold or the selected output holds an invalid edit in progress: there is nothing valid to explain."""
 
 
-class QuizError(WorkbenchError):
+class QuizError(ParameterError):
     """A prediction the quiz cannot take: an unknown measure or output, fewer than two outputs, an output
     named twice."""
 
 
-class MeasureNotScoredError(WorkbenchError):
+class MeasureNotScoredError(ParameterError):
     """The inspector was asked for a measure the campaign did not score (not among its measures)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.errors import ParameterTypeError, WorkbenchError
+from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -19,7 +19,7 @@ TOLERANCE = 1e-12
 """A score difference below this is a tie (scores computed along different float paths)."""
 
 
-class ConstraintCheckError(WorkbenchError):
+class ConstraintCheckError(ParameterError):
     """The measure raised on a case; ``constraint`` and ``case`` (the notation text) say which."""
 
     def __init__(self, message: str, *, constraint: str, case: str) -> None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from os import PathLike
 
-from workbench.errors import WorkbenchError, WorkbenchWarning, excerpt
+from workbench.errors import InputError, WorkbenchWarning, excerpt
 
 
-class TrecFormatError(WorkbenchError):
+class TrecFormatError(InputError):
     """A malformed TREC file: ``path``, ``line`` (1-based, or None for the whole file) and ``text``."""
 
     def __init__(self, message: str, *, path: str | PathLike | None = None, line: int | None = None,
@@ -32,6 +32,6 @@ class TrecReadingWarning(WorkbenchWarning):
     names the file, the lines and each reading. The command line prints it as a ``note:`` line."""
 
 
-class FrameError(WorkbenchError):
+class FrameError(InputError):
     """A DataFrame, dict or record that cannot be read as judgements or a run: names the column (or the query
     and document) and the first offending row."""

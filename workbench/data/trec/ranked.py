@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 import numpy as np
 
 from workbench.data.trec.lines import Labels
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import InputError, WorkbenchError, WorkbenchWarning
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, trec_eval_order
 from workbench.model import Organization
@@ -36,7 +36,7 @@ from workbench.model import Organization
 TIES = ("trec_eval", "levels")
 
 
-class DuplicateEntryError(WorkbenchError):
+class DuplicateEntryError(InputError):
     """A document given twice for one topic (of one system): ``first`` and ``again`` are the positions of
     the two entries in the input, which the readers turn into lines or rows."""
 

@@ -32,7 +32,7 @@ import pandas as pd
 
 from workbench.data.files import write_whole
 from workbench.data.trec.ranked import RankedRun
-from workbench.errors import WorkbenchError
+from workbench.errors import OutputError
 from workbench.metrics.ranking.table import ranked_documents
 from workbench.model import Organization, natural_key
 
@@ -42,7 +42,7 @@ _NAMES = {" ": "a space", "\t": "a tab", "\n": "a line feed", "\v": "a vertical 
 _LONG = 2**63
 
 
-class TrecWriteError(WorkbenchError):
+class TrecWriteError(OutputError):
     """A value a TREC file cannot hold so that it reads back equal; nothing was written."""
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 from workbench.model import Organization
 from workbench.model.labelling import (
     Labelling,
@@ -34,7 +34,7 @@ from workbench.model.labelling import (
 __all__ = ["CONTEXTS", "ClassificationInputError", "LabelledPair", "closure", "depths", "labelling_of", "pair"]
 
 
-class ClassificationInputError(WorkbenchError):
+class ClassificationInputError(InputError):
     """A gold and an output that cannot be scored together: not labellings, or not in the measure's context
     (a mono-label measure on multi-label data, a hard-label measure on soft labels...)."""
 

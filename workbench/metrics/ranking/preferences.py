@@ -31,10 +31,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 
 
-class InconsistentPreferencesError(WorkbenchError):
+class InconsistentPreferencesError(InputError):
     """Preferences trec_eval stops on (``form_prefs_counts.c``): a document given two levels in a JG's only JSG,
     both level 0 and a positive level in one JG, or a JG whose preferences contradict each other (trec_eval
     aborts). ``documents`` are docid ranks."""

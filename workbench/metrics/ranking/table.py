@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from workbench.errors import WorkbenchError
+from workbench.errors import InputError
 from workbench.ids import DocumentIds
 from workbench.model import Organization
 
 
-class RankingInputError(WorkbenchError):
+class RankingInputError(InputError):
     """Gains, scores or a run that a ranking measure cannot score (NaN, negative, duplicate documents...)."""
 
 
