@@ -24,12 +24,13 @@ import csv
 import io
 import math
 import os
+import re
 import sys
 import warnings
 from contextlib import contextmanager
 
 from workbench._version import __version__
-from workbench.errors import WorkbenchError
+from workbench.errors import WorkbenchError, excerpt
 from workbench.escape import latex_escape, markdown_escape
 from workbench.heap import keep_freed_memory
 from workbench.shell import (
@@ -300,20 +301,25 @@ def cmd_demo(args) -> int:
 
 
 def _positive(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1, got {text!r}")
+    value = _integer(text)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1, got {excerpt(text)}")
     return value
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer ≥ 0, got {text!r}")
+    value = _integer(text)
+    if value is None or value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 0, got {excerpt(text)}")
     return value
+
+
+def _integer(text: str) -> int | None:
+    """An integer option's value, written in ASCII digits (any number of them: past a C long it reads as the
+    largest one, as trec_eval's atol reads it), or None."""
+    from workbench.data.trec.numbers import atol
+
+    return atol(text.encode()) if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text, re.ASCII) else None
 
 
 def build_parser() -> argparse.ArgumentParser:

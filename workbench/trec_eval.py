@@ -59,7 +59,7 @@ from workbench.data.trec.numbers import atof, atol
 from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import WorkbenchError, WorkbenchWarning, excerpt
 from workbench.metrics.ranking import judgement_groups as jg
 from workbench.metrics.ranking import kernels as rk
 from workbench.metrics.ranking import preferences as pm
@@ -115,8 +115,9 @@ class TrecMeasure:
 
 
 def _gains(pairs) -> dict[float, float]:
-    """trec_eval's ``rel_level=gain`` pairs whose name is an integer (``gain_init.c``)."""
-    return {float(int(k)): v for k, v in pairs if re.fullmatch(r"[+-]?\d+", k)}
+    """trec_eval's ``rel_level=gain`` pairs whose name is an integer of ASCII digits, read by ``atol``
+    (``gain_init.c``: ``valid_int``, C's ``isdigit``)."""
+    return {float(atol(os.fsencode(k))): v for k, v in pairs if re.fullmatch(r"[+-]?[0-9]+", k)}
 
 
 def _pair(pairs, key: str, default: float) -> float:
@@ -236,9 +237,12 @@ def _split(text: str) -> list[bytes]:
 
 
 def _typed(name: str, text: str | None) -> str:
-    """``-m name.text`` as typed, for a message: control characters escaped, so that it stays one line."""
-    return f"-m {name}" + ("" if text is None else "." + "".join(c if c.isprintable() else repr(c)[1:-1]
-                                                             for c in text))
+    """``-m name.text`` as typed, for a message: control characters escaped, so that it stays one line, and
+    cut after 60 characters."""
+    if text is None:
+        return f"-m {name}"
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return f"-m {name}.{shown if len(shown) <= 60 else shown[:59] + '…'}"
 
 
 def _finite(measure: TrecMeasure, text: str, piece: bytes) -> float:
@@ -246,7 +250,7 @@ def _finite(measure: TrecMeasure, text: str, piece: bytes) -> float:
     ``nan`` (and casts them to integers where C leaves the result undefined), the workbench says so instead."""
     value = atof(piece)
     if not math.isfinite(value):
-        raise TrecEvalError(f"{_typed(measure.name, text)}: {os.fsdecode(piece)!r} reads as {value}; the workbench "
+        raise TrecEvalError(f"{_typed(measure.name, text)}: {excerpt(piece)} reads as {value}; the workbench "
                             "takes finite numbers only (trec_eval's result would be undefined)")
     return value
 
