@@ -48,10 +48,10 @@ import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 
+from workbench.data.files import file_path
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
 from workbench.data.trec.lines import read_lines
@@ -358,9 +358,11 @@ def _formats(selected, rel_format: str) -> str:
     return reads
 
 
-def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[str] = (),
-             options: Options = Options(), zscores_path: str | Path | None = None) -> Evaluation:
+def evaluate(qrels_path: str | os.PathLike, run_path: str | os.PathLike, requests: Sequence[str] = (),
+             options: Options = Options(), zscores_path: str | os.PathLike | None = None) -> Evaluation:
     """Read, rank and score as trec_eval does (``zscores_path``: ``-Z``); see the module docstring."""
+    qrels_path, run_path = file_path(qrels_path, "qrels_path"), file_path(run_path, "run_path")
+    zscores_path = None if zscores_path is None else file_path(zscores_path, "zscores_path")
     selected = select_measures(requests)
     reads = _formats(selected, options.rel_format)
     if options.rel_level < 1:

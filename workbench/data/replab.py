@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
-from workbench.data.files import read_input
+from workbench.data.files import file_path, read_input, write_whole
 from workbench.errors import WorkbenchError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
@@ -246,6 +245,7 @@ def write_replab(organizations: Mapping[str, Organization], path: str | os.PathL
     ``ALERT``, ``MILDLY_IMPORTANT``, ``UNIMPORTANT`` and other grades as numbers (levels without grades get
     ``n-1 … 0``, top first). An organization the format cannot hold raises :class:`ReplabFormatError`.
     """
+    path = file_path(path)
     if label not in LABELS:
         raise ReplabFormatError(f"label must be one of {', '.join(LABELS)}, got {label!r}", path=path)
     lines = ["\t".join(_quote(f, "header") for f in (*_HEADER, label))]
@@ -258,4 +258,4 @@ def write_replab(organizations: Mapping[str, Organization], path: str | os.PathL
     except UnicodeEncodeError as error:
         raise ReplabEncodingError(f"{error.object[error.start:error.end]!r} cannot be written in {encoding}",
                                   path=path) from None
-    Path(path).write_bytes(data)
+    write_whole(path, data)

@@ -30,7 +30,7 @@ from os import PathLike
 
 import pandas as pd
 
-from workbench.data.files import write_whole
+from workbench.data.files import file_path, write_whole
 from workbench.data.trec.ranked import RankedRun
 from workbench.errors import WorkbenchError, quoted
 from workbench.metrics.ranking.table import ranked_documents
@@ -131,6 +131,7 @@ def _gold_rows(gold: Organization) -> list[tuple[str, float]]:
 def write_trec_qrels(qrels: pd.DataFrame | Mapping[str, Organization], path: str | PathLike) -> None:
     """Write a qrels frame (``topic, iteration, document, relevance``) or ``{topic: Organization}`` (each
     prioritised document with its grade from ``grade_of()``, in level order; a finite rest as grade 0)."""
+    path = file_path(path)
     if isinstance(qrels, pd.DataFrame):
         rows = _frame_rows(qrels, ["topic", "iteration", "document", "relevance"], "the qrels")
     else:
@@ -167,6 +168,7 @@ def write_trec_run(run: pd.DataFrame | Mapping[str, Mapping[str, Organization]],
     level (levels − index) so that a tied level keeps one score and reading back with ``ties="levels"`` gives
     the same levels. A read or fused run (:class:`~workbench.data.trec.ranked.RankedRun`) is written with its own
     scores, in its order."""
+    path = file_path(path)
     if isinstance(run, pd.DataFrame):
         rows = _frame_rows(run, ["topic", "q0", "document", "rank", "score", "system"], "the run")
     else:
