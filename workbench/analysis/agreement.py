@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from workbench.analysis.results import ResultsError, score_cube
+from workbench.analysis.results import ResultsError, finite, score_cube
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,9 @@ class Agreement:
 
 def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
     """Kendall's τ-b of two score vectors (ties in either count as neither concordant nor discordant):
-    (C − D) / √((n0 − n1)(n0 − n2)); NaN when either vector is constant (as scipy.stats.kendalltau)."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    (C − D) / √((n0 − n1)(n0 − n2)); NaN when either vector is constant (as scipy.stats.kendalltau). Scores
+    must be finite (:func:`~workbench.analysis.results.finite`)."""
+    x, y = finite(x, "x"), finite(y, "y")
     i, j = np.triu_indices(x.size, 1)
     sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
     n0 = i.size

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import score_cube
+from workbench.analysis.results import finite, score_cube
 from workbench.errors import ParameterError
 from workbench.metrics.registry import direction
 from workbench.scalars import plain_number
@@ -161,7 +161,11 @@ def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
     if correction not in CORRECTIONS:
         raise ParameterError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
                              parameter="correction")
-    p = np.asarray(p_values, dtype=float)
+    p = finite(p_values, "p_values")
+    if ((p < 0) | (p > 1)).any():
+        at = int(np.argmax((p < 0) | (p > 1)))
+        raise ParameterError(f"p_values[{at}] is {float(p.flat[at])!r}, not a probability in [0, 1]",
+                             parameter="p_values")
     m = p.size
     if correction == "none" or m == 0:
         return p.copy()
@@ -176,7 +180,9 @@ def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
 
 def paired_test(d: np.ndarray, test: str = "t", *, n_resamples: int = 10_000,
                 rng: np.random.Generator | None = None, wilcoxon_method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
-    """Statistic and two-sided p-value of :data:`TESTS` ``test`` for each row of differences ``d``."""
+    """Statistic and two-sided p-value of :data:`TESTS` ``test`` for each row of differences ``d`` (finite:
+    :func:`~workbench.analysis.results.finite`)."""
+    d = finite(d, "d")
     if test == "t":
         return paired_t(d)
     if test == "wilcoxon":

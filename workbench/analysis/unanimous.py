@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import ResultsError, ScoreCube, score_cube
-from workbench.errors import ParameterError
+from workbench.analysis.results import ResultsError, ScoreCube, finite, score_cube
+from workbench.errors import ParameterError, quoted
 from workbench.metrics.combine import f_alpha
 
 TOLERANCE = 1e-12
@@ -49,14 +49,11 @@ def unanimous_relation(a: Sequence[float], b: Sequence[float], *, tol: float = T
         >>> unanimous_relation([0.6, 0.4], [0.5, 0.5]), unanimous_relation([0.5, 0.5], [0.45, 0.45])
         ('‖∀', '>∀')
     """
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
-        raise ParameterError(f"two score vectors of one non-zero length are needed, got {a.shape}, {b.shape}",
-                             parameter="b" if a.ndim == 1 and a.size else "a")
-    if np.isnan(a).any() or np.isnan(b).any():
-        raise ParameterError("a score is NaN: the unanimous relation is undefined",
-                             parameter="a" if np.isnan(a).any() else "b")
-    return _relation_name(bool(_at_least(a, b, tol)), bool(_at_least(b, a, tol)))
+    x, y = finite(a, "a"), finite(b, "b")  # NaN: the relation is undefined
+    if x.shape != y.shape or x.ndim != 1 or x.size == 0:
+        raise ParameterError(f"two score vectors of one non-zero length are needed, got {x.shape}, {y.shape}",
+                             parameter="b" if x.ndim == 1 and x.size else "a")
+    return _relation_name(bool(_at_least(x, y, tol)), bool(_at_least(y, x, tol)))
 
 
 def _relation_name(a_ge_b: bool, b_ge_a: bool) -> str:
@@ -194,17 +191,19 @@ def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,
     if average not in ("topics", "scores"):
         raise ParameterError(f"average must be 'topics' or 'scores', got {average!r}", parameter="average")
     try:
-        alphas = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
+        grid = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
     except (TypeError, ValueError):
         raise ParameterError(f"alphas must be numbers in [0, 1], got {alphas!r}", parameter="alphas") from None
+    if grid.ndim != 1 or not np.all((grid >= 0) & (grid <= 1)):
+        raise ParameterError(f"alphas must be numbers in [0, 1], got {quoted(grid.tolist())}", parameter="alphas")
     cube = score_cube(results, [precision, recall], systems=systems, missing=missing, min_topics=1)
     p, r = cube.values[..., 0], cube.values[..., 1]  # systems × topics
     if average == "topics":
-        f = f_alpha(p[:, :, None], r[:, :, None], alphas[None, None, :]).mean(axis=1)
+        f = f_alpha(p[:, :, None], r[:, :, None], grid[None, None, :]).mean(axis=1)
     else:
-        f = f_alpha(p.mean(axis=1)[:, None], r.mean(axis=1)[:, None], alphas[None, :])
+        f = f_alpha(p.mean(axis=1)[:, None], r.mean(axis=1)[:, None], grid[None, :])
     return pd.DataFrame({
-        "system": np.repeat(np.asarray(cube.systems, dtype=object), len(alphas)),
-        "alpha": np.tile(alphas, len(cube.systems)),
+        "system": np.repeat(np.asarray(cube.systems, dtype=object), len(grid)),
+        "alpha": np.tile(grid, len(cube.systems)),
         "value": f.ravel(),
     })
