@@ -198,32 +198,82 @@ def rename_copy(error: WorkbenchError, copy: Path) -> None:
         error.path = STDIN_NAME
 
 
+class WriteError(WorkbenchError):
+    """The system refused to write a file or folder (no permission, a file where a folder should be, a full
+    disk): ``path`` and the cause are named; nothing half-written is left."""
+
+    def __init__(self, message: str, *, path: str | PathLike | None = None) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}" if path is not None else message)
+
+
+def _refused(problem: OSError, path: Path, doing: str) -> WriteError:
+    """``problem`` as the :class:`WriteError` naming what was being done and where."""
+    where = Path(problem.filename) if problem.filename else path
+    return WriteError(f"cannot {doing} ({problem.strerror or problem}{'' if where == path else f': {where}'})",
+                      path=path)
+
+
 def write_whole(path: str | PathLike, data: bytes) -> None:
-    """Write the file whole or not at all: into a temporary file beside it, then renamed over it."""
+    """Write the file whole or not at all: into a temporary file beside it, then renamed over it. The system's
+    refusals raise :class:`WriteError`."""
     target = Path(file_path(path))
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as problem:
+        raise _refused(problem, target, "write a file in its folder") from None
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
         os.replace(temporary, target)
-    except BaseException:
+    except OSError as problem:
+        raise _refused(problem, target, "write the file") from None
+    finally:
         Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def write_folder(folder: str | PathLike, files: Mapping[str, bytes]) -> None:
     """Write ``{file name: bytes}`` into ``folder`` (created if absent) whole or not at all: into a temporary
-    folder beside it, then renamed into place (the folder itself when it did not exist)."""
+    folder beside it, then renamed into place (the folder itself when it did not exist, else file by file over
+    the files of the same names, others kept). Writers of one folder take turns (a lock on the parent folder,
+    where the system has ``flock``): two processes writing the same folder at once end with one's files whole,
+    both succeeding. The system's refusals raise :class:`WriteError`."""
     folder = Path(file_path(folder, "folder"))
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    except OSError as problem:
+        raise _refused(problem, folder, "create the folder") from None
     try:
         for name, data in files.items():
             (staging / name).write_bytes(data)
-        if not folder.exists():
-            staging.rename(folder)
-            return
-        for name in files:
-            os.replace(staging / name, folder / name)
+        with _turn(folder.parent):
+            if not os.path.lexists(folder):
+                staging.rename(folder)
+                return
+            if not folder.is_dir():
+                raise WriteError("is a file, not a folder: cannot write files into it", path=folder)
+            for name in files:
+                os.replace(staging / name, folder / name)
+    except OSError as problem:
+        raise _refused(problem, folder, "write the folder") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextmanager
+def _turn(folder: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``folder`` while the body runs (nothing without ``fcntl`` or a readable
+    folder): writers of one folder's files take turns, and nothing is left on disk."""
+    try:
+        import fcntl
+
+        handle = os.open(folder, os.O_RDONLY)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)

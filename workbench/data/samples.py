@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from http.client import HTTPException
 from pathlib import Path
 
+from workbench.data.files import file_path
 from workbench.errors import WorkbenchError
 
 CHUNK = 1 << 16
@@ -58,6 +59,17 @@ class DownloadError(SampleError):
 
 class ChecksumError(SampleError):
     """A file whose size or SHA-256 is not the one recorded; nothing was kept."""
+
+
+class CacheError(SampleError):
+    """The cache folder cannot be created, read or written (no permission, a file where a folder should be, a
+    full disk): names the folder and the cause; nothing half-written was kept."""
+
+
+def _cache_refused(problem: OSError, root: Path) -> CacheError:
+    where = f" ({problem.filename})" if problem.filename and Path(problem.filename) != root else ""
+    return CacheError(f"the sample cache {root} cannot be used: {problem.strerror or problem}{where}; choose "
+                      "another folder with cache= or WORKBENCH_CACHE")
 
 
 @dataclass(frozen=True)
@@ -121,7 +133,7 @@ def fetchable() -> list[str]:
 def cache_folder(cache: str | Path | None = None) -> Path:
     """Where samples are kept: ``cache``, else ``$WORKBENCH_CACHE``, else the platform's cache folder."""
     if cache is not None:
-        return Path(cache)
+        return Path(file_path(cache, "cache"))
     if os.environ.get("WORKBENCH_CACHE"):
         return Path(os.environ["WORKBENCH_CACHE"])
     home = Path.home()
@@ -157,8 +169,16 @@ def _source(file: SampleFile, mirror: str | None) -> str:
     return file.url
 
 
+class _WriteFailed(Exception):
+    """A write into the cache that failed inside the download (told apart from the download's own errors)."""
+
+    def __init__(self, problem: OSError) -> None:
+        self.problem = problem
+
+
 def _download(file: SampleFile, source: str, target: Path, bar) -> None:
-    """Stream ``source`` into a temporary file beside ``target``, check it, then move it into place."""
+    """Stream ``source`` into a temporary file beside ``target``, check it, then move it into place. What the
+    system refuses (creating the folder, writing the file) raises ``OSError``, for :func:`fetch` to name."""
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     partial = Path(name)
@@ -169,13 +189,18 @@ def _download(file: SampleFile, source: str, target: Path, bar) -> None:
                 with urllib.request.urlopen(source, timeout=TIMEOUT) as answer:
                     promised = answer.headers.get("Content-Length")
                     for block in iter(lambda: answer.read(CHUNK), b""):
-                        sink.write(block)
+                        try:
+                            sink.write(block)
+                        except OSError as problem:  # the cache's disk, not the download
+                            raise _WriteFailed(problem) from None
                         sha.update(block)
                         received += len(block)
                         bar.update(len(block))
                     if promised is not None and received < int(promised):
                         raise ConnectionError(f"the connection closed after {received} of the {promised} bytes "
                                               "announced")
+            except _WriteFailed as failed:
+                raise failed.problem from None
             except (OSError, HTTPException, ValueError) as problem:  # refused, cut off, timed out, bad URL
                 raise DownloadError(f"{file.path}: downloading {source} failed after {received} of {file.size} "
                                     f"bytes ({type(problem).__name__}: {problem}); nothing was kept") from problem
@@ -191,21 +216,25 @@ def fetch(name: str, *, cache: str | Path | None = None, mirror: str | Path | No
           progress: bool = True) -> Path:
     """The folder of sample ``name`` (:func:`fetchable`) in the cache, its files downloaded where missing or
     wrong (see the module docstring); ``mirror`` defaults to ``$WORKBENCH_DATA_MIRROR``. Raises
-    :class:`UnknownSampleError`, :class:`SampleUnavailableError`, :class:`DownloadError`, :class:`ChecksumError`."""
+    :class:`UnknownSampleError`, :class:`SampleUnavailableError`, :class:`DownloadError`, :class:`ChecksumError`,
+    :class:`CacheError`."""
     if name not in SAMPLES:
         raise UnknownSampleError(f"no sample {name!r}; the samples: {', '.join(fetchable())}")
     sample = SAMPLES[name]
     root = cache_folder(cache)
     mirror = str(mirror) if mirror is not None else os.environ.get("WORKBENCH_DATA_MIRROR") or None
-    wanted = [file for file in sample.files if not _in_place(root / file.path, file)]
-    if wanted:
-        from tqdm import tqdm
+    try:
+        wanted = [file for file in sample.files if not _in_place(root / file.path, file)]
+        if wanted:
+            from tqdm import tqdm
 
-        sources = [_source(file, mirror) for file in wanted]  # refuse an excerpt before downloading anything
-        with tqdm(total=sum(f.size for f in wanted), unit="B", unit_scale=True, desc=f"fetching {name}",
-                  disable=not progress, leave=False) as bar:
-            for file, source in zip(wanted, sources, strict=True):
-                _download(file, source, root / file.path, bar)
+            sources = [_source(file, mirror) for file in wanted]  # refuse an excerpt before downloading anything
+            with tqdm(total=sum(f.size for f in wanted), unit="B", unit_scale=True, desc=f"fetching {name}",
+                      disable=not progress, leave=False) as bar:
+                for file, source in zip(wanted, sources, strict=True):
+                    _download(file, source, root / file.path, bar)
+    except OSError as problem:
+        raise _cache_refused(problem, root) from None
     return root / sample.folder
 
 
@@ -214,8 +243,11 @@ def remove(name: str, *, cache: str | Path | None = None) -> None:
     if name not in SAMPLES:
         raise UnknownSampleError(f"no sample {name!r}; the samples: {', '.join(fetchable())}")
     root = cache_folder(cache)
-    for file in SAMPLES[name].files:
-        (root / file.path).unlink(missing_ok=True)
-    folder = root / SAMPLES[name].folder
-    if folder.is_dir() and not any(folder.rglob("*")):
-        shutil.rmtree(folder)
+    try:
+        for file in SAMPLES[name].files:
+            (root / file.path).unlink(missing_ok=True)
+        folder = root / SAMPLES[name].folder
+        if folder.is_dir() and not any(folder.rglob("*")):
+            shutil.rmtree(folder)
+    except OSError as problem:
+        raise _cache_refused(problem, root) from None
