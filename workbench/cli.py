@@ -13,8 +13,9 @@ mean is over every judged topic, as in ``Campaign.evaluate``
 decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``-`` as ``--gold`` or a
 ``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
 (:mod:`workbench.shell`). Files may be gzip-compressed (any name). Bad arguments or files — any
-:class:`~workbench.errors.WorkbenchError` — exit with status 2 and a one-line message; any other exception is
-a bug and keeps its traceback.
+:class:`~workbench.errors.WorkbenchError` — exit with status 2 (the trec_eval drop-in: trec_eval 10.0's own) and
+a one-line message; output that cannot be written, with status 1; any other exception is a bug and keeps its
+traceback.
 """
 
 from __future__ import annotations
@@ -424,8 +425,11 @@ INTERRUPTED_STATUS = 130  # 128 + SIGINT (Ctrl-C)
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status: 0; 2 on bad arguments or files (a WorkbenchError, one line
-    on standard error); 1 when the output cannot be written (a full disk, a closed standard output); 130 on Ctrl-C
-    (one line); a closed pipe (``... | head -1``) ends it quietly, with status 141 as SIGPIPE ends a C program.
+    on standard error), the trec_eval drop-in's as trec_eval 10.0's (1 for its command line, 2 for its files, 4
+    for what it cannot calculate, 255 for a -Z file: :data:`workbench.trec_eval.EXIT_STATUSES`); 1 when the
+    output cannot be written (a full disk, a closed standard output: one line, whatever Python still held for it
+    discarded, so that nothing more is said at exit); 130 on Ctrl-C (one line); a closed pipe (``... | head -1``)
+    ends it quietly, with status 141 as SIGPIPE ends a C program.
     Without ``argv`` the command line is the whole process: malloc keeps freed memory for reuse
     (:func:`workbench.heap.keep_freed_memory`)."""
     if argv is None:
@@ -464,4 +468,6 @@ def _run(argv: list[str]) -> int:
         return args.handler(args)
     except WorkbenchError as error:
         say(f"workbench: error: {' '.join(str(error).split())}")
-        return 1 if isinstance(error, OutputError) else 2
+        if isinstance(error, OutputError):  # what Python still holds for it goes nowhere: no second error at exit
+            _discard_standard_output()
+        return error.exit_status

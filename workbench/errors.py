@@ -19,7 +19,11 @@ import math
 
 
 class WorkbenchError(ValueError):
-    """Bad input to the workbench: the base of every named error the package raises."""
+    """Bad input to the workbench: the base of every named error the package raises. ``exit_status`` is the
+    command line's status when it stops on this error: 2, unless the error says otherwise (1 for output that
+    cannot be written; the trec_eval drop-in's errors carry trec_eval 10.0's own)."""
+
+    exit_status = 2
 
 
 class ParameterError(WorkbenchError):

@@ -54,9 +54,10 @@ class Columns:
         """The field ``name`` of every line (bytes)."""
         return self.fields.column(self.names.index(name))
 
-    def error(self, row: int, message: str) -> TrecFormatError:
-        """The error naming this file, data line ``row`` and its text."""
-        return TrecFormatError(message, path=self.path, line=int(self.numbers[row]), text=self.fields.line(row))
+    def error(self, row: int, message: str, kind: type[TrecFormatError] = TrecFormatError) -> TrecFormatError:
+        """The error (a :class:`~workbench.data.trec.errors.TrecFormatError` of ``kind``) naming this file, data
+        line ``row`` and its text."""
+        return kind(message, path=self.path, line=int(self.numbers[row]), text=self.fields.line(row))
 
     def floats(self, name: str, what: tuple[str, str]) -> np.ndarray:
         """The field read by C's ``atof`` (float64), with a note on values that are not plain numbers

@@ -35,7 +35,7 @@ import numpy as np
 
 from workbench.data.files import STDIN, STDIN_NAME, read_buffer
 from workbench.data.trec.arrow import read_plain
-from workbench.data.trec.errors import TrecEncodingError, TrecFormatError, TrecReadingWarning
+from workbench.data.trec.errors import TrecDuplicateError, TrecEncodingError, TrecFormatError, TrecReadingWarning
 from workbench.data.trec.numbers import read_floats, read_integers, reading_note
 from workbench.data.trec.scan import FIELDS, check_counts, shown, split_fields
 from workbench.ids import DocumentIds
@@ -75,13 +75,13 @@ class TrecLines:
     raw: object = field(default=b"", repr=False)
     runid: str | None = None
 
-    def located(self, error) -> TrecFormatError:
+    def located(self, error) -> TrecDuplicateError:
         """A :class:`~workbench.data.trec.ranked.DuplicateEntryError` (entry positions) as the error naming both
         lines of this file."""
         owner = f" of system {error.system!r}" if error.system else ""
-        return TrecFormatError(f"document {error.document!r} of topic {error.topic!r}{owner} is already on line "
-                               f"{self.numbers[error.first]} (trec_eval: duplicate docs)", path=self.path,
-                               line=int(self.numbers[error.again]), text=self.text(error.again))
+        return TrecDuplicateError(f"document {error.document!r} of topic {error.topic!r}{owner} is already on "
+                                  f"line {self.numbers[error.first]} (trec_eval: duplicate docs)", path=self.path,
+                                  line=int(self.numbers[error.again]), text=self.text(error.again))
 
     def text(self, row: int) -> str:
         """Data line ``row`` as it is in the file (for messages)."""
