@@ -48,7 +48,7 @@ def sniff_format(path: str | PathLike) -> str:
     if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise CampaignFileError(f"{path}: binary data (a NUL byte at offset {data.index(0)}), not a TREC, RepLab or "
                                 "WePS text file (gzip-compressed files are read, other archives are not)")
-    for line in data.decode("latin-1").splitlines():
+    for line in data.removeprefix(b"\xef\xbb\xbf").decode("latin-1").splitlines():  # a UTF-8 byte-order mark aside
         text = line.strip()
         if not text or text.startswith("#"):
             continue

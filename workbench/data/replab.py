@@ -99,8 +99,10 @@ def _rows(path, encoding: str):
             continue
         fields = line.split("\t")
         if len(fields) != 3:
+            ends = ("; the line runs on over carriage returns: the file's lines end with CR alone (as on classic Mac "
+                    "OS), convert them to LF" if "\r" in line else "")
             raise ReplabFormatError(f"expected 3 tab-separated fields (entity_id, tweet_id, label), got "
-                                    f"{len(fields)}", path=path, line=line_no, text=line)
+                                    f"{len(fields)}{ends}", path=path, line=line_no, text=line)
         found = True
         yield line_no, [_unquote(field.strip(), path, line_no, line) for field in fields], line
     if not found:
@@ -129,7 +131,9 @@ def read_replab(path: str | os.PathLike, label: str | None = None,
     rows = _rows(path, encoding)
     header_no, header, header_line = next(rows)
     if tuple(field.strip().lower() for field in header[:2]) != _HEADER:
-        raise ReplabFormatError('the first line must be the header "entity_id"\t"tweet_id"\t"<label>"',
+        mark = (f" (the file starts with a UTF-8 byte-order mark, read in {encoding} as {header_line[:3]!r}: read it "
+                "as utf-8, or save it without the mark)" if header_line.startswith("ï»¿") else "")
+        raise ReplabFormatError('the first line must be the header "entity_id"\t"tweet_id"\t"<label>"' + mark,
                                 path=path, line=header_no, text=header_line)
     kind = label or _detect(header[2], path, header_no, header_line)
     seen: dict[tuple, int] = {}

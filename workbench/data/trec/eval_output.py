@@ -21,7 +21,7 @@ from workbench.data.trec.writers import write_text
 
 
 def _rows(path, encoding: str):
-    text = read_input(path, TrecFormatError)
+    text = read_input(path, TrecFormatError).removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark is no field
     for number, line in enumerate(text.splitlines(), start=1):
         try:
             decoded = line.decode(encoding)
