@@ -88,13 +88,14 @@ def _cell(value) -> str:
 
 
 def _csv_cell(value):
-    """As pandas writes a CSV cell: NaN empty, numbers in full precision."""
+    """As pandas writes a CSV cell: NaN empty, numbers in full precision (the shortest round-tripping decimal)."""
     return "" if isinstance(value, float) and math.isnan(value) else value
 
 
 def text_table(table: Table, fmt: str) -> str:
-    """A table as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals), a JSON array of
-    row objects or JSON lines (full precision, NaN as null)."""
+    """A table as CSV, an aligned table, markdown or LaTeX (floats to 4 decimals; names escaped so that they show
+    as typed), a JSON array of row objects or JSON lines (NaN as null). CSV and JSON print every float at full
+    precision, one rule for both: the shortest decimal that reads back as the same double (Python's ``repr``)."""
     if fmt in JSON_FORMATS:
         return jsonl_rows(table) if fmt == "jsonl" else dumps(records(table)) + "\n"
     if fmt == "csv":
@@ -269,8 +270,15 @@ def cmd_compare(args) -> int:
                      text_table(table_of(matrix.reset_index(allow_duplicates=True)), args.format)))
     sections.append((title, text_table(table_of(pairs), args.format)))
     comment = "%" if args.format == "latex" else "#"
-    emit("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
+    emit("\n".join(f"{comment} {_title(title, args.format)}\n{body}" for title, body in sections))
     return 0
+
+
+def _title(text: str, fmt: str) -> str:
+    """A section's title on one line (a name's line break would end a LaTeX comment), as Markdown shows it
+    literally in ``markdown``."""
+    line = " ".join(text.splitlines())
+    return markdown_escape(line) if fmt == "markdown" else line
 
 
 def cmd_demo(args) -> int:
@@ -368,8 +376,10 @@ def build_parser() -> argparse.ArgumentParser:
                          help="TREC runs: compare scores as doubles, as trec_eval 10.0 does (default), or as "
                               "32-bit floats, as trec_eval 9.x, pytrec_eval and ir_measures do")
         cmd.add_argument("--format", choices=OUTPUTS, default="table",
-                         help="table (default), csv, markdown, latex; json (one object) or jsonl (one tidy row "
-                              "per line) for scripts")
+                         help="table (default), markdown, latex: 4 decimals; csv, json (one object), jsonl (one "
+                              "tidy row per line) for scripts: every value in full, the shortest decimal that reads "
+                              "back as the same double (0.1 + 0.2 prints 0.30000000000000004), NaN empty in csv and "
+                              "null in json")
         cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
         if name == "eval":
             cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from http.client import HTTPException
 from pathlib import Path
 
-from workbench.data.files import file_path
+from workbench.data.files import file_mode, file_path
 from workbench.errors import WorkbenchError
 
 CHUNK = 1 << 16
@@ -207,6 +207,7 @@ def _download(file: SampleFile, source: str, target: Path, bar) -> None:
         if received != file.size or sha.hexdigest() != file.sha256:
             raise ChecksumError(f"{file.path}: {source} gave {received} bytes with SHA-256 {sha.hexdigest()}, "
                                 f"not the {file.size} bytes with SHA-256 {file.sha256} recorded; nothing was kept")
+        os.chmod(partial, file_mode(target))  # not the temporary file's 0o600
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
