@@ -11,6 +11,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from workbench import datasets
 from workbench.data import read_campaign, read_trec_qrels, read_trec_run
 from workbench.data.files import file_path, head, read_buffer, with_stdin, write_folder, write_whole
 from workbench.data.read import read_gold, read_runs, sniff_format
@@ -50,6 +51,7 @@ CALLS = {
     "write_trec_qrels": lambda p: write_trec_qrels(GOLD, p),
     "write_trec_run": lambda p: write_trec_run({"s": GOLD}, p), "write_replab": lambda p: write_replab(GOLD, p),
     "write_weps_clustering": lambda p: write_weps_clustering(p, GOLD),
+    "fetch cache": lambda p: datasets.fetch("weps-2", cache=p, progress=False),
     "write_trec_eval_output": lambda p: write_trec_eval_output(
         pd.DataFrame({"measure": ["map"], "topic": ["all"], "value": [0.5]}), p),
 }
@@ -66,7 +68,7 @@ def test_an_integer_is_never_opened_as_a_file_descriptor():
             with pytest.raises(ParameterTypeError, match="file descriptor|list of file names") as caught:
                 call(read_end)
             assert caught.value.parameter in ("path", "gold", "runs", "systems_dir", "folder", "paths", "qrels_path",
-                                                  "run_path", "zscores_path"), name
+                                                  "run_path", "zscores_path", "cache"), name
             assert isinstance(caught.value, TypeError), name
             os.fstat(read_end)  # raises if the call closed it
         assert os.read(read_end, 100) == b"1 0 d1 1\n"  # nothing read from it either
