@@ -194,3 +194,15 @@ def test_the_interpreter_waits_at_exit_for_what_arrow_holds(files, tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert marker.read_text() == "given back"
+
+
+def test_output_its_encoding_cannot_hold_is_one_line_and_status_1(files, tmp_path):
+    """Standard output in ASCII (PYTHONIOENCODING) and a character it lacks (the help's "≥"): one line naming the
+    encoding (it said "standard output is closed")."""
+    with open(tmp_path / "out", "wb") as out:
+        done = subprocess.run([sys.executable, "-m", "workbench", "eval", "--help"], cwd=files, stdout=out,
+                              stderr=subprocess.PIPE, text=True, timeout=120,
+                              env={**ENV, "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("workbench: error: cannot write the output in ascii: '≥'".encode(
+        "ascii", "backslashreplace").decode())

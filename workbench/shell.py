@@ -51,6 +51,9 @@ def emit(text: str | bytes) -> None:
         raise
     except OSError as error:
         raise OutputError(f"cannot write the output ({error.strerror or error})") from None
+    except UnicodeEncodeError as error:
+        raise OutputError(f"cannot write the output in {error.encoding}: {error.object[error.start:error.end]!r} "
+                          "(set PYTHONIOENCODING=utf-8)") from None
     except (AttributeError, ValueError):  # no standard output at all (closed when the program started), or closed
         raise OutputError("cannot write the output: standard output is closed") from None
 
