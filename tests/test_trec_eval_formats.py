@@ -595,13 +595,19 @@ def test_zscored_counts_and_geometric_means(tmp_path, capsys):
 
 # ------------------------------------------------------------------------------------------- the drop-in
 def test_measures_need_their_relevance_format(tmp_path):
-    """trec_eval: a measure whose merging code refuses the format cannot be calculated (status 4)."""
+    """trec_eval: a measure whose merging code refuses the format cannot be calculated (status 4), once the files
+    are read (a prefs file read as qrels is a malformed qrels file first, status 2)."""
     (tmp_path / "prefs").write_text("q g s a 1\n")
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
     (tmp_path / "run").write_text("q Q0 a 1 1 r\n")
-    with pytest.raises(TrecEvalError, match="-R prefs cannot give map .*needs -R qrels"):
+    with pytest.raises(TrecEvalError, match="-R prefs cannot give map .*needs -R qrels") as caught:
         evaluate(tmp_path / "prefs", tmp_path / "run", ["map", "prefs_simp"], Options(rel_format="prefs"))
+    assert caught.value.exit_status == 4
     with pytest.raises(TrecEvalError, match="prefs_simp needs -R prefs or -R qrels_prefs"):
+        evaluate(tmp_path / "qrels", tmp_path / "run", ["prefs_simp"])
+    with pytest.raises(TrecFormatError, match="a qrels line has 4 fields") as caught:
         evaluate(tmp_path / "prefs", tmp_path / "run", ["prefs_simp"])
+    assert caught.value.exit_status == 2
     with pytest.raises(TrecEvalError, match="Illegal rel_format"):
         evaluate(tmp_path / "prefs", tmp_path / "run", ["runid"], Options(rel_format="trec"))
 

@@ -13,8 +13,9 @@ mean is over every judged topic, as in ``Campaign.evaluate``
 decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``-`` as ``--gold`` or a
 ``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
 (:mod:`workbench.shell`). Files may be gzip-compressed (any name). Bad arguments or files — any
-:class:`~workbench.errors.WorkbenchError` — exit with status 2 and a one-line message; any other exception is
-a bug and keeps its traceback.
+:class:`~workbench.errors.WorkbenchError` — exit with status 2 (the trec_eval drop-in: trec_eval 10.0's own) and
+a one-line message; output that cannot be written, with status 1; any other exception is a bug and keeps its
+traceback.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ import csv
 import io
 import math
 import os
+import re
 import sys
 import warnings
 from contextlib import contextmanager
 
 from workbench._version import __version__
-from workbench.errors import ParameterError, WorkbenchError
+from workbench.errors import ParameterError, WorkbenchError, excerpt
 from workbench.escape import latex_escape, markdown_escape
 from workbench.heap import keep_freed_memory
 from workbench.shell import (
@@ -86,13 +88,14 @@ def _cell(value) -> str:
 
 
 def _csv_cell(value):
-    """As pandas writes a CSV cell: NaN empty, numbers in full precision."""
+    """As pandas writes a CSV cell: NaN empty, numbers in full precision (the shortest round-tripping decimal)."""
     return "" if isinstance(value, float) and math.isnan(value) else value
 
 
 def text_table(table: Table, fmt: str) -> str:
-    """A table as CSV (full precision), an aligned table, markdown or LaTeX (floats to 4 decimals), a JSON array of
-    row objects or JSON lines (full precision, NaN as null)."""
+    """A table as CSV, an aligned table, markdown or LaTeX (floats to 4 decimals; names escaped so that they show
+    as typed), a JSON array of row objects or JSON lines (NaN as null). CSV and JSON print every float at full
+    precision, one rule for both: the shortest decimal that reads back as the same double (Python's ``repr``)."""
     if fmt in JSON_FORMATS:
         return jsonl_rows(table) if fmt == "jsonl" else dumps(records(table)) + "\n"
     if fmt == "csv":
@@ -267,8 +270,15 @@ def cmd_compare(args) -> int:
                      text_table(table_of(matrix.reset_index(allow_duplicates=True)), args.format)))
     sections.append((title, text_table(table_of(pairs), args.format)))
     comment = "%" if args.format == "latex" else "#"
-    emit("\n".join(f"{comment} {title}\n{body}" for title, body in sections))
+    emit("\n".join(f"{comment} {_title(title, args.format)}\n{body}" for title, body in sections))
     return 0
+
+
+def _title(text: str, fmt: str) -> str:
+    """A section's title on one line (a name's line break would end a LaTeX comment), as Markdown shows it
+    literally in ``markdown``."""
+    line = " ".join(text.splitlines())
+    return markdown_escape(line) if fmt == "markdown" else line
 
 
 def cmd_demo(args) -> int:
@@ -304,20 +314,25 @@ def cmd_demo(args) -> int:
 
 
 def _positive(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1, got {text!r}")
+    value = _integer(text)
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 1, got {excerpt(text)}")
     return value
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer ≥ 0, got {text!r}")
+    value = _integer(text)
+    if value is None or value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer ≥ 0, got {excerpt(text)}")
     return value
+
+
+def _integer(text: str) -> int | None:
+    """An integer option's value, written in ASCII digits (any number of them: past a C long it reads as the
+    largest one, as trec_eval's atol reads it), or None."""
+    from workbench.data.trec.numbers import atol
+
+    return atol(text.encode()) if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text, re.ASCII) else None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -365,8 +380,10 @@ def build_parser() -> argparse.ArgumentParser:
                          help="TREC runs: compare scores as doubles, as trec_eval 10.0 does (default), or as "
                               "32-bit floats, as trec_eval 9.x, pytrec_eval and ir_measures do")
         cmd.add_argument("--format", choices=OUTPUTS, default="table",
-                         help="table (default), csv, markdown, latex; json (one object) or jsonl (one tidy row "
-                              "per line) for scripts")
+                         help="table (default), markdown, latex: 4 decimals; csv, json (one object), jsonl (one "
+                              "tidy row per line) for scripts: every value in full, the shortest decimal that reads "
+                              "back as the same double (0.1 + 0.2 prints 0.30000000000000004), NaN empty in csv and "
+                              "null in json")
         cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
         if name == "eval":
             cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")
@@ -422,8 +439,11 @@ INTERRUPTED_STATUS = 130  # 128 + SIGINT (Ctrl-C)
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status: 0; 2 on bad arguments or files (a WorkbenchError, one line
-    on standard error); 1 when the output cannot be written (a full disk, a closed standard output); 130 on Ctrl-C
-    (one line); a closed pipe (``... | head -1``) ends it quietly, with status 141 as SIGPIPE ends a C program.
+    on standard error), the trec_eval drop-in's as trec_eval 10.0's (1 for its command line, 2 for its files, 4
+    for what it cannot calculate, 255 for a -Z file: :data:`workbench.trec_eval.EXIT_STATUSES`); 1 when the
+    output cannot be written (a full disk, a closed standard output: one line, whatever Python still held for it
+    discarded, so that nothing more is said at exit); 130 on Ctrl-C (one line); a closed pipe (``... | head -1``)
+    ends it quietly, with status 141 as SIGPIPE ends a C program.
     Without ``argv`` the command line is the whole process: malloc keeps freed memory for reuse
     (:func:`workbench.heap.keep_freed_memory`)."""
     if argv is None:
@@ -462,4 +482,6 @@ def _run(argv: list[str]) -> int:
         return args.handler(args)
     except WorkbenchError as error:
         say(f"workbench: error: {' '.join(str(error).split())}")
-        return 1 if isinstance(error, OutputError) else 2
+        if isinstance(error, OutputError):  # what Python still holds for it goes nowhere: no second error at exit
+            _discard_standard_output()
+        return error.exit_status

@@ -16,9 +16,15 @@ says what was seen and where (file:line, line:column, topic or parameter); each 
 
 from __future__ import annotations
 
+import math
+
 
 class WorkbenchError(ValueError):
-    """Bad input to the workbench: the base of every named error the package raises."""
+    """Bad input to the workbench: the base of every named error the package raises. ``exit_status`` is the
+    command line's status when it stops on this error: 2, unless the error says otherwise (1 for output that
+    cannot be written; the trec_eval drop-in's errors carry trec_eval 10.0's own)."""
+
+    exit_status = 2
 
 
 class ParameterError(WorkbenchError):
@@ -50,7 +56,10 @@ class CampaignError(WorkbenchError):
 
 
 class OutputError(WorkbenchError):
-    """Output that cannot be written (a full disk, a closed pipe, a folder the system refuses)."""
+    """Output that cannot be written (a full disk, a closed pipe, a folder the system refuses); a command exits with
+    status 1 on it."""
+
+    exit_status = 1
 
 
 class MissingExtraError(WorkbenchError, ImportError):
@@ -86,6 +95,22 @@ def excerpt(text: str | bytes, limit: int = 60, around: int | None = None) -> st
     if start + limit < len(text):
         shown = shown[:-1] + "…" + shown[-1] if around is None else shown + "…"
     return "…" + shown if start > 0 else shown
+
+
+def quoted(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message, cut to ``limit`` characters (``…`` marking the cut); an integer
+    too long for Python to print (past ``sys.get_int_max_str_digits()``) is named by its number of digits.
+
+    >>> quoted(0.5), quoted("x" * 100, limit=8), quoted(10 ** 5000)
+    ('0.5', "'xxxxxx…", '<an integer of about 5,000 digits>')
+    """
+    try:
+        text = repr(value)
+    except ValueError:  # Python's limit on converting an integer to text
+        if not isinstance(value, int):
+            raise
+        return f"<an integer of about {round(abs(value).bit_length() * math.log10(2)):,} digits>"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class WorkbenchWarning(UserWarning):

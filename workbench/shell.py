@@ -25,20 +25,29 @@ JSON_FORMATS = ("json", "jsonl")
 
 
 def emit(text: str | bytes) -> None:
-    """Write to standard output and flush (bytes to its buffer, as they are); a failure other than a closed pipe
-    is an :class:`OutputError` saying why."""
+    """Write to standard output and flush (text encoded as standard output encodes it, bytes as they are); a
+    failure other than a closed pipe is an :class:`OutputError` saying why. A write the system takes only in
+    part (a disk that fills up, a file-size limit) is continued until it is whole or refused: Python's buffered
+    writer reports the part written and nothing else, so that the rest was lost with status 0."""
     try:
-        if isinstance(text, bytes):
-            sys.stdout.flush()
-            sys.stdout.buffer.write(text)
-            sys.stdout.buffer.flush()
-        else:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+        stream = sys.stdout
+        if isinstance(text, str) and not hasattr(stream, "buffer"):  # a stream of Python's own (StringIO)
+            stream.write(text)
+            stream.flush()
+            return
+        data = text if isinstance(text, bytes) else text.encode(stream.encoding or "utf-8", stream.errors or "strict")
+        stream.flush()
+        buffer, view = stream.buffer, memoryview(data)
+        while view:
+            view = view[buffer.write(view):]
+        buffer.flush()
     except BrokenPipeError:
         raise
     except OSError as error:
         raise OutputError(f"cannot write the output ({error.strerror or error})") from None
+    except UnicodeEncodeError as error:
+        raise OutputError(f"cannot write the output in {error.encoding}: {error.object[error.start:error.end]!r} "
+                          "(set PYTHONIOENCODING=utf-8)") from None
     except (AttributeError, ValueError):  # no standard output at all (closed when the program started), or closed
         raise OutputError("cannot write the output: standard output is closed") from None
 

@@ -33,7 +33,10 @@ Without ``-c``, a judged topic the run lacks is skipped with a note, as trec_eva
 stops there with status 4 and the message "result qid ... not found in qrels", a side effect of its commit
 9812815). What trec_eval rejects raises a named error with the file and line; what it accepts silently (run
 topics without judgements, negative grades, numbers it reads otherwise than they are written, repeated z-score
-lines) gets its result and a note (:class:`~workbench.errors.WorkbenchWarning`). Where trec_eval reads past its
+lines) gets its result and a note (:class:`~workbench.errors.WorkbenchWarning`). The exit statuses are trec_eval
+10.0's (:data:`EXIT_STATUSES`): 1 for the command line (an unknown option or measure, a missing argument), 2
+for a file or a measure's parameters, 4 for what cannot be calculated (a measure the ``-R`` format cannot give, a
+duplicate document), 255 for a ``-Z`` file. Where trec_eval reads past its
 own arrays (a z-score look-up past its table, a ``prefs_avgjg_Rnonrel`` recount of a negative level), its
 value is undefined: the note says so and the workbench gives a defined one.
 """
@@ -45,14 +48,17 @@ import math
 import os
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from workbench._version import __version__
+from workbench.data.files import file_path
+from workbench.data.trec.errors import TrecDuplicateError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
 from workbench.data.trec.lines import read_lines
@@ -60,7 +66,7 @@ from workbench.data.trec.numbers import atof, atol
 from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
-from workbench.errors import ParameterError, WorkbenchWarning
+from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning, excerpt
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable
 from workbench.metrics.ranking.zscores import zscores
 from workbench.metrics.registry import Measure, MeasureSpec, bind, spec_of
@@ -69,7 +75,39 @@ from workbench.shell import emit, say
 
 
 class TrecEvalError(ParameterError):
-    """A trec_eval command line trec_eval itself refuses (illegal measure, bad parameters, no topics...)."""
+    """A trec_eval command line trec_eval itself refuses (illegal measure, bad parameters, no topics...), with
+    the exit status trec_eval 10.0 gives it (``exit_status``, :data:`EXIT_STATUSES`)."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.exit_status = status
+
+
+EXIT_STATUSES = {
+    1: "the command line: an unknown option, a missing argument, an illegal measure name (trec_eval.c: usage, "
+       "mark_measure)",
+    2: "a relevance or run file that cannot be read, an unknown -R format, a measure's parameters that cannot "
+       "initialise it (get_qrels.c, get_trec_results.c, meas_init.c: Quit in file, Cannot initialize measure)",
+    4: "a measure that cannot be calculated: one the -R format cannot give, a duplicate document, utility's "
+       "coefficients; a judged topic the run lacks (trec_eval.c: Can't calculate measure, result qid not found)",
+    255: "a -Z file that cannot be read (trec_eval.c returns UNDEF from main)",
+}
+"""trec_eval 10.0's exit statuses (usnistgov/trec_eval f425365, trec_eval.c), which the drop-in's errors carry
+(:attr:`~workbench.errors.WorkbenchError.exit_status`). trec_eval's 7 (no topic with both results and
+judgements) is not reached: 10.0 stops with 4 at the first judged topic the run lacks, and the drop-in, which
+skips such topics as 9.x does, stops with 4 when none is left."""
+
+
+@contextmanager
+def _exit_status(status: int) -> Iterator[None]:
+    """Errors raised inside carry ``status`` (trec_eval's for this phase) unless they carry their own; a
+    duplicate document is trec_eval's 4 wherever it is found (trec_eval finds it when it calculates)."""
+    try:
+        yield
+    except WorkbenchError as error:
+        if "exit_status" not in vars(error):
+            error.exit_status = 4 if isinstance(error, TrecDuplicateError) else status
+        raise
 
 
 # --------------------------------------------------------------------------------------------- options
@@ -213,9 +251,12 @@ def _split(text: str) -> list[bytes]:
 
 
 def _typed(name: str, text: str | None) -> str:
-    """``-m name.text`` as typed, for a message: control characters escaped, so that it stays one line."""
-    return f"-m {name}" + ("" if text is None else "." + "".join(c if c.isprintable() else repr(c)[1:-1]
-                                                             for c in text))
+    """``-m name.text`` as typed, for a message: control characters escaped, so that it stays one line, and
+    cut after 60 characters."""
+    if text is None:
+        return f"-m {name}"
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return f"-m {name}.{shown if len(shown) <= 60 else shown[:59] + '…'}"
 
 
 def _finite(measure: TrecMeasure, text: str, piece: bytes) -> float:
@@ -223,7 +264,7 @@ def _finite(measure: TrecMeasure, text: str, piece: bytes) -> float:
     ``nan`` (and casts them to integers where C leaves the result undefined), the workbench says so instead."""
     value = atof(piece)
     if not math.isfinite(value):
-        raise TrecEvalError(f"{_typed(measure.name, text)}: {os.fsdecode(piece)!r} reads as {value}; the workbench "
+        raise TrecEvalError(f"{_typed(measure.name, text)}: {excerpt(piece)} reads as {value}; the workbench "
                             "takes finite numbers only (trec_eval's result would be undefined)")
     return value
 
@@ -255,7 +296,7 @@ def _parameters(measure: TrecMeasure, text: str | None):
             measure.default
         if measure.count is not None and len(coefficients) != measure.count:
             raise TrecEvalError(f"{_typed(measure.name, text)}: {measure.count} coefficients needed, got "
-                                f"{len(coefficients)} (trec_eval: improper number of coefficients)")
+                                f"{len(coefficients)} (trec_eval: improper number of coefficients)", status=4)
         if measure.cast == "long" and not -(2.0 ** 63) <= coefficients[0] < 2.0 ** 63:  # C's (long) of it
             raise TrecEvalError(f"{_typed(measure.name, text)}: the {measure.takes[0]} {coefficients[0]:g} is past "
                                 "a C long (trec_eval's result would be undefined)")
@@ -287,7 +328,7 @@ def select_measures(requests: Sequence[str]) -> list[tuple[TrecMeasure, object, 
         name, dot, text = request.partition(".")
         if dot:
             if not text:
-                raise TrecEvalError(f"-m {request}: improper measure parameter (nothing after the dot)")
+                raise TrecEvalError(f"-m {request}: improper measure parameter (nothing after the dot)", status=1)
             params.setdefault(name, text)
         if name in NICKNAMES:
             marked.update(NICKNAMES[name])
@@ -295,7 +336,7 @@ def select_measures(requests: Sequence[str]) -> list[tuple[TrecMeasure, object, 
             marked.add(name)
         else:
             raise TrecEvalError(f"illegal measure {name!r}; the workbench's trec_eval knows "
-                                f"{', '.join([*NICKNAMES, *_BY_NAME])}")
+                                f"{', '.join([*NICKNAMES, *_BY_NAME])}", status=1)
     return [(m, *_parameters(m, params.get(m.name))) for m in MEASURES if m.name in marked]
 
 
@@ -316,87 +357,136 @@ def _shown(topics: Sequence[str]) -> str:
     return ", ".join(topics[:5]) + (", …" if len(topics) > 5 else "")
 
 
-def _formats(selected, rel_format: str) -> str:
-    """What the measures read with ``-R rel_format``; a measure that cannot be computed from it is refused
-    (trec_eval: "Can't calculate measure", after its merging code refuses the format)."""
+def _format(rel_format: str) -> str:
+    """What the measures read with ``-R rel_format`` (trec_eval: "Illegal rel_format")."""
     reads = REL_FORMATS.get(rel_format)
     if reads is None:
         raise TrecEvalError(f"-R {rel_format}: unknown relevance format (trec_eval: Illegal rel_format); give one "
                             f"of {', '.join(REL_FORMATS)}")
+    return reads
+
+
+def _check_fit(selected, rel_format: str) -> None:
+    """Refuse a measure ``-R rel_format`` cannot give (trec_eval: "Can't calculate measure", status 4, once
+    its files are read)."""
+    reads = REL_FORMATS[rel_format]
     unfit = [m.name for m, _, _ in selected if m.reads not in ("any", reads)]
     if unfit:
         needs = {"qrels": "-R qrels", "prefs": "-R prefs or -R qrels_prefs", "qrels_jg": "-R qrels_jg"}
         wanted = needs[_BY_NAME[unfit[0]].reads]
         raise TrecEvalError(f"-R {rel_format} cannot give {', '.join(unfit)} ({unfit[0]} needs {wanted}; "
-                            f"trec_eval: Can't calculate measure '{unfit[0]}')")
-    return reads
+                            f"trec_eval: Can't calculate measure '{unfit[0]}')", status=4)
 
 
-def evaluate(qrels_path: str | Path, run_path: str | Path, requests: Sequence[str] = (),
-             options: Options = Options(), zscores_path: str | Path | None = None) -> Evaluation:
-    """Read, rank and score as trec_eval does (``zscores_path``: ``-Z``); see the module docstring."""
-    selected = select_measures(requests)
-    reads = _formats(selected, options.rel_format)
+def evaluate(qrels_path: str | os.PathLike, run_path: str | os.PathLike, requests: Sequence[str] = (),
+             options: Options = Options(), zscores_path: str | os.PathLike | None = None) -> Evaluation:
+    """Read, rank and score as trec_eval does (``zscores_path``: ``-Z``); see the module docstring. Errors carry
+    trec_eval 10.0's exit status (:data:`EXIT_STATUSES`) and come in its order: a measure's name, the files, the
+    -Z file, the measures' parameters, then what cannot be calculated."""
+    qrels_path, run_path = file_path(qrels_path, "qrels_path"), file_path(run_path, "run_path")
+    zscores_path = None if zscores_path is None else file_path(zscores_path, "zscores_path")
+    refused: TrecEvalError | None = None
+    try:  # trec_eval marks the measures as it reads its options, and initialises them after reading the files
+        selected = select_measures(requests)
+        _check_options(options)
+    except TrecEvalError as error:
+        if error.exit_status == 1:
+            raise
+        selected, refused = [], error
+    with _exit_status(2):
+        reads = _format(options.rel_format)
+        judged, results = _read(qrels_path, run_path, options.rel_format)
+    with _exit_status(255):
+        zscore_table = read_zscores(zscores_path) if zscores_path is not None else None
+    if refused is not None:
+        raise refused
+    with _exit_status(4):
+        topics = _topics(judged, results, options)
+        _check_fit(selected, options.rel_format)
+        source, totals = _source(judged, results, topics, reads, options)
+        rows = [(measure, names, columns)
+                for (measure, _, names), columns in zip(selected, _scored(selected, source, options), strict=True)]
+    if zscore_table is not None:
+        rows = [(measure, names, _zscored(measure, names, columns, topics, zscore_table))
+                for measure, names, columns in rows]
+    return Evaluation(results.runid or "", tuple(topics), rows, totals, zscored=zscore_table is not None)
+
+
+def _check_options(options: Options) -> None:
+    """Refuse what the workbench takes less of than trec_eval (status 2, as a measure it cannot initialise)."""
     if options.rel < 1:
         raise TrecEvalError(f"-l {options.rel}: the workbench's trec_eval needs a relevance level ≥ 1")
     if options.max_docs is not None and options.max_docs < 0:
         raise TrecEvalError(f"-M {options.max_docs}: the maximum number of documents must be ≥ 0")
+
+
+def _read(qrels_path, run_path, rel_format: str):
+    """The judgements (read as ``-R rel_format`` says: the qrels' lines and their
+    :class:`~workbench.data.trec.ranked.Judgements`, or preferences, or judgement groups) and the run's lines."""
+    reads = REL_FORMATS[rel_format]
     if reads == "prefs":
-        preferences = read_preferences(qrels_path, options.rel_format)
-        rel_path, judged_topics = preferences.path, preferences.topic_names()
+        judged: object = read_preferences(qrels_path, rel_format)
     elif reads == "qrels_jg":
-        judgement_groups = read_judgement_groups(qrels_path)
-        rel_path, judged_topics = judgement_groups.path, judgement_groups.topic_names()
+        judged = read_judgement_groups(qrels_path)
     else:
         qrels = read_lines(qrels_path, "qrels", encoding="latin-1")  # one character per byte: bytes printed back
-        gold = judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located)
-        rel_path, judged_topics = qrels.path, sorted(gold.topics)  # trec_eval's order: strcmp, as latin-1 sorts
-    results = read_lines(run_path, "run", encoding="latin-1", systems=False)  # trec_eval prints the last tag
-    runid = results.runid or ""
+        judged = (qrels, judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located))
+    return judged, read_lines(run_path, "run", encoding="latin-1", systems=False)  # trec_eval prints the last tag
+
+
+def _judged_topics(judged) -> tuple[str, list[str]]:
+    """The judgements' file and topics, in trec_eval's order (strcmp, as latin-1 sorts)."""
+    if isinstance(judged, tuple):
+        qrels, gold = judged
+        return qrels.path, sorted(gold.topics)
+    return judged.path, judged.topic_names()
+
+
+def _topics(judged, results, options: Options) -> list[str]:
+    """The topics trec_eval evaluates: the judged ones the run has (every judged one with ``-c``), with notes on
+    the others; none is an error."""
+    rel_path, judged_topics = _judged_topics(judged)
     in_run = set(results.topics.names)
     judged_set = set(judged_topics)
     extra = [t for t in results.topics.names if t not in judged_set]
     if extra:
         warnings.warn(f"{results.path}: {len(extra)} run topic(s) have no judgements in {rel_path} and are "
-                      f"ignored, as trec_eval ignores them ({_shown(extra)})", WorkbenchWarning, stacklevel=2)
+                      f"ignored, as trec_eval ignores them ({_shown(extra)})", WorkbenchWarning, stacklevel=3)
     lacking = [t for t in judged_topics if t not in in_run]
     if lacking and not options.complete:
         warnings.warn(f"{results.path}: {len(lacking)} qrels topic(s) have no results and are skipped, as trec_eval "
                       f"9.x skips them ({_shown(lacking)}); trec_eval 10.0 stops here with status 4 (\"result qid "
                       f"... not found in qrels\"), and -c scores them on its empty placeholder ranking",
-                      WorkbenchWarning, stacklevel=2)
+                      WorkbenchWarning, stacklevel=3)
     topics = judged_topics if options.complete else [t for t in judged_topics if t in in_run]
     if not topics:
-        raise TrecEvalError("no topic has both results and judgements (trec_eval: No queries with both "
-                            "results and relevance info)")
-    zscore_table = read_zscores(zscores_path) if zscores_path is not None else None
-    source: object
+        raise TrecEvalError("no topic has both results and judgements (trec_eval 10.0: result qid ... not found in "
+                            "qrels; 9.x: No queries with both results and relevance info)", status=4)
+    return topics
+
+
+def _source(judged, results, topics: list[str], reads: str, options: Options) -> tuple[object, dict[str, float]]:
+    """What the measures read (a gain table, preference counts or judgement-group tables) and the summaries
+    trec_eval computes otherwise than from the printed values."""
     totals: dict[str, float] = {}
     if reads == "prefs":
-        source = count_topics(preferences, results, topics, max_docs=options.max_docs,
-                              score_precision=options.score_precision, placeholders=options.complete)
-    else:
-        run = rank_runs(None, results.topics, results.documents, results.values, max_docs=options.max_docs,
-                        score_precision=options.score_precision, locate=results.located)[""]
-        if reads == "qrels_jg":
-            groups = group_table(judgement_groups, run, topics, placeholders=options.complete)
-            source = replace(groups, table=groups.table.judged_only()) if options.judged_only else groups
-        else:
-            negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
-            if negative:
-                warnings.warn(f"{qrels.path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
-                              "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
-                              "non-relevant", WorkbenchWarning, stacklevel=2)
-            table = gain_table(gold, run, topics, placeholders=options.complete)
-            source = table.judged_only() if options.judged_only else table
-            if options.complete:  # trec_eval's num_rel summary counts every judgement graded above 0 in the
-                totals["num_rel"] = float((gold.grades > 0).sum())  # qrels, whatever -l says (m_num_rel.c)
-    rows = [(measure, names, columns)
-            for (measure, _, names), columns in zip(selected, _scored(selected, source, options), strict=True)]
-    if zscore_table is not None:
-        rows = [(measure, names, _zscored(measure, names, columns, topics, zscore_table))
-                for measure, names, columns in rows]
-    return Evaluation(runid, tuple(topics), rows, totals, zscored=zscore_table is not None)
+        return count_topics(judged, results, topics, max_docs=options.max_docs,
+                            score_precision=options.score_precision, placeholders=options.complete), totals
+    run = rank_runs(None, results.topics, results.documents, results.values, max_docs=options.max_docs,
+                    score_precision=options.score_precision, locate=results.located)[""]
+    if reads == "qrels_jg":
+        groups = group_table(judged, run, topics, placeholders=options.complete)
+        return (replace(groups, table=groups.table.judged_only()) if options.judged_only else groups), totals
+    qrels, gold = judged
+    negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
+    if negative:
+        warnings.warn(f"{qrels.path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
+                      "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
+                      "non-relevant", WorkbenchWarning, stacklevel=3)
+    table = gain_table(gold, run, topics, placeholders=options.complete)
+    if options.complete:  # trec_eval's num_rel summary counts every judgement graded above 0 in the
+        totals["num_rel"] = float((gold.grades > 0).sum())  # qrels, whatever -l says (m_num_rel.c)
+    return (table.judged_only() if options.judged_only else table), totals
 
 
 PARALLEL_CELLS = 1 << 20  # a gain table of at least this many cells (topics × ranks) is scored on two threads
@@ -420,7 +510,8 @@ def bound(measure: TrecMeasure, params, options: Options) -> list[Measure]:
         return [bind(spec, {**base, **values})]
     if measure.kind == "pairs":
         named = {key: value for key, value in params if key in spec.params}
-        gains = tuple((float(int(key)), value) for key, value in params if re.fullmatch(r"[+-]?\d+", key))
+        gains = tuple((float(atol(os.fsencode(key))), value) for key, value in params  # gain_init.c's valid_int
+                      if re.fullmatch(r"[+-]?[0-9]+", key))
         return [bind(spec, {**base, **named, **({"gains": gains} if gains else {})})]  # in the order typed
     return [bind(spec, base)]
 
@@ -537,21 +628,24 @@ def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True
 
 
 # ------------------------------------------------------------------------------------------ command line
-USAGE = ("usage: python -m workbench trec_eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] "
+USAGE = ("usage: python -m workbench trec_eval [-h] [-v] [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] "
          "[-R qrels|prefs|qrels_prefs|qrels_jg] [-Z ZSCORES] [--score-precision float64|float32] "
          "[-m MEASURE[.PARAMS]]... REL_INFO RUN")
-_LONG = ["help", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "level_for_rel=", "nosummary",
-         "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic=", "Rel_info_format=", "Zscore=",
-         "score-precision="]
+_LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "level_for_rel=",
+         "nosummary", "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic=", "Rel_info_format=",
+         "Results_format=", "Output_old_results_format", "Zscore=", "score-precision="]
 
 
 def main(argv: Sequence[str]) -> int:
     """Parse trec_eval's options (``getopt_long``, arguments may be glued: ``-mP.5``, ``-M100``), evaluate
-    and print to standard output. Bad input raises a :class:`~workbench.errors.WorkbenchError`."""
+    and print to standard output. Bad input raises a :class:`~workbench.errors.WorkbenchError` carrying
+    trec_eval's exit status (:data:`EXIT_STATUSES`). ``-v`` says the version on standard error, ``-T`` takes
+    trec_eval's one results format (``trec_results``), ``-o`` is ignored as trec_eval ignores it; ``-D``
+    (debugging output) is not taken."""
     try:
-        found, paths = getopt.gnu_getopt(list(argv), "hqm:cl:nJN:M:R:Z:", _LONG)
+        found, paths = getopt.gnu_getopt(list(argv), "hvqm:cl:nJN:M:R:T:oZ:", _LONG)
     except getopt.GetoptError as error:
-        raise TrecEvalError(f"{error} ({USAGE})") from None
+        raise TrecEvalError(f"{error} ({USAGE})", status=1) from None
     requests: list[str] = []
     per_topic, summary = False, True
     settings: dict = {}
@@ -560,7 +654,16 @@ def main(argv: Sequence[str]) -> int:
         if flag in ("-h", "--help"):
             emit(f"{USAGE}\n{__doc__}")
             return 0
-        if flag in ("-q", "--query_eval_wanted"):
+        if flag in ("-v", "--version"):
+            say(f"trec_eval version 10.0 (the drop-in of workbench {__version__})")
+            return 0
+        if flag in ("-o", "--Output_old_results_format"):
+            continue  # obsolete in trec_eval, which ignores it
+        if flag in ("-T", "--Results_format"):
+            if value != "trec_results":
+                raise TrecEvalError(f"-T {value}: trec_eval reads one results format, trec_results (trec_eval: "
+                                    "Illegal retrieval results format)")
+        elif flag in ("-q", "--query_eval_wanted"):
             per_topic = True
         elif flag in ("-m", "--measure"):
             requests.append(value)
@@ -576,7 +679,8 @@ def main(argv: Sequence[str]) -> int:
             zscores_path = value
         elif flag == "--score-precision":
             if value not in SCORE_PRECISIONS:
-                raise TrecEvalError(f"--score-precision {value}: give one of {', '.join(SCORE_PRECISIONS)}")
+                raise TrecEvalError(f"--score-precision {value}: give one of {', '.join(SCORE_PRECISIONS)}",
+                                    status=1)
             settings["score_precision"] = value
         else:
             key = {"-l": "rel", "--level_for_rel": "rel", "-N": "num_docs",
@@ -584,7 +688,8 @@ def main(argv: Sequence[str]) -> int:
                    "--Max_retrieved_per_topic": "max_docs"}[flag]
             settings[key] = atol(os.fsencode(value))  # the bytes typed, as C's argv holds them
     if len(paths) != 2:
-        raise TrecEvalError(f"expected the relevance file and the run file, got {len(paths)} paths ({USAGE})")
+        raise TrecEvalError(f"expected the relevance file and the run file, got {len(paths)} paths ({USAGE})",
+                            status=1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WorkbenchWarning)
         evaluation = evaluate(paths[0], paths[1], requests, Options(**settings), zscores_path)

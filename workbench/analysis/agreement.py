@@ -6,8 +6,10 @@ pairs of systems the two order differently.
 τ_ap of a ranking b against a reference ranking a (systems ordered best first, N of them):
 τ_ap = 2 / (N − 1) · Σ_{i=2..N} C(i) / (i − 1) − 1, C(i) the number of systems above rank i in b that a also puts
 above b's i-th system. It is not symmetric; ``tau_ap`` takes ``measure_a`` as the reference, ``tau_ap_ba`` the
-other way round. Systems are ranked by their summary over topics (the mean; trec_eval's ``all``), ties kept by τ-b
-and broken by the systems' order for τ_ap.
+other way round. Systems are ranked by their summary over topics (the mean; trec_eval's ``all``) summed exactly
+(``math.fsum``: two systems whose topics hold the same values in another order tie, where adding them one by one
+in trec_eval's order leaves the last bits to the order, 0.424 against 0.42400000000000004, and ranked them), ties
+kept by τ-b and broken by the systems' order for τ_ap.
 
     >>> import pandas as pd
     >>> means = {"A": (0.5, 0.4), "B": (0.4, 0.5), "C": (0.3, 0.1)}
@@ -20,13 +22,14 @@ and broken by the systems' order for τ_ap.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from workbench.analysis.results import ResultsError, score_cube
+from workbench.analysis.results import ResultsError, finite, score_cube
 
 
 @dataclass(frozen=True)
@@ -51,8 +54,9 @@ class Agreement:
 
 def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
     """Kendall's τ-b of two score vectors (ties in either count as neither concordant nor discordant):
-    (C − D) / √((n0 − n1)(n0 − n2)); NaN when either vector is constant (as scipy.stats.kendalltau)."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    (C − D) / √((n0 − n1)(n0 − n2)); NaN when either vector is constant (as scipy.stats.kendalltau). Scores
+    must be finite (:func:`~workbench.analysis.results.finite`)."""
+    x, y = finite(x, "x"), finite(y, "y")
     i, j = np.triu_indices(x.size, 1)
     sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
     n0 = i.size
@@ -74,13 +78,32 @@ def tau_ap(reference: Sequence, other: Sequence) -> float:
     return 2.0 * total / (len(other) - 1) - 1.0
 
 
+def exact_summary(values: np.ndarray, how: str) -> np.ndarray:
+    """Each row's summary over its columns (``how``: mean, sum or gmean, as
+    :func:`~workbench.metrics.summary.summarize`) summed exactly with ``math.fsum``: the correctly rounded sum,
+    whatever the order of the values, then divided once.
+
+        >>> values = np.array([[0.229, 0.945, 0.901, 0.031], [0.031, 0.901, 0.945, 0.229]])
+        >>> exact_summary(values, "mean").tolist(), (0.229 + 0.945 + 0.901 + 0.031) / 4
+        ([0.5265, 0.5265], 0.5265000000000001)
+    """
+    from workbench.metrics.summary import MIN_GEO_MEAN
+
+    rows = np.log(np.maximum(values, MIN_GEO_MEAN)) if how == "gmean" else np.asarray(values, dtype=float)
+    totals = np.array([math.fsum(row) for row in rows.tolist()])
+    if how == "sum":
+        return totals
+    means = totals / rows.shape[1]
+    return np.exp(means) if how == "gmean" else means
+
+
 def ranking_agreement(results: pd.DataFrame, measure_a: str, measure_b: str, *, results_b: pd.DataFrame | None = None,
                       systems: Sequence | None = None, missing: str = "error") -> Agreement:
     """τ, τ_ap and the swapped pairs between the system rankings ``measure_a`` and ``measure_b`` give over the same
     topics (``measure_b`` read from ``results_b`` when given: the same measure under other judgements). Each
-    measure's registered direction orders it (lower is better for Lam%)."""
+    measure's registered direction orders it (lower is better for Lam%); summaries are summed exactly
+    (:func:`exact_summary`)."""
     from workbench.metrics.registry import aggregate
-    from workbench.metrics.summary import summarize, trec_order
 
     other = results if results_b is None else results_b
     if results_b is None and measure_a == measure_b:
@@ -91,8 +114,7 @@ def ranking_agreement(results: pd.DataFrame, measure_a: str, measure_b: str, *, 
         raise ResultsError(f"ranking agreement needs two systems at least; the results hold {len(a.systems)}")
     summaries = []
     for cube, name in ((a, measure_a), (b, measure_b)):
-        values = cube.values[:, trec_order([str(t) for t in cube.topics]), 0]
-        summaries.append(np.asarray(summarize(values, aggregate(str(name))), dtype=float) * cube.signs()[0])
+        summaries.append(exact_summary(cube.values[:, :, 0], aggregate(str(name))) * cube.signs()[0])
     oriented_a, oriented_b = summaries
     order_a = [a.systems[i] for i in np.argsort(-oriented_a, kind="stable")]
     order_b = [a.systems[i] for i in np.argsort(-oriented_b, kind="stable")]

@@ -98,6 +98,13 @@ def curve_summary(curves: pd.DataFrame) -> pd.DataFrame:
     if not isinstance(curves, pd.DataFrame) or set(COLUMNS) - set(curves.columns):
         present = list(curves.columns) if isinstance(curves, pd.DataFrame) else type(curves).__name__
         raise CurveError(f"expected the columns {', '.join(COLUMNS)} (from precision_recall), got {present}")
+    precision = np.asarray(pd.to_numeric(curves["precision"], errors="coerce"), dtype=float)
+    bad = ~np.isfinite(precision)
+    if bad.any():
+        system, topic, recall, value = (v.item() if isinstance(v, np.generic) else v
+                                        for v in curves.iloc[int(np.argmax(bad))][COLUMNS])
+        raise CurveError(f"system {system!r}, topic {topic!r}, recall {recall!r}: precision {value!r} is not a "
+                         "finite number (the averaged curve would skip or spread it)")
     grouped = curves.groupby(["system", "recall"], sort=False)["precision"]
     summary = grouped.agg(["mean", "median", "min", "max", "count"]).rename(columns={"count": "topics"})
     summary["q25"], summary["q75"] = grouped.quantile(0.25), grouped.quantile(0.75)

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
-from workbench.analysis.results import COLUMNS, ResultsError
+from workbench.analysis.results import COLUMNS, LARGEST, ResultsError
 
 KINDS = ("auto", "folds", "seeds")
 AGGREGATES = ("mean", "median")
@@ -52,6 +53,7 @@ def aggregate_folds(results: pd.DataFrame, by: str | Sequence[str] = "fold", *, 
         results.drop_duplicates(["system", *by]).groupby("system", sort=False).size()
     if kind == "auto":
         kind = "folds" if (counts == 1).all() and n_labels > 1 else "seeds"
+    _check_values(results, by, kind, how)
     if kind == "folds":
         again = counts[counts > 1]
         if len(again):
@@ -78,6 +80,27 @@ def aggregate_folds(results: pd.DataFrame, by: str | Sequence[str] = "fold", *, 
     out.attrs = {**results.attrs, "aggregated": {"by": by, "kind": kind, "how": how if kind == "seeds" else None,
                                                   "values": labels.to_dict("records")}}
     return out
+
+
+def _check_values(results: pd.DataFrame, by: list[str], kind: str, how: str) -> None:
+    """Refuse a value the aggregation would hide: an infinite one (or past ±1e150,
+    :data:`~workbench.analysis.results.LARGEST`), and under seeds a NaN or non-number, which pandas' mean and
+    median skip (the mean of the other seeds would stand for the model)."""
+    given = results["value"]
+    values = np.asarray(pd.to_numeric(given, errors="coerce"), dtype=float)
+    bad = (np.abs(values) > LARGEST) | (np.isnan(values) if kind == "seeds" else False)
+    if not bad.any():
+        return
+    at = int(np.argmax(bad))
+    row = results.iloc[at]
+    system, topic, measure = (_plain(row[c]) for c in ("system", "topic", "measure"))
+    label = ", ".join(f"{c} {_plain(row[c])!r}" for c in by)
+    value = values[at]
+    why = (f"is {_plain(given.iloc[at])!r}: the {how} over the seeds would skip it and stand for the model "
+           "with the other seeds (score it, or leave the seed out)" if np.isnan(value) else
+           f"is {value!r}: aggregated scores are finite, within ±{LARGEST:g}")
+    raise FoldsError(f"system {system!r}, topic {topic!r}, measure {measure!r} under {label} {why}",
+                     system=system, topic=topic, measure=measure)
 
 
 def _plain(value):

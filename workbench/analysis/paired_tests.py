@@ -4,8 +4,10 @@ Tests (all two-sided, on the per-topic differences d = score(a) − score(b)):
 
 - ``"t"``: paired t-test, t = mean(d) / (sd(d)/√n), sd with ddof=1, Student's t with n − 1 degrees of freedom.
 - ``"wilcoxon"``: Wilcoxon signed-rank; zero differences dropped (Wilcoxon's convention), statistic
-  min(W+, W−); exact null distribution when ≤ 50 non-zero differences without ties, else the normal
-  approximation with the tie correction and no continuity correction (scipy's defaults).
+  min(W+, W−), no continuity correction; the p-value as ``scipy.stats.wilcoxon`` gives it by default (scipy
+  ≥ 1.13): the exact distribution for ≤ 50 differences without zeros or ties, every sign assignment for ≤ 13
+  with them, else the normal approximation with the tie correction (``wilcoxon_method`` chooses otherwise:
+  :func:`wilcoxon_signed_rank`).
 - ``"randomization"``: Fisher's paired randomization test on mean(d): every sign assignment when
   2^n ≤ ``n_resamples`` (exact), else ``n_resamples`` random ones, p = (hits + 1)/(n_resamples + 1).
 - ``"bootstrap"``: Sakai's paired bootstrap test (SIGIR 2006): the studentised mean of d is compared with
@@ -32,7 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import score_cube
+from workbench.analysis.results import finite, score_cube
 from workbench.errors import ParameterError
 from workbench.metrics.registry import direction
 from workbench.scalars import plain_number
@@ -66,18 +68,34 @@ def _signed_rank_null(n: int) -> np.ndarray:
     return counts
 
 
-def wilcoxon_signed_rank(d: np.ndarray, method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
-    """Wilcoxon signed-rank statistic min(W+, W−) and two-sided p-value for each row of ``d``.
+WILCOXON_METHODS = ("auto", "exact", "permutation", "asymptotic")
+PERMUTATION_LIMIT = 13  # scipy's: at most 2**13 sign assignments, all of them enumerated
 
-    ``method``: ``"exact"``, ``"asymptotic"`` or ``"auto"`` (exact for ≤ 50 non-zero differences without
-    ties, asymptotic otherwise). No non-zero difference gives statistic 0 and p = 1.
+
+def wilcoxon_signed_rank(d: np.ndarray, method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
+    """Wilcoxon signed-rank statistic min(W+, W−) and two-sided p-value for each row of ``d`` (zero differences
+    dropped from the ranks, Wilcoxon's convention; no continuity correction).
+
+    ``method`` (:data:`WILCOXON_METHODS`):
+
+    - ``"auto"``, scipy's default (``scipy.stats.wilcoxon(d)``, scipy ≥ 1.13): the exact distribution when there
+      are at most 50 differences, none zero and no tied ``|d|``; else, for at most 13 differences, every sign
+      assignment of the differences (a permutation test: exact for the ranks as they are, ties and zeros
+      included); else the normal approximation with the tie correction.
+    - ``"exact"``: Wilcoxon's exact distribution of the non-zero differences (refused with tied ``|d|``, where
+      it is not the distribution): what ``"auto"`` chose before for up to 50 non-zero differences, zeros or not.
+    - ``"permutation"``: every sign assignment (at most 13 non-zero differences).
+    - ``"asymptotic"``: the normal approximation with the tie correction.
+
+    No non-zero difference gives statistic 0 and p = 1 (scipy's normal approximation: NaN).
     """
-    if method not in ("auto", "exact", "asymptotic"):
-        raise ParameterError(f"method must be auto, exact or asymptotic, got {method!r}", parameter="method")
+    if method not in WILCOXON_METHODS:
+        raise ParameterError(f"method must be one of {', '.join(WILCOXON_METHODS)}, got {method!r}",
+                             parameter="method")
     d = np.atleast_2d(np.asarray(d, dtype=float))
     statistic, p = np.zeros(len(d)), np.ones(len(d))
-    for row, diffs in enumerate(d):
-        diffs = diffs[diffs != 0]
+    for row, all_diffs in enumerate(d):
+        diffs = all_diffs[all_diffs != 0]
         n = diffs.size
         if n == 0:
             continue
@@ -87,18 +105,38 @@ def wilcoxon_signed_rank(d: np.ndarray, method: str = "auto") -> tuple[np.ndarra
         statistic[row] = w
         _, tie_sizes = np.unique(np.abs(diffs), return_counts=True)
         ties = bool(np.any(tie_sizes > 1))
-        exact = method == "exact" or (method == "auto" and n <= 50 and not ties)
-        if exact:
+        chosen = method
+        if method == "auto":
+            zeros = n < all_diffs.size
+            chosen = ("asymptotic" if all_diffs.size > 50 else "exact" if not (ties or zeros) else
+                      "permutation" if all_diffs.size <= PERMUTATION_LIMIT else "asymptotic")
+        if chosen == "exact":
             if ties:
                 raise ParameterError("the exact Wilcoxon distribution assumes no tied |differences|; "
-                                     "use method='asymptotic'", parameter="method")
+                                     "use method='permutation' or 'asymptotic'", parameter="method")
             counts = _signed_rank_null(n)
             p[row] = min(1.0, 2 * counts[: int(w) + 1].sum() / 2.0**n)
+        elif chosen == "permutation":
+            p[row] = _signed_rank_permutation(ranks, w_plus)
         else:
             variance = n * (n + 1) * (2 * n + 1) / 24 - np.sum(tie_sizes**3 - tie_sizes) / 48
             z = (w - n * (n + 1) / 4) / np.sqrt(variance)
             p[row] = min(1.0, 2 * stats.norm.cdf(-abs(z)))
     return statistic, p
+
+
+def _signed_rank_permutation(ranks: np.ndarray, w_plus: float) -> float:
+    """The two-sided p-value of W+ over every assignment of signs to the ranked differences, as
+    ``scipy.stats.permutation_test`` computes it (equal within 100 ulps counts as equal)."""
+    n = ranks.size
+    if n > PERMUTATION_LIMIT:
+        raise ParameterError(f"every sign assignment of {n} differences is 2^{n}: the permutation test takes "
+                             f"{PERMUTATION_LIMIT} at most; use method='asymptotic'", parameter="method")
+    signs = (np.arange(2**n)[:, None] >> np.arange(n)) & 1
+    null = signs @ ranks
+    gamma = abs(np.finfo(float).eps * 100 * w_plus)
+    less, greater = np.mean(null <= w_plus + gamma), np.mean(null >= w_plus - gamma)
+    return float(min(1.0, 2 * min(less, greater)))
 
 
 def randomization_test(d: np.ndarray, n_resamples: int = 10_000,
@@ -161,7 +199,11 @@ def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
     if correction not in CORRECTIONS:
         raise ParameterError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
                              parameter="correction")
-    p = np.asarray(p_values, dtype=float)
+    p = finite(p_values, "p_values")
+    if ((p < 0) | (p > 1)).any():
+        at = int(np.argmax((p < 0) | (p > 1)))
+        raise ParameterError(f"p_values[{at}] is {float(p.flat[at])!r}, not a probability in [0, 1]",
+                             parameter="p_values")
     m = p.size
     if correction == "none" or m == 0:
         return p.copy()
@@ -176,7 +218,9 @@ def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
 
 def paired_test(d: np.ndarray, test: str = "t", *, n_resamples: int = 10_000,
                 rng: np.random.Generator | None = None, wilcoxon_method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
-    """Statistic and two-sided p-value of :data:`TESTS` ``test`` for each row of differences ``d``."""
+    """Statistic and two-sided p-value of :data:`TESTS` ``test`` for each row of differences ``d`` (finite:
+    :func:`~workbench.analysis.results.finite`)."""
+    d = finite(d, "d")
     if test == "t":
         return paired_t(d)
     if test == "wilcoxon":

@@ -32,7 +32,7 @@ import pandas as pd
 from workbench.analysis.paired_tests import CORRECTIONS, TESTS, adjust, paired_test
 from workbench.analysis.results import ResultsError, score_cube
 from workbench.analysis.tukey import tukey_pairs
-from workbench.escape import latex_escape, markdown_escape
+from workbench.escape import html_escape, latex_escape, markdown_escape
 
 MARKS = {"better": "▲", "worse": "▼", "": ""}
 LATEX_MARKS = {"better": r"$^{\blacktriangle}$", "worse": r"$^{\blacktriangledown}$", "": ""}
@@ -78,7 +78,7 @@ class ComparisonReport:
                  "|" + "|".join("---" for _ in range(len(cells.columns) + 1)) + "|"]
         lines += [f"| {markdown_escape(label)} | " + " | ".join(row) + " |"
                   for label, row in zip(cells.index, cells.values, strict=True)]
-        return "\n".join(lines) + "\n\n" + self.footnote + "\n"
+        return "\n".join(lines) + "\n\n" + markdown_escape(self.footnote) + "\n"
 
     def to_latex(self) -> str:
         """A ``tabular`` (``\\textbf`` for the best; the marks need ``amssymb``) with the footnote as last row."""
@@ -117,12 +117,14 @@ class ComparisonReport:
         return buffer.getvalue()
 
     def style(self):
-        """A pandas Styler for notebooks: the best in bold, ▲/▼ marks, the footnote as caption."""
+        """A pandas Styler for notebooks: the best in bold, ▲/▼ marks, the footnote as caption; names shown as
+        text (HTML-escaped, as every cell)."""
         cells = self._cells("{}", MARKS)
         best = pd.DataFrame(False, index=cells.index, columns=cells.columns)
         best[list(self.means.columns)] = self.best.to_numpy()
         return (cells.style.apply(lambda _: np.where(best, "font-weight: bold", ""), axis=None)
-                .set_caption(self.footnote))
+                .format(escape="html").format_index(escape="html", axis=0).format_index(escape="html", axis=1)
+                .set_caption(html_escape(self.footnote)))
 
     def _repr_html_(self) -> str:
         return self.style().to_html()

@@ -2,7 +2,9 @@
 
 Every analysis in :mod:`workbench.analysis` starts here: :func:`score_cube` validates a campaign's tidy
 DataFrame and returns a :class:`ScoreCube` (a ``systems × topics × measures`` array). Problems are raised as
-:class:`ResultsError`, which names the system, topic and measure at fault.
+:class:`ResultsError`, which names the system, topic and measure at fault. A NaN score is a missing one (the
+``missing`` policy); an infinite score, or one past ±1e150 (:data:`LARGEST`, where the sums of squares of the
+tests overflow), is refused: an analysis would average it into an infinite mean or a NaN interval.
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"system": ["A", "A", "B", "B"], "topic": [1, 2, 1, 2],
@@ -22,9 +24,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.errors import CampaignError, WorkbenchWarning
+from workbench.errors import CampaignError, ParameterError, WorkbenchWarning, quoted
 
 COLUMNS = ("system", "topic", "measure", "value")
+LARGEST = 1e150
+"""The largest score magnitude the analyses take: squares and sums of squares of larger ones overflow."""
 MISSING_RESULT_POLICIES = ("error", "intersection")
 """What an analysis does with a system that lacks a topic another has (``missing=``): stop or keep the topics
 all share."""
@@ -126,6 +130,12 @@ def score_cube(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
         raise ResultsError("a system or measure is selected twice")
 
     frame = frame[frame["system"].isin(systems) & frame["measure"].isin(measures)]
+    huge = np.abs(frame["value"].to_numpy()) > LARGEST
+    if huge.any():
+        row = frame.index[huge][0]
+        system, topic, measure, value = (_plain(frame.loc[row, c]) for c in COLUMNS)
+        raise ResultsError(f"row {row}: the score of system {system!r} on topic {topic!r} for measure {measure!r} "
+                           f"is {value!r}{_why_refused(value)}", system=system, topic=topic, measure=measure)
     topics = frame["topic"].drop_duplicates().tolist()
     cube = np.full((len(systems), len(topics), len(measures)), np.nan)
     s = pd.Index(systems).get_indexer(frame["system"])
@@ -154,6 +164,34 @@ def score_cube(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
         raise ResultsError(f"{len(topics)} usable topic(s) for systems {_listing(systems)} and measures "
                            f"{_listing(measures)}; this analysis needs at least {min_topics}")
     return ScoreCube(systems, topics, measures, cube, dropped)
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for messages)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _why_refused(value: float) -> str:
+    return ("; the analyses take finite scores (NaN marks a missing one)" if np.isinf(value) else
+            f"; the analyses take scores within ±{LARGEST:g} (their sums of squares would overflow)")
+
+
+def finite(values, parameter: str) -> np.ndarray:
+    """``values`` as a float array, refused (:class:`~workbench.errors.ParameterError` naming ``parameter`` and
+    the first position) when one is not a finite number: the array-level analyses take what
+    :func:`score_cube` takes."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise ParameterError(f"{parameter} must be numbers, got {quoted(values)}", parameter=parameter) from None
+    bad = ~np.isfinite(array) | (np.abs(array) > LARGEST)
+    if bad.any():
+        at = tuple(int(i) for i in np.argwhere(bad)[0])
+        value = float(array[at])
+        raise ParameterError(f"{parameter}[{', '.join(map(str, at))}] is {value!r}"
+                             + ("; NaN has no place here" if np.isnan(value) else _why_refused(value)),
+                             parameter=parameter)
+    return array
 
 
 def _where(row: pd.Series) -> dict:

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import ResultsError, score_cube
+from workbench.analysis.results import ResultsError, finite, score_cube
 
 DESIGNS = ("one-way", "blocked")
 
@@ -66,6 +66,7 @@ def tukey_hsd(results: pd.DataFrame, measure: str, *, systems: Sequence | None =
 def tukey_pairs(scores: np.ndarray, design: str = "one-way", alpha: float = 0.05):
     """The kernel of :func:`tukey_hsd` on a systems × topics array: the pairs ``(i, j)``, mean differences, q,
     p-values, the half-width of the intervals, and the residual degrees of freedom."""
+    scores = finite(scores, "scores")
     k, n = scores.shape
     means = scores.mean(axis=1)
     if design == "one-way":
@@ -87,7 +88,7 @@ def tukey_pairs(scores: np.ndarray, design: str = "one-way", alpha: float = 0.05
 def homogeneous_groups(systems: Sequence, oriented_means: np.ndarray, pairs: pd.DataFrame) -> list[list]:
     """The maximal runs of systems, in order of their (oriented: higher is better) means, no two of which differ
     significantly in ``pairs`` (columns ``a, b, significant``): the letters of a compact letter display."""
-    order = [systems[i] for i in np.argsort(-np.asarray(oriented_means), kind="stable")]
+    order = [systems[i] for i in np.argsort(-finite(oriented_means, "oriented_means"), kind="stable")]
     differs = {frozenset((a, b)) for a, b, s in pairs[["a", "b", "significant"]].itertuples(index=False) if s}
     groups: list[list] = []
     for start in range(len(order)):

@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import ResultsError, ScoreCube, score_cube
-from workbench.errors import ParameterError
+from workbench.analysis.results import ResultsError, ScoreCube, finite, score_cube
+from workbench.errors import ParameterError, quoted
 from workbench.metrics.combine import f_alpha
 
 TOLERANCE = 1e-12
@@ -49,14 +49,11 @@ def unanimous_relation(a: Sequence[float], b: Sequence[float], *, tol: float = T
         >>> unanimous_relation([0.6, 0.4], [0.5, 0.5]), unanimous_relation([0.5, 0.5], [0.45, 0.45])
         ('‖∀', '>∀')
     """
-    va, vb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if va.shape != vb.shape or va.ndim != 1 or va.size == 0:
-        raise ParameterError(f"two score vectors of one non-zero length are needed, got {va.shape}, {vb.shape}",
-                             parameter="b" if va.ndim == 1 and va.size else "a")
-    if np.isnan(va).any() or np.isnan(vb).any():
-        raise ParameterError("a score is NaN: the unanimous relation is undefined",
-                             parameter="a" if np.isnan(va).any() else "b")
-    return _relation_name(bool(_at_least(va, vb, tol)), bool(_at_least(vb, va, tol)))
+    x, y = finite(a, "a"), finite(b, "b")  # NaN: the relation is undefined
+    if x.shape != y.shape or x.ndim != 1 or x.size == 0:
+        raise ParameterError(f"two score vectors of one non-zero length are needed, got {x.shape}, {y.shape}",
+                             parameter="b" if x.ndim == 1 and x.size else "a")
+    return _relation_name(bool(_at_least(x, y, tol)), bool(_at_least(y, x, tol)))
 
 
 def _relation_name(a_ge_b: bool, b_ge_a: bool) -> str:
@@ -197,6 +194,8 @@ def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,
         grid = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
     except (TypeError, ValueError):
         raise ParameterError(f"alphas must be numbers in [0, 1], got {alphas!r}", parameter="alphas") from None
+    if grid.ndim != 1 or not np.all((grid >= 0) & (grid <= 1)):
+        raise ParameterError(f"alphas must be numbers in [0, 1], got {quoted(grid.tolist())}", parameter="alphas")
     cube = score_cube(results, [precision, recall], systems=systems, missing=missing, min_topics=1)
     p, r = cube.values[..., 0], cube.values[..., 1]  # systems × topics
     if average == "topics":

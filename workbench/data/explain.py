@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from workbench.data.scoring import CampaignError, topics_text, unanswered_values
-from workbench.data.trec.join import PLACEHOLDER, gain_table, spans, subtopic_table
+from workbench.data.trec.join import PLACEHOLDER, gain_table, ndeval_order, spans, subtopic_table
 from workbench.data.trec.ranked import Judgements, RankedRun, keys
 from workbench.ids import DocumentIds
 from workbench.metrics.explanations import MeasureExplanation, explain
@@ -48,6 +48,12 @@ class UnknownSystemError(CampaignError):
 
 class UnknownTopicError(CampaignError):
     """A topic the campaign's gold standard does not judge; the message lists some it does."""
+
+
+def _in_ndeval_order(run: RankedRun, topic: str) -> list[str]:
+    """The topic's documents as the diversity measures rank them (:func:`~workbench.data.trec.join.ndeval_order`)."""
+    documents = run.documents(topic)
+    return [documents[i] for i in ndeval_order(run, topic).tolist()]
 
 
 def _column(ids: DocumentIds):
@@ -167,8 +173,8 @@ def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Me
         return explain_table(table, measure, rows, with_topics=True)
     if is_diversity_measure(measure):  # the subtopic table the campaign scores, a topic the run lacks empty
         subtopics = subtopic_table(campaign.gold, run, topics, placeholders=True)
-        ranked = [(run.documents(t) if isinstance(run, RankedRun) else ranked_documents(run[t])) if t in run else []
-                  for t in topics]
+        ranked = [(_in_ndeval_order(run, t) if isinstance(run, RankedRun) else ranked_documents(run[t]))
+                  if t in run else [] for t in topics]
         return explain_subtopic_table(subtopics, measure, ranked, with_topics=True)
     explanations = []
     for name in topics:

@@ -1,5 +1,8 @@
 """Input files for every reader: ``-`` is standard input, gzip-compressed data (any name) is read through, and an
 unreadable file or broken gzip data becomes the reader's own named error (never an ``OSError`` or ``zlib.error``).
+A path is a ``str`` or an ``os.PathLike`` (``bytes`` are decoded as the file system decodes them); anything else
+— an integer, which ``open()`` would take as a file descriptor (``read_trec_qrels(1)`` would read, then close,
+standard output), a bool, None — is refused by :func:`file_path` before anything is opened.
 
     >>> import gzip, pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "gold.tsv.gz"
@@ -25,7 +28,7 @@ from os import PathLike
 from pathlib import Path
 from typing import IO
 
-from workbench.errors import InputError, WorkbenchError
+from workbench.errors import InputError, OutputError, ParameterTypeError, WorkbenchError, quoted
 
 GZIP_MAGIC = b"\x1f\x8b"
 STDIN = "-"
@@ -40,9 +43,32 @@ class StandardInputError(InputError):
         super().__init__(f"{path}: {message}" if path else message)
 
 
+def file_path(path: object, parameter: str = "path") -> str | PathLike:
+    """``path`` if it names a file (a ``str`` or ``os.PathLike``; ``bytes`` decoded with :func:`os.fsdecode`),
+    else :class:`~workbench.errors.ParameterTypeError` naming ``parameter`` and what was given.
+
+    >>> file_path("qrels.txt"), file_path(b"-")
+    ('qrels.txt', '-')
+    >>> file_path(1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.errors.ParameterTypeError: path must be a file name ... got int 1 (open() would take it as a file ...
+    """
+    if isinstance(path, bytes):
+        return os.fsdecode(path)
+    if isinstance(path, str | PathLike):
+        return path
+    hint = (" (open() would take it as a file descriptor)" if isinstance(path, int) and not isinstance(path, bool)
+            else "")
+    raise ParameterTypeError(f"{parameter} must be a file name (str or os.PathLike) or '-' for standard input, got "
+                             f"{type(path).__name__} {quoted(path)}{hint}", parameter=parameter)
+
+
 def read_buffer(path: str | PathLike, error: type[Exception]) -> bytes | bytearray | mmap.mmap:
     """The file's content: a plain file mapped into memory (no copy), gzip data decompressed, ``-`` read from
-    standard input. Problems raise ``error(message, path=path)``."""
+    standard input. Problems raise ``error(message, path=path)``; a path that is not one,
+    :class:`~workbench.errors.ParameterTypeError` (:func:`file_path`)."""
+    path = file_path(path)
     try:
         if str(path) == STDIN:
             if sys.stdin is None:
@@ -110,7 +136,7 @@ def read_input(path: str | PathLike, error: type[Exception]) -> bytes:
 def head(path: str | PathLike, size: int = 4096) -> bytes:
     """The first ``size`` bytes of the file's content (decompressed when gzip-compressed), to sniff its format.
     Raises ``OSError`` when the file cannot be read, ``zlib.error`` when its gzip data is corrupt or cut short."""
-    with Path(path).open("rb") as f:
+    with Path(file_path(path)).open("rb") as f:
         start = f.read(size)
         if start[:2] != GZIP_MAGIC:
             return start
@@ -129,6 +155,10 @@ def with_stdin(paths: Sequence[str | PathLike], stream: IO[bytes] | None = None)
     default ``sys.stdin.buffer``), so that readers which look at a file first (format sniffing, directories)
     take it as a file. A WorkbenchError raised inside that names the copy is re-raised naming ``<stdin>``, and so
     are the warnings; the copy is removed on exit."""
+    if isinstance(paths, str | bytes | PathLike) or not isinstance(paths, Sequence):
+        raise ParameterTypeError(f"paths must be a list of file names, got {type(paths).__name__} {quoted(paths)}",
+                                 parameter="paths")
+    paths = [file_path(p) for p in paths]
     texts = [str(p) for p in paths]
     if texts.count(STDIN) > 1:
         raise StandardInputError("standard input ('-') can be read once: give it to the gold or to one run")
@@ -168,32 +198,110 @@ def rename_copy(error: WorkbenchError, copy: Path) -> None:
         error.path = STDIN_NAME
 
 
+class WriteError(OutputError):
+    """The system refused to write a file or folder (no permission, a file where a folder should be, a full
+    disk): ``path`` and the cause are named; nothing half-written is left."""
+
+    def __init__(self, message: str, *, path: str | PathLike | None = None) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}" if path is not None else message)
+
+
+def _refused(problem: OSError, path: Path, doing: str) -> WriteError:
+    """``problem`` as the :class:`WriteError` naming what was being done and where."""
+    where = Path(problem.filename) if problem.filename else path
+    return WriteError(f"cannot {doing} ({problem.strerror or problem}{'' if where == path else f': {where}'})",
+                      path=path)
+
+
+def umask() -> int:
+    """This process's umask (Linux says it in ``/proc``; elsewhere it is set and put back at once)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode(target: str | PathLike, folder: bool = False) -> int:
+    """The permissions a file (or ``folder``) written at ``target`` gets, as other tools give them: those of the
+    file it replaces, else ``0o666`` (``0o777`` for a folder) less the umask. Temporary files are created
+    ``0o600`` (``0o700``) and would keep that."""
+    try:
+        return os.stat(target).st_mode & 0o7777
+    except OSError:
+        return (0o777 if folder else 0o666) & ~umask()
+
+
 def write_whole(path: str | PathLike, data: bytes) -> None:
-    """Write the file whole or not at all: into a temporary file beside it, then renamed over it."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    """Write the file whole or not at all: into a temporary file beside it, then renamed over it, with the
+    permissions :func:`file_mode` gives. The system's refusals raise :class:`WriteError`."""
+    target = Path(file_path(path))
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    except OSError as problem:
+        raise _refused(problem, target, "write a file in its folder") from None
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
+        os.chmod(temporary, file_mode(target))
         os.replace(temporary, target)
-    except BaseException:
+    except OSError as problem:
+        raise _refused(problem, target, "write the file") from None
+    finally:
         Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def write_folder(folder: str | PathLike, files: Mapping[str, bytes]) -> None:
     """Write ``{file name: bytes}`` into ``folder`` (created if absent) whole or not at all: into a temporary
-    folder beside it, then renamed into place (the folder itself when it did not exist)."""
-    folder = Path(folder)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    folder beside it, then renamed into place (the folder itself when it did not exist, else file by file over
+    the files of the same names, others kept), with the permissions :func:`file_mode` gives. Writers of one
+    folder take turns (a lock on the parent folder, where the system has ``flock``): two processes writing the
+    same folder at once end with one's files whole, both succeeding. The system's refusals raise
+    :class:`WriteError`."""
+    folder = Path(file_path(folder, "folder"))
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    except OSError as problem:
+        raise _refused(problem, folder, "create the folder") from None
     try:
         for name, data in files.items():
             (staging / name).write_bytes(data)
-        if not folder.exists():
-            staging.rename(folder)
-            return
-        for name in files:
-            os.replace(staging / name, folder / name)
+        with _turn(folder.parent):
+            if not os.path.lexists(folder):
+                staging.chmod(file_mode(folder, folder=True))
+                staging.rename(folder)
+                return
+            if not folder.is_dir():
+                raise WriteError("is a file, not a folder: cannot write files into it", path=folder)
+            for name in files:
+                os.chmod(staging / name, file_mode(folder / name))
+                os.replace(staging / name, folder / name)
+    except OSError as problem:
+        raise _refused(problem, folder, "write the folder") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextmanager
+def _turn(folder: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``folder`` while the body runs (nothing without ``fcntl`` or a readable
+    folder): writers of one folder's files take turns, and nothing is left on disk."""
+    try:
+        import fcntl
+
+        handle = os.open(folder, os.O_RDONLY)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)

@@ -22,8 +22,8 @@ from os import PathLike
 from pathlib import Path
 
 from workbench.data.campaign import Campaign
-from workbench.data.files import STDIN, head, rename_copy, with_stdin
-from workbench.errors import InputError
+from workbench.data.files import STDIN, file_path, head, rename_copy, with_stdin
+from workbench.errors import InputError, ParameterTypeError, quoted
 from workbench.model import Organization
 
 FORMATS = ("auto", "trec", "replab", "weps")
@@ -36,7 +36,7 @@ class CampaignFileError(InputError):
 def sniff_format(path: str | PathLike) -> str:
     """A gold or run file's format (``trec``, ``replab`` or ``weps``): a directory or XML is WePS, a header
     ``entity_id`` RepLab, else TREC (a gzip-compressed file by its content)."""
-    path = Path(path)
+    path = Path(file_path(path))
     if path.is_dir() or path.suffix.lower() == ".xml":
         return "weps"
     try:
@@ -48,7 +48,7 @@ def sniff_format(path: str | PathLike) -> str:
     if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise CampaignFileError(f"{path}: binary data (a NUL byte at offset {data.index(0)}), not a TREC, RepLab or "
                                 "WePS text file (gzip-compressed files are read, other archives are not)")
-    for line in data.decode("latin-1").splitlines():
+    for line in data.removeprefix(b"\xef\xbb\xbf").decode("latin-1").splitlines():  # a UTF-8 byte-order mark aside
         text = line.strip()
         if not text or text.startswith("#"):
             continue
@@ -77,7 +77,7 @@ def read_gold(path: str | PathLike, format: str = "auto", *, label: str | None =
               encoding: str = "utf-8") -> Mapping[str, Organization]:
     """topic → Organization from a qrels file, a RepLab file (``label``: the column to read) or WePS XML (a file
     or a directory of them)."""
-    path = Path(path)
+    path = Path(file_path(path))
     fmt = _format(path, format)
     if fmt == "replab":
         from workbench.data.replab import read_replab
@@ -113,7 +113,7 @@ def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Ma
     (``max_docs`` is ``-M``; ``score_precision="float32"`` compares scores as trec_eval 9.x), WePS runs by their
     team folder (topics matched to ``gold``'s spelling), RepLab runs by their file name."""
     runs: dict = {}
-    for path in map(Path, paths):
+    for path in map(Path, _paths(paths)):
         kind = _format(path, format)
         if kind == "trec":
             from workbench.data.trec.readers import read_trec_run
@@ -132,6 +132,14 @@ def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Ma
     return runs
 
 
+def _paths(paths) -> list[str | PathLike]:
+    """The run files, checked to be a list of paths (:func:`~workbench.data.files.file_path`)."""
+    if isinstance(paths, str | bytes | PathLike) or not isinstance(paths, Sequence):
+        raise ParameterTypeError(f"runs must be a list of file names, got {type(paths).__name__} {quoted(paths)}",
+                                 parameter="runs")
+    return [file_path(path, "runs") for path in paths]
+
+
 def read_campaign(gold: str | PathLike, runs: Sequence[str | PathLike], *, format: str = "auto",
                   gold_format: str | None = None, run_format: str | None = None, encoding: str = "utf-8",
                   gold_encoding: str | None = None, run_encoding: str | None = None, label: str | None = None,
@@ -139,14 +147,14 @@ def read_campaign(gold: str | PathLike, runs: Sequence[str | PathLike], *, forma
     """A :class:`~workbench.data.campaign.Campaign` from a gold file and run files (any of them ``-``, standard
     input, once). ``format`` applies to every file unless ``gold_format``/``run_format`` say otherwise, likewise
     ``encoding``; ``label``, ``max_docs`` and ``score_precision`` as :func:`read_gold` and :func:`read_runs`."""
-    if isinstance(runs, str | PathLike):
+    if isinstance(runs, str | bytes | PathLike):
         runs = [runs]
-    with with_stdin([gold, *runs]) as (gold_path, *run_paths):
+    given = [file_path(gold, "gold"), *_paths(runs)]
+    with with_stdin(given) as (gold_path, *run_paths):
         truth = read_gold(gold_path, gold_format or format, label=label, encoding=gold_encoding or encoding)
         systems = read_runs(run_paths, run_format or format, gold=truth, label=label,
                             encoding=run_encoding or encoding, max_docs=max_docs, score_precision=score_precision)
-        copies = [path for given, path in zip([gold, *runs], [gold_path, *run_paths], strict=True)
-                  if str(given) == STDIN]
+        copies = [path for name, path in zip(given, [gold_path, *run_paths], strict=True) if str(name) == STDIN]
         for mapping in (truth, *systems.values()):  # errors kept for later (a duplicate) name <stdin> too
             for error in getattr(mapping, "refused", {}).values():
                 for copy in copies:

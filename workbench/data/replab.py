@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
-from workbench.data.files import read_input
+from workbench.data.files import file_path, read_input, write_whole
 from workbench.errors import InputError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
@@ -100,8 +99,10 @@ def _rows(path, encoding: str):
             continue
         fields = line.split("\t")
         if len(fields) != 3:
+            ends = ("; the line runs on over carriage returns: the file's lines end with CR alone (as on classic Mac "
+                    "OS), convert them to LF" if "\r" in line else "")
             raise ReplabFormatError(f"expected 3 tab-separated fields (entity_id, tweet_id, label), got "
-                                    f"{len(fields)}", path=path, line=line_no, text=line)
+                                    f"{len(fields)}{ends}", path=path, line=line_no, text=line)
         found = True
         yield line_no, [_unquote(field.strip(), path, line_no, line) for field in fields], line
     if not found:
@@ -130,7 +131,9 @@ def read_replab(path: str | os.PathLike, label: str | None = None,
     rows = _rows(path, encoding)
     header_no, header, header_line = next(rows)
     if tuple(field.strip().lower() for field in header[:2]) != _HEADER:
-        raise ReplabFormatError('the first line must be the header "entity_id"\t"tweet_id"\t"<label>"',
+        mark = (f" (the file starts with a UTF-8 byte-order mark, read in {encoding} as {header_line[:3]!r}: read it "
+                "as utf-8, or save it without the mark)" if header_line.startswith("ï»¿") else "")
+        raise ReplabFormatError('the first line must be the header "entity_id"\t"tweet_id"\t"<label>"' + mark,
                                 path=path, line=header_no, text=header_line)
     kind = label or _detect(header[2], path, header_no, header_line)
     seen: dict[tuple, int] = {}
@@ -246,6 +249,7 @@ def write_replab(organizations: Mapping[str, Organization], path: str | os.PathL
     ``ALERT``, ``MILDLY_IMPORTANT``, ``UNIMPORTANT`` and other grades as numbers (levels without grades get
     ``n-1 … 0``, top first). An organization the format cannot hold raises :class:`ReplabFormatError`.
     """
+    path = file_path(path)
     if label not in LABELS:
         raise ReplabFormatError(f"label must be one of {', '.join(LABELS)}, got {label!r}", path=path)
     lines = ["\t".join(_quote(f, "header") for f in (*_HEADER, label))]
@@ -258,4 +262,4 @@ def write_replab(organizations: Mapping[str, Organization], path: str | os.PathL
     except UnicodeEncodeError as error:
         raise ReplabEncodingError(f"{error.object[error.start:error.end]!r} cannot be written in {encoding}",
                                   path=path) from None
-    Path(path).write_bytes(data)
+    write_whole(path, data)

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from http.client import HTTPException
 from pathlib import Path
 
+from workbench.data.files import file_mode, file_path
 from workbench.errors import InputError
 
 CHUNK = 1 << 16
@@ -68,6 +69,17 @@ class DownloadError(SampleError):
 
 class ChecksumError(SampleError):
     """A file whose size or SHA-256 is not the one recorded; nothing was kept."""
+
+
+class CacheError(SampleError):
+    """The cache folder cannot be created, read or written (no permission, a file where a folder should be, a
+    full disk): names the folder and the cause; nothing half-written was kept."""
+
+
+def _cache_refused(problem: OSError, root: Path) -> CacheError:
+    where = f" ({problem.filename})" if problem.filename and Path(problem.filename) != root else ""
+    return CacheError(f"the sample cache {root} cannot be used: {problem.strerror or problem}{where}; choose "
+                      "another folder with cache= or WORKBENCH_CACHE")
 
 
 @dataclass(frozen=True)
@@ -187,7 +199,7 @@ def fetchable() -> list[str]:
 def cache_folder(cache: str | Path | None = None) -> Path:
     """Where samples are kept: ``cache``, else ``$WORKBENCH_CACHE``, else the platform's cache folder."""
     if cache is not None:
-        return Path(cache)
+        return Path(file_path(cache, "cache"))
     if os.environ.get("WORKBENCH_CACHE"):
         return Path(os.environ["WORKBENCH_CACHE"])
     home = Path.home()
@@ -250,6 +262,7 @@ def _place(data: bytes, target: Path) -> None:
     try:
         with os.fdopen(handle, "wb") as sink:
             sink.write(data)
+        os.chmod(partial, file_mode(target))  # not the temporary file's 0o600
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
@@ -287,25 +300,29 @@ def fetch(name: str, *, cache: str | Path | None = None, mirror: str | Path | No
           progress: bool = True) -> Path:
     """The folder of sample ``name`` (:func:`fetchable`) in the cache, its files made where missing or wrong (see
     the module docstring); ``mirror`` defaults to ``$WORKBENCH_DATA_MIRROR``. Raises :class:`UnknownSampleError`,
-    :class:`DownloadError` (``WORKBENCH_OFFLINE`` included), :class:`ChecksumError`."""
+    :class:`DownloadError` (``WORKBENCH_OFFLINE`` included), :class:`ChecksumError`, and :class:`CacheError` when
+    the cache cannot be created or written."""
     if name not in SAMPLES:
         raise UnknownSampleError(f"no sample {name!r}; the samples: {', '.join(fetchable())}")
     sample = SAMPLES[name]
     root = cache_folder(cache)
     mirror = str(mirror) if mirror is not None else os.environ.get("WORKBENCH_DATA_MIRROR") or None
-    wanted = [file for file in sample.files if not _in_place(root / file.path, file)]
-    reads = [read for file in wanted for read in _reads(file, mirror)]
-    remote = [url for url, _, _ in reads if not url.startswith("file:")]
-    if remote and offline():
-        raise DownloadError(f"{name}: not in the cache, and WORKBENCH_OFFLINE forbids downloading {remote[0]}"
-                            + (f" and {len(remote) - 1} more" if len(remote) > 1 else ""))
-    if wanted:
-        from tqdm.auto import tqdm
+    try:
+        wanted = [file for file in sample.files if not _in_place(root / file.path, file)]
+        reads = [read for file in wanted for read in _reads(file, mirror)]
+        remote = [url for url, _, _ in reads if not url.startswith("file:")]
+        if remote and offline():
+            raise DownloadError(f"{name}: not in the cache, and WORKBENCH_OFFLINE forbids downloading {remote[0]}"
+                                + (f" and {len(remote) - 1} more" if len(remote) > 1 else ""))
+        if wanted:
+            from tqdm.auto import tqdm
 
-        with tqdm(total=sum(size for _, size, _ in reads), unit="B", unit_scale=True, desc=f"fetching {name}",
-                  disable=not (progress and reads), leave=False) as bar:
-            for file in wanted:
-                _place(_make(file, mirror, bar), root / file.path)
+            with tqdm(total=sum(size for _, size, _ in reads), unit="B", unit_scale=True, desc=f"fetching {name}",
+                      disable=not (progress and reads), leave=False) as bar:
+                for file in wanted:
+                    _place(_make(file, mirror, bar), root / file.path)
+    except OSError as problem:
+        raise _cache_refused(problem, root) from None
     return root / sample.folder
 
 
@@ -314,8 +331,11 @@ def remove(name: str, *, cache: str | Path | None = None) -> None:
     if name not in SAMPLES:
         raise UnknownSampleError(f"no sample {name!r}; the samples: {', '.join(fetchable())}")
     root = cache_folder(cache)
-    for file in SAMPLES[name].files:
-        (root / file.path).unlink(missing_ok=True)
-    folder = root / SAMPLES[name].folder
-    if folder.is_dir() and not any(path.is_file() for path in folder.rglob("*")):
-        shutil.rmtree(folder)  # nothing left but empty folders
+    try:
+        for file in SAMPLES[name].files:
+            (root / file.path).unlink(missing_ok=True)
+        folder = root / SAMPLES[name].folder
+        if folder.is_dir() and not any(path.is_file() for path in folder.rglob("*")):
+            shutil.rmtree(folder)  # nothing left but empty folders
+    except OSError as problem:
+        raise _cache_refused(problem, root) from None

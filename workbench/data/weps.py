@@ -31,7 +31,7 @@ from pathlib import Path
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from workbench.data.files import read_input, write_folder, write_whole
+from workbench.data.files import file_path, read_input, write_folder, write_whole
 from workbench.errors import InputError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
@@ -83,7 +83,7 @@ def _topic_of(path: Path) -> str:
 # --------------------------------------------------------------------------------------- reading
 def read_weps_file(path: str | Path) -> WepsTopic:
     """Read one WePS clustering file (either dialect) into a :class:`WepsTopic`."""
-    path = Path(path)
+    path = Path(file_path(path))
     return _parse(read_input(path, WepsFormatError), path)
 
 
@@ -186,7 +186,7 @@ def read_weps_topics(path: str | Path) -> dict[str, WepsTopic]:
     """Every topic of a file or directory, as :class:`WepsTopic` (clustering, discarded, ids)."""
     topics: dict[str, WepsTopic] = {}
     keys: dict[str, Path] = {}
-    for file in _files(Path(path)):
+    for file in _files(Path(file_path(path))):
         topic = read_weps_file(file)
         key = topic_key(topic.topic)
         if key in keys:
@@ -212,7 +212,7 @@ def read_weps_discarded(path: str | Path) -> dict[str, frozenset[str]]:
 
 def read_weps_runs(systems_dir: str | Path) -> dict[str, dict[str, Organization]]:
     """``{team: {topic: Organization}}`` from the scorer's ``systemsDir/<TEAM>/<topic>.clust.xml`` layout."""
-    root = Path(systems_dir)
+    root = Path(file_path(systems_dir, "systems_dir"))
     if not root.is_dir():
         raise WepsFormatError("not a directory of team folders (systemsDir/<TEAM>/)", path=root)
     teams = sorted(p for p in root.iterdir() if p.is_dir())
@@ -303,7 +303,7 @@ def write_weps_clustering(path: str | Path, organizations: Organization | Mappin
     All or nothing: every file is formatted first, so that a refusal (a topic name that is not a plain file name,
     ``../x`` or ``a/b``, or what a WePS file cannot hold) leaves the target untouched; then the files are written
     beside it and moved into place."""
-    path = Path(path)
+    path = Path(file_path(path))
     if isinstance(organizations, Organization):
         name = topic or _topic_of(path)
         docs = discarded if not isinstance(discarded, Mapping) else discarded.get(name, ())
@@ -328,7 +328,7 @@ def _plain_file_name(topic) -> str:
 
 def write_weps_topic(path: str | Path, topic: WepsTopic) -> Path:
     """Write a :class:`WepsTopic` back in its own dialect, entity ids kept."""
-    path = Path(path)
+    path = Path(file_path(path))
     write_whole(path, _format(topic.organization, topic.declared_name, topic.discarded, topic.dialect,
                               topic.entity_ids).encode("utf-8"))
     return path

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 
+from workbench.errors import quoted
 from workbench.model.errors import OrganizationError
 from workbench.model.notation import format_organization, parse_organization
 
@@ -183,10 +184,15 @@ class Organization:
         by_grade: dict[float, list[str]] = {}
         for doc, grade in grades.items():
             if not isinstance(grade, numbers.Real | np.bool_):
-                raise OrganizationError(f"document {doc!r} has grade {grade!r} ({type(grade).__name__}); "
+                raise OrganizationError(f"document {doc!r} has grade {quoted(grade)} ({type(grade).__name__}); "
                                         "grades are numbers", token=str(doc))
             if grade != grade:  # NaN
                 raise OrganizationError(f"document {doc!r} has grade NaN", token=str(doc))
+            try:
+                float(grade)
+            except OverflowError:  # an int past a double
+                raise OrganizationError(f"document {doc!r} has grade {quoted(grade)}, too large for a double",
+                                        token=str(doc)) from None
             if grade > 0:
                 by_grade.setdefault(grade, []).append(doc)
         order = sorted(by_grade, reverse=True)
@@ -311,8 +317,11 @@ def _members(cluster: Iterable[str], level: int) -> Iterable[str]:
 def _grade(value: ConvertibleToFloat, level: int) -> float:
     try:
         grade = float(value)
+    except OverflowError:
+        raise OrganizationError(f"level {level}'s grade is too large for a double: {quoted(value)}",
+                                line=level) from None
     except (TypeError, ValueError):
-        raise OrganizationError(f"level {level}'s grade must be a number, got {value!r}", line=level) from None
+        raise OrganizationError(f"level {level}'s grade must be a number, got {quoted(value)}", line=level) from None
     if grade != grade:
         raise OrganizationError(f"level {level}'s grade is NaN", line=level)
     return grade

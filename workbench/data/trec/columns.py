@@ -33,7 +33,7 @@ import numpy as np
 from workbench.data.files import STDIN, STDIN_NAME, read_buffer
 from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
 from workbench.data.trec.numbers import read_floats, read_integers, reading_note
-from workbench.data.trec.scan import Fields, split_fields
+from workbench.data.trec.scan import Fields, bom_note, run_on_note, split_fields
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,10 @@ class Columns:
         """The field ``name`` of every line (bytes)."""
         return self.fields.column(self.names.index(name))
 
-    def error(self, row: int, message: str) -> TrecFormatError:
-        """The error naming this file, data line ``row`` and its text."""
-        return TrecFormatError(message, path=self.path, line=int(self.numbers[row]), text=self.fields.line(row))
+    def error(self, row: int, message: str, kind: type[TrecFormatError] = TrecFormatError) -> TrecFormatError:
+        """The error (a :class:`~workbench.data.trec.errors.TrecFormatError` of ``kind``) naming this file, data
+        line ``row`` and its text."""
+        return kind(message, path=self.path, line=int(self.numbers[row]), text=self.fields.line(row))
 
     def floats(self, name: str, what: tuple[str, str]) -> np.ndarray:
         """The field read by C's ``atof`` (float64), with a note on values that are not plain numbers
@@ -103,5 +104,8 @@ def read_columns(path: str | PathLike, names: tuple[str, ...], what: str) -> Col
     if bad.size:
         row = int(bad[0])
         raise columns.error(row, f"a {what} line has {len(names)} fields ({' '.join(names)}), this one "
-                                 f"{fields.counts[row]} (trec_eval: Malformed line)")
+                                 f"{fields.counts[row]} (trec_eval: Malformed line){fields.line_ends(row)}")
+    for note in (bom_note(raw, "latin-1"), run_on_note(fields)):  # names are read one character per byte
+        if note:
+            warnings.warn(f"{name}: {note}", TrecReadingWarning, stacklevel=3)
     return columns

@@ -22,6 +22,10 @@ class TrecFormatError(InputError):
         super().__init__(f"{where}: {message}{detail}")
 
 
+class TrecDuplicateError(TrecFormatError):
+    """A document listed twice for one topic (trec_eval: "duplicate docs"), named by both lines."""
+
+
 class TrecEncodingError(TrecFormatError):
     """The file's bytes cannot be read in the encoding asked for (``encoding=``; ``--encoding`` on the CLI)."""
 

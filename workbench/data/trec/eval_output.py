@@ -15,13 +15,13 @@ from os import PathLike
 
 import pandas as pd
 
-from workbench.data.files import read_input
+from workbench.data.files import file_path, read_input
 from workbench.data.trec.errors import TrecEncodingError, TrecFormatError
 from workbench.data.trec.writers import write_text
 
 
 def _rows(path, encoding: str):
-    text = read_input(path, TrecFormatError)
+    text = read_input(path, TrecFormatError).removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark is no field
     for number, line in enumerate(text.splitlines(), start=1):
         try:
             decoded = line.decode(encoding)
@@ -56,6 +56,7 @@ def read_trec_eval_output(path: str | PathLike, encoding: str = "utf-8") -> pd.D
 def write_trec_eval_output(frame: pd.DataFrame, path: str | PathLike) -> None:
     """Write a frame of ``measure, topic, value[, text]`` in trec_eval's layout (``%-22s\\t%s\\t%s``); the
     printed ``text`` is used where present, else the value with 4 decimals as trec_eval prints."""
+    path = file_path(path)
     lines = []
     has_text = "text" in frame.columns
     for row in frame.itertuples(index=False):

@@ -17,6 +17,7 @@ numbers, kept as given (numeric text is read as Python reads it; booleans are re
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 
 import numpy as np
@@ -25,6 +26,7 @@ import pandas as pd
 from workbench.data.trec.errors import FrameError
 from workbench.data.trec.lines import Labels
 from workbench.data.trec.ranked import DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
+from workbench.errors import quoted
 
 SYSTEM_COLUMNS = ("system", "run")
 
@@ -58,15 +60,35 @@ def _numbers(frame: pd.DataFrame, column: str, what: str, finite: bool) -> np.nd
     if pd.api.types.is_bool_dtype(values):
         raise FrameError(f"{what}: column {column!r} holds booleans, not numbers (e.g. .astype(int) says "
                          "which grade True is)")
-    numbers = np.asarray(pd.to_numeric(values, errors="coerce"), dtype=float)
+    try:
+        numbers = np.asarray(pd.to_numeric(values, errors="coerce"), dtype=float)
+    except OverflowError:  # an int past a double
+        at = next(i for i, value in enumerate(values) if isinstance(value, int) and not _fits_double(value))
+        raise FrameError(f"{what}: column {column!r} is too large for a double at {_row(frame, at)}: "
+                         f"{quoted(values.iloc[at])}") from None
+    unread = np.flatnonzero(np.isnan(numbers) & values.notna().to_numpy())
+    if unread.size:  # text pandas does not read (digits past Python's integer limit): as Python's float reads it
+        numbers = numbers.copy()
+        for at in unread.tolist():
+            if isinstance(values.iloc[at], str):
+                with contextlib.suppress(ValueError):
+                    numbers[at] = float(values.iloc[at])
     bad = np.isnan(numbers) | (np.isinf(numbers) if finite else False)
     if bad.any():
         at = int(np.argmax(bad))
         given = values.iloc[at]
         reason = ("is infinite" if np.isinf(numbers[at]) else "is missing (NaN)" if pd.isna(given)
                   else "is not a number")
-        raise FrameError(f"{what}: column {column!r} {reason} at {_row(frame, at)}: {_plain(given)!r}")
+        raise FrameError(f"{what}: column {column!r} {reason} at {_row(frame, at)}: {quoted(_plain(given))}")
     return numbers
+
+
+def _fits_double(value: int) -> bool:
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
 
 
 def _columns(frame, needed: tuple[str, ...], what: str, keywords: str) -> None:

@@ -141,6 +141,27 @@ def _ties(run: RankedRun, entries: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return same
 
 
+def ndeval_order(run: RankedRun, topic: str) -> np.ndarray:
+    """The topic's rank positions in ndeval's order as pyndeval ranks a run (the diversity measures' reference):
+    by score descending, equal scores by document id *ascending*; trec_eval's order with each run of equal
+    scores (compared at the run's ``score_precision``) reversed, since trec_eval puts the greatest id first.
+    (ndeval.c itself ranks a run file by its rank column, or with ``-traditional`` as trec_eval does.)
+
+        >>> from workbench.data.trec.memory import runs_from_dicts
+        >>> run = runs_from_dicts({"s": {"q": {"a": 1.0, "b": 1.0, "c": 2.0}}})["s"]
+        >>> run.documents("q"), ndeval_order(run, "q").tolist()
+        (['c', 'b', 'a'], [0, 2, 1])
+    """
+    span = run.span(topic)
+    positions = np.arange(span.stop - span.start)
+    new = _ties(run, np.arange(span.start, span.stop), np.zeros(positions.size, dtype=np.int64))
+    new[:1] = False
+    starts = np.flatnonzero(~new)
+    group = np.cumsum(~new) - 1
+    ends = np.append(starts[1:], positions.size)
+    return starts[group] + ends[group] - 1 - positions
+
+
 def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
                placeholders: bool = False) -> GainTable:
     """One gain table, a row per topic of ``topics`` (each judged in ``gold``), shared by every ranking measure.
@@ -235,6 +256,9 @@ def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organizat
             np.arange(len(topics))
         ranked[at] = table.gains.astype(np.int64)  # judged position + 1, 0 when not judged
         num_ret[at] = table.num_ret
+        for row, topic in zip(at.tolist(), present, strict=True):  # equal scores in ndeval's order
+            order = ndeval_order(run, topic)
+            ranked[row, :order.size] = ranked[row, order]
     grades = np.where((ranked > 0)[:, :, None], judged[np.arange(len(topics))[:, None], np.maximum(ranked - 1, 0)],
                       0.0)
     return SubtopicTable(grades, judged, tiebreak, num_ret, tuple(topics), documents=documents, subtopic_names=names)

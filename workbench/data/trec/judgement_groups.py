@@ -29,6 +29,7 @@ from os import PathLike
 import numpy as np
 
 from workbench.data.trec.columns import read_columns, topic_names
+from workbench.data.trec.errors import TrecDuplicateError
 from workbench.data.trec.join import gain_table, spans
 from workbench.data.trec.lines import Labels
 from workbench.data.trec.ranked import RankedRun, judgements
@@ -80,7 +81,7 @@ def read_judgement_groups(path: str | PathLike) -> GroupedJudgements:
         raise columns.error(again, f"document {documents[again].decode('latin-1')!r} of topic "
                                    f"{topics[again].decode('latin-1')!r} is already judged in group "
                                    f"{groups[again].decode('latin-1')!r} on line {columns.numbers[first]} "
-                                   "(trec_eval: duplicate docs)")
+                                   "(trec_eval: duplicate docs)", TrecDuplicateError)
     return GroupedJudgements(columns.path, topics, groups, documents, grades, columns.numbers)
 
 

@@ -35,9 +35,9 @@ import numpy as np
 
 from workbench.data.files import STDIN, STDIN_NAME, read_buffer
 from workbench.data.trec.arrow import read_plain
-from workbench.data.trec.errors import TrecEncodingError, TrecFormatError, TrecReadingWarning
+from workbench.data.trec.errors import TrecDuplicateError, TrecEncodingError, TrecFormatError, TrecReadingWarning
 from workbench.data.trec.numbers import read_floats, read_integers, reading_note
-from workbench.data.trec.scan import FIELDS, check_counts, shown, split_fields
+from workbench.data.trec.scan import FIELDS, bom_note, check_counts, run_on_note, shown, split_fields
 from workbench.ids import DocumentIds
 
 # What Python's str.split() cuts at but C's isspace does not: kept inside fields (UTF-8 and 8-bit spellings)
@@ -75,13 +75,13 @@ class TrecLines:
     raw: object = field(default=b"", repr=False)
     runid: str | None = None
 
-    def located(self, error) -> TrecFormatError:
+    def located(self, error) -> TrecDuplicateError:
         """A :class:`~workbench.data.trec.ranked.DuplicateEntryError` (entry positions) as the error naming both
         lines of this file."""
         owner = f" of system {error.system!r}" if error.system else ""
-        return TrecFormatError(f"document {error.document!r} of topic {error.topic!r}{owner} is already on line "
-                               f"{self.numbers[error.first]} (trec_eval: duplicate docs)", path=self.path,
-                               line=int(self.numbers[error.again]), text=self.text(error.again))
+        return TrecDuplicateError(f"document {error.document!r} of topic {error.topic!r}{owner} is already on "
+                                  f"line {self.numbers[error.first]} (trec_eval: duplicate docs)", path=self.path,
+                                  line=int(self.numbers[error.again]), text=self.text(error.again))
 
     def text(self, row: int) -> str:
         """Data line ``row`` as it is in the file (for messages)."""
@@ -134,9 +134,9 @@ def _prepared(raw, codec: str, path) -> tuple[object, str, list[str]]:
             raise TrecEncodingError(f"not valid {codec} at byte {error.start} (give encoding=...)", path=path,
                                     line=shown_line) from None
         return text.encode("utf-8", errors="surrogatepass"), "utf-8", notes
-    if raw[:3] == codecs.BOM_UTF8 and codec == "utf-8":
-        notes.append("starts with a UTF-8 byte-order mark, which trec_eval reads as part of the first topic "
-                     "id, and so does this reader (encoding='utf-8-sig' drops it)")
+    note = bom_note(raw, codec)
+    if note:
+        notes.append(note + (" (encoding='utf-8-sig' drops it)" if codec == "utf-8" else ""))
     if not _is_ascii(raw):
         try:
             bytes(raw).decode(codec)
@@ -156,7 +156,7 @@ def _first_appearance(values: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
     return rank[inverse.ravel()], distinct[order].tolist()
 
 
-def _scanned(raw, kind: str, wanted: tuple[str, ...], path, encoding: str) -> tuple[dict, np.ndarray]:
+def _scanned(raw, kind: str, wanted: tuple[str, ...], path, encoding: str) -> tuple[dict, np.ndarray, str | None]:
     fields = split_fields(raw)
     if not fields.numbers.size:
         raise TrecFormatError("the file holds no data lines", path=path)
@@ -170,7 +170,7 @@ def _scanned(raw, kind: str, wanted: tuple[str, ...], path, encoding: str) -> tu
             columns[name] = _first_appearance(column)
         else:
             columns[name] = column
-    return columns, fields.numbers
+    return columns, fields.numbers, run_on_note(fields, 6 if kind == "run" else None)
 
 
 def _spaces_note(raw) -> str | None:
@@ -215,8 +215,10 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     if columns is not None:
         numbers = np.arange(1, len(columns[value]) + 1)
     else:  # the scanner cuts every field anyway: a run's tags are read
-        columns, numbers = _scanned(raw, kind, (*wanted, "system") if kind == "run" and not systems else wanted,
-                                    name, codec)
+        columns, numbers, run_on = _scanned(raw, kind, (*wanted, "system") if kind == "run" and not systems
+                                            else wanted, name, codec)
+        if run_on:
+            notes.append(run_on)
         tokens = columns[value]
         values, odd = (read_integers if kind == "qrels" else read_floats)(tokens)
         columns[value] = values

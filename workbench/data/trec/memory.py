@@ -21,6 +21,7 @@ from workbench.data.trec.errors import FrameError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.lines import Labels
 from workbench.data.trec.ranked import DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
+from workbench.errors import quoted
 from workbench.metrics.ranking.table import GainTable
 
 _QRELS_FIELDS = ("query_id", "doc_id", "relevance")
@@ -32,10 +33,12 @@ def _number(value, what: str, where: str, finite: bool) -> float:
         raise FrameError(f"{what}: {where} is a boolean, not a number (say which grade True is)")
     try:
         number = float(value)
+    except OverflowError:
+        raise FrameError(f"{what}: {where} is too large for a double: {quoted(value)}") from None
     except (TypeError, ValueError):
-        raise FrameError(f"{what}: {where} is not a number: {value!r}") from None
+        raise FrameError(f"{what}: {where} is not a number: {quoted(value)}") from None
     if math.isnan(number) or (finite and math.isinf(number)):
-        raise FrameError(f"{what}: {where} is {'NaN' if math.isnan(number) else 'infinite'}: {value!r}")
+        raise FrameError(f"{what}: {where} is {'NaN' if math.isnan(number) else 'infinite'}: {quoted(value)}")
     return number
 
 
@@ -71,10 +74,14 @@ class _Columns:
         documents = self.documents if set(map(type, self.documents)) <= {str} else list(map(str, self.documents))
         values = None
         if set(map(type, self.values)) <= _NUMBER_TYPES:
-            values = np.array(self.values, dtype=float)
-            bad = np.isnan(values) | (np.isinf(values) if self.finite else False)
-            if bad.any():
+            try:
+                values = np.array(self.values, dtype=float)
+            except OverflowError:  # an int past a double
                 values = None
+            else:
+                bad = np.isnan(values) | (np.isinf(values) if self.finite else False)
+                if bad.any():
+                    values = None
         if values is None:  # find and name the first value that is not a number
             values = np.array([_number(v, self.what, self.where(i), self.finite) for i, v in enumerate(self.values)])
         return Labels(np.array(self.topics, dtype=np.int64), tuple(self.codes)), documents, values

@@ -6,8 +6,11 @@ ASCII ``0-9`` (fullwidth, Arabic-Indic) are no digits at all::
 
     >>> atof(b"1_000"), atof(b"0x10"), atof(b"1e"), atof("١٢".encode()), atof(b"-Infinity")
     (1.0, 16.0, 1.0, 0.0, -inf)
-    >>> atol(b"2.5"), atol(b"1_0"), atol(b"0x10"), atol(b"99999999999999999999")
-    (2, 1, 0, 9223372036854775807)
+    >>> atol(b"2.5"), atol(b"1_0"), atol(b"0x10"), atol(b"99999999999999999999"), atol(b"-" + b"9" * 5000)
+    (2, 1, 0, 9223372036854775807, -9223372036854775808)
+
+Numbers of any length are read: past 19 digits the value is clamped, as glibc clamps it, without Python's
+conversion of the digits (which stops at 4,300 of them).
 
 :func:`read_floats` and :func:`read_integers` read a whole column at once and say which values are not plain
 numbers (``odd``: read here otherwise than Python's ``float``/``int`` would read them, or not at all), so that
@@ -20,8 +23,11 @@ import re
 
 import numpy as np
 
+from workbench.errors import excerpt
+
 _LONG = np.iinfo(np.int64)
-_ATOL = re.compile(rb"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+_LONG_DIGITS = len(str(_LONG.max))  # 19: a longer number (leading zeros aside) is past a C long
+_ATOL = re.compile(rb"[ \t\n\v\f\r]*([+-]?)0*([0-9]+)")
 _HEX = rb"0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
 _DECIMAL = rb"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _SPECIAL = rb"inf(?:inity)?|nan(?:\([0-9A-Za-z_]*\))?"
@@ -40,7 +46,13 @@ def atol(text: bytes) -> int:
     """C's ``atol``: the leading base-10 integer after optional whitespace and sign, clamped to a 64-bit long
     as glibc clamps it; 0 when the text does not start with one."""
     match = _ATOL.match(text)
-    return min(max(int(match.group(1)), int(_LONG.min)), int(_LONG.max)) if match else 0
+    if not match:
+        return 0
+    sign, digits = match.groups()
+    if len(digits) > _LONG_DIGITS:  # past a C long whatever the digits: clamped without converting them
+        return int(_LONG.min) if sign == b"-" else int(_LONG.max)
+    value = -int(digits) if sign == b"-" else int(digits)
+    return min(max(value, int(_LONG.min)), int(_LONG.max))
 
 
 def atof(text: bytes) -> float:
@@ -100,8 +112,17 @@ def read_integers(tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for i in np.flatnonzero(odd).tolist():
         text = tokens[i]
         values[i] = atol(text)
-        odd[i] = _PLAIN_INTEGER.fullmatch(text) is None or int(text) != values[i]
+        odd[i] = _PLAIN_INTEGER.fullmatch(text) is None or _clamped(text)
     return values, odd
+
+
+def _clamped(text: bytes) -> bool:
+    """Whether a plain integer is past a C long (so that :func:`atol` clamps it)."""
+    digits = text.lstrip(b"+-").lstrip(b"0") or b"0"
+    if len(digits) > _LONG_DIGITS:
+        return True
+    value = -int(digits) if text.startswith(b"-") else int(digits)
+    return not _LONG.min <= value <= _LONG.max
 
 
 def reading_note(what: tuple[str, str], reader: str, tokens: np.ndarray, values: np.ndarray, odd: np.ndarray,
@@ -112,7 +133,7 @@ def reading_note(what: tuple[str, str], reader: str, tokens: np.ndarray, values:
     rows = np.flatnonzero(odd)
     if not rows.size:
         return None
-    quoted = "; ".join(f"line {numbers[i]} {tokens[i].decode('utf-8', errors='replace')!r} as {values[i].item()!r}"
+    quoted = "; ".join(f"line {numbers[i]} {excerpt(tokens[i], 40)} as {values[i].item()!r}"
                        for i in rows[:3].tolist())
     phrase = what[0] if rows.size == 1 else what[1]
     return (f"{rows.size} {phrase} and {'is' if rows.size == 1 else 'are'} read as trec_eval reads "

@@ -14,6 +14,8 @@ ignored); any other line is malformed, named by file, line and text::
 
 from __future__ import annotations
 
+import codecs
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,6 +67,52 @@ class Fields:
         a, n = self.first[row], self.counts[row]
         return " ".join(shown(self.buffer[self.starts[i]:self.ends[i]].tobytes()) for i in range(a, a + n))
 
+    def line_ends(self, row: int) -> str:
+        """What a refusal of line ``row`` adds when carriage returns end lines inside it (a file whose lines end
+        with CR alone, as on classic Mac OS: trec_eval ends lines at LF only and reads them as one line), else
+        ``""``."""
+        a, n = self.first[row], self.counts[row]
+        if n < 2 or not (self.buffer[self.starts[a]:self.ends[a + n - 1]] == 13).any():
+            return ""
+        return ("; the line runs on over carriage returns: the file's lines end with CR alone (as on classic Mac "
+                "OS), which trec_eval does not take as line ends (convert them to LF, e.g. tr '\\r' '\\n')")
+
+
+def run_on_note(fields: Fields, used: int | None = None) -> str | None:
+    """What a reader says of the lines it read that run on over carriage returns (a file whose lines end with
+    CR alone): trec_eval reads each as one line, and so do the readers (``used``: the fields a line's reader
+    takes, the rest ignored, as of a run's line past its sixth); None when there is none."""
+    buffer = fields.buffer
+    if re.search(rb"\r(?!\n)", buffer.data) is None:  # the common case, without a pass of numpy masks
+        return None
+    lone = np.flatnonzero((buffer[:-1] == 13) & (buffer[1:] != 10))
+    if buffer[-1:].tobytes() == b"\r":
+        lone = np.append(lone, buffer.size - 1)
+    if not lone.size:
+        return None
+    begin = fields.starts[fields.first]
+    end = fields.ends[fields.first + fields.counts - 1]
+    rows = np.flatnonzero(np.searchsorted(lone, begin) < np.searchsorted(lone, end)).tolist()
+    if not rows:
+        return None
+    shown_rows = ", ".join(str(fields.numbers[row]) for row in rows[:3]) + (", …" if len(rows) > 3 else "")
+    ignored = sum(max(int(fields.counts[row]) - used, 0) for row in rows) if used else 0
+    reading = (f"it reads the first {used} fields of such a line and ignores the other {ignored:,}" if ignored else
+               f"it reads such a line as one ({fields.line(rows[0])!r})")
+    return (f"line {shown_rows} run{'s' if len(rows) == 1 else ''} on over carriage returns: the file's lines end "
+            f"with CR alone (as on classic Mac OS), which trec_eval does not take as line ends; {reading}, and so "
+            "does this reader (convert the line ends to LF, e.g. tr '\\r' '\\n')")
+
+
+def bom_note(raw, codec: str) -> str | None:
+    """What a reader says of a file that starts with a UTF-8 byte-order mark, which trec_eval reads as part of
+    the first field (and so do the readers): the first field as read in ``codec``; None without one."""
+    if raw[:3] != codecs.BOM_UTF8:
+        return None
+    first = re.match(rb"[^ \t\n\v\f\r]*", raw).group()  # type: ignore[union-attr]
+    return (f"starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as part of the first "
+            f"field, and so does this reader: its first topic is {first.decode(codec, errors='backslashreplace')!r}")
+
 
 def _bounds(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where each field starts and ends, and where each newline is."""
@@ -103,5 +151,5 @@ def check_counts(fields: Fields, kind: str, path) -> None:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         rule = "4 fields (qid iter docno rel)" if kind == "qrels" else "6 fields (qid iter docno rank sim run_id)"
-        raise TrecFormatError(f"a {kind} line has {rule}, this one {fields.counts[row]}", path=path,
-                              line=int(fields.numbers[row]), text=fields.line(row))
+        raise TrecFormatError(f"a {kind} line has {rule}, this one {fields.counts[row]}{fields.line_ends(row)}",
+                              path=path, line=int(fields.numbers[row]), text=fields.line(row))

@@ -30,9 +30,9 @@ from os import PathLike
 
 import pandas as pd
 
-from workbench.data.files import write_whole
+from workbench.data.files import file_path, write_whole
 from workbench.data.trec.ranked import RankedRun
-from workbench.errors import OutputError
+from workbench.errors import OutputError, quoted
 from workbench.metrics.ranking.table import ranked_documents
 from workbench.model import Organization, natural_key
 
@@ -63,25 +63,44 @@ def _field(value, what: str, first: bool = False) -> str:
     return text
 
 
+def _number(value, what: str, name: str) -> float:
+    """``value`` as a double, or the error naming ``what`` and its ``name`` (grade, score, rank)."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise TrecWriteError(f"{what} has {name} {quoted(value)}, too large for a double") from None
+    except (TypeError, ValueError):
+        raise TrecWriteError(f"{what} has {name} {quoted(value)}, not a number") from None
+
+
 def _grade(value, what: str) -> str:
-    number = float(value)
+    number = _number(value, what, "grade")
     if not number.is_integer() or abs(number) >= _LONG:
-        raise TrecWriteError(f"{what} has grade {value!r}: trec_eval reads grades as whole numbers (atol), so it "
-                             "would read back otherwise (round the grades first)")
+        raise TrecWriteError(f"{what} has grade {quoted(value)}: trec_eval reads grades as whole numbers (atol), so "
+                             "it would read back otherwise (round the grades first)")
     return str(int(number))
 
 
 def _score(value, what: str) -> str:
-    number = float(value)
+    number = _number(value, what, "score")
     if math.isnan(number):
         raise TrecWriteError(f"{what} has score NaN, which trec_eval cannot rank")
     return repr(number)
 
 
 def _rank(value, what: str) -> str:
-    if isinstance(value, bool) or not float(value).is_integer() or abs(float(value)) >= _LONG:
-        raise TrecWriteError(f"{what} has rank {value!r}, not an integer")
+    if isinstance(value, bool) or not _number(value, what, "rank").is_integer() or abs(float(value)) >= _LONG:
+        raise TrecWriteError(f"{what} has rank {quoted(value)}, not an integer")
     return str(int(value))
+
+
+def _frame_rows(frame: pd.DataFrame, columns: list[str], what: str) -> Iterable[tuple]:
+    """The frame's ``columns``, row by row, or the error naming the columns it lacks."""
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise TrecWriteError(f"{what} frame lacks the column(s) {', '.join(map(repr, missing))}; it needs "
+                             f"{', '.join(columns)} (it has {', '.join(map(repr, map(str, frame.columns)))})")
+    return frame[columns].itertuples(index=False)
 
 
 def write_text(path: str | PathLike, lines: Iterable[str]) -> None:
@@ -112,8 +131,9 @@ def _gold_rows(gold: Organization) -> list[tuple[str, float]]:
 def write_trec_qrels(qrels: pd.DataFrame | Mapping[str, Organization], path: str | PathLike) -> None:
     """Write a qrels frame (``topic, iteration, document, relevance``) or ``{topic: Organization}`` (each
     prioritised document with its grade from ``grade_of()``, in level order; a finite rest as grade 0)."""
+    path = file_path(path)
     if isinstance(qrels, pd.DataFrame):
-        rows = qrels[["topic", "iteration", "document", "relevance"]].itertuples(index=False)
+        rows = _frame_rows(qrels, ["topic", "iteration", "document", "relevance"], "the qrels")
     else:
         rows = [(topic, "0", doc, grade) for topic, gold in qrels.items() for doc, grade in _nonempty(
             _gold_rows(gold), f"topic {topic!r} judges no document")]
@@ -148,8 +168,9 @@ def write_trec_run(run: pd.DataFrame | Mapping[str, Mapping[str, Organization]],
     level (levels − index) so that a tied level keeps one score and reading back with ``ties="levels"`` gives
     the same levels. A read or fused run (:class:`~workbench.data.trec.ranked.RankedRun`) is written with its own
     scores, in its order."""
+    path = file_path(path)
     if isinstance(run, pd.DataFrame):
-        rows = run[["topic", "q0", "document", "rank", "score", "system"]].itertuples(index=False)
+        rows = _frame_rows(run, ["topic", "q0", "document", "rank", "score", "system"], "the run")
     else:
         rows = [row for system, topics in run.items() for topic in topics
                 for row in _nonempty(_ranked_rows(system, topic, topics) if isinstance(topics, RankedRun) else

@@ -2,10 +2,13 @@
 document grade``), as ndeval 4.5 (the TREC Web track's evaluation tool, Clarke et al.) computes them, spelled as
 ir_measures spells them: ``alpha_nDCG@k``, ``ERR_IA@k``, ``NRBP``, ``P_IA@k``, ``StRecall@k``.
 
-A document is relevant to a subtopic when its grade for it reaches ``rel`` (ndeval reads every positive judgement
-as 1); m is the number of subtopics with a relevant document (ndeval's ``actualSubtopics``); every measure is 0
-when m = 0. The gain of the document at rank r is g(r) = Σ_s J(r, s) (1 − α)^{c_s(r)}, c_s(r) the number of
-documents above r relevant to s (Clarke et al., SIGIR 2008):
+A run is ranked as pyndeval ranks it for ndeval: by score, equal scores by document id ascending (the other ranking
+measures follow trec_eval, which puts the greatest id first; ndeval.c itself reads a run file's rank column, or with
+``-traditional`` ranks as trec_eval: :func:`workbench.data.trec.join.ndeval_order`). A document is relevant to a
+subtopic when its grade for it reaches ``rel`` (ndeval reads every positive judgement as 1); m is the number of
+subtopics with a relevant document (ndeval's ``actualSubtopics``); every measure is 0 when m = 0. The gain of the
+document at rank r is g(r) = Σ_s J(r, s) (1 − α)^{c_s(r)}, c_s(r) the number of documents above r relevant to s
+(Clarke et al., SIGIR 2008):
 
 * ``alpha_nDCG@k`` = Σ_{r≤k} g(r) / log2(r + 1) over the same sum for the ideal ranking, built greedily from every
   judged document as ndeval builds it (the best gain next; equal gains: the greatest document id);
