@@ -31,6 +31,7 @@ import warnings
 from contextlib import contextmanager
 
 from workbench._version import __version__
+from workbench.data.campaign import COLUMNS
 from workbench.errors import ParameterError, WorkbenchError, excerpt
 from workbench.escape import latex_escape, markdown_escape
 from workbench.heap import keep_freed_memory
@@ -68,7 +69,6 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ----------------------------------------------------------------------------------------------- printing
-COLUMNS = ["system", "topic", "measure", "value"]
 
 
 def _wide(table: Table) -> Table:
@@ -192,12 +192,12 @@ def cmd_eval(args) -> int:
     from workbench.data.campaign import summaries
 
     scores = _results(args)
-    results, table = Table(COLUMNS, scores.rows), Table(COLUMNS, summaries(scores.rows))
+    results, table = Table(list(COLUMNS), scores.rows), Table(list(COLUMNS), summaries(scores.rows))
     if args.format == "json":
         emit(eval_json(results, table, args.per_topic, scores.attrs))
         return 0
     if args.per_topic:
-        table = Table(COLUMNS, results.rows + table.rows)
+        table = Table(list(COLUMNS), results.rows + table.rows)
     emit(render(table, args.format))
     return 0
 

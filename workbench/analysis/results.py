@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.data.campaign import COLUMNS
 from workbench.errors import CampaignError, ParameterError, WorkbenchWarning, quoted
 
-COLUMNS = ("system", "topic", "measure", "value")
 LARGEST = 1e150
 """The largest score magnitude the analyses take: squares and sums of squares of larger ones overflow."""
 MISSING_RESULT_POLICIES = ("error", "intersection")

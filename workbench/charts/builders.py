@@ -30,6 +30,7 @@ import altair as alt
 import pandas as pd
 
 from workbench.charts.palettes import SYSTEMS
+from workbench.data.campaign import COLUMNS
 from workbench.errors import InputError
 from workbench.model import natural_key
 
@@ -116,7 +117,7 @@ def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int =
     """Each system's mean score over topics, grouped by measure, with ±1 standard error bars (the mean and
     its error are aggregated by vega-lite when drawn) where a system has two topics or more (one topic has no
     error to draw: an empty layer would be an unnamed graphic for a screen reader)."""
-    data = _numeric(require_columns(results, ["system", "topic", "measure", "value"], "means_chart"), "value",
+    data = _numeric(require_columns(results, list(COLUMNS), "means_chart"), "value",
                     "means_chart")
     measures, systems = _order(data["measure"]), _order(data["system"])
     base = alt.Chart(data).encode(
@@ -192,7 +193,7 @@ def per_topic_chart(results: pd.DataFrame, systems: Sequence[str], measures: Seq
                     title: str | None = None, width: int = 480) -> alt.Chart:
     """Two measures (e.g. Purity and Inverse Purity) of two systems on every test case (Amigó et al., JAIR 2011, Figs.
     8–9): topics along x, one colour per system, one mark shape per measure."""
-    data = require_columns(results, ["system", "topic", "measure", "value"], "per_topic_chart")
+    data = require_columns(results, list(COLUMNS), "per_topic_chart")
     data = _numeric(data, "value", "per_topic_chart")
     for kind, wanted in (("system", systems), ("measure", measures)):
         present = data[kind]
@@ -260,7 +261,7 @@ def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None 
                     width: int = 260) -> alt.Chart:
     """One measure against another over (system, topic) pairs, one dot per system output for one test
     case (Amigó et al., filtering metrics comparison, Fig. 1)."""
-    data = require_columns(results, ["system", "topic", "measure", "value"], "measure_scatter")
+    data = require_columns(results, list(COLUMNS), "measure_scatter")
     data = _numeric(data, "value", "measure_scatter")
     present = _order(data["measure"])
     for name in (x, y):

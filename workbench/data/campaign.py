@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 MISSING_TOPIC_POLICIES = ("zero", "skip", "error")
 """What scoring does with a gold topic a run lacks (``missing_topics=``): score it as an empty run, skip it, or stop."""
 EXTRA_POLICIES = ("error", "ignore")
-COLUMNS = ["system", "topic", "measure", "value"]
+COLUMNS = ("system", "topic", "measure", "value")
+"""The columns of a tidy result table, the one place they are written (the command line, the analyses, the charts
+and the widgets read them here)."""
 
 
 class MissingTopicsWarning(WorkbenchWarning):
@@ -363,7 +365,7 @@ def means(results: pd.DataFrame, wide: bool = False) -> pd.DataFrame:
     missing = set(COLUMNS) - set(results.columns)
     if missing:
         raise CampaignError(f"results lack column(s) {sorted(missing)}; expected {', '.join(COLUMNS)}")
-    grouped = Scores(summaries(results[COLUMNS].itertuples(index=False)), {}).frame()
+    grouped = Scores(summaries(results[list(COLUMNS)].itertuples(index=False)), {}).frame()
     if wide:
         table = grouped.pivot(index="system", columns="measure", values="value")
         table = table.loc[list(dict.fromkeys(grouped["system"])), list(dict.fromkeys(grouped["measure"]))]

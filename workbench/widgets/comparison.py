@@ -32,6 +32,7 @@ from workbench.charts import (
     uir_heatmap,
 )
 from workbench.charts.builders import require_columns
+from workbench.data.campaign import COLUMNS
 
 _EMBED = {"actions": False}  # no export menu (its button has no accessible name); ``save_chart`` writes figures
 MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS, TUKEY, AGREEMENT = (
@@ -56,7 +57,7 @@ class Comparison(W.VBox):
                  strictness: pd.DataFrame | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         enable_offline()
-        self.results = require_columns(results, ["system", "topic", "measure", "value"], "Comparison")
+        self.results = require_columns(results, list(COLUMNS), "Comparison")
         self.f_alpha, self.strictness = f_alpha, strictness
         systems = list(dict.fromkeys(self.results["system"].astype(str)))
         measures = list(dict.fromkeys(self.results["measure"].astype(str)))
