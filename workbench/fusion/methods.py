@@ -70,7 +70,8 @@ def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, 
     ``method`` is one of :data:`METHODS`; ``weights`` one number per run (a list in the runs' order, or
     ``{system: weight}``) for the weighted methods (default: 1 each); ``norm`` one of
     :data:`~workbench.fusion.norms.NORMS` or None for the score-based methods (``"auto"``: min-max, as ranx),
-    refused for the rank-based ones, which read ranks; ``topics`` as :func:`~workbench.fusion.entries.lay_out`;
+    refused for the rank-based ones, which read ranks (but ``min-max-inverted``, which ranks each run lowest
+    score first, as ranx does); ``topics`` as :func:`~workbench.fusion.entries.lay_out`;
     ``params`` the method's own (``k`` of rrf, ``phi`` of rbc, ``gamma`` of gmnz, ``sigma`` of logn_isr).
     """
     spec = _method(method, params)
@@ -105,8 +106,11 @@ def _method(method: str, params: Mapping) -> Method:
 
 def _norm(spec: Method, method: str, norm: str | None) -> str | None:
     if spec.kind == "rank":
+        if norm == "min-max-inverted":  # the one normalisation that changes the ranks: lowest score first
+            return norm
         if norm not in ("auto", None):
-            raise FusionError(f"{method} fuses ranks, which no normalisation changes: leave norm out (or None)")
+            raise FusionError(f"{method} fuses ranks, which no normalisation but min-max-inverted changes: leave "
+                              "norm out (or None)")
         return None
     return "min-max" if norm == "auto" else norm
 
