@@ -68,8 +68,9 @@ def _assert_same(mine: RankedRun, theirs, rel=1e-9):
         assert values == sorted(values, reverse=True)  # ranked by the fused score
 
 
+MAJORITY = ("condorcet", "w_condorcet")  # equal to ranx where its comparison orders strictly: test_fusion_condorcet
 SCORE_METHODS = [m for m, spec in METHODS.items() if spec.kind == "score"]
-RANK_METHODS = [m for m, spec in METHODS.items() if spec.kind == "rank"]
+RANK_METHODS = [m for m, spec in METHODS.items() if spec.kind == "rank" and m not in MAJORITY]
 PARAMS = {"gmnz": {"gamma": 0.7}, "rrf": {"k": 20}, "rbc": {"phi": 0.6}, "logn_isr": {"sigma": 0.05}}
 RANX_PARAMS = {"gmnz": {"gamma": 0.7}, "rrf": {"k": 20}, "rbc": {"phi": 0.6}, "logn_isr": {"sigma": 0.05}}
 
@@ -96,7 +97,7 @@ def test_rank_methods_equal_ranx(runs, data):
     _assert_same(mine, ranx.fuse(_ranx_runs(runs), norm=None, method=method, params=params))
 
 
-@pytest.mark.parametrize("method", list(METHODS))
+@pytest.mark.parametrize("method", [m for m in METHODS if m not in MAJORITY])
 @pytest.mark.slow
 def test_every_method_equals_ranx_on_one_fixed_campaign(method):
     """The fast check of every method (the hypothesis tests above draw many more runs)."""

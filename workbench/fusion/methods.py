@@ -4,11 +4,13 @@ run is (trec_eval's order).
 
 Score-based (after ``norm``, min-max by default), over the runs that retrieve the document (n of them):
 ``sum`` CombSUM Σs; ``max``/``min``/``med`` CombMAX/MIN/MED; ``anz`` CombANZ Σs / n; ``mnz`` CombMNZ Σs · n
-(Fox & Shaw, TREC-2 1993); ``gmnz`` Σs · n^γ (Joho et al.); ``wsum`` Σ w·s; ``wmnz`` Σs · Σw (Wu & Crestani).
+(Fox & Shaw, TREC-2 1993); ``gmnz`` Σs · n^γ (Joho et al.); ``wsum`` Σ w·s; ``wmnz`` Σs · Σw (Wu & Crestani);
+``mixed`` Σ w·s · √n (Wu & Crestani, CIKM 2002).
 Rank-based (r the 1-based rank): ``rrf`` Σ 1 / (k + r) (Cormack et al., SIGIR 2009; k = 60); ``isr`` Σ 1/r² · n,
 ``log_isr`` Σ 1/r² · ln n, ``logn_isr`` Σ 1/r² · ln(n + σ) (Mourão et al. 2015); ``rbc`` Σ (1 − φ) φ^(r−1)
 (Bailey et al., SIGIR 2017); ``bordafuse`` Σ (c − r + 1), a candidate a run lacks taking (c − m + 1) / 2 of it
-(c candidates, m retrieved; Aslam & Montague, SIGIR 2001); ``w_bordafuse`` the same weighted.
+(c candidates, m retrieved; Aslam & Montague, SIGIR 2001); ``w_bordafuse`` the same weighted; ``condorcet`` and
+``w_condorcet`` the pairwise majority of the runs (:mod:`~workbench.fusion.condorcet`).
 
     >>> runs = {"a": {"q": {"d1": 2.0, "d2": 1.0}}, "b": {"q": {"d2": 5.0, "d3": 1.0}}}
     >>> fused = fuse(runs, method="rrf")
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from workbench.data.trec.ranked import RankedRun
+from workbench.fusion.condorcet import copeland_scores
 from workbench.fusion.entries import Entries, FusionError, FusionWeightsError, fused_run, groups, lay_out
 from workbench.fusion.norms import normalized
 
@@ -56,6 +59,9 @@ METHODS: dict[str, Method] = {
     "rbc": Method("rank", {"phi": 0.8}, source="Bailey et al., SIGIR 2017"),
     "bordafuse": Method("rank", source="Aslam & Montague, SIGIR 2001"),
     "w_bordafuse": Method("rank", weighted=True, source="weighted BordaFuse"),
+    "mixed": Method("score", weighted=True, source="Mixed, Wu & Crestani, CIKM 2002"),
+    "condorcet": Method("rank", source="Condorcet-fuse, Montague & Aslam, CIKM 2002"),
+    "w_condorcet": Method("rank", weighted=True, source="weighted Condorcet-fuse, Montague & Aslam, CIKM 2002"),
 }
 """The fusion methods by name (ranx's names)."""
 
@@ -121,7 +127,8 @@ def _weights(spec: Method, method: str, weights, names: tuple[str, ...]) -> np.n
     if weights is None:
         return np.ones(len(names))
     if not spec.weighted:
-        raise FusionWeightsError(f"{method} takes no weights: use wsum, wmnz or w_bordafuse to weigh the runs")
+        weighted = ", ".join(name for name, m in METHODS.items() if m.weighted)
+        raise FusionWeightsError(f"{method} takes no weights: use one of {weighted} to weigh the runs")
     if isinstance(weights, Mapping):
         given = {str(k): v for k, v in weights.items()}
         if set(given) != set(names):
@@ -147,7 +154,9 @@ def combine(entries: Entries, values: np.ndarray, order: np.ndarray, starts: np.
     count = np.diff(np.concatenate((starts, [order.size]))).astype(float)
     if order.size == 0:
         return np.zeros(0)
-    if method in ("wsum", "w_bordafuse"):
+    if method in ("condorcet", "w_condorcet"):
+        return copeland_scores(entries, order, starts, weight)
+    if method in ("wsum", "w_bordafuse", "mixed"):
         v = v * weight[runs]
     if method == "max":
         return np.maximum.reduceat(v, starts)
@@ -173,6 +182,8 @@ def combine(entries: Entries, values: np.ndarray, order: np.ndarray, starts: np.
         return total * np.log(count + params["sigma"])
     if method == "wmnz":
         return total * np.add.reduceat(weight[runs], starts)
+    if method == "mixed":
+        return total * np.sqrt(count)
     return total  # sum, wsum, rrf, rbc
 
 
