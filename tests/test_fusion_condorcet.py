@@ -12,14 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.test_fusion import _as_dict, _assert_same, _ranx_runs, random_runs
+from tests.fusion_oracle import as_dict, assert_same_as_ranx
+from workbench.data.campaign import Campaign
 from workbench.fusion import FusionWeightsError, fuse, optimize_fusion
 
 ranx = pytest.importorskip("ranx")
 
 
 def _positions(run: dict[str, float]) -> dict[str, int]:
-    return {doc: i for i, doc in enumerate(sorted(run, key=lambda d: -run[d]))}
+    """Each document's rank in trec_eval's order (score descending, then document id descending)."""
+    return {doc: i for i, doc in enumerate(sorted(run, key=lambda d: (run[d], d), reverse=True))}
 
 
 def _ranx_orders_strictly(runs: dict, weights: list[float]) -> bool:
@@ -93,20 +95,28 @@ def test_equal_to_ranx_where_its_comparison_orders_strictly(weighted):
         compared += 1
         method = "w_condorcet" if weighted else "condorcet"
         mine = fuse(runs, method, weights=weights)
-        theirs = ranx.fuse(_ranx_runs(runs), norm=None, method=method,
+        theirs = ranx.fuse([ranx.Run(r, name=n) for n, r in runs.items()], norm=None, method=method,
                            params={"weights": weights} if weighted else {})
-        _assert_same(mine, theirs, rel=0)
+        assert_same_as_ranx(mine, theirs, rel=0)
     assert compared >= 100, compared  # the filter keeps most of these near-consensus campaigns
 
 
+def _any_campaign(seed: int) -> dict:
+    """2–5 runs of two topics over random subsets of 8 documents, scores from a few values (ties in a run too)."""
+    rng = np.random.default_rng(seed)
+    return {f"r{r}": {f"q{t}": {f"d{d}": float(rng.integers(0, 4)) for d in rng.choice(8, int(rng.integers(1, 9)),
+                                                                                  replace=False)}
+                      for t in range(2)} for r in range(int(rng.integers(2, 6)))}
+
+
 @settings(max_examples=40, deadline=None)
-@given(runs=random_runs(max_runs=5, max_docs=8), data=st.data())
+@given(runs=st.integers(0, 2**32 - 1).map(_any_campaign), data=st.data())
 def test_copeland_scores_pair_by_pair_on_any_campaign(runs, data):
     weighted = data.draw(st.booleans())
     weights = [data.draw(st.sampled_from([0.1, 0.2, 0.3, 0.5, 1.0])) for _ in runs] if weighted else None
     mine = fuse(runs, "w_condorcet" if weighted else "condorcet", weights=weights)
     expected = _copeland_by_hand(runs, weights or [1.0] * len(runs))
-    assert _as_dict(mine) == {t: pytest.approx(s, abs=0) for t, s in expected.items()}
+    assert as_dict(mine) == {t: pytest.approx(s, abs=0) for t, s in expected.items()}
 
 
 def test_the_paradox_ties_its_cycle():
@@ -132,20 +142,21 @@ def test_blocks_of_candidates_give_the_same_scores(monkeypatch):
     rng = np.random.default_rng(5)
     runs = {f"r{r}": {"q": {f"d{d:02d}": float(rng.random()) for d in rng.choice(40, 30, replace=False)}}
             for r in range(4)}
-    whole = _as_dict(fuse(runs, "condorcet"))
+    whole = as_dict(fuse(runs, "condorcet"))
     monkeypatch.setattr("workbench.fusion.condorcet._BLOCK", 1)
-    assert _as_dict(fuse(runs, "condorcet")) == whole
+    assert as_dict(fuse(runs, "condorcet")) == whole
 
 
 def test_a_run_without_the_topic_abstains():
     runs = {"r1": {"q": {"a": 2.0, "b": 1.0}, "p": {"a": 1.0}}, "r2": {"q": {"b": 2.0, "a": 1.0}}}
-    assert _as_dict(fuse(runs, "condorcet", topics="union")) == {"q": {"b": 1.5, "a": 1.5}, "p": {"a": 1.0}}
+    assert as_dict(fuse(runs, "condorcet", topics="union")) == {"q": {"b": 1.5, "a": 1.5}, "p": {"a": 1.0}}
 
 
 def test_weights_are_named_and_cross_validated():
     with pytest.raises(FusionWeightsError, match="condorcet takes no weights: use one of .*w_condorcet"):
         fuse({"a": {"q": {"d": 1.0}}, "b": {"q": {"d": 2.0}}}, "condorcet", weights=[1, 2])
-    from tests.test_fusion import _campaign
-
-    search = optimize_fusion(_campaign(), "w_condorcet", "AP", folds=2, step=0.5)
+    rng = np.random.default_rng(3)
+    qrels = {f"q{t}": {f"d{d}": int(rng.random() < 0.3) for d in range(10)} for t in range(6)}
+    runs = {f"r{r}": {t: {f"d{d}": float(rng.random()) for d in range(10)} for t in qrels} for r in range(3)}
+    search = optimize_fusion(Campaign.from_dicts(qrels, runs), "w_condorcet", "AP", folds=2, step=0.5)
     assert all(sum(row) == pytest.approx(1.0) for row in search.folds["weights"])

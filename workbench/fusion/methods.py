@@ -29,6 +29,7 @@ from workbench.data.trec.ranked import RankedRun
 from workbench.fusion.condorcet import copeland_scores
 from workbench.fusion.entries import Entries, FusionError, FusionWeightsError, fused_run, groups, lay_out
 from workbench.fusion.norms import normalized
+from workbench.fusion.supervised import SUPERVISED
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,9 @@ def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, 
 
 
 def _method(method: str, params: Mapping) -> Method:
+    if method in SUPERVISED:
+        raise FusionError(f"{method} learns from judged topics: train_fusion(campaign, {method!r}).fuse(runs) "
+                          "fuses with what it learnt, optimize_fusion cross-validates it")
     if method not in METHODS:
         raise FusionError(f"unknown fusion method {method!r}; known: {', '.join(METHODS)}")
     spec = METHODS[method]
