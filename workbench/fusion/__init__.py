@@ -7,6 +7,8 @@ run has (:class:`~workbench.data.trec.ranked.RankedRun`), so that it can be writ
   BordaFuse, Condorcet: :mod:`~workbench.fusion.condorcet`);
 * :mod:`~workbench.fusion.supervised`: :func:`train_fusion` (:data:`SUPERVISED`: BayesFuse, ProbFuse, SegFuse,
   SlideFuse, PosFuse, MAPFuse), learnt from judged topics;
+* :mod:`~workbench.fusion.vector_space`: :func:`vector_space_fusion`, trectools' distance to the first run's top
+  document;
 * :mod:`~workbench.fusion.optimize`: :func:`optimize_fusion`, weights, parameters and supervised models chosen by
   cross-validation.
 
@@ -23,6 +25,7 @@ _MODULES = {
     "workbench.fusion.norms": ("NORMS", "normalize"),
     "workbench.fusion.optimize": ("FoldError", "FusionSearch", "optimize_fusion"),
     "workbench.fusion.supervised": ("SUPERVISED", "FusionModelError", "TrainedFusion", "train_fusion"),
+    "workbench.fusion.vector_space": ("vector_space_fusion",),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = sorted(_EXPORTS)
