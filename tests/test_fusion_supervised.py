@@ -17,6 +17,7 @@ from workbench.fusion import (
     SUPERVISED,
     FusionError,
     FusionModelError,
+    FusionWeightsError,
     fuse,
     optimize_fusion,
     train_fusion,
@@ -189,6 +190,12 @@ def test_misuses_are_named(call, message):
     campaign, _ = _small()
     with pytest.raises(FusionError, match=message):
         call(campaign)
+
+
+def test_a_grid_with_weights_is_refused_for_a_supervised_method():
+    campaign, _ = _small()
+    with pytest.raises(FusionWeightsError, match="posfuse takes no weights"):
+        optimize_fusion(campaign, "posfuse", "AP", folds=2, grid=[{"weights": [0.5, 0.5]}])
 
 
 def test_a_model_fuses_only_the_runs_it_learnt_from():

@@ -80,3 +80,14 @@ def test_a_topic_the_first_run_does_not_answer_is_named():
     with pytest.raises(FusionTopicsError, match="system 'a' retrieves nothing for topic 'p'"):
         vector_space_fusion(runs, topics="union")
     assert set(vector_space_fusion(runs, topics="intersection")) == {"q"}
+
+
+@pytest.mark.parametrize("power", [1000, -1000, 0])
+def test_huge_and_tiny_scores_give_the_distances_they_have(power):
+    """Every score times 2**power: each distance times 2**power exactly (the squares of 1e300 would overflow and
+    those of 1e-300 vanish); the fused scores then follow 1 / (d + 0.1)."""
+    base = {"a": {"q": {"x": 3.0, "y": 1.0, "w": 0.5}}, "b": {"q": {"x": 2.0, "z": 2.0, "w": 1.0}}}
+    scaled = {n: {t: {d: s * 2.0 ** power for d, s in v.items()} for t, v in r.items()} for n, r in base.items()}
+    distance = {d: 1 / s - 0.1 for d, s in as_dict(vector_space_fusion(base))["q"].items()}
+    expected = {d: 1 / (v * 2.0 ** power + 0.1) for d, v in distance.items()}
+    assert as_dict(vector_space_fusion(scaled))["q"] == pytest.approx(expected, rel=1e-12)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from workbench.data.trec.ranked import RankedRun, rank_runs
-from workbench.fusion.entries import FusionError
+from workbench.fusion.entries import FusionError, FusionWeightsError
 from workbench.fusion.methods import METHODS, fuse
 from workbench.fusion.supervised import SUPERVISED, train_fusion
 from workbench.ids import DocumentIds
@@ -97,6 +97,9 @@ def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | 
     def fused(candidate, training: list[str]) -> RankedRun:
         params = {k: v for k, v in candidate.items() if k != "weights"}
         if method in SUPERVISED:
+            if "weights" in candidate:
+                raise FusionWeightsError(f"{method} takes no weights: its candidates name {', '.join(params) or 'none'}"
+                                         " of its parameters")
             return train_fusion(campaign, method, topics=training, norm=norm, **params).fuse(runs, topics="union")
         return fuse(runs, method, weights=candidate.get("weights"), norm=norm, topics="union", **params)
 

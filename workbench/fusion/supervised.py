@@ -47,7 +47,7 @@ import numpy as np
 
 from workbench.data.trec.ranked import RankedRun
 from workbench.fusion.entries import Entries, FusionError, as_runs, fused_run, groups, lay_out
-from workbench.fusion.norms import NORMS, normalized
+from workbench.fusion.norms import normalized
 from workbench.metrics.ranking.kernels import average_precision
 from workbench.metrics.ranking.table import GainTable, judgements_of
 
@@ -131,8 +131,6 @@ def train_fusion(campaign: Campaign, method: str, *, topics: Sequence[str] | Non
         raise FusionError(f"{method} learns from each run's own ranking; borda adds every candidate to every run: "
                           "use another norm")
     norm = "min-max" if norm == "auto" else norm
-    if norm is not None and norm not in NORMS:
-        raise FusionError(f"norm must be one of {', '.join(NORMS)} or None, got {norm!r}")
     training = _training_topics(campaign, topics)
     entries, _ = normalized(lay_out(dict(campaign.runs), topics="union"), norm)
     tables = _training_tables(campaign, entries, training)

@@ -9,7 +9,9 @@ fail); here any number of runs, one coordinate each, ``norm`` normalising each f
 first of its ranking (trec_eval's order); trectools takes the highest score of the first run among all the topic's
 documents, those it lacks counted 0, which is the same document unless that highest score is tied or not positive.
 A topic the first run does not answer has no such document: :class:`~workbench.fusion.entries.FusionTopicsError`
-names it. trectools also cuts the fused ranking at ``max_docs`` (1000); here it is whole.
+names it. trectools also cuts the fused ranking at ``max_docs`` (1000); here it is whole. Distances are computed
+with each topic's coordinates scaled by a power of two, so that scores of 1e300 or 1e-300 give the distances
+they have (their squares would overflow or vanish).
 
     >>> runs = {"a": {"q": {"x": 3.0, "y": 1.0}}, "b": {"q": {"x": 2.0, "z": 2.0}}}
     >>> fused = vector_space_fusion(runs)
@@ -41,11 +43,23 @@ def vector_space_fusion(runs, norm: str | None = None, *, topics: str = "same") 
     top = np.flatnonzero((entries.run == 0) & (entries.rank == 0))
     pivot = np.full(len(entries.topics), -1, dtype=np.int64)
     pivot[entries.topic[top]] = group_of[top]
-    lacking = np.flatnonzero(pivot[np.unique(group_topic)] < 0)
+    fused_topics = np.unique(group_topic)
+    lacking = fused_topics[pivot[fused_topics] < 0]
     if lacking.size:
-        topic = entries.topics[int(np.unique(group_topic)[lacking[0]])]
+        topic = entries.topics[int(lacking[0])]
         raise FusionTopicsError(f"vector_space_fusion ranks by the distance to the first run's top document: system "
                                 f"{entries.names[0]!r} retrieves nothing for topic {topic!r}; put a run that answers "
                                 "every topic first")
-    distance = np.sqrt(((points - points[pivot[group_topic]]) ** 2).sum(axis=1))
-    return fused_run(entries, order, starts, 1.0 / (distance + 0.1))
+    return fused_run(entries, order, starts, 1.0 / (_distances(points, pivot[group_topic], group_topic) + 0.1))
+
+
+def _distances(points: np.ndarray, pivot: np.ndarray, topic: np.ndarray) -> np.ndarray:
+    """The Euclidean distance of each point to its pivot (a point's index), each topic's coordinates divided first by
+    the power of two that brings its largest magnitude into [0.5, 1) (exactly, but for coordinates 2^1022 times
+    smaller than it), so that no difference or square overflows or underflows where the distance does not."""
+    largest = np.zeros(int(topic.max(initial=-1)) + 1)
+    np.maximum.at(largest, topic, np.abs(points).max(axis=1, initial=0.0))
+    _, exponent = np.frexp(largest)
+    scaled = np.ldexp(points, -exponent[topic][:, None])
+    with np.errstate(over="ignore"):  # a distance beyond a double's range: 1 / (d + 0.1) is 0 to the last bit
+        return np.ldexp(np.sqrt(((scaled - scaled[pivot]) ** 2).sum(axis=1)), exponent[topic])
