@@ -163,7 +163,7 @@ def test_significance_table_and_report():
 
 def test_significance_bad_input():
     with pytest.raises(ParameterError, match="test must be one of"):
-        significance(campaign(), ["AP"], test="sign")
+        significance(campaign(), ["AP"], test="mcnemar")
     with pytest.raises(ParameterError, match="alpha"):
         significance(campaign(), ["AP"], alpha=5)
     one = tidy({"A": [0.3], "B": [0.2]})

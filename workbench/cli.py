@@ -235,6 +235,29 @@ def _tukey_tables(results, measures, alpha):
         "; ".join(notes)
 
 
+def _friedman_tables(results, measures, alpha, posthoc, correction):
+    """Friedman's test of every measure with ``posthoc`` over every pair as one table, and its report line with
+    the test and the homogeneous groups."""
+    import pandas as pd
+
+    from workbench.analysis import POSTHOCS, friedman
+
+    frames, notes = [], []
+    for measure in measures:
+        frame = friedman(results, measure, posthoc=posthoc, correction=correction, alpha=alpha,
+                         missing="intersection")
+        frames.append(frame.assign(measure=measure))
+        test = frame.attrs["friedman"]
+        groups = " ".join("{" + ", ".join(map(str, g)) + "}" for g in frame.attrs["groups"])
+        notes.append(f"{measure}: chi2 = {test['statistic']:.4g}, p = {test['pvalue']:.3g}, groups {groups}")
+    table = pd.concat(frames, ignore_index=True)
+    shown = ["measure", "a", "b", "rank_difference", "statistic", "pvalue", "low", "high", "significant"]
+    how = f"{POSTHOCS[posthoc]}'s post-hoc" + (f", {correction} correction over the pairs" if posthoc == "conover"
+                                                else "")
+    return table[shown], (f"Friedman's test and {how} (alpha = {alpha:g}); homogeneous groups (best first) "
+                          + "; ".join(notes))
+
+
 def cmd_compare(args) -> int:
     from workbench.analysis import compare_report, significance, uir_matrix
     from workbench.data.campaign import means
@@ -250,6 +273,8 @@ def cmd_compare(args) -> int:
     matrix = uir_matrix(results, measures, missing="intersection")
     if args.test == "tukey":
         pairs, title = _tukey_tables(results, measures, args.alpha)
+    elif args.test in ("nemenyi", "conover"):
+        pairs, title = _friedman_tables(results, measures, args.alpha, args.test, args.correction)
     else:
         tests = significance(results, measures, test=args.test, correction=args.correction, alpha=args.alpha,
                              missing="intersection")
@@ -258,8 +283,8 @@ def cmd_compare(args) -> int:
         pairs, title = tests[shown], tests.attrs.get("report", "significance")
     if args.format in JSON_FORMATS:
         uir = matrix.stack().rename("uir").rename_axis(["system_a", "system_b"]).reset_index()
-        tables = {"means": table_of(means(results)), "uir": table_of(uir),
-                  ("tukey" if args.test == "tukey" else "significance"): table_of(pairs)}
+        pairs_name = {"tukey": "tukey", "nemenyi": "friedman", "conover": "friedman"}.get(args.test, "significance")
+        tables = {"means": table_of(means(results)), "uir": table_of(uir), pairs_name: table_of(pairs)}
         if args.wtl:
             frame = report.to_frame()
             frame = frame[~frame["baseline"]][["system", "measure", "wins", "ties", "losses"]].astype(object)
@@ -388,9 +413,10 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "eval":
             cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")
         else:
-            cmd.add_argument("--test", default="t", help="t, wilcoxon, randomization or bootstrap (default t) against "
-                             "the baseline, corrected by --correction; or tukey: Tukey's HSD over every pair, with "
-                             "the homogeneous groups")
+            cmd.add_argument("--test", default="t", help="t, wilcoxon, randomization, bootstrap or sign (default t) "
+                             "against the baseline, corrected by --correction; tukey: Tukey's HSD over every pair, "
+                             "with the homogeneous groups; nemenyi or conover: Friedman's test and that post-hoc "
+                             "over every pair (conover's corrected by --correction), with the groups")
             cmd.add_argument("--wtl", action="store_true",
                              help="a W/T/L column per measure: topics won, tied and lost against the baseline")
             cmd.add_argument("--group-by", metavar="REGEX",

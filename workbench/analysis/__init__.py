@@ -1,8 +1,8 @@
-"""Meta-evaluation over many topics and systems: unanimous improvement and UIR, significance tests, Tukey's HSD
-and win/tie/loss counts, the agreement of two rankings of the systems (τ, τ_ap), seeds and folds aggregated,
-strictness and robustness, the formal-constraint checker, and precision–recall curves. Inputs are tidy results
-(``system, topic, measure, value``); outputs are tidy DataFrames. Each name is imported on first use
-(:mod:`workbench.lazy`)."""
+"""Meta-evaluation over many topics and systems: unanimous improvement and UIR, significance tests (the sign test
+among them), Tukey's HSD, Friedman's test with Nemenyi's and Conover's post-hoc, win/tie/loss counts, the agreement
+of two rankings of the systems (τ, τ_ap), seeds and folds aggregated, strictness and robustness, the
+formal-constraint checker, and precision–recall curves. Inputs are tidy results (``system, topic, measure,
+value``); outputs are tidy DataFrames. Each name is imported on first use (:mod:`workbench.lazy`)."""
 
 from workbench.lazy import lazy_exports
 
@@ -16,6 +16,8 @@ _MODULES = {
     "workbench.analysis.report": ("ComparisonReport", "compare_report"),
     "workbench.analysis.results": ("ResultsError", "ResultsWarning", "ScoreCube", "score_cube"),
     "workbench.analysis.paired_tests": ("adjust", "significance"),
+    "workbench.analysis.rank_tests": ("POSTHOCS", "friedman"),
+    "workbench.analysis.signs": ("sign_test",),
     "workbench.analysis.strictness": ("rank_gap_strictness", "robustness", "top_n_strictness"),
     "workbench.analysis.tukey": ("homogeneous_groups", "tukey_hsd"),
     "workbench.analysis.unanimous": ("f_alpha", "f_alpha_curves", "parametric_uir", "reference_systems", "uir",

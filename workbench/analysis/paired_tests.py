@@ -12,6 +12,8 @@ Tests (all two-sided, on the per-topic differences d = score(a) − score(b)):
   2^n ≤ ``n_resamples`` (exact), else ``n_resamples`` random ones, p = (hits + 1)/(n_resamples + 1).
 - ``"bootstrap"``: Sakai's paired bootstrap test (SIGIR 2006): the studentised mean of d is compared with
   ``n_resamples`` resamples of d − mean(d), p = share of |t*| ≥ |t|.
+- ``"sign"``: the sign test (:mod:`~workbench.analysis.signs`): the k positive among the n non-zero
+  differences against Binomial(n, ½), as ``scipy.stats.binomtest``; statistic k.
 
 Corrections over the family of pairs of each measure: ``"holm"`` (step-down), ``"bonferroni"``, ``"none"``.
 Degenerate inputs have defined results: all differences 0 gives statistic 0 and p = 1; a constant non-zero
@@ -35,6 +37,7 @@ import pandas as pd
 from scipy import stats
 
 from workbench.analysis.results import finite, score_cube
+from workbench.analysis.signs import sign_test
 from workbench.errors import ParameterError
 from workbench.metrics.registry import direction
 from workbench.scalars import plain_number
@@ -44,6 +47,7 @@ TESTS = {
     "wilcoxon": "Wilcoxon signed-rank test (two-sided)",
     "randomization": "Fisher randomization test on the mean difference (two-sided)",
     "bootstrap": "paired bootstrap test on the studentised mean difference (two-sided, Sakai 2006)",
+    "sign": "sign test (two-sided, zero differences dropped)",
 }
 CORRECTIONS = ("holm", "bonferroni", "none")
 
@@ -229,6 +233,8 @@ def paired_test(d: np.ndarray, test: str = "t", *, n_resamples: int = 10_000,
         return randomization_test(d, n_resamples, rng)
     if test == "bootstrap":
         return bootstrap_test(d, n_resamples, rng)
+    if test == "sign":
+        return sign_test(d)
     raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
 
 
@@ -267,7 +273,8 @@ def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = 
     pairs = list(itertools.combinations(range(len(cube.systems)), 2))
     parameters = {"t": f"df={len(cube.topics) - 1}", "wilcoxon": f"method={wilcoxon_method}, zeros dropped",
                   "randomization": f"n_resamples={n_resamples}, seed={seed}",
-                  "bootstrap": f"n_resamples={n_resamples}, seed={seed}"}[test]
+                  "bootstrap": f"n_resamples={n_resamples}, seed={seed}",
+                  "sign": "statistic: positive differences, zeros dropped"}[test]
     rng = np.random.default_rng(seed)
     frames = []
     for k, measure in enumerate(cube.measures):

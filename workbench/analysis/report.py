@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.analysis.paired_tests import CORRECTIONS, TESTS, adjust, paired_test
+from workbench.analysis.rank_tests import POSTHOCS, posthoc_pairs
 from workbench.analysis.results import ResultsError, score_cube
 from workbench.analysis.tukey import tukey_pairs
 from workbench.escape import html_escape, latex_escape, markdown_escape
@@ -144,15 +145,17 @@ def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None,
     ``baseline`` is a system (default: the first); ``test`` one of :data:`TESTS` (``"t"``, ``"randomization"``
     …), ``correction`` one of ``holm``, ``bonferroni``, ``none`` over the systems compared with the baseline,
     per measure, or ``test="tukey"``: Tukey's HSD over every pair of systems (one-way,
-    :func:`~workbench.analysis.tukey.tukey_hsd`), which controls the family itself (no correction);
+    :func:`~workbench.analysis.tukey.tukey_hsd`), which controls the family itself (no correction), or
+    ``"nemenyi"`` / ``"conover"``: Friedman's post-hoc over every pair
+    (:func:`~workbench.analysis.rank_tests.friedman`; Conover's corrected by ``correction`` over all the pairs);
     ``missing`` as in :func:`~workbench.analysis.results.score_cube` (2 topics at least). ``win_tie_loss`` adds
     a ``W/T/L`` column per measure: the topics each system wins, ties and loses against the baseline.
     """
     from workbench.metrics.registry import aggregate, direction
     from workbench.metrics.summary import summarize, trec_order
 
-    if test not in TESTS and test != "tukey":
-        raise ResultsError(f"test must be one of {', '.join(TESTS)}, tukey, got {test!r}")
+    if test not in TESTS and test != "tukey" and test not in POSTHOCS:
+        raise ResultsError(f"test must be one of {', '.join([*TESTS, 'tukey', *POSTHOCS])}, got {test!r}")
     if correction not in CORRECTIONS:
         raise ResultsError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
     if not 0 < alpha < 1:
@@ -177,6 +180,9 @@ def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None,
             break
         if test == "tukey":  # the baseline's pairs among all pairs: (0, j) come first, in order
             p_adjusted[1:, k] = tukey_pairs(values[:, :, k], alpha=alpha)[3][:others]
+        elif test in POSTHOCS:  # Friedman's ranks, higher better by the measure's direction
+            oriented_k = values[:, :, k] * cube.signs()[k]
+            p_adjusted[1:, k] = posthoc_pairs(oriented_k, test, correction, alpha)[3][:others]
         else:
             d = values[1:, :, k] - values[0, :, k]
             _, p = paired_test(d, test, n_resamples=n_resamples, rng=rng)
@@ -190,6 +196,10 @@ def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None,
     if test == "tukey":
         pairs = len(order) * (len(order) - 1) // 2
         how = f"Tukey's HSD over the {pairs} pair{'s' * (pairs != 1)} of systems per measure"
+    elif test in POSTHOCS:
+        pairs = len(order) * (len(order) - 1) // 2
+        how = (f"Friedman's test with {POSTHOCS[test]}'s post-hoc over the {pairs} pair{'s' * (pairs != 1)} of "
+               f"systems per measure" + (f", {correction} correction" if test == "conover" else ""))
     else:
         how = f"{TESTS[test]}, {corrected}"
     lower_note = f" (lower is better for {', '.join(lower)})" if lower else ""

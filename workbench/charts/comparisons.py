@@ -17,20 +17,22 @@ import pandas as pd
 from workbench.charts.builders import ChartDataError, category_colours, require_columns
 
 
-def tukey_chart(pairs: pd.DataFrame, *, title: str | None = None, width: int = 360) -> alt.LayerChart:
+def tukey_chart(pairs: pd.DataFrame, *, title: str | None = None, width: int = 360, test: str = "Tukey's HSD",
+                difference: str = "difference of means") -> alt.LayerChart:
     """One row per pair ``a − b``: the simultaneous interval (``low``–``high``) around ``mean_difference``, dark
-    where the pair differs significantly, a rule at 0."""
+    where the pair differs significantly (by ``test``, the legend's title), a rule at 0; ``difference`` titles
+    the axis (Friedman's post-hoc tests draw differences of mean ranks)."""
     data = require_columns(pairs, ["a", "b", "mean_difference", "low", "high", "significant"], "tukey_chart")
     data = data.assign(pair=data["a"].astype(str) + " − " + data["b"].astype(str),
                        verdict=data["significant"].map({True: "differ", False: "do not differ"}))
     order = data["pair"].tolist()
     y = alt.Y("pair:N", sort=order, title=None)
     colour = alt.Color("verdict:N", scale=alt.Scale(domain=["differ", "do not differ"], range=["#1f3b73", "#9aa5b1"]),
-                       title="Tukey's HSD")
+                       title=test)
     tooltip = ["pair:N", alt.Tooltip("mean_difference:Q", format=".4f"), alt.Tooltip("low:Q", format=".4f"),
                alt.Tooltip("high:Q", format=".4f"), "verdict:N"]
     base = alt.Chart(data)
-    intervals = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title="difference of means"), x2="high:Q",
+    intervals = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title=difference), x2="high:Q",
                                                      y=y, color=colour, tooltip=tooltip)
     points = base.mark_point(filled=True, size=50).encode(x="mean_difference:Q", y=y, color=colour, tooltip=tooltip)
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(strokeDash=[4, 3], color="#666").encode(x="zero:Q")

@@ -3,8 +3,14 @@ run has (:class:`~workbench.data.trec.ranked.RankedRun`), so that it can be writ
 
 * :mod:`~workbench.fusion.entries`: the runs as flat arrays, the errors;
 * :mod:`~workbench.fusion.norms`: :func:`normalize` (min-max, max, sum, zmuv, rank, borda);
-* :mod:`~workbench.fusion.methods`: :func:`fuse` (:data:`METHODS`: CombSUM/MNZ/..., RRF, ISR, RBC, BordaFuse);
-* :mod:`~workbench.fusion.optimize`: :func:`optimize_fusion`, weights and parameters chosen by cross-validation.
+* :mod:`~workbench.fusion.methods`: :func:`fuse` (:data:`METHODS`: CombSUM/MNZ/..., Mixed, RRF, ISR, RBC,
+  BordaFuse, Condorcet: :mod:`~workbench.fusion.condorcet`);
+* :mod:`~workbench.fusion.supervised`: :func:`train_fusion` (:data:`SUPERVISED`: BayesFuse, ProbFuse, SegFuse,
+  SlideFuse, PosFuse, MAPFuse), learnt from judged topics;
+* :mod:`~workbench.fusion.vector_space`: :func:`vector_space_fusion`, trectools' distance to the first run's top
+  document;
+* :mod:`~workbench.fusion.optimize`: :func:`optimize_fusion`, weights, parameters and supervised models chosen by
+  cross-validation.
 
     >>> runs = {"a": {"q": {"d1": 2.0, "d2": 1.0}}, "b": {"q": {"d2": 5.0, "d3": 1.0}}}
     >>> fuse(runs, method="mnz").documents("q")
@@ -18,6 +24,8 @@ _MODULES = {
     "workbench.fusion.methods": ("METHODS", "fuse"),
     "workbench.fusion.norms": ("NORMS", "normalize"),
     "workbench.fusion.optimize": ("FoldError", "FusionSearch", "optimize_fusion"),
+    "workbench.fusion.supervised": ("SUPERVISED", "FusionModelError", "TrainedFusion", "train_fusion"),
+    "workbench.fusion.vector_space": ("vector_space_fusion",),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = sorted(_EXPORTS)

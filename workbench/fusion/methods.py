@@ -4,11 +4,13 @@ run is (trec_eval's order).
 
 Score-based (after ``norm``, min-max by default), over the runs that retrieve the document (n of them):
 ``sum`` CombSUM Σs; ``max``/``min``/``med`` CombMAX/MIN/MED; ``anz`` CombANZ Σs / n; ``mnz`` CombMNZ Σs · n
-(Fox & Shaw, TREC-2 1993); ``gmnz`` Σs · n^γ (Joho et al.); ``wsum`` Σ w·s; ``wmnz`` Σs · Σw (Wu & Crestani).
+(Fox & Shaw, TREC-2 1993); ``gmnz`` Σs · n^γ (Joho et al.); ``wsum`` Σ w·s; ``wmnz`` Σs · Σw (Wu & Crestani);
+``mixed`` Σ w·s · √n (Wu & Crestani, CIKM 2002).
 Rank-based (r the 1-based rank): ``rrf`` Σ 1 / (k + r) (Cormack et al., SIGIR 2009; k = 60); ``isr`` Σ 1/r² · n,
 ``log_isr`` Σ 1/r² · ln n, ``logn_isr`` Σ 1/r² · ln(n + σ) (Mourão et al. 2015); ``rbc`` Σ (1 − φ) φ^(r−1)
 (Bailey et al., SIGIR 2017); ``bordafuse`` Σ (c − r + 1), a candidate a run lacks taking (c − m + 1) / 2 of it
-(c candidates, m retrieved; Aslam & Montague, SIGIR 2001); ``w_bordafuse`` the same weighted.
+(c candidates, m retrieved; Aslam & Montague, SIGIR 2001); ``w_bordafuse`` the same weighted; ``condorcet`` and
+``w_condorcet`` the pairwise majority of the runs (:mod:`~workbench.fusion.condorcet`).
 
     >>> runs = {"a": {"q": {"d1": 2.0, "d2": 1.0}}, "b": {"q": {"d2": 5.0, "d3": 1.0}}}
     >>> fused = fuse(runs, method="rrf")
@@ -24,8 +26,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from workbench.data.trec.ranked import RankedRun
+from workbench.fusion.condorcet import copeland_scores
 from workbench.fusion.entries import Entries, FusionError, FusionWeightsError, fused_run, groups, lay_out
 from workbench.fusion.norms import normalized
+from workbench.fusion.supervised import SUPERVISED
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,9 @@ METHODS: dict[str, Method] = {
     "rbc": Method("rank", {"phi": 0.8}, source="Bailey et al., SIGIR 2017"),
     "bordafuse": Method("rank", source="Aslam & Montague, SIGIR 2001"),
     "w_bordafuse": Method("rank", weighted=True, source="weighted BordaFuse"),
+    "mixed": Method("score", weighted=True, source="Mixed, Wu & Crestani, CIKM 2002"),
+    "condorcet": Method("rank", source="Condorcet-fuse, Montague & Aslam, CIKM 2002"),
+    "w_condorcet": Method("rank", weighted=True, source="weighted Condorcet-fuse, Montague & Aslam, CIKM 2002"),
 }
 """The fusion methods by name (ranx's names)."""
 
@@ -70,7 +77,8 @@ def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, 
     ``method`` is one of :data:`METHODS`; ``weights`` one number per run (a list in the runs' order, or
     ``{system: weight}``) for the weighted methods (default: 1 each); ``norm`` one of
     :data:`~workbench.fusion.norms.NORMS` or None for the score-based methods (``"auto"``: min-max, as ranx),
-    refused for the rank-based ones, which read ranks; ``topics`` as :func:`~workbench.fusion.entries.lay_out`;
+    refused for the rank-based ones, which read ranks (but ``min-max-inverted``, which ranks each run lowest
+    score first, as ranx does); ``topics`` as :func:`~workbench.fusion.entries.lay_out`;
     ``params`` the method's own (``k`` of rrf, ``phi`` of rbc, ``gamma`` of gmnz, ``sigma`` of logn_isr).
     """
     spec = _method(method, params)
@@ -84,6 +92,9 @@ def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, 
 
 
 def _method(method: str, params: Mapping) -> Method:
+    if method in SUPERVISED:
+        raise FusionError(f"{method} learns from judged topics: train_fusion(campaign, {method!r}).fuse(runs) "
+                          "fuses with what it learnt, optimize_fusion cross-validates it")
     if method not in METHODS:
         raise FusionError(f"unknown fusion method {method!r}; known: {', '.join(METHODS)}")
     spec = METHODS[method]
@@ -105,8 +116,11 @@ def _method(method: str, params: Mapping) -> Method:
 
 def _norm(spec: Method, method: str, norm: str | None) -> str | None:
     if spec.kind == "rank":
+        if norm == "min-max-inverted":  # the one normalisation that changes the ranks: lowest score first
+            return norm
         if norm not in ("auto", None):
-            raise FusionError(f"{method} fuses ranks, which no normalisation changes: leave norm out (or None)")
+            raise FusionError(f"{method} fuses ranks, which no normalisation but min-max-inverted changes: leave "
+                              "norm out (or None)")
         return None
     return "min-max" if norm == "auto" else norm
 
@@ -117,7 +131,8 @@ def _weights(spec: Method, method: str, weights, names: tuple[str, ...]) -> np.n
     if weights is None:
         return np.ones(len(names))
     if not spec.weighted:
-        raise FusionWeightsError(f"{method} takes no weights: use wsum, wmnz or w_bordafuse to weigh the runs")
+        weighted = ", ".join(name for name, m in METHODS.items() if m.weighted)
+        raise FusionWeightsError(f"{method} takes no weights: use one of {weighted} to weigh the runs")
     if isinstance(weights, Mapping):
         given = {str(k): v for k, v in weights.items()}
         if set(given) != set(names):
@@ -143,7 +158,9 @@ def combine(entries: Entries, values: np.ndarray, order: np.ndarray, starts: np.
     count = np.diff(np.concatenate((starts, [order.size]))).astype(float)
     if order.size == 0:
         return np.zeros(0)
-    if method in ("wsum", "w_bordafuse"):
+    if method in ("condorcet", "w_condorcet"):
+        return copeland_scores(entries, order, starts, weight)
+    if method in ("wsum", "w_bordafuse", "mixed"):
         v = v * weight[runs]
     if method == "max":
         return np.maximum.reduceat(v, starts)
@@ -169,6 +186,8 @@ def combine(entries: Entries, values: np.ndarray, order: np.ndarray, starts: np.
         return total * np.log(count + params["sigma"])
     if method == "wmnz":
         return total * np.add.reduceat(weight[runs], starts)
+    if method == "mixed":
+        return total * np.sqrt(count)
     return total  # sum, wsum, rrf, rbc
 
 

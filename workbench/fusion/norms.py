@@ -1,13 +1,18 @@
 """Score normalisation of runs before fusion, per run and topic, as ranx defines it (Bassani & Romelli, ranx.fuse,
-CIKM 2022): ``min-max`` (s − min) / (max − min); ``max`` s / max; ``sum`` (s − min) / (Σs − n·min); ``zmuv``
-(s − mean) / std (zero mean, unit variance; population std); ``rank`` 1 − rank / n; ``borda`` over the runs
-together, 1 − rank / |candidates| for a retrieved document and 0.5 − (n − 1) / (2 |candidates|) for a candidate
-(retrieved by another run) the run lacks, which then counts as retrieved. A denominator below 1e-9 is 1e-9, as in
-ranx (a one-document topic scores 0 under min-max).
+CIKM 2022): ``min-max`` (s − min) / (max − min); ``min-max-inverted`` (max − s) / (max − min), for runs whose lower
+scores are better (distances), the run then ranked by it (lowest score first, as ranx sorts it); ``max`` s / max;
+``sum`` (s − min) / (Σs − n·min); ``zmuv`` (s − mean) / std (zero mean, unit variance; population std); ``rank``
+1 − rank / n; ``borda`` over the runs together, 1 − rank / |candidates| for a retrieved document and
+0.5 − (n − 1) / (2 |candidates|) for a candidate (retrieved by another run) the run lacks, which then counts as
+retrieved. A denominator below 1e-9 is 1e-9, as in ranx (a one-document topic scores 0 under min-max and
+min-max-inverted).
 
     >>> run = {"q": {"a": 3.0, "b": 1.0, "c": 2.0}}
     >>> [normalize(run, m).scores("q").tolist() for m in ("min-max", "rank")]
     [[1.0, 0.5, 0.0], [1.0, 0.6666666666666667, 0.33333333333333337]]
+    >>> inverted = normalize(run, "min-max-inverted")
+    >>> inverted.documents("q"), inverted.scores("q").tolist()
+    (['b', 'c', 'a'], [1.0, 0.5, 0.0])
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ import numpy as np
 
 from workbench.data.trec.ranked import RankedRun, rank_runs
 from workbench.fusion.entries import Entries, FusionError, groups, lay_out
+from workbench.metrics.ranking.table import trec_eval_order
 
-NORMS = ("min-max", "max", "sum", "zmuv", "rank", "borda")
+NORMS = ("min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
 _FLOOR = 1e-9  # ranx's smallest denominator
 
 
@@ -46,6 +52,9 @@ def normalized(entries: Entries, norm: str | None) -> tuple[Entries, np.ndarray]
     low = _segment(s, starts, segment_of, np.minimum)
     if norm == "min-max":
         return entries, (s - low) / np.maximum(_segment(s, starts, segment_of, np.maximum) - low, _FLOOR)
+    if norm == "min-max-inverted":
+        high = _segment(s, starts, segment_of, np.maximum)
+        return _ranked_again(entries, (high - s) / np.maximum(high - low, _FLOOR), segment_of)
     if norm == "max":
         return entries, s / np.maximum(_segment(s, starts, segment_of, np.maximum), _FLOOR)
     if norm == "sum":
@@ -53,6 +62,16 @@ def normalized(entries: Entries, norm: str | None) -> tuple[Entries, np.ndarray]
     mean = _segment(s, starts, segment_of, np.add) / n
     std = np.sqrt(_segment((s - mean) ** 2, starts, segment_of, np.add) / n)
     return entries, (s - mean) / np.maximum(std, _FLOOR)
+
+
+def _ranked_again(entries: Entries, values: np.ndarray, segment_of: np.ndarray) -> tuple[Entries, np.ndarray]:
+    """The entries of each (run, topic) ranked by ``values`` (trec_eval's order: descending, then document id
+    descending), their ranks renumbered: the ranking a rank-based method reads after ``min-max-inverted``."""
+    order = trec_eval_order(values, entries.ids, groups=segment_of)
+    starts = np.flatnonzero(np.concatenate(([True], segment_of[1:] != segment_of[:-1]))) if order.size else order
+    rank = np.arange(order.size) - starts[segment_of]
+    return replace(entries, run=entries.run[order], topic=entries.topic[order], ids=entries.ids.take(order),
+                   score=entries.score[order], rank=rank), values[order]
 
 
 def _borda(entries: Entries) -> tuple[Entries, np.ndarray]:

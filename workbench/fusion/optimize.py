@@ -1,6 +1,9 @@
 """Fusion weights and parameters chosen by cross-validation over topics: each fold's topics are fused with the
 choice that scores best on the other folds' topics, so every reported score is held out (the protocol of ranx's
-``optimize_fusion`` with folds, Bassani & Romelli, CIKM 2022).
+``optimize_fusion`` with folds, Bassani & Romelli, CIKM 2022). A supervised method
+(:data:`~workbench.fusion.supervised.SUPERVISED`) is trained on the other folds' topics too, its hyperparameter
+chosen there as ranx chooses it (the best mean of the measure over the training topics, fused by the model they
+trained).
 
     >>> from workbench.data.campaign import Campaign
     >>> gold = {f"q{i}": {"a": 1} for i in range(4)}
@@ -22,8 +25,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from workbench.data.trec.ranked import RankedRun, rank_runs
-from workbench.fusion.entries import FusionError
+from workbench.fusion.entries import FusionError, FusionWeightsError
 from workbench.fusion.methods import METHODS, fuse
+from workbench.fusion.supervised import SUPERVISED, train_fusion
 from workbench.ids import DocumentIds
 
 if TYPE_CHECKING:
@@ -33,7 +37,8 @@ if TYPE_CHECKING:
 
 MAX_CANDIDATES = 5000
 PARAMETER_GRIDS = {"k": [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100], "phi": [round(0.1 * i, 1) for i in range(1, 10)],
-                   "gamma": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0], "sigma": [0.001, 0.01, 0.1, 0.5, 1.0]}
+                   "gamma": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0], "sigma": [0.001, 0.01, 0.1, 0.5, 1.0],
+                   "n_segments": list(range(1, 101)), "w": list(range(1, 101))}
 """The values tried for each method parameter when no ``grid`` is given."""
 
 
@@ -65,7 +70,9 @@ def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | 
     ``folds`` is a number of folds (topics shuffled with ``seed``) or ``{topic: fold}`` naming every gold topic
     once (:class:`FoldError` otherwise); ``grid`` a list of candidates ``{"weights": [...], param: value}``
     instead of the default. The best candidate of a fold is the one whose mean over the other folds' topics is
-    best in the measure's direction (the first of equals).
+    best in the measure's direction (the first of equals; ranx keeps the last). A supervised ``method`` is
+    trained on the other folds' topics for each candidate (``n_segments`` of probfuse, ``w`` of slidefuse: 1 to
+    100, as ranx tries them).
     """
     import pandas as pd
 
@@ -75,8 +82,8 @@ def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | 
     task = parse(measure).spec.task
     if task != "ranking":  # a fused run is a ranking: a clustering or filtering measure would score it as one
         raise FusionError(f"optimize_fusion tunes a ranking measure; {measure!r} belongs to the {task} task")
-    if method not in METHODS:
-        raise FusionError(f"unknown fusion method {method!r}; known: {', '.join(METHODS)}")
+    if method not in METHODS and method not in SUPERVISED:
+        raise FusionError(f"unknown fusion method {method!r}; known: {', '.join([*METHODS, *SUPERVISED])}")
     runs = dict(campaign.runs)
     if len(runs) < 2:
         raise FusionError(f"fusion needs at least two runs, the campaign has {len(runs)}")
@@ -86,34 +93,43 @@ def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | 
     if not candidates:
         raise FusionError("the grid holds no candidate")
     names = name or f"{method} (cv)"
-    scores = np.empty((len(candidates), len(topics)))
-    fused: list[RankedRun] = []
-    for i, candidate in enumerate(candidates):
+
+    def fused(candidate, training: list[str]) -> RankedRun:
         params = {k: v for k, v in candidate.items() if k != "weights"}
-        run = fuse(runs, method, weights=candidate.get("weights"), norm=norm, topics="union", **params)
-        fused.append(run)
+        if method in SUPERVISED:
+            if "weights" in candidate:
+                raise FusionWeightsError(f"{method} takes no weights: its candidates name {', '.join(params) or 'none'}"
+                                         " of its parameters")
+            return train_fusion(campaign, method, topics=training, norm=norm, **params).fuse(runs, topics="union")
+        return fuse(runs, method, weights=candidate.get("weights"), norm=norm, topics="union", **params)
+
+    def scored(run: RankedRun) -> list[float]:
         rows = Campaign(campaign.gold, {names: run}).score([measure], progress=False).rows
         value = {topic: v for _, topic, _, v in rows}
-        scores[i] = [value[t] for t in topics]
+        return [value[t] for t in topics]
+
     sign = -1.0 if direction(measure) == "lower" else 1.0
     labels = list(dict.fromkeys(fold_of[t] for t in topics))
     with contextlib.suppress(TypeError):  # labels of several types keep their order of appearance
         labels.sort()
-    rows, chosen = [], {}
+    shared = None if method in SUPERVISED else np.array([scored(fused(c, topics)) for c in candidates])
+    rows, held = [], {}
     for label in labels:
         test = np.array([fold_of[t] == label for t in topics])
+        training = [t for t, out in zip(topics, test, strict=True) if not out]
+        scores = shared if shared is not None else np.array([scored(fused(c, training)) for c in candidates])
         best = int(np.argmax(sign * scores[:, ~test].mean(axis=1)))
-        chosen[label] = best
+        held[label] = (scores[best], fused(candidates[best], training))
         candidate = candidates[best]
         rows.append({"fold": label, "topics": int(test.sum()),
                      "weights": tuple(float(w) for w in candidate["weights"]) if "weights" in candidate else None,
                      "params": {k: v for k, v in candidate.items() if k != "weights"},
                      "train": float(scores[best, ~test].mean()), "held_out": float(scores[best, test].mean())})
-    per_topic = [scores[chosen[fold_of[t]], j] for j, t in enumerate(topics)]
+    per_topic = [held[fold_of[t]][0][j] for j, t in enumerate(topics)]
     parts = campaign.evaluate([measure], progress=False)
     mine = pd.DataFrame({"system": names, "topic": topics, "measure": measure, "value": per_topic})
     results = pd.concat([parts, mine], ignore_index=True)
-    run = _assembled({t: fused[chosen[fold_of[t]]] for t in topics})
+    run = _assembled({t: held[fold_of[t]][1] for t in topics})
     return FusionSearch(method, measure, names, pd.DataFrame(rows), results, run)
 
 
@@ -141,10 +157,10 @@ def _folds(folds, topics: list[str], seed: int) -> dict[str, Any]:
 def _grid(method: str, n_runs: int, step: float) -> list[dict[str, Any]]:
     """The default candidates: every weight vector on the simplex grid of ``step`` (weighted methods) crossed with
     :data:`PARAMETER_GRIDS` of the method's parameters."""
-    spec = METHODS[method]
-    axes = [[(name, value) for value in PARAMETER_GRIDS[name]] for name in spec.params]
+    spec = METHODS.get(method)
+    axes = [[(name, value) for value in PARAMETER_GRIDS[name]] for name in (spec or SUPERVISED[method]).params]
     params = [dict(combo) for combo in itertools.product(*axes)]
-    if not spec.weighted:
+    if spec is None or not spec.weighted:
         return params
     if not 0 < step <= 1 or not float(1 / step).is_integer():
         raise FusionError(f"step must divide 1 (0.1, 0.25, 0.5...), got {step!r}")

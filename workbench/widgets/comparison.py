@@ -1,10 +1,11 @@
 """Compare the systems of a campaign: tidy results (``system, topic, measure, value``) → the comparison
 charts of ``workbench.charts`` behind a chart, system and measure selector.
 
-The UIR matrix, the F_α curves, the strictness curves, Tukey's HSD and the ranking agreement come from
-``workbench.analysis`` (``uir_matrix`` over the two selected measures, ``f_alpha_curves`` with measure x as
+The UIR matrix, the F_α curves, the strictness curves, Tukey's HSD, Friedman's test and the ranking agreement come
+from ``workbench.analysis`` (``uir_matrix`` over the two selected measures, ``f_alpha_curves`` with measure x as
 precision and y as recall, ``top_n_strictness`` over every measure, ``tukey_hsd`` of measure x with its
-homogeneous groups, ``ranking_agreement`` of measure x and measure y: τ, τ_ap and the swapped pairs); tables
+homogeneous groups, ``friedman`` of measure x with Nemenyi's or Conover's single-step post-hoc and its groups,
+``ranking_agreement`` of measure x and measure y: τ, τ_ap and the swapped pairs); tables
 computed beforehand may be passed as ``f_alpha`` and ``strictness`` instead. The widget computes nothing itself.
 
     >>> cmp = Comparison(results)                                      # doctest: +SKIP
@@ -38,6 +39,7 @@ _EMBED = {"actions": False}  # no export menu (its button has no accessible name
 MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS, TUKEY, AGREEMENT = (
     "mean scores", "measure vs measure", "two systems per test case", "UIR matrix", "F_α curves",
     "strictness", "Tukey's HSD groups", "ranking agreement (τ)")
+FRIEDMAN = {"Friedman + Nemenyi groups": "nemenyi", "Friedman + Conover groups": "conover"}
 
 
 def _analysis(name: str):
@@ -61,7 +63,8 @@ class Comparison(W.VBox):
         self.f_alpha, self.strictness = f_alpha, strictness
         systems = list(dict.fromkeys(self.results["system"].astype(str)))
         measures = list(dict.fromkeys(self.results["measure"].astype(str)))
-        self.view = W.Dropdown(options=[MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS, TUKEY, AGREEMENT],
+        self.view = W.Dropdown(options=[MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS, TUKEY, *FRIEDMAN,
+                                        AGREEMENT],
                                value=MEANS, description="chart")
         self.systems = W.SelectMultiple(options=systems, value=tuple(systems), description="systems",
                                         rows=min(8, len(systems)))
@@ -72,7 +75,7 @@ class Comparison(W.VBox):
             control.observe(lambda _: self.redraw(), "value")
         self.message = W.HTML()
         self.message.add_class("wb-comparison-message")
-        self.summary = W.HTML()  # what the Tukey and agreement views read out: the groups, τ and the swaps
+        self.summary = W.HTML()  # what the Tukey, Friedman and agreement views read out: the groups, τ, the swaps
         self.summary.add_class("wb-comparison-summary")
         self.chart_widget = alt.JupyterChart(self.build(), embed_options=_EMBED)
         self.children = [W.HBox([W.VBox([self.view, self.measure_x, self.measure_y]), self.systems]),
@@ -93,6 +96,18 @@ class Comparison(W.VBox):
             self.summary.value = (f"<b>Homogeneous groups</b> (best first; no two systems of a group differ): "
                                   f"{html.escape(groups)}<br><small>{html.escape(pairs.attrs['report'])}</small>")
             return tukey_chart(pairs, title=f"Tukey's HSD on {x}: differences of means, 95% intervals")
+        if view in FRIEDMAN:
+            pairs = _analysis("friedman")(results, x, posthoc=FRIEDMAN[view], correction="single-step",
+                                          missing="intersection")
+            test, name = pairs.attrs["friedman"], FRIEDMAN[view].capitalize()
+            groups = " ".join("{" + ", ".join(map(str, g)) + "}" for g in pairs.attrs["groups"])
+            self.summary.value = (f"<b>Friedman's test</b>: χ² = {test['statistic']:.4g}, df = {test['df']}, "
+                                  f"p = {test['pvalue']:.3g}. <b>Homogeneous groups</b> (best mean rank first; no "
+                                  f"two systems of a group differ): {html.escape(groups)}<br>"
+                                  f"<small>{html.escape(pairs.attrs['report'])}</small>")
+            return tukey_chart(pairs.rename(columns={"rank_difference": "mean_difference"}), test=name,
+                               difference="difference of mean ranks",
+                               title=f"Friedman + {name} on {x}: differences of mean ranks, 95% intervals")
         if view == AGREEMENT:
             found = _analysis("ranking_agreement")(results, x, y, missing="intersection")
             swaps = ", ".join(f"{a} ↔ {b}" for a, b in found.swaps[["a", "b"]].itertuples(index=False))

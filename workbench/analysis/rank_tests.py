@@ -1,0 +1,143 @@
+"""Friedman's test of many systems over topics, with Nemenyi's or Conover's post-hoc comparison of every pair (the
+usual choice beside Tukey's HSD for many systems over many topics: Demšar, JMLR 2006; Conover, Practical
+Nonparametric Statistics, 1999, §5.8).
+
+* Friedman (JASA 1937): each topic ranks the k systems (1 the worst, ties averaged); R_j the rank sum of system
+  j over n topics, χ² = (12 / (n k (k + 1)) Σ R_j² − 3 n (k + 1)) / C, C = 1 − Σ (t³ − t) / (n k (k² − 1)) over
+  the tied groups, p = P(χ²_{k−1} ≥ χ²) — ``scipy.stats.friedmanchisquare``, which takes 3 systems at least
+  (here 2 do). Every topic tying every system leaves C = 0: χ² = 0, p = 1.
+* Nemenyi: q = |R̄_a − R̄_b| / √(k (k + 1) / (12 n)) on the mean ranks, p = P(Q_{k,∞} ≥ q) for the studentized
+  range, the simultaneous interval R̄_a − R̄_b ± q_{1−α} √(k (k + 1) / (12 n)) (Demšar's critical difference) —
+  ``scikit_posthocs.posthoc_nemenyi_friedman``.
+* Conover: A₁ = Σ ranks², S² = (A₁ − n k (k + 1)² / 4) / (k − 1), T₂ = Σ (R_j − n (k + 1) / 2)² / S²,
+  A = S² · 2 n (k − 1) / ((n − 1)(k − 1)), B = 1 − T₂ / (n (k − 1)), t = |R_a − R_b| / √A / √B,
+  p = 2 P(T_{(n−1)(k−1)} ≥ t) corrected over the k (k − 1) / 2 pairs (``holm``, ``bonferroni``, ``none``), or
+  ``single-step`` (the studentized range of √2 t) — ``scikit_posthocs.posthoc_conover_friedman``. Where every
+  topic ranks the systems alike (B = 0) a pair of different rank sums has p = 0 and a pair of equal ones p = 1
+  (scikit-posthocs gives NaN for the latter); where every topic ties every system, p = 1.
+
+    >>> import pandas as pd
+    >>> rows = [(s, t, "AP", v) for s, vs in {"A": [.3, .5, .4, .6], "B": [.2, .3, .35, .4],
+    ...         "C": [.6, .7, .65, .8]}.items() for t, v in enumerate(vs)]
+    >>> table = friedman(pd.DataFrame(rows, columns=["system", "topic", "measure", "value"]), "AP")
+    >>> table.attrs["friedman"]["statistic"], table.attrs["groups"]
+    (8.0, [['C', 'A'], ['A', 'B']])
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from workbench.analysis.paired_tests import adjust
+from workbench.analysis.results import ResultsError, score_cube
+from workbench.analysis.tukey import homogeneous_groups
+
+POSTHOCS = {"nemenyi": "Nemenyi", "conover": "Conover"}
+"""The post-hoc comparisons after Friedman's test, by name."""
+CONOVER_CORRECTIONS = ("holm", "bonferroni", "none", "single-step")
+
+
+def friedman_ranks(scores: np.ndarray) -> np.ndarray:
+    """Each topic's ranks of the systems (``scores``: systems × topics, higher better; 1 the worst, ties
+    averaged), as systems × topics."""
+    return stats.rankdata(np.asarray(scores, dtype=float), axis=0, method="average")
+
+
+def friedman_test(scores: np.ndarray) -> tuple[float, float, int]:
+    """Friedman's χ², its p-value and degrees of freedom (k − 1) for ``scores`` (systems × topics)."""
+    ranks = friedman_ranks(scores)
+    k, n = ranks.shape
+    ties = _ties(scores)
+    c = 1 - ties / (k * (k * k - 1) * n)
+    if c <= 0:  # every topic ties every system
+        return 0.0, 1.0, k - 1
+    statistic = (12.0 / (k * n * (k + 1)) * float((ranks.sum(axis=1) ** 2).sum()) - 3 * n * (k + 1)) / c
+    return float(statistic), float(stats.chi2.sf(statistic, k - 1)), k - 1
+
+
+def _ties(scores: np.ndarray) -> float:
+    """Σ (t³ − t) over the groups of tied scores of every topic (``scores``: systems × topics)."""
+    total = 0.0
+    for column in np.asarray(scores, dtype=float).T:
+        _, sizes = np.unique(column, return_counts=True)
+        total += float((sizes ** 3 - sizes).sum())
+    return total
+
+
+def posthoc_pairs(scores: np.ndarray, posthoc: str = "nemenyi", correction: str = "holm", alpha: float = 0.05):
+    """The kernel of :func:`friedman`'s pairs on ``scores`` (systems × topics): the pairs ``(i, j)``, mean-rank
+    differences, statistics, p-values and the half-widths of the simultaneous 1 − ``alpha`` intervals (NaN
+    where the correction has none: Holm's)."""
+    ranks = friedman_ranks(scores)
+    k, n = ranks.shape
+    pairs = list(itertools.combinations(range(k), 2))
+    a = np.array([i for i, _ in pairs], dtype=int)
+    b = np.array([j for _, j in pairs], dtype=int)
+    sums = ranks.sum(axis=1)
+    difference = (sums[a] - sums[b]) / n
+    if posthoc == "nemenyi":
+        scale = np.sqrt(k * (k + 1.0) / (12.0 * n))
+        q = np.abs(difference) / scale
+        half = np.full(len(pairs), stats.studentized_range.ppf(1 - alpha, k, np.inf) * scale)
+        return pairs, difference, q, stats.studentized_range.sf(q, k, np.inf), half
+    s2 = ((ranks ** 2).sum() - k * n * (k + 1.0) ** 2 / 4.0) / (k - 1.0)
+    if s2 <= 0:  # every topic ties every system
+        nothing = np.zeros(len(pairs))
+        return pairs, difference, nothing, np.ones(len(pairs)), np.full(len(pairs), np.nan)
+    t2 = ((sums - n * (k + 1.0) / 2.0) ** 2).sum() / s2
+    df = n * k - k - n + 1.0
+    big_a, big_b = s2 * (2.0 * n * (k - 1.0)) / df, max(1.0 - t2 / (n * (k - 1.0)), 0.0)
+    spread = np.abs(sums[a] - sums[b])
+    with np.errstate(divide="ignore", invalid="ignore"):  # B = 0: every topic ranks the systems alike
+        t = np.where(spread == 0, 0.0, spread / np.sqrt(big_a) / np.sqrt(big_b))
+    scale = np.sqrt(big_a) * np.sqrt(big_b)
+    if correction == "single-step":
+        p = stats.studentized_range.sf(np.sqrt(2.0) * t, k, np.inf)
+        critical = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2.0)
+    else:
+        p = adjust(2.0 * stats.t.sf(t, df), correction)
+        level = {"none": alpha / 2, "bonferroni": alpha / (2 * len(pairs))}.get(correction)
+        critical = np.nan if level is None else stats.t.isf(level, df)
+    return pairs, difference, t, p, np.full(len(pairs), critical * scale / n)
+
+
+def friedman(results: pd.DataFrame, measure: str, *, posthoc: str = "nemenyi", correction: str = "holm",
+             systems: Sequence | None = None, alpha: float = 0.05, missing: str = "error") -> pd.DataFrame:
+    """Friedman's test of the systems on ``measure`` over the topics, and ``posthoc`` (:data:`POSTHOCS`) over
+    every pair: one row per pair (in the order given or first seen) ``a, b, rank_difference`` (mean rank of a −
+    mean rank of b, higher ranks better by the measure's direction), ``statistic`` (Nemenyi's q or Conover's t),
+    ``pvalue``, ``low``, ``high`` (the simultaneous 1 − ``alpha`` interval of the difference, NaN under Holm's
+    correction), ``significant``; ``.attrs``: ``friedman`` (``statistic``, ``pvalue``, ``df``), ``mean_ranks``,
+    ``groups`` (homogeneous groups, best mean rank first) and ``report``.
+
+    ``correction`` applies to Conover's p-values (:data:`CONOVER_CORRECTIONS`); Nemenyi's control the family
+    themselves. ``missing`` as in :func:`~workbench.analysis.results.score_cube` (2 topics at least).
+    """
+    if posthoc not in POSTHOCS:
+        raise ResultsError(f"posthoc must be one of {', '.join(POSTHOCS)}, got {posthoc!r}")
+    if correction not in CONOVER_CORRECTIONS:
+        raise ResultsError(f"correction must be one of {', '.join(CONOVER_CORRECTIONS)}, got {correction!r}")
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
+        raise ResultsError(f"alpha must lie in (0, 1), got {alpha!r}")
+    cube = score_cube(results, [measure], systems=systems, missing=missing, min_topics=2)
+    if len(cube.systems) < 2:
+        raise ResultsError(f"Friedman's test compares two systems at least; the results hold {len(cube.systems)}")
+    scores = cube.oriented()[:, :, 0]
+    statistic, pvalue, df = friedman_test(scores)
+    pairs, difference, q, p, half = posthoc_pairs(scores, posthoc, correction, alpha)
+    frame = pd.DataFrame({"a": [cube.systems[i] for i, _ in pairs], "b": [cube.systems[j] for _, j in pairs],
+                          "rank_difference": difference, "statistic": q, "pvalue": p,
+                          "low": difference - half, "high": difference + half, "significant": p < alpha})
+    mean_ranks = friedman_ranks(scores).mean(axis=1)
+    frame.attrs["friedman"] = {"statistic": statistic, "pvalue": pvalue, "df": df}
+    frame.attrs["mean_ranks"] = dict(zip(cube.systems, mean_ranks.tolist(), strict=True))
+    frame.attrs["groups"] = homogeneous_groups(cube.systems, mean_ranks, frame)
+    how = POSTHOCS[posthoc] + ("" if posthoc == "nemenyi" else f", {correction} over the {len(pairs)} pairs")
+    frame.attrs["report"] = (f"Friedman's test (χ² = {statistic:.4g}, df = {df}, p = {pvalue:.3g}; {len(cube.systems)}"
+                             f" systems, {len(cube.topics)} topics) and {how} post-hoc (α = {alpha:g}) on {measure}")
+    return frame
