@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from workbench.datasets import shared
 from workbench.errors import WorkbenchError
@@ -31,6 +32,23 @@ SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
 if SHARED_DATASETS.is_dir():
     os.environ.setdefault("WORKBENCH_DATA_MIRROR", str(SHARED_DATASETS))
 os.environ.setdefault("WORKBENCH_CACHE", str(ROOT / "test-output" / "cache"))
+
+# ------------------------------------------------------------------------------------------- Hypothesis
+# Two profiles, chosen by WORKBENCH_HYPOTHESIS_PROFILE: "explore" (the default) draws new examples on every run;
+# "ci" (.ci/run) is derandomized, the same examples on every run, so that a red CI run is a failure to fix and not
+# a draw. A counterexample exploring finds is kept as an @example in its test, and CI runs it from then on. Neither
+# profile has a deadline: time is measured by the benchmarks, not by tests on a shared machine (a deadline, and the
+# too_slow health check it scales, fail by load).
+settings.register_profile("explore", deadline=None)
+settings.register_profile("ci", settings.get_profile("explore"), derandomize=True, database=None, print_blob=True)
+HYPOTHESIS_PROFILE = os.environ.get("WORKBENCH_HYPOTHESIS_PROFILE", "explore")
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def pytest_report_header(config) -> list[str]:
+    chosen = settings.get_profile(HYPOTHESIS_PROFILE)
+    return [f"hypothesis: profile {HYPOTHESIS_PROFILE!r} ({'derandomized' if chosen.derandomize else 'exploring'}; "
+            "WORKBENCH_HYPOTHESIS_PROFILE=ci|explore)"]
 
 
 def shared_dataset(*parts: str) -> Path:
