@@ -8,6 +8,7 @@ is there (CI, the project's machines), into a cache under ``test-output/``; test
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import math
 import os
@@ -20,6 +21,8 @@ import time
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
+from typing import NoReturn
 
 import pytest
 from hypothesis import settings
@@ -51,12 +54,40 @@ def pytest_report_header(config) -> list[str]:
             "WORKBENCH_HYPOTHESIS_PROFILE=ci|explore)"]
 
 
+# ------------------------------------------------------------------------------------------- references
+# What the numbers are checked against: the real samples and official scores of ../shared/datasets, the reference
+# libraries of the dev extra (pytrec_eval, ranx, ir_measures, pyndeval, pyNTCIREVAL, scikit-learn, bcubed...),
+# chromium for the browser tests. A user's clone without them skips those tests, saying what is missing; CI sets
+# WORKBENCH_REQUIRE_REFERENCES=1 (.ci/run), and there a missing reference fails the test: a moved file or a broken
+# install must not pass as a green run with fewer checks.
+REQUIRE_REFERENCES = os.environ.get("WORKBENCH_REQUIRE_REFERENCES", "") not in ("", "0")
+
+
+def missing_reference(reason: str) -> NoReturn:
+    """Skip the test (or, at module level, the module) because a reference is absent, with ``reason``; fail it
+    instead under WORKBENCH_REQUIRE_REFERENCES=1."""
+    if REQUIRE_REFERENCES:
+        pytest.fail(f"{reason} (WORKBENCH_REQUIRE_REFERENCES=1: a missing reference fails)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def reference_module(name: str) -> ModuleType:
+    """The reference library ``name`` imported, as :func:`pytest.importorskip` does, but through
+    :func:`missing_reference` (the dev extra installs every one)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        missing_reference(f"the reference library {name} cannot be imported ({error}): ./wb test installs it "
+                          "with the dev extra")
+
+
 def shared_dataset(*parts: str) -> Path:
-    """Path to ``../shared/datasets/<parts>``; skips the test with a clear message where it is absent."""
+    """Path to ``../shared/datasets/<parts>``; where it is absent, :func:`missing_reference` (a skip with a clear
+    message, a failure in CI)."""
     path = shared(*parts)
     if path is None:
-        pytest.skip(f"{SHARED_DATASETS.joinpath(*parts)} is absent: the real evaluation samples live beside the "
-                    "project (../shared/datasets)")
+        missing_reference(f"{SHARED_DATASETS.joinpath(*parts)} is absent: the real evaluation samples live beside "
+                          "the project (../shared/datasets)")
     return path
 
 
