@@ -233,6 +233,13 @@ OUTPUT = ROOT / "test-output" / "browser"
 NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
 
 
+@pytest.fixture(autouse=True)
+def _chromium_for_the_browser_tests(request) -> None:
+    """A test marked ``browser`` without chromium on PATH: :func:`missing_reference` (a skip, a failure in CI)."""
+    if CHROMIUM is None and request.node.get_closest_marker("browser"):
+        missing_reference("no chromium on PATH (apt-get install chromium)")
+
+
 class Server:
     """JupyterLab or Voilà on 127.0.0.1, a free port and a token, in a temporary folder with a copy of the
     notebook (the main one unless another is given) and fresh settings; ``stop()`` ends it and every process below

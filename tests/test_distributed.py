@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.conftest import reference_module
 from workbench.data import Campaign, CampaignError
 from workbench.data import distributed as dist
 from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
@@ -257,7 +258,7 @@ def test_bad_executors_and_chunk_sizes_are_named():
 def dask_client():
     """A real LocalCluster: two worker processes, one thread each; a worker that dies fails its task at once
     (no retry on another worker), so that the failure test is quick."""
-    distributed = pytest.importorskip("distributed", reason="dask[distributed] is the 'distributed' extra")
+    distributed = reference_module("distributed")
     import dask
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
@@ -356,7 +357,7 @@ def test_executors_that_take_no_more_work_are_named(custom_measures):
                 ["test-kill"], executor=pool, progress=False)
         with pytest.raises(CampaignError, match=r"\(ProcessPoolExecutor\) takes no more work \(BrokenProcessPool"):
             campaign.evaluate(["NMI"], executor=pool, progress=False)
-    distributed = pytest.importorskip("distributed", reason="dask[distributed] is the 'distributed' extra")
+    distributed = reference_module("distributed")
     client = distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None)
     client.close()
     with pytest.raises(CampaignError, match=r"\(Client\) takes no more work \(the Dask client is closed\)"):

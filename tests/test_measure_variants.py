@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import reference_module
 from workbench.data.trec.memory import evaluate_run
 from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.registry import evaluate, parse
@@ -31,7 +32,7 @@ def distinct_scored(draw, max_docs=25, max_grade=3):
 
 
 def _ranx(qrels, run, metrics):
-    ranx = pytest.importorskip("ranx")
+    ranx = reference_module("ranx")
     return ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), metrics, return_mean=False, make_comparable=True)
 
 
@@ -65,7 +66,7 @@ def test_rbp_at_k_by_hand():
 @settings(max_examples=60, deadline=None)
 @given(data=distinct_scored(), k=st.integers(1, 30), level=st.integers(1, 3))
 def test_r_cap_equals_trec_evals_relative_precision(data, k, level):
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = reference_module("pytrec_eval")
     qrels, run = data
     theirs = pytrec_eval.RelevanceEvaluator(qrels, {f"relative_P.{k}"}, relevance_level=level).evaluate(run)
     mine = evaluate_run(qrels, run, [f"R_cap(rel={level})@{k}"])[f"R_cap(rel={level})@{k}"]
@@ -82,7 +83,7 @@ def test_r_cap_equals_trec_evals_relative_precision(data, k, level):
 @pytest.mark.slow
 def test_sakai_measures_at_a_cutoff_equal_pyntcireval(data, beta, k, grades):
     """Q@k: pyNTCIREVAL's QMeasure(cutoff=k) (1 / min(R, k)); O, P, P+ at k: pyNTCIREVAL on the top k."""
-    pm = pytest.importorskip("pyNTCIREVAL.metrics")
+    pm = reference_module("pyNTCIREVAL.metrics")
     from pyNTCIREVAL import Labeler
 
     qrels, run = data
@@ -128,7 +129,7 @@ def tied_run(draw):
 def test_tie_averaged_ndcg_equals_scikit_learn(topic, k):
     """nDCG(ties=average)@k through the array path (read runs) and the Organization path (a tied level per
     score) against sklearn.metrics.ndcg_score(ignore_ties=False), every judged document ranked."""
-    ndcg_score = pytest.importorskip("sklearn.metrics").ndcg_score
+    ndcg_score = reference_module("sklearn.metrics").ndcg_score
     grades, scores = topic
     docs = [f"d{i:02d}" for i in range(len(grades))]
     name = 'nDCG(ties="average")' + (f"@{k}" if k else "")
