@@ -81,6 +81,9 @@ def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, 
     :data:`~workbench.fusion.norms.NORMS` or None for the score-based methods (``"auto"``: min-max, as ranx),
     refused for the rank-based ones, which read ranks; ``topics`` as :func:`~workbench.fusion.entries.lay_out`;
     ``params`` the method's own (``k`` of rrf, ``phi`` of rbc, ``gamma`` of gmnz, ``sigma`` of logn_isr).
+    An infinite score, a topic ``norm`` is not defined for (:mod:`~workbench.fusion.norms`: ``max`` of a topic whose
+    highest score is not positive) and a fused score beyond a double's range raise
+    :class:`~workbench.fusion.entries.FusionScoreError` naming the system, the topic and the document.
     """
     spec = _method(method, params)
     entries = lay_out(runs, topics)
