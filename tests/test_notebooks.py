@@ -1,13 +1,12 @@
 """Every notebook runs top to bottom, unattended and offline, from a stripped copy (issue: notebooks).
 
-Running them takes about a minute, so those tests are marked ``slow``: the whole suite (``./wb test``, CI)
-runs them; ``pytest -m "not slow"`` is the quick loop. The samples they fetch come from ``../shared/datasets``
+Running them takes about a minute, so tests/durations.json marks those tests ``slow``: the whole suite (``./wb
+test``, CI) runs them; ``./wb test --quick`` leaves them out. The samples they fetch come from ``../shared/datasets``
 as a mirror (``tests/conftest.py``); without it no test reaches the public URLs: the mirror is a folder that does
 not exist, the notebooks say which sections they skip, and those built on a sample are skipped here."""
 
 from __future__ import annotations
 
-import functools
 import os
 import time
 from pathlib import Path
@@ -21,14 +20,15 @@ from tests.conftest import REQUIRE_REFERENCES, missing_reference
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 SHARED = ROOT.parent / "shared" / "datasets"
-NEEDS_SAMPLES = {"06_comparing_two_runs.ipynb": ("trec-robust-2003", "weps-2007")}
+CHECKED = {"workbench.ipynb", "06_comparing_two_runs.ipynb", "07_fusion_and_many_systems.ipynb"}  # tests below
+OTHERS = [p for p in NOTEBOOKS if p.name not in CHECKED]
 if "WORKBENCH_DATA_MIRROR" not in os.environ:  # never the public URLs from a test: fetch fails, sections skip
     os.environ["WORKBENCH_DATA_MIRROR"] = str(ROOT / "test-output" / "no-mirror")
 
 
-@functools.cache
-def executed(name: str) -> tuple[nbformat.NotebookNode, float]:
-    """The notebook after a run in its own folder (as JupyterLab runs it), and the seconds it took."""
+def executed(name: str) -> nbformat.NotebookNode:
+    """The notebook after a run in its own folder (as JupyterLab runs it), checked to show no error. Each test runs
+    its notebook itself (no cache shared between tests), so that its recorded CPU seconds are its own."""
     path = ROOT / "notebooks" / name
     notebook = nbformat.read(path, as_version=4)
     environment = os.environ.get("PYTHONPATH")
@@ -37,12 +37,15 @@ def executed(name: str) -> tuple[nbformat.NotebookNode, float]:
         start = time.perf_counter()
         nbclient.NotebookClient(notebook, timeout=240, kernel_name="python3",
                                 resources={"metadata": {"path": str(path.parent)}}).execute()
-        return notebook, time.perf_counter() - start
     finally:
         if environment is None:
             os.environ.pop("PYTHONPATH")
         else:
             os.environ["PYTHONPATH"] = environment
+    errors = [o for o in outputs(notebook) if o.output_type == "error"]
+    assert not errors, f"{name}: {errors[0].ename}: {errors[0].evalue}" if errors else ""
+    print(f"{name} ran in {time.perf_counter() - start:.1f} s")
+    return notebook
 
 
 def outputs(notebook: nbformat.NotebookNode) -> list:
@@ -58,24 +61,16 @@ def test_notebook_is_stored_without_outputs(path):
         f"{path.name}: strip the outputs before committing"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", OTHERS, ids=[p.name for p in OTHERS])
 def test_notebook_runs_top_to_bottom_without_errors(path):
-    if path.name in NEEDS_SAMPLES and not Path(os.environ["WORKBENCH_DATA_MIRROR"]).is_dir():
-        missing_reference(f"{path.name} needs the samples {', '.join(NEEDS_SAMPLES[path.name])}: no mirror "
-                          f"({SHARED} is absent) and the tests do not download")
-    notebook, seconds = executed(path.name)
-    errors = [o for o in outputs(notebook) if o.output_type == "error"]
-    assert not errors, f"{path.name}: {errors[0].ename}: {errors[0].evalue}" if errors else ""
-    print(f"{path.name} ran in {seconds:.1f} s")
+    executed(path.name)
 
 
-@pytest.mark.slow
 def test_main_notebook_shows_the_workbench_a_comparison_and_a_campaign():
     weps = SHARED / "weps2007"
     if REQUIRE_REFERENCES and not weps.exists():  # elsewhere the notebook's own skip is checked
         missing_reference(f"{weps} is absent: the notebook would skip its WePS-1 campaign")
-    notebook, _ = executed("workbench.ipynb")
+    notebook = executed("workbench.ipynb")
     shown = outputs(notebook)
     views = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(views) == 2 + weps.exists()  # the Workbench, a Comparison, and the WePS-1 campaign's
@@ -83,11 +78,10 @@ def test_main_notebook_shows_the_workbench_a_comparison_and_a_campaign():
     assert any("table9.png" in o.get("text", "") for o in shown)
 
 
-@pytest.mark.slow
 def test_fusion_notebook_fuses_tests_and_compares_the_shared_runs():
     if REQUIRE_REFERENCES and not (SHARED / "trec_robust2003").exists():  # elsewhere the notebook's skip is checked
         missing_reference(f"{SHARED / 'trec_robust2003'} is absent: the notebook would skip its fusion")
-    notebook, _ = executed("07_fusion_and_many_systems.ipynb")
+    notebook = executed("07_fusion_and_many_systems.ipynb")
     text = "".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")) for o in outputs(notebook))
     if not (SHARED / "trec_robust2003").exists():
         assert "skipped: the shared TREC Robust 2003 runs are absent" in text
@@ -97,11 +91,10 @@ def test_fusion_notebook_fuses_tests_and_compares_the_shared_runs():
     assert "alpha_nDCG@3" in text and "StRecall@3" in text
 
 
-@pytest.mark.slow
 def test_the_comparison_notebook_inspects_two_real_runs_and_reads_the_measures_from_the_explanations():
     if not Path(os.environ["WORKBENCH_DATA_MIRROR"]).is_dir():
         missing_reference("needs the TREC 2003 Robust and WePS-1 samples (no mirror: ../shared/datasets is absent)")
-    notebook, _ = executed("06_comparing_two_runs.ipynb")
+    notebook = executed("06_comparing_two_runs.ipynb")
     shown = outputs(notebook)
     views = [o for o in shown if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(views) == 2  # the inspector on the Robust runs, and on the WePS-1 clustering
