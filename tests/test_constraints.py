@@ -230,7 +230,6 @@ def rbp(gold, output, p=0.8):
 RANKING = ["priority", "deepness", "deepness threshold", "closeness threshold", "confidence"]
 
 
-@pytest.mark.slow
 def test_rbp_row_of_table6():
     """Amigó et al., SIGIR 2013, Table 6, RBP: ✓ ✓ ✓ ✓ ✗."""
     assert [verdicts(check_constraints(rbp, RANKING, random_cases=20))[c] for c in RANKING] == \
@@ -300,7 +299,6 @@ def test_every_generated_case_is_well_formed():
 
 
 # ------------------------------------------------------------------------------ the papers' tables
-@pytest.mark.slow
 def test_table6_report_for_reliability_sensitivity():
     """Amigó et al., SIGIR 2013, Table 6, row R*S, recomputed with the registered R≺ S≺ R∼ S∼ (uniform weights on closed
     collections; n = 10, W_n = 0.8 on rankings, Table 9's setting). Clustering agrees with the paper. On rankings the
@@ -381,7 +379,6 @@ FILTERING_DIFFERENCES = {
 }
 
 
-@pytest.mark.slow
 def test_table6_differences_are_the_documented_ones():
     """Amigó et al., SIGIR 2013, Table 6 over every registered measure: the findings that differ from the paper are
     exactly TABLE6_DIFFERENCES (restricted to the measures this checkout registers)."""

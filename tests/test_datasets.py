@@ -205,7 +205,6 @@ piece = st.sampled_from(["@gold", "@output A", "@output", "@printed R≺=1", "@p
                          "@printed S=6/7", "@printed S=1/0"])
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(piece, st.text(max_size=8)), max_size=8))
 def test_fuzzed_org_text_reads_or_raises_the_named_error(lines):

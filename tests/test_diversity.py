@@ -114,7 +114,6 @@ def diversity_campaign(draw):
 @settings(max_examples=80, deadline=None)
 @given(data=diversity_campaign(), k=st.integers(2, 20), alpha=st.sampled_from([0.5, 0.0, 0.3, 1.0]),
        beta=st.sampled_from([0.5, 0.8]), rel=st.integers(1, 2))
-@pytest.mark.slow
 def test_equal_to_pyndeval_on_random_campaigns(tmp_path_factory, data, k, alpha, beta, rel):
     pyndeval = reference_module("pyndeval")
     qrels, run = data
@@ -183,7 +182,6 @@ def test_plain_qrels_are_one_subtopic_per_topic():
 
 @settings(max_examples=30, deadline=None)
 @given(data=diversity_campaign(), k=st.integers(1, 12), rel=st.integers(1, 2))
-@pytest.mark.slow
 def test_a_campaign_on_subtopic_qrels_is_explained_per_document_and_subtopic(tmp_path_factory, data, k, rel):
     """Campaign.explain reads the subtopic table the campaign scores: each topic's rows add up to its value; every
     row names a subtopic of the qrels (or none, for a document judged for none); ranks past k contribute 0."""

@@ -14,7 +14,6 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import reference_module
 from workbench.data.campaign import Campaign
 from workbench.data.trec.ranked import RankedRun
 from workbench.data.trec.readers import read_trec_run
@@ -33,10 +32,6 @@ from workbench.fusion import (
 )
 
 RANX_FLOOR = 1e-9  # ranx divides by at least this
-
-
-def _ranx():
-    return reference_module("ranx")
 
 
 @st.composite
@@ -67,8 +62,7 @@ def _as_dict(run: RankedRun) -> dict[str, dict[str, float]]:
     return {t: dict(zip(run.documents(t), run.scores(t).tolist(), strict=True)) for t in run}
 
 
-def _ranx_runs(runs):
-    ranx = _ranx()
+def _ranx_runs(ranx, runs):
     return [ranx.Run(run, name=name) for name, run in runs.items()]
 
 
@@ -123,7 +117,7 @@ ALL_NEGATIVE = {"r0": {"q0": {"d03": -1.906470617800, "d06": -2.906470617800}},
 @given(runs=random_runs(), norm=st.sampled_from([*NORMS, None]), method=st.sampled_from(SCORE_METHODS),
        weights=WEIGHTS)
 @example(runs=ALL_NEGATIVE, norm="max", method="sum", weights=[1.0] * 4)
-def test_score_methods_equal_ranx(runs, norm, method, weights):
+def test_score_methods_equal_ranx(ranx, runs, norm, method, weights):
     """Equal to ranx where ranx's rule is the workbench's; where a topic's highest score is not positive, max
     normalisation is refused, naming the system and the topic."""
     weights = weights[:len(runs)] if METHODS[method].weighted else None
@@ -136,20 +130,20 @@ def test_score_methods_equal_ranx(runs, norm, method, weights):
     assert _ranx_rule_is_ours(runs, norm)
     mine = fuse(runs, method=method, weights=weights, norm=norm, **PARAMS.get(method, {}))
     params = {**RANX_PARAMS.get(method, {}), **({"weights": weights} if weights else {})}
-    _assert_same(mine, _ranx().fuse(_ranx_runs(runs), norm=norm, method=method, params=params))
+    _assert_same(mine, ranx.fuse(_ranx_runs(ranx, runs), norm=norm, method=method, params=params))
 
 
 @settings(max_examples=25)
 @given(runs=random_runs(), method=st.sampled_from(RANK_METHODS), weights=WEIGHTS)
-def test_rank_methods_equal_ranx(runs, method, weights):
+def test_rank_methods_equal_ranx(ranx, runs, method, weights):
     weights = weights[:len(runs)] if METHODS[method].weighted else None
     mine = fuse(runs, method=method, weights=weights, **PARAMS.get(method, {}))
     params = {**RANX_PARAMS.get(method, {}), **({"weights": weights} if weights else {})}
-    _assert_same(mine, _ranx().fuse(_ranx_runs(runs), norm=None, method=method, params=params))
+    _assert_same(mine, ranx.fuse(_ranx_runs(ranx, runs), norm=None, method=method, params=params))
 
 
 @pytest.mark.parametrize("method", list(METHODS))
-def test_every_method_equals_ranx_on_one_fixed_campaign(method):
+def test_every_method_equals_ranx_on_one_fixed_campaign(ranx, method):
     """The fast check of every method (the hypothesis tests above draw many more runs)."""
     runs = _FIXED
     spec = METHODS[method]
@@ -157,7 +151,7 @@ def test_every_method_equals_ranx_on_one_fixed_campaign(method):
     mine = fuse(runs, method=method, weights=weights, **PARAMS.get(method, {}))
     params = {**RANX_PARAMS.get(method, {}), **({"weights": weights} if weights else {})}
     norm = "min-max" if spec.kind == "score" else None
-    _assert_same(mine, _ranx().fuse(_ranx_runs(runs), norm=norm, method=method, params=params))
+    _assert_same(mine, ranx.fuse(_ranx_runs(ranx, runs), norm=norm, method=method, params=params))
 
 
 _rng = np.random.default_rng(7)
@@ -169,11 +163,10 @@ _FIXED = {f"r{r}": {f"q{t}": {f"d{d:02d}": float(s) for d, s in zip(
 @settings(max_examples=30)
 @given(runs=random_runs(max_runs=2), norm=st.sampled_from(NORMS))
 @example(runs=ALL_NEGATIVE, norm="max")
-def test_normalize_equals_ranx(runs, norm):
-    ranx = _ranx()
+def test_normalize_equals_ranx(ranx, runs, norm):
     if norm == "borda":
         mine = normalize(runs, "borda")
-        theirs = ranx.normalization.borda_norm(_ranx_runs(runs))
+        theirs = ranx.normalization.borda_norm(_ranx_runs(ranx, runs))
         for name, run in zip(runs, theirs, strict=True):
             _assert_same(mine[name], run)
         return
@@ -371,9 +364,8 @@ def test_weights_whose_fusion_overflows_are_refused():
 
 
 @pytest.mark.parametrize("norm", ["min-max", "max", "sum", "zmuv"])
-def test_tiny_magnitudes_normalise_as_ranx_normalises_the_same_scores_near_1(norm):
+def test_tiny_magnitudes_normalise_as_ranx_normalises_the_same_scores_near_1(ranx, norm):
     """Below ranx's floor its rule differs; the workbench's is ranx's on the scores scaled back near 1."""
-    ranx = _ranx()
     for name, run in _FIXED.items():
         tiny = {t: {d: s * 2.0 ** -1000 for d, s in scores.items()} for t, scores in run.items()}
         _assert_same(normalize(tiny, norm), ranx.normalization.norm_switch(norm)(ranx.Run(run, name=name)))
@@ -381,7 +373,7 @@ def test_tiny_magnitudes_normalise_as_ranx_normalises_the_same_scores_near_1(nor
 
 @pytest.mark.parametrize("case", ["all zero", "one document", "all negative"])
 @pytest.mark.parametrize("norm", ["min-max", "sum", "rank"])
-def test_degenerate_topics_equal_ranx_where_its_rule_is_the_same(case, norm):
+def test_degenerate_topics_equal_ranx_where_its_rule_is_the_same(ranx, case, norm):
     """A constant topic (0 under min-max and sum), one document, all-negative scores under min-max and sum: ranx's
     values (its floor of 1e-9 is not reached, or the numerators are 0)."""
     scores, _ = DEGENERATE[case]
@@ -389,7 +381,6 @@ def test_degenerate_topics_equal_ranx_where_its_rule_is_the_same(case, norm):
     if norm == "rank" and len(set(scores.values())) < len(scores):
         return  # ties: ranx breaks them its own way
     assert _ranx_rule_is_ours({"run": run}, norm)
-    ranx = _ranx()
     _assert_same(normalize(run, norm), ranx.normalization.norm_switch(norm)(ranx.Run(run, name="run")))
 
 

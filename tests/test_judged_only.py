@@ -51,7 +51,6 @@ def _same(a: GainTable, b: GainTable) -> None:
     assert a.topics == b.topics
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=runs())
 def test_judged_only_is_the_ranking_of_the_judged_documents_alone(data):
@@ -123,7 +122,6 @@ def test_with_defaults_sets_a_level_and_judged_only_where_the_name_leaves_them()
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=trec_campaigns(), level=st.integers(1, 3))
-@pytest.mark.slow
 def test_every_trec_eval_measure_judged_only_equals_pytrec_eval_through_a_campaign(data, level):
     """The registry's trec_eval measures with judged_only=True, through Campaign from TREC files (the
     from_entries table), equal pytrec_eval's -J (judged_docs_only_flag) per topic to 1e-9."""

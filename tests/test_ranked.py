@@ -215,7 +215,6 @@ def _refusal(mapping, topic: str):
     return None
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(files=trec_files(), max_docs=st.sampled_from([None, 1, 3]))
 def test_ids_as_words_read_what_the_scanner_reads(tmp_path, files, max_docs):
@@ -331,7 +330,6 @@ def _files(tmp_path, qrels, runs):
     return read_trec_qrels(qrels_path), read_trec_run(run_path)
 
 
-@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=campaigns())
 def test_frames_dicts_and_namedtuples_equal_trec_files(tmp_path, data):

@@ -37,7 +37,6 @@ def _run(arguments: list[str], **keywords) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("name", COMMANDS)
-@pytest.mark.slow
 def test_a_closed_pipe_ends_quietly(name):
     """As ``... | head -1`` once head has gone: the reading end is closed before anything is written."""
     reading, writing = os.pipe()
@@ -50,7 +49,6 @@ def test_a_closed_pipe_ends_quietly(name):
 
 
 @pytest.mark.parametrize("name", COMMANDS)
-@pytest.mark.slow
 def test_a_full_disk_is_one_line_and_status_1(name):
     with open("/dev/full", "wb") as full:
         done = _run(_commands()[name], stdout=full)
@@ -59,7 +57,6 @@ def test_a_full_disk_is_one_line_and_status_1(name):
 
 
 @pytest.mark.parametrize("name", COMMANDS)
-@pytest.mark.slow
 def test_a_closed_standard_output_is_one_line_and_status_1(name):
     done = _run(_commands()[name], stdout=None, pass_fds=(), preexec_fn=lambda: os.close(1))
     assert done.returncode == 1

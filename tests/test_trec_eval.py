@@ -62,7 +62,6 @@ def test_quicktest_byte_for_byte(reference, args, capsys):
 
 
 # ------------------------------------------------------------------------------- pytrec_eval, random
-@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=trec_campaigns(), level=st.integers(1, 3), judged_only=st.booleans())
 def test_every_measure_equals_pytrec_eval(data, level, judged_only):
@@ -99,7 +98,6 @@ def test_every_measure_equals_pytrec_eval(data, level, judged_only):
 
 @settings(max_examples=120, deadline=None)
 @given(data=trec_campaigns(), level=st.integers(1, 3))
-@pytest.mark.slow
 def test_registered_measures_equal_pytrec_eval(data, level):
     """The registry's spellings of trec_eval's measures through the API (one vectorised pass), to 1e-9."""
     pytrec_eval = reference_module("pytrec_eval")
@@ -628,7 +626,6 @@ ROBUST_2003 = [
 ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("options, run, digest", ROBUST_2003, ids=[f"{o} {r}" for o, r, _ in ROBUST_2003])
 def test_robust_2003_runs_print_what_trec_eval_10_prints(options, run, digest, capsysbinary):
     """Every line of -q -m all_trec, also with -c -l2 and -J -M100, byte for byte (the runs read gzip-compressed,

@@ -24,7 +24,7 @@ NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
 ADDRESS = re.compile(r"""<(?:link|script)\b[^>]*?\b(?:href|src)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 
 DEADLINE = 120  # seconds for Voilà to start and serve the page, reading included
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(DEADLINE + 120)]  # the page, then stopping the server
+pytestmark = [pytest.mark.timeout(DEADLINE + 120)]  # the page, then stopping the server
 
 
 def installed_template() -> bool:
