@@ -8,20 +8,26 @@ is there (CI, the project's machines), into a cache under ``test-output/``; test
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import math
 import os
+import resource
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
+from typing import NoReturn
 
 import pytest
+from hypothesis import settings
 
 from workbench.datasets import shared
 from workbench.errors import WorkbenchError
@@ -32,13 +38,234 @@ if SHARED_DATASETS.is_dir():
     os.environ.setdefault("WORKBENCH_DATA_MIRROR", str(SHARED_DATASETS))
 os.environ.setdefault("WORKBENCH_CACHE", str(ROOT / "test-output" / "cache"))
 
+# ------------------------------------------------------------------------------------------- Hypothesis
+# Two profiles, chosen by WORKBENCH_HYPOTHESIS_PROFILE: "explore" (the default) draws new examples on every run;
+# "ci" (.ci/run) is derandomized, the same examples on every run, so that a red CI run is a failure to fix and not
+# a draw. A counterexample exploring finds is kept as an @example in its test, and CI runs it from then on. Neither
+# profile has a deadline: time is measured by the benchmarks, not by tests on a shared machine (a deadline, and the
+# too_slow health check it scales, fail by load).
+settings.register_profile("explore", deadline=None)
+settings.register_profile("ci", settings.get_profile("explore"), derandomize=True, database=None, print_blob=True)
+HYPOTHESIS_PROFILE = os.environ.get("WORKBENCH_HYPOTHESIS_PROFILE", "explore")
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def pytest_report_header(config) -> list[str]:
+    chosen = settings.get_profile(HYPOTHESIS_PROFILE)
+    return [f"hypothesis: profile {HYPOTHESIS_PROFILE!r} ({'derandomized' if chosen.derandomize else 'exploring'}; "
+            "WORKBENCH_HYPOTHESIS_PROFILE=ci|explore)"]
+
+
+# ------------------------------------------------------------------------------------------- xdist
+def pytest_sessionfinish(session) -> None:
+    """In an xdist worker whose tests are done: ignore SIGINT. execnet interrupts a worker still cleaning up 5 s
+    after the controller ends the run (``os.kill(getpid(), SIGINT)``, then ``os._exit`` 10 s later); on a loaded
+    machine pytest's last garbage collections take longer, and the KeyboardInterrupt, raised inside a gc callback
+    (Hypothesis has one), printed a traceback at the end of a passing run (issue 35)."""
+    if hasattr(session.config, "workerinput") and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# ------------------------------------------------------------------------------------------- durations
+# Which tests are slow is measured, not decided by hand: `./wb test --record-durations` writes each test's CPU seconds
+# (user + system, of pytest and of the processes it waited for) to tests/durations.json: "cpu", its own (its call and
+# its function-scoped fixtures), and "alone", as if it ran alone (also every class-, module- or session-wide fixture
+# it uses, which whichever test comes first pays). At collection a test is marked slow when its own seconds exceed
+# SLOW_SECONDS (the quick loop's budget), when alone it could exceed ALONE_SECONDS (the quick loop's check, below,
+# with room), or when it waited more than SLOW_WALL_SECONDS. The quick loop (`./wb test --quick`, --cpu-limit=2)
+# fails a test whose setup and call take more than 2 CPU seconds: a new slow test, or one grown slower, is caught
+# at once. CPU time, not wall time, so that the check holds on a loaded machine; every run prints its CPU seconds.
+DURATIONS = Path(__file__).with_name("durations.json")
+SLOW_SECONDS = 0.25
+ALONE_SECONDS = 1.5
+SLOW_WALL_SECONDS = 10.0
+QUICK_BUDGET = 100.0  # CPU seconds of `./wb test --quick` on a fresh clone, first run included (README)
+
+
+def pytest_addoption(parser) -> None:
+    group = parser.getgroup("workbench")
+    group.addoption("--record-durations", action="store_true",
+                    help=f"write each test's CPU seconds to {DURATIONS.name} (the slow marks are read from it)")
+    group.addoption("--cpu-limit", type=float, default=None, metavar="SECONDS",
+                    help="fail a test whose setup and call take more CPU seconds (./wb test --quick: 2)")
+
+
+def cpu_seconds() -> float:
+    """User and system CPU seconds of this process and of the children it has waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+_FIXTURE_SECONDS: dict[tuple[str, str], float] = {}  # (where defined, name) of a wider fixture: its last setup here
+_SET_UP: set[tuple[str, str]] = set()  # the wider fixtures set up while the current test runs
+_SETUP, _CALL = pytest.StashKey[float](), pytest.StashKey[float]()
+
+
+class _FixtureClock:
+    """The setup of each class-, module- or session-wide fixture in CPU seconds. A plugin, not a hook of this file:
+    a session-wide fixture is set up through the session's hooks, which a conftest below the root is not part of."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        start = cpu_seconds()  # the fixtures it needs are set up before this hook: not counted twice
+        try:
+            return (yield)
+        finally:
+            if fixturedef.scope != "function":
+                key = (fixturedef.baseid, fixturedef.argname)
+                _FIXTURE_SECONDS[key] = cpu_seconds() - start
+                _SET_UP.add(key)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    _SET_UP.clear()
+    start = cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        item.stash[_SETUP] = cpu_seconds() - start
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    start = cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        item.stash[_CALL] = cpu_seconds() - start
+
+
+def _seconds(item) -> dict[str, float]:
+    """``spent`` (this setup and call), ``own`` (without the wider fixtures set up for it) and ``alone`` (with every
+    wider fixture it uses)."""
+    spent = item.stash[_SETUP] + item.stash[_CALL]
+    own = spent - sum(_FIXTURE_SECONDS[k] for k in _SET_UP)
+    wider = {(d.baseid, d.argname) for defs in item._fixtureinfo.name2fixturedefs.values() for d in defs[-1:]
+             if d.scope != "function"}
+    return {"spent": spent, "own": own, "alone": own + sum(_FIXTURE_SECONDS.get(k, 0.0) for k in wider)}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if call.when != "call" or _CALL not in item.stash:
+        return report
+    seconds = _seconds(item)
+    report.user_properties.append(("cpu_seconds", seconds))
+    limit = item.config.getoption("cpu_limit")
+    if limit is not None and report.passed and seconds["spent"] > limit:
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} took {seconds['spent']:.1f} CPU seconds (setup {item.stash[_SETUP]:.1f}, "
+                           f"call {item.stash[_CALL]:.1f}), over the quick loop's {limit:g}: record the durations "
+                           "(./wb test --record-durations) so that it is marked slow, or make it cheaper")
+    return report
+
+
+def slow(recorded: dict[str, float]) -> bool:
+    """Whether a test of these recorded seconds is left out of the quick loop."""
+    return recorded["cpu"] > SLOW_SECONDS or recorded["alone"] > ALONE_SECONDS or \
+        recorded["wall"] > SLOW_WALL_SECONDS
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by mark
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark slow the tests tests/durations.json records as slow."""
+    recorded = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    for item in items:
+        if item.nodeid in recorded and slow(recorded[item.nodeid]):
+            item.add_marker(pytest.mark.slow)
+
+
+class _Spent:
+    """On the controller (the only process without xdist's ``workerinput``): every test's recorded seconds, and at the
+    end the CPU seconds in all, and tests/durations.json when asked."""
+
+    def __init__(self, config) -> None:
+        self.config, self.tests = config, {}
+
+    def pytest_runtest_logreport(self, report) -> None:
+        for name, value in report.user_properties:
+            if name == "cpu_seconds" and report.when == "call":
+                self.tests[report.nodeid] = {**value, "wall": report.duration}
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        total = cpu_seconds()
+        quick = self.config.getoption("cpu_limit") is not None
+        line = (f"CPU: {total:.1f} s in all (user + system: pytest, its workers and what they started), "
+                f"{sum(t['spent'] for t in self.tests.values()):.1f} s in {len(self.tests)} tests' setups and "
+                f"calls")
+        if quick:
+            line += (f"; the quick loop's budget is {QUICK_BUDGET:g} s on a fresh clone of two idle cores"
+                     f"{'' if total <= QUICK_BUDGET else ' (over it here)'}")
+        terminalreporter.write_line(line)
+        if self.config.getoption("record_durations"):
+            terminalreporter.write_line(f"durations of {len(self.tests)} tests written to {self.write()}")
+
+    def write(self) -> Path:
+        """tests/durations.json: this run's tests, and the others recorded before unless this run was the whole
+        suite (no paths, -k or -m given); one line each, sorted."""
+        whole = self.config is not None and self.config.args_source == pytest.Config.ArgsSource.TESTPATHS and \
+            not self.config.option.keyword and not self.config.option.markexpr
+        recorded = json.loads(DURATIONS.read_text()) if DURATIONS.exists() and not whole else {}
+        recorded.update({nodeid: {"cpu": round(t["own"], 2), "alone": round(t["alone"], 2),
+                                  "wall": round(t["wall"], 2)} for nodeid, t in self.tests.items()})
+        lines = [f"  {json.dumps(nodeid)}: {json.dumps(recorded[nodeid])}" for nodeid in sorted(recorded)]
+        DURATIONS.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+        return DURATIONS
+
+
+def pytest_configure(config) -> None:
+    config.pluginmanager.register(_FixtureClock(), "workbench-fixture-clock")
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_Spent(config), "workbench-durations")
+
+
+# ------------------------------------------------------------------------------------------- references
+# What the numbers are checked against: the real samples and official scores of ../shared/datasets, the reference
+# libraries of the dev extra (pytrec_eval, ranx, ir_measures, pyndeval, pyNTCIREVAL, scikit-learn, bcubed...),
+# chromium for the browser tests. A user's clone without them skips those tests, saying what is missing; CI sets
+# WORKBENCH_REQUIRE_REFERENCES=1 (.ci/run), and there a missing reference fails the test: a moved file or a broken
+# install must not pass as a green run with fewer checks.
+REQUIRE_REFERENCES = os.environ.get("WORKBENCH_REQUIRE_REFERENCES", "") not in ("", "0")
+
+
+def missing_reference(reason: str) -> NoReturn:
+    """Skip the test (or, at module level, the module) because a reference is absent, with ``reason``; fail it
+    instead under WORKBENCH_REQUIRE_REFERENCES=1."""
+    if REQUIRE_REFERENCES:
+        pytest.fail(f"{reason} (WORKBENCH_REQUIRE_REFERENCES=1: a missing reference fails)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def reference_module(name: str) -> ModuleType:
+    """The reference library ``name`` imported, as :func:`pytest.importorskip` does, but through
+    :func:`missing_reference` (the dev extra installs every one)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        missing_reference(f"the reference library {name} cannot be imported ({error}): ./wb test installs it "
+                          "with the dev extra")
+
+
+@pytest.fixture(scope="session")
+def ranx() -> ModuleType:
+    """ranx, imported and its numba code compiled (or read from numba's cache) once per process: about 6 CPU
+    seconds warm, 60 to 150 on a fresh install. A session-wide fixture, so that every test comparing with ranx
+    carries that cost in its recorded durations (and is marked slow), whichever test pays it first."""
+    module = reference_module("ranx")
+    runs = [module.Run({"q": {"a": 2.0, "b": 1.0}}, name="x"), module.Run({"q": {"b": 2.0, "c": 1.0}}, name="y")]
+    module.fuse(runs, norm="min-max", method="sum")
+    return module
+
 
 def shared_dataset(*parts: str) -> Path:
-    """Path to ``../shared/datasets/<parts>``; skips the test with a clear message where it is absent."""
+    """Path to ``../shared/datasets/<parts>``; where it is absent, :func:`missing_reference` (a skip with a clear
+    message, a failure in CI)."""
     path = shared(*parts)
     if path is None:
-        pytest.skip(f"{SHARED_DATASETS.joinpath(*parts)} is absent: the real evaluation samples live beside the "
-                    "project (../shared/datasets)")
+        missing_reference(f"{SHARED_DATASETS.joinpath(*parts)} is absent: the real evaluation samples live beside "
+                          "the project (../shared/datasets)")
     return path
 
 
@@ -182,6 +409,13 @@ CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--di
                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 OUTPUT = ROOT / "test-output" / "browser"
 NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
+
+
+@pytest.fixture(autouse=True)
+def _chromium_for_the_browser_tests(request) -> None:
+    """A test marked ``browser`` without chromium on PATH: :func:`missing_reference` (a skip, a failure in CI)."""
+    if CHROMIUM is None and request.node.get_closest_marker("browser"):
+        missing_reference("no chromium on PATH (apt-get install chromium)")
 
 
 class Server:

@@ -19,7 +19,8 @@ package's ``workbench`` template, found where an installed package puts it: ``sh
 path). In JupyterLab the file browser is closed and the workbench scrolled to the top of the notebook once, as
 for a projection; nothing scrolls after that.
 
-Skips (with the reason) where chromium or playwright is absent; CI installs chromium (``.ci/run``). Every wait
+Skips (with the reason) where chromium or playwright is absent; CI installs chromium (``.ci/run``) and fails
+there without it (``tests/conftest.py``). Every wait
 has a deadline; everything started (server, kernels, browser) is stopped in ``finally``. Screenshots of both
 sizes, the audits and the requests that left 127.0.0.1 land in ``test-output/browser/``.
 """
@@ -33,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CHROME_ARGS, CHROMIUM, OUTPUT, Server, settle
+from tests.conftest import CHROME_ARGS, CHROMIUM, OUTPUT, Server, reference_module, settle
 from workbench import Organization, reliability_sensitivity
 from workbench.widgets.gallery import EXAMPLES
 
@@ -49,7 +50,6 @@ REGIONS = {  # what must be inside the viewport: every level row of both editors
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.timeout(600),  # every wait below has its own deadline; this bounds the whole lesson
-    pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (apt-get install chromium)"),
 ]
 
 
@@ -110,7 +110,7 @@ def wait_for_change(page, selector: str, before: str, timeout: float = 30_000) -
 def audit(page, kind: str, size: str) -> list[dict]:
     """axe-core over the workbench (in Voilà: over the whole page, the notebook's other outputs included); the
     full report is written beside the screenshots. Returns the serious and critical violations."""
-    axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python is absent")
+    axe = reference_module("axe_playwright_python.sync_playwright")
     results = axe.Axe().run(page, context=None if kind == "voila" else ".wb-workbench").response
     (OUTPUT / f"{kind}-{size}-axe.json").write_text(json.dumps(results["violations"], indent=1))
     return [{"id": v["id"], "impact": v["impact"], "nodes": [n["html"][:160] for n in v["nodes"][:3]]}
@@ -149,7 +149,7 @@ def open_workbench(page, server: Server, kind: str, started: float) -> dict[str,
 def lesson(kind: str, tmp: Path) -> dict:
     """Run the notebook in ``kind`` (lab or voila) and play the lesson of the module docstring. Returns what
     was seen."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    sync_api = reference_module("playwright.sync_api")
     OUTPUT.mkdir(parents=True, exist_ok=True)
     seen: dict = {"outside": [], "regions": {}, "audit": {}}
     started = time.monotonic()

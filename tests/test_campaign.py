@@ -101,7 +101,6 @@ def test_bad_measures_and_inputs_are_named_before_any_work(toy_measures):
         Campaign(GOLD, {"x": [GOLD["q1"]]})
 
 
-@pytest.mark.slow
 def test_progress_bar_on_long_work_only(toy_measures, capsys):
     Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-shared")
     assert capsys.readouterr().err == ""  # short work: tqdm's delay keeps it silent

@@ -52,7 +52,6 @@ def per_topic(results: pd.DataFrame) -> pd.Series:
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(campaign=campaigns())
-@pytest.mark.slow
 def test_a_whole_run_explained_adds_up_to_the_campaigns_values(campaign, name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -49,7 +49,6 @@ def campaigns(draw, overlap, finite=None):
 @settings(max_examples=150, deadline=None)
 @given(pairs=campaigns(overlap=False), chosen=st.lists(st.sampled_from(SETTINGS), min_size=1, max_size=3,
                                                        unique=True))
-@pytest.mark.slow
 def test_the_segmented_pass_equals_the_per_pair_engine(missing, pairs, chosen):
     # Documents that occur once on each side: every pair goes through the segmented pass, none alone.
     if not pairs:
@@ -63,7 +62,6 @@ def test_the_segmented_pass_equals_the_per_pair_engine(missing, pairs, chosen):
 @settings(max_examples=100, deadline=None)
 @given(pairs=campaigns(overlap=True), chosen=st.lists(st.sampled_from(SETTINGS), min_size=1, max_size=3,
                                                       unique=True))
-@pytest.mark.slow
 def test_campaigns_with_overlap_equal_the_per_pair_engine(missing, pairs, chosen):
     got = campaign_scores(pairs, chosen, missing)
     assert got.shape == (len(chosen), len(pairs), 4)
@@ -74,7 +72,6 @@ def test_campaigns_with_overlap_equal_the_per_pair_engine(missing, pairs, chosen
 @pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
 @settings(max_examples=60, deadline=None)
 @given(pairs=campaigns(overlap=False), chosen=st.sampled_from(STEEP))
-@pytest.mark.slow
 def test_steep_discounts_equal_the_brute_force(missing, pairs, chosen):
     if not pairs:
         return
@@ -86,7 +83,6 @@ def test_steep_discounts_equal_the_brute_force(missing, pairs, chosen):
 @pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
 @settings(max_examples=80, deadline=None)
 @given(pairs=campaigns(overlap=False, finite=True))
-@pytest.mark.slow
 def test_equal_weights_of_finite_campaigns(missing, pairs):
     chosen = [(None, None), (10, 0.8)]
     if pairs:
@@ -112,7 +108,6 @@ def test_rankings_against_graded_golds_and_rankings(seed):
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(organizations(), max_size=4), st.lists(organizations(overlap=False), max_size=3))
-@pytest.mark.slow
 def test_encoded_organizations_come_back_whole(some, more):
     # What a distributed campaign ships: the organizations rebuilt from the arrays are the same, occurrence
     # arrays included; overlap is flagged.

@@ -68,7 +68,6 @@ def test_scores_chart_groups_outputs_per_measure_in_the_given_order():
     assert rows[("output 4", "R∼")] == 0.96 and rows[("output 5", "R≺")] == 0.64 and len(rows) == 20
 
 
-@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["o1", "o2", "o3"]), st.sampled_from(MEASURES),
                           st.floats(0, 1, allow_nan=False)), min_size=1, max_size=12))
@@ -177,7 +176,6 @@ def test_strictness_chart_reads_top_percent_or_other_column_names():
     assert len(dataset(strictness_chart(default).to_dict())) == 3
 
 
-@pytest.mark.slow
 def test_charts_save_offline_as_svg_and_png(tmp_path):
     svg = save_chart(scores_chart(table9_frame()), tmp_path / "table9.svg").read_text()
     assert svg.startswith("<svg") and "R≺" in svg and "S∼" in svg
@@ -193,7 +191,6 @@ def without_dataset_names(spec: dict) -> dict:
     return {**spec, "data": None, "datasets": rows}
 
 
-@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.floats(0, 1, allow_nan=False), min_size=20, max_size=20))
 def test_with_data_equals_rebuilding_the_chart_on_the_new_rows(values):

@@ -89,7 +89,6 @@ def test_render_escapes_latex_and_pivots_measures():
                                                                                         lineterminator="\n")
 
 
-@pytest.mark.slow
 def test_eval_prints_without_pandas(tmp_path):
     """``eval`` reads, scores and prints (table, CSV, JSON) without importing pandas (a quarter of a second)."""
     import subprocess
@@ -153,7 +152,6 @@ def test_a_qrels_file_given_as_a_run_is_refused_in_one_line(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------------------------ real data, end to end
-@pytest.mark.slow
 def test_replab_official_scores_from_the_command_line():
     """reference_RS_per_entity.tsv (official RepLab R&S script) through ``python -m workbench eval``."""
     measures = ["R∼(missing=replab)", "S∼(missing=replab)"]

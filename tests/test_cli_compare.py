@@ -30,7 +30,6 @@ def trec_campaign(tmp_path):
     return tmp_path / "qrels", tmp_path / "runs"
 
 
-@pytest.mark.slow
 def test_compare_with_tukey_prints_the_pairs_and_the_groups(trec_campaign, capsys):
     qrels, runs = trec_campaign
     assert main(["compare", "--gold", str(qrels), "--run", str(runs), "-m", "AP", "nDCG@5", "--test", "tukey",

@@ -12,7 +12,7 @@ import warnings
 import hypothesis.strategies as st
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 
 from tests.conftest import ROOT
 from workbench.analysis import uir_matrix
@@ -178,6 +178,7 @@ def test_empty_or_binary_standard_input_gets_the_messages_a_file_gets(files, tmp
                  st.lists(st.sampled_from(["q1 Q0 d1 1 1 s", "q3 Q0 d4 1 2.5 s", "q1 Q0 d2 2 x s", "#", "",
                                            "q1 Q0 d1 1 1", "q1 0 d1 1", "\t", "é"]), max_size=5)
                  .map(lambda lines: "\n".join(lines).encode())))
+@example(data=b"\x00")  # found exploring: standard input took one NUL byte for /dev/zero, a file did not
 def test_standard_input_behaves_as_a_file_whatever_it_holds(tmp_path_factory, data):
     folder = tmp_path_factory.mktemp("stdin")
     qrels, bad = folder / "qrels", folder / "input"

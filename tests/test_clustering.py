@@ -227,7 +227,6 @@ def unmatched_clusterings(draw):
     return sides
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(unmatched_clusterings())
 def test_weps_policy_on_different_document_sets(pair):
@@ -262,7 +261,6 @@ def clusterings(max_docs=12, overlap=True):
                          ids=["item equals the bcubed package", "occurrence equals the PyEvALL formula"])
 @settings(max_examples=150, deadline=None)
 @given(pair=clusterings())
-@pytest.mark.slow
 def test_extended_bcubed_variants_equal_their_references(variant, reference, pair):
     gold, out = pair
     b = C.bcubed(C.contingency(gold, out), variant=variant)
@@ -271,7 +269,6 @@ def test_extended_bcubed_variants_equal_their_references(variant, reference, pai
     assert b["recall"] == pytest.approx(r, abs=1e-12)
 
 
-@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(clusterings())
 def test_occurrence_variant_equals_reliability_sensitivity_over_relatedness(pair):
@@ -295,7 +292,6 @@ label_pairs = st.integers(1, 40).flatmap(
                         st.lists(st.integers(0, 5), min_size=n, max_size=n)))
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(label_pairs)
 def test_flat_measures_equal_scikit_learn(labels):
@@ -335,7 +331,6 @@ MEASURES = ["Purity", "InversePurity", "F(P,IP)", "BCubed-P", "BCubed-R", "BCube
             "NMI", "V-measure", "Homogeneity", "Completeness", "ARI", "Rand", "Jaccard", "FM"]
 
 
-@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(clusterings(max_docs=10))
 def test_every_measure_in_range_and_invariant_to_renaming_and_order(pair):
@@ -358,7 +353,6 @@ def test_every_measure_in_range_and_invariant_to_renaming_and_order(pair):
     assert again == pytest.approx(scores, abs=1e-12, nan_ok=True)
 
 
-@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(clusterings(max_docs=10))
 def test_perfect_output_scores_the_maximum(pair):

@@ -41,7 +41,6 @@ def sklearn_ami(true, pred, method: str) -> float:
     return skm.adjusted_mutual_info_score(true, pred, average_method=method)
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(label_pairs, st.floats(0.01, 5))
 def test_equal_scikit_learn_on_random_partitions(labels, beta):
@@ -74,7 +73,6 @@ def as_organization(labels: list, docs: list[str]) -> Organization:
     return Organization.from_clustering(clusters.values())
 
 
-@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(label_pairs, st.sampled_from(METHODS), st.sampled_from([0.5, 1.0, 2.0]))
 def test_the_registry_names_equal_scikit_learn_on_organizations(labels, method, beta):

@@ -42,7 +42,6 @@ def score_tables(draw, max_systems=6, max_topics=15):
 
 @settings(max_examples=60, deadline=None)
 @given(table=score_tables(), alpha=st.sampled_from([0.01, 0.05, 0.1]))
-@pytest.mark.slow
 def test_tukey_hsd_equals_scipy(table, alpha):
     mine = tukey_hsd(tidy(table), "AP", alpha=alpha)
     theirs = stats.tukey_hsd(*[np.array(v) for v in table.values()])
@@ -58,7 +57,6 @@ def test_tukey_hsd_equals_scipy(table, alpha):
 
 @settings(max_examples=30, deadline=None)
 @given(table=score_tables())
-@pytest.mark.slow
 def test_blocked_tukey_reads_the_residual_of_a_two_way_anova(table):
     """The blocked design's MSE is the residual mean square of systems + topics fitted by least squares."""
     mine = tukey_hsd(tidy(table), "AP", design="blocked")
@@ -147,7 +145,6 @@ def test_tau_ap_weighs_a_swap_at_the_top_more_than_kendalls_tau():
 
 @settings(max_examples=40, deadline=None)
 @given(table=score_tables(max_systems=7), data=st.data())
-@pytest.mark.slow
 def test_ranking_agreement_lists_every_swapped_pair(table, data):
     other = {s: [v + data.draw(st.floats(-0.3, 0.3)) for v in values] for s, values in table.items()}
     both = pd.concat([tidy(table, "AP"), tidy(other, "nDCG")])

@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 
 import pandas as pd
-import pytest
 
 from workbench.analysis import ranking_agreement, tukey_hsd
 from workbench.widgets import Comparison
@@ -21,7 +20,6 @@ def campaign() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["system", "topic", "measure", "value"])
 
 
-@pytest.mark.slow
 def test_tukey_view_draws_the_pairs_and_names_the_groups():
     cmp = Comparison(campaign())
     cmp.view.value = "Tukey's HSD groups"

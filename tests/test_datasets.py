@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import reference_module
 from workbench import datasets
 from workbench.datasets import DatasetError, Example, parse_example
 from workbench.model import Organization
@@ -67,8 +68,6 @@ ERRATA = {("System Output 2", "S∼"), ("System Output 3", "S≺"), ("System Out
 def test_table9_printed_values_against_the_engine():
     import workbench
 
-    if not hasattr(workbench, "reliability_sensitivity"):
-        pytest.skip("workbench.reliability_sensitivity (the lead's R/S engine) is not in this build")
     fields = {"R≺": "r_priority", "S≺": "s_priority", "R∼": "r_relatedness", "S∼": "s_relatedness"}
     outputs = {"gold": TABLE9.gold, **TABLE9.outputs}
     agree = 0
@@ -112,9 +111,8 @@ def test_seed001_table3_columns_follow_from_the_numbers_and_give_uir_0_2():
 
 
 def test_seed001_table3_through_the_analysis_module():
-    analysis = pytest.importorskip("workbench.analysis", reason="workbench.analysis is not in this build")
-    if not hasattr(analysis, "uir"):
-        pytest.skip("workbench.analysis.uir (the analysis helper's) is not in this build")
+    from workbench import analysis
+
     table = datasets.load("seed001-table3")
     results = pd.DataFrame(
         [(system, str(case), measure, row[f"{measure}_{system}"])
@@ -144,7 +142,7 @@ def _ntcir_labels(gold: Organization, ranking: Organization):
 
 
 def test_seed002_figure1_reconstruction_gives_the_printed_values_in_pyntcireval():
-    metrics = pytest.importorskip("pyNTCIREVAL.metrics")
+    metrics = reference_module("pyNTCIREVAL.metrics")
     fig = datasets.load("seed002-figure1")
     grades = [fig.params[level] for level in ("B", "A", "S")]
     xrelnum = [0, 1, 1, 1]  # judged docs per level 0, B, A, S
@@ -162,12 +160,8 @@ def test_seed002_figure1_reconstruction_gives_the_printed_values_in_pyntcireval(
 
 
 def test_seed002_figure1_through_the_registry():
-    from workbench.metrics.registry import UnknownMeasureError, evaluate, parse
+    from workbench.metrics.registry import evaluate
 
-    try:
-        parse("P-measure"), parse("O-measure")
-    except UnknownMeasureError:
-        pytest.skip("P-measure / O-measure (workbench.metrics.ranking) are not in this build")
     fig = datasets.load("seed002-figure1")
     for name, printed in fig.printed.items():
         scores = evaluate(fig.gold, fig.outputs[name], list(printed))
@@ -211,7 +205,6 @@ piece = st.sampled_from(["@gold", "@output A", "@output", "@printed R≺=1", "@p
                          "@printed S=6/7", "@printed S=1/0"])
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(piece, st.text(max_size=8)), max_size=8))
 def test_fuzzed_org_text_reads_or_raises_the_named_error(lines):

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.conftest import reference_module
 from workbench.data import Campaign, CampaignError
 from workbench.data import distributed as dist
 from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
@@ -100,7 +101,6 @@ def spawn_pool():
         yield pool
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("chunk_topics", [None, 1, 5, 100])
 def test_a_process_pool_gives_the_serial_results_bit_for_bit(spawn_pool, chunk_topics):
     for campaign, measures in ((_ranking_campaign(1), RANKING), (_grouping_campaign(2), GROUPING)):
@@ -169,7 +169,6 @@ def test_a_measure_failing_on_a_worker_raises_the_serial_error(custom_measures, 
     assert serial.value.__notes__ == ["while scoring system 'sys0', topic 't2'"]
 
 
-@pytest.mark.slow
 def test_a_killed_process_worker_names_the_topics_not_scored(custom_measures):
     campaign = _grouping_campaign(6, topics=8)
     gold = dict(campaign.gold, t5=Organization.from_clustering([[KILL_DOC, "d1"]]))
@@ -257,7 +256,7 @@ def test_bad_executors_and_chunk_sizes_are_named():
 def dask_client():
     """A real LocalCluster: two worker processes, one thread each; a worker that dies fails its task at once
     (no retry on another worker), so that the failure test is quick."""
-    distributed = pytest.importorskip("distributed", reason="dask[distributed] is the 'distributed' extra")
+    distributed = reference_module("distributed")
     import dask
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
@@ -266,7 +265,6 @@ def dask_client():
         yield client
 
 
-@pytest.mark.slow
 def test_a_dask_cluster_gives_the_serial_results_bit_for_bit(dask_client):
     assert len(dask_client.nthreads()) == 2
     for campaign, measures in ((_ranking_campaign(9), RANKING), (_grouping_campaign(10), GROUPING)):
@@ -277,7 +275,6 @@ def test_a_dask_cluster_gives_the_serial_results_bit_for_bit(dask_client):
             _assert_bitwise_equal(serial, clustered)
 
 
-@pytest.mark.slow
 def test_a_dask_cluster_ships_custom_measures_and_names_unpicklable_ones(dask_client, custom_measures,
                                                                          register_measure):
     campaign = _grouping_campaign(11)
@@ -295,7 +292,6 @@ def test_a_dask_cluster_ships_custom_measures_and_names_unpicklable_ones(dask_cl
         campaign.evaluate(["NMI", "test-locked"], executor=dask_client, progress=False)
 
 
-@pytest.mark.slow
 def test_a_killed_dask_worker_names_the_topics_not_scored(dask_client, custom_measures):
     campaign = _grouping_campaign(12, topics=8)
     gold = dict(campaign.gold, t6=Organization.from_clustering([[KILL_DOC, "d1"]]))
@@ -306,7 +302,6 @@ def test_a_killed_dask_worker_names_the_topics_not_scored(dask_client, custom_me
     assert dist._is_dask_client(dask_client)
 
 
-@pytest.mark.slow
 def test_the_real_samples_score_the_same_in_a_process_pool(spawn_pool):
     """trec_eval's own test run and the RepLab 2013 topic-detection outputs, serial vs two fresh processes."""
     from tests.conftest import shared_dataset
@@ -331,7 +326,6 @@ def test_a_campaign_with_nothing_to_score_gives_the_empty_serial_table():
                               campaign.evaluate(["NMI"], executor=pool, progress=False))
 
 
-@pytest.mark.slow
 def test_a_measure_registered_under_a_new_name_in_the_session_is_unknown_to_fresh_workers(spawn_pool,
                                                                                          register_measure):
     register_measure("test-nmi-alias", registry.parse("NMI").spec.compute)
@@ -339,7 +333,6 @@ def test_a_measure_registered_under_a_new_name_in_the_session_is_unknown_to_fres
         _grouping_campaign(14).evaluate(["test-nmi-alias"], executor=spawn_pool, progress=False)
 
 
-@pytest.mark.slow
 def test_executors_that_take_no_more_work_are_named(custom_measures):
     """Issue 20 item 6: a shut-down pool, a pool broken by a worker lost before, a closed Dask client."""
     campaign = _grouping_campaign(12, topics=4)
@@ -356,7 +349,7 @@ def test_executors_that_take_no_more_work_are_named(custom_measures):
                 ["test-kill"], executor=pool, progress=False)
         with pytest.raises(CampaignError, match=r"\(ProcessPoolExecutor\) takes no more work \(BrokenProcessPool"):
             campaign.evaluate(["NMI"], executor=pool, progress=False)
-    distributed = pytest.importorskip("distributed", reason="dask[distributed] is the 'distributed' extra")
+    distributed = reference_module("distributed")
     client = distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None)
     client.close()
     with pytest.raises(CampaignError, match=r"\(Client\) takes no more work \(the Dask client is closed\)"):

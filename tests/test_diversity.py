@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import reference_module
 from workbench.data.campaign import Campaign
 from workbench.data.trec.memory import runs_from_dicts
 from workbench.data.trec.ranked import Judgements, SubtopicJudgements
@@ -89,7 +90,7 @@ def test_the_greedy_ideal_can_be_beaten_as_in_ndeval():
     dcg = 2 + 2 / math.log2(3)
     greedy = 2 + 1.5 / math.log2(3)  # d4 (2 subtopics, greatest id of the gain-2 ones), then d0 or d2 (1 + 0.5)
     assert value == pytest.approx(dcg / greedy, abs=1e-15) and value > 1
-    pyndeval = pytest.importorskip("pyndeval")
+    pyndeval = reference_module("pyndeval")
     qrels = [("q", s, d, 1) for s, docs in judged.items() for d in docs]
     theirs = pyndeval.ndeval(qrels, [("q", "d2", 2.0), ("q", "d3", 1.0)], measures=["alpha-nDCG@2"])
     assert theirs["q"]["alpha-nDCG@2"] == pytest.approx(value, abs=1e-12)
@@ -113,9 +114,8 @@ def diversity_campaign(draw):
 @settings(max_examples=80, deadline=None)
 @given(data=diversity_campaign(), k=st.integers(2, 20), alpha=st.sampled_from([0.5, 0.0, 0.3, 1.0]),
        beta=st.sampled_from([0.5, 0.8]), rel=st.integers(1, 2))
-@pytest.mark.slow
 def test_equal_to_pyndeval_on_random_campaigns(tmp_path_factory, data, k, alpha, beta, rel):
-    pyndeval = pytest.importorskip("pyndeval")
+    pyndeval = reference_module("pyndeval")
     qrels, run = data
     path = tmp_path_factory.mktemp("div") / "qrels"
     path.write_text("".join(f"{t} {s} {d} {g}\n" for t, s, d, g in qrels))
@@ -138,7 +138,7 @@ def test_err_ia_at_one_is_normalised_where_ndeval_is_not():
     """ndeval divides ERR-IA@k by its ideal from k = 2 on only: at 1 its value is ours times m."""
     table = SubtopicTable.from_rows([({"1": {"a": 1}, "2": {"a": 1}, "3": {"b": 1}}, ["a"])])
     assert float(err_ia(table, k=1)[0]) == pytest.approx(2 / 3)
-    pyndeval = pytest.importorskip("pyndeval")
+    pyndeval = reference_module("pyndeval")
     qrels = [("q", "1", "a", 1), ("q", "2", "a", 1), ("q", "3", "b", 1)]
     assert pyndeval.ndeval(qrels, [("q", "a", 1.0)], measures=["ERR-IA@1"])["q"]["ERR-IA@1"] == pytest.approx(2.0)
 
@@ -182,7 +182,6 @@ def test_plain_qrels_are_one_subtopic_per_topic():
 
 @settings(max_examples=30, deadline=None)
 @given(data=diversity_campaign(), k=st.integers(1, 12), rel=st.integers(1, 2))
-@pytest.mark.slow
 def test_a_campaign_on_subtopic_qrels_is_explained_per_document_and_subtopic(tmp_path_factory, data, k, rel):
     """Campaign.explain reads the subtopic table the campaign scores: each topic's rows add up to its value; every
     row names a subtopic of the qrels (or none, for a document judged for none); ranks past k contribute 0."""

@@ -115,7 +115,6 @@ def _documents_nan(spec) -> bool:
     return "NaN" in (compute.__doc__ or "") + (module.__doc__ or "")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("spec", SCORED, ids=[spec.name for spec in SCORED])
 def test_measures_stay_in_their_range_over_their_declared_domains(spec):
     nan_documented = _documents_nan(spec)

@@ -76,21 +76,18 @@ def _check_against_brute_force(gold, output, n, wn, missing):
 
 
 # ------------------------------------------------------------------------ contributions = brute force
-@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95), POLICIES)
 def test_contributions_equal_the_brute_force_and_sum_to_the_scores_with_tails(gold, output, n, wn, missing):
     _check_against_brute_force(gold, output, n, wn, missing)
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(organizations(finite=True), organizations(finite=True), POLICIES)
 def test_contributions_equal_the_brute_force_with_finite_rests(gold, output, missing):
     _check_against_brute_force(gold, output, None, None, missing)
 
 
-@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(organizations(docs=[f"d{i}" for i in range(1, 16)], max_levels=6, max_clusters=4),
        organizations(docs=[f"d{i}" for i in range(1, 16)], max_levels=6, max_clusters=4),
@@ -100,7 +97,6 @@ def test_contributions_equal_the_brute_force_on_larger_organizations(gold, outpu
 
 
 # -------------------------------------------------------------------------- relations = brute force
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95), POLICIES,
        st.sampled_from(MEASURES), st.randoms(use_true_random=False))

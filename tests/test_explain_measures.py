@@ -190,7 +190,6 @@ def check(gold: Organization, output: Organization, name: str) -> MeasureExplana
 
 
 @pytest.mark.parametrize("name", [n for names in INSTANCES.values() for n in names])
-@pytest.mark.slow
 def test_contributions_add_up_to_the_score_evaluate_gives(name):
     spec = registry.parse(name).spec
     task = "diversity" if is_diversity_measure(name) else spec.task

@@ -52,7 +52,6 @@ def trec_files(tmp_path):
 @pytest.mark.skipif(not ZERO.exists(), reason="no /dev/zero on this system")
 @pytest.mark.parametrize("door", ["eval gold", "eval run", "trec_eval qrels", "trec_eval run", "eval stdin",
                                   "trec_eval stdin", "compare run"])
-@pytest.mark.slow
 def test_dev_zero_through_every_door_is_refused_at_once(door, trec_files):
     qrels, run = map(str, trec_files)
     zero = "-" if door.endswith("stdin") else str(ZERO)

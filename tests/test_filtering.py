@@ -31,7 +31,6 @@ labels = st.integers(1, 60).flatmap(
                         st.lists(st.booleans(), min_size=n, max_size=n)))
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(labels)
 def test_equal_scikit_learn_on_random_labels(pair):

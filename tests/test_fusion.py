@@ -1,13 +1,17 @@
 """workbench.fusion: every method and normalisation equal to ranx's on random runs (distinct scores, so that every
-tool ranks alike), the fused run usable as a read run (written, read back, evaluated), cross-validated weights,
-and the named errors for runs, weights and folds that do not fit."""
+tool ranks alike) wherever ranx's rule is the workbench's, the documented rule of each degenerate topic (all
+negative, all zero, constant, one document, huge or tiny magnitudes), infinite scores and overflowing sums refused
+with system, topic and document, the fused run usable as a read run (written, read back, evaluated),
+cross-validated weights, and the named errors for runs, weights and folds that do not fit."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.fusion_oracle import as_dict as _as_dict
@@ -21,6 +25,7 @@ from workbench.fusion import (
     NORMS,
     FoldError,
     FusionError,
+    FusionScoreError,
     FusionTopicsError,
     FusionWeightsError,
     fuse,
@@ -28,16 +33,18 @@ from workbench.fusion import (
     optimize_fusion,
 )
 
-ranx = pytest.importorskip("ranx")
+RANX_FLOOR = 1e-9  # ranx divides by at least this
 
 
 @st.composite
 def random_runs(draw, max_runs=4, max_topics=3, max_docs=12):
     """2..max_runs runs over the same topics, each retrieving a random subset of the documents with distinct
-    scores (ranx's order and trec_eval's then agree). Ids of one width: ranx 0.3.21's borda normalisation finds
-    'd11' in a run holding 'd1' (numba's typed containers), which these ids avoid."""
+    scores (ranx's order and trec_eval's then agree), of any sign or (drawn) positive ones. Ids of one width:
+    ranx 0.3.21's borda normalisation finds 'd11' in a run holding 'd1' (numba's typed containers), which these
+    ids avoid."""
     n_runs, n_topics = draw(st.integers(2, max_runs)), draw(st.integers(1, max_topics))
     seed = draw(st.integers(0, 2**32 - 1))
+    positive = draw(st.booleans())
     rng = np.random.default_rng(seed)
     runs = {}
     for r in range(n_runs):
@@ -45,48 +52,87 @@ def random_runs(draw, max_runs=4, max_topics=3, max_docs=12):
         for t in range(n_topics):
             docs = rng.choice(max_docs, size=rng.integers(1, max_docs + 1), replace=False)
             scores = rng.permutation(len(docs)) + rng.random() + rng.normal(0, 3)  # distinct, any sign
+            if positive:
+                scores = scores - scores.min() + 0.5
             ranked = sorted(zip(docs, scores, strict=True), key=lambda x: -x[1])
             run[f"q{t}"] = {f"d{d:02d}": float(s) for d, s in ranked}
         runs[f"r{r}"] = run
     return runs
 
 
-def _ranx_runs(runs):
+def _ranx_runs(ranx, runs):
     return [ranx.Run(run, name=name) for name, run in runs.items()]
 
 
-MAJORITY = ("condorcet", "w_condorcet")  # equal to ranx where its comparison orders strictly: test_fusion_condorcet
+def _max_refused(runs) -> list[tuple[str, str]]:
+    """The (system, topic) pairs ``max`` normalisation refuses: the highest score is not positive (all zero
+    excepted)."""
+    return [(name, topic) for name, run in runs.items() for topic, scores in run.items()
+            if max(scores.values()) <= 0 and any(scores.values())]
+
+
+def _ranx_rule_is_ours(runs, norm) -> bool:
+    """Whether ranx's floor of 1e-9 leaves every (run, topic) of ``runs`` as the workbench normalises it: each
+    denominator (range, highest score, Σ(s − min), std) is 0 or at least 1e-9; scores distinct for rank and
+    borda (ties are broken otherwise)."""
+    for run in runs.values():
+        for scores in run.values():
+            s = np.array(list(scores.values()))
+            if norm in ("rank", "borda"):
+                if len(set(s.tolist())) < s.size:
+                    return False
+                continue
+            denominator = {"min-max": s.max() - s.min(), "min-max-inverted": s.max() - s.min(), "max": s.max(),
+                           "sum": (s - s.min()).sum(),
+                           "zmuv": s.std(), None: 0.0}[norm]
+            if 0 < denominator < RANX_FLOOR or (norm == "max" and denominator < 0):
+                return False
+    return True
+
+
 SCORE_METHODS = [m for m, spec in METHODS.items() if spec.kind == "score"]
+MAJORITY = ("condorcet", "w_condorcet")  # equal to ranx where its comparison orders strictly: test_fusion_condorcet
 RANK_METHODS = [m for m, spec in METHODS.items() if spec.kind == "rank" and m not in MAJORITY]
 PARAMS = {"gmnz": {"gamma": 0.7}, "rrf": {"k": 20}, "rbc": {"phi": 0.6}, "logn_isr": {"sigma": 0.05}}
 RANX_PARAMS = {"gmnz": {"gamma": 0.7}, "rrf": {"k": 20}, "rbc": {"phi": 0.6}, "logn_isr": {"sigma": 0.05}}
+WEIGHTS = st.lists(st.floats(0.1, 2.0), min_size=4, max_size=4)  # the first len(runs) are used
+
+# Issue 35: CI drew a topic whose scores in one run are all negative, with norm="max"; ranx divides them by 1e-9.
+ALL_NEGATIVE = {"r0": {"q0": {"d03": -1.906470617800, "d06": -2.906470617800}},
+                "r1": {"q0": {"d03": 1.5, "d01": 0.5}}}
 
 
-@pytest.mark.slow
-@settings(max_examples=25, deadline=None)
-@given(runs=random_runs(), norm=st.sampled_from([*NORMS, None]), data=st.data())
-def test_score_methods_equal_ranx(runs, norm, data):
-    method = data.draw(st.sampled_from(SCORE_METHODS))
-    weights = [data.draw(st.floats(0.1, 2.0)) for _ in runs] if METHODS[method].weighted else None
+@settings(max_examples=25)
+@given(runs=random_runs(), norm=st.sampled_from([*NORMS, None]), method=st.sampled_from(SCORE_METHODS),
+       weights=WEIGHTS)
+@example(runs=ALL_NEGATIVE, norm="max", method="sum", weights=[1.0] * 4)
+def test_score_methods_equal_ranx(ranx, runs, norm, method, weights):
+    """Equal to ranx where ranx's rule is the workbench's; where a topic's highest score is not positive, max
+    normalisation is refused, naming the system and the topic."""
+    weights = weights[:len(runs)] if METHODS[method].weighted else None
+    refused = _max_refused(runs) if norm == "max" else []
+    if refused:
+        system, topic = refused[0]
+        with pytest.raises(FusionScoreError, match=f"system {system!r}, topic {topic!r} has highest score"):
+            fuse(runs, method=method, weights=weights, norm=norm, **PARAMS.get(method, {}))
+        return
+    assert _ranx_rule_is_ours(runs, norm)
     mine = fuse(runs, method=method, weights=weights, norm=norm, **PARAMS.get(method, {}))
     params = {**RANX_PARAMS.get(method, {}), **({"weights": weights} if weights else {})}
-    _assert_same(mine, ranx.fuse(_ranx_runs(runs), norm=norm, method=method, params=params))
+    _assert_same(mine, ranx.fuse(_ranx_runs(ranx, runs), norm=norm, method=method, params=params))
 
 
-@pytest.mark.slow
-@settings(max_examples=25, deadline=None)
-@given(runs=random_runs(), data=st.data())
-def test_rank_methods_equal_ranx(runs, data):
-    method = data.draw(st.sampled_from(RANK_METHODS))
-    weights = [data.draw(st.floats(0.1, 2.0)) for _ in runs] if METHODS[method].weighted else None
+@settings(max_examples=25)
+@given(runs=random_runs(), method=st.sampled_from(RANK_METHODS), weights=WEIGHTS)
+def test_rank_methods_equal_ranx(ranx, runs, method, weights):
+    weights = weights[:len(runs)] if METHODS[method].weighted else None
     mine = fuse(runs, method=method, weights=weights, **PARAMS.get(method, {}))
     params = {**RANX_PARAMS.get(method, {}), **({"weights": weights} if weights else {})}
-    _assert_same(mine, ranx.fuse(_ranx_runs(runs), norm=None, method=method, params=params))
+    _assert_same(mine, ranx.fuse(_ranx_runs(ranx, runs), norm=None, method=method, params=params))
 
 
 @pytest.mark.parametrize("method", [m for m in METHODS if m not in MAJORITY])
-@pytest.mark.slow
-def test_every_method_equals_ranx_on_one_fixed_campaign(method):
+def test_every_method_equals_ranx_on_one_fixed_campaign(ranx, method):
     """The fast check of every method (the hypothesis tests above draw many more runs)."""
     runs = _FIXED
     spec = METHODS[method]
@@ -94,7 +140,7 @@ def test_every_method_equals_ranx_on_one_fixed_campaign(method):
     mine = fuse(runs, method=method, weights=weights, **PARAMS.get(method, {}))
     params = {**RANX_PARAMS.get(method, {}), **({"weights": weights} if weights else {})}
     norm = "min-max" if spec.kind == "score" else None
-    _assert_same(mine, ranx.fuse(_ranx_runs(runs), norm=norm, method=method, params=params))
+    _assert_same(mine, ranx.fuse(_ranx_runs(ranx, runs), norm=norm, method=method, params=params))
 
 
 _rng = np.random.default_rng(7)
@@ -103,18 +149,233 @@ _FIXED = {f"r{r}": {f"q{t}": {f"d{d:02d}": float(s) for d, s in zip(
     for r in range(3)}
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(runs=random_runs(max_runs=2), norm=st.sampled_from(NORMS))
-def test_normalize_equals_ranx(runs, norm):
+@example(runs=ALL_NEGATIVE, norm="max")
+def test_normalize_equals_ranx(ranx, runs, norm):
     if norm == "borda":
         mine = normalize(runs, "borda")
-        theirs = ranx.normalization.borda_norm(_ranx_runs(runs))
+        theirs = ranx.normalization.borda_norm(_ranx_runs(ranx, runs))
         for name, run in zip(runs, theirs, strict=True):
             _assert_same(mine[name], run)
         return
     switch = ranx.normalization.norm_switch(norm)
     for name, run in runs.items():
+        if norm == "max" and _max_refused({name: run}):
+            with pytest.raises(FusionScoreError, match="has highest score"):
+                normalize(run, norm)
+            continue
+        assert _ranx_rule_is_ours({name: run}, norm)
         _assert_same(normalize(run, norm), switch(ranx.Run(run, name=name)))
+
+
+# ------------------------------------------------------------------------------------- degenerate topics
+R = 1 / 3
+ZMUV = math.sqrt(1.5)  # (s - mean) / std of three equally spaced scores: ±sqrt(3/2) and 0
+DEGENERATE = {
+    # name: (scores of one topic, {norm: the normalised scores in the same order, or the refusal's pattern})
+    "all negative": ({"a": -1.0, "b": -3.0, "c": -2.0},
+                     {"min-max": [1, 0, 0.5], "max": "'q' has highest score -1.0", "sum": [2 * R, 0, R],
+                      "zmuv": [ZMUV, -ZMUV, 0], "rank": [1, R, 2 * R]}),
+    "all zero": ({"a": 0.0, "b": 0.0, "c": 0.0},
+                 {"min-max": [0, 0, 0], "max": [0, 0, 0], "sum": [0, 0, 0], "zmuv": [0, 0, 0],
+                  "rank": [R, 2 * R, 1]}),  # ties in trec_eval's order: document id descending
+    "constant": ({"a": 0.1, "b": 0.1, "c": 0.1},  # ranx's zmuv gives ±1.4e-8: the mean of three 0.1 is not 0.1
+                 {"min-max": [0, 0, 0], "max": [1, 1, 1], "sum": [0, 0, 0], "zmuv": [0, 0, 0],
+                  "rank": [R, 2 * R, 1]}),
+    "one document": ({"a": 5.0}, {"min-max": [0], "max": [1], "sum": [0], "zmuv": [0], "rank": [1]}),
+    "one negative document": ({"a": -5.0}, {"min-max": [0], "max": "has highest score -5.0", "sum": [0],
+                                            "zmuv": [0], "rank": [1]}),
+    "zero above negatives": ({"a": 0.0, "b": -1.0}, {"min-max": [1, 0], "max": "has highest score 0.0",
+                                                     "sum": [1, 0], "zmuv": [1, -1], "rank": [1, 0.5]}),
+    "huge": ({"a": 1e308, "b": -1e308, "c": 0.0},
+             {"min-max": [1, 0, 0.5], "max": [1, -1, 0], "sum": [2 * R, 0, R], "zmuv": [ZMUV, -ZMUV, 0],
+              "rank": [1, R, 2 * R]}),
+    "tiny": ({"a": 3e-300, "b": 1e-300, "c": 2e-300},  # ranx: 3e-291, 1e-291, 2e-291 under max
+             {"min-max": [1, 0, 0.5], "max": [1, R, 2 * R], "sum": [2 * R, 0, R], "zmuv": [ZMUV, -ZMUV, 0],
+              "rank": [1, R, 2 * R]}),
+    "subnormal": ({"a": 3 * 5e-324, "b": 5e-324, "c": 2 * 5e-324},
+                  {"min-max": [1, 0, 0.5], "max": [1, R, 2 * R], "sum": [2 * R, 0, R], "zmuv": [ZMUV, -ZMUV, 0],
+                   "rank": [1, R, 2 * R]}),
+    "range below ranx's floor": ({"a": 1 + 4e-16, "b": 1.0},  # ranx: min-max 4e-7, sum 4e-7, zmuv 4e-7 / 1e-9
+                                 {"min-max": [1, 0], "max": [1, 1 / (1 + 4e-16)], "sum": [1, 0], "zmuv": [1, -1],
+                                  "rank": [1, 0.5]}),
+    "quotient beyond a double": ({"a": 1e-300, "b": -1e300},
+                                 {"min-max": [1, 0], "max": "document 'b' has score -1e\\+300, which divided",
+                                  "sum": [1, 0], "zmuv": [1, -1], "rank": [1, 0.5]}),
+}
+
+
+for _scores, _expected in DEGENERATE.values():  # min-max-inverted: 1 − min-max, a constant topic 0 as under min-max
+    _constant = len(set(_scores.values())) == 1
+    _expected["min-max-inverted"] = [0.0 if _constant else 1.0 - v for v in _expected["min-max"]]
+
+
+@pytest.mark.parametrize("norm", [n for n in NORMS if n != "borda"])
+@pytest.mark.parametrize("case", list(DEGENERATE))
+def test_degenerate_topics_normalise_by_their_rule(case, norm):
+    scores, expected = DEGENERATE[case]
+    run = {"q": scores}
+    if isinstance(expected[norm], str):
+        with pytest.raises(FusionScoreError, match=f"system 'run', topic {expected[norm]}" if "'q'" in
+                           expected[norm] else expected[norm]):
+            normalize(run, norm)
+        return
+    normalised = normalize(run, norm)
+    got = dict(zip(normalised.documents("q"), normalised.scores("q").tolist(), strict=True))
+    assert [got[d] for d in scores] == pytest.approx(expected[norm], rel=1e-12, abs=0)
+
+
+def test_borda_of_a_degenerate_topic_counts_ranks_only():
+    """Borda reads ranks: a constant or all-negative run ranks its documents by id (descending), as trec_eval."""
+    runs = {"a": {"q": {"x": 0.0, "y": 0.0}}, "b": {"q": {"y": -3.0, "z": -1.0}}}
+    normalised = normalize(runs, "borda")
+    assert _as_dict(normalised["a"])["q"] == pytest.approx({"y": 1.0, "x": 2 / 3, "z": 0.5 - 1 / 6})
+    assert _as_dict(normalised["b"])["q"] == pytest.approx({"z": 1.0, "y": 2 / 3, "x": 0.5 - 1 / 6})
+
+
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=200)
+@given(scores=st.lists(FINITE, min_size=1, max_size=8), k=st.integers(-1100, 1100))
+@example(scores=[-1.906470617800, -2.906470617800], k=0)
+@example(scores=[1e308, -1e308, 0.0], k=-1)
+def test_score_normalisations_keep_their_rule_at_every_magnitude(scores, k):
+    """min-max in [0, 1], sum in [0, 1] summing to 1, zmuv of mean 0 and std 1, max at most 1, each preserving
+    the order, 0 on a constant topic; each unchanged when the topic's scores are multiplied by 2**k (kept where
+    no score leaves the normal range, so that the scaled scores are exact)."""
+    run = {"q": {f"d{i}": s for i, s in enumerate(scores)}}
+    s = np.array(scores)
+    constant = s.max() == s.min()
+    for norm in ("min-max", "sum", "zmuv", "max"):
+        try:
+            got = normalize(run, norm)
+        except FusionScoreError:
+            assert norm == "max"
+            continue
+        values = np.array([dict(zip(got.documents("q"), got.scores("q").tolist(), strict=True))[f"d{i}"]
+                           for i in range(len(scores))])
+        assert np.isfinite(values).all()
+        assert (np.diff(values[np.argsort(s, kind="stable")]) >= 0).all()  # order kept (ties may appear)
+        if constant and norm != "max":
+            assert (values == 0).all()
+        elif norm in ("min-max", "sum"):
+            assert values.min() == 0 and values.max() <= 1
+            assert norm != "min-max" or values.max() == 1
+            assert norm != "sum" or math.fsum(values) == pytest.approx(1)
+        elif norm == "zmuv":
+            assert values.mean() == pytest.approx(0, abs=1e-9) and values.std() == pytest.approx(1)
+        else:
+            assert values.max() == 1 or (s == 0).all()
+        with np.errstate(over="ignore"):
+            scaled = np.ldexp(s, k)
+        normal = np.abs(s[s != 0]) if (s != 0).any() else np.array([1.0])
+        if np.isfinite(scaled).all() and (np.abs(scaled[s != 0]) >= np.finfo(float).tiny).all() and \
+                (normal >= np.finfo(float).tiny).all():
+            again = normalize({"q": {f"d{i}": v for i, v in enumerate(scaled.tolist())}}, norm)
+            assert again.scores("q").tolist() == got.scores("q").tolist()
+
+
+# ---------------------------------------------------------------------------------- degenerate fusions
+def _runs_with(degenerate: dict[str, float]) -> dict:
+    """Two ordinary runs and a third whose topic q holds ``degenerate``."""
+    return {"r0": {"q": {"d1": 3.0, "d2": 2.0, "d3": 1.0}}, "r1": {"q": {"d2": 0.9, "d4": 0.5}},
+            "r2": {"q": degenerate}}
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+@pytest.mark.parametrize("case", ["all zero", "constant", "one document"])
+def test_a_constant_topic_fuses_as_any_other_constant(method, case):
+    """A run whose topic is constant brings 0 per document under min-max (every score is its minimum) and its
+    ranks (document id descending) to the rank methods, whatever the constant."""
+    scores, _ = DEGENERATE[case]
+    weights = [0.5, 1.5, 1.0] if METHODS[method].weighted else None
+    fused = fuse(_runs_with(scores), method, weights=weights)
+    other = fuse(_runs_with(dict.fromkeys(scores, 42.0)), method, weights=weights)
+    assert _as_dict(fused) == _as_dict(other)
+    assert np.isfinite(fused.scores("q")).all()
+
+
+@pytest.mark.parametrize("method", list(METHODS))
+@pytest.mark.parametrize("norm", ["auto", "min-max", "sum", "zmuv", "max", "rank", "borda"])
+def test_huge_and_tiny_magnitudes_fuse_as_the_same_runs_near_1(method, norm):
+    """Every score of the runs multiplied by 2**1000 or 2**-1000: the same fused run (the normalisations are scale
+    invariant and see no overflow), and the rank methods read only the order."""
+    if METHODS[method].kind == "rank" and norm != "auto":
+        return
+    weights = [0.5, 1.5, 1.0] if METHODS[method].weighted else None
+    runs = _runs_with({"d3": 4.0, "d5": 2.5})
+    expected = _as_dict(fuse(runs, method, weights=weights, norm=norm))
+    for factor in (2.0 ** 1000, 2.0 ** -1000):
+        scaled = {name: {t: {d: s * factor for d, s in scores.items()} for t, scores in run.items()}
+                  for name, run in runs.items()}
+        assert _as_dict(fuse(scaled, method, weights=weights, norm=norm)) == expected
+
+
+@pytest.mark.parametrize("method", SCORE_METHODS)
+def test_max_normalisation_of_an_all_negative_topic_is_refused_by_every_score_method(method):
+    weights = [1.0, 1.0, 1.0] if METHODS[method].weighted else None
+    with pytest.raises(FusionScoreError, match="system 'r2', topic 'q' has highest score -1.0"):
+        fuse(_runs_with({"d3": -1.0, "d5": -2.0}), method, weights=weights, norm="max")
+
+
+@pytest.mark.parametrize("method", RANK_METHODS)
+def test_rank_methods_read_all_negative_scores_as_any_ranking(method):
+    weights = [1.0, 1.0, 1.0] if METHODS[method].weighted else None
+    negative = fuse(_runs_with({"d3": -1.0, "d5": -2.0}), method, weights=weights)
+    assert _as_dict(negative) == _as_dict(fuse(_runs_with({"d3": 2.0, "d5": 1.0}), method, weights=weights))
+
+
+@pytest.mark.parametrize("text", ["inf", "-inf", "1e400", "-1e999"])
+@pytest.mark.parametrize("method", ["sum", "rrf"])
+def test_infinite_scores_are_refused_where_they_enter(tmp_path, text, method):
+    """trec_eval's atof reads them as ±inf: refused naming system, topic and document, before any normalisation
+    (they made "score NaN" or a silently dropped run)."""
+    path = tmp_path / "two.run"
+    path.write_text(f"q1 Q0 a 1 3.0 x\nq1 Q0 b 2 1.0 x\nq1 Q0 b 1 9.0 y\nq2 Q0 c 2 {text} y\n")
+    runs = read_trec_run(path)
+    with pytest.raises(FusionScoreError, match=r"system 'y', topic 'q2', document 'c' has score -?inf"):
+        fuse(runs, method, topics="union")
+    with pytest.raises(FusionScoreError, match=r"system 'y', topic 'q2', document 'c' has score -?inf"):
+        normalize(runs, "min-max")
+    with pytest.raises(FusionScoreError, match="has score inf"):
+        fuse({"a": {"q": {"d": math.inf}}, "b": {"q": {"d": 1.0}}}, method)
+
+
+@pytest.mark.parametrize(("method", "weights"), [("sum", None), ("mnz", None), ("wsum", [1.0, 1.0])])
+def test_raw_scores_whose_fusion_overflows_are_refused(method, weights):
+    """norm=None sums the raw scores: two of 1e308 overflow, named with the topic, document and systems."""
+    runs = {"a": {"q": {"d1": 1e308, "d2": 1.0}}, "b": {"q": {"d1": 1e308}}}
+    with pytest.raises(FusionScoreError, match=r"topic 'q', document 'd1' \(from systems 'a', 'b'\) overflows"):
+        fuse(runs, method, weights=weights, norm=None)
+
+
+def test_weights_whose_fusion_overflows_are_refused():
+    runs = {"a": {"q": {"d1": 2.0, "d2": 1.0}}, "b": {"q": {"d1": 3.0, "d3": 1.0}}}  # d1: 1 in each (min-max)
+    with pytest.raises(FusionScoreError, match="document 'd1' .* overflows a double; give smaller weights"):
+        fuse(runs, "wsum", weights=[1e308, 1e308])
+
+
+@pytest.mark.parametrize("norm", ["min-max", "max", "sum", "zmuv"])
+def test_tiny_magnitudes_normalise_as_ranx_normalises_the_same_scores_near_1(ranx, norm):
+    """Below ranx's floor its rule differs; the workbench's is ranx's on the scores scaled back near 1."""
+    for name, run in _FIXED.items():
+        tiny = {t: {d: s * 2.0 ** -1000 for d, s in scores.items()} for t, scores in run.items()}
+        _assert_same(normalize(tiny, norm), ranx.normalization.norm_switch(norm)(ranx.Run(run, name=name)))
+
+
+@pytest.mark.parametrize("case", ["all zero", "one document", "all negative"])
+@pytest.mark.parametrize("norm", ["min-max", "sum", "rank"])
+def test_degenerate_topics_equal_ranx_where_its_rule_is_the_same(ranx, case, norm):
+    """A constant topic (0 under min-max and sum), one document, all-negative scores under min-max and sum: ranx's
+    values (its floor of 1e-9 is not reached, or the numerators are 0)."""
+    scores, _ = DEGENERATE[case]
+    run = {"q": scores}
+    if norm == "rank" and len(set(scores.values())) < len(scores):
+        return  # ties: ranx breaks them its own way
+    assert _ranx_rule_is_ours({"run": run}, norm)
+    _assert_same(normalize(run, norm), ranx.normalization.norm_switch(norm)(ranx.Run(run, name="run")))
 
 
 def test_a_fused_run_is_a_read_run(tmp_path):
@@ -249,14 +510,14 @@ def test_a_fold_column_of_a_frame_works_as_a_mapping():
 
 
 # ------------------------------------------------------------------------------------ min-max-inverted
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(runs=random_runs(), method=st.sampled_from(RANK_METHODS), data=st.data())
-def test_rank_methods_read_the_inverted_ranking_as_ranx_does(runs, method, data):
+def test_rank_methods_read_the_inverted_ranking_as_ranx_does(ranx, runs, method, data):
     """ranx's min-max-inverted ranks each run lowest score first; the rank methods read that ranking."""
     weights = [data.draw(st.floats(0.1, 2.0)) for _ in runs] if METHODS[method].weighted else None
     mine = fuse(runs, method=method, weights=weights, norm="min-max-inverted", **PARAMS.get(method, {}))
     params = {**RANX_PARAMS.get(method, {}), **({"weights": weights} if weights else {})}
-    _assert_same(mine, ranx.fuse(_ranx_runs(runs), norm="min-max-inverted", method=method, params=params))
+    _assert_same(mine, ranx.fuse(_ranx_runs(ranx, runs), norm="min-max-inverted", method=method, params=params))
 
 
 def test_distances_by_hand():
@@ -270,7 +531,7 @@ def test_distances_by_hand():
 
 
 def test_a_constant_topic_inverts_to_zeros_in_trec_eval_order():
-    """Every score the maximum: (max − s) / 1e-9 = 0, as ranx's floor gives; ties ranked by document id
+    """Every score the maximum: 0 each (the constant topic's rule, ranx's too); ties ranked by document id
     descending, as every ranking of the workbench."""
     run = normalize({"q": {"a": 2.0, "c": 2.0, "b": 2.0}}, "min-max-inverted")
     assert run.documents("q") == ["c", "b", "a"] and run.scores("q").tolist() == [0.0, 0.0, 0.0]

@@ -5,8 +5,6 @@ import ast
 import importlib
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 
 # The layers, lowest first: a module may import its own layer and those below (ARCHITECTURE.md).
@@ -110,7 +108,6 @@ def test_nothing_is_imported_by_its_text():
     assert users == ["workbench.lazy"]
 
 
-@pytest.mark.slow
 def test_no_upward_imports():
     upward = [(name, other) for name, imported in graph().items() if name != "workbench"
               for other in imported if other == "workbench" or layer(other) > layer(name)]

@@ -22,12 +22,12 @@ import warnings
 
 import pytest
 
-from tests.conftest import write_trec
+from tests.conftest import reference_module, write_trec
 from workbench.data import Campaign, read_trec_qrels, read_trec_run
 from workbench.metrics.registry import UnknownMeasureError, parse
 
-ir_measures = pytest.importorskip("ir_measures")
-pytrec_eval = pytest.importorskip("pytrec_eval")
+ir_measures = reference_module("ir_measures")
+pytrec_eval = reference_module("pytrec_eval")
 
 # The names of issue 10 (item 4), as ir_measures spells them.
 IR_MEASURES_NAMES = ["AP", "AP@100", "AP(rel=2)", "nDCG", "nDCG@10", "P@10", "P(rel=2)@5", "R@100", "RR",
@@ -97,23 +97,10 @@ def workbench_scores(tmp_path, qrels: dict, run: dict, name: str) -> dict[str, f
     return dict(zip(frame["topic"], frame["value"], strict=True))
 
 
-def registered(name: str):
-    """The workbench's measure, or a skip that lasts only while the name is not registered."""
-    try:
-        return parse(name)
-    except UnknownMeasureError as error:
-        if not str(error).startswith("unknown measure"):  # a known name misread: a failure, not a skip
-            raise
-        pytest.skip(f"{name.split('@')[0].split('(')[0]} is not registered in this branch yet")
-
-
 def test_the_listed_names_parse_as_ir_measures_spells_them():
-    """Every listed name that is registered prints back as ir_measures prints it (same name, same params)."""
+    """Every listed name prints back as ir_measures prints it (same name, same params)."""
     for name in IR_MEASURES_NAMES:
-        try:
-            measure = parse(name)
-        except UnknownMeasureError:
-            continue
+        measure = parse(name)
         assert str(parse(str(measure))) == str(measure)
         ours, theirs = str(measure).replace(" ", ""), str(ir_measures.parse_measure(name))
         theirs = {"NumRet(rel=1)": "NumRelRet"}.get(theirs, theirs)  # ir_measures prints NumRelRet so
@@ -124,7 +111,6 @@ def test_the_listed_names_parse_as_ir_measures_spells_them():
 @pytest.mark.parametrize("name", IR_MEASURES_NAMES)
 @pytest.mark.parametrize("seed", [1, 2])
 def test_same_value_as_ir_measures(tmp_path, name, seed):
-    registered(name)
     measure = ir_measures.parse_measure(name)
     gdeval = ir_measures.gdeval.supports(measure)
     ties = ir_measures.pytrec_eval.supports(measure) or gdeval  # the others order score ties their own way
@@ -144,7 +130,6 @@ def test_same_value_as_ir_measures(tmp_path, name, seed):
 
 @pytest.mark.parametrize("name", TREC_EVAL_NAMES)
 def test_trec_eval_spellings_equal_pytrec_eval_with_ties(tmp_path, name):
-    registered(name)
     qrels, run = campaign(3, ties=True)
     key = {"map_cut_100": "map_cut", "ndcg_cut_10": "ndcg_cut", "P_10": "P", "P_5": "P",
            "recall_100": "recall", "success_10": "success"}.get(name, name)
@@ -174,7 +159,6 @@ def test_ties_matter_in_these_campaigns():
     ("recip_rank", "RR"), ("success_10", "Success@10"), ("Rprec", "Rprec"), ("recall_100", "R@100"),
 ])
 def test_trec_eval_spellings_are_aliases_of_the_same_measure(trec_eval, ir_measures_name):
-    registered(ir_measures_name)
     assert parse(trec_eval) == parse(ir_measures_name)
 
 

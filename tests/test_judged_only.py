@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import TREC_EVAL_SPELLINGS, rounds_as_trec_eval_9, shared_dataset, write_trec
+from tests.conftest import TREC_EVAL_SPELLINGS, reference_module, rounds_as_trec_eval_9, shared_dataset, write_trec
 from tests.strategies import trec_campaigns
 from workbench.cli import main
 from workbench.data import Campaign, read_trec_qrels, read_trec_run
@@ -51,7 +51,6 @@ def _same(a: GainTable, b: GainTable) -> None:
     assert a.topics == b.topics
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=runs())
 def test_judged_only_is_the_ranking_of_the_judged_documents_alone(data):
@@ -123,11 +122,10 @@ def test_with_defaults_sets_a_level_and_judged_only_where_the_name_leaves_them()
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=trec_campaigns(), level=st.integers(1, 3))
-@pytest.mark.slow
 def test_every_trec_eval_measure_judged_only_equals_pytrec_eval_through_a_campaign(data, level):
     """The registry's trec_eval measures with judged_only=True, through Campaign from TREC files (the
     from_entries table), equal pytrec_eval's -J (judged_docs_only_flag) per topic to 1e-9."""
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = reference_module("pytrec_eval")
     qrels, run = data
     wanted = {"bpref", "infAP", "set_P", "set_recall", "set_F", "set_map", "set_relative_P", "num_rel",
               "num_ret", "num_rel_ret", "num_nonrel_judged_ret", "recall.7", "relative_P.7", "iprec_at_recall",

@@ -75,7 +75,6 @@ string_labels = st.integers(1, 40).flatmap(
                         st.sampled_from(["rel", "non"])))
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(string_labels)
 def test_positive_equals_scikit_learn_pos_label(case):

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import reference_module
 from workbench.data.trec.memory import evaluate_run
 from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.registry import evaluate, parse
@@ -30,19 +31,17 @@ def distinct_scored(draw, max_docs=25, max_grade=3):
     return qrels, run
 
 
-def _ranx(qrels, run, metrics):
-    ranx = pytest.importorskip("ranx")
+def _ranx(ranx, qrels, run, metrics):
     return ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), metrics, return_mean=False, make_comparable=True)
 
 
 @settings(max_examples=60, deadline=None)
 @given(data=distinct_scored(), k=st.integers(1, 30), level=st.integers(1, 3))
-@pytest.mark.slow
-def test_hits_and_rbp_at_k_equal_ranx(data, k, level):
+def test_hits_and_rbp_at_k_equal_ranx(ranx, data, k, level):
     qrels, run = data
     if not any(g >= level for q in qrels.values() for g in q.values()):
         return  # ranx refuses qrels without a relevant document
-    theirs = _ranx(qrels, run, [f"hits@{k}-l{level}", f"hits-l{level}"])
+    theirs = _ranx(ranx, qrels, run, [f"hits@{k}-l{level}", f"hits-l{level}"])
     mine = evaluate_run(qrels, run, [f"Hits(rel={level})@{k}", f"Hits(rel={level})"])
     topics = list(run)
     assert [mine[f"Hits(rel={level})@{k}"][t] for t in topics] == pytest.approx(list(theirs[f"hits@{k}-l{level}"]))
@@ -50,7 +49,7 @@ def test_hits_and_rbp_at_k_equal_ranx(data, k, level):
     # ranx's rbp weighs the grade itself; with binary qrels it is RBP(rel=1), here of the run cut at k
     binary = {q: {d: int(g >= level) for d, g in docs.items()} for q, docs in qrels.items()}
     cut = {q: dict(list(docs.items())[:k]) for q, docs in run.items()}
-    theirs = _ranx(binary, cut, ["rbp.8"])
+    theirs = _ranx(ranx, binary, cut, ["rbp.8"])
     mine = evaluate_run(binary, run, [f"RBP(p=0.8, rel=1)@{k}"])[f"RBP(p=0.8, rel=1)@{k}"]
     assert [mine[t] for t in topics] == pytest.approx(list(theirs), abs=1e-12)
 
@@ -84,7 +83,7 @@ def test_rbp_at_k_by_hand():
 @settings(max_examples=60, deadline=None)
 @given(data=distinct_scored(), k=st.integers(1, 30), level=st.integers(1, 3))
 def test_r_cap_equals_trec_evals_relative_precision(data, k, level):
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = reference_module("pytrec_eval")
     qrels, run = data
     theirs = pytrec_eval.RelevanceEvaluator(qrels, {f"relative_P.{k}"}, relevance_level=level).evaluate(run)
     mine = evaluate_run(qrels, run, [f"R_cap(rel={level})@{k}"])[f"R_cap(rel={level})@{k}"]
@@ -98,10 +97,9 @@ def test_r_cap_equals_trec_evals_relative_precision(data, k, level):
 @settings(max_examples=150, deadline=None)
 @given(data=distinct_scored(max_grade=3), beta=st.sampled_from([0.0, 0.5, 1.0, 2.0]), k=st.integers(1, 30),
        grades=st.lists(st.integers(1, 9), min_size=3, max_size=3, unique=True).map(sorted))
-@pytest.mark.slow
 def test_sakai_measures_at_a_cutoff_equal_pyntcireval(data, beta, k, grades):
     """Q@k: pyNTCIREVAL's QMeasure(cutoff=k) (1 / min(R, k)); O, P, P+ at k: pyNTCIREVAL on the top k."""
-    pm = pytest.importorskip("pyNTCIREVAL.metrics")
+    pm = reference_module("pyNTCIREVAL.metrics")
     from pyNTCIREVAL import Labeler
 
     qrels, run = data
@@ -143,11 +141,10 @@ def tied_run(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(topic=tied_run(), k=st.one_of(st.none(), st.integers(1, 25)))
-@pytest.mark.slow
 def test_tie_averaged_ndcg_equals_scikit_learn(topic, k):
     """nDCG(ties=average)@k through the array path (read runs) and the Organization path (a tied level per
     score) against sklearn.metrics.ndcg_score(ignore_ties=False), every judged document ranked."""
-    ndcg_score = pytest.importorskip("sklearn.metrics").ndcg_score
+    ndcg_score = reference_module("sklearn.metrics").ndcg_score
     grades, scores = topic
     docs = [f"d{i:02d}" for i in range(len(grades))]
     name = 'nDCG(ties="average")' + (f"@{k}" if k else "")

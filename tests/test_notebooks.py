@@ -6,12 +6,13 @@
 * **with a mirror**: ``../shared/datasets`` as ``WORKBENCH_DATA_MIRROR`` (as ``tests/conftest.py`` sets it), where
   every real-data section runs and prints its numbers (no ``skipped:`` line).
 
-Running them takes a couple of minutes, so those tests are marked ``slow``: the whole suite (``./wb test``, CI)
-runs them; ``./wb test --quick`` leaves them out."""
+Each notebook runs once each way, in the test that checks it (no run is shared between tests, so that each test's
+recorded CPU seconds are its own): what a notebook must show offline and with the mirror is in :data:`OFFLINE` and
+:data:`WITH_A_MIRROR`. Running them takes a few minutes, so tests/durations.json marks those tests ``slow``: the
+whole suite (``./wb test``, CI) runs them; ``./wb test --quick`` leaves them out."""
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import time
@@ -56,7 +57,6 @@ def environment(name: str, mode: str) -> dict[str, str | None]:
             "WORKBENCH_CACHE": str(OUTPUT / "mirror-cache")}
 
 
-@functools.cache
 def executed(name: str, mode: str) -> tuple[nbformat.NotebookNode, float]:
     """The notebook after a run in its own folder (as JupyterLab runs it), and the seconds it took. The kernel
     inherits the environment of :func:`environment`; the offline cache starts empty."""
@@ -148,105 +148,100 @@ def test_fetchable_lists_every_sample_a_notebook_fetches():
     assert all(SAMPLES[name].public for name in wanted)  # each reaches a user without a mirror
 
 
+def errors_of(notebook: nbformat.NotebookNode, name: str) -> None:
+    errors = [o for o in outputs(notebook) if o.output_type == "error"]
+    assert not errors, f"{name}: {errors[0].ename}: {errors[0].evalue}" if errors else ""
+    assert not any(o.get("name") == "stderr" and "Traceback" in o.get("text", "") for o in outputs(notebook))
+
+
 # --------------------------------------------------------------------------------------------- offline
-@pytest.mark.slow
+OFFLINE = {  # notebook: (the sections it skips, what it still shows, the widgets it shows)
+    # the shipped WePS-2 reference scores need no network; RepLab does
+    "02_uir.ipynb": (1, ["'ALL_IN_ONE_BASELINE': 0.53", "'COMBINED_BASELINE': 0.52", "'ONE_IN_ONE_BASELINE': 0.34"],
+                     None),
+    "03_filtering_measures.ipynb": (2, ["── F"], None),  # sections 4 and 5; the constraint checker runs
+    "04_p_measure.ipynb": (1, ["P-measure"], None),
+    "06_comparing_two_runs.ipynb": (2, ["discount"], None),  # the nDCG gain example needs no sample
+    "07_fusion_and_many_systems.ipynb": (1, ["alpha_nDCG@3", "StRecall@3"], None),
+    "08_classification.ipynb": (1, ["SYS5: ICM = 0.246", "SYS2: ICM = 0.925"], 1),  # the copy it ships
+    "workbench.ipynb": (1, ["table9.png"], 2),
+}
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs_offline_on_a_clone_without_the_samples(path):
     notebook, seconds = executed(path.name, "offline")
-    errors = [o for o in outputs(notebook) if o.output_type == "error"]
-    assert not errors, f"{path.name}: {errors[0].ename}: {errors[0].evalue}" if errors else ""
-    assert not any(o.get("name") == "stderr" and "Traceback" in o.get("text", "") for o in outputs(notebook))
+    errors_of(notebook, path.name)
     skipped = skipped_lines(notebook)
     needing = [name for name in fetched(path) if not all(f.packaged for f in SAMPLES[name].files)]
     assert len(skipped) >= len(needing), f"{path.name}: a section that needs {needing} did not say it skipped"
     assert all("WORKBENCH_OFFLINE" in line or "needs" in line for line in skipped), skipped
+    if path.name in OFFLINE:
+        count, shown, widgets = OFFLINE[path.name]
+        assert len(skipped) == count, (path.name, skipped)
+        text = shown_text(notebook)
+        assert all(piece in text for piece in shown), (path.name, [p for p in shown if p not in text])
+        assert widgets is None or widget_views(notebook) == widgets
     print(f"{path.name} ran offline in {seconds:.1f} s, {len(skipped)} sections skipped")
 
 
-@pytest.mark.slow
-def test_offline_the_notebooks_say_which_sections_they_skip_and_run_the_rest():
-    checks = {
-        # the shipped WePS-2 reference scores need no network; RepLab does
-        "02_uir.ipynb": (1, ["'ALL_IN_ONE_BASELINE': 0.53", "'COMBINED_BASELINE': 0.52",
-                             "'ONE_IN_ONE_BASELINE': 0.34"]),
-        "03_filtering_measures.ipynb": (2, ["── F"]),  # sections 4 and 5; the constraint checker runs
-        "04_p_measure.ipynb": (1, ["P-measure"]),
-        "06_comparing_two_runs.ipynb": (2, ["discount"]),  # the nDCG gain example needs no sample
-        "07_fusion_and_many_systems.ipynb": (1, ["alpha_nDCG@3", "StRecall@3"]),
-        "workbench.ipynb": (1, ["table9.png"]),
-    }
-    for name, (count, shown) in checks.items():
-        notebook, _ = executed(name, "offline")
-        assert len(skipped_lines(notebook)) == count, (name, skipped_lines(notebook))
-        text = shown_text(notebook)
-        assert all(piece in text for piece in shown), (name, [p for p in shown if p not in text])
-
-
 # ---------------------------------------------------------------------------------------- with a mirror
-@pytest.mark.slow
-@pytest.mark.parametrize("path", FETCHING, ids=[p.name for p in FETCHING])
-def test_notebook_runs_every_real_data_section_with_a_mirror(path):
-    notebook = with_mirror(path.name)
-    errors = [o for o in outputs(notebook) if o.output_type == "error"]
-    assert not errors, f"{path.name}: {errors[0].ename}: {errors[0].evalue}" if errors else ""
-    missed = [line for line in skipped_lines(notebook) if not any(s in line for s in NOT_IN_THE_MIRROR.values())]
-    assert not missed, missed
-
-
-@pytest.mark.slow
-def test_uir_notebook_reads_the_weps2_and_replab_scores():
-    text = shown_text(with_mirror("02_uir.ipynb"))
+def _uir(notebook, text):
     assert all(f"'{system}': {f05}" in text for system, f05 in (("ALL_IN_ONE_BASELINE", 0.53),
                                                                 ("COMBINED_BASELINE", 0.52),
                                                                 ("ONE_IN_ONE_BASELINE", 0.34)))
     assert "RL2013D01E001" in text and "RL2013D03E124" in text and "best_replab" in text
 
 
-@pytest.mark.slow
-def test_filtering_notebook_scores_the_replab_gold_and_builds_its_campaign():
-    text = shown_text(with_mirror("03_filtering_measures.ipynb"))
+def _filtering(notebook, text):
     assert re.search(r"2 entities, [\d,]+ tweets", text)
     assert re.search(r"\d+ topics × 16 systems × 7 measures = \d+ scores", text)
 
 
-@pytest.mark.slow
-def test_p_measure_notebook_checks_trec_eval_s_graded_test_data():
-    text = shown_text(with_mirror("04_p_measure.ipynb"))
+def _p_measure(notebook, text):
     assert "recip_rank (trec_eval)" in text and "ndcg (trec_eval)" in text
 
 
-@pytest.mark.slow
-def test_the_comparison_notebook_inspects_two_real_runs_and_reads_the_measures_from_the_explanations():
-    notebook = with_mirror("06_comparing_two_runs.ipynb")
+def _comparison(notebook, text):
     assert widget_views(notebook) == 2  # the inspector on the Robust runs, and on the WePS-1 clustering
-    text = "".join(o.get("text", "") for o in outputs(notebook) if o.output_type == "stream")
-    assert "100 topics, runs: UIUC03Rd1, aplrob03a, humR03dc, pircRBa1, uwmtCR0" in text
-    assert "RR       earns 83% of its score at rank 1" in text and "AP       earns 9% of its score at rank 1" in text
+    streams = "".join(o.get("text", "") for o in outputs(notebook) if o.output_type == "stream")
+    assert "100 topics, runs: UIUC03Rd1, aplrob03a, humR03dc, pircRBa1, uwmtCR0" in streams
+    assert "RR       earns 83% of its score at rank 1" in streams
+    assert "AP       earns 9% of its score at rank 1" in streams
 
 
-@pytest.mark.slow
-@pytest.mark.slow
-def test_notebook_08_shows_where_the_classification_measures_part_and_the_live_editor():
-    notebook = with_mirror("08_classification.ipynb")
-    text = shown_text(notebook)
+def _fusion(notebook, text):
+    assert "homogeneous groups, best first: [[" in text and "Tukey's HSD over the 21 pairs" in text
+    assert "wsum (cv)" in text and "Kendall's τ = " in text
+    assert "alpha_nDCG@3" in text and "StRecall@3" in text
+
+
+def _classification(notebook, text):
     assert "PyEvALL's test files fetched" in text or "skipped: the download of PyEvALL's test files" in text
     assert "SYS5: ICM = 0.246" in text and "SYS2: ICM = 0.925" in text and "ICM vs Acc: Kendall's τ" in text
     assert "{'Acc': 0.8, 'FMeasure': 0.6, 'ICM': 1.341, 'ICM-Norm': 0.816}" in text
     assert widget_views(notebook) == 1
 
 
-@pytest.mark.slow
-def test_fusion_notebook_fuses_tests_and_compares_the_robust_runs():
-    text = shown_text(with_mirror("07_fusion_and_many_systems.ipynb"))
-    assert "homogeneous groups, best first: [[" in text and "Tukey's HSD over the 21 pairs" in text
-    assert "wsum (cv)" in text and "Kendall's τ = " in text
-    assert "alpha_nDCG@3" in text and "StRecall@3" in text
-
-
-@pytest.mark.slow
-def test_main_notebook_shows_the_workbench_a_comparison_and_a_campaign():
-    notebook = with_mirror("workbench.ipynb")
+def _workbench(notebook, text):
     assert widget_views(notebook) == 3  # the Workbench, a Comparison, and the WePS-1 campaign's
-    assert "table9.png" in shown_text(notebook)
-    offline, _ = executed("workbench.ipynb", "offline")
-    assert widget_views(offline) == 2
+    assert "table9.png" in text
+
+
+WITH_A_MIRROR = {"02_uir.ipynb": _uir, "03_filtering_measures.ipynb": _filtering, "04_p_measure.ipynb": _p_measure,
+                 "06_comparing_two_runs.ipynb": _comparison, "07_fusion_and_many_systems.ipynb": _fusion,
+                 "08_classification.ipynb": _classification, "workbench.ipynb": _workbench}
+"""What each notebook that fetches a sample shows with the mirror: its real-data sections' numbers."""
+
+
+@pytest.mark.parametrize("path", FETCHING, ids=[p.name for p in FETCHING])
+def test_notebook_runs_every_real_data_section_with_a_mirror(path):
+    notebook = with_mirror(path.name)
+    errors_of(notebook, path.name)
+    missed = [line for line in skipped_lines(notebook) if not any(s in line for s in NOT_IN_THE_MIRROR.values())]
+    assert not missed, missed
+    WITH_A_MIRROR[path.name](notebook, shown_text(notebook))
+
+
+def test_every_notebook_that_fetches_is_checked_with_a_mirror():
+    assert {p.name for p in FETCHING} == set(WITH_A_MIRROR)

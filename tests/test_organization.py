@@ -41,7 +41,6 @@ def test_organizations_are_immutable_and_hashable():
 
 @settings(max_examples=200)
 @given(organizations())
-@pytest.mark.slow
 def test_format_parses_back_to_the_same_organization(org):
     assert Organization.parse(org.format()) == org
 
@@ -55,7 +54,6 @@ def test_graded_levels_round_trip_through_the_notation(org, grades):
 
 @settings(max_examples=100)
 @given(organizations())
-@pytest.mark.slow
 def test_frames_round_trip(org):
     frame = org.to_frame()
     assert list(frame.columns) == ["document", "level", "cluster"]
@@ -210,7 +208,6 @@ def check_text_round_trip(text):
 NOTATION_TEXT = st.text(alphabet='d12{} \n#,[]rEst:"\\\u2028\t', max_size=40)
 
 
-@pytest.mark.slow
 @settings(max_examples=300)
 @given(constructed_organizations())
 def test_every_constructed_organization_round_trips(org):
@@ -223,14 +220,12 @@ def test_every_text_that_parses_round_trips(text):
     check_text_round_trip(text)
 
 
-@pytest.mark.slow
 @settings(max_examples=10_000, deadline=None)
 @given(constructed_organizations())
 def test_every_constructed_organization_round_trips_10000(org):
     check_round_trip(org)
 
 
-@pytest.mark.slow
 @settings(max_examples=10_000, deadline=None)
 @given(NOTATION_TEXT)
 def test_every_text_that_parses_round_trips_10000(text):

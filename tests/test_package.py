@@ -41,7 +41,6 @@ def test_ranking_measures_by_name_need_no_pandas():
     assert loaded.split() == ["False", "0.5", "False"]
 
 
-@pytest.mark.slow
 def test_subpackages_load_on_first_attribute_access():
     out = _run("import workbench as wb\n"
                "print(wb.analysis.uir.__name__, wb.data.Campaign.__name__, wb.charts.means_chart.__name__,"
@@ -173,7 +172,6 @@ def unpacked_wheel(wheel, tmp_path_factory) -> Path:
     return site
 
 
-@pytest.mark.slow
 def test_the_wheel_is_ir_workbench_at_the_version_with_its_extras(wheel, unpacked_wheel):
     assert wheel.name == f"ir_workbench-{workbench.__version__}-py3-none-any.whl"
     [metadata] = unpacked_wheel.glob("ir_workbench-*.dist-info/METADATA")
@@ -192,7 +190,6 @@ def _run_installed(site: Path, cwd: Path, *args: str) -> str:
     return done.stdout
 
 
-@pytest.mark.slow
 def test_the_wheel_carries_every_module_py_typed_and_the_papers_examples(unpacked_wheel):
     packaged = {p.relative_to(unpacked_wheel).as_posix() for p in unpacked_wheel.rglob("*") if p.is_file()}
     assert "workbench/py.typed" in packaged  # PEP 561: type checkers read the package's annotations
@@ -208,7 +205,6 @@ def test_the_wheel_carries_every_module_py_typed_and_the_papers_examples(unpacke
     assert "workbench/data/references/weps2/reference_scores/ALL_IN_ONE_BASELINE.eval" in shipped
 
 
-@pytest.mark.slow
 def test_the_demo_the_examples_and_the_workbench_run_from_the_wheel_alone(unpacked_wheel, tmp_path):
     demo = _run_installed(unpacked_wheel, tmp_path, "-m", "workbench", "demo")
     assert "System Output 5   0.6386 (0.64)" in demo
@@ -241,7 +237,6 @@ def _in_venv(venv: Path, cwd: Path, *args: str, timeout: float = 300) -> str:
     return done.stdout
 
 
-@pytest.mark.slow
 def test_the_core_installs_alone_in_a_clean_venv_and_the_lab_extra_adds_the_widgets(wheel, tmp_path):
     """``python -m venv`` and pip from the package registry: the wheel alone brings the five core packages (and
     theirs), ``eval`` and ``trec_eval`` score a small campaign, a widget names the missing extra; then

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import shared_dataset, write_trec
+from tests.conftest import reference_module, shared_dataset, write_trec
 from workbench.cli import main
 from workbench.data import (
     FrameError,
@@ -111,7 +111,7 @@ def test_scores_tie_as_doubles_or_as_32_bit_floats(tmp_path):
     assert Campaign.from_dicts({"q1": {"a": 1}}, in_memory).evaluate("RR", progress=False).value.tolist() == [1.0]
     assert Campaign.from_dicts({"q1": {"a": 1}}, in_memory, score_precision="float32").evaluate(
         "RR", progress=False).value.tolist() == [0.5]
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = reference_module("pytrec_eval")
     theirs = pytrec_eval.RelevanceEvaluator({"q1": {"a": 1, "b": 0}}, {"recip_rank"}).evaluate(
         {"q1": {"a": 0.30000001, "b": 0.3, "c": 0.1}})
     assert theirs["q1"]["recip_rank"] == 0.5
@@ -215,7 +215,6 @@ def _refusal(mapping, topic: str):
     return None
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(files=trec_files(), max_docs=st.sampled_from([None, 1, 3]))
 def test_ids_as_words_read_what_the_scanner_reads(tmp_path, files, max_docs):
@@ -331,7 +330,6 @@ def _files(tmp_path, qrels, runs):
     return read_trec_qrels(qrels_path), read_trec_run(run_path)
 
 
-@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=campaigns())
 def test_frames_dicts_and_namedtuples_equal_trec_files(tmp_path, data):

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import shared_dataset
+from tests.conftest import reference_module, shared_dataset
 from workbench.data import (
     FrameError,
     evaluate_run,
@@ -137,10 +137,9 @@ def graded_topics(draw, max_level=3):
 @settings(max_examples=200, deadline=None)
 @given(topic=graded_topics(), beta=st.sampled_from([0.0, 0.5, 1.0, 2.0]), cutoff=st.integers(1, 30),
        grades=st.lists(st.integers(1, 9), min_size=3, max_size=3, unique=True).map(sorted))
-@pytest.mark.slow
 def test_pyntcireval_agrees(topic, beta, cutoff, grades):
     """pyNTCIREVAL 0.0.3 (its `grades` list excludes level 0) on random graded rankings, to 1e-12."""
-    pm = pytest.importorskip("pyNTCIREVAL.metrics")
+    pm = reference_module("pyNTCIREVAL.metrics")
     from pyNTCIREVAL import Labeler
 
     levels, ranked = topic
@@ -180,12 +179,11 @@ def scored_run(draw):
     return qrels, run
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=scored_run(), level=st.integers(1, 3), cutoff=st.integers(1, 30))
 def test_pytrec_eval_agrees(data, level, cutoff):
     """pytrec_eval (pytrec-eval-terrier, trec_eval's C code) on random runs with ties, to 1e-12."""
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = reference_module("pytrec_eval")
     qrels, run = data
     theirs = pytrec_eval.RelevanceEvaluator(
         qrels, {"map", "Rprec", "recip_rank", f"P.{cutoff}", "ndcg", f"ndcg_cut.{cutoff}",
@@ -215,7 +213,6 @@ def gold_and_output(draw):
     return Organization.from_graded(grades), Organization.from_ranking(ranked)
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(pair=gold_and_output())
 def test_range_perfect_and_invariance(pair):

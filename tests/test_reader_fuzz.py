@@ -174,7 +174,6 @@ def test_readers_give_results_or_workbench_errors(kind, folder):
     check()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("kind", list(SEEDS))
 def test_readers_give_results_or_workbench_errors_long(kind, folder):
     @FUZZ_LONG

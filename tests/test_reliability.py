@@ -89,7 +89,6 @@ def test_weights_follow_eq2_and_the_first_n_positions_weigh_wn():
 _brute = rs_bruteforce.reliability_sensitivity
 
 
-@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(organizations(), organizations(), st.sampled_from([1.0, 10.0, 1e6]) | st.floats(1, 1e6),
        st.sampled_from([1e-6, 1 - 2e-6, 1 - 1e-6]) | st.floats(1e-6, 1 - 1e-6))
@@ -101,7 +100,6 @@ def test_fast_engine_equals_brute_force_anywhere_in_the_domain(gold, output, n, 
     assert fast == pytest.approx(_brute(gold, output, n, wn, "tail"), abs=1e-9)
 
 
-@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95),
        st.sampled_from(["tail", "singleton", "replab"]))
@@ -110,7 +108,6 @@ def test_fast_engine_equals_brute_force_with_tails(gold, output, n, wn, missing)
     assert fast == pytest.approx(_brute(gold, output, n, wn, missing), abs=1e-12)
 
 
-@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(organizations(finite=True), organizations(finite=True), st.sampled_from(["tail", "singleton", "replab"]))
 def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missing):
@@ -126,7 +123,6 @@ _GRID_GOLD = _overlapping([["d2", "d3", "d5", "d6"], ["d2", "d3", "d5", "d9"], [
                           [["d2", "d3", "d5", "d7"], ["d3"], ["d2", "d3", "d4", "d8"]], [["d3", "d9"]], rest=["d1"])
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("knobs", [
     {"_GRID_CELLS": 0},  # overlapping classes compared pair by pair
     {"_GRID_CELLS": 0, "_PAIR_BLOCK": 1},  # pair by pair, one class at a time
@@ -183,7 +179,6 @@ _OVERLAP_PATHS = [
 @pytest.mark.parametrize("knobs", _OVERLAP_PATHS)
 @settings(max_examples=150, deadline=None)
 @given(placed_organizations(), placed_organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
-@pytest.mark.slow
 def test_fast_engine_equals_brute_force_with_many_levels_and_overlap_on_both_sides(knobs, gold, output, n, wn):
     with mock.patch.multiple(relations, **knobs) if knobs else contextlib.nullcontext():
         fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
@@ -229,7 +224,6 @@ def test_issue22_shapes_equal_brute_force_through_each_overlap_path(knobs, seed)
     assert (grid_reads.called, pair_runs.called) == ((False, True) if "_GRID_CELLS" in knobs else (True, False))
 
 
-@pytest.mark.slow
 @settings(max_examples=3000, deadline=None)
 @given(organizations(docs=[f"d{i}" for i in range(1, 16)], max_levels=6, max_clusters=4),
        organizations(docs=[f"d{i}" for i in range(1, 16)], max_levels=6, max_clusters=4),
@@ -367,7 +361,6 @@ def test_output_documents_the_gold_lacks_join_its_rest_or_are_ignored_by_replab(
 
 
 # ------------------------------------------------------------------------------------- properties
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
 def test_scores_lie_in_the_unit_interval_and_exchange_swaps_r_and_s(gold, output, n, wn):
@@ -378,7 +371,6 @@ def test_scores_lie_in_the_unit_interval_and_exchange_swaps_r_and_s(gold, output
         (backward.s_priority, backward.s_relatedness), abs=1e-12)
 
 
-@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(organizations(), st.integers(1, 20), st.floats(0.05, 0.95))
 def test_the_gold_itself_scores_one_where_relations_exist(gold, n, wn):
@@ -390,7 +382,6 @@ def test_the_gold_itself_scores_one_where_relations_exist(gold, n, wn):
     assert (s.r_priority, s.s_priority) == pytest.approx((expected_priority,) * 2, abs=1e-12)
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(organizations(), organizations(), st.randoms(use_true_random=False))
 def test_invariant_to_renaming_documents_and_reordering_clusters(gold, output, rnd):
@@ -435,7 +426,6 @@ def test_bad_parameters_say_what_is_wrong(kwargs, message):
 EDGES = {"n": [1.0, 1 + 1e-9, 10, 1e6 - 1, 1e6], "wn": [1e-6, 2e-6, 0.5, 1 - 2e-6, 1 - 1e-6]}
 
 
-@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(gold=organizations(), output=organizations(), n=st.sampled_from(EDGES["n"]) | st.floats(1, 1e6),
        wn=st.sampled_from(EDGES["wn"]) | st.floats(1e-6, 1 - 1e-6))

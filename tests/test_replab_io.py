@@ -60,12 +60,7 @@ def test_filtering_gold_through_the_campaign_with_the_all_related_baseline(tmp_p
     RELATED lines per entity (683 of 744 and 233 of 698 in goldstandard_filtering.dat), and its precision the
     same; recall is 1. Written with write_replab, read back, scored through Campaign and the registry."""
     from workbench.data.campaign import Campaign
-    from workbench.metrics.registry import UnknownMeasureError, parse
 
-    try:
-        [parse(name) for name in ("Accuracy", "Precision", "Recall")]
-    except UnknownMeasureError:
-        pytest.skip("the filtering measures (workbench.metrics.filtering) are not in this build")
     gold = read_replab(shared_dataset("replab2013_filtering", "goldstandard_filtering.dat"))
     baseline = {entity: Organization.from_filtering(sorted(org.documents), []) for entity, org in gold.items()}
     write_replab(baseline, tmp_path / "all_related", label="filtering")

@@ -34,7 +34,6 @@ def test_dominance_sums_equal_brute_force(x_spread, y_spread, n, seed):
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 2**40), max_size=300), st.booleans())
-@pytest.mark.slow
 def test_stable_order_and_unique_ints_are_numpys(keys, sorted_runs):
     keys = np.array(sorted(keys) if sorted_runs else keys, dtype=np.int64)  # the timsort branch, or radix
     np.testing.assert_array_equal(relations._stable_order(keys), np.argsort(keys, kind="stable"))

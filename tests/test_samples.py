@@ -87,7 +87,6 @@ def leftovers(cache: Path) -> list[Path]:
     return [p for p in cache.rglob("*") if p.name.endswith(".part")]
 
 
-@pytest.mark.slow
 def test_a_sample_is_downloaded_checked_and_reused(mirror, tmp_path):
     cache = tmp_path / "cache"
     with Server(mirror) as server:
@@ -117,7 +116,6 @@ def test_a_corrupted_file_is_refused_and_not_kept(mirror, tmp_path):
     assert not (cache / corrupted.path).exists() and not leftovers(cache)
 
 
-@pytest.mark.slow
 def test_a_dropped_connection_is_a_named_error_and_nothing_is_kept(mirror, tmp_path):
     dropped = SAMPLES["trec-eval-test"].files[-1]
     cache = tmp_path / "cache"

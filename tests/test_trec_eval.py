@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import TREC_EVAL_SPELLINGS, rounds_as_trec_eval_9, shared_dataset, write_trec
+from tests.conftest import TREC_EVAL_SPELLINGS, reference_module, rounds_as_trec_eval_9, shared_dataset, write_trec
 from tests.strategies import trec_campaigns
 from workbench.cli import main as cli_main
 from workbench.data import evaluate_run
@@ -62,12 +62,11 @@ def test_quicktest_byte_for_byte(reference, args, capsys):
 
 
 # ------------------------------------------------------------------------------- pytrec_eval, random
-@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=trec_campaigns(), level=st.integers(1, 3), judged_only=st.booleans())
 def test_every_measure_equals_pytrec_eval(data, level, judged_only):
     """Every all_trec measure pytrec_eval computes, per topic, to 1e-9 and as printed (4 decimals)."""
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = reference_module("pytrec_eval")
     qrels, run = data
     theirs = pytrec_eval.RelevanceEvaluator(qrels, pytrec_eval.supported_measures, relevance_level=level,
                                             judged_docs_only_flag=judged_only).evaluate(run)
@@ -99,10 +98,9 @@ def test_every_measure_equals_pytrec_eval(data, level, judged_only):
 
 @settings(max_examples=120, deadline=None)
 @given(data=trec_campaigns(), level=st.integers(1, 3))
-@pytest.mark.slow
 def test_registered_measures_equal_pytrec_eval(data, level):
     """The registry's spellings of trec_eval's measures through the API (one vectorised pass), to 1e-9."""
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = reference_module("pytrec_eval")
     qrels, run = data
     wanted = {"bpref", "infAP", "set_P", "set_recall", "set_F", "set_map", "set_relative_P", "num_rel",
               "num_ret", "num_rel_ret", "num_nonrel_judged_ret", "recall.7", "relative_P.7", "iprec_at_recall",
@@ -371,7 +369,7 @@ OURS = {"Bpref(rel=2)": "Bpref(rel_level=2)", "R(rel=2)@3": "R(rel_level=2)@3"}
 def test_ir_measures_spellings_equal_ir_measures(data):
     """ir_measures' names give ir_measures' values (scores made distinct: its Judged@k breaks ties by docno
     ascending where trec_eval breaks them descending)."""
-    ir_measures = pytest.importorskip("ir_measures")
+    ir_measures = reference_module("ir_measures")
     qrels, run = data
     run = {t: {d: s + i * 1e-3 for i, (d, s) in enumerate(docs.items())} for t, docs in run.items()}
     parsed = {ir_measures.parse_measure(n): n for n in IR_MEASURES}
@@ -628,7 +626,6 @@ ROBUST_2003 = [
 ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("options, run, digest", ROBUST_2003, ids=[f"{o} {r}" for o, r, _ in ROBUST_2003])
 def test_robust_2003_runs_print_what_trec_eval_10_prints(options, run, digest, capsysbinary):
     """Every line of -q -m all_trec, also with -c -l2 and -J -M100, byte for byte (the runs read gzip-compressed,

@@ -445,7 +445,6 @@ def preference_judgements(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(case=preference_judgements())
-@pytest.mark.slow
 def test_preference_measures_follow_trec_evals_loops(tmp_path, case):
     """Every prefs_* value, to the last bit, and every refusal, against form_prefs_counts.c and m_prefs_*.c
     transliterated (random judgements; the drop-in was also compared with the trec_eval 10.0 binary on such
@@ -655,7 +654,6 @@ def _mutated(draw, seed: bytes) -> bytes:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), kind=st.sampled_from(sorted(_SEEDS)))
-@pytest.mark.slow
 def test_every_format_gives_a_result_or_a_workbench_error(tmp_path, data, kind):
     """Mutated preference, judgement-group and z-score files through the drop-in: a result or a named
     WorkbenchError (malformed line, inconsistent preferences, no shared topic...), never another exception."""

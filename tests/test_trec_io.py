@@ -129,7 +129,6 @@ def test_tied_scores_as_levels(tmp_path):
 ANY_ID = st.text(st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=8)
 
 
-@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.dictionaries(st.one_of(st.sampled_from(["q1", "q2", "301"]), ANY_ID),
                        st.dictionaries(st.one_of(st.from_regex(r"[A-Za-z0-9_.-]{1,8}", fullmatch=True),

@@ -152,7 +152,6 @@ _NUMBER_TEXT = st.text(alphabet=st.sampled_from(list("0123456789+-.eExXpPaAfFiIn
                        max_size=14).map(lambda text: text.encode("utf-8"))
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(not _GLIBC, reason="the reference is glibc's atof/atol, which trec_eval is built with here")
 @settings(max_examples=3000, deadline=None)
 @given(text=st.one_of(_NUMBER_TEXT, st.from_regex(rb"\A[+-]?(0[xX])?[0-9a-fA-F]{0,6}(\.[0-9a-fA-F]{0,4})?"
@@ -268,7 +267,6 @@ def _outcome(qrels, run, plain: bool, colliding: bool, monkeypatch) -> tuple:
     return result, sorted(str(w.message) for w in caught)
 
 
-@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_arrow_reads_exactly_what_the_scanner_reads(data, tmp_path, monkeypatch):
@@ -361,7 +359,6 @@ def test_encodings_that_are_not_ascii_compatible_are_read(tmp_path):
         read_trec_qrels(qrels, encoding="nope")
 
 
-@pytest.mark.slow
 def test_gzip_and_standard_input_everywhere(tmp_path):
     """The drop-in reads gzip-compressed files and '-' (standard input) as the readers do; plain files stay byte
     for byte."""

@@ -129,7 +129,6 @@ scores = st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0]), min_size=3 
 
 @settings(max_examples=150, deadline=None)
 @given(scores)
-@pytest.mark.slow
 def test_uir_matrix_equals_definition_and_is_antisymmetric(values):
     cube = np.array(values).reshape(3, 5, 2)
     results = tidy({s: {t: {m: cube[s, t, m] for m in range(2)} for t in range(5)} for s in range(3)})
@@ -144,7 +143,6 @@ def test_uir_matrix_equals_definition_and_is_antisymmetric(values):
 unit = st.floats(0, 1, allow_nan=False)
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(unit, unit, unit, unit), min_size=1, max_size=8))
 def test_unanimous_improvement_implies_f_alpha_for_every_alpha(topics):
@@ -277,7 +275,6 @@ def test_other_bad_results():
 
 @settings(max_examples=60, deadline=None)
 @given(scores, st.sampled_from([0.0, 0.2, 0.25, 0.4]))
-@pytest.mark.slow
 def test_reference_systems_agree_with_the_matrix(values, threshold):
     """Table 7's columns read off the UIR matrix: S improves a iff UIR(S, a) ≥ threshold; a's references
     are the maximisers of UIR(·, a), shown only when the maximum reaches the threshold."""
@@ -332,7 +329,6 @@ def test_weps2_baselines_against_table7():
 
 @settings(max_examples=80, deadline=None)
 @given(scores)
-@pytest.mark.slow
 def test_uir_is_invariant_to_increasing_rescaling_of_a_measure(values):
     """Unanimous improvement compares each measure's order only: x ↦ x³ + 2 on one measure keeps every UIR."""
     cube = np.array(values).reshape(3, 5, 2)

@@ -18,13 +18,13 @@ from concurrent.futures import TimeoutError as Late
 import nbformat
 import pytest
 
-from tests.conftest import ROOT, descendants, free_port, stop_tree
+from tests.conftest import ROOT, descendants, free_port, missing_reference, stop_tree
 
 NOTEBOOK = ROOT / "notebooks" / "workbench.ipynb"
 ADDRESS = re.compile(r"""<(?:link|script)\b[^>]*?\b(?:href|src)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
 
 DEADLINE = 120  # seconds for Voilà to start and serve the page, reading included
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(DEADLINE + 120)]  # the page, then stopping the server
+pytestmark = [pytest.mark.timeout(DEADLINE + 120)]  # the page, then stopping the server
 
 
 def installed_template() -> bool:
@@ -70,8 +70,8 @@ def served_page(tmp_path, metadata: dict) -> str:
 
 def test_the_workbench_notebook_is_served_with_no_outside_style_sheet_or_script(tmp_path):
     if not installed_template():
-        pytest.skip("the workbench Voilà template is not installed on the Jupyter path (./wb links it into "
-                    ".venv; a wheel installs it under share/jupyter/voila/templates)")
+        missing_reference("the workbench Voilà template is not installed on the Jupyter path (./wb links it into "
+                          ".venv; a wheel installs it under share/jupyter/voila/templates)")
     metadata = json.loads(NOTEBOOK.read_text())["metadata"]
     assert metadata["voila"] == {"template": "workbench"}
     page = served_page(tmp_path, metadata)

@@ -153,7 +153,6 @@ organizations = st.builds(
 
 @settings(max_examples=40, deadline=None)
 @given(organizations)
-@pytest.mark.slow
 def test_editor_round_trips_any_organization_through_its_rows(organization):
     editor = OrganizationEditor()
     editor.text = organization.format()
@@ -208,7 +207,6 @@ def one_output_workbench():
 
 @settings(max_examples=25, deadline=None)
 @given(gold=organizations, output=organizations, n=st.integers(1, 20), wn=st.sampled_from([0.5, 0.8, 0.95]))
-@pytest.mark.slow
 def test_scores_follow_any_typed_tables_and_weights(one_output_workbench, gold, output, n, wn):
     wb = one_output_workbench
     wb.gold.notation.value = gold.format()                 # typed into the notation tab
@@ -344,7 +342,6 @@ def test_bad_imports_say_what_and_where():
     assert "import: expected a '## gold' section first" in wb.state.status
 
 
-@pytest.mark.slow
 def test_workbench_state_serialises_for_the_front_end():
     wb = Workbench(TABLE9.gold, TABLE9.outputs)
     assert not wb.charts.built and wb.views.chart.children == ()  # built when first drawn: creating one is quick
@@ -394,7 +391,6 @@ def test_comparison_draws_precomputed_f_alpha_and_strictness_tables():
     assert "select at least one system" in cmp.message.value
 
 
-@pytest.mark.slow
 def test_history_chart_draws_the_last_fifty_edits_and_removed_rows_are_closed():
     wb = Workbench("d1 d2", ["d1"])
     row = wb.outputs[0].levels[0]
@@ -748,7 +744,6 @@ operations = st.lists(st.one_of(
 ), min_size=1, max_size=6)
 
 
-@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(operations)
 def test_undoing_every_step_comes_back_to_the_start_and_redoing_to_the_end(steps):
@@ -788,7 +783,6 @@ weight_changes = st.lists(st.one_of(
 ), min_size=1, max_size=8)
 
 
-@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.booleans(), weight_changes)
 def test_n_wn_and_the_uniform_box_in_any_order_never_leave_the_workbench_without_scores(closed, changes):
@@ -873,7 +867,6 @@ def broken(path: tuple, value) -> str:
 
 
 @pytest.mark.parametrize(("path", "value", "message"), BAD_FIELDS, ids=[f"{p}={v!r}" for p, v, _ in BAD_FIELDS])
-@pytest.mark.slow
 def test_an_import_with_a_bad_field_names_it_and_changes_nothing(path, value, message):
     wb = Workbench()
     wb.outputs[3].levels[0].value = "d1 {d3 d4"                    # an edit in progress survives too
@@ -886,7 +879,6 @@ def test_an_import_with_a_bad_field_names_it_and_changes_nothing(path, value, me
     assert wb.state.status.startswith("import: ") and message in wb.state.status and wb.state.to_json() == before
 
 
-@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(BAD_FIELDS), st.sampled_from([None, "d1", 3, [], {}, [[["d1"]]], -1, 1e308]))
 def test_imports_apply_all_or_nothing_whatever_the_field(bad, value):
@@ -1113,7 +1105,6 @@ def alone_is_bad(row: str) -> bool:
     return False
 
 
-@pytest.mark.slow
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4), ROW_TEXTS), min_size=1, max_size=8), st.booleans(), ROW_TEXTS)
 def test_rows_text_and_organization_never_disagree_and_the_wrong_row_is_marked(edits, finite, rest):

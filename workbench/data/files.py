@@ -113,11 +113,12 @@ def _gather(pieces: Iterator[bytes]) -> bytearray:
 
 
 def chunks(stream: IO[bytes], error: type[Exception], path: str | PathLike) -> Iterator[bytes]:
-    """The stream's bytes in pieces, stopped with ``error(message, path=path)`` when it starts with nothing but
-    NUL bytes (a device such as ``/dev/zero``) or grows past :func:`input_limit`."""
+    """The stream's bytes in pieces, stopped with ``error(message, path=path)`` when its first whole piece is
+    nothing but NUL bytes (a device such as ``/dev/zero``) or it grows past :func:`input_limit`. A shorter input
+    is read to its end and judged by the readers, as the same bytes in a file are."""
     limit, total = input_limit(), 0
     while chunk := stream.read(CHUNK):
-        if total == 0 and chunk.count(0) == len(chunk):
+        if total == 0 and len(chunk) == CHUNK and chunk.count(0) == len(chunk):
             raise error(f"its first {len(chunk):,} bytes are all NUL (a device such as /dev/zero?): not a text "
                         "file", path=path)
         total += len(chunk)

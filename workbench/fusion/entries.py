@@ -38,6 +38,12 @@ class FusionWeightsError(FusionError):
     """Weights that do not match the runs (one number per run, or ``{system: weight}`` naming each run)."""
 
 
+class FusionScoreError(FusionError):
+    """Scores fusion cannot use: an infinite one (refused where the runs are laid out), a topic the normalisation
+    is not defined for (``max`` of a topic whose highest score is not positive), or a result beyond a double's
+    range; the message names the system, the topic and, where one is to blame, the document."""
+
+
 @dataclass(frozen=True)
 class Entries:
     """Every retrieved document of every run: ``run`` (index into ``names``), ``topic`` (index into
@@ -127,8 +133,26 @@ def lay_out(runs, topics: str = "same", at_least: int = 2) -> Entries:
         topic_codes.append(np.repeat(codes, lengths))
         scores.append(run.scores_array[positions])
         ranks.append(np.arange(positions.size) - np.repeat(np.cumsum(lengths) - lengths, lengths))
-    return Entries(tuple(named), tuple(kept), np.concatenate(run_codes), np.concatenate(topic_codes),
-                   DocumentIds.concatenate(parts), np.concatenate(scores), np.concatenate(ranks), size)
+    entries = Entries(tuple(named), tuple(kept), np.concatenate(run_codes), np.concatenate(topic_codes),
+                      DocumentIds.concatenate(parts), np.concatenate(scores), np.concatenate(ranks), size)
+    _refuse_non_finite(entries)
+    return entries
+
+
+def _refuse_non_finite(entries: Entries) -> None:
+    """:class:`FusionScoreError` naming the first entry whose score is infinite or NaN (trec_eval's ``atof`` reads
+    ``inf``, and any number beyond ±1.8e308, as infinite): no normalisation or sum of it means anything."""
+    bad = np.flatnonzero(~np.isfinite(entries.score))
+    if bad.size:
+        raise FusionScoreError(f"{describe(entries, int(bad[0]))} has score {float(entries.score[bad[0]])}: "
+                               "fusion needs finite scores (a score written beyond ±1.8e308 reads as infinite)")
+
+
+def describe(entries: Entries, i: int, document: bool = True) -> str:
+    """``system 'a', topic 'q1', document 'd3'``: where entry ``i`` comes from (without its document if not
+    ``document``)."""
+    where = f"system {entries.names[entries.run[i]]!r}, topic {entries.topics[entries.topic[i]]!r}"
+    return f"{where}, document {entries.ids.take(np.array([i])).strings()[0]!r}" if document else where
 
 
 def groups(entries: Entries) -> tuple[np.ndarray, np.ndarray]:

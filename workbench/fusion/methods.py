@@ -27,7 +27,16 @@ import numpy as np
 
 from workbench.data.trec.ranked import RankedRun
 from workbench.fusion.condorcet import copeland_scores
-from workbench.fusion.entries import Entries, FusionError, FusionWeightsError, fused_run, groups, lay_out
+from workbench.fusion.entries import (
+    Entries,
+    FusionError,
+    FusionScoreError,
+    FusionWeightsError,
+    describe,
+    fused_run,
+    groups,
+    lay_out,
+)
 from workbench.fusion.norms import normalized
 from workbench.fusion.supervised import SUPERVISED
 
@@ -80,6 +89,9 @@ def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, 
     refused for the rank-based ones, which read ranks (but ``min-max-inverted``, which ranks each run lowest
     score first, as ranx does); ``topics`` as :func:`~workbench.fusion.entries.lay_out`;
     ``params`` the method's own (``k`` of rrf, ``phi`` of rbc, ``gamma`` of gmnz, ``sigma`` of logn_isr).
+    An infinite score, a topic ``norm`` is not defined for (:mod:`~workbench.fusion.norms`: ``max`` of a topic whose
+    highest score is not positive) and a fused score beyond a double's range raise
+    :class:`~workbench.fusion.entries.FusionScoreError` naming the system, the topic and the document.
     """
     spec = _method(method, params)
     entries = lay_out(runs, topics)
@@ -87,8 +99,27 @@ def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, 
     entries, values = normalized(entries, norm)
     weight = _weights(spec, method, weights, entries.names)
     order, starts = groups(entries)
-    return fused_run(entries, order, starts, combine(entries, values, order, starts, method, weight,
-                                                     {**spec.params, **params}))
+    with np.errstate(over="ignore", invalid="ignore"):  # a sum beyond a double's range: refused below, named
+        fused = combine(entries, values, order, starts, method, weight, {**spec.params, **params})
+    _refuse_overflow(entries, order, starts, fused, method, norm)
+    return fused_run(entries, order, starts, fused)
+
+
+def _refuse_overflow(entries: Entries, order: np.ndarray, starts: np.ndarray, fused: np.ndarray, method: str,
+                     norm: str | None) -> None:
+    """:class:`FusionScoreError` naming the topic, the document and the systems behind the first fused score
+    beyond a double's range (raw scores near ±1.8e308 summed, or a huge weight)."""
+    bad = np.flatnonzero(~np.isfinite(fused))
+    if not bad.size:
+        return
+    g = int(bad[0])
+    members = order[starts[g]:starts[g + 1] if g + 1 < starts.size else order.size]
+    systems = ", ".join(repr(entries.names[r]) for r in entries.run[members])
+    where = describe(entries, int(members[0])).split(", ", 1)[1]
+    hint = "normalise the scores (norm='min-max')" if norm is None and METHODS[method].kind == "score" else \
+        "give smaller weights"
+    raise FusionScoreError(f"{method}: the fused score of {where} (from systems {systems}) overflows a double; "
+                           f"{hint}")
 
 
 def _method(method: str, params: Mapping) -> Method:
