@@ -111,7 +111,7 @@ def out_of_view(page) -> list[str]:
 
 def audit(page, kind: str, when: str) -> list[dict]:
     """axe-core over the inspector (in Voilà: the whole page); the report lands beside the screenshots."""
-    axe = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python is absent")
+    axe = reference_module("axe_playwright_python.sync_playwright")
     results = axe.Axe().run(page, context=None if kind == "voila" else ".wb-inspector").response
     (OUTPUT / f"inspector-{kind}-{when}-axe.json").write_text(json.dumps(results["violations"], indent=1))
     return [{"id": v["id"], "impact": v["impact"], "nodes": [n["html"][:160] for n in v["nodes"][:3]]}

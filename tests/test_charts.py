@@ -207,7 +207,6 @@ def test_with_data_refuses_other_columns_or_several_datasets():
         with_data({**spec, "datasets": {}}, table9_frame())
 
 
-@pytest.mark.slow
 def test_the_offline_vega_bundle_is_kept_for_the_next_kernel(tmp_path):
     """vl-convert bundles vega for the chart widget in about two seconds per kernel; the first kernel keeps the
     bundle in the cache folder and the next reads it: the same JavaScript as altair's own enable_offline()."""

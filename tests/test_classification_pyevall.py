@@ -28,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import reference_module
 from workbench.metrics.registry import evaluate
 from workbench.model.labelling import ClassTree, Labelling
 
@@ -195,9 +196,8 @@ def test_every_context_equals_pyevalls_recorded_values():
         assert_equal(entry["case"], entry["pyevall"])
 
 
-@pytest.mark.slow
 def test_the_recorded_values_are_pyevalls():
-    pytest.importorskip("pyevall", reason="PyEvALL is not installed (pip install --no-deps pyevall==0.2.11)")
+    reference_module("pyevall")
     for entry in recorded():  # to rounding: PyEvALL sums hierarchical IC in the order of a Python set of strings,
         live = jsonable(pyevall_values(entry["case"]))  # which changes from run to run (hash randomization)
         for metric, values in entry["pyevall"].items():
@@ -206,10 +206,9 @@ def test_the_recorded_values_are_pyevalls():
             assert all(same(live[metric]["classes"][c], v) for c, v in values["classes"].items())
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("context", CONTEXTS)
 def test_every_context_equals_pyevall_on_random_cases(context):
-    pytest.importorskip("pyevall", reason="PyEvALL is not installed (pip install --no-deps pyevall==0.2.11)")
+    reference_module("pyevall")
 
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(st.integers(0, 2**32 - 1))
@@ -223,7 +222,7 @@ def test_every_context_equals_pyevall_on_random_cases(context):
 
 
 def test_icm_norm_of_a_gold_without_information_is_undefined_where_pyevall_divides_by_zero():
-    pyevall = pytest.importorskip("pyevall", reason="PyEvALL is not installed")
+    pyevall = reference_module("pyevall")
     from tests.pyevall_oracle import scores
 
     gold, output = {"1": "A", "2": "B"}, {"1": "A"}
@@ -238,7 +237,7 @@ def test_pyevalls_icm_carries_class_probabilities_from_one_test_case_to_the_next
     """Why the oracle scores one test case at a time: in one PyEvALL file, test case T2's output names A, a class
     of T1's gold only; PyEvALL gives A T1's probability (2/3) instead of T2's 1/|G|. Each topic here reads its own
     gold, as PyEvALL does with the test case alone."""
-    pytest.importorskip("pyevall", reason="PyEvALL is not installed")
+    reference_module("pyevall")
     from pyevall.evaluation import PyEvALLEvaluation
 
     from tests.pyevall_oracle import scores

@@ -21,7 +21,6 @@ def campaign() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["system", "topic", "measure", "value"])
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("view", "posthoc"), [("Friedman + Nemenyi groups", "nemenyi"),
                                                ("Friedman + Conover groups", "conover")])
 def test_friedman_views_draw_the_pairs_and_name_the_groups(view, posthoc):

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import workbench
+from tests.conftest import reference_module
 from workbench.data import Campaign
 from workbench.errors import WorkbenchError
 from workbench.metrics import registry
@@ -165,7 +166,7 @@ def test_evaluate_explain_and_the_inspector_agree_on_a_topic_the_run_lacks(spec,
 def test_the_inspector_shows_lam_and_vi_as_evaluate_scores_them():
     """The examples of issue 29: Lam% scores 1 (its worst) on a topic a run lacks in evaluate, explain and the
     Inspector alike; VI, unbounded, is refused in both doors."""
-    pytest.importorskip("ipywidgets")
+    reference_module("ipywidgets")
     from workbench.widgets.inspector_state import InspectorState
 
     gold = _GOLDS["filtering"]()

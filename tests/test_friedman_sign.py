@@ -14,12 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from tests.conftest import reference_module
 from workbench.analysis import compare_report, friedman, sign_test, significance
 from workbench.analysis.rank_tests import friedman_test, posthoc_pairs
 from workbench.analysis.results import ResultsError
 from workbench.cli import main
 
-sp = pytest.importorskip("scikit_posthocs")
+sp = reference_module("scikit_posthocs")
 
 
 def _tidy(scores: np.ndarray, measure: str = "AP") -> pd.DataFrame:

@@ -88,7 +88,6 @@ def test_each_documentation_page_has_one_title_and_is_listed_in_the_index(page):
         assert f"]({page.name})" in (DOCS / "index.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.slow
 def test_wb_lab_prints_a_url_that_opens_the_workbench_notebook(tmp_path):
     if not any((ROOT / ".venv" / f".installed{extra}").exists() for extra in ("[lab]", "[dev]")):
         pytest.skip("./wb has not set up .venv here (the tests run outside ./wb test)")

@@ -12,11 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import reference_module
 from tests.fusion_oracle import as_dict, assert_same_as_ranx
 from workbench.data.campaign import Campaign
 from workbench.fusion import FusionWeightsError, fuse, optimize_fusion
 
-ranx = pytest.importorskip("ranx")
+ranx = reference_module("ranx")
+pytestmark = pytest.mark.usefixtures("ranx")  # ranx compiled once per session: its cost is every such test's
 
 
 def _positions(run: dict[str, float]) -> dict[str, int]:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import reference_module
 from tests.fusion_oracle import as_dict, assert_same_as_ranx
 from workbench.data.campaign import Campaign
 from workbench.fusion import (
@@ -23,7 +24,8 @@ from workbench.fusion import (
     train_fusion,
 )
 
-ranx = pytest.importorskip("ranx")
+ranx = reference_module("ranx")
+pytestmark = pytest.mark.usefixtures("ranx")  # ranx compiled once per session: its cost is every such test's
 
 NORMS = [None, "min-max", "min-max-inverted", "zmuv", "rank", "sum", "max"]
 PARAMS = {"probfuse": st.integers(1, 8).map(lambda n: {"n_segments": n}),
@@ -88,7 +90,6 @@ def test_trained_and_fused_as_ranx(seed, method, norm, data):
     _check_against_ranx(method, qrels, runs, training, norm, params)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("method", ["bayesfuse", "segfuse", "probfuse", "slidefuse"])
 def test_long_runs_reach_every_bin_and_segment(method):
     """Runs of up to 1,000 documents: bayesfuse's bins to rank 1000, segfuse's segments to rank 635 and past."""

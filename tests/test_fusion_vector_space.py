@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import reference_module
 from tests.fusion_oracle import as_dict
 from workbench.fusion import FusionTopicsError, normalize, vector_space_fusion
 
-trectools = pytest.importorskip("trectools")
+trectools = reference_module("trectools")
 from trectools import fusion as trectools_fusion  # noqa: E402
 
 

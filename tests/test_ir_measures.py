@@ -175,11 +175,10 @@ def test_ir_measures_parameter_spellings_are_the_workbench_measures(theirs, ours
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_ndcg_exp_log2_without_cutoff_equals_ranx(tmp_path, seed):
+def test_ndcg_exp_log2_without_cutoff_equals_ranx(ranx, tmp_path, seed):
     """ir_measures takes ``nDCG(dcg='exp-log2')`` without a cutoff from ranx, which ranx 0.3.21 refuses to take from
     ir_measures 0.4.3 here (its Qrels.from_df asserts object dtype on the query ids pandas now gives as strings):
     compared with ranx's ndcg_burges directly, on runs without ties (ranx orders ties its own way)."""
-    ranx = pytest.importorskip("ranx")
     qrels, run = campaign(seed, ties=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -263,7 +262,7 @@ def test_cwl_measures_at_other_depths_equal_cwl_eval(tmp_path, depth):
     """``depth`` is cwl_eval's -n (ir_measures always runs it at 1,000): the ranking cut, or padded with
     non-relevant documents, to depth ranks. cwl_eval pads explicitly; the workbench adds the ranks past the ranking in
     closed form."""
-    pytest.importorskip("cwl")
+    reference_module("cwl")
     from cwl.ruler.measures.cwl_insq import INSQCWLMetric
     from cwl.ruler.measures.cwl_inst import INSTCWLMetric
     from cwl.ruler.measures.cwl_nerr import NERReq10CWLMetric, NERReq11CWLMetric
@@ -304,7 +303,6 @@ def test_cwl_measures_on_the_endless_ranking_of_their_papers():
         1 / (4 * (math.pi ** 2 / 6 - 1)), 1e-14)
 
 
-@pytest.mark.slow
 def test_the_new_measures_on_trec_2003_robust_equal_ir_measures(tmp_path):
     """A real run (TREC 2003 Robust, UIUC03Rd1: 100 topics of 1,000 documents, grades 0–2), its score ties broken in
     the file's order (every topic has some; cwl_eval, compat and accuracy would break them their own way): each new

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import reference_module
 from workbench import datasets
 from workbench.analysis import compare_report
 from workbench.cli import build_parser, render, table_of
@@ -88,8 +89,8 @@ def test_fetched_samples_get_the_umask(tmp_path):
 
 
 # ------------------------------------------------------------------------------------- Markdown and HTML
-markdown_it = pytest.importorskip("markdown_it")
-bs4 = pytest.importorskip("bs4")
+markdown_it = reference_module("markdown_it")
+bs4 = reference_module("bs4")
 RENDERER = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough")
 MARKUP = ("a", "em", "strong", "code", "img", "s", "del", "script", "b", "i", "br")
 NAMES = st.lists(st.sampled_from([*"ab <>/[]()*_`~|\\&#!:;=\"'\n", "<b>", "&amp;", "**", "](x)", "www.x.org"]),

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from tests.conftest import reference_module
 from workbench.analysis import ranking_agreement, significance
 from workbench.analysis.agreement import exact_summary
 from workbench.analysis.paired_tests import wilcoxon_signed_rank
@@ -145,7 +146,7 @@ def tied_campaign(draw):
 def test_diversity_measures_rank_ties_as_pyndeval_does(data, k, tmp_path_factory):
     """Through a run file and through dicts alike (trec_eval's order put the greatest id first: 558 of 600
     topic values of α-nDCG@5 differed from pyndeval's on such runs)."""
-    pyndeval = pytest.importorskip("pyndeval")
+    pyndeval = reference_module("pyndeval")
     qrels, run = data
     folder = tmp_path_factory.mktemp("ties")
     (folder / "qrels").write_text("".join(f"{t} {s} {d} {g}\n" for t, s, d, g in qrels))

@@ -973,7 +973,6 @@ EDITS = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 10_000), st.sampled
                  min_size=1, max_size=4)
 
 
-@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.sampled_from(["text", "json"]), EDITS)
 def test_a_corrupted_import_applies_whole_or_changes_nothing(form, edits):
@@ -1275,7 +1274,6 @@ def test_what_cells_do_is_the_starting_point_and_edits_between_cells_are_steps()
     assert events.callbacks == {"pre_run_cell": [], "post_run_cell": []}
 
 
-@pytest.mark.slow
 def test_in_a_kernel_the_history_starts_after_the_notebooks_cells():
     """The notebook's demonstration cells (select, a move, the text set back) leave no step: the first Ctrl+Z in
     class changes nothing the class did not do. A real kernel runs the cells (nbclient)."""
