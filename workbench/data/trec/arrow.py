@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.data.trec.scan import FIELDS
+from workbench.data.trec.scan import FIELDS, WIDE_FACTOR
 from workbench.ids import DocumentIds
 
 _PLAIN_GRADE = r"^-?[0-9]{1,18}$"  # what Arrow's int64 and C's atol read alike (Arrow would also read 0x1F)
@@ -123,7 +123,10 @@ def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict |
             columns[name] = DocumentIds.from_arrow(column, encoding=encoding)
         elif name in ("topic", "system"):
             columns[name] = _labels(column)
-        else:
+        else:  # a short field (iteration, rank) as a fixed-width column; one too wide for that goes to the scanner
+            width = compute.max(compute.binary_length(column)).as_py()
+            if len(column) * width > max(WIDE_FACTOR * len(raw), 1 << 26):
+                return None
             columns[name] = np.array(column.to_pylist(), dtype=bytes)
     if tags:
         end = len(raw) - (2 if raw[-2:] == b"\r\n" else 1 if raw[-1:] == b"\n" else 0)

@@ -50,9 +50,7 @@ def spans(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarra
 def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndarray]:
     """One int64 per (row, document) of each part, equal exactly for equal pairs (the document's byte-order code
     among all the parts' documents)."""
-    width = max(docs.words.shape[1] for _, docs in parts)
-    words = np.concatenate([np.pad(docs.words, ((0, 0), (0, width - docs.words.shape[1]))) for _, docs in parts])
-    codes = DocumentIds(words, np.concatenate([docs.lengths for _, docs in parts]), None).codes()
+    codes = DocumentIds.concatenate([docs for _, docs in parts]).codes()
     bounds = np.cumsum([len(docs) for _, docs in parts])[:-1]
     return [rows * (codes.max(initial=0) + 1) + part
             for (rows, _), part in zip(parts, np.split(codes, bounds), strict=True)]

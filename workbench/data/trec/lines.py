@@ -36,7 +36,7 @@ import numpy as np
 from workbench.data.files import STDIN, STDIN_NAME, read_buffer
 from workbench.data.trec.arrow import read_plain
 from workbench.data.trec.errors import TrecEncodingError, TrecFormatError, TrecReadingWarning
-from workbench.data.trec.numbers import read_floats, read_integers, reading_note
+from workbench.data.trec.numbers import read_numbers, reading_note
 from workbench.data.trec.scan import FIELDS, check_counts, shown, split_fields
 from workbench.ids import DocumentIds
 
@@ -147,29 +147,22 @@ def _prepared(raw, codec: str, path) -> tuple[object, str, list[str]]:
     return raw, codec, notes
 
 
-def _first_appearance(values: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
-    """Codes (int64) into the distinct values of a bytes column, numbered in order of first appearance."""
-    distinct, first, inverse = np.unique(values, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(order.size, dtype=np.int64)
-    rank[order] = np.arange(order.size)
-    return rank[inverse.ravel()], distinct[order].tolist()
-
-
 def _scanned(raw, kind: str, wanted: tuple[str, ...], path, encoding: str) -> tuple[dict, np.ndarray]:
+    """The columns of a file the scanner cuts: ids and values read in place from the file's bytes (memory as the
+    fields' bytes), topics and tags dictionary-encoded, other fields as short byte columns."""
     fields = split_fields(raw)
     if not fields.numbers.size:
         raise TrecFormatError("the file holds no data lines", path=path)
     check_counts(fields, kind, path)
     columns: dict = {}
     for name in wanted:
-        column = fields.column(FIELDS[kind].index(name))
-        if name == "document":
-            columns[name] = DocumentIds.from_bytes(column, encoding=encoding)
+        index = FIELDS[kind].index(name)
+        if name in ("document", "grade", "score"):
+            columns[name] = fields.ids(index, encoding)
         elif name in ("topic", "system"):
-            columns[name] = _first_appearance(column)
+            columns[name] = fields.ids(index).labels()
         else:
-            columns[name] = column
+            columns[name] = fields.column(index, path)
     return columns, fields.numbers
 
 
@@ -218,7 +211,7 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
         columns, numbers = _scanned(raw, kind, (*wanted, "system") if kind == "run" and not systems else wanted,
                                     name, codec)
         tokens = columns[value]
-        values, odd = (read_integers if kind == "qrels" else read_floats)(tokens)
+        values, odd = read_numbers(tokens, "atol" if kind == "qrels" else "atof")
         columns[value] = values
         note = reading_note(("relevance grade is not a plain integer", "relevance grades are not plain integers")
                              if kind == "qrels" else ("score is not a plain decimal number",
