@@ -32,9 +32,9 @@ _FAST_ENCODINGS = ("utf-8", "latin-1", "ascii", "iso8859-1")  # NUL is the byte 
 
 
 class DocumentIds:
-    """A column of ``n`` ids: ``data`` (a uint8 buffer), and each id's ``starts`` and ``lengths`` in it (int64).
-    ``encoding`` decodes the bytes into :meth:`strings`. Build with :meth:`from_arrow`, :meth:`from_strings` or
-    :meth:`from_buffer`."""
+    """A column of ``n`` ids: ``data`` (a uint8 buffer), and each id's ``starts`` and ``lengths`` in it (int32
+    when the buffer is smaller than 2 GiB, else int64: :func:`positions`). ``encoding`` decodes the bytes into
+    :meth:`strings`. Build with :meth:`from_arrow`, :meth:`from_strings` or :meth:`from_buffer`."""
 
     __slots__ = ("data", "starts", "lengths", "_encoding", "_strings", "_hashes", "_arrow")
 
@@ -59,7 +59,7 @@ class DocumentIds:
         offsets = np.frombuffer(offsets_buffer, dtype=np.int64 if wide else np.int32, count=len(array) + 1,
                                 offset=array.offset * (8 if wide else 4))
         data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
-        ids = cls(data, offsets[:-1].astype(np.int64), np.diff(offsets).astype(np.int64), encoding)
+        ids = cls(data, positions(offsets[:-1], data.size), positions(np.diff(offsets), data.size), encoding)
         if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
             ids._arrow = array
         return ids
@@ -79,15 +79,16 @@ class DocumentIds:
             if joined.count("\0") == len(items) - 1:  # no id holds a NUL: the NULs are the bounds
                 data = np.frombuffer(joined.encode(encoding, errors), dtype=np.uint8)
                 bounds = np.flatnonzero(data == 0)
-                starts = np.concatenate(([0], bounds + 1)).astype(np.int64)
-                ids = cls(data, starts, np.concatenate((bounds, [data.size])) - starts, encoding)
+                starts = np.concatenate(([0], bounds + 1))
+                ids = cls(data, positions(starts, data.size),
+                          positions(np.concatenate((bounds, [data.size])) - starts, data.size), encoding)
                 ids._strings = source
                 return ids
         encoded = [value.encode(encoding, errors) if isinstance(value, str) else bytes(value) for value in items]
         lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
-        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64) if encoded else \
-            np.zeros(0, np.int64)
-        ids = cls(np.frombuffer(b"".join(encoded), dtype=np.uint8), starts, lengths, encoding)
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])) if encoded else np.zeros(0, np.int64)
+        data = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        ids = cls(data, positions(starts, data.size), positions(lengths, data.size), encoding)
         ids._strings = source
         return ids
 
@@ -95,8 +96,7 @@ class DocumentIds:
     def from_buffer(cls, buffer, starts: np.ndarray, ends: np.ndarray, encoding: str = "utf-8") -> DocumentIds:
         """Ids that are the slices ``buffer[starts[i]:ends[i]]`` of a byte buffer (a file's bytes), read in place."""
         data = buffer if isinstance(buffer, np.ndarray) else np.frombuffer(buffer, dtype=np.uint8)
-        starts = np.asarray(starts, dtype=np.int64)
-        return cls(data, starts, np.asarray(ends, dtype=np.int64) - starts, encoding)
+        return cls(data, positions(starts, data.size), positions(np.asarray(ends) - starts, data.size), encoding)
 
     @classmethod
     def from_bytes(cls, values: np.ndarray, encoding: str = "latin-1") -> DocumentIds:
@@ -105,8 +105,8 @@ class DocumentIds:
         values = np.ascontiguousarray(values, dtype=bytes).reshape(-1)
         width = values.dtype.itemsize
         data = values.view(np.uint8) if width else np.zeros(0, np.uint8)
-        return cls(data, np.arange(values.size, dtype=np.int64) * width,
-                   np.char.str_len(values).astype(np.int64), encoding)
+        return cls(data, positions(np.arange(values.size, dtype=np.int64) * width, data.size),
+                   positions(np.char.str_len(values), data.size), encoding)
 
     @classmethod
     def concatenate(cls, parts: Sequence[DocumentIds]) -> DocumentIds:
@@ -126,7 +126,8 @@ class DocumentIds:
         data = np.concatenate([bytes_ for bytes_, _ in gathered])
         sizes = np.cumsum([0] + [bytes_.size for bytes_, _ in gathered[:-1]])
         starts = np.concatenate([offsets[:-1] + size for (_, offsets), size in zip(gathered, sizes, strict=True)])
-        ids = cls(data, starts, np.concatenate([part.lengths for part in parts]), parts[0]._encoding)
+        ids = cls(data, positions(starts, data.size),
+                  positions(np.concatenate([part.lengths for part in parts]), data.size), parts[0]._encoding)
         if all(part._strings is not None for part in parts):
             ids._strings = np.concatenate([part._strings for part in parts])
         elif len({part._encoding for part in parts}) > 1:  # decoded each in its own encoding
@@ -274,6 +275,14 @@ class DocumentIds:
         if self._strings is not None:
             return self._strings[position]
         return self.take([position]).strings()[0]
+
+
+def positions(values: np.ndarray, size: int) -> np.ndarray:
+    """Starts or lengths of ids in a buffer of ``size`` bytes as int32 when it is smaller than 2 GiB (half the
+    memory of int64: 8 MB for 2M ids), else int64."""
+    dtype = np.int32 if size < 2**31 else np.int64
+    values = np.asarray(values)
+    return values if values.dtype == dtype else values.astype(dtype)
 
 
 def _utf8(encoding: str) -> bool:

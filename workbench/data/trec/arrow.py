@@ -13,6 +13,8 @@ values.
 
 from __future__ import annotations
 
+import mmap
+
 import numpy as np
 
 from workbench.data.trec.scan import FIELDS, WIDE_FACTOR
@@ -69,61 +71,117 @@ def _numbers(array, dtype) -> np.ndarray:
     return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
 
 
-def _labels(column) -> tuple[np.ndarray, list[bytes]]:
-    """Codes (int64) into the distinct values (bytes, in order of first appearance)."""
-    encoded = column.combine_chunks().dictionary_encode()
-    return _numbers(encoded.indices, np.int32).astype(np.int64), encoded.dictionary.to_pylist()
+PIECE = 1 << 24  # bytes of the file parsed at a time (cut at a line end): Arrow's tables stay that small
+
+
+class _Labels:
+    """Codes of a dictionary-encoded column gathered piece by piece, numbered in order of first appearance."""
+
+    def __init__(self) -> None:
+        self.code_of: dict[bytes, int] = {}
+        self.parts: list[np.ndarray] = []
+
+    def add(self, column) -> bool:
+        """Add an Arrow dictionary column's codes; False when a value is empty (a leading or trailing
+        separator: not plain)."""
+        for chunk in column.chunks:
+            values = chunk.dictionary.to_pylist()
+            if b"" in values:
+                return False
+            codes = np.array([self.code_of.setdefault(value, len(self.code_of)) for value in values], dtype=np.int64)
+            self.parts.append(codes[_numbers(chunk.indices, np.int32)])
+        return True
+
+    def labels(self) -> tuple[np.ndarray, list[bytes]]:
+        return np.concatenate(self.parts), list(self.code_of)
+
+
+def _pieces(raw) -> list[tuple[int, int]]:
+    """``(start, end)`` of pieces of about :data:`PIECE` bytes, each ending at a line end (or the file's end)."""
+    bounds, low = [], 0
+    while low < len(raw):
+        cut = raw.find(b"\n", min(low + PIECE, len(raw)) - 1)
+        high = len(raw) if cut < 0 else cut + 1
+        bounds.append((low, high))
+        low = high
+    return bounds
+
+
+def _release(raw, low: int, high: int) -> None:
+    """Let the pages of a mapped file between ``low`` and ``high`` go (they are read back from the page cache if
+    touched again): a file read once needs not stay resident while the rest is read and scored."""
+    if isinstance(raw, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        start = low - low % mmap.PAGESIZE
+        if high > start:
+            raw.madvise(mmap.MADV_DONTNEED, start, high - start)
 
 
 def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict | None:
     """The columns ``wanted`` of a plain file: ``topic`` and ``system`` as ``(codes, names)``, ``document`` as
     DocumentIds (bytes, decoded in ``encoding`` when strings are asked for), ``grade`` (int64) and ``score``
     (float64), others as bytes arrays; a run's last tag (``"last system"``, bytes) when its tags are not wanted;
-    None when the file is not plain (then the scanner reads it)."""
+    None when the file is not plain (then the scanner reads it). Read :data:`PIECE` bytes at a time, the pages of
+    a mapped file let go behind the reading, so that memory holds the columns, not the file and Arrow's table."""
     delimiter = separator(raw)
     if delimiter is None:
         return None
     tags = kind == "run" and "system" not in wanted
     if tags and (_has_pair(raw, delimiter + b"\n", delimiter + b"\r") or raw[-1:] == delimiter):
         return None  # an empty last field, found without reading the tags
+    _release(raw, 0, len(raw))
     import pyarrow as pa
     from pyarrow import compute
     from pyarrow import csv as arrow_csv
 
     names = FIELDS[kind]
     value = "grade" if kind == "qrels" else "score"
-    types = {name: pa.float64() if name == "score" else pa.string() if name == "grade" else pa.binary()
+    types = {name: pa.float64() if name == "score" else pa.string() if name == "grade" else
+             pa.dictionary(pa.int32(), pa.binary()) if name in ("topic", "system") else pa.binary()
              for name in names}
-    try:
-        table = arrow_csv.read_csv(
-            pa.py_buffer(raw), read_options=arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22),
-            parse_options=arrow_csv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
-                                                 double_quote=False, escape_char=False, ignore_empty_lines=False),
-            convert_options=arrow_csv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False,
-                                                     include_columns=[name for name in names if name in wanted]))
-    except pa.ArrowException:  # a field count or a number Arrow refuses: the scanner says what it is
-        return None
-    if table.num_rows == 0 or any(compute.min(compute.binary_length(table.column(name))).as_py() == 0
-                                  for name in wanted if types[name] == pa.binary()):
-        return None  # a leading or trailing separator left an empty first or last field: not plain
-    columns: dict = {}
-    for name in wanted:
-        column = table.column(name)
-        if name == value == "grade":
-            if not compute.all(compute.match_substring_regex(column, _PLAIN_GRADE)).as_py():
-                return None
-            columns[name] = np.concatenate([_numbers(chunk, np.int64)
-                                            for chunk in compute.cast(column, pa.int64()).chunks])
-        elif name == value:
-            scores = np.concatenate([_numbers(chunk, np.float64) for chunk in column.chunks])
-            if np.isnan(scores).any():
-                return None  # the scanner names the line
-            columns[name] = scores
+    options = {"read_options": arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22),
+               "parse_options": arrow_csv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
+                                                       double_quote=False, escape_char=False,
+                                                       ignore_empty_lines=False),
+               "convert_options": arrow_csv.ConvertOptions(column_types=types, null_values=[],
+                                                           strings_can_be_null=False,
+                                                           include_columns=[name for name in names if name in wanted])}
+    pool = pa.system_memory_pool()  # malloc's, whose freed blocks numpy reuses (Arrow's own pool keeps them)
+    labels = {name: _Labels() for name in wanted if name in ("topic", "system")}
+    gathered: dict[str, list] = {name: [] for name in wanted if name not in labels}
+    view = memoryview(raw)
+    for low, high in _pieces(raw):
+        try:
+            table = arrow_csv.read_csv(pa.py_buffer(view[low:high]), memory_pool=pool, **options)
+        except pa.ArrowException:  # a field count or a number Arrow refuses: the scanner says what it is
+            return None
+        if table.num_rows == 0 or any(compute.min(compute.binary_length(table.column(name))).as_py() == 0
+                                      for name in gathered if types[name] == pa.binary()):
+            return None  # a leading or trailing separator left an empty first or last field: not plain
+        for name, column in zip(table.column_names, table.columns, strict=True):
+            if name in labels:
+                if not labels[name].add(column):
+                    return None
+            elif name == value == "grade":
+                if not compute.all(compute.match_substring_regex(column, _PLAIN_GRADE)).as_py():
+                    return None
+                gathered[name] += [_numbers(chunk, np.int64) for chunk in compute.cast(column, pa.int64()).chunks]
+            elif name == value:
+                scores = [_numbers(chunk, np.float64) for chunk in column.chunks]
+                if any(np.isnan(chunk).any() for chunk in scores):
+                    return None  # the scanner names the line
+                gathered[name] += scores
+            else:
+                gathered[name] += column.chunks
+        del table
+        _release(raw, low, high)
+    columns: dict = {name: found.labels() for name, found in labels.items()}
+    for name, chunks in gathered.items():
+        if name == value:
+            columns[name] = np.concatenate(chunks)
         elif name == "document":
-            columns[name] = DocumentIds.from_arrow(column, encoding=encoding)
-        elif name in ("topic", "system"):
-            columns[name] = _labels(column)
+            columns[name] = DocumentIds.from_arrow(pa.chunked_array(chunks, pa.binary()), encoding=encoding)
         else:  # a short field (iteration, rank) as a fixed-width column; one too wide for that goes to the scanner
+            column = pa.chunked_array(chunks, pa.binary())
             width = compute.max(compute.binary_length(column)).as_py()
             if len(column) * width > max(WIDE_FACTOR * len(raw), 1 << 26):
                 return None

@@ -24,6 +24,7 @@ import numpy as np
 
 from workbench.data.trec.ranked import Judgements, RankedRun, SubtopicJudgements, keys
 from workbench.errors import WorkbenchError
+from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
@@ -70,8 +71,9 @@ def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact:
     else:  # a slot per value of the keys' last bits (the documents' hashes)
         mask = np.uint64((1 << _FILTER_BITS) - 1)
         slots = np.zeros(1 << _FILTER_BITS, dtype=bool)
-        slots[(q_keys & mask).astype(np.intp)] = True
-        candidates = np.flatnonzero(slots[(run_keys & mask).astype(np.intp)])
+        slots[(q_keys & mask).view(np.int64)] = True
+        candidates = np.flatnonzero(slots[(run_keys & mask).view(np.int64)])
+        del slots
     both = np.concatenate((q_keys, run_keys[candidates]))
     order = np.argsort(both, kind="stable")
     ordered = both[order]
@@ -93,9 +95,11 @@ def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np
     used = [i for i, topic in enumerate(mapping.topics) if topic in row_of]
     for i in used:
         mapping.span(mapping.topics[i])
+    row_numbers = np.array([row_of[mapping.topics[i]] for i in used], dtype=np.int64)
+    if len(used) == len(mapping.topics):  # every entry, in order: no positions to gather
+        return np.arange(int(mapping.offsets[-1])), np.repeat(row_numbers, np.diff(mapping.offsets))
     entries, rank = spans(mapping.offsets, np.array(used, dtype=np.int64))
-    rows = np.array([row_of[mapping.topics[i]] for i in used], dtype=np.int64)[rank]
-    return entries, rows
+    return entries, row_numbers[rank]
 
 
 def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool) -> GainTable:
@@ -124,16 +128,19 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
         found = join(exact=True)
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
-    return GainTable.from_entries(np.concatenate((rows, missing)), found, q_rows, grades, tuple(topics),
-                                  placeholder=placeholder,
-                                  tied=np.concatenate((_ties(run, entries, rows), np.zeros(missing.size, bool))))
+    table = GainTable.from_entries(np.concatenate((rows, missing)), found, q_rows, grades, tuple(topics),
+                                   placeholder=placeholder,
+                                   tied=np.concatenate((_ties(run, entries, rows), np.zeros(missing.size, bool))))
+    release_freed(rows.size)  # the join's temporaries
+    return table
 
 
 def _ties(run: RankedRun, entries: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Whether each entry (rank order, grouped by row) has the score of the entry above it in its row, the
     scores compared at the run's ``score_precision`` (as its ranking compared them)."""
     with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval 9.x
-        scores = run.scores_array[entries].astype(run.score_precision)
+        scores = (run.scores_array if entries.size == run.scores_array.size else
+                  run.scores_array[entries]).astype(run.score_precision, copy=False)
     same = np.zeros(entries.size, dtype=bool)
     same[1:] = (scores[1:] == scores[:-1]) & (rows[1:] == rows[:-1])
     return same

@@ -38,12 +38,33 @@ from workbench.data.trec.arrow import read_plain
 from workbench.data.trec.errors import TrecEncodingError, TrecFormatError, TrecReadingWarning
 from workbench.data.trec.numbers import read_numbers, reading_note
 from workbench.data.trec.scan import FIELDS, check_counts, shown, split_fields
+from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 
 # What Python's str.split() cuts at but C's isspace does not: kept inside fields (UTF-8 and 8-bit spellings)
 _OTHER_SPACES = {"utf-8": re.compile(rb"[\x1c-\x1f]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
                                      rb"|\xe2\x81\x9f|\xe3\x80\x80"),
                  "8-bit": re.compile(rb"[\x1c-\x1f\x85\xa0]")}
+
+
+class LineNumbers:
+    """The line numbers 1..n of a file whose every line is a data line: indexed as the array of them, without
+    holding it (``numbers[i]`` is ``i + 1``)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index):
+        return np.arange(1, self.size + 1)[index] if isinstance(index, slice) else np.asarray(index) + 1
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return np.arange(1, self.size + 1, dtype=dtype)
+
+    def tolist(self) -> list[int]:
+        return list(range(1, self.size + 1))
 
 
 @dataclass(frozen=True)
@@ -69,7 +90,7 @@ class TrecLines:
     documents: DocumentIds
     values: np.ndarray
     systems: Labels | None
-    numbers: np.ndarray
+    numbers: np.ndarray | LineNumbers
     other: Mapping[str, np.ndarray] = field(default_factory=dict)
     codec: str = "utf-8"
     raw: object = field(default=b"", repr=False)
@@ -204,9 +225,10 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     if nul >= 0:
         raise TrecFormatError(f"a NUL byte at offset {nul}: not a TREC text file (trec_eval reads a line only up "
                               "to it)", path=name, line=_line_of(raw, nul))
+    spaces = _spaces_note(raw)  # before the reading, which lets the pages of a mapped file go behind it
     columns = read_plain(raw, kind, wanted, codec)
     if columns is not None:
-        numbers = np.arange(1, len(columns[value]) + 1)
+        numbers: np.ndarray | LineNumbers = LineNumbers(len(columns[value]))
     else:  # the scanner cuts every field anyway: a run's tags are read
         columns, numbers = _scanned(raw, kind, (*wanted, "system") if kind == "run" and not systems else wanted,
                                     name, codec)
@@ -225,9 +247,8 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
             number = int(numbers[np.flatnonzero(nan)[0]])
             raise TrecFormatError("score is NaN (trec_eval's order of such documents is undefined)", path=name,
                                   line=number, text=_line_text(raw, number))
-    note = _spaces_note(raw)
-    if note:
-        notes.append(note)
+    if spaces:
+        notes.append(spaces)
     for note in notes:
         warnings.warn(f"{name}: {note}", TrecReadingWarning, stacklevel=3)
 
@@ -239,5 +260,6 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     tags = labels("system") if "system" in columns else None
     runid = None if kind == "qrels" else tags.names[tags.codes[-1]] if tags else \
         columns["last system"].decode(codec, errors="backslashreplace")
+    release_freed(len(columns[value]))  # a large file's temporaries
     return TrecLines(name, kind, labels("topic"), columns["document"], columns[value],
                      tags if systems else None, numbers, other, codec, raw, runid)
