@@ -32,7 +32,7 @@ from workbench.model import Organization
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
 ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
-_FILTER_BITS = 24  # the judged keys' last bits mark 2^24 slots (16 MB): most unjudged keys fall on an empty one
+_FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): most unjudged keys fall on an empty one
 
 
 class _KeyCollision(Exception):
@@ -68,9 +68,10 @@ def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact:
         return found
     if exact:
         candidates = np.flatnonzero(np.isin(run_keys, q_keys))
-    else:  # a slot per value of the keys' last bits (the documents' hashes)
-        mask = np.uint64((1 << _FILTER_BITS) - 1)
-        slots = np.zeros(1 << _FILTER_BITS, dtype=bool)
+    else:  # a slot per value of the keys' last bits (the documents' hashes), 16 or more per judged key
+        bits = min(max(int(16 * q_keys.size).bit_length(), 16), _FILTER_BITS)
+        mask = np.uint64((1 << bits) - 1)
+        slots = np.zeros(1 << bits, dtype=bool)
         slots[(q_keys & mask).view(np.int64)] = True
         candidates = np.flatnonzero(slots[(run_keys & mask).view(np.int64)])
         del slots

@@ -196,15 +196,18 @@ class Judgements(_TopicArrays):
         return f"<Judgements: {len(self.topics)} topics, {len(self.ids)} judgements>"
 
 
-def judgements(topics: Labels | Sequence, documents, grades: np.ndarray, locate: Locate | None = None) -> Judgements:
+def judgements(topics: Labels | Sequence, documents, grades: np.ndarray, locate: Locate | None = None, *,
+               unique: bool = False) -> Judgements:
     """:class:`Judgements` from parallel arrays (``topics`` as :func:`labels` reads them, ``documents`` as
     :func:`document_ids`, grades already checked to be numbers). A topic that judges a document twice is
-    refused when read: :class:`DuplicateEntryError` (positions in the input), or what ``locate`` makes of it."""
+    refused when read: :class:`DuplicateEntryError` (positions in the input), or what ``locate`` makes of it;
+    ``unique``: the caller knows no topic repeats a document (each topic's documents are one dict's keys), so
+    none is searched for."""
     ids, topic_labels = document_ids(documents), labels(topics)
     codes, names = topic_labels.codes, topic_labels.names
     refused: dict[str, WorkbenchError] = {}
     positions = None
-    while True:  # one error per topic whose judgements repeat a document (rare: a loop over such topics)
+    while not unique:  # one error per topic whose judgements repeat a document (rare: a loop over such topics)
         repeat = first_duplicate(codes, ids, positions)
         if repeat is None:
             break
@@ -352,7 +355,7 @@ def check_ranking_options(ties: str = "trec_eval", score_precision: str = "float
 
 def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, documents, scores: np.ndarray, *,
               ties: str = "trec_eval", score_precision: str = "float64", max_docs: int | None = None,
-              locate: Locate | None = None) -> dict[str, RankedRun]:
+              locate: Locate | None = None, unique: bool = False) -> dict[str, RankedRun]:
     """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document (``systems`` and
     ``topics`` as :func:`labels` reads them; ``systems=None``: one system named ``""``, holding every topic of
     ``topics``, an empty ranking for a topic without entries; ``documents`` as
@@ -360,7 +363,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     :func:`~workbench.metrics.ranking.table.trec_eval_order`, cut to its first ``max_docs`` (``-M``); a
     document given twice among those makes the topic refused when read (:class:`DuplicateEntryError`, or what
     ``locate`` makes of it), as trec_eval stops on it; repeats beyond the cut are dropped with the rest, with a
-    :class:`~workbench.errors.WorkbenchWarning`. Systems and topics keep their order of first appearance."""
+    :class:`~workbench.errors.WorkbenchWarning`; ``unique``: the caller knows no (system, topic) repeats a
+    document (dict keys), so none is searched for. Systems and topics keep their order of first appearance."""
     check_ranking_options(ties, score_precision, max_docs)
     ids = document_ids(documents)
     scores = np.asarray(scores, dtype=float)
@@ -376,18 +380,20 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     if max_docs is not None:
         ranked_group = group[order]
         kept = np.arange(len(order)) - (np.cumsum(sizes) - sizes)[ranked_group] < max_docs
-        if not kept.all():
+        if not kept.all() and not unique:
             _warn_dropped_repeats(group, ids, order[~kept], max_docs, topic_labels.names, n_topics)
             order = order[kept]
             kept_sizes = np.bincount(ranked_group[kept], minlength=n_systems * n_topics)
         del ranked_group, kept
-    refused = _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
-                             topic_labels.names, system_names, n_topics, locate, systems is not None)
+    refused = {} if unique else \
+        _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
+                       topic_labels.names, system_names, n_topics, locate, systems is not None)
     kept_sizes = kept_sizes.reshape(n_systems, n_topics)
     present = sizes.reshape(n_systems, n_topics) > 0
     if systems is None:  # one run: every topic named, even one without documents (an empty ranking)
         present[:] = len(topic_labels.names) > 0
     begins = np.concatenate(([0], np.cumsum(kept_sizes.sum(axis=1))))
+    ids.hashes()  # what the joins read, taken along with the ids: hashed here, the bytes read in their order
     runs: dict[str, RankedRun] = {}
     for code, system in enumerate(system_names):
         topics_here = np.flatnonzero(present[code])  # the system's topics, in order of first appearance

@@ -70,7 +70,7 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
             values = values.astype(np.float32)
     descending = _descending_key(values)
     key, exact = _sort_key(descending, groups, narrow=score_precision == "float32")
-    order = np.argsort(key, kind="stable")
+    order = np.argsort(key)  # not stable (2-3x faster): entries of equal keys are put in order below
     key = key[order]
     same = key[1:] == key[:-1]
     del key
@@ -78,17 +78,22 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
         tied = np.zeros(len(order), dtype=bool)
         tied[:-1] |= same
         tied[1:] |= same
-        run = np.cumsum(np.concatenate(([True], ~same)))
         positions = np.flatnonzero(tied)
+        run = np.cumsum(np.concatenate(([True], ~same)))[positions]
+        entries = order[positions]  # and last, their input order (where a stable sort leaves equal entries)
         if isinstance(documents, DocumentIds):
-            codes = documents.take(order[positions]).codes()
+            codes = documents.take(entries).codes()
         else:
-            docs = np.asarray(documents)[order[positions]]
+            docs = np.asarray(documents)[entries]
             if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes, codes as they are
                 docs = docs.astype(str)
             codes = np.unique(docs, return_inverse=True)[1].ravel()
-        keys = (-codes, run[positions]) if exact else (-codes, descending[order[positions]], run[positions])
-        order[positions] = order[positions][np.lexsort(keys)]
+        full = None if exact else descending[entries]
+        if full is not None and ((full[1:] != full[:-1]) & (run[1:] == run[:-1])).any():  # scores near, not equal
+            order[positions] = entries[np.lexsort((entries, -codes, full, run))]
+        else:  # equal scores in every run: by run, then document id descending, in one key
+            width = int(codes.max(initial=0)) + 1
+            order[positions] = entries[np.lexsort((entries, run * width + (width - 1 - codes)))]
     return order
 
 
@@ -411,6 +416,8 @@ def _scatter(rows: np.ndarray, n_rows: int, *values: np.ndarray) -> list[np.ndar
     rows = np.asarray(rows)
     lengths = np.bincount(rows, minlength=n_rows) if len(rows) else np.zeros(n_rows, dtype=int)
     width = int(lengths.max(initial=0))
+    if width and (lengths == width).all() and (rows[::width] == np.arange(n_rows)).all():
+        return [given.reshape(n_rows, width) for given in values]  # every row full, in order: the rows as they are
     begins = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1]))) if len(rows) else np.zeros(0, int)
     runs = np.diff(np.concatenate((begins, [len(rows)])))
     flat = np.repeat(rows[begins] * width - begins, runs)  # each entry's place: row × width + rank in the row
