@@ -109,7 +109,7 @@ def first_duplicate(groups: np.ndarray, ids: DocumentIds,
     n_groups = int(np.max(groups, initial=0)) + 1
     ordered = keys(groups, ids, n_groups) if positions is None else \
         keys(groups[positions], ids.hashes()[positions], n_groups)
-    ordered.sort(kind="stable")
+    ordered.sort()  # only neighbours are compared: no need for a stable sort
     if not (ordered[1:] == ordered[:-1]).any():
         return None
     del ordered
