@@ -43,7 +43,6 @@ import io
 import json
 import os
 import pstats
-import resource
 import shutil
 import subprocess
 import sys
@@ -266,33 +265,28 @@ def write_files(folder: Path, qrels: dict, run: dict) -> tuple[Path, Path]:
     return folder / "qrels", folder / "run"
 
 
-def _run_measured(command: list[str], env: dict) -> tuple[float, resource.struct_rusage, int, str, str]:
-    """Run ``command``, reaping it with ``wait4`` to get its own resource usage (peak memory of that child alone)."""
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
-    out, err = _drain(process)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage, process.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+MEASURED = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(child.pid, 0)
+with open(sys.argv[1], "w") as report:
+    report.write(f"{usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}")
+sys.exit(os.waitstatus_to_exitcode(status) & 255)
+"""
 
 
-def _drain(process: subprocess.Popen) -> tuple[bytes, bytes]:
-    """The child's output and error streams read to their end without reaping it (``communicate`` would)."""
-    import selectors
-
-    chunks: dict = {process.stdout: [], process.stderr: []}
-    with selectors.DefaultSelector() as selector:
-        for stream in chunks:
-            selector.register(stream, selectors.EVENT_READ)
-        while selector.get_map():
-            for key, _ in selector.select():
-                data = os.read(key.fileobj.fileno(), 1 << 16)
-                if data:
-                    chunks[key.fileobj].append(data)
-                else:
-                    selector.unregister(key.fileobj)
-    return b"".join(chunks[process.stdout]), b"".join(chunks[process.stderr])
+def _run_measured(command: list[str], env: dict) -> tuple[float, float, int, int, str, str]:
+    """Run ``command`` and return its wall and CPU seconds, its peak resident memory (MB), exit status and output.
+    It is started by a small Python process that reports its child's usage: a child started from this process
+    (which holds the benchmark's data) counts this process's memory in its peak (the pages it shared until its
+    exec)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".usage") as report:
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", MEASURED, report.name, *command], capture_output=True, text=True,
+                              errors="replace", env=env, cwd=ROOT)
+        wall = time.perf_counter() - start
+        peak, cpu = (report.read().split() or ["0", "0"])
+    return wall, float(cpu), int(peak) // 1024, done.returncode, done.stdout, done.stderr
 
 
 def measured_process(command: list[str], repeat: int, warm_up: bool = True) -> tuple[float, float, int, str]:
@@ -303,12 +297,12 @@ def measured_process(command: list[str], repeat: int, warm_up: bool = True) -> t
         subprocess.run(command, capture_output=True, env=env, cwd=ROOT)
     walls, cpus, peaks = [], [], []
     for _ in range(repeat):
-        wall, usage, code, out, err = _run_measured(command, env)
+        wall, cpu, peak, code, out, err = _run_measured(command, env)
         if code:
             raise SystemExit(f"{' '.join(command)} failed ({code}):\n{err}")
         walls.append(wall)
-        cpus.append(usage.ru_utime + usage.ru_stime)
-        peaks.append(usage.ru_maxrss // 1024)
+        cpus.append(cpu)
+        peaks.append(peak)
     return min(walls), min(cpus), min(peaks), out
 
 
@@ -450,9 +444,9 @@ def bench_long_id(args) -> None:
                                                                 str(run_path)]))
         print("   {:<34} {:>8} {:>9} {:>8}".format("process", "wall (s)", "peak (MB)", "status"))
         for label, command in commands:
-            wall, usage, code, _, err = _run_measured(command, _environment())
+            wall, _, peak, code, _, err = _run_measured(command, _environment())
             said = "ok" if code == 0 else f"{code}: {err.strip().splitlines()[-1][:60] if err.strip() else ''}"
-            print(f"   {label:<34} {wall:8.2f} {usage.ru_maxrss // 1024:9d} {said}")
+            print(f"   {label:<34} {wall:8.2f} {peak:9d} {said}")
 
 
 def main() -> None:

@@ -159,7 +159,7 @@ def _nested(nested, value: str, what: str, finite: bool) -> _Flat:
     def where(i: int) -> str:
         t = int(np.searchsorted(ends, i, side="right"))
         document = list(inner[t])[i - int(ends[t] - sizes[t])]
-        return f"query {names[codes[t]]!r}, document {str(document)!r}"
+        return f"query {names[codes[t]]!r}, document {document!r}"
 
     ids, texts = _document_ids(list(chain.from_iterable(inner)), what, where)
     values = _values(list(chain.from_iterable(map(methodcaller("values"), inner))), what, finite, where)
@@ -180,7 +180,7 @@ def _records(records: Iterable, fields: tuple[str, ...], what: str, finite: bool
     labels = _entry_topics(topics, what)
 
     def where(i: int) -> str:
-        return f"query {labels.names[labels.codes[i]]!r}, document {str(documents[i])!r}"
+        return f"query {labels.names[labels.codes[i]]!r}, document {documents[i]!r}"
 
     ids, _ = _document_ids(documents, what, where)
     return _Flat(labels, ids, _values(values, what, finite, where), False, where)
