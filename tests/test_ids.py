@@ -20,15 +20,19 @@ def _all_ways(values: list[str]) -> list[DocumentIds]:
             DocumentIds.from_bytes(np.array(encoded, dtype="S") if encoded else np.zeros(0, "S1"), "utf-8")]
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.one_of(ID_TEXT, st.sampled_from(["a", "ab", "b", "é", "a" * 8, "a" * 9, "a" * 16])),
-                min_size=0, max_size=40))
-def test_codes_equality_hashes_and_strings_agree_with_python(values):
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.lists(st.one_of(ID_TEXT, st.sampled_from(["a", "ab", "b", "é", "a" * 8, "a" * 9, "a" * 16,
+                                                           "a\0b"])), min_size=0, max_size=40),
+       short=st.sampled_from([0, 1, 4]))
+def test_codes_equality_hashes_and_strings_agree_with_python(values, short, monkeypatch):
+    """Codes are the byte order whichever way they are found (words for short ids, Arrow for long ones)."""
     ranks = {value: i for i, value in enumerate(sorted(set(v.encode("utf-8") for v in values)))}
     expected = [ranks[value.encode("utf-8")] for value in values]
     first = _all_ways(values)[0]
     for ids in _all_ways(values):
-        assert ids.codes().tolist() == expected  # strcmp order = code point order on UTF-8
+        with monkeypatch.context() as patch:
+            patch.setattr(ids_module, "SHORT_WORDS", short)
+            assert ids.codes().tolist() == expected  # strcmp order = code point order on UTF-8
         assert ids.strings().tolist() == values
         assert (ids.hashes() == first.hashes()).all()  # the same hash whatever the source
         if values:

@@ -212,21 +212,34 @@ class DocumentIds:
 
     def codes(self) -> np.ndarray:
         """Integer codes (int64, from 0) that sort as the ids sort byte by byte (``strcmp``); equal ids get
-        equal codes. Sorted by Arrow (its binary comparison is ``memcmp``'s: unsigned bytes, a prefix first)."""
+        equal codes. Ids of up to :data:`SHORT_WORDS` words are sorted by their words, then their lengths (a
+        zero-padded prefix comes first); longer ones by Arrow (its binary comparison is ``memcmp``'s: unsigned
+        bytes, a prefix first)."""
         n = len(self)
         if n == 0:
             return np.zeros(0, dtype=np.int64)
-        import pyarrow.compute as pc
+        width = int(_word_counts(self.lengths).max(initial=0))
+        if width <= SHORT_WORDS:
+            starts = self.starts.astype(np.int64)
+            keys = [self.lengths, *(_read_words(self.data, starts + 8 * j, self.lengths - 8 * j)
+                                    for j in reversed(range(width)))]  # np.lexsort: the last key is the first
+            order = np.lexsort(keys)
+            new = np.zeros(n, dtype=bool)  # where a sorted id differs from the one before it
+            for key in keys:
+                ranked = key[order]
+                new[1:] |= ranked[1:] != ranked[:-1]
+        else:
+            import pyarrow.compute as pc
 
-        array = self._binary()
-        indices = pc.sort_indices(array)
-        order = _numbers(indices, np.uint64).astype(np.int64)
-        ordered = array.take(indices)
-        new = np.ones(n, dtype=bool)  # where a sorted id differs from the one before it
-        if n > 1:
-            new[1:] = ~_booleans(pc.equal(ordered.slice(1), ordered.slice(0, n - 1)))
+            array = self._binary()
+            indices = pc.sort_indices(array)
+            order = _numbers(indices, np.uint64).astype(np.int64)
+            ordered = array.take(indices)
+            new = np.zeros(n, dtype=bool)
+            if n > 1:
+                new[1:] = ~_booleans(pc.equal(ordered.slice(1), ordered.slice(0, n - 1)))
         codes = np.empty(n, dtype=np.int64)
-        codes[order] = np.cumsum(new) - 1
+        codes[order] = np.cumsum(new)
         return codes
 
     def labels(self) -> tuple[np.ndarray, list[bytes]]:

@@ -32,7 +32,7 @@ from workbench.model import Organization
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
 ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
-_FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): most unjudged keys fall on an empty one
+_FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): _slots
 
 
 class _KeyCollision(Exception):
@@ -62,19 +62,15 @@ def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact:
     NaN where it has none. Keys whose last bits no judged key has are not judged; the others and the judged keys
     are sorted together, a judged pair being two equal neighbours, one from each set (the readers have refused
     repeats in either set, so equal keys within one set are a hash collision: exact keys are built instead)."""
-    q_keys, q_rows, q_docs, grades = judged
+    q_keys, q_rows, q_docs, grades = judged[:4]
     found = np.full(run_keys.size, np.nan)
     if not q_keys.size or not run_keys.size:
         return found
     if exact:
         candidates = np.flatnonzero(np.isin(run_keys, q_keys))
-    else:  # a slot per value of the keys' last bits (the documents' hashes), 16 or more per judged key
-        bits = min(max(int(16 * q_keys.size).bit_length(), 16), _FILTER_BITS)
-        mask = np.uint64((1 << bits) - 1)
-        slots = np.zeros(1 << bits, dtype=bool)
-        slots[(q_keys & mask).view(np.int64)] = True
-        candidates = np.flatnonzero(slots[(run_keys & mask).view(np.int64)])
-        del slots
+    else:  # the judged keys' slots (_slots)
+        slots = judged[4]
+        candidates = np.flatnonzero(slots[(run_keys & np.uint64(slots.size - 1)).view(np.int64)])
     both = np.concatenate((q_keys, run_keys[candidates]))
     order = np.argsort(both, kind="stable")
     ordered = both[order]
@@ -87,6 +83,33 @@ def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact:
         raise _KeyCollision
     found[mine] = grades[at]
     return found
+
+
+def _slots(q_keys: np.ndarray) -> np.ndarray:
+    """A slot per value of the keys' last bits (the documents' hashes), 16 or more per judged key, marking the
+    judged keys' slots: most unjudged keys fall on an empty one."""
+    bits = min(max(int(16 * q_keys.size).bit_length(), 16), _FILTER_BITS)
+    slots = np.zeros(1 << bits, dtype=bool)
+    slots[(q_keys & np.uint64((1 << bits) - 1)).view(np.int64)] = True
+    return slots
+
+
+def _judged_side(gold: Judgements, topics: Sequence[str], row_of: dict[str, int]) -> tuple:
+    """The judgements of ``topics`` as the join reads them: each one's row, document, grade and key, and the
+    keys' slots. Kept on the judgements for the last topics asked for: the runs of a campaign, or the same qrels
+    scored again, share them."""
+    kept = gold.__dict__.setdefault("_joined", {})
+    wanted = tuple(topics)
+    if wanted not in kept:
+        judged, q_rows = _native(gold, row_of)
+        q_docs = gold.ids.take(judged)
+        q_keys = keys(q_rows, q_docs, len(topics))
+        kept.clear()
+        kept[wanted] = (q_rows, q_docs, gold.grades[judged], q_keys, _slots(q_keys))
+    for topic in topics:  # a topic whose judgements repeat a document is refused each time it is used
+        if topic in gold.refused:
+            raise gold.refused[topic]
+    return kept[wanted]
 
 
 def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -107,8 +130,7 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
     row_of = {topic: row for row, topic in enumerate(topics)}
     entries, rows = _native(run, row_of)
     docs = run.ids.take(entries)
-    judged, q_rows = _native(gold, row_of)
-    q_docs, grades = gold.ids.take(judged), gold.grades[judged]
+    q_rows, q_docs, grades, q_keys, slots = _judged_side(gold, topics, row_of)
     missing = np.array([row for row, topic in enumerate(topics) if topic not in run.index] if placeholders else [],
                        dtype=np.int64)
     parts = [(rows, docs), (q_rows, q_docs)]
@@ -116,8 +138,9 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
         parts.append((missing, DocumentIds.from_strings([PLACEHOLDER] * missing.size)))
 
     def join(exact: bool) -> np.ndarray:
-        built = _exact_keys(parts) if exact else [keys(r, d, len(topics)) for r, d in parts]
-        judged_keys = (built[1], q_rows, q_docs, grades)
+        built = _exact_keys(parts) if exact else [keys(r, d, len(topics)) if r is not q_rows else q_keys
+                                                 for r, d in parts]
+        judged_keys = (built[1], q_rows, q_docs, grades, slots)
         found = [_grades(built[0], rows, docs, judged_keys, exact)]
         if missing.size:
             found.append(_grades(built[2], missing, parts[2][1], judged_keys, exact))

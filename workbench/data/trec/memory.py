@@ -47,7 +47,7 @@ from workbench.metrics.ranking.table import GainTable
 
 _QRELS_FIELDS = ("query_id", "doc_id", "relevance")
 _RUN_FIELDS = ("query_id", "doc_id", "score")
-# values read in one pass (by Arrow); any other type (numeric text, Decimal, ...) goes value by value
+# immutable values: an equal copy of a qrels dict holding only these says that it has not changed
 _NUMBER_TYPES = frozenset({int, float, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8,
                            np.uint64, np.uint32, np.uint16, np.uint8})
 _KEPT_QRELS = 4  # qrels objects whose judgements are kept for reuse (the most recent ones)
@@ -116,30 +116,28 @@ def _document_ids(documents: list, what: str, where: Callable[[int], str]) -> tu
 
 
 def _values(values: list, what: str, finite: bool, where: Callable[[int], str]) -> np.ndarray:
-    """The values as float64: plain numbers converted in one pass, anything else value by value; the first value
-    that is not a number (a boolean, text that is no number, None), NaN, or infinite where ``finite``, refused,
-    named by ``where``."""
-    numbers = None
-    if set(map(type, values)) <= _NUMBER_TYPES:
-        import pyarrow as pa
-
-        try:
-            array = pa.array(values)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):  # an integer past 64 bits
-            array = None
-        if array is not None and (pa.types.is_floating(array.type) or pa.types.is_integer(array.type)):
-            dtype = np.dtype(array.type.to_pandas_dtype())
-            numbers = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
-                                    offset=array.offset * dtype.itemsize).astype(np.float64)
-    if numbers is None:
+    """The values as float64, each read as ``float()`` reads it, in one pass; refused, named by ``where``: the
+    first value that is not a number (text that is no number, None), NaN, infinite where ``finite``, or a boolean
+    (a pass reads True as 1.0: the values equal to 0 or 1 are looked at, or all of them when they are many)."""
+    try:
+        numbers = np.fromiter(values, np.float64, len(values))
+    except (TypeError, ValueError, OverflowError):  # name the first value that is not a number
         numbers = np.fromiter((_number(value, what, where(i), finite) for i, value in enumerate(values)),
                               np.float64, len(values))
-    bad = np.isnan(numbers)
+    bad = np.isnan(numbers)  # None is read as NaN
     if finite:
         bad |= np.isinf(numbers)
     if bad.any():
         at = int(np.argmax(bad))
         _number(values[at], what, where(at), finite)  # raises, naming it
+    either = np.flatnonzero((numbers == 0) | (numbers == 1))
+    if either.size > len(values) // 16:
+        if not {bool, np.bool_} & set(map(type, values)):
+            return numbers
+        either = np.arange(len(values))
+    for i in either.tolist():
+        if isinstance(values[i], bool | np.bool_):
+            _number(values[i], what, where(i), finite)  # raises, naming it
     return numbers
 
 
