@@ -177,21 +177,13 @@ class DocumentIds:
         then the length is mixed in."""
         if self._hashes is None:
             sums = np.zeros(len(self), dtype=np.uint64)
-            counts = _word_counts(self.lengths)
-            columns = min(int(counts.max(initial=0)), SHORT_WORDS)
-            for low in range(0, len(self), WORDS_BLOCK):  # the first words of every id, a word position at a time
-                starts = self.starts[low:low + WORDS_BLOCK].astype(np.int64)
-                lengths = self.lengths[low:low + WORDS_BLOCK]
-                for j in range(columns):
-                    mixed = _mixed(_read_words(self.data, starts + 8 * j, lengths - 8 * j), j)
-                    mixed[lengths <= 8 * j] = 0  # an id's padding words are not mixed in
-                    sums[low:low + WORDS_BLOCK] += mixed
-            longer = np.flatnonzero(counts > SHORT_WORDS)
-            if longer.size:  # the rest of longer ids, a block of words at a time
-                skipped = 8 * SHORT_WORDS
-                for owners, positions, words in _word_blocks(self.data, self.starts[longer].astype(np.int64) + skipped,
-                                                             self.lengths[longer] - skipped):
-                    _add_by_owner(sums, longer[owners], _mixed(words, positions + SHORT_WORDS))
+            for owners, positions, _, words in _every_word(self.data, self.starts, self.lengths):
+                mixed = _mixed(words, positions)
+                if isinstance(owners, slice):  # a word position of a block of ids: an id's padding is not mixed in
+                    mixed[self.lengths[owners] <= 8 * positions] = 0
+                    sums[owners] += mixed
+                else:
+                    _add_by_owner(sums, owners, mixed)
             hashes = (sums ^ (self.lengths.astype(np.uint64) * _POSITION)) * _MULTIPLIER
             hashes ^= hashes >> np.uint64(32)
             self._hashes = hashes
@@ -406,12 +398,37 @@ def _add_by_owner(sums: np.ndarray, owners: np.ndarray, values: np.ndarray) -> N
 def _same_bytes(data: np.ndarray, starts: np.ndarray, other: np.ndarray, other_starts: np.ndarray,
                 lengths: np.ndarray) -> np.ndarray:
     """Whether each id of ``data`` equals its partner in ``other`` (both of ``lengths`` bytes)."""
-    differ = np.zeros(lengths.size, dtype=np.uint64)
-    for owners, positions, words in _word_blocks(data, starts, lengths):
-        offsets = 8 * positions
+    differ = np.zeros(lengths.size, dtype=bool)
+    other_starts = other_starts.astype(np.int64)
+    for owners, _, offsets, words in _every_word(data, starts, lengths):
         theirs = _read_words(other, other_starts[owners] + offsets, lengths[owners] - offsets)
-        _add_by_owner(differ, owners, (words != theirs).astype(np.uint64))
-    return differ == 0
+        if isinstance(owners, slice):  # past an id's end both words are 0
+            differ[owners] |= words != theirs
+        else:
+            differ[owners[words != theirs]] = True
+    return ~differ
+
+
+def _every_word(data: np.ndarray, starts: np.ndarray,
+                lengths: np.ndarray) -> Iterator[tuple[slice | np.ndarray, np.ndarray | int, np.ndarray | int,
+                                                       np.ndarray]]:
+    """Every word of the ids as ``(owners, positions, offsets, words)``: their first :data:`SHORT_WORDS` words a
+    word position at a time over :data:`WORDS_BLOCK` ids (``owners`` a slice, ``positions`` one number, the words
+    of ids that end earlier 0), then the rest of longer ids by blocks of words (:func:`_word_blocks`: ``owners``
+    and ``positions`` per word). ``offsets``: where each word starts in its id (8 × position)."""
+    counts = _word_counts(lengths)
+    columns = min(int(counts.max(initial=0)), SHORT_WORDS)
+    for low in range(0, lengths.size, WORDS_BLOCK):
+        block = slice(low, low + WORDS_BLOCK)
+        block_starts = starts[block].astype(np.int64)
+        for j in range(columns):
+            yield block, j, 8 * j, _read_words(data, block_starts + 8 * j, lengths[block] - 8 * j)
+    longer = np.flatnonzero(counts > SHORT_WORDS)
+    if longer.size:
+        skipped = 8 * SHORT_WORDS
+        for owners, positions, words in _word_blocks(data, starts[longer].astype(np.int64) + skipped,
+                                                     lengths[longer] - skipped):
+            yield longer[owners], positions + SHORT_WORDS, 8 * (positions + SHORT_WORDS), words
 
 
 def _gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -138,7 +138,13 @@ def _line_of(raw, offset: int) -> int:
 
 
 def _is_ascii(raw) -> bool:
-    return raw.isascii() if isinstance(raw, bytes) else int(np.frombuffer(raw, dtype=np.uint8).max(initial=0)) < 128
+    """Whether no byte has its high bit set (a buffer read eight bytes at a time, its high bits or-ed together)."""
+    if isinstance(raw, bytes):
+        return raw.isascii()
+    buffer = np.frombuffer(raw, dtype=np.uint8)
+    whole = buffer.size // 8 * 8
+    high = int(np.bitwise_or.reduce(buffer[:whole].view(np.uint64))) if whole else 0
+    return not (high & 0x8080808080808080 or (buffer[whole:] >= 128).any())
 
 
 def _prepared(raw, codec: str, path) -> tuple[object, str, list[str]]:
