@@ -15,8 +15,9 @@ pytrec_eval's.
 process (pytrec_eval: building the RelevanceEvaluator from the qrels and evaluating; ranx: building Qrels and Run and
 evaluating, which JIT-compiles with numba unless numba's cache has it; the workbench: the first call), "warm" the
 best of ``--repeat`` further calls (pytrec_eval reuses its evaluator; ranx builds its Run again, since it keeps
-scores on it; the workbench is called as a user calls it, with the same qrels object). "peak" is the process's
-peak resident memory during the calls, "+data" the part above what the data itself holds. Ratios are to pytrec_eval
+scores on it; the workbench is called as a user calls it, with the same qrels object), in wall time and in CPU time
+(best of the same calls: steadier than wall time where the machine is shared). "peak" is the process's peak
+resident memory during the calls, "+data" the part above what the data itself holds. Ratios are to pytrec_eval
 warm (time) and to pytrec_eval's peak (memory).
 
 **Files**: whole processes, each started afresh (best of ``--repeat``: wall time, CPU time user + system, peak
@@ -187,8 +188,13 @@ def worker(door: str, queries: int, docs: int, seed: int, repeat: int) -> None:
     data = _rss()["VmRSS"]
     _reset_peak()
     first, out = timed(call)
-    warm = min(timed(call)[0] for _ in range(repeat))
-    print(json.dumps({"first": first, "warm": warm, "data": data, "peak": _rss()["VmHWM"], "means": means(out)}))
+    warm, cpu = [], []
+    for _ in range(repeat):
+        start = time.process_time()
+        warm.append(timed(call)[0])
+        cpu.append(time.process_time() - start)
+    print(json.dumps({"first": first, "warm": min(warm), "cpu": min(cpu), "data": data, "peak": _rss()["VmHWM"],
+                      "means": means(out)}))
 
 
 def _environment() -> dict:
@@ -214,14 +220,15 @@ def bench_memory(args) -> None:
                 continue
             results[door] = json.loads(done.stdout.strip().splitlines()[-1])
     base = results.get("pytrec_eval")
-    header = ("in memory", "first (s)", "warm (s)", "warm/pytrec", "peak (MB)", "+data (MB)", "peak/pytrec",
-              "Δ means")
-    print("   {:<32} {:>9} {:>9} {:>11} {:>9} {:>10} {:>11} {:>8}".format(*header))
+    header = ("in memory", "first (s)", "warm (s)", "warm/pytrec", "CPU/pytrec", "peak (MB)", "+data (MB)",
+              "peak/pytrec", "Δ means")
+    print("   {:<32} {:>9} {:>9} {:>11} {:>10} {:>9} {:>10} {:>11} {:>8}".format(*header))
     for door, r in results.items():
-        ratios = (f"{r['warm'] / base['warm']:11.2f}", f"{r['peak'] / base['peak']:11.2f}",
-                  f"{max(abs(r['means'][m] - base['means'][m]) for m in MEASURES):8.1e}") if base else ("", "", "")
-        print(f"   {door:<32} {r['first']:9.2f} {r['warm']:9.2f} {ratios[0]} {r['peak']:9d} "
-              f"{r['peak'] - r['data']:10d} {ratios[1]} {ratios[2]}")
+        ratios = (f"{r['warm'] / base['warm']:11.2f}", f"{r['cpu'] / base['cpu']:10.2f}",
+                  f"{r['peak'] / base['peak']:11.2f}",
+                  f"{max(abs(r['means'][m] - base['means'][m]) for m in MEASURES):8.1e}") if base else ("",) * 4
+        print(f"   {door:<32} {r['first']:9.2f} {r['warm']:9.2f} {ratios[0]} {ratios[1]} {r['peak']:9d} "
+              f"{r['peak'] - r['data']:10d} {ratios[2]} {ratios[3]}")
     if base:
         print("   Δ means: the largest difference of a measure's mean from pytrec_eval's (ranx breaks score ties its "
               "own way)")

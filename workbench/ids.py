@@ -93,15 +93,17 @@ class DocumentIds:
         if encoding.lower().replace("_", "-") not in _FAST_ENCODINGS:
             raise ValueError(f"{encoding} does not write NUL as one byte")
         joined = "\0".join(texts)
+        ascii_only = joined.isascii()
         data = np.frombuffer(joined.encode(encoding, "surrogatepass" if _utf8(encoding) else "strict"),
                              dtype=np.uint8)
+        del joined
         bounds = np.flatnonzero(data == 0)
         if bounds.size != max(len(texts) - 1, 0):
             raise ValueError("an id holds a NUL")
         starts = np.concatenate(([0], bounds + 1)) if texts else np.zeros(0, np.int64)
         ends = np.concatenate((bounds, [data.size])) if texts else np.zeros(0, np.int64)
         ids = cls(data, positions(starts, data.size), positions(ends - starts, data.size), encoding)
-        if not joined.isascii():
+        if not ascii_only:
             ids._strings = np.asarray(texts, dtype=object).reshape(-1)
         return ids
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import codecs
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 
@@ -47,7 +47,7 @@ _OTHER_SPACES = {"utf-8": re.compile(rb"[\x1c-\x1f]|\xc2[\x85\xa0]|\xe1\x9a\x80|
                  "8-bit": re.compile(rb"[\x1c-\x1f\x85\xa0]")}
 
 
-class LineNumbers:
+class LineNumbers(Sequence[int]):
     """The line numbers 1..n of a file whose every line is a data line: indexed as the array of them, without
     holding it (``numbers[i]`` is ``i + 1``)."""
 

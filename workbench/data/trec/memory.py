@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter, methodcaller, ne
+from typing import cast
 
 import numpy as np
 
@@ -167,7 +168,7 @@ def _nested(nested, value: str, what: str, finite: bool) -> _Flat:
 def _records(records: Iterable, fields: tuple[str, ...], what: str, finite: bool) -> _Flat:
     """The entries of records with the attributes ``fields`` (query, document, value)."""
     getter = attrgetter(*fields)
-    rows = []
+    rows: list[tuple] = []
     try:
         rows.extend(map(getter, records))
     except AttributeError:
@@ -232,7 +233,8 @@ def judgements_from_dicts(qrels: Mapping[str, Mapping[str, float]] | Judgements)
     types = _value_types(qrels)
     if types <= _NUMBER_TYPES | {str}:  # immutable values: an equal copy says the content has not changed
         with _prepared_lock:
-            _prepared[id(qrels)] = ({topic: dict(docs) for topic, docs in qrels.items()}, types, gold)
+            nested = cast(Mapping[str, Mapping[str, float]], qrels)
+            _prepared[id(qrels)] = ({topic: dict(docs) for topic, docs in nested.items()}, types, gold)
             while len(_prepared) > _KEPT_QRELS:
                 _prepared.popitem(last=False)
     return gold

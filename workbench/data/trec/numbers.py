@@ -17,6 +17,7 @@ readers can say how they read them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -138,7 +139,7 @@ def _within_long(text: bytes, value: int) -> bool:
 
 
 def reading_note(what: tuple[str, str], reader: str, tokens: np.ndarray | DocumentIds, values: np.ndarray,
-                 odd: np.ndarray, numbers: np.ndarray) -> str | None:
+                 odd: np.ndarray, numbers: np.ndarray | Sequence[int]) -> str | None:
     """What a reader says of the values that are not plain numbers (``odd``), e.g. ``2 relevance grades are not
     plain integers and are read as trec_eval reads them (C's atol): line 3 '2.5' as 2; ...``; ``what``: the
     singular and plural phrases; ``tokens``: the fields (a bytes column or DocumentIds); None when every value

@@ -4,8 +4,8 @@ record becomes before a :class:`~workbench.data.campaign.Campaign` scores it.
 :class:`Judgements` (topic → graded gold) and :class:`RankedRun` (topic → ranking) are read-only mappings topic →
 :class:`~workbench.model.Organization` whose Organizations are built only when one is asked for; ranking
 measures read the arrays (:mod:`workbench.data.trec.join`), so that a run of 2,000 topics × 1,000 documents is
-never turned into Python objects per document: ids are :class:`~workbench.ids.DocumentIds` (bytes in numpy
-words; ranked, deduplicated and joined by their words and stable hashes), whose strings are built when asked
+never turned into Python objects per document: ids are :class:`~workbench.ids.DocumentIds` (slices of one byte
+buffer; ranked, deduplicated and joined by their bytes and stable hashes), whose strings are built when asked
 for (``documents(topic)``)::
 
     >>> import numpy as np

@@ -47,7 +47,7 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
     (``TEXT_RESULTS.sim``, trec_format.h), so only equal doubles tie and the document id decides (compared
     byte by byte as ``strcmp`` does, i.e. by code point on UTF-8). ``score_precision="float32"`` compares the
     scores as 32-bit floats, as trec_eval 9.x did and pytrec_eval and ir_measures still do. ``documents`` may
-    be :class:`~workbench.ids.DocumentIds`, whose words are compared for the tied entries only. Every reader
+    be :class:`~workbench.ids.DocumentIds`, whose bytes are compared for the tied entries only. Every reader
     and every ranking of the workbench orders by this one function.
 
     >>> trec_eval_order([1.0, 2.0, 1.0], ["a", "b", "c"]).tolist()
