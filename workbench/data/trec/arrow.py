@@ -4,9 +4,11 @@
 A file is plain when trec_eval and Arrow cut it alike: one kind of separator (single spaces or single tabs)
 between exactly the kind's fields on every line (none leading, trailing or doubled), no empty line, no ``#``
 line, no byte ``\\0 \\v \\f``, no ``\\r`` but in CRLF line ends and no byte-order mark (Arrow drops it, trec_eval
-reads it as part of the first topic); grades are plain integers and scores numbers Arrow reads (it reads them
-as ``atof`` does, correctly rounded). Any other file, or any value Arrow refuses, makes :func:`read_plain` return
-None and the scanner reads the file (and names what is wrong). Ids stay bytes (no Python object per line):
+reads it as part of the first topic); grades are plain integers (read by the scanner's own
+:func:`~workbench.data.trec.numbers.read_numbers`) and scores numbers Arrow reads (it reads them as ``atof``
+does, correctly rounded). Any other file, or any value Arrow refuses, makes :func:`read_plain` return None and
+the scanner reads the file (and names what is wrong). Nothing here imports ``pyarrow.compute`` (0.15 s of CPU
+to import). Ids stay bytes (no Python object per line):
 document ids as :class:`~workbench.ids.DocumentIds`, topics and systems as codes into their few distinct
 values.
 """
@@ -17,10 +19,9 @@ import mmap
 
 import numpy as np
 
+from workbench.data.trec.numbers import read_numbers
 from workbench.data.trec.scan import FIELDS, WIDE_FACTOR
 from workbench.ids import DocumentIds
-
-_PLAIN_GRADE = r"^-?[0-9]{1,18}$"  # what Arrow's int64 and C's atol read alike (Arrow would also read 0x1F)
 
 
 def separator(raw) -> bytes | None:
@@ -62,6 +63,11 @@ def _has_pair(raw, *pairs: bytes) -> bool:
 
 
 _PAIR_BLOCK = 1 << 19  # 16-bit words per block of _has_pair
+
+
+def _lengths(array) -> np.ndarray:
+    """The lengths of a binary Arrow array's values, from its offsets."""
+    return np.diff(np.frombuffer(array.buffers()[1], dtype=np.int32, count=len(array) + 1, offset=array.offset * 4))
 
 
 def _numbers(array, dtype) -> np.ndarray:
@@ -130,14 +136,12 @@ def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict |
         return None  # an empty last field, found without reading the tags
     _release(raw, 0, len(raw))
     import pyarrow as pa
-    from pyarrow import compute
     from pyarrow import csv as arrow_csv
 
     names = FIELDS[kind]
     value = "grade" if kind == "qrels" else "score"
-    types = {name: pa.float64() if name == "score" else pa.string() if name == "grade" else
-             pa.dictionary(pa.int32(), pa.binary()) if name in ("topic", "system") else pa.binary()
-             for name in names}
+    types = {name: pa.float64() if name == "score" else
+             pa.dictionary(pa.int32(), pa.binary()) if name in ("topic", "system") else pa.binary() for name in names}
     options = {"read_options": arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22),
                "parse_options": arrow_csv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
                                                        double_quote=False, escape_char=False,
@@ -154,17 +158,19 @@ def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict |
             table = arrow_csv.read_csv(pa.py_buffer(view[low:high]), memory_pool=pool, **options)
         except pa.ArrowException:  # a field count or a number Arrow refuses: the scanner says what it is
             return None
-        if table.num_rows == 0 or any(compute.min(compute.binary_length(table.column(name))).as_py() == 0
-                                      for name in gathered if types[name] == pa.binary()):
+        if table.num_rows == 0 or any(_lengths(chunk).min(initial=1) == 0 for name in gathered
+                                      if types[name] == pa.binary() for chunk in table.column(name).chunks):
             return None  # a leading or trailing separator left an empty first or last field: not plain
         for name, column in zip(table.column_names, table.columns, strict=True):
             if name in labels:
                 if not labels[name].add(column):
                     return None
-            elif name == value == "grade":
-                if not compute.all(compute.match_substring_regex(column, _PLAIN_GRADE)).as_py():
-                    return None
-                gathered[name] += [_numbers(chunk, np.int64) for chunk in compute.cast(column, pa.int64()).chunks]
+            elif name == value == "grade":  # read as the scanner reads them; any other than a plain integer to it
+                for chunk in column.chunks:
+                    grades, odd = read_numbers(DocumentIds.from_arrow(chunk), "atol")
+                    if odd.any():
+                        return None
+                    gathered[name].append(grades)
             elif name == value:
                 scores = [_numbers(chunk, np.float64) for chunk in column.chunks]
                 if any(np.isnan(chunk).any() for chunk in scores):
@@ -182,7 +188,7 @@ def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict |
             columns[name] = DocumentIds.from_arrow(pa.chunked_array(chunks, pa.binary()), encoding=encoding)
         else:  # a short field (iteration, rank) as a fixed-width column; one too wide for that goes to the scanner
             column = pa.chunked_array(chunks, pa.binary())
-            width = compute.max(compute.binary_length(column)).as_py()
+            width = max((int(_lengths(chunk).max(initial=0)) for chunk in chunks), default=0)
             if len(column) * width > max(WIDE_FACTOR * len(raw), 1 << 26):
                 return None
             columns[name] = np.array(column.to_pylist(), dtype=bytes)

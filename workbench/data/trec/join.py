@@ -102,26 +102,27 @@ def _judged_side(gold: Judgements, topics: Sequence[str], row_of: dict[str, int]
     wanted = tuple(topics)
     if wanted not in kept:
         judged, q_rows = _native(gold, row_of)
-        q_docs = gold.ids.take(judged)
+        q_docs = gold.ids if judged is None else gold.ids.take(judged)
         q_keys = keys(q_rows, q_docs, len(topics))
         kept.clear()
-        kept[wanted] = (q_rows, q_docs, gold.grades[judged], q_keys, _slots(q_keys))
+        kept[wanted] = (q_rows, q_docs, gold.grades if judged is None else gold.grades[judged], q_keys,
+                        _slots(q_keys))
     for topic in topics:  # a topic whose judgements repeat a document is refused each time it is used
         if topic in gold.refused:
             raise gold.refused[topic]
     return kept[wanted]
 
 
-def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-    """The entries of the mapping's topics that have a row, in the mapping's own order (all of them in order when
-    every topic has a row: nothing to gather), and each entry's row. A topic whose entries repeat a document is
-    refused here, when it is used."""
+def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np.ndarray | None, np.ndarray]:
+    """The entries of the mapping's topics that have a row, in the mapping's own order (None: all of them, in
+    order, when every topic has a row: nothing to gather), and each entry's row (int32). A topic whose entries
+    repeat a document is refused here, when it is used."""
     used = [i for i, topic in enumerate(mapping.topics) if topic in row_of]
     for i in used:
         mapping.span(mapping.topics[i])
-    row_numbers = np.array([row_of[mapping.topics[i]] for i in used], dtype=np.int64)
+    row_numbers = np.array([row_of[mapping.topics[i]] for i in used], dtype=np.int32)
     if len(used) == len(mapping.topics):  # every entry, in order: no positions to gather
-        return np.arange(int(mapping.offsets[-1])), np.repeat(row_numbers, np.diff(mapping.offsets))
+        return None, np.repeat(row_numbers, np.diff(mapping.offsets))
     entries, rank = spans(mapping.offsets, np.array(used, dtype=np.int64))
     return entries, row_numbers[rank]
 
@@ -129,10 +130,10 @@ def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np
 def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool) -> GainTable:
     row_of = {topic: row for row, topic in enumerate(topics)}
     entries, rows = _native(run, row_of)
-    docs = run.ids.take(entries)
+    docs = run.ids if entries is None else run.ids.take(entries)
     q_rows, q_docs, grades, q_keys, slots = _judged_side(gold, topics, row_of)
     missing = np.array([row for row, topic in enumerate(topics) if topic not in run.index] if placeholders else [],
-                       dtype=np.int64)
+                       dtype=np.int32)
     parts = [(rows, docs), (q_rows, q_docs)]
     if missing.size:  # trec_eval's one-document ranking, each its own row, after the run's entries
         parts.append((missing, DocumentIds.from_strings([PLACEHOLDER] * missing.size)))
@@ -152,20 +153,21 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
         found = join(exact=True)
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
-    table = GainTable.from_entries(np.concatenate((rows, missing)), found, q_rows, grades, tuple(topics),
-                                   placeholder=placeholder,
-                                   tied=np.concatenate((_ties(run, entries, rows), np.zeros(missing.size, bool))))
+    tied = _ties(run, entries, rows)
+    table = GainTable.from_entries(np.concatenate((rows, missing)) if missing.size else rows, found, q_rows, grades,
+                                   tuple(topics), placeholder=placeholder,
+                                   tied=np.concatenate((tied, np.zeros(missing.size, bool))) if missing.size else tied)
     release_freed(rows.size)  # the join's temporaries
     return table
 
 
-def _ties(run: RankedRun, entries: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Whether each entry (rank order, grouped by row) has the score of the entry above it in its row, the
-    scores compared at the run's ``score_precision`` (as its ranking compared them)."""
+def _ties(run: RankedRun, entries: np.ndarray | None, rows: np.ndarray) -> np.ndarray:
+    """Whether each entry (rank order, grouped by row; None: every entry of the run) has the score of the entry
+    above it in its row, the scores compared at the run's ``score_precision`` (as its ranking compared them)."""
     with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval 9.x
-        scores = (run.scores_array if entries.size == run.scores_array.size else
+        scores = (run.scores_array if entries is None else
                   run.scores_array[entries]).astype(run.score_precision, copy=False)
-    same = np.zeros(entries.size, dtype=bool)
+    same = np.zeros(scores.size, dtype=bool)
     same[1:] = (scores[1:] == scores[:-1]) & (rows[1:] == rows[:-1])
     return same
 

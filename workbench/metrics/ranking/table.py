@@ -420,7 +420,7 @@ def _scatter(rows: np.ndarray, n_rows: int, *values: np.ndarray) -> list[np.ndar
         return [given.reshape(n_rows, width) for given in values]  # every row full, in order: the rows as they are
     begins = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1]))) if len(rows) else np.zeros(0, int)
     runs = np.diff(np.concatenate((begins, [len(rows)])))
-    flat = np.repeat(rows[begins] * width - begins, runs)  # each entry's place: row × width + rank in the row
+    flat = np.repeat(rows[begins].astype(np.int64) * width - begins, runs)  # each entry's place: row × width + rank
     flat += np.arange(len(rows))
     matrices = []
     for given in values:
