@@ -24,10 +24,12 @@ from workbench.data.trec.scan import FIELDS, WIDE_FACTOR
 from workbench.ids import DocumentIds
 
 
-def separator(raw) -> bytes | None:
+def separator(raw, last_field: bool = False) -> bytes | None:
     """The one separator of a file that may be plain (``b" "`` or ``b"\\t"``), or None when it is not; single bytes
     are searched for with ``memchr`` and a doubled separator as byte pairs (milliseconds for 100 MB). A leading or
-    trailing separator shows after reading, as a field count Arrow refuses or an empty first or last field."""
+    trailing separator shows after reading, as a field count Arrow refuses or an empty first or last field;
+    ``last_field``: the last field will not be read, so a separator before a line end (an empty last field) is
+    looked for here, in the same pass over the pairs."""
     if any(raw.find(byte) >= 0 for byte in (b"\0", b"\v", b"\f")) or raw[:3] == b"\xef\xbb\xbf":
         return None
     if raw.find(b"#") >= 0 and (raw[:1] == b"#" or raw.find(b"\n#") >= 0):
@@ -41,7 +43,8 @@ def separator(raw) -> bytes | None:
     if tab and space:
         return None
     delimiter = b"\t" if tab else b" "
-    return None if _has_pair(raw, delimiter * 2) else delimiter
+    pairs = (delimiter * 2, delimiter + b"\n", delimiter + b"\r") if last_field else (delimiter * 2,)
+    return None if _has_pair(raw, *pairs) or (last_field and raw[-1:] == delimiter) else delimiter
 
 
 def _has_pair(raw, *pairs: bytes) -> bool:
@@ -128,12 +131,10 @@ def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict |
     (float64), others as bytes arrays; a run's last tag (``"last system"``, bytes) when its tags are not wanted;
     None when the file is not plain (then the scanner reads it). Read :data:`PIECE` bytes at a time, the pages of
     a mapped file let go behind the reading, so that memory holds the columns, not the file and Arrow's table."""
-    delimiter = separator(raw)
+    tags = kind == "run" and "system" not in wanted  # the last field is not read: only the last line's
+    delimiter = separator(raw, last_field=tags)
     if delimiter is None:
         return None
-    tags = kind == "run" and "system" not in wanted
-    if tags and (_has_pair(raw, delimiter + b"\n", delimiter + b"\r") or raw[-1:] == delimiter):
-        return None  # an empty last field, found without reading the tags
     _release(raw, 0, len(raw))
     import pyarrow as pa
     from pyarrow import csv as arrow_csv

@@ -51,7 +51,7 @@ _RUN_FIELDS = ("query_id", "doc_id", "score")
 # immutable values: an equal copy of a qrels dict holding only these says that it has not changed
 _NUMBER_TYPES = frozenset({int, float, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8,
                            np.uint64, np.uint32, np.uint16, np.uint8})
-_KEPT_QRELS = 4  # qrels objects whose judgements are kept for reuse (the most recent ones)
+_KEPT_QRELS = 2  # qrels objects whose judgements are kept for reuse (the most recent ones): a dev and a test set
 
 
 def _number(value, what: str, where: str, finite: bool) -> float:
@@ -215,9 +215,10 @@ def _value_types(qrels: Mapping) -> frozenset:
 
 def judgements_from_dicts(qrels: Mapping[str, Mapping[str, float]] | Judgements) -> Judgements:
     """Judgements from pytrec_eval's ``{query: {doc: relevance}}`` (a :class:`Judgements` is returned as it is:
-    hold one to pass the same qrels again). The judgements of the last few qrels dicts are kept: given again and
-    unchanged (equal content, values of the same types, all of them numbers or text), the same object comes
-    back without reading them again; any change is read afresh."""
+    hold one to pass the same qrels again). The judgements of the last two qrels dicts are kept, with a copy of
+    each dict to compare (its memory is a dict's, not the judgements' values): given again and unchanged (equal
+    content, values of the same types, all of them numbers or text), the same object comes back without reading
+    them again; any change is read afresh."""
     if isinstance(qrels, Judgements):
         return qrels
     if isinstance(qrels, Mapping):
