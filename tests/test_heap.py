@@ -76,6 +76,22 @@ def test_a_whole_process_keeps_freed_memory_unless_the_environment_tunes_malloc(
     assert calls == []
 
 
+def test_phases_give_freed_pages_back_only_where_the_process_keeps_them(calls, monkeypatch):
+    """release_freed trims the heap after a large phase in a process that keeps freed memory (the command line),
+    and does nothing in a library user's process or after a small phase."""
+    for name in [name for name in os.environ if name.startswith("MALLOC_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setattr(heap, "_kept", False)
+    heap.release_freed(10 * heap.RELEASED_ENTRIES)
+    assert calls == []
+    heap.keep_freed_memory()
+    calls.clear()
+    heap.release_freed(heap.RELEASED_ENTRIES - 1)
+    assert calls == []
+    heap.release_freed(heap.RELEASED_ENTRIES)
+    assert calls == [("trim", 0)]
+
+
 @pytest.mark.skipif(heap._glibc() is None, reason="glibc's mallopt and malloc_trim")
 def test_glibc_takes_the_settings():
     """The real calls, in a process of their own (as a Dask worker's): glibc accepts every value."""

@@ -1,4 +1,4 @@
-"""DocumentIds: byte order, equality and hashes on words equal to the same on Python bytes and strings."""
+"""DocumentIds: byte order, equality and hashes on a byte buffer equal to the same on Python bytes and strings."""
 
 import numpy as np
 import pyarrow as pa
@@ -20,15 +20,19 @@ def _all_ways(values: list[str]) -> list[DocumentIds]:
             DocumentIds.from_bytes(np.array(encoded, dtype="S") if encoded else np.zeros(0, "S1"), "utf-8")]
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.one_of(ID_TEXT, st.sampled_from(["a", "ab", "b", "é", "a" * 8, "a" * 9, "a" * 16])),
-                min_size=0, max_size=40))
-def test_codes_equality_hashes_and_strings_agree_with_python(values):
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.lists(st.one_of(ID_TEXT, st.sampled_from(["a", "ab", "b", "é", "a" * 8, "a" * 9, "a" * 16,
+                                                           "a\0b"])), min_size=0, max_size=40),
+       short=st.sampled_from([0, 1, 4]))
+def test_codes_equality_hashes_and_strings_agree_with_python(values, short, monkeypatch):
+    """Codes are the byte order whichever way they are found (words for short ids, Arrow for long ones)."""
     ranks = {value: i for i, value in enumerate(sorted(set(v.encode("utf-8") for v in values)))}
     expected = [ranks[value.encode("utf-8")] for value in values]
     first = _all_ways(values)[0]
     for ids in _all_ways(values):
-        assert ids.codes().tolist() == expected  # strcmp order = code point order on UTF-8
+        with monkeypatch.context() as patch:
+            patch.setattr(ids_module, "SHORT_WORDS", short)
+            assert ids.codes().tolist() == expected  # strcmp order = code point order on UTF-8
         assert ids.strings().tolist() == values
         assert (ids.hashes() == first.hashes()).all()  # the same hash whatever the source
         if values:
@@ -41,26 +45,54 @@ def test_codes_equality_hashes_and_strings_agree_with_python(values):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(values=st.lists(st.binary(max_size=20), max_size=30), block=st.integers(1, 7))
-def test_words_are_the_ids_bytes_whatever_the_block(values, block, monkeypatch):
-    """Ids are cut into words a block of ids at a time: each row of words is the id's bytes, zero-padded,
-    whatever the blocks' bounds."""
+@given(values=st.lists(st.binary(max_size=40), max_size=30), block=st.integers(1, 7),
+       gather=st.integers(1, 40), short=st.integers(0, 5), picked=st.data())
+def test_words_and_copies_whatever_the_blocks(values, block, gather, short, picked, monkeypatch):
+    """Ids are read a block of words at a time (their first words a word position at a time) and copied a block
+    of bytes at a time (an id longer than a block over several blocks): hashes, equality, order and the bytes
+    copied are the same whatever the blocks' bounds, on the ids in place and on any selection of them."""
+    ids = DocumentIds.from_arrow(pa.array(values, pa.binary()))
+    expected = ids.hashes().copy()
+    positions = picked.draw(st.lists(st.integers(0, max(len(values) - 1, 0)), max_size=len(values) * 2)) \
+        if values else []
     with monkeypatch.context() as patch:
         patch.setattr(ids_module, "WORDS_BLOCK", block)
-        ids = DocumentIds.from_arrow(pa.array(values, pa.binary()))
-    width = 8 * ids.words.shape[1]
-    assert [b"".join(int(word).to_bytes(8, "big") for word in row) for row in ids.words.tolist()] == \
-        [value + bytes(width - len(value)) for value in values]
+        patch.setattr(ids_module, "GATHER_BYTES", gather)
+        patch.setattr(ids_module, "SHORT_WORDS", short)
+        again = DocumentIds.from_arrow(pa.array(values, pa.binary()))
+        assert (again.hashes() == expected).all()
+        taken = again.take(np.array(positions, dtype=np.int64))
+        assert taken.arrow().to_pylist() == [values[k].decode("utf-8", "backslashreplace") for k in positions] \
+            or taken.strings().tolist() == [values[k].decode("utf-8", "backslashreplace") for k in positions]
+        data, offsets = ids_module._gather(taken.data, taken.starts, taken.lengths)
+        assert [data[offsets[i]:offsets[i + 1]].tobytes() for i in range(len(positions))] == \
+            [values[k] for k in positions]
+        if positions:
+            assert (taken.equal(np.arange(len(positions)), again, np.array(positions))).all()
     assert ids.lengths.tolist() == [len(value) for value in values]
 
 
-def test_hashes_do_not_depend_on_the_other_ids_widths():
-    """An id hashes the same in a column of short ids as beside a long one (two files' ids are joined by
-    hash)."""
+def test_hashes_do_not_depend_on_the_buffer():
+    """An id hashes the same in a column of short ids as beside a long one, and at the end of its buffer (two
+    files' ids are joined by hash)."""
     short = DocumentIds.from_strings(["d1", "", "a" * 8])
     wide = DocumentIds.from_bytes(np.array([b"d1", b"", b"a" * 8, b"document-id-longer-than-a-word"], dtype="S"))
-    assert short.words.shape[1] < wide.words.shape[1]
+    tail = DocumentIds.from_buffer(b"xxd1", [2], [4])
     assert short.hashes().tolist() == wide.hashes()[:3].tolist()
+    assert tail.hashes()[0] == short.hashes()[0] and tail.equal(0, short, 0)
+
+
+def test_a_very_long_id_costs_its_bytes():
+    """One id of 20 MB among 100,000 short ones: the ids take their bytes (no column as wide as the longest id),
+    and hashing, order and equality read each byte a few times."""
+    short = [f"d{i}" for i in range(100_000)]
+    long_id = "L" * (20 << 20)
+    ids = DocumentIds.from_strings([*short[:50_000], long_id, *short[50_000:], long_id])
+    assert ids.data.nbytes < 2 * (20 << 20) + 10 * len(short)
+    assert ids.starts.nbytes + ids.lengths.nbytes == 8 * len(ids)  # int32 starts and lengths in a buffer < 2 GiB
+    codes = ids.codes()
+    assert codes[50_000] == codes[-1] == 0 and ids.equal(50_000, ids, len(ids) - 1)  # "L" sorts before "d"
+    assert ids.hashes()[50_000] == ids.hashes()[-1] and len(set(ids.hashes().tolist())) == len(short) + 1
 
 
 def test_a_binary_source_decodes_with_its_encoding():
@@ -73,7 +105,6 @@ def test_ids_longer_than_a_word_and_prefixes():
     values = ["doc-000000001", "doc-000000001x", "doc-00000000", "doc-000000002", ""]
     ids = DocumentIds.from_strings(values)
     assert ids.codes().tolist() == [2, 3, 1, 4, 0]
-    assert ids.words.shape == (5, 2)
     assert not ids.equal(0, ids, 1)
 
 

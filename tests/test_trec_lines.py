@@ -20,7 +20,14 @@ from hypothesis import strategies as st
 
 from tests.conftest import shared_dataset
 from workbench.cli import main as cli_main
-from workbench.data import Campaign, TrecFormatError, read_campaign, read_trec_qrels, read_trec_run
+from workbench.data import (
+    Campaign,
+    TrecFormatError,
+    read_campaign,
+    read_trec_qrels,
+    read_trec_run,
+    read_trec_run_frame,
+)
 from workbench.data.trec import TrecReadingWarning, arrow, read_lines, scan
 from workbench.data.trec.numbers import atof, atol, read_floats, read_integers
 from workbench.errors import WorkbenchError
@@ -318,11 +325,72 @@ def test_byte_pairs_are_found_whatever_the_block(raw, pair, block, monkeypatch):
 
 
 @pytest.mark.parametrize("grade, plain", [(b"2", True), (b"-1", True), (b"007", True), (b"0x1F", False),
-                                          (b"+1", False), (b"1.0", False), (b"99999999999999999999", False)])
+                                          (b"+1", True), (b"1.0", False), (b"99999999999999999999", False)])
 def test_arrow_takes_plain_grades_only(grade, plain):
-    """Grades Arrow reads as C's atol does (Arrow reads 0x1F as 31, atol as 0)."""
-    assert (arrow.read_plain(b"1 0 d1 " + grade + b"\n", "qrels", ("topic", "document", "grade"), "utf-8")
-            is not None) == plain
+    """The fast path reads grades with the scanner's own reader and takes the file only where every grade is a
+    plain integer to it (read as C's atol reads it, without a note); 0x1F (0 to atol), 1.0 and a grade past 64
+    bits go to the scanner, which says how it reads them."""
+    columns = arrow.read_plain(b"1 0 d1 " + grade + b"\n", "qrels", ("topic", "document", "grade"), "utf-8")
+    assert (columns is not None) == plain
+    if plain:
+        assert columns["grade"].tolist() == read_integers(np.array([grade]))[0].tolist()
+
+
+# ------------------------------------------------------------------------------------- one very long id
+_MEASURED = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=sys.stdout)
+_, status, usage = os.wait4(child.pid, 0)
+assert os.waitstatus_to_exitcode(status) == 0, sys.argv[1:]
+sys.stderr.write(str(usage.ru_maxrss))
+"""
+
+
+def _peak_of(command: list[str]) -> tuple[int, bytes]:
+    """The peak resident memory (bytes) of one process running ``command``, and its output. It is started by a
+    small Python process that reports its child's usage: one started from this test process would count this
+    process's memory, which it shares until it runs the command."""
+    done = subprocess.run([sys.executable, "-c", _MEASURED, *command], capture_output=True, check=True, cwd=ROOT)
+    return int(done.stderr) * 1024, done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("plain", [False, True], ids=["scanner", "arrow"])
+def test_a_very_long_id_costs_its_bytes_not_lines_times_its_length(tmp_path, plain):
+    """trec_eval's results.test and qrels.test with one judged, retrieved document id of 20 MB (issue 31: the
+    drop-in asked for 28 GiB, eval took 4.8 GB for a 1 MB id): the drop-in and eval read it within a few times the
+    file's size and print what they print for a short id in its place ("LL" sorts where the long one does)."""
+    run_lines = shared_dataset("trec_eval_test", "results.test").read_bytes().splitlines(keepends=True)
+    qrels = shared_dataset("trec_eval_test", "qrels.test").read_bytes()
+    fields = run_lines[0].split()
+    outputs = {}
+    for name, document in (("long", b"L" * (20 << 20)), ("short", b"LL")):
+        lines = [b" ".join([fields[0], fields[1], document, *fields[3:]]) + b"\n", *run_lines[1:]]
+        if plain:  # single spaces: the Arrow reader's file
+            lines = [b" ".join(line.split()) + b"\n" for line in lines]
+        (tmp_path / f"run.{name}").write_bytes(b"".join(lines))
+        (tmp_path / f"qrels.{name}").write_bytes(qrels + b" ".join([fields[0], b"0", document, b"1"]) + b"\n")
+        files = [str(tmp_path / f"qrels.{name}"), str(tmp_path / f"run.{name}")]
+        drop_in = _peak_of([sys.executable, "-m", "workbench", "trec_eval", "-q", "-m", "all_trec", *files])
+        cli = _peak_of([sys.executable, "-m", "workbench", "eval", "--gold", files[0], "--run", files[1], "-m",
+                        "AP", "P@10", "--per-topic", "--format", "csv"])
+        outputs[name] = (drop_in, cli)
+    (long_drop_in, long_cli), (short_drop_in, short_cli) = outputs["long"], outputs["short"]
+    assert long_drop_in[1] == short_drop_in[1] and long_cli[1] == short_cli[1]
+    for long, short in ((long_drop_in, short_drop_in), (long_cli, short_cli)):
+        assert long[0] < short[0] + 8 * (20 << 20), "the 20 MB id takes more than 8 times its bytes"
+
+
+def test_a_field_too_long_for_a_column_is_refused_naming_its_line(tmp_path):
+    """Fields kept in fixed-width columns (a run's Q0 and rank, as read_trec_run_frame gives them) are refused,
+    naming the line, where one of them would make its column many times the file's size; ids and numbers of any
+    length are read."""
+    run = tmp_path / "run"
+    run.write_bytes(b"".join(b"q1 Q0 d%d 1 0.5 s\n" % i for i in range(1000)) + b"q1 " + b"Q" * (1 << 20)
+                    + b" long 2 0.4 s\n")
+    with pytest.raises(TrecFormatError, match=r"line 1001: field 2 is 1,048,576 bytes long"):
+        read_trec_run_frame(run)
+    assert read_trec_run(run)["s"].documents("q1")[-1] == "long"  # what trec_eval reads of it
 
 
 # --------------------------------------------------------------------------- encodings, bytes, streams

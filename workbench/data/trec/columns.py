@@ -32,14 +32,14 @@ import numpy as np
 
 from workbench.data.files import STDIN, STDIN_NAME, read_buffer
 from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
-from workbench.data.trec.numbers import read_floats, read_integers, reading_note
+from workbench.data.trec.numbers import read_numbers, reading_note
 from workbench.data.trec.scan import Fields, bom_note, run_on_note, split_fields
 
 
 @dataclass(frozen=True)
 class Columns:
-    """A file's data lines as fixed-width byte columns (numpy ``S``), one per named field, with each line's
-    1-based number."""
+    """A file's data lines as fixed-width byte columns (numpy ``S``), one per named field, and numbers read from
+    fields of any length, with each line's 1-based number."""
 
     path: str
     names: tuple[str, ...]
@@ -51,8 +51,9 @@ class Columns:
         return self.fields.numbers
 
     def column(self, name: str) -> np.ndarray:
-        """The field ``name`` of every line (bytes)."""
-        return self.fields.column(self.names.index(name))
+        """The field ``name`` of every line (bytes; a field so long that the column would take more than
+        :data:`~workbench.data.trec.scan.WIDE_FACTOR` times the file is refused, naming its line)."""
+        return self.fields.column(self.names.index(name), self.path)
 
     def error(self, row: int, message: str, kind: type[TrecFormatError] = TrecFormatError) -> TrecFormatError:
         """The error (a :class:`~workbench.data.trec.errors.TrecFormatError` of ``kind``) naming this file, data
@@ -62,15 +63,15 @@ class Columns:
     def floats(self, name: str, what: tuple[str, str]) -> np.ndarray:
         """The field read by C's ``atof`` (float64), with a note on values that are not plain numbers
         (``what``: the singular and plural phrases of :func:`~workbench.data.trec.numbers.reading_note`)."""
-        tokens = self.column(name)
-        values, odd = read_floats(tokens)
+        tokens = self.fields.ids(self.names.index(name))
+        values, odd = read_numbers(tokens, "atof")
         self._note(reading_note(what, "atof", tokens, values, odd, self.numbers))
         return values
 
     def integers(self, name: str, what: tuple[str, str]) -> np.ndarray:
         """The field read by C's ``atol`` (int64), with a note as :meth:`floats`."""
-        tokens = self.column(name)
-        values, odd = read_integers(tokens)
+        tokens = self.fields.ids(self.names.index(name))
+        values, odd = read_numbers(tokens, "atol")
         self._note(reading_note(what, "atol", tokens, values, odd, self.numbers))
         return values
 

@@ -10,9 +10,11 @@ in by (dicts and records: :mod:`workbench.data.trec.memory`).
     >>> judgements_from_frame(qrels)["q1"].format()
     '[1] d1'
 
-Ids are read as strings (``str()``: the integer 301 is the topic ``"301"``); relevance and scores must be
-numbers, kept as given (numeric text is read as Python reads it; booleans are refused). Bad input raises
-:class:`~workbench.data.trec.errors.FrameError` naming the column and the first offending row.
+Ids are strings, or integers read as their text (the integer 301 is the topic ``"301"``; a float or a boolean is
+refused); relevance and scores must be numbers, kept as given (numeric text is read as Python reads it;
+booleans are refused). Bad input raises :class:`~workbench.data.trec.errors.FrameError` naming the column and the
+first offending row. A string column that pandas holds in Arrow (pandas 3's default) is read in place, without a
+Python object per id.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from workbench.data.trec.errors import FrameError
 from workbench.data.trec.lines import Labels
 from workbench.data.trec.ranked import DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
 from workbench.errors import quoted
+from workbench.ids import DocumentIds
 
 SYSTEM_COLUMNS = ("system", "run")
 
@@ -41,18 +44,81 @@ def _row(frame: pd.DataFrame, position: int) -> str:
     return f"row {position}" if label == position else f"row {position} (index {label!r})"
 
 
-def _ids(frame: pd.DataFrame, column: str, what: str) -> np.ndarray:
+def _column(frame: pd.DataFrame, column: str, what: str) -> pd.Series:
+    """An id column, refused when a value is missing or the column holds numbers that are not integers."""
     values = frame[column]
     missing = values.isna().to_numpy()
     if missing.any():
         raise FrameError(f"{what}: column {column!r} is missing a value at {_row(frame, int(np.argmax(missing)))}")
-    return np.asarray(values.astype(str).to_numpy(), dtype=object)
+    if pd.api.types.is_bool_dtype(values.dtype) or (pd.api.types.is_numeric_dtype(values.dtype)
+                                                     and not pd.api.types.is_integer_dtype(values.dtype)):
+        raise FrameError(f"{what}: column {column!r} holds {values.dtype} values, not ids: ids are strings (or "
+                         f"integers, read as their text), e.g. {str(_plain(values.iloc[0]))!r} at {_row(frame, 0)}")
+    return values
 
 
-def _labels(values: np.ndarray) -> Labels:
-    """Codes in order of first appearance (pandas' hash table: no sort of millions of strings)."""
+def _arrow_strings(values: pd.Series):
+    """The column as an Arrow string array when pandas holds it as one (no copy), else None."""
+    import pyarrow as pa
+
+    dtype = values.dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow" or \
+            isinstance(dtype, pd.ArrowDtype) and (pa.types.is_string(dtype.pyarrow_dtype)
+                                                  or pa.types.is_large_string(dtype.pyarrow_dtype)):
+        array = pa.array(values)
+        return array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
+    return None
+
+
+def _texts(frame: pd.DataFrame, values: pd.Series, column: str, what: str) -> list[str]:
+    """Values held otherwise (objects, integers) as a list of ``str``: integers as their text, anything but a
+    string or an integer refused, naming the row."""
+    items = (values.astype(str) if pd.api.types.is_integer_dtype(values.dtype) else values).tolist()
+    if all(type(item) is str for item in items):
+        return items
+    texts = []
+    for position, item in enumerate(items):
+        if isinstance(item, str) or isinstance(item, int | np.integer) and not isinstance(item, bool | np.bool_):
+            texts.append(str(item))
+        else:
+            raise FrameError(f"{what}: column {column!r} holds a {type(item).__name__} at {_row(frame, position)}: "
+                             f"{_plain(item)!r}; ids are strings (or integers, read as their text)")
+    return texts
+
+
+def _documents(frame: pd.DataFrame, column: str, what: str) -> DocumentIds:
+    """An id column as :class:`~workbench.ids.DocumentIds`: read in place from an Arrow-backed string column,
+    else joined and encoded in one piece."""
+    values = _column(frame, column, what)
+    strings = _arrow_strings(values)
+    if strings is not None:
+        return DocumentIds.from_arrow(strings)
+    return DocumentIds.from_strings(_texts(frame, values, column, what))
+
+
+def _labels(frame: pd.DataFrame, column: str, what: str) -> Labels:
+    """A column of few distinct ids (topics, systems) as codes in order of first appearance (a hash table: no
+    sort of millions of strings) and their texts."""
+    values = _column(frame, column, what)
+    strings = _arrow_strings(values)
+    if strings is not None:
+        encoded = strings.combine_chunks().dictionary_encode()
+        indices = encoded.indices
+        codes = np.frombuffer(indices.buffers()[1], dtype=np.int32, count=len(indices), offset=indices.offset * 4)
+        return Labels(codes.astype(np.int64), tuple(encoded.dictionary.to_pylist()))
     codes, names = pd.factorize(values)
-    return Labels(codes.astype(np.int64), tuple(str(name) for name in names))
+    texts = _texts(frame, pd.Series(names, dtype=object), column, what) if len(names) else []
+    return Labels(codes.astype(np.int64), tuple(texts))
+
+
+def _merged(parts: list[Labels]) -> Labels:
+    """The labels of several columns one after the other, equal texts one code (in order of first appearance)."""
+    if len(parts) == 1:
+        return parts[0]
+    code_of: dict[str, int] = {}
+    mapped = [np.array([code_of.setdefault(name, len(code_of)) for name in part.names], dtype=np.int64)[part.codes]
+              for part in parts]
+    return Labels(np.concatenate(mapped), tuple(code_of))
 
 
 def _numbers(frame: pd.DataFrame, column: str, what: str, finite: bool) -> np.ndarray:
@@ -114,7 +180,7 @@ def judgements_from_frame(frame: pd.DataFrame, *, query: str = "query_id", docum
     """Graded judgements from a long frame ``query_id, doc_id, relevance`` (other columns ignored)."""
     what = "qrels"
     _columns(frame, (query, document, relevance), what, "query=, document=, relevance=")
-    topics, docs = _labels(_ids(frame, query, what)), _ids(frame, document, what)
+    topics, docs = _labels(frame, query, what), _documents(frame, document, what)
     grades = _numbers(frame, relevance, what, finite=True)
     return judgements(topics, docs, grades, locate=lambda error: _duplicate(error, frame, f"({query}, {document})",
                                                                             what))
@@ -132,18 +198,18 @@ def runs_from_frames(runs: pd.DataFrame | Mapping[str, pd.DataFrame], *, query: 
             system = next((c for c in SYSTEM_COLUMNS if c in runs.columns), SYSTEM_COLUMNS[0])
         _columns(runs, (query, document, score, system), "runs", "query=, document=, score=, system=, or give "
                  "a dict {system: frame}")
-        parts = [(runs, _ids(runs, system, "runs"), "runs")]
+        parts = [(runs, _labels(runs, system, "runs"), "runs")]
     elif isinstance(runs, Mapping) and runs:
         parts = []
         for name, frame in runs.items():
             what = f"run {name!r}"
             _columns(frame, (query, document, score), what, "query=, document=, score=")
-            parts.append((frame, np.full(len(frame), str(name), dtype=object), what))
+            parts.append((frame, Labels(np.zeros(len(frame), dtype=np.int64), (str(name),)), what))
     else:
         raise FrameError("runs: expected a DataFrame with a system column or a non-empty dict {system: frame}")
-    systems = _labels(np.concatenate([names for _, names, _ in parts]))
-    topics = _labels(np.concatenate([_ids(frame, query, what) for frame, _, what in parts]))
-    docs = np.concatenate([_ids(frame, document, what) for frame, _, what in parts])
+    systems = _merged([names for _, names, _ in parts])
+    topics = _merged([_labels(frame, query, what) for frame, _, what in parts])
+    docs = DocumentIds.concatenate([_documents(frame, document, what) for frame, _, what in parts])
     scores = np.concatenate([_numbers(frame, score, what, finite=False) for frame, _, what in parts])
     starts = np.cumsum([0] + [len(frame) for frame, _, _ in parts])
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from workbench.data.trec.ranked import Judgements, RankedRun, SubtopicJudgements, keys
 from workbench.errors import WorkbenchError
+from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
@@ -31,7 +32,7 @@ from workbench.model import Organization
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
 ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
-_FILTER_BITS = 24  # the judged keys' last bits mark 2^24 slots (16 MB): most unjudged keys fall on an empty one
+_FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): _slots
 
 
 class _KeyCollision(Exception):
@@ -50,9 +51,7 @@ def spans(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarra
 def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndarray]:
     """One int64 per (row, document) of each part, equal exactly for equal pairs (the document's byte-order code
     among all the parts' documents)."""
-    width = max(docs.words.shape[1] for _, docs in parts)
-    words = np.concatenate([np.pad(docs.words, ((0, 0), (0, width - docs.words.shape[1]))) for _, docs in parts])
-    codes = DocumentIds(words, np.concatenate([docs.lengths for _, docs in parts]), None).codes()
+    codes = DocumentIds.concatenate([docs for _, docs in parts]).codes()
     bounds = np.cumsum([len(docs) for _, docs in parts])[:-1]
     return [rows * (codes.max(initial=0) + 1) + part
             for (rows, _), part in zip(parts, np.split(codes, bounds), strict=True)]
@@ -63,17 +62,15 @@ def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact:
     NaN where it has none. Keys whose last bits no judged key has are not judged; the others and the judged keys
     are sorted together, a judged pair being two equal neighbours, one from each set (the readers have refused
     repeats in either set, so equal keys within one set are a hash collision: exact keys are built instead)."""
-    q_keys, q_rows, q_docs, grades = judged
+    q_keys, q_rows, q_docs, grades = judged[:4]
     found = np.full(run_keys.size, np.nan)
     if not q_keys.size or not run_keys.size:
         return found
     if exact:
         candidates = np.flatnonzero(np.isin(run_keys, q_keys))
-    else:  # a slot per value of the keys' last bits (the documents' hashes)
-        mask = np.uint64((1 << _FILTER_BITS) - 1)
-        slots = np.zeros(1 << _FILTER_BITS, dtype=bool)
-        slots[(q_keys & mask).astype(np.intp)] = True
-        candidates = np.flatnonzero(slots[(run_keys & mask).astype(np.intp)])
+    else:  # the judged keys' slots (_slots)
+        slots = judged[4]
+        candidates = np.flatnonzero(slots[(run_keys & np.uint64(slots.size - 1)).view(np.int64)])
     both = np.concatenate((q_keys, run_keys[candidates]))
     order = np.argsort(both, kind="stable")
     ordered = both[order]
@@ -88,33 +85,63 @@ def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact:
     return found
 
 
-def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-    """The entries of the mapping's topics that have a row, in the mapping's own order (all of them in order when
-    every topic has a row: nothing to gather), and each entry's row. A topic whose entries repeat a document is
-    refused here, when it is used."""
+def _slots(q_keys: np.ndarray) -> np.ndarray:
+    """A slot per value of the keys' last bits (the documents' hashes), 16 or more per judged key, marking the
+    judged keys' slots: most unjudged keys fall on an empty one."""
+    bits = min(max(int(16 * q_keys.size).bit_length(), 16), _FILTER_BITS)
+    slots = np.zeros(1 << bits, dtype=bool)
+    slots[(q_keys & np.uint64((1 << bits) - 1)).view(np.int64)] = True
+    return slots
+
+
+def _judged_side(gold: Judgements, topics: Sequence[str], row_of: dict[str, int]) -> tuple:
+    """The judgements of ``topics`` as the join reads them: each one's row, document, grade and key, and the
+    keys' slots. Kept on the judgements for the last topics asked for: the runs of a campaign, or the same qrels
+    scored again, share them."""
+    kept = gold.__dict__.setdefault("_joined", {})
+    wanted = tuple(topics)
+    if wanted not in kept:
+        judged, q_rows = _native(gold, row_of)
+        q_docs = gold.ids if judged is None else gold.ids.take(judged)
+        q_keys = keys(q_rows, q_docs, len(topics))
+        kept.clear()
+        kept[wanted] = (q_rows, q_docs, gold.grades if judged is None else gold.grades[judged], q_keys,
+                        _slots(q_keys))
+    for topic in topics:  # a topic whose judgements repeat a document is refused each time it is used
+        if topic in gold.refused:
+            raise gold.refused[topic]
+    return kept[wanted]
+
+
+def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np.ndarray | None, np.ndarray]:
+    """The entries of the mapping's topics that have a row, in the mapping's own order (None: all of them, in
+    order, when every topic has a row: nothing to gather), and each entry's row (int32). A topic whose entries
+    repeat a document is refused here, when it is used."""
     used = [i for i, topic in enumerate(mapping.topics) if topic in row_of]
     for i in used:
         mapping.span(mapping.topics[i])
+    row_numbers = np.array([row_of[mapping.topics[i]] for i in used], dtype=np.int32)
+    if len(used) == len(mapping.topics):  # every entry, in order: no positions to gather
+        return None, np.repeat(row_numbers, np.diff(mapping.offsets))
     entries, rank = spans(mapping.offsets, np.array(used, dtype=np.int64))
-    rows = np.array([row_of[mapping.topics[i]] for i in used], dtype=np.int64)[rank]
-    return entries, rows
+    return entries, row_numbers[rank]
 
 
 def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool) -> GainTable:
     row_of = {topic: row for row, topic in enumerate(topics)}
     entries, rows = _native(run, row_of)
-    docs = run.ids.take(entries)
-    judged, q_rows = _native(gold, row_of)
-    q_docs, grades = gold.ids.take(judged), gold.grades[judged]
+    docs = run.ids if entries is None else run.ids.take(entries)
+    q_rows, q_docs, grades, q_keys, slots = _judged_side(gold, topics, row_of)
     missing = np.array([row for row, topic in enumerate(topics) if topic not in run.index] if placeholders else [],
-                       dtype=np.int64)
+                       dtype=np.int32)
     parts = [(rows, docs), (q_rows, q_docs)]
     if missing.size:  # trec_eval's one-document ranking, each its own row, after the run's entries
         parts.append((missing, DocumentIds.from_strings([PLACEHOLDER] * missing.size)))
 
     def join(exact: bool) -> np.ndarray:
-        built = _exact_keys(parts) if exact else [keys(r, d, len(topics)) for r, d in parts]
-        judged_keys = (built[1], q_rows, q_docs, grades)
+        built = _exact_keys(parts) if exact else [keys(r, d, len(topics)) if r is not q_rows else q_keys
+                                                 for r, d in parts]
+        judged_keys = (built[1], q_rows, q_docs, grades, slots)
         found = [_grades(built[0], rows, docs, judged_keys, exact)]
         if missing.size:
             found.append(_grades(built[2], missing, parts[2][1], judged_keys, exact))
@@ -126,17 +153,21 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
         found = join(exact=True)
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
-    return GainTable.from_entries(np.concatenate((rows, missing)), found, q_rows, grades, tuple(topics),
-                                  placeholder=placeholder,
-                                  tied=np.concatenate((_ties(run, entries, rows), np.zeros(missing.size, bool))))
+    tied = _ties(run, entries, rows)
+    table = GainTable.from_entries(np.concatenate((rows, missing)) if missing.size else rows, found, q_rows, grades,
+                                   tuple(topics), placeholder=placeholder,
+                                   tied=np.concatenate((tied, np.zeros(missing.size, bool))) if missing.size else tied)
+    release_freed(rows.size)  # the join's temporaries
+    return table
 
 
-def _ties(run: RankedRun, entries: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Whether each entry (rank order, grouped by row) has the score of the entry above it in its row, the
-    scores compared at the run's ``score_precision`` (as its ranking compared them)."""
+def _ties(run: RankedRun, entries: np.ndarray | None, rows: np.ndarray) -> np.ndarray:
+    """Whether each entry (rank order, grouped by row; None: every entry of the run) has the score of the entry
+    above it in its row, the scores compared at the run's ``score_precision`` (as its ranking compared them)."""
     with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval 9.x
-        scores = run.scores_array[entries].astype(run.score_precision)
-    same = np.zeros(entries.size, dtype=bool)
+        scores = (run.scores_array if entries is None else
+                  run.scores_array[entries]).astype(run.score_precision, copy=False)
+    same = np.zeros(scores.size, dtype=bool)
     same[1:] = (scores[1:] == scores[:-1]) & (rows[1:] == rows[:-1])
     return same
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import codecs
 import re
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 
@@ -36,14 +36,35 @@ import numpy as np
 from workbench.data.files import STDIN, STDIN_NAME, read_buffer
 from workbench.data.trec.arrow import read_plain
 from workbench.data.trec.errors import TrecDuplicateError, TrecEncodingError, TrecFormatError, TrecReadingWarning
-from workbench.data.trec.numbers import read_floats, read_integers, reading_note
+from workbench.data.trec.numbers import read_numbers, reading_note
 from workbench.data.trec.scan import FIELDS, bom_note, check_counts, run_on_note, shown, split_fields
+from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 
 # What Python's str.split() cuts at but C's isspace does not: kept inside fields (UTF-8 and 8-bit spellings)
 _OTHER_SPACES = {"utf-8": re.compile(rb"[\x1c-\x1f]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
                                      rb"|\xe2\x81\x9f|\xe3\x80\x80"),
                  "8-bit": re.compile(rb"[\x1c-\x1f\x85\xa0]")}
+
+
+class LineNumbers(Sequence[int]):
+    """The line numbers 1..n of a file whose every line is a data line: indexed as the array of them, without
+    holding it (``numbers[i]`` is ``i + 1``)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, index):
+        return np.arange(1, self.size + 1)[index] if isinstance(index, slice) else np.asarray(index) + 1
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return np.arange(1, self.size + 1, dtype=dtype)
+
+    def tolist(self) -> list[int]:
+        return list(range(1, self.size + 1))
 
 
 @dataclass(frozen=True)
@@ -69,7 +90,7 @@ class TrecLines:
     documents: DocumentIds
     values: np.ndarray
     systems: Labels | None
-    numbers: np.ndarray
+    numbers: np.ndarray | LineNumbers
     other: Mapping[str, np.ndarray] = field(default_factory=dict)
     codec: str = "utf-8"
     raw: object = field(default=b"", repr=False)
@@ -117,7 +138,13 @@ def _line_of(raw, offset: int) -> int:
 
 
 def _is_ascii(raw) -> bool:
-    return raw.isascii() if isinstance(raw, bytes) else int(np.frombuffer(raw, dtype=np.uint8).max(initial=0)) < 128
+    """Whether no byte has its high bit set (a buffer read eight bytes at a time, its high bits or-ed together)."""
+    if isinstance(raw, bytes):
+        return raw.isascii()
+    buffer = np.frombuffer(raw, dtype=np.uint8)
+    whole = buffer.size // 8 * 8
+    high = int(np.bitwise_or.reduce(buffer[:whole].view(np.uint64))) if whole else 0
+    return not (high & 0x8080808080808080 or (buffer[whole:] >= 128).any())
 
 
 def _prepared(raw, codec: str, path) -> tuple[object, str, list[str]]:
@@ -147,29 +174,23 @@ def _prepared(raw, codec: str, path) -> tuple[object, str, list[str]]:
     return raw, codec, notes
 
 
-def _first_appearance(values: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
-    """Codes (int64) into the distinct values of a bytes column, numbered in order of first appearance."""
-    distinct, first, inverse = np.unique(values, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(order.size, dtype=np.int64)
-    rank[order] = np.arange(order.size)
-    return rank[inverse.ravel()], distinct[order].tolist()
-
-
 def _scanned(raw, kind: str, wanted: tuple[str, ...], path, encoding: str) -> tuple[dict, np.ndarray, str | None]:
+    """The columns of a file the scanner cuts: ids and values read in place from the file's bytes (memory as the
+    fields' bytes), topics and tags dictionary-encoded, other fields as short byte columns; and a note on a run
+    whose lines ran on (CR-only line endings read as trec_eval reads them)."""
     fields = split_fields(raw)
     if not fields.numbers.size:
         raise TrecFormatError("the file holds no data lines", path=path)
     check_counts(fields, kind, path)
     columns: dict = {}
     for name in wanted:
-        column = fields.column(FIELDS[kind].index(name))
-        if name == "document":
-            columns[name] = DocumentIds.from_bytes(column, encoding=encoding)
+        index = FIELDS[kind].index(name)
+        if name in ("document", "grade", "score"):
+            columns[name] = fields.ids(index, encoding)
         elif name in ("topic", "system"):
-            columns[name] = _first_appearance(column)
+            columns[name] = fields.ids(index).labels()
         else:
-            columns[name] = column
+            columns[name] = fields.column(index, path)
     return columns, fields.numbers, run_on_note(fields, 6 if kind == "run" else None)
 
 
@@ -211,16 +232,17 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     if nul >= 0:
         raise TrecFormatError(f"a NUL byte at offset {nul}: not a TREC text file (trec_eval reads a line only up "
                               "to it)", path=name, line=_line_of(raw, nul))
+    spaces = _spaces_note(raw)  # before the reading, which lets the pages of a mapped file go behind it
     columns = read_plain(raw, kind, wanted, codec)
     if columns is not None:
-        numbers = np.arange(1, len(columns[value]) + 1)
+        numbers: np.ndarray | LineNumbers = LineNumbers(len(columns[value]))
     else:  # the scanner cuts every field anyway: a run's tags are read
         columns, numbers, run_on = _scanned(raw, kind, (*wanted, "system") if kind == "run" and not systems
                                             else wanted, name, codec)
         if run_on:
             notes.append(run_on)
         tokens = columns[value]
-        values, odd = (read_integers if kind == "qrels" else read_floats)(tokens)
+        values, odd = read_numbers(tokens, "atol" if kind == "qrels" else "atof")
         columns[value] = values
         note = reading_note(("relevance grade is not a plain integer", "relevance grades are not plain integers")
                              if kind == "qrels" else ("score is not a plain decimal number",
@@ -234,9 +256,8 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
             number = int(numbers[np.flatnonzero(nan)[0]])
             raise TrecFormatError("score is NaN (trec_eval's order of such documents is undefined)", path=name,
                                   line=number, text=_line_text(raw, number))
-    note = _spaces_note(raw)
-    if note:
-        notes.append(note)
+    if spaces:
+        notes.append(spaces)
     for note in notes:
         warnings.warn(f"{name}: {note}", TrecReadingWarning, stacklevel=3)
 
@@ -248,5 +269,6 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     tags = labels("system") if "system" in columns else None
     runid = None if kind == "qrels" else tags.names[tags.codes[-1]] if tags else \
         columns["last system"].decode(codec, errors="backslashreplace")
+    release_freed(len(columns[value]))  # a large file's temporaries
     return TrecLines(name, kind, labels("topic"), columns["document"], columns[value],
                      tags if systems else None, numbers, other, codec, raw, runid)

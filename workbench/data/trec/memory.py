@@ -6,14 +6,36 @@ TREC files (:mod:`workbench.data.trec.ranked`), without pandas::
     {'RR': {'q': 0.5}, 'P@1': {'q': 0.0}}
 
 Values are kept as given (a grade 2.5 stays 2.5: only files are read as trec_eval reads text); numbers may be
-ints, floats, numpy numbers or numeric text, never booleans; ids are read as their text (``str()``). Bad input
-raises :class:`~workbench.data.trec.errors.FrameError` naming the query and document.
+ints, floats, numpy numbers or numeric text, never booleans, NaN, nor an infinite grade; ids are strings, or
+integers read as their text (``301`` is the topic ``"301"``); anything else is refused. Bad input raises
+:class:`~workbench.data.trec.errors.FrameError` naming the query and document.
+
+Dicts become arrays without a Python step per document where C can take it: a run's document ids are joined into
+one string and encoded once (:meth:`~workbench.ids.DocumentIds.from_texts`), its values checked by their types
+and converted by Arrow in one pass, and a topic's documents, the keys of one dict, are known to be distinct (no
+search for repeats). Judgements are prepared once per qrels: :func:`judgements_from_dicts` gives a
+:class:`~workbench.data.trec.ranked.Judgements` to hold and pass again (to :func:`evaluate_run`,
+``Campaign.from_dicts``), and the same qrels dict given again, unchanged (equal content, values of the same
+types), is not read again::
+
+    >>> qrels = {"q": {"a": 1}}
+    >>> judgements_from_dicts(qrels) is judgements_from_dicts(qrels)
+    True
+    >>> qrels["q"]["a"] = 0
+    >>> judgements_from_dicts(qrels)["q"].format()  # changed: read again (grade 0, no relevant document)
+    ''
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter, methodcaller, ne
+from typing import cast
 
 import numpy as np
 
@@ -22,10 +44,15 @@ from workbench.data.trec.join import gain_table
 from workbench.data.trec.lines import Labels
 from workbench.data.trec.ranked import DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
 from workbench.errors import quoted
+from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import GainTable
 
 _QRELS_FIELDS = ("query_id", "doc_id", "relevance")
 _RUN_FIELDS = ("query_id", "doc_id", "score")
+# immutable values: an equal copy of a qrels dict holding only these says that it has not changed
+_NUMBER_TYPES = frozenset({int, float, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8,
+                           np.uint64, np.uint32, np.uint16, np.uint8})
+_KEPT_QRELS = 2  # qrels objects whose judgements are kept for reuse (the most recent ones): a dev and a test set
 
 
 def _number(value, what: str, where: str, finite: bool) -> float:
@@ -42,99 +69,191 @@ def _number(value, what: str, where: str, finite: bool) -> float:
     return number
 
 
-_NUMBER_TYPES = {int, float, np.float64, np.float32, np.int64, np.int32}
+def _id_text(value, what: str, where: str) -> str:
+    """An id as text: a ``str`` as it is, an integer as its decimal text; anything else is refused."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
+        return str(value)
+    if value is None:
+        raise FrameError(f"{what}: {where} has no id (None)")
+    raise FrameError(f"{what}: {where} is a {type(value).__name__}, not an id: ids are strings (or integers, read "
+                     f"as their text); write the id as a string, e.g. {str(value)!r}")
 
 
-class _Columns:
-    """Entries gathered topic by topic: topic codes (in order of first appearance), documents, values."""
+@dataclass(frozen=True)
+class _Flat:
+    """Entries of one qrels or run as arrays: topics, documents, values, whether no topic can repeat a document,
+    and how to name entry ``i`` in a message."""
 
-    def __init__(self, what: str, finite: bool) -> None:
-        self.what, self.finite = what, finite
-        self.codes: dict[str, int] = {}
-        self.topics: list[int] = []
-        self.documents: list = []
-        self.values: list = []
+    topics: Labels
+    ids: DocumentIds
+    values: np.ndarray
+    unique: bool
+    where: Callable[[int], str]
 
-    def add(self, topic, documents: list, values: list) -> None:
-        if topic is None:
-            raise FrameError(f"{self.what}: entry {len(self.topics)} has no query")
-        code = self.codes.setdefault(str(topic), len(self.codes))
-        self.topics.extend([code] * len(documents))
-        self.documents.extend(documents)
-        self.values.extend(values)
-
-    def where(self, i: int) -> str:
-        topic = next(name for name, code in self.codes.items() if code == self.topics[i])
-        return f"query {topic!r}, document {str(self.documents[i])!r}"
-
-    def arrays(self) -> tuple[Labels, list[str], np.ndarray]:
-        """The topics, the documents as text and the values as float64 (checked: numbers, never booleans)."""
-        if None in self.documents:
-            raise FrameError(f"{self.what}: {self.where(self.documents.index(None))} has no document")
-        documents = self.documents if set(map(type, self.documents)) <= {str} else list(map(str, self.documents))
-        values = None
-        if set(map(type, self.values)) <= _NUMBER_TYPES:
-            try:
-                values = np.array(self.values, dtype=float)
-            except OverflowError:  # an int past a double
-                values = None
-            else:
-                bad = np.isnan(values) | (np.isinf(values) if self.finite else False)
-                if bad.any():
-                    values = None
-        if values is None:  # find and name the first value that is not a number
-            values = np.array([_number(v, self.what, self.where(i), self.finite) for i, v in enumerate(self.values)])
-        return Labels(np.array(self.topics, dtype=np.int64), tuple(self.codes)), documents, values
-
-    def duplicate(self, error: DuplicateEntryError) -> FrameError:
-        return FrameError(f"{self.what}: {self.where(error.again)} is given twice (entries {error.first} and "
-                          f"{error.again}, the same once read as text); trec_eval stops on duplicate documents")
+    def duplicate(self, what: str) -> Callable[[DuplicateEntryError], FrameError]:
+        def located(error: DuplicateEntryError) -> FrameError:
+            return FrameError(f"{what}: {self.where(error.again)} is given twice (entries {error.first} and "
+                              f"{error.again}, the same once read as text); trec_eval stops on duplicate documents")
+        return located
 
 
-def _nested(nested, value: str, what: str) -> Iterable[tuple]:
-    """``(query, documents, values)`` of ``{query: {doc: value}}``, checked to be dicts."""
+def _topic_codes(topics: list, what: str) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Each of ``topics``' code by its text, and the distinct texts in order of first appearance."""
+    code_of: dict[str, int] = {}
+    codes = [code_of.setdefault(topic if type(topic) is str else _id_text(topic, what, f"query {topic!r}"),
+                                len(code_of)) for topic in topics]
+    return np.array(codes, dtype=np.int64), tuple(code_of)
+
+
+def _document_ids(documents: list, what: str, where: Callable[[int], str]) -> tuple[DocumentIds, bool]:
+    """The documents as ids, and whether they were all strings (then those of one dict are distinct)."""
+    try:
+        return DocumentIds.from_texts(documents), True
+    except TypeError:  # not all strings: integers are read as their text, anything else is refused
+        texts = [document if type(document) is str else _id_text(document, what, where(i))
+                 for i, document in enumerate(documents)]
+        return DocumentIds.from_strings(texts), False
+    except ValueError:  # a NUL inside an id
+        return DocumentIds.from_strings(documents), True
+
+
+def _values(values: list, what: str, finite: bool, where: Callable[[int], str]) -> np.ndarray:
+    """The values as float64, each read as ``float()`` reads it, in one pass; refused, named by ``where``: the
+    first value that is not a number (text that is no number, None), NaN, infinite where ``finite``, or a boolean
+    (a pass reads True as 1.0: the values equal to 0 or 1 are looked at, or all of them when they are many)."""
+    try:
+        numbers = np.fromiter(values, np.float64, len(values))
+    except (TypeError, ValueError, OverflowError):  # name the first value that is not a number
+        numbers = np.fromiter((_number(value, what, where(i), finite) for i, value in enumerate(values)),
+                              np.float64, len(values))
+    bad = np.isnan(numbers)  # None is read as NaN
+    if finite:
+        bad |= np.isinf(numbers)
+    if bad.any():
+        at = int(np.argmax(bad))
+        _number(values[at], what, where(at), finite)  # raises, naming it
+    either = np.flatnonzero((numbers == 0) | (numbers == 1))
+    if either.size > len(values) // 16:
+        if not {bool, np.bool_} & set(map(type, values)):
+            return numbers
+        either = np.arange(len(values))
+    for i in either.tolist():
+        if isinstance(values[i], bool | np.bool_):
+            _number(values[i], what, where(i), finite)  # raises, naming it
+    return numbers
+
+
+def _nested(nested, value: str, what: str, finite: bool) -> _Flat:
+    """The entries of ``{query: {doc: value}}``."""
     if not isinstance(nested, Mapping):
         raise FrameError(f"{what}: expected a dict {{query: {{doc: {value}}}}}, got {type(nested).__name__}")
-    for query, docs in nested.items():
+    topics, inner = list(nested), list(nested.values())
+    for topic, docs in zip(topics, inner, strict=True):
         if not isinstance(docs, Mapping):
-            raise FrameError(f"{what}: the value of query {query!r} is a {type(docs).__name__}, expected a dict "
+            raise FrameError(f"{what}: the value of query {topic!r} is a {type(docs).__name__}, expected a dict "
                              f"{{doc: {value}}}")
-        yield query, list(docs), list(docs.values())
+    codes, names = _topic_codes(topics, what)
+    sizes = np.fromiter(map(len, inner), np.int64, len(inner))
+    ends = np.cumsum(sizes)
+
+    def where(i: int) -> str:
+        t = int(np.searchsorted(ends, i, side="right"))
+        document = list(inner[t])[i - int(ends[t] - sizes[t])]
+        return f"query {names[codes[t]]!r}, document {document!r}"
+
+    ids, texts = _document_ids(list(chain.from_iterable(inner)), what, where)
+    values = _values(list(chain.from_iterable(map(methodcaller("values"), inner))), what, finite, where)
+    return _Flat(Labels(np.repeat(codes, sizes), names), ids, values, texts and len(names) == len(topics), where)
 
 
-def _records(records: Iterable, fields: tuple[str, ...], what: str) -> Iterable[tuple]:
-    """``(query, [doc], [value])`` of each record."""
-    for number, record in enumerate(records):
-        try:
-            query, doc, value = (getattr(record, name) for name in fields)
-        except AttributeError:
-            raise FrameError(f"{what}: records need the fields {', '.join(fields)} (as ir_datasets' namedtuples); "
-                             f"record {number} is {record!r}") from None
-        yield query, [doc], [value]
+def _records(records: Iterable, fields: tuple[str, ...], what: str, finite: bool) -> _Flat:
+    """The entries of records with the attributes ``fields`` (query, document, value)."""
+    getter = attrgetter(*fields)
+    rows: list[tuple] = []
+    try:
+        rows.extend(map(getter, records))
+    except AttributeError:
+        raise FrameError(f"{what}: records need the fields {', '.join(fields)} (as ir_datasets' namedtuples); "
+                         f"record {len(rows)} is {_nth(records, len(rows))!r}") from None
+    topics, documents, values = (list(column) for column in zip(*rows, strict=True)) if rows else ([], [], [])
+    del rows
+    labels = _entry_topics(topics, what)
+
+    def where(i: int) -> str:
+        return f"query {labels.names[labels.codes[i]]!r}, document {documents[i]!r}"
+
+    ids, _ = _document_ids(documents, what, where)
+    return _Flat(labels, ids, _values(values, what, finite, where), False, where)
 
 
-def _judgements(entries: Iterable[tuple], what: str) -> Judgements:
-    columns = _Columns(what, finite=True)
-    for query, docs, grades in entries:
-        columns.add(query, docs, grades)
-    topics, documents, grades = columns.arrays()
-    return judgements(topics, documents, grades, locate=columns.duplicate)
+def _nth(records: Iterable, n: int):
+    """Record ``n`` of a sequence (for messages; an exhausted iterator says so)."""
+    try:
+        return records[n]  # type: ignore[index]
+    except (TypeError, IndexError, KeyError):
+        return "(read from an iterator)"
 
 
-def _runs(runs: Mapping[str, Iterable[tuple]], what: str, **ranking) -> dict[str, RankedRun]:
-    out: dict[str, RankedRun] = {}
-    for system, entries in runs.items():
-        columns = _Columns(f"{what} {system!r}", finite=False)
-        for query, docs, scores in entries:
-            columns.add(query, docs, scores)
-        topics, documents, scores = columns.arrays()
-        out[str(system)] = rank_runs(None, topics, documents, scores, locate=columns.duplicate, **ranking)[""]
-    return out
+def _entry_topics(topics: list, what: str) -> Labels:
+    """Labels of one topic per entry: entries of one topic mostly come together, so each stretch of equal
+    topics is coded once."""
+    if not topics:
+        return Labels(np.zeros(0, dtype=np.int64), ())
+    change = np.fromiter(map(ne, topics[1:], topics[:-1]), bool, len(topics) - 1)
+    heads = np.concatenate(([0], np.flatnonzero(change) + 1))
+    codes, names = _topic_codes([topics[i] for i in heads.tolist()], what)
+    return Labels(np.repeat(codes, np.diff(np.concatenate((heads, [len(topics)])))), names)
 
 
-def judgements_from_dicts(qrels: Mapping[str, Mapping[str, float]]) -> Judgements:
-    """Judgements from pytrec_eval's ``{query: {doc: relevance}}``."""
-    return _judgements(_nested(qrels, "relevance", "qrels"), "qrels")
+# ------------------------------------------------------------------------------------------ judgements
+_prepared: OrderedDict[int, tuple[dict, frozenset, Judgements]] = OrderedDict()
+_prepared_lock = threading.Lock()
+
+
+def _value_types(qrels: Mapping) -> frozenset:
+    return frozenset(map(type, chain.from_iterable(map(methodcaller("values"), qrels.values()))))
+
+
+def judgements_from_dicts(qrels: Mapping[str, Mapping[str, float]] | Judgements) -> Judgements:
+    """Judgements from pytrec_eval's ``{query: {doc: relevance}}`` (a :class:`Judgements` is returned as it is:
+    hold one to pass the same qrels again). The judgements of the last two qrels dicts are kept, with a copy of
+    each dict to compare (its memory is a dict's, not the judgements' values): given again and unchanged (equal
+    content, values of the same types, all of them numbers or text), the same object comes back without reading
+    them again; any change is read afresh."""
+    if isinstance(qrels, Judgements):
+        return qrels
+    if isinstance(qrels, Mapping):
+        with _prepared_lock:
+            kept = _prepared.get(id(qrels))
+        if kept is not None and _value_types(qrels) == kept[1] and qrels == kept[0]:
+            with _prepared_lock:
+                if id(qrels) in _prepared:
+                    _prepared.move_to_end(id(qrels))
+            return kept[2]
+    flat = _nested(qrels, "relevance", "qrels", finite=True)
+    gold = judgements(flat.topics, flat.ids, flat.values, locate=flat.duplicate("qrels"), unique=flat.unique)
+    types = _value_types(qrels)
+    if types <= _NUMBER_TYPES | {str}:  # immutable values: an equal copy says the content has not changed
+        with _prepared_lock:
+            nested = cast(Mapping[str, Mapping[str, float]], qrels)
+            _prepared[id(qrels)] = ({topic: dict(docs) for topic, docs in nested.items()}, types, gold)
+            while len(_prepared) > _KEPT_QRELS:
+                _prepared.popitem(last=False)
+    return gold
+
+
+def judgements_from_records(qrels: Iterable) -> Judgements:
+    """Judgements from any iterable of records with ``query_id, doc_id, relevance`` (ir_datasets' TrecQrel)."""
+    flat = _records(qrels, _QRELS_FIELDS, "qrels", finite=True)
+    return judgements(flat.topics, flat.ids, flat.values, locate=flat.duplicate("qrels"))
+
+
+# ------------------------------------------------------------------------------------------------ runs
+def _ranked(flat: _Flat, what: str, **ranking) -> RankedRun:
+    return rank_runs(None, flat.topics, flat.ids, flat.values, locate=flat.duplicate(what), unique=flat.unique,
+                     **ranking)[""]
 
 
 def runs_from_dicts(runs: Mapping[str, Mapping[str, Mapping[str, float]]], *, ties: str = "trec_eval",
@@ -146,13 +265,8 @@ def runs_from_dicts(runs: Mapping[str, Mapping[str, Mapping[str, float]]], *, ti
         if isinstance(run, Mapping) and any(not isinstance(v, Mapping) for v in run.values()):
             raise FrameError(f"runs: the value of {name!r} is not a run {{query: {{doc: score}}}}; give the runs "
                              "as {system: run}, e.g. {'bm25': run}")
-    return _runs({name: _nested(run, "score", f"run {name!r}") for name, run in runs.items()}, "run", ties=ties,
-                 score_precision=score_precision, max_docs=max_docs)
-
-
-def judgements_from_records(qrels: Iterable) -> Judgements:
-    """Judgements from any iterable of records with ``query_id, doc_id, relevance`` (ir_datasets' TrecQrel)."""
-    return _judgements(_records(qrels, _QRELS_FIELDS, "qrels"), "qrels")
+    return {str(name): _ranked(_nested(run, "score", f"run {name!r}", finite=False), f"run {name!r}", ties=ties,
+                               score_precision=score_precision, max_docs=max_docs) for name, run in runs.items()}
 
 
 def runs_from_records(runs: Mapping[str, Iterable], *, ties: str = "trec_eval", score_precision: str = "float64",
@@ -160,25 +274,27 @@ def runs_from_records(runs: Mapping[str, Iterable], *, ties: str = "trec_eval", 
     """Runs from ``{system: records}``, each record with ``query_id, doc_id, score`` (ir_datasets' ScoredDoc)."""
     if not isinstance(runs, Mapping) or not runs:
         raise FrameError("runs: expected a non-empty dict {system: iterable of (query_id, doc_id, score)}")
-    return _runs({name: _records(records, _RUN_FIELDS, f"run {name!r}") for name, records in runs.items()}, "run",
-                 ties=ties, score_precision=score_precision, max_docs=max_docs)
+    return {str(name): _ranked(_records(records, _RUN_FIELDS, f"run {name!r}", finite=False), f"run {name!r}",
+                               ties=ties, score_precision=score_precision, max_docs=max_docs)
+            for name, records in runs.items()}
 
 
-def table_from_dicts(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]], *,
-                     score_precision: str = "float64", max_docs: int | None = None) -> GainTable:
-    """The gain table of one run given as pytrec_eval takes it (qrels ``{topic: {doc: grade}}``, run
-    ``{topic: {doc: score}}``): a row per run topic that has judgements (as pytrec_eval scores them), ranked as
-    trec_eval ranks them (``max_docs`` is trec_eval's ``-M``)."""
+def table_from_dicts(qrels: Mapping[str, Mapping[str, float]] | Judgements, run: Mapping[str, Mapping[str, float]],
+                     *, score_precision: str = "float64", max_docs: int | None = None) -> GainTable:
+    """The gain table of one run given as pytrec_eval takes it (qrels ``{topic: {doc: grade}}`` or prepared
+    :class:`Judgements`, run ``{topic: {doc: score}}``): a row per run topic that has judgements (as pytrec_eval
+    scores them), ranked as trec_eval ranks them (``max_docs`` is trec_eval's ``-M``)."""
     gold = judgements_from_dicts(qrels)
     ranked = runs_from_dicts({"run": run}, score_precision=score_precision, max_docs=max_docs)["run"]
     return gain_table(gold, ranked, [topic for topic in ranked if topic in gold])
 
 
-def evaluate_run(qrels: Mapping[str, Mapping[str, float]], run: Mapping[str, Mapping[str, float]],
+def evaluate_run(qrels: Mapping[str, Mapping[str, float]] | Judgements, run: Mapping[str, Mapping[str, float]],
                  measures: Iterable[str], score_precision: str = "float64",
                  max_docs: int | None = None) -> dict[str, dict[str, float]]:
     """Score one run given as pytrec_eval takes it in one vectorised pass (:func:`table_from_dicts`):
-    ``{measure: {topic: value}}`` for ranking measures."""
+    ``{measure: {topic: value}}`` for ranking measures. ``qrels`` may be prepared judgements
+    (:func:`judgements_from_dicts`), as pytrec_eval's ``RelevanceEvaluator`` holds them."""
     from workbench.metrics.ranking import evaluate_table
 
     return evaluate_table(table_from_dicts(qrels, run, score_precision=score_precision, max_docs=max_docs), measures)

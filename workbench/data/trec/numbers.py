@@ -20,10 +20,12 @@ readers can say how they read them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
 from workbench.errors import excerpt
+from workbench.ids import DocumentIds
 
 _LONG = np.iinfo(np.int64)
 _LONG_DIGITS = len(str(_LONG.max))  # 19: a longer number (leading zeros aside) is past a C long
@@ -125,16 +127,54 @@ def _clamped(text: bytes) -> bool:
     return not _LONG.min <= value <= _LONG.max
 
 
-def reading_note(what: tuple[str, str], reader: str, tokens: np.ndarray, values: np.ndarray, odd: np.ndarray,
-                  numbers: np.ndarray) -> str | None:
+NUMBER_WIDTH = 40  # fields up to this many bytes are read in one fixed-width column, longer ones one by one
+
+
+def read_numbers(tokens: DocumentIds, reader: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, odd)`` of fields of any length read by ``"atof"`` (:func:`read_floats`) or ``"atol"``
+    (:func:`read_integers`): the fields up to :data:`NUMBER_WIDTH` bytes in one fixed-width column, each longer
+    one on its own (so a 20 MB field costs its bytes, not a column that wide for every line)."""
+    short = tokens.lengths <= NUMBER_WIDTH
+    column = tokens.take(short).fixed_width(int(tokens.lengths[short].max(initial=1)))
+    read, one, plain = (read_floats, atof, _PLAIN_FLOAT) if reader == "atof" else \
+        (read_integers, atol, _PLAIN_INTEGER)
+    if short.all():
+        return read(column)
+    values = np.empty(len(tokens), dtype=np.float64 if reader == "atof" else np.int64)
+    odd = np.ones(len(tokens), dtype=bool)
+    values[short], odd[short] = read(column)
+    for i in np.flatnonzero(~short).tolist():
+        start = int(tokens.starts[i])
+        text = tokens.data[start:start + int(tokens.lengths[i])].tobytes()
+        values[i] = one(text)
+        odd[i] = plain.fullmatch(text) is None or (reader == "atol" and not _within_long(text, int(values[i])))
+    return values, odd
+
+
+def _within_long(text: bytes, value: int) -> bool:
+    """Whether a plain integer's text is ``value`` (not clamped to a 64-bit long), without converting more than
+    19 digits."""
+    digits = text.lstrip(b"+-").lstrip(b"0") or b"0"
+    return len(digits) <= 19 and int(digits) * (-1 if text.startswith(b"-") else 1) == value
+
+
+def reading_note(what: tuple[str, str], reader: str, tokens: np.ndarray | DocumentIds, values: np.ndarray,
+                 odd: np.ndarray, numbers: np.ndarray | Sequence[int]) -> str | None:
     """What a reader says of the values that are not plain numbers (``odd``), e.g. ``2 relevance grades are not
     plain integers and are read as trec_eval reads them (C's atol): line 3 '2.5' as 2; ...``; ``what``: the
-    singular and plural phrases; None when every value is plain."""
+    singular and plural phrases; ``tokens``: the fields (a bytes column or DocumentIds); None when every value
+    is plain."""
     rows = np.flatnonzero(odd)
     if not rows.size:
         return None
-    quoted = "; ".join(f"line {numbers[i]} {excerpt(tokens[i], 40)} as {values[i].item()!r}"
+    quoted = "; ".join(f"line {numbers[i]} {excerpt(_text(tokens[i]), 40)} as {values[i].item()!r}"
                        for i in rows[:3].tolist())
     phrase = what[0] if rows.size == 1 else what[1]
     return (f"{rows.size} {phrase} and {'is' if rows.size == 1 else 'are'} read as trec_eval reads "
             f"{'it' if rows.size == 1 else 'them'} (C's {reader}): {quoted}{'; …' if rows.size > 3 else ''}")
+
+
+def _text(token: bytes | str) -> str:
+    """A field as a note quotes it (a long one cut short)."""
+    text = token.decode("utf-8", errors="replace") if isinstance(token, bytes) else token
+    return text if len(text) <= 60 else text[:60] + "…"

@@ -94,12 +94,10 @@ def read_preferences(path: str | PathLike, format: str = "prefs") -> PreferenceJ
                                 columns.column("document"), levels, columns.numbers)
 
 
-def _bytes(ids: DocumentIds) -> np.ndarray:
-    """The ids as a numpy ``S`` array (their words back to bytes; ids hold no NUL byte)."""
-    width = ids.words.shape[1] * 8
-    if not width:
-        return np.zeros(len(ids), dtype="S1")
-    return np.ascontiguousarray(ids.words.astype(">u8")).view(f"S{width}").ravel()
+def _bytes(ids: DocumentIds, width: int) -> np.ndarray:
+    """The ids no longer than ``width`` bytes, in order, as a numpy ``S`` array of that width (ids hold no NUL
+    byte; a longer id cannot equal a judged document when ``width`` is the judged documents' width)."""
+    return ids.take(ids.lengths <= width).fixed_width(width)
 
 
 def _codes(values: np.ndarray) -> np.ndarray:
@@ -133,7 +131,7 @@ def count_topics(prefs: PreferenceJudgements, run: TrecLines, topics: Sequence[s
             repeat = first_duplicate(np.zeros(len(run.documents), dtype=np.int64), run.documents, np.sort(kept))
             if repeat is not None:
                 raise run.located(DuplicateEntryError(run.documents[repeat[1]], topic, None, *repeat))
-            ranked = _bytes(run.documents.take(kept))
+            ranked = _bytes(run.documents.take(kept), prefs.documents.dtype.itemsize)
         elif placeholders:
             ranked = np.array([PLACEHOLDER.encode()])[:max_docs]
         else:

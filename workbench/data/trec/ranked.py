@@ -4,8 +4,8 @@ record becomes before a :class:`~workbench.data.campaign.Campaign` scores it.
 :class:`Judgements` (topic → graded gold) and :class:`RankedRun` (topic → ranking) are read-only mappings topic →
 :class:`~workbench.model.Organization` whose Organizations are built only when one is asked for; ranking
 measures read the arrays (:mod:`workbench.data.trec.join`), so that a run of 2,000 topics × 1,000 documents is
-never turned into Python objects per document: ids are :class:`~workbench.ids.DocumentIds` (bytes in numpy
-words; ranked, deduplicated and joined by their words and stable hashes), whose strings are built when asked
+never turned into Python objects per document: ids are :class:`~workbench.ids.DocumentIds` (slices of one byte
+buffer; ranked, deduplicated and joined by their bytes and stable hashes), whose strings are built when asked
 for (``documents(topic)``)::
 
     >>> import numpy as np
@@ -29,6 +29,7 @@ import numpy as np
 
 from workbench.data.trec.lines import Labels
 from workbench.errors import InputError, WorkbenchError, WorkbenchWarning
+from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, trec_eval_order
 from workbench.model import Organization
@@ -94,7 +95,10 @@ def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np
     (it merges the groups' sorted stretches)."""
     bits = np.uint64(max(int(n_groups - 1).bit_length(), 1))
     hashes = ids.hashes() if isinstance(ids, DocumentIds) else ids
-    return (np.asarray(groups).astype(np.uint64) << (np.uint64(64) - bits)) | (hashes >> bits)
+    built = np.asarray(groups).astype(np.uint64)  # in place from here: one array of the entries besides it
+    built <<= np.uint64(64) - bits
+    built |= hashes >> bits
+    return built
 
 
 def first_duplicate(groups: np.ndarray, ids: DocumentIds,
@@ -103,11 +107,12 @@ def first_duplicate(groups: np.ndarray, ids: DocumentIds,
     came before, and that earlier entry; None when there is none. The common case, no repeat, is one sort of
     integer keys (:meth:`~workbench.ids.DocumentIds.hashes`); keys that repeat are settled on the ids."""
     n_groups = int(np.max(groups, initial=0)) + 1
-    entries = keys(groups, ids, n_groups) if positions is None else \
+    ordered = keys(groups, ids, n_groups) if positions is None else \
         keys(groups[positions], ids.hashes()[positions], n_groups)
-    ordered = np.sort(entries, kind="stable")
+    ordered.sort()  # only neighbours are compared: no need for a stable sort
     if not (ordered[1:] == ordered[:-1]).any():
         return None
+    del ordered
     positions = np.arange(len(ids)) if positions is None else positions
     codes = ids.take(positions).codes()
     exact = np.asarray(groups)[positions].astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
@@ -191,15 +196,18 @@ class Judgements(_TopicArrays):
         return f"<Judgements: {len(self.topics)} topics, {len(self.ids)} judgements>"
 
 
-def judgements(topics: Labels | Sequence, documents, grades: np.ndarray, locate: Locate | None = None) -> Judgements:
+def judgements(topics: Labels | Sequence, documents, grades: np.ndarray, locate: Locate | None = None, *,
+               unique: bool = False) -> Judgements:
     """:class:`Judgements` from parallel arrays (``topics`` as :func:`labels` reads them, ``documents`` as
     :func:`document_ids`, grades already checked to be numbers). A topic that judges a document twice is
-    refused when read: :class:`DuplicateEntryError` (positions in the input), or what ``locate`` makes of it."""
+    refused when read: :class:`DuplicateEntryError` (positions in the input), or what ``locate`` makes of it;
+    ``unique``: the caller knows no topic repeats a document (each topic's documents are one dict's keys), so
+    none is searched for."""
     ids, topic_labels = document_ids(documents), labels(topics)
     codes, names = topic_labels.codes, topic_labels.names
     refused: dict[str, WorkbenchError] = {}
     positions = None
-    while True:  # one error per topic whose judgements repeat a document (rare: a loop over such topics)
+    while not unique:  # one error per topic whose judgements repeat a document (rare: a loop over such topics)
         repeat = first_duplicate(codes, ids, positions)
         if repeat is None:
             break
@@ -347,7 +355,7 @@ def check_ranking_options(ties: str = "trec_eval", score_precision: str = "float
 
 def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, documents, scores: np.ndarray, *,
               ties: str = "trec_eval", score_precision: str = "float64", max_docs: int | None = None,
-              locate: Locate | None = None) -> dict[str, RankedRun]:
+              locate: Locate | None = None, unique: bool = False) -> dict[str, RankedRun]:
     """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document (``systems`` and
     ``topics`` as :func:`labels` reads them; ``systems=None``: one system named ``""``, holding every topic of
     ``topics``, an empty ranking for a topic without entries; ``documents`` as
@@ -355,37 +363,46 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     :func:`~workbench.metrics.ranking.table.trec_eval_order`, cut to its first ``max_docs`` (``-M``); a
     document given twice among those makes the topic refused when read (:class:`DuplicateEntryError`, or what
     ``locate`` makes of it), as trec_eval stops on it; repeats beyond the cut are dropped with the rest, with a
-    :class:`~workbench.errors.WorkbenchWarning`. Systems and topics keep their order of first appearance."""
+    :class:`~workbench.errors.WorkbenchWarning`; ``unique``: the caller knows no (system, topic) repeats a
+    document (dict keys), so none is searched for. Systems and topics keep their order of first appearance."""
     check_ranking_options(ties, score_precision, max_docs)
     ids = document_ids(documents)
     scores = np.asarray(scores, dtype=float)
     topic_labels = labels(topics)
-    system_labels = Labels(np.zeros(len(ids), dtype=np.int64), ("",)) if systems is None else labels(systems)
-    n_topics, n_systems = max(len(topic_labels.names), 1), len(system_labels.names)
-    group = system_labels.codes * n_topics + topic_labels.codes  # (system, topic) as one code, system-major
+    system_labels = None if systems is None else labels(systems)
+    system_names = ("",) if system_labels is None else system_labels.names
+    n_topics, n_systems = max(len(topic_labels.names), 1), len(system_names)
+    group = topic_labels.codes if system_labels is None else \
+        system_labels.codes * n_topics + topic_labels.codes  # (system, topic) as one code, system-major
     order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
-    ranked_group = group[order]
     sizes = np.bincount(group, minlength=n_systems * n_topics)
+    kept_sizes = sizes
     if max_docs is not None:
+        ranked_group = group[order]
         kept = np.arange(len(order)) - (np.cumsum(sizes) - sizes)[ranked_group] < max_docs
-        if not kept.all():
+        if not kept.all() and not unique:
             _warn_dropped_repeats(group, ids, order[~kept], max_docs, topic_labels.names, n_topics)
-            order, ranked_group = order[kept], ranked_group[kept]
-    refused = _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
-                             topic_labels.names, system_labels.names, n_topics, locate, systems is not None)
-    kept_sizes = np.bincount(ranked_group, minlength=n_systems * n_topics).reshape(n_systems, n_topics)
-    present = np.bincount(group, minlength=n_systems * n_topics).reshape(n_systems, n_topics) > 0
+            order = order[kept]
+            kept_sizes = np.bincount(ranked_group[kept], minlength=n_systems * n_topics)
+        del ranked_group, kept
+    refused = {} if unique else \
+        _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
+                       topic_labels.names, system_names, n_topics, locate, systems is not None)
+    kept_sizes = kept_sizes.reshape(n_systems, n_topics)
+    present = sizes.reshape(n_systems, n_topics) > 0
     if systems is None:  # one run: every topic named, even one without documents (an empty ranking)
         present[:] = len(topic_labels.names) > 0
     begins = np.concatenate(([0], np.cumsum(kept_sizes.sum(axis=1))))
+    ids.hashes()  # what the joins read, taken along with the ids: hashed here, the bytes read in their order
     runs: dict[str, RankedRun] = {}
-    for code, system in enumerate(system_labels.names):
+    for code, system in enumerate(system_names):
         topics_here = np.flatnonzero(present[code])  # the system's topics, in order of first appearance
         positions = order[begins[code]:begins[code + 1]]
         offsets = np.concatenate(([0], np.cumsum(kept_sizes[code, topics_here])))
         runs[system] = RankedRun([topic_labels.names[t] for t in topics_here], offsets, ids.take(positions),
                                  scores[positions], ties, score_precision,
                                  {topic: error for (s, topic), error in refused.items() if s == system})
+    release_freed(len(ids))  # the ranking's temporaries
     return runs
 
 

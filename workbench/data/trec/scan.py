@@ -21,8 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.data.trec.errors import TrecFormatError
+from workbench.ids import DocumentIds
 
 BLOCK = 1 << 21  # bytes scanned at a time: small temporaries are reused, large ones cost fresh pages
+WIDE_FACTOR = 8  # a fixed-width column may take this many times the file's bytes (and 64 MB in any case)
 FIELDS = {"qrels": ("topic", "iteration", "document", "grade"),
           "run": ("topic", "iteration", "document", "rank", "score", "system")}
 
@@ -44,10 +46,29 @@ class Fields:
     counts: np.ndarray
     numbers: np.ndarray
 
-    def column(self, index: int) -> np.ndarray:
-        """Field ``index`` of every line as a fixed-width bytes array (numpy ``S``; no line may lack it)."""
-        starts, ends = self.starts[self.first + index], self.ends[self.first + index]
+    def bounds(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """Where field ``index`` of every line starts and ends in :attr:`buffer`."""
+        return self.starts[self.first + index], self.ends[self.first + index]
+
+    def ids(self, index: int, encoding: str = "utf-8") -> DocumentIds:
+        """Field ``index`` of every line as :class:`~workbench.ids.DocumentIds` read in place (memory as the
+        field's bytes, however long the longest)."""
+        return DocumentIds.from_buffer(self.buffer, *self.bounds(index), encoding)
+
+    def column(self, index: int, path=None) -> np.ndarray:
+        """Field ``index`` of every line as a fixed-width bytes array (numpy ``S``; no line may lack it), for
+        short fields (levels, groups, tags): a column that would take more than :data:`WIDE_FACTOR` times the
+        file's bytes (one very long field among many lines) is refused, naming the line, instead of taking
+        lines × the longest field."""
+        starts, ends = self.bounds(index)
         width = int((ends - starts).max(initial=1))
+        if starts.size * width > max(WIDE_FACTOR * self.buffer.size, 1 << 26):
+            row = int(np.argmax(ends - starts))
+            raise TrecFormatError(f"field {index + 1} is {width:,} bytes long; this reader holds that field in a "
+                                  f"column as wide as its longest value ({starts.size:,} lines × {width:,} bytes), "
+                                  "which it refuses past "
+                                  f"{WIDE_FACTOR} times the file's size", path=path, line=int(self.numbers[row]),
+                                  text=shown(self.buffer[starts[row]:starts[row] + 80].tobytes()) + " …")
         out = np.zeros((starts.size, width), dtype=np.uint8)
         step = max(BLOCK // (8 * width), 1)  # a block's worth of positions at a time
         for a in range(0, starts.size, step):

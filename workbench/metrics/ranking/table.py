@@ -47,7 +47,7 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
     (``TEXT_RESULTS.sim``, trec_format.h), so only equal doubles tie and the document id decides (compared
     byte by byte as ``strcmp`` does, i.e. by code point on UTF-8). ``score_precision="float32"`` compares the
     scores as 32-bit floats, as trec_eval 9.x did and pytrec_eval and ir_measures still do. ``documents`` may
-    be :class:`~workbench.ids.DocumentIds`, whose words are compared for the tied entries only. Every reader
+    be :class:`~workbench.ids.DocumentIds`, whose bytes are compared for the tied entries only. Every reader
     and every ranking of the workbench orders by this one function.
 
     >>> trec_eval_order([1.0, 2.0, 1.0], ["a", "b", "c"]).tolist()
@@ -70,23 +70,30 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
             values = values.astype(np.float32)
     descending = _descending_key(values)
     key, exact = _sort_key(descending, groups, narrow=score_precision == "float32")
-    order = np.argsort(key, kind="stable")
-    same = np.diff(key[order]) == 0
+    order = np.argsort(key)  # not stable (2-3x faster): entries of equal keys are put in order below
+    key = key[order]
+    same = key[1:] == key[:-1]
+    del key
     if same.any():  # re-sort each run of tied keys by the full score, then by document id descending
         tied = np.zeros(len(order), dtype=bool)
         tied[:-1] |= same
         tied[1:] |= same
-        run = np.cumsum(np.concatenate(([True], ~same)))
         positions = np.flatnonzero(tied)
+        run = np.cumsum(np.concatenate(([True], ~same)))[positions]
+        entries = order[positions]  # and last, their input order (where a stable sort leaves equal entries)
         if isinstance(documents, DocumentIds):
-            codes = documents.take(order[positions]).codes()
+            codes = documents.take(entries).codes()
         else:
-            docs = np.asarray(documents)[order[positions]]
+            docs = np.asarray(documents)[entries]
             if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes, codes as they are
                 docs = docs.astype(str)
             codes = np.unique(docs, return_inverse=True)[1].ravel()
-        keys = (-codes, run[positions]) if exact else (-codes, descending[order[positions]], run[positions])
-        order[positions] = order[positions][np.lexsort(keys)]
+        full = None if exact else descending[entries]
+        if full is not None and ((full[1:] != full[:-1]) & (run[1:] == run[:-1])).any():  # scores near, not equal
+            order[positions] = entries[np.lexsort((entries, -codes, full, run))]
+        else:  # equal scores in every run: by run, then document id descending, in one key
+            width = int(codes.max(initial=0)) + 1
+            order[positions] = entries[np.lexsort((entries, run * width + (width - 1 - codes)))]
     return order
 
 
@@ -94,26 +101,36 @@ def _sort_key(descending: np.ndarray, groups: np.ndarray | None, narrow: bool) -
     """One 64-bit key per entry, ordered by group then score descending, and whether it orders the scores
     exactly. A 32-bit score key (``narrow``: float32, in [0, 2^32)) sits below the group exactly; a 64-bit one
     keeps its leading 64 − (group bits) bits there, and entries whose leading bits tie are put in order afterwards
-    with the whole key (one sort of 64-bit integers instead of two)."""
+    with the whole key (one sort of 64-bit integers instead of two). Built in place (one array of the entries
+    besides the key)."""
     if groups is None:
         return descending, True
-    groups = np.asarray(groups, dtype=np.uint64)
+    groups = np.asarray(groups)
     if narrow:
-        return (groups << np.uint64(32)) | descending.astype(np.uint64), True
-    bits = max(int(groups.max(initial=0)).bit_length(), 1)
-    unsigned = descending.view(np.uint64) ^ np.uint64(1 << 63)  # the same order, from 0
-    return (groups << np.uint64(64 - bits)) | (unsigned >> np.uint64(bits)), False
+        key = descending.astype(np.uint64)
+        shift = np.uint64(32)
+    else:
+        bits = max(int(groups.max(initial=0)).bit_length(), 1)
+        key = descending.view(np.uint64) ^ np.uint64(1 << 63)  # the same order, from 0
+        key >>= np.uint64(bits)
+        shift = np.uint64(64 - bits)
+    high = groups.astype(np.uint64)
+    high <<= shift
+    key |= high
+    return key, narrow
 
 
 def _descending_key(values: np.ndarray) -> np.ndarray:
     """Integers (int64) that sort as ``values`` (float32 or float64) sort descending, equal where they are
-    equal (``-0.0 == 0.0``): the IEEE bits, negatives' magnitude bits flipped, negated."""
-    values = values + values.dtype.type(0)  # -0.0 becomes 0.0
+    equal (``-0.0 == 0.0``): the IEEE bits, negatives' magnitude bits flipped, negated (in place on one copy)."""
+    values = values + values.dtype.type(0)  # -0.0 becomes 0.0 (and a copy to work on)
     if values.dtype == np.float32:
         bits = values.view(np.int32).astype(np.int64)
         return np.int64(2**31 - 1) - np.where(bits < 0, bits ^ np.int64(0x7FFFFFFF), bits)
     bits = values.view(np.int64)
-    return ~np.where(bits < 0, bits ^ np.int64(0x7FFFFFFFFFFFFFFF), bits)
+    np.bitwise_xor(bits, np.int64(0x7FFFFFFFFFFFFFFF), out=bits, where=bits < 0)
+    np.invert(bits, out=bits)
+    return bits
 
 
 def judgements_of(gold: Organization) -> dict[str, float]:
@@ -406,9 +423,12 @@ def _scatter(rows: np.ndarray, n_rows: int, *values: np.ndarray) -> list[np.ndar
     rows = np.asarray(rows)
     lengths = np.bincount(rows, minlength=n_rows) if len(rows) else np.zeros(n_rows, dtype=int)
     width = int(lengths.max(initial=0))
+    if width and (lengths == width).all() and (rows[::width] == np.arange(n_rows)).all():
+        return [given.reshape(n_rows, width) for given in values]  # every row full, in order: the rows as they are
     begins = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1]))) if len(rows) else np.zeros(0, int)
     runs = np.diff(np.concatenate((begins, [len(rows)])))
-    flat = rows * width + (np.arange(len(rows)) - np.repeat(begins, runs))
+    flat = np.repeat(rows[begins].astype(np.int64) * width - begins, runs)  # each entry's place: row × width + rank
+    flat += np.arange(len(rows))
     matrices = []
     for given in values:
         matrix = np.zeros((n_rows, width), dtype=given.dtype)
