@@ -10,7 +10,7 @@ pandas, pyarrow, scipy and tqdm only. The widgets, charts and notebooks come wit
     ...     import altair.not_a_module_of_altair
     Traceback (most recent call last):
     ...
-    workbench.extras.MissingExtraError: workbench.charts needs altair...: pip install "ir-workbench[lab]"
+    workbench.errors.MissingExtraError: workbench.charts needs altair...: pip install "ir-workbench[lab]"
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 An operation that raises one of them has changed nothing (imports, weights and tables apply all or nothing).
 
+    >>> from workbench.errors import WorkbenchError
     >>> issubclass(SelectionError, WorkbenchFormatError), issubclass(SelectionError, WorkbenchError)
     (False, True)
 """
