@@ -1,12 +1,13 @@
 """A campaign's scores explained: one system's run on one topic, or on every topic at once, through the very gain
 table the campaign scores (so the rows add up to :meth:`Campaign.evaluate`'s values, bit for bit in the kernel).
 
-Ranking measures read the array-backed judgements and runs directly: the documents of a whole run become an
-Arrow string column (no Python object per document), and the judged relevant documents a ranking misses are
-found by their (topic, document) keys. Diversity measures read the subtopic table the campaign scores. The other
-measures explain each topic's Organizations (:func:`workbench.explain`). A gold topic the run lacks is explained
-as the campaign scores it: on trec_eval's ``-c`` placeholder ranking for a ranking measure, on an empty ranking
-for a diversity measure, at the measure's worst value otherwise (``missing_topics="zero"``,
+Ranking measures read the gain table and the documents the join matched
+(:func:`~workbench.data.trec.join.gain_table` with ``documents=True``, the one place a ranking meets its
+judgements): the documents of a whole run become an Arrow string column (no Python object per document), beside
+the judged relevant documents each ranking misses. Diversity measures read the subtopic table the campaign
+scores. The other measures explain each topic's Organizations (:func:`workbench.explain`). A gold topic the run
+lacks is explained as the campaign scores it: on trec_eval's ``-c`` placeholder ranking for a ranking measure, on
+an empty ranking for a diversity measure, at the measure's worst value otherwise (``missing_topics="zero"``,
 :func:`~workbench.data.scoring.unanswered_values`).
 
     >>> from workbench.data.campaign import Campaign
@@ -22,24 +23,22 @@ for a diversity measure, at the measure's worst value otherwise (``missing_topic
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from workbench.data.scoring import CampaignError, topics_text, unanswered_values
-from workbench.data.trec.join import PLACEHOLDER, gain_table, ndeval_order, spans, subtopic_table
-from workbench.data.trec.ranked import Judgements, RankedRun, keys
+from workbench.data.trec.join import gain_table, ndeval_order, subtopic_table
+from workbench.data.trec.ranked import RankedRun
 from workbench.ids import DocumentIds
 from workbench.metrics.explanations import MeasureExplanation, explain
 from workbench.metrics.explanations.diversity import explain_subtopic_table
 from workbench.metrics.explanations.ranking import RankingRows, explain_table
 from workbench.metrics.ranking import is_table_measure
 from workbench.metrics.ranking.declare import is_diversity_measure
-from workbench.metrics.ranking.table import judgements_of, ranked_documents
+from workbench.metrics.ranking.table import ranked_documents
 from workbench.metrics.registry import Measure, parse
 from workbench.metrics.summary import summarize, trec_order
-from workbench.model import natural_key
 
 
 class UnknownSystemError(CampaignError):
@@ -56,76 +55,16 @@ def _in_ndeval_order(run: RankedRun, topic: str) -> list[str]:
     return [documents[i] for i in ndeval_order(run, topic).tolist()]
 
 
-def _column(ids: DocumentIds):
-    """Ids as a pandas column backed by Arrow strings."""
+def _as_columns(rows: RankingRows) -> RankingRows:
+    """The join's documents as the explanation's columns: ids held as arrays (a read campaign's) become pandas
+    columns backed by Arrow strings, with no Python object per document."""
     import pandas as pd
 
-    return pd.arrays.ArrowExtensionArray(ids.arrow())
+    def column(documents):
+        return pd.arrays.ArrowExtensionArray(documents.arrow()) if isinstance(documents, DocumentIds) else documents
 
-
-def _array_rows(gold: Judgements, run: RankedRun, topics: Sequence[str], table) -> RankingRows:
-    """The documents of an array-backed run's table (its entries in rank order, trec_eval's placeholder for a
-    topic the run lacks) and the judged relevant documents each topic's ranking misses."""
-    present = [run.index.get(topic) for topic in topics]
-    if None not in present:
-        entries = np.arange(int(run.offsets[-1])) if present == list(range(len(run.topics))) else \
-            spans(run.offsets, np.array(present, dtype=np.int64))[0]
-        docs = run.ids.take(entries)  # these very ids when the run's topics are all there, in order
-    else:  # the placeholder rows come after the run's own in the join: put them in place, topic by topic
-        kept = np.array([p for p in present if p is not None], dtype=np.int64)
-        entries, rank = spans(run.offsets, kept)
-        rows = np.array([row for row, p in enumerate(present) if p is not None], dtype=np.int64)[rank]
-        absent = np.array([row for row, p in enumerate(present) if p is None], dtype=np.int64)
-        ids = DocumentIds.from_strings(np.concatenate((run.ids.take(entries).strings(), [PLACEHOLDER] * absent.size)))
-        docs = ids.take(np.argsort(np.concatenate((rows, absent)), kind="stable"))
-    # the judged relevant documents of each topic, and those the ranking retrieves (gain > 0 in the table)
-    judged, judged_rank = spans(gold.offsets, np.array([gold.index[t] for t in topics], dtype=np.int64))
-    relevant = gold.grades[judged] > 0
-    judged, judged_rows = judged[relevant], judged_rank[relevant]
-    judged_ids = gold.ids.take(judged)
-    retrieved = table.retrieved()
-    found_rows, found_columns = np.nonzero((table.gains > 0) & retrieved)
-    width = table.gains.shape[1]
-    flat = found_rows * width + found_columns
-    entry = flat if (table.num_ret == width).all() else np.cumsum(retrieved.ravel())[flat] - 1
-    found_ids = docs.take(entry)
-    n = max(len(topics), 1)
-    judged_keys, found_keys = keys(judged_rows, judged_ids, n), keys(found_rows, found_ids, n)
-    order = np.argsort(found_keys, kind="stable")
-    matched = np.zeros(len(judged_keys), dtype=bool)
-    if len(order):
-        candidate = order[np.minimum(np.searchsorted(found_keys[order], judged_keys), len(order) - 1)]
-        same = (found_keys[candidate] == judged_keys) & (found_rows[candidate] == judged_rows)
-        where = np.flatnonzero(same)
-        matched[where] = found_ids.equal(candidate[where], judged_ids, where)  # a key shared by two ids: missed
-    missing = np.flatnonzero(~matched)
-    return RankingRows(_column(docs), judged_rows[missing], _column(judged_ids.take(missing)),
-                       gold.grades[judged][missing])
-
-
-def _mapping_rows(gold: Mapping, run: Mapping, topics: Sequence[str]) -> RankingRows:
-    """The same from Organizations (or any mapping the join reads topic by topic)."""
-    retrieved: list[str] = []
-    missing_rows: list[int] = []
-    missing_docs: list[str] = []
-    missing_grades: list[float] = []
-    for row, topic in enumerate(topics):
-        ranked = (run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])) \
-            if topic in run else [PLACEHOLDER]
-        judged = gold.grades_of(topic) if isinstance(gold, Judgements) else judgements_of(gold[topic])
-        retrieved.extend(ranked)
-        seen = set(ranked)
-        lacking = sorted(((d, g) for d, g in judged.items() if g > 0 and d not in seen),
-                         key=lambda item: (-item[1], natural_key(item[0])))
-        missing_rows.extend([row] * len(lacking))
-        missing_docs.extend(d for d, _ in lacking)
-        missing_grades.extend(g for _, g in lacking)
-    documents = np.empty(len(retrieved), dtype=object)
-    documents[:] = retrieved
-    lacking_docs = np.empty(len(missing_docs), dtype=object)
-    lacking_docs[:] = missing_docs
-    return RankingRows(documents, np.array(missing_rows, dtype=np.int64), lacking_docs,
-                       np.array(missing_grades, dtype=float))
+    return RankingRows(column(rows.retrieved), rows.missing_rows, column(rows.missing_documents),
+                       rows.missing_grades)
 
 
 def checked(campaign: Any, system: str, topic: str | None, measure: str | Measure) -> Measure:
@@ -159,18 +98,14 @@ def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Me
         topics = [t for t in topics if t in run]
     if is_table_measure(measure):
         try:
-            table = gain_table(campaign.gold, run, topics, placeholders=True)
+            table, rows = gain_table(campaign.gold, run, topics, placeholders=True, documents=True)
         except CampaignError:
             raise
         except Exception as error:
             if hasattr(error, "add_note"):
                 error.add_note(f"while explaining system {system!r}")
             raise
-        if isinstance(campaign.gold, Judgements) and isinstance(run, RankedRun):
-            rows = _array_rows(campaign.gold, run, topics, table)
-        else:
-            rows = _mapping_rows(campaign.gold, run, topics)
-        return explain_table(table, measure, rows, with_topics=True)
+        return explain_table(table, measure, _as_columns(rows), with_topics=True)
     if is_diversity_measure(measure):  # the subtopic table the campaign scores, a topic the run lacks empty
         subtopics = subtopic_table(campaign.gold, run, topics, placeholders=True)
         ranked = [(_in_ndeval_order(run, t) if isinstance(run, RankedRun) else ranked_documents(run[t]))

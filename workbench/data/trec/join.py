@@ -19,6 +19,7 @@ themselves; should two pairs share a hash, by exact codes::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -26,9 +27,10 @@ from workbench.data.trec.ranked import Judgements, RankedRun, SubtopicJudgements
 from workbench.errors import WorkbenchError
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
+from workbench.metrics.explanations.ranking import RankingRows
 from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
-from workbench.model import Organization
+from workbench.model import Organization, natural_key
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
 ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
@@ -57,15 +59,17 @@ def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndar
             for (rows, _), part in zip(parts, np.split(codes, bounds), strict=True)]
 
 
-def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact: bool) -> np.ndarray:
+def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact: bool
+            ) -> tuple[np.ndarray, np.ndarray]:
     """Each (row, document)'s grade among the judgements (``judged``: their keys, rows, documents and grades),
-    NaN where it has none. Keys whose last bits no judged key has are not judged; the others and the judged keys
-    are sorted together, a judged pair being two equal neighbours, one from each set (the readers have refused
-    repeats in either set, so equal keys within one set are a hash collision: exact keys are built instead)."""
+    NaN where it has none, and the positions of the judgements matched. Keys whose last bits no judged key has are
+    not judged; the others and the judged keys are sorted together, a judged pair being two equal neighbours, one
+    from each set (the readers have refused repeats in either set, so equal keys within one set are a hash
+    collision: exact keys are built instead)."""
     q_keys, q_rows, q_docs, grades = judged[:4]
     found = np.full(run_keys.size, np.nan)
     if not q_keys.size or not run_keys.size:
-        return found
+        return found, np.zeros(0, dtype=np.int64)
     if exact:
         candidates = np.flatnonzero(np.isin(run_keys, q_keys))
     else:  # the judged keys' slots (_slots)
@@ -82,7 +86,7 @@ def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact:
     if not exact and not ((rows[mine] == q_rows[at]) & q_docs.equal(at, docs, mine)).all():
         raise _KeyCollision
     found[mine] = grades[at]
-    return found
+    return found, at
 
 
 def _slots(q_keys: np.ndarray) -> np.ndarray:
@@ -127,7 +131,8 @@ def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np
     return entries, row_numbers[rank]
 
 
-def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool) -> GainTable:
+def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool,
+                 documents: bool) -> tuple[GainTable, Any]:
     row_of = {topic: row for row, topic in enumerate(topics)}
     entries, rows = _native(run, row_of)
     docs = run.ids if entries is None else run.ids.take(entries)
@@ -138,19 +143,19 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
     if missing.size:  # trec_eval's one-document ranking, each its own row, after the run's entries
         parts.append((missing, DocumentIds.from_strings([PLACEHOLDER] * missing.size)))
 
-    def join(exact: bool) -> np.ndarray:
+    def join(exact: bool) -> tuple[np.ndarray, np.ndarray]:
         built = _exact_keys(parts) if exact else [keys(r, d, len(topics)) if r is not q_rows else q_keys
                                                  for r, d in parts]
         judged_keys = (built[1], q_rows, q_docs, grades, slots)
         found = [_grades(built[0], rows, docs, judged_keys, exact)]
         if missing.size:
             found.append(_grades(built[2], missing, parts[2][1], judged_keys, exact))
-        return np.concatenate(found)
+        return np.concatenate([f for f, _ in found]), np.concatenate([at for _, at in found])
 
     try:
-        found = join(exact=False)
+        found, matched = join(exact=False)
     except _KeyCollision:
-        found = join(exact=True)
+        found, matched = join(exact=True)
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
     tied = _ties(run, entries, rows)
@@ -158,7 +163,24 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
                                    tuple(topics), placeholder=placeholder,
                                    tied=np.concatenate((tied, np.zeros(missing.size, bool))) if missing.size else tied)
     release_freed(rows.size)  # the join's temporaries
-    return table
+    if not documents:
+        return table, None
+    # who sits where: the entries row by row in rank order, and the judged relevant documents no entry matched
+    all_rows = np.concatenate((rows, missing)) if missing.size else rows
+    all_docs = DocumentIds.concatenate([docs, parts[2][1]]) if missing.size else docs
+    if all_rows.size and (np.diff(all_rows) < 0).any():
+        all_docs = all_docs.take(np.argsort(all_rows, kind="stable"))
+    hit = np.zeros(grades.size, dtype=bool)
+    hit[matched] = True
+    lacking = np.flatnonzero(~hit & (grades > 0))
+    lacking = lacking[np.argsort(q_rows[lacking], kind="stable")]
+    return table, _rows(all_docs, q_rows[lacking], q_docs.take(lacking), grades[lacking])
+
+
+def _rows(retrieved, missing_rows: np.ndarray, missing_documents, missing_grades: np.ndarray) -> RankingRows:
+    """The documents of a joined table as its explanation reads them (:class:`RankingRows`)."""
+    return RankingRows(retrieved, np.asarray(missing_rows, dtype=np.int64), missing_documents,
+                       np.asarray(missing_grades, dtype=float))
 
 
 def _ties(run: RankedRun, entries: np.ndarray | None, rows: np.ndarray) -> np.ndarray:
@@ -194,7 +216,7 @@ def ndeval_order(run: RankedRun, topic: str) -> np.ndarray:
 
 
 def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
-               placeholders: bool = False) -> GainTable:
+               placeholders: bool = False, documents: bool = False) -> Any:
     """One gain table, a row per topic of ``topics`` (each judged in ``gold``), shared by every ranking measure.
     A topic ``run`` lacks is an error, or, with ``placeholders``, trec_eval's ``-c`` placeholder row
     (:attr:`GainTable.placeholder`).
@@ -202,12 +224,18 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
     Array-backed :class:`~workbench.data.trec.ranked.Judgements` and
     :class:`~workbench.data.trec.ranked.RankedRun` are joined as arrays; Organizations given by hand are read as
     :meth:`GainTable.from_organizations` reads them (ranked documents scored by
-    :func:`~workbench.metrics.ranking.table.judgements_of`), so that both give the same values."""
+    :func:`~workbench.metrics.ranking.table.judgements_of`), so that both give the same values.
+
+    The one place a ranking meets its judgements: with ``documents``, the result is ``(table, rows)``, ``rows``
+    saying who sits where (:class:`~workbench.metrics.explanations.ranking.RankingRows`: the retrieved documents row
+    by row in rank order, trec_eval's placeholder included, and the judged relevant documents each row misses), as
+    the explanations read them."""
     missing = [topic for topic in topics if topic not in run]
     if missing and not placeholders:
         raise WorkbenchError(f"the run lacks topic(s) {', '.join(map(repr, missing[:5]))}")
     if isinstance(gold, Judgements) and isinstance(run, RankedRun):
-        return _array_table(gold, run, topics, placeholders)
+        table, rows = _array_table(gold, run, topics, placeholders, documents)
+        return (table, rows) if documents else table
 
     def judged(topic: str) -> dict[str, float]:
         return gold.grades_of(topic) if isinstance(gold, Judgements) else judgements_of(gold[topic])
@@ -217,7 +245,8 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
             return [PLACEHOLDER]
         return run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])
 
-    table = GainTable.from_judged_rankings([(judged(topic), ranked(topic)) for topic in topics], topics)
+    pairs = [(judged(topic), ranked(topic)) for topic in topics]
+    table = GainTable.from_judged_rankings(pairs, topics)
     flags = np.zeros(table.gains.shape, dtype=bool)
     for row, topic in enumerate(topics):  # equal scores of a run, a hand-made Organization's tied level
         if topic in run:
@@ -233,7 +262,17 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
         placeholder = np.array([topic not in run for topic in topics], dtype=bool)
         table = GainTable(table.gains, table.ideal, table.topics, num_ret=table.num_ret, judged=table.judged,
                           pooled=table.pooled, n_judged=table.n_judged, placeholder=placeholder, tied=table.tied)
-    return table
+    if not documents:
+        return table
+    retrieved = np.array([doc for _, ranking in pairs for doc in ranking], dtype=object)
+    lacking = [(row, doc, grade) for row, (grades, ranking) in enumerate(pairs)
+               for seen in [set(ranking)]
+               for doc, grade in sorted(((d, g) for d, g in grades.items() if g > 0 and d not in seen),
+                                        key=lambda item: (-item[1], natural_key(item[0])))]
+    documents_missed = np.empty(len(lacking), dtype=object)
+    documents_missed[:] = [doc for _, doc, _ in lacking]
+    return table, _rows(retrieved, np.array([row for row, _, _ in lacking]), documents_missed,
+                        np.array([grade for _, _, grade in lacking]))
 
 
 def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
