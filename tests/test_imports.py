@@ -133,3 +133,26 @@ def test_no_test_module_imports_another():
                 continue
             found += [(path.name, name) for name in names if name.startswith("tests.test_")]
     assert found == []
+
+
+TABLE_BUILDERS = {"GainTable", "SubtopicTable", "from_gains", "from_judged_rankings", "from_organizations"}
+
+
+def test_above_the_kernels_a_ranking_meets_its_judgements_only_in_the_join():
+    """Issue 29 item 2: curves, explanations, preferences, judgement groups, fusion and the Inspector read
+    :func:`workbench.data.trec.join.gain_table`; none builds a gain table itself or spells trec_eval's ``-c``
+    placeholder document."""
+    known = modules()
+    builders = {}
+    for name, path in known.items():
+        if name in ("workbench", "workbench.data.trec.join") or layer(name) <= layer("workbench.metrics"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            called = node.func if isinstance(node, ast.Call) else None
+            spelled = getattr(called, "attr", None) or getattr(called, "id", None)
+            if spelled in TABLE_BUILDERS:
+                builders.setdefault(name, []).append(f"{spelled} (line {node.lineno})")
+            if isinstance(node, ast.Constant) and node.value == "ceci_nest_pas_un_docno":
+                builders.setdefault(name, []).append(f"the placeholder (line {node.lineno})")
+    assert builders == {}

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.data.trec.join import gain_table
 from workbench.errors import ParameterError
-from workbench.metrics.ranking import GainTable, ranked_documents
 from workbench.metrics.ranking.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
 
 if TYPE_CHECKING:
@@ -34,12 +34,6 @@ SUMMARY = ["system", "recall", "mean", "q25", "median", "q75", "min", "max", "to
 
 class CurveError(ParameterError):
     """A precision–recall curve asked of data or with options it cannot be drawn from."""
-
-
-def _gain_table(gold, run, topics: list[str]) -> GainTable:
-    grades = {topic: gold[topic].grade_of() for topic in topics}
-    gains = [[grades[t].get(doc, 0.0) for doc in ranked_documents(run[t])] if t in run else [] for t in topics]
-    return GainTable.from_gains(gains, [list(grades[t].values()) for t in topics], topics)
 
 
 def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 11, rel: float = 1,
@@ -71,7 +65,7 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     if points == 11:
         levels = np.asarray(ELEVEN_POINTS)
     elif points == "full":
-        levels = recall_levels(_gain_table(campaign.gold, {}, topics).n_relevant(level))
+        levels = recall_levels(gain_table(campaign.gold, {}, topics, placeholders=True).n_relevant(level))
     elif isinstance(points, str | int):
         raise CurveError(f"points must be 11, 'full' or a list of recall levels, got {points!r}")
     else:
@@ -79,7 +73,7 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     frames = []
     for system, run in campaign.runs.items():
         kept = [t for t in topics if t in run or missing_topics == "zero"]
-        values = interpolated_precision(_gain_table(campaign.gold, run, kept), levels, level, rule)
+        values = interpolated_precision(gain_table(campaign.gold, run, kept, placeholders=True), levels, level, rule)
         frames.append(pd.DataFrame({"system": system, "topic": np.repeat(kept, len(levels)),
                                     "recall": np.tile(levels, len(kept)), "precision": values.ravel()}))
     if missing:

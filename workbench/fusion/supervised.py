@@ -45,11 +45,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.data.trec.join import gain_table
 from workbench.data.trec.ranked import RankedRun
 from workbench.fusion.entries import Entries, FusionError, as_runs, fused_run, groups, lay_out
 from workbench.fusion.norms import normalized
 from workbench.metrics.ranking.kernels import average_precision
-from workbench.metrics.ranking.table import GainTable, judgements_of
+from workbench.metrics.ranking.table import GainTable
+from workbench.model import Organization
 
 if TYPE_CHECKING:
     from workbench.data.campaign import Campaign
@@ -171,22 +173,18 @@ def _training_topics(campaign: Campaign, topics: Sequence[str] | None) -> list[s
 
 def _training_tables(campaign: Campaign, entries: Entries, training: list[str]) -> list[GainTable]:
     """Per run, the gain table of its (normalised) rankings of the training topics, a row each (empty where
-    the run lacks the topic)."""
-    from workbench.data.trec.ranked import Judgements
-
-    gold = campaign.gold
-    grades = {t: gold.grades_of(t) if isinstance(gold, Judgements) else judgements_of(gold[t]) for t in training}
+    the run lacks the topic), joined with the judgements by :func:`~workbench.data.trec.join.gain_table`."""
     code = {t: i for i, t in enumerate(entries.topics)}
     segment, starts = entries.segments()
     ends = np.concatenate((starts[1:], [segment.size]))
     span = {int(segment[s]): (s, e) for s, e in zip(starts, ends, strict=True)}
     tables = []
     for r in range(len(entries.names)):
-        rows = []
+        rankings = {}
         for t in training:
             s, e = span.get(r * len(entries.topics) + code[t], (0, 0)) if t in code else (0, 0)
-            rows.append((grades[t], entries.ids.take(np.arange(s, e)).strings().tolist()))
-        tables.append(GainTable.from_judged_rankings(rows, training))
+            rankings[t] = Organization.from_ranking(entries.ids.take(np.arange(s, e)).strings().tolist())
+        tables.append(gain_table(campaign.gold, rankings, training))
     return tables
 
 

@@ -27,7 +27,6 @@ from workbench.data.trec.ranked import Judgements, RankedRun, SubtopicJudgements
 from workbench.errors import WorkbenchError
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
-from workbench.metrics.explanations.ranking import RankingRows
 from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
 from workbench.model import Organization, natural_key
@@ -177,8 +176,12 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
     return table, _rows(all_docs, q_rows[lacking], q_docs.take(lacking), grades[lacking])
 
 
-def _rows(retrieved, missing_rows: np.ndarray, missing_documents, missing_grades: np.ndarray) -> RankingRows:
-    """The documents of a joined table as its explanation reads them (:class:`RankingRows`)."""
+def _rows(retrieved, missing_rows: np.ndarray, missing_documents, missing_grades: np.ndarray) -> Any:
+    """The documents of a joined table as its explanation reads them
+    (:class:`~workbench.metrics.explanations.ranking.RankingRows`; imported here, as the explanations import
+    pandas, which the ``trec_eval`` drop-in never loads)."""
+    from workbench.metrics.explanations.ranking import RankingRows
+
     return RankingRows(retrieved, np.asarray(missing_rows, dtype=np.int64), missing_documents,
                        np.asarray(missing_grades, dtype=float))
 

@@ -115,8 +115,8 @@ def count_topics(prefs: PreferenceJudgements, run: TrecLines, topics: Sequence[s
     ``ceci_nest_pas_un_docno``. A document the kept ranking holds twice raises the reader's located error, as
     trec_eval stops on it; inconsistent preferences raise
     :class:`~workbench.metrics.ranking.preferences.InconsistentPreferencesError` naming the file and topic."""
-    codes = run.documents.codes()
-    order = trec_eval_order(run.values, -codes, groups=run.topics.codes, score_precision=score_precision)
+    order = trec_eval_order(run.values, run.documents, groups=run.topics.codes, score_precision=score_precision,
+                            ids="ascending")
     starts = np.concatenate(([0], np.cumsum(np.bincount(run.topics.codes, minlength=len(run.topics.names)))))
     in_run = {name: i for i, name in enumerate(run.topics.names)}
     names = np.unique(prefs.topics, return_inverse=True)

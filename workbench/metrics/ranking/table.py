@@ -39,9 +39,12 @@ pytrec_eval, ir_measures)."""
 
 
 def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[str] | np.ndarray | DocumentIds,
-                    groups: np.ndarray | None = None, score_precision: str = "float64") -> np.ndarray:
+                    groups: np.ndarray | None = None, score_precision: str = "float64",
+                    ids: str = "descending") -> np.ndarray:
     """Positions of the entries in trec_eval's ranking order: by ``groups`` (integer codes, ascending: a
-    run's topics) when given, then score descending, then document id descending.
+    run's topics) when given, then score descending, then document id descending (``ids="ascending"``: the
+    order in which trec_eval ranks a run against preference judgements, ``comp_sim_docno`` of
+    form_prefs_counts.c).
 
     This is trec_eval's ``comp_sim_docno`` (form_res_rels.c). trec_eval 10.0 keeps a score as a ``double``
     (``TEXT_RESULTS.sim``, trec_format.h), so only equal doubles tie and the document id decides (compared
@@ -57,6 +60,8 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
     ([0, 1], [1, 0])
     """
     values = np.asarray(scores, dtype=float)
+    if ids not in ("descending", "ascending"):
+        raise RankingInputError(f"ids must be 'descending' or 'ascending', got {ids!r}")
     if values.ndim != 1 or values.shape[0] != len(documents):
         raise RankingInputError(f"{len(documents)} documents but {values.size} scores")
     if score_precision not in SCORE_PRECISIONS:
@@ -88,6 +93,8 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
             if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes, codes as they are
                 docs = docs.astype(str)
             codes = np.unique(docs, return_inverse=True)[1].ravel()
+        if ids == "ascending":
+            codes = codes.max(initial=0) - codes
         full = None if exact else descending[entries]
         if full is not None and ((full[1:] != full[:-1]) & (run[1:] == run[:-1])).any():  # scores near, not equal
             order[positions] = entries[np.lexsort((entries, -codes, full, run))]
