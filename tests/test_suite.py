@@ -149,7 +149,7 @@ def test_the_quick_loop_leaves_out_what_the_durations_record_as_slow():
     """The notebooks' runs are recorded over a CPU second each: collected, then deselected by -m 'not slow'."""
     recorded = json.loads(conftest.DURATIONS.read_text())
     slow = {n for n, d in recorded.items() if conftest.slow(d)}
-    notebooks = {n for n in recorded if n.startswith("tests/test_notebooks.py::test_notebook_runs_top_to_bottom")}
+    notebooks = {n for n in recorded if n.startswith("tests/test_notebooks.py::test_notebook_runs_")}
     assert notebooks and notebooks <= slow
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "-m",
                            "not slow", "tests/test_notebooks.py"], cwd=ROOT, capture_output=True, text=True,
