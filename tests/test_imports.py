@@ -156,3 +156,30 @@ def test_above_the_kernels_a_ranking_meets_its_judgements_only_in_the_join():
             if isinstance(node, ast.Constant) and node.value == "ceci_nest_pas_un_docno":
                 builders.setdefault(name, []).append(f"the placeholder (line {node.lineno})")
     assert builders == {}
+
+
+def _area(name: str) -> str:
+    """The part of the package a module belongs to: ``workbench.data``, ``workbench.metrics``, …"""
+    return ".".join(name.split(".")[:2])
+
+
+def test_every_module_says_what_it_exports_and_other_parts_import_only_that():
+    """Issue 29 item 4: every module declares ``__all__``; a module of one part of the package (``data``,
+    ``metrics``, ``widgets``, …) imports from another part only the names that part exports."""
+    known = modules()
+    exports = {name: getattr(importlib.import_module(name), "__all__", None) for name in known
+               if name != "workbench.__main__"}
+    assert [name for name, names in exports.items() if names is None] == []
+    reaching = []
+    for name, path in known.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = (".".join(package.split(".")[:len(package.split(".")) - node.level + 1] + [node.module or ""])
+                    .rstrip(".") if node.level else node.module or "")
+            if base not in exports or _area(base) == _area(name):
+                continue
+            reaching += [f"{name} imports {alias.name} from {base}" for alias in node.names
+                         if f"{base}.{alias.name}" not in known and alias.name not in exports[base]]
+    assert reaching == []

@@ -32,12 +32,11 @@ from contextlib import contextmanager
 
 from workbench._version import __version__
 from workbench.data.campaign import COLUMNS
-from workbench.errors import ParameterError, WorkbenchError, excerpt
+from workbench.errors import OutputError, ParameterError, WorkbenchError, excerpt
 from workbench.escape import latex_escape, markdown_escape
 from workbench.heap import keep_freed_memory
 from workbench.shell import (
     JSON_FORMATS,
-    OutputError,
     Table,
     dumps,
     emit,
@@ -48,6 +47,9 @@ from workbench.shell import (
     table_of,
     tables_json,
 )
+
+__all__ = ["FORMATS", "OUTPUTS", "CliError", "text_table", "render", "cmd_eval", "cmd_compare", "cmd_demo",
+           "build_parser", "SIGPIPE_STATUS", "INTERRUPTED_STATUS", "main"]
 
 FORMATS = ("auto", "trec", "replab", "weps")
 OUTPUTS = ("table", "csv", "markdown", "latex", *JSON_FORMATS)

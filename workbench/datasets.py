@@ -42,6 +42,9 @@ from workbench.errors import InputError
 from workbench.model import Organization, OrganizationError
 from workbench.scalars import parse_scalar
 
+__all__ = ["SUFFIXES", "DatasetError", "Example", "folder", "shared", "names", "path", "available", "load",
+           "parse_example"]
+
 if TYPE_CHECKING:
     import pandas as pd
 

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import math
 
+__all__ = ["WorkbenchError", "ParameterError", "ParameterTypeError", "InputError", "CampaignError", "OutputError",
+           "MissingExtraError", "families", "excerpt", "quoted", "WorkbenchWarning"]
+
 
 class WorkbenchError(ValueError):
     """Bad input to the workbench: the base of every named error the package raises. ``exit_status`` is the

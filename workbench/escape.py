@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 import re
 
+__all__ = ["LATEX_SPECIALS", "latex_escape", "MARKDOWN_SPECIALS", "markdown_escape", "html_escape"]
+
 LATEX_SPECIALS = {"\\": r"\textbackslash{}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
                   "<": "$<$", ">": "$>$", "|": "$|$", **{c: "\\" + c for c in "&%$#_{}"}}
 

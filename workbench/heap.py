@@ -28,6 +28,9 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+__all__ = ["KEPT_BLOCK", "KEPT_TOP", "GLIBC_MMAP_THRESHOLD", "RELEASED_ENTRIES", "keep_freed_memory",
+           "release_freed", "freed_memory_kept"]
+
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc's malloc.h)
 KEPT_BLOCK = 32 << 20  # blocks up to this size come from the heap: the largest M_MMAP_THRESHOLD glibc takes on 64 bit
 KEPT_TOP = 1 << 30  # freed memory at the top of the heap kept up to this size (M_TRIM_THRESHOLD)

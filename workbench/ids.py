@@ -22,6 +22,8 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
+__all__ = ["WORDS_BLOCK", "SHORT_WORDS", "GATHER_BYTES", "DocumentIds", "positions", "arrow_call"]
+
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Fibonacci hashing)
 _POSITION = np.uint64(0xC2B2AE3D27D4EB4F)  # a word's position, mixed into it (equal words at two places differ)
 # the mask keeping a word's first k bytes (big-endian), k = 0..8

@@ -15,6 +15,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+__all__ = ["lazy_exports", "resolve"]
+
 
 def lazy_exports(package: str, names: Mapping[str, str], submodules: Sequence[str] = (),
                  extra: str | None = None) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
+__all__ = ["progress"]
+
 Item = TypeVar("Item")
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numbers
 
+__all__ = ["parse_scalar", "plain_number"]
+
 
 def parse_scalar(text: str) -> int | float | str:
     """``text`` as an int, else a float, else the word itself, after stripping whitespace and quotes."""

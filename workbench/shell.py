@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from workbench.errors import OutputError
 
+__all__ = ["JSON_FORMATS", "emit", "say", "Table", "table_of", "records", "dumps", "jsonl_rows", "nested",
+           "eval_json", "tables_json"]
+
 if TYPE_CHECKING:
     import pandas as pd
 

@@ -73,6 +73,10 @@ from workbench.metrics.registry import Measure, MeasureSpec, bind, spec_of
 from workbench.metrics.summary import MIN_GEO_MEAN, summarize
 from workbench.shell import emit, say
 
+__all__ = ["TrecEvalError", "EXIT_STATUSES", "Options", "REL_FORMATS", "TrecMeasure", "MEASURES", "NICKNAMES",
+           "select_measures", "Evaluation", "evaluate", "PARALLEL_CELLS", "PART_CELLS", "bound", "render", "USAGE",
+           "main"]
+
 
 class TrecEvalError(ParameterError):
     """A trec_eval command line trec_eval itself refuses (illegal measure, bad parameters, no topics...), with

@@ -31,6 +31,8 @@ import pandas as pd
 
 from workbench.analysis.results import ResultsError, finite, score_cube
 
+__all__ = ["Agreement", "kendall_tau_b", "tau_ap", "exact_summary", "ranking_agreement"]
+
 
 @dataclass(frozen=True)
 class Agreement:

@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from workbench.data.trec.join import gain_table
-from workbench.errors import ParameterError
+from workbench.errors import CampaignError, ParameterError
 from workbench.metrics.ranking.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
+
+__all__ = ["COLUMNS", "SUMMARY", "CurveError", "precision_recall", "curve_summary"]
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -52,7 +54,7 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     """
     import pandas as pd
 
-    from workbench.data.campaign import MISSING_TOPIC_POLICIES, CampaignError, MissingTopicsWarning
+    from workbench.data.campaign import MISSING_TOPIC_POLICIES, MissingTopicsWarning
 
     level = rel
     if missing_topics not in MISSING_TOPIC_POLICIES:

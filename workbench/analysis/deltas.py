@@ -25,6 +25,8 @@ from workbench.analysis.paired_tests import significance
 from workbench.analysis.results import ResultsError, score_cube
 from workbench.metrics.registry import direction
 
+__all__ = ["COLUMNS", "topic_deltas"]
+
 COLUMNS = ["topic", "value_a", "value_b", "difference", "advantage", "winner"]
 
 

@@ -20,6 +20,8 @@ import pandas as pd
 
 from workbench.analysis.results import COLUMNS, LARGEST, ResultsError
 
+__all__ = ["KINDS", "AGGREGATES", "FoldsError", "aggregate_folds", "group_systems"]
+
 KINDS = ("auto", "folds", "seeds")
 AGGREGATES = ("mean", "median")
 

@@ -42,6 +42,9 @@ from workbench.errors import ParameterError
 from workbench.metrics.registry import direction
 from workbench.scalars import plain_number
 
+__all__ = ["TESTS", "CORRECTIONS", "paired_t", "WILCOXON_METHODS", "PERMUTATION_LIMIT", "wilcoxon_signed_rank",
+           "randomization_test", "bootstrap_test", "adjust", "paired_test", "significance"]
+
 TESTS = {
     "t": "paired t-test (two-sided)",
     "wilcoxon": "Wilcoxon signed-rank test (two-sided)",

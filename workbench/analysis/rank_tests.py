@@ -37,6 +37,8 @@ from workbench.analysis.paired_tests import adjust
 from workbench.analysis.results import ResultsError, score_cube
 from workbench.analysis.tukey import homogeneous_groups
 
+__all__ = ["POSTHOCS", "CONOVER_CORRECTIONS", "friedman_ranks", "friedman_test", "posthoc_pairs", "friedman"]
+
 POSTHOCS = {"nemenyi": "Nemenyi", "conover": "Conover"}
 """The post-hoc comparisons after Friedman's test, by name."""
 CONOVER_CORRECTIONS = ("holm", "bonferroni", "none", "single-step")

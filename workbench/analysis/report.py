@@ -35,6 +35,8 @@ from workbench.analysis.results import ResultsError, score_cube
 from workbench.analysis.tukey import tukey_pairs
 from workbench.escape import html_escape, latex_escape, markdown_escape
 
+__all__ = ["MARKS", "LATEX_MARKS", "ComparisonReport", "compare_report"]
+
 MARKS = {"better": "▲", "worse": "▼", "": ""}
 LATEX_MARKS = {"better": r"$^{\blacktriangle}$", "worse": r"$^{\blacktriangledown}$", "": ""}
 

@@ -27,6 +27,8 @@ import pandas as pd
 from workbench.data.campaign import COLUMNS
 from workbench.errors import CampaignError, ParameterError, WorkbenchWarning, quoted
 
+__all__ = ["LARGEST", "MISSING_RESULT_POLICIES", "ResultsError", "ResultsWarning", "ScoreCube", "score_cube", "finite"]
+
 LARGEST = 1e150
 """The largest score magnitude the analyses take: squares and sums of squares of larger ones overflow."""
 MISSING_RESULT_POLICIES = ("error", "intersection")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+__all__ = ["sign_test"]
+
 
 def sign_test(d) -> tuple[np.ndarray, np.ndarray]:
     """The number of positive differences k and the two-sided p-value of each row of differences ``d`` (pairs ×

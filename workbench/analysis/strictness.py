@@ -34,6 +34,8 @@ from scipy import stats
 from workbench.analysis.results import ResultsError, score_cube
 from workbench.errors import ParameterError
 
+__all__ = ["rank_gap_strictness", "top_n_strictness", "robustness"]
+
 
 def _outputs(results: pd.DataFrame, measures: Sequence[str] | None, systems, missing: str):
     """Every (system, topic) output as a row of scores, one column per measure (None: every measure)."""

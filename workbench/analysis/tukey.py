@@ -27,6 +27,8 @@ from scipy import stats
 
 from workbench.analysis.results import ResultsError, finite, score_cube
 
+__all__ = ["DESIGNS", "tukey_hsd", "tukey_pairs", "homogeneous_groups"]
+
 DESIGNS = ("one-way", "blocked")
 
 

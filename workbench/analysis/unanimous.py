@@ -29,6 +29,9 @@ from workbench.analysis.results import ResultsError, ScoreCube, finite, score_cu
 from workbench.errors import ParameterError, quoted
 from workbench.metrics.combine import f_alpha
 
+__all__ = ["TOLERANCE", "unanimous_relation", "unanimous_improvements", "uir", "uir_matrix", "reference_systems",
+           "parametric_uir", "f_alpha_curves"]
+
 TOLERANCE = 1e-12
 """Scores closer than this are equal: a ≥ b means a ≥ b − TOLERANCE (scores from different float paths)."""
 

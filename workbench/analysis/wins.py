@@ -17,6 +17,8 @@ import pandas as pd
 
 from workbench.analysis.results import ResultsError, score_cube
 
+__all__ = ["win_tie_loss"]
+
 
 def win_tie_loss(results: pd.DataFrame, measure: str | Sequence[str], baseline=None, *, tolerance: float = 0.0,
                  systems: Sequence | None = None, missing: str = "error") -> pd.DataFrame:

@@ -34,6 +34,10 @@ from workbench.data.campaign import COLUMNS
 from workbench.errors import InputError
 from workbench.model import natural_key
 
+__all__ = ["UIR_THRESHOLD", "category_colours", "ChartDataError", "require_columns", "scores_chart", "means_chart",
+           "history_chart", "f_alpha_chart", "per_topic_chart", "uir_heatmap", "measure_scatter", "strictness_chart",
+           "lost_mass_chart"]
+
 UIR_THRESHOLD = 0.25  # Amigó et al., JAIR 2011, §6: UIR ≥ 0.25 marks a robust improvement
 
 

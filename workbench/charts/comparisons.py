@@ -16,6 +16,8 @@ import pandas as pd
 
 from workbench.charts.builders import ChartDataError, category_colours, require_columns
 
+__all__ = ["tukey_chart", "agreement_chart"]
+
 
 def tukey_chart(pairs: pd.DataFrame, *, title: str | None = None, width: int = 360, test: str = "Tukey's HSD",
                 difference: str = "difference of means") -> alt.LayerChart:

@@ -20,6 +20,8 @@ from workbench.analysis.curves import COLUMNS, curve_summary
 from workbench.charts.builders import ChartDataError, category_colours, require_columns
 from workbench.metrics.ranking.curves import ELEVEN_POINTS
 
+__all__ = ["SPREADS", "precision_recall_chart"]
+
 SPREADS = {"quartiles": ("q25", "q75", "25th–75th percentile of topics"),
            "range": ("min", "max", "min–max over topics"), "none": None}
 

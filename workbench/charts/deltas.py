@@ -23,6 +23,8 @@ import pandas as pd
 from workbench.charts.builders import require_columns
 from workbench.charts.palettes import SYSTEMS, TIE
 
+__all__ = ["COLUMNS", "topic_deltas_chart"]
+
 COLUMNS = ["topic", "value_a", "value_b", "difference", "advantage", "winner"]
 
 

@@ -19,6 +19,8 @@ import altair as alt
 from workbench.charts.builders import ChartDataError
 from workbench.data.samples import cache_folder
 
+__all__ = ["FORMATS", "save_chart", "enable_offline", "vega_bundle_path"]
+
 FORMATS = ("png", "svg", "pdf")
 
 

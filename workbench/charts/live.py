@@ -16,6 +16,8 @@ import pandas as pd
 
 from workbench.charts.builders import ChartDataError
 
+__all__ = ["with_data"]
+
 
 def with_data(spec: dict, rows: pd.DataFrame | list[dict]) -> dict:
     """A copy of ``spec`` (a chart's ``to_dict()`` over one inline dataset) drawing ``rows`` (a DataFrame or

@@ -15,6 +15,8 @@
     (8, '#0072B2', '✓', '✗')
 """
 
+__all__ = ["SYSTEMS", "ERROR", "GRADES", "TIE", "HOLDS", "FAILS", "HOLDS_MARK", "FAILS_MARK"]
+
 SYSTEMS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 HOLDS, FAILS = "#005A8C", "#A33F00"
 HOLDS_MARK, FAILS_MARK = "✓", "✗"

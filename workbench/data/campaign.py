@@ -32,6 +32,9 @@ from workbench.model import Organization
 from workbench.model.labelling import Labelling
 from workbench.progress import progress
 
+__all__ = ["MISSING_TOPIC_POLICIES", "EXTRA_POLICIES", "COLUMNS", "MissingTopicsWarning", "Scores", "Campaign",
+           "summaries", "means"]
+
 if TYPE_CHECKING:
     import pandas as pd
 

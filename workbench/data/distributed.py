@@ -49,6 +49,8 @@ from workbench.metrics.campaign_rs import Encoded, encode_pairs
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 
+__all__ = ["CHUNKS_PER_WORKER", "CampaignInterruptedError", "UnpicklableMeasureError", "score_on", "send", "Sent"]
+
 CHUNKS_PER_WORKER = 4
 """Default chunking: about this many chunks per worker, so that a slow chunk does not idle the others and the
 progress bar moves, while each organization still travels once."""

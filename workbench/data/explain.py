@@ -40,6 +40,8 @@ from workbench.metrics.ranking.table import ranked_documents
 from workbench.metrics.registry import Measure, parse
 from workbench.metrics.summary import summarize, trec_order
 
+__all__ = ["UnknownSystemError", "UnknownTopicError", "checked", "explain_run", "explain_of_nothing"]
+
 
 class UnknownSystemError(CampaignError):
     """A system the campaign does not have; the message lists those it has."""

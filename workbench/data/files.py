@@ -30,6 +30,10 @@ from typing import IO
 
 from workbench.errors import InputError, OutputError, ParameterTypeError, WorkbenchError, quoted
 
+__all__ = ["GZIP_MAGIC", "STDIN", "STDIN_NAME", "StandardInputError", "file_path", "read_buffer", "CHUNK",
+           "input_limit", "chunks", "read_input", "head", "with_stdin", "rename_copy", "WriteError", "umask",
+           "file_mode", "write_whole", "write_folder"]
+
 GZIP_MAGIC = b"\x1f\x8b"
 STDIN = "-"
 STDIN_NAME = "<stdin>"

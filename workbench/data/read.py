@@ -26,6 +26,8 @@ from workbench.data.files import STDIN, file_path, head, rename_copy, with_stdin
 from workbench.errors import InputError, ParameterTypeError, quoted
 from workbench.model import Organization
 
+__all__ = ["FORMATS", "CampaignFileError", "sniff_format", "read_gold", "read_runs", "read_campaign"]
+
 FORMATS = ("auto", "trec", "replab", "weps")
 
 

@@ -30,6 +30,8 @@ from workbench.data.files import file_path, read_input, write_whole
 from workbench.errors import InputError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
+__all__ = ["LABELS", "FILTERING", "PRIORITY", "ReplabFormatError", "ReplabEncodingError", "read_replab", "write_replab"]
+
 LABELS = ("filtering", "topic", "priority")
 FILTERING = {"RELATED": True, "UNRELATED": False}
 PRIORITY = {"ALERT": 2.0, "MILDLY_IMPORTANT": 1.0, "UNIMPORTANT": 0.0}

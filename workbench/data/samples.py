@@ -47,6 +47,10 @@ from pathlib import Path
 from workbench.data.files import file_mode, file_path
 from workbench.errors import InputError
 
+__all__ = ["CHUNK", "TIMEOUT", "MANIFEST", "PACKAGED", "SampleError", "UnknownSampleError", "DownloadError",
+           "ChecksumError", "CacheError", "Whole", "Cut", "SampleFile", "Sample", "SAMPLES", "fetchable",
+           "cache_folder", "offline", "fetch", "remove"]
+
 CHUNK = 1 << 16
 TIMEOUT = 60  # seconds without a byte before a download is given up
 MANIFEST = Path(__file__).with_name("samples.tsv")

@@ -17,6 +17,8 @@ from workbench.errors import CampaignError, WorkbenchError
 from workbench.metrics.registry import Measure, evaluate, missing_value
 from workbench.model import Organization
 
+__all__ = ["topics_text", "unanswered_values", "score_topic", "score_rs", "score_rs_of", "output_of"]
+
 Pair = tuple[str, str]
 
 

@@ -35,6 +35,10 @@ from workbench.data.files import file_path, read_input, write_folder, write_whol
 from workbench.errors import InputError, excerpt
 from workbench.model import Organization, OrganizationError, natural_key
 
+__all__ = ["DIALECTS", "WepsFormatError", "WepsTopic", "topic_key", "read_weps_file", "read_weps_topics",
+           "read_weps_clustering", "read_weps_discarded", "read_weps_runs", "align_topics", "write_weps_clustering",
+           "write_weps_topic"]
+
 DIALECTS = ("weps2007", "weps2")
 _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*\bencoding\s*=\s*["']([^"']*)["']""")
 

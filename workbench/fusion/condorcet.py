@@ -26,6 +26,8 @@ import numpy as np
 
 from workbench.fusion.entries import Entries
 
+__all__ = ["copeland_scores"]
+
 _BLOCK = 1 << 22  # margins computed for this many (run, document, document) triples at a time
 _TIES = 1e-12  # margins within this share of the total weight are ties
 

@@ -23,6 +23,9 @@ from workbench.data.trec.ranked import RankedRun, keys, rank_runs
 from workbench.errors import CampaignError
 from workbench.ids import DocumentIds
 
+__all__ = ["TOPIC_POLICIES", "FusionError", "FusionTopicsError", "FusionWeightsError", "FusionScoreError", "Entries",
+           "as_runs", "lay_out", "describe", "groups", "fused_run"]
+
 TOPIC_POLICIES = ("same", "union", "intersection")
 
 

@@ -40,6 +40,8 @@ from workbench.fusion.entries import (
 from workbench.fusion.norms import normalized
 from workbench.fusion.supervised import SUPERVISED
 
+__all__ = ["Method", "METHODS", "fuse", "combine"]
+
 
 @dataclass(frozen=True)
 class Method:

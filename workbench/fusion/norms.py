@@ -43,6 +43,8 @@ from workbench.data.trec.ranked import RankedRun, rank_runs
 from workbench.fusion.entries import Entries, FusionError, FusionScoreError, describe, groups, lay_out
 from workbench.metrics.ranking.table import trec_eval_order
 
+__all__ = ["NORMS", "normalized", "normalize"]
+
 NORMS = ("min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
 
 

@@ -30,6 +30,8 @@ from workbench.fusion.methods import METHODS, fuse
 from workbench.fusion.supervised import SUPERVISED, train_fusion
 from workbench.ids import DocumentIds
 
+__all__ = ["MAX_CANDIDATES", "PARAMETER_GRIDS", "FoldError", "FusionSearch", "optimize_fusion"]
+
 if TYPE_CHECKING:
     import pandas as pd
 

@@ -53,6 +53,9 @@ from workbench.metrics.ranking.kernels import average_precision
 from workbench.metrics.ranking.table import GainTable
 from workbench.model import Organization
 
+__all__ = ["BAYES_BINS", "SEGFUSE_BOUNDS", "Supervised", "SUPERVISED", "FusionModelError", "TrainedFusion",
+           "train_fusion"]
+
 if TYPE_CHECKING:
     from workbench.data.campaign import Campaign
 

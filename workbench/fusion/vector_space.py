@@ -27,6 +27,8 @@ from workbench.data.trec.ranked import RankedRun
 from workbench.fusion.entries import FusionTopicsError, fused_run, groups, lay_out
 from workbench.fusion.norms import normalized
 
+__all__ = ["vector_space_fusion"]
+
 
 def vector_space_fusion(runs, norm: str | None = None, *, topics: str = "same") -> RankedRun:
     """``runs`` (as :func:`~workbench.fusion.fuse` takes them, the first one's top documents the pivots) fused by

@@ -21,6 +21,9 @@ from workbench.errors import InputError
 from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
 
+__all__ = ["SOURCE", "BaselineInputError", "expected_relevant", "expected_best_of", "effectiveness",
+           "absolute_precision", "absolute_recall", "absolute_effectiveness", "absolute_setting"]
+
 _EXPLAINED = Explainer("workbench.metrics.explanations.baselines:explain_baseline")
 
 SOURCE = "Mehlitz et al.: Mehlitz et al., A New Evaluation Measure for IR Systems (eqs. 3-14)"

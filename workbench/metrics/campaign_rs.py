@@ -46,6 +46,9 @@ from workbench.metrics.reliability import MISSING_DOCUMENT_POLICIES, discount_co
 from workbench.model import Organization
 from workbench.model.organization import Occurrences
 
+__all__ = ["Encoded", "campaign_scores", "encoded_scores", "is_rs_measure", "measure_values", "encode_pairs",
+           "encoded_measure_values"]
+
 _CELLS = 1 << 22  # entries of the largest padded block (grids or cumulative sums) built at once
 Setting = tuple[float | None, float | None]  # (n, W_n); (None, None) weighs every occurrence the same
 

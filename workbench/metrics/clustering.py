@@ -56,6 +56,14 @@ from workbench.metrics.labels import factorize, label_vector
 from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
 from workbench.model import Organization, natural_key
 
+__all__ = ["POLICIES", "VARIANTS", "ClusteringInputError", "ClusterContingency", "contingency",
+           "contingency_from_labels", "purity", "inverse_purity", "f_purity", "BCubedItems", "bcubed_items",
+           "bcubed", "flat_cells", "mutual_information_cells", "mutual_information", "entropy", "class_entropy",
+           "AVERAGE_METHODS", "nmi", "nmi_of", "expected_mutual_information", "adjusted_mutual_information",
+           "ami_of", "variation_of_information", "vi_of", "homogeneity_completeness_v", "hcv_of", "pair_counts",
+           "pair_sizes", "rand", "rand_of", "adjusted_rand", "adjusted_rand_of", "jaccard", "jaccard_of",
+           "FM_CONVENTIONS", "fowlkes_mallows", "fowlkes_mallows_of"]
+
 _EXPLAINED = Explainer("workbench.metrics.explanations.clustering:explain_clustering")
 
 if TYPE_CHECKING:  # scipy.sparse is imported inside the functions that use it: loading it costs ~0.2 s

@@ -15,6 +15,8 @@ import numpy as np
 
 from workbench.errors import ParameterError
 
+__all__ = ["f_alpha"]
+
 
 def f_alpha(a, b, alpha=0.5):
     """F_α of ``a`` (weighted by α) and ``b`` (weighted by 1 − α); see the module docstring."""

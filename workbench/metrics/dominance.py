@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["dominance_sums"]
+
 
 def _ranks(values: np.ndarray) -> np.ndarray:
     """Order-preserving non-negative integer codes (the values themselves when they are small integers)."""

@@ -28,6 +28,8 @@ from workbench.metrics import relations
 from workbench.metrics.reliability import RS_MEASURES, RSScores, scored_views
 from workbench.model import Organization
 
+__all__ = ["MEASURES", "ExplainError", "Explanation", "explain"]
+
 MEASURES = RS_MEASURES
 _COLUMNS = ["measure", "side", "document", "level", "cluster", "weight", "holds", "contribution"]
 _RELATION_COLUMNS = ["occurrence", "level", "cluster", "partner", "partner_level", "relation", "weight", "holds",

@@ -38,6 +38,12 @@ from workbench.metrics.labels import factorize, label_vector
 from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
 
+__all__ = ["SMOOTHINGS", "FilteringInputError", "BinaryLabelsError", "FilteringContingency", "contingency",
+           "contingency_from_labels", "Estimates", "estimates", "accuracy", "weighted_accuracy", "utility",
+           "linear_utility", "lam", "phi", "kappa", "mutual_information", "odds_ratio", "macro_accuracy", "chi",
+           "chi_counts", "precision", "recall", "f_measure", "reliability", "sensitivity",
+           "f_reliability_sensitivity"]
+
 _EXPLAINED = Explainer("workbench.metrics.explanations.filtering:explain_filtering")
 
 SMOOTHINGS = ("none", "laplace", "noninformative")

@@ -17,6 +17,8 @@ import numpy as np
 
 from workbench.errors import WorkbenchError
 
+__all__ = ["label_vector", "factorize"]
+
 
 def label_vector(values: Sequence, name: str, error: type[WorkbenchError] = WorkbenchError) -> np.ndarray:
     """``values`` as a 1-D array, an object array when a list mixes strings with other values; raises

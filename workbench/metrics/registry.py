@@ -34,6 +34,13 @@ from workbench.errors import ParameterError, ParameterTypeError
 from workbench.lazy import resolve
 from workbench.scalars import parse_scalar, plain_number
 
+__all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationError", "MeasureResultError",
+           "DIRECTIONS", "PARAMETER_ALIASES", "Interval", "Choices", "LevelsValue", "Levels", "MappingValue",
+           "Pairs", "Param", "Explainer", "MISSING_VALUES", "READS", "Words", "MeasureSpec", "register",
+           "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms", "set_loader",
+           "known_names", "Measure", "parse", "bind", "with_defaults", "evaluate", "direction", "SPELLING_TOOLS",
+           "measures", "missing_value", "worst", "aggregate"]
+
 if TYPE_CHECKING:
     from workbench.model import Organization
     from workbench.model.labelling import Labelling

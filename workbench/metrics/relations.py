@@ -34,6 +34,8 @@ import numpy as np
 
 from workbench.metrics.dominance import dominance_sums
 
+__all__ = ["Side", "Shares", "relatedness_shares", "relatedness", "priority_shares", "priority"]
+
 _BLOCK = 1 << 22  # entries of the largest temporary matrix the overlap kernel builds at once
 _PAIR_BLOCK = 1 << 17  # pairs of classes compared at once: the block's arrays stay in cache between passes
 _GRID_CELLS = 1 << 23  # the largest grid of overlapping partners (cells per x level of theirs)

@@ -26,6 +26,9 @@ from workbench.metrics.registry import Choices, Explainer, Interval, Param, regi
 from workbench.model import Organization
 from workbench.scalars import plain_number
 
+__all__ = ["MISSING_DOCUMENT_POLICIES", "RSScores", "position_weights", "DISCOUNT_DOMAINS", "discount_constant",
+           "aligned_views", "scored_views", "reliability_sensitivity", "RS_FIELDS", "RS_MEASURES"]
+
 _EXPLAINED = Explainer("workbench.metrics.explanations.organization:explain_organization")
 
 MISSING_DOCUMENT_POLICIES = ("tail", "singleton", "replab")

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+__all__ = ["AGGREGATES", "MIN_GEO_MEAN", "trec_order", "summarize"]
+
 AGGREGATES = ("mean", "sum", "gmean")
 MIN_GEO_MEAN = 0.00001  # trec_eval.h: the floor of gm_map and gm_bpref
 

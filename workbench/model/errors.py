@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from workbench.errors import InputError, excerpt
 
+__all__ = ["OrganizationError"]
+
 
 class OrganizationError(InputError):
     """A malformed organization: says what is wrong and where (line, column, token; 1-based).

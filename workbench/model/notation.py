@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING
 
 from workbench.model.errors import OrganizationError
 
+__all__ = ["parse_organization", "format_id", "format_organization"]
+
 if TYPE_CHECKING:
     from _typeshed import SupportsRichComparison
 

@@ -26,6 +26,8 @@ from workbench.errors import quoted
 from workbench.model.errors import OrganizationError
 from workbench.model.notation import format_organization, parse_organization
 
+__all__ = ["Occurrences", "natural_key", "Organization"]
+
 if TYPE_CHECKING:
     import pandas as pd
     from _typeshed import ConvertibleToFloat

@@ -27,6 +27,8 @@ import traitlets as T
 from workbench.model import Organization, natural_key
 from workbench.widgets.moves import TAIL, Place
 
+__all__ = ["DocumentBoard"]
+
 _HERE = Path(__file__).parent
 
 

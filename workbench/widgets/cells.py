@@ -27,6 +27,8 @@ from collections.abc import Callable
 from workbench.errors import WorkbenchError
 from workbench.widgets.state import WorkbenchState
 
+__all__ = ["restart_history_after_cells"]
+
 
 def restart_history_after_cells(state: WorkbenchState, events=None) -> Callable[[], None]:
     """Clear ``state``'s history after every cell that changed it; ``events``: IPython's ``shell.events``

@@ -35,6 +35,8 @@ from workbench.charts import (
 from workbench.charts.builders import require_columns
 from workbench.data.campaign import COLUMNS
 
+__all__ = ["FRIEDMAN", "Comparison"]
+
 _EMBED = {"actions": False}  # no export menu (its button has no accessible name); ``save_chart`` writes figures
 MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS, TUKEY, AGREEMENT = (
     "mean scores", "measure vs measure", "two systems per test case", "UIR matrix", "F_α curves",

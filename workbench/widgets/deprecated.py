@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import warnings
 
+__all__ = ["FORWARDED", "SETTABLE", "ForwardsToState"]
+
 FORWARDED = frozenset((
     "names", "scores", "n", "wn", "set_weights", "status", "set_tables", "load_example", "add_output",
     "remove_output", "undo", "redo", "step", "history", "clear_history", "focus", "focus_output", "select", "why",

@@ -30,6 +30,8 @@ from workbench.model import Organization, OrganizationError, natural_key
 from workbench.widgets.board import DocumentBoard
 from workbench.widgets.moves import MoveError, Place, move_document
 
+__all__ = ["split_notation", "join_notation", "close_tree", "LevelRow", "OrganizationEditor"]
+
 _REST_LINE = re.compile(r"^\s*rest\s*:(.*)$", re.IGNORECASE)
 _MISPLACED_REST = ("'rest:' is not a level: the finite rest is the last line (its box below the rows; tick "
                    "'finite rest')")

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from workbench.errors import InputError, ParameterError
 
+__all__ = ["WorkbenchFormatError", "WeightsError", "SelectionError", "UnknownOutputError",
+           "DocumentNotInOutputError", "InvalidEditError", "QuizError", "MeasureNotScoredError"]
+
 
 class WorkbenchFormatError(InputError):
     """Tables the workbench cannot read (an import, or ``set_tables`` arguments): names the line (notation) or

@@ -19,6 +19,8 @@ from workbench.model import Organization, OrganizationError, natural_key
 from workbench.widgets.errors import WorkbenchFormatError
 from workbench.widgets.tables import GOLD, Table, Tables, checked_names, checked_weights
 
+__all__ = ["to_text", "read_text", "to_json", "read_json"]
+
 _SECTION = "## "
 _WEIGHTS = "# workbench tables, weights:"
 _TOP_KEYS = ("n", "wn", "gold", "outputs")

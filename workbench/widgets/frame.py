@@ -22,6 +22,8 @@ import traitlets as T
 
 from workbench.widgets.markup import JUMPS
 
+__all__ = ["ROLES", "role_class", "MESSAGES", "Frame"]
+
 _HERE = Path(__file__).parent
 ROLES = {"gold-editor": "gold standard editor", "output-editor": "output in focus, editor",
          "scores": "scores", "chart": "chart of R and S", "why": "why: the selected document's relations"}

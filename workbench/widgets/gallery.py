@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from workbench import datasets
 from workbench.metrics.reliability import RS_MEASURES
 
+__all__ = ["Example", "EXAMPLES"]
+
 # Gallery label → dataset, in the order the dropdown lists them.
 _TABLES = {
     "Table 9 (document organization)": "seed000-table9",

@@ -31,6 +31,8 @@ from workbench.errors import WorkbenchError
 from workbench.widgets.inspector_state import InspectorState
 from workbench.widgets.rankings import RankingsBoard
 
+__all__ = ["Inspector"]
+
 _EMBED = {"actions": False, "renderer": "svg"}  # SVG: each bar is an element a browser test can click
 CHART_WIDTH, CHART_HEIGHT = 300, 120  # the chart's plot in pixels: the left column of the focus layout
 _NARROW = {"description_width": "initial"}

@@ -37,6 +37,8 @@ from workbench.metrics.explanations import DocumentNotExplainedError, MeasureExp
 from workbench.metrics.registry import direction, parse
 from workbench.widgets.errors import MeasureNotScoredError
 
+__all__ = ["DEFAULT_MEASURES", "TABLE_COLUMNS", "DIFFERENCE_COLUMNS", "campaign_task", "InspectorState"]
+
 DEFAULT_MEASURES = {
     "ranking": ("AP", "nDCG@10", "P@10", "RR", "ERR@20"),
     "clustering": ("BCubed-F", "BCubed-P", "BCubed-R", "F(P,IP)", "Purity", "InversePurity"),

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 from workbench.widgets.state import WorkbenchState
 from workbench.widgets.why import EXPLAINED, LOST_COLUMNS
 
+__all__ = ["HISTORY_SHOWN", "WorkbenchCharts"]
+
 if TYPE_CHECKING:
     from altair import JupyterChart
 

@@ -19,6 +19,9 @@ from workbench.charts.palettes import FAILS_MARK, HOLDS_MARK, SYSTEMS
 from workbench.widgets.state import WorkbenchState
 from workbench.widgets.why import EXPLAINED, FIELDS
 
+__all__ = ["HIDDEN", "JUMPS", "SHORTCUTS", "HELP", "swatch", "status_line", "scores_table", "printed_rows",
+           "card_text", "quiz_result"]
+
 HIDDEN = "?"  # a score hidden until a quiz's reveal
 JUMPS = {"Alt+G": "gold-editor", "Alt+O": "output-editor", "Alt+S": "scores"}
 """The keys that take the keyboard to a region (by its ``data-role``); ``frame.js`` acts on them."""

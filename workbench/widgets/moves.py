@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from workbench.model import Organization, OrganizationError
 
+__all__ = ["TAIL", "MoveError", "move_document"]
+
 # Where an occurrence sits or goes: (level, cluster) with 0-based indices into ``Organization.levels``
 # (``cluster`` None: a new singleton cluster in that level; ``level == len(levels)``: a new level at the
 # bottom), or ``"tail"`` (below the levels: the unlimited tail, or the finite rest).

@@ -21,6 +21,8 @@ import pandas as pd
 from workbench.widgets.errors import QuizError
 from workbench.widgets.why import EXPLAINED  # a quiz predicts a measure the why panel explains
 
+__all__ = ["VERDICT_COLUMNS", "Quiz", "checked_measure", "checked_predictions", "verdicts", "disagreement"]
+
 VERDICT_COLUMNS = ["who", "higher", "lower", "score_higher", "score_lower", "outcome"]
 
 

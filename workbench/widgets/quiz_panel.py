@@ -23,6 +23,8 @@ from workbench.widgets import markup
 from workbench.widgets.state import WorkbenchState
 from workbench.widgets.why import EXPLAINED
 
+__all__ = ["SKIP", "QuizPanel"]
+
 SKIP = "—"  # a rank left out of a prediction
 
 

@@ -26,6 +26,8 @@ import traitlets as T
 
 from workbench.charts.palettes import GRADES, SYSTEMS
 
+__all__ = ["TONES", "RankingsBoard"]
+
 _HERE = Path(__file__).parent
 
 

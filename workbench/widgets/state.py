@@ -51,6 +51,8 @@ from workbench.widgets.quiz import Quiz, checked_measure, checked_predictions, d
 from workbench.widgets.tables import GOLD, Table, Tables, checked_names, checked_weights, table_text
 from workbench.widgets.why import EXPLAINED, FIELDS, lost_by_document, lost_rows, why_frame
 
+__all__ = ["HISTORY_COLUMNS", "Step", "WhyShown", "WorkbenchState"]
+
 HISTORY_COLUMNS = ["step", "output", "measure", "value", "current"]
 
 

@@ -20,6 +20,8 @@ from workbench.model import Organization, OrganizationError
 from workbench.scalars import plain_number
 from workbench.widgets.errors import WeightsError, WorkbenchFormatError
 
+__all__ = ["GOLD", "Table", "Tables", "table_text", "checked_names", "checked_weights"]
+
 GOLD = "gold"
 
 

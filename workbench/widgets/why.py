@@ -18,6 +18,9 @@ from workbench import ExplainError
 from workbench.metrics.reliability import RS_FIELDS, RS_MEASURES
 from workbench.model import natural_key
 
+__all__ = ["FIELDS", "EXPLAINED", "COLUMNS", "LOST_COLUMNS", "TAIL_ROW", "ROWS_SHOWN", "LOST_DOCUMENTS_SHOWN",
+           "why_frame", "lost_by_document", "lost_rows"]
+
 # Measure → RSScores field, in the order the scores table shows them (R, S and their F per relation).
 FIELDS = {name: RS_FIELDS[name] for name in ("R≺", "S≺", "F≺", "R∼", "S∼", "F∼")}
 EXPLAINED = RS_MEASURES  # the measures workbench.explain decomposes

@@ -19,6 +19,8 @@ import pandas as pd
 from workbench.charts.palettes import FAILS, FAILS_MARK, HOLDS, HOLDS_MARK
 from workbench.widgets.why import EXPLAINED, FIELDS, ROWS_SHOWN
 
+__all__ = ["WhyPanel"]
+
 _STYLE = (f"<style>.wb-why-table td, .wb-why-table th {{padding: 1px 6px; white-space: nowrap}} "
           f".wb-why-fails {{color: {FAILS}}} .wb-why-holds {{color: {HOLDS}}} .wb-why-measure {{display: "
           "inline-block; vertical-align: top; margin: 0 16px 8px 0}</style>")

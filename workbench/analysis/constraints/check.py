@@ -12,6 +12,8 @@ from workbench.analysis.constraints.core import Constraint, Finding, _scorer
 from workbench.errors import ParameterError
 from workbench.metrics.registry import Measure
 
+__all__ = ["CONSTRAINTS", "TASKS", "CASES_OF", "check_constraints"]
+
 CONSTRAINTS: dict[str, Constraint] = {c.name: c for c in (*clustering.CONSTRAINTS, *filtering.CONSTRAINTS,
                                                             *ranking.CONSTRAINTS)}
 TASKS = ("clustering", "filtering", "ranking")

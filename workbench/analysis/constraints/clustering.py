@@ -11,6 +11,8 @@ import numpy as np
 from workbench.analysis.constraints.core import Case, Constraint, _docs
 from workbench.model import Organization
 
+__all__ = ["CONSTRAINTS"]
+
 
 def _partitions(items: Sequence[str]) -> Iterator[list[list[str]]]:
     """Every set partition of ``items`` (Bell-number many)."""

@@ -15,6 +15,8 @@ from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.model import Organization
 
+__all__ = ["TOLERANCE", "ConstraintCheckError", "Case", "describe", "Finding", "Constraint", "GRID"]
+
 TOLERANCE = 1e-12
 """A score difference below this is a tie (scores computed along different float paths)."""
 

@@ -23,6 +23,8 @@ from workbench.analysis.constraints.core import (
 )
 from workbench.model import Organization
 
+__all__ = ["CONSTRAINTS"]
+
 
 def _filtering(tp: int, fn: int, fp: int, tn: int) -> tuple[Organization, Organization]:
     """Gold and output over relevant r1… and irrelevant x1… with the given contingency."""

@@ -13,6 +13,8 @@ import numpy as np
 from workbench.analysis.constraints.core import Case, Constraint, Finding, _docs, _score, _Scorer, describe
 from workbench.model import Organization
 
+__all__ = ["DEPTHS", "CONSTRAINTS"]
+
 
 def _ranking_case(pattern: Sequence[bool], extra: int = 0):
     """Gold with relevant r1… (plus ``extra`` relevant documents never retrieved) and the ranking of a

@@ -13,6 +13,9 @@ from workbench.metrics.registry import UnknownMeasureError, parse
 from workbench.model import Organization
 from workbench.progress import progress as progressed
 
+__all__ = ["CLUSTERING_COLUMNS", "RANKING_COLUMNS", "FILTERING_COLUMNS", "TABLE6", "FILTERING_TABLES",
+           "table6_report", "filtering_report", "as_grid"]
+
 
 def _combined(reliability: str, sensitivity: str, label: str) -> Callable[[Organization, Organization], float]:
     """F_0.5 of a registered Reliability and Sensitivity pair: the R*S of Amigó et al., SIGIR 2013, Table 6."""

@@ -32,6 +32,8 @@ from workbench.data.trec.numbers import read_numbers
 from workbench.data.trec.scan import FIELDS, WIDE_FACTOR
 from workbench.ids import DocumentIds
 
+__all__ = ["separator", "PIECE", "RETURN_WAIT", "read_plain"]
+
 
 def separator(raw, last_field: bool = False) -> bytes | None:
     """The one separator of a file that may be plain (``b" "`` or ``b"\\t"``), or None when it is not; single bytes

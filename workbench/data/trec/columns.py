@@ -35,6 +35,8 @@ from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
 from workbench.data.trec.numbers import read_numbers, reading_note
 from workbench.data.trec.scan import Fields, bom_note, run_on_note, split_fields
 
+__all__ = ["Columns", "topic_names", "read_columns"]
+
 
 @dataclass(frozen=True)
 class Columns:

@@ -8,6 +8,8 @@ from os import PathLike
 
 from workbench.errors import InputError, WorkbenchWarning, excerpt
 
+__all__ = ["TrecFormatError", "TrecDuplicateError", "TrecEncodingError", "TrecReadingWarning", "FrameError"]
+
 
 class TrecFormatError(InputError):
     """A malformed TREC file: ``path``, ``line`` (1-based, or None for the whole file) and ``text``."""

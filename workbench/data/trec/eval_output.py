@@ -19,6 +19,8 @@ from workbench.data.files import file_path, read_input
 from workbench.data.trec.errors import TrecEncodingError, TrecFormatError
 from workbench.data.trec.writers import write_text
 
+__all__ = ["read_trec_eval_output", "write_trec_eval_output"]
+
 
 def _rows(path, encoding: str):
     text = read_input(path, TrecFormatError).removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark is no field

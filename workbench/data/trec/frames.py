@@ -31,6 +31,8 @@ from workbench.data.trec.ranked import DuplicateEntryError, Judgements, RankedRu
 from workbench.errors import quoted
 from workbench.ids import DocumentIds
 
+__all__ = ["SYSTEM_COLUMNS", "judgements_from_frame", "runs_from_frames"]
+
 SYSTEM_COLUMNS = ("system", "run")
 
 

@@ -31,6 +31,8 @@ from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
 from workbench.model import Organization, natural_key
 
+__all__ = ["PLACEHOLDER", "ONE_SUBTOPIC", "spans", "ndeval_order", "gain_table", "subtopic_table"]
+
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
 ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
 _FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): _slots

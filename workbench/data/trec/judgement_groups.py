@@ -36,6 +36,8 @@ from workbench.data.trec.ranked import RankedRun, judgements
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import GainTable
 
+__all__ = ["GroupedJudgements", "GroupTable", "read_judgement_groups", "group_table"]
+
 
 @dataclass(frozen=True)
 class GroupedJudgements:

@@ -41,6 +41,8 @@ from workbench.data.trec.scan import FIELDS, bom_note, check_counts, run_on_note
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 
+__all__ = ["LineNumbers", "Labels", "TrecLines", "read_lines"]
+
 # What Python's str.split() cuts at but C's isspace does not: kept inside fields (UTF-8 and 8-bit spellings)
 _OTHER_SPACES = {"utf-8": re.compile(rb"[\x1c-\x1f]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
                                      rb"|\xe2\x81\x9f|\xe3\x80\x80"),

@@ -47,6 +47,9 @@ from workbench.errors import quoted
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import GainTable
 
+__all__ = ["judgements_from_dicts", "judgements_from_records", "runs_from_dicts", "runs_from_records",
+           "table_from_dicts", "evaluate_run"]
+
 _QRELS_FIELDS = ("query_id", "doc_id", "relevance")
 _RUN_FIELDS = ("query_id", "doc_id", "score")
 # immutable values: an equal copy of a qrels dict holding only these says that it has not changed

@@ -27,6 +27,8 @@ import numpy as np
 from workbench.errors import excerpt
 from workbench.ids import DocumentIds
 
+__all__ = ["atol", "atof", "read_floats", "read_integers", "NUMBER_WIDTH", "read_numbers", "reading_note"]
+
 _LONG = np.iinfo(np.int64)
 _LONG_DIGITS = len(str(_LONG.max))  # 19: a longer number (leading zeros aside) is past a C long
 _ATOL = re.compile(rb"[ \t\n\v\f\r]*([+-]?)0*([0-9]+)")

@@ -44,6 +44,8 @@ from workbench.metrics.ranking.preferences import (
 )
 from workbench.metrics.ranking.table import trec_eval_order
 
+__all__ = ["FORMATS", "PreferenceJudgements", "PreferenceTopics", "read_preferences", "count_topics"]
+
 FORMATS = {"prefs": ("topic", "group", "subgroup", "document", "level"),
            "qrels_prefs": ("topic", "group", "document", "level")}
 """The fields of a line of each preference format (trec_eval's ``-R`` names)."""

@@ -34,6 +34,10 @@ from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, trec_eval_order
 from workbench.model import Organization
 
+__all__ = ["TIES", "DuplicateEntryError", "labels", "document_ids", "keys", "first_duplicate", "Judgements",
+           "judgements", "SubtopicJudgements", "subtopic_judgements", "RankedRun", "check_ranking_options",
+           "rank_runs"]
+
 TIES = ("trec_eval", "levels")
 
 

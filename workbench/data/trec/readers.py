@@ -39,6 +39,9 @@ from workbench.data.trec.ranked import (
     subtopic_judgements,
 )
 
+__all__ = ["read_trec_qrels", "read_trec_qrels_frame", "qrels_grades", "read_trec_run", "read_trec_run_frame",
+           "run_scores"]
+
 if TYPE_CHECKING:
     import pandas as pd
 

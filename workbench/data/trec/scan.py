@@ -23,6 +23,9 @@ import numpy as np
 from workbench.data.trec.errors import TrecFormatError
 from workbench.ids import DocumentIds
 
+__all__ = ["BLOCK", "WIDE_FACTOR", "FIELDS", "shown", "Fields", "run_on_note", "bom_note", "split_fields",
+           "check_counts"]
+
 BLOCK = 1 << 21  # bytes scanned at a time: small temporaries are reused, large ones cost fresh pages
 WIDE_FACTOR = 8  # a fixed-width column may take this many times the file's bytes (and 64 MB in any case)
 FIELDS = {"qrels": ("topic", "iteration", "document", "grade"),

@@ -36,6 +36,8 @@ from workbench.errors import OutputError, quoted
 from workbench.metrics.ranking.table import ranked_documents
 from workbench.model import Organization, natural_key
 
+__all__ = ["TrecWriteError", "write_text", "write_trec_qrels", "write_trec_run"]
+
 _SEPARATORS = re.compile(r"[ \t\n\v\f\r\0]")
 _NAMES = {" ": "a space", "\t": "a tab", "\n": "a line feed", "\v": "a vertical tab", "\f": "a form feed",
           "\r": "a carriage return", "\0": "a NUL character"}

@@ -28,6 +28,8 @@ import numpy as np
 from workbench.data.trec.columns import read_columns
 from workbench.data.trec.errors import TrecReadingWarning
 
+__all__ = ["ZScoreTable", "read_zscores"]
+
 
 class _Beyond(Exception):
     """trec_eval's binary search reads past the end of its table."""

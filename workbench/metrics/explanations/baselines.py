@@ -21,6 +21,8 @@ from workbench.metrics.explanations.core import MeasureExplanation
 from workbench.metrics.registry import Measure, parse
 from workbench.model import Organization, natural_key
 
+__all__ = ["HOW", "FORMULAS", "explain_baseline"]
+
 HOW = {"P_abs": "per document", "R_abs": "per document", "E_abs": "through its parts: P_abs, R_abs"}
 FORMULAS = {"P_abs": "P_abs = (g_ret − g_exp)/r: 1/r per relevant retrieved document, minus g_exp/r for chance",
             "R_abs": "R_abs = (g_ret − g_exp)/g: 1/g per relevant retrieved document, minus g_exp/g for chance",

@@ -40,6 +40,8 @@ from workbench.metrics.explanations.core import MeasureExplanation
 from workbench.metrics.registry import Measure, parse
 from workbench.model import Organization
 
+__all__ = ["PARTS", "HOW", "FORMULAS", "explain_clustering"]
+
 PARTS = {"Homogeneity": ("MI", "H(C)"), "Completeness": ("MI", "H(K)"), "V-measure": ("MI", "H(C)", "H(K)"),
          "NMI": ("MI", "H(C)", "H(K)"), "AMI": ("MI", "E[MI]", "H(C)", "H(K)"), "VI": ("H(C)", "H(K)", "MI"),
          "F(P,IP)": ("Purity", "InversePurity"), "BCubed-F": ("BCubed-P", "BCubed-R"),

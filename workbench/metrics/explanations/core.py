@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING
 
 from workbench.metrics.explain import ExplainError
 
+__all__ = ["DocumentNotExplainedError", "PartNotFoundError", "MeasureExplanation"]
+
 if TYPE_CHECKING:
     import pandas as pd
 

@@ -45,6 +45,8 @@ from workbench.metrics.registry import Measure, declared_terms, explanation_of, 
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 
+__all__ = ["PER_SUBTOPIC", "explain_subtopic_table", "explain_diversity"]
+
 PER_SUBTOPIC = ("seen_above", "novelty", "first_for_subtopic")  # factors of a (document, subtopic) pair
 
 

@@ -39,6 +39,8 @@ from workbench.metrics.explanations.core import MeasureExplanation
 from workbench.metrics.registry import Measure, parse
 from workbench.model import Organization, natural_key
 
+__all__ = ["OUTCOMES", "ESTIMATES", "PARTS", "LINEAR", "HOW", "FUNCTIONS", "outcomes", "explain_filtering"]
+
 OUTCOMES = ("TP", "FP", "FN", "TN")
 
 # Each estimate: the outcomes of its class, those it counts, and whether more of it is better (None: a marginal).

@@ -23,6 +23,8 @@ from workbench.metrics.explanations.core import MeasureExplanation
 from workbench.metrics.registry import Measure, parse
 from workbench.model import Organization
 
+__all__ = ["PARTS", "HOW", "FORMULAS", "explain_organization"]
+
 PARTS = {"F≺": ("R≺", "S≺"), "F∼": ("R∼", "S∼")}
 HOW = {name: "per occurrence" for name in MEASURES} | {name: "through its parts: " + ", ".join(parts)
                                                        for name, parts in PARTS.items()}

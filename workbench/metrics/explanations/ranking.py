@@ -47,6 +47,8 @@ from workbench.metrics.registry import Measure, declared_terms, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization, natural_key
 
+__all__ = ["RankingRows", "explain_table", "organization_rows", "explain_ranking"]
+
 
 @dataclass(frozen=True)
 class RankingRows:

@@ -23,6 +23,8 @@ import numpy as np
 
 from workbench.metrics.ranking.table import GainTable, RankingInputError
 
+__all__ = ["ELEVEN_POINTS", "RULES", "interpolated_precision", "interpolation_ranks", "recall_levels"]
+
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
 RULES = ("round", "v9")
 

@@ -18,6 +18,8 @@ import numpy as np
 from workbench.metrics.ranking.kernels import q_measure
 from workbench.metrics.ranking.table import GainTable, check_cutoff, safe_divide
 
+__all__ = ["hits_at", "q_measure_at"]
+
 
 def hits_at(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
     """Hits@k = |relevant in the top k| (all retrieved when k is None): a count, averaged over topics as ranx's

@@ -24,6 +24,9 @@ import numpy as np
 
 from workbench.metrics.ranking.table import GainTable, RankingInputError, check_cutoff, ranks, row_sums
 
+__all__ = ["CWL_DEPTH", "cwl_gains", "weighted_precision", "insq_terms", "insq", "inst_terms", "inst", "nerr_terms",
+           "nerr8", "nerr9", "nerr10", "nerr11", "bpm_terms", "bpm"]
+
 CWL_DEPTH = 1000
 """cwl_eval's ``-n``: the ranks its user model runs over (the ranking cut or padded with non-relevant documents)."""
 

@@ -30,6 +30,11 @@ from workbench.metrics.ranking.table import GainTable, RankingInputError
 from workbench.metrics.registry import Choices, Explainer, Interval, Measure, MeasureSpec, Pairs, Param, parse, register
 from workbench.model import Organization
 
+__all__ = ["TREC_EVAL", "SAKAI", "RANX", "NDEVAL", "PER_DOCUMENT", "PER_SUBTOPIC", "TableMeasure", "SubtopicMeasure",
+           "PreferenceMeasure", "GroupMeasure", "is_table_measure", "is_diversity_measure", "evaluate_table",
+           "cutoff", "REL", "JUDGED_ONLY", "BINARY", "GAINS", "MIN_MAX_REL", "BETA", "ranking_measure",
+           "diversity_measure", "drop_in_measure"]
+
 TREC_EVAL = "trec_eval 10.0 (usnistgov/trec_eval)"
 SAKAI = "Sakai, Give Me Just One Highly Relevant Document: P-measure, SIGIR 2006 (and NTCIREVAL)"
 RANX = "ranx (Bassani, ECIR 2022)"

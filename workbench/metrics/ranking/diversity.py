@@ -35,6 +35,9 @@ import numpy as np
 from workbench.metrics.ranking.table import RankingInputError, check_cutoff, ranked_documents, ranks
 from workbench.model import Organization, natural_key
 
+__all__ = ["SubtopicTable", "novelty_gains", "ideal_ranking", "discounted_sum", "alpha_ndcg", "err_ia",
+           "reciprocal_decay", "nrbp", "p_ia", "strecall"]
+
 
 class SubtopicTable:
     """Subtopic grades of a run, one row per topic: ``grades[q, r, s]`` the grade of the document at rank r + 1 for

@@ -17,6 +17,8 @@ import numpy as np
 
 from workbench.metrics.ranking.table import GainTable
 
+__all__ = ["level_counts", "gain_tables", "rescaled_gains"]
+
 
 def _c_gain_order(entries: list[tuple[float, float, int]]) -> list[tuple[float, float, int]]:
     """trec_eval's gain table sorted as its qsort comparator does: by (int)(gain₁ − gain₂)."""

@@ -21,6 +21,8 @@ import numpy as np
 from workbench.metrics.ranking.kernels import average_precision, precision_at
 from workbench.metrics.ranking.table import GainTable
 
+__all__ = ["average_over_groups", "map_avgjg", "precision_avgjg", "r_precision_multiple_avgjg"]
+
 
 def average_over_groups(values: np.ndarray, groups: np.ndarray, n_topics: int) -> np.ndarray:
     """Per topic, its rows' values added one by one in row order, divided by the number of rows where it is

@@ -40,6 +40,11 @@ from workbench.metrics.ranking.table import (
 )
 from workbench.metrics.ranking.ties import tie_averaged
 
+__all__ = ["success_at", "precision_at", "r_precision", "reciprocal_rank", "precision_terms", "average_precision",
+           "dcg_terms", "ndcg", "err_terms", "err", "rbp_terms", "rbp", "sdcg_terms", "discount_sum", "scaled_dcg",
+           "blended_ratio", "q_measure", "o_measure", "preferred_rank", "p_measure", "p_plus_terms",
+           "p_plus_measure"]
+
 
 # -------------------------------------------------------------------------------------- binary kernels
 def success_at(table: GainTable, k: int = 10, rel: float = 1) -> np.ndarray:

@@ -15,6 +15,8 @@ import numpy as np
 
 from workbench.metrics.ranking.table import GainTable, RankingInputError, check_cutoff, safe_divide
 
+__all__ = ["ideal_positions", "compatibility_terms", "compatibility", "pairwise_accuracy_terms", "pairwise_accuracy"]
+
 
 # ---------------------------------------------------------------------------------------------- compatibility
 def ideal_positions(table: GainTable) -> np.ndarray:

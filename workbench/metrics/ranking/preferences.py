@@ -33,6 +33,11 @@ import numpy as np
 
 from workbench.errors import InputError
 
+__all__ = ["InconsistentPreferencesError", "PreferenceCounts", "count_preferences", "prefs_num_prefs_poss",
+           "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_simp_ret", "prefs_simp_imp",
+           "prefs_avgjg", "prefs_avgjg_ret", "prefs_avgjg_imp", "prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret",
+           "prefs_pair", "prefs_pair_ret", "prefs_pair_imp"]
+
 
 class InconsistentPreferencesError(InputError):
     """Preferences trec_eval stops on (``form_prefs_counts.c``): a document given two levels in a JG's only JSG,

@@ -27,6 +27,10 @@ from workbench.errors import InputError
 from workbench.ids import DocumentIds
 from workbench.model import Organization
 
+__all__ = ["RankingInputError", "SCORE_PRECISIONS", "trec_eval_order", "judgements_of", "ranked_documents",
+           "ranked_ties", "GainTable", "check_level", "at_rank", "first_true", "check_cutoff", "at_cutoff", "ranks",
+           "row_sums", "discounted", "persistence", "safe_divide"]
+
 
 class RankingInputError(InputError):
     """Gains, scores or a run that a ranking measure cannot score (NaN, negative, duplicate documents...)."""

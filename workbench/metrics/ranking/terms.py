@@ -20,6 +20,8 @@ import numpy as np
 
 from workbench.metrics.ranking.table import GainTable, safe_divide
 
+__all__ = ["Terms", "reciprocal", "placed", "cleaned", "grades_reach", "discounts"]
+
 
 @dataclass
 class Terms:

@@ -14,6 +14,8 @@ import numpy as np
 
 from workbench.metrics.ranking.table import GainTable
 
+__all__ = ["TIE_POLICIES", "tie_averaged"]
+
 TIE_POLICIES = ("trec_eval", "average")
 """``trec_eval``: ties broken by document id descending (the ranking as it is); ``average``: tied documents share
 their positions (:func:`tie_averaged`)."""

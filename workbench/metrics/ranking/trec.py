@@ -39,6 +39,13 @@ from workbench.metrics.ranking.table import (
     safe_divide,
 )
 
+__all__ = ["INFAP_EPSILON", "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "set_precision",
+           "set_relative_precision", "set_recall", "set_map", "set_f", "f_of_set", "utility", "recall_at",
+           "relative_precision_at", "r_precision_multiple", "interpolated_precisions", "interpolated_precision",
+           "eleven_point_average", "bpref_terms", "bpref", "infap_terms", "inferred_ap", "precision_sums", "yaap",
+           "binary_g", "bing_terms", "unjudged_at", "judged_at", "rbp_residual", "relevance_strings", "dcg",
+           "ideal_dcg", "ndcg_rel", "r_ndcg", "g_measure", "g_terms"]
+
 INFAP_EPSILON = 0.00001  # trec_eval.h
 
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["MISSING_ZSCORE_VALUE", "zscores"]
+
 MISSING_ZSCORE_VALUE = -1000000.0
 
 

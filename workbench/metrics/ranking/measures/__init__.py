@@ -30,3 +30,5 @@ from workbench.metrics.ranking.measures import (  # noqa: F401  (each module dec
     sets,
     trec_judgements,
 )
+
+__all__: list[str] = []

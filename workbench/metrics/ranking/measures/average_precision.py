@@ -15,6 +15,8 @@ from workbench.metrics.ranking.declare import BINARY, cutoff, ranking_measure
 from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.ranking.terms import Terms, reciprocal
 
+__all__: list[str] = []
+
 
 def _average_precision(table: GainTable, k: int | None = None, rel: int = 1) -> Terms:
     precision, hit = kernels.precision_terms(table, k, rel)

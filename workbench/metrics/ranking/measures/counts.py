@@ -17,6 +17,8 @@ from workbench.metrics.ranking.table import GainTable, check_cutoff
 from workbench.metrics.ranking.terms import Terms, cleaned, grades_reach, reciprocal
 from workbench.metrics.registry import Interval, Param, register
 
+__all__: list[str] = []
+
 _COUNT = (0.0, math.inf)
 
 

@@ -15,6 +15,8 @@ from workbench.metrics.ranking.table import GainTable, safe_divide
 from workbench.metrics.ranking.terms import Terms
 from workbench.metrics.registry import Interval, Levels, Param
 
+__all__: list[str] = []
+
 
 def _interpolated(table: GainTable, levels: np.ndarray, rel: float) -> tuple[np.ndarray, np.ndarray]:
     """Σ over ``levels`` of each rank's share of the interpolated precision (the relevant documents down to the

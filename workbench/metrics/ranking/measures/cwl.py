@@ -15,6 +15,8 @@ from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.ranking.terms import Terms
 from workbench.metrics.registry import Interval, Param
 
+__all__ = ["CWL_EVAL", "DEPTH"]
+
 CWL_EVAL = "the C/W/L framework (Moffat et al., TOIS 2017) as cwl_eval computes it (Azzopardi, Thomas & Moffat, " \
            "SIGIR 2019), ir_measures' cwl_eval provider"
 

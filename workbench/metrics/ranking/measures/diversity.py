@@ -27,6 +27,8 @@ from workbench.metrics.ranking.diversity import (
 from workbench.metrics.ranking.table import check_cutoff, ranks
 from workbench.metrics.registry import Interval, Param
 
+__all__ = ["SubtopicTerms"]
+
 
 @dataclass
 class SubtopicTerms:

@@ -18,6 +18,8 @@ from workbench.metrics.ranking.terms import Terms, discounts, reciprocal
 from workbench.metrics.ranking.ties import TIE_POLICIES
 from workbench.metrics.registry import Choices, Interval, Pairs, Param
 
+__all__: list[str] = []
+
 
 def _ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None, ties: str = "trec_eval") -> Terms:
     values, discount, best = kernels.dcg_terms(table, k, gain, gains, ties)

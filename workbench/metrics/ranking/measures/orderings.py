@@ -16,6 +16,8 @@ from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.ranking.terms import Terms, reciprocal
 from workbench.metrics.registry import Choices, Interval, Param
 
+__all__: list[str] = []
+
 
 def _compatibility(table: GainTable, p: float = 0.95, normalize: bool = True, depth: int | None = None) -> Terms:
     share, positions, divisor = orderings.compatibility_terms(table, p, normalize, depth)

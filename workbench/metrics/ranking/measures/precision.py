@@ -15,6 +15,8 @@ from workbench.metrics.ranking.table import GainTable, RankingInputError, check_
 from workbench.metrics.ranking.terms import Terms, placed, reciprocal
 from workbench.metrics.registry import Interval, Param
 
+__all__: list[str] = []
+
 
 def _precision(table: GainTable, k: int = 10, rel: int = 1) -> Terms:
     check_cutoff(k, "P")

@@ -14,6 +14,8 @@ from workbench.metrics.ranking.declare import BETA, SAKAI, cutoff, ranking_measu
 from workbench.metrics.ranking.table import GainTable, at_cutoff, check_cutoff, first_true
 from workbench.metrics.ranking.terms import Terms, placed, reciprocal
 
+__all__: list[str] = []
+
 
 def _q(table: GainTable, beta: float = 1.0, k: int | None = None) -> Terms:
     check_cutoff(k, "Q-measure")

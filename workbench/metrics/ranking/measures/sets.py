@@ -16,6 +16,8 @@ from workbench.metrics.ranking.table import GainTable, safe_divide
 from workbench.metrics.ranking.terms import Terms, cleaned, reciprocal
 from workbench.metrics.registry import Interval, Param
 
+__all__: list[str] = []
+
 
 def _set(table: GainTable, rel: float, denominator, formula: str) -> Terms:
     inverse = reciprocal(denominator)

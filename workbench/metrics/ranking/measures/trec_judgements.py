@@ -15,6 +15,8 @@ from workbench.metrics.ranking import preferences as pm
 from workbench.metrics.ranking.declare import REL, GroupMeasure, PreferenceMeasure, cutoff, drop_in_measure
 from workbench.metrics.registry import Interval, Param
 
+__all__: list[str] = []
+
 _COUNTS = {
     "prefs_num_prefs_poss": "the number of preferences the judgements hold",
     "prefs_num_prefs_ful": "the number of preferences the ranking fulfils",
