@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from workbench.errors import InputError
+from workbench.errors import InputError, ParameterError
 from workbench.ids import DocumentIds
 from workbench.model import Organization
 
@@ -59,13 +59,15 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
 
     >>> trec_eval_order([1.0, 2.0, 1.0], ["a", "b", "c"]).tolist()
     [1, 2, 0]
+    >>> trec_eval_order([1.0, 2.0, 1.0], ["a", "b", "c"], ids="ascending").tolist()
+    [1, 0, 2]
     >>> trec_eval_order([0.30000001, 0.3], ["a", "b"]).tolist(), trec_eval_order(
     ...     [0.30000001, 0.3], ["a", "b"], score_precision="float32").tolist()
     ([0, 1], [1, 0])
     """
     values = np.asarray(scores, dtype=float)
     if ids not in ("descending", "ascending"):
-        raise RankingInputError(f"ids must be 'descending' or 'ascending', got {ids!r}")
+        raise ParameterError(f"ids must be 'descending' or 'ascending', got {ids!r}", parameter="ids")
     if values.ndim != 1 or values.shape[0] != len(documents):
         raise RankingInputError(f"{len(documents)} documents but {values.size} scores")
     if score_precision not in SCORE_PRECISIONS:
