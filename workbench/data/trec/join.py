@@ -19,7 +19,7 @@ themselves; should two pairs share a hash, by exact codes::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Literal, overload
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from workbench.ids import DocumentIds
 from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
 from workbench.model import Organization, natural_key
+
+if TYPE_CHECKING:  # the explanations import pandas, which the trec_eval drop-in never loads
+    from workbench.metrics.explanations.ranking import RankingRows
 
 __all__ = ["PLACEHOLDER", "ONE_SUBTOPIC", "spans", "ndeval_order", "gain_table", "subtopic_table"]
 
@@ -133,7 +136,7 @@ def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np
 
 
 def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool,
-                 documents: bool) -> tuple[GainTable, Any]:
+                 documents: bool) -> tuple[GainTable, RankingRows | None]:
     row_of = {topic: row for row, topic in enumerate(topics)}
     entries, rows = _native(run, row_of)
     docs = run.ids if entries is None else run.ids.take(entries)
@@ -178,7 +181,7 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
     return table, _rows(all_docs, q_rows[lacking], q_docs.take(lacking), grades[lacking])
 
 
-def _rows(retrieved, missing_rows: np.ndarray, missing_documents, missing_grades: np.ndarray) -> Any:
+def _rows(retrieved, missing_rows: np.ndarray, missing_documents, missing_grades: np.ndarray) -> RankingRows:
     """The documents of a joined table as its explanation reads them
     (:class:`~workbench.metrics.explanations.ranking.RankingRows`; imported here, as the explanations import
     pandas, which the ``trec_eval`` drop-in never loads)."""
@@ -220,8 +223,18 @@ def ndeval_order(run: RankedRun, topic: str) -> np.ndarray:
     return starts[group] + ends[group] - 1 - positions
 
 
+@overload
 def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
-               placeholders: bool = False, documents: bool = False) -> Any:
+               placeholders: bool = ..., documents: Literal[False] = ...) -> GainTable: ...
+
+
+@overload
+def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
+               placeholders: bool = ..., documents: Literal[True]) -> tuple[GainTable, RankingRows]: ...
+
+
+def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
+               placeholders: bool = False, documents: bool = False) -> GainTable | tuple[GainTable, RankingRows]:
     """One gain table, a row per topic of ``topics`` (each judged in ``gold``), shared by every ranking measure.
     A topic ``run`` lacks is an error, or, with ``placeholders``, trec_eval's ``-c`` placeholder row
     (:attr:`GainTable.placeholder`).
@@ -240,7 +253,7 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
         raise WorkbenchError(f"the run lacks topic(s) {', '.join(map(repr, missing[:5]))}")
     if isinstance(gold, Judgements) and isinstance(run, RankedRun):
         table, rows = _array_table(gold, run, topics, placeholders, documents)
-        return (table, rows) if documents else table
+        return table if rows is None else (table, rows)
 
     def judged(topic: str) -> dict[str, float]:
         return gold.grades_of(topic) if isinstance(gold, Judgements) else judgements_of(gold[topic])
