@@ -82,6 +82,9 @@ def test_bad_arguments_are_named():
         compare_report(campaign(), baseline="nope")
     with pytest.raises(ResultsError, match="test must be one of"):
         compare_report(campaign(), test="z")
+    for alpha in ("0.05", True, 1.5):  # a text reached `0 < alpha` and raised a bare TypeError
+        with pytest.raises(ResultsError, match=r"alpha must lie in \(0, 1\)"):
+            compare_report(campaign(), alpha=alpha)
 
 
 @pytest.fixture

@@ -34,7 +34,7 @@ import pandas as pd
 from scipy import stats
 
 from workbench.analysis.paired_tests import adjust
-from workbench.analysis.results import ResultsError, score_cube
+from workbench.analysis.results import ResultsError, compared_systems, significance_level
 from workbench.analysis.tukey import homogeneous_groups
 
 __all__ = ["POSTHOCS", "CONOVER_CORRECTIONS", "friedman_ranks", "friedman_test", "posthoc_pairs", "friedman"]
@@ -124,11 +124,8 @@ def friedman(results: pd.DataFrame, measure: str, *, posthoc: str = "nemenyi", c
         raise ResultsError(f"posthoc must be one of {', '.join(POSTHOCS)}, got {posthoc!r}")
     if correction not in CONOVER_CORRECTIONS:
         raise ResultsError(f"correction must be one of {', '.join(CONOVER_CORRECTIONS)}, got {correction!r}")
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
-        raise ResultsError(f"alpha must lie in (0, 1), got {alpha!r}")
-    cube = score_cube(results, [measure], systems=systems, missing=missing, min_topics=2)
-    if len(cube.systems) < 2:
-        raise ResultsError(f"Friedman's test compares two systems at least; the results hold {len(cube.systems)}")
+    significance_level(alpha)
+    cube = compared_systems(results, measure, "Friedman's test", systems=systems, missing=missing)
     scores = cube.oriented()[:, :, 0]
     statistic, pvalue, df = friedman_test(scores)
     pairs, difference, q, p, half = posthoc_pairs(scores, posthoc, correction, alpha)

@@ -31,7 +31,7 @@ import pandas as pd
 
 from workbench.analysis.paired_tests import CORRECTIONS, TESTS, adjust, paired_test
 from workbench.analysis.rank_tests import POSTHOCS, posthoc_pairs
-from workbench.analysis.results import ResultsError, score_cube
+from workbench.analysis.results import ResultsError, score_cube, significance_level
 from workbench.analysis.tukey import tukey_pairs
 from workbench.escape import html_escape, latex_escape, markdown_escape
 
@@ -160,8 +160,7 @@ def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None,
         raise ResultsError(f"test must be one of {', '.join([*TESTS, 'tukey', *POSTHOCS])}, got {test!r}")
     if correction not in CORRECTIONS:
         raise ResultsError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
-    if not 0 < alpha < 1:
-        raise ResultsError(f"alpha must lie in (0, 1), got {alpha!r}")
+    significance_level(alpha)
     cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=2)
     if baseline is None:
         baseline = cube.systems[0]

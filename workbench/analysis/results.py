@@ -27,7 +27,8 @@ import pandas as pd
 from workbench.data.campaign import COLUMNS
 from workbench.errors import CampaignError, ParameterError, WorkbenchWarning, quoted
 
-__all__ = ["LARGEST", "MISSING_RESULT_POLICIES", "ResultsError", "ResultsWarning", "ScoreCube", "score_cube", "finite"]
+__all__ = ["LARGEST", "MISSING_RESULT_POLICIES", "ResultsError", "ResultsWarning", "ScoreCube", "score_cube", "finite",
+           "significance_level", "compared_systems"]
 
 LARGEST = 1e150
 """The largest score magnitude the analyses take: squares and sums of squares of larger ones overflow."""
@@ -194,6 +195,23 @@ def finite(values, parameter: str) -> np.ndarray:
                              + ("; NaN has no place here" if np.isnan(value) else _why_refused(value)),
                              parameter=parameter)
     return array
+
+
+def significance_level(alpha: Any) -> float:
+    """``alpha`` checked as the tests read it: a number in (0, 1), else :class:`ResultsError`."""
+    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
+        raise ResultsError(f"alpha must lie in (0, 1), got {alpha!r}")
+    return float(alpha)
+
+
+def compared_systems(results: pd.DataFrame, measure: str, test: str, *, systems: Sequence[str] | None,
+                     missing: str) -> ScoreCube:
+    """The :func:`score_cube` of one ``measure`` that a multiple-comparison ``test`` reads: 2 topics and 2 systems
+    at least, else :class:`ResultsError` naming the test."""
+    cube = score_cube(results, [measure], systems=systems, missing=missing, min_topics=2)
+    if len(cube.systems) < 2:
+        raise ResultsError(f"{test} compares two systems at least; the results hold {len(cube.systems)}")
+    return cube
 
 
 def _where(row: pd.Series) -> dict:

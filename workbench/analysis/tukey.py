@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import ResultsError, finite, score_cube
+from workbench.analysis.results import ResultsError, compared_systems, finite, significance_level
 
 __all__ = ["DESIGNS", "tukey_hsd", "tukey_pairs", "homogeneous_groups"]
 
@@ -45,11 +45,8 @@ def tukey_hsd(results: pd.DataFrame, measure: str, *, systems: Sequence | None =
     """
     if design not in DESIGNS:
         raise ResultsError(f"design must be one of {', '.join(DESIGNS)}, got {design!r}")
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
-        raise ResultsError(f"alpha must lie in (0, 1), got {alpha!r}")
-    cube = score_cube(results, [measure], systems=systems, missing=missing, min_topics=2)
-    if len(cube.systems) < 2:
-        raise ResultsError(f"Tukey's HSD compares two systems at least; the results hold {len(cube.systems)}")
+    significance_level(alpha)
+    cube = compared_systems(results, measure, "Tukey's HSD", systems=systems, missing=missing)
     scores = cube.values[:, :, 0]  # systems × topics
     k, n = scores.shape
     pairs, difference, q, pvalue, half, df = tukey_pairs(scores, design, alpha)

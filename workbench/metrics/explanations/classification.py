@@ -88,19 +88,10 @@ def _hits(p: LabelledPair) -> np.ndarray:
     return p.indicators("gold") & p.indicators("output")
 
 
-def _precision_rows(p: LabelledPair, columns: list[int], weights: Mapping[int, float]) -> dict:
-    """One row per (item, class c in ``columns``) the output says, worth ``weights[c]`` when right."""
-    said, hits = p.indicators("output"), _hits(p)
-    rows = [(r, c) for c in columns for r in np.flatnonzero(said[:, c])]
-    contribution = np.array([weights[c] * hits[r, c] for r, c in rows], dtype=float)
-    full = np.array([weights[c] for _, c in rows], dtype=float)
-    data = _items(p, np.array([r for r, _ in rows], dtype=np.int64), **{"class": [p.classes[c] for _, c in rows]})
-    return data | {"contribution": contribution, "lost": full - contribution}
-
-
-def _recall_rows(p: LabelledPair, columns: list[int], weights: Mapping[int, float]) -> dict:
-    """One row per (gold item, class c in ``columns``) the gold says, worth ``weights[c]`` when found."""
-    said, hits = p.indicators("gold"), _hits(p)
+def _said_rows(p: LabelledPair, side: str, columns: list[int], weights: Mapping[int, float]) -> dict:
+    """One row per (item, class c in ``columns``) that ``side`` says — the output's for precision, worth
+    ``weights[c]`` when right; the gold's for recall, worth ``weights[c]`` when found."""
+    said, hits = p.indicators(side), _hits(p)
     rows = [(r, c) for c in columns for r in np.flatnonzero(said[:, c])]
     contribution = np.array([weights[c] * hits[r, c] for r, c in rows], dtype=float)
     full = np.array([weights[c] for _, c in rows], dtype=float)
@@ -176,11 +167,11 @@ def explain_classification(gold, output, measure: str | Measure) -> MeasureExpla
         if name == "Pr":
             defined = [c for c in columns if counts.predicted[c] > 0]
             weights = {c: 1 / counts.predicted[c] / len(defined) for c in defined}
-            data = _precision_rows(p, defined, weights)
+            data = _said_rows(p, "output", defined, weights)
         else:
             defined = [c for c in columns if counts.gold[c] > 0]
             weights = {c: 1 / counts.gold[c] / len(defined) for c in defined}
-            data = _recall_rows(p, defined, weights)
+            data = _said_rows(p, "gold", defined, weights)
         what = "the output's" if name == "Pr" else "the gold's"
         formula = (f"{name} = Σ_(item, class) [right] / ({what} items of the class × classes averaged)")
         return MeasureExplanation(str(measure), score, _frame(data, value=score), {str(measure): score}, formula,
@@ -198,10 +189,9 @@ def explain_classification(gold, output, measure: str | Measure) -> MeasureExpla
             label_c = p.classes[c]
             parts[f"Pr({label_c})"] = hard.precision_per_class(p)[label_c]
             parts[f"Re({label_c})"] = hard.recall_per_class(p)[label_c]
-            frames.append(_frame(_precision_rows(p, [c], {c: 1 / counts.predicted[c] if counts.predicted[c] else 0}),
-                                 f"Pr({label_c})", parts[f"Pr({label_c})"]))
-            frames.append(_frame(_recall_rows(p, [c], {c: 1 / counts.gold[c] if counts.gold[c] else 0}),
-                                 f"Re({label_c})", parts[f"Re({label_c})"]))
+            for side, count, part in (("output", counts.predicted[c], f"Pr({label_c})"),
+                                      ("gold", counts.gold[c], f"Re({label_c})")):
+                frames.append(_frame(_said_rows(p, side, [c], {c: 1 / count if count else 0}), part, parts[part]))
         alpha = params["alpha"]
         labels = [p.classes[c] for c in columns]
 

@@ -44,7 +44,7 @@ __all__ = ["INFAP_EPSILON", "num_q", "num_ret", "num_rel", "num_rel_ret", "num_n
            "relative_precision_at", "r_precision_multiple", "interpolated_precisions", "interpolated_precision",
            "eleven_point_average", "bpref_terms", "bpref", "infap_terms", "inferred_ap", "precision_sums", "yaap",
            "binary_g", "bing_terms", "unjudged_at", "judged_at", "rbp_residual", "relevance_strings", "dcg",
-           "ideal_dcg", "ndcg_rel", "r_ndcg", "g_measure", "g_terms"]
+           "ideal_dcg", "ndcg_rel_terms", "ndcg_rel", "r_ndcg", "g_measure", "g_terms"]
 
 INFAP_EPSILON = 0.00001  # trec_eval.h
 
@@ -352,19 +352,28 @@ def ideal_dcg(table: GainTable, gains: Mapping[float, float] | None = None) -> n
     return row_sums(discounted(best))
 
 
-def ndcg_rel(table: GainTable, gains: Mapping[float, float] | None = None) -> np.ndarray:
-    """nDCG averaged at the relevant documents: (1/L) (Σ_{relevant retrieved r} DCG(r)/IDCG(min(r, L))
-    + (L − |rel ret|) · DCG/IDCG), L the number of positive ideal gains (trec_eval ``ndcg_rel``)."""
+def ndcg_rel_terms(table: GainTable, gains: Mapping[float, float] | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """nDCG_rel's parts: the gains, the discounts, the relevant retrieved ranks, each rank's ideal DCG at
+    min(r, L), L (the number of positive ideal gains) and the whole ideal DCG."""
     values, ideal = gain_tables(table, gains)
     rows, width = values.shape
     length = (ideal > 0).sum(axis=1)
-    dcg = np.cumsum(values * _discounts(width), axis=1)
     idcg = np.cumsum(ideal * _discounts(ideal.shape[1]), axis=1)
     idcg_total = idcg[:, -1] if ideal.shape[1] else np.zeros(rows)
-    rel = (values > 0) & table.retrieved()
+    relevant = (values > 0) & table.retrieved()
     at = np.minimum(np.arange(width)[None, :], np.maximum(length - 1, 0)[:, None])
     denominator = idcg[np.arange(rows)[:, None], np.minimum(at, max(ideal.shape[1] - 1, 0))] \
         if ideal.shape[1] else np.zeros((rows, width))
+    return values, _discounts(width), relevant, denominator, length, idcg_total
+
+
+def ndcg_rel(table: GainTable, gains: Mapping[float, float] | None = None) -> np.ndarray:
+    """nDCG averaged at the relevant documents: (1/L) (Σ_{relevant retrieved r} DCG(r)/IDCG(min(r, L))
+    + (L − |rel ret|) · DCG/IDCG), L the number of positive ideal gains (trec_eval ``ndcg_rel``)."""
+    values, discount, rel, denominator, length, idcg_total = ndcg_rel_terms(table, gains)
+    rows, width = values.shape
+    dcg = np.cumsum(values * discount, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         total = np.where(rel, dcg / denominator, 0.0).sum(axis=1)
         dcg_total = dcg[:, -1] if width else np.zeros(rows)

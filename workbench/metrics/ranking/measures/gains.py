@@ -85,16 +85,7 @@ def _ndcg_rel(table: GainTable, gains=None) -> Terms:
     """trec_eval's ndcg_rel is linear in the DCG terms gain(i)·discount(i): each enters the DCG at every
     relevant rank at or below i (divided by the ideal DCG there) and the DCG of the whole ranking (weighted by
     the relevant documents not retrieved), all over L."""
-    values, ideal = gain_tables(table, gains)
-    rows, width = values.shape
-    length = (ideal > 0).sum(axis=1)
-    discount = discounts(width)
-    idcg = np.cumsum(ideal * discounts(ideal.shape[1]), axis=1)
-    idcg_total = idcg[:, -1] if ideal.shape[1] else np.zeros(rows)
-    relevant = (values > 0) & table.retrieved()
-    at = np.minimum(np.arange(width)[None, :], np.maximum(length - 1, 0)[:, None])
-    denominator = idcg[np.arange(rows)[:, None], np.minimum(at, max(ideal.shape[1] - 1, 0))] \
-        if ideal.shape[1] else np.zeros((rows, width))
+    values, discount, relevant, denominator, length, idcg_total = trec.ndcg_rel_terms(table, gains)
     below = np.cumsum(np.where(relevant, safe_divide(np.ones_like(denominator), denominator), 0.0)[:, ::-1],
                       axis=1)[:, ::-1]
     weight = below + safe_divide(length - relevant.sum(axis=1), idcg_total)[:, None]
