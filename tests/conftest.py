@@ -43,8 +43,10 @@ os.environ.setdefault("WORKBENCH_CACHE", str(ROOT / "test-output" / "cache"))
 # "ci" (.ci/run) is derandomized, the same examples on every run, so that a red CI run is a failure to fix and not
 # a draw. A counterexample exploring finds is kept as an @example in its test, and CI runs it from then on. Neither
 # profile has a deadline: time is measured by the benchmarks, not by tests on a shared machine (a deadline, and the
-# too_slow health check it scales, fail by load).
-settings.register_profile("explore", deadline=None)
+# too_slow health check it scales, fail by load). Both derive from Hypothesis's own "default" profile, not from the
+# current one: where a CI variable is set, Hypothesis loads its built-in "ci" profile (derandomized) at import, and a
+# profile derived from it would not explore.
+settings.register_profile("explore", settings.get_profile("default"), deadline=None)
 settings.register_profile("ci", settings.get_profile("explore"), derandomize=True, database=None, print_blob=True)
 HYPOTHESIS_PROFILE = os.environ.get("WORKBENCH_HYPOTHESIS_PROFILE", "explore")
 settings.load_profile(HYPOTHESIS_PROFILE)

@@ -42,9 +42,10 @@ def test_a_browser():
 
 
 def _probe(tmp_path: Path, source: str, *options: str, required: bool = False) -> subprocess.CompletedProcess:
-    """pytest on ``source`` with tests/conftest.py as a plugin, chromium off PATH, the switch set or not."""
+    """pytest on ``source`` with tests/conftest.py as a plugin, chromium off PATH, the switch set or not, on a
+    terminal of 80 columns (the short summary cuts its lines to the terminal's width)."""
     (tmp_path / "test_probe.py").write_text(source)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": str(Path(sys.executable).parent),
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": str(Path(sys.executable).parent), "COLUMNS": "80",
            "WORKBENCH_REQUIRE_REFERENCES": "1" if required else ""}
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "tests.conftest", "-p", "no:cacheprovider",
                            "-rsf", "-q", *options, "test_probe.py"], cwd=tmp_path, env=env, capture_output=True,
@@ -58,7 +59,7 @@ def test_a_missing_reference_skips_with_its_reason_and_fails_under_the_switch(tm
     assert "no-such-sample/qrels is absent: the real evaluation samples live beside the project" in skipped.stdout
     assert "the reference library no_such_reference_library cannot be imported" in skipped.stdout
     assert "no chromium on PATH" in skipped.stdout
-    failed = _probe(tmp_path, PROBE, required=True)
+    failed = _probe(tmp_path, PROBE, "-rN", required=True)  # no short summary: each reason once, in its section
     assert failed.returncode == 1, failed.stdout
     assert "2 failed" in failed.stdout and "1 error" in failed.stdout  # chromium: in the browser test's setup
     assert failed.stdout.count("WORKBENCH_REQUIRE_REFERENCES=1: a missing reference fails") == 3
