@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 
 import workbench as wb
 from tests.conftest import shared_dataset
+from tests.test_explain_measures import CLAMPED, INSTANCES
 from workbench.analysis import ResultsError, significance, topic_deltas
 from workbench.data.explain import UnknownSystemError, UnknownTopicError
 from workbench.metrics import registry
 from workbench.metrics.ranking import is_table_measure
 from workbench.metrics.ranking.declare import is_diversity_measure
 
-RANKING = [name for names in __import__("tests.test_explain_measures", fromlist=["INSTANCES"]).INSTANCES.values()
-           for name in names if registry.parse(name).spec.task == "ranking"]
+RANKING = [name for names in INSTANCES.values() for name in names if registry.parse(name).spec.task == "ranking"]
 
 
 @st.composite
@@ -48,6 +48,7 @@ def per_topic(results: pd.DataFrame) -> pd.Series:
     return results.set_index("topic")["value"]
 
 
+@pytest.mark.filterwarnings(CLAMPED)
 @pytest.mark.parametrize("name", RANKING)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])

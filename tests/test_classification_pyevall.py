@@ -47,6 +47,9 @@ METRICS = {"mono": {"Accuracy": "Acc", "SystemPrecision": "SP", "Kappa": "CohenK
 PER_CLASS = {"Precision", "Recall", "FMeasure"}
 WEIGHTS = [0.5, 1.0, 2.0, 3.0]
 
+# pyevall 0.2.11 (the oracle) calls DataFrame.from_dict with a list, which pandas deprecates, once per evaluation
+pytestmark = pytest.mark.filterwarnings("ignore:Passing a list to DataFrame.from_dict is deprecated")
+
 
 def random_case(rng: np.random.Generator, context: str) -> dict:
     """Gold and output values, the hierarchy and the parameters of one test case of ``context``."""

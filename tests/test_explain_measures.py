@@ -89,6 +89,9 @@ INSTANCES = {
 }
 DOCS = [f"d{i}" for i in range(10)]
 
+# the instances with max_grade=2 meet grade 3 and say so, as tests/test_ranking.py asserts; here only the sums count
+CLAMPED = r"ignore:.+ retrieved grades? above max_grade:workbench.errors.WorkbenchWarning"
+
 
 @st.composite
 def rankings(draw):
@@ -189,6 +192,7 @@ def check(gold: Organization, output: Organization, name: str) -> MeasureExplana
     return e
 
 
+@pytest.mark.filterwarnings(CLAMPED)
 @pytest.mark.parametrize("name", [n for names in INSTANCES.values() for n in names])
 def test_contributions_add_up_to_the_score_evaluate_gives(name):
     spec = registry.parse(name).spec
