@@ -30,11 +30,13 @@ from typing import IO
 
 from workbench.errors import InputError, OutputError, ParameterTypeError, WorkbenchError, quoted
 
-__all__ = ["GZIP_MAGIC", "STDIN", "STDIN_NAME", "StandardInputError", "file_path", "read_buffer", "CHUNK",
+__all__ = ["FileBytes", "GZIP_MAGIC", "STDIN", "STDIN_NAME", "StandardInputError", "file_path", "read_buffer", "CHUNK",
            "input_limit", "chunks", "read_input", "head", "with_stdin", "rename_copy", "WriteError", "umask",
            "file_mode", "write_whole", "write_folder"]
 
 GZIP_MAGIC = b"\x1f\x8b"
+# a file's content as the readers hold it: mapped (no copy), or read whole (gzip, standard input, re-encoded)
+FileBytes = bytes | bytearray | mmap.mmap
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 
@@ -68,7 +70,7 @@ def file_path(path: object, parameter: str = "path") -> str | PathLike:
                              f"{type(path).__name__} {quoted(path)}{hint}", parameter=parameter)
 
 
-def read_buffer(path: str | PathLike, error: type[Exception]) -> bytes | bytearray | mmap.mmap:
+def read_buffer(path: str | PathLike, error: type[Exception]) -> FileBytes:
     """The file's content: a plain file mapped into memory (no copy), gzip data decompressed, ``-`` read from
     standard input. Problems raise ``error(message, path=path)``; a path that is not one,
     :class:`~workbench.errors.ParameterTypeError` (:func:`file_path`)."""
@@ -77,7 +79,7 @@ def read_buffer(path: str | PathLike, error: type[Exception]) -> bytes | bytearr
         if str(path) == STDIN:
             if sys.stdin is None:
                 raise error("there is no standard input to read '-' from", path=STDIN_NAME)
-            data: bytes | bytearray | mmap.mmap = _gather(chunks(sys.stdin.buffer, error, STDIN_NAME))
+            data: FileBytes = _gather(chunks(sys.stdin.buffer, error, STDIN_NAME))
         else:
             with open(path, "rb") as file:
                 try:

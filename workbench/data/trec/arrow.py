@@ -25,17 +25,22 @@ import mmap
 import threading
 import time
 import weakref
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.data.files import FileBytes
 from workbench.data.trec.numbers import read_numbers
 from workbench.data.trec.scan import FIELDS, WIDE_FACTOR
 from workbench.ids import DocumentIds
 
+if TYPE_CHECKING:  # pyarrow is imported where a file is read
+    import pyarrow as pa
+
 __all__ = ["separator", "PIECE", "RETURN_WAIT", "read_plain"]
 
 
-def separator(raw, last_field: bool = False) -> bytes | None:
+def separator(raw: FileBytes, last_field: bool = False) -> bytes | None:
     """The one separator of a file that may be plain (``b" "`` or ``b"\\t"``), or None when it is not; single bytes
     are searched for with ``memchr`` and a doubled separator as byte pairs (milliseconds for 100 MB). A leading or
     trailing separator shows after reading, as a field count Arrow refuses or an empty first or last field;
@@ -58,7 +63,7 @@ def separator(raw, last_field: bool = False) -> bytes | None:
     return None if _has_pair(raw, *pairs) or (last_field and raw[-1:] == delimiter) else delimiter
 
 
-def _has_pair(raw, *pairs: bytes) -> bool:
+def _has_pair(raw: FileBytes, *pairs: bytes) -> bool:
     """Whether the two bytes of one of ``pairs`` follow one another: the bytes read two by two as 16-bit words,
     from each parity, a megabyte at a time into one reused mask. On 79 MB: 13 ms a pair; a mask of the whole file
     touches as many fresh pages as the file has (19k page faults, 50-90 ms), and ``bytes.find`` takes 70 ms where
@@ -79,16 +84,16 @@ def _has_pair(raw, *pairs: bytes) -> bool:
 _PAIR_BLOCK = 1 << 19  # 16-bit words per block of _has_pair
 
 
-def _lengths(array) -> np.ndarray:
+def _lengths(array: pa.Array) -> np.ndarray:
     """The lengths of a binary Arrow array's values, from its offsets."""
     return np.diff(np.frombuffer(array.buffers()[1], dtype=np.int32, count=len(array) + 1, offset=array.offset * 4))
 
 
-def _numbers(array, dtype) -> np.ndarray:
+def _numbers(array: pa.Array, dtype: type[np.number]) -> np.ndarray:
     """A numeric Arrow array without nulls as numpy, read from its buffer (pyarrow's ``to_numpy`` imports
     pandas)."""
-    dtype = np.dtype(dtype)
-    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+    item = np.dtype(dtype)
+    return np.frombuffer(array.buffers()[1], dtype=item, count=len(array), offset=array.offset * item.itemsize)
 
 
 PIECE = 1 << 24  # bytes of the file parsed at a time (cut at a line end): Arrow's tables stay that small
@@ -101,7 +106,7 @@ class _Labels:
         self.code_of: dict[bytes, int] = {}
         self.parts: list[np.ndarray] = []
 
-    def add(self, column) -> bool:
+    def add(self, column: pa.ChunkedArray) -> bool:
         """Add an Arrow dictionary column's codes; False when a value is empty (a leading or trailing
         separator: not plain)."""
         for chunk in column.chunks:
@@ -116,7 +121,7 @@ class _Labels:
         return np.concatenate(self.parts), list(self.code_of)
 
 
-def _pieces(raw) -> list[tuple[int, int]]:
+def _pieces(raw: FileBytes) -> list[tuple[int, int]]:
     """``(start, end)`` of pieces of about :data:`PIECE` bytes, each ending at a line end (or the file's end)."""
     bounds, low = [], 0
     while low < len(raw):
@@ -127,7 +132,7 @@ def _pieces(raw) -> list[tuple[int, int]]:
     return bounds
 
 
-def _release(raw, low: int, high: int) -> None:
+def _release(raw: FileBytes, low: int, high: int) -> None:
     """Let the pages of a mapped file between ``low`` and ``high`` go (they are read back from the page cache if
     touched again): a file read once needs not stay resident while the rest is read and scored."""
     if isinstance(raw, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
@@ -141,7 +146,7 @@ _LENT_LOCK = threading.Lock()
 RETURN_WAIT = 5.0  # seconds the interpreter waits at exit for Arrow's threads to give back what they hold
 
 
-def _lend(raw):
+def _lend(raw: FileBytes | memoryview) -> pa.Buffer:
     """An Arrow buffer over ``raw`` (no copy), followed until Arrow lets go of it; the first one lent makes the
     interpreter wait for all of them at exit (:func:`_wait_for_returns`)."""
     import pyarrow as pa
@@ -165,7 +170,7 @@ def _wait_for_returns(timeout: float = RETURN_WAIT) -> bool:
     return True
 
 
-def read_plain(raw, kind: str, wanted: tuple[str, ...], encoding: str) -> dict | None:
+def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str) -> dict | None:
     """The columns ``wanted`` of a plain file: ``topic`` and ``system`` as ``(codes, names)``, ``document`` as
     DocumentIds (bytes, decoded in ``encoding`` when strings are asked for), ``grade`` (int64) and ``score``
     (float64), others as bytes arrays; a run's last tag (``"last system"``, bytes) when its tags are not wanted;

@@ -11,6 +11,7 @@ back in its layout::
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from os import PathLike
 
 import pandas as pd
@@ -22,7 +23,7 @@ from workbench.data.trec.writers import write_text
 __all__ = ["read_trec_eval_output", "write_trec_eval_output"]
 
 
-def _rows(path, encoding: str):
+def _rows(path: str | PathLike, encoding: str) -> Iterator[tuple[int, str, list[str]]]:
     text = read_input(path, TrecFormatError).removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark is no field
     for number, line in enumerate(text.splitlines(), start=1):
         try:

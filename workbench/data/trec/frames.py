@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -31,12 +32,15 @@ from workbench.data.trec.ranked import DuplicateEntryError, Judgements, RankedRu
 from workbench.errors import quoted
 from workbench.ids import DocumentIds
 
+if TYPE_CHECKING:  # imported where a frame holds Arrow strings
+    import pyarrow as pa
+
 __all__ = ["SYSTEM_COLUMNS", "judgements_from_frame", "runs_from_frames"]
 
 SYSTEM_COLUMNS = ("system", "run")
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
@@ -59,7 +63,7 @@ def _column(frame: pd.DataFrame, column: str, what: str) -> pd.Series:
     return values
 
 
-def _arrow_strings(values: pd.Series):
+def _arrow_strings(values: pd.Series) -> pa.ChunkedArray | None:
     """The column as an Arrow string array when pandas holds it as one (no copy), else None."""
     import pyarrow as pa
 
@@ -159,7 +163,7 @@ def _fits_double(value: int) -> bool:
     return True
 
 
-def _columns(frame, needed: tuple[str, ...], what: str, keywords: str) -> None:
+def _columns(frame: object, needed: tuple[str, ...], what: str, keywords: str) -> None:
     if not isinstance(frame, pd.DataFrame):
         raise FrameError(f"{what}: expected a DataFrame, got {type(frame).__name__}")
     missing = [column for column in needed if column not in frame.columns]

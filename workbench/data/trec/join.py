@@ -63,7 +63,7 @@ def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndar
             for (rows, _), part in zip(parts, np.split(codes, bounds), strict=True)]
 
 
-def _grades(run_keys: np.ndarray, rows, docs: DocumentIds, judged: tuple, exact: bool
+def _grades(run_keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, judged: tuple, exact: bool
             ) -> tuple[np.ndarray, np.ndarray]:
     """Each (row, document)'s grade among the judgements (``judged``: their keys, rows, documents and grades),
     NaN where it has none, and the positions of the judgements matched. Keys whose last bits no judged key has are
@@ -181,7 +181,8 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
     return table, _rows(all_docs, q_rows[lacking], q_docs.take(lacking), grades[lacking])
 
 
-def _rows(retrieved, missing_rows: np.ndarray, missing_documents, missing_grades: np.ndarray) -> RankingRows:
+def _rows(retrieved: object, missing_rows: np.ndarray, missing_documents: object, missing_grades: np.ndarray
+          ) -> RankingRows:
     """The documents of a joined table as its explanation reads them
     (:class:`~workbench.metrics.explanations.ranking.RankingRows`; imported here, as the explanations import
     pandas, which the ``trec_eval`` drop-in never loads)."""
@@ -266,6 +267,7 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
     pairs = [(judged(topic), ranked(topic)) for topic in topics]
     table = GainTable.from_judged_rankings(pairs, topics)
     flags = np.zeros(table.gains.shape, dtype=bool)
+    tie: np.ndarray | list[bool]
     for row, topic in enumerate(topics):  # equal scores of a run, a hand-made Organization's tied level
         if topic in run:
             if isinstance(run, RankedRun):
@@ -359,10 +361,13 @@ def _stacked(tables: list[SubtopicTable], topics: Sequence[str]) -> SubtopicTabl
     subs = max((t.grades.shape[2] for t in tables), default=1)
     grades, judged = np.zeros((len(tables), width, subs)), np.zeros((len(tables), docs, subs))
     tiebreak = np.zeros((len(tables), docs), dtype=np.int64)
+    documents, names = [], []
     for row, t in enumerate(tables):
         grades[row, :t.grades.shape[1], :t.grades.shape[2]] = t.grades[0]
         judged[row, :t.judged.shape[1], :t.judged.shape[2]] = t.judged[0]
         tiebreak[row, :t.judged.shape[1]] = t.tiebreak[0]
+        assert t.documents is not None and t.subtopic_names is not None  # from_organizations names both
+        documents.append(t.documents[0])
+        names.append(t.subtopic_names[0])
     return SubtopicTable(grades, judged, tiebreak, [int(t.num_ret[0]) for t in tables], tuple(topics),
-                         documents=[t.documents[0] for t in tables],
-                         subtopic_names=[t.subtopic_names[0] for t in tables])
+                         documents=documents, subtopic_names=names)

@@ -30,16 +30,21 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
-from workbench.data.files import STDIN, STDIN_NAME, read_buffer
+from workbench.data.files import STDIN, STDIN_NAME, FileBytes, read_buffer
 from workbench.data.trec.arrow import read_plain
 from workbench.data.trec.errors import TrecDuplicateError, TrecEncodingError, TrecFormatError, TrecReadingWarning
 from workbench.data.trec.numbers import read_numbers, reading_note
 from workbench.data.trec.scan import FIELDS, bom_note, check_counts, run_on_note, shown, split_fields
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
+
+if TYPE_CHECKING:  # ranked.py reads Labels from here
+    from workbench.data.trec.ranked import DuplicateEntryError
 
 __all__ = ["LineNumbers", "Labels", "TrecLines", "read_lines"]
 
@@ -59,10 +64,11 @@ class LineNumbers(Sequence[int]):
     def __len__(self) -> int:
         return self.size
 
-    def __getitem__(self, index):
+    # indexed as the array it stands for (positions give an array), which Sequence's signature does not allow
+    def __getitem__(self, index: int | slice | np.ndarray) -> np.ndarray:  # type: ignore[override]
         return np.arange(1, self.size + 1)[index] if isinstance(index, slice) else np.asarray(index) + 1
 
-    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         return np.arange(1, self.size + 1, dtype=dtype)
 
     def tolist(self) -> list[int]:
@@ -95,10 +101,10 @@ class TrecLines:
     numbers: np.ndarray | LineNumbers
     other: Mapping[str, np.ndarray] = field(default_factory=dict)
     codec: str = "utf-8"
-    raw: object = field(default=b"", repr=False)
+    raw: FileBytes = field(default=b"", repr=False)
     runid: str | None = None
 
-    def located(self, error) -> TrecDuplicateError:
+    def located(self, error: DuplicateEntryError) -> TrecDuplicateError:
         """A :class:`~workbench.data.trec.ranked.DuplicateEntryError` (entry positions) as the error naming both
         lines of this file."""
         owner = f" of system {error.system!r}" if error.system else ""
@@ -111,7 +117,7 @@ class TrecLines:
         return _line_text(self.raw, int(self.numbers[row]))
 
 
-def _line_text(raw, number: int) -> str:
+def _line_text(raw: FileBytes, number: int) -> str:
     """Line ``number`` (1-based) of the bytes, as a message shows it."""
     buffer = np.frombuffer(raw, dtype=np.uint8)
     ends = np.flatnonzero(buffer == 10)
@@ -120,7 +126,7 @@ def _line_text(raw, number: int) -> str:
     return shown(buffer[start:stop].tobytes()).rstrip("\r")
 
 
-def _codec(encoding: str, path) -> str:
+def _codec(encoding: str, path: str) -> str:
     try:
         return codecs.lookup(encoding).name
     except LookupError:
@@ -135,11 +141,11 @@ def _ascii_compatible(codec: str) -> bool:
         return False
 
 
-def _line_of(raw, offset: int) -> int:
+def _line_of(raw: FileBytes, offset: int) -> int:
     return int(np.count_nonzero(np.frombuffer(raw, dtype=np.uint8, count=offset) == 10)) + 1
 
 
-def _is_ascii(raw) -> bool:
+def _is_ascii(raw: FileBytes) -> bool:
     """Whether no byte has its high bit set (a buffer read eight bytes at a time, its high bits or-ed together)."""
     if isinstance(raw, bytes):
         return raw.isascii()
@@ -149,7 +155,7 @@ def _is_ascii(raw) -> bool:
     return not (high & 0x8080808080808080 or (buffer[whole:] >= 128).any())
 
 
-def _prepared(raw, codec: str, path) -> tuple[object, str, list[str]]:
+def _prepared(raw: FileBytes, codec: str, path: str) -> tuple[FileBytes, str, list[str]]:
     """The bytes to cut (UTF-8 where the encoding is not ASCII-compatible), the codec to decode ids with, and
     notes on what cannot be decoded."""
     notes: list[str] = []
@@ -176,7 +182,8 @@ def _prepared(raw, codec: str, path) -> tuple[object, str, list[str]]:
     return raw, codec, notes
 
 
-def _scanned(raw, kind: str, wanted: tuple[str, ...], path, encoding: str) -> tuple[dict, np.ndarray, str | None]:
+def _scanned(raw: FileBytes, kind: str, wanted: tuple[str, ...], path: str, encoding: str
+             ) -> tuple[dict, np.ndarray, str | None]:
     """The columns of a file the scanner cuts: ids and values read in place from the file's bytes (memory as the
     fields' bytes), topics and tags dictionary-encoded, other fields as short byte columns; and a note on a run
     whose lines ran on (CR-only line endings read as trec_eval reads them)."""
@@ -196,7 +203,7 @@ def _scanned(raw, kind: str, wanted: tuple[str, ...], path, encoding: str) -> tu
     return columns, fields.numbers, run_on_note(fields, 6 if kind == "run" else None)
 
 
-def _spaces_note(raw) -> str | None:
+def _spaces_note(raw: FileBytes) -> str | None:
     """Where fields hold what Python's ``str.split`` would cut at (UTF-8 spaces where the bytes are UTF-8, else
     Latin-1's), whatever the encoding the ids are decoded with, so that every entry point says the same."""
     if _is_ascii(raw) and all(raw.find(byte) < 0 for byte in (b"\x1c", b"\x1d", b"\x1e", b"\x1f")):

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter, methodcaller, ne
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -58,7 +58,7 @@ _NUMBER_TYPES = frozenset({int, float, np.float64, np.float32, np.float16, np.in
 _KEPT_QRELS = 2  # qrels objects whose judgements are kept for reuse (the most recent ones): a dev and a test set
 
 
-def _number(value, what: str, where: str, finite: bool) -> float:
+def _number(value: Any, what: str, where: str, finite: bool) -> float:
     if isinstance(value, bool | np.bool_):
         raise FrameError(f"{what}: {where} is a boolean, not a number (say which grade True is)")
     try:
@@ -72,7 +72,7 @@ def _number(value, what: str, where: str, finite: bool) -> float:
     return number
 
 
-def _id_text(value, what: str, where: str) -> str:
+def _id_text(value: object, what: str, where: str) -> str:
     """An id as text: a ``str`` as it is, an integer as its decimal text; anything else is refused."""
     if isinstance(value, str):
         return str(value)
@@ -148,7 +148,7 @@ def _values(values: list, what: str, finite: bool, where: Callable[[int], str]) 
     return numbers
 
 
-def _nested(nested, value: str, what: str, finite: bool) -> _Flat:
+def _nested(nested: object, value: str, what: str, finite: bool) -> _Flat:
     """The entries of ``{query: {doc: value}}``."""
     if not isinstance(nested, Mapping):
         raise FrameError(f"{what}: expected a dict {{query: {{doc: {value}}}}}, got {type(nested).__name__}")
@@ -191,7 +191,7 @@ def _records(records: Iterable, fields: tuple[str, ...], what: str, finite: bool
     return _Flat(labels, ids, _values(values, what, finite, where), False, where)
 
 
-def _nth(records: Iterable, n: int):
+def _nth(records: Iterable, n: int) -> object:
     """Record ``n`` of a sequence (for messages; an exhausted iterator says so)."""
     try:
         return records[n]  # type: ignore[index]
@@ -254,9 +254,9 @@ def judgements_from_records(qrels: Iterable) -> Judgements:
 
 
 # ------------------------------------------------------------------------------------------------ runs
-def _ranked(flat: _Flat, what: str, **ranking) -> RankedRun:
+def _ranked(flat: _Flat, what: str, ties: str, score_precision: str, max_docs: int | None) -> RankedRun:
     return rank_runs(None, flat.topics, flat.ids, flat.values, locate=flat.duplicate(what), unique=flat.unique,
-                     **ranking)[""]
+                     ties=ties, score_precision=score_precision, max_docs=max_docs)[""]
 
 
 def runs_from_dicts(runs: Mapping[str, Mapping[str, Mapping[str, float]]], *, ties: str = "trec_eval",

@@ -53,6 +53,8 @@ class DuplicateEntryError(InputError):
 
 
 Locate = Callable[[DuplicateEntryError], WorkbenchError]
+# document ids as document_ids takes them: DocumentIds, or strings, bytes or values read as their text
+Documents = DocumentIds | np.ndarray | Sequence[object]
 """Turns a duplicate's entry positions into the reader's own error (a file's lines, a frame's rows)."""
 
 
@@ -75,7 +77,7 @@ def labels(values: Labels | Sequence | np.ndarray) -> Labels:
     return Labels(rank[inverse.ravel()], tuple(str(name) for name in distinct[order].tolist()))
 
 
-def document_ids(documents) -> DocumentIds:
+def document_ids(documents: Documents) -> DocumentIds:
     """``documents`` as :class:`~workbench.ids.DocumentIds`: strings (or bytes) kept as given, other values
     read as their text (``str()``, as the frame readers read ids).
 
@@ -200,7 +202,7 @@ class Judgements(_TopicArrays):
         return f"<Judgements: {len(self.topics)} topics, {len(self.ids)} judgements>"
 
 
-def judgements(topics: Labels | Sequence, documents, grades: np.ndarray, locate: Locate | None = None, *,
+def judgements(topics: Labels | Sequence, documents: Documents, grades: np.ndarray, locate: Locate | None = None, *,
                unique: bool = False) -> Judgements:
     """:class:`Judgements` from parallel arrays (``topics`` as :func:`labels` reads them, ``documents`` as
     :func:`document_ids`, grades already checked to be numbers). A topic that judges a document twice is
@@ -232,8 +234,10 @@ class SubtopicJudgements(Judgements):
     ``judgements[topic]`` is one level per grade, a cluster per subtopic holding the documents it gives that grade
     (so that the diversity measures of an Organization read the same subtopics)."""
 
-    def __init__(self, topics, offsets, ids, grades, subtopics: Mapping[str, tuple[str, ...]], entry_topic,
-                 entry_document, entry_subtopic, entry_grade, refused=None) -> None:
+    def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, grades: np.ndarray,
+                 subtopics: Mapping[str, tuple[str, ...]], entry_topic: np.ndarray, entry_document: np.ndarray,
+                 entry_subtopic: np.ndarray, entry_grade: np.ndarray,
+                 refused: Mapping[str, WorkbenchError] | None = None) -> None:
         super().__init__(topics, offsets, ids, grades, refused)
         self.subtopics = dict(subtopics)
         self.entry_topic, self.entry_document = entry_topic, entry_document
@@ -264,7 +268,8 @@ class SubtopicJudgements(Judgements):
                 f"{len(self.entry_grade)} judgements>")
 
 
-def subtopic_judgements(topics: Labels | Sequence, subtopics: Sequence, documents, grades: np.ndarray,
+def subtopic_judgements(topics: Labels | Sequence, subtopics: Labels | Sequence | np.ndarray, documents: Documents,
+                        grades: np.ndarray,
                         locate: Locate | None = None) -> SubtopicJudgements:
     """:class:`SubtopicJudgements` from parallel arrays (one entry per judgement line). A topic that judges a
     document twice for one subtopic is refused when read, as :func:`judgements` refuses a repeat."""
@@ -357,7 +362,8 @@ def check_ranking_options(ties: str = "trec_eval", score_precision: str = "float
                              parameter="max_docs")
 
 
-def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, documents, scores: np.ndarray, *,
+def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, documents: Documents,
+              scores: np.ndarray, *,
               ties: str = "trec_eval", score_precision: str = "float64", max_docs: int | None = None,
               locate: Locate | None = None, unique: bool = False) -> dict[str, RankedRun]:
     """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document (``systems`` and
@@ -410,7 +416,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     return runs
 
 
-def _refused_pairs(group, ids, positions, topic_names, system_names, n_topics: int, locate,
+def _refused_pairs(group: np.ndarray, ids: DocumentIds, positions: np.ndarray | None, topic_names: Sequence[str],
+                   system_names: Sequence[str], n_topics: int, locate: Locate | None,
                    named_systems: bool) -> dict[tuple[str, str], WorkbenchError]:
     """The duplicate error of every (system, topic) whose kept entries (``positions``, ascending; None: all)
     repeat a document."""
@@ -428,7 +435,8 @@ def _refused_pairs(group, ids, positions, topic_names, system_names, n_topics: i
     return refused
 
 
-def _warn_dropped_repeats(group, ids: DocumentIds, beyond: np.ndarray, max_docs, topic_names, n_topics: int) -> None:
+def _warn_dropped_repeats(group: np.ndarray, ids: DocumentIds, beyond: np.ndarray, max_docs: int,
+                          topic_names: Sequence[str], n_topics: int) -> None:
     """A warning when documents given twice fall beyond the ``-M`` cut (trec_eval ignores them there)."""
     if not beyond.size:
         return

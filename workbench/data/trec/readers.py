@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
-from workbench.data.trec.lines import read_lines
+from workbench.data.trec.lines import Labels, TrecLines, read_lines
 from workbench.data.trec.numbers import read_integers, reading_note
 from workbench.data.trec.ranked import (
     Judgements,
@@ -50,7 +50,7 @@ def _texts(values: np.ndarray, codec: str) -> np.ndarray:
     return np.array([value.decode(codec, errors="backslashreplace") for value in values.tolist()], dtype=object)
 
 
-def _names(labels) -> np.ndarray:
+def _names(labels: Labels) -> np.ndarray:
     return np.asarray(labels.names, dtype=object)[labels.codes]
 
 
@@ -84,7 +84,7 @@ def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8", subtopics: bo
     return judgements(lines.topics, lines.documents, grades, locate=lines.located)
 
 
-def _subtopic_file(lines) -> bool:
+def _subtopic_file(lines: TrecLines) -> bool:
     """Whether some (topic, document) is judged under two values of the second column."""
     iteration = lines.other["iteration"]
     distinct = np.unique(iteration)
@@ -144,6 +144,7 @@ def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.Dat
                         ranks, odd, lines.numbers)
     if note:
         warnings.warn(f"{lines.path}: {note} (trec_eval ignores ranks)", TrecReadingWarning, stacklevel=2)
+    assert lines.systems is not None  # a run's lines are read with their systems unless told not to
     return pd.DataFrame({"topic": _names(lines.topics), "q0": _texts(lines.other["iteration"], lines.codec),
                          "document": lines.documents.strings(), "rank": ranks, "score": lines.values,
                          "system": _names(lines.systems)})

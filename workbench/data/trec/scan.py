@@ -17,9 +17,11 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
+from os import PathLike
 
 import numpy as np
 
+from workbench.data.files import FileBytes
 from workbench.data.trec.errors import TrecFormatError
 from workbench.ids import DocumentIds
 
@@ -58,7 +60,7 @@ class Fields:
         field's bytes, however long the longest)."""
         return DocumentIds.from_buffer(self.buffer, *self.bounds(index), encoding)
 
-    def column(self, index: int, path=None) -> np.ndarray:
+    def column(self, index: int, path: str | PathLike | None = None) -> np.ndarray:
         """Field ``index`` of every line as a fixed-width bytes array (numpy ``S``; no line may lack it), for
         short fields (levels, groups, tags): a column that would take more than :data:`WIDE_FACTOR` times the
         file's bytes (one very long field among many lines) is refused, naming the line, instead of taking
@@ -128,7 +130,7 @@ def run_on_note(fields: Fields, used: int | None = None) -> str | None:
             "does this reader (convert the line ends to LF, e.g. tr '\\r' '\\n')")
 
 
-def bom_note(raw, codec: str) -> str | None:
+def bom_note(raw: FileBytes, codec: str) -> str | None:
     """What a reader says of a file that starts with a UTF-8 byte-order mark, which trec_eval reads as part of
     the first field (and so do the readers): the first field as read in ``codec``; None without one."""
     if raw[:3] != codecs.BOM_UTF8:
@@ -155,7 +157,7 @@ def _bounds(buffer: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(starts), np.concatenate(ends), np.concatenate(newlines)
 
 
-def split_fields(raw) -> Fields:
+def split_fields(raw: FileBytes) -> Fields:
     """The fields of the file's data lines (bytes or any buffer), blank and ``#`` lines left out."""
     buffer = np.frombuffer(raw, dtype=np.uint8)
     starts, ends, newlines = _bounds(buffer)
@@ -169,7 +171,7 @@ def split_fields(raw) -> Fields:
     return Fields(buffer, starts, ends, first[kept], counts[kept], np.flatnonzero(kept) + 1)
 
 
-def check_counts(fields: Fields, kind: str, path) -> None:
+def check_counts(fields: Fields, kind: str, path: str | PathLike | None) -> None:
     """Refuse the first line with the wrong number of fields for ``kind`` (trec_eval's "Malformed line")."""
     bad = fields.counts != 4 if kind == "qrels" else fields.counts < 6
     if bad.any():

@@ -27,6 +27,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from os import PathLike
+from typing import Any
 
 import pandas as pd
 
@@ -48,7 +49,7 @@ class TrecWriteError(OutputError):
     """A value a TREC file cannot hold so that it reads back equal; nothing was written."""
 
 
-def _field(value, what: str, first: bool = False) -> str:
+def _field(value: Any, what: str, first: bool = False) -> str:
     text = str(value)
     if not text:
         raise TrecWriteError(f"{what} is empty, which a TREC file cannot carry (fields are separated by spaces)")
@@ -65,7 +66,7 @@ def _field(value, what: str, first: bool = False) -> str:
     return text
 
 
-def _number(value, what: str, name: str) -> float:
+def _number(value: Any, what: str, name: str) -> float:
     """``value`` as a double, or the error naming ``what`` and its ``name`` (grade, score, rank)."""
     try:
         return float(value)
@@ -75,7 +76,7 @@ def _number(value, what: str, name: str) -> float:
         raise TrecWriteError(f"{what} has {name} {quoted(value)}, not a number") from None
 
 
-def _grade(value, what: str) -> str:
+def _grade(value: Any, what: str) -> str:
     number = _number(value, what, "grade")
     if not number.is_integer() or abs(number) >= _LONG:
         raise TrecWriteError(f"{what} has grade {quoted(value)}: trec_eval reads grades as whole numbers (atol), so "
@@ -83,14 +84,14 @@ def _grade(value, what: str) -> str:
     return str(int(number))
 
 
-def _score(value, what: str) -> str:
+def _score(value: Any, what: str) -> str:
     number = _number(value, what, "score")
     if math.isnan(number):
         raise TrecWriteError(f"{what} has score NaN, which trec_eval cannot rank")
     return repr(number)
 
 
-def _rank(value, what: str) -> str:
+def _rank(value: Any, what: str) -> str:
     if isinstance(value, bool) or not _number(value, what, "rank").is_integer() or abs(float(value)) >= _LONG:
         raise TrecWriteError(f"{what} has rank {quoted(value)}, not an integer")
     return str(int(value))
