@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import workbench as wb
 from tests.conftest import shared_dataset
-from tests.test_explain_measures import CLAMPED, INSTANCES
+from tests.measure_instances import CLAMPED, INSTANCES
 from workbench.analysis import ResultsError, significance, topic_deltas
 from workbench.data.explain import UnknownSystemError, UnknownTopicError
 from workbench.metrics import registry

@@ -13,84 +13,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import workbench as wb
+from tests.measure_instances import CLAMPED, INSTANCES
 from tests.strategies import contexts_of, labelling_pairs, organizations
 from workbench.metrics import registry
 from workbench.metrics.explanations import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
 from workbench.metrics.ranking.declare import is_diversity_measure
 from workbench.model import Organization
 
-# Every registered measure, under the spellings tested: defaults, cutoffs and the parameters that change the rows.
-INSTANCES = {
-    "P": ["P@3", "P(rel=2)@5", "P(judged_only=True)@4"], "Rprec": ["Rprec", "Rprec(rel=2)"],
-    "RR": ["RR", "RR@2", "RR(judged_only=True)"], "AP": ["AP", "AP@3", "AP(rel=2)", "AP(judged_only=True)"],
-    "Success": ["Success@2", "Success(rel=3)@4"],
-    "nDCG": ["nDCG", "nDCG@3", "nDCG(gain=exp)@5", "nDCG(gains={1:1,2:3,3:7})", "nDCG(judged_only=True)",
-             "nDCG(ties=average)", "nDCG(ties=average)@3", "nDCG(ties=average, gain=exp, judged_only=True)@4"],
-    "ERR": ["ERR", "ERR@3", "ERR(gain=linear, max_grade=2)"],
-    "RBP": ["RBP", "RBP(p=0.5, rel=2)", "RBP(max_grade=2)", "RBP(judged_only=True)", "RBP@3",
-            "RBP(p=0.9, judged_only=True)@4"],
-    "Hits": ["Hits", "Hits@3", "Hits(rel=2)@5", "Hits(judged_only=True)@2", "hits@4"],
-    "Q-measure": ["Q-measure", "Q-measure(beta=0)", "Q-measure@3", "Q-measure(beta=2)@5"],
-    "O-measure": ["O-measure", "O-measure@2"], "P-measure": ["P-measure", "P-measure@3"],
-    "P+-measure": ["P+-measure", "P+-measure(beta=2)", "P+-measure@3"],
-    "NumRet": ["NumRet", "NumRet(judged_only=True)"],
-    "NumRel": ["NumRel", "NumRel(rel_level=2)"], "NumRelRet": ["NumRelRet"],
-    "NumNonRelJudgedRet": ["NumNonRelJudgedRet"], "SetP": ["SetP"], "SetRelP": ["SetRelP"], "SetR": ["SetR"],
-    "SetAP": ["SetAP"], "Bpref": ["Bpref", "Bpref(rel_level=2)"], "infAP": ["infAP"], "BinG": ["BinG"],
-    "GMAP": ["GMAP"], "GMBpref": ["GMBpref"], "SetF": ["SetF", "SetF(beta=0.5)"],
-    "SetUtility": ["SetUtility", "SetUtility(c=2, d=1, num_docs=40)"], "R": ["R@4", "R(judged_only=True)@3"],
-    "RelP": ["RelP@3", "R_cap@5", "relative_P@2"], "RPrecMult": ["RPrecMult", "RPrecMult@0.5"],
-    "IPrec": ["IPrec@0.3", "IPrec@1", "IPrec@0"],
-    "11ptAvg": ["11ptAvg"], "Unjudged": ["Unjudged@3"], "Judged": ["Judged", "Judged@2"],
-    "RBPResid": ["RBPResid"], "nDCGRel": ["nDCGRel", "nDCGRel(gains={1:2,3:5})"], "G": ["G", "G(gains={2:4})"],
-    "RnDCG": ["RnDCG", "RnDCG(gains={1:3})"], "DCG": ["DCG", "DCG(gains={1:3,2:9})"], "IdealDCG": ["IdealDCG"],
-    "SDCG": ["SDCG(max_rel=3)@5", "SDCG(max_rel=1)@2", "SDCG(min_rel=1, max_rel=3)@4"], "NumQ": ["NumQ"],
-    "YAAP": ["YAAP", "YAAP(rel=2)"],
-    "nDCG(ir_measures)": ["nDCG(gains={0:1,1:2})", "nDCG(gains={0:2,2:1})@3", "nDCG(dcg=exp-log2)@4"],
-    "INSQ": ["INSQ(max_rel=3)", "INSQ(T=2.0, min_rel=1, max_rel=3, depth=None)", "INSQ(max_rel=2, depth=3)"],
-    "INST": ["INST(max_rel=3)", "INST(T=0.5, max_rel=2, depth=None)", "INST(T=3.0, min_rel=1, max_rel=3, depth=4)"],
-    "NERR8": ["NERR8(max_rel=3)@5", "NERR8(min_rel=1, max_rel=2)@20"], "NERR9": ["NERR9(max_rel=3)@5",
-                                                                                "NERR9(max_rel=1)@2"],
-    "NERR10": ["NERR10(max_rel=3)", "NERR10(p=0.5, max_rel=2, depth=None)", "NERR10(max_rel=3, depth=2)"],
-    "NERR11": ["NERR11(max_rel=3)", "NERR11(T=2.0, max_rel=3, depth=None)"],
-    "BPM": ["BPM(max_rel=3)@5", "BPM(T=2.0, min_rel=1, max_rel=3)@20", "BPM(T=0.3, max_rel=2)@1"],
-    "Compat": ["Compat", "Compat(p=0.5, normalize=False)", "Compat(depth=1000)", "Compat(p=0.8, depth=3)"],
-    "PairwiseAccuracy": ["PairwiseAccuracy", "PairwiseAccuracy@3", "PairwiseAccuracy(rel=2)"],
-    "RBP(gain)": ["RBP(gain=raw)", "RBP(gains={1:3,2:9})@4"],
-    "Purity": ["Purity", "Purity(unmatched=singletons)"], "InversePurity": ["InversePurity"],
-    "F(P,IP)": ["F(P,IP)", "F(P,IP)(alpha=0.2)"], "BCubed-P": ["BCubed-P", "BCubed-P(variant=occurrence)"],
-    "BCubed-R": ["BCubed-R", "BCubed-R(variant=occurrence)"],
-    "BCubed-F": ["BCubed-F", "BCubed-F(variant=occurrence, alpha=0.3)"], "Homogeneity": ["Homogeneity"],
-    "Completeness": ["Completeness"], "V-measure": ["V-measure", "V-measure(beta=2)"],
-    "NMI": ["NMI", "NMI(average_method=geometric)"], "AMI": ["AMI", "AMI(average_method=max)"], "VI": ["VI"],
-    "ARI": ["ARI"], "Rand": ["Rand"], "Jaccard": ["Jaccard"], "FM": ["FM", "FM(convention=weps)"],
-    "Accuracy": ["Accuracy", "Accuracy(smoothing=laplace)"], "WAcc": ["WAcc(lam=3)", "WAcc(smoothing=noninformative)"],
-    "Utility": ["Utility", "Utility(smoothing=laplace)"],
-    "LinearUtility": ["LinearUtility(a2=1, a4=2)", "LinearUtility(smoothing=noninformative)"],
-    "Lam%": ["Lam%", "Lam%(smoothing=laplace)"], "Phi": ["Phi", "Phi(smoothing=noninformative)"],
-    "Kappa": ["Kappa"], "MI": ["MI", "MI(smoothing=laplace)"], "Odds": ["Odds"], "MAAc": ["MAAc"],
-    "Chi": ["Chi", "Chi(smoothing=laplace)"], "Chi-counts": ["Chi-counts"],
-    "Precision": ["Precision", "Precision(smoothing=noninformative)"], "Recall": ["Recall"],
-    "F": ["F", "F(alpha=0.8, smoothing=laplace)"], "Reliability": ["Reliability"], "Sensitivity": ["Sensitivity"],
-    "F(R,S)": ["F(R,S)"], "P_abs": ["P_abs(n=30)", "P_abs(n=30, search=optimal)"], "R_abs": ["R_abs(n=30)"],
-    "E_abs": ["E_abs(n=30)", "E_abs(n=30, beta=2, search=optimal)"],
-    "R≺": ["R≺(n=10, wn=0.8)", "R≺"], "S≺": ["S≺(n=3, wn=0.5, missing=singleton)", "S≺"],
-    "R∼": ["R∼(n=10, wn=0.8, missing=replab)", "R∼"], "S∼": ["S∼(n=10, wn=0.8)", "S∼"],
-    "F≺": ["F≺(n=10, wn=0.8)", "F≺"], "F∼": ["F∼(n=10, wn=0.8)", "F∼"],
-    "alpha_nDCG": ["alpha_nDCG@5", "alpha_nDCG(alpha=0.3)@3", "alpha_nDCG(rel=2)@10", "alpha-nDCG@20"],
-    "ERR_IA": ["ERR_IA@5", "ERR_IA(alpha=0)@3", "ERR_IA(alpha=1)@20", "ERR_IA@1"],
-    "NRBP": ["NRBP", "NRBP(alpha=0.2, beta=0.8)", "NRBP(rel=2)"], "P_IA": ["P_IA@5", "P_IA(rel=2)@3", "P-IA@1"],
-    "StRecall": ["StRecall@5", "StRecall(rel=2)@3", "strec@20"],
-    "Acc": ["Acc"], "SP": ["SP", "SystemPrecision"], "CohenKappa": ["CohenKappa"], "Pr": ["Pr", "Pr(label=A)"],
-    "Re": ["Re", "Re(label=B)"], "FMeasure": ["FMeasure", "FMeasure(alpha=0.2)", "FMeasure(label=A)"],
-    "ICM": ["ICM", "ICM(alpha_1=1, beta=1.5)"], "ICM-Norm": ["ICM-Norm", "ICMNorm(beta=2.5)"],
-    "ICM-Soft": ["ICM-Soft", "ICM-Soft(beta=2)"], "ICM-Soft-Norm": ["ICM-Soft-Norm"], "CrossEntropy": ["CrossEntropy"],
-    "MAE": ["MAE"], "CEM": ["CEM", "CEM(order=D<C<B<A)"],
-}
 DOCS = [f"d{i}" for i in range(10)]
-
-# the instances with max_grade=2 meet grade 3 and say so, as tests/test_ranking.py asserts; here only the sums count
-CLAMPED = r"ignore:.+ retrieved grades? above max_grade:workbench.errors.WorkbenchWarning"
 
 
 @st.composite
