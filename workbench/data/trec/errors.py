@@ -1,6 +1,7 @@
-"""What reading a TREC file can say: :class:`TrecFormatError` (what trec_eval refuses, named by file, line and
-text), :class:`TrecEncodingError`, and :class:`TrecReadingWarning` (a value read otherwise than it is written,
-as trec_eval reads it)."""
+"""What reading a TREC file can say: :class:`DuplicateEntryError` (a document given twice for one topic, by its
+positions in the input, before a reader names its lines or rows), :class:`TrecFormatError` (what trec_eval
+refuses, named by file, line and text), :class:`TrecEncodingError`, and :class:`TrecReadingWarning` (a value read
+otherwise than it is written, as trec_eval reads it)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,19 @@ from os import PathLike
 
 from workbench.errors import InputError, WorkbenchWarning, excerpt
 
-__all__ = ["TrecFormatError", "TrecDuplicateError", "TrecEncodingError", "TrecReadingWarning", "FrameError"]
+__all__ = ["DuplicateEntryError", "TrecFormatError", "TrecDuplicateError", "TrecEncodingError", "TrecReadingWarning",
+           "FrameError"]
+
+
+class DuplicateEntryError(InputError):
+    """A document given twice for one topic (of one system): ``first`` and ``again`` are the positions of
+    the two entries in the input, which the readers turn into lines or rows."""
+
+    def __init__(self, document: str, topic: str, system: str | None, first: int, again: int) -> None:
+        self.document, self.topic, self.system, self.first, self.again = document, topic, system, first, again
+        owner = f" of system {system!r}" if system is not None else ""
+        super().__init__(f"document {document!r} of topic {topic!r}{owner} is given twice (entries {first} "
+                         f"and {again}); trec_eval stops on duplicate documents")
 
 
 class TrecFormatError(InputError):

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from workbench.data.trec.errors import FrameError
+from workbench.data.trec.errors import DuplicateEntryError, FrameError
 from workbench.data.trec.lines import Labels
-from workbench.data.trec.ranked import DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
+from workbench.data.trec.ranked import Judgements, RankedRun, judgements, rank_runs
 from workbench.errors import quoted
 from workbench.ids import DocumentIds
 

@@ -30,21 +30,23 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from workbench.data.files import STDIN, STDIN_NAME, FileBytes, read_buffer
 from workbench.data.trec.arrow import read_plain
-from workbench.data.trec.errors import TrecDuplicateError, TrecEncodingError, TrecFormatError, TrecReadingWarning
+from workbench.data.trec.errors import (
+    DuplicateEntryError,
+    TrecDuplicateError,
+    TrecEncodingError,
+    TrecFormatError,
+    TrecReadingWarning,
+)
 from workbench.data.trec.numbers import read_numbers, reading_note
 from workbench.data.trec.scan import FIELDS, bom_note, check_counts, run_on_note, shown, split_fields
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
-
-if TYPE_CHECKING:  # ranked.py reads Labels from here
-    from workbench.data.trec.ranked import DuplicateEntryError
 
 __all__ = ["LineNumbers", "Labels", "TrecLines", "read_lines"]
 

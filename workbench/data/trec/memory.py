@@ -39,10 +39,10 @@ from typing import Any, cast
 
 import numpy as np
 
-from workbench.data.trec.errors import FrameError
+from workbench.data.trec.errors import DuplicateEntryError, FrameError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.lines import Labels
-from workbench.data.trec.ranked import DuplicateEntryError, Judgements, RankedRun, judgements, rank_runs
+from workbench.data.trec.ranked import Judgements, RankedRun, judgements, rank_runs
 from workbench.errors import quoted
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import GainTable

@@ -32,9 +32,10 @@ from os import PathLike
 import numpy as np
 
 from workbench.data.trec.columns import read_columns, topic_names
+from workbench.data.trec.errors import DuplicateEntryError
 from workbench.data.trec.join import PLACEHOLDER
 from workbench.data.trec.lines import TrecLines
-from workbench.data.trec.ranked import DuplicateEntryError, first_duplicate
+from workbench.data.trec.ranked import first_duplicate
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.preferences import (

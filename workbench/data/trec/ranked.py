@@ -27,29 +27,19 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from workbench.data.trec.errors import DuplicateEntryError
 from workbench.data.trec.lines import Labels
-from workbench.errors import InputError, WorkbenchError, WorkbenchWarning
+from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, trec_eval_order
 from workbench.model import Organization
 
-__all__ = ["TIES", "DuplicateEntryError", "labels", "document_ids", "keys", "first_duplicate", "Judgements",
+__all__ = ["TIES", "labels", "document_ids", "keys", "first_duplicate", "Judgements",
            "judgements", "SubtopicJudgements", "subtopic_judgements", "RankedRun", "check_ranking_options",
            "rank_runs"]
 
 TIES = ("trec_eval", "levels")
-
-
-class DuplicateEntryError(InputError):
-    """A document given twice for one topic (of one system): ``first`` and ``again`` are the positions of
-    the two entries in the input, which the readers turn into lines or rows."""
-
-    def __init__(self, document: str, topic: str, system: str | None, first: int, again: int) -> None:
-        self.document, self.topic, self.system, self.first, self.again = document, topic, system, first, again
-        owner = f" of system {system!r}" if system is not None else ""
-        super().__init__(f"document {document!r} of topic {topic!r}{owner} is given twice (entries {first} "
-                         f"and {again}); trec_eval stops on duplicate documents")
 
 
 Locate = Callable[[DuplicateEntryError], WorkbenchError]
