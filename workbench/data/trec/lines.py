@@ -107,7 +107,7 @@ class TrecLines:
     runid: str | None = None
 
     def located(self, error: DuplicateEntryError) -> TrecDuplicateError:
-        """A :class:`~workbench.data.trec.ranked.DuplicateEntryError` (entry positions) as the error naming both
+        """A :class:`~workbench.data.trec.errors.DuplicateEntryError` (entry positions) as the error naming both
         lines of this file."""
         owner = f" of system {error.system!r}" if error.system else ""
         return TrecDuplicateError(f"document {error.document!r} of topic {error.topic!r}{owner} is already on "

@@ -43,9 +43,9 @@ TIES = ("trec_eval", "levels")
 
 
 Locate = Callable[[DuplicateEntryError], WorkbenchError]
-# document ids as document_ids takes them: DocumentIds, or strings, bytes or values read as their text
-Documents = DocumentIds | np.ndarray | Sequence[object]
 """Turns a duplicate's entry positions into the reader's own error (a file's lines, a frame's rows)."""
+Documents = DocumentIds | np.ndarray | Sequence[object]
+"""Document ids as :func:`document_ids` takes them: DocumentIds, or strings, bytes or values read as their text."""
 
 
 def labels(values: Labels | Sequence | np.ndarray) -> Labels:
@@ -259,8 +259,7 @@ class SubtopicJudgements(Judgements):
 
 
 def subtopic_judgements(topics: Labels | Sequence, subtopics: Labels | Sequence | np.ndarray, documents: Documents,
-                        grades: np.ndarray,
-                        locate: Locate | None = None) -> SubtopicJudgements:
+                        grades: np.ndarray, locate: Locate | None = None) -> SubtopicJudgements:
     """:class:`SubtopicJudgements` from parallel arrays (one entry per judgement line). A topic that judges a
     document twice for one subtopic is refused when read, as :func:`judgements` refuses a repeat."""
     from workbench.model import natural_key
@@ -353,9 +352,8 @@ def check_ranking_options(ties: str = "trec_eval", score_precision: str = "float
 
 
 def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, documents: Documents,
-              scores: np.ndarray, *,
-              ties: str = "trec_eval", score_precision: str = "float64", max_docs: int | None = None,
-              locate: Locate | None = None, unique: bool = False) -> dict[str, RankedRun]:
+              scores: np.ndarray, *, ties: str = "trec_eval", score_precision: str = "float64",
+              max_docs: int | None = None, locate: Locate | None = None, unique: bool = False) -> dict[str, RankedRun]:
     """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document (``systems`` and
     ``topics`` as :func:`labels` reads them; ``systems=None``: one system named ``""``, holding every topic of
     ``topics``, an empty ranking for a topic without entries; ``documents`` as
