@@ -29,6 +29,7 @@ from workbench.data import (
     read_trec_run_frame,
 )
 from workbench.data.trec import TrecReadingWarning, arrow, read_lines, scan
+from workbench.data.trec.lines import LineNumbers
 from workbench.data.trec.numbers import atof, atol, read_floats, read_integers
 from workbench.errors import WorkbenchError
 from workbench.ids import DocumentIds
@@ -322,6 +323,27 @@ def test_arrow_takes_plain_runs_only(text, plain):
 def test_byte_pairs_are_found_whatever_the_block(raw, pair, block, monkeypatch):
     monkeypatch.setattr(arrow, "_PAIR_BLOCK", block)
     assert arrow._has_pair(raw, pair) == (pair in raw)
+
+
+@settings(max_examples=200, deadline=None)
+@given(size=st.integers(0, 6), index=st.integers(-9, 9), start=st.none() | st.integers(-9, 9),
+       stop=st.none() | st.integers(-9, 9), step=st.none() | st.integers(-3, 3).filter(bool),
+       positions=st.lists(st.integers(-9, 9), max_size=4))
+def test_line_numbers_are_indexed_as_the_array_of_them(size, index, start, stop, step, positions):
+    """A plain file's line numbers (1..n, not held) answer as ``np.arange(1, n + 1)``: negative indexes from the
+    end, IndexError past either end (so that iterating them ends, as a Sequence's iteration stops at it)."""
+    numbers, array = LineNumbers(size), np.arange(1, size + 1)
+    for key in (index, np.int64(index), np.array(positions, dtype=np.int64)):
+        try:
+            expected = array[key]
+        except IndexError:
+            with pytest.raises(IndexError):
+                numbers[key]
+        else:
+            assert np.array_equal(numbers[key], expected) and np.ndim(numbers[key]) == np.ndim(expected)
+    assert numbers[start:stop:step].tolist() == array[start:stop:step].tolist()
+    assert list(numbers) == array.tolist() == numbers.tolist() and np.array_equal(np.asarray(numbers), array)
+    assert (index + 1 in numbers) == (index + 1 in array.tolist())
 
 
 @pytest.mark.parametrize("grade, plain", [(b"2", True), (b"-1", True), (b"007", True), (b"0x1F", False),

@@ -30,6 +30,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
+from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -58,7 +59,7 @@ _OTHER_SPACES = {"utf-8": re.compile(rb"[\x1c-\x1f]|\xc2[\x85\xa0]|\xe1\x9a\x80|
 
 class LineNumbers(Sequence[int]):
     """The line numbers 1..n of a file whose every line is a data line: indexed as the array of them, without
-    holding it (``numbers[i]`` is ``i + 1``)."""
+    holding it (``numbers[i]`` is ``i + 1``, ``numbers[-1]`` is ``n``; past either end, IndexError)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -66,9 +67,15 @@ class LineNumbers(Sequence[int]):
     def __len__(self) -> int:
         return self.size
 
-    # indexed as the array it stands for (positions give an array), which Sequence's signature does not allow
-    def __getitem__(self, index: int | slice | np.ndarray) -> np.ndarray:  # type: ignore[override]
-        return np.arange(1, self.size + 1)[index] if isinstance(index, slice) else np.asarray(index) + 1
+    # indexed as the array it stands for: a number for an index, an array for a slice or positions (Any: the
+    # signature Sequence[int] declares has no array, and an np.int64 is no int)
+    def __getitem__(self, index: SupportsIndex | slice | np.ndarray) -> Any:
+        positions = np.asarray(index)
+        if isinstance(index, slice) or positions.dtype == bool:
+            return np.arange(1, self.size + 1)[index]
+        if positions.dtype.kind not in "iu" or ((positions < -self.size) | (positions >= self.size)).any():
+            raise IndexError(f"index {index!r} is out of range for {self.size} lines")  # what ends an iteration
+        return np.where(positions < 0, positions + self.size, positions) + 1
 
     def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         return np.arange(1, self.size + 1, dtype=dtype)
