@@ -1,7 +1,7 @@
 """The measures the explanation tests walk: every registered measure under the spellings tested (shared by
 tests/test_explain_measures.py and tests/test_campaign_explain.py)."""
 
-# Every registered measure, under the spellings tested: defaults, cutoffs and the parameters that change the rows.
+# defaults, cutoffs and the parameters that change the rows
 INSTANCES = {
     "P": ["P@3", "P(rel=2)@5", "P(judged_only=True)@4"], "Rprec": ["Rprec", "Rprec(rel=2)"],
     "RR": ["RR", "RR@2", "RR(judged_only=True)"], "AP": ["AP", "AP@3", "AP(rel=2)", "AP(judged_only=True)"],

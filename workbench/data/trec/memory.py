@@ -194,7 +194,7 @@ def _records(records: Iterable, fields: tuple[str, ...], what: str, finite: bool
 def _nth(records: Iterable, n: int) -> object:
     """Record ``n`` of a sequence (for messages; an exhausted iterator says so)."""
     try:
-        return records[n]  # type: ignore[index]
+        return records[n]  # type: ignore[index]  # an Iterable may index; if not, the except says so
     except (TypeError, IndexError, KeyError):
         return "(read from an iterator)"
 

@@ -135,7 +135,7 @@ def bom_note(raw: FileBytes, codec: str) -> str | None:
     the first field (and so do the readers): the first field as read in ``codec``; None without one."""
     if raw[:3] != codecs.BOM_UTF8:
         return None
-    first = re.match(rb"[^ \t\n\v\f\r]*", raw).group()  # type: ignore[union-attr]
+    first = re.match(rb"[^ \t\n\v\f\r]*", raw).group()  # type: ignore[union-attr]  # "*" matches, maybe empty
     return (f"starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as part of the first "
             f"field, and so does this reader: its first topic is {first.decode(codec, errors='backslashreplace')!r}")
 
