@@ -17,6 +17,7 @@ says what was seen and where (file:line, line:column, topic or parameter); each 
 from __future__ import annotations
 
 import math
+import reprlib
 
 __all__ = ["WorkbenchError", "ParameterError", "ParameterTypeError", "InputError", "CampaignError", "OutputError",
            "MissingExtraError", "families", "excerpt", "quoted", "WorkbenchWarning"]
@@ -32,15 +33,17 @@ class WorkbenchError(ValueError):
 
 class ParameterError(WorkbenchError):
     """A bad measure, parameter or argument (an unknown measure name, a value outside its domain, a choice not
-    offered); ``parameter`` names it where there is one, and the message says what was seen.
+    offered); ``parameter`` names it where there is one, and the message says what was seen. Raised by the one
+    validator (:mod:`workbench.validation`), it also names the ``function``, the ``value`` and its ``domain``.
 
     >>> error = ParameterError("n must be a positive number of positions, got -1", parameter="n")
     >>> error.parameter, isinstance(error, ValueError)
     ('n', True)
     """
 
-    def __init__(self, message: str, *, parameter: str = "") -> None:
-        self.parameter = parameter
+    def __init__(self, message: str, *, parameter: str = "", function: str = "", value: object = None,
+                 domain: object = None) -> None:
+        self.parameter, self.function, self.value, self.domain = parameter, function, value, domain
         super().__init__(message)
 
 
@@ -101,19 +104,33 @@ def excerpt(text: str | bytes, limit: int = 60, around: int | None = None) -> st
 
 
 def quoted(value: object, limit: int = 60) -> str:
-    """``repr(value)`` for an error message, cut to ``limit`` characters (``…`` marking the cut); an integer
-    too long for Python to print (past ``sys.get_int_max_str_digits()``) is named by its number of digits.
+    """``repr(value)`` for an error message, cut to ``limit`` characters (``…`` marking the cut) without writing
+    out the whole of a long value; an integer too long for Python to print (past ``sys.get_int_max_str_digits()``)
+    is named by its number of digits, inside a container too, and a value whose ``repr`` fails by its type.
 
-    >>> quoted(0.5), quoted("x" * 100, limit=8), quoted(10 ** 5000)
-    ('0.5', "'xxxxxx…", '<an integer of about 5,000 digits>')
+    >>> quoted(0.5), quoted("x" * 100, limit=8), quoted(10 ** 5000), quoted([1, 10 ** 5000])
+    ('0.5', "'xxxxxx…", '<an integer of about 5,000 digits>', '[1, <an integer of about 5,000 digits>]')
     """
     try:
-        text = repr(value)
-    except ValueError:  # Python's limit on converting an integer to text
-        if not isinstance(value, int):
-            raise
-        return f"<an integer of about {round(abs(value).bit_length() * math.log10(2)):,} digits>"
+        text = _SHORT.repr(value)
+    except Exception:  # noqa: BLE001 - a value whose repr fails is still named
+        text = f"<a {type(value).__name__} that cannot be shown>"
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+class _ShortRepr(reprlib.Repr):
+    """reprlib's cut representation, with integers of any length named by their size."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        try:
+            return super().repr_int(x, level)
+        except ValueError:  # Python's limit on converting an integer to text
+            return f"<an integer of about {round(abs(x).bit_length() * math.log10(2)):,} digits>"
+
+
+_SHORT = _ShortRepr()
+_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = 200
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 12
 
 
 class WorkbenchWarning(UserWarning):

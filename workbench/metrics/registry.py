@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.errors import ParameterError, ParameterTypeError
 from workbench.lazy import resolve
 from workbench.scalars import parse_scalar, plain_number
+from workbench.validation import Choices, Interval, Levels, LevelsValue, MappingValue, Pairs, format_value
 
 __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationError", "MeasureResultError",
            "DIRECTIONS", "PARAMETER_ALIASES", "Interval", "Choices", "LevelsValue", "Levels", "MappingValue",
@@ -66,152 +66,6 @@ DIRECTIONS = ("higher", "lower")
 
 PARAMETER_ALIASES = {"rel_level": "rel"}
 """Older parameter names → the name measures declare (ir_measures' ``rel``); either spelling is read."""
-
-
-@dataclass(frozen=True)
-class Interval:
-    """The domain of a numeric parameter: ``low ≤ value ≤ high`` (either end open, or integers only).
-
-    An infinite end is open unless ``infinite`` says the measure is defined there: ``Interval(0)`` is
-    ``[0, inf)`` and refuses ``inf``; ``Interval(0, infinite=True)`` is ``[0, inf]``. NaN is never inside.
-
-    >>> Interval(0, 1, low_open=True).reason(0)
-    'must be in (0, 1]'
-    >>> Interval(1, integer=True).reason(3) is None, Interval(0).reason(float("inf"))
-    (True, 'must be in [0, inf)')
-    """
-
-    low: float = float("-inf")
-    high: float = float("inf")
-    low_open: bool = False
-    high_open: bool = False
-    integer: bool = False
-    optional: bool = False  # None (the parameter's "not given") is allowed
-    infinite: bool = False  # an infinite end belongs to the domain
-
-    def _open(self) -> tuple[bool, bool]:
-        """Whether each end is open: as declared, and always at infinity unless ``infinite``."""
-        return (self.low_open or (math.isinf(self.low) and not self.infinite),
-                self.high_open or (math.isinf(self.high) and not self.infinite))
-
-    def __str__(self) -> str:
-        low_open, high_open = self._open()
-        if self.integer and self.high == float("inf") and not self.infinite:
-            return f"an integer ≥ {self.low:g}" if not low_open else f"an integer > {self.low:g}"
-        text = f"{'(' if low_open else '['}{self.low:g}, {self.high:g}{')' if high_open else ']'}"
-        return ("an integer in " if self.integer else "in ") + text
-
-    def reason(self, value: Any) -> str | None:
-        """Why ``value`` is outside the domain, or None when it is inside."""
-        if value is None:
-            return None if self.optional else f"must be given ({self})"
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return f"must be {self}" if self.integer else f"must be a number {self}"
-        if self.integer and not float(value).is_integer():
-            return f"must be {self}"
-        low_open, high_open = self._open()
-        inside = ((value > self.low if low_open else value >= self.low)
-                  and (value < self.high if high_open else value <= self.high))
-        return None if inside else f"must be {self}"
-
-
-@dataclass(frozen=True)
-class Choices:
-    """The domain of a parameter that takes one of a few values.
-
-    >>> Choices(("linear", "exp")).reason("log")
-    'must be one of linear, exp'
-    """
-
-    values: tuple
-
-    def __str__(self) -> str:
-        return "one of " + ", ".join(map(str, self.values))
-
-    def reason(self, value: Any) -> str | None:
-        return None if value in self.values else f"must be {self}"
-
-
-class LevelsValue(tuple):
-    """A parameter written ``[a,b,...]``: several numbers in the order given (11ptAvg's recall levels).
-
-    >>> str(LevelsValue([0.25, 0.5]))
-    '[0.25,0.5]'
-    """
-
-    def __str__(self) -> str:
-        return "[" + ",".join(_format_value(v) for v in self) + "]"
-
-    __repr__ = __str__
-
-
-@dataclass(frozen=True)
-class Levels:
-    """The domain of a :class:`LevelsValue` parameter: one or more numbers, each in ``[low, high]``.
-
-    >>> Levels().reason(LevelsValue([0.5, 2.0]))
-    'level 2.0 must be in [0, 1]'
-    """
-
-    low: float = 0.0
-    high: float = 1.0
-
-    def __str__(self) -> str:
-        return f"a list [a,b,...] of numbers in [{self.low:g}, {self.high:g}]"
-
-    def reason(self, value: Any) -> str | None:
-        if not isinstance(value, tuple) or not value or isinstance(value, MappingValue):
-            return f"must be {self}"
-        for level in value:
-            why = Interval(self.low, self.high).reason(level)
-            if why is not None:
-                return f"level {level!r} {why}"
-        return None
-
-
-class MappingValue(tuple):
-    """A parameter written ``{key:value,...}`` (ir_measures' ``nDCG(gains={1:1,2:3})``): hashable
-    ``(key, value)`` pairs sorted by key, written back as given.
-
-    >>> str(MappingValue({2: 3, 1: 1})), dict(MappingValue({2: 3}))
-    ('{1:1,2:3}', {2: 3})
-    """
-
-    def __new__(cls, pairs: Mapping[Any, Any] | Iterable[tuple[Any, Any]]) -> MappingValue:
-        return super().__new__(cls, sorted(dict(pairs).items()))
-
-    def __str__(self) -> str:
-        return "{" + ",".join(f"{_format_value(k)}:{_format_value(v)}" for k, v in self) + "}"
-
-    __repr__ = __str__
-
-
-@dataclass(frozen=True)
-class Pairs:
-    """The domain of a :class:`MappingValue` parameter: every key in ``keys``, every value in ``values``.
-
-    >>> Pairs(Interval(1), Interval(0)).reason(MappingValue({0: 2}))
-    'key 0 must be in [1, inf)'
-    """
-
-    keys: Interval
-    values: Interval
-    optional: bool = True
-
-    def __str__(self) -> str:
-        return f"a mapping {{key:value,...}} with keys {self.keys} and values {self.values}"
-
-    def reason(self, value: Any) -> str | None:
-        if value is None:
-            return None if self.optional else f"must be given ({self})"
-        if not isinstance(value, MappingValue):
-            return f"must be {self}"
-        for key, item in value:
-            for what, domain, x in (("key", self.keys, key), ("value", self.values, item)):
-                why = domain.reason(x)
-                if why is not None:
-                    return f"{what} {x!r} {why}"
-        return None
 
 
 @dataclass(frozen=True)
@@ -503,7 +357,7 @@ def _load() -> None:
 
 def _parameters(spec: MeasureSpec) -> str:
     """The parameters with their defaults, e.g. ``n, wn, missing=tail`` (a bare key has no default)."""
-    return ", ".join(k if v is None else f"{k}={_format_value(v)}" for k, v in spec.params.items()
+    return ", ".join(k if v is None else f"{k}={format_value(v)}" for k, v in spec.params.items()
                      if k != spec.cutoff)
 
 
@@ -543,9 +397,9 @@ class Measure:
         shown = [(k, v) for k, v in params.items() if k != self.spec.cutoff and v != self.spec.params[k]]
         text = self.spec.name
         if shown:
-            text += "(" + ", ".join(f"{k}={_format_value(v)}" for k, v in shown) + ")"
+            text += "(" + ", ".join(f"{k}={format_value(v)}" for k, v in shown) + ")"
         if self.spec.cutoff and params[self.spec.cutoff] is not None:
-            text += f"@{_format_value(params[self.spec.cutoff])}"
+            text += f"@{format_value(params[self.spec.cutoff])}"
         return text
 
     def compute(self, gold: Organization | Labelling, output: Organization | Labelling) -> Any:
@@ -572,12 +426,6 @@ class Measure:
         return self.pick(self.compute(gold, output))
 
 
-def _format_value(value: Any) -> str:
-    if isinstance(value, tuple) and not isinstance(value, MappingValue):
-        return str(LevelsValue(value))
-    return repr(value) if isinstance(value, float) else str(value)
-
-
 def _parse_value(text: str, where: str = "") -> Any:
     """A written value: a scalar (:func:`parse_scalar`) or a ``{key:value,...}`` mapping, whose keys must
     differ (``where`` names the parameter in the refusal)."""
@@ -588,7 +436,7 @@ def _parse_value(text: str, where: str = "") -> Any:
         items = [(_parse_value(k), _parse_value(v)) for k, _, v in
                  (item.partition(":") for item in text[1:-1].split(",") if item.strip())]
         keys = [k for k, _ in items]
-        twice = sorted({_format_value(k) for k in keys if keys.count(k) > 1})
+        twice = sorted({format_value(k) for k in keys if keys.count(k) > 1})
         if twice:
             raise UnknownMeasureError(f"{where}gives key{'s' if len(twice) > 1 else ''} {', '.join(twice)} twice")
         return MappingValue(items)
@@ -737,8 +585,8 @@ def _give(given: dict[str, Any], key: str, value: Any, name: str) -> None:
     """Record a written parameter; one written twice (``RBP(p=0.5, p=0.9)``, ``AP(rel=1, rel_level=2)``,
     ``P(k=5)@10``) is refused rather than won by the last."""
     if key in given:
-        raise UnknownMeasureError(f"{name!r}: parameter {key} is given twice ({_format_value(given[key])} and "
-                                  f"{_format_value(value)}); write it once")
+        raise UnknownMeasureError(f"{name!r}: parameter {key} is given twice ({format_value(given[key])} and "
+                                  f"{format_value(value)}); write it once")
     given[key] = value
 
 
@@ -783,8 +631,8 @@ def with_defaults(measure: str | Measure, **values: Any) -> Measure:
         value = _coerce(measure.spec, key, value, str(measure))
         if key in written and params[key] != value:
             raise MeasureParameterError(
-                f"{typed!r} writes {key}={_format_value(params[key])}, the setting for every measure (trec_eval's "
-                f"-l, -J) asks {key}={_format_value(value)}: drop one of them", parameter=key)
+                f"{typed!r} writes {key}={format_value(params[key])}, the setting for every measure (trec_eval's "
+                f"-l, -J) asks {key}={format_value(value)}: drop one of them", parameter=key)
         params[key] = value
     return Measure(measure.spec, tuple(params.items()))
 
