@@ -18,7 +18,7 @@ from tests.conftest import ROOT
 from workbench.analysis import uir_matrix
 from workbench.cli import build_parser, main
 from workbench.data import Campaign, MissingTopicsWarning, means, read_trec_qrels, read_trec_run
-from workbench.data.files import STDIN_NAME, StandardInputError, with_stdin
+from workbench.reading.sources import STDIN_NAME, StandardInputError, with_stdin
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq3 0 d4 2\n"
 # sysA: q1 finds d1 at rank 2, q3 at rank 1, q2 missing; sysB: every topic, d3 at rank 1

@@ -82,13 +82,13 @@ API_CASES = [
     ("unclosed quoted id", lambda f: Organization.parse('a "b c'), OrganizationError, "line 1, column 3"),
     ("no ids for a ranking", lambda f: Organization.from_ranking(None), OrganizationError, "ids"),
     ("a string for the levels", lambda f: Organization("d1 d2"), OrganizationError, "levels must be"),
-    ("WePS unknown encoding", lambda f: read_weps_clustering(f / "bogus.xml"), WepsFormatError, "bogus.xml:1"),
-    ("WePS multi-byte encoding", lambda f: read_weps_clustering(f / "sjis.xml"), WepsFormatError, "sjis.xml:1"),
-    ("WePS binary", lambda f: read_weps_clustering(f / "binary"), WepsFormatError, "binary:1"),
+    ("WePS unknown encoding", lambda f: read_weps_clustering(f / "bogus.xml"), WepsFormatError, "bogus.xml, line 1"),
+    ("WePS multi-byte encoding", lambda f: read_weps_clustering(f / "sjis.xml"), WepsFormatError, "sjis.xml, line 1"),
+    ("WePS binary", lambda f: read_weps_clustering(f / "binary"), WepsFormatError, "binary, line 1"),
     ("RepLab Latin-1 read as UTF-8", lambda f: read_replab(f / "latin1.tsv"), ReplabEncodingError,
      "latin1.tsv, line 2"),
-    ("RepLab unknown encoding", lambda f: read_replab(f / "gold.tsv", encoding="bogus"), ReplabFormatError,
-     "gold.tsv"),
+    ("RepLab unknown encoding", lambda f: read_replab(f / "gold.tsv", encoding="bogus"), ParameterError,
+     "encoding"),
     ("RepLab a codec that fails otherwise", lambda f: read_replab(f / "latin1.tsv", encoding="idna"),
      ReplabEncodingError, "latin1.tsv"),
     ("RepLab empty", lambda f: read_replab(f / "empty"), ReplabFormatError, "empty"),
@@ -124,9 +124,9 @@ def test_messages_quote_a_short_escaped_excerpt_of_the_bytes(files):
 # ------------------------------------------------------------------------------------------ the command line
 CLI_CASES = [
     # (what, arguments with {f} the folder of FILES, what the one line says)
-    ("WePS unknown encoding", "--gold {f}/bogus.xml --run {f}/weps.xml -m Purity", "bogus.xml:1: cannot read the "
+    ("WePS unknown encoding", "--gold {f}/bogus.xml --run {f}/weps.xml -m Purity", "bogus.xml, line 1: cannot read the "
      "encoding 'bogus-enc'"),
-    ("WePS multi-byte encoding", "--gold {f}/sjis.xml --run {f}/weps.xml -m Purity", "sjis.xml:1"),
+    ("WePS multi-byte encoding", "--gold {f}/sjis.xml --run {f}/weps.xml -m Purity", "sjis.xml, line 1"),
     ("header-only RepLab gold", "--gold {f}/header.tsv --run {f}/gold.tsv -m Purity", "header.tsv: holds no topic"),
     ("header-only RepLab run", "--gold {f}/gold.tsv --run {f}/header.tsv -m Purity", "header.tsv: holds no topic"),
     ("TREC in an encoding its bytes are not", "--gold {f}/latin1.qrels --gold-encoding utf-32 --run {f}/run -m AP",

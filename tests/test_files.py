@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.data import files
 from workbench.data.trec.errors import TrecFormatError
+from workbench.reading import sources as files
 
 ROOT = Path(__file__).resolve().parent.parent
 QRELS = b"q1 0 d1 1\nq1 0 d2 0\n"

@@ -10,7 +10,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 # The layers, lowest first: a module may import its own layer and those below (ARCHITECTURE.md).
 LAYERS = [
     ("workbench._version", "workbench.errors", "workbench.escape", "workbench.extras", "workbench.heap",
-     "workbench.ids", "workbench.lazy", "workbench.progress", "workbench.scalars", "workbench.validation"),
+     "workbench.ids", "workbench.lazy", "workbench.progress", "workbench.reading", "workbench.scalars",
+     "workbench.validation"),
     ("workbench.model",),
     ("workbench.metrics",),
     ("workbench.data", "workbench.datasets"),

@@ -18,11 +18,11 @@ import workbench as wb
 from workbench.cli import main
 from workbench.data import Campaign, read_trec_qrels, read_trec_run
 from workbench.data.trec.judgement_groups import read_judgement_groups
-from workbench.data.trec.numbers import atof, atol, read_integers
 from workbench.data.trec.preferences import read_preferences
 from workbench.data.trec.writers import write_trec_qrels, write_trec_run
 from workbench.data.trec.zscores import read_zscores
 from workbench.errors import WorkbenchError, quoted
+from workbench.reading.numbers import atof, atol, read_integers
 
 LONG_MAX, LONG_MIN = 2**63 - 1, -(2**63)
 PAST_PYTHON = "9" * 5000  # past sys.get_int_max_str_digits() (4,300 by default)

@@ -19,6 +19,7 @@ from workbench.data.trec.judgement_groups import read_judgement_groups
 from workbench.data.trec.preferences import read_preferences
 from workbench.data.trec.zscores import read_zscores
 from workbench.errors import WorkbenchWarning
+from workbench.reading.text import ReadingWarning
 
 BOM = b"\xef\xbb\xbf"
 QRELS = b"1 0 d1 1\n1 0 d2 0\n2 0 d1 1\n2 0 d2 1\n3 0 d2 1\n"
@@ -82,7 +83,7 @@ RUN_CR = b"1 Q0 d2 1 0.9 r\r1 Q0 d1 2 0.4 r\r"
 
 
 @pytest.mark.parametrize("reader", ["read_trec_qrels", "eval", "trec_eval", "read_preferences",
-                                    "read_judgement_groups", "read_zscores", "read_replab"])
+                                    "read_judgement_groups", "read_zscores"])
 def test_a_file_with_cr_line_ends_is_refused_naming_them(reader, tmp_path, capsys):
     data = {"read_preferences": b"1 g s d1 1\r1 g s d2 0\r", "read_judgement_groups": b"1 g d1 1\r1 g d2 0\r",
             "read_zscores": b"1 map 0.1 0.2\r2 map 0.1 0.2\r",
@@ -93,7 +94,7 @@ def test_a_file_with_cr_line_ends_is_refused_naming_them(reader, tmp_path, capsy
     calls = {"read_trec_qrels": read_trec_qrels, "read_preferences": read_preferences,
              "read_judgement_groups": read_judgement_groups, "read_zscores": read_zscores, "read_replab": read_replab}
     if reader in calls:
-        with pytest.raises((TrecFormatError, ReplabFormatError), match="the file's lines end with CR alone"):
+        with pytest.raises(TrecFormatError, match="the file's lines end with CR alone"):
             calls[reader](path)
         return
     argv = (["eval", "--gold", str(path), "--run", str(tmp_path / "run"), "-m", "AP"] if reader == "eval" else
@@ -134,3 +135,16 @@ def test_cr_line_ends_are_refused_or_noted_never_silent(lines, kind, tmp_path_fa
             assert "the file's lines end with CR alone" in str(error), str(error)
             return
     assert any("the file's lines end with CR alone" in note for note in _notes(caught)), _notes(caught)
+
+
+def test_a_text_file_with_cr_line_ends_is_read_line_by_line_and_says_so(tmp_path):
+    """RepLab's and PyEvALL's readers read through the reading layer (issue 38): lines that end with CR alone
+    are lines there (a warning says so), and an error in such a file says how it was read."""
+    path = tmp_path / "gold.tsv"
+    path.write_bytes(b'"entity_id"\t"tweet_id"\t"topic"\r"e1"\t"t1"\t"a"\r"e1"\t"t2"\t"b"\r')
+    with pytest.warns(ReadingWarning, match="gold.tsv: its lines end with CR alone"):
+        assert read_replab(path)["e1"].format() == "t1 t2\nrest:"
+    path.write_bytes(b'"entity_id"\t"tweet_id"\t"topic"\r"e1"\t"t1"\r')
+    with pytest.warns(ReadingWarning), pytest.raises(ReplabFormatError, match=r"line 2: expected 3 tab-separated "
+                                                      r"fields .* \(its lines end with CR alone"):
+        read_replab(path)

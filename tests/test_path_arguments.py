@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from workbench import datasets
 from workbench.data import read_campaign, read_trec_qrels, read_trec_run
-from workbench.data.files import file_path, head, read_buffer, with_stdin, write_folder, write_whole
+from workbench.data.files import write_folder, write_whole
 from workbench.data.read import read_gold, read_runs, sniff_format
 from workbench.data.replab import read_replab, write_replab
 from workbench.data.trec.eval_output import read_trec_eval_output, write_trec_eval_output
@@ -32,6 +32,7 @@ from workbench.data.weps import (
 )
 from workbench.errors import ParameterTypeError, WorkbenchError
 from workbench.model import Organization
+from workbench.reading.sources import file_path, head, read_buffer, with_stdin
 from workbench.trec_eval import evaluate
 
 GOLD = {"q1": Organization.parse("d1")}

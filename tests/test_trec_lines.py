@@ -30,9 +30,9 @@ from workbench.data import (
 )
 from workbench.data.trec import TrecReadingWarning, arrow, read_lines, scan
 from workbench.data.trec.lines import LineNumbers
-from workbench.data.trec.numbers import atof, atol, read_floats, read_integers
 from workbench.errors import WorkbenchError
 from workbench.ids import DocumentIds
+from workbench.reading.numbers import atof, atol, read_floats, read_integers
 from workbench.trec_eval import Options, evaluate, render
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from workbench.metrics import registry
 from workbench.metrics.registry import MeasureSpec, Param
+from workbench.validation import format_value
 
 __all__ = ["TASKS", "catalogue", "entry", "write"]
 
@@ -96,7 +97,7 @@ def _number(value: object) -> str:
 def _parameter_rows(spec: MeasureSpec) -> list[list[object]]:
     def default(param: Param) -> str:
         return "required" if param.default is None and param.domain is not None \
-            and param.domain.reason(None) is not None else f"`{registry._format_value(param.default)}`"
+            and param.domain.reason(None) is not None else f"`{format_value(param.default)}`"
     return [[f"`{key}`" + (" (written `@`)" if key == spec.cutoff else ""), default(param), param.domain,
              param.description] for key, param in spec.parameters.items()]
 

@@ -357,7 +357,7 @@ def _count(text: str) -> int:
 def _integer(text: str) -> int | None:
     """An integer option's value, written in ASCII digits (any number of them: past a C long it reads as the
     largest one, as trec_eval's atol reads it), or None."""
-    from workbench.data.trec.numbers import atol
+    from workbench.reading.numbers import atol
 
     return atol(text.encode()) if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text, re.ASCII) else None
 

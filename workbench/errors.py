@@ -17,10 +17,11 @@ says what was seen and where (file:line, line:column, topic or parameter); each 
 from __future__ import annotations
 
 import math
+import os
 import reprlib
 
 __all__ = ["WorkbenchError", "ParameterError", "ParameterTypeError", "InputError", "CampaignError", "OutputError",
-           "MissingExtraError", "families", "excerpt", "quoted", "WorkbenchWarning"]
+           "MissingExtraError", "families", "located", "excerpt", "quoted", "WorkbenchWarning"]
 
 
 class WorkbenchError(ValueError):
@@ -52,8 +53,43 @@ class ParameterTypeError(ParameterError, TypeError):
 
 
 class InputError(WorkbenchError):
-    """Input that cannot be read as given — a file, a line, a table, a labelling, an edit, a sample —; the message
-    names where (file:line, line:column, topic or item)."""
+    """Input that cannot be read as given — a file, a line, a table, a labelling, an edit, a sample —, named where
+    it is: ``path`` (as text), ``line`` and ``column`` (1-based) where they are known, ``where`` for more (a test
+    case, a key), and the offending ``text``, quoted in the message (:func:`located`).
+
+    >>> error = InputError("a quoted field is never closed", path="gold.csv", line=3, column=6, text='T1,x,"A')
+    >>> print(error)
+    gold.csv, line 3, column 6: a quoted field is never closed: 'T1,x,"A'
+    >>> error.path, error.line, error.column
+    ('gold.csv', 3, 6)
+    """
+
+    def __init__(self, message: str, *, path: object = None, line: int | None = None, column: int | None = None,
+                 text: str | None = None, where: str = "") -> None:
+        if isinstance(path, bytes | os.PathLike):
+            path = os.fsdecode(path)
+        self.message, self.path, self.line, self.column, self.text, self.where = (message, path, line, column, text,
+                                                                                  where)
+        super().__init__(located(message, path=path, line=line, column=column, text=text, where=where))
+
+
+def located(message: str, *, path: object = None, line: int | None = None, column: int | None = None,
+            text: str | None = None, where: str = "") -> str:
+    """The message of an error in input: ``path, line L, column C, where: message: 'text'`` (each part where
+    known; a long ``text`` quoted around its column).
+
+    >>> located("unbalanced '{'", line=2, column=4, text="d1 {d2")
+    "line 2, column 4: unbalanced '{': 'd1 {d2'"
+    """
+    parts = [str(path)] if path is not None else []
+    parts += [f"line {line}"] if line is not None else []
+    parts += [f"column {column}"] if column is not None else []
+    parts += [where] if where else []
+    place = ", ".join(parts)
+    shown = ""
+    if text is not None:
+        shown = f": {excerpt(text, around=column - 1 if column is not None and len(text) > 60 else None)}"
+    return f"{place}: {message}{shown}" if place else f"{message}{shown}"
 
 
 class CampaignError(WorkbenchError):

@@ -1,5 +1,5 @@
 """What scripts need from ``python -m workbench``: tables as plain rows, JSON and JSON-lines output (``-`` for
-standard input is :func:`workbench.data.files.with_stdin`). ``json`` prints one object, ``jsonl`` one tidy row per
+standard input is :func:`workbench.reading.sources.with_stdin`). ``json`` prints one object, ``jsonl`` one tidy row per
 line; NaN is ``null``. Nothing here needs pandas (``eval`` prints without it); a DataFrame becomes a
 :class:`Table` through :func:`table_of`.
 

@@ -57,12 +57,10 @@ from typing import Any
 import numpy as np
 
 from workbench._version import __version__
-from workbench.data.files import file_path
 from workbench.data.trec.errors import TrecDuplicateError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
 from workbench.data.trec.lines import read_lines
-from workbench.data.trec.numbers import atof, atol
 from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
@@ -71,6 +69,8 @@ from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable
 from workbench.metrics.ranking.zscores import zscores
 from workbench.metrics.registry import Measure, MeasureSpec, bind, spec_of
 from workbench.metrics.summary import MIN_GEO_MEAN, summarize
+from workbench.reading.numbers import atof, atol
+from workbench.reading.sources import file_path
 from workbench.shell import emit, say
 
 __all__ = ["TrecEvalError", "EXIT_STATUSES", "Options", "REL_FORMATS", "TrecMeasure", "MEASURES", "NICKNAMES",

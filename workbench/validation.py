@@ -28,6 +28,7 @@ Kernels behind a validated door trust what it declares and do not check again.
 
 from __future__ import annotations
 
+import codecs
 import functools
 import inspect
 import math
@@ -41,8 +42,9 @@ from typing import Any, TypeVar
 from workbench.errors import ParameterError, ParameterTypeError, quoted
 
 __all__ = ["Domain", "Interval", "Choices", "LevelsValue", "Levels", "MappingValue", "Pairs", "Instance", "Text",
-           "Flag", "FilePath", "ListOf", "MappingOf", "AnyOf", "Numbers", "Anything", "Function", "SEED",
-           "format_value", "is_number", "DeclarationError", "validate", "check", "declared", "parameter_error"]
+           "Flag", "FilePath", "Encoding", "ENCODING", "ListOf", "MappingOf", "AnyOf", "Numbers", "Anything",
+           "Function", "SEED", "format_value", "is_number", "DeclarationError", "validate", "check", "declared",
+           "parameter_error"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -591,6 +593,33 @@ class Numbers(Domain):
 
 
 @dataclass(frozen=True)
+class Encoding(Domain):
+    """The name of an encoding Python knows (``utf-8``, ``latin-1``, ``utf-16``...)."""
+
+    def __str__(self) -> str:
+        return "an encoding Python knows (utf-8, latin-1, utf-16, ...)"
+
+    def reason(self, value: Any) -> str | None:
+        if not isinstance(value, str):
+            return f"must be {self}"
+        try:
+            codecs.lookup(value)
+        except LookupError:
+            return f"must be {self}"
+        return None
+
+    def wrong_type(self, value: Any) -> bool:
+        return not isinstance(value, str)
+
+    def outside(self) -> tuple:
+        return (None, "no-such-encoding", 8)
+
+
+ENCODING = Encoding()
+"""The domain of every reader's ``encoding``."""
+
+
+@dataclass(frozen=True)
 class Function(Domain):
     """A callable (None when ``optional``)."""
 
@@ -634,7 +663,7 @@ class _Seed(Domain):
         import numpy as np
 
         if value is None or isinstance(value, np.random.Generator) or (
-                isinstance(value, numbers.Integral) and is_number(value) and value >= 0):
+                isinstance(value, numbers.Integral) and is_number(value) and int(value) >= 0):
             return None
         return f"must be {self}"
 

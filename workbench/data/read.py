@@ -22,9 +22,9 @@ from os import PathLike
 from pathlib import Path
 
 from workbench.data.campaign import Campaign
-from workbench.data.files import STDIN, file_path, head, rename_copy, with_stdin
 from workbench.errors import InputError, ParameterTypeError, quoted
 from workbench.model import Organization
+from workbench.reading.sources import STDIN, file_path, head, rename_copy, with_stdin
 
 __all__ = ["FORMATS", "CampaignFileError", "sniff_format", "read_gold", "read_runs", "read_campaign"]
 
@@ -135,7 +135,7 @@ def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Ma
 
 
 def _paths(paths) -> list[str | PathLike]:
-    """The run files, checked to be a list of paths (:func:`~workbench.data.files.file_path`)."""
+    """The run files, checked to be a list of paths (:func:`~workbench.reading.sources.file_path`)."""
     if isinstance(paths, str | bytes | PathLike) or not isinstance(paths, Sequence):
         raise ParameterTypeError(f"runs must be a list of file names, got {type(paths).__name__} {quoted(paths)}",
                                  parameter="runs")

@@ -23,12 +23,17 @@ raises :class:`ReplabEncodingError` naming the line. A gzip-compressed file is r
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
-from workbench.data.files import file_path, read_input, write_whole
-from workbench.errors import InputError, excerpt
+from workbench.data.files import write_whole
+from workbench.errors import InputError
 from workbench.model import Organization, OrganizationError, natural_key
+from workbench.reading.fields import rows
+from workbench.reading.sources import file_path, read_input
+from workbench.reading.text import Text, decode
+from workbench.validation import ENCODING, Choices, FilePath, validate
 
 __all__ = ["LABELS", "FILTERING", "PRIORITY", "ReplabFormatError", "ReplabEncodingError", "read_replab", "write_replab"]
 
@@ -40,86 +45,36 @@ _HEADER = ("entity_id", "tweet_id")
 
 
 class ReplabFormatError(InputError):
-    """A malformed RepLab file: says what is wrong and where (file, 1-based line, offending text)."""
-
-    def __init__(self, message: str, *, path: str | os.PathLike | None = None, line: int | None = None,
-                 text: str | None = None, column: int | None = None) -> None:
-        self.message, self.path, self.line, self.text = message, path, line, text
-        where = ", ".join(part for part in (str(path) if path is not None else "",
-                                            f"line {line}" if line is not None else "") if part)
-        shown = f": {excerpt(text, around=None if column is None else column - 1)}" if text is not None else ""
-        super().__init__(f"{where}: {message}{shown}" if where else f"{message}{shown}")
+    """A malformed RepLab file: says what is wrong and where (file, 1-based line and column, offending text)."""
 
 
 class ReplabEncodingError(ReplabFormatError):
     """The file's bytes are not valid in the encoding asked for (the Latin-1 topic gold read as UTF-8)."""
 
 
-def _decode(data: bytes, encoding: str, path) -> str:
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as error:
-        line_no = data.count(b"\n", 0, error.start) + 1
-        start = data.rfind(b"\n", 0, error.start) + 1
-        end = data.find(b"\n", error.start)
-        raw = data[start:end if end >= 0 else len(data)].rstrip(b"\r")
-        utf8 = encoding.lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig")
-        hint = " (the RepLab 2013 gold files are Latin-1: pass encoding='latin-1')" if utf8 else ""
-        raise ReplabEncodingError(
-            f"byte 0x{data[error.start]:02x} at column {error.start - start + 1} is not valid "
-            f"{encoding}{hint}",
-            path=path, line=line_no, text=raw.decode("latin-1"), column=error.start - start + 1
-        ) from None
-    except UnicodeError as error:  # a codec that fails otherwise ('idna', say)
-        raise ReplabEncodingError(f"cannot decode the file as {encoding}: {error}", path=path) from None
-    except LookupError:
-        raise ReplabFormatError(f"unknown encoding {encoding!r}", path=path) from None
-    return text.removeprefix("\ufeff")
-
-
-def _unquote(field: str, path, line_no: int, line: str) -> str:
-    if field.startswith('"'):
-        if len(field) < 2 or not field.endswith('"'):
-            raise ReplabFormatError("a quoted field is never closed", path=path, line=line_no, text=line)
-        inner = field[1:-1]
-        if '"' in inner.replace('""', ""):
-            raise ReplabFormatError("a double quote inside a quoted field must be doubled (\"\")",
-                                    path=path, line=line_no, text=line)
-        return inner.replace('""', '"')
-    if '"' in field:
-        raise ReplabFormatError("a double quote inside an unquoted field", path=path, line=line_no, text=line)
-    return field
-
-
-def _rows(path, encoding: str):
-    """(line number, [entity, tweet, label]) for the header and each data line; blank lines skipped."""
-    text = _decode(read_input(path, ReplabFormatError), encoding, path)
+def _rows(path, encoding: str) -> Iterator[tuple[Text, int, list[str]]]:
+    """(text, line number, [entity, tweet, label]) for the header and each data line; blank lines skipped."""
+    text = decode(read_input(path, ReplabFormatError), path, encoding, ReplabFormatError, ReplabEncodingError)
     found = False
-    for line_no, line in enumerate(text.split("\n"), start=1):
-        line = line.removesuffix("\r")
-        if not line.strip():
-            continue
-        fields = line.split("\t")
+    for line_no, fields in rows(text, "\t", strict=True, strip=True):
         if len(fields) != 3:
-            ends = ("; the line runs on over carriage returns: the file's lines end with CR alone (as on classic Mac "
-                    "OS), convert them to LF" if "\r" in line else "")
-            raise ReplabFormatError(f"expected 3 tab-separated fields (entity_id, tweet_id, label), got "
-                                    f"{len(fields)}{ends}", path=path, line=line_no, text=line)
+            raise text.fail(f"expected 3 tab-separated fields (entity_id, tweet_id, label), got {len(fields)}",
+                            line=line_no)
         found = True
-        yield line_no, [_unquote(field.strip(), path, line_no, line) for field in fields], line
+        yield text, line_no, fields
     if not found:
-        raise ReplabFormatError("empty file: expected the header \"entity_id\"\t\"tweet_id\"\t\"<label>\"",
-                                path=path)
+        raise text.fail("empty file: expected the header \"entity_id\"\t\"tweet_id\"\t\"<label>\"")
 
 
-def _detect(column: str, path, line_no: int, line: str) -> str:
+def _detect(text: Text, column: str, line_no: int) -> str:
     name = column.strip().lower()
     if name in LABELS:
         return name
-    raise ReplabFormatError(f"cannot tell the task from the label column {column!r}: pass label= one of "
-                            f"{', '.join(LABELS)}", path=path, line=line_no, text=line)
+    raise text.fail(f"cannot tell the task from the label column {column!r}: pass label= one of "
+                    f"{', '.join(LABELS)}", line=line_no)
 
 
+@validate(path=FilePath(), label=Choices((*LABELS, None)), encoding=ENCODING)
 def read_replab(path: str | os.PathLike, label: str | None = None,
                 encoding: str = "utf-8") -> dict[str, Organization]:
     """One :class:`Organization` per entity (in order of first appearance) from a RepLab TSV file.
@@ -128,27 +83,26 @@ def read_replab(path: str | os.PathLike, label: str | None = None,
     column name. ``encoding`` is the file's (``"latin-1"`` for the official topic gold). Every malformed line
     raises :class:`ReplabFormatError` with the file, line number and the line's text.
     """
-    if label is not None and label not in LABELS:
-        raise ReplabFormatError(f"label must be one of {', '.join(LABELS)}, got {label!r}", path=path)
-    rows = _rows(path, encoding)
-    header_no, header, header_line = next(rows)
+    path = file_path(path)
+    lines = _rows(path, encoding)
+    text, header_no, header = next(lines)
     if tuple(field.strip().lower() for field in header[:2]) != _HEADER:
+        header_line = text.index.line(header_no)
         mark = (f" (the file starts with a UTF-8 byte-order mark, read in {encoding} as {header_line[:3]!r}: read it "
                 "as utf-8, or save it without the mark)" if header_line.startswith("ï»¿") else "")
-        raise ReplabFormatError('the first line must be the header "entity_id"\t"tweet_id"\t"<label>"' + mark,
-                                path=path, line=header_no, text=header_line)
-    kind = label or _detect(header[2], path, header_no, header_line)
+        raise text.fail('the first line must be the header "entity_id"\t"tweet_id"\t"<label>"' + mark,
+                        line=header_no)
+    kind = label or _detect(text, header[2], header_no)
     seen: dict[tuple, int] = {}
     by_entity: dict[str, list[tuple[str, object]]] = {}
-    for line_no, (entity, tweet, value), line in rows:
+    for _, line_no, (entity, tweet, value) in lines:
         if not entity or not tweet:
-            raise ReplabFormatError("empty entity_id or tweet_id", path=path, line=line_no, text=line)
-        parsed = _value(kind, value, path, line_no, line)
+            raise text.fail("empty entity_id or tweet_id", line=line_no)
+        parsed = _value(text, kind, value, line_no)
         key = (entity, tweet, parsed) if kind == "topic" else (entity, tweet)
         if key in seen:
             what = f"tweet {tweet!r} of entity {entity!r}" + (f" in topic {value!r}" * (kind == "topic"))
-            raise ReplabFormatError(f"{what} is already on line {seen[key]}", path=path, line=line_no,
-                                    text=line)
+            raise text.fail(f"{what} is already on line {seen[key]}", line=line_no)
         seen[key] = line_no
         by_entity.setdefault(entity, []).append((tweet, parsed))
     build = {"filtering": _filtering, "topic": _topics, "priority": _priorities}[kind]
@@ -161,26 +115,25 @@ def read_replab(path: str | os.PathLike, label: str | None = None,
     return out
 
 
-def _value(kind: str, value: str, path, line_no: int, line: str):
-    text = value.strip()
+def _value(text: Text, kind: str, value: str, line_no: int) -> object:
+    label = value.strip()
     if kind == "filtering":
-        if text.upper() not in FILTERING:
-            raise ReplabFormatError(f"a filtering label is RELATED or UNRELATED, got {value!r}",
-                                    path=path, line=line_no, text=line)
-        return FILTERING[text.upper()]
+        if label.upper() not in FILTERING:
+            raise text.fail(f"a filtering label is RELATED or UNRELATED, got {value!r}", line=line_no)
+        return FILTERING[label.upper()]
     if kind == "priority":
-        if text.upper() in PRIORITY:
-            return PRIORITY[text.upper()]
+        if label.upper() in PRIORITY:
+            return PRIORITY[label.upper()]
         try:
-            grade = float(text)
+            grade = float(label)
         except ValueError:
             grade = float("nan")
-        if grade != grade or grade in (float("inf"), float("-inf")):
-            raise ReplabFormatError(f"a priority label is one of {', '.join(PRIORITY)} or a finite number, "
-                                    f"got {value!r}", path=path, line=line_no, text=line)
+        if not math.isfinite(grade):
+            raise text.fail(f"a priority label is one of {', '.join(PRIORITY)} or a finite number, got {value!r}",
+                            line=line_no)
         return grade
-    if not text:
-        raise ReplabFormatError("empty topic label", path=path, line=line_no, text=line)
+    if not label:
+        raise text.fail("empty topic label", line=line_no)
     return value
 
 
@@ -207,9 +160,9 @@ def _priorities(pairs) -> Organization:
 
 # ----------------------------------------------------------------------------------------------- writing
 def _quote(field: str, what: str) -> str:
-    if not field or any(c in field for c in "\t\r\n"):
-        raise ReplabFormatError(f"cannot write {what} {field!r}: RepLab fields are non-empty and hold no tab "
-                                "or line break")
+    if not field or any(c in field for c in "\t\r\n\0"):
+        raise ReplabFormatError(f"cannot write {what} {field!r}: RepLab fields are non-empty and hold no tab, "
+                                "line break or NUL")
     return '"' + field.replace('"', '""') + '"'
 
 

@@ -44,8 +44,9 @@ from dataclasses import dataclass
 from http.client import HTTPException
 from pathlib import Path
 
-from workbench.data.files import file_mode, file_path
+from workbench.data.files import file_mode
 from workbench.errors import InputError
+from workbench.reading.sources import file_path
 
 __all__ = ["CHUNK", "TIMEOUT", "MANIFEST", "PACKAGED", "SampleError", "UnknownSampleError", "DownloadError",
            "ChecksumError", "CacheError", "Whole", "Cut", "SampleFile", "Sample", "SAMPLES", "fetchable",

@@ -31,9 +31,11 @@ from pathlib import Path
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from workbench.data.files import file_path, read_input, write_folder, write_whole
-from workbench.errors import InputError, excerpt
+from workbench.data.files import write_folder, write_whole
+from workbench.errors import InputError
 from workbench.model import Organization, OrganizationError, natural_key
+from workbench.reading.positions import LineIndex
+from workbench.reading.sources import file_path, read_input
 
 __all__ = ["DIALECTS", "WepsFormatError", "WepsTopic", "topic_key", "read_weps_file", "read_weps_topics",
            "read_weps_clustering", "read_weps_discarded", "read_weps_runs", "align_topics", "write_weps_clustering",
@@ -44,14 +46,7 @@ _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*\bencoding\s*=\s*["']([^"']*)["'
 
 
 class WepsFormatError(InputError):
-    """Malformed WePS clustering input: ``path``, ``line`` (1-based) and the offending ``text``."""
-
-    def __init__(self, message: str, *, path: str | Path | None = None, line: int | None = None,
-                 text: str | None = None) -> None:
-        self.path, self.line, self.text, self.message = (str(path) if path else None), line, text, message
-        where = ":".join(str(x) for x in (self.path, line) if x is not None)
-        shown = f" in {excerpt(text.strip())}" if text and text.strip() else ""
-        super().__init__(f"{where}: {message}{shown}" if where else f"{message}{shown}")
+    """Malformed WePS clustering input: ``path``, ``line`` (1-based), ``column`` and the offending ``text``."""
 
 
 @dataclass(frozen=True)
@@ -92,13 +87,11 @@ def read_weps_file(path: str | Path) -> WepsTopic:
 
 
 def _parse(data: bytes, path: Path) -> WepsTopic:
-    lines = data.decode("utf-8", errors="replace").splitlines()
+    lines = LineIndex(data)
 
-    def text_at(line: int | None) -> str | None:
-        return lines[line - 1] if line and 0 < line <= len(lines) else None
-
-    def fail(message: str, line: int | None):
-        raise WepsFormatError(message, path=path, line=line, text=text_at(line))
+    def fail(message: str, line: int | None, column: int | None = None):
+        text = lines.line(line).strip() if line and 0 < line <= len(lines) else None
+        raise WepsFormatError(message, path=path, line=line, column=column, text=text or None)
 
     if not data.strip():
         fail("empty file: expected a WePS <clustering> document", None)
@@ -110,10 +103,11 @@ def _parse(data: bytes, path: Path) -> WepsTopic:
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         line = parser.CurrentLineNumber
+        column = parser.CurrentColumnNumber + 1
         depth = len(stack)
         if depth == 0:
             if tag != "clustering":
-                fail(f"not a WePS clustering file: root element is <{tag}>, expected <clustering>", line)
+                fail(f"not a WePS clustering file: root element is <{tag}>, expected <clustering>", line, column)
             state["root_seen"] = True
             if "searchString" in attrs:
                 state["declared"], state["dialect"] = attrs["searchString"], "weps2"
@@ -125,22 +119,22 @@ def _parse(data: bytes, path: Path) -> WepsTopic:
                 if "notes" in attrs:
                     state["dialect"] = "weps2"
             elif tag != "discarded":
-                fail(f"unexpected <{tag}> in <clustering>: expected <entity> or <discarded>", line)
+                fail(f"unexpected <{tag}> in <clustering>: expected <entity> or <discarded>", line, column)
         elif depth == 2:
             if tag != "doc":
-                fail(f"unexpected <{tag}> in <{stack[-1]}>: expected <doc rank=...>", line)
+                fail(f"unexpected <{tag}> in <{stack[-1]}>: expected <doc rank=...>", line, column)
             rank = attrs.get("rank", "").strip()
             if not rank:
-                fail("<doc> without a rank attribute", line)
+                fail("<doc> without a rank attribute", line, column)
             if stack[-1] == "entity":
                 members = entities[-1][1]
                 if rank in members:
-                    fail(f"document {rank!r} twice in entity {entities[-1][0]!r}", line)
+                    fail(f"document {rank!r} twice in entity {entities[-1][0]!r}", line, column)
                 members.append(rank)
             else:
                 discarded.append(rank)
         else:
-            fail(f"unexpected <{tag}> nested in <{stack[-1]}>", line)
+            fail(f"unexpected <{tag}> nested in <{stack[-1]}>", line, column)
         stack.append(tag)
 
     def end(tag: str) -> None:
@@ -151,8 +145,7 @@ def _parse(data: bytes, path: Path) -> WepsTopic:
     try:
         parser.Parse(data, True)
     except expat.ExpatError as error:
-        fail(f"not well-formed XML: {expat.ErrorString(error.code)} (column {error.offset + 1})",
-             error.lineno)
+        fail(f"not well-formed XML: {expat.ErrorString(error.code)}", error.lineno, error.offset + 1)
     except WepsFormatError:
         raise
     except (LookupError, ValueError) as error:  # an encoding Python lacks, or expat cannot use (multi-byte)

@@ -15,13 +15,7 @@ class OrganizationError(InputError):
     """
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
-                 token: str | None = None) -> None:
-        self.message, self.line, self.column, self.token = message, line, column, token
-        where = []
-        if line is not None:
-            where.append(f"line {line}")
-        if column is not None:
-            where.append(f"column {column}")
-        if token is not None:
-            where.append(f"at {excerpt(token)}")
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+                 token: str | None = None, path: object = None) -> None:
+        self.token = token
+        super().__init__(message, path=path, line=line, column=column,
+                         where="" if token is None else f"at {excerpt(token)}")

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from workbench.errors import InputError
+from workbench.errors import InputError, quoted
 from workbench.model.organization import Organization
 
 __all__ = [
@@ -63,10 +63,11 @@ _DESCRIBED = {"mono": "mono values (one class each)", "multi": "multi values (li
 class LabellingError(InputError):
     """A labelling that cannot be read: says what is wrong and where (file, line, item id)."""
 
-    def __init__(self, message: str, *, where: str = "", item: str | None = None) -> None:
-        self.message, self.where, self.item = message, where, item
-        place = ", ".join(part for part in (where, None if item is None else f"id {item!r}") if part)
-        super().__init__(f"{place}: {message}" if place else message)
+    def __init__(self, message: str, *, where: str = "", item: str | None = None, **location: Any) -> None:
+        self.item = item
+        place = ", ".join(part for part in (where, None if item is None else f"id {quoted(item)}") if part)
+        super().__init__(message, where=place, **location)
+        self.where = where
 
 
 class EmptyLabelError(LabellingError):

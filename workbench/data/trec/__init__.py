@@ -2,7 +2,7 @@
 
 The parts, each importing only those before it (none imports pandas but the frames and the frame readers):
 
-* :mod:`~workbench.data.trec.numbers`: C's ``atof`` and ``atol``, as trec_eval reads scores and grades;
+* :mod:`~workbench.reading.numbers`: C's ``atof`` and ``atol``, as trec_eval reads scores and grades;
 * :mod:`~workbench.data.trec.scan` and :mod:`~workbench.data.trec.arrow`: lines cut into fields at C's whitespace,
   by a numpy scanner or, for plain files, Arrow's CSV reader;
 * :mod:`~workbench.data.trec.lines`: a qrels or run file as columns (:func:`read_lines`), with notes on what is

@@ -5,7 +5,7 @@ A file is plain when trec_eval and Arrow cut it alike: one kind of separator (si
 between exactly the kind's fields on every line (none leading, trailing or doubled), no empty line, no ``#``
 line, no byte ``\\0 \\v \\f``, no ``\\r`` but in CRLF line ends and no byte-order mark (Arrow drops it, trec_eval
 reads it as part of the first topic); grades are plain integers (read by the scanner's own
-:func:`~workbench.data.trec.numbers.read_numbers`) and scores numbers Arrow reads (it reads them as ``atof``
+:func:`~workbench.reading.numbers.read_numbers`) and scores numbers Arrow reads (it reads them as ``atof``
 does, correctly rounded). Any other file, or any value Arrow refuses, makes :func:`read_plain` return None and
 the scanner reads the file (and names what is wrong). Nothing here imports ``pyarrow.compute`` (0.15 s of CPU
 to import). Ids stay bytes (no Python object per line):
@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.data.files import FileBytes
-from workbench.data.trec.numbers import read_numbers
 from workbench.data.trec.scan import FIELDS, WIDE_FACTOR
 from workbench.ids import DocumentIds
+from workbench.reading.numbers import read_numbers
+from workbench.reading.sources import FileBytes
 
 if TYPE_CHECKING:  # pyarrow is imported where a file is read
     import pyarrow as pa

@@ -4,7 +4,7 @@ them (``get_prefs.c``, ``get_qrels_prefs.c``, ``get_qrels_jg.c``, ``get_zscores.
 
 Each is a file of lines with a fixed number of fields, separated by C's whitespace as
 :func:`~workbench.data.trec.scan.split_fields` separates them (a non-breaking space stays inside a field); gzip
-data and ``-`` for standard input are read through (:func:`~workbench.data.files.read_buffer`). As for qrels and
+data and ``-`` for standard input are read through (:func:`~workbench.reading.sources.read_buffer`). As for qrels and
 runs, blank lines and lines starting with ``#`` are left out (trec_eval 10.0 skips one ``#`` line at a time
 and calls a blank line malformed; its z-score reader skips neither). A line with another number of fields is
 refused as trec_eval refuses it ("Malformed line"), naming the file, the line and its text::
@@ -30,10 +30,10 @@ from os import PathLike
 
 import numpy as np
 
-from workbench.data.files import STDIN, STDIN_NAME, read_buffer
 from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
-from workbench.data.trec.numbers import read_numbers, reading_note
 from workbench.data.trec.scan import Fields, bom_note, run_on_note, split_fields
+from workbench.reading.numbers import read_numbers, reading_note
+from workbench.reading.sources import STDIN, STDIN_NAME, read_buffer
 
 __all__ = ["Columns", "topic_names", "read_columns"]
 
@@ -64,7 +64,7 @@ class Columns:
 
     def floats(self, name: str, what: tuple[str, str]) -> np.ndarray:
         """The field read by C's ``atof`` (float64), with a note on values that are not plain numbers
-        (``what``: the singular and plural phrases of :func:`~workbench.data.trec.numbers.reading_note`)."""
+        (``what``: the singular and plural phrases of :func:`~workbench.reading.numbers.reading_note`)."""
         tokens = self.fields.ids(self.names.index(name))
         values, odd = read_numbers(tokens, "atof")
         self._note(reading_note(what, "atof", tokens, values, odd, self.numbers))

@@ -5,9 +5,8 @@ otherwise than it is written, as trec_eval reads it)."""
 
 from __future__ import annotations
 
-from os import PathLike
-
-from workbench.errors import InputError, WorkbenchWarning, excerpt
+from workbench.errors import InputError
+from workbench.reading.text import ReadingWarning
 
 __all__ = ["DuplicateEntryError", "TrecFormatError", "TrecDuplicateError", "TrecEncodingError", "TrecReadingWarning",
            "FrameError"]
@@ -27,15 +26,6 @@ class DuplicateEntryError(InputError):
 class TrecFormatError(InputError):
     """A malformed TREC file: ``path``, ``line`` (1-based, or None for the whole file) and ``text``."""
 
-    def __init__(self, message: str, *, path: str | PathLike | None = None, line: int | None = None,
-                 text: str | None = None) -> None:
-        self.message, self.path, self.line, self.text = message, path, line, text
-        where = str(path) if path is not None else "<input>"
-        if line is not None:
-            where += f", line {line}"
-        detail = f": {excerpt(text)}" if text is not None else ""
-        super().__init__(f"{where}: {message}{detail}")
-
 
 class TrecDuplicateError(TrecFormatError):
     """A document listed twice for one topic (trec_eval: "duplicate docs"), named by both lines."""
@@ -45,7 +35,7 @@ class TrecEncodingError(TrecFormatError):
     """The file's bytes cannot be read in the encoding asked for (``encoding=``; ``--encoding`` on the CLI)."""
 
 
-class TrecReadingWarning(WorkbenchWarning):
+class TrecReadingWarning(ReadingWarning):
     """A TREC file holds values that are read otherwise than they are written, as trec_eval 10.0 reads them
     (a score ``1_000`` as 1, a grade ``2.5`` as 2, a non-breaking space kept inside an id...): the message
     names the file, the lines and each reading. The command line prints it as a ``note:`` line."""

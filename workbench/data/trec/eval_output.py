@@ -16,9 +16,9 @@ from os import PathLike
 
 import pandas as pd
 
-from workbench.data.files import file_path, read_input
 from workbench.data.trec.errors import TrecEncodingError, TrecFormatError
 from workbench.data.trec.writers import write_text
+from workbench.reading.sources import file_path, read_input
 
 __all__ = ["read_trec_eval_output", "write_trec_eval_output"]
 

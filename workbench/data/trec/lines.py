@@ -3,7 +3,7 @@
 
 :func:`read_lines` takes the file's bytes (gzip-compressed or not, ``-`` for standard input), cuts them as
 trec_eval 10.0 cuts them (:mod:`~workbench.data.trec.arrow` for plain files, else
-:mod:`~workbench.data.trec.scan`) and reads numbers as it reads them (:mod:`~workbench.data.trec.numbers`: grades
+:mod:`~workbench.data.trec.scan`) and reads numbers as it reads them (:mod:`~workbench.reading.numbers`: grades
 by ``atol``, scores by ``atof``). What it reads otherwise than the text says — a score ``1_000`` as 1, a grade
 ``2.5`` as 2, a non-breaking space kept inside an id, bytes the encoding cannot decode — it reads as trec_eval
 does and says in one :class:`~workbench.data.trec.errors.TrecReadingWarning` per kind of value, naming the file,
@@ -35,7 +35,6 @@ from typing import Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from workbench.data.files import STDIN, STDIN_NAME, FileBytes, read_buffer
 from workbench.data.trec.arrow import read_plain
 from workbench.data.trec.errors import (
     DuplicateEntryError,
@@ -44,10 +43,11 @@ from workbench.data.trec.errors import (
     TrecFormatError,
     TrecReadingWarning,
 )
-from workbench.data.trec.numbers import read_numbers, reading_note
 from workbench.data.trec.scan import FIELDS, bom_note, check_counts, run_on_note, shown, split_fields
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
+from workbench.reading.numbers import read_numbers, reading_note
+from workbench.reading.sources import STDIN, STDIN_NAME, FileBytes, read_buffer
 
 __all__ = ["LineNumbers", "Labels", "TrecLines", "read_lines"]
 

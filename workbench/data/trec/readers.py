@@ -29,7 +29,6 @@ import numpy as np
 
 from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
 from workbench.data.trec.lines import Labels, TrecLines, read_lines
-from workbench.data.trec.numbers import read_integers, reading_note
 from workbench.data.trec.ranked import (
     Judgements,
     RankedRun,
@@ -38,6 +37,7 @@ from workbench.data.trec.ranked import (
     rank_runs,
     subtopic_judgements,
 )
+from workbench.reading.numbers import read_integers, reading_note
 
 __all__ = ["read_trec_qrels", "read_trec_qrels_frame", "qrels_grades", "read_trec_run", "read_trec_run_frame",
            "run_scores"]

@@ -21,9 +21,9 @@ from os import PathLike
 
 import numpy as np
 
-from workbench.data.files import FileBytes
 from workbench.data.trec.errors import TrecFormatError
 from workbench.ids import DocumentIds
+from workbench.reading.sources import FileBytes
 
 __all__ = ["BLOCK", "WIDE_FACTOR", "FIELDS", "shown", "Fields", "run_on_note", "bom_note", "split_fields",
            "check_counts"]

@@ -31,11 +31,12 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.data.files import file_path, write_whole
+from workbench.data.files import write_whole
 from workbench.data.trec.ranked import RankedRun
 from workbench.errors import OutputError, quoted
 from workbench.metrics.ranking.table import ranked_documents
 from workbench.model import Organization, natural_key
+from workbench.reading.sources import file_path
 
 __all__ = ["TrecWriteError", "write_text", "write_trec_qrels", "write_trec_run"]
 
