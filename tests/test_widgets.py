@@ -333,7 +333,7 @@ def test_bad_imports_say_what_and_where():
         wb.state.load_text("## gold\nd1\n## gold\n")
     with pytest.raises(WorkbenchFormatError, match="line 1: weights must read"):
         wb.state.load_text("# workbench tables, weights: n=ten\n## gold\nd1\n## o\nd1")
-    with pytest.raises(WorkbenchFormatError, match="not JSON: line 1, column 2"):
+    with pytest.raises(WorkbenchFormatError, match="line 1, column 2: not JSON"):
         wb.state.load_json("{,}")
     with pytest.raises(WorkbenchFormatError, match=r"outputs\[0\]: expected 'text'"):
         wb.state.load_json('{"gold": {"text": "d1"}, "outputs": [{"name": "o"}]}')
@@ -835,8 +835,8 @@ BAD_FIELDS = [  # (path, value, what the error says)
     (("n",), "ten", "n: expected a whole number"), (("n",), True, "n: expected a whole number"),
     (("n",), 2.5, "n: expected a whole number"), (("n",), 0, "n must be a whole number"),
     (("n",), 10**9, "n must be a whole number"), (("wn",), "x", "wn: expected a number"),
-    (("wn",), 1.5, "W_n must be"), (("wn",), 0, "W_n must be"), (("wn",), float("nan"), "W_n must be"),
-    (("wn",), float("inf"), "W_n must be"), (("n",), None, "give both n and W_n"),
+    (("wn",), 1.5, "W_n must be"), (("wn",), 0, "W_n must be"), (("wn",), float("nan"), "NaN is not JSON"),
+    (("wn",), float("inf"), "Infinity is not JSON"), (("n",), None, "give both n and W_n"),
     (("gold",), 5, "gold: expected an object"), (("gold",), {"txt": "d1"}, "gold: unknown key 'txt'"),
     (("gold", "text"), 5, "gold.text: expected notation text"),
     (("gold", "levels"), "d1", "gold.levels: expected a list of levels"),

@@ -15,8 +15,10 @@ reuses one metric object over the test cases of a file, so that ICM's class prob
 for the next: a class a test case's gold lacks takes an earlier test case's probability. Here each topic's
 information content comes from its own gold only, as PyEvALL gives it for a file of one test case.)
 
-Validation (PyEvALL's rules, every refusal a :class:`~workbench.model.labelling.LabellingError` naming the file,
-the line and the item):
+Files are read through the reading layer (:mod:`workbench.reading`: UTF-8 with or without a byte-order mark,
+JSON within its limits, quotes that close on their line) in time proportional to the file. Validation (PyEvALL's
+rules, every refusal a :class:`~workbench.model.labelling.LabellingError` naming the file, the line and the
+item):
 
 * an id given twice in a test case (:class:`~workbench.model.labelling.RepeatedIdError`): PyEvALL refuses it
   in a gold standard and keeps the first in an output; here both are refused;
@@ -32,7 +34,9 @@ the line and the item):
   (:class:`~workbench.model.labelling.HierarchyError`).
 
 In TSV and CSV a field reads as a string, a ``[...]`` or ``{...}`` field as JSON; a field that reads as an
-integer is a class name here (PyEvALL would read a ranking value), and a blank line is skipped.
+integer is a class name here (PyEvALL would read a ranking value), and a blank line is skipped. A field in double
+quotes may hold the delimiter (``"[""A"", ""B""]"`` in a CSV file); a quote never closed on its line is refused
+naming it, never read as a field that swallows the lines after it.
 
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -43,23 +47,21 @@ integer is a class name here (PyEvALL would read a ranking value), and a blank l
     >>> campaign.evaluate(["Acc", "ICM"], progress=False).value.round(4).tolist()
     [0.3333, -0.7233]
     >>> _ = (folder / "bad.tsv").write_text("T1\\ti1\\tA\\nT1\\ti1\\tB\\n")
-    >>> read_pyevall(folder / "bad.tsv", gold=True)
+    >>> read_pyevall(folder / "bad.tsv", gold=True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    workbench.model.labelling.RepeatedIdError: bad.tsv, line 2, test case 'T1', id 'i1': given again (first on line 1)
+    workbench.model.labelling.RepeatedIdError: ...bad.tsv, line 2, test case 'T1', id 'i1': given again (first on ...
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
 from workbench.data.campaign import Campaign
+from workbench.errors import quoted
 from workbench.model.labelling import (
     SUM_TOLERANCE,
     ClassTree,
@@ -74,12 +76,26 @@ from workbench.model.labelling import (
     is_empty,
     kind_of,
 )
+from workbench.reading import json_input
+from workbench.reading.fields import rows
+from workbench.reading.sources import file_path, read_input
+from workbench.reading.text import Text, decode
+from workbench.validation import AnyOf, Choices, FilePath, Flag, Instance, Interval, ListOf, MappingOf, validate
 
-__all__ = ["FORMATS", "PyEvALLFormatError", "read_hierarchy", "read_pyevall", "read_pyevall_campaign", "sniff"]
+__all__ = ["FORMATS", "PyEvALLFormatError", "HIERARCHY", "read_hierarchy", "read_pyevall", "read_pyevall_campaign",
+           "sniff"]
 
 FORMATS = ("auto", "json", "tsv", "csv")
 HEADER = ["test_case", "id", "value"]
 NULLS = {"", "nan", "none", "null"}  # PyEvALL's empty values of a TSV/CSV field (any case)
+HIERARCHY = AnyOf(FilePath(optional=True), Instance((Mapping, ClassTree), "a nested dict of classes or a ClassTree"),
+                  what="a JSON file, a nested dict of classes or a ClassTree, or None")
+"""The domain of a ``hierarchy`` argument."""
+TOLERANCE = Interval(0, 1)
+"""The domain of a ``tolerance``: how far from 1 the weights of a soft label may sum."""
+_OPTIONS = {"format": Choices(FORMATS), "hierarchy": HIERARCHY, "classes": ListOf(
+    Instance((str,), "a class name"), shortest=1, optional=True, what="a list of class names"),
+            "distribution": Flag(), "tolerance": TOLERANCE}
 
 
 class PyEvALLFormatError(LabellingError):
@@ -90,23 +106,25 @@ class PyEvALLFormatError(LabellingError):
 Source = str | PathLike
 
 
+def _read_text(path: Source, error: type[LabellingError]) -> Text:
+    """The file's text (UTF-8, a byte-order mark left out), refused with ``error`` when it cannot be read."""
+    return decode(read_input(file_path(path), error), path, "utf-8", error)
+
+
+@validate(source=AnyOf(FilePath(), Instance((Mapping, ClassTree), "a nested dict of classes or a ClassTree"),
+                       what="a JSON file, a nested dict of classes or a ClassTree"))
 def read_hierarchy(source: Source | Mapping | ClassTree) -> ClassTree:
     """A class tree from PyEvALL's nested dict (``{"P": ["S1", "S2"]}``), or from a JSON file holding one."""
     if isinstance(source, ClassTree):
         return source
     if isinstance(source, Mapping):
         return ClassTree.from_nested(source)
-    path = Path(source)
-    try:
-        nested = json.loads(path.read_text(encoding="utf-8-sig"))
-    except OSError as error:
-        raise HierarchyError(f"cannot read the file ({error.strerror or error})", where=str(path)) from None
-    except (ValueError, UnicodeDecodeError) as error:
-        raise HierarchyError(f"not JSON ({error})", where=str(path)) from None
+    text = _read_text(source, HierarchyError)
+    nested = json_input.load(text)
     try:
         return ClassTree.from_nested(nested)
     except HierarchyError as error:
-        raise HierarchyError(error.message, where=path.name) from None
+        raise HierarchyError(error.message, path=text.path, where=error.where) from None
 
 
 def sniff(text: str) -> str:
@@ -114,10 +132,11 @@ def sniff(text: str) -> str:
     stripped = text.lstrip()
     if stripped.startswith("["):
         return "json"
-    first = stripped.splitlines()[0] if stripped else ""
+    first = stripped.split("\n", 1)[0]
     return "tsv" if "\t" in first else "csv"
 
 
+@validate(path=FilePath(), gold=Flag(), **_OPTIONS)
 def read_pyevall(path: Source, *, gold: bool = False, format: str = "auto",
                  hierarchy: Source | Mapping | ClassTree | None = None, classes: Sequence[str] | None = None,
                  distribution: bool = True, tolerance: float = SUM_TOLERANCE) -> dict[str, Labelling]:
@@ -127,152 +146,104 @@ def read_pyevall(path: Source, *, gold: bool = False, format: str = "auto",
     (:func:`read_hierarchy`) every class must belong to; ``classes``: the classes in order (an ordinal scale, for
     CEM); ``distribution``: soft values are distributions (sum to 1 within ``tolerance``), or independent
     per-class probabilities when False. See the module docstring for what is refused."""
-    if format not in FORMATS:
-        raise PyEvALLFormatError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
-    path = Path(path)
-    name = path.name
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise PyEvALLFormatError(f"cannot read the file ({error.strerror or error})", where=str(path)) from None
-    except UnicodeDecodeError as error:
-        raise PyEvALLFormatError(f"not UTF-8 text (byte {error.start})", where=name) from None
-    if not text.strip():
-        raise PyEvALLFormatError("empty file", where=name)
+    text = _read_text(path, PyEvALLFormatError)
+    if not text.content.strip():
+        raise text.fail("empty file")
     tree = read_hierarchy(hierarchy) if hierarchy is not None else None
-    chosen = sniff(text) if format == "auto" else format
-    rows = _json_records(text, name) if chosen == "json" else _delimited_records(text, name, chosen)
+    chosen = sniff(text.content) if format == "auto" else format
+    records = _json_records(text) if chosen == "json" else _delimited_records(text, chosen)
     topics: dict[str, dict[str, Any]] = {}
     first_line: dict[tuple[str, str], int] = {}
     kinds: dict[str, tuple[str, int]] = {}
-    for line, test_case, item, value in rows:
-        where = f"{name}, line {line}, test case {test_case!r}"
+    for line, test_case, item, value in records:
+        where: dict[str, Any] = {"path": text.path, "line": line, "where": f"test case {test_case!r}", "item": item}
         if (test_case, item) in first_line:
-            raise RepeatedIdError(f"given again (first on line {first_line[test_case, item]})", where=where, item=item)
+            raise RepeatedIdError(f"given again (first on line {first_line[test_case, item]})", **where)
         first_line[test_case, item] = line
         topic = topics.setdefault(test_case, {})
         if is_empty(value):
             if gold:
                 raise EmptyLabelError("a gold item needs a class (PyEvALL drops it with a warning; here it is refused: "
-                                      "give its class or remove the item)", where=where, item=item)
+                                      "give its class or remove the item)", **where)
             topic[item] = value
             continue
-        value = check_value(value, where=where, item=item, distribution=distribution, tolerance=tolerance)
+        value = check_value(value, distribution=distribution, tolerance=tolerance, **where)
         kind = kind_of(value) or "mono"
         if test_case in kinds and kinds[test_case][0] != kind:
             raise MixedKindsError(f"a {kind} value where line {kinds[test_case][1]} holds a {kinds[test_case][0]} one: "
-                                  "a test case holds values of one kind", where=where, item=item)
+                                  "a test case holds values of one kind", **where)
         kinds.setdefault(test_case, (kind, line))
         if tree is not None:
             for label in (value,) if isinstance(value, str) else tuple(value):
                 if label not in tree:
-                    raise LabelNotInHierarchyError(f"class {label!r} is not in the hierarchy", where=where, item=item)
+                    raise LabelNotInHierarchyError(f"class {label!r} is not in the hierarchy", **where)
         topic[item] = value
     out = {}
     for test_case, items in topics.items():
         kind = kinds.get(test_case, ("mono", 0))[0]
         try:
             out[test_case] = Labelling(items, kind, tree, None if classes is None else tuple(classes), distribution,
-                                       gold)
+                                       gold, tolerance)
         except LabellingError as error:
-            line = first_line.get((test_case, error.item)) if error.item is not None else None
-            place = f"{name}, line {line}, test case {test_case!r}" if line else f"{name}, test case {test_case!r}"
-            raise type(error)(error.message, where=place, item=error.item) from None
+            found = first_line.get((test_case, error.item)) if error.item is not None else None
+            raise type(error)(error.message, path=text.path, line=found, where=f"test case {test_case!r}",
+                              item=error.item) from None
     return out
 
 
-def _json_records(text: str, name: str):
+def _json_records(text: Text) -> Iterator[tuple[int, str, str, Any]]:
     """(line, test_case, id, value) of each record of a JSON array, the line where the record starts."""
-    decoder = json.JSONDecoder()
-    start = len(text) - len(text.lstrip())
-    if not text.startswith("[", start):
-        raise PyEvALLFormatError("a PyEvALL JSON file is an array of records [{...}, ...]", where=name)
-    position = start + 1
-    first = True
-    while True:
-        position = _skip_space(text, position)
-        if text.startswith("]", position):
-            break
-        if not first:
-            if not text.startswith(",", position):
-                raise PyEvALLFormatError("expected ',' or ']' between records", where=f"{name}, line "
-                                         f"{_line(text, position)}")
-            position = _skip_space(text, position + 1)
-        first = False
-        line = _line(text, position)
-        try:
-            record, position = decoder.raw_decode(text, position)
-        except json.JSONDecodeError as error:
-            raise PyEvALLFormatError(f"not JSON: {error.msg} (column {error.colno})",
-                                     where=f"{name}, line {error.lineno}") from None
-        yield (line, *_fields(record, f"{name}, line {line}"))
-    if text[position + 1:].strip():
-        raise PyEvALLFormatError("text after the closing ']'", where=f"{name}, line {_line(text, position + 1)}")
+    for line, record in json_input.items(text, "a JSON array of records [{...}, ...] (PyEvALL's format)"):
+        yield (line, *_fields(text, record, line))
 
 
-def _skip_space(text: str, position: int) -> int:
-    while position < len(text) and text[position] in " \t\r\n":
-        position += 1
-    if position >= len(text):
-        raise PyEvALLFormatError("the array is never closed with ']'")
-    return position
-
-
-def _line(text: str, position: int) -> int:
-    return text.count("\n", 0, position) + 1
-
-
-def _fields(record: Any, where: str) -> tuple[str, str, Any]:
+def _fields(text: Text, record: Any, line: int) -> tuple[str, str, Any]:
     """(test_case, id, value) of a record, checked as PyEvALL's JSON schema checks it."""
     if not isinstance(record, dict):
-        raise PyEvALLFormatError(f"a record is an object with test_case, id and value, got {type(record).__name__}",
-                                 where=where)
+        raise text.fail(f"a record is an object with test_case, id and value, got {type(record).__name__}",
+                        line=line)
     keys = set(record)
     if keys != set(HEADER):
         missing, extra = sorted(set(HEADER) - keys), sorted(keys - set(HEADER))
         problem = "; ".join(filter(None, [f"missing {', '.join(missing)}" if missing else "",
-                                          f"unknown {', '.join(extra)}" if extra else ""]))
-        raise PyEvALLFormatError(f"a record has exactly test_case, id and value ({problem})", where=where)
+                                          f"unknown {', '.join(map(repr, extra))}" if extra else ""]))
+        raise text.fail(f"a record has exactly test_case, id and value ({problem})", line=line)
     for key in ("test_case", "id"):
         if not isinstance(record[key], str) or not record[key]:
-            raise PyEvALLFormatError(f"{key} is a non-empty string, got {record[key]!r}", where=where)
+            raise text.fail(f"{key} is a non-empty string, got {quoted(record[key])}", line=line)
     return record["test_case"], record["id"], record["value"]
 
 
-def _delimited_records(text: str, name: str, kind: str):
+def _delimited_records(text: Text, kind: str) -> Iterator[tuple[int, str, str, Any]]:
     """(line, test_case, id, value) of each row of a TSV or CSV file (a header row ``test_case id value`` skipped)."""
-    reader = csv.reader(io.StringIO(text), delimiter="\t" if kind == "tsv" else ",", quotechar='"')
-    line = 0
-    for row in reader:
-        line = reader.line_num
-        if not any(field.strip() for field in row):
+    for line, row in rows(text, "\t" if kind == "tsv" else ",", strip=True):
+        if line == 1 and row == HEADER:
             continue
-        if line == 1 and [field.strip() for field in row] == HEADER:
-            continue
-        where = f"{name}, line {line}"
         if len(row) != 3:
-            raise PyEvALLFormatError(f"a row has 3 {kind.upper()} columns (test_case, id, value), got {len(row)}",
-                                     where=where)
-        test_case, item, value = (field.strip() for field in row)
+            raise text.fail(f"a row has 3 {kind.upper()} columns (test_case, id, value), got {len(row)}", line=line)
+        test_case, item, value = row
         for key, field in (("test_case", test_case), ("id", item)):
             if not field:
-                raise PyEvALLFormatError(f"{key} is empty", where=where)
-        yield line, test_case, item, _field_value(value, f"{where}, test case {test_case!r}", item)
+                raise text.fail(f"{key} is empty", line=line)
+        yield line, test_case, item, _field_value(text, value, line, test_case, item)
 
 
-def _field_value(field: str, where: str, item: str) -> Any:
+def _field_value(text: Text, field: str, line: int, test_case: str, item: str) -> Any:
     """A TSV/CSV value: empty for PyEvALL's nulls, JSON for ``[...]`` / ``{...}``, else the class name."""
     if field.lower() in NULLS:
         return ""
     if (field.startswith("[") and field.endswith("]")) or (field.startswith("{") and field.endswith("}")):
         try:
-            return json.loads(field)
-        except ValueError as error:
-            raise LabellingError(f"{field!r} looks like a JSON list or object but is not one ({error})", where=where,
-                                 item=item) from None
+            return json_input.load(Text(field, text.path, error=LabellingError))
+        except LabellingError as error:
+            raise LabellingError(f"{field!r} looks like a JSON list or object but is not one ({error.message})",
+                                 path=text.path, line=line, where=f"test case {test_case!r}", item=item) from None
     return field
 
 
+@validate(gold=FilePath(), outputs=AnyOf(FilePath(), ListOf(FilePath(), shortest=1), MappingOf(
+    Instance((str,), "a system name"), FilePath(), shortest=1), what="a file name, a list of them or {system: file}"),
+          **_OPTIONS)
 def read_pyevall_campaign(gold: Source, outputs: Source | Sequence[Source] | Mapping[str, Source], *,
                           format: str = "auto", hierarchy: Source | Mapping | ClassTree | None = None,
                           classes: Sequence[str] | None = None, distribution: bool = True,
@@ -286,12 +257,12 @@ def read_pyevall_campaign(gold: Source, outputs: Source | Sequence[Source] | Map
         return read_pyevall(path, gold=gold, format=format, hierarchy=tree, classes=classes,
                             distribution=distribution, tolerance=tolerance)
 
-    if isinstance(outputs, str | PathLike):
+    if isinstance(outputs, str | bytes | PathLike):
         outputs = [outputs]
     if not isinstance(outputs, Mapping):
         named: dict[str, Source] = {}
         for path in outputs:
-            system = Path(path).stem
+            system = Path(file_path(path)).stem
             if system in named:
                 raise PyEvALLFormatError(f"two outputs are named {system!r} ({named[system]} and {path}): give "
                                          "{system: path}")

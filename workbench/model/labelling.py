@@ -94,6 +94,32 @@ class HierarchyError(LabellingError):
     """A class hierarchy that is not a tree (a class twice, a cycle) or not written as PyEvALL writes one."""
 
 
+def _children(node: Any, above: str | None, parent: Mapping[str, str | None]) -> Iterator[tuple[str, Any, str | None]]:
+    """``(class, its children, parent)`` of each class one level of a nested hierarchy holds (``parent``: the
+    classes met so far, which name the path in a refusal)."""
+    if isinstance(node, Mapping):
+        pairs = list(node.items())
+    elif isinstance(node, list | tuple) and above is not None:
+        pairs = [(leaf, []) for leaf in node]
+    else:
+        raise HierarchyError(f"{_path(above, parent)}: expected a dict of classes"
+                             f"{' or a list of leaves' if above else ''}, got {type(node).__name__}", where="hierarchy")
+    for name, children in pairs:
+        if not isinstance(name, str) or not name:
+            raise HierarchyError(f"{_path(above, parent)}: a class is a non-empty string, got {quoted(name)}",
+                                 where="hierarchy")
+        yield name, children, above
+
+
+def _path(node: str | None, parent: Mapping[str, str | None]) -> str:
+    """``/A/B/C``, the classes from the top down to ``node`` (``""`` at the top)."""
+    names = []
+    while node is not None:
+        names.append(node)
+        node = parent[node]
+    return "".join(f"/{name}" for name in reversed(names))
+
+
 # ------------------------------------------------------------------------------------------ the class tree
 @dataclass(frozen=True)
 class ClassTree:
@@ -124,13 +150,15 @@ class ClassTree:
             if parent is not None and parent not in parents:
                 raise HierarchyError(f"class {child!r} has parent {parent!r}, which is not a class of the tree",
                                      where="hierarchy")
+        rooted: set[str] = set()  # classes known to reach a root (each class is walked up once in all)
         for start in parents:  # a parent map of a tree reaches a root from every class
             seen, node = [start], parents[start]
-            while node is not None:
+            while node is not None and node not in rooted:
                 if node in seen:
                     raise HierarchyError(f"classes {' → '.join(seen + [node])} form a cycle", where="hierarchy")
                 seen.append(node)
                 node = parents[node]
+            rooted.update(seen)
         order = tuple(self.classes) or tuple(parents)
         if sorted(order) != sorted(parents):
             raise HierarchyError("classes must list every class of the parent map once", where="hierarchy")
@@ -142,28 +170,21 @@ class ClassTree:
         """The tree of PyEvALL's hierarchy parameter: ``{class: children}``, children a dict of the same shape
         or a list of leaf classes (an empty list: no children)."""
         parent: dict[str, str | None] = {}
-
-        def walk(node: Any, above: str | None, path: str) -> None:
-            if isinstance(node, Mapping):
-                pairs = list(node.items())
-            elif isinstance(node, list | tuple) and above is not None:
-                pairs = [(leaf, []) for leaf in node]
-            else:
-                raise HierarchyError(f"{path}: expected a dict of classes{' or a list of leaves' if above else ''}, "
-                                     f"got {type(node).__name__}", where="hierarchy")
-            for name, children in pairs:
-                if not isinstance(name, str) or not name:
-                    raise HierarchyError(f"{path}: a class is a non-empty string, got {name!r}", where="hierarchy")
-                if name in parent:
-                    first = "at the top" if parent[name] is None else f"under {parent[name]!r}"
-                    again = "at the top" if above is None else f"under {above!r}"
-                    raise HierarchyError(f"class {name!r} is {first} and again {again}: a class hierarchy is a "
-                                         "tree, each class in one place", where="hierarchy")
-                parent[name] = above
-                if not (isinstance(children, list | tuple) and not children):
-                    walk(children, name, f"{path}/{name}")
-
-        walk(nested, None, "")
+        stack = [_children(nested, None, parent)]  # depth first, without recursion: one iterator per open class
+        while stack:
+            found = next(stack[-1], None)
+            if found is None:
+                stack.pop()
+                continue
+            name, children, above = found
+            if name in parent:
+                first = "at the top" if parent[name] is None else f"under {parent[name]!r}"
+                again = "at the top" if above is None else f"under {above!r}"
+                raise HierarchyError(f"class {name!r} is {first} and again {again}: a class hierarchy is a "
+                                     "tree, each class in one place", where="hierarchy")
+            parent[name] = above
+            if not (isinstance(children, list | tuple) and not children):
+                stack.append(_children(children, name, parent))
         return cls(parent, tuple(parent))
 
     def to_nested(self) -> dict:
@@ -212,43 +233,54 @@ def is_empty(value: Any) -> bool:
 
 
 def check_value(value: Any, *, where: str = "", item: str | None = None, distribution: bool = True,
-                tolerance: float = SUM_TOLERANCE) -> Any:
+                tolerance: float = SUM_TOLERANCE, **location: Any) -> Any:
     """``value`` as a labelling holds it (a str, a tuple of distinct classes, or a dict class → float),
-    checked: classes are non-empty strings, a set names a class once, weights are numbers in [0, 1] and, for a
-    distribution, sum to 1 within ``tolerance``. Raises a :class:`LabellingError` naming ``where`` and ``item``."""
+    checked: classes are non-empty strings, a set names a class once, weights are finite numbers in [0, 1] and, for
+    a distribution, sum to 1 within ``tolerance``. Raises a :class:`LabellingError` naming ``where``, ``item`` and
+    the ``location`` (``path``, ``line``) given."""
     kind = kind_of(value)
     if kind is None:
         shown = "null" if value is None else f"{value!r} ({type(value).__name__})"
         integer = isinstance(value, int) and not isinstance(value, bool)
         ranking = " (an integer is PyEvALL's ranking value)" if integer else ""
         raise LabellingError(f"value {shown} is not a class, a list of classes or a dict of weights{ranking}",
-                             where=where, item=item)
+                             where=where, item=item, **location)
     if kind == "mono":
         return value
     if kind == "multi":
         labels = tuple(value)
         for label in labels:
             if not isinstance(label, str) or not label:
-                raise LabellingError(f"a class is a non-empty string, got {label!r}", where=where, item=item)
+                raise LabellingError(f"a class is a non-empty string, got {label!r}", where=where, item=item,
+                                     **location)
         twice = sorted({label for label in labels if labels.count(label) > 1})
         if twice:
             raise LabellingError(f"class{'es' if len(twice) > 1 else ''} {', '.join(map(repr, twice))} given twice "
-                                 "in one set", where=where, item=item)
+                                 "in one set", where=where, item=item, **location)
         return labels
     weights: dict[str, float] = {}
     for label, weight in value.items():
         if not isinstance(label, str) or not label:
-            raise LabellingError(f"a class is a non-empty string, got {label!r}", where=where, item=item)
-        if isinstance(weight, bool) or not isinstance(weight, numbers.Real) or not 0 <= float(weight) <= 1:
+            raise LabellingError(f"a class is a non-empty string, got {label!r}", where=where, item=item,
+                                 **location)
+        if isinstance(weight, bool) or not isinstance(weight, numbers.Real) or not _unit(weight):
             raise ProbabilityError(f"the weight of {label!r} is {weight!r}: weights are numbers in [0, 1]",
-                                   where=where, item=item)
+                                   where=where, item=item, **location)
         weights[label] = float(weight)
     total = math.fsum(weights.values())
     if distribution and weights and abs(total - 1) > tolerance:
         raise ProbabilityError(f"the weights sum to {total:.6g}, not 1 (tolerance {tolerance:g}): a soft label is a "
                                "probability distribution over the classes; read independent per-class "
-                               "probabilities with distribution=False", where=where, item=item)
+                               "probabilities with distribution=False", where=where, item=item, **location)
     return weights
+
+
+def _unit(weight: numbers.Real) -> bool:
+    """Whether a number lies in [0, 1] (an integer too long for a double, or NaN, does not)."""
+    try:
+        return 0 <= float(weight) <= 1
+    except OverflowError:
+        return False
 
 
 def _describe(value: Any) -> str:
@@ -262,8 +294,8 @@ class Labelling:
 
     ``hierarchy``: the class tree of a hierarchical task (on a gold standard; every label must be one of its
     classes); ``classes``: the classes in their declared order (an ordinal scale); ``distribution``: whether
-    soft values are distributions (sum to 1). An empty value (``""``, ``()``, ``{}``) is an item without an
-    answer (an output only: a gold standard refuses it, :class:`EmptyLabelError`).
+    soft values are distributions (sum to 1 within ``tolerance``). An empty value (``""``, ``()``, ``{}``) is an
+    item without an answer (an output only: a gold standard refuses it, :class:`EmptyLabelError`).
     """
 
     items: Mapping[str, Any]
@@ -272,6 +304,7 @@ class Labelling:
     classes: tuple[str, ...] | None = None
     distribution: bool = True
     gold: bool = False
+    tolerance: float = SUM_TOLERANCE
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -300,7 +333,7 @@ class Labelling:
                 raise EmptyLabelError("a gold item needs a class (PyEvALL drops it with a warning; here it is "
                                       "refused: give its class or remove the item)", where=where, item=item)
             return {"mono": "", "multi": (), "soft": {}}[self.kind]
-        value = check_value(value, where=where, item=item, distribution=self.distribution)
+        value = check_value(value, where=where, item=item, distribution=self.distribution, tolerance=self.tolerance)
         if kind_of(value) != self.kind:
             raise MixedKindsError(f"a {_describe(value)} among {_DESCRIBED[self.kind]}: a labelling holds values "
                                   "of one kind", where=where, item=item)
@@ -318,15 +351,17 @@ class Labelling:
     # ----------------------------------------------------------------------------------- constructors
     @classmethod
     def of(cls, items: Mapping[str, Any], *, gold: bool = False, hierarchy: ClassTree | Mapping | None = None,
-           classes: Sequence[str] | None = None, distribution: bool = True) -> Labelling:
+           classes: Sequence[str] | None = None, distribution: bool = True,
+           tolerance: float = SUM_TOLERANCE) -> Labelling:
         """A labelling whose kind is read off its values (the first that is not empty; mono when all are)."""
         kind = next((found for value in items.values() if not is_empty(value) and (found := kind_of(value))), "mono")
         tree = hierarchy if hierarchy is None or isinstance(hierarchy, ClassTree) else ClassTree.from_nested(hierarchy)
-        return cls(dict(items), kind, tree, None if classes is None else tuple(classes), distribution, gold)
+        return cls(dict(items), kind, tree, None if classes is None else tuple(classes), distribution, gold, tolerance)
 
     @classmethod
     def parse(cls, text: str, *, gold: bool = False, hierarchy: ClassTree | Mapping | None = None,
-              classes: Sequence[str] | None = None, distribution: bool = True) -> Labelling:
+              classes: Sequence[str] | None = None, distribution: bool = True,
+              tolerance: float = SUM_TOLERANCE) -> Labelling:
         """The notation: one ``id: value`` per line (``A``, ``[A, B]``, ``{A: 0.6, B: 0.4}``); blank lines and
         ``#`` comments are skipped. Errors name the line and the item."""
         items: dict[str, Any] = {}
@@ -339,20 +374,21 @@ class Labelling:
             item, sep, written = body.partition(":")
             item = item.strip()
             if not sep or not item:
-                raise LabellingError(f"expected 'id: value', got {body!r}", where=f"line {number}")
+                raise LabellingError(f"expected 'id: value', got {body!r}", line=number)
             if item in items:
-                raise RepeatedIdError(f"given again (first on line {lines[item]})", where=f"line {number}", item=item)
-            value = _parse_value(written.strip(), f"line {number}", item)
+                raise RepeatedIdError(f"given again (first on line {lines[item]})", line=number, item=item)
+            value = _parse_value(written.strip(), number, item)
             if not is_empty(value) and kind is not None and kind_of(value) != kind:
                 raise MixedKindsError(f"a {_describe(value)} among {_DESCRIBED[kind]}: a labelling holds values of "
-                                      "one kind", where=f"line {number}", item=item)
+                                      "one kind", line=number, item=item)
             kind = kind or (kind_of(value) if not is_empty(value) else None)
             items[item], lines[item] = value, number
         try:
-            return cls.of(items, gold=gold, hierarchy=hierarchy, classes=classes, distribution=distribution)
+            return cls.of(items, gold=gold, hierarchy=hierarchy, classes=classes, distribution=distribution,
+                          tolerance=tolerance)
         except LabellingError as error:
-            if error.item in lines and not error.where:
-                raise type(error)(error.message, where=f"line {lines[error.item]}", item=error.item) from None
+            if error.item in lines and error.line is None:
+                raise type(error)(error.message, line=lines[error.item], item=error.item) from None
             raise
 
     @classmethod
@@ -409,7 +445,8 @@ class Labelling:
 
     def with_items(self, items: Mapping[str, Any]) -> Labelling:
         """The same task (kind, hierarchy, classes, side) over other items (an edit)."""
-        return Labelling(dict(items), self.kind, self.hierarchy, self.classes, self.distribution, self.gold)
+        return Labelling(dict(items), self.kind, self.hierarchy, self.classes, self.distribution, self.gold,
+                         self.tolerance)
 
     def __repr__(self) -> str:
         extra = ", hierarchical" if self.hierarchy is not None else ""
@@ -433,37 +470,38 @@ def _listing(names: Iterable[str], limit: int = 12) -> str:
 _WORD = re.compile(r"[^\s,:\[\]{}#]+(?:\s+[^\s,:\[\]{}#]+)*")
 
 
-def _parse_value(text: str, where: str, item: str) -> Any:
+def _parse_value(text: str, line: int, item: str) -> Any:
     """One value of the notation: ``A``, ``[A, B]``, ``{A: 0.6, B: 0.4}`` (or empty)."""
     if text.startswith("[") or text.startswith("{"):
         close = "]" if text.startswith("[") else "}"
         if not text.endswith(close):
-            raise LabellingError(f"{text!r} opens {text[0]!r} but does not end with {close!r}", where=where, item=item)
+            raise LabellingError(f"{text!r} opens {text[0]!r} but does not end with {close!r}", line=line,
+                                 item=item)
         parts = [part.strip() for part in text[1:-1].split(",")] if text[1:-1].strip() else []
         if close == "]":
             for part in parts:
                 if not _WORD.fullmatch(part):
                     raise LabellingError(f"{part!r} is not a class name (no commas, colons or brackets in one)",
-                                         where=where, item=item)
+                                         line=line, item=item)
             return parts
         weights: dict[str, Any] = {}
         for part in parts:
             label, sep, number = part.partition(":")
             label = label.strip()
             if not sep or not _WORD.fullmatch(label):
-                raise LabellingError(f"expected 'class: weight' in {text!r}, got {part!r}", where=where, item=item)
+                raise LabellingError(f"expected 'class: weight' in {text!r}, got {part!r}", line=line, item=item)
             try:
                 weight = float(number)
             except ValueError:
-                raise ProbabilityError(f"the weight of {label!r} is {number.strip()!r}, not a number", where=where,
+                raise ProbabilityError(f"the weight of {label!r} is {number.strip()!r}, not a number", line=line,
                                        item=item) from None
             if label in weights:
-                raise LabellingError(f"class {label!r} is given two weights", where=where, item=item)
+                raise LabellingError(f"class {label!r} is given two weights", line=line, item=item)
             weights[label] = weight
         return weights
     if text and not _WORD.fullmatch(text):
         raise LabellingError(f"{text!r} is not a class name (write a set as [A, B], weights as {{A: 0.6, B: 0.4}})",
-                             where=where, item=item)
+                             line=line, item=item)
     return text
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 
 from workbench.model import Organization, OrganizationError, natural_key
+from workbench.reading import json_input
+from workbench.reading.text import Text, decode
 from workbench.widgets.errors import WorkbenchFormatError
 from workbench.widgets.tables import GOLD, Table, Tables, checked_names, checked_weights
 
@@ -109,13 +111,12 @@ def read_json(text: str | bytes) -> Tables:
     list of document ids) and ``rest`` (a list, or null for an unlimited tail); given both, a valid text must
     state the same organization. A text that does not parse is kept as an edit in progress over the organization
     ``levels`` and ``rest`` give; without them such a text is refused."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as problem:
-        raise WorkbenchFormatError(f"not JSON: line {problem.lineno}, column {problem.colno}: "
-                                   f"{problem.msg}") from None
-    except (TypeError, UnicodeDecodeError) as problem:
-        raise WorkbenchFormatError(f"not JSON text: {problem}") from None
+    if isinstance(text, bytes | bytearray):
+        data = json_input.load(decode(text, None, "utf-8", WorkbenchFormatError))
+    elif isinstance(text, str):
+        data = json_input.load(Text(text, error=WorkbenchFormatError))
+    else:
+        raise WorkbenchFormatError(f"expected the tables as JSON text, got {type(text).__name__}")
     if not isinstance(data, dict) or GOLD not in data or not isinstance(data.get("outputs"), list):
         raise WorkbenchFormatError("expected a JSON object with 'gold' and a list 'outputs'")
     _known_keys(data, _TOP_KEYS, "the tables")
