@@ -19,34 +19,30 @@ import pandas as pd
 from workbench.data.trec.errors import TrecEncodingError, TrecFormatError
 from workbench.data.trec.writers import write_text
 from workbench.reading.sources import file_path, read_input
+from workbench.reading.text import Text, decode
+from workbench.validation import ENCODING, FilePath, validate
 
 __all__ = ["read_trec_eval_output", "write_trec_eval_output"]
 
 
-def _rows(path: str | PathLike, encoding: str) -> Iterator[tuple[int, str, list[str]]]:
-    text = read_input(path, TrecFormatError).removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark is no field
-    for number, line in enumerate(text.splitlines(), start=1):
-        try:
-            decoded = line.decode(encoding)
-        except UnicodeDecodeError as error:
-            raise TrecEncodingError(f"not valid {encoding} at byte {error.start} (give encoding=...)", path=path,
-                                    line=number, text=line.decode("latin-1")) from None
-        except LookupError:
-            raise TrecFormatError(f"unknown encoding {encoding!r}", path=path) from None
-        fields = decoded.split()
+def _rows(path: str | PathLike, encoding: str) -> Iterator[tuple[Text, int, list[str]]]:
+    text = decode(read_input(path, TrecFormatError), path, encoding, TrecFormatError, TrecEncodingError)
+    for number, line in enumerate(text.content.split("\n"), start=1):
+        fields = line.split()
         if fields:
-            yield number, decoded, fields
+            yield text, number, fields
 
 
+@validate(path=FilePath(), encoding=ENCODING)
 def read_trec_eval_output(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
     """trec_eval's output (``measure  topic|all  value``, with or without ``-q``) as a tidy frame
     ``measure, topic, value, text``: ``value`` is the number (NaN for text values such as ``runid`` or
     ``relstring``), ``text`` the value as printed."""
     rows = []
-    for number, text, fields in _rows(path, encoding):
+    for text, number, fields in _rows(file_path(path), encoding):
         if len(fields) != 3:
-            raise TrecFormatError(f"a trec_eval output line has 3 fields (measure topic value), this one "
-                                  f"{len(fields)}", path=path, line=number, text=text)
+            raise text.fail(f"a trec_eval output line has 3 fields (measure topic value), this one {len(fields)}",
+                            line=number)
         measure, topic, printed = fields
         try:
             value = float(printed)

@@ -43,10 +43,11 @@ from workbench.data.trec.errors import (
     TrecFormatError,
     TrecReadingWarning,
 )
-from workbench.data.trec.scan import FIELDS, bom_note, check_counts, run_on_note, shown, split_fields
+from workbench.data.trec.scan import FIELDS, bom_note, check_counts, run_on_note, split_fields
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.reading.numbers import read_numbers, reading_note
+from workbench.reading.positions import LineIndex
 from workbench.reading.sources import STDIN, STDIN_NAME, FileBytes, read_buffer
 
 __all__ = ["LineNumbers", "Labels", "TrecLines", "read_lines"]
@@ -128,11 +129,7 @@ class TrecLines:
 
 def _line_text(raw: FileBytes, number: int) -> str:
     """Line ``number`` (1-based) of the bytes, as a message shows it."""
-    buffer = np.frombuffer(raw, dtype=np.uint8)
-    ends = np.flatnonzero(buffer == 10)
-    start = int(ends[number - 2]) + 1 if number > 1 else 0
-    stop = int(ends[number - 1]) if number - 1 < ends.size else buffer.size
-    return shown(buffer[start:stop].tobytes()).rstrip("\r")
+    return LineIndex(memoryview(raw)).line(number)
 
 
 def _codec(encoding: str, path: str) -> str:
@@ -151,7 +148,7 @@ def _ascii_compatible(codec: str) -> bool:
 
 
 def _line_of(raw: FileBytes, offset: int) -> int:
-    return int(np.count_nonzero(np.frombuffer(raw, dtype=np.uint8, count=offset) == 10)) + 1
+    return LineIndex(memoryview(raw)[:offset + 1]).locate(offset)[0]
 
 
 def _is_ascii(raw: FileBytes) -> bool:
