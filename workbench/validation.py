@@ -419,7 +419,13 @@ class ListOf(Domain):
         return None
 
     def wrong_type(self, value: Any) -> bool:
-        return not _is_collection(value) and not (value is None and self.optional)
+        if value is None and self.optional:
+            return False
+        if not _is_collection(value):
+            return True
+        failing = next((item for item in value if self.items is not None and self.items.reason(item) is not None),
+                       None) if self.items is not None else None
+        return failing is not None and self.items.wrong_type(failing)  # type: ignore[union-attr]
 
     def outside(self) -> tuple:
         found: list[Any] = ["text", 3] + ([] if self.optional else [None])
@@ -464,7 +470,16 @@ class MappingOf(Domain):
         return None
 
     def wrong_type(self, value: Any) -> bool:
-        return not isinstance(value, Mapping) and not (value is None and self.optional)
+        if value is None and self.optional:
+            return False
+        if not isinstance(value, Mapping):
+            return True
+        for key, item in value.items():
+            if self.keys is not None and self.keys.reason(key) is not None:
+                return self.keys.wrong_type(key)
+            if self.values is not None and self.values.reason(item) is not None:
+                return self.values.wrong_type(item)
+        return False
 
     def outside(self) -> tuple:
         return ("text", [1, 2]) + (() if self.optional else (None,))
