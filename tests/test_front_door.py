@@ -130,3 +130,22 @@ def test_no_module_of_the_package_points_to_the_project_folders_beside_it():
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if "../shared" in line]
     assert not found, found
+
+
+def test_wb_docs_in_a_tree_it_cannot_write_says_so_in_one_line(tmp_path):
+    """Issue 38: ``./wb docs`` on a read-only tree ended in Sphinx's crash report. Root writes through permission
+    bits, so the folder it must write is made a file here, which nobody can write into."""
+    if not any((ROOT / ".venv" / f".installed{extra}").exists() for extra in ("[docs]", "[dev]")):
+        pytest.skip("./wb has not set up .venv here (the tests run outside ./wb test)")
+    for name in ("wb", "pyproject.toml"):
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    (tmp_path / "wb").chmod(0o755)
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "bin").symlink_to(ROOT / ".venv" / "bin")
+    (tmp_path / ".venv" / ".installed[dev]").touch()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "_build").write_text("not a folder")
+    done = subprocess.run([str(tmp_path / "wb"), "docs"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().count("\n") == 0, done.stderr
+    assert "cannot build the documentation: docs/_build is not writable here" in done.stderr

@@ -73,10 +73,13 @@ class InputError(WorkbenchError):
         super().__init__(located(message, path=path, line=line, column=column, text=text, where=where))
 
 
+_LONGEST = 320  # characters of a message before the quoted text
+
+
 def located(message: str, *, path: object = None, line: int | None = None, column: int | None = None,
             text: str | None = None, where: str = "") -> str:
     """The message of an error in input: ``path, line L, column C, where: message: 'text'`` (each part where
-    known; a long ``text`` quoted around its column).
+    known; a long ``text`` quoted around its column, a long message cut in its middle).
 
     >>> located("unbalanced '{'", line=2, column=4, text="d1 {d2")
     "line 2, column 4: unbalanced '{': 'd1 {d2'"
@@ -86,6 +89,8 @@ def located(message: str, *, path: object = None, line: int | None = None, colum
     parts += [f"column {column}"] if column is not None else []
     parts += [where] if where else []
     place = ", ".join(parts)
+    if len(message) > _LONGEST:  # a message quoting much of the input: its start and its end
+        message = message[:_LONGEST - 90] + " … " + message[-80:]
     shown = ""
     if text is not None:
         shown = f": {excerpt(text, around=column - 1 if column is not None and len(text) > 60 else None)}"

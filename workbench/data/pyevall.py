@@ -156,7 +156,8 @@ def read_pyevall(path: Source, *, gold: bool = False, format: str = "auto",
     first_line: dict[tuple[str, str], int] = {}
     kinds: dict[str, tuple[str, int]] = {}
     for line, test_case, item, value in records:
-        where: dict[str, Any] = {"path": text.path, "line": line, "where": f"test case {test_case!r}", "item": item}
+        where: dict[str, Any] = {"path": text.path, "line": line, "where": f"test case {quoted(test_case)}",
+                                 "item": item}
         if (test_case, item) in first_line:
             raise RepeatedIdError(f"given again (first on line {first_line[test_case, item]})", **where)
         first_line[test_case, item] = line
@@ -176,7 +177,7 @@ def read_pyevall(path: Source, *, gold: bool = False, format: str = "auto",
         if tree is not None:
             for label in (value,) if isinstance(value, str) else tuple(value):
                 if label not in tree:
-                    raise LabelNotInHierarchyError(f"class {label!r} is not in the hierarchy", **where)
+                    raise LabelNotInHierarchyError(f"class {quoted(label)} is not in the hierarchy", **where)
         topic[item] = value
     out = {}
     for test_case, items in topics.items():
@@ -186,7 +187,7 @@ def read_pyevall(path: Source, *, gold: bool = False, format: str = "auto",
                                        gold, tolerance)
         except LabellingError as error:
             found = first_line.get((test_case, error.item)) if error.item is not None else None
-            raise type(error)(error.message, path=text.path, line=found, where=f"test case {test_case!r}",
+            raise type(error)(error.message, path=text.path, line=found, where=f"test case {quoted(test_case)}",
                               item=error.item) from None
     return out
 
@@ -236,8 +237,8 @@ def _field_value(text: Text, field: str, line: int, test_case: str, item: str) -
         try:
             return json_input.load(Text(field, text.path, error=LabellingError))
         except LabellingError as error:
-            raise LabellingError(f"{field!r} looks like a JSON list or object but is not one ({error.message})",
-                                 path=text.path, line=line, where=f"test case {test_case!r}", item=item) from None
+            raise LabellingError(f"{quoted(field)} looks like a JSON list or object but is not one ({error.message})",
+                                 path=text.path, line=line, where=f"test case {quoted(test_case)}", item=item) from None
     return field
 
 
@@ -264,7 +265,7 @@ def read_pyevall_campaign(gold: Source, outputs: Source | Sequence[Source] | Map
         for path in outputs:
             system = Path(file_path(path)).stem
             if system in named:
-                raise PyEvALLFormatError(f"two outputs are named {system!r} ({named[system]} and {path}): give "
+                raise PyEvALLFormatError(f"two outputs are named {quoted(system)} ({named[system]} and {path}): give "
                                          "{system: path}")
             named[system] = path
         outputs = named

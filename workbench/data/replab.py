@@ -28,7 +28,7 @@ import os
 from collections.abc import Iterator, Mapping
 
 from workbench.data.files import write_whole
-from workbench.errors import InputError
+from workbench.errors import InputError, quoted
 from workbench.model import Organization, OrganizationError, natural_key
 from workbench.reading.fields import rows
 from workbench.reading.sources import file_path, read_input
@@ -70,7 +70,7 @@ def _detect(text: Text, column: str, line_no: int) -> str:
     name = column.strip().lower()
     if name in LABELS:
         return name
-    raise text.fail(f"cannot tell the task from the label column {column!r}: pass label= one of "
+    raise text.fail(f"cannot tell the task from the label column {quoted(column)}: pass label= one of "
                     f"{', '.join(LABELS)}", line=line_no)
 
 
@@ -101,7 +101,8 @@ def read_replab(path: str | os.PathLike, label: str | None = None,
         parsed = _value(text, kind, value, line_no)
         key = (entity, tweet, parsed) if kind == "topic" else (entity, tweet)
         if key in seen:
-            what = f"tweet {tweet!r} of entity {entity!r}" + (f" in topic {value!r}" * (kind == "topic"))
+            what = (f"tweet {quoted(tweet)} of entity {quoted(entity)}"
+                    + (f" in topic {quoted(value)}" * (kind == "topic")))
             raise text.fail(f"{what} is already on line {seen[key]}", line=line_no)
         seen[key] = line_no
         by_entity.setdefault(entity, []).append((tweet, parsed))
@@ -111,7 +112,7 @@ def read_replab(path: str | os.PathLike, label: str | None = None,
         try:
             out[entity] = build(pairs)
         except OrganizationError as error:  # a tweet both in a level and in the rest, say
-            raise ReplabFormatError(f"entity {entity!r}: {error}", path=path) from None
+            raise ReplabFormatError(f"entity {quoted(entity)}: {error}", path=path) from None
     return out
 
 
@@ -119,7 +120,7 @@ def _value(text: Text, kind: str, value: str, line_no: int) -> object:
     label = value.strip()
     if kind == "filtering":
         if label.upper() not in FILTERING:
-            raise text.fail(f"a filtering label is RELATED or UNRELATED, got {value!r}", line=line_no)
+            raise text.fail(f"a filtering label is RELATED or UNRELATED, got {quoted(value)}", line=line_no)
         return FILTERING[label.upper()]
     if kind == "priority":
         if label.upper() in PRIORITY:
@@ -129,7 +130,7 @@ def _value(text: Text, kind: str, value: str, line_no: int) -> object:
         except ValueError:
             grade = float("nan")
         if not math.isfinite(grade):
-            raise text.fail(f"a priority label is one of {', '.join(PRIORITY)} or a finite number, got {value!r}",
+            raise text.fail(f"a priority label is one of {', '.join(PRIORITY)} or a finite number, got {quoted(value)}",
                             line=line_no)
         return grade
     if not label:
@@ -161,7 +162,7 @@ def _priorities(pairs) -> Organization:
 # ----------------------------------------------------------------------------------------------- writing
 def _quote(field: str, what: str) -> str:
     if not field or any(c in field for c in "\t\r\n\0"):
-        raise ReplabFormatError(f"cannot write {what} {field!r}: RepLab fields are non-empty and hold no tab, "
+        raise ReplabFormatError(f"cannot write {what} {quoted(field)}: RepLab fields are non-empty and hold no tab, "
                                 "line break or NUL")
     return '"' + field.replace('"', '""') + '"'
 
@@ -169,7 +170,7 @@ def _quote(field: str, what: str) -> str:
 def _label_rows(kind: str, entity: str, org: Organization):
     """(tweet, label) pairs that :func:`read_replab` reads back into ``org``."""
     def fail(why: str):
-        raise ReplabFormatError(f"entity {entity!r}: cannot write this organization as {kind} labels: {why}")
+        raise ReplabFormatError(f"entity {quoted(entity)}: cannot write this organization as {kind} labels: {why}")
 
     if not org.finite:
         fail("an unlimited tail has no RepLab label (build it with a finite rest)")
