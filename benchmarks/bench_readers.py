@@ -84,8 +84,8 @@ def main() -> None:
             for size in (count // 4, count):
                 gold = write(folder, f"gold{size}", records(size, 0), kind)
                 output = write(folder, f"run{size}", records(size, 1), kind)
-                ours_wall, ours_cpu, campaign = best(lambda: read_pyevall_campaign(gold, [output]), repeat)
-                peer_wall, peer_cpu, parsed = best(lambda: peer(gold, output), repeat)
+                ours_wall, ours_cpu, campaign = best(lambda g=gold, o=output: read_pyevall_campaign(g, [o]), repeat)
+                peer_wall, peer_cpu, parsed = best(lambda g=gold, o=output: peer(g, o), repeat)
                 assert sorted(campaign.gold) == sorted(parsed.gold_df), "the two readers disagree on the test cases"
                 assert sum(len(t.items) for t in campaign.gold.values()) == sum(len(f) for f in
                                                                                  parsed.gold_df.values())
