@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -15,6 +16,7 @@ from workbench.analysis import (
     compare_report,
     homogeneous_groups,
     kendall_tau_b,
+    precision_recall,
     ranking_agreement,
     robustness,
     sign_test,
@@ -23,8 +25,11 @@ from workbench.analysis import (
     tukey_hsd,
     unanimous_relation,
 )
+from workbench.charts import save_chart, scores_chart
+from workbench.data import Campaign
 from workbench.errors import ParameterError, ParameterTypeError
 from workbench.metrics.combine import f_alpha
+from workbench.model import Organization
 
 
 def tidy(means: dict[str, dict[str, float]]) -> pd.DataFrame:
@@ -126,7 +131,22 @@ def results() -> pd.DataFrame:
      r"item 1 must be a system's name \(a string or an integer\), got \['A', None\]"),
     (lambda: tukey_hsd(results(), "AP", design="two-way"), "tukey_hsd", "design", "one of one-way, blocked"),
     (lambda: robustness(results(), pairs=0), "robustness", "pairs", r"an integer ≥ 1"),
+    (lambda: scores_chart(pd.DataFrame({"output": ["o"], "measure": ["m"], "value": [1.0]}), height=10**9),
+     "scores_chart", "height", r"an integer in \[1, 10,000\]"),
 ])
 def test_arguments_are_refused_before_the_analysis_runs(call, function, parameter, message):
     refused(call, function, parameter, message)
 
+
+def test_save_chart_bounds_the_pixels_it_allocates(tmp_path):
+    chart = scores_chart(pd.DataFrame({"output": ["o"], "measure": ["m"], "value": [1.0]}))
+    refused(lambda: save_chart(chart, tmp_path / "big.png", scale_factor=1e6), "save_chart", "scale_factor",
+            r"in \(0, 10\]")
+    assert not (tmp_path / "big.png").exists()
+
+
+def test_precision_recall_takes_its_levels_as_an_array():
+    # `points == 11` compared an array element by element and raised numpy's ambiguous truth value
+    campaign = Campaign({"q1": Organization.from_graded({"d1": 1, "d2": 1})},
+                        {"A": {"q1": Organization.from_ranking(["d1", "d9", "d2"])}})
+    assert precision_recall(campaign, points=np.array([0.5, 1.0]))["precision"].round(4).tolist() == [1.0, 0.6667]
