@@ -55,7 +55,9 @@ def test_a_nan_difference_is_refused_by_the_sign_test_naming_it():
 
 
 def test_kendall_tau_b_refuses_vectors_of_different_lengths_naming_both():
-    # it compared x with a prefix of y
+    # it compared x with a prefix of a longer y (and a shorter y raised an IndexError)
+    refused(lambda: kendall_tau_b([0.1, 0.2], [0.3, 0.2, 0.1]), "kendall_tau_b", "y",
+            r"y must hold as many entries as x \(2\), not 3")
     refused(lambda: kendall_tau_b([0.1, 0.2, 0.3], [0.3, 0.2]), "kendall_tau_b", "y",
             r"y must hold as many entries as x \(3\), not 2")
     refused(lambda: kendall_tau_b([0.1, math.inf], [0.3, 0.2]), "kendall_tau_b", "x", r"\(element 1 is inf\)")
