@@ -21,6 +21,7 @@ from workbench.charts import (
     uir_heatmap,
     with_data,
 )
+from workbench.errors import ParameterError, ParameterTypeError
 
 # Amigó et al., SIGIR 2013, Table 9 as printed (R≺, S≺, R∼, S∼ of outputs 1–5): only used as chart input here.
 TABLE9_PRINTED = {
@@ -87,7 +88,7 @@ def test_missing_columns_and_non_numbers_are_named():
         scores_chart(bad)
     with pytest.raises(ChartDataError, match="no rows"):
         scores_chart(table9_frame().iloc[:0])
-    with pytest.raises(ChartDataError, match="expected a pandas DataFrame, got list"):
+    with pytest.raises(ParameterTypeError, match="scores_chart: scores must be a pandas DataFrame, got"):
         scores_chart([("a", "R≺", 1.0)])
 
 
@@ -182,7 +183,7 @@ def test_charts_save_offline_as_svg_and_png(tmp_path):
     png = save_chart(uir_heatmap(pd.DataFrame([("A", "B", 0.3)], columns=["system_a", "system_b", "uir"])),
                      tmp_path / "sub" / "uir.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
-    with pytest.raises(ChartDataError, match=r"cannot save a chart as 'x.jpg'"):
+    with pytest.raises(ParameterError, match=r"save_chart: path must be a file name ending in .png, .svg or .pdf"):
         save_chart(scores_chart(table9_frame()), tmp_path / "x.jpg")
 
 

@@ -24,6 +24,7 @@ from workbench.analysis import (
     tukey_hsd,
     win_tie_loss,
 )
+from workbench.errors import ParameterError
 
 
 def tidy(table: dict[str, list[float]], measure: str = "AP") -> pd.DataFrame:
@@ -202,5 +203,5 @@ def test_group_systems_reads_the_model_out_of_run_names():
     frame = tidy({"bert_seed1": [0.2, 0.4], "bert_seed2": [0.4, 0.6], "bm25": [0.1, 0.1]})
     grouped = aggregate_folds(group_systems(frame, r"(.*)_seed\d+"), by="group", kind="seeds")
     assert grouped.groupby("system")["value"].mean().to_dict() == pytest.approx({"bert": 0.4, "bm25": 0.1})
-    with pytest.raises(FoldsError, match="needs a group"):
+    with pytest.raises(ParameterError, match=r"group_systems: pattern must be a regular expression with a group"):
         group_systems(frame, r".*_seed\d+")

@@ -293,9 +293,13 @@ def test_selection_of_constraints():
     assert list(check_constraints(rbp, ["confidence", "priority"], random_cases=0)["constraint"]) == \
         ["confidence", "priority"]
     assert len(check_constraints(accuracy, None, random_cases=0)) == len(CONSTRAINTS)
-    with pytest.raises(ParameterError, match="unknown constraint 'homogenity'; constraints: homogeneity"):
+    with pytest.raises(ParameterError, match="check_constraints: constraints must be one of clustering, filtering, "
+                                             "ranking, homogeneity"):
         check_constraints(purity, "homogenity")
-    with pytest.raises(ParameterTypeError, match="a measure is a registered name"):
+    with pytest.raises(ParameterError, match="check_constraints: constraints item 1 must be one of clustering"):
+        check_constraints(purity, ["homogeneity", "homogenity"])
+    with pytest.raises(ParameterTypeError, match="check_constraints: measure must be a registered name, a Measure "
+                                                 "or a callable"):
         check_constraints(42)
 
 

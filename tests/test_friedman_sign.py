@@ -19,6 +19,7 @@ from workbench.analysis import compare_report, friedman, sign_test, significance
 from workbench.analysis.rank_tests import friedman_test, posthoc_pairs
 from workbench.analysis.results import ResultsError
 from workbench.cli import main
+from workbench.errors import ParameterError
 
 sp = reference_module("scikit_posthocs")
 
@@ -139,14 +140,14 @@ def test_two_systems_and_all_ties():
     assert tied.attrs["friedman"]["pvalue"] == 1.0 and (tied["pvalue"] == 1.0).all()
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"posthoc": "dunn"}, "posthoc must be one of nemenyi, conover"),
-    ({"correction": "fdr"}, "correction must be one of"),
-    ({"alpha": 1.5}, r"alpha must lie in \(0, 1\)"),
-    ({"systems": ["s0"]}, "two systems at least"),
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"posthoc": "dunn"}, ParameterError, "friedman: posthoc must be one of nemenyi, conover"),
+    ({"correction": "fdr"}, ParameterError, "friedman: correction must be one of"),
+    ({"alpha": 1.5}, ParameterError, r"friedman: alpha must be in \(0, 1\)"),
+    ({"systems": ["s0"]}, ResultsError, "two systems at least"),
 ])
-def test_misuses_are_named(kwargs, message):
-    with pytest.raises(ResultsError, match=message):
+def test_misuses_are_named(kwargs, error, message):
+    with pytest.raises(error, match=message):
         friedman(_tidy(np.array([[0.5, 0.6], [0.4, 0.5]])), "AP", **kwargs)
 
 

@@ -116,16 +116,17 @@ ARRAYS = {
 def test_the_array_functions_take_finite_numbers(name, at, bad):
     values = np.array([0.1, 0.2, 0.3])
     values[at] = bad
-    with pytest.raises(ParameterError, match=rf"\[{at}\] is"):
+    with pytest.raises(ParameterError, match=rf"\(element {at} is "):
         ARRAYS[name](values)
 
 
 def test_p_values_are_probabilities_and_curves_finite():
-    with pytest.raises(ParameterError, match=r"p_values\[1\] is 1.5, not a probability"):
+    with pytest.raises(ParameterError, match=r"adjust: p_values must be finite numbers in \[0, 1\] \(element 1 is "
+                                             r"1.5\)"):
         an.adjust([0.2, 1.5], "bonferroni")
     curves = pd.DataFrame({"system": ["A", "A"], "topic": ["1", "2"], "recall": [0.0, 0.0],
                            "precision": [0.5, np.nan]})
     with pytest.raises(CurveError, match=r"system 'A', topic '2', recall 0.0: precision nan"):
         an.curve_summary(curves)
-    with warnings.catch_warnings(), pytest.raises(WorkbenchError, match=r"alphas must be numbers in \[0, 1\]"):
+    with warnings.catch_warnings(), pytest.raises(WorkbenchError, match=r"alphas must be finite numbers in \[0, 1\]"):
         an.f_alpha_curves(_results(np.random.default_rng(0)), "P", "R", alphas=[0.5, np.nan])

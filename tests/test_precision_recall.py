@@ -17,6 +17,7 @@ from workbench.charts import ChartDataError, precision_recall_chart, save_chart
 from workbench.data import Campaign, MissingTopicsWarning, read_trec_qrels, read_trec_run
 from workbench.data.campaign import CampaignError
 from workbench.data.trec import table_from_dicts
+from workbench.errors import ParameterError
 from workbench.metrics.ranking import GainTable, RankingInputError
 from workbench.metrics.ranking.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
 from workbench.model import Organization
@@ -140,10 +141,12 @@ def test_full_curves_use_every_gold_level_and_the_topic_policies(campaign):
                                                                           ("B", "q3")}
     with pytest.raises(CampaignError, match="has no output for gold topic"):
         precision_recall(data, missing_topics="error")
-    with pytest.raises(CurveError, match="missing_topics must be one of"):
+    with pytest.raises(ParameterError, match="precision_recall: missing_topics must be one of zero, skip, error"):
         precision_recall(data, missing_topics="ignore")
-    with pytest.raises(CurveError, match="points must be 11, 'full'"):
+    with pytest.raises(ParameterError, match="precision_recall: points must be one of 11, full"):
         precision_recall(data, points=12)
+    with pytest.raises(ParameterError, match=r"precision_recall: points item 1 must be in \[0, 1\]"):
+        precision_recall(data, points=[0.5, 2])
 
 
 def test_summary_is_the_mean_and_spread_over_topics(campaign):
@@ -208,7 +211,7 @@ def test_chart_bad_input_is_named():
     bad = pd.DataFrame({"system": ["A"], "topic": ["q"], "recall": [0.0], "precision": ["high"]})
     with pytest.raises(ChartDataError, match="column 'precision' holds a non-number, 'high' \\(row 0\\)"):
         precision_recall_chart(bad)
-    with pytest.raises(ChartDataError, match="spread must be one of quartiles, range, none"):
+    with pytest.raises(ParameterError, match="precision_recall_chart: spread must be one of quartiles, range, none"):
         precision_recall_chart(chart_curves(), spread="stderr")
 
 

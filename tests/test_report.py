@@ -12,6 +12,7 @@ from scipy import stats
 
 from workbench.analysis import ResultsError, adjust, compare_report
 from workbench.cli import main
+from workbench.errors import ParameterError
 
 
 def campaign(seed: int = 0, topics: int = 20) -> pd.DataFrame:
@@ -80,10 +81,10 @@ def test_a_tie_for_the_best_bolds_both_and_nothing_significant_has_no_mark():
 def test_bad_arguments_are_named():
     with pytest.raises(ResultsError, match="baseline 'nope' is not among the systems"):
         compare_report(campaign(), baseline="nope")
-    with pytest.raises(ResultsError, match="test must be one of"):
+    with pytest.raises(ParameterError, match="compare_report: test must be one of t, wilcoxon"):
         compare_report(campaign(), test="z")
     for alpha in ("0.05", True, 1.5):  # a text reached `0 < alpha` and raised a bare TypeError
-        with pytest.raises(ResultsError, match=r"alpha must lie in \(0, 1\)"):
+        with pytest.raises(ParameterError, match=r"compare_report: alpha must be (a number )?in \(0, 1\)"):
             compare_report(campaign(), alpha=alpha)
 
 

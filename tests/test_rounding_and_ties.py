@@ -111,8 +111,11 @@ def test_the_other_ways_are_offered():
         wilcoxon_signed_rank(small, "exact")
     with pytest.raises(ParameterError, match="13 at most"):
         wilcoxon_signed_rank(np.arange(1.0, 16.0), "permutation")
-    with pytest.raises(ParameterError, match="method must be one of auto, exact, permutation, asymptotic"):
-        wilcoxon_signed_rank(small, "scipy")
+    results = pd.DataFrame([(s, t, "AP", v) for s, values in {"a": small, "b": 0 * small}.items()
+                            for t, v in enumerate(values)], columns=["system", "topic", "measure", "value"])
+    with pytest.raises(ParameterError, match="significance: wilcoxon_method must be one of auto, exact, permutation, "
+                                             "asymptotic, got 'scipy'"):
+        significance(results, ["AP"], test="wilcoxon", wilcoxon_method="scipy")
 
 
 def test_significance_passes_the_method_through():

@@ -78,10 +78,12 @@ def test_table4_is_not_transitive():
 
 
 def test_relation_rejects_bad_vectors():
-    with pytest.raises(ParameterError, match="one non-zero length"):
+    with pytest.raises(ParameterError, match=r"unanimous_relation: b must hold as many entries as a \(2\), not 1"):
         unanimous_relation([0.1, 0.2], [0.1])
-    with pytest.raises(ParameterError, match="NaN"):
+    with pytest.raises(ParameterError, match=r"unanimous_relation: a must be finite numbers .*\(element 1 is nan\)"):
         unanimous_relation([0.1, float("nan")], [0.1, 0.2])
+    with pytest.raises(ParameterError, match="unanimous_relation: a must hold 1 entries at least, not 0"):
+        unanimous_relation([], [])
 
 
 # Three systems over four topics, (P, R) per topic; UIRs worked by hand in the comments.

@@ -635,6 +635,72 @@ ENCODING = Encoding()
 
 
 @dataclass(frozen=True)
+class Elementwise(Domain):
+    """A number, or an array of numbers of any shape (what an elementwise numpy function broadcasts), each in
+    ``[low, high]`` (None: unbounded); NaN allowed where ``nan`` says (an undefined value, passed through),
+    infinities never. The reason names the first element that is not.
+
+    >>> Elementwise(0, 1).reason(0.5), Elementwise(0, 1).reason([[0.5, 2]])
+    (None, 'must be a number or an array of numbers in [0, 1] (element (0, 1) is 2)')
+    >>> Elementwise(0, nan=True).reason(float("nan")), Elementwise(0, nan=True).reason(-1.0)
+    (None, 'must be a number or an array of numbers ≥ 0, NaN where undefined')
+    """
+
+    low: float | None = None
+    high: float | None = None
+    nan: bool = False
+
+    def __str__(self) -> str:
+        bounds = ""
+        if self.low is not None and self.high is not None:
+            bounds = f" in [{self.low:g}, {self.high:g}]"
+        elif self.low is not None:
+            bounds = f" ≥ {self.low:g}"
+        elif self.high is not None:
+            bounds = f" ≤ {self.high:g}"
+        return f"a number or an array of numbers{bounds}" + (", NaN where undefined" if self.nan else "")
+
+    def reason(self, value: Any) -> str | None:
+        import numpy as np
+
+        if is_number(value):  # the common case, without an array
+            inside = (math.isnan(value) and self.nan) or (
+                math.isfinite(value) and (self.low is None or value >= self.low)
+                and (self.high is None or value <= self.high))
+            return None if inside else f"must be {self}"
+        array = Numbers().array(value)
+        if array is None:
+            return f"must be {self}"
+        bad = np.isinf(array) if self.nan else ~np.isfinite(array)
+        if self.low is not None:
+            bad |= array < self.low
+        if self.high is not None:
+            bad |= array > self.high
+        if not bad.any():
+            return None
+        where = tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), array.shape))
+        element = float(array[where])
+        shown = str(int(element)) if element.is_integer() and abs(element) < 1e16 else repr(element)
+        return f"must be {self}" + (f" (element {where[0] if len(where) == 1 else where} is {shown})" if where else "")
+
+    def wrong_type(self, value: Any) -> bool:
+        return not is_number(value) and Numbers().array(value) is None
+
+    def outside(self) -> tuple:
+        found: list[Any] = ["text", float("inf"), [0.0, float("-inf")]]
+        if not self.nan:
+            found.append(float("nan"))
+        if self.low is not None:
+            found.append([self.low, self.low - 1])
+        if self.high is not None:
+            found.append(self.high + 1)
+        return tuple(found)
+
+
+__all__ += ["Elementwise"]
+
+
+@dataclass(frozen=True)
 class Function(Domain):
     """A callable (None when ``optional``)."""
 

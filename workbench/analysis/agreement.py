@@ -9,7 +9,7 @@ above b's i-th system. It is not symmetric; ``tau_ap`` takes ``measure_a`` as th
 other way round. Systems are ranked by their summary over topics (the mean; trec_eval's ``all``) summed exactly
 (``math.fsum``: two systems whose topics hold the same values in another order tie, where adding them one by one
 in trec_eval's order leaves the last bits to the order, 0.424 against 0.42400000000000004, and ranked them), ties
-kept by τ-b and broken by the systems' order for τ_ap.
+kept by τ-b and broken by the systems' order for τ_ap (:func:`ranking_agreement`).
 
     >>> import pandas as pd
     >>> means = {"A": (0.5, 0.4), "B": (0.4, 0.5), "C": (0.3, 0.1)}
@@ -23,15 +23,68 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from workbench.analysis.results import ResultsError, finite, score_cube
+from workbench.analysis.results import MEASURE, MISSING, RESULTS, SCORES, SYSTEMS, ResultsError, score_cube
+from workbench.errors import quoted
+from workbench.validation import Domain, validate
 
-__all__ = ["Agreement", "kendall_tau_b", "tau_ap", "exact_summary", "ranking_agreement"]
+__all__ = ["Agreement", "Ordering", "kendall_tau_b", "tau_ap", "exact_summary", "ranking_agreement"]
+
+
+@dataclass(frozen=True)
+class Ordering(Domain):
+    """Two or more distinct items, best first (a list, tuple, array or Series of hashable items; not a set, which
+    has no order); with ``like``, the same items as the argument it names, in any order.
+
+    >>> Ordering().reason(["A", "B", "A"])
+    "must be an ordering of two or more distinct items ('A' twice)"
+    >>> Ordering(like="reference").relate(["A", "C"], {"reference": ["A", "B"]})
+    "must order the items of reference ('C' is not one of them)"
+    """
+
+    like: str | None = None
+
+    def __str__(self) -> str:
+        return "an ordering of two or more distinct items"
+
+    def reason(self, value: Any) -> str | None:
+        if self.wrong_type(value):
+            return f"must be {self}"
+        try:
+            counts = Counter(value)
+        except TypeError:  # an unhashable item
+            return f"must be {self} (of hashable items)"
+        if len(value) < 2:
+            return f"must be {self}"
+        twice = next((item for item, count in counts.items() if count > 1), None)
+        return None if len(counts) == len(value) else f"must be {self} ({quoted(twice)} twice)"
+
+    def relate(self, value: Any, arguments: Mapping[str, Any]) -> str | None:
+        """Why ``value`` does not order the items of the argument it is declared ``like``, or None."""
+        if self.like is None or self.like not in arguments:
+            return None
+        mine, theirs = set(value), set(arguments[self.like])
+        if mine == theirs:
+            return None
+        stray = next(iter(mine - theirs), None)
+        if stray is not None:
+            return f"must order the items of {self.like} ({quoted(stray)} is not one of them)"
+        return f"must order the items of {self.like} ({quoted(next(iter(theirs - mine)))} is missing)"
+
+    def wrong_type(self, value: Any) -> bool:
+        return isinstance(value, str | bytes | Mapping | AbstractSet) or not all(
+            hasattr(value, method) for method in ("__len__", "__iter__", "__getitem__"))
+
+    def outside(self) -> tuple:
+        return ("AB", {"A", "B"}, ["A"], ["A", "B", "A"], [["A"], ["B"]])
 
 
 @dataclass(frozen=True)
@@ -54,11 +107,15 @@ class Agreement:
                 f"{len(self.rankings) * (len(self.rankings) - 1) // 2} pairs swapped")
 
 
+@validate(x=SCORES, y=replace(SCORES, like="x"))
 def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
-    """Kendall's τ-b of two score vectors (ties in either count as neither concordant nor discordant):
-    (C − D) / √((n0 − n1)(n0 − n2)); NaN when either vector is constant (as scipy.stats.kendalltau). Scores
-    must be finite (:func:`~workbench.analysis.results.finite`)."""
-    x, y = finite(x, "x"), finite(y, "y")
+    """Kendall's τ-b of two score vectors of one length (ties in either count as neither concordant nor
+    discordant): (C − D) / √((n0 − n1)(n0 − n2)); NaN when either vector is constant (as scipy.stats.kendalltau).
+
+        >>> kendall_tau_b([0.1, 0.2, 0.3], [0.3, 0.2, 0.1])
+        -1.0
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     i, j = np.triu_indices(x.size, 1)
     sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
     n0 = i.size
@@ -68,10 +125,15 @@ def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
     return float((sx * sy).sum() / np.sqrt(untied_x * untied_y)) if n0 else float("nan")
 
 
+@validate(reference=Ordering(), other=Ordering(like="reference"))
 def tau_ap(reference: Sequence, other: Sequence) -> float:
-    """τ_ap of the ranking ``other`` against ``reference`` (both lists of the same items, best first)."""
-    if sorted(map(str, reference)) != sorted(map(str, other)) or len(reference) < 2:
-        raise ResultsError("τ_ap compares two rankings of the same two or more systems")
+    """τ_ap of the ordering ``other`` against ``reference``: two orderings of the same distinct items, best first
+    (Yilmaz et al. define τ_ap on rankings without ties; :func:`ranking_agreement` says how it breaks them).
+
+        >>> tau_ap(["A", "B", "C", "D"], ["B", "A", "C", "D"]), tau_ap(["A", "B", "C", "D"], ["A", "B", "D", "C"])
+        (0.33333333333333326, 0.7777777777777777)
+    """
+    reference, other = list(reference), list(other)
     position = {item: i for i, item in enumerate(reference)}
     total = 0.0
     for i in range(1, len(other)):
@@ -99,12 +161,22 @@ def exact_summary(values: np.ndarray, how: str) -> np.ndarray:
     return np.exp(means) if how == "gmean" else means
 
 
+@validate(results=RESULTS, measure_a=MEASURE, measure_b=MEASURE, results_b=replace(RESULTS, optional=True),
+          systems=SYSTEMS, missing=MISSING)
 def ranking_agreement(results: pd.DataFrame, measure_a: str, measure_b: str, *, results_b: pd.DataFrame | None = None,
                       systems: Sequence | None = None, missing: str = "error") -> Agreement:
     """τ, τ_ap and the swapped pairs between the system rankings ``measure_a`` and ``measure_b`` give over the same
     topics (``measure_b`` read from ``results_b`` when given: the same measure under other judgements). Each
     measure's registered direction orders it (lower is better for Lam%); summaries are summed exactly
-    (:func:`exact_summary`)."""
+    (:func:`exact_summary`).
+
+    Ties: τ-b counts a pair tied by either measure as neither concordant nor discordant. τ_ap is defined on
+    rankings without ties (Yilmaz et al., SIGIR 2008), so each ranking breaks its ties by the systems' order
+    (``systems``, else the order the results first show them): a pair tied by one measure counts as ordered as
+    the systems are. With A and B tied first by ``measure_a`` and C last, and ``measure_b`` ranking B, A, C,
+    τ_ap = 0 both ways (B above A by ``measure_b`` counts as a swap of the tie broken as A, B), where τ-b =
+    2/√6 ≈ 0.816 (the tied pair left out).
+    """
     from workbench.metrics.registry import aggregate
 
     other = results if results_b is None else results_b

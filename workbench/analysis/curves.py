@@ -15,20 +15,23 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import cast
 
 import numpy as np
+import pandas as pd
 
+from workbench.data.campaign import MISSING_TOPIC_POLICIES, Campaign, MissingTopicsWarning
 from workbench.data.trec.join import gain_table
 from workbench.errors import CampaignError, ParameterError
-from workbench.metrics.ranking.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
+from workbench.metrics.ranking.curves import ELEVEN_POINTS, RULES, interpolated_precision, recall_levels
+from workbench.metrics.ranking.declare import REL
+from workbench.validation import AnyOf, Choices, Instance, Interval, ListOf, validate
 
-__all__ = ["COLUMNS", "SUMMARY", "CurveError", "precision_recall", "curve_summary"]
+__all__ = ["COLUMNS", "SUMMARY", "POINTS", "CurveError", "precision_recall", "curve_summary"]
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from workbench.data.campaign import Campaign
+POINTS = AnyOf(Choices((11, "full")), ListOf(Interval(0, 1), shortest=1),
+               what="11, 'full' or a list of recall levels in [0, 1]")
+"""The domain of ``points``."""
 
 COLUMNS = ["system", "topic", "recall", "precision"]
 SUMMARY = ["system", "recall", "mean", "q25", "median", "q75", "min", "max", "topics"]
@@ -38,6 +41,8 @@ class CurveError(ParameterError):
     """A precision–recall curve asked of data or with options it cannot be drawn from."""
 
 
+@validate(campaign=Instance((Campaign,), "a Campaign"), points=POINTS, rel=cast(Interval, REL["rel"].domain),
+          missing_topics=Choices(MISSING_TOPIC_POLICIES), rule=Choices(RULES))
 def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 11, rel: float = 1,
                      missing_topics: str = "zero", rule: str = "round") -> pd.DataFrame:
     """Interpolated precision of every system on every gold topic at every recall level: a tidy DataFrame
@@ -52,26 +57,18 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     default), left out (``"skip"``) or an error (``"error"``), as in :meth:`Campaign.evaluate`; run topics
     the gold lacks are ignored.
     """
-    import pandas as pd
-
-    from workbench.data.campaign import MISSING_TOPIC_POLICIES, MissingTopicsWarning
-
     level = rel
-    if missing_topics not in MISSING_TOPIC_POLICIES:
-        raise CurveError(f"missing_topics must be one of {', '.join(MISSING_TOPIC_POLICIES)}, got {missing_topics!r}")
     missing = campaign.missing_topics()
     if missing and missing_topics == "error":
         system, topics = next(iter(missing.items()))
         raise CampaignError(f"system {system!r} has no output for gold topic(s) {topics[:10]}")
     topics = list(campaign.gold)
-    if points == 11:
-        levels = np.asarray(ELEVEN_POINTS)
-    elif points == "full":
+    if isinstance(points, str):  # "full"
         levels = recall_levels(gain_table(campaign.gold, {}, topics, placeholders=True).n_relevant(level))
-    elif isinstance(points, str | int):
-        raise CurveError(f"points must be 11, 'full' or a list of recall levels, got {points!r}")
-    else:
+    elif isinstance(points, Iterable):
         levels = np.asarray(list(points), dtype=float)
+    else:  # 11
+        levels = np.asarray(ELEVEN_POINTS)
     frames = []
     for system, run in campaign.runs.items():
         kept = [t for t in topics if t in run or missing_topics == "zero"]
@@ -85,15 +82,14 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     return pd.concat(frames, ignore_index=True)[COLUMNS] if frames else pd.DataFrame(columns=COLUMNS)
 
 
+@validate(curves=Instance((pd.DataFrame,), "a precision_recall table (system, topic, recall, precision)"))
 def curve_summary(curves: pd.DataFrame) -> pd.DataFrame:
     """Each system's curve over topics: at each recall level the mean interpolated precision (the averaged
     curve), its quartiles, extremes and the number of topics. Columns ``system, recall, mean, q25, median,
     q75, min, max, topics``; systems keep their order."""
-    import pandas as pd
-
-    if not isinstance(curves, pd.DataFrame) or set(COLUMNS) - set(curves.columns):
-        present = list(curves.columns) if isinstance(curves, pd.DataFrame) else type(curves).__name__
-        raise CurveError(f"expected the columns {', '.join(COLUMNS)} (from precision_recall), got {present}")
+    if set(COLUMNS) - set(curves.columns):
+        raise CurveError(f"expected the columns {', '.join(COLUMNS)} (from precision_recall), "
+                         f"got {list(curves.columns)}")
     precision = np.asarray(pd.to_numeric(curves["precision"], errors="coerce"), dtype=float)
     bad = ~np.isfinite(precision)
     if bad.any():

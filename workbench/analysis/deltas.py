@@ -21,15 +21,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from workbench.analysis.paired_tests import significance
-from workbench.analysis.results import ResultsError, score_cube
+from workbench.analysis.paired_tests import RESAMPLES, TEST, significance
+from workbench.analysis.results import MEASURE, MISSING, RESULTS, SYSTEM, ResultsError, score_cube
 from workbench.metrics.registry import direction
+from workbench.validation import SEED, validate
 
 __all__ = ["COLUMNS", "topic_deltas"]
 
 COLUMNS = ["topic", "value_a", "value_b", "difference", "advantage", "winner"]
 
 
+@validate(results=RESULTS, a=SYSTEM, b=SYSTEM, measure=MEASURE, test=TEST, n_resamples=RESAMPLES, seed=SEED,
+          missing=MISSING)
 def topic_deltas(results: pd.DataFrame, a, b, measure: str, *, test: str = "t", n_resamples: int = 10_000,
                  seed: int | None = 0, missing: str = "error") -> pd.DataFrame:
     """One row per topic: ``topic, value_a, value_b, difference`` (a − b), ``advantage`` (the difference turned

@@ -14,22 +14,54 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from workbench.analysis.results import COLUMNS, LARGEST, ResultsError
+from workbench.analysis.results import COLUMNS, LARGEST, RESULTS, ResultsError
+from workbench.validation import AnyOf, Choices, Domain, ListOf, Text, validate
 
-__all__ = ["KINDS", "AGGREGATES", "FoldsError", "aggregate_folds", "group_systems"]
+__all__ = ["KINDS", "AGGREGATES", "GroupPattern", "FoldsError", "aggregate_folds", "group_systems"]
 
 KINDS = ("auto", "folds", "seeds")
 AGGREGATES = ("mean", "median")
+
+
+@dataclass(frozen=True)
+class GroupPattern(Domain):
+    """A regular expression with a group, ``( ... )``, around the model's name (``(.*)_seed\\d+``).
+
+    >>> [GroupPattern().reason(pattern) is None for pattern in ("(.*)_seed[0-9]+", ".*_seed", "(.*")]
+    [True, False, False]
+    """
+
+    def __str__(self) -> str:
+        return "a regular expression with a group ( ... ) around the model's name"
+
+    def reason(self, value: Any) -> str | None:
+        if not isinstance(value, str):
+            return f"must be {self}"
+        try:
+            groups = re.compile(value).groups
+        except re.error as error:
+            return f"must be {self} ({error})"
+        return None if groups >= 1 else f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return not isinstance(value, str)
+
+    def outside(self) -> tuple:
+        return (3, "(.*", ".*_seed")
 
 
 class FoldsError(ResultsError):
     """A fold or seed column that neither partitions the topics nor repeats them, or is absent."""
 
 
+@validate(results=RESULTS, by=AnyOf(Text(), ListOf(Text(), shortest=1), what="a column's name or a list of them"),
+          kind=Choices(KINDS), how=Choices(AGGREGATES))
 def aggregate_folds(results: pd.DataFrame, by: str | Sequence[str] = "fold", *, kind: str = "auto",
                     how: str = "mean") -> pd.DataFrame:
     """The tidy results with the column(s) ``by`` aggregated away: ``kind="folds"`` checks that each system's
@@ -37,12 +69,6 @@ def aggregate_folds(results: pd.DataFrame, by: str | Sequence[str] = "fold", *, 
     every seed and takes the ``how`` (mean or median); ``"auto"`` says which from the data. What was done is in
     ``.attrs["aggregated"]``; :class:`FoldsError` names the topic that fits neither."""
     by = [by] if isinstance(by, str) else list(by)
-    if kind not in KINDS:
-        raise FoldsError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
-    if how not in AGGREGATES:
-        raise FoldsError(f"how must be one of {', '.join(AGGREGATES)}, got {how!r}")
-    if not isinstance(results, pd.DataFrame):
-        raise FoldsError(f"results must be a tidy DataFrame, got {type(results).__name__}")
     absent = [c for c in (*COLUMNS, *by) if c not in results.columns]
     if absent:
         raise FoldsError(f"results lack column(s) {', '.join(absent)} "
@@ -110,17 +136,13 @@ def _plain(value):
     return value.item() if hasattr(value, "item") else value
 
 
+@validate(results=RESULTS, pattern=GroupPattern(), column=Text())
 def group_systems(results: pd.DataFrame, pattern: str, column: str = "group") -> pd.DataFrame:
     """Systems renamed by ``pattern`` (a regular expression whose first group is the model's name, e.g.
     ``(.*)_seed\\d+`` or ``(.*)\\.fold\\d``), the rest of each name in ``column``: the input of
     :func:`aggregate_folds` ``(by=column)`` when seeds or folds are separate runs. A system the pattern does not
     match stays as it is (its own single group)."""
-    try:
-        compiled = re.compile(pattern)
-    except re.error as error:
-        raise FoldsError(f"--group-by {pattern!r} is not a regular expression: {error}") from None
-    if compiled.groups < 1:
-        raise FoldsError(f"the pattern {pattern!r} needs a group, ( ... ), around the model's name")
+    compiled = re.compile(pattern)
     names, labels = {}, {}
     for system in results["system"].drop_duplicates():
         match = compiled.fullmatch(str(system))

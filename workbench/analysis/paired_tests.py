@@ -36,14 +36,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import finite, score_cube
+from workbench.analysis.results import ALPHA, MEASURES, MISSING, RESULTS, SYSTEMS, score_cube
 from workbench.analysis.signs import sign_test
 from workbench.errors import ParameterError
 from workbench.metrics.registry import direction
-from workbench.scalars import plain_number
+from workbench.validation import SEED, Choices, Interval, Numbers, validate
 
-__all__ = ["TESTS", "CORRECTIONS", "paired_t", "WILCOXON_METHODS", "PERMUTATION_LIMIT", "wilcoxon_signed_rank",
-           "randomization_test", "bootstrap_test", "adjust", "paired_test", "significance"]
+__all__ = ["TESTS", "TEST", "CORRECTIONS", "CORRECTION", "RESAMPLES", "paired_t", "WILCOXON_METHODS",
+           "WILCOXON_METHOD", "PERMUTATION_LIMIT", "wilcoxon_signed_rank", "randomization_test", "bootstrap_test",
+           "adjust", "paired_test", "significance"]
 
 TESTS = {
     "t": "paired t-test (two-sided)",
@@ -53,6 +54,12 @@ TESTS = {
     "sign": "sign test (two-sided, zero differences dropped)",
 }
 CORRECTIONS = ("holm", "bonferroni", "none")
+TEST = Choices(tuple(TESTS))
+"""The domain of ``test``."""
+CORRECTION = Choices(CORRECTIONS)
+"""The domain of ``correction``."""
+RESAMPLES = Interval(1, 10**7, integer=True)
+"""The domain of ``n_resamples``: the resampled tests hold resamples × topics numbers at once."""
 
 
 def paired_t(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -76,6 +83,8 @@ def _signed_rank_null(n: int) -> np.ndarray:
 
 
 WILCOXON_METHODS = ("auto", "exact", "permutation", "asymptotic")
+WILCOXON_METHOD = Choices(WILCOXON_METHODS)
+"""The domain of ``wilcoxon_method``."""
 PERMUTATION_LIMIT = 13  # scipy's: at most 2**13 sign assignments, all of them enumerated
 
 
@@ -94,11 +103,9 @@ def wilcoxon_signed_rank(d: np.ndarray, method: str = "auto") -> tuple[np.ndarra
     - ``"permutation"``: every sign assignment (at most 13 non-zero differences).
     - ``"asymptotic"``: the normal approximation with the tie correction.
 
-    No non-zero difference gives statistic 0 and p = 1 (scipy's normal approximation: NaN).
+    No non-zero difference gives statistic 0 and p = 1 (scipy's normal approximation: NaN). A kernel: ``d``
+    finite and ``method`` one of them, as :func:`significance` declares.
     """
-    if method not in WILCOXON_METHODS:
-        raise ParameterError(f"method must be one of {', '.join(WILCOXON_METHODS)}, got {method!r}",
-                             parameter="method")
     d = np.atleast_2d(np.asarray(d, dtype=float))
     statistic, p = np.zeros(len(d)), np.ones(len(d))
     for row, all_diffs in enumerate(d):
@@ -196,6 +203,7 @@ def bootstrap_test(d: np.ndarray, n_resamples: int = 10_000,
     return observed, p
 
 
+@validate(p_values=Numbers(low=0, high=1), correction=CORRECTION)
 def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
     """Adjusted p-values: ``"bonferroni"`` min(1, m·p); ``"holm"`` step-down
     max_{j ≤ i} min(1, (m − j + 1)·p_(j)) over the sorted p-values; ``"none"`` unchanged.
@@ -203,14 +211,7 @@ def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
         >>> adjust([0.01, 0.04, 0.03], "holm").tolist()
         [0.03, 0.06, 0.06]
     """
-    if correction not in CORRECTIONS:
-        raise ParameterError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
-                             parameter="correction")
-    p = finite(p_values, "p_values")
-    if ((p < 0) | (p > 1)).any():
-        at = int(np.argmax((p < 0) | (p > 1)))
-        raise ParameterError(f"p_values[{at}] is {float(p.flat[at])!r}, not a probability in [0, 1]",
-                             parameter="p_values")
+    p = np.asarray(p_values, dtype=float)
     m = p.size
     if correction == "none" or m == 0:
         return p.copy()
@@ -225,20 +226,16 @@ def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
 
 def paired_test(d: np.ndarray, test: str = "t", *, n_resamples: int = 10_000,
                 rng: np.random.Generator | None = None, wilcoxon_method: str = "auto") -> tuple[np.ndarray, np.ndarray]:
-    """Statistic and two-sided p-value of :data:`TESTS` ``test`` for each row of differences ``d`` (finite:
-    :func:`~workbench.analysis.results.finite`)."""
-    d = finite(d, "d")
-    if test == "t":
-        return paired_t(d)
+    """Statistic and two-sided p-value of :data:`TESTS` ``test`` for each row of differences ``d``: the kernel of
+    :func:`significance` and :func:`~workbench.analysis.report.compare_report`, which declare its arguments (``d``
+    from :func:`~workbench.analysis.results.score_cube`: finite)."""
     if test == "wilcoxon":
         return wilcoxon_signed_rank(d, wilcoxon_method)
     if test == "randomization":
         return randomization_test(d, n_resamples, rng)
     if test == "bootstrap":
         return bootstrap_test(d, n_resamples, rng)
-    if test == "sign":
-        return sign_test(d)
-    raise ValueError(f"test must be one of {', '.join(TESTS)}, got {test!r}")
+    return sign_test(d) if test == "sign" else paired_t(d)
 
 
 def _better(measure, system_a: list, system_b: list, difference: np.ndarray) -> list:
@@ -248,6 +245,8 @@ def _better(measure, system_a: list, system_b: list, difference: np.ndarray) -> 
             for a, b, x in zip(system_a, system_b, difference, strict=True)]
 
 
+@validate(results=RESULTS, measures=MEASURES, test=TEST, correction=CORRECTION, alpha=ALPHA, n_resamples=RESAMPLES,
+          seed=SEED, wilcoxon_method=WILCOXON_METHOD, systems=SYSTEMS, missing=MISSING)
 def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = "t", correction: str = "holm",
                  alpha: float = 0.05, n_resamples: int = 10_000, seed: int | None = 0,
                  wilcoxon_method: str = "auto", systems: Sequence | None = None,
@@ -261,17 +260,7 @@ def significance(results: pd.DataFrame, measures: Sequence[str], *, test: str = 
     the same as one sentence. ``missing`` is the policy for absent or NaN scores (see
     :func:`~workbench.analysis.results.score_cube`); at least 2 topics are needed.
     """
-    if test not in TESTS:
-        raise ParameterError(f"test must be one of {', '.join(TESTS)}, got {test!r}", parameter="test")
-    if correction not in CORRECTIONS:
-        raise ParameterError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}",
-                             parameter="correction")
-    alpha, n_resamples = plain_number(alpha), plain_number(n_resamples)
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
-        raise ParameterError(f"alpha must lie in (0, 1), got {alpha!r}", parameter="alpha")
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 1:
-        raise ParameterError(f"n_resamples must be a positive integer, got {n_resamples!r}",
-                             parameter="n_resamples")
+    alpha, n_resamples = float(alpha), int(n_resamples)
     cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=2)
     pairs = list(itertools.combinations(range(len(cube.systems)), 2))
     parameters = {"t": f"df={len(cube.topics) - 1}", "wilcoxon": f"method={wilcoxon_method}, zeros dropped",

@@ -34,14 +34,20 @@ import pandas as pd
 from scipy import stats
 
 from workbench.analysis.paired_tests import adjust
-from workbench.analysis.results import ResultsError, compared_systems, significance_level
+from workbench.analysis.results import ALPHA, MEASURE, MISSING, RESULTS, SYSTEMS, compared_systems
 from workbench.analysis.tukey import homogeneous_groups
+from workbench.validation import Choices, validate
 
-__all__ = ["POSTHOCS", "CONOVER_CORRECTIONS", "friedman_ranks", "friedman_test", "posthoc_pairs", "friedman"]
+__all__ = ["POSTHOCS", "POSTHOC", "CONOVER_CORRECTIONS", "CONOVER_CORRECTION", "friedman_ranks", "friedman_test",
+           "posthoc_pairs", "friedman"]
 
 POSTHOCS = {"nemenyi": "Nemenyi", "conover": "Conover"}
 """The post-hoc comparisons after Friedman's test, by name."""
+POSTHOC = Choices(tuple(POSTHOCS))
+"""The domain of ``posthoc``."""
 CONOVER_CORRECTIONS = ("holm", "bonferroni", "none", "single-step")
+CONOVER_CORRECTION = Choices(CONOVER_CORRECTIONS)
+"""The domain of Conover's ``correction``."""
 
 
 def friedman_ranks(scores: np.ndarray) -> np.ndarray:
@@ -72,9 +78,9 @@ def _ties(scores: np.ndarray) -> float:
 
 
 def posthoc_pairs(scores: np.ndarray, posthoc: str = "nemenyi", correction: str = "holm", alpha: float = 0.05):
-    """The kernel of :func:`friedman`'s pairs on ``scores`` (systems × topics): the pairs ``(i, j)``, mean-rank
-    differences, statistics, p-values and the half-widths of the simultaneous 1 − ``alpha`` intervals (NaN
-    where the correction has none: Holm's)."""
+    """The kernel of :func:`friedman`'s pairs on ``scores`` (systems × topics, finite; the other arguments as
+    :func:`friedman` declares them): the pairs ``(i, j)``, mean-rank differences, statistics, p-values and the
+    half-widths of the simultaneous 1 − ``alpha`` intervals (NaN where the correction has none: Holm's)."""
     ranks = friedman_ranks(scores)
     k, n = ranks.shape
     pairs = list(itertools.combinations(range(k), 2))
@@ -108,6 +114,8 @@ def posthoc_pairs(scores: np.ndarray, posthoc: str = "nemenyi", correction: str 
     return pairs, difference, t, p, np.full(len(pairs), critical * scale / n)
 
 
+@validate(results=RESULTS, measure=MEASURE, posthoc=POSTHOC, correction=CONOVER_CORRECTION, systems=SYSTEMS,
+          alpha=ALPHA, missing=MISSING)
 def friedman(results: pd.DataFrame, measure: str, *, posthoc: str = "nemenyi", correction: str = "holm",
              systems: Sequence | None = None, alpha: float = 0.05, missing: str = "error") -> pd.DataFrame:
     """Friedman's test of the systems on ``measure`` over the topics, and ``posthoc`` (:data:`POSTHOCS`) over
@@ -120,11 +128,6 @@ def friedman(results: pd.DataFrame, measure: str, *, posthoc: str = "nemenyi", c
     ``correction`` applies to Conover's p-values (:data:`CONOVER_CORRECTIONS`); Nemenyi's control the family
     themselves. ``missing`` as in :func:`~workbench.analysis.results.score_cube` (2 topics at least).
     """
-    if posthoc not in POSTHOCS:
-        raise ResultsError(f"posthoc must be one of {', '.join(POSTHOCS)}, got {posthoc!r}")
-    if correction not in CONOVER_CORRECTIONS:
-        raise ResultsError(f"correction must be one of {', '.join(CONOVER_CORRECTIONS)}, got {correction!r}")
-    significance_level(alpha)
     cube = compared_systems(results, measure, "Friedman's test", systems=systems, missing=missing)
     scores = cube.oriented()[:, :, 0]
     statistic, pvalue, df = friedman_test(scores)

@@ -29,16 +29,20 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from workbench.analysis.paired_tests import CORRECTIONS, TESTS, adjust, paired_test
+from workbench.analysis.paired_tests import CORRECTION, RESAMPLES, TESTS, adjust, paired_test
 from workbench.analysis.rank_tests import POSTHOCS, posthoc_pairs
-from workbench.analysis.results import ResultsError, score_cube, significance_level
+from workbench.analysis.results import ALPHA, BASELINE, MEASURES, MISSING, RESULTS, SYSTEMS, ResultsError, score_cube
 from workbench.analysis.tukey import tukey_pairs
 from workbench.escape import html_escape, latex_escape, markdown_escape
+from workbench.validation import SEED, Choices, Flag, Interval, validate
 
-__all__ = ["MARKS", "LATEX_MARKS", "ComparisonReport", "compare_report"]
+__all__ = ["MARKS", "LATEX_MARKS", "REPORT_TESTS", "ComparisonReport", "compare_report"]
 
 MARKS = {"better": "▲", "worse": "▼", "": ""}
 LATEX_MARKS = {"better": r"$^{\blacktriangle}$", "worse": r"$^{\blacktriangledown}$", "": ""}
+REPORT_TESTS = Choices((*TESTS, "tukey", *POSTHOCS))
+"""The domain of :func:`compare_report`'s ``test``: a paired test against the baseline, Tukey's HSD or Friedman's
+post-hoc over every pair."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,9 @@ class ComparisonReport:
         return self.to_markdown()
 
 
+@validate(results=RESULTS, measures=MEASURES, baseline=BASELINE, test=REPORT_TESTS, correction=CORRECTION, alpha=ALPHA,
+          n_resamples=RESAMPLES, seed=SEED, systems=SYSTEMS, missing=MISSING, digits=Interval(0, 17, integer=True),
+          win_tie_loss=Flag())
 def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None, *, baseline=None,
                    test: str = "t", correction: str = "holm", alpha: float = 0.05, n_resamples: int = 10_000,
                    seed: int | None = 0, systems: Sequence | None = None, missing: str = "error",
@@ -151,16 +158,12 @@ def compare_report(results: pd.DataFrame, measures: Sequence[str] | None = None,
     ``"nemenyi"`` / ``"conover"``: Friedman's post-hoc over every pair
     (:func:`~workbench.analysis.rank_tests.friedman`; Conover's corrected by ``correction`` over all the pairs);
     ``missing`` as in :func:`~workbench.analysis.results.score_cube` (2 topics at least). ``win_tie_loss`` adds
-    a ``W/T/L`` column per measure: the topics each system wins, ties and loses against the baseline.
+    a ``W/T/L`` column per measure: the topics each system wins, ties and loses against the baseline; ``digits``
+    the decimals the tables show (17 at most: a double's).
     """
     from workbench.metrics.registry import aggregate, direction
     from workbench.metrics.summary import summarize, trec_order
 
-    if test not in TESTS and test != "tukey" and test not in POSTHOCS:
-        raise ResultsError(f"test must be one of {', '.join([*TESTS, 'tukey', *POSTHOCS])}, got {test!r}")
-    if correction not in CORRECTIONS:
-        raise ResultsError(f"correction must be one of {', '.join(CORRECTIONS)}, got {correction!r}")
-    significance_level(alpha)
     cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=2)
     if baseline is None:
         baseline = cube.systems[0]

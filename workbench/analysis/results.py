@@ -1,4 +1,6 @@
-"""Tidy results (``system, topic, measure, value``) checked and turned into a dense array for the analyses.
+"""Tidy results (``system, topic, measure, value``) checked and turned into a dense array for the analyses, and the
+domains of the arguments every analysis shares (:data:`RESULTS`, :data:`MEASURES`, :data:`SYSTEMS`, :data:`MISSING`,
+:data:`ALPHA`, :data:`SCORES`...), each rule written once.
 
 Every analysis in :mod:`workbench.analysis` starts here: :func:`score_cube` validates a campaign's tidy
 DataFrame and returns a :class:`ScoreCube` (a ``systems × topics × measures`` array). Problems are raised as
@@ -16,6 +18,7 @@ tests overflow), is refused: an analysis would average it into an infinite mean 
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -25,16 +28,72 @@ import numpy as np
 import pandas as pd
 
 from workbench.data.campaign import COLUMNS
-from workbench.errors import CampaignError, ParameterError, WorkbenchWarning, quoted
+from workbench.errors import CampaignError, WorkbenchWarning
+from workbench.validation import Choices, Domain, Instance, Interval, ListOf, Numbers, is_number, validate
 
-__all__ = ["LARGEST", "MISSING_RESULT_POLICIES", "ResultsError", "ResultsWarning", "ScoreCube", "score_cube", "finite",
-           "significance_level", "compared_systems"]
+__all__ = ["LARGEST", "MISSING_RESULT_POLICIES", "Label", "RESULTS", "MEASURE", "MEASURES", "SYSTEM", "BASELINE",
+           "SYSTEMS", "MISSING", "ALPHA", "TOLERANCES", "SCORES", "ResultsError", "ResultsWarning", "ScoreCube",
+           "score_cube", "compared_systems"]
 
 LARGEST = 1e150
 """The largest score magnitude the analyses take: squares and sums of squares of larger ones overflow."""
 MISSING_RESULT_POLICIES = ("error", "intersection")
 """What an analysis does with a system that lacks a topic another has (``missing=``): stop or keep the topics
 all share."""
+
+RESULTS = Instance((pd.DataFrame,), "a tidy results DataFrame (system, topic, measure, value)")
+"""The domain of ``results``: a DataFrame, whose columns and scores :func:`score_cube` checks, naming the cell."""
+
+
+@dataclass(frozen=True)
+class Label(Domain):
+    """A name in a column of the results (``what`` says which): a non-empty string or an integer; None too when
+    ``optional``.
+
+    >>> Label("a system's name").reason(None)
+    "must be a system's name (a string or an integer)"
+    """
+
+    what: str
+    optional: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.what} (a string or an integer)" + (" or None" if self.optional else "")
+
+    def reason(self, value: Any) -> str | None:
+        if (value is None and self.optional) or (isinstance(value, str) and value) or (
+                isinstance(value, numbers.Integral) and is_number(value)):
+            return None
+        return f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return not (isinstance(value, str) or (isinstance(value, numbers.Integral) and is_number(value))
+                    or (value is None and self.optional))
+
+    def outside(self) -> tuple:
+        return ("", 2.5, object()) + (() if self.optional else (None,))
+
+
+MEASURE = Label("a measure's name")
+"""The domain of a measure's name (a value of the results' measure column)."""
+MEASURES = ListOf(MEASURE, shortest=1, optional=True, what="a list of measure names")
+"""The domain of ``measures``: the measures an analysis reads (None: every measure in the results)."""
+SYSTEM = Label("a system's name")
+"""The domain of a system's name (a value of the results' system column)."""
+BASELINE = Label("a system's name", optional=True)
+"""The domain of ``baseline``: a system's name, or None for the first system."""
+SYSTEMS = ListOf(SYSTEM, shortest=1, optional=True, what="a list of system names")
+"""The domain of ``systems``: the systems an analysis compares, in this order (None: every system, in the
+order the results first show them)."""
+MISSING = Choices(MISSING_RESULT_POLICIES)
+"""The domain of ``missing``."""
+ALPHA = Interval(0, 1, low_open=True, high_open=True)
+"""The domain of a significance level ``alpha``."""
+TOLERANCES = Interval(0)
+"""The domain of a tolerance below which two scores are equal: a finite number ≥ 0."""
+SCORES = Numbers(low=-LARGEST, high=LARGEST)
+"""The domain of the array-level functions' scores: finite numbers within ±:data:`LARGEST`, as in
+:func:`score_cube`."""
 
 
 class ResultsError(CampaignError):
@@ -77,6 +136,7 @@ def _listing(items: Iterable, limit: int = 12) -> str:
     return shown + (f", … ({len(items)} in all)" if len(items) > limit else "")
 
 
+@validate(results=RESULTS, measures=MEASURES, systems=SYSTEMS, missing=MISSING, min_topics=Interval(1, integer=True))
 def score_cube(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
                systems: Sequence | None = None, missing: str = "error", min_topics: int = 2) -> ScoreCube:
     """Validate tidy results and return the ``systems × topics × measures`` scores.
@@ -86,15 +146,10 @@ def score_cube(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
     every selected measure, warns (:class:`ResultsWarning`) and lists the dropped cells in ``cube.dropped``.
     Fewer than ``min_topics`` usable topics is an error.
     """
-    if not isinstance(results, pd.DataFrame):
-        raise ResultsError(f"results must be a pandas DataFrame with columns {', '.join(COLUMNS)}, "
-                           f"got {type(results).__name__}")
     absent = [c for c in COLUMNS if c not in results.columns]
     if absent:
         raise ResultsError(f"results lack column(s) {', '.join(absent)}; expected {', '.join(COLUMNS)} "
                            f"(found {', '.join(map(str, results.columns))})")
-    if missing not in MISSING_RESULT_POLICIES:
-        raise ResultsError(f"missing must be one of {', '.join(MISSING_RESULT_POLICIES)}, got {missing!r}")
     frame = results.loc[:, list(COLUMNS)]
     for column in ("system", "topic", "measure"):
         if frame[column].isna().any():
@@ -119,8 +174,6 @@ def score_cube(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
     all_systems = frame["system"].drop_duplicates().tolist()
     measures = all_measures if measures is None else list(measures)
     systems = all_systems if systems is None else list(systems)
-    if not measures:
-        raise ResultsError("no measure selected")
     for name in measures:
         if name not in all_measures:
             raise ResultsError(f"measure {name!r} is not in the results; measures: {_listing(all_measures)}",
@@ -177,31 +230,6 @@ def _plain(value):
 def _why_refused(value: float) -> str:
     return ("; the analyses take finite scores (NaN marks a missing one)" if np.isinf(value) else
             f"; the analyses take scores within ±{LARGEST:g} (their sums of squares would overflow)")
-
-
-def finite(values, parameter: str) -> np.ndarray:
-    """``values`` as a float array, refused (:class:`~workbench.errors.ParameterError` naming ``parameter`` and
-    the first position) when one is not a finite number: the array-level analyses take what
-    :func:`score_cube` takes."""
-    try:
-        array = np.asarray(values, dtype=float)
-    except (TypeError, ValueError, OverflowError):
-        raise ParameterError(f"{parameter} must be numbers, got {quoted(values)}", parameter=parameter) from None
-    bad = ~np.isfinite(array) | (np.abs(array) > LARGEST)
-    if bad.any():
-        at = tuple(int(i) for i in np.argwhere(bad)[0])
-        value = float(array[at])
-        raise ParameterError(f"{parameter}[{', '.join(map(str, at))}] is {value!r}"
-                             + ("; NaN has no place here" if np.isnan(value) else _why_refused(value)),
-                             parameter=parameter)
-    return array
-
-
-def significance_level(alpha: Any) -> float:
-    """``alpha`` checked as the tests read it: a number in (0, 1), else :class:`ResultsError`."""
-    if isinstance(alpha, bool) or not isinstance(alpha, int | float) or not 0 < alpha < 1:
-        raise ResultsError(f"alpha must lie in (0, 1), got {alpha!r}")
-    return float(alpha)
 
 
 def compared_systems(results: pd.DataFrame, measure: str, test: str, *, systems: Sequence[str] | None,

@@ -24,15 +24,14 @@ measure, worst to best by its registered direction, ties sharing the average ran
 from __future__ import annotations
 
 import itertools
-import numbers
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import ResultsError, score_cube
-from workbench.errors import ParameterError
+from workbench.analysis.results import MEASURES, MISSING, RESULTS, SYSTEMS, ResultsError, score_cube
+from workbench.validation import SEED, Interval, ListOf, check, validate
 
 __all__ = ["rank_gap_strictness", "top_n_strictness", "robustness"]
 
@@ -65,6 +64,8 @@ def _references(names: list, targets: list, against: Sequence[str] | None) -> li
     return references
 
 
+@validate(results=RESULTS, measures=MEASURES, against=MEASURES, top=Interval(1, integer=True), systems=SYSTEMS,
+          missing=MISSING)
 def rank_gap_strictness(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
                         against: Sequence[str] | None = None, top: int = 1, systems: Sequence | None = None,
                         missing: str = "error") -> pd.DataFrame:
@@ -74,8 +75,7 @@ def rank_gap_strictness(results: pd.DataFrame, measures: Sequence[str] | None = 
     (the measure that ranks that output lowest). ``against=None`` compares with every other measure in the
     results. Strictness = −(mean of the ``top`` largest gaps) / ``|O|``.
     """
-    if not isinstance(top, int | np.integer) or top < 1:
-        raise ParameterError(f"top must be a positive integer, got {top!r}", parameter="top")
+    top = int(top)
     names, labels, scores = _outputs(results, _plan(measures, against), systems, missing)
     ranks = stats.rankdata(scores, axis=0)  # ascending: |O| is the best output
     targets = names if measures is None else list(measures)
@@ -94,6 +94,8 @@ def rank_gap_strictness(results: pd.DataFrame, measures: Sequence[str] | None = 
     return pd.DataFrame(rows, columns=["measure", "strictness", "against", "output", "by"])
 
 
+@validate(results=RESULTS, measures=MEASURES, percents=ListOf(Interval(0, 100, low_open=True), shortest=1,
+          what="a list of percentages"), against=MEASURES, systems=SYSTEMS, missing=MISSING)
 def top_n_strictness(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
                      percents: Sequence[float] = (5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100),
                      against: Sequence[str] | None = None, systems: Sequence | None = None,
@@ -105,8 +107,6 @@ def top_n_strictness(results: pd.DataFrame, measures: Sequence[str] | None = Non
     strictness is the lowest normalised rank (rank / ``|O|``, 1 = best) another measure gives them, and ``by`` names
     that measure.
     """
-    if isinstance(percents, str) or any(not isinstance(p, numbers.Real) or not 0 < p <= 100 for p in percents):
-        raise ParameterError(f"percents must lie in (0, 100], got {percents!r}", parameter="percents")
     percents = [float(p) for p in percents]
     names, labels, scores = _outputs(results, _plan(measures, against), systems, missing)
     n = len(labels)
@@ -128,14 +128,16 @@ def top_n_strictness(results: pd.DataFrame, measures: Sequence[str] | None = Non
     return pd.DataFrame(rows, columns=["measure", "top_percent", "strictness", "by"])
 
 
+@validate(results=RESULTS, measures=MEASURES, pairs=Interval(1, integer=True, optional=True), seed=SEED,
+          systems=SYSTEMS, missing=MISSING)
 def robustness(results: pd.DataFrame, measures: Sequence[str] | None = None, *, pairs: int | None = None,
                seed: int | None = 0, systems: Sequence | None = None, missing: str = "error") -> pd.DataFrame:
     """Mean Spearman correlation of the system rankings of two topics, per measure (Amigó et al., filtering metrics
     comparison, §6.4).
 
-    ``pairs=None`` uses every pair of topics; an integer draws that many distinct pairs with ``seed``. A topic
-    on which every system scores the same has no ranking: its pairs are left out and counted in
-    ``undefined``. Columns: ``measure, robustness, pairs, undefined``.
+    ``pairs=None`` uses every pair of topics; an integer (at most the number of topic pairs) draws that many
+    distinct pairs with ``seed``. A topic on which every system scores the same has no ranking: its pairs are left
+    out and counted in ``undefined``. Columns: ``measure, robustness, pairs, undefined``.
     """
     cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=2)
     n_systems, n_topics = len(cube.systems), len(cube.topics)
@@ -145,10 +147,8 @@ def robustness(results: pd.DataFrame, measures: Sequence[str] | None = None, *, 
     if pairs is None:
         chosen = np.array(every)
     else:
-        if not 1 <= pairs <= len(every):
-            raise ParameterError(f"pairs must lie in 1…{len(every)} (the number of topic pairs), got {pairs!r}",
-                                 parameter="pairs")
-        pick = np.random.default_rng(seed).choice(len(every), size=pairs, replace=False)
+        check(pairs, Interval(1, len(every), integer=True), "pairs", "robustness")  # at most every pair of topics
+        pick = np.random.default_rng(seed).choice(len(every), size=int(pairs), replace=False)
         chosen = np.array(every)[np.sort(pick)]
     rows = []
     for k, measure in enumerate(cube.measures):

@@ -19,19 +19,52 @@ mean_a − mean_b ± Q_{1−α}(k, df) · SE.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import ResultsError, compared_systems, finite, significance_level
+from workbench.analysis.results import (
+    ALPHA,
+    MEASURE,
+    MISSING,
+    RESULTS,
+    SCORES,
+    SYSTEMS,
+    compared_systems,
+)
+from workbench.validation import Choices, Instance, ListOf, Numbers, validate
 
-__all__ = ["DESIGNS", "tukey_hsd", "tukey_pairs", "homogeneous_groups"]
+__all__ = ["DESIGNS", "DESIGN", "PAIRS", "OnePerItem", "tukey_hsd", "tukey_pairs", "homogeneous_groups"]
 
 DESIGNS = ("one-way", "blocked")
+DESIGN = Choices(DESIGNS)
+"""The domain of ``design``."""
+PAIRS = Instance((pd.DataFrame,), "a table of pairs (columns a, b, significant)")
+"""The domain of a table of pairs of systems, as :func:`tukey_hsd` and :func:`~workbench.analysis.friedman` return."""
 
 
+@dataclass(frozen=True)
+class OnePerItem(Numbers):
+    """:class:`~workbench.validation.Numbers`, one per item of the argument ``like`` names, which need not hold
+    numbers (the systems' names).
+
+    >>> OnePerItem(like="systems").relate([0.5], {"systems": ["A", "B"]})
+    'must hold as many entries as systems (2), not 1'
+    """
+
+    def relate(self, value: Any, arguments: Mapping[str, Any]) -> str | None:
+        items = arguments.get(self.like or "")
+        mine = self.array(value)
+        if items is None or mine is None or not hasattr(items, "__len__") or mine.shape[0] == len(items):
+            return None
+        return f"must hold as many entries as {self.like} ({len(items)}), not {mine.shape[0]}"
+
+
+@validate(results=RESULTS, measure=MEASURE, systems=SYSTEMS, alpha=ALPHA, design=DESIGN, missing=MISSING)
 def tukey_hsd(results: pd.DataFrame, measure: str, *, systems: Sequence | None = None, alpha: float = 0.05,
               design: str = "one-way", missing: str = "error") -> pd.DataFrame:
     """One row per pair of systems (in the order given or first seen): ``a, b, mean_difference`` (mean of a − mean
@@ -43,9 +76,6 @@ def tukey_hsd(results: pd.DataFrame, measure: str, *, systems: Sequence | None =
     topics' effect first (the systems are scored on the same topics). ``missing`` as in
     :func:`~workbench.analysis.results.score_cube` (2 topics at least).
     """
-    if design not in DESIGNS:
-        raise ResultsError(f"design must be one of {', '.join(DESIGNS)}, got {design!r}")
-    significance_level(alpha)
     cube = compared_systems(results, measure, "Tukey's HSD", systems=systems, missing=missing)
     scores = cube.values[:, :, 0]  # systems × topics
     k, n = scores.shape
@@ -63,9 +93,9 @@ def tukey_hsd(results: pd.DataFrame, measure: str, *, systems: Sequence | None =
 
 
 def tukey_pairs(scores: np.ndarray, design: str = "one-way", alpha: float = 0.05):
-    """The kernel of :func:`tukey_hsd` on a systems × topics array: the pairs ``(i, j)``, mean differences, q,
-    p-values, the half-width of the intervals, and the residual degrees of freedom."""
-    scores = finite(scores, "scores")
+    """The kernel of :func:`tukey_hsd` on a systems × topics array (finite, as
+    :func:`~workbench.analysis.results.score_cube` gives it): the pairs ``(i, j)``, mean differences, q, p-values,
+    the half-width of the intervals, and the residual degrees of freedom."""
     k, n = scores.shape
     means = scores.mean(axis=1)
     if design == "one-way":
@@ -84,10 +114,19 @@ def tukey_pairs(scores: np.ndarray, design: str = "one-way", alpha: float = 0.05
     return pairs, difference, q, pvalue, stats.studentized_range.ppf(1 - alpha, k, df) * se, df
 
 
+@validate(systems=ListOf(what="a list of systems"), oriented_means=OnePerItem(low=SCORES.low, high=SCORES.high,
+                                                                             like="systems"), pairs=PAIRS)
 def homogeneous_groups(systems: Sequence, oriented_means: np.ndarray, pairs: pd.DataFrame) -> list[list]:
-    """The maximal runs of systems, in order of their (oriented: higher is better) means, no two of which differ
-    significantly in ``pairs`` (columns ``a, b, significant``): the letters of a compact letter display."""
-    order = [systems[i] for i in np.argsort(-finite(oriented_means, "oriented_means"), kind="stable")]
+    """The maximal runs of systems, in order of their (oriented: higher is better) means, one per system, no two of
+    which differ significantly in ``pairs`` (columns ``a, b, significant``): the letters of a compact letter
+    display.
+
+        >>> pairs = pd.DataFrame({"a": ["A", "A", "B"], "b": ["B", "C", "C"], "significant": [False, True, False]})
+        >>> homogeneous_groups(["A", "B", "C"], [0.3, 0.2, 0.1], pairs)
+        [['A', 'B'], ['B', 'C']]
+    """
+    systems = list(systems)
+    order = [systems[i] for i in np.argsort(-np.asarray(oriented_means, dtype=float), kind="stable")]
     differs = {frozenset((a, b)) for a, b, s in pairs[["a", "b", "significant"]].itertuples(index=False) if s}
     groups: list[list] = []
     for start in range(len(order)):

@@ -20,14 +20,27 @@ Also here: the UIR matrix of all pairs, the improved and reference systems of Ta
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.results import ResultsError, ScoreCube, finite, score_cube
-from workbench.errors import ParameterError, quoted
+from workbench.analysis.results import (
+    MEASURE,
+    MEASURES,
+    MISSING,
+    RESULTS,
+    SCORES,
+    SYSTEM,
+    SYSTEMS,
+    TOLERANCES,
+    ResultsError,
+    ScoreCube,
+    score_cube,
+)
 from workbench.metrics.combine import f_alpha
+from workbench.validation import Choices, Flag, Interval, Numbers, validate
 
 __all__ = ["TOLERANCE", "unanimous_relation", "unanimous_improvements", "uir", "uir_matrix", "reference_systems",
            "parametric_uir", "f_alpha_curves"]
@@ -36,6 +49,8 @@ TOLERANCE = 1e-12
 """Scores closer than this are equal: a ≥ b means a ≥ b − TOLERANCE (scores from different float paths)."""
 
 GE, EQ, GT, LT, INCOMPARABLE = "≥∀", "=∀", ">∀", "<∀", "‖∀"
+VECTOR = replace(SCORES, shortest=1)
+"""The domain of one test case's scores, one per measure."""
 
 
 def _at_least(a: np.ndarray, b: np.ndarray, tol: float) -> np.ndarray:
@@ -43,8 +58,10 @@ def _at_least(a: np.ndarray, b: np.ndarray, tol: float) -> np.ndarray:
     return np.all(a >= b - tol, axis=-1)
 
 
+@validate(a=VECTOR, b=replace(VECTOR, like="a"), tol=TOLERANCES)
 def unanimous_relation(a: Sequence[float], b: Sequence[float], *, tol: float = TOLERANCE) -> str:
-    """The relation of one test case between score vectors ``a`` and ``b`` (one score per measure).
+    """The relation of one test case between score vectors ``a`` and ``b`` (one finite score per measure, as many
+    in ``b`` as in ``a``).
 
     Returns ``"=∀"``, ``">∀"`` (a strictly, unanimously better), ``"<∀"`` or ``"‖∀"`` (metric-biased).
     Amigó et al., JAIR 2011, Table 4: (0.6, 0.4) ‖∀ (0.5, 0.5) and (0.5, 0.5) >∀ (0.45, 0.45).
@@ -52,10 +69,7 @@ def unanimous_relation(a: Sequence[float], b: Sequence[float], *, tol: float = T
         >>> unanimous_relation([0.6, 0.4], [0.5, 0.5]), unanimous_relation([0.5, 0.5], [0.45, 0.45])
         ('‖∀', '>∀')
     """
-    x, y = finite(a, "a"), finite(b, "b")  # NaN: the relation is undefined
-    if x.shape != y.shape or x.ndim != 1 or x.size == 0:
-        raise ParameterError(f"two score vectors of one non-zero length are needed, got {x.shape}, {y.shape}",
-                             parameter="b" if x.ndim == 1 and x.size else "a")
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     return _relation_name(bool(_at_least(x, y, tol)), bool(_at_least(y, x, tol)))
 
 
@@ -67,6 +81,7 @@ def _relation_name(a_ge_b: bool, b_ge_a: bool) -> str:
     return LT if b_ge_a else INCOMPARABLE
 
 
+@validate(results=RESULTS, a=SYSTEM, b=SYSTEM, measures=MEASURES, missing=MISSING, tol=TOLERANCES)
 def unanimous_improvements(results: pd.DataFrame, a, b, measures: Sequence[str], *, missing: str = "error",
                            tol: float = TOLERANCE) -> pd.DataFrame:
     """Per topic: the scores of a and b, whether a ≥∀ b and b ≥∀ a (the YES/NO columns of Amigó et al.'s (JAIR 2011)
@@ -99,6 +114,7 @@ def _uir_cube(cube: ScoreCube, tol: float) -> np.ndarray:
     return (counts - counts.T) / v.shape[1]
 
 
+@validate(results=RESULTS, a=SYSTEM, b=SYSTEM, measures=MEASURES, missing=MISSING, tol=TOLERANCES)
 def uir(results: pd.DataFrame, a, b, measures: Sequence[str], *, missing: str = "error",
         tol: float = TOLERANCE) -> float:
     """UIR(a, b) over the topics both systems have (Amigó et al., JAIR 2011, §4.2); in [−1, 1], UIR(b, a) = −UIR(a,
@@ -107,6 +123,7 @@ def uir(results: pd.DataFrame, a, b, measures: Sequence[str], *, missing: str = 
     return float(_uir_cube(cube, tol)[0, 1])
 
 
+@validate(results=RESULTS, measures=MEASURES, systems=SYSTEMS, missing=MISSING, tol=TOLERANCES)
 def uir_matrix(results: pd.DataFrame, measures: Sequence[str], *, systems: Sequence | None = None,
                missing: str = "error", tol: float = TOLERANCE) -> pd.DataFrame:
     """UIR of every pair: row a, column b holds UIR(a, b) (the diagonal is 0)."""
@@ -116,6 +133,8 @@ def uir_matrix(results: pd.DataFrame, measures: Sequence[str], *, systems: Seque
                         columns=pd.Index(cube.systems, name="b"))
 
 
+@validate(results=RESULTS, measures=MEASURES, threshold=Interval(-1, 1), inclusive=Flag(), systems=SYSTEMS,
+          missing=MISSING, tol=TOLERANCES)
 def reference_systems(results: pd.DataFrame, measures: Sequence[str], threshold: float = 0.25, *,
                       inclusive: bool = True, systems: Sequence | None = None, missing: str = "error",
                       tol: float = TOLERANCE) -> pd.DataFrame:
@@ -149,6 +168,7 @@ def reference_systems(results: pd.DataFrame, measures: Sequence[str], threshold:
     return pd.DataFrame(rows, columns=["system", "improves", "reference", "reference_uir"])
 
 
+@validate(results=RESULTS, a=SYSTEM, b=SYSTEM, measures=MEASURES, missing=MISSING)
 def parametric_uir(results: pd.DataFrame, a, b, measures: Sequence[str], *, missing: str = "error") -> float:
     """The parametric UIR of Amigó et al., JAIR 2011, §8: Prob(Δ ≥ 0 on every measure) − Prob(Δ ≤ 0 on every measure),
     where the per-topic differences Δ = scores(a) − scores(b) follow a multivariate normal fitted with the sample mean
@@ -182,6 +202,8 @@ def _orthant(mean: np.ndarray, cov: np.ndarray) -> float:
     return float(np.clip(dist.cdf(np.zeros(m.size)), 0.0, 1.0))
 
 
+@validate(results=RESULTS, precision=MEASURE, recall=MEASURE, alphas=Numbers(low=0, high=1, shortest=1, optional=True),
+          average=Choices(("topics", "scores")), systems=SYSTEMS, missing=MISSING)
 def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,
                    alphas: Sequence[float] | None = None, average: str = "topics",
                    systems: Sequence | None = None, missing: str = "error") -> pd.DataFrame:
@@ -191,14 +213,7 @@ def f_alpha_curves(results: pd.DataFrame, precision: str, recall: str, *,
     ``average="topics"`` averages the per-topic F_α (as the WePS scorer does); ``"scores"`` takes F_α of the
     mean precision and mean recall. Either way a ≥∀ b on every topic implies F_α(a) ≥ F_α(b) for every α.
     """
-    if average not in ("topics", "scores"):
-        raise ParameterError(f"average must be 'topics' or 'scores', got {average!r}", parameter="average")
-    try:
-        grid = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
-    except (TypeError, ValueError):
-        raise ParameterError(f"alphas must be numbers in [0, 1], got {alphas!r}", parameter="alphas") from None
-    if grid.ndim != 1 or not np.all((grid >= 0) & (grid <= 1)):
-        raise ParameterError(f"alphas must be numbers in [0, 1], got {quoted(grid.tolist())}", parameter="alphas")
+    grid = np.linspace(0.0, 1.0, 21) if alphas is None else np.asarray(alphas, dtype=float)
     cube = score_cube(results, [precision, recall], systems=systems, missing=missing, min_topics=1)
     p, r = cube.values[..., 0], cube.values[..., 1]  # systems × topics
     if average == "topics":

@@ -11,22 +11,35 @@ same (within ``tolerance``) or worse, "better" following the measure's registere
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
-from workbench.analysis.results import ResultsError, score_cube
+from workbench.analysis.results import (
+    BASELINE,
+    MEASURE,
+    MEASURES,
+    MISSING,
+    RESULTS,
+    SYSTEMS,
+    TOLERANCES,
+    ResultsError,
+    score_cube,
+)
+from workbench.validation import AnyOf, validate
 
 __all__ = ["win_tie_loss"]
 
 
+@validate(results=RESULTS, measure=AnyOf(MEASURE, replace(MEASURES, optional=False),
+                                         what="a measure's name or a list of them"),
+          baseline=BASELINE, tolerance=TOLERANCES, systems=SYSTEMS, missing=MISSING)
 def win_tie_loss(results: pd.DataFrame, measure: str | Sequence[str], baseline=None, *, tolerance: float = 0.0,
                  systems: Sequence | None = None, missing: str = "error") -> pd.DataFrame:
     """One row per system other than ``baseline`` (default: the first system) and measure: ``system, baseline,
     measure, wins, ties, losses``, topics where ``|difference|`` ≤ ``tolerance`` counting as ties."""
     measures = [measure] if isinstance(measure, str) else list(measure)
-    if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) or not tolerance >= 0:
-        raise ResultsError(f"tolerance must be a number ≥ 0, got {tolerance!r}")
     cube = score_cube(results, measures, systems=systems, missing=missing, min_topics=1)
     baseline = cube.systems[0] if baseline is None else baseline
     if baseline not in cube.systems:

@@ -25,20 +25,30 @@ Columns each builder reads (names are keyword arguments where the source may nam
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 import altair as alt
 import pandas as pd
 
+from workbench.analysis.results import MEASURE, MEASURES
+from workbench.analysis.results import SYSTEMS as SYSTEM_NAMES
 from workbench.charts.palettes import SYSTEMS
 from workbench.data.campaign import COLUMNS
 from workbench.errors import InputError
 from workbench.model import natural_key
+from workbench.validation import Flag, Instance, Interval, Text, validate
 
-__all__ = ["UIR_THRESHOLD", "category_colours", "ChartDataError", "require_columns", "scores_chart", "means_chart",
-           "history_chart", "f_alpha_chart", "per_topic_chart", "uir_heatmap", "measure_scatter", "strictness_chart",
-           "lost_mass_chart"]
+__all__ = ["UIR_THRESHOLD", "TABLE", "TITLE", "PIXELS", "category_colours", "ChartDataError", "require_columns",
+           "scores_chart", "means_chart", "history_chart", "f_alpha_chart", "per_topic_chart", "uir_heatmap",
+           "measure_scatter", "strictness_chart", "lost_mass_chart"]
 
 UIR_THRESHOLD = 0.25  # Amigó et al., JAIR 2011, §6: UIR ≥ 0.25 marks a robust improvement
+TABLE = Instance((pd.DataFrame,), "a pandas DataFrame")
+"""The domain of the table a builder draws (:func:`require_columns` names the columns it lacks)."""
+TITLE = Text(empty=True, optional=True)
+"""The domain of a chart's ``title`` (None or "": the builder's own, or none)."""
+PIXELS = Interval(1, 10_000, integer=True)
+"""The domain of a width or height in pixels (bounded: a saved chart allocates its pixels)."""
 
 
 def category_colours(field: str, order: list, title: str | None = None) -> alt.Color:
@@ -54,10 +64,8 @@ class ChartDataError(InputError):
 
 
 def require_columns(frame: pd.DataFrame, columns: Iterable[str], chart: str) -> pd.DataFrame:
-    """A copy of ``frame[columns]``; ``ChartDataError`` naming ``chart`` when a column or all rows are
-    missing."""
-    if not isinstance(frame, pd.DataFrame):
-        raise ChartDataError(f"{chart}: expected a pandas DataFrame, got {type(frame).__name__}")
+    """A copy of ``frame[columns]`` (a DataFrame, as the builders declare); ``ChartDataError`` naming ``chart``
+    when a column or all rows are missing."""
     columns = list(columns)
     missing = [c for c in columns if c not in frame.columns]
     if missing:
@@ -86,6 +94,7 @@ def _numeric(frame: pd.DataFrame, column: str, chart: str) -> pd.DataFrame:
     return frame
 
 
+@validate(scores=TABLE, title=TITLE, width=replace(PIXELS, optional=True), height=PIXELS, legend=Flag())
 def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int | None = None, height: int = 220,
                  legend: bool = True) -> alt.Chart:
     """Grouped bars of several outputs' scores against one gold (Amigó et al., SIGIR 2013, Table 9): one group per
@@ -117,6 +126,7 @@ def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int |
     return alt.layer(bars, labels).properties(width=width, height=height, title=title or "")
 
 
+@validate(results=TABLE, title=TITLE, width=PIXELS)
 def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int = 420) -> alt.Chart:
     """Each system's mean score over topics, grouped by measure, with ±1 standard error bars (the mean and
     its error are aggregated by vega-lite when drawn) where a system has two topics or more (one topic has no
@@ -140,6 +150,7 @@ def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int =
     return alt.layer(bars, errors).properties(width=width, height=240, title=title or "")
 
 
+@validate(history=TABLE, title=TITLE, width=PIXELS)
 def history_chart(history: pd.DataFrame, *, title: str | None = None, width: int = 360) -> alt.Chart:
     """Each measure's score after every edit, one line per measure, one panel per output; with a boolean column
     ``current`` (the step on screen, e.g. after an undo) that step is marked by a dashed rule and large points."""
@@ -166,6 +177,7 @@ def history_chart(history: pd.DataFrame, *, title: str | None = None, width: int
     return line.facet(column=alt.Column("output:N", sort=outputs, title=None)).properties(title=title or "")
 
 
+@validate(curves=TABLE, highlight=replace(SYSTEM_NAMES, shortest=0, optional=False), title=TITLE, width=PIXELS)
 def f_alpha_chart(curves: pd.DataFrame, *, highlight: Sequence[str] = (), title: str | None = None,
                   width: int = 360) -> alt.Chart:
     """F_α against α for several systems (Amigó et al., JAIR 2011, Fig. 4): systems in ``highlight`` drawn black and
@@ -193,6 +205,8 @@ def f_alpha_chart(curves: pd.DataFrame, *, highlight: Sequence[str] = (), title:
     return chart.properties(width=width, height=240, title=title or "")
 
 
+@validate(results=TABLE, systems=replace(SYSTEM_NAMES, optional=False), measures=replace(MEASURES, optional=False),
+          title=TITLE, width=PIXELS)
 def per_topic_chart(results: pd.DataFrame, systems: Sequence[str], measures: Sequence[str], *,
                     title: str | None = None, width: int = 480) -> alt.Chart:
     """Two measures (e.g. Purity and Inverse Purity) of two systems on every test case (Amigó et al., JAIR 2011, Figs.
@@ -218,9 +232,7 @@ def per_topic_chart(results: pd.DataFrame, systems: Sequence[str], measures: Seq
 
 
 def _uir_long(uir: pd.DataFrame) -> pd.DataFrame:
-    if {"system_a", "system_b", "uir"} <= set(uir.columns):
-        return require_columns(uir, ["system_a", "system_b", "uir"], "uir_heatmap")
-    if not isinstance(uir, pd.DataFrame) or uir.empty:
+    if {"system_a", "system_b", "uir"} <= set(uir.columns) or uir.empty:
         return require_columns(uir, ["system_a", "system_b", "uir"], "uir_heatmap")
     square = uir.copy()
     square.index = square.index.map(str)
@@ -233,6 +245,7 @@ def _uir_long(uir: pd.DataFrame) -> pd.DataFrame:
     return long.rename("uir").reset_index()
 
 
+@validate(uir=TABLE, threshold=Interval(-1, 1), title=TITLE, size=Interval(1, 500, integer=True))
 def uir_heatmap(uir: pd.DataFrame, *, threshold: float = UIR_THRESHOLD, title: str | None = None,
                 size: int = 36) -> alt.Chart:
     """The UIR matrix (Amigó et al., JAIR 2011, §4): cell (a, b) is UIR(a, b), how unanimously a improves b; cells at or
@@ -261,6 +274,7 @@ def uir_heatmap(uir: pd.DataFrame, *, threshold: float = UIR_THRESHOLD, title: s
                                              title=heading)
 
 
+@validate(results=TABLE, x=MEASURE, y=MEASURE, title=TITLE, width=PIXELS)
 def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None = None,
                     width: int = 260) -> alt.Chart:
     """One measure against another over (system, topic) pairs, one dot per system output for one test
@@ -289,6 +303,7 @@ def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None 
     ).properties(width=width, height=width, title=title or f"{y} vs {x}")
 
 
+@validate(strictness=TABLE, top=Text(), value=Text(), title=TITLE, width=PIXELS)
 def strictness_chart(strictness: pd.DataFrame, *, top: str = "top_percent", value: str = "strictness",
                      title: str | None = None, width: int = 360) -> alt.Chart:
     """Strictness of each measure over the top n% of outputs it ranks first (Amigó et al., filtering metrics comparison,
@@ -304,13 +319,14 @@ def strictness_chart(strictness: pd.DataFrame, *, top: str = "top_percent", valu
     ).properties(width=width, height=240, title=title or "")
 
 
+@validate(lost=TABLE, measures=replace(MEASURES, optional=False), title=TITLE)
 def lost_mass_chart(lost: pd.DataFrame, *, measures: Sequence[str] = ("R≺", "S≺", "R∼", "S∼"),
                     title: str | None = None) -> alt.Chart:
     """Documents × measures: the score mass each document loses (``Explanation.lost()`` summed per document),
     darker for more, the value printed in the cell; rows sorted by ``order`` (so new rows can be swapped in
     with ``with_data`` and keep their place), a document whose ``chosen`` is true outlined."""
     columns = ["document", "measure", "lost", "order", "chosen"]
-    if isinstance(lost, pd.DataFrame) and lost.empty and set(columns) <= set(lost.columns):
+    if lost.empty and set(columns) <= set(lost.columns):
         data = lost[columns].copy()  # nothing lost: an empty chart, ready for rows swapped in later
     else:
         data = require_columns(lost, columns, "lost_mass_chart")

@@ -14,11 +14,14 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from workbench.charts.builders import ChartDataError, category_colours, require_columns
+from workbench.analysis.results import MEASURE
+from workbench.charts.builders import PIXELS, TABLE, TITLE, ChartDataError, category_colours, require_columns
+from workbench.validation import Text, validate
 
 __all__ = ["tukey_chart", "agreement_chart"]
 
 
+@validate(pairs=TABLE, title=TITLE, width=PIXELS, test=Text(), difference=Text())
 def tukey_chart(pairs: pd.DataFrame, *, title: str | None = None, width: int = 360, test: str = "Tukey's HSD",
                 difference: str = "difference of means") -> alt.LayerChart:
     """One row per pair ``a − b``: the simultaneous interval (``low``–``high``) around ``mean_difference``, dark
@@ -42,6 +45,7 @@ def tukey_chart(pairs: pd.DataFrame, *, title: str | None = None, width: int = 3
                                                          title=title or "")
 
 
+@validate(rankings=TABLE, measure_a=MEASURE, measure_b=MEASURE, title=TITLE, width=PIXELS)
 def agreement_chart(rankings: pd.DataFrame, measure_a: str, measure_b: str, *, title: str | None = None,
                     width: int = 240) -> alt.LayerChart:
     """Each system's rank under ``measure_a`` and under ``measure_b`` joined by a line (a slope chart: crossing

@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from workbench.analysis.curves import COLUMNS, curve_summary
-from workbench.charts.builders import ChartDataError, category_colours, require_columns
+from workbench.charts.builders import PIXELS, TABLE, TITLE, ChartDataError, category_colours, require_columns
 from workbench.metrics.ranking.curves import ELEVEN_POINTS
+from workbench.validation import Choices, validate
 
 __all__ = ["SPREADS", "precision_recall_chart"]
 
@@ -26,15 +27,13 @@ SPREADS = {"quartiles": ("q25", "q75", "25th–75th percentile of topics"),
            "range": ("min", "max", "min–max over topics"), "none": None}
 
 
+@validate(curves=TABLE, spread=Choices(tuple(SPREADS)), title=TITLE, width=PIXELS)
 def precision_recall_chart(curves: pd.DataFrame, *, spread: str = "quartiles", title: str | None = None,
                            width: int = 360) -> alt.LayerChart:
     """Interpolated precision against recall, one colour per system: the mean over topics as a line (with
     points on the 11-point curve, as steps on a full curve: interpolated precision holds from one level to
     the next), and the spread over topics as a band (``spread``: ``"quartiles"``, ``"range"`` or
     ``"none"``). ``curves``: ``system, topic, recall, precision`` as :func:`precision_recall` returns."""
-    if spread not in SPREADS:
-        raise ChartDataError(f"precision_recall_chart: spread must be one of {', '.join(SPREADS)}, "
-                             f"got {spread!r}")
     data = require_columns(curves, COLUMNS, "precision_recall_chart")
     for column in ("recall", "precision"):
         converted = pd.to_numeric(data[column], errors="coerce")

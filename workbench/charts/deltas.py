@@ -16,18 +16,26 @@ through ``alt.JupyterChart.params``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import altair as alt
 import pandas as pd
 
-from workbench.charts.builders import require_columns
+from workbench.analysis.results import MEASURE
+from workbench.analysis.results import SYSTEMS as SYSTEM_NAMES
+from workbench.charts.builders import PIXELS, TABLE, TITLE, require_columns
 from workbench.charts.palettes import SYSTEMS, TIE
+from workbench.validation import Text, validate
 
 __all__ = ["COLUMNS", "topic_deltas_chart"]
 
 COLUMNS = ["topic", "value_a", "value_b", "difference", "advantage", "winner"]
 
 
+@validate(deltas=TABLE, systems=replace(SYSTEM_NAMES, shortest=2, longest=2, optional=False,
+                                        what="the two systems (a, b)"),
+          measure=MEASURE, chosen=Text(empty=True, optional=True), width=replace(PIXELS, optional=True), height=PIXELS,
+          title=TITLE)
 def topic_deltas_chart(deltas: pd.DataFrame, systems: Sequence[str], measure: str, *, chosen: str | None = None,
                        width: int | None = None, height: int = 150, title: str | None = None) -> alt.Chart:
     """Bars of ``advantage`` (a − b, turned so that up favours ``a``) per topic, in the table's order, coloured

@@ -11,26 +11,52 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import altair as alt
 
-from workbench.charts.builders import ChartDataError
 from workbench.data.samples import cache_folder
+from workbench.validation import FilePath, Instance, Interval, validate
 
-__all__ = ["FORMATS", "save_chart", "enable_offline", "vega_bundle_path"]
+__all__ = ["FORMATS", "ImagePath", "save_chart", "enable_offline", "vega_bundle_path"]
 
 FORMATS = ("png", "svg", "pdf")
 
 
+def _kind(path: Any) -> str:
+    """The format a file name asks for: its suffix, lower case, without the dot."""
+    return Path(os.fsdecode(path)).suffix.lower().lstrip(".")
+
+
+@dataclass(frozen=True)
+class ImagePath(FilePath):
+    """A file name ending in one of :data:`FORMATS` (any case).
+
+    >>> ImagePath().reason("table9.PNG") is None, ImagePath().reason("table9.jpg")
+    (True, 'must be a file name ending in .png, .svg or .pdf')
+    """
+
+    def __str__(self) -> str:
+        return "a file name ending in " + ", ".join("." + f for f in FORMATS[:-1]) + f" or .{FORMATS[-1]}"
+
+    def reason(self, value: Any) -> str | None:
+        why = super().reason(value)
+        return why if why is not None or _kind(value) in FORMATS else f"must be {self}"
+
+    def outside(self) -> tuple:
+        return (*super().outside(), "figure.jpg", "figure")
+
+
+@validate(chart=Instance((alt.TopLevelMixin,), "an altair chart"), path=ImagePath(),
+          scale_factor=Interval(0, 10, low_open=True))
 def save_chart(chart: alt.TopLevelMixin, path: str | Path, *, scale_factor: float = 2.0) -> Path:
-    """Write ``chart`` to ``path`` as PNG, SVG or PDF (chosen by the suffix), offline via vl-convert."""
-    path = Path(path)
-    kind = path.suffix.lower().lstrip(".")
-    if kind not in FORMATS:
-        raise ChartDataError(f"cannot save a chart as {path.name!r}: the suffix must be one of "
-                             f"{', '.join('.' + f for f in FORMATS)}")
+    """Write ``chart`` to ``path`` as PNG, SVG or PDF (chosen by the suffix), offline via vl-convert; a PNG has
+    ``scale_factor`` times the chart's pixels (10 at most)."""
+    path = Path(os.fsdecode(path))
+    kind = _kind(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     options = {"scale_factor": scale_factor} if kind == "png" else {}
     chart.save(str(path), format=kind, **options)

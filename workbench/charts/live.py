@@ -15,10 +15,14 @@ from __future__ import annotations
 import pandas as pd
 
 from workbench.charts.builders import ChartDataError
+from workbench.validation import AnyOf, Instance, ListOf, MappingOf, Text, validate
 
 __all__ = ["with_data"]
 
 
+@validate(spec=MappingOf(Text(), what="a chart's spec (chart.to_dict())"), rows=AnyOf(
+    Instance((pd.DataFrame,), "a DataFrame"), ListOf(Instance((dict,), "a record"), what="a list of records (dicts)"),
+    what="a DataFrame or a list of records"))
 def with_data(spec: dict, rows: pd.DataFrame | list[dict]) -> dict:
     """A copy of ``spec`` (a chart's ``to_dict()`` over one inline dataset) drawing ``rows`` (a DataFrame or
     a list of records), which must have the columns the chart was built with."""

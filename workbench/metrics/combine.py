@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.errors import ParameterError
+from workbench.validation import Elementwise, validate
 
 __all__ = ["f_alpha"]
 
 
+@validate(a=Elementwise(0, nan=True), b=Elementwise(0, nan=True), alpha=Elementwise(0, 1))
 def f_alpha(a, b, alpha=0.5):
-    """F_α of ``a`` (weighted by α) and ``b`` (weighted by 1 − α); see the module docstring."""
+    """F_α of ``a`` (weighted by α) and ``b`` (weighted by 1 − α), scores ≥ 0 (NaN: undefined) and α in [0, 1];
+    see the module docstring."""
     a, b, w = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float), np.asarray(alpha, float))
-    outside = ~((w >= 0) & (w <= 1))  # NaN included
-    if outside.any():
-        raise ParameterError(f"alpha must lie in [0, 1], got {float(w[outside].flat[0])!r}", parameter="alpha")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         mixed = np.where((a == 0) | (b == 0), 0.0, 1 / (w / a + (1 - w) / b))  # no underflow to 0/0
     f = np.where(w == 1, a, np.where(w == 0, b, mixed))

@@ -8,11 +8,12 @@ import numpy as np
 import pandas as pd
 
 from workbench.analysis.constraints import clustering, filtering, ranking
-from workbench.analysis.constraints.core import Constraint, Finding, _scorer
-from workbench.errors import ParameterError
+from workbench.analysis.constraints.core import GRID_DOMAIN, MEASURE_UNDER_CHECK, Constraint, Finding, _scorer
 from workbench.metrics.registry import Measure
+from workbench.validation import AnyOf, Choices, Flag, Instance, Interval, ListOf, validate
 
-__all__ = ["CONSTRAINTS", "TASKS", "CASES_OF", "check_constraints"]
+__all__ = ["CONSTRAINTS", "TASKS", "CASES_OF", "SELECTION", "RANDOM_CASES", "CHECK_SEED",
+           "check_constraints"]
 
 CONSTRAINTS: dict[str, Constraint] = {c.name: c for c in (*clustering.CONSTRAINTS, *filtering.CONSTRAINTS,
                                                             *ranking.CONSTRAINTS)}
@@ -21,6 +22,15 @@ CASES_OF = {"classification": "filtering"}
 """Tasks checked on another task's cases: a classification measure reads a filtering case as binary
 classification (:meth:`workbench.model.labelling.Labelling.from_organization`), the setting of the filtering
 constraints (Amigó et al., filtering metrics comparison, §3)."""
+_NAMED = Instance((Constraint,), "a Constraint")
+SELECTION = AnyOf(Choices((*TASKS, *CONSTRAINTS, None)), _NAMED, ListOf(AnyOf(Choices((*TASKS, *CONSTRAINTS)), _NAMED),
+                                                                       shortest=1),
+                  what="None, a task, a constraint's name or a Constraint, or a list of these")
+"""The domain of ``constraints``: the constraints to check."""
+RANDOM_CASES = Interval(0, 100_000, integer=True)
+"""The domain of ``random_cases``, the random cases checked per constraint (each one scores the measure)."""
+CHECK_SEED = Interval(0, integer=True)
+"""The domain of the checker's ``seed``: an integer ≥ 0 (each constraint seeds its own generator with it)."""
 
 
 def _select(constraints, task: str | None) -> list[Constraint]:
@@ -36,14 +46,13 @@ def _select(constraints, task: str | None) -> list[Constraint]:
             chosen.append(item)
         elif item in TASKS:
             chosen.extend(c for c in CONSTRAINTS.values() if c.task == item)
-        elif item in CONSTRAINTS:
-            chosen.append(CONSTRAINTS[item])
         else:
-            raise ParameterError(f"unknown constraint {item!r}; constraints: {', '.join(CONSTRAINTS)} "
-                                 f"(or a task: {', '.join(TASKS)})", parameter="constraints")
+            chosen.append(CONSTRAINTS[item])
     return chosen
 
 
+@validate(measure=MEASURE_UNDER_CHECK, constraints=SELECTION, random_cases=RANDOM_CASES, seed=CHECK_SEED,
+          grid=GRID_DOMAIN, lower_is_better=Flag(optional=True))
 def check_constraints(measure: str | Measure | Callable, constraints=None, *, random_cases: int = 100,
                       seed: int = 0, grid: Mapping[str, Sequence[float]] | None = None,
                       lower_is_better: bool | None = None) -> pd.DataFrame:

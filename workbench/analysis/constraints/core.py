@@ -11,14 +11,22 @@ from typing import Any
 
 import numpy as np
 
-from workbench.errors import ParameterError, ParameterTypeError
+from workbench.errors import ParameterError
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.model import Organization
+from workbench.validation import AnyOf, Function, Instance, Interval, ListOf, MappingOf, Text
 
-__all__ = ["TOLERANCE", "ConstraintCheckError", "Case", "describe", "Finding", "Constraint", "GRID"]
+__all__ = ["TOLERANCE", "MEASURE_UNDER_CHECK", "GRID_DOMAIN", "ConstraintCheckError", "Case", "describe", "Finding",
+           "Constraint", "GRID"]
 
 TOLERANCE = 1e-12
 """A score difference below this is a tie (scores computed along different float paths)."""
+MEASURE_UNDER_CHECK = AnyOf(Text(), Instance((Measure,), "a Measure"), Function(),
+                            what="a registered name, a Measure or a callable (gold, output) → float")
+"""The domain of the measure a check runs."""
+GRID_DOMAIN = MappingOf(Text(), ListOf(Interval(), shortest=1), optional=True,
+                        what="a mapping from a numeric parameter to the values tried")
+"""The domain of ``grid``."""
 
 
 class ConstraintCheckError(ParameterError):
@@ -118,10 +126,7 @@ def _scorer(measure: str | Measure | Callable, grid: Mapping[str, Sequence[float
             raise UnknownMeasureError(f"{parsed}: no parameter {', '.join(sorted(unknown))} to vary")
         name = measure if isinstance(measure, str) else str(measure)
         return _Scorer(name, parsed, parsed, grid, lower_is_better)
-    if callable(measure):
-        return _Scorer(getattr(measure, "__name__", repr(measure)), measure, None, grid, bool(lower_is_better))
-    raise ParameterTypeError(f"a measure is a registered name, a Measure or a callable (gold, output) → "
-                             f"float, got {type(measure).__name__}", parameter="measure")
+    return _Scorer(getattr(measure, "__name__", repr(measure)), measure, None, grid, bool(lower_is_better))
 
 
 def _score(scorer: _Scorer, constraint: str, gold: Organization, output: Organization,

@@ -7,11 +7,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from workbench.analysis.constraints.check import check_constraints
+from workbench.analysis.constraints.check import CHECK_SEED, RANDOM_CASES, check_constraints
 from workbench.analysis.constraints.core import ConstraintCheckError
 from workbench.metrics.registry import UnknownMeasureError, parse
 from workbench.model import Organization
 from workbench.progress import progress as progressed
+from workbench.validation import Choices, Flag, Instance, ListOf, validate
 
 __all__ = ["CLUSTERING_COLUMNS", "RANKING_COLUMNS", "FILTERING_COLUMNS", "TABLE6", "FILTERING_TABLES",
            "table6_report", "filtering_report", "as_grid"]
@@ -127,6 +128,8 @@ def _verdict_rows(family: str, spelling: str, expected: Mapping[str, bool | None
     return rows
 
 
+@validate(random_cases=RANDOM_CASES, seed=CHECK_SEED, progress=Flag(), families=ListOf(
+    Choices(tuple(family for family, _, _ in TABLE6)), optional=True, what="a list of Table 6's families"))
 def table6_report(*, random_cases: int = 50, seed: int = 0, families: Sequence[str] | None = None,
                   progress: bool = True) -> pd.DataFrame:
     """Amigó et al., SIGIR 2013, Table 6 recomputed for the measures the workbench has.
@@ -144,6 +147,7 @@ def table6_report(*, random_cases: int = 50, seed: int = 0, families: Sequence[s
     return pd.DataFrame(rows, columns=["family", "measure", "constraint", "paper", "found", "agrees", "note"])
 
 
+@validate(random_cases=RANDOM_CASES, seed=CHECK_SEED, progress=Flag())
 def filtering_report(*, random_cases: int = 50, seed: int = 0, progress: bool = True) -> pd.DataFrame:
     """Amigó et al., filtering metrics comparison, Tables 3 and 5 recomputed for the registered filtering measures (same
     columns as :func:`table6_report`, ``family`` naming the table; ``progress`` as there)."""
@@ -157,6 +161,7 @@ def filtering_report(*, random_cases: int = 50, seed: int = 0, progress: bool = 
     return pd.DataFrame(rows, columns=["family", "measure", "constraint", "paper", "found", "agrees", "note"])
 
 
+@validate(report=Instance((pd.DataFrame,), "a table6_report or filtering_report table"))
 def as_grid(report: pd.DataFrame) -> pd.DataFrame:
     """A report laid out like the paper: one row per measure, one column per constraint; a cell reads ``✓``
     or ``✗`` (the finding), with ``(paper ✗)`` appended where the paper says otherwise."""
