@@ -24,11 +24,11 @@ from workbench.data.samples import (
     DownloadError,
     Sample,
     SampleFile,
-    UnknownSampleError,
     Whole,
     cache_folder,
     fetch,
 )
+from workbench.errors import ParameterError
 
 
 class Server:
@@ -155,7 +155,7 @@ def test_the_platform_cache_folder(monkeypatch, tmp_path):
 
 
 def test_an_unknown_name_is_refused():
-    with pytest.raises(UnknownSampleError, match="no sample 'robust'; the samples: trec-robust-2003"):
+    with pytest.raises(ParameterError, match="fetch: name must be one of trec-robust-2003, .*, got 'robust'"):
         fetch("robust")
     assert datasets.fetchable() == list(SAMPLES)
 
