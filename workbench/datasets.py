@@ -252,8 +252,8 @@ def _param(key: str, text: str, where: str) -> object:
     value = parse_scalar(text)
     if isinstance(value, float) and not math.isfinite(value) and not re.fullmatch(
             r"\s*['\"]?[+-]?(inf(inity)?|nan)['\"]?\s*", text, re.IGNORECASE):
-        raise DatasetError(f"{where}: @params {key}={excerpt(text, 20)} is a number too large to read "
-                           f"({len(text.strip()):,} characters): write it smaller, or as a word")
+        raise DatasetError(f"{where}: @params {key}={excerpt(text.strip(), 20)} is a number too large to read "
+                           "(it reads as inf): write it smaller, or as a word")
     return value
 
 

@@ -368,7 +368,7 @@ def fetch(name: str, *, cache: str | Path | None = None, mirror: str | Path | No
     the module docstring; a corrupt one with a :class:`CorruptCacheWarning`); ``mirror`` defaults to
     ``$WORKBENCH_DATA_MIRROR``. Raises :class:`DownloadError` (``WORKBENCH_OFFLINE`` included),
     :class:`ChecksumError`, and :class:`CacheError` when the cache cannot be created or written."""
-    sample = SAMPLES[name]
+    sample, forbidden = SAMPLES[name], offline()  # the switch read (and a wrong one refused) in any case
     root = cache_folder(cache)
     mirror = os.fsdecode(mirror) if mirror is not None else os.environ.get("WORKBENCH_DATA_MIRROR") or None
     try:
@@ -377,7 +377,7 @@ def fetch(name: str, *, cache: str | Path | None = None, mirror: str | Path | No
         corrupt = {file: flaw for file, flaw in flaws.items() if flaw not in (None, MISSING)}
         reads = [read for file in wanted for read in _reads(file, mirror)]
         remote = [url for url, _, _ in reads if not url.startswith("file:")]
-        if remote and offline():
+        if remote and forbidden:
             more = f" and {len(remote) - 1} more" if len(remote) > 1 else ""
             if corrupt:
                 file, flaw = next(iter(corrupt.items()))
