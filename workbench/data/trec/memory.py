@@ -198,7 +198,7 @@ def _values(values: list, what: str, finite: bool, where: Callable[[int], str]) 
     return numbers
 
 
-def _nested(nested: Mapping[object, Mapping], what: str, finite: bool) -> _Flat:
+def _nested(nested: Mapping[Any, Mapping[Any, Any]], what: str, finite: bool) -> _Flat:
     """The entries of ``{query: {doc: value}}`` (a dict of dicts, as the doors declare)."""
     topics, inner = list(nested), list(nested.values())
     sizes = np.fromiter(map(len, inner), np.int64, len(inner))
