@@ -31,6 +31,7 @@ from hypothesis import settings
 
 from workbench.datasets import shared
 from workbench.errors import WorkbenchError
+from workbench.validation import environment_switch
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
@@ -229,7 +230,7 @@ def pytest_configure(config) -> None:
 # chromium for the browser tests. A user's clone without them skips those tests, saying what is missing; CI sets
 # WORKBENCH_REQUIRE_REFERENCES=1 (.ci/run), and there a missing reference fails the test: a moved file or a broken
 # install must not pass as a green run with fewer checks.
-REQUIRE_REFERENCES = os.environ.get("WORKBENCH_REQUIRE_REFERENCES", "") not in ("", "0")
+REQUIRE_REFERENCES = environment_switch("WORKBENCH_REQUIRE_REFERENCES")  # "false", "no", "off" are off too
 
 
 def missing_reference(reason: str) -> NoReturn:

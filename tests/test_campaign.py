@@ -14,6 +14,7 @@ from tests.conftest import shared_dataset
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
 from workbench.data.replab import read_replab
 from workbench.data.trec import read_trec_eval_output, read_trec_qrels, read_trec_run
+from workbench.errors import ParameterError
 from workbench.metrics import registry
 from workbench.metrics.registry import UnknownMeasureError
 from workbench.model import Organization
@@ -48,7 +49,7 @@ def test_missing_topics_zero_skip_error_are_applied_and_reported(toy_measures):
     assert skip.attrs["missing_topics"] == {"policy": "skip", "topics": {"partial": ["q2"]}}
     with pytest.raises(CampaignError, match=r"system 'partial' has no output for gold topic\(s\) 'q2'"):
         campaign.evaluate("test-shared", missing_topics="error", progress=False)
-    with pytest.raises(CampaignError, match="missing_topics must be one of zero, skip, error"):
+    with pytest.raises(ParameterError, match="Campaign.evaluate: missing_topics must be one of zero, skip, error"):
         campaign.evaluate("test-shared", missing_topics="ignore")
 
 
@@ -84,20 +85,21 @@ def test_bad_measures_and_inputs_are_named_before_any_work(toy_measures):
     campaign = Campaign(GOLD, RUNS)
     with pytest.raises(UnknownMeasureError, match="unknown measure 'nope'"):
         campaign.evaluate(["test-shared", "nope"], progress=False)
-    with pytest.raises(CampaignError, match="no measure given"):
+    with pytest.raises(ParameterError, match=r"Campaign.evaluate: measures must be a list of .* \(1 at least\)"):
         campaign.evaluate([], progress=False)
     with pytest.raises(CampaignError, match=r"system 'full', topic 'q1': WorkbenchError: output has a document"):
         Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-failing", progress=False)
     with pytest.raises(ZeroDivisionError) as bug:  # not bad input: a bug, its traceback kept
         Campaign(GOLD, {"full": RUNS["full"]}).evaluate("test-buggy", progress=False)
     assert bug.value.__notes__ == ["while scoring system 'full', topic 'q1'"]
-    with pytest.raises(CampaignError, match="non-empty mapping"):
+    with pytest.raises(ParameterError, match=r"Campaign.__init__: gold must be a mapping topic → Organization "
+                                             r"\(not empty\)"):
         Campaign({}, RUNS)
     with pytest.raises(CampaignError, match="gold topic 'q1': expected an Organization, got str"):
         Campaign({"q1": "d1 d2"}, RUNS)
     with pytest.raises(CampaignError, match="system 'x', topic 'q1': expected an Organization, got list"):
         Campaign(GOLD, {"x": {"q1": ["d1"]}})
-    with pytest.raises(CampaignError, match="system 'x': expected a mapping"):
+    with pytest.raises(ParameterError, match="Campaign.__init__: runs value of 'x' must be a mapping topic → "):
         Campaign(GOLD, {"x": [GOLD["q1"]]})
 
 
@@ -235,7 +237,7 @@ def test_the_shell_scores_missing_topics_as_python_does_and_refuses_contradictin
 # ------------------------------------------------------------------ everything else a user can pass
 @pytest.mark.parametrize("measures", [None, 5, 2.5, object()])
 def test_measures_that_are_no_list_of_names_are_named(measures):
-    with pytest.raises(CampaignError, match=r"measures must be a measure name, a Measure or a list of them .* got "):
+    with pytest.raises(ParameterError, match=r"measures must be a measure name, a Measure or a list of them .* got "):
         Campaign(GOLD, RUNS).evaluate(measures, progress=False)
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from tests.conftest import reference_module
 from workbench import datasets
 from workbench.datasets import DatasetError, Example, parse_example
+from workbench.errors import ParameterError
 from workbench.model import Organization
 
 TABLE9 = datasets.load("seed000-table9")
@@ -31,7 +32,7 @@ def test_every_dataset_is_listed_and_loads():
 
 
 def test_unknown_name_lists_the_known_ones():
-    with pytest.raises(DatasetError, match=r"unknown dataset 'table9'; known: .*seed000-table9"):
+    with pytest.raises(ParameterError, match=r"load: name must be one of .*seed000-table9.*, got 'table9'"):
         datasets.load("table9")
 
 

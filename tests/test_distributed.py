@@ -14,7 +14,7 @@ from tests.conftest import reference_module
 from workbench.data import Campaign, CampaignError
 from workbench.data import distributed as dist
 from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterError, WorkbenchError
 from workbench.metrics import registry
 from workbench.model import Organization
 
@@ -243,11 +243,12 @@ def test_the_workers_score_while_this_process_scores_the_ranking_measures(monkey
 
 def test_bad_executors_and_chunk_sizes_are_named():
     campaign = _grouping_campaign(8)
-    with pytest.raises(CampaignError, match="executor must be a concurrent.futures.Executor .* got str"):
+    with pytest.raises(ParameterError, match="Campaign.evaluate: executor must be a concurrent.futures.Executor .* "
+                                             "got 'tcp://scheduler:8786'"):
         campaign.evaluate(["NMI"], executor="tcp://scheduler:8786", progress=False)
     with ThreadPoolExecutor(1) as pool:
-        for bad in (0, -2, 1.5, True):
-            with pytest.raises(CampaignError, match="chunk_topics must be a positive integer"):
+        for bad in (0, -2, 1.5, True, 10**9):
+            with pytest.raises(ParameterError, match=r"Campaign.evaluate: chunk_topics must be an integer in \[1, "):
                 campaign.evaluate(["NMI"], executor=pool, chunk_topics=bad, progress=False)
 
 

@@ -137,7 +137,7 @@ def test_the_same_qrels_are_read_once_and_read_again_when_changed(monkeypatch):
     time."""
     read = []
     nested = memory._nested
-    monkeypatch.setattr(memory, "_nested", lambda *args, **kw: read.append(args[2]) or nested(*args, **kw))
+    monkeypatch.setattr(memory, "_nested", lambda *args, **kw: read.append(args[1]) or nested(*args, **kw))
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 2}}
     run = {"q1": {"a": 0.2, "b": 0.9}, "q2": {"c": 0.5, "d": 0.7}}
     first = evaluate_run(qrels, run, ["RR"])
@@ -169,7 +169,7 @@ def test_one_qrels_for_many_runs_is_read_once(monkeypatch):
     """A campaign of several runs against one qrels reads the judgements once."""
     read = []
     nested = memory._nested
-    monkeypatch.setattr(memory, "_nested", lambda *args, **kw: read.append(args[2]) or nested(*args, **kw))
+    monkeypatch.setattr(memory, "_nested", lambda *args, **kw: read.append(args[1]) or nested(*args, **kw))
     qrels = {"q1": {"a": 1}}
     runs = {f"s{i}": {"q1": {"a": i / 10, "b": 0.5}} for i in range(4)}
     campaign = Campaign.from_dicts(qrels, runs)

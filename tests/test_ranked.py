@@ -394,9 +394,9 @@ def test_bad_dicts_and_records_are_named():
         Campaign.from_dicts({"q1": {"a": "high"}}, {"s": {"q1": {"a": 1.0}}})
     with pytest.raises(FrameError, match=r"run 's': query 'q1', document 'a' is a boolean"):
         Campaign.from_dicts({"q1": {"a": 1}}, {"s": {"q1": {"a": True}}})
-    with pytest.raises(CampaignError, match=r"qrels: query '1', document 'a' is given twice .* read as text"):
-        Campaign.from_dicts({1: {"a": 1}, "1": {"a": 0}}, {"s": {"1": {"a": 1.0}}}).evaluate("AP", progress=False)
-    with pytest.raises(FrameError, match=r"give the runs as \{system: run\}"):
+    with pytest.raises(CampaignError, match=r"qrels: topics 1 and '1' are both written 1: give ids of one type"):
+        Campaign.from_dicts({1: {"a": 1}, "1": {"a": 0}}, {"s": {"1": {"a": 1.0}}})
+    with pytest.raises(ParameterError, match=r"runs value of 'q1' value of 'a' .*give the runs as \{system: run\}"):
         Campaign.from_dicts({"q1": {"a": 1}}, {"q1": {"a": 1.0}})
     with pytest.raises(FrameError, match="records need the fields query_id, doc_id, relevance"):
         Campaign.from_namedtuples([("q1", "a", 1)], {"s": []})

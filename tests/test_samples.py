@@ -19,16 +19,18 @@ from workbench import datasets
 from workbench.data import samples
 from workbench.data.samples import (
     SAMPLES,
+    CacheError,
     ChecksumError,
+    CorruptCacheWarning,
     Cut,
     DownloadError,
     Sample,
     SampleFile,
-    UnknownSampleError,
     Whole,
     cache_folder,
     fetch,
 )
+from workbench.errors import ParameterError, ParameterTypeError
 
 
 class Server:
@@ -97,7 +99,7 @@ def test_a_sample_is_downloaded_checked_and_reused(mirror, tmp_path):
     # the cache answers without any source: the server is gone, the mirror points nowhere
     assert fetch("weps-2007", cache=cache, mirror="http://127.0.0.1:9/", progress=False) == folder
     (cache / SAMPLES["weps-2007"].files[0].path).write_bytes(b"changed")  # a damaged file is fetched again
-    with Server(mirror) as server:
+    with Server(mirror) as server, pytest.warns(CorruptCacheWarning, match="is corrupt .*: it is fetched again"):
         fetch("weps-2007", cache=cache, mirror=server.url, progress=False)
     assert digest(cache / SAMPLES["weps-2007"].files[0].path) == SAMPLES["weps-2007"].files[0].sha256
 
@@ -155,7 +157,7 @@ def test_the_platform_cache_folder(monkeypatch, tmp_path):
 
 
 def test_an_unknown_name_is_refused():
-    with pytest.raises(UnknownSampleError, match="no sample 'robust'; the samples: trec-robust-2003"):
+    with pytest.raises(ParameterError, match="fetch: name must be one of trec-robust-2003, .*, got 'robust'"):
         fetch("robust")
     assert datasets.fetchable() == list(SAMPLES)
 
@@ -217,6 +219,107 @@ def test_offline_nothing_is_downloaded_and_the_error_says_why_at_once(tmp_path, 
     assert not any(p.is_file() for p in tmp_path.rglob("*"))
     monkeypatch.setenv("WORKBENCH_OFFLINE", "0")  # "0" or empty: online again
     assert not samples.offline()
+
+
+@pytest.mark.parametrize(("value", "on"), [("1", True), ("true", True), ("Yes", True), (" ON ", True), ("0", False),
+                                           ("false", False), ("No", False), ("off", False), ("", False)])
+def test_the_offline_switch_reads_the_words_people_write(value, on, monkeypatch):
+    """Audit (issue 38): WORKBENCH_OFFLINE=false (or no, off) turned offline mode on, as any value but "" and "0"
+    did; the switch now reads as every boolean environment variable does (validation.environment_switch)."""
+    monkeypatch.setenv("WORKBENCH_OFFLINE", value)
+    assert samples.offline() is on
+
+
+def test_an_offline_switch_that_says_neither_is_refused_naming_it(monkeypatch, tmp_path):
+    monkeypatch.setenv("WORKBENCH_OFFLINE", "maybe")
+    with pytest.raises(ParameterError, match="WORKBENCH_OFFLINE must be 1, true, yes or on .*, got 'maybe'"):
+        fetch("trec-robust-2003", cache=tmp_path, progress=False)
+
+
+def test_arguments_that_are_no_name_or_folder_are_refused(tmp_path):
+    """Audit (issue 38): fetch(["x"]) was a bare TypeError (a list is no dict key) and mirror=3 was read as the
+    relative folder "3"."""
+    with pytest.raises(ParameterTypeError, match=r"fetch: name must be one of trec-robust-2003, .*, got \['x'\]"):
+        fetch(["x"])
+    with pytest.raises(ParameterTypeError, match="fetch: mirror must be a folder or a base URL .*, got 3"):
+        fetch("weps-2007", cache=tmp_path, mirror=3, progress=False)
+    with pytest.raises(ParameterTypeError, match="fetch: cache must be a file name"):
+        fetch("weps-2007", cache=3.5)
+    with pytest.raises(ParameterError, match="remove: name must be one of"):
+        datasets.remove("robust", cache=tmp_path)
+    assert not any(tmp_path.iterdir())
+
+
+def test_a_corrupt_cached_file_is_named_as_corrupt_not_as_missing(mirror, tmp_path, monkeypatch):
+    """Audit (issue 38): a cached file whose bytes changed was reported offline as "not in the cache"; the
+    message names the file, says what differs and how to mend it, and online the file is made again with a
+    warning saying so."""
+    cache = tmp_path / "cache"
+    fetch("weps-2007", cache=cache, mirror=mirror, progress=False)
+    damaged = cache / SAMPLES["weps-2007"].files[0].path
+    damaged.write_bytes(b"changed")
+    monkeypatch.setenv("WORKBENCH_OFFLINE", "1")
+    monkeypatch.delenv("WORKBENCH_DATA_MIRROR", raising=False)
+    with pytest.raises(DownloadError) as caught:
+        fetch("weps-2007", cache=cache, progress=False)
+    message = str(caught.value)
+    assert f"the cached file {damaged} is corrupt (it holds 7 bytes, not the " in message
+    assert "WORKBENCH_OFFLINE forbids downloading it again" in message and "datasets.remove('weps-2007')" in message
+    assert "not in the cache" not in message
+    size = SAMPLES["weps-2007"].files[0].size
+    damaged.write_bytes(b"x" * size)  # the right size, other bytes: the SHA-256 says so
+    with pytest.raises(DownloadError, match=r"is corrupt \(its SHA-256 is [0-9a-f]{64}, not the "):
+        fetch("weps-2007", cache=cache, progress=False)
+    with pytest.warns(CorruptCacheWarning, match=f"{damaged.name} is corrupt .*: it is fetched again"):
+        fetch("weps-2007", cache=cache, mirror=mirror, progress=False)  # a folder mirror needs no network
+    assert digest(damaged) == SAMPLES["weps-2007"].files[0].sha256
+
+
+def test_a_fetch_racing_the_removal_of_its_folder_makes_it_again(mirror, tmp_path, monkeypatch):
+    """Audit (issue 38): a folder removed while a fetch writes into it (another process's remove()) was reported
+    as an unusable cache; the fetch makes the folder again and completes, and says what happened when the
+    folder keeps vanishing."""
+    cache = tmp_path / "cache"
+    made = samples.tempfile.mkstemp
+    removals = []
+
+    def racing(*args, dir, **kwargs):  # noqa: A002 (mkstemp's name)
+        if len(removals) < 2:  # the folder removed just before the file is made in it, twice
+            removals.append(dir)
+            shutil.rmtree(cache)
+        return made(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(samples.tempfile, "mkstemp", racing)
+    folder = fetch("weps-2007", cache=cache, mirror=mirror, progress=False)
+    assert len(removals) == 2
+    for file in SAMPLES["weps-2007"].files:
+        assert digest(cache / file.path) == file.sha256
+    assert folder == cache / "weps2007" and not leftovers(cache)
+
+    def vanishing(*args, dir, **kwargs):  # noqa: A002
+        shutil.rmtree(cache, ignore_errors=True)
+        return made(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(samples.tempfile, "mkstemp", vanishing)
+    shutil.rmtree(cache)
+    with pytest.raises(CacheError, match=f"removed {samples.ATTEMPTS} times while .* another process is removing"):
+        fetch("weps-2007", cache=cache, mirror=mirror, progress=False)
+
+
+def test_a_file_removed_while_it_is_checked_is_made_again(mirror, tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    fetch("weps-2007", cache=cache, mirror=mirror, progress=False)
+    digested = samples._digest
+
+    def removed_meanwhile(path):
+        path.unlink()
+        return digested(path)
+
+    monkeypatch.setattr(samples, "_digest", removed_meanwhile)
+    fetch("weps-2007", cache=cache, mirror=mirror, progress=False)  # every file made again, no error
+    monkeypatch.setattr(samples, "_digest", digested)
+    for file in SAMPLES["weps-2007"].files:
+        assert digest(cache / file.path) == file.sha256
 
 
 def excerpt_source(tmp_path: Path, excerpt: Path, column: str) -> tuple[Path, bytes]:

@@ -65,6 +65,23 @@ def test_a_missing_reference_skips_with_its_reason_and_fails_under_the_switch(tm
     assert failed.stdout.count("WORKBENCH_REQUIRE_REFERENCES=1: a missing reference fails") == 3
 
 
+@pytest.mark.parametrize(("value", "required"), [("1", "True"), ("yes", "True"), ("false", "False"),
+                                                 ("off", "False"), ("", "False")])
+def test_the_switch_reads_as_every_boolean_environment_variable(value, required):
+    """Audit (issue 38): "false", "no" or "off" turned the switch on, as any value but "" and "0" did; it is read
+    by validation.environment_switch, which refuses a value that says neither."""
+    script = "import tests.conftest as c; print(c.REQUIRE_REFERENCES)"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "WORKBENCH_REQUIRE_REFERENCES": value}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.split()[-1:] == [required], done.stderr
+    if value != "1":
+        return
+    refused = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                             env={**env, "WORKBENCH_REQUIRE_REFERENCES": "maybe"})
+    assert "WORKBENCH_REQUIRE_REFERENCES must be 1, true, yes or on" in refused.stderr
+
+
 def test_ci_sets_both_switches():
     exported = [word for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.startswith("export ")
                 for word in line.split()[1:]]

@@ -234,7 +234,7 @@ def test_values_read_otherwise_than_written_are_said(tmp_path):
     assert frame.relevance.tolist() == [0, 0] and frame.document.tolist() == ["d1", "caf\\xe9"]
     with pytest.warns(TrecReadingWarning):
         assert read_trec_qrels_frame(path, encoding="latin-1").document.tolist() == ["d1", "caf\u00e9"]
-    with pytest.raises(TrecFormatError, match="unknown encoding"):
+    with pytest.raises(ParameterError, match="read_trec_qrels: encoding must be an encoding Python knows"):
         read_trec_qrels(path, encoding="klingon")
     run = tmp_path / "run"
     run.write_text("q1 Q0 d1 first 0.5 sys\n")

@@ -30,7 +30,7 @@ from workbench.data import (
 )
 from workbench.data.trec import TrecReadingWarning, arrow, read_lines, scan
 from workbench.data.trec.lines import LineNumbers
-from workbench.errors import WorkbenchError
+from workbench.errors import ParameterError, WorkbenchError
 from workbench.ids import DocumentIds
 from workbench.reading.numbers import atof, atol, read_floats, read_integers
 from workbench.trec_eval import Options, evaluate, render
@@ -445,7 +445,7 @@ def test_encodings_that_are_not_ascii_compatible_are_read(tmp_path):
     qrels = tmp_path / "qrels"
     qrels.write_bytes("1 0 dé 1\n1 0 d2 0\n".encode("utf-16"))
     assert read_trec_qrels(qrels, encoding="utf-16").grades_of("1") == {"dé": 1.0, "d2": 0.0}
-    with pytest.raises(TrecFormatError, match="unknown encoding 'nope'"):
+    with pytest.raises(ParameterError, match="read_trec_qrels: encoding must be an encoding Python knows"):
         read_trec_qrels(qrels, encoding="nope")
 
 

@@ -17,6 +17,7 @@ from workbench.data.weps import (
     write_weps_clustering,
     write_weps_topic,
 )
+from workbench.errors import ParameterError
 from workbench.model import Organization
 
 WEPS1 = """<clustering name="Jane Doe">
@@ -185,7 +186,7 @@ def test_writer_refuses_what_the_format_cannot_hold(tmp_path):
         write_weps_clustering(tmp_path / "x.xml", Organization.parse("d1\nd2"))
     with pytest.raises(WepsFormatError, match="both clustered and discarded"):
         write_weps_clustering(tmp_path / "x.xml", Organization.from_clustering([["1"]]), discarded=["1"])
-    with pytest.raises(WepsFormatError, match="dialect must be one of"):
+    with pytest.raises(ParameterError, match="write_weps_clustering: dialect must be one of weps2007, weps2"):
         write_weps_clustering(tmp_path / "x.xml", Organization.from_clustering([["1"]]), dialect="weps3")
 
 

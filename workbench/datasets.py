@@ -22,6 +22,8 @@ the package) and returns its folder; ``fetchable()`` lists the names (:mod:`work
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -33,14 +35,14 @@ from workbench.data.samples import (  # noqa: F401 (the public names of this mod
     ChecksumError,
     DownloadError,
     SampleError,
-    UnknownSampleError,
     fetch,
     fetchable,
     remove,
 )
-from workbench.errors import InputError
+from workbench.errors import InputError, excerpt, quoted
 from workbench.model import Organization, OrganizationError
 from workbench.scalars import parse_scalar
+from workbench.validation import Choices, FilePath, ListOf, Text, check, validate
 
 __all__ = ["SUFFIXES", "DatasetError", "Example", "folder", "shared", "names", "path", "available", "load",
            "parse_example"]
@@ -72,6 +74,12 @@ class Example:
     params: dict[str, object] = field(default_factory=dict)
     printed: dict[str, dict[str, float]] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        """Each field as :func:`~workbench.errors.quoted` shows it: never fails (a parameter of 5,000 digits is
+        named by its size) and stays short."""
+        shown = ", ".join(f"{f.name}={quoted(getattr(self, f.name), limit=200)}" for f in dataclasses.fields(self))
+        return f"Example({shown})"
+
     def printed_frame(self) -> pd.DataFrame:
         """The printed values as a tidy table ``output, measure, printed``."""
         import pandas as pd
@@ -94,6 +102,7 @@ def folder() -> Path:
     return path
 
 
+@validate(parts=ListOf(Text(), what="path parts"))
 def shared(*parts: str) -> Path | None:
     """A path inside the project's reference copies of the campaign samples, or None where absent: its tests and
     benchmarks read them in place. They are looked up in ``$WORKBENCH_SHARED_DATASETS`` if set, else in a
@@ -114,15 +123,16 @@ def names() -> list[str]:
     return sorted(p.stem for p in folder().iterdir() if p.suffix in SUFFIXES)
 
 
+@validate(name=Text())
 def path(name: str) -> Path:
-    """The file behind a dataset name."""
-    known = names()
-    if name in known:
-        for suffix in SUFFIXES:
-            candidate = folder() / f"{name}{suffix}"
-            if candidate.is_file():
-                return candidate
-    raise DatasetError(f"unknown dataset {name!r}; known: {', '.join(known)}")
+    """The file behind a dataset name (one of :func:`names`)."""
+    return _file(name, "path")
+
+
+def _file(name: str, function: str) -> Path:
+    """The file of ``name``, a name :func:`names` lists (else the error naming ``function``)."""
+    check(name, Choices(tuple(names())), "name", function)
+    return next(file for suffix in SUFFIXES if (file := folder() / f"{name}{suffix}").is_file())
 
 
 def available() -> pd.DataFrame:
@@ -138,9 +148,10 @@ def available() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["name", "kind", "title", "source"])
 
 
+@validate(name=Text())
 def load(name: str) -> Example | pd.DataFrame:
     """An :class:`Example` for an ``.org`` dataset, a DataFrame (``attrs``: title, source) for a ``.csv``."""
-    file = path(name)
+    file = _file(name, "load")
     return _load_csv(file) if file.suffix == ".csv" else parse_example(file.read_text(encoding="utf-8"),
                                                                        name=name, file=file)
 
@@ -178,10 +189,13 @@ def _org_meta(file: Path) -> dict[str, str]:
     return meta
 
 
+@validate(text=Text(empty=True), name=Text(empty=True), file=FilePath(optional=True))
 def parse_example(text: str, name: str = "", file: Path | str | None = None) -> Example:
     """Read the sectioned ``.org`` format (see ``datasets/README.md``): ``@title``, ``@source``,
     ``@params k=v…``, ``@gold`` and ``@output NAME`` blocks in the notation, each optionally followed by
-    ``@printed measure=value…`` (a value may be a fraction such as ``6/7``)."""
+    ``@printed measure=value…`` (a value may be a fraction such as ``6/7``). A parameter is read as
+    :func:`~workbench.scalars.parse_scalar` reads it; one written as a finite number that no number holds (a
+    5,000-digit integer, ``1e999``) is refused with its line."""
     where = f"{file}, " if file else ""
     meta: dict[str, str] = {}
     params: dict[str, object] = {}
@@ -206,7 +220,7 @@ def parse_example(text: str, name: str = "", file: Path | str | None = None) -> 
                 k, sep, v = item.partition("=")
                 if not sep:
                     raise DatasetError(f"{where}line {line_no}: @params wants key=value items, got {item!r}")
-                params[k] = parse_scalar(v)
+                params[k] = _param(k, v, f"{where}line {line_no}")
         elif key in ("gold", "output"):
             current = "gold" if key == "gold" else value
             if not current or current in blocks:
@@ -230,6 +244,17 @@ def parse_example(text: str, name: str = "", file: Path | str | None = None) -> 
             raise DatasetError(f"{where}{f'line {line}: ' if line else ''}{block}: {error.message}") from None
     gold = orgs.pop("gold")
     return Example(name, meta.get("title", ""), meta.get("source", ""), gold, orgs, params, printed)
+
+
+def _param(key: str, text: str, where: str) -> object:
+    """A ``@params`` value (:func:`~workbench.scalars.parse_scalar`), refused where a number written finite is
+    read as infinite (its digits past what Python reads as an integer or a double holds)."""
+    value = parse_scalar(text)
+    if isinstance(value, float) and not math.isfinite(value) and not re.fullmatch(
+            r"\s*['\"]?[+-]?(inf(inity)?|nan)['\"]?\s*", text, re.IGNORECASE):
+        raise DatasetError(f"{where}: @params {key}={excerpt(text.strip(), 20)} is a number too large to read "
+                           "(it reads as inf): write it smaller, or as a word")
+    return value
 
 
 def _printed(text: str, where: str) -> dict[str, float]:

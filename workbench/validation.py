@@ -34,6 +34,7 @@ import inspect
 import math
 import numbers
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -43,8 +44,8 @@ from workbench.errors import ParameterError, ParameterTypeError, quoted
 
 __all__ = ["Domain", "Interval", "Choices", "LevelsValue", "Levels", "MappingValue", "Pairs", "Instance", "Text",
            "Flag", "FilePath", "Encoding", "ENCODING", "ListOf", "MappingOf", "AnyOf", "Numbers", "Anything",
-           "Function", "SEED", "format_value", "is_number", "DeclarationError", "validate", "check", "declared",
-           "parameter_error"]
+           "LazyInstance", "DATAFRAME", "Switch", "environment_switch", "Function", "SEED", "format_value",
+           "is_number", "DeclarationError", "validate", "check", "declared", "parameter_error"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -460,6 +461,8 @@ class MappingOf(Domain):
             return None
         if not isinstance(value, Mapping) or len(value) < self.shortest:
             return f"must be {self}"
+        if self.keys is None and self.values is None:  # nothing to look at inside (a lazy mapping stays lazy)
+            return None
         for key, item in value.items():
             why = self.keys.reason(key) if self.keys is not None else None
             if why is not None:
@@ -474,7 +477,7 @@ class MappingOf(Domain):
             return False
         if not isinstance(value, Mapping):
             return True
-        for key, item in value.items():
+        for key, item in value.items() if self.keys is not None or self.values is not None else ():
             if self.keys is not None and self.keys.reason(key) is not None:
                 return self.keys.wrong_type(key)
             if self.values is not None and self.values.reason(item) is not None:
@@ -508,9 +511,12 @@ class AnyOf(Domain):
         return hash((self.domains, self.what))
 
     def reason(self, value: Any) -> str | None:
-        reasons = [domain.reason(value) for domain in self.domains]
-        if any(why is None for why in reasons):
-            return None
+        reasons = []
+        for domain in self.domains:  # the first that takes it ends the look (the others may be costly)
+            why = domain.reason(value)
+            if why is None:
+                return None
+            reasons.append(why)
         fitting = [why for domain, why in zip(self.domains, reasons, strict=True) if not domain.wrong_type(value)]
         return fitting[0] if len(fitting) == 1 else f"must be {self}"
 
@@ -701,6 +707,89 @@ __all__ += ["Elementwise"]
 
 
 @dataclass(frozen=True)
+class LazyInstance(Domain):
+    """A value of one of ``types``, each written ``"module:Name"`` (``"pandas:DataFrame"``), checked without
+    importing the module: a value of such a type exists only once its module is loaded, so that a door of a
+    module that does not load pandas (the command line's readers) declares a DataFrame without loading it. None
+    when ``optional``.
+
+    >>> LazyInstance(("pandas:DataFrame",), "a DataFrame").reason([1, 2])
+    'must be a DataFrame'
+    """
+
+    types: tuple[str, ...]
+    what: str
+    optional: bool = False
+
+    def __str__(self) -> str:
+        return self.what + (" or None" if self.optional else "")
+
+    def reason(self, value: Any) -> str | None:
+        if value is None and self.optional:
+            return None
+        for spelled in self.types:
+            module, _, name = spelled.partition(":")
+            kind = getattr(sys.modules.get(module), name, None)
+            if isinstance(kind, type) and isinstance(value, kind):
+                return None
+        return f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return True
+
+    def outside(self) -> tuple:
+        return (object(),) if self.optional else (object(), None)
+
+
+DATAFRAME = LazyInstance(("pandas:DataFrame",), "a DataFrame")
+"""The domain of a pandas DataFrame argument, declared without loading pandas."""
+
+
+@dataclass(frozen=True)
+class Switch(Domain):
+    """The text of an on/off environment variable: ``1``, ``true``, ``yes``, ``on`` (on) or ``0``, ``false``,
+    ``no``, ``off``, empty (off), in any case; :func:`environment_switch` reads one.
+
+    >>> Switch().reason("maybe")
+    'must be 1, true, yes or on (on), or 0, false, no, off or empty (off)'
+    """
+
+    ON = ("1", "true", "yes", "on")
+    OFF = ("0", "false", "no", "off", "")
+
+    def __str__(self) -> str:
+        return "1, true, yes or on (on), or 0, false, no, off or empty (off)"
+
+    def reason(self, value: Any) -> str | None:
+        inside = isinstance(value, str) and value.strip().lower() in self.ON + self.OFF
+        return None if inside else f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return not isinstance(value, str)
+
+    def outside(self) -> tuple:
+        return ("maybe", 1)
+
+
+def environment_switch(variable: str) -> bool:
+    """Whether the environment variable ``variable`` is on (unset: off), read as :class:`Switch` reads it; any
+    other text is refused, naming the variable (``WORKBENCH_OFFLINE=false`` is off, not on).
+
+    >>> os.environ["WORKBENCH_EXAMPLE"] = "Off"
+    >>> environment_switch("WORKBENCH_EXAMPLE"), environment_switch("WORKBENCH_NOT_SET")
+    (False, False)
+    >>> os.environ["WORKBENCH_EXAMPLE"] = "maybe"
+    >>> environment_switch("WORKBENCH_EXAMPLE")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.errors.ParameterError: the environment: WORKBENCH_EXAMPLE must be 1, true, yes or on ..., got 'maybe'
+    >>> del os.environ["WORKBENCH_EXAMPLE"]
+    """
+    text = check(os.environ.get(variable, ""), Switch(), variable, "the environment")
+    return text.strip().lower() in Switch.ON
+
+
+@dataclass(frozen=True)
 class Function(Domain):
     """A callable (None when ``optional``)."""
 
@@ -791,8 +880,9 @@ def check(value: Any, domain: Domain, parameter: str, function: str = "") -> Any
 
 def validate(**domains: Domain) -> Callable[[F], F]:
     """A decorator that checks each argument given to the function against its declared domain before the
-    function runs (a default is not checked: a test checks that every default is inside its domain). The domains
-    stay on the function as ``__domains__`` (:func:`declared`), read by the docs and the walked tests."""
+    function runs (``*args`` as the tuple given; a default is not checked: a test checks that every default is
+    inside its domain). The domains stay on the function as ``__domains__`` (:func:`declared`), read by the docs and
+    the walked tests."""
     def decorate(function: F) -> F:
         signature = inspect.signature(function)
         parameters = signature.parameters
@@ -801,18 +891,24 @@ def validate(**domains: Domain) -> Callable[[F], F]:
         if unknown:
             raise DeclarationError(f"{function.__qualname__} has no parameter {', '.join(unknown)} to validate")
         order = list(parameters)
-        checks = tuple((name, domain, order.index(name) if name in parameters and parameters[name].kind in (
-            inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD) else None)
-            for name, domain in domains.items())
+
+        def position(name: str) -> int | slice | None:
+            """Where the argument is among the positional ones: an index, ``*args`` as a slice, or None."""
+            kind = parameters[name].kind if name in parameters else None
+            if kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+                return order.index(name)
+            return slice(order.index(name), None) if kind is inspect.Parameter.VAR_POSITIONAL else None
+
+        checks = tuple((name, domain, position(name)) for name, domain in domains.items())
         related = tuple(name for name, domain in domains.items() if getattr(domain, "like", None))
         name = function.__qualname__
 
         @functools.wraps(function)
         def checked(*args: Any, **kwargs: Any) -> Any:
             given = {}
-            for parameter, domain, position in checks:
-                if position is not None and position < len(args):
-                    value = args[position]
+            for parameter, domain, at in checks:
+                if isinstance(at, slice) and parameter not in kwargs or isinstance(at, int) and at < len(args):
+                    value = args[at]  # a positional argument, or *args as the tuple given
                 elif parameter in kwargs:
                     value = kwargs[parameter]
                 else:

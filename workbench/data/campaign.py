@@ -20,9 +20,29 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.data.scoring import CampaignError, score_rs_of, score_topic, topics_text, unanswered_values
+from workbench.data.scoring import (
+    MEASURE,
+    MEASURES,
+    CampaignError,
+    score_rs_of,
+    score_topic,
+    topics_text,
+    unanswered_values,
+)
 from workbench.data.trec.join import gain_table, subtopic_table
-from workbench.data.trec.ranked import Judgements, RankedRun
+from workbench.data.trec.memory import COLUMN, FRAMES, QRELS, RECORDS, RUNS, RUNS_OF_RECORDS, SYSTEM_COLUMN
+from workbench.data.trec.ranked import (
+    ID,
+    MAX_DOCS,
+    SCORE_PRECISION,
+    Identifier,
+    Ids,
+    Judgements,
+    RankedRun,
+    check_alike,
+    check_given_ids,
+    id_texts,
+)
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import evaluate_table, is_table_measure
 from workbench.metrics.ranking.declare import is_diversity_measure
@@ -31,19 +51,35 @@ from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.model.labelling import Labelling
 from workbench.progress import progress
+from workbench.validation import DATAFRAME, Choices, Flag, Instance, Interval, LazyInstance, MappingOf, validate
 
-__all__ = ["MISSING_TOPIC_POLICIES", "EXTRA_POLICIES", "COLUMNS", "MissingTopicsWarning", "Scores", "Campaign",
-           "summaries", "means"]
+__all__ = ["MISSING_TOPIC_POLICIES", "MISSING_TOPICS", "EXTRA_POLICIES", "EXTRA_TOPICS", "COLUMNS", "RESULTS",
+           "EXECUTOR", "CHUNK_TOPICS", "MissingTopicsWarning", "Scores", "Campaign", "summaries", "means"]
 
 if TYPE_CHECKING:
     import pandas as pd
 
 MISSING_TOPIC_POLICIES = ("zero", "skip", "error")
 """What scoring does with a gold topic a run lacks (``missing_topics=``): score it as an empty run, skip it, or stop."""
+MISSING_TOPICS = Choices(MISSING_TOPIC_POLICIES)
+"""The domain of ``missing_topics``, wherever a campaign is scored or explained."""
 EXTRA_POLICIES = ("error", "ignore")
+EXTRA_TOPICS = Choices(EXTRA_POLICIES)
+"""The domain of ``extra_topics``: run topics the gold lacks raise, or are dropped."""
 COLUMNS = ("system", "topic", "measure", "value")
 """The columns of a tidy result table, the one place they are written (the command line, the analyses, the charts
 and the widgets read them here)."""
+RESULTS = LazyInstance(("pandas:DataFrame",), "a tidy results DataFrame (system, topic, measure, value)")
+"""The domain of a tidy result table given back (:func:`means`)."""
+EXECUTOR = LazyInstance(("concurrent.futures:Executor", "distributed:Client"),
+                        "a concurrent.futures.Executor (e.g. ProcessPoolExecutor()) or a dask.distributed.Client",
+                        optional=True)
+"""Where a campaign's topics are scored (``executor=``; :mod:`workbench.data.distributed`): None for here."""
+CHUNK_TOPICS = Interval(1, 10**7, integer=True, optional=True)
+"""How many gold topics travel together to an executor (``chunk_topics=``); None: a few chunks per worker."""
+ORGANIZATIONS = MappingOf(shortest=1, what="a mapping topic → Organization")
+RUN_ORGANIZATIONS = MappingOf(values=Instance((Mapping,), "a mapping topic → Organization"),
+                              what="a mapping system → topic → Organization")
 
 
 class MissingTopicsWarning(WorkbenchWarning):
@@ -67,27 +103,21 @@ class Scores:
         return frame
 
 
+def _ids(what: str, topics: Mapping, owner: str = "") -> Ids:
+    """A mapping's topics by their text (:func:`~workbench.data.trec.ranked.id_texts`); read judgements and runs
+    hold theirs as text, checked when they were built."""
+    if isinstance(topics, Judgements | RankedRun):
+        return Ids(topics.index)
+    return id_texts(what, topics, owner)
+
+
 def _progress(work: list, shown: bool):
     """``work``, with a progress bar when ``shown`` and the work lasts more than a second."""
     return progress(work, desc="evaluating", unit="topic", shown=shown)
 
 
-def _check_ids(what: str, ids: Iterable) -> None:
-    """Topic and system ids are strings or integers (a float or bool id would equal an int one: 1.0 == 1 ==
-    True), and no two of them are written alike (1 and "1" would print as one topic)."""
-    seen: dict[str, Any] = {}
-    for key in ids:
-        if isinstance(key, bool) or not isinstance(key, str | int | np.integer):
-            raise CampaignError(f"{what} {key!r} is a {type(key).__name__}: ids are strings or integers "
-                                f"(write e.g. {str(key)!r})")
-        if str(key) in seen:
-            raise CampaignError(f"{what}s {seen[str(key)]!r} and {key!r} are both written {key}: give ids of one "
-                                "type, e.g. str(id)")
-        seen[str(key)] = key
-
-
 @dataclass(frozen=True)
-class Campaign:
+class Campaign:  # its __init__ is validated below the class
     """``gold``: topic → Organization; ``runs``: system → topic → Organization (what the readers return). A
     classification campaign holds :class:`~workbench.model.labelling.Labelling` s instead
     (:func:`workbench.data.pyevall.read_pyevall_campaign`: PyEvALL's test cases are its topics)."""
@@ -96,36 +126,24 @@ class Campaign:
     runs: Mapping[str, Mapping[str, Organization]]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.gold, Mapping) or not self.gold:
-            raise CampaignError("the gold standard must be a non-empty mapping topic → Organization")
-        if not isinstance(self.gold, Judgements):  # the readers' own types hold string ids only
-            _check_ids("gold topic", self.gold)
+        """Ids as :func:`~workbench.data.trec.ranked.id_texts` takes them, run topics matched to the gold's
+        (:func:`~workbench.data.trec.ranked.check_alike`), and Organizations (or Labellings) as values."""
+        gold = _ids("gold topic", self.gold)
         for topic, org in ([] if isinstance(self.gold, Judgements) else self.gold.items()):
             if not isinstance(org, Organization | Labelling):
                 raise CampaignError(f"gold topic {topic!r}: expected an Organization, got {type(org).__name__} "
                                     "(or a Labelling, for classification)")
-        if not isinstance(self.runs, Mapping):
-            raise CampaignError("runs must be a mapping system → topic → Organization")
-        _check_ids("system", self.runs)
-        written = {str(topic): topic for topic in self.gold}
+        id_texts("system", self.runs)
         for system, run in self.runs.items():
-            if not isinstance(run, Mapping):
-                raise CampaignError(f"system {system!r}: expected a mapping topic → Organization, "
-                                    f"got {type(run).__name__}")
-            if isinstance(run, RankedRun):
-                continue
-            _check_ids(f"system {system!r}: topic", run)
-            for topic, org in run.items():
-                if topic not in self.gold and str(topic) in written:
-                    raise CampaignError(
-                        f"system {system!r} names topic {topic!r} ({type(topic).__name__}) where the gold has "
-                        f"{written[str(topic)]!r} ({type(written[str(topic)]).__name__}): give the topics of both "
-                        "as one type, e.g. str(topic)")
+            check_alike("topic", _ids("topic", run, f"system {system!r}"), gold, f"system {system!r}")
+            for topic, org in ([] if isinstance(run, RankedRun) else run.items()):
                 if not isinstance(org, Organization | Labelling):
                     raise CampaignError(f"system {system!r}, topic {topic!r}: expected an Organization, got "
                                         f"{type(org).__name__} (or a Labelling, for classification)")
 
     @classmethod
+    @validate(qrels=DATAFRAME, runs=FRAMES, query=COLUMN, document=COLUMN, relevance=COLUMN, score=COLUMN,
+              system=SYSTEM_COLUMN, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
     def from_frames(cls, qrels: pd.DataFrame, runs: pd.DataFrame | Mapping[str, pd.DataFrame], *,
                     query: str = "query_id", document: str = "doc_id", relevance: str = "relevance",
                     score: str = "score", system: str | None = None, score_precision: str = "float64",
@@ -133,25 +151,29 @@ class Campaign:
         """A campaign from long DataFrames: qrels ``query_id, doc_id, relevance`` and runs ``query_id, doc_id,
         score`` with a ``system`` (or ``run``) column, or ``{system: frame}``; column names are keywords.
         Ranked as TREC files are (trec_eval's order, ``score_precision``, ``max_docs`` as ``-M``), so the
-        same data scores the same (:mod:`workbench.data.trec.frames`)."""
+        same data scores the same (:mod:`workbench.data.trec.frames`); a topic given as an integer in one frame
+        and as a string in another is refused (:func:`~workbench.data.trec.ranked.check_given_ids`)."""
         from workbench.data.trec.frames import judgements_from_frame, runs_from_frames
 
-        return cls(judgements_from_frame(qrels, query=query, document=document, relevance=relevance),
-                   runs_from_frames(runs, query=query, document=document, score=score, system=system,
-                                    score_precision=score_precision, max_docs=max_docs))
+        return cls._checked(judgements_from_frame(qrels, query=query, document=document, relevance=relevance),
+                            runs_from_frames(runs, query=query, document=document, score=score, system=system,
+                                             score_precision=score_precision, max_docs=max_docs))
 
     @classmethod
+    @validate(qrels=QRELS, runs=RUNS, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
     def from_dicts(cls, qrels: Mapping[str, Mapping[str, float]],
                    runs: Mapping[str, Mapping[str, Mapping[str, float]]], *, score_precision: str = "float64",
                    max_docs: int | None = None) -> Campaign:
         """A campaign from pytrec_eval-style dicts: qrels ``{query: {doc: relevance}}``, runs
-        ``{system: {query: {doc: score}}}``."""
+        ``{system: {query: {doc: score}}}``; ids are strings, or integers read as their text, and a topic given as
+        ``1`` in one dict and ``"1"`` in another (or both in one) is refused, naming both."""
         from workbench.data.trec.memory import judgements_from_dicts, runs_from_dicts
 
-        return cls(judgements_from_dicts(qrels),
-                   runs_from_dicts(runs, score_precision=score_precision, max_docs=max_docs))
+        return cls._checked(judgements_from_dicts(qrels),
+                            runs_from_dicts(runs, score_precision=score_precision, max_docs=max_docs))
 
     @classmethod
+    @validate(qrels=RECORDS, runs=RUNS_OF_RECORDS, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
     def from_namedtuples(cls, qrels: Iterable, runs: Mapping[str, Iterable], *, score_precision: str = "float64",
                          max_docs: int | None = None) -> Campaign:
         """A campaign from ir_datasets-style records: qrels with ``query_id, doc_id, relevance`` (e.g.
@@ -159,8 +181,14 @@ class Campaign:
         ``scoreddocs_iter()``)."""
         from workbench.data.trec.memory import judgements_from_records, runs_from_records
 
-        return cls(judgements_from_records(qrels),
-                   runs_from_records(runs, score_precision=score_precision, max_docs=max_docs))
+        return cls._checked(judgements_from_records(qrels),
+                            runs_from_records(runs, score_precision=score_precision, max_docs=max_docs))
+
+    @classmethod
+    def _checked(cls, gold: Judgements, runs: Mapping[str, RankedRun]) -> Campaign:
+        """A campaign of judgements and runs read from what users hold, their topics given alike."""
+        check_given_ids(gold, runs)
+        return cls(gold, runs)
 
     def missing_topics(self) -> dict[str, list[str]]:
         """Per system, the gold topics its run lacks (systems lacking none are left out)."""
@@ -172,6 +200,8 @@ class Campaign:
         out = {system: [t for t in run if t not in self.gold] for system, run in self.runs.items()}
         return {system: topics for system, topics in out.items() if topics}
 
+    @validate(measures=MEASURES, missing_topics=MISSING_TOPICS, extra_topics=EXTRA_TOPICS, progress=Flag(),
+              executor=EXECUTOR, chunk_topics=CHUNK_TOPICS)
     def evaluate(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
                  extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
                  chunk_topics: int | None = None) -> pd.DataFrame:
@@ -205,17 +235,13 @@ class Campaign:
         return self.score(measures, missing_topics, extra_topics, progress, executor=executor,
                           chunk_topics=chunk_topics).frame()
 
+    @validate(measures=MEASURES, missing_topics=MISSING_TOPICS, extra_topics=EXTRA_TOPICS, progress=Flag(),
+              executor=EXECUTOR, chunk_topics=CHUNK_TOPICS)
     def score(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
               extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
               chunk_topics: int | None = None) -> Scores:
         """:meth:`evaluate`'s rows as plain tuples (:class:`Scores`), without pandas: what the command line
         prints from."""
-        if missing_topics not in MISSING_TOPIC_POLICIES:
-            raise CampaignError(f"missing_topics must be one of {', '.join(MISSING_TOPIC_POLICIES)}, "
-                                f"got {missing_topics!r}")
-        if extra_topics not in EXTRA_POLICIES:
-            raise CampaignError(f"extra_topics must be one of {', '.join(EXTRA_POLICIES)}, "
-                                f"got {extra_topics!r}")
         names = _measure_names(measures)
         missing, extra = self.missing_topics(), self.extra_topics()
         if missing and missing_topics == "error":
@@ -270,6 +296,7 @@ class Campaign:
             warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=3)
         return Scores(rows, attrs)
 
+    @validate(system=ID, topic=Identifier(optional=True), measure=MEASURE, missing_topics=MISSING_TOPICS)
     def explain(self, system: str, topic: str | None, measure: str | Measure, missing_topics: str = "zero"):
         """``measure`` of ``system`` on ``topic`` explained (a :class:`~workbench.MeasureExplanation` whose rows
         add up to this campaign's value for that topic); ``topic=None`` explains every gold topic at once (a
@@ -297,6 +324,8 @@ class Campaign:
         return scores
 
 
+
+Campaign.__init__ = validate(gold=ORGANIZATIONS, runs=RUN_ORGANIZATIONS)(Campaign.__init__)  # type: ignore[method-assign]
 def _by_kind(names: list[str]) -> tuple[list[str], list[str], list[str]]:
     """``names`` as the measures of the gain table, the diversity measures (both scored a whole run at once) and
     the others (topic by topic, or R&S in a campaign-level pass)."""
@@ -316,13 +345,11 @@ def _unanswered_note(ranking: bool, worst_values: dict[str, float]) -> str:
     return "scored without credit: " + "; ".join(parts)
 
 
-def _measure_names(measures) -> list[str]:
-    """The measures as the names their scores are keyed by; unknown names fail here, before any work."""
+def _measure_names(measures: str | Measure | Iterable[str | Measure]) -> list[str]:
+    """The measures (:data:`~workbench.data.scoring.MEASURES`) as the names their scores are keyed by; unknown
+    names fail here, before any work."""
     if isinstance(measures, str | Measure):
         measures = [measures]
-    if not isinstance(measures, Iterable):
-        raise CampaignError(f"measures must be a measure name, a Measure or a list of them (e.g. ['AP', 'P@10']), "
-                            f"got {type(measures).__name__}")
     names: list[str] = []
     for measure in measures:
         spec = parse(measure).spec  # raises UnknownMeasureError listing the known measures
@@ -333,8 +360,6 @@ def _measure_names(measures) -> list[str]:
                                 f"(-m {spec.spellings['trec_eval'][0]})")
         if name not in names:
             names.append(name)
-    if not names:
-        raise CampaignError("no measure given")
     return names
 
 
@@ -361,6 +386,7 @@ def summaries(rows: Iterable[tuple[str, str, str, float]]) -> list[tuple[str, st
     return out
 
 
+@validate(results=RESULTS, wide=Flag())
 def means(results: pd.DataFrame, wide: bool = False) -> pd.DataFrame:
     """Per-system summaries over topics of a tidy result table, as trec_eval's ``all`` rows (:func:`summaries`):
     rows ``system, "all", measure, value``, or with ``wide=True`` a system × measure table. Measures and systems

@@ -36,7 +36,7 @@ import os
 import pickle
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -163,16 +163,12 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
     :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``. ``chunk_topics`` gold topics travel
     together (default: about :data:`CHUNKS_PER_WORKER` chunks per worker), each chunk encoded and sent in turn,
     so that the workers start on the first while the next is encoded. Returns at once: the caller can do its
-    own work while the workers score (:meth:`Sent.collect` then waits for them)."""
+    own work while the workers score (:meth:`Sent.collect` then waits for them). The executor and
+    ``chunk_topics`` are those :meth:`Campaign.evaluate` declares (:data:`~workbench.data.campaign.EXECUTOR`,
+    :data:`~workbench.data.campaign.CHUNK_TOPICS`)."""
     dask = _is_dask_client(executor)
-    if not dask and not isinstance(executor, Executor):
-        raise CampaignError("executor must be a concurrent.futures.Executor (e.g. ProcessPoolExecutor) or a "
-                            f"dask.distributed.Client, got {type(executor).__name__}")
     if dask and executor.status != "running":
         raise _unusable(executor, f"the Dask client is {executor.status}")
-    if chunk_topics is not None and (isinstance(chunk_topics, bool) or not isinstance(chunk_topics, int)
-                                     or chunk_topics < 1):
-        raise CampaignError(f"chunk_topics must be a positive integer, got {chunk_topics!r}")
     shipped = {name: _ShippedMeasure.of(measure) for name, measure in measures.items()}
     if not isinstance(executor, ThreadPoolExecutor):
         _check_picklable(shipped, measures, dask)

@@ -22,19 +22,30 @@ from os import PathLike
 from pathlib import Path
 
 from workbench.data.campaign import Campaign
-from workbench.errors import InputError, ParameterTypeError, quoted
+from workbench.data.replab import LABEL
+from workbench.data.trec.ranked import MAX_DOCS, SCORE_PRECISION
+from workbench.errors import InputError
 from workbench.model import Organization
 from workbench.reading.sources import STDIN, file_path, head, rename_copy, with_stdin
+from workbench.validation import ENCODING, AnyOf, Choices, FilePath, ListOf, MappingOf, validate
 
-__all__ = ["FORMATS", "CampaignFileError", "sniff_format", "read_gold", "read_runs", "read_campaign"]
+__all__ = ["FORMATS", "FORMAT", "FORMAT_OR_NONE", "ENCODING_OR_NONE", "RUN_FILES", "CampaignFileError",
+           "sniff_format", "read_gold", "read_runs", "read_campaign"]
 
 FORMATS = ("auto", "trec", "replab", "weps")
+FORMAT = Choices(FORMATS)
+"""The domain of a file's ``format`` (``auto``: sniffed, :func:`sniff_format`)."""
+FORMAT_OR_NONE = Choices((*FORMATS, None))
+"""A file's own ``format``, or None for the one of every file."""
+ENCODING_OR_NONE = AnyOf(ENCODING, Choices((None,)), what="an encoding Python knows or None")
+RUN_FILES = ListOf(FilePath(), what="a list of file names")
 
 
 class CampaignFileError(InputError):
     """A gold or run file whose format cannot be told, or that two runs name the same system."""
 
 
+@validate(path=FilePath())
 def sniff_format(path: str | PathLike) -> str:
     """A gold or run file's format (``trec``, ``replab`` or ``weps``): a directory or XML is WePS, a header
     ``entity_id`` RepLab, else TREC (a gzip-compressed file by its content)."""
@@ -63,8 +74,6 @@ def sniff_format(path: str | PathLike) -> str:
 
 
 def _format(path: Path, fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise CampaignFileError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     return sniff_format(path) if fmt == "auto" else fmt
 
 
@@ -75,6 +84,7 @@ def _topics(path: Path, topics: Mapping) -> Mapping:
     return topics
 
 
+@validate(path=FilePath(), format=FORMAT, label=LABEL, encoding=ENCODING)
 def read_gold(path: str | PathLike, format: str = "auto", *, label: str | None = None,
               encoding: str = "utf-8") -> Mapping[str, Organization]:
     """topic → Organization from a qrels file, a RepLab file (``label``: the column to read) or WePS XML (a file
@@ -108,14 +118,16 @@ def _weps_runs(path: Path, gold: Mapping[str, Organization]) -> dict:
             for system, run in runs.items()}
 
 
-def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Mapping[str, Organization] = None,
+@validate(paths=RUN_FILES, format=FORMAT, gold=MappingOf(optional=True, what="a mapping topic → Organization"),
+          label=LABEL, encoding=ENCODING, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION)
+def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Mapping[str, Organization] | None = None,
               label: str | None = None, encoding: str = "utf-8", max_docs: int | None = None,
               score_precision: str = "float64") -> dict[str, Mapping[str, Organization]]:
     """system → topic → Organization. TREC runs are named by their tag and ranked as trec_eval ranks them
     (``max_docs`` is ``-M``; ``score_precision="float32"`` compares scores as trec_eval 9.x), WePS runs by their
     team folder (topics matched to ``gold``'s spelling), RepLab runs by their file name."""
     runs: dict = {}
-    for path in map(Path, _paths(paths)):
+    for path in map(Path, map(file_path, paths)):
         kind = _format(path, format)
         if kind == "trec":
             from workbench.data.trec.readers import read_trec_run
@@ -134,14 +146,9 @@ def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Ma
     return runs
 
 
-def _paths(paths) -> list[str | PathLike]:
-    """The run files, checked to be a list of paths (:func:`~workbench.reading.sources.file_path`)."""
-    if isinstance(paths, str | bytes | PathLike) or not isinstance(paths, Sequence):
-        raise ParameterTypeError(f"runs must be a list of file names, got {type(paths).__name__} {quoted(paths)}",
-                                 parameter="runs")
-    return [file_path(path, "runs") for path in paths]
-
-
+@validate(gold=FilePath(), runs=AnyOf(FilePath(), RUN_FILES), format=FORMAT, gold_format=FORMAT_OR_NONE,
+          run_format=FORMAT_OR_NONE, encoding=ENCODING, gold_encoding=ENCODING_OR_NONE, run_encoding=ENCODING_OR_NONE,
+          label=LABEL, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION)
 def read_campaign(gold: str | PathLike, runs: Sequence[str | PathLike], *, format: str = "auto",
                   gold_format: str | None = None, run_format: str | None = None, encoding: str = "utf-8",
                   gold_encoding: str | None = None, run_encoding: str | None = None, label: str | None = None,
@@ -151,7 +158,7 @@ def read_campaign(gold: str | PathLike, runs: Sequence[str | PathLike], *, forma
     ``encoding``; ``label``, ``max_docs`` and ``score_precision`` as :func:`read_gold` and :func:`read_runs`."""
     if isinstance(runs, str | bytes | PathLike):
         runs = [runs]
-    given = [file_path(gold, "gold"), *_paths(runs)]
+    given = [file_path(gold), *map(file_path, runs)]
     with with_stdin(given) as (gold_path, *run_paths):
         truth = read_gold(gold_path, gold_format or format, label=label, encoding=gold_encoding or encoding)
         systems = read_runs(run_paths, run_format or format, gold=truth, label=label,

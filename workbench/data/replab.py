@@ -33,11 +33,16 @@ from workbench.model import Organization, OrganizationError, natural_key
 from workbench.reading.fields import rows
 from workbench.reading.sources import file_path, read_input
 from workbench.reading.text import Text, decode
-from workbench.validation import ENCODING, Choices, FilePath, validate
+from workbench.validation import ENCODING, Choices, FilePath, MappingOf, validate
 
-__all__ = ["LABELS", "FILTERING", "PRIORITY", "ReplabFormatError", "ReplabEncodingError", "read_replab", "write_replab"]
+__all__ = ["LABELS", "LABEL", "WRITTEN_LABEL", "FILTERING", "PRIORITY", "ReplabFormatError", "ReplabEncodingError",
+           "read_replab", "write_replab"]
 
 LABELS = ("filtering", "topic", "priority")
+LABEL = Choices((*LABELS, None))
+"""The column read (``label=``; None: the file's own)."""
+WRITTEN_LABEL = Choices(LABELS)
+"""The column written (``label=``)."""
 FILTERING = {"RELATED": True, "UNRELATED": False}
 PRIORITY = {"ALERT": 2.0, "MILDLY_IMPORTANT": 1.0, "UNIMPORTANT": 0.0}
 _PRIORITY_NAMES = {grade: name for name, grade in PRIORITY.items()}
@@ -74,7 +79,7 @@ def _detect(text: Text, column: str, line_no: int) -> str:
                     f"{', '.join(LABELS)}", line=line_no)
 
 
-@validate(path=FilePath(), label=Choices((*LABELS, None)), encoding=ENCODING)
+@validate(path=FilePath(), label=LABEL, encoding=ENCODING)
 def read_replab(path: str | os.PathLike, label: str | None = None,
                 encoding: str = "utf-8") -> dict[str, Organization]:
     """One :class:`Organization` per entity (in order of first appearance) from a RepLab TSV file.
@@ -197,6 +202,8 @@ def _label_rows(kind: str, entity: str, org: Organization):
             for (t,) in level]
 
 
+@validate(organizations=MappingOf(what="a mapping entity → Organization"), path=FilePath(), label=WRITTEN_LABEL,
+          encoding=ENCODING)
 def write_replab(organizations: Mapping[str, Organization], path: str | os.PathLike, label: str = "topic",
                  encoding: str = "utf-8") -> None:
     """Write one Organization per entity in the RepLab format :func:`read_replab` reads back unchanged.
@@ -206,8 +213,6 @@ def write_replab(organizations: Mapping[str, Organization], path: str | os.PathL
     ``n-1 … 0``, top first). An organization the format cannot hold raises :class:`ReplabFormatError`.
     """
     path = file_path(path)
-    if label not in LABELS:
-        raise ReplabFormatError(f"label must be one of {', '.join(LABELS)}, got {label!r}", path=path)
     lines = ["\t".join(_quote(f, "header") for f in (*_HEADER, label))]
     for entity, org in organizations.items():
         quoted = _quote(str(entity), "entity_id")

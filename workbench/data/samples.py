@@ -15,8 +15,11 @@ Where each file comes from (``samples.tsv``, one line per file):
 
 A mirror (``WORKBENCH_DATA_MIRROR`` or ``mirror=``: a folder or a base URL, ``http://``, ``https://``,
 ``file://``) laid out like the cache, the excerpts as excerpts, serves every file that is not shipped instead: what
-CI and the tests use. ``WORKBENCH_OFFLINE`` (any value but empty or ``0``) forbids the network: what is not in the
-cache, in the package or on a folder mirror raises :class:`DownloadError` at once.
+CI and the tests use. ``WORKBENCH_OFFLINE`` (``1``, ``true``, ``yes`` or ``on``; ``0``, ``false``, ``no``, ``off``
+or empty leave the network allowed: :func:`~workbench.validation.environment_switch`) forbids the network: what is
+not in the cache, in the package or on a folder mirror raises :class:`DownloadError` at once. A cached file whose
+size or SHA-256 is not the one recorded is corrupt: it is made again, with a :class:`CorruptCacheWarning` naming it
+(offline, the error names it and says how to mend it).
 
 The cache is ``WORKBENCH_CACHE`` (or ``cache=``), else the platform's: ``$XDG_CACHE_HOME/workbench`` or
 ``~/.cache/workbench`` on Linux, ``~/Library/Caches/workbench`` on macOS, ``%LOCALAPPDATA%\\workbench\\Cache`` on
@@ -39,18 +42,20 @@ import sys
 import tempfile
 import urllib.parse
 import urllib.request
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from http.client import HTTPException
 from pathlib import Path
 
 from workbench.data.files import file_mode
-from workbench.errors import InputError
+from workbench.errors import InputError, WorkbenchWarning
 from workbench.reading.sources import file_path
+from workbench.validation import AnyOf, Domain, FilePath, Flag, environment_switch, validate
 
-__all__ = ["CHUNK", "TIMEOUT", "MANIFEST", "PACKAGED", "SampleError", "UnknownSampleError", "DownloadError",
-           "ChecksumError", "CacheError", "Whole", "Cut", "SampleFile", "Sample", "SAMPLES", "fetchable",
-           "cache_folder", "offline", "fetch", "remove"]
+__all__ = ["CHUNK", "TIMEOUT", "MANIFEST", "PACKAGED", "ATTEMPTS", "SampleError", "DownloadError", "ChecksumError",
+           "CacheError", "CorruptCacheWarning", "Whole", "Cut", "SampleFile", "Sample", "SAMPLES", "SAMPLE", "CACHE",
+           "MIRROR", "SampleName", "fetchable", "cache_folder", "offline", "fetch", "remove"]
 
 CHUNK = 1 << 16
 TIMEOUT = 60  # seconds without a byte before a download is given up
@@ -58,14 +63,13 @@ MANIFEST = Path(__file__).with_name("samples.tsv")
 """The files of every sample: ``sample, sha256, size, path, source``, one line each (see the file's header)."""
 PACKAGED = Path(__file__).with_name("references")
 """The tables shipped with the workbench, laid out like the cache."""
+ATTEMPTS = 3
+"""How many times a file is written into the cache when its folder vanishes meanwhile (another process removing
+the sample, or the cache, as the file is written)."""
 
 
 class SampleError(InputError):
-    """A sample that cannot be fetched: unknown, not downloaded, or not what it should be."""
-
-
-class UnknownSampleError(SampleError):
-    """A sample name :func:`fetchable` does not list."""
+    """A sample that cannot be fetched: not downloaded, or not what it should be."""
 
 
 class DownloadError(SampleError):
@@ -79,6 +83,11 @@ class ChecksumError(SampleError):
 class CacheError(SampleError):
     """The cache folder cannot be created, read or written (no permission, a file where a folder should be, a
     full disk): names the folder and the cause; nothing half-written was kept."""
+
+
+class CorruptCacheWarning(WorkbenchWarning):
+    """A file of the cache whose size or SHA-256 is not the one recorded (changed or cut short since it was
+    fetched): the message names it and what differs; it is made again."""
 
 
 def _cache_refused(problem: OSError, root: Path) -> CacheError:
@@ -196,6 +205,31 @@ def _samples() -> dict[str, Sample]:
 SAMPLES = _samples()
 
 
+@dataclass(frozen=True)
+class SampleName(Domain):
+    """The name of a sample :data:`SAMPLES` holds (:func:`fetchable`)."""
+
+    def __str__(self) -> str:
+        return "one of " + ", ".join(SAMPLES)
+
+    def reason(self, value: object) -> str | None:
+        return None if isinstance(value, str) and value in SAMPLES else f"must be {self}"
+
+    def wrong_type(self, value: object) -> bool:
+        return not isinstance(value, str)
+
+    def outside(self) -> tuple:
+        return ("no-such-sample", ["trec-eval-test"])
+
+
+SAMPLE = SampleName()
+"""The domain of a sample's name."""
+CACHE = FilePath(optional=True)
+"""The cache folder (``cache=``); None: ``$WORKBENCH_CACHE``, else the platform's (:func:`cache_folder`)."""
+MIRROR = AnyOf(FilePath(optional=True), what="a folder or a base URL (http://, https://, file://), or None")
+"""A mirror laid out like the cache (``mirror=``); None: ``$WORKBENCH_DATA_MIRROR``, else the public sources."""
+
+
 def fetchable() -> list[str]:
     """The names :func:`fetch` knows, in order."""
     return list(SAMPLES)
@@ -216,8 +250,9 @@ def cache_folder(cache: str | Path | None = None) -> Path:
 
 
 def offline() -> bool:
-    """Whether ``WORKBENCH_OFFLINE`` forbids downloads (set, and neither empty nor ``0``)."""
-    return os.environ.get("WORKBENCH_OFFLINE", "") not in ("", "0")
+    """Whether ``WORKBENCH_OFFLINE`` forbids downloads (:func:`~workbench.validation.environment_switch`: ``1``,
+    ``true``, ``yes``, ``on``; anything but those and ``0``, ``false``, ``no``, ``off``, empty is refused)."""
+    return environment_switch("WORKBENCH_OFFLINE")
 
 
 def _digest(path: Path) -> str:
@@ -228,9 +263,22 @@ def _digest(path: Path) -> str:
     return sha.hexdigest()
 
 
-def _in_place(target: Path, file: SampleFile) -> bool:
-    """The file is in the cache, whole and right."""
-    return target.is_file() and target.stat().st_size == file.size and _digest(target) == file.sha256
+MISSING = "not in the cache"
+
+
+def _flaw(target: Path, file: SampleFile) -> str | None:
+    """What is wrong with the cache's copy of ``file``: None when it is there, whole and right; :data:`MISSING`;
+    else how it differs from the record (its size, or its SHA-256)."""
+    try:
+        if not target.is_file():
+            return MISSING
+        size = target.stat().st_size
+        if size != file.size:
+            return f"it holds {size:,} bytes, not the {file.size:,} recorded"
+        found = _digest(target)
+    except FileNotFoundError:  # removed meanwhile (another process removing the sample)
+        return MISSING
+    return None if found == file.sha256 else f"its SHA-256 is {found}, not the {file.sha256} recorded"
 
 
 def _read(what: str, source: str, size: int, sha256: str, bar) -> bytes:
@@ -260,17 +308,29 @@ def _check(what: str, source: str, data: bytes, size: int, sha256: str) -> None:
 
 
 def _place(data: bytes, target: Path) -> None:
-    """Write ``data`` to a temporary file beside ``target``, then move it into place (all or nothing)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    partial = Path(name)
-    try:
-        with os.fdopen(handle, "wb") as sink:
-            sink.write(data)
-        os.chmod(partial, file_mode(target))  # not the temporary file's 0o600
-        os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
+    """Write ``data`` to a temporary file beside ``target``, then move it into place (all or nothing). A folder
+    removed meanwhile (another process removing the sample or the cache) is made again, up to :data:`ATTEMPTS`
+    times, then :class:`CacheError` says so."""
+    for _ in range(ATTEMPTS):
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        except FileNotFoundError:  # a folder on the way removed as it was made
+            continue
+        partial = Path(name)
+        try:
+            with os.fdopen(handle, "wb") as sink:
+                sink.write(data)
+            os.chmod(partial, file_mode(target))  # not the temporary file's 0o600
+            os.replace(partial, target)
+            return
+        except FileNotFoundError:  # the folder removed with the temporary file in it
+            continue
+        finally:
+            partial.unlink(missing_ok=True)
+    raise CacheError(f"{target.parent} was removed {ATTEMPTS} times while {target.name} was written into it: another "
+                     "process is removing the sample cache (datasets.remove, or a cleanup); fetch again once it is "
+                     "done")
 
 
 def _reads(file: SampleFile, mirror: str | None) -> list[tuple[str, int, str]]:
@@ -301,24 +361,35 @@ def _make(file: SampleFile, mirror: str | None, bar) -> bytes:
     return data
 
 
+@validate(name=SAMPLE, cache=CACHE, mirror=MIRROR, progress=Flag())
 def fetch(name: str, *, cache: str | Path | None = None, mirror: str | Path | None = None,
           progress: bool = True) -> Path:
     """The folder of sample ``name`` (:func:`fetchable`) in the cache, its files made where missing or wrong (see
-    the module docstring); ``mirror`` defaults to ``$WORKBENCH_DATA_MIRROR``. Raises :class:`UnknownSampleError`,
-    :class:`DownloadError` (``WORKBENCH_OFFLINE`` included), :class:`ChecksumError`, and :class:`CacheError` when
-    the cache cannot be created or written."""
-    if name not in SAMPLES:
-        raise UnknownSampleError(f"no sample {name!r}; the samples: {', '.join(fetchable())}")
-    sample = SAMPLES[name]
+    the module docstring; a corrupt one with a :class:`CorruptCacheWarning`); ``mirror`` defaults to
+    ``$WORKBENCH_DATA_MIRROR``. Raises :class:`DownloadError` (``WORKBENCH_OFFLINE`` included),
+    :class:`ChecksumError`, and :class:`CacheError` when the cache cannot be created or written."""
+    sample, forbidden = SAMPLES[name], offline()  # the switch read (and a wrong one refused) in any case
     root = cache_folder(cache)
-    mirror = str(mirror) if mirror is not None else os.environ.get("WORKBENCH_DATA_MIRROR") or None
+    mirror = os.fsdecode(mirror) if mirror is not None else os.environ.get("WORKBENCH_DATA_MIRROR") or None
     try:
-        wanted = [file for file in sample.files if not _in_place(root / file.path, file)]
+        flaws = {file: _flaw(root / file.path, file) for file in sample.files}
+        wanted = [file for file, flaw in flaws.items() if flaw is not None]
+        corrupt = {file: flaw for file, flaw in flaws.items() if flaw not in (None, MISSING)}
         reads = [read for file in wanted for read in _reads(file, mirror)]
         remote = [url for url, _, _ in reads if not url.startswith("file:")]
-        if remote and offline():
+        if remote and forbidden:
+            more = f" and {len(remote) - 1} more" if len(remote) > 1 else ""
+            if corrupt:
+                file, flaw = next(iter(corrupt.items()))
+                raise DownloadError(f"{name}: the cached file {root / file.path} is corrupt ({flaw}), and "
+                                    f"WORKBENCH_OFFLINE forbids downloading it again from {remote[0]}{more}: fetch "
+                                    f"again online, or with a folder mirror (mirror=), or drop the sample with "
+                                    f"datasets.remove({name!r})")
             raise DownloadError(f"{name}: not in the cache, and WORKBENCH_OFFLINE forbids downloading {remote[0]}"
-                                + (f" and {len(remote) - 1} more" if len(remote) > 1 else ""))
+                                + more)
+        for file, flaw in corrupt.items():
+            warnings.warn(f"{name}: the cached file {root / file.path} is corrupt ({flaw}): it is fetched again",
+                          CorruptCacheWarning, stacklevel=3)
         if wanted:
             from tqdm.auto import tqdm
 
@@ -331,10 +402,9 @@ def fetch(name: str, *, cache: str | Path | None = None, mirror: str | Path | No
     return root / sample.folder
 
 
+@validate(name=SAMPLE, cache=CACHE)
 def remove(name: str, *, cache: str | Path | None = None) -> None:
     """Delete the files of sample ``name`` from the cache (the next :func:`fetch` makes them again)."""
-    if name not in SAMPLES:
-        raise UnknownSampleError(f"no sample {name!r}; the samples: {', '.join(fetchable())}")
     root = cache_folder(cache)
     try:
         for file in SAMPLES[name].files:

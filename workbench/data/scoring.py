@@ -16,10 +16,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from workbench.errors import CampaignError, WorkbenchError
 from workbench.metrics.registry import Measure, evaluate, missing_value
 from workbench.model import Organization
+from workbench.validation import AnyOf, Instance, ListOf, Text
 
-__all__ = ["topics_text", "unanswered_values", "score_topic", "score_rs", "score_rs_of", "output_of"]
+__all__ = ["MEASURE", "MEASURES", "topics_text", "unanswered_values", "score_topic", "score_rs", "score_rs_of",
+           "output_of"]
 
 Pair = tuple[str, str]
+MEASURE = AnyOf(Text(), Instance((Measure,), "a Measure"), what="a measure name or a Measure")
+MEASURES = AnyOf(MEASURE, ListOf(MEASURE, shortest=1),
+                 what="a measure name, a Measure or a list of them (e.g. ['AP', 'P@10'])")
+"""The domain of the measures a campaign scores (names are parsed when scored: an unknown one is named there)."""
 
 
 def topics_text(topics: list[str], limit: int = 10) -> str:

@@ -36,12 +36,15 @@ from workbench.errors import InputError
 from workbench.model import Organization, OrganizationError, natural_key
 from workbench.reading.positions import LineIndex
 from workbench.reading.sources import file_path, read_input
+from workbench.validation import AnyOf, Choices, FilePath, Instance, ListOf, MappingOf, Text, validate
 
-__all__ = ["DIALECTS", "WepsFormatError", "WepsTopic", "topic_key", "read_weps_file", "read_weps_topics",
+__all__ = ["DIALECTS", "DIALECT", "WepsFormatError", "WepsTopic", "topic_key", "read_weps_file", "read_weps_topics",
            "read_weps_clustering", "read_weps_discarded", "read_weps_runs", "align_topics", "write_weps_clustering",
            "write_weps_topic"]
 
 DIALECTS = ("weps2007", "weps2")
+DIALECT = Choices(DIALECTS)
+"""The WePS file layouts written (``dialect=``): WePS-1's (2007) and WePS-2's."""
 _DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*\bencoding\s*=\s*["']([^"']*)["']""")
 
 
@@ -193,6 +196,7 @@ def read_weps_topics(path: str | Path) -> dict[str, WepsTopic]:
     return topics
 
 
+@validate(path=FilePath())
 def read_weps_clustering(path: str | Path) -> dict[str, Organization]:
     """``{topic: Organization}`` from a WePS file (one topic) or a directory of them (discarded left out).
 
@@ -207,6 +211,7 @@ def read_weps_discarded(path: str | Path) -> dict[str, frozenset[str]]:
     return {name: t.discarded for name, t in read_weps_topics(path).items()}
 
 
+@validate(systems_dir=FilePath())
 def read_weps_runs(systems_dir: str | Path) -> dict[str, dict[str, Organization]]:
     """``{team: {topic: Organization}}`` from the scorer's ``systemsDir/<TEAM>/<topic>.clust.xml`` layout."""
     root = Path(file_path(systems_dir, "systems_dir"))
@@ -251,8 +256,6 @@ def _attribute(value: str, what: str) -> str:
 
 def _format(organization: Organization, topic: str | None, discarded: Iterable[str], dialect: str,
             entity_ids: Iterable[str] | None) -> str:
-    if dialect not in DIALECTS:
-        raise WepsFormatError(f"dialect must be one of {', '.join(DIALECTS)}, got {dialect!r}")
     if len(organization.levels) > 1:
         raise WepsFormatError(f"a WePS clustering has one level of entities; topic {topic!r} has "
                               f"{len(organization.levels)}")
@@ -289,6 +292,11 @@ def _format(organization: Organization, topic: str | None, discarded: Iterable[s
     return "\n".join(out) + "\n"
 
 
+@validate(path=FilePath(), organizations=AnyOf(Instance((Organization,), "an Organization"), MappingOf(
+    values=Instance((Organization,), "an Organization"), what="a mapping topic → Organization")),
+          topic=Text(optional=True), discarded=AnyOf(ListOf(Text(empty=True)), MappingOf(
+              values=ListOf(Text(empty=True)), what="a mapping topic → discarded documents"),
+              what="discarded documents (a set), or a mapping topic → set"), dialect=DIALECT)
 def write_weps_clustering(path: str | Path, organizations: Organization | Mapping[str, Organization], *,
                           topic: str | None = None,
                           discarded: Iterable[str] | Mapping[str, Iterable[str]] = (),

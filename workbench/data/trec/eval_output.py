@@ -20,7 +20,7 @@ from workbench.data.trec.errors import TrecEncodingError, TrecFormatError
 from workbench.data.trec.writers import write_text
 from workbench.reading.sources import file_path, read_input
 from workbench.reading.text import Text, decode
-from workbench.validation import ENCODING, FilePath, validate
+from workbench.validation import DATAFRAME, ENCODING, FilePath, validate
 
 __all__ = ["read_trec_eval_output", "write_trec_eval_output"]
 
@@ -52,6 +52,7 @@ def read_trec_eval_output(path: str | PathLike, encoding: str = "utf-8") -> pd.D
     return pd.DataFrame(rows, columns=["measure", "topic", "value", "text"])
 
 
+@validate(frame=DATAFRAME, path=FilePath())
 def write_trec_eval_output(frame: pd.DataFrame, path: str | PathLike) -> None:
     """Write a frame of ``measure, topic, value[, text]`` in trec_eval's layout (``%-22s\\t%s\\t%s``); the
     printed ``text`` is used where present, else the value with 4 decimals as trec_eval prints."""

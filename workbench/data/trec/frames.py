@@ -28,9 +28,20 @@ import pandas as pd
 
 from workbench.data.trec.errors import DuplicateEntryError, FrameError
 from workbench.data.trec.lines import Labels
-from workbench.data.trec.ranked import Judgements, RankedRun, judgements, rank_runs
+from workbench.data.trec.memory import COLUMN, FRAMES, SYSTEM_COLUMN
+from workbench.data.trec.ranked import (
+    MAX_DOCS,
+    SCORE_PRECISION,
+    TIES,
+    Judgements,
+    RankedRun,
+    id_texts,
+    judgements,
+    rank_runs,
+)
 from workbench.errors import quoted
 from workbench.ids import DocumentIds
+from workbench.validation import DATAFRAME, validate
 
 if TYPE_CHECKING:  # imported where a frame holds Arrow strings
     import pyarrow as pa
@@ -85,7 +96,11 @@ def _texts(frame: pd.DataFrame, values: pd.Series, column: str, what: str) -> li
     texts = []
     for position, item in enumerate(items):
         if isinstance(item, str) or isinstance(item, int | np.integer) and not isinstance(item, bool | np.bool_):
-            texts.append(str(item))
+            try:
+                texts.append(str(item))
+            except ValueError:  # past Python's limit on writing an integer
+                raise FrameError(f"{what}: column {column!r} holds an integer too long to be an id at "
+                                 f"{_row(frame, position)}: {quoted(item)}") from None
         else:
             raise FrameError(f"{what}: column {column!r} holds a {type(item).__name__} at {_row(frame, position)}: "
                              f"{_plain(item)!r}; ids are strings (or integers, read as their text)")
@@ -114,17 +129,23 @@ def _labels(frame: pd.DataFrame, column: str, what: str) -> Labels:
         return Labels(codes.astype(np.int64), tuple(encoded.dictionary.to_pylist()))
     codes, names = pd.factorize(values)
     texts = _texts(frame, pd.Series(names, dtype=object), column, what) if len(names) else []
-    return Labels(codes.astype(np.int64), tuple(texts))
+    if pd.api.types.is_integer_dtype(values.dtype):
+        integers = frozenset(texts)
+    else:  # strings and integers: none written alike (1 and "1")
+        integers = id_texts(f"column {column!r} value", names.tolist(), what).integers
+    return Labels(codes.astype(np.int64), tuple(texts), integers)
 
 
-def _merged(parts: list[Labels]) -> Labels:
-    """The labels of several columns one after the other, equal texts one code (in order of first appearance)."""
+def _merged(parts: list[Labels], what: str) -> Labels:
+    """The labels of several columns one after the other, equal texts one code (in order of first appearance);
+    an id given as an integer in one and as a string in another is refused."""
     if len(parts) == 1:
         return parts[0]
+    given = id_texts(what, [int(name) if name in part.integers else name for part in parts for name in part.names])
     code_of: dict[str, int] = {}
     mapped = [np.array([code_of.setdefault(name, len(code_of)) for name in part.names], dtype=np.int64)[part.codes]
               for part in parts]
-    return Labels(np.concatenate(mapped), tuple(code_of))
+    return Labels(np.concatenate(mapped), tuple(code_of), given.integers)
 
 
 def _numbers(frame: pd.DataFrame, column: str, what: str, finite: bool) -> np.ndarray:
@@ -163,9 +184,7 @@ def _fits_double(value: int) -> bool:
     return True
 
 
-def _columns(frame: object, needed: tuple[str, ...], what: str, keywords: str) -> None:
-    if not isinstance(frame, pd.DataFrame):
-        raise FrameError(f"{what}: expected a DataFrame, got {type(frame).__name__}")
+def _columns(frame: pd.DataFrame, needed: tuple[str, ...], what: str, keywords: str) -> None:
     missing = [column for column in needed if column not in frame.columns]
     if missing:
         raise FrameError(f"{what}: no column {', '.join(map(repr, missing))}; the frame has "
@@ -181,6 +200,7 @@ def _duplicate(error: DuplicateEntryError, frame: pd.DataFrame, columns: str, wh
 
 
 # ---------------------------------------------------------------------------------------------- frames
+@validate(frame=DATAFRAME, query=COLUMN, document=COLUMN, relevance=COLUMN)
 def judgements_from_frame(frame: pd.DataFrame, *, query: str = "query_id", document: str = "doc_id",
                           relevance: str = "relevance") -> Judgements:
     """Graded judgements from a long frame ``query_id, doc_id, relevance`` (other columns ignored)."""
@@ -192,6 +212,8 @@ def judgements_from_frame(frame: pd.DataFrame, *, query: str = "query_id", docum
                                                                             what))
 
 
+@validate(runs=FRAMES, query=COLUMN, document=COLUMN, score=COLUMN, system=SYSTEM_COLUMN, ties=TIES,
+          score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
 def runs_from_frames(runs: pd.DataFrame | Mapping[str, pd.DataFrame], *, query: str = "query_id",
                      document: str = "doc_id", score: str = "score", system: str | None = None,
                      ties: str = "trec_eval", score_precision: str = "float64",
@@ -205,16 +227,17 @@ def runs_from_frames(runs: pd.DataFrame | Mapping[str, pd.DataFrame], *, query: 
         _columns(runs, (query, document, score, system), "runs", "query=, document=, score=, system=, or give "
                  "a dict {system: frame}")
         parts = [(runs, _labels(runs, system, "runs"), "runs")]
-    elif isinstance(runs, Mapping) and runs:
+    else:
         parts = []
+        named = id_texts("system", runs, "runs")
         for name, frame in runs.items():
             what = f"run {name!r}"
             _columns(frame, (query, document, score), what, "query=, document=, score=")
-            parts.append((frame, Labels(np.zeros(len(frame), dtype=np.int64), (str(name),)), what))
-    else:
-        raise FrameError("runs: expected a DataFrame with a system column or a non-empty dict {system: frame}")
-    systems = _merged([names for _, names, _ in parts])
-    topics = _merged([_labels(frame, query, what) for frame, _, what in parts])
+            text = str(name)
+            parts.append((frame, Labels(np.zeros(len(frame), dtype=np.int64), (text,),
+                                        named.integers & {text}), what))
+    systems = _merged([names for _, names, _ in parts], "system")
+    topics = _merged([_labels(frame, query, what) for frame, _, what in parts], "topic")
     docs = DocumentIds.concatenate([_documents(frame, document, what) for frame, _, what in parts])
     scores = np.concatenate([_numbers(frame, score, what, finite=False) for frame, _, what in parts])
     starts = np.cumsum([0] + [len(frame) for frame, _, _ in parts])

@@ -30,6 +30,7 @@ from workbench.ids import DocumentIds
 from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
 from workbench.model import Organization, natural_key
+from workbench.validation import Flag, ListOf, MappingOf, validate
 
 if TYPE_CHECKING:  # the explanations import pandas, which the trec_eval drop-in never loads
     from workbench.metrics.explanations.ranking import RankingRows
@@ -39,6 +40,9 @@ __all__ = ["PLACEHOLDER", "ONE_SUBTOPIC", "spans", "ndeval_order", "gain_table",
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
 ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
 _FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): _slots
+JUDGED = MappingOf(what="judgements: a mapping topic → Organization (Judgements, as read)")
+RANKED = MappingOf(what="a run: a mapping topic → Organization (a RankedRun, as read)")
+TOPICS = ListOf(what="a list of topics")
 
 
 class _KeyCollision(Exception):
@@ -234,6 +238,7 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
                placeholders: bool = ..., documents: Literal[True]) -> tuple[GainTable, RankingRows]: ...
 
 
+@validate(gold=JUDGED, run=RANKED, topics=TOPICS, placeholders=Flag(), documents=Flag())
 def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
                placeholders: bool = False, documents: bool = False) -> GainTable | tuple[GainTable, RankingRows]:
     """One gain table, a row per topic of ``topics`` (each judged in ``gold``), shared by every ranking measure.
@@ -295,6 +300,7 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
                         np.array([grade for _, _, grade in lacking]))
 
 
+@validate(gold=JUDGED, run=RANKED, topics=TOPICS, placeholders=Flag())
 def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
                    placeholders: bool = False) -> SubtopicTable:
     """The subtopic table the diversity measures read, a row per topic of ``topics`` (a topic ``run`` lacks: an

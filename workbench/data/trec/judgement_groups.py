@@ -35,6 +35,7 @@ from workbench.data.trec.lines import Labels
 from workbench.data.trec.ranked import RankedRun, judgements
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import GainTable
+from workbench.validation import FilePath, Flag, Instance, ListOf, Text, validate
 
 __all__ = ["GroupedJudgements", "GroupTable", "read_judgement_groups", "group_table"]
 
@@ -67,6 +68,7 @@ class GroupTable:
     topics: tuple[str, ...]
 
 
+@validate(path=FilePath())
 def read_judgement_groups(path: str | PathLike) -> GroupedJudgements:
     """The lines of a ``qrels_jg`` file; a malformed line or a document judged twice in one JG raises
     :class:`~workbench.data.trec.errors.TrecFormatError` with the file and line."""
@@ -87,6 +89,8 @@ def read_judgement_groups(path: str | PathLike) -> GroupedJudgements:
     return GroupedJudgements(columns.path, topics, groups, documents, grades, columns.numbers)
 
 
+@validate(judged=Instance((GroupedJudgements,), "judgement groups (read_judgement_groups)"),
+          run=Instance((RankedRun,), "a RankedRun"), topics=ListOf(Text(empty=True)), placeholders=Flag())
 def group_table(judged: GroupedJudgements, run: RankedRun, topics: Sequence[str], *,
                 placeholders: bool = False) -> GroupTable:
     """The run's ranking of each of ``topics`` joined to each of the topic's JGs

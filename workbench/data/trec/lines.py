@@ -49,8 +49,15 @@ from workbench.ids import DocumentIds
 from workbench.reading.numbers import read_numbers, reading_note
 from workbench.reading.positions import LineIndex
 from workbench.reading.sources import STDIN, STDIN_NAME, FileBytes, read_buffer
+from workbench.validation import ENCODING, Choices, FilePath, Flag, Instance, Interval, ListOf, check, validate
 
-__all__ = ["LineNumbers", "Labels", "TrecLines", "read_lines"]
+__all__ = ["KINDS", "LineNumbers", "Labels", "TrecLines", "read_lines"]
+
+KINDS = Choices(tuple(FIELDS))
+"""The TREC files :func:`read_lines` reads (``kind=``): ``qrels`` and ``run``."""
+OTHER_FIELDS = {"qrels": ListOf(Choices(("iteration",)), optional=True, what="a list of fields"),
+                "run": ListOf(Choices(("iteration", "rank")), optional=True, what="a list of fields")}
+"""The fields trec_eval ignores that :func:`read_lines` reads as text when asked (``wanted=``), by kind."""
 
 # What Python's str.split() cuts at but C's isspace does not: kept inside fields (UTF-8 and 8-bit spellings)
 _OTHER_SPACES = {"utf-8": re.compile(rb"[\x1c-\x1f]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]"
@@ -87,10 +94,14 @@ class LineNumbers(Sequence[int]):
 
 @dataclass(frozen=True)
 class Labels:
-    """One label per line as codes (int64) into its distinct values (``names``, in order of first appearance)."""
+    """One label per line as codes (int64) into its distinct values (``names``, in order of first appearance), and
+    the names of those given as integers (``integers``: ids are strings, or integers read as their text), so that a
+    door that reads several inputs refuses one id given as ``1`` in one and ``"1"`` in another
+    (:func:`~workbench.data.trec.ranked.check_given_ids`)."""
 
     codes: np.ndarray
     names: tuple[str, ...]
+    integers: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -114,6 +125,7 @@ class TrecLines:
     raw: FileBytes = field(default=b"", repr=False)
     runid: str | None = None
 
+    @validate(error=Instance((DuplicateEntryError,), "a DuplicateEntryError"))
     def located(self, error: DuplicateEntryError) -> TrecDuplicateError:
         """A :class:`~workbench.data.trec.errors.DuplicateEntryError` (entry positions) as the error naming both
         lines of this file."""
@@ -122,21 +134,16 @@ class TrecLines:
                                   f"line {self.numbers[error.first]} (trec_eval: duplicate docs)", path=self.path,
                                   line=int(self.numbers[error.again]), text=self.text(error.again))
 
+    @validate(row=Interval(0, integer=True))
     def text(self, row: int) -> str:
-        """Data line ``row`` as it is in the file (for messages)."""
+        """Data line ``row`` (0-based, among the data lines) as it is in the file (for messages)."""
+        check(row, Interval(0, len(self.numbers) - 1, integer=True), "row", "TrecLines.text")
         return _line_text(self.raw, int(self.numbers[row]))
 
 
 def _line_text(raw: FileBytes, number: int) -> str:
     """Line ``number`` (1-based) of the bytes, as a message shows it."""
     return LineIndex(memoryview(raw)).line(number)
-
-
-def _codec(encoding: str, path: str) -> str:
-    try:
-        return codecs.lookup(encoding).name
-    except LookupError:
-        raise TrecFormatError(f"unknown encoding {encoding!r}", path=path) from None
 
 
 def _ascii_compatible(codec: str) -> bool:
@@ -228,21 +235,21 @@ def _spaces_note(raw: FileBytes) -> str | None:
             f"{', '.join(map(str, lines))}{', …' if len(found) > 3 else ''}")
 
 
+@validate(path=FilePath(), kind=KINDS, encoding=ENCODING, wanted=OTHER_FIELDS["run"], systems=Flag())
 def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
                wanted: tuple[str, ...] | None = None, systems: bool = True) -> TrecLines:
     """The data lines of a qrels (``kind="qrels"``) or run (``"run"``) file: see the module docstring.
     ``wanted`` adds fields trec_eval ignores (``iteration``, ``rank``) as text; ``encoding`` decodes ids,
     topics and systems (the fields are cut on bytes, as trec_eval cuts them). ``systems=False``: a run's tags
     are not read but the last (``runid``; every line still needs one), as trec_eval reads them."""
-    if kind not in FIELDS:
-        raise ValueError(f"kind must be one of {', '.join(FIELDS)}, got {kind!r}")
+    check(wanted, OTHER_FIELDS[kind], "wanted", "read_lines")
     name = STDIN_NAME if str(path) == STDIN else str(path)
     value = "grade" if kind == "qrels" else "score"
     wanted = ("topic", "document", value, *(("system",) if kind == "run" and systems else ()), *(wanted or ()))
     raw = read_buffer(path, TrecFormatError)
     if not len(raw):
         raise TrecFormatError("the file is empty", path=name)
-    raw, codec, notes = _prepared(raw, _codec(encoding, name), name)
+    raw, codec, notes = _prepared(raw, codecs.lookup(encoding).name, name)
     nul = raw.find(b"\0")
     if nul >= 0:
         raise TrecFormatError(f"a NUL byte at offset {nul}: not a TREC text file (trec_eval reads a line only up "

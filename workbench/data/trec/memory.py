@@ -39,16 +39,58 @@ from typing import Any, cast
 
 import numpy as np
 
+from workbench.data.scoring import MEASURES
 from workbench.data.trec.errors import DuplicateEntryError, FrameError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.lines import Labels
-from workbench.data.trec.ranked import Judgements, RankedRun, judgements, rank_runs
+from workbench.data.trec.ranked import (
+    ID,
+    MAX_DOCS,
+    SCORE_PRECISION,
+    TIES,
+    Identifier,
+    Judgements,
+    RankedRun,
+    check_given_ids,
+    id_texts,
+    judgements,
+    rank_runs,
+)
 from workbench.errors import quoted
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import GainTable
+from workbench.metrics.registry import Measure
+from workbench.validation import DATAFRAME, AnyOf, Instance, MappingOf, validate
 
-__all__ = ["judgements_from_dicts", "judgements_from_records", "runs_from_dicts", "runs_from_records",
-           "table_from_dicts", "evaluate_run"]
+__all__ = ["QRELS", "RUN", "RUNS", "RECORDS", "RUNS_OF_RECORDS", "COLUMN", "SYSTEM_COLUMN", "FRAMES",
+           "judgements_from_dicts", "judgements_from_records",
+           "runs_from_dicts", "runs_from_records", "table_from_dicts", "evaluate_run"]
+
+QRELS = AnyOf(Instance((Judgements,), "Judgements"),
+              MappingOf(values=Instance((Mapping,), "a mapping {doc: relevance}"), what="a mapping {query: {doc: "
+                        "relevance}}"), what="qrels {query: {doc: relevance}} or Judgements")
+"""pytrec_eval's qrels, or the :class:`Judgements` :func:`judgements_from_dicts` made of them."""
+
+
+def _run(documents: str) -> MappingOf:
+    """The domain of a run ``{query: {doc: score}}``, its queries' values described as ``documents``."""
+    return MappingOf(values=Instance((Mapping,), documents), what="a run {query: {doc: score}}")
+
+
+RUN = _run("a mapping {doc: score}")
+"""One run as pytrec_eval takes it."""
+RUNS = MappingOf(keys=ID, values=_run("a mapping {doc: score} (give the runs as {system: run}, e.g. {'bm25': run})"),
+                 shortest=1, what="runs {system: {query: {doc: score}}}")
+"""Runs by system, each a :data:`RUN`."""
+RECORDS = Instance((Iterable,), "an iterable of records (ir_datasets' namedtuples)")
+"""Records with ``query_id, doc_id`` and ``relevance`` or ``score`` (each record is checked as it is read)."""
+RUNS_OF_RECORDS = MappingOf(keys=ID, values=RECORDS, shortest=1, what="runs {system: records}")
+COLUMN = Identifier(what="a column name")
+"""The column names the DataFrame readers take as keywords (:mod:`workbench.data.trec.frames`)."""
+SYSTEM_COLUMN = Identifier(optional=True, what="a column name")
+FRAMES = AnyOf(DATAFRAME, MappingOf(keys=ID, values=DATAFRAME, shortest=1, what="a mapping {system: DataFrame}"),
+               what="a DataFrame with a system column or a mapping {system: DataFrame}")
+"""The runs :func:`~workbench.data.trec.frames.runs_from_frames` reads (declared here, where pandas is not loaded)."""
 
 _QRELS_FIELDS = ("query_id", "doc_id", "relevance")
 _RUN_FIELDS = ("query_id", "doc_id", "score")
@@ -77,7 +119,10 @@ def _id_text(value: object, what: str, where: str) -> str:
     if isinstance(value, str):
         return str(value)
     if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
-        return str(value)
+        try:
+            return str(value)
+        except ValueError:  # past Python's limit on writing an integer
+            raise FrameError(f"{what}: {where} is an integer too long to be an id") from None
     if value is None:
         raise FrameError(f"{what}: {where} has no id (None)")
     raise FrameError(f"{what}: {where} is a {type(value).__name__}, not an id: ids are strings (or integers, read "
@@ -102,12 +147,17 @@ class _Flat:
         return located
 
 
-def _topic_codes(topics: list, what: str) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Each of ``topics``' code by its text, and the distinct texts in order of first appearance."""
+def _topic_labels(topics: list, what: str, repeat: np.ndarray | None = None) -> Labels:
+    """Labels of ``topics`` (codes by text, the distinct texts in order of first appearance, those given as
+    integers), each code repeated ``repeat`` times; an id that is not one, or one written alike with another of
+    another type (``1`` and ``"1"``), is refused (:func:`~workbench.data.trec.ranked.id_texts`)."""
     code_of: dict[str, int] = {}
-    codes = [code_of.setdefault(topic if type(topic) is str else _id_text(topic, what, f"query {topic!r}"),
+    codes = [code_of.setdefault(topic if type(topic) is str else _id_text(topic, what, f"query {quoted(topic)}"),
                                 len(code_of)) for topic in topics]
-    return np.array(codes, dtype=np.int64), tuple(code_of)
+    integers = id_texts("topic", topics, what).integers if len(code_of) and any(
+        type(topic) is not str for topic in topics) else frozenset()
+    array = np.array(codes, dtype=np.int64)
+    return Labels(array if repeat is None else np.repeat(array, repeat), tuple(code_of), integers)
 
 
 def _document_ids(documents: list, what: str, where: Callable[[int], str]) -> tuple[DocumentIds, bool]:
@@ -148,27 +198,21 @@ def _values(values: list, what: str, finite: bool, where: Callable[[int], str]) 
     return numbers
 
 
-def _nested(nested: object, value: str, what: str, finite: bool) -> _Flat:
-    """The entries of ``{query: {doc: value}}``."""
-    if not isinstance(nested, Mapping):
-        raise FrameError(f"{what}: expected a dict {{query: {{doc: {value}}}}}, got {type(nested).__name__}")
+def _nested(nested: Mapping[Any, Mapping[Any, Any]], what: str, finite: bool) -> _Flat:
+    """The entries of ``{query: {doc: value}}`` (a dict of dicts, as the doors declare)."""
     topics, inner = list(nested), list(nested.values())
-    for topic, docs in zip(topics, inner, strict=True):
-        if not isinstance(docs, Mapping):
-            raise FrameError(f"{what}: the value of query {topic!r} is a {type(docs).__name__}, expected a dict "
-                             f"{{doc: {value}}}")
-    codes, names = _topic_codes(topics, what)
     sizes = np.fromiter(map(len, inner), np.int64, len(inner))
+    labels = _topic_labels(topics, what, sizes)
     ends = np.cumsum(sizes)
 
     def where(i: int) -> str:
         t = int(np.searchsorted(ends, i, side="right"))
         document = list(inner[t])[i - int(ends[t] - sizes[t])]
-        return f"query {names[codes[t]]!r}, document {document!r}"
+        return f"query {labels.names[labels.codes[i]]!r}, document {quoted(document)}"
 
     ids, texts = _document_ids(list(chain.from_iterable(inner)), what, where)
     values = _values(list(chain.from_iterable(map(methodcaller("values"), inner))), what, finite, where)
-    return _Flat(Labels(np.repeat(codes, sizes), names), ids, values, texts and len(names) == len(topics), where)
+    return _Flat(labels, ids, values, texts and len(labels.names) == len(topics), where)
 
 
 def _records(records: Iterable, fields: tuple[str, ...], what: str, finite: bool) -> _Flat:
@@ -185,7 +229,7 @@ def _records(records: Iterable, fields: tuple[str, ...], what: str, finite: bool
     labels = _entry_topics(topics, what)
 
     def where(i: int) -> str:
-        return f"query {labels.names[labels.codes[i]]!r}, document {documents[i]!r}"
+        return f"query {labels.names[labels.codes[i]]!r}, document {quoted(documents[i])}"
 
     ids, _ = _document_ids(documents, what, where)
     return _Flat(labels, ids, _values(values, what, finite, where), False, where)
@@ -206,8 +250,7 @@ def _entry_topics(topics: list, what: str) -> Labels:
         return Labels(np.zeros(0, dtype=np.int64), ())
     change = np.fromiter(map(ne, topics[1:], topics[:-1]), bool, len(topics) - 1)
     heads = np.concatenate(([0], np.flatnonzero(change) + 1))
-    codes, names = _topic_codes([topics[i] for i in heads.tolist()], what)
-    return Labels(np.repeat(codes, np.diff(np.concatenate((heads, [len(topics)])))), names)
+    return _topic_labels([topics[i] for i in heads.tolist()], what, np.diff(np.concatenate((heads, [len(topics)]))))
 
 
 # ------------------------------------------------------------------------------------------ judgements
@@ -219,6 +262,7 @@ def _value_types(qrels: Mapping) -> frozenset:
     return frozenset(map(type, chain.from_iterable(map(methodcaller("values"), qrels.values()))))
 
 
+@validate(qrels=QRELS)
 def judgements_from_dicts(qrels: Mapping[str, Mapping[str, float]] | Judgements) -> Judgements:
     """Judgements from pytrec_eval's ``{query: {doc: relevance}}`` (a :class:`Judgements` is returned as it is:
     hold one to pass the same qrels again). The judgements of the last two qrels dicts are kept, with a copy of
@@ -227,15 +271,14 @@ def judgements_from_dicts(qrels: Mapping[str, Mapping[str, float]] | Judgements)
     them again; any change is read afresh."""
     if isinstance(qrels, Judgements):
         return qrels
-    if isinstance(qrels, Mapping):
+    with _prepared_lock:
+        kept = _prepared.get(id(qrels))
+    if kept is not None and _value_types(qrels) == kept[1] and qrels == kept[0]:
         with _prepared_lock:
-            kept = _prepared.get(id(qrels))
-        if kept is not None and _value_types(qrels) == kept[1] and qrels == kept[0]:
-            with _prepared_lock:
-                if id(qrels) in _prepared:
-                    _prepared.move_to_end(id(qrels))
-            return kept[2]
-    flat = _nested(qrels, "relevance", "qrels", finite=True)
+            if id(qrels) in _prepared:
+                _prepared.move_to_end(id(qrels))
+        return kept[2]
+    flat = _nested(qrels, "qrels", finite=True)
     gold = judgements(flat.topics, flat.ids, flat.values, locate=flat.duplicate("qrels"), unique=flat.unique)
     types = _value_types(qrels)
     if types <= _NUMBER_TYPES | {str}:  # immutable values: an equal copy says the content has not changed
@@ -247,6 +290,7 @@ def judgements_from_dicts(qrels: Mapping[str, Mapping[str, float]] | Judgements)
     return gold
 
 
+@validate(qrels=RECORDS)
 def judgements_from_records(qrels: Iterable) -> Judgements:
     """Judgements from any iterable of records with ``query_id, doc_id, relevance`` (ir_datasets' TrecQrel)."""
     flat = _records(qrels, _QRELS_FIELDS, "qrels", finite=True)
@@ -259,45 +303,48 @@ def _ranked(flat: _Flat, what: str, ties: str, score_precision: str, max_docs: i
                      ties=ties, score_precision=score_precision, max_docs=max_docs)[""]
 
 
+@validate(runs=RUNS, ties=TIES, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
 def runs_from_dicts(runs: Mapping[str, Mapping[str, Mapping[str, float]]], *, ties: str = "trec_eval",
                     score_precision: str = "float64", max_docs: int | None = None) -> dict[str, RankedRun]:
-    """Runs from ``{system: {query: {doc: score}}}`` (each run as pytrec_eval takes it)."""
-    if not isinstance(runs, Mapping) or not runs:
-        raise FrameError("runs: expected a non-empty dict {system: {query: {doc: score}}}")
-    for name, run in runs.items():
-        if isinstance(run, Mapping) and any(not isinstance(v, Mapping) for v in run.values()):
-            raise FrameError(f"runs: the value of {name!r} is not a run {{query: {{doc: score}}}}; give the runs "
-                             "as {system: run}, e.g. {'bm25': run}")
-    return {str(name): _ranked(_nested(run, "score", f"run {name!r}", finite=False), f"run {name!r}", ties=ties,
+    """Runs from ``{system: {query: {doc: score}}}`` (each run as pytrec_eval takes it; systems named as
+    :func:`~workbench.data.trec.ranked.id_texts` reads ids)."""
+    id_texts("system", runs, "runs")
+    return {str(name): _ranked(_nested(run, f"run {name!r}", finite=False), f"run {name!r}", ties=ties,
                                score_precision=score_precision, max_docs=max_docs) for name, run in runs.items()}
 
 
+@validate(runs=RUNS_OF_RECORDS, ties=TIES, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
 def runs_from_records(runs: Mapping[str, Iterable], *, ties: str = "trec_eval", score_precision: str = "float64",
                       max_docs: int | None = None) -> dict[str, RankedRun]:
     """Runs from ``{system: records}``, each record with ``query_id, doc_id, score`` (ir_datasets' ScoredDoc)."""
-    if not isinstance(runs, Mapping) or not runs:
-        raise FrameError("runs: expected a non-empty dict {system: iterable of (query_id, doc_id, score)}")
+    id_texts("system", runs, "runs")
     return {str(name): _ranked(_records(records, _RUN_FIELDS, f"run {name!r}", finite=False), f"run {name!r}",
                                ties=ties, score_precision=score_precision, max_docs=max_docs)
             for name, records in runs.items()}
 
 
+@validate(qrels=QRELS, run=RUN, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
 def table_from_dicts(qrels: Mapping[str, Mapping[str, float]] | Judgements, run: Mapping[str, Mapping[str, float]],
                      *, score_precision: str = "float64", max_docs: int | None = None) -> GainTable:
     """The gain table of one run given as pytrec_eval takes it (qrels ``{topic: {doc: grade}}`` or prepared
     :class:`Judgements`, run ``{topic: {doc: score}}``): a row per run topic that has judgements (as pytrec_eval
-    scores them), ranked as trec_eval ranks them (``max_docs`` is trec_eval's ``-M``)."""
+    scores them), ranked as trec_eval ranks them (``max_docs`` is trec_eval's ``-M``). A topic given as an integer
+    on one side and as a string on the other is refused
+    (:func:`~workbench.data.trec.ranked.check_given_ids`)."""
     gold = judgements_from_dicts(qrels)
     ranked = runs_from_dicts({"run": run}, score_precision=score_precision, max_docs=max_docs)["run"]
+    check_given_ids(gold, {"run": ranked})
     return gain_table(gold, ranked, [topic for topic in ranked if topic in gold])
 
 
+@validate(qrels=QRELS, run=RUN, measures=MEASURES, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
 def evaluate_run(qrels: Mapping[str, Mapping[str, float]] | Judgements, run: Mapping[str, Mapping[str, float]],
-                 measures: Iterable[str], score_precision: str = "float64",
+                 measures: str | Iterable[str], score_precision: str = "float64",
                  max_docs: int | None = None) -> dict[str, dict[str, float]]:
     """Score one run given as pytrec_eval takes it in one vectorised pass (:func:`table_from_dicts`):
-    ``{measure: {topic: value}}`` for ranking measures. ``qrels`` may be prepared judgements
-    (:func:`judgements_from_dicts`), as pytrec_eval's ``RelevanceEvaluator`` holds them."""
+    ``{measure: {topic: value}}`` for ranking measures (a name, or a list of them). ``qrels`` may be prepared
+    judgements (:func:`judgements_from_dicts`), as pytrec_eval's ``RelevanceEvaluator`` holds them."""
     from workbench.metrics.ranking import evaluate_table
 
-    return evaluate_table(table_from_dicts(qrels, run, score_precision=score_precision, max_docs=max_docs), measures)
+    table = table_from_dicts(qrels, run, score_precision=score_precision, max_docs=max_docs)
+    return evaluate_table(table, [measures] if isinstance(measures, str | Measure) else measures)

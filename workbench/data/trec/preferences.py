@@ -35,7 +35,7 @@ from workbench.data.trec.columns import read_columns, topic_names
 from workbench.data.trec.errors import DuplicateEntryError
 from workbench.data.trec.join import PLACEHOLDER
 from workbench.data.trec.lines import TrecLines
-from workbench.data.trec.ranked import first_duplicate
+from workbench.data.trec.ranked import MAX_DOCS, SCORE_PRECISION, first_duplicate
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.preferences import (
@@ -44,12 +44,14 @@ from workbench.metrics.ranking.preferences import (
     count_preferences,
 )
 from workbench.metrics.ranking.table import trec_eval_order
+from workbench.validation import Choices, FilePath, Flag, Instance, ListOf, Text, validate
 
-__all__ = ["FORMATS", "PreferenceJudgements", "PreferenceTopics", "read_preferences", "count_topics"]
+__all__ = ["FORMATS", "FORMAT", "PreferenceJudgements", "PreferenceTopics", "read_preferences", "count_topics"]
 
 FORMATS = {"prefs": ("topic", "group", "subgroup", "document", "level"),
            "qrels_prefs": ("topic", "group", "document", "level")}
 """The fields of a line of each preference format (trec_eval's ``-R`` names)."""
+FORMAT = Choices(tuple(FORMATS))
 
 
 @dataclass(frozen=True)
@@ -80,11 +82,10 @@ class PreferenceTopics:
     topics: tuple[str, ...]
 
 
+@validate(path=FilePath(), format=FORMAT)
 def read_preferences(path: str | PathLike, format: str = "prefs") -> PreferenceJudgements:
     """The lines of a ``prefs`` or ``qrels_prefs`` file (:data:`FORMATS`); a malformed line or a NaN level
     raises :class:`~workbench.data.trec.errors.TrecFormatError` with the file and line."""
-    if format not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {format!r}")
     columns = read_columns(path, FORMATS[format], "preference" if format == "prefs" else "qrels_prefs")
     levels = columns.floats("level", ("relevance level is not a plain decimal number",
                                       "relevance levels are not plain decimal numbers"))
@@ -108,6 +109,9 @@ def _codes(values: np.ndarray) -> np.ndarray:
     return np.unique(values, return_inverse=True)[1].ravel()
 
 
+@validate(prefs=Instance((PreferenceJudgements,), "preference judgements (read_preferences)"),
+          run=Instance((TrecLines,), "a run's lines (read_lines)"), topics=ListOf(Text(empty=True)),
+          max_docs=MAX_DOCS, score_precision=SCORE_PRECISION, placeholders=Flag())
 def count_topics(prefs: PreferenceJudgements, run: TrecLines, topics: Sequence[str], *,
                  max_docs: int | None = None, score_precision: str = "float64",
                  placeholders: bool = False) -> PreferenceTopics:

@@ -23,48 +23,162 @@ topic's ranking or judgements are read.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from workbench.data.trec.errors import DuplicateEntryError
 from workbench.data.trec.lines import Labels
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import CampaignError, WorkbenchError, WorkbenchWarning, quoted
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, trec_eval_order
 from workbench.model import Organization
+from workbench.validation import AnyOf, Choices, Domain, Flag, Function, Instance, Interval, ListOf, Text, validate
 
-__all__ = ["TIES", "labels", "document_ids", "keys", "first_duplicate", "Judgements",
-           "judgements", "SubtopicJudgements", "subtopic_judgements", "RankedRun", "check_ranking_options",
-           "rank_runs"]
+__all__ = ["TIES", "SCORE_PRECISION", "MAX_DOCS", "Identifier", "ID", "TOPIC", "Ids", "id_texts", "check_alike",
+           "check_given_ids", "labels", "document_ids", "keys", "first_duplicate", "Judgements", "judgements",
+           "SubtopicJudgements", "subtopic_judgements", "RankedRun", "rank_runs"]
 
-TIES = ("trec_eval", "levels")
+TIES = Choices(("trec_eval", "levels"))
+"""How a run's equal scores rank (``ties=``): one document per level, in trec_eval's order, or documents of equal
+scores (at ``score_precision``) on one level."""
+SCORE_PRECISION = Choices(SCORE_PRECISIONS)
+"""How scores are compared (``score_precision=``): as doubles (trec_eval 10.0) or as 32-bit floats (trec_eval 9.x,
+pytrec_eval, ir_measures): the one domain of every function that ranks a run."""
+MAX_DOCS = Interval(0, 2**63 - 1, integer=True, optional=True)
+"""How many documents of each topic are ranked (``max_docs=``, trec_eval's ``-M``, a C ``long``); None: all."""
+
+
+# ------------------------------------------------------------------------------------------------ ids
+@dataclass(frozen=True)
+class Identifier(Domain):
+    """A topic or system id: a string, or an integer (read as its text where ids are read as text); never a float
+    or a boolean, which equal an integer as a dict key (``1.0 == 1 == True``). None when ``optional``.
+
+    >>> Identifier().reason(1.0)
+    'must be an id (a string or an integer)'
+    """
+
+    optional: bool = False
+    what: str = "an id"
+
+    def __str__(self) -> str:
+        return f"{self.what} (a string or an integer)" + (" or None" if self.optional else "")
+
+    def reason(self, value: Any) -> str | None:
+        if value is None and self.optional or isinstance(value, str):
+            return None
+        whole = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+        return None if whole else f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return True
+
+    def outside(self) -> tuple:
+        return (1.5, True) + (() if self.optional else (None,))
+
+
+ID = Identifier()
+"""The domain of a topic or system id a campaign is asked about."""
+TOPIC = Text(empty=True)
+"""The domain of a topic of read judgements or runs (their topics are strings)."""
+
+
+@dataclass(frozen=True)
+class Ids:
+    """Ids by their text (``texts``: any container of the texts) and the texts of those given as integers."""
+
+    texts: Container[str]
+    integers: frozenset[str] = frozenset()
+
+    def __contains__(self, text: object) -> bool:
+        return text in self.texts
+
+
+def id_texts(what: str, ids: Iterable[object], owner: str = "") -> Ids:
+    """The one rule for topic and system ids, wherever they are given: strings, or integers read as their text
+    (``301`` is the topic ``"301"``); an id of any other type (a float or a boolean, equal to an integer as a dict
+    key), an integer too long to write, and two ids written alike but of different types (``1`` and ``"1"``, which
+    would print as one) are refused with a :class:`~workbench.errors.CampaignError` naming them (``what``: the kind
+    of id, ``owner``: whose ids they are).
+
+    >>> sorted(id_texts("topic", ["q1", 2, "q1"]).integers)
+    ['2']
+    >>> id_texts("topic", [1, "1"], "system 'bm25'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.errors.CampaignError: system 'bm25': topics 1 and '1' are both written 1: give ids of one type, ...
+    """
+    prefix = f"{owner}: " if owner else ""
+    texts: dict[str, object] = {}
+    for key in ids:
+        if ID.reason(key) is not None:
+            raise CampaignError(f"{prefix}{what} {quoted(key)} is a {type(key).__name__}: ids are strings or "
+                                f"integers (write e.g. {quoted(str(key))})")
+        try:
+            text = key if type(key) is str else str(key)
+        except ValueError:  # past Python's limit on writing an integer
+            raise CampaignError(f"{prefix}{what} {quoted(key)} is too long to be written as an id") from None
+        earlier = texts.setdefault(text, key)
+        if earlier is not key and isinstance(earlier, str) != isinstance(key, str):
+            raise CampaignError(f"{prefix}{what}s {earlier!r} and {key!r} are both written {text}: give ids of one "
+                                "type, e.g. str(id)")
+    return Ids(texts, frozenset(text for text, key in texts.items() if not isinstance(key, str)))
+
+
+def check_alike(what: str, mine: Ids, theirs: Ids, owner: str, against: str = "the gold") -> None:
+    """Refuse an id ``mine`` has of one type where ``theirs`` has it of the other (``1`` against ``"1"``), naming
+    both, as :func:`id_texts` refuses them in one input."""
+    for text in sorted(mine.integers ^ theirs.integers):
+        if text in mine and text in theirs:
+            given, other = (int(text), text) if text in mine.integers else (text, int(text))
+            raise CampaignError(f"{owner} names {what} {given!r} ({type(given).__name__}) where {against} has "
+                                f"{other!r} ({type(other).__name__}): give the {what}s of both as one type, e.g. "
+                                f"str({what})")
+
+
+def check_given_ids(gold: Judgements, runs: Mapping[str, RankedRun]) -> None:
+    """Judgements and runs read from what users hold (dicts, records, DataFrames: ids given as strings or integers,
+    both read as their text) that give one topic as an integer in one and as a string in another: refused
+    (:func:`check_alike`) rather than matched silently."""
+    judged = Ids(gold.index, gold.integers)
+    for system, run in runs.items():
+        check_alike("topic", Ids(run.index, run.integers), judged, f"system {system!r}")
 
 
 Locate = Callable[[DuplicateEntryError], WorkbenchError]
 """Turns a duplicate's entry positions into the reader's own error (a file's lines, a frame's rows)."""
 Documents = DocumentIds | np.ndarray | Sequence[object]
 """Document ids as :func:`document_ids` takes them: DocumentIds, or strings, bytes or values read as their text."""
+IDS = AnyOf(Instance((Labels,), "Labels"), ListOf(), what="ids (Labels, or a list or array of strings or integers)")
+"""The domain of the topics (systems, subtopics) of parallel arrays, one per entry."""
+DOCUMENTS = AnyOf(Instance((DocumentIds,), "DocumentIds"), ListOf(),
+                  what="document ids (DocumentIds, or a list or array of them)")
+VALUES = Instance((np.ndarray, list, tuple), "an array of numbers (one per entry; checked where they are read)")
 
 
-def labels(values: Labels | Sequence | np.ndarray) -> Labels:
+def labels(values: Labels | Sequence | np.ndarray, what: str = "id") -> Labels:
     """``values`` as :class:`~workbench.data.trec.lines.Labels`: integer codes numbered in order of first
-    appearance, and the distinct values as strings (non-string values read as their text).
+    appearance, and the distinct values as strings (ids as :func:`id_texts` reads them: integers as their text).
 
     >>> labels(["q2", "q1", "q2"])
-    Labels(codes=array([0, 1, 0]), names=('q2', 'q1'))
+    Labels(codes=array([0, 1, 0]), names=('q2', 'q1'), integers=frozenset())
     """
     if isinstance(values, Labels):
         return values
-    array = np.asarray(values, dtype=object)
-    if array.size and not all(isinstance(value, str) for value in array.tolist()):
-        array = np.array([str(value) for value in array.tolist()], dtype=object)
-    distinct, first, inverse = np.unique(array.astype(str), return_index=True, return_inverse=True)
+    array = np.asarray(values, dtype=object).ravel()
+    integers: frozenset[str] = frozenset()
+    if array.size and not all(type(value) is str for value in array.tolist()):
+        integers = id_texts(what, array.tolist()).integers
+        array = np.array([value if type(value) is str else str(value) for value in array.tolist()], dtype=object)
+    distinct_texts, first, inverse = np.unique(array.astype(str), return_index=True, return_inverse=True)
     order = np.argsort(first, kind="stable")
     rank = np.empty(order.size, dtype=np.int64)
     rank[order] = np.arange(order.size)
-    return Labels(rank[inverse.ravel()], tuple(str(name) for name in distinct[order].tolist()))
+    return Labels(rank[inverse.ravel()], tuple(str(name) for name in distinct_texts[order].tolist()), integers)
 
 
 def document_ids(documents: Documents) -> DocumentIds:
@@ -126,12 +240,13 @@ def first_duplicate(groups: np.ndarray, ids: DocumentIds,
 class _TopicArrays(Mapping[str, Organization]):
     """Entries grouped by topic (topic ``i`` holds entries ``offsets[i]:offsets[i + 1]`` of ``ids``), read as a
     mapping topic → Organization built on first access by ``_build``; a topic whose entries repeat a document
-    raises its error (``refused``) when it is read."""
+    raises its error (``refused``) when it is read. ``integers``: the topics given as integers (read as their
+    text; :class:`~workbench.data.trec.lines.Labels`)."""
 
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds,
-                 refused: Mapping[str, WorkbenchError] | None = None) -> None:
+                 refused: Mapping[str, WorkbenchError] | None = None, integers: frozenset[str] = frozenset()) -> None:
         self.topics, self.offsets, self.ids = tuple(topics), offsets, ids
-        self.refused = dict(refused or {})
+        self.refused, self.integers = dict(refused or {}), integers
         self.index = {topic: i for i, topic in enumerate(self.topics)}
         self._built: dict[str, Organization] = {}
 
@@ -175,10 +290,11 @@ class Judgements(_TopicArrays):
     with :func:`judgements`."""
 
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, grades: np.ndarray,
-                 refused: Mapping[str, WorkbenchError] | None = None) -> None:
-        super().__init__(topics, offsets, ids, refused)
+                 refused: Mapping[str, WorkbenchError] | None = None, integers: frozenset[str] = frozenset()) -> None:
+        super().__init__(topics, offsets, ids, refused, integers)
         self.grades = grades
 
+    @validate(topic=TOPIC)
     def grades_of(self, topic: str) -> dict[str, float]:
         """``{document: grade}`` of one topic, every judgement included."""
         span = self.span(topic)
@@ -192,6 +308,7 @@ class Judgements(_TopicArrays):
         return f"<Judgements: {len(self.topics)} topics, {len(self.ids)} judgements>"
 
 
+@validate(topics=IDS, documents=DOCUMENTS, grades=VALUES, locate=Function(optional=True), unique=Flag())
 def judgements(topics: Labels | Sequence, documents: Documents, grades: np.ndarray, locate: Locate | None = None, *,
                unique: bool = False) -> Judgements:
     """:class:`Judgements` from parallel arrays (``topics`` as :func:`labels` reads them, ``documents`` as
@@ -199,7 +316,7 @@ def judgements(topics: Labels | Sequence, documents: Documents, grades: np.ndarr
     refused when read: :class:`DuplicateEntryError` (positions in the input), or what ``locate`` makes of it;
     ``unique``: the caller knows no topic repeats a document (each topic's documents are one dict's keys), so
     none is searched for."""
-    ids, topic_labels = document_ids(documents), labels(topics)
+    ids, topic_labels = document_ids(documents), labels(topics, "topic")
     codes, names = topic_labels.codes, topic_labels.names
     refused: dict[str, WorkbenchError] = {}
     positions = None
@@ -213,7 +330,8 @@ def judgements(topics: Labels | Sequence, documents: Documents, grades: np.ndarr
         refused[topic] = locate(error) if locate else error
         positions = np.flatnonzero(~np.isin(codes, [names.index(t) for t in refused]))
     order, offsets = _grouped(codes, len(names))
-    return Judgements(names, offsets, ids.take(order), np.asarray(grades, dtype=float)[order], refused)
+    return Judgements(names, offsets, ids.take(order), np.asarray(grades, dtype=float)[order], refused,
+                      topic_labels.integers)
 
 
 class SubtopicJudgements(Judgements):
@@ -227,12 +345,13 @@ class SubtopicJudgements(Judgements):
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, grades: np.ndarray,
                  subtopics: Mapping[str, tuple[str, ...]], entry_topic: np.ndarray, entry_document: np.ndarray,
                  entry_subtopic: np.ndarray, entry_grade: np.ndarray,
-                 refused: Mapping[str, WorkbenchError] | None = None) -> None:
-        super().__init__(topics, offsets, ids, grades, refused)
+                 refused: Mapping[str, WorkbenchError] | None = None, integers: frozenset[str] = frozenset()) -> None:
+        super().__init__(topics, offsets, ids, grades, refused, integers)
         self.subtopics = dict(subtopics)
         self.entry_topic, self.entry_document = entry_topic, entry_document
         self.entry_subtopic, self.entry_grade = entry_subtopic, entry_grade
 
+    @validate(topic=TOPIC)
     def subtopic_grades(self, topic: str) -> dict[str, dict[str, float]]:
         """``{subtopic: {document: grade}}`` of one topic."""
         self.span(topic)
@@ -258,13 +377,14 @@ class SubtopicJudgements(Judgements):
                 f"{len(self.entry_grade)} judgements>")
 
 
+@validate(topics=IDS, subtopics=IDS, documents=DOCUMENTS, grades=VALUES, locate=Function(optional=True))
 def subtopic_judgements(topics: Labels | Sequence, subtopics: Labels | Sequence | np.ndarray, documents: Documents,
                         grades: np.ndarray, locate: Locate | None = None) -> SubtopicJudgements:
     """:class:`SubtopicJudgements` from parallel arrays (one entry per judgement line). A topic that judges a
     document twice for one subtopic is refused when read, as :func:`judgements` refuses a repeat."""
     from workbench.model import natural_key
 
-    ids, topic_labels, sub_labels = document_ids(documents), labels(topics), labels(subtopics)
+    ids, topic_labels, sub_labels = document_ids(documents), labels(topics, "topic"), labels(subtopics, "subtopic")
     grades = np.asarray(grades, dtype=float)
     codes = ids.codes()
     pair = topic_labels.codes * (int(codes.max(initial=0)) + 1) + codes
@@ -295,7 +415,8 @@ def subtopic_judgements(topics: Labels | Sequence, subtopics: Labels | Sequence 
         lookup[[sub_labels.names.index(n) for n in names]] = np.arange(len(names))
         entry_subtopic[mine] = lookup[sub_labels.codes[mine]]
     return SubtopicJudgements(topic_labels.names, offsets, ids.take(first[grouped]), best[grouped], local,
-                              topic_labels.codes, position_of_pair[inverse.ravel()], entry_subtopic, grades, refused)
+                              topic_labels.codes, position_of_pair[inverse.ravel()], entry_subtopic, grades, refused,
+                              topic_labels.integers)
 
 
 # ------------------------------------------------------------------------------------------------ runs
@@ -307,16 +428,18 @@ class RankedRun(_TopicArrays):
 
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, scores: np.ndarray,
                  ties: str = "trec_eval", score_precision: str = "float64",
-                 refused: Mapping[str, WorkbenchError] | None = None) -> None:
-        super().__init__(topics, offsets, ids, refused)
+                 refused: Mapping[str, WorkbenchError] | None = None, integers: frozenset[str] = frozenset()) -> None:
+        super().__init__(topics, offsets, ids, refused, integers)
         self.scores_array = scores
         self.ties, self.score_precision = ties, score_precision
 
+    @validate(topic=TOPIC)
     def documents(self, topic: str) -> list[str]:
         """The topic's documents in rank order."""
         span = self.span(topic)
         return self.ids.take(np.arange(span.start, span.stop)).strings().tolist()
 
+    @validate(topic=TOPIC)
     def scores(self, topic: str) -> np.ndarray:
         """The topic's scores (as read, full precision) in rank order."""
         return self.scores_array[self.span(topic)]
@@ -335,22 +458,10 @@ class RankedRun(_TopicArrays):
         return f"<RankedRun: {len(self.topics)} topics, {len(self.ids)} documents>"
 
 
-def check_ranking_options(ties: str = "trec_eval", score_precision: str = "float64",
-                          max_docs: int | None = None) -> None:
-    """Refuse a tie policy, score precision or ``max_docs`` (trec_eval's ``-M``, ≥ 0) outside their domains."""
-    from workbench.errors import ParameterError
-
-    if ties not in TIES:
-        raise ParameterError(f"ties must be one of {', '.join(TIES)}, got {ties!r}", parameter="ties")
-    if score_precision not in SCORE_PRECISIONS:
-        raise ParameterError(f"score_precision must be one of {', '.join(SCORE_PRECISIONS)}, got "
-                             f"{score_precision!r}", parameter="score_precision")
-    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int | np.integer)
-                                 or max_docs < 0):
-        raise ParameterError(f"max_docs (trec_eval -M) must be an integer ≥ 0, got {max_docs!r}",
-                             parameter="max_docs")
-
-
+@validate(systems=AnyOf(Instance((Labels,), "Labels", optional=True), ListOf(), what="systems (Labels, or a list or "
+                        "array of strings or integers) or None"),
+          topics=IDS, documents=DOCUMENTS, scores=VALUES, ties=TIES, score_precision=SCORE_PRECISION,
+          max_docs=MAX_DOCS, locate=Function(optional=True), unique=Flag())
 def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, documents: Documents,
               scores: np.ndarray, *, ties: str = "trec_eval", score_precision: str = "float64",
               max_docs: int | None = None, locate: Locate | None = None, unique: bool = False) -> dict[str, RankedRun]:
@@ -363,11 +474,10 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     ``locate`` makes of it), as trec_eval stops on it; repeats beyond the cut are dropped with the rest, with a
     :class:`~workbench.errors.WorkbenchWarning`; ``unique``: the caller knows no (system, topic) repeats a
     document (dict keys), so none is searched for. Systems and topics keep their order of first appearance."""
-    check_ranking_options(ties, score_precision, max_docs)
     ids = document_ids(documents)
     scores = np.asarray(scores, dtype=float)
-    topic_labels = labels(topics)
-    system_labels = None if systems is None else labels(systems)
+    topic_labels = labels(topics, "topic")
+    system_labels = None if systems is None else labels(systems, "system")
     system_names = ("",) if system_labels is None else system_labels.names
     n_topics, n_systems = max(len(topic_labels.names), 1), len(system_names)
     group = topic_labels.codes if system_labels is None else \
@@ -399,7 +509,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
         offsets = np.concatenate(([0], np.cumsum(kept_sizes[code, topics_here])))
         runs[system] = RankedRun([topic_labels.names[t] for t in topics_here], offsets, ids.take(positions),
                                  scores[positions], ties, score_precision,
-                                 {topic: error for (s, topic), error in refused.items() if s == system})
+                                 {topic: error for (s, topic), error in refused.items() if s == system},
+                                 topic_labels.integers)
     release_freed(len(ids))  # the ranking's temporaries
     return runs
 

@@ -27,23 +27,28 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
+from workbench.data.trec.errors import TrecReadingWarning
 from workbench.data.trec.lines import Labels, TrecLines, read_lines
 from workbench.data.trec.ranked import (
+    MAX_DOCS,
+    SCORE_PRECISION,
+    TIES,
     Judgements,
     RankedRun,
-    check_ranking_options,
     judgements,
     rank_runs,
     subtopic_judgements,
 )
 from workbench.reading.numbers import read_integers, reading_note
+from workbench.validation import ENCODING, FilePath, Flag, LazyInstance, validate
 
 __all__ = ["read_trec_qrels", "read_trec_qrels_frame", "qrels_grades", "read_trec_run", "read_trec_run_frame",
            "run_scores"]
 
 if TYPE_CHECKING:
     import pandas as pd
+
+FRAME = LazyInstance(("pandas:DataFrame",), "a DataFrame")
 
 
 def _texts(values: np.ndarray, codec: str) -> np.ndarray:
@@ -55,6 +60,7 @@ def _names(labels: Labels) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------------------ qrels
+@validate(path=FilePath(), encoding=ENCODING, subtopics=Flag(optional=True))
 def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8", subtopics: bool | None = None) -> Judgements:
     """Graded gold per topic (:class:`~workbench.data.trec.ranked.Judgements`, a mapping topic → Organization):
     one level per positive grade, highest first (:meth:`Organization.from_graded`), built when a topic is first
@@ -68,8 +74,6 @@ def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8", subtopics: bo
     document judged under two values of the second column in one topic makes the file subtopic qrels (trec_eval
     refuses such a file), said in a :class:`~workbench.data.trec.errors.TrecReadingWarning`; False reads the
     column as trec_eval does (ignored)."""
-    if subtopics not in (None, True, False):
-        raise TrecFormatError(f"subtopics must be True, False or None (sniff), got {subtopics!r}", path=str(path))
     lines = read_lines(path, "qrels", encoding, ("iteration",) if subtopics is not False else None)
     grades = lines.values.astype(float)
     if subtopics is None:
@@ -97,6 +101,7 @@ def _subtopic_file(lines: TrecLines) -> bool:
     return np.unique(both // distinct.size).size < both.size
 
 
+@validate(path=FilePath(), encoding=ENCODING)
 def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
     """Every judgement line as a row: ``topic, iteration, document, relevance`` (int64, as trec_eval reads it;
     negative and zero grades kept)."""
@@ -107,6 +112,7 @@ def read_trec_qrels_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.D
                          "document": lines.documents.strings(), "relevance": lines.values})
 
 
+@validate(frame=FRAME)
 def qrels_grades(frame: pd.DataFrame) -> dict[str, dict[str, float]]:
     """``{topic: {document: relevance}}`` from a qrels frame (judged non-relevant documents included)."""
     grades: dict[str, dict[str, float]] = {}
@@ -116,6 +122,7 @@ def qrels_grades(frame: pd.DataFrame) -> dict[str, dict[str, float]]:
 
 
 # ------------------------------------------------------------------------------------------- runs
+@validate(path=FilePath(), encoding=ENCODING, ties=TIES, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
 def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "trec_eval",
                   score_precision: str = "float64", max_docs: int | None = None) -> dict[str, RankedRun]:
     """``{system (the tag): {topic: ranking}}`` as trec_eval ranks it (:func:`~workbench.data.trec.ranked.rank_runs`):
@@ -127,12 +134,12 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "tr
     ``ties="trec_eval"``: one document per level; ``ties="levels"``: documents with equal scores share one level
     (a tie).
     """
-    check_ranking_options(ties, score_precision, max_docs)
     lines = read_lines(path, "run", encoding)
     return rank_runs(lines.systems, lines.topics, lines.documents, lines.values, ties=ties,
                      score_precision=score_precision, max_docs=max_docs, locate=lines.located)
 
 
+@validate(path=FilePath(), encoding=ENCODING)
 def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.DataFrame:
     """Every run line as a row, in file order: ``topic, q0, document, rank, score, system`` (fields after the
     sixth are ignored; the rank read as C's ``atol`` reads it, as trec_eval would if it read ranks)."""
@@ -150,6 +157,7 @@ def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.Dat
                          "system": _names(lines.systems)})
 
 
+@validate(frame=FRAME)
 def run_scores(frame: pd.DataFrame) -> dict[str, dict[str, dict[str, float]]]:
     """``{system: {topic: {document: score}}}`` from a run frame (file order kept)."""
     scores: dict[str, dict[str, dict[str, float]]] = {}

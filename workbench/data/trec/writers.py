@@ -37,6 +37,7 @@ from workbench.errors import OutputError, quoted
 from workbench.metrics.ranking.table import ranked_documents
 from workbench.model import Organization, natural_key
 from workbench.reading.sources import file_path
+from workbench.validation import DATAFRAME, AnyOf, FilePath, Instance, MappingOf, validate
 
 __all__ = ["TrecWriteError", "write_text", "write_trec_qrels", "write_trec_run"]
 
@@ -132,6 +133,8 @@ def _gold_rows(gold: Organization) -> list[tuple[str, float]]:
     return rows + [(doc, 0.0) for doc in sorted(gold.rest or (), key=natural_key)]
 
 
+@validate(qrels=AnyOf(DATAFRAME, MappingOf(values=Instance((Organization,), "an Organization"),
+                                           what="a mapping topic → Organization")), path=FilePath())
 def write_trec_qrels(qrels: pd.DataFrame | Mapping[str, Organization], path: str | PathLike) -> None:
     """Write a qrels frame (``topic, iteration, document, relevance``) or ``{topic: Organization}`` (each
     prioritised document with its grade from ``grade_of()``, in level order; a finite rest as grade 0)."""
@@ -166,6 +169,8 @@ def _ranked_rows(system: str, topic: str, run: RankedRun) -> list[tuple]:
                                                 start=1)]
 
 
+@validate(run=AnyOf(DATAFRAME, MappingOf(values=Instance((Mapping,), "a mapping topic → Organization"),
+                                         what="a mapping system → topic → Organization")), path=FilePath())
 def write_trec_run(run: pd.DataFrame | Mapping[str, Mapping[str, Organization]], path: str | PathLike) -> None:
     """Write a run frame (``topic, q0, document, rank, score, system``) or ``{system: {topic: Organization}}``:
     documents in :func:`~workbench.metrics.ranking.table.ranked_documents` order, rank 1, 2, ..., and a score per

@@ -27,6 +27,7 @@ import numpy as np
 
 from workbench.data.trec.columns import read_columns
 from workbench.data.trec.errors import TrecReadingWarning
+from workbench.validation import FilePath, validate
 
 __all__ = ["ZScoreTable", "read_zscores"]
 
@@ -121,6 +122,7 @@ class ZScoreTable:
         return means, stddevs, found
 
 
+@validate(path=FilePath())
 def read_zscores(path: str | PathLike) -> ZScoreTable:
     """The z-score file's lines in trec_eval's order; a malformed line raises
     :class:`~workbench.data.trec.errors.TrecFormatError` with the file and line."""
