@@ -73,7 +73,7 @@ class InputError(WorkbenchError):
         super().__init__(located(message, path=path, line=line, column=column, text=text, where=where))
 
 
-_LONGEST = 320  # characters of a message before the quoted text
+_LONGEST = 700  # characters of a message before the quoted text
 
 
 def located(message: str, *, path: object = None, line: int | None = None, column: int | None = None,
