@@ -58,7 +58,7 @@ SUM_TOLERANCE = 1e-3
 decimals (1/3 as 0.3333) stay within it; ``tolerance=`` changes it."""
 TOLERANCE = Interval(0, 1)
 """The domain of ``tolerance``."""
-CLASSES = ListOf(Text(), optional=True, what="a list of classes")
+CLASSES = ListOf(Text(), optional=True)
 ITEMS = MappingOf(Text(), what="a mapping item id → value")
 
 _ONE = {"mono": "mono value (one class)", "multi": "multi value (a list of classes)",
@@ -466,7 +466,7 @@ class Labelling:
 
 ClassTree.__init__ = validate(  # type: ignore[method-assign]
     parent=MappingOf(Text(), Text(optional=True), what="a mapping class → its parent class (None for a root)"),
-    classes=ListOf(Text(), what="a list of classes"))(ClassTree.__init__)
+    classes=ListOf(Text()))(ClassTree.__init__)
 Labelling.__init__ = validate(  # type: ignore[method-assign]
     items=ITEMS, kind=KIND, hierarchy=Instance((ClassTree,), "a ClassTree", optional=True), classes=CLASSES,
     distribution=Flag(), gold=Flag(), tolerance=TOLERANCE)(Labelling.__init__)
