@@ -1480,3 +1480,16 @@ def test_a_well_formed_move_to_a_place_the_board_lacks_is_said_by_the_editor():
     before = everything(wb.state)
     drop(wb.outputs[3], "d8", [7, 0], "tail")
     assert "source (7, 0): no such level/cluster" in wb.outputs[3].status and everything(wb.state) == before
+
+
+def test_the_labelling_editors_state_declares_its_arguments():
+    from workbench.widgets.labelling import LabellingState
+
+    state = LabellingState("1: A\n2: B", "1: A\n2: A", ["Acc"])
+    with pytest.raises(ParameterError, match="LabellingState.edit: side must be one of gold, output, got 'gold '"):
+        state.edit("gold ", "1: B")
+    with pytest.raises(ParameterError, match="LabellingState.edit: text must be a string, got 3"):
+        state.edit("gold", 3)
+    assert state.texts == {"gold": "1: A\n2: B", "output": "1: A\n2: A"} and set(state.labellings) == {"gold", "output"}
+    with pytest.raises(ParameterError, match=r"LabellingState.__init__: measures must be a list .*\(1 at least\)"):
+        LabellingState("1: A", "1: A", [])
