@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import example, given, settings
@@ -116,6 +117,14 @@ def test_from_clustering_and_from_filtering_are_finite():
         Organization.from_clustering([["a"], []])
     with pytest.raises(OrganizationError, match="'a' occurs twice in the filtering"):
         Organization.from_filtering(["a"], ["a"])
+
+
+def test_the_constructors_take_any_collection_of_ids_numpy_arrays_too():
+    ids = np.array(["d1", "d2", "d3"])
+    assert Organization.from_filtering(ids[:1], ids[1:]) == Organization.from_filtering(["d1"], ["d2", "d3"])
+    assert Organization.from_clustering([ids[:2], ids[2:]], rest=ids[:0]).format() == "{d1 d2} d3\nrest:"
+    assert Organization.from_ranking(ids) == Organization.from_ranking(("d1", "d2", "d3"))
+    assert Organization.from_ranking({"d1": 1}.keys()) == Organization.from_ranking(["d1"])
 
 
 def test_constructor_rejects_a_document_both_in_a_level_and_in_the_rest():

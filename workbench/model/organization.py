@@ -72,7 +72,7 @@ def _fault(items: Collection, depth: int, above: str = "") -> tuple[str, bool] |
         if not _collection(item):
             string = " (one string: write it in a list)" if isinstance(item, str) else ""
             return f"{above}{_NAMES[depth]} {i} is {quoted(item)}, not a collection{string}", True
-        if not item:
+        if len(item) == 0:
             return f"{above}{_NAMES[depth]} {i} is empty", False
         found = _fault(item, depth - 1, f"{above}{_NAMES[depth]} {i}, ")
         if found is not None:
@@ -344,7 +344,7 @@ class Organization:
     def from_filtering(cls, positive: Collection[str], negative: Collection[str]) -> Organization:
         """Filtering: the positive documents as one level of singletons above a finite rest (Table 2)."""
         _reject_duplicates([*positive, *negative], "filtering")
-        levels = (tuple(frozenset([d]) for d in positive),) if positive else ()
+        levels = (tuple(frozenset([d]) for d in positive),) if len(positive) else ()
         return cls(levels, frozenset(negative))
 
     @classmethod
@@ -355,7 +355,7 @@ class Organization:
         for i, cluster in enumerate(clusters, start=1):
             _reject_duplicates(cluster, f"cluster {i}")
         level = tuple(frozenset(cluster) for cluster in clusters)
-        return cls((level,) if level else (), frozenset(rest or ()))
+        return cls((level,) if level else (), frozenset(() if rest is None else rest))
 
     # ---------------------------------------------------------------------------------- frames
     def to_frame(self) -> pd.DataFrame:
