@@ -25,14 +25,15 @@ import anywidget
 import traitlets as T
 
 from workbench.model import Organization, natural_key
-from workbench.validation import Text
+from workbench.validation import Domain, Text
 from workbench.widgets.messages import received
 from workbench.widgets.moves import PLACE, Place
 
 __all__ = ["DocumentBoard"]
 
 _HERE = Path(__file__).parent
-_MESSAGES = {"select": {"document": Text()}, "move": {"document": Text(), "source": PLACE, "target": PLACE}}
+_MESSAGES: dict[str, dict[str, Domain]] = {"select": {"document": Text()},
+                                           "move": {"document": Text(), "source": PLACE, "target": PLACE}}
 
 
 class DocumentBoard(anywidget.AnyWidget):

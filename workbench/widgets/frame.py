@@ -61,5 +61,6 @@ class Frame(anywidget.AnyWidget):
         """Act on a message from the front end: ``{"kind": k}`` with ``k`` one of :data:`MESSAGES` (anything
         else is ignored with a warning in the log: :mod:`~workbench.widgets.messages`)."""
         found = received(content, {kind: {} for kind in MESSAGES}, "the workbench's frame")
-        for callback in self._callbacks if found is not None else ():
-            callback(found[0])
+        if found is not None:
+            for callback in self._callbacks:
+                callback(found[0])

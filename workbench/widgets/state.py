@@ -731,8 +731,8 @@ def _read_tables(gold, outputs, n: int | None, wn: float | None, function: str) 
 def _example_tables(name: str) -> Tables:
     """The tables of one of the papers' examples (``gallery.EXAMPLES``), with its weighting."""
     example = EXAMPLES[name]
-    return _read_tables(example.gold, example.outputs, *(example.weights or (None, None)),
-                        "WorkbenchState.load_example")
+    n, wn = example.weights or (None, None)
+    return _read_tables(example.gold, example.outputs, n, wn, "WorkbenchState.load_example")
 
 
 def _reread(table: Table) -> Table:
