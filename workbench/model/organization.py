@@ -135,8 +135,10 @@ class Grade(Domain):
     """A relevance grade: a real number a double holds, infinities too (True and False count as 1 and 0); not NaN,
     not text, not an integer beyond a double's range.
 
-    >>> Grade().reason(2), Grade().reason(float("nan")), Grade().reason(10 ** 400)
-    (None, 'must be a number (not NaN, within a double)', 'must be a number (not NaN, within a double)')
+    >>> Grade().reason(2), Grade().reason(float("nan"))
+    (None, 'must be a number (not NaN, within a double)')
+    >>> Grade().reason(10 ** 400)
+    'must be a number (not NaN, within a double); it is too large for a double'
     """
 
     def __str__(self) -> str:
@@ -148,7 +150,7 @@ class Grade(Domain):
         try:
             number = float(value)
         except OverflowError:  # an integer past a double
-            return f"must be {self}"
+            return f"must be {self}; it is too large for a double"
         return None if number == number else f"must be {self}"
 
     def wrong_type(self, value: Any) -> bool:
