@@ -58,13 +58,12 @@ def _checked(value: Any, domain: Domain, where: str) -> Any:
     return value
 
 
-def _short_ids(table: Table, where: str) -> Table:
-    """``table`` when every document id in force is at most :data:`LONGEST_ID` characters long."""
+def _short_ids(table: Table, where: str) -> None:
+    """:class:`WorkbenchFormatError` when a document id in force is longer than :data:`LONGEST_ID` characters."""
     long = next((doc for doc in table.organization.documents if len(doc) > LONGEST_ID), None)
     if long is not None:
         raise WorkbenchFormatError(f"{where}: a document id of {len(long):,} characters, {excerpt(long, 20)} (the "
                                    f"workbench takes ids of at most {LONGEST_ID:,})")
-    return table
 
 
 def _tables(gold: Table, outputs: list[Table], n: Any, wn: Any, where: list[str]) -> Tables:
