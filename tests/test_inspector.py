@@ -200,3 +200,61 @@ def test_an_organization_campaign_of_one_topic_is_inspected_by_level_and_cluster
     assert round(inspector.scores["output 4"], 4) == 0.9649
     assert {g.split(" · ")[0] for g in inspector.table["group"]} <= {"level 1", "level 2", "level 3", "level tail",
                                                                     "level rest"}
+
+
+# ---------------------------------------------------------------------------------------------- issue 38
+def test_a_topic_a_run_lacks_is_shown_unanswered_without_the_placeholder_document():
+    """trec_eval's -c placeholder ('ceci_nest_pas_un_docno', the one-document ranking of a topic a run lacks)
+    was drawn as a document row; the run is said to be unanswered instead, its scores unchanged."""
+    campaign = ranking_campaign()                                   # C lacks q0
+    inspector = Inspector(campaign, systems=("A", "C"), measure="AP")
+    inspector.topic = "q0"
+    state = inspector.state
+    assert state.unanswered == ("C",)
+    assert "ceci_nest_pas_un_docno" not in set(state.table["document"].astype(str))
+    assert not any(r["document"] == "ceci_nest_pas_un_docno" for c in inspector.board.columns for r in c["rows"])
+    assert set(state.rows("C")["group"]) == {"missed"}                   # the relevant documents it misses
+    assert state.table.groupby("system")["contribution"].sum()["C"] == 0 == state.scores["C"]
+    assert "C did not answer this topic" in html.unescape(inspector.summary.value)
+    assert inspector.board.columns[1]["caption"].startswith("unanswered")
+    with pytest.raises(DocumentNotExplainedError):
+        state.document = "ceci_nest_pas_un_docno"
+    inspector.topic = "q1"
+    assert state.unanswered == () and "did not answer" not in inspector.summary.value
+
+
+@pytest.mark.parametrize("change", [
+    {"new": type("Selection", (), {"value": [{"x": 1}]})()},
+    {"new": type("Selection", (), {"value": [5]})()},
+    {"new": type("Selection", (), {"value": "q1"})()},
+    {"new": type("Selection", (), {"value": [{"topic": ["q1"]}]})()},
+])
+def test_a_chart_selection_of_another_shape_is_ignored_and_logged(change, caplog):
+    inspector = Inspector(ranking_campaign(), systems=("A", "B"), measure="AP", measures=["AP"])
+    shown = inspector.topic
+    with caplog.at_level("WARNING", logger="workbench.widgets"):
+        inspector._picked(change)
+        inspector.board.receive({"kind": "select", "document": 5})
+        inspector.board.receive(["select"])
+    assert inspector.topic == shown and inspector.document is None and inspector.message == ""
+    assert [r.message.split(":")[0] for r in caplog.records] == ["the inspector's chart", "the rankings board",
+                                                                 "the rankings board"]
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"campaign": "runs"}, "InspectorState.__init__: campaign must be a Campaign, got 'runs'"),
+    ({"k": 0}, "InspectorState.__init__: k must be an integer in [1, 100,000], got 0"),
+    ({"k": 10**9}, "k must be an integer in [1, 100,000]"),
+    ({"systems": ("A",)}, "systems must be a list of a non-empty string (2 to 2)"),
+    ({"test": "z"}, "test must be one of t, wilcoxon, randomization, bootstrap, sign"),
+    ({"results": [1, 2]}, "results must be a tidy results DataFrame"),
+])
+def test_the_inspectors_arguments_are_declared(arguments, message):
+    given = {"campaign": ranking_campaign(), "systems": ("A", "B"), "measure": "AP", **arguments}
+    with pytest.raises(wb.ParameterError) as caught:
+        InspectorState(**given)
+    assert message in str(caught.value)
+    state = InspectorState(ranking_campaign(), ("A", "B"), "AP")
+    with pytest.raises(wb.ParameterError, match=r"InspectorState.k: k must be an integer in \[1, 100,000\]"):
+        state.k = 2.5
+    assert state.message.startswith("InspectorState.k: ") and state.k == 10

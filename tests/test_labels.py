@@ -1,6 +1,7 @@
 """Label vectors without silent coercion: binary means binary (issue 13), cluster labels compare as values,
 grades are numbers."""
 
+import inspect
 import warnings
 
 import hypothesis.strategies as st
@@ -10,10 +11,11 @@ import sklearn.metrics as skm
 from hypothesis import given, settings
 
 from workbench import Organization, WorkbenchError
+from workbench.errors import ParameterError
 from workbench.metrics import clustering as C
 from workbench.metrics import filtering as F
 from workbench.metrics.labels import factorize, label_vector
-from workbench.model import OrganizationError
+from workbench.validation import declared
 
 
 def test_multi_class_labels_are_refused_and_named():
@@ -115,21 +117,75 @@ def test_factorize_numbers_labels_by_python_equality_in_order_of_first_appearanc
 
 
 def test_grades_are_numbers():
-    with pytest.raises(OrganizationError, match=r"document 'a' has grade '2' \(str\); grades are numbers"):
+    with pytest.raises(ParameterError, match=r"Organization.from_graded: grades value of 'a' must be a number .*"
+                                             r"got \{'a': '2'\}"):
         Organization.from_graded({"a": "2"})
-    with pytest.raises(OrganizationError, match="grade 'True'"):
+    with pytest.raises(ParameterError, match="got {'a': 'True'}"):
         Organization.from_graded({"a": "True"})
     assert Organization.from_graded({"a": np.int64(2), "b": True}).grade_of() == {"a": 2, "b": 1}
 
 
 @pytest.mark.parametrize("build, where", [
-    (lambda: Organization.from_ranking("d1 d2"), "ranking"),
-    (lambda: Organization.from_filtering("d1", ["d2"]), "positive"),
-    (lambda: Organization.from_filtering(["d1"], "d2"), "negative"),
-    (lambda: Organization.from_clustering("d1"), "clusters"),
-    (lambda: Organization.from_clustering([["d1"], "d23"]), "cluster 2"),
-    (lambda: Organization.from_clustering([["d1"]], rest="d2"), "rest"),
+    (lambda: Organization.from_ranking("d1 d2"), "from_ranking: ids"),
+    (lambda: Organization.from_filtering("d1", ["d2"]), "from_filtering: positive"),
+    (lambda: Organization.from_filtering(["d1"], "d2"), "from_filtering: negative"),
+    (lambda: Organization.from_clustering("d1"), "from_clustering: clusters"),
+    (lambda: Organization.from_clustering([["d1"], "d23"]), "from_clustering: clusters"),
+    (lambda: Organization.from_clustering([["d1"]], rest="d2"), "from_clustering: rest"),
 ])
 def test_a_string_is_not_read_as_a_list_of_its_characters(build, where):
-    with pytest.raises(OrganizationError, match=f"{where}: expected a list of document ids, got the string"):
+    with pytest.raises(ParameterError, match=f"Organization.{where} must be a list of"):
         build()
+
+
+# ------------------------------------------------------------------------- the model's doors (issue 38)
+def _doors():
+    """Every public method and constructor of the model's classes that the package-wide walk does not reach
+    (``workbench.model.labelling`` is not exported by a walked package)."""
+    from workbench.model.labelling import ClassTree, Labelling
+
+    for cls in (Labelling, ClassTree):
+        yield f"{cls.__name__}.__init__", cls.__init__
+        for name, member in vars(cls).items():
+            member = member.__func__ if isinstance(member, classmethod | staticmethod) else member
+            if not name.startswith("_") and callable(member):
+                yield f"{cls.__name__}.{name}", member
+
+
+def _outside():
+    for name, function in _doors():
+        for parameter, domain in (declared(function) or {}).items():
+            for i, value in enumerate(domain.outside()):
+                yield pytest.param(function, parameter, value, id=f"{name}-{parameter}-{i}")
+
+
+@pytest.mark.parametrize(("name", "function"), list(_doors()))
+def test_labellings_and_class_trees_declare_every_parameter(name, function):
+    parameters = [p for p in inspect.signature(function).parameters.values() if p.name not in ("self", "cls")]
+    domains = declared(function) or {}
+    assert {p.name for p in parameters} <= set(domains), name
+    for p in parameters:
+        if p.default is not inspect.Parameter.empty:
+            assert domains[p.name].reason(p.default) is None, (name, p.name)
+
+
+@pytest.mark.parametrize(("function", "parameter", "value"), list(_outside()))
+def test_a_bad_argument_to_a_labelling_is_refused_in_the_one_shape(function, parameter, value):
+    with pytest.raises(ParameterError) as caught:
+        function(None, **{parameter: value})
+    assert (caught.value.function, caught.value.parameter) == (function.__qualname__, parameter)
+
+
+def test_a_labellings_kind_and_tolerance_are_declared_and_the_data_keeps_its_located_errors():
+    from workbench.model.labelling import ClassTree, Labelling, LabellingError, LabelNotInHierarchyError
+
+    with pytest.raises(ParameterError, match="Labelling.__init__: kind must be one of mono, multi, soft, got 'x'"):
+        Labelling({"i1": "A"}, "x")
+    with pytest.raises(ParameterError, match=r"Labelling.parse: tolerance must be in \[0, 1\], got 2"):
+        Labelling.parse("i1: A", tolerance=2)
+    with pytest.raises(ParameterError, match="Labelling.of: items key 3 must be a non-empty string"):
+        Labelling.of({3: "A"})
+    with pytest.raises(LabellingError, match="line 2, id 'i2': '{A: 1' opens"):   # the text is data: located
+        Labelling.parse("i1: A\ni2: {A: 1")
+    with pytest.raises(LabelNotInHierarchyError, match="class 'Z' is not in the hierarchy"):
+        ClassTree.from_nested({"P": ["S"]}).ancestors("Z")

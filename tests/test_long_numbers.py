@@ -142,7 +142,7 @@ def test_integers_past_a_double_are_refused_naming_where(tmp_path):
         (lambda: Campaign.from_frames(pd.DataFrame({"query_id": ["1"], "doc_id": ["d1"], "relevance": [huge]}),
                                       {"r": pd.DataFrame({"query_id": ["1"], "doc_id": ["d1"], "score": [1.0]})}),
          "column 'relevance' is too large for a double at row 0"),
-        (lambda: wb.Organization.from_graded({"d1": huge}), "document 'd1'"),
+        (lambda: wb.Organization.from_graded({"d1": huge}), "from_graded: grades value of 'd1'"),
         (lambda: write_trec_qrels(pd.DataFrame({"topic": ["1"], "iteration": ["0"], "document": ["d1"],
                                                 "relevance": [huge]}), tmp_path / "q"), "topic '1', document 'd1'"),
         (lambda: write_trec_run(pd.DataFrame({"topic": ["1"], "q0": ["Q0"], "document": ["d1"], "rank": [1],

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import TABLE9_GOLD
 from tests.strategies import ANY_CHARACTER, constructed_organizations, organizations
-from workbench import Organization, OrganizationError
+from workbench import Organization, OrganizationError, ParameterError
 
 
 def test_table9_gold_in_the_notation():
@@ -69,7 +70,7 @@ def test_frames_round_trip(org):
     ("d1 d2\nrest: d3 d2", 2, 10, "d2", "both in a level"),
     ("rest: d1\nd2", 2, 1, "d2", "must be the last line"),
     ("rest: d1 {d2}", 1, 10, "{", "bare documents"),
-    ("[x] d1", 1, 2, "[x]", "grade must be a number"),
+    ("[x] d1", 1, 2, "[x]", "a level's grade is a number, as in"),
     ("d1 [2] d2", 1, 4, "[2]", "only write a level's grade at the start"),
 ])
 def test_parse_errors_name_line_column_and_token(text, line, column, token, message):
@@ -104,7 +105,7 @@ def test_from_graded_keeps_one_level_per_positive_grade_highest_first():
     assert graded.grades == (3.0, 1.0, 0.5)
     assert graded.grade_of() == {"b": 3.0, "e": 3.0, "a": 1.0, "f": 0.5}
     assert graded.format() == "[3] b e\n[1] a\n[0.5] f"
-    with pytest.raises(OrganizationError, match="grade NaN"):
+    with pytest.raises(ParameterError, match="from_graded: grades value of 'a' must be a number"):
         Organization.from_graded({"a": float("nan")})
 
 
@@ -112,10 +113,18 @@ def test_from_clustering_and_from_filtering_are_finite():
     clustering = Organization.from_clustering([["a", "b"], ["c"]], rest=["z"])
     assert clustering.format() == "{a b} c\nrest: z" and clustering.finite
     assert Organization.from_clustering([]).format() == "rest:"
-    with pytest.raises(OrganizationError, match="cluster 2 is empty"):
+    with pytest.raises(ParameterError, match=r"from_clustering: clusters must be .* \(cluster 2 is empty\)"):
         Organization.from_clustering([["a"], []])
     with pytest.raises(OrganizationError, match="'a' occurs twice in the filtering"):
         Organization.from_filtering(["a"], ["a"])
+
+
+def test_the_constructors_take_any_collection_of_ids_numpy_arrays_too():
+    ids = np.array(["d1", "d2", "d3"])
+    assert Organization.from_filtering(ids[:1], ids[1:]) == Organization.from_filtering(["d1"], ["d2", "d3"])
+    assert Organization.from_clustering([ids[:2], ids[2:]], rest=ids[:0]).format() == "{d1 d2} d3\nrest:"
+    assert Organization.from_ranking(ids) == Organization.from_ranking(("d1", "d2", "d3"))
+    assert Organization.from_ranking({"d1": 1}.keys()) == Organization.from_ranking(["d1"])
 
 
 def test_constructor_rejects_a_document_both_in_a_level_and_in_the_rest():
@@ -164,18 +173,26 @@ def test_quoted_ids_and_grades_fail_with_their_column(text, column, message):
 
 
 @pytest.mark.parametrize(("build", "message"), [
-    (lambda: Organization(((frozenset({"a"}),),), grades=(float("nan"),)), "line 1: level 1's grade is NaN"),
+    (lambda: Organization(((frozenset({"a"}),),), grades=(float("nan"),)), r"grades must be .* \(grade 1 is nan\)"),
     (lambda: Organization(((frozenset({"a"}),), (frozenset({"b"}),)), grades=(1, "x")),
-     "line 2: level 2's grade must be a number"),
-    (lambda: Organization("d1 d2"), "levels must be a collection"),
-    (lambda: Organization((("d1", "d2"),)), "a cluster is a set of document ids, got the string 'd1'"),
-    (lambda: Organization.from_filtering(["a"], [""]), "non-empty strings, got '' in the rest"),
-    (lambda: Organization.from_filtering(["a"], [3]), "non-empty strings, got 3 in the rest"),
-    (lambda: Organization.from_ranking(["a", 2]), "non-empty strings, got 2"),
+     r"grades must be .* \(grade 2 is 'x'\)"),
+    (lambda: Organization(((frozenset({"a"}),),), grades=(1, 2)), "grades must hold one grade per level"),
+    (lambda: Organization("d1 d2"), "levels must be a list of levels"),
+    (lambda: Organization((("d1", "d2"),)), r"\(level 1, cluster 1 is 'd1', not a collection"),
+    (lambda: Organization(((frozenset({"a"}), frozenset()),)), r"\(level 1, cluster 2 is empty\)"),
+    (lambda: Organization((frozenset({"a"}),)), r"\(level 1, cluster 1 is 'a', not a collection"),
+    (lambda: Organization.from_filtering(["a"], [""]), r"negative must be .* \(id 1 is ''\)"),
+    (lambda: Organization.from_filtering(["a"], [3]), r"negative must be .* \(id 1 is 3\)"),
+    (lambda: Organization.from_ranking(["a", 2]), r"ids must be .* \(id 2 is 2\)"),
+    (lambda: Organization.from_ranking(None), "ids must be a list of document ids"),
+    (lambda: Organization.from_frame([("a", 1, 1)]), "frame must be a DataFrame"),
 ])
-def test_the_constructor_names_what_it_refuses(build, message):
-    with pytest.raises(OrganizationError, match=message):
+def test_the_constructors_declare_their_arguments(build, message):
+    """Issue 38: a bad argument is the validator's ParameterError (function, parameter, value, domain), raised
+    before anything is built; a malformed organization stated by good arguments stays an OrganizationError."""
+    with pytest.raises(ParameterError, match=message) as caught:
         build()
+    assert str(caught.value).startswith("Organization.") and len(str(caught.value)) < 400
 
 
 def test_no_level_carries_no_grade():
@@ -244,3 +261,57 @@ def test_surrogate_code_points_round_trip_in_quoted_ids(ids):
     """Issue 20 item 7: a quoted id holding a high and a low surrogate was written as two JSON escapes, which
     read back as one character (😀); surrogates are now written as they are."""
     check_round_trip(Organization.from_ranking(ids))
+
+
+# ------------------------------------------------------------------------------ untrusted text (issue 38)
+LONG = "x" * 200_000
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (LONG, Organization.from_ranking([LONG])),                                   # a 200,000-character id
+    (f'"{LONG}" d1', Organization(((frozenset({LONG}), frozenset({"d1"})),))),   # quoted too
+    ("[1e999] d1", Organization(((frozenset({"d1"}),),), grades=(float("inf"),))),  # beyond a double: infinite
+    ("[" + "9" * 5000 + "] d1", Organization(((frozenset({"d1"}),),), grades=(float("inf"),))),
+    ("[-" + "9" * 5000 + ".5] d1", Organization(((frozenset({"d1"}),),), grades=(float("-inf"),))),
+    ("d\x00 \x00", Organization(((frozenset({"d\x00"}), frozenset({"\x00"})),))),       # NUL is a character
+    ("\ud800 {a\udfff b}", Organization(((frozenset({"\ud800"}), frozenset({"a\udfff", "b"})),))),
+    ('"\\ud800" "\\u0000"', Organization(((frozenset({"\ud800"}), frozenset({"\x00"})),))),
+])
+def test_hostile_notation_is_read_and_round_trips(text, expected):
+    org = Organization.parse(text)
+    assert org == expected
+    check_round_trip(org)
+
+
+def test_a_hundred_thousand_levels_are_read():
+    org = Organization.parse("\n".join(f"d{i}" for i in range(100_000, 0, -1)))
+    assert len(org.levels) == 100_000 and org.levels[-1] == (frozenset({"d1"}),)
+
+
+@pytest.mark.parametrize(("text", "line", "column", "message"), [
+    ("d1\n[nan] d2", 2, 2, "grade is NaN"),
+    ("[" + "9" * 5000 + "x] d1", 1, 2, "a level's grade is a number"),
+    ('d1 "' + "y" * 200_000, 1, 4, "never closed"),
+    ("{" + LONG, 1, 1, "never closed"),
+    ("d1\n" * 100_000 + "}", 100_001, 1, "unbalanced '}'"),
+    ('"\\ud800\\" d1', 1, 1, "never closed"),
+    ("d1\n[0]", 2, 1, "a level's grade comes before its documents"),                 # found by the property below
+    ("[1] d1\n# a comment\n\nd2", 4, None, r"either every level has a \[grade\] or none has"),
+])
+def test_hostile_notation_is_refused_with_a_short_located_error(text, line, column, message):
+    with pytest.raises(OrganizationError, match=message) as caught:
+        Organization.parse(text)
+    assert (caught.value.line, caught.value.column) == (line, column) and len(str(caught.value)) < 400
+
+
+HOSTILE = st.one_of(st.text(ANY_CHARACTER, max_size=30),
+                    st.text(alphabet='[]{}"\\ #,\n\x00\ud800\udfffe9.-+nainf', max_size=40),
+                    st.builds(lambda digits, rest: f"[{digits}] {rest}", st.text("0123456789e.-", max_size=400),
+                              st.text(ANY_CHARACTER, max_size=10)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(HOSTILE)
+@example("[0]")
+def test_any_hostile_text_is_read_or_refused_with_an_organization_error(text):
+    check_text_round_trip(text)  # any other exception fails the test

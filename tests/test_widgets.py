@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 
 import workbench
-from workbench import reliability_sensitivity
+from workbench import ParameterError, reliability_sensitivity
 from workbench.model import Organization
 from workbench.widgets import (
     Comparison,
@@ -275,7 +275,7 @@ def test_a_gold_alone_starts_with_a_copy_and_no_output_is_refused():
     wb = Workbench("d1 {d2 d3}")
     assert wb.state.names == ["output 1"] and wb.outputs[0].text == "d1 {d2 d3}"
     assert wb.state.scores == [kernel("d1 {d2 d3}", "d1 {d2 d3}")]
-    with pytest.raises(WorkbenchFormatError, match="at least one output"):
+    with pytest.raises(ParameterError, match=r"Workbench.__init__: outputs must be tables: a list, .*, got \[\]"):
         Workbench("d1", [])
 
 
@@ -329,8 +329,10 @@ def test_bad_imports_say_what_and_where():
     wb = Workbench("d1", ["d1"])
     with pytest.raises(WorkbenchFormatError, match="line 2: text before the first '## gold' section: 'd1'"):
         wb.state.load_text("# workbench tables, weights: uniform\nd1\n")
-    with pytest.raises(WorkbenchFormatError, match="line 3: section name 'gold' is empty or repeated"):
+    with pytest.raises(WorkbenchFormatError, match="line 3: section 'gold' is repeated"):
         wb.state.load_text("## gold\nd1\n## gold\n")
+    with pytest.raises(WorkbenchFormatError, match="line 3: the section's name must be a name .*, got ''"):
+        wb.state.load_text("## gold\nd1\n## \nd1")
     with pytest.raises(WorkbenchFormatError, match="line 1: weights must read"):
         wb.state.load_text("# workbench tables, weights: n=ten\n## gold\nd1\n## o\nd1")
     with pytest.raises(WorkbenchFormatError, match="line 1, column 2: not JSON"):
@@ -661,7 +663,7 @@ def test_a_drop_the_organization_cannot_make_is_said_in_the_status_line():
     editor = OrganizationEditor("d1 d2")
     drop(editor, "d2", [0, 0], [0, None])                        # d2 is not in the first cluster ({d1})
     assert editor.text == "d1 d2" and "'d2' is not in cluster 0 of level 1" in editor.status
-    with pytest.raises(MoveError, match="expected \\(level, cluster\\) or 'tail'"):
+    with pytest.raises(ParameterError, match="OrganizationEditor.move: source must be 'tail' or \\(level, cluster\\)"):
         editor.move("d1", "ab", TAIL)
 
 
@@ -811,10 +813,12 @@ def test_setting_n_or_wn_alone_keeps_or_brings_back_the_other():
     assert (wb.state.n, wb.state.wn) == (None, None)
     wb.state.n = 12                                              # W_n comes back as it was
     assert (wb.state.n, wb.state.wn) == (12, 0.6)
-    with pytest.raises(WeightsError, match=r"W_n must be a number in \[1e-06, 0.999999\], got 1.5"):
+    with pytest.raises(ParameterError, match=r"WorkbenchState.set_weights: wn must be in \[1e-06, 0.999999\], got 1.5"):
         wb.state.wn = 1.5
-    with pytest.raises(WeightsError, match="n must be a whole number"):
+    with pytest.raises(ParameterError, match=r"set_weights: n must be an integer in \[1, 1,000,000\], got 2.5"):
         wb.state.set_weights(2.5, 0.8)
+    with pytest.raises(ParameterError, match=r"set_weights: wn must be given with the other weight \(or both None"):
+        wb.state.set_weights(3, None)
     assert (wb.state.n, wb.state.wn) == (12, 0.6) and wb.state.step == 2
 
 
@@ -832,23 +836,33 @@ def test_an_edit_the_kernel_cannot_score_is_kept_in_progress_and_weights_retry_i
 GOOD = json.loads(WorkbenchState("d1 {d2 d3}\nrest: d4", {"a": "d1 d2\nrest: d3 d4", "b": "{d1 d2 d3}\nrest: d4"},
                                  n=10, wn=0.8).to_json())
 BAD_FIELDS = [  # (path, value, what the error says)
-    (("n",), "ten", "n: expected a whole number"), (("n",), True, "n: expected a whole number"),
-    (("n",), 2.5, "n: expected a whole number"), (("n",), 0, "n must be a whole number"),
-    (("n",), 10**9, "n must be a whole number"), (("wn",), "x", "wn: expected a number"),
-    (("wn",), 1.5, "W_n must be"), (("wn",), 0, "W_n must be"), (("wn",), float("nan"), "NaN is not JSON"),
+    (("n",), "ten", "n must be an integer in [1, 1,000,000], got 'ten'"), (("n",), True, "n must be an integer"),
+    (("n",), 2.5, "n must be an integer"), (("n",), 0, "n must be an integer in [1, 1,000,000], got 0"),
+    (("n",), 10**9, "n must be an integer"), (("n",), 1e308, "n must be an integer in [1, 1,000,000], got 1e+308"),
+    (("n",), 10**900, "n must be an integer in [1, 1,000,000], got 1000000000"),
+    (("wn",), "x", "wn must be a number in [1e-06, 0.999999], got 'x'"),
+    (("wn",), 1.5, "wn must be in [1e-06, 0.999999]"), (("wn",), 0, "wn must be in"),
+    (("wn",), float("nan"), "NaN is not JSON"),
     (("wn",), float("inf"), "Infinity is not JSON"), (("n",), None, "give both n and W_n"),
     (("gold",), 5, "gold: expected an object"), (("gold",), {"txt": "d1"}, "gold: unknown key 'txt'"),
     (("gold", "text"), 5, "gold.text: expected notation text"),
-    (("gold", "levels"), "d1", "gold.levels: expected a list of levels"),
+    (("gold", "levels"), "d1", "gold.levels must be a list of levels"),
     (("gold", "levels"), [[["d1", "d1"]]], "level 1 has a cluster naming a document twice"),
     (("gold", "levels"), [[[]]], "gold"), (("gold", "levels"), [[]], "gold"),
-    (("gold", "levels"), [[["d1", 2]]], "gold.levels: expected"),
-    (("gold", "rest"), "d4", "gold.rest: expected a list"), (("gold", "rest"), ["d4", "d4"], "named twice"),
+    (("gold", "levels"), [[["d1", 2]]], "gold.levels must be a list of levels (non-empty collections of clusters, "
+     "each a non-empty set of document ids) (level 1, cluster 1, id 2 is 2)"),
+    (("outputs", 0), {"levels": [[["x" * 200_000]]]}, "outputs[0]: a document id of 200,000 characters, 'xxxxxxxxxxxx"),
+    (("outputs", 0), {"text": "d1 " + "x" * 200_000}, "outputs[0]: a document id of 200,000 characters"),
+    (("gold", "rest"), "d4", "gold.rest must be a list of document ids"),
+    (("gold", "rest"), ["d4", "d4"], "named twice"),
     (("gold", "rest"), ["d1"], "gold"), (("gold", "levels"), [[["d9"]]], "state different organizations"),
     (("outputs",), [], "at least one output"), (("outputs",), "a", "a list 'outputs'"),
     (("outputs", 0), 5, "outputs[0]: expected an object"),
-    (("outputs", 0, "name"), 5, "name must be a non-empty string"),
-    (("outputs", 0, "name"), "b", "'b' repeated"), (("outputs", 0, "name"), "gold", "names the gold standard"),
+    (("outputs", 0, "name"), 5, 'outputs[0].name must be a name (1 to 200 characters, not blank, not "gold"), got 5'),
+    (("outputs", 0, "name"), "b", "outputs[1]: output names must differ: 'b' is also the name of outputs[0]"),
+    (("outputs", 0, "name"), "gold", "outputs[0].name must be a name"),
+    (("outputs", 0, "name"), "x" * 200_000, "outputs[0].name must be a name (1 to 200 characters"),
+    (("outputs", 0, "name"), " " * 200_000, "outputs[0].name must be a name"),
     (("outputs", 1, "text"), "{d1 d2}\nrest: d3 d4", "state different organizations"),
     (("extra",), 1, "unknown key 'extra'"),
 ]
@@ -866,7 +880,7 @@ def broken(path: tuple, value) -> str:
     return json.dumps(data)
 
 
-@pytest.mark.parametrize(("path", "value", "message"), BAD_FIELDS, ids=[f"{p}={v!r}" for p, v, _ in BAD_FIELDS])
+@pytest.mark.parametrize(("path", "value", "message"), BAD_FIELDS, ids=[f"{p}={v!r:.30}" for p, v, _ in BAD_FIELDS])
 def test_an_import_with_a_bad_field_names_it_and_changes_nothing(path, value, message):
     wb = Workbench()
     wb.outputs[3].levels[0].value = "d1 {d3 d4"                    # an edit in progress survives too
@@ -903,9 +917,49 @@ def test_uniform_weights_over_a_tail_in_an_import_are_refused_whole():
         state.load_json(json.dumps(data))
     with pytest.raises(WorkbenchFormatError, match="line 1: weights must read"):
         state.load_text(state.to_text().replace("n=10 wn=0.8", "n=10 wn=0.8 x=1"))
-    with pytest.raises(WeightsError, match="W_n must be"):
+    with pytest.raises(WorkbenchFormatError, match="line 1: weights must read 'uniform' or 'n=10 wn=0.8', got "
+                                                   "'n=10 wn=nan'"):
         state.load_text(state.to_text().replace("wn=0.8", "wn=nan"))
     assert state.to_json() == before and state.step == 0
+
+
+TABLES = "## gold\nd1 d2\n## run\nd2 d1\n"
+JSON_TABLES = '"gold": {"text": "d1 d2"}, "outputs": [{"name": "run", "text": "d2 d1"}]'
+
+
+@pytest.mark.parametrize(("load", "text", "message"), [
+    ("text", "# workbench tables, weights: n=" + "9" * 5000 + " wn=0.8\n" + TABLES,
+     "line 1: the weights' n must be an integer in [1, 1,000,000], got a number of 5,000 digits"),
+    ("text", "# workbench tables, weights: n=0000000000000000000000010 wn=1e-400\n" + TABLES,
+     "line 1: the weights' wn must be in [1e-06, 0.999999], got 0.0"),
+    ("text", "# workbench tables, weights: n=10 wn=1e999\n" + TABLES, "the weights' wn must be in"),
+    ("text", "# workbench tables, weights: n=1_0 wn=0.8\n" + TABLES, "weights must read"),
+    ("text", "# workbench tables, weights: n=\u0663 wn=0.8\n" + TABLES, "weights must read"),  # an Arabic-Indic 3
+    ("text", "# workbench tables, weights: n=10 wn=0.8 " + "x" * 200_000 + "\n" + TABLES, "weights must read"),
+    ("text", "## gold\nd1\n## " + "r" * 200_000 + "\nd1", "line 3: the section's name must be a name (1 to 200"),
+    ("text", "## gold\nd1\n## run\n" + "x" * 200_000, "section 'run': a document id of 200,000 characters"),
+    ("json", '{"n": 1e308, "wn": 0.8, ' + JSON_TABLES + "}", "n must be an integer in [1, 1,000,000], got 1e+308"),
+    ("json", '{"n": 10, "wn": 1e-400, ' + JSON_TABLES + "}", "wn must be in [1e-06, 0.999999], got 0.0"),
+    ("json", '{"n": 10, "wn": 1e999, ' + JSON_TABLES + "}", "the number 1e999 is beyond a double's range"),
+    ("json", '{"n": ' + "1" * 5000 + ', "wn": 0.8, ' + JSON_TABLES + "}", "a number of 5,000 characters"),
+    ("json", "[" * 100_000, "line 1, column 201: JSON nested deeper than 200 levels"),
+    ("json", '{"gold": {"text": "d1"}, "outputs": [{"levels": [[["' + "x" * 200_000 + '"]]]}]}',
+     "outputs[0]: a document id of 200,000 characters"),
+    ("bytes", b"\xff" + TABLES.encode(), "not UTF-8 text"),
+])
+def test_hostile_imports_are_refused_naming_where_and_change_nothing(load, text, message):
+    """Issue 38: no Python exception (a RecursionError, int()'s ValueError past 4,300 digits, an OverflowError)
+    reaches the notebook from an import; each is a WorkbenchFormatError naming where, and nothing changes."""
+    state = WorkbenchState()
+    state.edit(0, "d1 {d2 d3")                                     # an edit in progress survives too
+    before = snapshot(state)
+    with pytest.raises(WorkbenchFormatError) as caught:
+        {"text": state.load_text, "json": state.load_json, "bytes": state.load}[load](text)
+    assert message in str(caught.value) and len(str(caught.value)) < 400
+    assert snapshot(state) == before and state.status.startswith("import: ") and message in state.status
+    state.undo()                                                   # and what follows works
+    state.edit(0, "d1 d2")
+    assert state.scores == state_kernel(state)
 
 
 def test_an_edit_in_progress_round_trips_through_json_with_the_organization_in_force():
@@ -1028,9 +1082,12 @@ def test_a_change_made_on_the_state_is_drawn_once():
     assert "why: d8 in output 4" in wb.views.why.summary.value and len(drawn) == 1
     wb.state.load_example("Table 3 (clustering)")                     # nested changes: told once
     assert len(drawn) == 2 and wb.controls.gallery.value == "Table 3 (clustering)" and wb.controls.uniform.value
-    with pytest.raises(WorkbenchFormatError):
-        wb.state.load_example("Table 99")
-    assert len(drawn) == 3 and "⚠ no example &#x27;Table 99&#x27;" in wb.views.status.value
+    with pytest.raises(ParameterError, match="WorkbenchState.load_example: name must be one of Table 9"):
+        wb.state.load_example("Table 99")                             # refused for its argument: nothing changes
+    assert len(drawn) == 2 and wb.views.status.value == ""
+    with pytest.raises(WeightsError):
+        wb.state.add_output("d1 d2")                                  # refused by the kernel: said and drawn
+    assert len(drawn) == 3 and "⚠ output 2: the output has an unlimited tail" in wb.views.status.value
     stop = wb.state.on_change(lambda: drawn.append("again"))
     stop()
     wb.state.undo()
@@ -1190,8 +1247,11 @@ def test_predict_then_reveal_hides_the_scores_and_explains_the_disagreement():
     assert "✗ wrong" in wb.views.quiz_result.value and "✓ right" in wb.views.quiz_result.value
     with pytest.raises(QuizError, match="no output named 'output 9'"):
         wb.state.predictions = {"Cy": ["output 9", "output 1"]}
-    with pytest.raises(QuizError, match="order at least two outputs"):
+    with pytest.raises(ParameterError, match=r"WorkbenchState.predict: order must be a list .*\(2 at least\)"):
         wb.state.predict(["output 1"])
+    ranks[1].value = "—"                                          # one output ordered: the view says why not
+    wb.controls.quiz_record.click()
+    assert "⚠ WorkbenchState.predict: order must be a list" in wb.views.status.value
     wb.controls.quiz_who.value = "Di"
     ranks[0].value = ranks[1].value = "output 1"                  # named twice: said in the status line
     wb.controls.quiz_record.click()
@@ -1212,7 +1272,7 @@ def test_a_quiz_runs_from_code_as_plain_data():
     assert state.verdicts()[["higher", "outcome"]].values.tolist() == [["output 2", "right"]]
     state.load_text(state.to_text().replace("## output 2", "## renamed"))
     assert state.predictions == {}                                  # predictions on outputs now gone are dropped
-    with pytest.raises(QuizError, match="a quiz predicts one of"):
+    with pytest.raises(ParameterError, match="WorkbenchState.start_quiz: measure must be one of R≺, S≺, R∼, S∼"):
         state.start_quiz("AP")
 
 
@@ -1313,3 +1373,124 @@ def test_typing_reaches_python_when_committed_not_at_each_keystroke():
     assert wb.state.step == 1 and editor.levels[2].value == "{d6 d7} d9"
     wb.frame.receive({"kind": "undo"})
     assert wb.state.step == 0 and wb.state.scores == before
+
+
+# ------------------------------------------------------------------------------ all or nothing (issue 38)
+def everything(state: WorkbenchState) -> tuple:
+    """All a change may change, the status and the why message aside (they say the refusal)."""
+    return (state.to_json(), state.step, state.steps, state.scores, state.focus, state.chosen, state.n, state.wn,
+            state.last_weights, state.predictions, state.revealed, state.quiz, state.why.to_dict(), state.highlighted,
+            state.history.to_dict(), id(state.explanation))
+
+
+REFUSED_CALLS = [
+    ("edit a number", lambda s: s.edit(0, 42)),
+    ("edit None into the gold", lambda s: s.edit("gold", None)),
+    ("edit an output it lacks", lambda s: s.edit(9, "d1")),
+    ("edit a truth value", lambda s: s.edit(True, "d1")),
+    ("edit with text as parsed", lambda s: s.edit(0, "d1", parsed="d1")),
+    ("move from a place it lacks", lambda s: s.move(0, "d1", (9, 0), TAIL)),
+    ("move from a bad place", lambda s: s.move(0, "d1", "top", TAIL)),
+    ("move a number", lambda s: s.move(0, 5, (0, 0), TAIL)),
+    ("n alone", lambda s: s.set_weights(10, None)),
+    ("n outside", lambda s: s.set_weights(0, 0.8)),
+    ("weights the kernel refuses", lambda s: s.set_weights(None, None)),     # Table 9 has an unlimited tail
+    ("n as text", lambda s: setattr(s, "n", "10")),
+    ("add a number", lambda s: s.add_output(5)),
+    ("add a name taken", lambda s: s.add_output("d1", name="output 1")),
+    ("add one named gold", lambda s: s.add_output("d1", name="gold")),
+    ("add text that does not parse", lambda s: s.add_output("{d1")),
+    ("focus a fraction", lambda s: s.focus_output(1.5)),
+    ("focus nobody", lambda s: s.focus_output("nobody")),
+    ("select None", lambda s: s.select(0, None)),
+    ("select a document it lacks", lambda s: s.select(0, "zzz")),
+    ("tables that are not", lambda s: s.set_tables(5, ["d1"])),
+    ("an output that does not parse", lambda s: s.set_tables("d1", ["d1", "{d2"])),
+    ("tables the kernel refuses", lambda s: s.set_tables("d1", ["d1"], None, None)),
+    ("load bytes not UTF-8", lambda s: s.load(b"\xff")),
+    ("load a number", lambda s: s.load(5)),
+    ("load a JSON list", lambda s: s.load_json("[1]")),
+    ("an example it lacks", lambda s: s.load_example("Table 99")),
+    ("a quiz on AP", lambda s: s.start_quiz("AP")),
+    ("predict one output", lambda s: s.predict(["output 1"])),
+    ("predict nobody", lambda s: s.predict(["output 1", "nobody"])),          # started a quiz before refusing
+    ("predict one twice", lambda s: s.predict(["output 1", "output 1"])),
+    ("predictions as a list", lambda s: setattr(s, "predictions", ["output 1", "output 2"])),
+    ("revealed as text", lambda s: setattr(s, "revealed", "yes")),
+    ("history of -1 steps", lambda s: s.history_rows(-1)),
+    ("a listener that is not", lambda s: s.on_change("print")),
+]
+
+
+@pytest.mark.parametrize("call", [call for _, call in REFUSED_CALLS], ids=[name for name, _ in REFUSED_CALLS])
+def test_a_refused_call_changes_nothing_and_what_follows_works(call):
+    """Issue 38: ``state.edit(0, 42)`` was applied half-way (the state kept 42 and every later action failed until
+    undo). Every state-changing call checks everything before it changes anything."""
+    state = WorkbenchState()
+    state.edit(0, "d1 {d3 d4}")                                    # a history, a selection, an edit in progress
+    state.select("output 4", "d8")
+    state.edit(2, "d1 {d2")
+    before = everything(state)
+    with pytest.raises(workbench.WorkbenchError):
+        call(state)
+    assert everything(state) == before
+    state.edit(2, "d1 d2")                                         # and what follows works
+    state.edit(1, "d2 d1")
+    assert state.undo() and state.scores == state_kernel(state) and state.step == 2
+
+
+def test_a_non_string_edit_is_refused_whole():
+    state = WorkbenchState("d1 {d2 d3}", ["d1 d2 d3"])
+    with pytest.raises(ParameterError, match="WorkbenchState.edit: text must be a string, got 42"):
+        state.edit(0, 42)
+    assert state.outputs[0].text == "d1 d2 d3" and not state.can_undo
+    state.edit(0, "d1 {d2 d3}")
+    assert state.scores[0].s_relatedness == 1.0
+
+
+# --------------------------------------------------------------------- what the front end sends (issue 38)
+MALFORMED = [None, [], "undo", 3, {}, {"kind": None}, {"kind": ["undo"]}, {"kind": "nope"}, {"kind": "select"},
+             {"kind": "select", "document": 5}, {"kind": "select", "document": ""}, {"kind": "move", "document": "d1"},
+             {"kind": "move", "document": "d1", "source": [0, "x"], "target": "tail"},
+             {"kind": "move", "document": "d1", "source": [0], "target": "tail"},
+             {"kind": "move", "document": "d1", "source": [-1, 0], "target": [10**100, None]},
+             {"kind": "move", "document": ["d1"], "source": [0, 0], "target": "tail"}]
+
+
+def test_a_malformed_message_from_the_front_end_is_ignored_and_logged(caplog):
+    """Issue 38: the comm handlers raised KeyError or TypeError on a message of another shape; each view checks the
+    shape where the message arrives and ignores it with a warning in the log."""
+    wb = Workbench()
+    before = everything(wb.state)
+    for content in MALFORMED:
+        caplog.clear()
+        with caplog.at_level("WARNING", logger="workbench.widgets"):
+            wb.frame.receive(content)
+            wb.gold.board.receive(content)
+            wb.outputs[3].board.receive(content)
+            wb._uploaded({"new": (content,)})
+        assert everything(wb.state) == before and wb.outputs[3].status == "", content
+        assert [r.message.split(":")[0] for r in caplog.records] == [
+            "the workbench's frame", "the document board", "the document board", "the workbench's upload"], content
+        assert all("a message from the front end was ignored" in r.message and len(r.message) < 400
+                   for r in caplog.records)
+
+
+def test_a_well_formed_move_to_a_place_the_board_lacks_is_said_by_the_editor():
+    wb = Workbench()
+    before = everything(wb.state)
+    drop(wb.outputs[3], "d8", [7, 0], "tail")
+    assert "source (7, 0): no such level/cluster" in wb.outputs[3].status and everything(wb.state) == before
+
+
+def test_the_labelling_editors_state_declares_its_arguments():
+    from workbench.widgets.labelling import LabellingState
+
+    state = LabellingState("1: A\n2: B", "1: A\n2: A", ["Acc"])
+    with pytest.raises(ParameterError, match="LabellingState.edit: side must be one of gold, output, got 'gold '"):
+        state.edit("gold ", "1: B")
+    with pytest.raises(ParameterError, match="LabellingState.edit: text must be a string, got 3"):
+        state.edit("gold", 3)
+    assert state.texts == {"gold": "1: A\n2: B", "output": "1: A\n2: A"} and set(state.labellings) == {"gold", "output"}
+    with pytest.raises(ParameterError, match=r"LabellingState.__init__: measures must be a list .*\(1 at least\)"):
+        LabellingState("1: A", "1: A", [])

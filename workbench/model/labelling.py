@@ -42,17 +42,24 @@ from typing import Any
 
 from workbench.errors import InputError, quoted
 from workbench.model.organization import Organization
+from workbench.validation import Anything, Choices, Flag, Instance, Interval, ListOf, MappingOf, Text, validate
 
 __all__ = [
-    "ClassTree", "EmptyLabelError", "HierarchyError", "KINDS", "LabelNotInHierarchyError", "Labelling",
-    "LabellingError", "MixedKindsError", "ProbabilityError", "RepeatedIdError", "SUM_TOLERANCE", "check_value",
-    "is_empty", "kind_of"
+    "ClassTree", "EmptyLabelError", "HierarchyError", "KINDS", "KIND", "LabelNotInHierarchyError", "Labelling",
+    "LabellingError", "MixedKindsError", "ProbabilityError", "RepeatedIdError", "SUM_TOLERANCE", "TOLERANCE",
+    "check_value", "is_empty", "kind_of"
 ]
 
 KINDS = ("mono", "multi", "soft")
+KIND = Choices(KINDS)
+"""The domain of a labelling's ``kind``."""
 SUM_TOLERANCE = 1e-3
 """How far from 1 the weights of a soft label that is a distribution may sum: values published with four
 decimals (1/3 as 0.3333) stay within it; ``tolerance=`` changes it."""
+TOLERANCE = Interval(0, 1)
+"""The domain of ``tolerance``."""
+CLASSES = ListOf(Text(), optional=True)
+ITEMS = MappingOf(Text(), what="a mapping item id → value")
 
 _ONE = {"mono": "mono value (one class)", "multi": "multi value (a list of classes)",
         "soft": "soft value (weights per class)"}
@@ -144,9 +151,6 @@ class ClassTree:
     def __post_init__(self) -> None:
         parents = dict(self.parent)
         for child, parent in parents.items():
-            if not isinstance(child, str) or not child or not (parent is None or isinstance(parent, str)):
-                raise HierarchyError(f"class {child!r} → parent {parent!r}: classes are non-empty strings",
-                                     where="hierarchy")
             if parent is not None and parent not in parents:
                 raise HierarchyError(f"class {child!r} has parent {parent!r}, which is not a class of the tree",
                                      where="hierarchy")
@@ -166,6 +170,7 @@ class ClassTree:
         object.__setattr__(self, "classes", order)
 
     @classmethod
+    @validate(nested=Anything("read here, naming the class at fault: a hierarchy file's data"))
     def from_nested(cls, nested: Mapping | Sequence) -> ClassTree:
         """The tree of PyEvALL's hierarchy parameter: ``{class: children}``, children a dict of the same shape
         or a list of leaf classes (an empty list: no children)."""
@@ -202,8 +207,12 @@ class ClassTree:
 
         return {root: below(root) for root in children.get(None, [])}
 
+    @validate(name=Text())
     def ancestors(self, name: str) -> tuple[str, ...]:
         """``name`` and its ancestors, nearest first (a root: itself)."""
+        if name not in self.parent:
+            raise LabelNotInHierarchyError(f"class {name!r} is not in the hierarchy (its classes: "
+                                           f"{_listing(self.classes)})", where="hierarchy")
         path = []
         node: str | None = name
         while node is not None:
@@ -213,6 +222,10 @@ class ClassTree:
 
     def __contains__(self, name: object) -> bool:
         return name in self.parent
+
+
+HIERARCHY = Instance((ClassTree, Mapping), "a ClassTree or a nested dict of classes", optional=True)
+"""The domain of a labelling's ``hierarchy`` where a nested dict is read too."""
 
 
 # --------------------------------------------------------------------------------------------- the values
@@ -307,15 +320,7 @@ class Labelling:
     tolerance: float = SUM_TOLERANCE
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise LabellingError(f"kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
-        if not isinstance(self.items, Mapping):
-            raise LabellingError(f"items must be a mapping id → value, got {type(self.items).__name__}")
-        checked: dict[str, Any] = {}
-        for item, value in self.items.items():
-            if not isinstance(item, str) or not item:
-                raise LabellingError(f"item ids are non-empty strings, got {item!r} ({type(item).__name__})")
-            checked[item] = self._checked(item, value)
+        checked = {item: self._checked(item, value) for item, value in self.items.items()}
         if self.classes is not None:
             object.__setattr__(self, "classes", tuple(self.classes))
             declared = set(self.classes)
@@ -350,6 +355,8 @@ class Labelling:
 
     # ----------------------------------------------------------------------------------- constructors
     @classmethod
+    @validate(items=ITEMS, gold=Flag(), hierarchy=HIERARCHY, classes=CLASSES, distribution=Flag(),
+              tolerance=TOLERANCE)
     def of(cls, items: Mapping[str, Any], *, gold: bool = False, hierarchy: ClassTree | Mapping | None = None,
            classes: Sequence[str] | None = None, distribution: bool = True,
            tolerance: float = SUM_TOLERANCE) -> Labelling:
@@ -359,6 +366,8 @@ class Labelling:
         return cls(dict(items), kind, tree, None if classes is None else tuple(classes), distribution, gold, tolerance)
 
     @classmethod
+    @validate(text=Text(empty=True), gold=Flag(), hierarchy=HIERARCHY, classes=CLASSES, distribution=Flag(),
+              tolerance=TOLERANCE)
     def parse(cls, text: str, *, gold: bool = False, hierarchy: ClassTree | Mapping | None = None,
               classes: Sequence[str] | None = None, distribution: bool = True,
               tolerance: float = SUM_TOLERANCE) -> Labelling:
@@ -392,6 +401,7 @@ class Labelling:
             raise
 
     @classmethod
+    @validate(organization=Instance((Organization,), "an Organization"), gold=Flag())
     def from_organization(cls, organization: Organization, *, gold: bool = False) -> Labelling:
         """An organization's documents labelled with their priority level (``"1"`` the highest ... ``"rest"``),
         declared in that order (an ordinal scale; the clusters inside a level are not classes); a document in two
@@ -400,8 +410,6 @@ class Labelling:
         >>> Labelling.from_organization(Organization.from_filtering(["d1"], ["d2"])).format()
         'd1: 1\\nd2: rest'
         """
-        if not isinstance(organization, Organization):
-            raise LabellingError(f"expected an Organization, got {type(organization).__name__}")
         if not organization.finite:
             raise LabellingError("an organization with an unlimited tail labels no fixed set of items: give a "
                                  "finite rest (filtering, graded judgements)")
@@ -428,6 +436,7 @@ class Labelling:
     def __iter__(self) -> Iterator[str]:
         return iter(self.items)
 
+    @validate(items=MappingOf(Text(), optional=True, what="a mapping item id → value"))
     def labels(self, items: Mapping[str, Any] | None = None) -> tuple[str, ...]:
         """The classes the values name, in order of first appearance."""
         seen: dict[str, None] = {}
@@ -435,6 +444,7 @@ class Labelling:
             seen.update(dict.fromkeys(_labels_of(value)))
         return tuple(seen)
 
+    @validate(item=Text(empty=True))
     def answered(self, item: str) -> bool:
         """Whether ``item`` is in the labelling with a non-empty value."""
         return item in self.items and not is_empty(self.items[item])
@@ -443,6 +453,7 @@ class Labelling:
         """The notation (:meth:`parse` reads it back)."""
         return "\n".join(f"{item}: {_format_value(value)}".rstrip() for item, value in self.items.items())
 
+    @validate(items=ITEMS)
     def with_items(self, items: Mapping[str, Any]) -> Labelling:
         """The same task (kind, hierarchy, classes, side) over other items (an edit)."""
         return Labelling(dict(items), self.kind, self.hierarchy, self.classes, self.distribution, self.gold,
@@ -451,6 +462,14 @@ class Labelling:
     def __repr__(self) -> str:
         extra = ", hierarchical" if self.hierarchy is not None else ""
         return f"<Labelling {'gold' if self.gold else 'output'}, {self.kind}{extra}: {len(self)} items>"
+
+
+ClassTree.__init__ = validate(  # type: ignore[method-assign]
+    parent=MappingOf(Text(), Text(optional=True), what="a mapping class → its parent class (None for a root)"),
+    classes=ListOf(Text()))(ClassTree.__init__)
+Labelling.__init__ = validate(  # type: ignore[method-assign]
+    items=ITEMS, kind=KIND, hierarchy=Instance((ClassTree,), "a ClassTree", optional=True), classes=CLASSES,
+    distribution=Flag(), gold=Flag(), tolerance=TOLERANCE)(Labelling.__init__)
 
 
 def _labels_of(value: Any) -> tuple[str, ...]:

@@ -115,8 +115,8 @@ def _grade(line_no: int, match: re.Match) -> float:
     try:
         grade = float(match.group(1))
     except ValueError:
-        raise OrganizationError("a level's grade must be a number, as in '[2] d1 d2'", line=line_no,
-                                column=column, token=token) from None
+        raise OrganizationError("a level's grade is a number, as in '[2] d1 d2'", line=line_no, column=column,
+                                token=token) from None
     if math.isnan(grade):
         raise OrganizationError("a level's grade is NaN", line=line_no, column=column, token=token)
     return grade
@@ -125,13 +125,12 @@ def _grade(line_no: int, match: re.Match) -> float:
 def parse_organization(text: str) -> tuple[tuple[tuple[frozenset[str], ...], ...], frozenset[str] | None,
                                             tuple[float, ...] | None]:
     """Parse the notation into (levels, rest, grades); ``rest`` is None for an unlimited tail, ``grades``
-    None when no level carries a ``[grade]``."""
-    if not isinstance(text, str):
-        raise OrganizationError(f"expected notation text, got {type(text).__name__}")
+    None when no level carries a ``[grade]``. ``text`` is a string (``Organization.parse`` declares it)."""
     levels: list[tuple[frozenset[str], ...]] = []
     level_lines: dict[str, tuple[int, int]] = {}
     rest: frozenset[str] | None = None
     grades: list[float | None] = []
+    level_starts: list[int] = []  # the line of each level
     for line_no, line in enumerate(text.splitlines(), start=1):
         head = _REST.match(line)
         grade_match = None if head else _GRADE.match(line)
@@ -165,11 +164,15 @@ def parse_organization(text: str) -> tuple[tuple[tuple[frozenset[str], ...], ...
             continue
         grades.append(_grade(line_no, grade_match) if grade_match else None)
         level, docs = _parse_level(line_no, line, grade_match.end() if grade_match else 0)
+        if not level:  # a grade alone on its line
+            raise OrganizationError("a level's grade comes before its documents, as in '[2] d1 d2'", line=line_no,
+                                    column=where[0], token=where[1])
         levels.append(level)
+        level_starts.append(line_no)
         for col, token in docs:
             level_lines.setdefault(token, (line_no, col))
     if any(g is None for g in grades) and any(g is not None for g in grades):
-        line_no = next(i for i, g in enumerate(grades, start=1) if g is None)
+        line_no = next(start for start, g in zip(level_starts, grades, strict=True) if g is None)
         raise OrganizationError("either every level has a [grade] or none has", line=line_no)
     graded = tuple(g for g in grades if g is not None)  # every level's grade, or none (checked above)
     return tuple(levels), rest, (graded if graded else None)

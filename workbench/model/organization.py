@@ -13,24 +13,25 @@ clustering are special cases (Amigó et al., SIGIR 2013, Tables 1–5)::
 
 from __future__ import annotations
 
-import numbers
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from workbench.errors import quoted
 from workbench.model.errors import OrganizationError
 from workbench.model.notation import format_organization, parse_organization
+from workbench.validation import Domain, Flag, MappingOf, Text, is_number, parameter_error, validate
 
-__all__ = ["Occurrences", "natural_key", "Organization"]
+__all__ = ["Occurrences", "natural_key", "DocumentIds", "IDS", "CLUSTERS", "LEVELS", "Grade", "GRADE", "GRADES",
+           "Organization"]
 
 if TYPE_CHECKING:
     import pandas as pd
-    from _typeshed import ConvertibleToFloat
 
 Cluster = frozenset[str]
 Level = tuple[Cluster, ...]
@@ -51,6 +52,164 @@ def natural_key(doc: str) -> tuple:
     return tuple(int(part) if part.isdecimal() else part for part in re.split(r"(\d+)", doc))
 
 
+def _collection(value: object) -> bool:
+    """A collection whose items are read (a list, tuple, set, array...), not one string or a mapping."""
+    return isinstance(value, Collection) and not isinstance(value, str | bytes | Mapping)
+
+
+_NAMES = {1: "id", 2: "cluster", 3: "level"}
+
+
+def _fault(items: Collection, depth: int, above: str = "") -> tuple[str, bool] | None:
+    """Where ``items`` is not ``depth`` collections deep around non-empty strings (inner collections not empty),
+    and whether the fault is one of type; None when it is."""
+    if depth == 1:
+        if all(isinstance(doc, str) and doc for doc in items):  # the common case in one pass
+            return None
+        i, doc = next((i, doc) for i, doc in enumerate(items, start=1) if not (isinstance(doc, str) and doc))
+        return f"{above}id {i} is {quoted(doc)}", not isinstance(doc, str)
+    for i, item in enumerate(items, start=1):
+        if not _collection(item):
+            string = " (one string: write it in a list)" if isinstance(item, str) else ""
+            return f"{above}{_NAMES[depth]} {i} is {quoted(item)}, not a collection{string}", True
+        if len(item) == 0:
+            return f"{above}{_NAMES[depth]} {i} is empty", False
+        found = _fault(item, depth - 1, f"{above}{_NAMES[depth]} {i}, ")
+        if found is not None:
+            return found
+    return None
+
+
+@dataclass(frozen=True)
+class DocumentIds(Domain):
+    """Document ids nested ``depth`` collections deep: 1, a list of ids (non-empty strings); 2, a list of clusters
+    (non-empty collections of ids); 3, a list of levels (non-empty collections of clusters). Never one string,
+    which would read as its characters; the reason names the place at fault.
+
+    >>> DocumentIds(2).reason([["d1"], []])
+    'must be a list of clusters (non-empty collections of document ids) (cluster 2 is empty)'
+    >>> DocumentIds().reason("d1 d2"), DocumentIds(3).reason([[["d1", 2]]])[-31:]
+    ('must be a list of document ids (non-empty strings)', '(level 1, cluster 1, id 2 is 2)')
+    """
+
+    depth: int = 1
+    optional: bool = False
+
+    def __str__(self) -> str:
+        what = {1: "a list of document ids (non-empty strings)",
+                2: "a list of clusters (non-empty collections of document ids)",
+                3: "a list of levels (non-empty collections of clusters, each a non-empty set of document ids)"}
+        return what[self.depth] + (" or None" if self.optional else "")
+
+    def reason(self, value: Any) -> str | None:
+        if value is None and self.optional:
+            return None
+        if not _collection(value):
+            return f"must be {self}"
+        found = _fault(value, self.depth)
+        return None if found is None else f"must be {self} ({found[0]})"
+
+    def wrong_type(self, value: Any) -> bool:
+        if value is None and self.optional:
+            return False
+        if not _collection(value):
+            return True
+        found = _fault(value, self.depth)
+        return found is not None and found[1]
+
+    def outside(self) -> tuple:
+        found: tuple = ("d1 d2", 5) + (() if self.optional else (None,))
+        return found + {1: ([3], [""]), 2: ([[]], [["d1"], "d2"]), 3: ([[]], [[[]]], [["d1"]])}[self.depth]
+
+
+IDS = DocumentIds()
+"""The domain of a list of document ids (a ranking, the positive documents, a rest)."""
+CLUSTERS = DocumentIds(2)
+"""The domain of a list of clusters (one level)."""
+LEVELS = DocumentIds(3)
+"""The domain of an organization's levels."""
+
+
+@dataclass(frozen=True)
+class Grade(Domain):
+    """A relevance grade: a real number a double holds, infinities too (True and False count as 1 and 0); not NaN,
+    not text, not an integer beyond a double's range.
+
+    >>> Grade().reason(2), Grade().reason(float("nan"))
+    (None, 'must be a number (not NaN, within a double)')
+    >>> Grade().reason(10 ** 400)
+    'must be a number (not NaN, within a double); it is too large for a double'
+    """
+
+    def __str__(self) -> str:
+        return "a number (not NaN, within a double)"
+
+    def reason(self, value: Any) -> str | None:
+        if not (is_number(value) or isinstance(value, bool | np.bool_)):
+            return f"must be {self}"
+        try:
+            number = float(value)
+        except OverflowError:  # an integer past a double
+            return f"must be {self}; it is too large for a double"
+        return None if number == number else f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return not (is_number(value) or isinstance(value, bool | np.bool_))
+
+    def outside(self) -> tuple:
+        return ("2", float("nan"), 10 ** 400)
+
+
+GRADE = Grade()
+"""The domain of a grade (a level's, or a document's in :meth:`Organization.from_graded`)."""
+
+
+@dataclass(frozen=True)
+class _Grades(Domain):
+    """One :class:`Grade` per level, or None."""
+
+    def __str__(self) -> str:
+        return "a list of grades (numbers, not NaN, within a double), or None"
+
+    def reason(self, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not _collection(value):
+            return f"must be {self}"
+        for i, grade in enumerate(value, start=1):
+            if GRADE.reason(grade) is not None:
+                return f"must be {self} (grade {i} is {quoted(grade)})"
+        return None
+
+    def wrong_type(self, value: Any) -> bool:
+        return value is not None and (not _collection(value) or any(map(GRADE.wrong_type, value)))
+
+    def outside(self) -> tuple:
+        return ("3", [float("nan")], ["x"])
+
+
+GRADES = _Grades()
+"""The domain of an organization's ``grades``."""
+
+
+class _DataFrame(Domain):
+    """A pandas DataFrame, checked without importing pandas (a value of that type exists only once pandas is
+    loaded)."""
+
+    def __str__(self) -> str:
+        return "a DataFrame with columns document, level, cluster"
+
+    def reason(self, value: Any) -> str | None:
+        pandas = sys.modules.get("pandas")
+        return None if pandas is not None and isinstance(value, pandas.DataFrame) else f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return True
+
+    def outside(self) -> tuple:
+        return (None, [("d1", 1, 1)])
+
+
 @dataclass(frozen=True)
 class Organization:
     """Priority levels (highest first), each a tuple of clusters (non-empty frozensets of document ids).
@@ -59,7 +218,8 @@ class Organization:
     of documents that are neither prioritised nor clustered (filtering, clustering of a closed collection).
     ``grades`` optionally labels each level with its relevance grade (graded qrels; ranking gains use it).
     A document may occur in several clusters and levels (overlap), but not twice in one cluster, nor both in a
-    level and in the rest.
+    level and in the rest. The constructor's arguments are declared (:data:`LEVELS`, :data:`IDS`,
+    :data:`GRADES`); a document both in a level and in the rest is an :class:`OrganizationError`.
     """
 
     levels: tuple[Level, ...] = ()
@@ -67,37 +227,16 @@ class Organization:
     grades: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
-        for name, value in (("levels", self.levels), ("rest", self.rest), ("grades", self.grades)):
-            if isinstance(value, str):
-                raise OrganizationError(f"{name} must be a collection, got the string {value!r} (to read the "
-                                        "notation use Organization.parse)", token=value)
-        try:
-            levels = tuple(tuple(frozenset(_members(cluster, i)) for cluster in level)
-                           for i, level in enumerate(self.levels, start=1))
-            rest = None if self.rest is None else frozenset(self.rest)
-        except TypeError as error:
-            raise OrganizationError(f"levels are tuples of clusters (sets of document ids): {error}") from None
+        levels = tuple(tuple(frozenset(cluster) for cluster in level) for level in self.levels)
         object.__setattr__(self, "levels", levels)
+        rest = None if self.rest is None else frozenset(self.rest)
         object.__setattr__(self, "rest", rest)
         if self.grades is not None:
-            grades = tuple(_grade(g, i) for i, g in enumerate(self.grades, start=1))
-            if len(grades) != len(levels):
-                raise OrganizationError(f"{len(grades)} grades given for {len(levels)} levels")
-            object.__setattr__(self, "grades", grades if levels else None)  # no level, no grade to carry
-        for i, level in enumerate(levels, start=1):
-            if not level:
-                raise OrganizationError(f"level {i} has no cluster", line=i)
-            for cluster in level:
-                if not cluster:
-                    raise OrganizationError(f"level {i} has an empty cluster", line=i)
-                for doc in cluster:
-                    if not isinstance(doc, str) or not doc:
-                        raise OrganizationError(f"document ids must be non-empty strings, got {doc!r}", line=i)
+            if len(self.grades) != len(levels):
+                raise parameter_error("Organization.__init__", "grades", self.grades, GRADES,
+                                      f"must hold one grade per level ({len(levels)}), not {len(self.grades)}")
+            object.__setattr__(self, "grades", tuple(map(float, self.grades)) if levels else None)
         if rest:
-            for doc in rest:
-                if not isinstance(doc, str) or not doc:
-                    raise OrganizationError(f"document ids must be non-empty strings, got {doc!r} in the rest",
-                                            line=len(levels) + 1)
             clash = rest & self.prioritised
             if clash:
                 doc = min(clash, key=natural_key)
@@ -149,6 +288,7 @@ class Organization:
 
     # ---------------------------------------------------------------------------------- notation
     @classmethod
+    @validate(text=Text(empty=True))
     def parse(cls, text: str) -> Organization:
         """Read the papers' notation: one level per line, ``{d1 d2}`` a cluster, a bare id a singleton.
 
@@ -156,7 +296,8 @@ class Organization:
         line ``rest: d8 d9`` lists a finite rest (``rest:`` alone: an empty finite rest). A level may open
         with its grade in brackets, ``[3] d1 d2`` (all levels or none). A document id in double quotes is a JSON
         string, for ids that hold spaces, braces, brackets, commas, ``#`` or read as ``rest:``.
-        Raises :class:`OrganizationError` naming line, column and token.
+        Raises :class:`OrganizationError` naming line, column and token (any text is read or so refused: ids of
+        any length, NUL and lone surrogates are ids like others; a grade beyond a double's range reads as infinite).
         """
         levels, rest, grades = parse_organization(text)
         return cls(levels, rest, grades)
@@ -168,33 +309,22 @@ class Organization:
 
     # ------------------------------------------------------------------------------ constructors
     @classmethod
-    def from_ranking(cls, ids: Iterable[str]) -> Organization:
+    @validate(ids=IDS)
+    def from_ranking(cls, ids: Collection[str]) -> Organization:
         """A ranking: one document per level, best first, over an unlimited tail (Amigó et al., SIGIR 2013, Table 1)."""
-        ids = _id_list(ids, "ranking")
         _reject_duplicates(ids, "ranking")
         return cls(tuple((frozenset([doc]),) for doc in ids))
 
     @classmethod
+    @validate(grades=MappingOf(Text(), GRADE, what="a mapping document id → grade"))
     def from_graded(cls, grades: Mapping[str, float]) -> Organization:
         """Graded relevance: one level per grade > 0, highest first, documents as singletons.
 
         Documents with grade ≤ 0 are not prioritised: they belong to the unlimited tail. Grades are numbers
         (a bool counts as 1/0); a string such as ``"2"`` or ``"True"`` is refused, not read as one.
         """
-        if not isinstance(grades, Mapping):
-            raise OrganizationError(f"grades must be a mapping document → grade, got {type(grades).__name__}")
         by_grade: dict[float, list[str]] = {}
         for doc, grade in grades.items():
-            if not isinstance(grade, numbers.Real | np.bool_):
-                raise OrganizationError(f"document {doc!r} has grade {quoted(grade)} ({type(grade).__name__}); "
-                                        "grades are numbers", token=str(doc))
-            if grade != grade:  # NaN
-                raise OrganizationError(f"document {doc!r} has grade NaN", token=str(doc))
-            try:
-                float(grade)
-            except OverflowError:  # an int past a double
-                raise OrganizationError(f"document {doc!r} has grade {quoted(grade)}, too large for a double",
-                                        token=str(doc)) from None
             if grade > 0:
                 by_grade.setdefault(grade, []).append(doc)
         order = sorted(by_grade, reverse=True)
@@ -212,24 +342,22 @@ class Organization:
         return out
 
     @classmethod
-    def from_filtering(cls, positive: Iterable[str], negative: Iterable[str]) -> Organization:
+    @validate(positive=IDS, negative=IDS)
+    def from_filtering(cls, positive: Collection[str], negative: Collection[str]) -> Organization:
         """Filtering: the positive documents as one level of singletons above a finite rest (Table 2)."""
-        positive, negative = _id_list(positive, "positive"), _id_list(negative, "negative")
-        _reject_duplicates(positive + negative, "filtering")
-        levels = (tuple(frozenset([d]) for d in positive),) if positive else ()
+        _reject_duplicates([*positive, *negative], "filtering")
+        levels = (tuple(frozenset([d]) for d in positive),) if len(positive) else ()
         return cls(levels, frozenset(negative))
 
     @classmethod
-    def from_clustering(cls, clusters: Iterable[Iterable[str]], rest: Iterable[str] | None = None) -> Organization:
+    @validate(clusters=CLUSTERS, rest=DocumentIds(optional=True))
+    def from_clustering(cls, clusters: Collection[Collection[str]], rest: Collection[str] | None = None
+                        ) -> Organization:
         """Clustering of a closed collection: one level of clusters over a finite rest (Tables 3–4)."""
-        level = []
-        for i, cluster in enumerate(_id_list(clusters, "clusters"), start=1):
-            members = _id_list(cluster, f"cluster {i}")
-            _reject_duplicates(members, f"cluster {i}")
-            if not members:
-                raise OrganizationError(f"cluster {i} is empty")
-            level.append(frozenset(members))
-        return cls((tuple(level),) if level else (), frozenset(_id_list(rest or (), "rest")))
+        for i, cluster in enumerate(clusters, start=1):
+            _reject_duplicates(cluster, f"cluster {i}")
+        level = tuple(frozenset(cluster) for cluster in clusters)
+        return cls((level,) if level else (), frozenset(() if rest is None else rest))
 
     # ---------------------------------------------------------------------------------- frames
     def to_frame(self) -> pd.DataFrame:
@@ -253,37 +381,41 @@ class Organization:
         return frame
 
     @classmethod
+    @validate(frame=_DataFrame(), finite=Flag(optional=True))
     def from_frame(cls, frame: pd.DataFrame, finite: bool | None = None) -> Organization:
         """Inverse of :meth:`to_frame`. ``finite`` defaults to ``frame.attrs["finite"]``, else to whether
         any row has a missing level (a rest document)."""
         import pandas as pd
 
-        if not isinstance(frame, pd.DataFrame):
-            raise OrganizationError(f"expected a DataFrame with columns document, level, cluster, got "
-                                    f"{type(frame).__name__}")
         missing = {"document", "level", "cluster"} - set(frame.columns)
         if missing:
             raise OrganizationError(f"frame lacks column(s) {sorted(missing)}; expected document, level, cluster")
-        clusters: dict[tuple[int, object], list[str]] = {}
+        clusters: dict[tuple[int, object], dict[str, None]] = {}  # members in order, as a dict
         rest: list[str] = []
         for row_no, (doc, level, cluster) in enumerate(
             frame[["document", "level", "cluster"]].itertuples(index=False), start=1
         ):
+            if is_number(doc) and doc == doc:  # an id written as a number
+                doc = str(doc)
+            if not isinstance(doc, str) or not doc:
+                raise OrganizationError(f"row {row_no}: a document id is a non-empty string, got {quoted(doc)}",
+                                        line=row_no)
             if pd.isna(level):
-                rest.append(str(doc))
+                rest.append(doc)
                 continue
             try:
                 level_no = int(level)
-            except (TypeError, ValueError):
-                raise OrganizationError(f"row {row_no}: level {level!r} is not an integer", line=row_no) from None
-            members = clusters.setdefault((level_no, cluster), [])
-            if str(doc) in members:
+                members = clusters.setdefault((level_no, cluster), {})
+            except (TypeError, ValueError, OverflowError):
+                raise OrganizationError(f"row {row_no}: level {quoted(level)} of cluster {quoted(cluster)} is not a "
+                                        "level number and a cluster", line=row_no) from None
+            if doc in members:
                 raise OrganizationError(
                     f"row {row_no}: document {doc!r} twice in cluster {cluster!r} of level {level_no}",
                     line=row_no,
-                    token=str(doc),
+                    token=doc,
                 )
-            members.append(str(doc))
+            members[doc] = None
         level_numbers = sorted({level for level, _ in clusters})
         levels = tuple(
             tuple(frozenset(members) for (lv, _), members in clusters.items() if lv == number)
@@ -296,42 +428,13 @@ class Organization:
         return cls(levels, frozenset(rest) if finite else None)
 
 
-_Item = TypeVar("_Item")  # a document id, or a cluster of them
-
-
-def _id_list(ids: Iterable[_Item], what: str) -> list[_Item]:
-    """``ids`` as a list; a bare string is refused rather than read as its characters, and so is what is not
-    iterable."""
-    if isinstance(ids, str | bytes):
-        raise OrganizationError(f"{what}: expected a list of document ids, got the string {ids!r} "
-                                f"(write [{ids!r}], or {ids!r}.split() for several)")
-    try:
-        return list(ids)
-    except TypeError:
-        raise OrganizationError(f"{what} must be a collection of document ids, got {type(ids).__name__}") from None
-def _members(cluster: Iterable[str], level: int) -> Iterable[str]:
-    if isinstance(cluster, str):
-        raise OrganizationError(f"level {level}: a cluster is a set of document ids, got the string {cluster!r} "
-                                f"(write {{{cluster!r}}})", line=level, token=cluster)
-    return cluster
-
-
-def _grade(value: ConvertibleToFloat, level: int) -> float:
-    try:
-        grade = float(value)
-    except OverflowError:
-        raise OrganizationError(f"level {level}'s grade is too large for a double: {quoted(value)}",
-                                line=level) from None
-    except (TypeError, ValueError):
-        raise OrganizationError(f"level {level}'s grade must be a number, got {quoted(value)}", line=level) from None
-    if grade != grade:
-        raise OrganizationError(f"level {level}'s grade is NaN", line=level)
-    return grade
-
-
-def _reject_duplicates(ids: Sequence[str], where: str) -> None:
+def _reject_duplicates(ids: Iterable[str], where: str) -> None:
     seen: set[str] = set()
     for doc in ids:
         if doc in seen:
             raise OrganizationError(f"document {doc!r} occurs twice in the {where}", token=str(doc))
         seen.add(doc)
+
+
+Organization.__init__ = validate(levels=LEVELS, rest=DocumentIds(optional=True), grades=GRADES)(  # type: ignore[method-assign]
+    Organization.__init__)

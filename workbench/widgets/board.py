@@ -25,11 +25,15 @@ import anywidget
 import traitlets as T
 
 from workbench.model import Organization, natural_key
-from workbench.widgets.moves import TAIL, Place
+from workbench.validation import Domain, Text
+from workbench.widgets.messages import received
+from workbench.widgets.moves import PLACE, Place
 
 __all__ = ["DocumentBoard"]
 
 _HERE = Path(__file__).parent
+_MESSAGES: dict[str, dict[str, Domain]] = {"select": {"document": Text()},
+                                           "move": {"document": Text(), "source": PLACE, "target": PLACE}}
 
 
 class DocumentBoard(anywidget.AnyWidget):
@@ -69,22 +73,25 @@ class DocumentBoard(anywidget.AnyWidget):
     def on_move(self, callback: Callable[[str, Place, Place], None]) -> None:
         self._move.append(callback)
 
-    def receive(self, content: dict) -> None:
+    def receive(self, content: object) -> None:
         """Act on a message from the front end, as the browser sends it: ``{"kind": "select", "document": d}``
         (a click, Enter or Space) or ``{"kind": "move", "document": d, "source": place, "target": place}`` (a
         drop or an arrow key; places as JSON carries them: ``[level, cluster]``, ``[level, null]``, ``"tail"``).
+        Any other message is ignored with a warning in the log (:mod:`~workbench.widgets.messages`).
         """
-        if not isinstance(content, dict):
+        found = received(content, _MESSAGES, "the document board")
+        if found is None:
             return
-        if content.get("kind") == "select":
+        kind, message = found
+        if kind == "select":
             for callback in self._select:
-                callback(str(content["document"]))
-        elif content.get("kind") == "move":
-            source, target = (_as_place(content.get(key)) for key in ("source", "target"))
+                callback(message["document"])
+        else:
+            source, target = _as_place(message["source"]), _as_place(message["target"])
             for callback in self._move:
-                callback(str(content["document"]), source, target)
+                callback(message["document"], source, target)
 
 
-def _as_place(value) -> Place:
+def _as_place(value: Place | list) -> Place:
     """A place as JSON brings it (``[level, cluster]`` or ``"tail"``) back to a :data:`Place`."""
-    return TAIL if value == TAIL else tuple(value) if isinstance(value, list) else value
+    return tuple(value) if isinstance(value, list) else value  # type: ignore[return-value]

@@ -34,9 +34,12 @@ from workbench.charts import (
 )
 from workbench.charts.builders import require_columns
 from workbench.data.campaign import COLUMNS
+from workbench.validation import Anything, Instance, validate
 
 __all__ = ["FRIEDMAN", "Comparison"]
 
+_RESULTS = Instance((pd.DataFrame,), "a tidy results DataFrame (system, topic, measure, value)")
+_TABLE = Instance((pd.DataFrame,), "a DataFrame computed beforehand", optional=True)
 _EMBED = {"actions": False}  # no export menu (its button has no accessible name); ``save_chart`` writes figures
 MEANS, SCATTER, PER_TOPIC, UIR, F_ALPHA, STRICTNESS, TUKEY, AGREEMENT = (
     "mean scores", "measure vs measure", "two systems per test case", "UIR matrix", "F_α curves",
@@ -57,6 +60,7 @@ class Comparison(W.VBox):
     """Charts of a campaign's results with selectors: ``view`` (which chart), ``systems`` (which systems),
     ``measure_x`` / ``measure_y`` (the two measures a scatter, per-topic chart or UIR uses)."""
 
+    @validate(results=_RESULTS, f_alpha=_TABLE, strictness=_TABLE, kwargs=Anything("passed to ipywidgets"))
     def __init__(self, results: pd.DataFrame, *, f_alpha: pd.DataFrame | None = None,
                  strictness: pd.DataFrame | None = None, **kwargs) -> None:
         super().__init__(**kwargs)

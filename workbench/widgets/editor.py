@@ -26,9 +26,12 @@ import re
 import ipywidgets as W
 import traitlets as T
 
+from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError, natural_key
+from workbench.validation import Anything, Choices, Interval, Text, check, validate
 from workbench.widgets.board import DocumentBoard
-from workbench.widgets.moves import MoveError, Place, move_document
+from workbench.widgets.moves import PLACE, Place, move_document
+from workbench.widgets.tables import TABLE
 
 __all__ = ["split_notation", "join_notation", "close_tree", "LevelRow", "OrganizationEditor"]
 
@@ -38,6 +41,7 @@ _MISPLACED_REST = ("'rest:' is not a level: the finite rest is the last line (it
 _INVALID = "#fde2e2"
 _BUTTON = W.Layout(width="1.9em", padding="0px")
 _ROW_TEXT = W.Layout(flex="1 1 8em", width="auto", min_width="6em")
+_INDEX = Interval(0, integer=True)
 
 
 def split_notation(text: str) -> tuple[list[str], str | None]:
@@ -122,6 +126,8 @@ class OrganizationEditor(W.VBox):
     caption = T.Unicode("")
     known_documents = T.Instance(frozenset, args=())
 
+    @validate(value=TABLE, caption=Text(empty=True), max_rows=Interval(1, 10_000, integer=True),
+              kwargs=Anything("passed to ipywidgets"))
     def __init__(self, value: Organization | str = "", *, caption: str = "", max_rows: int = 200,
                  **kwargs) -> None:
         super().__init__(**kwargs)
@@ -166,9 +172,6 @@ class OrganizationEditor(W.VBox):
         self.add_class("wb-editor")
         self.caption = caption
         text = value.format() if isinstance(value, Organization) else value
-        if not isinstance(text, str):
-            raise OrganizationError(f"an editor starts from an Organization or notation text, got "
-                                    f"{type(value).__name__}")
         self.text = text
         if not text:  # no change event for the empty default
             self._text_changed({"new": text})
@@ -214,6 +217,7 @@ class OrganizationEditor(W.VBox):
         """The note on levels beyond ``max_rows`` ("" when every level has a row)."""
         return html.unescape(re.sub(r"<[^>]+>", "", self._hidden_note.value))
 
+    @validate(value=Text(empty=True))
     def add_level(self, value: str = "") -> None:
         """Append a level row at the bottom (an empty row is ignored until something is typed in it)."""
         if self._hidden:
@@ -223,19 +227,25 @@ class OrganizationEditor(W.VBox):
         self._rows.append(LevelRow(self, value))
         self._rows_changed()
 
+    @validate(index=_INDEX)
     def remove_level(self, index: int) -> None:
-        """Remove the level row at ``index`` (0-based)."""
-        close_tree(self._rows.pop(index).box)
+        """Remove the level row at ``index`` (0-based; one of the rows)."""
+        check(index, Interval(0, len(self._rows) - 1, integer=True), "index", "OrganizationEditor.remove_level")
+        close_tree(self._rows.pop(int(index)).box)
         self._rows_changed()
 
+    @validate(index=_INDEX, step=Choices((-1, 1)))
     def move_level(self, index: int, step: int) -> None:
-        """Move the level row at ``index`` up (``step=-1``) or down (``+1``); no-op at either end of the
-        rows."""
-        target = index + step
+        """Move the level row at ``index`` (one of the rows) up (``step=-1``) or down (``+1``); no-op at either
+        end of the rows."""
+        index = int(check(index, Interval(0, len(self._rows) - 1, integer=True), "index",
+                          "OrganizationEditor.move_level"))
+        target = index + int(step)
         if 0 <= target < len(self._rows):
             self._rows[index], self._rows[target] = self._rows[target], self._rows[index]
             self._rows_changed()
 
+    @validate(document=Text(), source=PLACE, target=PLACE)
     def move(self, document: str, source: Place, target: Place) -> None:
         """Move one occurrence of ``document`` (what a drag on the board asks): the text is rewritten from the
         moved organization (see :func:`workbench.widgets.moves.move_document` for places; a place it does not
@@ -250,7 +260,7 @@ class OrganizationEditor(W.VBox):
         """A drop on the board: as :meth:`move`, a refused move said in the status line."""
         try:
             self.move(document, source, target)
-        except MoveError as problem:
+        except WorkbenchError as problem:
             self._say(f"⚠ {problem}")
 
     def close(self) -> None:

@@ -1,6 +1,7 @@
 """The named errors of the workbench's state and widgets; every one is a :class:`workbench.WorkbenchError`.
 
-An operation that raises one of them has changed nothing (imports, weights and tables apply all or nothing).
+An operation that raises one of them has changed nothing (imports, weights and tables apply all or nothing). An
+argument outside its declared domain is refused before, by the validator (:mod:`workbench.validation`).
 
     >>> from workbench.errors import WorkbenchError
     >>> issubclass(SelectionError, WorkbenchFormatError), issubclass(SelectionError, WorkbenchError)
@@ -21,8 +22,8 @@ class WorkbenchFormatError(InputError):
 
 
 class WeightsError(ParameterError):
-    """(n, W_n) refused: not a positive whole n and a W_n strictly between 0 and 1, only one of the two left
-    out, or weights the kernel cannot score these tables with (uniform weights over an unlimited tail)."""
+    """Weights the kernel cannot score these tables with (uniform weights over an unlimited tail, weights that
+    give no finite score); n and W_n themselves are declared (``tables.N``, ``tables.WN``)."""
 
 
 class SelectionError(ParameterError):
@@ -44,8 +45,8 @@ class InvalidEditError(SelectionError):
 
 
 class QuizError(ParameterError):
-    """A prediction the quiz cannot take: an unknown measure or output, fewer than two outputs, an output
-    named twice."""
+    """A prediction the quiz cannot take: an output the workbench does not have, or one named twice (the measure
+    and the shape of a prediction are declared: ``quiz.MEASURE``, ``quiz.ORDER``)."""
 
 
 class MeasureNotScoredError(ParameterError):

@@ -14,19 +14,28 @@ not parse is refused (JSON may carry an edit in progress: an invalid ``text`` be
 from __future__ import annotations
 
 import json
+import re
+from typing import Any
 
+from workbench.errors import excerpt, quoted
 from workbench.model import Organization, OrganizationError, natural_key
+from workbench.model.organization import LEVELS, DocumentIds
 from workbench.reading import json_input
 from workbench.reading.text import Text, decode
+from workbench.validation import Domain
 from workbench.widgets.errors import WorkbenchFormatError
-from workbench.widgets.tables import GOLD, Table, Tables, checked_names, checked_weights
+from workbench.widgets.tables import GOLD, NAME, WN, N, Table, Tables
 
-__all__ = ["to_text", "read_text", "to_json", "read_json"]
+__all__ = ["LONGEST_ID", "to_text", "read_text", "to_json", "read_json"]
 
+LONGEST_ID = 1_000
+"""The longest document id an import holds (an id is drawn as a token)."""
 _SECTION = "## "
 _WEIGHTS = "# workbench tables, weights:"
+_WEIGHTS_LINE = re.compile(r"n=([0-9]+) wn=([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)")
 _TOP_KEYS = ("n", "wn", "gold", "outputs")
 _TABLE_KEYS = ("name", "text", "levels", "rest", "error")
+_REST = DocumentIds(optional=True)
 
 
 def to_text(tables: Tables) -> str:
@@ -40,33 +49,70 @@ def to_text(tables: Tables) -> str:
     return "\n".join(parts) + "\n"
 
 
+def _checked(value: Any, domain: Domain, where: str) -> Any:
+    """``value`` read from an import when ``domain`` takes it, else :class:`WorkbenchFormatError` naming
+    ``where`` (the domains are those of the arguments: a file is checked as a call is)."""
+    why = domain.reason(value)
+    if why is not None:
+        raise WorkbenchFormatError(f"{where} {why}, got {quoted(value)}")
+    return value
+
+
+def _short_ids(table: Table, where: str) -> None:
+    """:class:`WorkbenchFormatError` when a document id in force is longer than :data:`LONGEST_ID` characters."""
+    long = next((doc for doc in table.organization.documents if len(doc) > LONGEST_ID), None)
+    if long is not None:
+        raise WorkbenchFormatError(f"{where}: a document id of {len(long):,} characters, {excerpt(long, 20)} (the "
+                                   f"workbench takes ids of at most {LONGEST_ID:,})")
+
+
+def _tables(gold: Table, outputs: list[Table], n: Any, wn: Any, where: list[str]) -> Tables:
+    """The tables of an import, checked: names differ, ids are short, weights are both given (in their
+    domains) or both left out; ``where`` names each output's place in the import."""
+    if not outputs:
+        raise WorkbenchFormatError("the workbench needs at least one output to score against the gold")
+    seen: dict[str, str] = {}
+    for table, place in zip(outputs, where, strict=True):
+        if table.name in seen:
+            raise WorkbenchFormatError(f"{place}: output names must differ: {quoted(table.name)} is also the name "
+                                       f"of {seen[table.name]}")
+        seen[table.name] = place
+    for table, place in zip((gold, *outputs), (GOLD, *where), strict=True):
+        _short_ids(table, place)
+    if (n is None) != (wn is None):
+        raise WorkbenchFormatError(f"give both n and W_n, or neither (uniform weights): got n={quoted(n)}, "
+                                   f"W_n={quoted(wn)}")
+    _checked(n, N, "n")
+    _checked(wn, WN, "wn")
+    return Tables(gold, tuple(outputs), None if n is None else int(n), None if wn is None else float(wn))
+
+
 def read_text(text: str) -> Tables:
     """Inverse of :func:`to_text`."""
-    if not isinstance(text, str):
-        raise WorkbenchFormatError(f"expected the tables as text, got {type(text).__name__}")
-    weights: tuple = (10, 0.8)
+    weights: tuple[Any, Any] = (10, 0.8)
     sections: dict[str, list[str]] = {}
     starts: dict[str, int] = {}  # section → the line number of its first line of notation
     current = None
     for line_no, line in enumerate(text.splitlines(), start=1):
         if line.startswith(_SECTION):
             current = line[len(_SECTION):].strip()
-            if not current or current in sections:
-                raise WorkbenchFormatError(f"line {line_no}: section name {current!r} is empty or repeated")
+            if current in sections:
+                raise WorkbenchFormatError(f"line {line_no}: section {quoted(current)} is repeated")
+            if current != GOLD or sections:
+                _checked(current, NAME, f"line {line_no}: the section's name")
             sections[current], starts[current] = [], line_no + 1
         elif current is None:
             if line.startswith(_WEIGHTS):
                 weights = _read_weights(line[len(_WEIGHTS):].strip(), line_no)
             elif line.strip():
                 raise WorkbenchFormatError(f"line {line_no}: text before the first '## gold' section: "
-                                           f"{line.strip()!r}")
+                                           f"{excerpt(line.strip())}")
         else:
             sections[current].append(line)
-    if GOLD not in sections or next(iter(sections)) != GOLD or len(sections) < 2:
+    if GOLD not in sections or next(iter(sections)) != GOLD:
         raise WorkbenchFormatError("expected a '## gold' section first, then one '## <name>' per output")
     tables = [_section(name, "\n".join(lines), starts[name]) for name, lines in sections.items()]
-    checked_names([table.name for table in tables[1:]])
-    return Tables(tables[0], tuple(tables[1:]), *checked_weights(*weights))
+    return _tables(tables[0], tables[1:], *weights, [f"section {quoted(t.name)}" for t in tables[1:]])
 
 
 def _section(name: str, body: str, first_line: int) -> Table:
@@ -77,20 +123,23 @@ def _section(name: str, body: str, first_line: int) -> Table:
     except OrganizationError as problem:
         line = None if problem.line is None else first_line + problem.line - 1
         where = OrganizationError(problem.message, line=line, column=problem.column, token=problem.token)
-        raise WorkbenchFormatError(f"{where} (section {name!r})") from None
+        raise WorkbenchFormatError(f"{where} (section {quoted(name)})") from None
 
 
-def _read_weights(text: str, line_no: int) -> tuple:
+def _read_weights(text: str, line_no: int) -> tuple[Any, Any]:
+    """``uniform`` or ``n=10 wn=0.8`` (n's digits, W_n a decimal number), each inside its domain."""
     if text == "uniform":
         return None, None
-    try:
-        fields = dict(item.split("=", 1) for item in text.split())
-        if set(fields) != {"n", "wn"}:
-            raise ValueError
-        return int(fields["n"]), float(fields["wn"])
-    except ValueError:
-        raise WorkbenchFormatError(f"line {line_no}: weights must read 'uniform' or 'n=10 wn=0.8', "
-                                   f"got {text!r}") from None
+    found = _WEIGHTS_LINE.fullmatch(text)
+    if found is None:
+        raise WorkbenchFormatError(f"line {line_no}: weights must read 'uniform' or 'n=10 wn=0.8', got "
+                                   f"{excerpt(text)}")
+    digits, number = found.groups()
+    digits = digits.lstrip("0") or "0"
+    where = f"line {line_no}: the weights'"
+    if len(digits) > len(str(int(N.high))):  # beyond n's domain: not converted (Python stops at 4,300 digits)
+        raise WorkbenchFormatError(f"{where} n must be {N}, got a number of {len(digits):,} digits")
+    return _checked(int(digits), N, f"{where} n"), _checked(float(number), WN, f"{where} wn")
 
 
 def to_json(tables: Tables) -> str:
@@ -110,45 +159,37 @@ def read_json(text: str | bytes) -> Tables:
     """Inverse of :func:`to_json`. A table needs ``text`` (notation) or ``levels`` (lists of clusters, each a
     list of document ids) and ``rest`` (a list, or null for an unlimited tail); given both, a valid text must
     state the same organization. A text that does not parse is kept as an edit in progress over the organization
-    ``levels`` and ``rest`` give; without them such a text is refused."""
+    ``levels`` and ``rest`` give; without them such a text is refused. JSON is read within
+    :mod:`workbench.reading.json_input`'s limits (depth, number length and range)."""
     if isinstance(text, bytes | bytearray):
         data = json_input.load(decode(text, None, "utf-8", WorkbenchFormatError))
-    elif isinstance(text, str):
-        data = json_input.load(Text(text, error=WorkbenchFormatError))
     else:
-        raise WorkbenchFormatError(f"expected the tables as JSON text, got {type(text).__name__}")
+        data = json_input.load(Text(text, error=WorkbenchFormatError))
     if not isinstance(data, dict) or GOLD not in data or not isinstance(data.get("outputs"), list):
         raise WorkbenchFormatError("expected a JSON object with 'gold' and a list 'outputs'")
     _known_keys(data, _TOP_KEYS, "the tables")
-    weights = []
-    for key, kinds, what in (("n", (int,), "a whole number"), ("wn", (int, float), "a number")):
-        value = data.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, kinds)):
-            raise WorkbenchFormatError(f"{key}: expected {what} or null, got {value!r}")
-        weights.append(value)
     gold = _table(data[GOLD], GOLD, GOLD)
     items = data["outputs"]
-    names = [item.get("name", f"output {i}") if isinstance(item, dict) else f"output {i}"
-             for i, item in enumerate(items, start=1)]
-    checked_names(names)
-    outputs = tuple(_table(item, name, f"outputs[{i}]") for i, (item, name) in enumerate(zip(items, names,
-                                                                                              strict=True)))
-    return Tables(gold, outputs, *checked_weights(*weights))
+    where = [f"outputs[{i}]" for i in range(len(items))]
+    names = [_checked(item["name"], NAME, f"{place}.name") if isinstance(item, dict) and "name" in item
+             else f"output {i}" for i, (item, place) in enumerate(zip(items, where, strict=True), start=1)]
+    outputs = [_table(item, name, place) for item, name, place in zip(items, names, where, strict=True)]
+    return _tables(gold, outputs, data.get("n"), data.get("wn"), where)
 
 
 def _known_keys(data: dict, keys: tuple[str, ...], where: str) -> None:
     unknown = [key for key in data if key not in keys]
     if unknown:
-        raise WorkbenchFormatError(f"{where}: unknown key {unknown[0]!r} (the keys are {', '.join(keys)})")
+        raise WorkbenchFormatError(f"{where}: unknown key {quoted(unknown[0])} (the keys are {', '.join(keys)})")
 
 
-def _table(item, name: str, where: str) -> Table:
+def _table(item: Any, name: str, where: str) -> Table:
     if not isinstance(item, dict):
         raise WorkbenchFormatError(f"{where}: expected an object with 'text' or 'levels'")
     _known_keys(item, _TABLE_KEYS, where)
     text, levels = item.get("text"), item.get("levels")
     if text is not None and not isinstance(text, str):
-        raise WorkbenchFormatError(f"{where}.text: expected notation text, got {text!r}")
+        raise WorkbenchFormatError(f"{where}.text: expected notation text, got {quoted(text)}")
     if levels is None and item.get("rest") is None:
         if text is None:
             raise WorkbenchFormatError(f"{where}: expected 'text' (notation) or 'levels' (lists of clusters)")
@@ -167,21 +208,17 @@ def _table(item, name: str, where: str) -> Table:
 
 
 def _organization(item: dict, where: str) -> Organization:
-    levels, rest = item.get("levels", []), item.get("rest")
-    if not isinstance(levels, list) or not all(isinstance(level, list) and all(
-            isinstance(cluster, list) and all(isinstance(d, str) for d in cluster) for cluster in level)
-            for level in levels):
-        raise WorkbenchFormatError(f"{where}.levels: expected a list of levels, each a list of clusters, each a "
-                                   "list of document ids (strings)")
-    if rest is not None and not (isinstance(rest, list) and all(isinstance(d, str) for d in rest)):
-        raise WorkbenchFormatError(f"{where}.rest: expected a list of document ids or null, got {rest!r}")
+    """The organization ``levels`` and ``rest`` state: checked as the constructor's arguments are, and no
+    document named twice in a cluster or in the rest (a set would drop the second silently)."""
+    levels = _checked(item.get("levels", []), LEVELS, f"{where}.levels")
+    rest = _checked(item.get("rest"), _REST, f"{where}.rest")
     for i, level in enumerate(levels, start=1):
         for cluster in level:
             if len(set(cluster)) != len(cluster):
                 raise WorkbenchFormatError(f"{where}.levels: level {i} has a cluster naming a document twice: "
-                                           f"{cluster}")
+                                           f"{quoted(cluster)}")
     if rest is not None and len(set(rest)) != len(rest):
-        raise WorkbenchFormatError(f"{where}.rest: a document is named twice: {rest}")
+        raise WorkbenchFormatError(f"{where}.rest: a document is named twice: {quoted(rest)}")
     try:
         return Organization(tuple(tuple(frozenset(c) for c in level) for level in levels),
                             None if rest is None else frozenset(rest))

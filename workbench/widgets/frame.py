@@ -21,6 +21,7 @@ import anywidget
 import traitlets as T
 
 from workbench.widgets.markup import JUMPS
+from workbench.widgets.messages import received
 
 __all__ = ["ROLES", "role_class", "MESSAGES", "Frame"]
 
@@ -56,8 +57,10 @@ class Frame(anywidget.AnyWidget):
     def on_message(self, callback: Callable[[str], None]) -> None:
         self._callbacks.append(callback)
 
-    def receive(self, content: dict) -> None:
-        """Act on a message from the front end: ``{"kind": k}`` with ``k`` one of :data:`MESSAGES`."""
-        if isinstance(content, dict) and content.get("kind") in MESSAGES:
+    def receive(self, content: object) -> None:
+        """Act on a message from the front end: ``{"kind": k}`` with ``k`` one of :data:`MESSAGES` (anything
+        else is ignored with a warning in the log: :mod:`~workbench.widgets.messages`)."""
+        found = received(content, {kind: {} for kind in MESSAGES}, "the workbench's frame")
+        if found is not None:
             for callback in self._callbacks:
-                callback(content["kind"])
+                callback(found[0])

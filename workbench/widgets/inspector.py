@@ -28,7 +28,9 @@ import pandas as pd
 from workbench.charts import enable_offline, topic_deltas_chart, with_data
 from workbench.data.campaign import Campaign
 from workbench.errors import WorkbenchError
-from workbench.widgets.inspector_state import InspectorState
+from workbench.validation import AnyOf, Anything, Interval, Text, validate
+from workbench.widgets.inspector_state import ARGUMENTS, InspectorState
+from workbench.widgets.messages import fields
 from workbench.widgets.rankings import RankingsBoard
 
 __all__ = ["Inspector"]
@@ -41,6 +43,7 @@ _NARROW = {"description_width": "initial"}
 class Inspector(W.VBox):
     """See the module docstring; the state is :attr:`state` (arguments as :class:`InspectorState`)."""
 
+    @validate(**ARGUMENTS, kwargs=Anything("passed to ipywidgets"))
     def __init__(self, campaign: Campaign, systems: Sequence[str] | None = None, measure: str | None = None, *,
                  measures: Sequence[str] | None = None, results: pd.DataFrame | None = None, k: int = 10,
                  test: str = "t", **kwargs) -> None:
@@ -183,10 +186,15 @@ class Inspector(W.VBox):
         self._act(lambda: setattr(self.state, "systems", (self.system_a.value, self.system_b.value)))
 
     def _picked(self, change) -> None:
-        """A bar was clicked: its topic is shown (an empty selection, after the chart redraws, is ignored)."""
+        """A bar was clicked: its topic is shown (an empty selection, after the chart redraws, is ignored; a
+        selection of another shape is ignored with a warning in the log)."""
         points = getattr(change["new"], "value", None) or []
-        if points and not self._rendering:
-            self._act(lambda: setattr(self.state, "topic", str(points[0]["topic"])))
+        if not points or self._rendering:
+            return
+        first = points[0] if isinstance(points, list) else points
+        point = fields(first, {"topic": AnyOf(Text(), Interval(integer=True), what="a topic")}, "the inspector's chart")
+        if point is not None:
+            self._act(lambda: setattr(self.state, "topic", str(point["topic"])))
 
     # ------------------------------------------------------------------------------------- drawing
     def _build_chart(self) -> alt.Chart:
@@ -243,7 +251,10 @@ class Inspector(W.VBox):
             f"Topic <b>{html.escape(state.topic)}</b>: {html.escape(a)} "
             f"<span class='wb-inspector-score' data-system='{html.escape(a)}'>{_number(scores[a])}</span>, "
             f"{html.escape(b)} <span class='wb-inspector-score' data-system='{html.escape(b)}'>"
-            f"{_number(scores[b])}</span>.")
+            f"{_number(scores[b])}</span>." + "".join(
+                f" <span class='wb-inspector-unanswered'>{html.escape(system)} did not answer this topic: its run "
+                f"has no ranking for it, scored as trec_eval -c scores it (every relevant document missed).</span>"
+                for system in state.unanswered))
 
     def _draw_board(self) -> None:
         state = self.state
@@ -257,8 +268,9 @@ class Inspector(W.VBox):
         for system, other in ((a, b), (b, a)):
             rows = per_system[system]
             shown = _first(rows, state.k, state.task)
+            said = "unanswered (no ranking for this topic); " if system in state.unanswered else ""
             columns.append({"system": system, "score": _number(state.scores[system]),
-                            "caption": f"{len(rows)} rows; {min(len(shown), len(rows))} shown",
+                            "caption": f"{said}{len(rows)} rows; {min(len(shown), len(rows))} shown",
                             "rows": [_row(row, where[other].get(row.document), other, state.task)
                                      for row in shown.itertuples(index=False)]})
         difference = state.difference()

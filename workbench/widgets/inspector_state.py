@@ -4,7 +4,10 @@ both runs' documents with what each contributes (:meth:`workbench.Campaign.expla
 data: :class:`~workbench.widgets.inspector.Inspector` draws it, scripts and tests drive it without a browser.
 
 Every setter checks first and changes nothing on bad input: it raises a named
-:class:`~workbench.errors.WorkbenchError` and :attr:`message` says the same, the last valid view staying.
+:class:`~workbench.errors.WorkbenchError` (the validator's :class:`~workbench.errors.ParameterError` for a value
+outside its domain) and :attr:`message` says the same, the last valid view staying. A topic a run lacks is scored
+as trec_eval ``-c`` scores it (its placeholder ranking); the placeholder is no document: that run shows no rows
+but the relevant documents it misses, and :attr:`InspectorState.unanswered` names it.
 Nothing here computes a score: the campaign scores, ``topic_deltas`` compares, ``Campaign.explain`` explains.
 
     >>> import workbench as wb
@@ -24,20 +27,26 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
 from workbench.analysis import topic_deltas
-from workbench.data.campaign import Campaign
+from workbench.analysis.paired_tests import TESTS
+from workbench.charts.builders import require_columns
+from workbench.data.campaign import COLUMNS, Campaign
 from workbench.data.explain import UnknownSystemError, UnknownTopicError
+from workbench.data.trec.join import PLACEHOLDER
 from workbench.data.trec.ranked import Judgements
-from workbench.errors import ParameterError, WorkbenchError
+from workbench.errors import WorkbenchError, quoted
 from workbench.metrics.explanations import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
-from workbench.metrics.registry import direction, parse
+from workbench.metrics.registry import Measure, direction, parse
+from workbench.validation import AnyOf, Choices, Instance, Interval, ListOf, Text, check, validate
 from workbench.widgets.errors import MeasureNotScoredError
 
-__all__ = ["DEFAULT_MEASURES", "TABLE_COLUMNS", "DIFFERENCE_COLUMNS", "campaign_task", "InspectorState"]
+__all__ = ["DEFAULT_MEASURES", "TABLE_COLUMNS", "DIFFERENCE_COLUMNS", "SYSTEMS", "MEASURE", "K", "ARGUMENTS",
+           "campaign_task", "InspectorState"]
 
 DEFAULT_MEASURES = {
     "ranking": ("AP", "nDCG@10", "P@10", "RR", "ERR@20"),
@@ -47,6 +56,19 @@ DEFAULT_MEASURES = {
 }
 TABLE_COLUMNS = ["system", "group", "rank", "document", "gold", "judged", "contribution", "lost"]  # (and part)
 DIFFERENCE_COLUMNS = ["document", "gold", "contribution_a", "contribution_b", "difference"]
+SYSTEMS = ListOf(Text(), shortest=2, longest=2)
+"""The domain of the two systems compared (that the campaign has them, different, depends on it)."""
+MEASURE = AnyOf(Text(), Instance((Measure,), "a Measure"), what="a measure (its name or a Measure)")
+"""The domain of a measure named (that the campaign scored it depends on the campaign)."""
+K = Interval(1, 100_000, integer=True)
+"""The domain of ``k``, the documents shown per run."""
+ARGUMENTS = {"campaign": Instance((Campaign,), "a Campaign"), "systems": replace(SYSTEMS, optional=True),
+             "measure": AnyOf(MEASURE, Choices((None,)), what=f"{MEASURE} or None"),
+             "measures": ListOf(MEASURE, shortest=1, optional=True),
+             "results": Instance((pd.DataFrame,), "a tidy results DataFrame (system, topic, measure, value)",
+                                 optional=True),
+             "k": K, "test": Choices(tuple(TESTS))}
+"""The domains of the inspector's arguments (:class:`InspectorState` and the view that draws it)."""
 
 
 def campaign_task(campaign: Campaign) -> str:
@@ -69,12 +91,14 @@ class InspectorState:
     or the measures of ``results`` when a tidy result table is given (else the campaign scores them); ``k``
     documents of each run are shown."""
 
+    @validate(**ARGUMENTS)
     def __init__(self, campaign: Campaign, systems: Sequence[str] | None = None, measure: str | None = None, *,
                  measures: Sequence[str] | None = None, results: pd.DataFrame | None = None, k: int = 10,
                  test: str = "t") -> None:
         self.campaign = campaign
         self.task = campaign_task(campaign)
         if results is not None:
+            require_columns(results, COLUMNS, "InspectorState")
             scored = list(dict.fromkeys(results["measure"].astype(str)))
             measures = list(measures) if measures is not None else scored
         elif measures is None:
@@ -95,7 +119,7 @@ class InspectorState:
         chosen = tuple(systems) if systems is not None else tuple(list(campaign.runs)[:2])
         self._systems, self._measure = self._checked_systems(chosen), self._checked_measure(measure or
                                                                                             self.measures[0])
-        self._k = self._checked_k(k)
+        self._k = int(k)
         self._deltas = self._compare(self._systems, self._measure)
         self._topic = str(self._deltas["topic"].iloc[0])
         self._document: str | None = None
@@ -109,7 +133,8 @@ class InspectorState:
 
     @systems.setter
     def systems(self, value: Sequence[str]) -> None:
-        systems = self._refusing(lambda: self._checked_systems(tuple(value)))
+        systems = self._refusing(lambda: self._checked_systems(
+            tuple(check(value, SYSTEMS, "systems", "InspectorState.systems"))))
         deltas = self._refusing(lambda: self._compare(systems, self._measure))
         self._systems, self._deltas = systems, deltas
         self.message = ""
@@ -121,7 +146,8 @@ class InspectorState:
 
     @measure.setter
     def measure(self, value: str) -> None:
-        measure = self._refusing(lambda: self._checked_measure(value))
+        measure = self._refusing(lambda: self._checked_measure(check(value, MEASURE, "measure",
+                                                                     "InspectorState.measure")))
         deltas = self._refusing(lambda: self._compare(self._systems, measure))
         self._measure, self._deltas = measure, deltas
         self._part = self.parts[0] if self.parts else None
@@ -134,8 +160,9 @@ class InspectorState:
 
     @part.setter
     def part(self, value: str | None) -> None:
+        self._refusing(lambda: check(value, Text(optional=True), "part", "InspectorState.part"))
         if value not in (self.parts or [None]):
-            self._refuse(PartNotFoundError(f"{self._measure} has no part {value!r}; its parts: "
+            self._refuse(PartNotFoundError(f"{self._measure} has no part {quoted(value)}; its parts: "
                                            f"{', '.join(self.parts) or 'none (a sum over documents)'}"))
         self._part = value
         self.message = ""
@@ -147,9 +174,11 @@ class InspectorState:
 
     @topic.setter
     def topic(self, value: str) -> None:
+        self._refusing(lambda: check(value, AnyOf(Text(), Interval(integer=True), what="a topic"), "topic",
+                                     "InspectorState.topic"))
         topics = self._deltas["topic"].astype(str).tolist()
         if str(value) not in topics:
-            self._refuse(UnknownTopicError(f"no topic {value!r} to inspect; the topics: "
+            self._refuse(UnknownTopicError(f"no topic {quoted(value)} to inspect; the topics: "
                                            f"{', '.join(map(repr, topics[:10]))}"
                                            + (f" and {len(topics) - 10} more" if len(topics) > 10 else "")))
         self._topic = str(value)
@@ -162,7 +191,7 @@ class InspectorState:
 
     @k.setter
     def k(self, value: int) -> None:
-        self._k = self._refusing(lambda: self._checked_k(value))
+        self._k = int(self._refusing(lambda: check(value, K, "k", "InspectorState.k")))
         self.message = ""
 
     @property
@@ -172,9 +201,10 @@ class InspectorState:
 
     @document.setter
     def document(self, value: str | None) -> None:
+        self._refusing(lambda: check(value, Text(optional=True), "document", "InspectorState.document"))
         if value is not None and value not in set(self.table["document"].dropna().astype(str)):
-            self._refuse(DocumentNotExplainedError(f"document {value!r} is in neither run's explanation of topic "
-                                                   f"{self._topic!r}"))
+            self._refuse(DocumentNotExplainedError(f"document {quoted(value)} is in neither run's explanation of "
+                                                   f"topic {quoted(self._topic)}"))
         self._document = value
         self.message = ""
 
@@ -208,11 +238,21 @@ class InspectorState:
             self._table_for = (key, pd.concat([self.rows(system) for system in self._systems], ignore_index=True))
         return self._table_for[1]
 
+    @property
+    def unanswered(self) -> tuple[str, ...]:
+        """The systems compared whose run lacks the topic shown (scored as trec_eval ``-c`` scores a topic a run
+        lacks; the view says so)."""
+        return tuple(system for system in self._systems if self._topic not in self.campaign.runs[system])
+
+    @validate(system=Text())
     def rows(self, system: str) -> pd.DataFrame:
-        """One system's rows of :attr:`table`."""
+        """One system's rows of :attr:`table` (of any system of the campaign). A run that lacks the topic has no
+        ranked document: trec_eval's placeholder, which scores it, is not shown."""
         explanation, rows_of = self._explanation(system, self._measure)
-        return _shaped(explanation.contributions.iloc[rows_of.get(self._topic, np.zeros(0, dtype=np.int64))],
-                       system, self.task)
+        rows = explanation.contributions.iloc[rows_of.get(self._topic, np.zeros(0, dtype=np.int64))]
+        if system in self.campaign.runs and self._topic not in self.campaign.runs[system]:
+            rows = rows[rows["document"].astype(str) != PLACEHOLDER]
+        return _shaped(rows, system, self.task)
 
     @property
     def explanation(self) -> dict[str, MeasureExplanation]:
@@ -261,12 +301,13 @@ class InspectorState:
             raise
 
     def _checked_systems(self, systems: tuple) -> tuple[str, str]:
-        if len(systems) != 2 or systems[0] == systems[1]:
-            raise UnknownSystemError(f"inspect two different systems, got {list(systems)!r}")
+        """Two different systems the campaign has (inside :data:`SYSTEMS`), else :class:`UnknownSystemError`."""
+        if systems[0] == systems[1]:
+            raise UnknownSystemError(f"inspect two different systems, got {quoted(list(systems))}")
         for system in systems:
             if system not in self.campaign.runs:
-                raise UnknownSystemError(f"no system {system!r} in the campaign; its systems: "
-                                         f"{', '.join(map(repr, self.campaign.runs))}")
+                raise UnknownSystemError(f"no system {quoted(system)} in the campaign; its systems: "
+                                         f"{', '.join(map(quoted, self.campaign.runs))}")
         return systems[0], systems[1]
 
     def _checked_measure(self, value: str) -> str:
@@ -279,13 +320,6 @@ class InspectorState:
                                             f"{', '.join(self.measures)}")
             name = same[0]
         return name
-
-    @staticmethod
-    def _checked_k(value) -> int:
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-            raise ParameterError(f"k (documents shown per run) must be a whole number ≥ 1, got {value!r}",
-                                 parameter="k")
-        return int(value)
 
     def _compare(self, systems: tuple[str, str], measure: str) -> pd.DataFrame:
         return topic_deltas(self.results, systems[0], systems[1], measure, test=self._test, missing="intersection")

@@ -24,15 +24,19 @@ from typing import Any
 from workbench.errors import WorkbenchError
 from workbench.metrics.registry import evaluate, parse
 from workbench.model.labelling import Labelling
+from workbench.validation import Anything, Choices, ListOf, Text, validate
 
 __all__ = ["LabellingEditor", "LabellingState", "scores_html"]
 
 SIDES = ("gold", "output")
+_ARGUMENTS = {"gold": Text(empty=True), "output": Text(empty=True), "measures": ListOf(Text(), shortest=1),
+              "options": Anything("passed to Labelling.parse, which declares them")}
 
 
 class LabellingState:
     """The two texts, the labellings in force, the measures (names, parsed once) and the last error per side."""
 
+    @validate(**_ARGUMENTS, explained=Text(optional=True))
     def __init__(self, gold: str, output: str, measures: Sequence[str], *, explained: str | None = None,
                  **options: Any) -> None:
         self.measures = [str(parse(name)) for name in measures]
@@ -43,6 +47,7 @@ class LabellingState:
         self.labellings = {side: Labelling.parse(text, gold=side == "gold", **options)
                            for side, text in self.texts.items()}
 
+    @validate(side=Choices(SIDES), text=Text(empty=True))
     def edit(self, side: str, text: str) -> None:
         """Read ``text`` as ``side``; while it does not read, the last valid labelling stays and ``errors`` says
         why."""
@@ -89,6 +94,7 @@ class LabellingEditor:
     """The view: gold and output text areas side by side, the scores, and the chosen measure's rows per item
     (``.state`` is the :class:`LabellingState`; ``.widget`` the ipywidgets box to display)."""
 
+    @validate(**_ARGUMENTS)
     def __init__(self, gold: str, output: str, measures: Sequence[str], **options: Any) -> None:
         import ipywidgets as W
 

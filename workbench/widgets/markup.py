@@ -62,7 +62,12 @@ def swatch(index: int) -> str:
 
 def status_line(state: WorkbenchState) -> str:
     """What was refused last, marked as an error ("" when the last change applied)."""
-    return f'<span class="wb-error">⚠ {html.escape(state.status)}</span>' if state.status else ""
+    return refusal(state.status)
+
+
+def refusal(message: str) -> str:
+    """A refusal's message, marked as an error ("" for none)."""
+    return f'<span class="wb-error">⚠ {html.escape(message)}</span>' if message else ""
 
 
 def scores_table(state: WorkbenchState, *, full: bool = False) -> str:

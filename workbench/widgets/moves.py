@@ -7,15 +7,53 @@ board asks for. Emptied clusters and levels disappear; the editor turns the resu
 
 from __future__ import annotations
 
-from workbench.model import Organization, OrganizationError
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["TAIL", "MoveError", "move_document"]
+from workbench.errors import quoted
+from workbench.model import Organization, OrganizationError
+from workbench.validation import Domain, Interval
+
+__all__ = ["TAIL", "PlaceDomain", "PLACE", "MoveError", "move_document"]
 
 # Where an occurrence sits or goes: (level, cluster) with 0-based indices into ``Organization.levels``
 # (``cluster`` None: a new singleton cluster in that level; ``level == len(levels)``: a new level at the
 # bottom), or ``"tail"`` (below the levels: the unlimited tail, or the finite rest).
 Place = tuple[int, int | None] | str
 TAIL = "tail"
+_INDEX = Interval(0, integer=True)
+
+
+@dataclass(frozen=True)
+class PlaceDomain(Domain):
+    """A :data:`Place`: ``"tail"``, or ``(level, cluster)``, a level index ≥ 0 and a cluster index ≥ 0 or None (a
+    list of two too, as JSON brings it). Whether the organization has that place depends on it
+    (:class:`MoveError`).
+
+    >>> PLACE.reason((0, None)), PLACE.reason([1, 2]), PLACE.reason("tail"), PLACE.reason((0, "x")) is None
+    (None, None, None, False)
+    """
+
+    def __str__(self) -> str:
+        return "'tail' or (level, cluster): a level index ≥ 0 and a cluster index ≥ 0 or None"
+
+    def reason(self, value: Any) -> str | None:
+        if isinstance(value, str) and value == TAIL:
+            return None
+        if (isinstance(value, tuple | list) and len(value) == 2 and _INDEX.reason(value[0]) is None
+                and (value[1] is None or _INDEX.reason(value[1]) is None)):
+            return None
+        return f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return not isinstance(value, str | tuple | list)
+
+    def outside(self) -> tuple:
+        return ("top", (0, "x"), (-1, None), (0,), 3)
+
+
+PLACE = PlaceDomain()
+"""The domain of a place a document is moved from or to."""
 
 
 class MoveError(OrganizationError):
@@ -23,7 +61,8 @@ class MoveError(OrganizationError):
 
 
 def move_document(organization: Organization, document: str, source: Place, target: Place) -> Organization:
-    """The organization with the occurrence of ``document`` at ``source`` moved to ``target``.
+    """The organization with the occurrence of ``document`` at ``source`` moved to ``target`` (places inside
+    :data:`PLACE`, which the doors that call this declare).
 
     Emptied clusters and levels disappear; dropping into a cluster that already holds the document only
     removes the moved occurrence (overlap is kept, never doubled). Dropping on the tail of an organization with
@@ -33,13 +72,13 @@ def move_document(organization: Organization, document: str, source: Place, targ
     rest = None if organization.rest is None else set(organization.rest)
     if source == TAIL:
         if document in organization.prioritised and document not in (rest or ()):
-            raise MoveError(f"{document!r} is not in the tail: it occurs in a level")
+            raise MoveError(f"{quoted(document)} is not in the tail: it occurs in a level")
         if rest is not None:
             rest.discard(document)
     else:
         level, cluster = _place(levels, source, "source")
         if cluster is None or document not in levels[level][cluster]:
-            raise MoveError(f"{document!r} is not in cluster {cluster} of level {level + 1}")
+            raise MoveError(f"{quoted(document)} is not in cluster {cluster} of level {level + 1}")
         levels[level][cluster].discard(document)
     if target == TAIL:
         if rest is not None:
@@ -63,10 +102,8 @@ def move_document(organization: Organization, document: str, source: Place, targ
 
 
 def _place(levels: list, place: Place, what: str) -> tuple[int, int | None]:
-    if not isinstance(place, tuple | list) or len(place) != 2:
-        raise MoveError(f"{what} {place!r}: expected (level, cluster) or 'tail'")
-    level, cluster = place
-    if not isinstance(level, int) or not 0 <= level <= len(levels) or (
-            cluster is not None and (level == len(levels) or not 0 <= cluster < len(levels[level]))):
-        raise MoveError(f"{what} {place!r}: no such level/cluster among {len(levels)} levels")
+    """The place, inside :data:`PLACE`, as indices of ``levels``; :class:`MoveError` when it has no such place."""
+    level, cluster = int(place[0]), None if place[1] is None else int(place[1])
+    if level > len(levels) or (cluster is not None and (level == len(levels) or cluster >= len(levels[level]))):
+        raise MoveError(f"{what} {quoted(place)}: no such level/cluster among {len(levels)} levels")
     return level, cluster

@@ -18,12 +18,21 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from workbench.errors import quoted
+from workbench.validation import Choices, ListOf, MappingOf, Text
 from workbench.widgets.errors import QuizError
 from workbench.widgets.why import EXPLAINED  # a quiz predicts a measure the why panel explains
 
-__all__ = ["VERDICT_COLUMNS", "Quiz", "checked_measure", "checked_predictions", "verdicts", "disagreement"]
+__all__ = ["VERDICT_COLUMNS", "MEASURE", "ORDER", "PREDICTIONS", "Quiz", "checked_predictions", "verdicts",
+           "disagreement"]
 
 VERDICT_COLUMNS = ["who", "higher", "lower", "score_higher", "score_lower", "outcome"]
+MEASURE = Choices(EXPLAINED)
+"""The domain of the measure a quiz predicts."""
+ORDER = ListOf(Text(), shortest=2)
+"""The domain of one prediction."""
+PREDICTIONS = MappingOf(Text(), ORDER, what="a mapping who → outputs' names in predicted order")
+"""The domain of the predictions."""
 
 
 @dataclass
@@ -36,33 +45,20 @@ class Quiz:
     revealed: bool = False
 
 
-def checked_measure(measure: str) -> str:
-    if measure not in EXPLAINED:
-        raise QuizError(f"a quiz predicts one of {', '.join(EXPLAINED)}, got {measure!r}")
-    return measure
-
-
-def checked_predictions(predictions: Mapping, names: Iterable[str]) -> dict[str, list[str]]:
-    """``predictions`` as plain data (who → list of output names), or :class:`QuizError` naming the first
-    prediction that names an unknown output, names one twice or orders fewer than two."""
-    if not isinstance(predictions, Mapping):
-        raise QuizError(f"predictions are a mapping who → outputs in predicted order, got "
-                        f"{type(predictions).__name__}")
+def checked_predictions(predictions: Mapping[str, Iterable[str]], names: Iterable[str]) -> dict[str, list[str]]:
+    """``predictions`` (inside :data:`PREDICTIONS`) as plain data (who → list of output names), or
+    :class:`QuizError` naming the first prediction that names an output the workbench does not have, or one
+    twice."""
     known = list(names)
     checked = {}
     for who, order in predictions.items():
-        if not isinstance(who, str) or not who.strip():
-            raise QuizError(f"a prediction's author must be a non-empty name, got {who!r}")
-        if isinstance(order, str) or not isinstance(order, Iterable):
-            raise QuizError(f"{who}: expected the outputs in predicted order (a list), got {order!r}")
         order = list(order)
         unknown = [o for o in order if o not in known]
         if unknown:
-            raise QuizError(f"{who}: no output named {unknown[0]!r}: the outputs are {', '.join(map(repr, known))}")
+            raise QuizError(f"{who}: no output named {quoted(unknown[0])}: the outputs are "
+                            f"{', '.join(map(quoted, known))}")
         if len(set(order)) != len(order):
-            raise QuizError(f"{who}: an output is named twice in {order}")
-        if len(order) < 2:
-            raise QuizError(f"{who}: order at least two outputs (got {order})")
+            raise QuizError(f"{who}: an output is named twice in {quoted(order)}")
         checked[who] = order
     return checked
 

@@ -25,6 +25,8 @@ import anywidget
 import traitlets as T
 
 from workbench.charts.palettes import GRADES, SYSTEMS
+from workbench.validation import Text
+from workbench.widgets.messages import received
 
 __all__ = ["TONES", "RankingsBoard"]
 
@@ -69,8 +71,11 @@ class RankingsBoard(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.on_msg(lambda _widget, content, _buffers: self.receive(content))
 
-    def receive(self, content: dict) -> None:
-        """Act on a message from the front end: ``{"kind": "select", "document": ...}`` (a click on a token)."""
-        if isinstance(content, dict) and content.get("kind") == "select":
-            document = content.get("document") or ""
-            self.selected = "" if document == self.selected else str(document)
+    def receive(self, content: object) -> None:
+        """Act on a message from the front end: ``{"kind": "select", "document": ...}`` (a click on a token; a
+        second click on it picks none). Any other message is ignored with a warning in the log
+        (:mod:`~workbench.widgets.messages`)."""
+        found = received(content, {"select": {"document": Text(empty=True, optional=True)}}, "the rankings board")
+        if found is not None:
+            document = found[1]["document"] or ""
+            self.selected = "" if document == self.selected else document

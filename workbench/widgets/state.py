@@ -4,13 +4,16 @@ document it explains, imports and exports, and a predict-then-reveal quiz. Plain
 ``Workbench`` widget binds it to controls and draws it, and it can be driven and tested without a browser or
 ipywidgets.
 
-Every change is all or nothing: an import or a set of tables with a table that does not parse, or tables or
+Every change is all or nothing. Every public method declares its arguments (:func:`~workbench.validation.validate`):
+a bad one is refused before anything is looked at, as the validator's
+:class:`~workbench.errors.ParameterError`. An import or a set of tables with a table that does not parse, or tables or
 weights the kernel cannot score, raises a named :class:`~workbench.errors.WorkbenchError`, says the same in
 :attr:`WorkbenchState.status` and leaves everything else as it was, so the workbench always has scores. An edit
 whose text does not parse (typing) is kept as typed while the last valid organization stays in force. Scores
 come from ``workbench.reliability_sensitivity`` and, for the output in focus, ``workbench.explain`` (the same
 numbers); nothing here computes a score. Views follow the state through :meth:`WorkbenchState.on_change`: every
-public change calls them once, refused or not.
+public change calls them once, refused or not (a call whose arguments are refused changes nothing and calls
+none).
 
     >>> state = WorkbenchState("d1 {d2 d3}", ["d1 d2 d3"], n=10, wn=0.8)
     >>> state.edit(0, "d1 {d2 d3}")                      # output 0, as typed
@@ -24,6 +27,7 @@ public change calls them once, refused or not.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from collections.abc import Callable, Mapping
@@ -31,10 +35,22 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
+from workbench.errors import WorkbenchError, quoted
 from workbench.metrics.explain import Explanation, explain
 from workbench.metrics.reliability import RSScores, reliability_sensitivity
 from workbench.model import Organization, natural_key
+from workbench.validation import (
+    AnyOf,
+    Choices,
+    Flag,
+    Function,
+    Instance,
+    Interval,
+    Text,
+    check,
+    parameter_error,
+    validate,
+)
 from workbench.widgets import exchange
 from workbench.widgets.errors import (
     DocumentNotInOutputError,
@@ -46,14 +62,34 @@ from workbench.widgets.errors import (
     WorkbenchFormatError,
 )
 from workbench.widgets.gallery import EXAMPLES
-from workbench.widgets.moves import MoveError, Place, move_document
-from workbench.widgets.quiz import Quiz, checked_measure, checked_predictions, disagreement, verdicts
-from workbench.widgets.tables import GOLD, Table, Tables, checked_names, checked_weights, table_text
+from workbench.widgets.moves import PLACE, MoveError, Place, move_document
+from workbench.widgets.quiz import MEASURE, ORDER, PREDICTIONS, Quiz, checked_predictions, disagreement, verdicts
+from workbench.widgets.tables import (
+    GOLD,
+    OPTIONAL_OUTPUTS,
+    OPTIONAL_TABLE,
+    OUTPUTS,
+    TABLE,
+    WN,
+    N,
+    OutputName,
+    Table,
+    Tables,
+    table_text,
+    weights,
+)
 from workbench.widgets.why import EXPLAINED, FIELDS, lost_by_document, lost_rows, why_frame
 
-__all__ = ["HISTORY_COLUMNS", "Step", "WhyShown", "WorkbenchState"]
+__all__ = ["HISTORY_COLUMNS", "OUTPUT", "TABLE_NAME", "Step", "WhyShown", "WorkbenchState"]
 
 HISTORY_COLUMNS = ["step", "output", "measure", "value", "current"]
+OUTPUT = AnyOf(Interval(0, integer=True), Text(), what="an output: its 0-based index or its name")
+"""The domain of an output named in a call (whether the workbench has it depends on the tables:
+:class:`UnknownOutputError`)."""
+TABLE_NAME = AnyOf(Interval(0, integer=True), Text(), what=f"a table: {GOLD!r}, an output's 0-based index or its name")
+"""The domain of a table named in a call."""
+_TEXT = Text(empty=True)
+_IMPORT = AnyOf(Text(empty=True), Instance((bytes, bytearray), "bytes"), what="text or bytes (UTF-8)")
 
 
 def _change(what: str = "", *, explains: bool = False):
@@ -108,6 +144,7 @@ class WorkbenchState:
     A table is named by ``"gold"``, an output's 0-based index, or an output's name.
     """
 
+    @validate(gold=OPTIONAL_TABLE, outputs=OPTIONAL_OUTPUTS, n=N, wn=WN)
     def __init__(self, gold: Organization | str | None = None, outputs=None, n: int | None = 10,
                  wn: float | None = 0.8) -> None:
         self._listeners: list[Callable[[], None]] = []
@@ -133,10 +170,11 @@ class WorkbenchState:
             tables = _example_tables(self.example)
         else:
             gold = "" if gold is None else gold
-            tables = _read_tables(gold, [gold] if outputs is None else outputs, n, wn)
+            tables = _read_tables(gold, [gold] if outputs is None else outputs, n, wn, "WorkbenchState.__init__")
         self._tables = tables
         self._commit(tables, self._score(tables))
 
+    @validate(callback=Function())
     def on_change(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call ``callback()`` after every public change (once per change, refused or not); returns a function
         that stops the calls."""
@@ -199,13 +237,15 @@ class WorkbenchState:
                              for name, score in zip(self.names, self.scores, strict=True)
                              for measure, field in FIELDS.items()], columns=["output", "measure", "value"])
 
+    @validate(gold=TABLE, outputs=OUTPUTS, n=N, wn=WN)
     @_change()
     def set_tables(self, gold, outputs, n: int | None = 10, wn: float | None = 0.8) -> None:
         """Replace the gold, the outputs (a list, one table, or a dict name → table; tables as Organizations or
         notation) and (n, W_n) in one step, or raise and change nothing (a text that does not parse is refused,
         naming the table and the line)."""
-        self._replace(_read_tables(gold, outputs, n, wn))
+        self._replace(_read_tables(gold, outputs, n, wn, "WorkbenchState.set_tables"))
 
+    @validate(name=Choices(tuple(EXAMPLES)))
     @_change()
     def load_example(self, name: str) -> None:
         """Show one of the papers' examples (``gallery.EXAMPLES``) with its weighting."""
@@ -222,6 +262,7 @@ class WorkbenchState:
             return None
         return example.source, example.printed
 
+    @validate(table=TABLE_NAME, text=_TEXT, parsed=Instance((Organization,), "an Organization", optional=True))
     @_change()
     def edit(self, table: int | str, text: str, *, parsed: Organization | None = None) -> None:
         """Set one table's text, as typing does. Text that does not parse is kept as an edit in progress (the
@@ -247,6 +288,7 @@ class WorkbenchState:
             return
         self._commit(tables, scores)
 
+    @validate(table=TABLE_NAME, document=Text(), source=PLACE, target=PLACE)
     @_change()
     def move(self, table: int | str, document: str, source: Place, target: Place) -> None:
         """Move one occurrence of ``document`` (a drag; see ``moves.move_document`` for places), as an edit."""
@@ -256,11 +298,12 @@ class WorkbenchState:
             raise MoveError(f"{current.name}: fix the text before moving documents ({current.error})")
         self.edit(index, move_document(current.organization, document, source, target).format())
 
+    @validate(n=N, wn=WN)
     @_change()
     def set_weights(self, n: int | None, wn: float | None) -> None:
         """Score with (n, W_n), or uniform weights with ``(None, None)``; :class:`WeightsError` (and no change)
-        when they are not weights or the kernel cannot score the tables with them."""
-        n, wn = checked_weights(n, wn)
+        when the kernel cannot score the tables with them."""
+        n, wn = weights(n, wn, "WorkbenchState.set_weights")
         if (n, wn) == (self.n, self.wn):
             return
         current = self._tables
@@ -271,18 +314,20 @@ class WorkbenchState:
             weighed = replace(current, n=n, wn=wn)
             self._commit(weighed, self._score(weighed))
 
+    @validate(value=TABLE, name=OutputName(optional=True))
     @_change()
     def add_output(self, value: Organization | str = "", name: str | None = None) -> Table:
         """Add an output (named ``output k``, the first k free, unless a name is given) as one step; a text that
         does not parse is refused."""
-        text = table_text(value, "the new output")
         if name is None:
             k = len(self.outputs) + 1
             while f"output {k}" in self.names:
                 k += 1
             name = f"output {k}"
-        checked_names([*self.names, name])
-        table = Table.parsed(name, text)
+        elif name in self.names:
+            raise parameter_error("WorkbenchState.add_output", "name", name, OutputName(),
+                                  f"must differ from the outputs' names ({', '.join(map(quoted, self.names))})")
+        table = Table.parsed(name, table_text(value))
         tables = replace(self._tables, outputs=(*self.outputs, table))
         self._commit(tables, self._score(tables))
         return table
@@ -346,6 +391,7 @@ class WorkbenchState:
         """Scores at every step: columns ``step, output, measure, value`` and ``current`` (the step shown)."""
         return pd.DataFrame(self.history_rows(), columns=HISTORY_COLUMNS)
 
+    @validate(last=Interval(0, integer=True, optional=True))
     def history_rows(self, last: int | None = None) -> list[dict]:
         """:attr:`history` as records, of the ``last`` steps up to the newest (all by default)."""
         first = 0 if last is None else max(0, len(self._steps) - last)
@@ -365,12 +411,14 @@ class WorkbenchState:
         """The document the why panel explains (None: none selected)."""
         return self._chosen
 
+    @validate(output=OUTPUT)
     @_change(explains=True)
     def focus_output(self, output: int | str) -> None:
         """Put ``output`` (index or name) in focus; a chosen document it holds stays chosen."""
         self._focus = self._output_index(output)
         self._explain()
 
+    @validate(output=OUTPUT, document=Text())
     @_change(explains=True)
     def select(self, output: int | str, document: str) -> pd.DataFrame:
         """Explain ``document`` in ``output`` (a 0-based index or a displayed name such as ``"output 4"``), as a
@@ -384,7 +432,7 @@ class WorkbenchState:
             raise InvalidEditError(problem)
         gold, organization = self.gold.organization, self.outputs[index].organization
         if document not in _documents(gold, organization):
-            self.why_message = (f"{document!r} is not in {self.names[index]}"
+            self.why_message = (f"{quoted(document)} is not in {self.names[index]}"
                                 + ("" if organization.finite else " nor in the gold")
                                 + f": pick one of {_listing(_documents(gold, organization))}")
             raise DocumentNotInOutputError(self.why_message)
@@ -410,18 +458,21 @@ class WorkbenchState:
     def to_json(self) -> str:
         return exchange.to_json(self._tables)
 
+    @validate(text=_TEXT)
     @_change("import")
     def load_text(self, text: str) -> None:
         """Inverse of :meth:`to_text`, as one step; raises and changes nothing on any bad line (a section whose
         text does not parse included), which :attr:`status` names."""
         self._replace(exchange.read_text(text))
 
+    @validate(text=_IMPORT)
     @_change("import")
     def load_json(self, text: str | bytes) -> None:
         """Inverse of :meth:`to_json`, as one step; raises and changes nothing on any bad field, which
         :attr:`status` names."""
         self._replace(exchange.read_json(text))
 
+    @validate(text=_IMPORT, source=_TEXT)
     @_change("import")
     def load(self, text: str | bytes, source: str = "") -> None:
         """:meth:`load_json` when ``text`` is a JSON object, else :meth:`load_text` (bytes: UTF-8); a refusal
@@ -448,7 +499,8 @@ class WorkbenchState:
     @predictions.setter
     @_change()
     def predictions(self, predictions: Mapping[str, list[str]]) -> None:
-        checked = checked_predictions(predictions, self.names)
+        checked = checked_predictions(check(predictions, PREDICTIONS, "predictions", "WorkbenchState.predictions"),
+                                      self.names)
         self._started_quiz().predictions = checked
 
     @property
@@ -459,7 +511,7 @@ class WorkbenchState:
     @revealed.setter
     @_change()
     def revealed(self, value: bool) -> None:
-        if value:
+        if check(value, Flag(), "revealed", "WorkbenchState.revealed"):
             self.reveal()
         elif self.quiz is None:
             self.start_quiz()
@@ -470,10 +522,11 @@ class WorkbenchState:
     def scores_hidden(self) -> bool:
         return not self.revealed
 
+    @validate(measure=MEASURE)
     @_change()
     def start_quiz(self, measure: str = "R∼") -> None:
         """Hide the scores; predictions on ``measure`` are taken until :meth:`reveal`."""
-        self.quiz = Quiz(checked_measure(measure))
+        self.quiz = Quiz(measure)
 
     def _started_quiz(self) -> Quiz:
         """The quiz running, started (on R∼) if none runs."""
@@ -481,10 +534,12 @@ class WorkbenchState:
             self.quiz = Quiz()
         return self.quiz
 
+    @validate(order=ORDER, who=Text())
     @_change()
     def predict(self, order: list[str], who: str = "class") -> None:
         """Record ``who``'s prediction: outputs (names) from the one predicted to score highest."""
-        self._started_quiz().predictions.update(checked_predictions({who: order}, self.names))
+        checked = checked_predictions({who: order}, self.names)  # before a quiz starts: all or nothing
+        self._started_quiz().predictions.update(checked)
 
     @_change()
     def reveal(self) -> pd.DataFrame:
@@ -500,7 +555,8 @@ class WorkbenchState:
             lost = self._explanation.lost() if self._explanation is not None else pd.DataFrame()
             worst = lost[(lost["measure"] == self.quiz.measure) & lost["document"].notna() & (lost["lost"] > 0)]
             if not worst.empty:
-                self.select(pair[0], str(worst["document"].iloc[0]))
+                with contextlib.suppress(SelectionError):  # revealed all the same; the why panel says why not
+                    self.select(pair[0], str(worst["document"].iloc[0]))
         return table
 
     def verdicts(self) -> pd.DataFrame:
@@ -528,16 +584,16 @@ class WorkbenchState:
         return replace(self._tables, gold=table) if index < 0 else self._tables.with_output(index, table)
 
     def _output_index(self, output: int | str) -> int:
-        if isinstance(output, bool) or not isinstance(output, int | str):
-            message = f"output must be a 0-based index or a name, got {type(output).__name__}"
-        elif isinstance(output, int):
-            if 0 <= output < len(self.outputs):
-                return output
-            message = f"no output {output}: the indices are 0 to {len(self.outputs) - 1}"
+        """The index of ``output`` (inside :data:`OUTPUT`), or :class:`UnknownOutputError` when the workbench
+        has no such output."""
+        if not isinstance(output, str):
+            if output < len(self.outputs):
+                return int(output)
+            message = f"no output {quoted(output)}: the indices are 0 to {len(self.outputs) - 1}"
         elif output in self.names:
             return self.names.index(output)
         else:
-            message = f"no output named {output!r}: the outputs are {', '.join(map(repr, self.names))}"
+            message = f"no output named {quoted(output)}: the outputs are {', '.join(map(quoted, self.names))}"
         self.why_message = message
         raise UnknownOutputError(message)
 
@@ -545,6 +601,14 @@ class WorkbenchState:
         """The scores of ``tables`` (the output in focus through ``explain``, unchanged pairs reused from the
         current step), or :class:`WeightsError` naming the output the kernel refuses."""
         previous = self._steps[self._position] if self._steps else None
+        cache = self._explanation, self._explained_for, self._lost_by_document
+        try:
+            return self._scored(tables, previous)
+        except WeightsError:  # the explanation of the tables in force stays
+            self._explanation, self._explained_for, self._lost_by_document = cache
+            raise
+
+    def _scored(self, tables: Tables, previous: Step | None) -> tuple[RSScores, ...]:
         reusable = {}
         if previous is not None and (previous.tables.gold.organization, previous.tables.n, previous.tables.wn) == (
                 tables.gold.organization, tables.n, tables.wn):
@@ -653,32 +717,22 @@ class WorkbenchState:
             self.why_message, self.why_shown = "", WhyShown(name, chosen, self._why, explanation.scores)
 
 
-def _read_tables(gold, outputs, n: int | None, wn: float | None) -> Tables:
-    """The tables ``set_tables`` takes, read (every text must parse) and checked."""
-    texts = _texts(outputs)
-    checked_names(list(texts))
-    return Tables(Table.parsed(GOLD, table_text(gold, GOLD)),
-                  tuple(Table.parsed(name, text) for name, text in texts.items()), *checked_weights(n, wn))
+def _read_tables(gold, outputs, n: int | None, wn: float | None, function: str) -> Tables:
+    """The tables ``set_tables`` takes (inside their domains), read: every text must parse."""
+    if isinstance(outputs, Mapping):
+        texts = {name: table_text(value) for name, value in outputs.items()}
+    else:
+        listed = [outputs] if isinstance(outputs, str | Organization) else outputs
+        texts = {f"output {i}": table_text(value) for i, value in enumerate(listed, start=1)}
+    return Tables(Table.parsed(GOLD, table_text(gold)), tuple(Table.parsed(name, text) for name, text in texts.items()),
+                  *weights(n, wn, function))
 
 
 def _example_tables(name: str) -> Tables:
     """The tables of one of the papers' examples (``gallery.EXAMPLES``), with its weighting."""
-    if name not in EXAMPLES:
-        raise WorkbenchFormatError(f"no example {name!r}: the examples are {', '.join(map(repr, EXAMPLES))}")
     example = EXAMPLES[name]
-    return _read_tables(example.gold, example.outputs, *(example.weights or (None, None)))
-
-
-def _texts(outputs) -> dict[str, str]:
-    if isinstance(outputs, Mapping):
-        return {str(name): table_text(value, str(name)) for name, value in outputs.items()}
-    if isinstance(outputs, str | Organization):
-        outputs = [outputs]
-    try:
-        return {f"output {i}": table_text(value, f"output {i}") for i, value in enumerate(outputs, start=1)}
-    except TypeError:
-        raise WorkbenchFormatError(f"outputs: expected tables (a list, a dict name → table, or one table), got "
-                                   f"{type(outputs).__name__}") from None
+    n, wn = example.weights or (None, None)
+    return _read_tables(example.gold, example.outputs, n, wn, "WorkbenchState.load_example")
 
 
 def _reread(table: Table) -> Table:

@@ -14,15 +14,65 @@ A table whose text does not parse keeps the last valid organization (an edit in 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from workbench.metrics.reliability import DISCOUNT_DOMAINS
 from workbench.model import Organization, OrganizationError
 from workbench.scalars import plain_number
-from workbench.widgets.errors import WeightsError, WorkbenchFormatError
+from workbench.validation import AnyOf, Choices, Domain, Instance, Interval, ListOf, MappingOf, Text, parameter_error
+from workbench.widgets.errors import WorkbenchFormatError
 
-__all__ = ["GOLD", "Table", "Tables", "table_text", "checked_names", "checked_weights"]
+__all__ = ["GOLD", "LONGEST_NAME", "N", "WN", "OutputName", "NAME", "TABLE", "OUTPUTS", "OPTIONAL_TABLE",
+           "OPTIONAL_OUTPUTS", "Table", "Tables", "table_text", "weights"]
 
 GOLD = "gold"
+LONGEST_NAME = 200
+"""The longest name of an output (a name is shown on a card, a row and a chart's legend)."""
+N = Interval(1, 1_000_000, integer=True, optional=True)
+"""The domain of n: a whole number of positions, where the weights are exact (None: uniform weights)."""
+WN = DISCOUNT_DOMAINS["wn"]
+"""The domain of W_n (None: uniform weights)."""
+
+
+@dataclass(frozen=True)
+class OutputName(Domain):
+    """An output's name: a string of 1 to :data:`LONGEST_NAME` characters, not blank, other than ``"gold"``.
+
+    >>> NAME.reason("run 1"), NAME.reason("gold")
+    (None, 'must be a name (1 to 200 characters, not blank, not "gold")')
+    """
+
+    optional: bool = False
+
+    def __str__(self) -> str:
+        return f'a name (1 to {LONGEST_NAME} characters, not blank, not "{GOLD}")' + (" or None" if self.optional
+                                                                                      else "")
+
+    def reason(self, value: Any) -> str | None:
+        if value is None and self.optional:
+            return None
+        if not isinstance(value, str) or not value.strip() or len(value) > LONGEST_NAME or value == GOLD:
+            return f"must be {self}"
+        return None
+
+    def wrong_type(self, value: Any) -> bool:
+        return not isinstance(value, str) and not (value is None and self.optional)
+
+    def outside(self) -> tuple:
+        return (3, "", " ", GOLD, "x" * (LONGEST_NAME + 1)) + (() if self.optional else (None,))
+
+
+NAME = OutputName()
+"""The domain of an output's name."""
+TABLE = AnyOf(Instance((Organization,), "an Organization"), Text(empty=True), what="an Organization or notation text")
+"""The domain of a table given from Python."""
+OUTPUTS = AnyOf(ListOf(TABLE, shortest=1), MappingOf(NAME, TABLE, shortest=1), TABLE,
+                what="tables: a list, a dict name → table (an Organization or notation text), or one table")
+"""The domain of the outputs given from Python."""
+OPTIONAL_TABLE = AnyOf(TABLE, Choices((None,)), what=f"{TABLE} or None")
+"""The domain of a gold that may be left out (the workbench then opens on an example, or on an empty gold)."""
+OPTIONAL_OUTPUTS = AnyOf(OUTPUTS, Choices((None,)), what=f"{OUTPUTS} or None")
+"""The domain of outputs that may be left out (one output then starts as a copy of the gold)."""
 
 
 @dataclass(frozen=True)
@@ -80,40 +130,17 @@ class Tables:
         return replace(self, outputs=tuple(outputs))
 
 
-def table_text(value, where: str) -> str:
-    """The notation of ``value`` (an Organization or notation text)."""
-    if isinstance(value, Organization):
-        return value.format()
-    if isinstance(value, str):
-        return value
-    raise WorkbenchFormatError(f"{where}: expected an Organization or notation text, got {type(value).__name__}")
+def table_text(value: Organization | str) -> str:
+    """The notation of a :data:`TABLE`."""
+    return value.format() if isinstance(value, Organization) else value
 
 
-def checked_names(names: list) -> list[str]:
-    """``names`` if each is a non-empty string and none repeats, else :class:`WorkbenchFormatError`."""
-    for name in names:
-        if not isinstance(name, str) or not name.strip():
-            raise WorkbenchFormatError(f"an output's name must be a non-empty string, got {name!r}")
-        if name == GOLD:
-            raise WorkbenchFormatError(f"{GOLD!r} names the gold standard, not an output")
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise WorkbenchFormatError(f"output names must differ: {', '.join(map(repr, repeated))} repeated")
-    if not names:
-        raise WorkbenchFormatError("the workbench needs at least one output to score against the gold")
-    return list(names)
-
-
-def checked_weights(n, wn) -> tuple[int | None, float | None]:
-    """``(n, wn)`` as ``(int, float)``, or ``(None, None)`` for uniform weights; :class:`WeightsError` for
-    anything else (numpy numbers are numbers)."""
-    if n is None and wn is None:
-        return None, None
-    if n is None or wn is None:
-        raise WeightsError(f"give both n and W_n, or neither (uniform weights): got n={n!r}, W_n={wn!r}")
-    n, wn = plain_number(n), plain_number(wn)
-    if isinstance(n, bool) or not isinstance(n, int) or DISCOUNT_DOMAINS["n"].reason(n):
-        raise WeightsError(f"n must be a whole number of positions from 1 to 1,000,000, got {n!r}")
-    if DISCOUNT_DOMAINS["wn"].reason(wn):
-        raise WeightsError(f"W_n must be a number {DISCOUNT_DOMAINS['wn']}, got {wn!r}")
-    return n, float(wn)
+def weights(n: int | None, wn: float | None, function: str) -> tuple[int | None, float | None]:
+    """``(n, wn)``, each inside :data:`N` and :data:`WN`, as ``(int, float)`` (numpy numbers are numbers), or
+    ``(None, None)`` for uniform weights; one of them alone is refused in the validator's shape, naming
+    ``function``."""
+    if (n is None) != (wn is None):
+        name, domain = ("n", N) if n is None else ("wn", WN)
+        raise parameter_error(function, name, None, domain, "must be given with the other weight (or both None: "
+                                                              "uniform weights)")
+    return (None, None) if n is None or wn is None else (int(n), float(plain_number(wn)))

@@ -24,7 +24,6 @@ screen.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ import ipywidgets as W
 
 from workbench.errors import WorkbenchError
 from workbench.model import Organization
+from workbench.validation import Anything, Choices, Instance, Text, check, validate
 from workbench.widgets import markup
 from workbench.widgets.cells import restart_history_after_cells
 from workbench.widgets.deprecated import ForwardsToState
@@ -47,9 +47,10 @@ from workbench.widgets.errors import (
 from workbench.widgets.frame import Frame, role_class
 from workbench.widgets.gallery import EXAMPLES
 from workbench.widgets.live_charts import WorkbenchCharts
+from workbench.widgets.messages import fields
 from workbench.widgets.quiz_panel import QuizPanel
 from workbench.widgets.state import WorkbenchState
-from workbench.widgets.tables import GOLD
+from workbench.widgets.tables import GOLD, OPTIONAL_OUTPUTS, OPTIONAL_TABLE, WN, N
 from workbench.widgets.why_panel import WhyPanel
 
 __all__ = ["DocumentNotInOutputError", "InvalidEditError", "SelectionError", "UnknownOutputError", "WeightsError",
@@ -57,6 +58,7 @@ __all__ = ["DocumentNotInOutputError", "InvalidEditError", "SelectionError", "Un
 
 LAYOUTS = ("focus", "grid")
 TEXT_SIZES = ("100%", "125%", "150%", "175%", "200%")
+_UPLOAD = {"name": Text(empty=True), "content": Instance((bytes, bytearray, memoryview), "bytes")}
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,7 @@ class Workbench(ForwardsToState, W.VBox):
     starts as a copy of the gold.
     """
 
+    @validate(gold=OPTIONAL_TABLE, outputs=OPTIONAL_OUTPUTS, n=N, wn=WN, kwargs=Anything("passed to ipywidgets"))
     def __init__(self, gold: Organization | str | None = None,
                  outputs: Sequence | Mapping | Organization | str | None = None,
                  n: int | None = 10, wn: float | None = 0.8, **kwargs) -> None:
@@ -249,22 +252,26 @@ class Workbench(ForwardsToState, W.VBox):
 
     @layout_mode.setter
     def layout_mode(self, value: str) -> None:
-        if value not in LAYOUTS:
-            raise WorkbenchFormatError(f"layout must be one of {', '.join(LAYOUTS)}, got {value!r}")
-        self.controls.layout.value = value
+        self.controls.layout.value = check(value, Choices(LAYOUTS), "layout_mode", "Workbench.layout_mode")
 
     def close(self) -> None:
-        """Close the view; the state stays (and stops telling it)."""
-        for stop in self._stop:
+        """Close the view; the state stays (and stops telling it). A view whose arguments were refused (closed
+        when it is collected) has nothing to stop."""
+        for stop in getattr(self, "_stop", ()):
             stop()
         super().close()
 
     # ------------------------------------------------------------------------------- actions
     def _act(self, action: Callable[[], object]) -> None:
-        """Run a control's action on the state: a refusal is said in the status line (the state says it)."""
+        """Run a control's action on the state: a refusal is said in the status line. The state says what it
+        refuses (a selection in the why panel); a call it refused for its arguments never reached it (the state is
+        unchanged), so the view says that one."""
         if not self._rendering:
-            with contextlib.suppress(WorkbenchError):
+            try:
                 action()
+            except WorkbenchError as problem:
+                if not isinstance(problem, SelectionError) and not self.state.status.endswith(str(problem)):
+                    self.views.status.value = markup.refusal(str(problem))
 
     def _received(self, kind: str) -> None:
         if kind == "shown":
@@ -293,8 +300,12 @@ class Workbench(ForwardsToState, W.VBox):
             self._act(lambda: self.state.start_quiz(measure))
 
     def _uploaded(self, change) -> None:
-        if change["new"] and not self._rendering:
-            (upload,) = change["new"]
+        """A file came from the upload control: its first file is imported (the front end sends one)."""
+        files = change["new"]
+        if not files or self._rendering:
+            return
+        upload = fields(files[0] if isinstance(files, tuple | list) else files, _UPLOAD, "the workbench's upload")
+        if upload is not None:
             content = bytes(upload["content"])
             self._act(lambda: self.state.load(content, upload["name"]))
             if not self.state.status:
