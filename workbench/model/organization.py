@@ -14,7 +14,6 @@ clustering are special cases (Amigó et al., SIGIR 2013, Tables 1–5)::
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -25,7 +24,7 @@ import numpy as np
 from workbench.errors import quoted
 from workbench.model.errors import OrganizationError
 from workbench.model.notation import format_organization, parse_organization
-from workbench.validation import Domain, Flag, MappingOf, Text, is_number, parameter_error, validate
+from workbench.validation import Domain, Flag, LazyInstance, MappingOf, Text, is_number, parameter_error, validate
 
 __all__ = ["Occurrences", "natural_key", "DocumentIds", "IDS", "CLUSTERS", "LEVELS", "Grade", "GRADE", "GRADES",
            "Organization"]
@@ -192,22 +191,8 @@ GRADES = _Grades()
 """The domain of an organization's ``grades``."""
 
 
-class _DataFrame(Domain):
-    """A pandas DataFrame, checked without importing pandas (a value of that type exists only once pandas is
-    loaded)."""
-
-    def __str__(self) -> str:
-        return "a DataFrame with columns document, level, cluster"
-
-    def reason(self, value: Any) -> str | None:
-        pandas = sys.modules.get("pandas")
-        return None if pandas is not None and isinstance(value, pandas.DataFrame) else f"must be {self}"
-
-    def wrong_type(self, value: Any) -> bool:
-        return True
-
-    def outside(self) -> tuple:
-        return (None, [("d1", 1, 1)])
+FRAME = LazyInstance(("pandas:DataFrame",), "a DataFrame with columns document, level, cluster")
+"""The domain of :meth:`Organization.from_frame`'s frame (pandas is not loaded to check it)."""
 
 
 @dataclass(frozen=True)
@@ -381,7 +366,7 @@ class Organization:
         return frame
 
     @classmethod
-    @validate(frame=_DataFrame(), finite=Flag(optional=True))
+    @validate(frame=FRAME, finite=Flag(optional=True))
     def from_frame(cls, frame: pd.DataFrame, finite: bool | None = None) -> Organization:
         """Inverse of :meth:`to_frame`. ``finite`` defaults to ``frame.attrs["finite"]``, else to whether
         any row has a missing level (a rest document)."""
