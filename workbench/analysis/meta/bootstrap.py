@@ -12,11 +12,12 @@ pair and measure: :mod:`~workbench.analysis.meta.samples`) gives w*^b and t(w*^b
 - discriminative power = the share of pairs significant at α; the **ASL curve** plots every pair's ASL, sorted,
   against its rank (Sakai's Figures);
 - the difference required (Sakai's Figure 4): for each pair, the |w̄*^b| of the sample whose |t(w*^b)| is the
-  (B·α)-th largest (50th of 1,000 at α = 0.05; ties in |t| taken in sample order), and the **estimated difference**
-  of the measure is the largest of them over the pairs (Sakai rounds it to two decimals).
+  (B·α)-th largest (50th of 1,000 at α = 0.05; the |t*| ranked to 9 decimals, ties in sample order), and the
+  **estimated difference** of the measure is the largest of them over the pairs (Sakai rounds it to two decimals).
 
-A spread below 10⁻¹² of the largest |z| (of |w| for a resample) is none: t is then 0 when the mean is also below
-it, ±∞ otherwise (a constant non-zero difference is as significant as can be); |t*| ≥ |t| is compared within
+A standard deviation below 10⁻⁶ of the pair's largest |z| is none, for z and for every resample — a resample of
+one topic repeated has none, whatever the rounding of a one-pass variance —: t is then 0 when the mean is also
+below it, ±∞ otherwise (a constant non-zero difference is as significant as can be); |t*| ≥ |t| is compared within
 10⁻¹² · max(1, |t|), as :func:`workbench.analysis.paired_tests.bootstrap_test` compares.
 
     >>> import pandas as pd
@@ -54,11 +55,13 @@ from workbench.analysis.results import MISSING_RESULT_POLICIES, ResultsError
 from workbench.progress import progress as progress_bar
 from workbench.validation import SEED, Anything, Choices, Flag, Interval, validate
 
-__all__ = ["SPREAD", "ASL_COLUMNS", "critical_rank", "studentised", "achieved_significance",
+__all__ = ["SPREAD", "RANKED_DECIMALS", "ASL_COLUMNS", "critical_rank", "studentised", "achieved_significance",
            "discriminative_power"]
 
-SPREAD = 1e-12
-"""A standard deviation below ``SPREAD`` × the largest |difference| of the pair (or resample) is taken as none."""
+SPREAD = 1e-6
+"""A standard deviation below ``SPREAD`` × the largest |difference| of the pair (z, or a resample of w) is none."""
+RANKED_DECIMALS = 9
+"""|t*| is rounded to this many decimals when the samples are ranked for the difference required."""
 ASL_COLUMNS = ["measure", "system_a", "system_b", "mean_a", "mean_b", "difference", "t", "asl", "significant",
                "required_difference", "rank", "alpha", "samples", "topics"]
 
@@ -105,16 +108,17 @@ def achieved_significance(results: pd.DataFrame, measures: str | Sequence[str] |
         x = values[:, :, m]
         z = x[a[chunk]] - x[b[chunk]]  # pairs × topics
         mean = z.mean(axis=1)
-        t = studentised(mean, z.std(axis=1, ddof=1), n, SPREAD * np.abs(z).max(axis=1))
+        tiny = SPREAD * np.abs(z).max(axis=1)
+        t = studentised(mean, z.std(axis=1, ddof=1), n, tiny)
         w = z - mean[:, None]
         first = counts @ w.T / n  # B × pairs: w̄*
         second = counts @ (w * w).T
         sd = np.sqrt(np.maximum(second - n * first * first, 0.0) / (n - 1))
-        t_star = np.abs(studentised(first, sd, n, SPREAD * np.abs(w).max(axis=1)))
-        limit = np.abs(t) - 1e-12 * np.maximum(1.0, np.abs(t))
+        t_star = np.abs(studentised(first, sd, n, tiny))
+        limit = np.abs(t) - 1e-12 * np.maximum(1.0, np.abs(np.where(np.isinf(t), 0.0, t)))  # ∞ stays ∞
         t_all[m, chunk] = t
         asl_all[m, chunk] = (t_star >= limit).mean(axis=0)
-        critical = np.argsort(-t_star, axis=0, kind="stable")[k - 1]
+        critical = np.argsort(-np.round(t_star, RANKED_DECIMALS), axis=0, kind="stable")[k - 1]
         required_all[m, chunk] = np.abs(first[critical, np.arange(first.shape[1])])
     frames = []
     raw = cube.values

@@ -18,8 +18,8 @@ over its observations.
 
 :func:`swap_sensitivity` reads those bins: the **difference required** at confidence 1 − α is the lower edge of
 the lowest non-empty bin whose swap rate is ≤ α (5%) (``rule="first"``, as Sakai and Dunaiski et al. read Voorhees
-and Buckley, whose rates fall with the difference), or of the lowest bin from which every non-empty bin has a swap
-rate ≤ α (``rule="stays"``: the same where the rates fall steadily, more demanding where the sparse bins of large
+and Buckley, whose rates fall with the difference), or of the lowest non-empty bin past the last one whose rate is
+above α (``rule="stays"``: the same where the rates fall steadily, more demanding where the sparse bins of large
 differences are noisy); the **sensitivity** is the share of all observations (trials × pairs: the paper's
 1,225,000 = 50·49/2 pairs × 1,000 sets) whose |d| reaches it (a tie, d = 0, never counts). No such bin: the
 difference required is NaN and the sensitivity 0.
@@ -151,7 +151,8 @@ def swap_sensitivity(rates: pd.DataFrame, alpha: float = 0.05, rule: str = "firs
             start = int(passing[0]) if passing.size else len(group)
         else:
             failing = np.flatnonzero(filled & (rate > alpha))
-            start = int(failing[-1]) + 1 if failing.size else int(np.argmax(filled))
+            after = np.flatnonzero(filled & (np.arange(len(group)) > (failing[-1] if failing.size else -1)))
+            start = int(after[0]) if after.size else len(group)
         if start >= len(group) or not filled[start:].any():
             required, discriminated = float("nan"), 0
         else:

@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from workbench.analysis.meta.samples import campaign_cube
+from workbench.analysis.meta.samples import TOLERANCE, campaign_cube, scale_of
 from workbench.analysis.meta.stability import MEASURES, RESULTS, SYSTEMS
 from workbench.analysis.results import MISSING_RESULT_POLICIES
 from workbench.validation import AnyOf, Choices, Interval, ListOf, validate
@@ -60,7 +60,7 @@ def power_of(n: int, effect: float, alpha: float) -> float:
     """The power of a two-sided paired t-test over ``n`` topics to detect an effect size ``effect`` = minD / σ_t."""
     df = n - 1
     critical = stats.t.isf(alpha / 2, df)
-    noncentrality = math.sqrt(n) * effect
+    noncentrality = min(math.sqrt(n) * effect, 1e6)  # past 10⁶ the power is 1 to double precision
     return float(stats.nct.sf(critical, df, noncentrality) + stats.nct.cdf(-critical, df, noncentrality))
 
 
@@ -112,16 +112,20 @@ def topics_for_ci(width: float, variance: float, alpha: float = 0.05) -> float:
 
 def difference_variance(scores: np.ndarray, variance: str) -> tuple[float, float]:
     """(σ̂², σ̂_t²) of a systems × topics matrix by the ``variance`` estimate (see the module's text; σ̂² is NaN
-    for ``"pairs"``, which estimates σ̂_t² alone)."""
+    for ``"pairs"``, which estimates σ̂_t² alone). A standard deviation below :data:`TOLERANCE` × max(1, largest
+    |score|) is rounding, and 0 (a measure that scores every system alike on a topic, as IdealDCG)."""
     m, n = scores.shape
+    noise = (TOLERANCE * scale_of(scores)) ** 2
     if variance == "pairs":
         a, b = np.triu_indices(m, 1)
-        return float("nan"), float((scores[a] - scores[b]).var(axis=1, ddof=1).mean())
+        sigma2_t = float((scores[a] - scores[b]).var(axis=1, ddof=1).mean())
+        return float("nan"), sigma2_t if sigma2_t > noise else 0.0
     if variance == "within":
         sigma2 = float(((scores - scores.mean(axis=1, keepdims=True)) ** 2).sum() / (m * (n - 1)))
     else:
         residual = scores - scores.mean(axis=1, keepdims=True) - scores.mean(axis=0, keepdims=True) + scores.mean()
         sigma2 = float((residual**2).sum() / ((m - 1) * (n - 1)))
+    sigma2 = sigma2 if sigma2 > noise else 0.0
     return sigma2, 2 * sigma2
 
 
