@@ -87,8 +87,8 @@ def stability(scores: dict[str, list[float]], topic_sets: list[list[int]], fuzzi
 # ------------------------------------------------------------------------------------------ swap
 def swap(scores: dict[str, list[float]], trials: list[list[list[int]]], width: float, bins: int):
     """Voorhees and Buckley: per trial (Q, Q′) and pair, d on Q, d′ on Q′; the observation goes to the bin of |d|
-    (the last bin open), and swaps when d and d′ have strictly opposite signs. Returns {bin: [observations, swaps]}
-    and the number of observations with d = 0."""
+    (the last bin open), and swaps when d and d′ have strictly opposite signs; d = 0 is a tie, in no bin. Returns
+    {bin: [observations, swaps]} and the number of ties."""
     tolerance = TOLERANCE * _scale(scores)
     table = {i: [0, 0] for i in range(bins + 1)}
     zero = 0
@@ -96,13 +96,14 @@ def swap(scores: dict[str, list[float]], trials: list[list[list[int]]], width: f
         for x, y in _pairs(list(scores)):
             d = _mean([scores[x][t] for t in q]) - _mean([scores[y][t] for t in q])
             d2 = _mean([scores[x][t] for t in q2]) - _mean([scores[y][t] for t in q2])
-            where = min(bins, math.floor(abs(d) / width + EDGE_SLACK))
-            table[where][0] += 1
             positive, negative = d > tolerance, d < -tolerance
-            if (positive and d2 < -tolerance) or (negative and d2 > tolerance):
-                table[where][1] += 1
             if not positive and not negative:
                 zero += 1
+                continue
+            where = min(bins, math.floor(abs(d) / width + EDGE_SLACK))
+            table[where][0] += 1
+            if (positive and d2 < -tolerance) or (negative and d2 > tolerance):
+                table[where][1] += 1
     return table, zero
 
 
@@ -118,10 +119,10 @@ def difference_required(table: dict[int, list[int]], zero: int, width: float, al
         failing = [i for i in filled if table[i][1] / table[i][0] > alpha]
         later = [i for i in filled if not failing or i > failing[-1]]
         start = later[0] if later else None
-    total = sum(table[i][0] for i in order)
+    total = sum(table[i][0] for i in order) + zero
     if start is None:
         return float("nan"), 0.0
-    reached = sum(table[i][0] for i in order if i >= start) - (zero if start == 0 else 0)
+    reached = sum(table[i][0] for i in order if i >= start)
     return round(start * width, 12), reached / total
 
 

@@ -133,12 +133,14 @@ def test_sensitivity_rules_differ_where_a_late_bin_swaps_too_often():
                           "high": [0.01, 0.02, 0.03, np.inf], "observations": [10, 10, 0, 10], "swaps": [5, 0, 0, 2],
                           "ties": [4, 0, 0, 0], "swap_rate": [0.5, 0.0, np.nan, 0.2], "systems": 2, "topics": 4,
                           "samples": 30, "draw": "bootstrap"})
-    first = swap_sensitivity(rates).iloc[0]
-    assert (first["difference_required"], first["discriminated"], first["sensitivity"]) == (0.01, 20, 20 / 30)
+    first = swap_sensitivity(rates).iloc[0]  # 30 comparisons in the bins and 4 ties
+    assert (first["difference_required"], first["discriminated"], first["sensitivity"]) == (0.01, 20, 20 / 34)
     stays = swap_sensitivity(rates, rule="stays").iloc[0]
     assert math.isnan(stays["difference_required"]) and stays["sensitivity"] == 0.0
     everything = rates.assign(swaps=0, swap_rate=[0.0, 0.0, np.nan, 0.0])
-    assert swap_sensitivity(everything).iloc[0]["discriminated"] == 26  # ties never discriminate
+    assert swap_sensitivity(everything).iloc[0]["sensitivity"] == 30 / 34  # ties never discriminate
+    ties_only = rates.assign(observations=[0, 0, 0, 10], swaps=[0, 0, 0, 5], swap_rate=[np.nan] * 3 + [0.5])
+    assert math.isnan(swap_sensitivity(ties_only).iloc[0]["difference_required"])  # ties are no evidence
 
 
 # ------------------------------------------------------------------------------------------ bootstrap, by hand

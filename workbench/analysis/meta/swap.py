@@ -13,16 +13,17 @@ Each of ``samples`` trials draws two topic sets Q and Q′ (:mod:`~workbench.ana
 For every pair of systems (X, Y): d = M(X, Q) − M(Y, Q), d′ = M(X, Q′) − M(Y, Q′) (means over the sets, a
 lower-is-better measure negated). The observation falls in the bin of |d|: bin i = [i·w, (i + 1)·w) for i <
 ``bins``, the last bin [``bins``·w, ∞) (w = ``bin_width``, 0.01 as in both papers: 21 bins); it is a **swap** when
-d and d′ have opposite signs (d · d′ < 0; a difference of 0 swaps nothing). The **swap rate** of a bin is its swaps
-over its observations.
+d and d′ have opposite signs (d · d′ < 0). The **swap rate** of a bin is its swaps over its observations. A tie,
+d = 0, says neither system is better and cannot swap: it is counted apart (``ties``), out of every bin — else a
+bin 0 of ties alone would have a swap rate of 0 and pass for a difference that holds.
 
 :func:`swap_sensitivity` reads those bins: the **difference required** at confidence 1 − α is the lower edge of
 the lowest non-empty bin whose swap rate is ≤ α (5%) (``rule="first"``, as Sakai and Dunaiski et al. read Voorhees
 and Buckley, whose rates fall with the difference), or of the lowest non-empty bin past the last one whose rate is
 above α (``rule="stays"``: the same where the rates fall steadily, more demanding where the sparse bins of large
-differences are noisy); the **sensitivity** is the share of all observations (trials × pairs: the paper's
-1,225,000 = 50·49/2 pairs × 1,000 sets) whose |d| reaches it (a tie, d = 0, never counts). No such bin: the
-difference required is NaN and the sensitivity 0.
+differences are noisy); the **sensitivity** is the share of all comparisons (trials × pairs, ties included: the
+paper's 1,225,000 = 50·49/2 pairs × 1,000 sets) whose |d| reaches it. No such bin: the difference required is NaN
+and the sensitivity 0.
 
     >>> import pandas as pd
     >>> rows = [(s, t, "m", v) for s, vs in {"A": [.9, .8, .7], "B": [.1, .2, .3]}.items() for t, v in enumerate(vs)]
@@ -85,7 +86,8 @@ def swap_rates(results: pd.DataFrame, measures: str | Sequence[str] | None = Non
     :func:`~workbench.analysis.results.score_cube`.
 
     Returns one row per (measure, bin): ``measure, bin, low, high`` (the bin's edges; the last is open), ``
-    observations, swaps, ties`` (observations with d = 0, in bin 0), ``swap_rate`` (NaN for an empty bin),
+    observations, swaps`` (ties aside), ``ties`` (comparisons with d = 0, on bin 0's row), ``swap_rate`` (NaN for
+    an empty bin),
     ``systems, topics, samples, draw``.
     """
     cube = campaign_cube(results, measures, systems, missing, "swap_rates")
@@ -113,10 +115,12 @@ def swap_rates(results: pd.DataFrame, measures: str | Sequence[str] | None = Non
         d2 = second[:, a[chunk]] - second[:, b[chunk]]
         sign = np.where(d > tolerance, 1, np.where(d < -tolerance, -1, 0))
         sign2 = np.where(d2 > tolerance, 1, np.where(d2 < -tolerance, -1, 0))
-        where = np.minimum(np.floor(np.abs(d) / width + EDGE_SLACK), last).astype(np.intp).ravel()
+        untied = (sign != 0).ravel()
+        where = np.minimum(np.floor(np.abs(d) / width + EDGE_SLACK), last).astype(np.intp).ravel()[untied]
         observed[m] += np.bincount(where, minlength=last + 1)
-        swapped[m] += np.bincount(where, weights=(sign * sign2 < 0).ravel(), minlength=last + 1).astype(np.int64)
-        tied[m] += int((sign == 0).sum())
+        swapped[m] += np.bincount(where, weights=(sign * sign2 < 0).ravel()[untied],
+                                  minlength=last + 1).astype(np.int64)
+        tied[m] += int(untied.size - untied.sum())
     rows = []
     for m, measure in enumerate(cube.measures):
         for i in range(last + 1):
@@ -135,15 +139,15 @@ def swap_sensitivity(rates: pd.DataFrame, alpha: float = 0.05, rule: str = "firs
     """The difference required and the sensitivity of each measure at confidence 1 − ``alpha`` (the P-measure
     paper's Table 1), from :func:`swap_rates`' bins (see the module's text).
 
-    Returns one row per measure: ``measure, difference_required, sensitivity, discriminated`` (observations with
-    |d| at or past the difference required, ties aside), ``observations, alpha, rule, systems, topics, samples,
-    draw``.
+    Returns one row per measure: ``measure, difference_required, sensitivity, discriminated`` (comparisons with
+    |d| at or past the difference required), ``observations`` (every comparison, ties included), ``alpha, rule,
+    systems, topics, samples, draw``.
     """
     frame = require_frame(rates, RATE_COLUMNS, "swap_sensitivity")
     rows = []
     for measure, group in frame.groupby("measure", sort=False):
         group = group.sort_values("bin")
-        total = int(group["observations"].sum())
+        total = int(group["observations"].sum() + group["ties"].sum())
         rate = group["swap_rate"].to_numpy(dtype=float)
         filled = group["observations"].to_numpy() > 0
         if rule == "first":
@@ -157,8 +161,7 @@ def swap_sensitivity(rates: pd.DataFrame, alpha: float = 0.05, rule: str = "firs
             required, discriminated = float("nan"), 0
         else:
             required = float(group["low"].iloc[start])
-            discriminated = int(group["observations"].iloc[start:].sum()) - (int(group["ties"].iloc[0])
-                                                                              if start == 0 else 0)
+            discriminated = int(group["observations"].iloc[start:].sum())
         first = group.iloc[0]
         rows.append({"measure": measure, "difference_required": required,
                      "sensitivity": discriminated / total if total else 0.0, "discriminated": discriminated,

@@ -98,8 +98,13 @@ def measure_trust(results: pd.DataFrame | Campaign, measures: str | Sequence[str
                                             kind="stable").reset_index(drop=True)[TABLE_COLUMNS]
     first = sensitivity.iloc[0]
     best = table.iloc[0]
-    summary = (f"{int(first['systems'])} systems, {int(power['topics'].iloc[0])} topics, {int(samples):,} samples "
-               f"(seed {seed}): {best['measure']} is the most sensitive ({best['sensitivity']:.1%} of "
-               f"{int(first['observations']):,} comparisons discriminated at {1 - alpha:.0%} confidence, "
-               f"discriminative power {best['discriminative_power']:.1%})")
+    setting = (f"{int(first['systems'])} systems, {int(power['topics'].iloc[0])} topics, {int(samples):,} samples "
+               f"(seed {seed})")
+    if best["sensitivity"] > 0:
+        summary = (f"{setting}: {best['measure']} is the most sensitive ({best['sensitivity']:.1%} of "
+                   f"{int(first['observations']):,} comparisons discriminated at {1 - alpha:.0%} confidence, "
+                   f"discriminative power {best['discriminative_power']:.1%})")
+    else:
+        summary = (f"{setting}: no measure discriminates any of the {int(first['observations']):,} comparisons at "
+                   f"{1 - alpha:.0%} confidence (no difference keeps the swap rate at {alpha:.0%} or below)")
     return TrustReport(table, stability, rates, sensitivity, asl, power, sizes, summary)
