@@ -2,23 +2,25 @@
 method the P-measure paper names as its next step: a paired bootstrap test for every pair of systems, the curve of
 their achieved significance levels (ASL), the share of pairs significant at α, and the difference a measure needs.
 
-For a pair (X, Y) over the n topics: z_t = x_t − y_t (a lower-is-better measure negated), z̄ their mean, σ̄ their
-standard deviation (n − 1 in the denominator) and t(z) = z̄ / (σ̄ / √n). The null hypothesis is imposed by shifting:
-w_t = z_t − z̄. Each of B bootstrap samples of topics (the same B samples, ``rng.integers(0, n, (B, n))``, for every
-pair and measure: :mod:`~workbench.analysis.meta.samples`) gives w*^b and t(w*^b) = w̄*^b / (σ̄*^b / √n), and
+For a pair (X, Y) over the n topics: ``z_t = x_t − y_t`` (a lower-is-better measure negated), ``z̄`` their mean,
+``σ̄`` their standard deviation (n − 1 in the denominator) and ``t(z) = z̄ / (σ̄ / √n)``. The null hypothesis is
+imposed by shifting: ``w_t = z_t − z̄``. Each of B bootstrap samples of topics (the same B samples,
+``rng.integers(0, n, (B, n))``, for every pair and measure: :mod:`~workbench.analysis.meta.samples`) gives a
+resample ``w*b`` and its ``t(w*b)``, and
 
-- ASL(X, Y) = #{b : |t(w*^b)| ≥ |t(z)|} / B (two-sided, Sakai's Figure 2); the pair is significant at α when
+- ``ASL(X, Y) = #{b : |t(w*b)| ≥ |t(z)|} / B`` (two-sided, Sakai's Figure 2); the pair is significant at α when
   ASL < α;
 - discriminative power = the share of pairs significant at α; the **ASL curve** plots every pair's ASL, sorted,
   against its rank (Sakai's Figures);
-- the difference required (Sakai's Figure 4): for each pair, the |w̄*^b| of the sample whose |t(w*^b)| is the
-  (B·α)-th largest (50th of 1,000 at α = 0.05; the |t*| ranked to 9 decimals, ties in sample order), and the
-  **estimated difference** of the measure is the largest of them over the pairs (Sakai rounds it to two decimals).
+- the difference required (Sakai's Figure 4): for each pair, the mean ``|w̄*b|`` of the sample whose ``|t(w*b)|``
+  is the (B·α)-th largest (50th of 1,000 at α = 0.05; the ``|t*|`` ranked to 9 decimals, ties in sample order),
+  and the **estimated difference** of the measure is the largest of them over the pairs (Sakai rounds it to two
+  decimals).
 
-A standard deviation below 10⁻⁶ of the pair's largest |z| is none, for z and for every resample — a resample of
-one topic repeated has none, whatever the rounding of a one-pass variance —: t is then 0 when the mean is also
-below it, ±∞ otherwise (a constant non-zero difference is as significant as can be); |t*| ≥ |t| is compared within
-10⁻¹² · max(1, |t|), as :func:`workbench.analysis.paired_tests.bootstrap_test` compares.
+A standard deviation below 10⁻⁶ of the pair's largest ``|z_t|`` is none, for z and for every resample — a resample
+of one topic repeated has none, whatever the rounding of a one-pass variance —: t is then 0 when the mean is also
+below it, ±∞ otherwise (a constant non-zero difference is as significant as can be); ``|t*| ≥ |t|`` is compared
+within ``10⁻¹² · max(1, |t|)``, as :func:`workbench.analysis.paired_tests.bootstrap_test` compares.
 
     >>> import pandas as pd
     >>> scores = {"A": [.9, .8, .7, .6, .5, .9, .8, .7], "B": [.1, .2, .3, .3, .6, .2, .4, .3],
@@ -59,21 +61,21 @@ __all__ = ["SPREAD", "RANKED_DECIMALS", "ASL_COLUMNS", "critical_rank", "student
            "discriminative_power"]
 
 SPREAD = 1e-6
-"""A standard deviation below ``SPREAD`` × the largest |difference| of the pair (z, or a resample of w) is none."""
+"""A standard deviation below ``SPREAD`` × the pair's largest ``|z_t|`` (of z, or of a resample of w) is none."""
 RANKED_DECIMALS = 9
-"""|t*| is rounded to this many decimals when the samples are ranked for the difference required."""
+"""``|t*|`` is rounded to this many decimals when the samples are ranked for the difference required."""
 ASL_COLUMNS = ["measure", "system_a", "system_b", "mean_a", "mean_b", "difference", "t", "asl", "significant",
                "required_difference", "rank", "alpha", "samples", "topics"]
 
 
 def critical_rank(samples: int, alpha: float) -> int:
     """B·α rounded down (within 10⁻⁹, so that 1,000 × 0.05 is 50), 1 at least: the rank, from the largest, of the
-    |t*| whose sample gives a pair's difference required."""
+    ``|t*|`` whose sample gives a pair's difference required."""
     return max(1, math.floor(samples * alpha + 1e-9))
 
 
 def studentised(mean: np.ndarray, sd: np.ndarray, n: int, tiny: np.ndarray) -> np.ndarray:
-    """t = mean / (sd / √n), 0 where sd and |mean| are at most ``tiny``, ±∞ where only sd is."""
+    """``t = mean / (sd / √n)``; 0 where sd and the mean's size are at most ``tiny``, ±∞ where only sd is."""
     with np.errstate(divide="ignore", invalid="ignore"):
         flat = np.where(np.abs(mean) <= tiny, 0.0, np.sign(mean) * np.inf)
         return np.where(sd > tiny, mean / (sd / math.sqrt(n)), flat)

@@ -7,12 +7,12 @@ default, as the P-measure paper draws them; or subsets of ``size`` topics drawn 
 Voorhees draw theirs), every pair of systems (X, Y) and a fuzziness value f, with M(X, Q) the mean score of X over Q
 (a lower-is-better measure negated):
 
-- X and Y tie on Q when |M(X, Q) − M(Y, Q)| ≤ f · max(|M(X, Q)|, |M(Y, Q)|) (Buckley and Voorhees: "the difference
-  is less than f of the larger score"; a difference of exactly 0 is a tie at every f), else GT(X, Y) or GT(Y, X)
-  counts one more set where X, resp. Y, is better;
-- minority rate (Buckley and Voorhees's *error rate*) = Σ_pairs min(GT(X, Y), GT(Y, X)) / (c · |pairs|): the
+- X and Y tie on Q when ``|M(X, Q) − M(Y, Q)| ≤ f · max(|M(X, Q)|, |M(Y, Q)|)`` (Buckley and Voorhees: "the
+  difference is less than f of the larger score"; a difference of exactly 0 is a tie at every f), else GT(X, Y) or
+  GT(Y, X) counts one more set where X, resp. Y, is better;
+- minority rate (Buckley and Voorhees's *error rate*) = ``Σ_pairs min(GT(X, Y), GT(Y, X)) / (c · pairs)``: the
   share of comparisons that disagree with the majority of the topic sets;
-- proportion of ties = Σ_pairs EQ(X, Y) / (c · |pairs|).
+- proportion of ties = ``Σ_pairs EQ(X, Y) / (c · pairs)``.
 
 A good measure has a low minority rate at a low proportion of ties; raising f trades one for the other, and the
 curve traced over several values of f is the paper's Figure 2 (minority rate against proportion of ties, one line

@@ -11,7 +11,7 @@ Each of ``samples`` trials draws two topic sets Q and Q′ (:mod:`~workbench.ana
   sets with a fitted exponential, which is not done here).
 
 For every pair of systems (X, Y): d = M(X, Q) − M(Y, Q), d′ = M(X, Q′) − M(Y, Q′) (means over the sets, a
-lower-is-better measure negated). The observation falls in the bin of |d|: bin i = [i·w, (i + 1)·w) for i <
+lower-is-better measure negated). The observation falls in the bin of ``|d|``: bin i = [i·w, (i + 1)·w) for i <
 ``bins``, the last bin [``bins``·w, ∞) (w = ``bin_width``, 0.01 as in both papers: 21 bins); it is a **swap** when
 d and d′ have opposite signs (d · d′ < 0). The **swap rate** of a bin is its swaps over its observations. A tie,
 d = 0, says neither system is better and cannot swap: it is counted apart (``ties``), out of every bin — else a
@@ -22,7 +22,7 @@ the lowest non-empty bin whose swap rate is ≤ α (5%) (``rule="first"``, as Sa
 and Buckley, whose rates fall with the difference), or of the lowest non-empty bin past the last one whose rate is
 above α (``rule="stays"``: the same where the rates fall steadily, more demanding where the sparse bins of large
 differences are noisy); the **sensitivity** is the share of all comparisons (trials × pairs, ties included: the
-paper's 1,225,000 = 50·49/2 pairs × 1,000 sets) whose |d| reaches it. No such bin: the difference required is NaN
+paper's 1,225,000 = 50·49/2 pairs × 1,000 sets) whose ``|d|`` reaches it. No such bin: the difference required is NaN
 and the sensitivity 0.
 
     >>> import pandas as pd
@@ -65,7 +65,7 @@ SWAP_DRAWS = ("bootstrap", "halves")
 SENSITIVITY_RULES = ("first", "stays")
 """Which bin gives the difference required: the first whose swap rate is ≤ α, or the first from which all are."""
 EDGE_SLACK = 1e-9
-"""|d| / w is rounded up by this much before its bin is taken, so that a difference that lies on an edge in exact
+"""``|d| / w`` is rounded up by this much before its bin is taken, so that a difference that lies on an edge in exact
 arithmetic (P@10 over 50 topics moves in steps of 0.002) falls in the bin above whatever the rounding."""
 RATE_COLUMNS = ["measure", "bin", "low", "high", "observations", "swaps", "ties", "swap_rate", "systems", "topics",
                 "samples", "draw"]
@@ -140,7 +140,7 @@ def swap_sensitivity(rates: pd.DataFrame, alpha: float = 0.05, rule: str = "firs
     paper's Table 1), from :func:`swap_rates`' bins (see the module's text).
 
     Returns one row per measure: ``measure, difference_required, sensitivity, discriminated`` (comparisons with
-    |d| at or past the difference required), ``observations`` (every comparison, ties included), ``alpha, rule,
+    ``|d|`` at or past the difference required), ``observations`` (every comparison, ties included), ``alpha, rule,
     systems, topics, samples, draw``.
     """
     frame = require_frame(rates, RATE_COLUMNS, "swap_sensitivity")

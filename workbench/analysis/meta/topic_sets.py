@@ -13,7 +13,7 @@ Both designs read σ_t², the variance of the per-topic difference between two s
 
 **Power-based design** (:func:`topics_for_power`, a paired t-test): the smallest n ≥ 2 whose power to detect a
 difference of ``minD`` between two systems reaches 1 − β at level α (two-sided). With Δ = minD / σ_t, power(n) =
-P(|T′| > t_{α/2}(n − 1)) for T′ a noncentral t of n − 1 degrees of freedom and noncentrality √n·Δ (computed exactly
+``P(|T′| > t_{α/2}(n − 1))`` for T′ a noncentral t of n − 1 degrees of freedom and noncentrality √n·Δ (computed exactly
 with scipy's noncentral t, where Sakai's Excel tools use a normal approximation of it). Sakai's starting point is
 n₀ = ((z_{α/2} + z_β) / Δ)² + z²_{α/2} / 2; n is then moved one topic at a time.
 
@@ -112,8 +112,9 @@ def topics_for_ci(width: float, variance: float, alpha: float = 0.05) -> float:
 
 def difference_variance(scores: np.ndarray, variance: str) -> tuple[float, float]:
     """(σ̂², σ̂_t²) of a systems × topics matrix by the ``variance`` estimate (see the module's text; σ̂² is NaN
-    for ``"pairs"``, which estimates σ̂_t² alone). A standard deviation below :data:`TOLERANCE` × max(1, largest
-    |score|) is rounding, and 0 (a measure that scores every system alike on a topic, as IdealDCG)."""
+    for ``"pairs"``, which estimates σ̂_t² alone). A standard deviation below :data:`TOLERANCE` ×
+    ``max(1, |largest score|)`` is rounding, and 0 (a measure that scores every system alike on a topic, as
+    IdealDCG)."""
     m, n = scores.shape
     noise = (TOLERANCE * scale_of(scores)) ** 2
     if variance == "pairs":
