@@ -94,7 +94,7 @@ def stability_chart(stability: pd.DataFrame, *, title: str | None = None, width:
 @validate(rates=Anything("the frame swap_rates returns, its columns checked"), alpha=_ALPHA, title=_TITLE,
           width=_WIDTH)
 def swap_chart(rates: pd.DataFrame, *, alpha: float | None = 0.05, title: str | None = None,
-               width: int = 360) -> alt.LayerChart:
+               width: int = 360) -> alt.LayerChart | alt.FacetChart:
     """Swap rate (y) against the absolute difference (x, each bin at its lower edge; empty bins left out), one line
     per measure, a dashed rule at ``alpha``: where a measure's line stays under it, a difference of that size holds
     at 1 − α confidence (Voorhees and Buckley 2002). ``rates``: :func:`~workbench.analysis.meta.swap.swap_rates`."""
@@ -117,7 +117,7 @@ def swap_chart(rates: pd.DataFrame, *, alpha: float | None = 0.05, title: str | 
 
 
 @validate(table=Anything("the frame swap_sensitivity returns, or a TrustReport's table"), title=_TITLE)
-def sensitivity_chart(table: pd.DataFrame, *, title: str | None = None) -> alt.LayerChart:
+def sensitivity_chart(table: pd.DataFrame, *, title: str | None = None) -> alt.LayerChart | alt.FacetChart:
     """The P-measure paper's Table 1 as a small table: one column per measure (in the order of ``table``, most
     sensitive first in a :class:`~workbench.analysis.meta.trust.TrustReport`), rows "absolute diff. required" and
     "sensitivity" (and "discriminative power" when the table has it). A measure without a difference required
@@ -151,7 +151,7 @@ def sensitivity_chart(table: pd.DataFrame, *, title: str | None = None) -> alt.L
 @validate(asl=Anything("the frame achieved_significance returns, its columns checked"), alpha=_ALPHA, title=_TITLE,
           width=_WIDTH)
 def asl_chart(asl: pd.DataFrame, *, alpha: float | None = None, title: str | None = None,
-              width: int = 360) -> alt.LayerChart:
+              width: int = 360) -> alt.LayerChart | alt.FacetChart:
     """Sakai's ASL curves: each pair of systems' achieved significance level (y) against its rank when the pairs
     are sorted by ASL (x), one curve per measure on one chart, a dashed rule at α (``alpha``, else the frame's):
     the further right a curve stays under it, the more pairs the measure discriminates. ``asl``:

@@ -78,8 +78,8 @@ FUZZINESS = AnyOf(Interval(0, 1, high_open=True), ListOf(Interval(0, 1, high_ope
 
 def fuzziness_values(fuzziness: float | Sequence[float]) -> list[float]:
     """One fuzziness value or several, as a list of floats in the order given, repeats dropped."""
-    values = [fuzziness] if np.ndim(fuzziness) == 0 else list(fuzziness)  # type: ignore[arg-type]
-    return list(dict.fromkeys(float(f) for f in values))
+    values: list[float] = np.atleast_1d(np.asarray(fuzziness, dtype=float)).tolist()
+    return list(dict.fromkeys(values))
 
 
 @validate(results=RESULTS, measures=MEASURES, fuzziness=FUZZINESS,

@@ -77,7 +77,8 @@ def measure_trust(results: pd.DataFrame | Campaign, measures: str | Sequence[str
     if isinstance(results, Campaign):
         check(measures, AnyOf(Text(), ListOf(Text(), shortest=1), what="the measures to score the campaign with"),
               "measures", "measure_trust")
-        results = results.evaluate([measures] if isinstance(measures, str) else list(measures), progress=progress)
+        names = [measures] if isinstance(measures, str) else list(measures or ())
+        results = results.evaluate(names, progress=progress)
         measures = list(dict.fromkeys(results["measure"]))
     common = {"measures": measures, "seed": seed, "systems": systems, "missing": missing}
     values = sorted({*FIGURE2_FUZZINESS, float(fuzziness)})
