@@ -346,6 +346,21 @@ def test_bad_input_is_named():
         asl_chart(two)
 
 
+def test_long_runs_show_a_progress_bar_and_progress_false_hides_it(monkeypatch):
+    from workbench.analysis.meta import bootstrap, stability, swap
+
+    seen = []
+    for module in (stability, swap, bootstrap):
+        monkeypatch.setattr(module, "progress_bar", lambda work, **shown: seen.append(shown) or iter(work))
+    results = pd.concat([frame(random_scores(1), "AP"), frame(random_scores(2), "RR")])
+    stability_method(results, samples=20)
+    swap_rates(results, samples=20, progress=False)
+    achieved_significance(results, samples=20)
+    assert seen == [{"desc": "stability method", "unit": "chunk", "shown": True},
+                    {"desc": "swap method", "unit": "chunk", "shown": False},
+                    {"desc": "bootstrap tests", "unit": "chunk", "shown": True}]
+
+
 def test_the_same_seed_gives_the_same_numbers():
     results = frame(random_scores(11))
     first = measure_trust(results, samples=40, seed=9, progress=False)
