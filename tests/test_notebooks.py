@@ -160,7 +160,9 @@ OFFLINE = {  # notebook: (the sections it skips, what it still shows, the widget
     "02_uir.ipynb": (1, ["'ALL_IN_ONE_BASELINE': 0.53", "'COMBINED_BASELINE': 0.52", "'ONE_IN_ONE_BASELINE': 0.34"],
                      None),
     "03_filtering_measures.ipynb": (2, ["── F"], None),  # sections 4 and 5; the constraint checker runs
-    "04_p_measure.ipynb": (1, ["P-measure"], None),
+    "01_document_organization.ipynb": (2, ["printed values agree to two decimals"], None),  # WePS-1, RepLab
+    "04_p_measure.ipynb": (2, ["P-measure", "'P-measure': 1.0, 'P+-measure': 0.7381"], None),  # trec_eval, Robust
+    "05_optimal_cluster_search.ipynb": (0, ["3 systems, 30 topics, 1,000 samples (seed 0)"], None),  # shipped
     "06_comparing_two_runs.ipynb": (2, ["discount"], None),  # the nDCG gain example needs no sample
     "07_fusion_and_many_systems.ipynb": (1, ["alpha_nDCG@3", "StRecall@3"], None),
     "08_classification.ipynb": (1, ["SYS5: ICM = 0.246", "SYS2: ICM = 0.925"], 1),  # the copy it ships
@@ -198,8 +200,21 @@ def _filtering(notebook, text):
     assert re.search(r"\d+ topics × 16 systems × 7 measures = \d+ scores", text)
 
 
+def _document_organization(notebook, text):
+    assert "3 systems, 5 topics, 1,000 samples (seed 0): S∼ is the most sensitive" in text  # WePS-1
+    assert "3 systems, 2 topics, 1,000 samples (seed 0)" in text  # RepLab 2013
+
+
 def _p_measure(notebook, text):
     assert "recip_rank (trec_eval)" in text and "ndcg (trec_eval)" in text
+    assert "100 topics × 5 runs" in text  # §3 of the paper on TREC 2003 Robust
+    assert "P-measure more stable than RR (minority rate at 20% ties 6.6% vs 7.4%): True" in text
+    assert "P-measure more sensitive than RR (7.5% vs 18.1%): False" in text
+    assert "Q-measure is the most sensitive (87.3% of 10,000 comparisons" in text
+
+
+def _cluster_search(notebook, text):
+    assert "3 systems, 30 topics, 1,000 samples (seed 0): BCubed-P is the most sensitive" in text
 
 
 def _comparison(notebook, text):
@@ -228,7 +243,9 @@ def _workbench(notebook, text):
     assert "table9.png" in text
 
 
-WITH_A_MIRROR = {"02_uir.ipynb": _uir, "03_filtering_measures.ipynb": _filtering, "04_p_measure.ipynb": _p_measure,
+WITH_A_MIRROR = {"01_document_organization.ipynb": _document_organization, "02_uir.ipynb": _uir,
+                 "03_filtering_measures.ipynb": _filtering, "04_p_measure.ipynb": _p_measure,
+                 "05_optimal_cluster_search.ipynb": _cluster_search,
                  "06_comparing_two_runs.ipynb": _comparison, "07_fusion_and_many_systems.ipynb": _fusion,
                  "08_classification.ipynb": _classification, "workbench.ipynb": _workbench}
 """What each notebook that fetches a sample shows with the mirror: its real-data sections' numbers."""

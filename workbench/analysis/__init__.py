@@ -1,8 +1,11 @@
 """Meta-evaluation over many topics and systems: unanimous improvement and UIR, significance tests (the sign test
 among them), Tukey's HSD, Friedman's test with Nemenyi's and Conover's post-hoc, win/tie/loss counts, the agreement
 of two rankings of the systems (τ, τ_ap), seeds and folds aggregated, strictness and robustness, the
-formal-constraint checker, and precision–recall curves. Inputs are tidy results (``system, topic, measure,
-value``); outputs are tidy DataFrames. Each name is imported on first use (:mod:`workbench.lazy`)."""
+formal-constraint checker, precision–recall curves, and the methods that judge the measures themselves (which
+measure to trust: Buckley and Voorhees's stability method, Voorhees and Buckley's swap method, Sakai's bootstrap
+discriminative power and topic set size design, :mod:`workbench.analysis.meta`). Inputs are tidy results
+(``system, topic, measure, value``); outputs are tidy DataFrames. Each name is imported on first use
+(:mod:`workbench.lazy`)."""
 
 from workbench.lazy import lazy_exports
 
@@ -12,6 +15,12 @@ _MODULES = {
                                        "filtering_report", "table6_report"),
     "workbench.analysis.deltas": ("topic_deltas",),
     "workbench.analysis.folds": ("FoldsError", "aggregate_folds", "group_systems"),
+    "workbench.analysis.meta.bootstrap": ("achieved_significance", "discriminative_power"),
+    "workbench.analysis.meta.samples": ("topic_samples",),
+    "workbench.analysis.meta.stability": ("FIGURE2_FUZZINESS", "stability_method"),
+    "workbench.analysis.meta.swap": ("swap_rates", "swap_sensitivity"),
+    "workbench.analysis.meta.topic_sets": ("topic_set_size", "topics_for_ci", "topics_for_power"),
+    "workbench.analysis.meta.trust": ("measure_trust",),
     "workbench.analysis.curves": ("CurveError", "curve_summary", "precision_recall"),
     "workbench.analysis.report": ("ComparisonReport", "compare_report"),
     "workbench.analysis.results": ("ResultsError", "ResultsWarning", "ScoreCube", "score_cube"),

@@ -13,6 +13,8 @@ _MODULES = {
     "workbench.charts.deltas": ("topic_deltas_chart",),
     "workbench.charts.export": ("enable_offline", "save_chart"),
     "workbench.charts.live": ("with_data",),
+    "workbench.charts.meta": ("asl_chart", "sensitivity_chart", "stability_chart", "swap_chart",
+                              "topic_set_size_chart", "trust_charts"),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = sorted(_EXPORTS)
