@@ -36,11 +36,21 @@ class MethodParam(Param):
 @dataclass(frozen=True, kw_only=True)
 class Declared:
     """What every fusion method declares: its parameters (:class:`MethodParam`, by name), whether it takes one
-    weight per run, and where it comes from."""
+    weight per run, where it comes from, and the normalisations it reads."""
 
     params: Mapping[str, MethodParam] = field(default_factory=dict)
     weighted: bool = False
     source: str = ""
+
+    @property
+    def norms(self) -> Domain:  # pragma: no cover - each kind of method says its own
+        """The normalisations the method reads (``norm``)."""
+        raise NotImplementedError
+
+    @property
+    def auto(self) -> str | None:  # pragma: no cover - each kind of method says its own
+        """What ``norm="auto"`` means for the method."""
+        raise NotImplementedError
 
     def arguments(self, method: str, given: Mapping[str, Any], function: str) -> dict[str, Any]:
         """Each parameter of ``method``: the value ``given`` (else its default) inside its declared domain, an

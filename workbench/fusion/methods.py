@@ -213,12 +213,10 @@ class Method(Declared):
 
     @property
     def norms(self) -> Domain:
-        """The normalisations the method reads."""
         return FUSE_NORMS if self.kind == "score" else RANK_NORMS
 
     @property
     def auto(self) -> str | None:
-        """What ``norm="auto"`` means for the method."""
         return "min-max" if self.kind == "score" else None
 
 

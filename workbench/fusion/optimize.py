@@ -190,7 +190,7 @@ def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | 
     import pandas as pd
 
     spec: Declared = METHODS[method] if method in METHODS else SUPERVISED[method]
-    check(norm, spec.norms, "norm", "optimize_fusion")  # type: ignore[attr-defined]
+    check(norm, spec.norms, "norm", "optimize_fusion")
     runs = campaign_runs(campaign)
     topics = list(campaign.gold)
     fold_of = _folds(folds, topics, seed)

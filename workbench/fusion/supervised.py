@@ -44,7 +44,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 import numpy as np
 
@@ -194,8 +193,14 @@ class Supervised(Declared):
     learn: Callable[[GainTable, int, Mapping[str, int]], np.ndarray]
     points: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Mapping[str, int]], np.ndarray]
     absent: float = 0.0
-    norms: ClassVar[Domain] = SUPERVISED_NORMS
-    auto: ClassVar[str] = "min-max"
+
+    @property
+    def norms(self) -> Domain:
+        return SUPERVISED_NORMS
+
+    @property
+    def auto(self) -> str | None:
+        return "min-max"
 
 
 _LILLIS = "Lillis, Zhang, Toolan, Collier, Leonard & Dunnion"
