@@ -20,18 +20,19 @@ from workbench.data.campaign import Campaign
 from workbench.data.trec.ranked import RankedRun
 from workbench.data.trec.readers import read_trec_run
 from workbench.data.trec.writers import write_trec_run
+from workbench.errors import ParameterError, ParameterTypeError
 from workbench.fusion import (
     METHODS,
     NORMS,
+    SUPERVISED,
     FoldError,
-    FusionError,
     FusionScoreError,
     FusionTopicsError,
-    FusionWeightsError,
     fuse,
     normalize,
     optimize_fusion,
 )
+from workbench.fusion.optimize import MAX_CANDIDATES
 
 RANX_FLOOR = 1e-9  # ranx divides by at least this
 
@@ -419,31 +420,63 @@ def test_runs_with_other_topics_are_named():
 
 
 @pytest.mark.parametrize(("weights", "message"), [
-    ([1.0], r"3 runs \(r0, r1, r2\) need 3 weights"),
-    ({"r0": 1, "r1": 1, "zz": 1}, r"weights name \['r0', 'r1', 'zz'\] but the runs are"),
-    ([1, "a", 2], "finite numbers"),
-    ([1, float("nan"), 2], "finite numbers"),
+    ([1.0], r"fuse: weights must be one finite number per run \(r0, r1, r2\), .* \(1 given\)"),
+    ({"r0": 1, "r1": 1, "zz": 1}, r"fuse: weights must be one finite number per run .* \(it names 'r0', 'r1', 'zz'\)"),
+    ([1, "a", 2], "fuse: weights must be an array of finite numbers"),
+    ([1, float("nan"), 2], r"fuse: weights must be finite numbers \(element 1 is nan\)"),
+    ({"r0": 1, "r1": math.inf, "r2": 1}, r"fuse: weights must be .* \(the weight of 'r1' is inf\)"),
 ])
 def test_weights_that_do_not_match_the_runs_are_named(weights, message):
-    with pytest.raises(FusionWeightsError, match=message):
+    with pytest.raises(ParameterError, match=message) as caught:
         fuse(_FIXED, "wsum", weights=weights)
+    assert (caught.value.function, caught.value.parameter) == ("fuse", "weights")
 
 
-def test_other_misuses_are_named():
-    with pytest.raises(FusionWeightsError, match="rrf takes no weights"):
-        fuse(_FIXED, "rrf", weights=[1, 1, 1])
-    with pytest.raises(FusionError, match="unknown fusion method 'combsum'"):
-        fuse(_FIXED, "combsum")
-    with pytest.raises(FusionError, match="rrf fuses ranks"):
-        fuse(_FIXED, "rrf", norm="min-max")
-    with pytest.raises(FusionError, match="rrf takes no parameter phi"):
-        fuse(_FIXED, "rrf", phi=0.5)
-    with pytest.raises(FusionError, match="norm must be one of"):
-        fuse(_FIXED, "sum", norm="softmax")
-    with pytest.raises(FusionError, match="at least 2 runs"):
-        fuse({"a": _FIXED["r0"]}, "sum")
-    with pytest.raises(FusionError, match="not one run"):
-        fuse(fuse(_FIXED, "sum"), "sum")
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: fuse(_FIXED, "rrf", weights=[1, 1, 1]), r"fuse: weights must be one of None \(rrf takes no weights"),
+    (lambda: fuse(_FIXED, "combsum"), "fuse: method must be one of sum, max"),
+    (lambda: fuse(_FIXED, "rrf", norm="min-max"), "fuse: norm must be one of auto, min-max-inverted, None "
+                                                   r"\(a rank-based method reads ranks"),
+    (lambda: fuse(_FIXED, "rrf", phi=0.5), r"fuse: params must name parameters of rrf \(k\), not phi"),
+    (lambda: fuse(_FIXED, "sum", norm="softmax"), "fuse: norm must be one of"),
+    (lambda: fuse({"a": _FIXED["r0"]}, "sum"), r"fuse: runs must be 2 runs at least, .* \(1 given\)"),
+    (lambda: fuse(fuse(_FIXED, "sum"), "sum"), "fuse: runs must be 2 runs at least, .*, not one run"),
+    (lambda: fuse({"a": _FIXED["r0"], "b": 3}, "sum"), r"fuse: runs must be .* \(run 'b' is a int\)"),
+    (lambda: fuse(_FIXED, "sum", topics="all"), "fuse: topics must be one of same, union, intersection"),
+])
+def test_other_misuses_are_named(call, message):
+    with pytest.raises(ParameterError, match=message):
+        call()
+
+
+@pytest.mark.parametrize(("method", "params", "message"), [
+    ("rbc", {"phi": 1.0}, r"fuse: phi must be in \(0, 1\), got 1.0"),
+    ("rbc", {"phi": 0}, r"fuse: phi must be in \(0, 1\), got 0"),
+    ("rrf", {"k": -1}, r"fuse: k must be in \[0, inf\), got -1"),
+    ("rrf", {"k": math.inf}, r"fuse: k must be in \[0, inf\), got inf"),
+    ("logn_isr", {"sigma": 2}, r"fuse: sigma must be in \[0, 1\], got 2"),
+    ("gmnz", {"gamma": math.nan}, r"fuse: gamma must be in \(-inf, inf\), got nan"),
+])
+def test_a_method_parameter_is_checked_against_its_declaration(method, params, message):
+    with pytest.raises(ParameterError, match=message) as caught:
+        fuse(_FIXED, method, **params)
+    assert caught.value.domain == METHODS[method].params[next(iter(params))].domain
+
+
+@pytest.mark.parametrize("value", ["20", True, [20]])
+def test_a_method_parameter_of_the_wrong_type_is_a_type_error(value):
+    with pytest.raises(ParameterTypeError, match="fuse: k must be"):
+        fuse(_FIXED, "rrf", k=value)
+
+
+@pytest.mark.parametrize("name", [*METHODS, *SUPERVISED])
+def test_every_declared_parameter_has_a_default_and_a_grid_inside_its_domain(name):
+    """The declaration is what fuse checks and optimize_fusion searches: a default inside the domain (or None, to
+    be given: the supervised hyperparameters) and a grid of values inside it."""
+    for param in ({**METHODS, **SUPERVISED}[name]).params.values():
+        assert param.description and param.grid
+        assert param.default is None or param.domain.reason(param.default) is None
+        assert [value for value in param.grid if param.domain.reason(value) is not None] == []
 
 
 # --------------------------------------------------------------------------------------- optimisation
@@ -486,21 +519,77 @@ def test_optimize_fusion_tunes_a_parameter():
 
 @pytest.mark.parametrize("measure", ["Purity", "Lam%", "R≺(n=10, wn=0.8)"])
 def test_optimize_fusion_refuses_a_measure_of_another_task(measure):
-    refusal = r"tunes a ranking measure; .* belongs to the (clustering|filtering|organization) task"
-    with pytest.raises(FusionError, match=refusal):
+    refusal = (r"optimize_fusion: measure must be a ranking measure's name \(.* belongs to the "
+               r"(clustering|filtering|organization) task\)")
+    with pytest.raises(ParameterError, match=refusal):
         optimize_fusion(_campaign(), "rrf", measure, folds=2)
+
+
+def test_optimize_fusion_names_an_unknown_measure_without_the_whole_catalogue():
+    with pytest.raises(ParameterError, match=r"measure must be a ranking measure's name \(unknown measure 'APP' "
+                                             r"\(did you mean 'AP'\?\)\), got 'APP'") as caught:
+        optimize_fusion(_campaign(), "rrf", "APP", folds=2)
+    assert len(str(caught.value)) < 200
 
 
 @pytest.mark.parametrize(("folds", "message"), [
     ({"q0": 0, "q1": 1}, r"topics 'q2', 'q3'.* are in no fold"),
     ({**{f"q{t}": t % 2 for t in range(8)}, "q99": 0}, r"'q99' are not topics of the campaign"),
-    ({f"q{t}": 0 for t in range(8)}, "at least two folds"),
-    (1, r"a number of folds in 2\.\.8"),
-    (9, r"a number of folds in 2\.\.8"),
 ])
 def test_folds_that_do_not_partition_the_topics_are_named(folds, message):
     with pytest.raises(FoldError, match=message):
         optimize_fusion(_campaign(), "rrf", "AP", folds=folds)
+
+
+@pytest.mark.parametrize(("folds", "message"), [
+    (1, "optimize_fusion: folds must be an integer ≥ 2, got 1"),
+    (9, r"optimize_fusion: folds must be an integer in \[2, 8\], got 9"),  # the campaign's 8 topics
+    (2.5, "optimize_fusion: folds must be an integer ≥ 2"),
+    ({f"q{t}": 0 for t in range(8)}, "optimize_fusion: folds must be {topic: fold} of two folds at least"),
+    ("5", "optimize_fusion: folds must be an integer ≥ 2 or {topic: fold} of two folds at least"),
+])
+def test_folds_are_a_number_from_two_to_the_number_of_topics_or_two_folds_at_least(folds, message):
+    with pytest.raises(ParameterError, match=message) as caught:
+        optimize_fusion(_campaign(), "rrf", "AP", folds=folds)
+    assert (caught.value.function, caught.value.parameter) == ("optimize_fusion", "folds")
+
+
+def test_the_default_grid_is_the_declared_one(monkeypatch):
+    """optimize_fusion tries each value rrf declares for k, in its order."""
+    tried = []
+
+    def spy(*args, **kwargs):
+        tried.append(kwargs["k"])
+        return fuse(*args, **kwargs)
+
+    monkeypatch.setattr("workbench.fusion.optimize.fuse", spy)
+    optimize_fusion(_campaign(), "rrf", "AP", folds=2)
+    grid = METHODS["rrf"].params["k"].grid
+    assert tuple(tried[:len(grid)]) == grid and len(grid) == 11
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"grid": [{"phi": 1.5}]}, r"optimize_fusion: phi must be in \(0, 1\), got 1.5"),
+    ({"grid": [{"k": 10}]}, r"optimize_fusion: params must name parameters of rbc \(phi\), not k"),
+    ({"grid": [{"weights": [1, 1, 1]}]}, r"optimize_fusion: weights must be one of None \(rbc takes no weights"),
+    ({"grid": []}, "optimize_fusion: grid must be a list"),
+    ({"norm": "min-max"}, r"optimize_fusion: norm must be .*a rank-based method reads ranks"),
+])
+def test_optimize_fusion_checks_its_candidates_before_fusing(arguments, message, monkeypatch):
+    monkeypatch.setattr("workbench.fusion.optimize.fuse", lambda *a, **k: pytest.fail("fused a bad candidate"))
+    with pytest.raises(ParameterError, match=message):
+        optimize_fusion(_campaign(), "rbc", "AP", folds=2, **arguments)
+
+
+@pytest.mark.parametrize(("step", "message"), [
+    (0.3, r"optimize_fusion: step must be 1/u for a whole u \(0.5, 0.25, 0.1, ...\), got 0.3"),
+    (0.0, "optimize_fusion: step must be 1/u"),
+    (0.01, rf"making at most {MAX_CANDIDATES:,} candidates for 3 runs \(0.01 makes 5,151\)"),
+    (1e-300, rf"making at most {MAX_CANDIDATES:,} candidates for 3 runs, got 1e-300"),
+])
+def test_a_weight_step_divides_one_and_bounds_the_grid(step, message):
+    with pytest.raises(ParameterError, match=message):
+        optimize_fusion(_campaign(), "wsum", "AP", folds=2, step=step)
 
 
 def test_a_fold_column_of_a_frame_works_as_a_mapping():
@@ -538,5 +627,5 @@ def test_a_constant_topic_inverts_to_zeros_in_trec_eval_order():
 
 
 def test_other_normalisations_are_still_refused_by_rank_methods():
-    with pytest.raises(FusionError, match="no normalisation but min-max-inverted"):
+    with pytest.raises(ParameterError, match="no normalisation but min-max-inverted"):
         fuse({"a": {"q": {"d": 1.0}}, "b": {"q": {"d": 2.0}}}, "rrf", norm="min-max")

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from tests.conftest import reference_module
 from tests.fusion_oracle import as_dict, assert_same_as_ranx
 from workbench.data.campaign import Campaign
-from workbench.fusion import FusionWeightsError, fuse, optimize_fusion
+from workbench.errors import ParameterError
+from workbench.fusion import fuse, optimize_fusion
 
 ranx = reference_module("ranx")
 pytestmark = pytest.mark.usefixtures("ranx")  # ranx compiled once per session: its cost is every such test's
@@ -155,7 +156,8 @@ def test_a_run_without_the_topic_abstains():
 
 
 def test_weights_are_named_and_cross_validated():
-    with pytest.raises(FusionWeightsError, match="condorcet takes no weights: use one of .*w_condorcet"):
+    with pytest.raises(ParameterError, match=r"fuse: weights must be one of None \(condorcet takes no weights: use one "
+                                             r"of .*w_condorcet"):
         fuse({"a": {"q": {"d": 1.0}}, "b": {"q": {"d": 2.0}}}, "condorcet", weights=[1, 2])
     rng = np.random.default_rng(3)
     qrels = {f"q{t}": {f"d{d}": int(rng.random() < 0.3) for d in range(10)} for t in range(6)}

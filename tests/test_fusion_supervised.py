@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 from tests.conftest import reference_module
 from tests.fusion_oracle import as_dict, assert_same_as_ranx
 from workbench.data.campaign import Campaign
+from workbench.errors import ParameterError
 from workbench.fusion import (
     SUPERVISED,
     FusionError,
     FusionModelError,
-    FusionWeightsError,
     fuse,
     optimize_fusion,
     train_fusion,
@@ -177,25 +177,57 @@ def _small():
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda c: train_fusion(c, "probfuse"), r"probfuse takes the parameters n_segments; give n_segments"),
-    (lambda c: train_fusion(c, "posfuse", w=3), r"posfuse takes the parameters none; got w"),
-    (lambda c: train_fusion(c, "probfuse", n_segments=0), r"n_segments must be an integer ≥ 1, got 0"),
-    (lambda c: train_fusion(c, "slidefuse", w=1.5), r"w must be an integer ≥ 0, got 1.5"),
-    (lambda c: train_fusion(c, "rrf"), r"unknown supervised fusion method 'rrf'"),
-    (lambda c: train_fusion(c, "posfuse", topics=["q9"]), r"training topics 'q9' are not judged"),
-    (lambda c: train_fusion(c, "posfuse", topics=[]), r"at least one judged topic"),
-    (lambda c: train_fusion(c, "posfuse", norm="borda"), r"borda adds every candidate"),
-    (lambda c: train_fusion(c, "posfuse", norm="minmax"), r"norm must be one of"),
+    (lambda c: train_fusion(c, "probfuse"), r"train_fusion: n_segments must be given \(an integer in \[1, 100,000\]\)"),
+    (lambda c: train_fusion(c, "posfuse", w=3), r"train_fusion: params must name parameters of posfuse \(it takes "
+                                                r"none\), not w"),
+    (lambda c: train_fusion(c, "probfuse", n_segments=0), r"n_segments must be an integer in \[1, 100,000\], got 0"),
+    (lambda c: train_fusion(c, "slidefuse", w=1.5), r"w must be an integer in \[0, 100,000\], got 1.5"),
+    (lambda c: train_fusion(c, "rrf"), r"train_fusion: method must be one of bayesfuse, probfuse"),
+    (lambda c: train_fusion(c, "posfuse", topics=[]), r"train_fusion: topics must be a list of a non-empty string "
+                                                      r"\(1 at least\)"),
+    (lambda c: train_fusion(c, "posfuse", norm="borda"), r"train_fusion: norm must be .* \(not borda, which adds "
+                                                         "every candidate"),
+    (lambda c: train_fusion(c, "posfuse", norm="minmax"), r"train_fusion: norm must be one of"),
+    (lambda c: train_fusion(c.runs, "posfuse"), r"train_fusion: campaign must be a Campaign"),
 ])
 def test_misuses_are_named(call, message):
     campaign, _ = _small()
-    with pytest.raises(FusionError, match=message):
+    with pytest.raises(ParameterError, match=message):
         call(campaign)
+
+
+def test_training_topics_the_campaign_does_not_judge_are_named():
+    campaign, _ = _small()
+    with pytest.raises(FusionError, match=r"training topics 'q9' are not judged"):
+        train_fusion(campaign, "posfuse", topics=["q9"])
+
+
+@pytest.mark.parametrize(("method", "params"), [
+    ("probfuse", {"n_segments": 10 ** 9}), ("probfuse", {"n_segments": 10 ** 5000}), ("slidefuse", {"w": 10 ** 100})])
+def test_a_hyperparameter_that_would_allocate_without_bound_is_refused_before_training(method, params, monkeypatch):
+    """Audit (issue 38): train_fusion(campaign, "probfuse", n_segments=10**9) allocated 10⁹ estimates per run (and
+    slidefuse's w = 10**100 overflowed numpy's integers); the declaration bounds them, refused before the runs
+    are read."""
+    campaign, _ = _small()
+    monkeypatch.setattr("workbench.fusion.supervised.lay_out", lambda *a, **k: pytest.fail("trained"))
+    with pytest.raises(ParameterError, match=r"must be an integer in \[[01], 100,000\]") as caught:
+        train_fusion(campaign, method, **params)
+    assert (caught.value.function, caught.value.parameter) == ("train_fusion", *params)
+    with pytest.raises(ParameterError, match=r"optimize_fusion: .* must be an integer in \[[01], 100,000\]"):
+        optimize_fusion(campaign, method, "AP", folds=2, grid=[params])
+
+
+def test_a_hyperparameter_is_kept_as_an_integer():
+    campaign, _ = _small()
+    assert train_fusion(campaign, "probfuse", n_segments=np.int64(3)).params == {"n_segments": 3}
+    model = train_fusion(campaign, "probfuse", n_segments=3.0)
+    assert model.params == {"n_segments": 3} and type(model.params["n_segments"]) is int
 
 
 def test_a_grid_with_weights_is_refused_for_a_supervised_method():
     campaign, _ = _small()
-    with pytest.raises(FusionWeightsError, match="posfuse takes no weights"):
+    with pytest.raises(ParameterError, match=r"optimize_fusion: weights must be one of None \(posfuse takes no "
+                                             "weights"):
         optimize_fusion(campaign, "posfuse", "AP", folds=2, grid=[{"weights": [0.5, 0.5]}])
 
 
@@ -206,5 +238,6 @@ def test_a_model_fuses_only_the_runs_it_learnt_from():
         model.fuse({"x": runs["r0"], "r1": runs["r1"]})
     swapped = model.fuse({"r1": runs["r1"], "r0": runs["r0"]})  # named alike, in another order: the same
     assert as_dict(swapped) == as_dict(model.fuse(runs))
-    with pytest.raises(FusionError, match=r"posfuse learns from judged topics: train_fusion"):
+    with pytest.raises(ParameterError, match=r"fuse: method must be one of .* \(a supervised method is trained: "
+                                             r"train_fusion\(campaign, method\)\.fuse\(runs\)\)"):
         fuse(runs, "posfuse")

@@ -20,7 +20,7 @@ run has (:class:`~workbench.data.trec.ranked.RankedRun`), so that it can be writ
 from workbench.lazy import lazy_exports
 
 _MODULES = {
-    "workbench.fusion.entries": ("FusionError", "FusionScoreError", "FusionTopicsError", "FusionWeightsError"),
+    "workbench.fusion.entries": ("FusionError", "FusionScoreError", "FusionTopicsError"),
     "workbench.fusion.methods": ("METHODS", "fuse"),
     "workbench.fusion.norms": ("NORMS", "normalize"),
     "workbench.fusion.optimize": ("FoldError", "FusionSearch", "optimize_fusion"),

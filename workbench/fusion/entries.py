@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -22,23 +23,63 @@ from workbench.data.trec.lines import Labels
 from workbench.data.trec.ranked import RankedRun, keys, rank_runs
 from workbench.errors import CampaignError
 from workbench.ids import DocumentIds
+from workbench.validation import Choices, Domain
 
-__all__ = ["TOPIC_POLICIES", "FusionError", "FusionTopicsError", "FusionWeightsError", "FusionScoreError", "Entries",
-           "as_runs", "lay_out", "describe", "groups", "fused_run"]
+__all__ = ["TOPIC_POLICIES", "TOPICS", "Runs", "FusionError", "FusionTopicsError", "FusionScoreError", "Entries",
+           "by_system", "as_runs", "lay_out", "describe", "groups", "fused_run"]
 
 TOPIC_POLICIES = ("same", "union", "intersection")
+TOPICS = Choices(TOPIC_POLICIES)
+"""The domain of ``topics``: which topics the runs are fused over (:func:`lay_out`)."""
+
+
+@dataclass(frozen=True)
+class Runs(Domain):
+    """Runs to fuse: ``{system: run}`` or a list of runs, ``fewest`` of them at least, each a read run
+    (:class:`~workbench.data.trec.ranked.RankedRun`) or pytrec_eval's ``{topic: {document: score}}`` (whose
+    reading names what is wrong inside); one run alone too where ``alone``.
+
+    >>> Runs().reason([{"q": {"d": 1.0}}])
+    'must be 2 runs at least, as {system: run} or a list (read runs or {topic: {document: score}}) (1 given)'
+    """
+
+    fewest: int = 2
+    alone: bool = False
+
+    def __str__(self) -> str:
+        what = (f"{self.fewest} runs at least, as {{system: run}} or a list (read runs or "
+                "{topic: {document: score}})")
+        return f"one run or {what}" if self.alone else what
+
+    def reason(self, value: Any) -> str | None:
+        if isinstance(value, RankedRun):
+            return None if self.alone else f"must be {self}, not one run"
+        if not isinstance(value, Mapping | Sequence) or isinstance(value, str | bytes):
+            return f"must be {self}"
+        if len(value) < self.fewest:
+            return f"must be {self} ({len(value)} given)"
+        for name, run in by_system(value).items():
+            if not isinstance(run, RankedRun | Mapping):
+                return f"must be {self} (run {name!r} is a {type(run).__name__})"
+        return None
+
+    def wrong_type(self, value: Any) -> bool:
+        if not isinstance(value, RankedRun | Mapping | Sequence) or isinstance(value, str | bytes):
+            return True
+        return not isinstance(value, RankedRun) and not all(isinstance(run, RankedRun | Mapping)
+                                                              for run in by_system(value).values())
+
+    def outside(self) -> tuple:
+        return ("text", 3, [{"q": {"d": 1.0}}] * (self.fewest - 1), {"a": 3, "b": 4})
 
 
 class FusionError(CampaignError):
-    """Runs, weights, parameters or folds that fusion cannot use; the message says what to change."""
+    """Runs, topics, folds or results that fusion cannot use; the message says which and what to change. (A bad
+    argument is a :class:`~workbench.errors.ParameterError`, raised by the one validator.)"""
 
 
 class FusionTopicsError(FusionError):
     """The runs do not answer the same topics (``topics="same"``), or share none to fuse."""
-
-
-class FusionWeightsError(FusionError):
-    """Weights that do not match the runs (one number per run, or ``{system: weight}`` naming each run)."""
 
 
 class FusionScoreError(FusionError):
@@ -70,42 +111,30 @@ class Entries:
         return segment, starts
 
 
-def as_runs(runs, at_least: int = 2) -> dict[str, RankedRun]:
-    """``{system: RankedRun}`` from read runs or pytrec_eval dicts, given as a mapping or a list (named 0, 1, ...),
-    at least ``at_least`` of them; :class:`FusionError` when it is neither."""
+def by_system(runs) -> dict[str, Any]:
+    """``{system: run}`` as the runs are given (:class:`Runs`): a mapping's keys as text, a list's positions (0, 1,
+    ...), one run alone named ``run``."""
+    if isinstance(runs, RankedRun):
+        return {"run": runs}
+    if isinstance(runs, Mapping):
+        return {str(name): run for name, run in runs.items()}
+    return {str(i): run for i, run in enumerate(runs)}
+
+
+def as_runs(runs) -> dict[str, RankedRun]:
+    """``{system: RankedRun}`` from runs :class:`Runs` takes (pytrec_eval dicts ranked as read runs are)."""
     from workbench.data.trec.memory import runs_from_dicts
 
-    if isinstance(runs, RankedRun) and at_least > 1:
-        raise FusionError("fusion needs several runs: give {system: run} or a list of runs, not one run")
-    if isinstance(runs, RankedRun):
-        runs = {"run": runs}
-    if isinstance(runs, Mapping):
-        named = {str(name): run for name, run in runs.items()}
-    elif isinstance(runs, Sequence) and not isinstance(runs, str | bytes):
-        named = {str(i): run for i, run in enumerate(runs)}
-    else:
-        raise FusionError(f"runs must be {{system: run}} or a list of runs, got {type(runs).__name__}")
-    if len(named) < at_least:
-        raise FusionError(f"fusion needs at least {at_least} runs, got {len(named)}")
-    out: dict[str, RankedRun] = {}
-    for name, run in named.items():
-        if isinstance(run, RankedRun):
-            out[name] = run
-        elif isinstance(run, Mapping):
-            out[name] = runs_from_dicts({name: run})[name]
-        else:
-            raise FusionError(f"run {name!r} is a {type(run).__name__}: give a read run (read_trec_run) or "
-                              "{topic: {document: score}}")
-    return out
+    return {name: run if isinstance(run, RankedRun) else runs_from_dicts({name: run})[name]
+            for name, run in by_system(runs).items()}
 
 
-def lay_out(runs, topics: str = "same", at_least: int = 2) -> Entries:
-    """The runs' entries (:class:`Entries`) over the topics ``topics`` says: ``"same"`` (every run must answer the
-    same topics, else :class:`FusionTopicsError`), ``"union"`` (a run without a topic retrieves nothing there) or
-    ``"intersection"`` (the topics every run answers)."""
-    if topics not in TOPIC_POLICIES:
-        raise FusionError(f"topics must be one of {', '.join(TOPIC_POLICIES)}, got {topics!r}")
-    named = as_runs(runs, at_least)
+def lay_out(runs, topics: str = "same") -> Entries:
+    """The entries (:class:`Entries`) of ``runs`` (as :class:`Runs` takes them) over the topics ``topics`` says
+    (:data:`TOPICS`): ``"same"`` (every run must answer the same topics, else :class:`FusionTopicsError`),
+    ``"union"`` (a run without a topic retrieves nothing there) or ``"intersection"`` (the topics every run
+    answers)."""
+    named = as_runs(runs)
     sets = {name: set(run.topics) for name, run in named.items()}
     union = list(dict.fromkeys(t for run in named.values() for t in run.topics))
     common = [t for t in union if all(t in s for s in sets.values())]

@@ -6,12 +6,24 @@ Score-based (after ``norm``, min-max by default), over the runs that retrieve th
 ``sum`` CombSUM Σs; ``max``/``min``/``med`` CombMAX/MIN/MED; ``anz`` CombANZ Σs / n; ``mnz`` CombMNZ Σs · n
 (Fox & Shaw, TREC-2 1993); ``gmnz`` Σs · n^γ (Joho et al.); ``wsum`` Σ w·s; ``wmnz`` Σs · Σw (Wu & Crestani);
 ``mixed`` Σ w·s · √n (Wu & Crestani, CIKM 2002).
-Rank-based (r the 1-based rank): ``rrf`` Σ 1 / (k + r) (Cormack et al., SIGIR 2009; k = 60); ``isr`` Σ 1/r² · n,
+Rank-based (r the 1-based rank): ``rrf`` Σ 1 / (k + r) (Cormack et al., SIGIR 2009); ``isr`` Σ 1/r² · n,
 ``log_isr`` Σ 1/r² · ln n, ``logn_isr`` Σ 1/r² · ln(n + σ) (Mourão et al. 2015); ``rbc`` Σ (1 − φ) φ^(r−1)
 (Bailey et al., SIGIR 2017); ``bordafuse`` Σ (c − r + 1), a candidate a run lacks taking (c − m + 1) / 2 of it
 (c candidates, m retrieved; Aslam & Montague, SIGIR 2001); ``w_bordafuse`` the same weighted; ``condorcet`` and
 ``w_condorcet`` the pairwise majority of the runs (:mod:`~workbench.fusion.condorcet`).
 
+Each method is one declaration in :data:`METHODS` (:class:`Method`): what each entry brings and how a document's
+values combine, with its parameters as a measure declares them (:class:`~workbench.fusion.declare.MethodParam`:
+default, domain, description, and the grid :func:`~workbench.fusion.optimize.optimize_fusion` tries), against which
+:func:`fuse` checks what it is given:
+
+    >>> for name, method in METHODS.items():
+    ...     for p, d in method.params.items():
+    ...         print(f"{name}: {p} = {d.default}, {d.domain}, {d.description}")
+    gmnz: gamma = 1.0, in (-inf, inf), the exponent of n (the runs retrieving the document)
+    rrf: k = 60.0, in [0, inf), added to each rank (the larger, the flatter)
+    logn_isr: sigma = 0.01, in [0, 1], added to n inside the logarithm
+    rbc: phi = 0.8, in (0, 1), the persistence (the chance of reading on)
     >>> runs = {"a": {"q": {"d1": 2.0, "d2": 1.0}}, "b": {"q": {"d2": 5.0, "d3": 1.0}}}
     >>> fused = fuse(runs, method="rrf")
     >>> fused.documents("q"), [round(s, 5) for s in fused.scores("q").tolist()]
@@ -20,64 +32,248 @@ Rank-based (r the 1-based rank): ``rrf`` Σ 1 / (k + r) (Cormack et al., SIGIR 2
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from workbench.data.trec.ranked import RankedRun
 from workbench.fusion.condorcet import copeland_scores
+from workbench.fusion.declare import Declared, MethodParam, NotedChoices, Weights
 from workbench.fusion.entries import (
+    TOPICS,
     Entries,
-    FusionError,
     FusionScoreError,
-    FusionWeightsError,
+    Runs,
+    by_system,
     describe,
     fused_run,
     groups,
     lay_out,
 )
-from workbench.fusion.norms import normalized
-from workbench.fusion.supervised import SUPERVISED
+from workbench.fusion.norms import NORMS, normalized
+from workbench.validation import Anything, Choices, Domain, Interval, check, validate
 
-__all__ = ["Method", "METHODS", "fuse", "combine"]
+__all__ = ["Groups", "Method", "METHODS", "FUSE_METHODS", "FUSE_NORMS", "RANK_NORMS", "fuse", "weights_domain"]
+
+FUSE_NORMS = Choices(("auto", *NORMS, None))
+"""The domain of ``norm``: one of :data:`~workbench.fusion.norms.NORMS`, None (the scores as given) or ``"auto"``
+(min-max for a score-based method, none for a rank-based one)."""
+RANK_NORMS = NotedChoices(("auto", "min-max-inverted", None),
+                          "a rank-based method reads ranks, which no normalisation but min-max-inverted changes")
+"""The normalisations a rank-based method reads."""
 
 
 @dataclass(frozen=True)
-class Method:
-    """A fusion method: ``kind`` (``"score"``: reads normalised scores; ``"rank"``: reads ranks), its parameters
-    with defaults, whether it takes one weight per run, and where it comes from."""
+class Groups:
+    """The runs' entries gathered by (topic, document): ``order`` and where each group ``starts`` in it
+    (:func:`~workbench.fusion.entries.groups`), what each entry in that order brings (``values``), and one
+    ``weight`` per run; what a method's ``combine`` reads."""
+
+    entries: Entries
+    order: np.ndarray
+    starts: np.ndarray
+    values: np.ndarray
+    weight: np.ndarray
+
+    @property
+    def run(self) -> np.ndarray:
+        """The run of each entry, in ``order``."""
+        return self.entries.run[self.order]
+
+    @property
+    def count(self) -> np.ndarray:
+        """n, the number of runs retrieving each group's document."""
+        return np.diff(np.concatenate((self.starts, [self.order.size]))).astype(float)
+
+    def total(self, values: np.ndarray | None = None) -> np.ndarray:
+        """Σ of each group's ``values`` (by default its entries')."""
+        return np.add.reduceat(self.values if values is None else values, self.starts)
+
+    def weighted(self) -> np.ndarray:
+        """Each entry's value times its run's weight."""
+        return self.values * self.weight[self.run]
+
+
+# ----------------------------------------------------------------------------------- what each entry brings
+def _scores(entries: Entries, values: np.ndarray, params: Mapping[str, Any]) -> np.ndarray:
+    """Its normalised score s."""
+    return values
+
+
+def _rank(entries: Entries) -> np.ndarray:
+    return entries.rank.astype(float) + 1.0
+
+
+def _reciprocal_rank(entries: Entries, values: np.ndarray, params: Mapping[str, Any]) -> np.ndarray:
+    """1 / (k + r)."""
+    return 1.0 / (params["k"] + _rank(entries))
+
+
+def _inverse_square_rank(entries: Entries, values: np.ndarray, params: Mapping[str, Any]) -> np.ndarray:
+    """1 / r²."""
+    return 1.0 / _rank(entries) ** 2
+
+
+def _rank_biased(entries: Entries, values: np.ndarray, params: Mapping[str, Any]) -> np.ndarray:
+    """(1 − φ) φ^(r−1)."""
+    return (1.0 - params["phi"]) * params["phi"] ** (_rank(entries) - 1.0)
+
+
+def _borda_points(entries: Entries, values: np.ndarray, params: Mapping[str, Any]) -> np.ndarray:
+    """c − r + 1 (c the topic's candidates)."""
+    return _candidates(entries)[entries.topic] - _rank(entries) + 1.0
+
+
+# ------------------------------------------------------------------------------ how a group's values combine
+def _total(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ."""
+    return g.total()
+
+
+def _weighted_total(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ w·v."""
+    return g.total(g.weighted())
+
+
+def _largest(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    return np.maximum.reduceat(g.values, g.starts)
+
+
+def _smallest(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    return np.minimum.reduceat(g.values, g.starts)
+
+
+def _median(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """The middle value, or the mean of the two middle ones."""
+    count = g.count.astype(np.int64)
+    group = np.repeat(np.arange(g.starts.size), count)
+    ranked = g.values[np.lexsort((g.values, group))]
+    low, high = g.starts + (count - 1) // 2, g.starts + count // 2
+    return (ranked[low] + ranked[high]) / 2
+
+
+def _mean(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ / n."""
+    return g.total() / g.count
+
+
+def _times_count(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ · n."""
+    return g.total() * g.count
+
+
+def _times_count_to_gamma(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ · n^γ."""
+    return g.total() * g.count ** params["gamma"]
+
+
+def _times_weights(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ · Σw (the weights of the runs retrieving the document)."""
+    return g.total() * np.add.reduceat(g.weight[g.run], g.starts)
+
+
+def _times_log_count(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ · ln n."""
+    return g.total() * np.log(g.count)
+
+
+def _times_log_count_sigma(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ · ln(n + σ)."""
+    return g.total() * np.log(g.count + params["sigma"])
+
+
+def _mixed(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ w·s · √n."""
+    return g.total(g.weighted()) * np.sqrt(g.count)
+
+
+def _borda(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Σ w·v, plus what the runs lacking the document give it."""
+    return g.total(g.weighted()) + _absent_borda_points(g)
+
+
+def _copeland(g: Groups, params: Mapping[str, Any]) -> np.ndarray:
+    """Copeland's score in the runs' weighted pairwise majority (:mod:`~workbench.fusion.condorcet`)."""
+    return copeland_scores(g.entries, g.order, g.starts, g.weight)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Method(Declared):
+    """A fusion method, declared as a measure is: ``kind`` ``"score"`` (it reads normalised scores, min-max by
+    default) or ``"rank"`` (it reads ranks: no normalisation but min-max-inverted, which ranks again), what each
+    entry brings (``values(entries, scores, params)``: its score, or points for its rank r, 1 first), how the
+    values of each (topic, document) combine (``combine(groups, params)``, :class:`Groups`), its parameters
+    (:class:`~workbench.fusion.declare.MethodParam`), whether it takes one weight per run and where it comes from."""
 
     kind: str
-    params: Mapping[str, float] = field(default_factory=dict)
-    weighted: bool = False
-    source: str = ""
+    values: Callable[[Entries, np.ndarray, Mapping[str, Any]], np.ndarray]
+    combine: Callable[[Groups, Mapping[str, Any]], np.ndarray]
+
+    @property
+    def norms(self) -> Domain:
+        return FUSE_NORMS if self.kind == "score" else RANK_NORMS
+
+    @property
+    def auto(self) -> str | None:
+        return "min-max" if self.kind == "score" else None
 
 
+def _score(combine: Callable[[Groups, Mapping[str, Any]], np.ndarray], source: str, **declared: Any) -> Method:
+    return Method(kind="score", values=_scores, combine=combine, source=source, **declared)
+
+
+def _ranks(values: Callable[[Entries, np.ndarray, Mapping[str, Any]], np.ndarray],
+           combine: Callable[[Groups, Mapping[str, Any]], np.ndarray], source: str, **declared: Any) -> Method:
+    return Method(kind="rank", values=values, combine=combine, source=source, **declared)
+
+
+_MOURAO = "Mourão, Martins & Magalhães 2015"
+_GAMMA = MethodParam(1.0, Interval(), "the exponent of n (the runs retrieving the document)",
+                     grid=(0.25, 0.5, 0.75, 1.0, 1.5, 2.0))
+_K = MethodParam(60.0, Interval(0), "added to each rank (the larger, the flatter)", grid=tuple(range(0, 101, 10)))
+_SIGMA = MethodParam(0.01, Interval(0, 1), "added to n inside the logarithm", grid=(0.001, 0.01, 0.1, 0.5, 1.0))
+_PHI = MethodParam(0.8, Interval(0, 1, low_open=True, high_open=True), "the persistence (the chance of reading on)",
+                   grid=tuple(round(0.1 * i, 1) for i in range(1, 10)))
 METHODS: dict[str, Method] = {
-    "sum": Method("score", source="CombSUM, Fox & Shaw 1993"),
-    "max": Method("score", source="CombMAX, Fox & Shaw 1993"),
-    "min": Method("score", source="CombMIN, Fox & Shaw 1993"),
-    "med": Method("score", source="CombMED, Fox & Shaw 1993"),
-    "anz": Method("score", source="CombANZ, Fox & Shaw 1993"),
-    "mnz": Method("score", source="CombMNZ, Fox & Shaw 1993"),
-    "gmnz": Method("score", {"gamma": 1.0}, source="CombGMNZ, Joho et al. 2005"),
-    "wsum": Method("score", weighted=True, source="weighted CombSUM"),
-    "wmnz": Method("score", weighted=True, source="WMNZ, Wu & Crestani 2002"),
-    "rrf": Method("rank", {"k": 60.0}, source="Cormack, Clarke & Büttcher, SIGIR 2009"),
-    "isr": Method("rank", source="Mourão et al. 2015"),
-    "log_isr": Method("rank", source="Mourão et al. 2015"),
-    "logn_isr": Method("rank", {"sigma": 0.01}, source="Mourão et al. 2015"),
-    "rbc": Method("rank", {"phi": 0.8}, source="Bailey et al., SIGIR 2017"),
-    "bordafuse": Method("rank", source="Aslam & Montague, SIGIR 2001"),
-    "w_bordafuse": Method("rank", weighted=True, source="weighted BordaFuse"),
-    "mixed": Method("score", weighted=True, source="Mixed, Wu & Crestani, CIKM 2002"),
-    "condorcet": Method("rank", source="Condorcet-fuse, Montague & Aslam, CIKM 2002"),
-    "w_condorcet": Method("rank", weighted=True, source="weighted Condorcet-fuse, Montague & Aslam, CIKM 2002"),
+    "sum": _score(_total, "CombSUM, Fox & Shaw 1993"),
+    "max": _score(_largest, "CombMAX, Fox & Shaw 1993"),
+    "min": _score(_smallest, "CombMIN, Fox & Shaw 1993"),
+    "med": _score(_median, "CombMED, Fox & Shaw 1993"),
+    "anz": _score(_mean, "CombANZ, Fox & Shaw 1993"),
+    "mnz": _score(_times_count, "CombMNZ, Fox & Shaw 1993"),
+    "gmnz": _score(_times_count_to_gamma, "CombGMNZ, Joho et al. 2005", params={"gamma": _GAMMA}),
+    "wsum": _score(_weighted_total, "weighted CombSUM", weighted=True),
+    "wmnz": _score(_times_weights, "WMNZ, Wu & Crestani 2002", weighted=True),
+    "rrf": _ranks(_reciprocal_rank, _total, "Cormack, Clarke & Büttcher, SIGIR 2009", params={"k": _K}),
+    "isr": _ranks(_inverse_square_rank, _times_count, _MOURAO),
+    "log_isr": _ranks(_inverse_square_rank, _times_log_count, _MOURAO),
+    "logn_isr": _ranks(_inverse_square_rank, _times_log_count_sigma, _MOURAO, params={"sigma": _SIGMA}),
+    "rbc": _ranks(_rank_biased, _total, "Bailey et al., SIGIR 2017", params={"phi": _PHI}),
+    "bordafuse": _ranks(_borda_points, _borda, "Aslam & Montague, SIGIR 2001"),
+    "w_bordafuse": _ranks(_borda_points, _borda, "weighted BordaFuse", weighted=True),
+    "mixed": _score(_mixed, "Mixed, Wu & Crestani, CIKM 2002", weighted=True),
+    "condorcet": _ranks(_scores, _copeland, "Condorcet-fuse, Montague & Aslam, CIKM 2002"),
+    "w_condorcet": _ranks(_scores, _copeland, "weighted Condorcet-fuse, Montague & Aslam, CIKM 2002", weighted=True),
 }
 """The fusion methods by name (ranx's names)."""
 
+FUSE_METHODS = NotedChoices(tuple(METHODS), "a supervised method is trained: train_fusion(campaign, method).fuse(runs)")
+"""The domain of :func:`fuse`'s ``method``."""
 
+
+def weights_domain(method: str, spec: Declared, names: tuple[str, ...]) -> Domain:
+    """The weights ``method`` takes for the runs ``names``: one finite number each, or none (None) for a method
+    that weighs no run."""
+    if spec.weighted:
+        return Weights(names)
+    weighted = ", ".join(name for name, m in METHODS.items() if m.weighted)
+    return NotedChoices((None,), f"{method} takes no weights: use one of {weighted} to weigh the runs")
+
+
+@validate(runs=Runs(), method=FUSE_METHODS, weights=Weights(), norm=FUSE_NORMS, topics=TOPICS,
+          params=Anything("each checked against the method's declared parameters, METHODS[method].params"))
 def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, topics: str = "same",
          **params) -> RankedRun:
     """One run fused from ``runs`` (read runs or pytrec_eval's ``{topic: {document: score}}``, as ``{system: run}``
@@ -85,32 +281,46 @@ def fuse(runs, method: str = "rrf", weights=None, norm: str | None = "auto", *, 
     :class:`~workbench.data.trec.ranked.RankedRun` (``{topic: ranking}``, fused scores kept) that can be written,
     evaluated and inspected.
 
-    ``method`` is one of :data:`METHODS`; ``weights`` one number per run (a list in the runs' order, or
+    ``method`` is one of :data:`METHODS`; ``weights`` one finite number per run (a list in the runs' order, or
     ``{system: weight}``) for the weighted methods (default: 1 each); ``norm`` one of
     :data:`~workbench.fusion.norms.NORMS` or None for the score-based methods (``"auto"``: min-max, as ranx),
     refused for the rank-based ones, which read ranks (but ``min-max-inverted``, which ranks each run lowest
     score first, as ranx does); ``topics`` as :func:`~workbench.fusion.entries.lay_out`;
-    ``params`` the method's own (``k`` of rrf, ``phi`` of rbc, ``gamma`` of gmnz, ``sigma`` of logn_isr).
+    ``params`` the method's own, as it declares them (``k`` of rrf, ``phi`` of rbc, ``gamma`` of gmnz, ``sigma``
+    of logn_isr: ``METHODS[method].params``).
     An infinite score, a topic ``norm`` is not defined for (:mod:`~workbench.fusion.norms`: ``max`` of a topic whose
     highest score is not positive) and a fused score beyond a double's range raise
     :class:`~workbench.fusion.entries.FusionScoreError` naming the system, the topic and the document.
     """
-    spec = _method(method, params)
-    entries = lay_out(runs, topics)
-    norm = _norm(spec, method, norm)
-    entries, values = normalized(entries, norm)
-    weight = _weights(spec, method, weights, entries.names)
+    spec = METHODS[method]
+    arguments = spec.arguments(method, params, "fuse")
+    check(norm, spec.norms, "norm", "fuse")
+    names = tuple(by_system(runs))
+    check(weights, weights_domain(method, spec, names), "weights", "fuse")
+    norm = spec.auto if norm == "auto" else norm
+    entries, values = normalized(lay_out(runs, topics), norm)
     order, starts = groups(entries)
     with np.errstate(over="ignore", invalid="ignore"):  # a sum beyond a double's range: refused below, named
-        fused = combine(entries, values, order, starts, method, weight, {**spec.params, **params})
-    _refuse_overflow(entries, order, starts, fused, method, norm)
+        fused = spec.combine(Groups(entries, order, starts, spec.values(entries, values, arguments)[order],
+                                    _weights(weights, names)), arguments) if order.size else np.zeros(0)
+    _refuse_overflow(entries, order, starts, fused, method, spec.kind == "score" and norm is None)
     return fused_run(entries, order, starts, fused)
 
 
+def _weights(weights, names: tuple[str, ...]) -> np.ndarray:
+    """One weight per run (as :func:`weights_domain` takes them), 1 each when none is given."""
+    if weights is None:
+        return np.ones(len(names))
+    if isinstance(weights, Mapping):
+        given = {str(name): weight for name, weight in weights.items()}
+        weights = [given[name] for name in names]
+    return np.asarray(weights, dtype=float)
+
+
 def _refuse_overflow(entries: Entries, order: np.ndarray, starts: np.ndarray, fused: np.ndarray, method: str,
-                     norm: str | None) -> None:
+                     raw: bool) -> None:
     """:class:`FusionScoreError` naming the topic, the document and the systems behind the first fused score
-    beyond a double's range (raw scores near ±1.8e308 summed, or a huge weight)."""
+    beyond a double's range (``raw`` scores near ±1.8e308 summed, or a huge weight)."""
     bad = np.flatnonzero(~np.isfinite(fused))
     if not bad.size:
         return
@@ -118,124 +328,9 @@ def _refuse_overflow(entries: Entries, order: np.ndarray, starts: np.ndarray, fu
     members = order[starts[g]:starts[g + 1] if g + 1 < starts.size else order.size]
     systems = ", ".join(repr(entries.names[r]) for r in entries.run[members])
     where = describe(entries, int(members[0])).split(", ", 1)[1]
-    hint = "normalise the scores (norm='min-max')" if norm is None and METHODS[method].kind == "score" else \
-        "give smaller weights"
+    hint = "normalise the scores (norm='min-max')" if raw else "give smaller weights"
     raise FusionScoreError(f"{method}: the fused score of {where} (from systems {systems}) overflows a double; "
                            f"{hint}")
-
-
-def _method(method: str, params: Mapping) -> Method:
-    if method in SUPERVISED:
-        raise FusionError(f"{method} learns from judged topics: train_fusion(campaign, {method!r}).fuse(runs) "
-                          "fuses with what it learnt, optimize_fusion cross-validates it")
-    if method not in METHODS:
-        raise FusionError(f"unknown fusion method {method!r}; known: {', '.join(METHODS)}")
-    spec = METHODS[method]
-    unknown = set(params) - set(spec.params)
-    if unknown:
-        raise FusionError(f"{method} takes no parameter {', '.join(sorted(unknown))} (its parameters: "
-                          f"{', '.join(spec.params) or 'none'})")
-    for name, value in params.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
-            raise FusionError(f"{method}: parameter {name} must be a finite number, got {value!r}")
-    if "phi" in params and not 0 < params["phi"] < 1:
-        raise FusionError(f"rbc: phi must be in (0, 1), got {params['phi']!r}")
-    if "sigma" in params and not 0 <= params["sigma"] <= 1:
-        raise FusionError(f"logn_isr: sigma must be in [0, 1], got {params['sigma']!r}")
-    if "k" in params and params["k"] < 0:
-        raise FusionError(f"rrf: k must be ≥ 0, got {params['k']!r}")
-    return spec
-
-
-def _norm(spec: Method, method: str, norm: str | None) -> str | None:
-    if spec.kind == "rank":
-        if norm == "min-max-inverted":  # the one normalisation that changes the ranks: lowest score first
-            return norm
-        if norm not in ("auto", None):
-            raise FusionError(f"{method} fuses ranks, which no normalisation but min-max-inverted changes: leave "
-                              "norm out (or None)")
-        return None
-    return "min-max" if norm == "auto" else norm
-
-
-def _weights(spec: Method, method: str, weights, names: tuple[str, ...]) -> np.ndarray:
-    """One weight per run, from a list in the runs' order or ``{system: weight}``; :class:`FusionWeightsError`
-    when they do not match the runs."""
-    if weights is None:
-        return np.ones(len(names))
-    if not spec.weighted:
-        weighted = ", ".join(name for name, m in METHODS.items() if m.weighted)
-        raise FusionWeightsError(f"{method} takes no weights: use one of {weighted} to weigh the runs")
-    if isinstance(weights, Mapping):
-        given = {str(k): v for k, v in weights.items()}
-        if set(given) != set(names):
-            raise FusionWeightsError(f"weights name {sorted(given)} but the runs are {list(names)}: give one weight "
-                                     "per run, keyed by its system name")
-        weights = [given[name] for name in names]
-    values = list(weights) if not isinstance(weights, str | bytes) and np.ndim(weights) == 1 else None
-    if values is None or len(values) != len(names):
-        raise FusionWeightsError(f"{len(names)} runs ({', '.join(names)}) need {len(names)} weights, got "
-                                 f"{weights!r}")
-    array = np.array([v if isinstance(v, int | float | np.number) and not isinstance(v, bool) else np.nan
-                      for v in values], dtype=float)
-    if not np.isfinite(array).all():
-        raise FusionWeightsError(f"weights must be finite numbers, got {weights!r}")
-    return array
-
-
-def combine(entries: Entries, values: np.ndarray, order: np.ndarray, starts: np.ndarray, method: str,
-            weight: np.ndarray, params: Mapping[str, float]) -> np.ndarray:
-    """The fused score of each (topic, document) group (``order``, ``starts``: :func:`groups`)."""
-    v = _entry_values(entries, values, method, params)[order]
-    runs = entries.run[order]
-    count = np.diff(np.concatenate((starts, [order.size]))).astype(float)
-    if order.size == 0:
-        return np.zeros(0)
-    if method in ("condorcet", "w_condorcet"):
-        return copeland_scores(entries, order, starts, weight)
-    if method in ("wsum", "w_bordafuse", "mixed"):
-        v = v * weight[runs]
-    if method == "max":
-        return np.maximum.reduceat(v, starts)
-    if method == "min":
-        return np.minimum.reduceat(v, starts)
-    if method == "med":
-        group = np.repeat(np.arange(starts.size), count.astype(np.int64))
-        ranked = v[np.lexsort((v, group))]
-        low, high = starts + (count.astype(np.int64) - 1) // 2, starts + count.astype(np.int64) // 2
-        return (ranked[low] + ranked[high]) / 2
-    total = np.add.reduceat(v, starts)
-    if method in ("bordafuse", "w_bordafuse"):
-        return total + _absent_borda_points(entries, order, starts, weight if method == "w_bordafuse" else None)
-    if method == "anz":
-        return total / count
-    if method in ("mnz", "isr"):
-        return total * count
-    if method == "gmnz":
-        return total * count ** params["gamma"]
-    if method == "log_isr":
-        return total * np.log(count)
-    if method == "logn_isr":
-        return total * np.log(count + params["sigma"])
-    if method == "wmnz":
-        return total * np.add.reduceat(weight[runs], starts)
-    if method == "mixed":
-        return total * np.sqrt(count)
-    return total  # sum, wsum, rrf, rbc
-
-
-def _entry_values(entries: Entries, values: np.ndarray, method: str, params: Mapping[str, float]) -> np.ndarray:
-    """What each entry brings: its normalised score, or its rank's points."""
-    rank = entries.rank.astype(float) + 1.0
-    if method == "rrf":
-        return 1.0 / (params["k"] + rank)
-    if method in ("isr", "log_isr", "logn_isr"):
-        return 1.0 / rank ** 2
-    if method == "rbc":
-        return (1.0 - params["phi"]) * params["phi"] ** (rank - 1.0)
-    if method in ("bordafuse", "w_bordafuse"):
-        return _candidates(entries)[entries.topic] - rank + 1.0
-    return values
 
 
 def _candidates(entries: Entries) -> np.ndarray:
@@ -244,13 +339,12 @@ def _candidates(entries: Entries) -> np.ndarray:
     return np.bincount(entries.topic[order[starts]], minlength=len(entries.topics)).astype(float)
 
 
-def _absent_borda_points(entries: Entries, order: np.ndarray, starts: np.ndarray,
-                         weight: np.ndarray | None) -> np.ndarray:
+def _absent_borda_points(g: Groups) -> np.ndarray:
     """What each group's document gets from the runs that lack it: (c − m + 1) / 2 from each (c candidates of the
-    topic, m documents the run retrieves), weighted for w_bordafuse."""
+    topic, m documents the run retrieves), times the run's weight."""
+    entries = g.entries
     c = _candidates(entries)
-    w = np.ones(len(entries.names)) if weight is None else weight
-    points = (c[None, :] - entries.size + 1.0) / 2.0 * w[:, None]  # runs × topics
-    topic = entries.topic[order[starts]]
-    present = np.add.reduceat(points[entries.run[order], entries.topic[order]], starts)
+    points = (c[None, :] - entries.size + 1.0) / 2.0 * g.weight[:, None]  # runs × topics
+    topic = entries.topic[g.order[g.starts]]
+    present = np.add.reduceat(points[entries.run[g.order], entries.topic[g.order]], g.starts)
     return points.sum(axis=0)[topic] - present

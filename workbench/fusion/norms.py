@@ -40,12 +40,18 @@ from dataclasses import replace
 import numpy as np
 
 from workbench.data.trec.ranked import RankedRun, rank_runs
-from workbench.fusion.entries import Entries, FusionError, FusionScoreError, describe, groups, lay_out
+from workbench.fusion.declare import NotedChoices
+from workbench.fusion.entries import Entries, FusionScoreError, Runs, describe, groups, lay_out
 from workbench.metrics.ranking.table import trec_eval_order
+from workbench.validation import Choices, check, validate
 
 __all__ = ["NORMS", "normalized", "normalize"]
 
 NORMS = ("min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda")
+ONE_RUN = NotedChoices(tuple(norm for norm in NORMS if norm != "borda"),
+                       "borda normalises several runs together, its candidates every run's documents: give "
+                       "{system: run}, or use rank for one run")
+"""The normalisations of one run alone."""
 
 
 def _segment(values: np.ndarray, starts: np.ndarray, segment_of: np.ndarray, ufunc) -> np.ndarray:
@@ -73,8 +79,6 @@ def normalized(entries: Entries, norm: str | None) -> tuple[Entries, np.ndarray]
     normalised score."""
     if norm is None:
         return entries, entries.score.astype(float)
-    if norm not in NORMS:
-        raise FusionError(f"norm must be one of {', '.join(NORMS)} or None, got {norm!r}")
     if norm == "borda":
         return _borda(entries)
     segment, starts = entries.segments()
@@ -161,6 +165,7 @@ def _concat_ids(entries: Entries, more: np.ndarray):
     return DocumentIds.concatenate([entries.ids, entries.ids.take(more)])
 
 
+@validate(runs=Runs(fewest=1, alone=True), method=Choices(NORMS))
 def normalize(runs, method: str = "min-max"):
     """Each run's scores normalised per topic (:data:`NORMS`), as runs of the same shape: one run (a read run or
     ``{topic: {document: score}}``) gives one :class:`~workbench.data.trec.ranked.RankedRun`, ``{system: run}`` or a
@@ -170,12 +175,9 @@ def normalize(runs, method: str = "min-max"):
                                              all(isinstance(v, dict) and all(not isinstance(x, dict)
                                                                             for x in v.values())
                                                  for v in runs.values()))
-    if method is None or method not in NORMS:
-        raise FusionError(f"method must be one of {', '.join(NORMS)}, got {method!r}")
-    if single and method == "borda":
-        raise FusionError("borda normalises several runs together (its candidates are every run's documents): "
-                          "give {system: run}, or use rank for one run")
-    entries, values = normalized(lay_out({"run": runs} if single else runs, topics="union", at_least=1), method)
+    if single:
+        check(method, ONE_RUN, "method", "normalize")
+    entries, values = normalized(lay_out({"run": runs} if single else runs, topics="union"), method)
     out = {}
     for r, name in enumerate(entries.names):
         mine = entries.run == r

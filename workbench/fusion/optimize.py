@@ -20,32 +20,137 @@ import contextlib
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import comb
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from workbench.data.campaign import Campaign
 from workbench.data.trec.ranked import RankedRun, rank_runs
-from workbench.fusion.entries import FusionError, FusionWeightsError
-from workbench.fusion.methods import METHODS, fuse
-from workbench.fusion.supervised import SUPERVISED, train_fusion
+from workbench.errors import ParameterError
+from workbench.fusion.declare import Declared
+from workbench.fusion.entries import FusionError
+from workbench.fusion.methods import FUSE_NORMS, METHODS, fuse, weights_domain
+from workbench.fusion.supervised import CAMPAIGN, SUPERVISED, campaign_runs, train_fusion
 from workbench.ids import DocumentIds
+from workbench.metrics.registry import direction, parse
+from workbench.validation import (
+    SEED,
+    AnyOf,
+    Choices,
+    Domain,
+    Interval,
+    ListOf,
+    MappingOf,
+    Text,
+    check,
+    is_number,
+    validate,
+)
 
-__all__ = ["MAX_CANDIDATES", "PARAMETER_GRIDS", "FoldError", "FusionSearch", "optimize_fusion"]
+__all__ = ["MAX_CANDIDATES", "RankingMeasure", "FoldMapping", "WeightStep", "FoldError", "FusionSearch",
+           "optimize_fusion"]
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from workbench.data.campaign import Campaign
-
 MAX_CANDIDATES = 5000
-PARAMETER_GRIDS = {"k": [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100], "phi": [round(0.1 * i, 1) for i in range(1, 10)],
-                   "gamma": [0.25, 0.5, 0.75, 1.0, 1.5, 2.0], "sigma": [0.001, 0.01, 0.1, 0.5, 1.0],
-                   "n_segments": list(range(1, 101)), "w": list(range(1, 101))}
-"""The values tried for each method parameter when no ``grid`` is given."""
+"""The most candidates the default grid holds (weight vectors × parameter values)."""
 
 
 class FoldError(FusionError):
-    """Folds that do not partition the campaign's topics (a topic in none, a topic unknown, fewer than two)."""
+    """Folds that do not partition the campaign's topics (a topic in none, a topic unknown)."""
+
+
+@dataclass(frozen=True)
+class RankingMeasure(Domain):
+    """The name of a ranking measure: a fused run is a ranking, which a clustering or filtering measure would score
+    as one.
+
+    >>> RankingMeasure().reason("Purity")
+    "must be a ranking measure's name ('Purity' belongs to the clustering task)"
+    """
+
+    def __str__(self) -> str:
+        return "a ranking measure's name"
+
+    def reason(self, value: Any) -> str | None:
+        if not isinstance(value, str):
+            return f"must be {self}"
+        try:
+            task = parse(value).spec.task
+        except ParameterError as error:  # the registry's message, up to the list of measures it may append
+            return f"must be {self} ({str(error).split('; known measures')[0]})"
+        return None if task == "ranking" else f"must be {self} ({value!r} belongs to the {task} task)"
+
+    def wrong_type(self, value: Any) -> bool:
+        return not isinstance(value, str)
+
+    def outside(self) -> tuple:
+        return (3, "Purity", "no-such-measure")
+
+
+@dataclass(frozen=True)
+class FoldMapping(Domain):
+    """``{topic: fold}`` naming two folds at least: a mapping, or what reads as one (a pandas Series of folds
+    indexed by topic).
+
+    >>> FoldMapping().reason({"q1": 0, "q2": 0})
+    'must be {topic: fold} of two folds at least'
+    """
+
+    def __str__(self) -> str:
+        return "{topic: fold} of two folds at least"
+
+    def reason(self, value: Any) -> str | None:
+        try:
+            folds = {fold for _, fold in value.items()}
+        except (AttributeError, TypeError):  # no items(), or a fold that cannot be a label
+            return f"must be {self}"
+        return None if len(folds) >= 2 else f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return not callable(getattr(value, "items", None))
+
+    def outside(self) -> tuple:
+        return ("text", [1, 2], {"q1": 0})
+
+
+@dataclass(frozen=True)
+class WeightStep(Domain):
+    """The step of the weight grid, 1/u for a whole u; for ``runs`` runs and ``combinations`` of the other
+    parameters' values, a step making at most :data:`MAX_CANDIDATES` candidates (C(u + runs − 1, runs − 1) weight
+    vectors for each combination).
+
+    >>> WeightStep().reason(0.3)
+    'must be 1/u for a whole u (0.5, 0.25, 0.1, ...)'
+    >>> WeightStep(runs=3).reason(0.01)
+    'must be 1/u for a whole u (0.5, 0.25, 0.1, ...) making at most 5,000 candidates for 3 runs (0.01 makes 5,151)'
+    """
+
+    runs: int | None = None
+    combinations: int = 1
+
+    def __str__(self) -> str:
+        text = "1/u for a whole u (0.5, 0.25, 0.1, ...)"
+        return text if self.runs is None else f"{text} making at most {MAX_CANDIDATES:,} candidates for {self.runs} " \
+            "runs"
+
+    def reason(self, value: Any) -> str | None:
+        if not is_number(value) or not 0 < value <= 1 or not float(1 / value).is_integer():
+            return f"must be {self}"
+        if self.runs is None:
+            return None
+        count = comb(round(1 / value) + self.runs - 1, self.runs - 1) * self.combinations
+        if count <= MAX_CANDIDATES:
+            return None
+        return f"must be {self} ({value!r} makes {count:,})" if count < 10 ** 12 else f"must be {self}"
+
+    def wrong_type(self, value: Any) -> bool:
+        return not is_number(value)
+
+    def outside(self) -> tuple:
+        return ("a word", 0, 0.3, 2.0, float("nan"))
 
 
 @dataclass(frozen=True)
@@ -63,45 +168,41 @@ class FusionSearch:
     run: RankedRun
 
 
+@validate(campaign=CAMPAIGN, method=Choices((*METHODS, *SUPERVISED)), measure=RankingMeasure(),
+          folds=AnyOf(Interval(2, integer=True), FoldMapping()),
+          grid=ListOf(MappingOf(Text(), what="a candidate {weights or parameter: value}"), shortest=1, optional=True),
+          norm=FUSE_NORMS, step=WeightStep(), seed=SEED, name=Text(optional=True))
 def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | Mapping = 5, *,
                     grid: Sequence[Mapping[str, Any]] | None = None, norm: str | None = "auto", step: float = 0.1,
                     seed: int = 0, name: str | None = None) -> FusionSearch:
-    """Choose ``method``'s weights (a simplex grid of ``step``) and parameters (:data:`PARAMETER_GRIDS`) by
-    cross-validation on ``measure`` over the campaign's gold topics, and report the held-out scores.
+    """Choose ``method``'s weights (a simplex grid of ``step``) and parameters (each its declared ``grid``:
+    ``METHODS[method].params``, ``SUPERVISED[method].params``) by cross-validation on ``measure`` over the
+    campaign's gold topics, and report the held-out scores.
 
-    ``folds`` is a number of folds (topics shuffled with ``seed``) or ``{topic: fold}`` naming every gold topic
-    once (:class:`FoldError` otherwise); ``grid`` a list of candidates ``{"weights": [...], param: value}``
-    instead of the default. The best candidate of a fold is the one whose mean over the other folds' topics is
-    best in the measure's direction (the first of equals; ranx keeps the last). A supervised ``method`` is
-    trained on the other folds' topics for each candidate (``n_segments`` of probfuse, ``w`` of slidefuse: 1 to
-    100, as ranx tries them).
+    ``folds`` is a number of folds, 2 to the number of topics (topics shuffled with ``seed``), or
+    ``{topic: fold}`` naming every gold topic once (:class:`FoldError` otherwise); ``grid`` a list of candidates
+    ``{"weights": [...], param: value}`` instead of the default, each checked as :func:`~workbench.fusion.fuse`
+    checks its arguments. The best candidate of a fold is the one whose mean over the other folds' topics is best
+    in the measure's direction (the first of equals; ranx keeps the last). A supervised ``method`` is trained on
+    the other folds' topics for each candidate (``n_segments`` of probfuse, ``w`` of slidefuse: 1 to 100, as ranx
+    tries them).
     """
     import pandas as pd
 
-    from workbench.data.campaign import Campaign
-    from workbench.metrics.registry import direction, parse
-
-    task = parse(measure).spec.task
-    if task != "ranking":  # a fused run is a ranking: a clustering or filtering measure would score it as one
-        raise FusionError(f"optimize_fusion tunes a ranking measure; {measure!r} belongs to the {task} task")
-    if method not in METHODS and method not in SUPERVISED:
-        raise FusionError(f"unknown fusion method {method!r}; known: {', '.join([*METHODS, *SUPERVISED])}")
-    runs = dict(campaign.runs)
-    if len(runs) < 2:
-        raise FusionError(f"fusion needs at least two runs, the campaign has {len(runs)}")
+    spec: Declared = METHODS[method] if method in METHODS else SUPERVISED[method]
+    check(norm, spec.norms, "norm", "optimize_fusion")
+    runs = campaign_runs(campaign)
     topics = list(campaign.gold)
     fold_of = _folds(folds, topics, seed)
-    candidates = list(grid) if grid is not None else _grid(method, len(runs), step)
-    if not candidates:
-        raise FusionError("the grid holds no candidate")
+    candidates = list(grid) if grid is not None else _grid(spec, len(runs), step)
+    for candidate in candidates:
+        spec.arguments(method, {k: v for k, v in candidate.items() if k != "weights"}, "optimize_fusion")
+        check(candidate.get("weights"), weights_domain(method, spec, tuple(runs)), "weights", "optimize_fusion")
     names = name or f"{method} (cv)"
 
     def fused(candidate, training: list[str]) -> RankedRun:
         params = {k: v for k, v in candidate.items() if k != "weights"}
         if method in SUPERVISED:
-            if "weights" in candidate:
-                raise FusionWeightsError(f"{method} takes no weights: its candidates name {', '.join(params) or 'none'}"
-                                         " of its parameters")
             return train_fusion(campaign, method, topics=training, norm=norm, **params).fuse(runs, topics="union")
         return fuse(runs, method, weights=candidate.get("weights"), norm=norm, topics="union", **params)
 
@@ -136,49 +237,35 @@ def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | 
 
 
 def _folds(folds, topics: list[str], seed: int) -> dict[str, Any]:
-    """``{topic: fold}``: k folds drawn with ``seed``, or the mapping given, checked to partition ``topics``."""
-    if isinstance(folds, Mapping) or hasattr(folds, "items"):
+    """``{topic: fold}``: k folds drawn with ``seed`` (k from 2 to the number of topics), or the mapping given,
+    checked to partition ``topics``."""
+    if not is_number(folds):
         given = {str(t): f for t, f in folds.items()}
         missing = [t for t in topics if t not in given]
-        unknown = [t for t in given if t not in set(topics)]
+        known = set(topics)
+        unknown = [t for t in given if t not in known]
         if missing or unknown:
             parts = ([f"topics {', '.join(map(repr, missing[:5]))} are in no fold"] if missing else []) + \
                 ([f"{', '.join(map(repr, unknown[:5]))} are not topics of the campaign"] if unknown else [])
             raise FoldError(f"the folds do not partition the {len(topics)} topics: {'; '.join(parts)}; give every "
                             "gold topic exactly one fold")
-        if len(set(given.values())) < 2:
-            raise FoldError("cross-validation needs at least two folds; the mapping gives one")
         return given
-    if isinstance(folds, bool) or not isinstance(folds, int | np.integer) or not 2 <= folds <= len(topics):
-        raise FoldError(f"folds must be a number of folds in 2..{len(topics)} (the topics) or {{topic: fold}}, "
-                        f"got {folds!r}")
+    check(folds, Interval(2, len(topics), integer=True), "folds", "optimize_fusion")
     order = np.random.default_rng(seed).permutation(len(topics))
     return {topics[j]: int(i % folds) for i, j in enumerate(order)}
 
 
-def _grid(method: str, n_runs: int, step: float) -> list[dict[str, Any]]:
-    """The default candidates: every weight vector on the simplex grid of ``step`` (weighted methods) crossed with
-    :data:`PARAMETER_GRIDS` of the method's parameters."""
-    spec = METHODS.get(method)
-    axes = [[(name, value) for value in PARAMETER_GRIDS[name]] for name in (spec or SUPERVISED[method]).params]
+def _grid(spec: Declared, n_runs: int, step: float) -> list[dict[str, Any]]:
+    """The default candidates: every combination of the declared grids of the method's parameters, crossed (for a
+    weighted method) with every weight vector on the simplex grid of ``step``."""
+    axes = [[(name, value) for value in param.grid] for name, param in spec.params.items()]
     params = [dict(combo) for combo in itertools.product(*axes)]
-    if spec is None or not spec.weighted:
+    if not spec.weighted:
         return params
-    if not 0 < step <= 1 or not float(1 / step).is_integer():
-        raise FusionError(f"step must divide 1 (0.1, 0.25, 0.5...), got {step!r}")
+    check(step, WeightStep(n_runs, len(params)), "step", "optimize_fusion")
     units = round(1 / step)
-    count = _simplex_size(units, n_runs) * len(params)
-    if count > MAX_CANDIDATES:
-        raise FusionError(f"{n_runs} runs on a weight grid of step {step} make {count} candidates (more than "
-                          f"{MAX_CANDIDATES}): give a larger step or your own grid")
     weights = [tuple(c / units for c in combo) for combo in _compositions(units, n_runs)]
     return [{"weights": w, **p} for w in weights for p in params]
-
-
-def _simplex_size(units: int, parts: int) -> int:
-    from math import comb
-
-    return comb(units + parts - 1, parts - 1)
 
 
 def _compositions(units: int, parts: int):

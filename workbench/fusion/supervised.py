@@ -24,7 +24,10 @@ empty ranking. Per run, over the Q training topics (rank i from 1):
 * ``mapfuse`` (Lillis et al., SIGIR 2010): a document at rank i scores MAP / i, MAP the run's mean AP over
   the training topics (trec_eval's AP; 0 for a topic without a relevant document).
 
-All but bayesfuse sum their scores over the runs that retrieve the document (CombSUM).
+All but bayesfuse sum their scores over the runs that retrieve the document (CombSUM). Each method is one
+declaration in :data:`SUPERVISED` (:class:`Supervised`: what it learns, the points it gives, its hyperparameters as
+a measure declares its parameters, bounded by :data:`LONGEST`), against which :func:`train_fusion` checks what it
+is given.
 
     >>> from workbench.data.campaign import Campaign
     >>> gold = {"q1": {"a": 1, "b": 0}, "q2": {"c": 1}}
@@ -39,49 +42,180 @@ All but bayesfuse sum their scores over the runs that retrieve the document (Com
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from workbench.data.campaign import Campaign
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.ranked import RankedRun
-from workbench.fusion.entries import Entries, FusionError, as_runs, fused_run, groups, lay_out
-from workbench.fusion.norms import normalized
+from workbench.fusion.declare import Declared, MethodParam, NotedChoices
+from workbench.fusion.entries import TOPICS, Entries, FusionError, Runs, as_runs, fused_run, groups, lay_out
+from workbench.fusion.norms import NORMS, normalized
 from workbench.metrics.ranking.kernels import average_precision
 from workbench.metrics.ranking.table import GainTable
 from workbench.model import Organization
+from workbench.validation import Anything, Choices, Domain, Instance, Interval, ListOf, Text, validate
 
-__all__ = ["BAYES_BINS", "SEGFUSE_BOUNDS", "Supervised", "SUPERVISED", "FusionModelError", "TrainedFusion",
-           "train_fusion"]
-
-if TYPE_CHECKING:
-    from workbench.data.campaign import Campaign
+__all__ = ["BAYES_BINS", "SEGFUSE_BOUNDS", "LONGEST", "CAMPAIGN", "SUPERVISED_NORMS", "Supervised", "SUPERVISED",
+           "FusionModelError", "TrainedFusion", "campaign_runs", "train_fusion"]
 
 BAYES_BINS = (0, 5, 10, 15, 20, 30, 100, 200, 500, 1000)
 """The rank bins of bayesfuse's log-odds (ranx's cut-offs), as 0-based bounds."""
 SEGFUSE_BOUNDS = (0, *(10 * 2 ** (k - 1) - 5 for k in range(1, 11)))
 """segfuse's segment bounds (0-based): 0, 5, 15, 35, … 5115."""
+LONGEST = 10 ** 5
+"""The bound of a hyperparameter counted in ranks (probfuse's segments, slidefuse's window): deeper than any run's
+ranking of a TREC track, and probfuse allocates one estimate per segment."""
 _FLOOR = 0.001  # bayesfuse: p or 1 − p moved off 0; a missing document's odds log(0.001 / 0.999)
 
+CAMPAIGN = Instance((Campaign,), "a Campaign")
+SUPERVISED_NORMS = NotedChoices(("auto", *(norm for norm in NORMS if norm != "borda"), None),
+                                "not borda, which adds every candidate to every run: a supervised method learns "
+                                "from each run's own ranking")
+"""The normalisations a supervised method trains on (``"auto"``: min-max)."""
 
-@dataclass(frozen=True)
-class Supervised:
-    """A supervised fusion method: its hyperparameters (integers, given or chosen by
+
+# ---------------------------------------------------------------- what a method learns from one run's table
+def _hits(table: GainTable) -> np.ndarray:
+    """Topics × ranks: 1.0 where the retrieved document has grade ≥ 1 (ranx's hit lists, 0-padded)."""
+    return table.relevant(1).astype(float)
+
+
+def _bayes_odds(table: GainTable, topics: int, params: Mapping[str, int]) -> np.ndarray:
+    """log(p / (1 − p)) of each rank bin of :data:`BAYES_BINS`."""
+    hits = _hits(table)
+    odds = np.empty(len(BAYES_BINS) - 1)
+    for k, (start, end) in enumerate(zip(BAYES_BINS[:-1], BAYES_BINS[1:], strict=True)):
+        p = float(np.sum(hits[:, start:end].sum(axis=1) / (end - start) / topics))
+        p = p + _FLOOR if p == 0 else p
+        q = 1 - p
+        q = q + _FLOOR if q == 0 else q
+        odds[k] = np.log(p / q)
+    return odds
+
+
+def _segment_shares(table: GainTable, topics: int, params: Mapping[str, int]) -> np.ndarray:
+    """P_k of each of the ``n_segments`` segments."""
+    n_segments = params["n_segments"]
+    hits = _hits(table)
+    shares = np.zeros(n_segments)
+    for row, m in enumerate(table.num_ret.tolist()):
+        if m:
+            size = -(-m // n_segments)
+            bounds = np.arange(0, m, size)
+            counts = np.add.reduceat(hits[row, :m], bounds)
+            shares[:bounds.size] += counts / np.diff(np.concatenate((bounds, [m])))
+    return shares / topics
+
+
+def _segfuse_shares(table: GainTable, topics: int, params: Mapping[str, int]) -> np.ndarray:
+    """P_k of each segment of :data:`SEGFUSE_BOUNDS`."""
+    hits = _hits(table)
+    bounds = np.array(SEGFUSE_BOUNDS)
+    shares = np.zeros(bounds.size - 1)
+    for k in range(shares.size):
+        shares[k] = np.sum(hits[:, bounds[k]:bounds[k + 1]].sum(axis=1) / (bounds[k + 1] - bounds[k]))
+    return shares / topics
+
+
+def _rank_shares(table: GainTable, topics: int, params: Mapping[str, int]) -> np.ndarray:
+    """P_i: relevant documents at rank i over the topics ranked to depth i."""
+    depth = int(table.num_ret.max(initial=0))
+    ranked = table.retrieved()[:, :depth].sum(axis=0)
+    return _hits(table)[:, :depth].sum(axis=0) / np.maximum(ranked, 1)
+
+
+def _mean_ap(table: GainTable, topics: int, params: Mapping[str, int]) -> np.ndarray:
+    """The run's MAP over the training topics."""
+    return np.array([float(np.mean(average_precision(table)))])
+
+
+# ------------------------- the points of an entry at 0-based rank i of a ranking of m, normalised score s
+def _bin_odds(estimate: np.ndarray, i: np.ndarray, m: np.ndarray, s: np.ndarray,
+              params: Mapping[str, int]) -> np.ndarray:
+    """The log-odds of i's bin (the last bin's past it)."""
+    return estimate[np.minimum(np.searchsorted(BAYES_BINS, i, side="right") - 1, estimate.size - 1)]
+
+
+def _segment_points(estimate: np.ndarray, i: np.ndarray, m: np.ndarray, s: np.ndarray,
+                    params: Mapping[str, int]) -> np.ndarray:
+    """P_k / k, k the 1-based segment of ⌈m / n_segments⌉ ranks holding i."""
+    k = i // -(-m // params["n_segments"])
+    return estimate[k] / (k + 1)
+
+
+def _segfuse_points(estimate: np.ndarray, i: np.ndarray, m: np.ndarray, s: np.ndarray,
+                    params: Mapping[str, int]) -> np.ndarray:
+    """P_k · (s + 1), 0 past the last segment."""
+    k = np.searchsorted(SEGFUSE_BOUNDS, i, side="right") - 1
+    return _zero_past(estimate, k) * (s + 1)
+
+
+def _rank_points(estimate: np.ndarray, i: np.ndarray, m: np.ndarray, s: np.ndarray,
+                 params: Mapping[str, int]) -> np.ndarray:
+    """P_i (0 past the deepest training ranking)."""
+    return _zero_past(estimate, i)
+
+
+def _window_points(estimate: np.ndarray, i: np.ndarray, m: np.ndarray, s: np.ndarray,
+                   params: Mapping[str, int]) -> np.ndarray:
+    """The mean of P over the ranks max(0, i − w) … min(m − 1, i + w)."""
+    w = params["w"]
+    low, high = np.maximum(i - w, 0), np.minimum(i + w, m - 1)
+    cumulative = np.concatenate(([0.0], np.cumsum(estimate)))
+    reach = np.minimum(high + 1, estimate.size)
+    within = cumulative[reach] - cumulative[np.minimum(low, estimate.size)]
+    return within / (high - low + 1)
+
+
+def _map_points(estimate: np.ndarray, i: np.ndarray, m: np.ndarray, s: np.ndarray,
+                params: Mapping[str, int]) -> np.ndarray:
+    """MAP / (i + 1)."""
+    return estimate[0] / (i + 1)
+
+
+def _zero_past(estimate: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``estimate[index]``, 0 where the index is past its end."""
+    return np.concatenate((estimate, [0.0]))[np.minimum(index, estimate.size)]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Supervised(Declared):
+    """A supervised fusion method, declared as a measure is: what it learns from one run's training table
+    (``learn(table, topics, params)``, an array of estimates), the points an entry then gets from its run's
+    estimate (``points(estimate, i, m, s, params)``: i its 0-based rank in a ranking of m, s its normalised score),
+    what a run lacking the document gives it (``absent``), its hyperparameters
+    (:class:`~workbench.fusion.declare.MethodParam`, given or chosen by
     :func:`~workbench.fusion.optimize.optimize_fusion`) and where it comes from."""
 
-    params: tuple[str, ...] = ()
-    source: str = ""
+    learn: Callable[[GainTable, int, Mapping[str, int]], np.ndarray]
+    points: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Mapping[str, int]], np.ndarray]
+    absent: float = 0.0
+
+    @property
+    def norms(self) -> Domain:
+        return SUPERVISED_NORMS
+
+    @property
+    def auto(self) -> str | None:
+        return "min-max"
 
 
+_LILLIS = "Lillis, Zhang, Toolan, Collier, Leonard & Dunnion"
 SUPERVISED: dict[str, Supervised] = {
-    "bayesfuse": Supervised(source="Aslam & Montague, SIGIR 2001"),
-    "probfuse": Supervised(("n_segments",), "Lillis, Toolan, Collier & Dunnion, SIGIR 2006"),
-    "segfuse": Supervised(source="Shokouhi, ECIR 2007"),
-    "slidefuse": Supervised(("w",), "Lillis, Zhang, Toolan, Collier, Leonard & Dunnion, ECIR 2008"),
-    "posfuse": Supervised(source="Lillis, Zhang, Toolan, Collier, Leonard & Dunnion, SIGIR 2010"),
-    "mapfuse": Supervised(source="Lillis, Zhang, Toolan, Collier, Leonard & Dunnion, SIGIR 2010"),
+    "bayesfuse": Supervised(learn=_bayes_odds, points=_bin_odds, absent=float(np.log(_FLOOR / (1 - _FLOOR))),
+                            source="Aslam & Montague, SIGIR 2001"),
+    "probfuse": Supervised(learn=_segment_shares, points=_segment_points, params={"n_segments": MethodParam(
+        None, Interval(1, LONGEST, integer=True), "the number of segments each training ranking is cut into",
+        grid=tuple(range(1, 101)))}, source="Lillis, Toolan, Collier & Dunnion, SIGIR 2006"),
+    "segfuse": Supervised(learn=_segfuse_shares, points=_segfuse_points, source="Shokouhi, ECIR 2007"),
+    "slidefuse": Supervised(learn=_rank_shares, points=_window_points, params={"w": MethodParam(
+        None, Interval(0, LONGEST, integer=True), "the ranks on either side of a rank averaged over",
+        grid=tuple(range(1, 101)))}, source=f"{_LILLIS}, ECIR 2008"),
+    "posfuse": Supervised(learn=_rank_shares, points=_rank_points, source=f"{_LILLIS}, SIGIR 2010"),
+    "mapfuse": Supervised(learn=_mean_ap, points=_map_points, source=f"{_LILLIS}, SIGIR 2010"),
 }
 """The supervised fusion methods by name (ranx's names)."""
 
@@ -103,16 +237,23 @@ class TrainedFusion:
     estimates: tuple[np.ndarray, ...]
     topics: tuple[str, ...] = field(repr=False)
 
+    @validate(runs=Runs(), topics=TOPICS)
     def fuse(self, runs, *, topics: str = "same") -> RankedRun:
         """``runs`` (the trained systems, as :func:`~workbench.fusion.fuse` takes runs) fused with what was
-        learnt: a :class:`~workbench.data.trec.ranked.RankedRun`."""
+        learnt: a :class:`~workbench.data.trec.ranked.RankedRun`. Each run's points summed (CombSUM), with
+        ``absent`` for each run lacking the document."""
+        spec = SUPERVISED[self.method]
         entries, values = normalized(lay_out(self._matching(runs), topics), self.norm)
         order, starts = groups(entries)
-        points = _points(self, entries, values)[order]
-        total = np.add.reduceat(points, starts) if order.size else np.zeros(0)
-        if self.method == "bayesfuse":  # a run lacking the document gives the floor's odds
+        length = entries.size[entries.run, entries.topic]
+        points = np.empty(entries.rank.size)
+        for r, estimate in enumerate(self.estimates):
+            mine = entries.run == r
+            points[mine] = spec.points(estimate, entries.rank[mine], length[mine], values[mine], self.params)
+        total = np.add.reduceat(points[order], starts) if order.size else np.zeros(0)
+        if spec.absent:
             count = np.diff(np.concatenate((starts, [order.size])))
-            total = total + (len(self.systems) - count) * np.log(_FLOOR / (1 - _FLOOR))
+            total = total + (len(self.systems) - count) * spec.absent
         return fused_run(entries, order, starts, total)
 
     def _matching(self, runs) -> dict[str, RankedRun]:
@@ -126,52 +267,42 @@ class TrainedFusion:
         return named
 
 
+def campaign_runs(campaign: Campaign) -> dict[str, Mapping[str, Organization]]:
+    """The campaign's runs, two at least (:class:`~workbench.fusion.entries.FusionError` otherwise)."""
+    runs = dict(campaign.runs)
+    if len(runs) < 2:
+        raise FusionError(f"fusion needs at least two runs, the campaign has {len(runs)}")
+    return runs
+
+
+@validate(campaign=CAMPAIGN, method=Choices(tuple(SUPERVISED)), topics=ListOf(Text(), shortest=1, optional=True),
+          norm=SUPERVISED_NORMS,
+          params=Anything("each checked against the method's declared parameters, SUPERVISED[method].params"))
 def train_fusion(campaign: Campaign, method: str, *, topics: Sequence[str] | None = None, norm: str | None = "auto",
                  **params: int) -> TrainedFusion:
     """Learn ``method`` (one of :data:`SUPERVISED`) from the campaign's runs on its judged ``topics`` (default:
     every gold topic), the runs normalised by ``norm`` (as :func:`~workbench.fusion.fuse`: ``"auto"`` is
-    min-max); ``params`` its hyperparameters (``n_segments`` of probfuse, ``w`` of slidefuse)."""
-    spec = _supervised(method, params)
-    if norm == "borda":
-        raise FusionError(f"{method} learns from each run's own ranking; borda adds every candidate to every run: "
-                          "use another norm")
-    norm = "min-max" if norm == "auto" else norm
-    training = _training_topics(campaign, topics)
-    entries, _ = normalized(lay_out(dict(campaign.runs), topics="union"), norm)
-    tables = _training_tables(campaign, entries, training)
-    estimates = tuple(_estimate(method, table, len(training), params) for table in tables)
-    return TrainedFusion(method, entries.names, norm, {name: int(params[name]) for name in spec.params},
-                         estimates, tuple(training))
-
-
-def _supervised(method: str, params: Mapping) -> Supervised:
-    if method not in SUPERVISED:
-        raise FusionError(f"unknown supervised fusion method {method!r}; known: {', '.join(SUPERVISED)}")
+    min-max; not borda); ``params`` its hyperparameters, as it declares them (``n_segments`` of probfuse, ``w`` of
+    slidefuse: ``SUPERVISED[method].params``)."""
     spec = SUPERVISED[method]
-    if set(params) != set(spec.params):
-        unknown, lacking = sorted(set(params) - set(spec.params)), sorted(set(spec.params) - set(params))
-        raise FusionError(f"{method} takes the parameters {', '.join(spec.params) or 'none'}"
-                          + (f"; got {', '.join(unknown)}" if unknown else "")
-                          + (f"; give {', '.join(lacking)} (optimize_fusion chooses it by cross-validation)"
-                             if lacking else ""))
-    for name, value in params.items():
-        low = 1 if name == "n_segments" else 0
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < low:
-            raise FusionError(f"{method}: {name} must be an integer ≥ {low}, got {value!r}")
-    return spec
+    arguments = spec.arguments(method, params, "train_fusion")
+    norm = spec.auto if norm == "auto" else norm
+    training = _training_topics(campaign, topics)
+    entries, _ = normalized(lay_out(campaign_runs(campaign), topics="union"), norm)
+    tables = _training_tables(campaign, entries, training)
+    estimates = tuple(spec.learn(table, len(training), arguments) for table in tables)
+    return TrainedFusion(method, entries.names, norm, arguments, estimates, tuple(training))
 
 
 def _training_topics(campaign: Campaign, topics: Sequence[str] | None) -> list[str]:
     gold = list(campaign.gold)
     if topics is None:
         return gold
-    chosen = [str(t) for t in topics]
-    unknown = [t for t in chosen if t not in set(gold)]
+    judged = set(gold)
+    unknown = [t for t in topics if t not in judged]
     if unknown:
         raise FusionError(f"training topics {', '.join(map(repr, unknown[:5]))} are not judged in the campaign")
-    if not chosen:
-        raise FusionError("training needs at least one judged topic")
-    return list(dict.fromkeys(chosen))
+    return list(dict.fromkeys(topics))
 
 
 def _training_tables(campaign: Campaign, entries: Entries, training: list[str]) -> list[GainTable]:
@@ -189,96 +320,3 @@ def _training_tables(campaign: Campaign, entries: Entries, training: list[str]) 
             rankings[t] = Organization.from_ranking(entries.ids.take(np.arange(s, e)).strings().tolist())
         tables.append(gain_table(campaign.gold, rankings, training))
     return tables
-
-
-def _estimate(method: str, table: GainTable, topics: int, params: Mapping[str, int]) -> np.ndarray:
-    """What ``method`` learns from one run's training table (``topics`` rows)."""
-    if method == "bayesfuse":
-        return _bayes_odds(table, topics)
-    if method == "probfuse":
-        return _segment_shares(table, topics, params["n_segments"])
-    if method == "segfuse":
-        return _segfuse_shares(table, topics)
-    if method == "mapfuse":
-        return np.array([float(np.mean(average_precision(table)))])
-    return _rank_shares(table)  # slidefuse, posfuse
-
-
-def _hits(table: GainTable) -> np.ndarray:
-    """Topics × ranks: 1.0 where the retrieved document has grade ≥ 1 (ranx's hit lists, 0-padded)."""
-    return table.relevant(1).astype(float)
-
-
-def _bayes_odds(table: GainTable, topics: int) -> np.ndarray:
-    hits = _hits(table)
-    odds = np.empty(len(BAYES_BINS) - 1)
-    for k, (start, end) in enumerate(zip(BAYES_BINS[:-1], BAYES_BINS[1:], strict=True)):
-        p = float(np.sum(hits[:, start:end].sum(axis=1) / (end - start) / topics))
-        p = p + _FLOOR if p == 0 else p
-        q = 1 - p
-        q = q + _FLOOR if q == 0 else q
-        odds[k] = np.log(p / q)
-    return odds
-
-
-def _segment_shares(table: GainTable, topics: int, n_segments: int) -> np.ndarray:
-    hits = _hits(table)
-    shares = np.zeros(n_segments)
-    for row, m in enumerate(table.num_ret.tolist()):
-        if m:
-            size = -(-m // n_segments)
-            bounds = np.arange(0, m, size)
-            counts = np.add.reduceat(hits[row, :m], bounds)
-            shares[:bounds.size] += counts / np.diff(np.concatenate((bounds, [m])))
-    return shares / topics
-
-
-def _segfuse_shares(table: GainTable, topics: int) -> np.ndarray:
-    hits = _hits(table)
-    bounds = np.array(SEGFUSE_BOUNDS)
-    shares = np.zeros(bounds.size - 1)
-    for k in range(shares.size):
-        shares[k] = np.sum(hits[:, bounds[k]:bounds[k + 1]].sum(axis=1) / (bounds[k + 1] - bounds[k]))
-    return shares / topics
-
-
-def _rank_shares(table: GainTable) -> np.ndarray:
-    """P_i: relevant documents at rank i over the topics ranked to depth i."""
-    depth = int(table.num_ret.max(initial=0))
-    ranked = table.retrieved()[:, :depth].sum(axis=0)
-    return _hits(table)[:, :depth].sum(axis=0) / np.maximum(ranked, 1)
-
-
-def _points(model: TrainedFusion, entries: Entries, values: np.ndarray) -> np.ndarray:
-    """What each entry brings: its run's estimate at its rank (segment, bin), as the method reads it."""
-    rank = entries.rank
-    length = entries.size[entries.run, entries.topic]
-    points = np.empty(rank.size)
-    for r, estimate in enumerate(model.estimates):
-        mine = entries.run == r
-        i, m = rank[mine], length[mine]
-        if model.method == "bayesfuse":
-            points[mine] = estimate[np.minimum(np.searchsorted(BAYES_BINS, i, side="right") - 1, estimate.size - 1)]
-        elif model.method == "probfuse":
-            k = i // -(-m // model.params["n_segments"])
-            points[mine] = estimate[k] / (k + 1)
-        elif model.method == "segfuse":  # 0 past the last segment
-            k = np.searchsorted(SEGFUSE_BOUNDS, i, side="right") - 1
-            points[mine] = _zero_past(estimate, k) * (values[mine] + 1)
-        elif model.method == "posfuse":
-            points[mine] = _zero_past(estimate, i)
-        elif model.method == "slidefuse":
-            w = model.params["w"]
-            low, high = np.maximum(i - w, 0), np.minimum(i + w, m - 1)
-            cumulative = np.concatenate(([0.0], np.cumsum(estimate)))
-            reach = np.minimum(high + 1, estimate.size)
-            within = cumulative[reach] - cumulative[np.minimum(low, estimate.size)]
-            points[mine] = within / (high - low + 1)
-        else:  # mapfuse
-            points[mine] = estimate[0] / (i + 1)
-    return points
-
-
-def _zero_past(estimate: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """``estimate[index]``, 0 where the index is past its end."""
-    return np.concatenate((estimate, [0.0]))[np.minimum(index, estimate.size)]

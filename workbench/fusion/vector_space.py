@@ -24,12 +24,14 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.data.trec.ranked import RankedRun
-from workbench.fusion.entries import FusionTopicsError, fused_run, groups, lay_out
-from workbench.fusion.norms import normalized
+from workbench.fusion.entries import TOPICS, FusionTopicsError, Runs, fused_run, groups, lay_out
+from workbench.fusion.norms import NORMS, normalized
+from workbench.validation import Choices, validate
 
 __all__ = ["vector_space_fusion"]
 
 
+@validate(runs=Runs(), norm=Choices((*NORMS, None)), topics=TOPICS)
 def vector_space_fusion(runs, norm: str | None = None, *, topics: str = "same") -> RankedRun:
     """``runs`` (as :func:`~workbench.fusion.fuse` takes them, the first one's top documents the pivots) fused by
     their distance to the first run's top document of each topic; ``norm`` one of
