@@ -134,7 +134,7 @@ CLI_CASES = [
     ("RepLab Latin-1 run as UTF-8", "--gold {f}/gold.tsv --run {f}/latin1.tsv -m Purity", "--run-encoding latin-1"),
     ("unknown encoding", "--gold {f}/qrels --encoding bogus --run {f}/run -m AP",
      "read_campaign: encoding must be an encoding Python knows (utf-8, latin-1, utf-16, ...), got 'bogus'"),
-    ("binary gold", "--gold {f}/binary --run {f}/run -m AP", "binary: binary data (a NUL byte at offset 0)"),
+    ("binary gold", "--gold {f}/binary --run {f}/run -m AP", "binary, line 1, column 1: binary data (a NUL byte)"),
     ("empty gold", "--gold {f}/empty --run {f}/run -m AP", "empty: empty file"),
     ("broken gzip", "--gold {f}/broken.gz --run {f}/run -m AP", "broken.gz: broken gzip data"),
     ("a directory as RepLab", "--gold {f} --gold-format replab --run {f}/run -m AP", "cannot read the file"),

@@ -846,14 +846,14 @@ BAD_FIELDS = [  # (path, value, what the error says)
     (("wn",), float("inf"), "Infinity is not JSON"), (("n",), None, "give both n and W_n"),
     (("gold",), 5, "gold: expected an object"), (("gold",), {"txt": "d1"}, "gold: unknown key 'txt'"),
     (("gold", "text"), 5, "gold.text: expected notation text"),
-    (("gold", "levels"), "d1", "gold.levels must be a list of levels"),
+    (("gold", "levels"), "d1", "gold: levels must be a list of levels"),
     (("gold", "levels"), [[["d1", "d1"]]], "level 1 has a cluster naming a document twice"),
     (("gold", "levels"), [[[]]], "gold"), (("gold", "levels"), [[]], "gold"),
-    (("gold", "levels"), [[["d1", 2]]], "gold.levels must be a list of levels (non-empty collections of clusters, "
+    (("gold", "levels"), [[["d1", 2]]], "gold: levels must be a list of levels (non-empty collections of clusters, "
      "each a non-empty set of document ids) (level 1, cluster 1, id 2 is 2)"),
     (("outputs", 0), {"levels": [[["x" * 200_000]]]}, "outputs[0]: a document id of 200,000 characters, 'xxxxxxxxxxxx"),
     (("outputs", 0), {"text": "d1 " + "x" * 200_000}, "outputs[0]: a document id of 200,000 characters"),
-    (("gold", "rest"), "d4", "gold.rest must be a list of document ids"),
+    (("gold", "rest"), "d4", "gold: rest must be a list of document ids"),
     (("gold", "rest"), ["d4", "d4"], "named twice"),
     (("gold", "rest"), ["d1"], "gold"), (("gold", "levels"), [[["d9"]]], "state different organizations"),
     (("outputs",), [], "at least one output"), (("outputs",), "a", "a list 'outputs'"),
@@ -980,16 +980,16 @@ def test_an_import_whose_organization_does_not_parse_changes_nothing_and_says_wh
     """Issue 31, class 1: '## gold\\nd1 {d2' was applied as an empty gold, as one undo step, with a blank status."""
     wb = Workbench()
     before = snapshot(wb.state)
-    with pytest.raises(WorkbenchFormatError, match=r"line 3, column 4, at '\{': unbalanced '\{' is never closed "
-                                                   r"\(section 'gold'\)"):
+    with pytest.raises(WorkbenchFormatError, match=r"line 3, column 4, section 'gold', at '\{': unbalanced '\{' "
+                                                   r"is never closed"):
         wb.state.load_text("# workbench tables, weights: n=10 wn=0.8\n## gold\nd1 {d2\n## output 1\nd1")
     assert snapshot(wb.state) == before and not wb.state.can_undo
-    assert wb.state.status == ("import: line 3, column 4, at '{': unbalanced '{' is never closed (section 'gold')")
+    assert wb.state.status == ("import: line 3, column 4, section 'gold', at '{': unbalanced '{' is never closed")
     assert "⚠ import: line 3, column 4" in wb.views.status.value
     wb.controls.exchange.value = "## gold\nd1 d2\n## run\n{d1"                 # the import button: said, not raised
     wb.controls.import_tables.click()
     assert wb.state.status.startswith("import: line 4, column 1") and snapshot(wb.state) == before
-    with pytest.raises(WorkbenchFormatError, match=r"outputs\[0\]\.text: line 1, column 1"):
+    with pytest.raises(WorkbenchFormatError, match=r"line 1, column 1, outputs\[0\]\.text"):
         wb.state.load_json('{"gold": {"text": "d1"}, "outputs": [{"text": "{d1"}]}')
     content = b"## gold\nd1\n## run\nd1 }"
     wb.controls.upload.value = ({"name": "bad.txt", "type": "text/plain", "size": len(content),

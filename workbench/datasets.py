@@ -196,7 +196,6 @@ def parse_example(text: str, name: str = "", file: Path | str | None = None) -> 
     ``@printed measure=value…`` (a value may be a fraction such as ``6/7``). A parameter is read as
     :func:`~workbench.scalars.parse_scalar` reads it; one written as a finite number that no number holds (a
     5,000-digit integer, ``1e999``) is refused with its line."""
-    where = f"{file}, " if file else ""
     meta: dict[str, str] = {}
     params: dict[str, object] = {}
     blocks: dict[str, tuple[int, list[str]]] = {}
@@ -206,7 +205,7 @@ def parse_example(text: str, name: str = "", file: Path | str | None = None) -> 
         match = _DIRECTIVE.fullmatch(line.strip())
         if not match:
             if current is None and line.split("#", 1)[0].strip():
-                raise DatasetError(f"{where}line {line_no}: text before any @gold or @output: {line!r}")
+                raise DatasetError(f"text before any @gold or @output: {quoted(line)}", path=file, line=line_no)
             if current is not None:
                 blocks[current][1].append(line)
             continue
@@ -219,45 +218,45 @@ def parse_example(text: str, name: str = "", file: Path | str | None = None) -> 
             for item in value.split():
                 k, sep, v = item.partition("=")
                 if not sep:
-                    raise DatasetError(f"{where}line {line_no}: @params wants key=value items, got {item!r}")
-                params[k] = _param(k, v, f"{where}line {line_no}")
+                    raise DatasetError(f"@params wants key=value items, got {quoted(item)}", path=file, line=line_no)
+                params[k] = _param(k, v, file, line_no)
         elif key in ("gold", "output"):
             current = "gold" if key == "gold" else value
             if not current or current in blocks:
-                raise DatasetError(f"{where}line {line_no}: an @output needs a new name: {line!r}")
+                raise DatasetError(f"an @output needs a new name: {quoted(line)}", path=file, line=line_no)
             blocks[current] = (line_no + 1, [])
         elif key == "printed":
             if current is None:
-                raise DatasetError(f"{where}line {line_no}: @printed comes after a @gold or @output block")
-            printed[current] = _printed(value, f"{where}line {line_no}")
+                raise DatasetError("@printed comes after a @gold or @output block", path=file, line=line_no)
+            printed[current] = _printed(value, file, line_no)
         else:
-            raise DatasetError(f"{where}line {line_no}: unknown directive @{key} (known: title, source, "
-                               "params, gold, output, printed)")
+            raise DatasetError(f"unknown directive @{key} (known: title, source, params, gold, output, printed)",
+                               path=file, line=line_no)
     if "gold" not in blocks:
-        raise DatasetError(f"{where}no @gold block")
+        raise DatasetError("no @gold block", path=file)
     orgs = {}
     for block, (first, body) in blocks.items():
         try:
             orgs[block] = Organization.parse("\n".join(body))
         except OrganizationError as error:
             line = first + error.line - 1 if error.line else None
-            raise DatasetError(f"{where}{f'line {line}: ' if line else ''}{block}: {error.message}") from None
+            raise DatasetError(error.message, path=file, line=line, column=error.column, where=block) from None
     gold = orgs.pop("gold")
     return Example(name, meta.get("title", ""), meta.get("source", ""), gold, orgs, params, printed)
 
 
-def _param(key: str, text: str, where: str) -> object:
+def _param(key: str, text: str, file: object, line: int) -> object:
     """A ``@params`` value (:func:`~workbench.scalars.parse_scalar`), refused where a number written finite is
     read as infinite (its digits past what Python reads as an integer or a double holds)."""
     value = parse_scalar(text)
     if isinstance(value, float) and not math.isfinite(value) and not re.fullmatch(
             r"\s*['\"]?[+-]?(inf(inity)?|nan)['\"]?\s*", text, re.IGNORECASE):
-        raise DatasetError(f"{where}: @params {key}={excerpt(text.strip(), 20)} is a number too large to read "
-                           "(it reads as inf): write it smaller, or as a word")
+        raise DatasetError(f"@params {key}={excerpt(text.strip(), 20)} is a number too large to read (it reads as "
+                           "inf): write it smaller, or as a word", path=file, line=line)
     return value
 
 
-def _printed(text: str, where: str) -> dict[str, float]:
+def _printed(text: str, file: object, line: int) -> dict[str, float]:
     values = {}
     for item in text.split():
         measure, sep, value = item.partition("=")
@@ -266,6 +265,6 @@ def _printed(text: str, where: str) -> dict[str, float]:
         except (ValueError, ZeroDivisionError):
             number = None
         if number is None:
-            raise DatasetError(f"{where}: @printed wants measure=number items, got {item!r}")
+            raise DatasetError(f"@printed wants measure=number items, got {quoted(item)}", path=file, line=line)
         values[measure] = number
     return values

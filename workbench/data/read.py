@@ -26,6 +26,7 @@ from workbench.data.replab import LABEL
 from workbench.data.trec.ranked import MAX_DOCS, SCORE_PRECISION
 from workbench.errors import InputError
 from workbench.model import Organization
+from workbench.reading.positions import LineIndex
 from workbench.reading.sources import STDIN, file_path, head, rename_copy, with_stdin
 from workbench.validation import ENCODING, AnyOf, Choices, FilePath, ListOf, MappingOf, validate
 
@@ -55,12 +56,13 @@ def sniff_format(path: str | PathLike) -> str:
     try:
         data = head(path)
     except OSError as error:
-        raise CampaignFileError(f"{path}: cannot read the file ({error.strerror or error})") from None
+        raise CampaignFileError(f"cannot read the file ({error.strerror or error})", path=path) from None
     except zlib.error as error:
-        raise CampaignFileError(f"{path}: broken gzip data ({error})") from None
+        raise CampaignFileError(f"broken gzip data ({error})", path=path) from None
     if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CampaignFileError(f"{path}: binary data (a NUL byte at offset {data.index(0)}), not a TREC, RepLab or "
-                                "WePS text file (gzip-compressed files are read, other archives are not)")
+        line, column = LineIndex(data).locate(data.index(0))
+        raise CampaignFileError("binary data (a NUL byte), not a TREC, RepLab or WePS text file (gzip-compressed "
+                                "files are read, other archives are not)", path=path, line=line, column=column)
     for line in data.removeprefix(b"\xef\xbb\xbf").decode("latin-1").splitlines():  # a UTF-8 byte-order mark aside
         text = line.strip()
         if not text or text.startswith("#"):
@@ -70,7 +72,7 @@ def sniff_format(path: str | PathLike) -> str:
         if text.split("\t")[0].strip().strip('"').lower() == "entity_id":
             return "replab"
         return "trec"
-    raise CampaignFileError(f"{path}: empty file, cannot tell its format (give its format)")
+    raise CampaignFileError("empty file, cannot tell its format (give its format)", path=path)
 
 
 def _format(path: Path, fmt: str) -> str:
@@ -80,7 +82,7 @@ def _format(path: Path, fmt: str) -> str:
 def _topics(path: Path, topics: Mapping) -> Mapping:
     """A file's topics, refused when there is none (a RepLab file with its header only)."""
     if not topics:
-        raise CampaignFileError(f"{path}: holds no topic (only a header line?)")
+        raise CampaignFileError("holds no topic (only a header line?)", path=path)
     return topics
 
 
@@ -141,7 +143,7 @@ def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Ma
             found = _weps_runs(path, gold or {})
         for system, run in found.items():
             if system in runs:
-                raise CampaignFileError(f"{path}: system {system!r} is already in an earlier run file")
+                raise CampaignFileError(f"system {system!r} is already in an earlier run file", path=path)
             runs[system] = run
     return runs
 

@@ -376,7 +376,7 @@ class Labelling:
         items: dict[str, Any] = {}
         lines: dict[str, int] = {}
         kind: str | None = None
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):  # a BOM aside
             body = line.split("#", 1)[0].strip()
             if not body:
                 continue

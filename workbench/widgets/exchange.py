@@ -49,12 +49,13 @@ def to_text(tables: Tables) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _checked(value: Any, domain: Domain, where: str) -> Any:
+def _checked(value: Any, domain: Domain, what: str, line: int | None = None, where: str = "") -> Any:
     """``value`` read from an import when ``domain`` takes it, else :class:`WorkbenchFormatError` naming
-    ``where`` (the domains are those of the arguments: a file is checked as a call is)."""
+    ``what`` and its place (the text's ``line``, or ``where`` in the JSON; the domains are those of the arguments:
+    a file is checked as a call is)."""
     why = domain.reason(value)
     if why is not None:
-        raise WorkbenchFormatError(f"{where} {why}, got {quoted(value)}")
+        raise WorkbenchFormatError(f"{what} {why}, got {quoted(value)}", line=line, where=where)
     return value
 
 
@@ -62,8 +63,8 @@ def _short_ids(table: Table, where: str) -> None:
     """:class:`WorkbenchFormatError` when a document id in force is longer than :data:`LONGEST_ID` characters."""
     long = next((doc for doc in table.organization.documents if len(doc) > LONGEST_ID), None)
     if long is not None:
-        raise WorkbenchFormatError(f"{where}: a document id of {len(long):,} characters, {excerpt(long, 20)} (the "
-                                   f"workbench takes ids of at most {LONGEST_ID:,})")
+        raise WorkbenchFormatError(f"a document id of {len(long):,} characters, {excerpt(long, 20)} (the workbench "
+                                   f"takes ids of at most {LONGEST_ID:,})", where=where)
 
 
 def _tables(gold: Table, outputs: list[Table], n: Any, wn: Any, where: list[str]) -> Tables:
@@ -74,16 +75,16 @@ def _tables(gold: Table, outputs: list[Table], n: Any, wn: Any, where: list[str]
     seen: dict[str, str] = {}
     for table, place in zip(outputs, where, strict=True):
         if table.name in seen:
-            raise WorkbenchFormatError(f"{place}: output names must differ: {quoted(table.name)} is also the name "
-                                       f"of {seen[table.name]}")
+            raise WorkbenchFormatError(f"output names must differ: {quoted(table.name)} is also the name of "
+                                       f"{seen[table.name]}", where=place)
         seen[table.name] = place
     for table, place in zip((gold, *outputs), (GOLD, *where), strict=True):
         _short_ids(table, place)
     if (n is None) != (wn is None):
         raise WorkbenchFormatError(f"give both n and W_n, or neither (uniform weights): got n={quoted(n)}, "
                                    f"W_n={quoted(wn)}")
-    _checked(n, N, "n")
-    _checked(wn, WN, "wn")
+    _checked(n, N, "n", where="weights")
+    _checked(wn, WN, "wn", where="weights")
     return Tables(gold, tuple(outputs), None if n is None else int(n), None if wn is None else float(wn))
 
 
@@ -97,16 +98,16 @@ def read_text(text: str) -> Tables:
         if line.startswith(_SECTION):
             current = line[len(_SECTION):].strip()
             if current in sections:
-                raise WorkbenchFormatError(f"line {line_no}: section {quoted(current)} is repeated")
+                raise WorkbenchFormatError(f"section {quoted(current)} is repeated", line=line_no)
             if current != GOLD or sections:
-                _checked(current, NAME, f"line {line_no}: the section's name")
+                _checked(current, NAME, "the section's name", line_no)
             sections[current], starts[current] = [], line_no + 1
         elif current is None:
             if line.startswith(_WEIGHTS):
                 weights = _read_weights(line[len(_WEIGHTS):].strip(), line_no)
             elif line.strip():
-                raise WorkbenchFormatError(f"line {line_no}: text before the first '## gold' section: "
-                                           f"{excerpt(line.strip())}")
+                raise WorkbenchFormatError(f"text before the first '## gold' section: {excerpt(line.strip())}",
+                                           line=line_no)
         else:
             sections[current].append(line)
     if GOLD not in sections or next(iter(sections)) != GOLD:
@@ -122,8 +123,8 @@ def _section(name: str, body: str, first_line: int) -> Table:
         return Table(name, body, Organization.parse(body))
     except OrganizationError as problem:
         line = None if problem.line is None else first_line + problem.line - 1
-        where = OrganizationError(problem.message, line=line, column=problem.column, token=problem.token)
-        raise WorkbenchFormatError(f"{where} (section {quoted(name)})") from None
+        raise WorkbenchFormatError(problem.message, line=line, column=problem.column,
+                                   where=f"section {quoted(name)}, at {excerpt(problem.token or '')}") from None
 
 
 def _read_weights(text: str, line_no: int) -> tuple[Any, Any]:
@@ -132,14 +133,15 @@ def _read_weights(text: str, line_no: int) -> tuple[Any, Any]:
         return None, None
     found = _WEIGHTS_LINE.fullmatch(text)
     if found is None:
-        raise WorkbenchFormatError(f"line {line_no}: weights must read 'uniform' or 'n=10 wn=0.8', got "
-                                   f"{excerpt(text)}")
+        raise WorkbenchFormatError(f"weights must read 'uniform' or 'n=10 wn=0.8', got {excerpt(text)}",
+                                   line=line_no)
     digits, number = found.groups()
     digits = digits.lstrip("0") or "0"
-    where = f"line {line_no}: the weights'"
     if len(digits) > len(str(int(N.high))):  # beyond n's domain: not converted (Python stops at 4,300 digits)
-        raise WorkbenchFormatError(f"{where} n must be {N}, got a number of {len(digits):,} digits")
-    return _checked(int(digits), N, f"{where} n"), _checked(float(number), WN, f"{where} wn")
+        raise WorkbenchFormatError(f"the weights' n must be {N}, got a number of {len(digits):,} digits",
+                                   line=line_no)
+    return (_checked(int(digits), N, "the weights' n", line_no), _checked(float(number), WN, "the weights' wn",
+                                                                           line_no))
 
 
 def to_json(tables: Tables) -> str:
@@ -180,47 +182,49 @@ def read_json(text: str | bytes) -> Tables:
 def _known_keys(data: dict, keys: tuple[str, ...], where: str) -> None:
     unknown = [key for key in data if key not in keys]
     if unknown:
-        raise WorkbenchFormatError(f"{where}: unknown key {quoted(unknown[0])} (the keys are {', '.join(keys)})")
+        raise WorkbenchFormatError(f"unknown key {quoted(unknown[0])} (the keys are {', '.join(keys)})",
+                                   where=where)
 
 
 def _table(item: Any, name: str, where: str) -> Table:
     if not isinstance(item, dict):
-        raise WorkbenchFormatError(f"{where}: expected an object with 'text' or 'levels'")
+        raise WorkbenchFormatError("expected an object with 'text' or 'levels'", where=where)
     _known_keys(item, _TABLE_KEYS, where)
     text, levels = item.get("text"), item.get("levels")
     if text is not None and not isinstance(text, str):
-        raise WorkbenchFormatError(f"{where}.text: expected notation text, got {quoted(text)}")
+        raise WorkbenchFormatError(f"expected notation text, got {quoted(text)}", where=f"{where}.text")
     if levels is None and item.get("rest") is None:
         if text is None:
-            raise WorkbenchFormatError(f"{where}: expected 'text' (notation) or 'levels' (lists of clusters)")
+            raise WorkbenchFormatError("expected 'text' (notation) or 'levels' (lists of clusters)", where=where)
         try:
             return Table(name, text, Organization.parse(text))
         except OrganizationError as problem:
-            raise WorkbenchFormatError(f"{where}.text: {problem}") from None
+            raise WorkbenchFormatError(problem.message, line=problem.line, column=problem.column,
+                                       where=f"{where}.text") from None
     organization = _organization(item, where)
     if text is None:
         return Table(name, organization.format(), organization)
     table = Table.read(name, text, organization)
     if not table.error and (organization.levels, organization.rest) != (
             table.organization.levels, table.organization.rest):
-        raise WorkbenchFormatError(f"{where}: 'text' and 'levels'/'rest' state different organizations")
+        raise WorkbenchFormatError("'text' and 'levels'/'rest' state different organizations", where=where)
     return table
 
 
 def _organization(item: dict, where: str) -> Organization:
     """The organization ``levels`` and ``rest`` state: checked as the constructor's arguments are, and no
     document named twice in a cluster or in the rest (a set would drop the second silently)."""
-    levels = _checked(item.get("levels", []), LEVELS, f"{where}.levels")
-    rest = _checked(item.get("rest"), _REST, f"{where}.rest")
+    levels = _checked(item.get("levels", []), LEVELS, "levels", where=where)
+    rest = _checked(item.get("rest"), _REST, "rest", where=where)
     for i, level in enumerate(levels, start=1):
         for cluster in level:
             if len(set(cluster)) != len(cluster):
-                raise WorkbenchFormatError(f"{where}.levels: level {i} has a cluster naming a document twice: "
-                                           f"{quoted(cluster)}")
+                raise WorkbenchFormatError(f"level {i} has a cluster naming a document twice: {quoted(cluster)}",
+                                           where=f"{where}.levels")
     if rest is not None and len(set(rest)) != len(rest):
-        raise WorkbenchFormatError(f"{where}.rest: a document is named twice: {quoted(rest)}")
+        raise WorkbenchFormatError(f"a document is named twice: {quoted(rest)}", where=f"{where}.rest")
     try:
         return Organization(tuple(tuple(frozenset(c) for c in level) for level in levels),
                             None if rest is None else frozenset(rest))
     except OrganizationError as problem:
-        raise WorkbenchFormatError(f"{where}: {problem}") from None
+        raise WorkbenchFormatError(problem.message, where=where) from None
