@@ -159,7 +159,7 @@ def class_named(p: LabelledPair, label, measure: str) -> str:
     (:meth:`LabelledPair.known`) when it is none of them: a typo would otherwise score NaN.
 
     >>> from workbench.model.labelling import Labelling
-    >>> p = pair(Labelling.parse("1: A\n2: B", gold=True), Labelling.parse("1: A"))
+    >>> p = pair(Labelling.parse("1: A\\n2: B", gold=True), Labelling.parse("1: A"))
     >>> class_named(p, "B", "Pr")
     'B'
     >>> class_named(p, "Z", "Pr")
