@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.errors import InputError
+from workbench.metrics.registry import SIDE
 from workbench.model import Organization
 from workbench.model.labelling import (
     Labelling,
@@ -30,7 +31,7 @@ from workbench.model.labelling import (
     MixedKindsError,
     is_empty,
 )
-from workbench.validation import Choices, check
+from workbench.validation import Choices, check, validate
 
 __all__ = ["CONTEXTS", "ClassificationInputError", "LabelledPair", "closure", "depths", "labelling_of", "pair",
            "class_named"]
@@ -85,19 +86,18 @@ class LabelledPair:
         return rows
 
 
-def labelling_of(value, side: str) -> Labelling:
+@validate(value=SIDE, side=Choices(("gold", "output")))
+def labelling_of(value: Labelling | Organization, side: str) -> Labelling:
     """A gold or an output as a :class:`Labelling` (an :class:`Organization` by its levels)."""
     if isinstance(value, Labelling):
         return value
-    if isinstance(value, Organization):
-        try:
-            return Labelling.from_organization(value, gold=side == "gold")
-        except LabellingError as error:
-            raise ClassificationInputError(f"{side}: {error}") from None
-    raise ClassificationInputError(f"{side} must be a Labelling (or an Organization read as one), got "
-                                   f"{type(value).__name__}")
+    try:
+        return Labelling.from_organization(value, gold=side == "gold")
+    except LabellingError as error:
+        raise ClassificationInputError(f"{side}: {error}") from None
 
 
+@validate(gold=SIDE, output=SIDE)
 def pair(gold, output) -> LabelledPair:
     """``gold`` and ``output`` (labellings, or organizations read by level) lined up as arrays."""
     gold, output = labelling_of(gold, "gold"), labelling_of(output, "output")
