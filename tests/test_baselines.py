@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import hypergeom
 
+from workbench.errors import ParameterError
 from workbench.metrics.baselines import (
     BaselineInputError,
     absolute_effectiveness,
@@ -138,9 +139,9 @@ def test_registered_measures_optimal_cluster_search():
 def test_bad_input():
     with pytest.raises(BaselineInputError, match="g = 5"):
         expected_best_of(4, 5, 1, 1)
-    with pytest.raises(BaselineInputError, match="non-negative integer"):
+    with pytest.raises(ParameterError, match=r"^expected_relevant: g must be an integer ≥ 0, got -1"):
         expected_relevant(10, -1, 2)
-    with pytest.raises(BaselineInputError, match="at least 1 cluster"):
+    with pytest.raises(ParameterError, match=r"^expected_best_of: c must be an integer ≥ 1, got 0"):
         expected_best_of(10, 2, 2, 0)
     with pytest.raises(BaselineInputError, match="cannot draw"):
         expected_relevant(3, 1, 4)

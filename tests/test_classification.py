@@ -24,6 +24,7 @@ from workbench import datasets
 from workbench.analysis import check_constraints, uir
 from workbench.data.campaign import CampaignError
 from workbench.data.pyevall import PyEvALLFormatError, read_hierarchy, read_pyevall, read_pyevall_campaign
+from workbench.errors import ParameterError
 from workbench.metrics.classification import ClassificationInputError, pair
 from workbench.metrics.classification import icm as icm_kernels
 from workbench.metrics.registry import evaluate
@@ -172,24 +173,43 @@ def test_macro_and_per_class_precision_recall_f():
     gold = mono("1: A\n2: A\n3: B\n4: C", gold=True)
     output = mono("1: A\n2: B\n3: B\n5: C")  # item 5 is not in the gold: a prediction, and a wrong one
     values = evaluate(gold, output, ["Pr", "Re", "FMeasure", "Pr(label=C)", "Re(label=A)", "FMeasure(label=B)",
-                                     "FMeasure(alpha=1)", "SP", "Pr(label=Z)"])
+                                     "FMeasure(alpha=1)", "SP"])
     assert values["Pr"] == pytest.approx((1 + 0.5 + 0) / 3) and values["Re"] == pytest.approx((0.5 + 1 + 0) / 3)
     assert values["Pr(label=C)"] == 0 and values["Re(label=A)"] == 0.5
     assert values["FMeasure(label=B)"] == pytest.approx(2 / 3) and values["FMeasure(alpha=1)"] == values["Pr"]
-    assert values["SP"] == 2 / 4 and math.isnan(values["Pr(label=Z)"])
+    assert values["SP"] == 2 / 4
 
 
-def test_multi_label_without_a_hierarchy_is_icm_over_a_flat_tree():
-    """PyEvALL declines multi-label ICM without a hierarchy; here it is the flat tree's (tests/test_classification_
-    pyevall.py: equal to PyEvALL given the flat tree {c: []})."""
+@pytest.mark.parametrize("measure", ["Pr", "Re", "FMeasure"])
+def test_a_label_no_class_of_the_topic_has_is_refused_naming_the_classes(measure):
+    """Audit (issue 38): ``Pr(label=Z)`` of a class neither side names, nor the gold declares, scored NaN, as a
+    typo would; it is refused, naming the label and the classes the topic knows. A declared class the topic lacks
+    is a class: NaN where the measure is undefined for it (Pr: the output never says it)."""
+    gold = mono("1: A\n2: A\n3: B", gold=True)
+    output = mono("1: A\n2: B\n5: C")
+    with pytest.raises(ParameterError, match=rf"^{measure}: label must be one of A, B, C, got 'Z'$"):
+        evaluate(gold, output, f"{measure}(label=Z)")
+    declared = mono("1: A\n2: A\n3: B", gold=True, classes=["A", "B", "D"])
+    assert math.isnan(evaluate(declared, output, f"{measure}(label=D)")[f"{measure}(label=D)"])
+    with pytest.raises(ParameterError, match=rf"^{measure}: label must be one of A, B, C, D, got 'Z'$"):
+        wb.explain(declared, output, f"{measure}(label=Z)")
+
+
+def test_multi_label_icm_without_a_hierarchy_is_refused_as_pyevall_reports_none():
+    """Audit (issue 38): PyEvALL reports no value for multi-label ICM without a hierarchy (its precondition: not
+    implemented), where the workbench used to compute the flat tree's; now it refuses, saying what to give. Given
+    the flat tree {c: []} it is ICM over independent classes (tests/test_classification_pyevall.py: PyEvALL's)."""
     gold = Labelling.parse("1: [A, B]\n2: [A]", gold=True)
     output = Labelling.parse("1: [A]\n2: [B]")
+    for measure in ("ICM", "ICM-Norm"):
+        with pytest.raises(ClassificationInputError, match="ICM of multi-label classes needs a class hierarchy, as "
+                                                           "in PyEvALL"):
+            evaluate(gold, output, measure)
     flat = {"A": [], "B": []}
-    assert evaluate(gold, output, "ICM") == evaluate(Labelling.parse("1: [A, B]\n2: [A]", gold=True, hierarchy=flat),
-                                                     Labelling.parse("1: [A]\n2: [B]", hierarchy=flat), "ICM")
     a, b = LOG(2 / 2), LOG(2 / 1)
-    assert evaluate(gold, output, "ICM")["ICM"] == pytest.approx(((2 * a + 2 * (a + b) - 3 * (a + b)) +
-                                                                   (2 * b + 2 * a - 3 * (a + b))) / 2)
+    value = evaluate(Labelling.parse("1: [A, B]\n2: [A]", gold=True, hierarchy=flat),
+                     Labelling.parse("1: [A]\n2: [B]", hierarchy=flat), "ICM")["ICM"]
+    assert value == pytest.approx(((2 * a + 2 * (a + b) - 3 * (a + b)) + (2 * b + 2 * a - 3 * (a + b))) / 2)
 
 
 def test_soft_icm_of_a_class_whose_gold_weight_never_varies_is_the_normals_limit():

@@ -11,7 +11,8 @@ records them again.
 The inputs keep to where PyEvALL's definitions are the workbench's (the module docstrings of
 :mod:`workbench.metrics.classification` list the departures): every class of a soft label written (a dense dict),
 the output's soft classes among the gold's, no class whose gold weight never varies (PyEvALL's NormalDist raises),
-and multi-label ICM given a hierarchy (PyEvALL has none without: it gets the flat tree ``{c: []}``). Where an item
+and multi-label ICM given a hierarchy (without one PyEvALL reports no value and the workbench refuses it: both get
+the flat tree ``{c: []}``). Where an item
 is unanswered, PyEvALL's Cross Entropy counts it 0 and the workbench's as the uniform distribution: the test
 checks that PyEvALL's value is the workbench's terms of the answered items over |G|, and that it is lower.
 """
@@ -115,8 +116,12 @@ def pyevall_values(case: dict) -> dict | None:
 
 
 def labellings(case: dict) -> tuple[Labelling, Labelling]:
-    """The case's gold and output (soft labels over a tree are independent per-class probabilities)."""
-    tree = ClassTree.from_nested(case["hierarchy"]) if case["hierarchy"] else None
+    """The case's gold and output (soft labels over a tree are independent per-class probabilities; flat multi-label
+    classes in the flat tree, as PyEvALL's ICM gets them)."""
+    hierarchy = case["hierarchy"]
+    if case["context"] == "multi":
+        hierarchy = {c: [] for side in ("gold", "output") for v in case[side].values() for c in v}
+    tree = ClassTree.from_nested(hierarchy) if hierarchy else None
     options = dict(hierarchy=tree, distribution=case["context"] != "soft-tree")
     return Labelling.of(case["gold"], gold=True, **options), Labelling.of(case["output"], **options)
 

@@ -282,8 +282,13 @@ def test_bad_questions_raise_named_errors():
         wb.explain(gold, output, "APP")
     with pytest.raises(wb.ExplainError, match="inside the measure's name"):
         wb.explain(gold, output, "R≺", n=10, wn=0.8)
-    with pytest.raises(wb.ExplainError, match="must be an Organization"):
+    with pytest.raises(wb.ParameterError, match=r"^explain: output must be an Organization \(.*\) or a Labelling"):
         wb.explain(gold, "a", "AP")
+    with pytest.raises(wb.ParameterError, match="^explain: measure must be a measure name or a Measure or None"):
+        wb.explain(gold, output, 3)
+    with pytest.raises(wb.ParameterError, match=r"^MeasureExplanation.combine: parts key 'R' must be one of P\(G\|S\)"):
+        wb.explain(Organization.from_filtering(["a"], ["b"]), Organization.from_filtering(["a"], ["b"]),
+                   "F").combine({"R": 1.0, "P(S|G)": 1.0})
     e = wb.explain(gold, output, "AP")
     with pytest.raises(DocumentNotExplainedError, match="'zz' is neither in the output nor in the gold"):
         e.document("zz")

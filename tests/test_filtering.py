@@ -9,6 +9,7 @@ import sklearn.metrics as skm
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from workbench.errors import ParameterError
 from workbench.metrics import filtering as F
 from workbench.metrics.registry import MeasureParameterError, evaluate, parse
 from workbench.metrics.reliability import reliability_sensitivity
@@ -230,10 +231,14 @@ def test_bad_input_is_named():
         F.contingency_from_labels([1, 0, 1], [1, 0])
     with pytest.raises(F.FilteringInputError, match="y_true holds NaN at position 1"):
         F.contingency_from_labels([1.0, float("nan")], [1, 0])
-    with pytest.raises(F.FilteringInputError, match="expected an Organization"):
+    with pytest.raises(ParameterError, match="^contingency: gold must be an Organization"):
         F.contingency(["d1"], Organization.from_filtering([], []))
-    with pytest.raises(F.FilteringInputError, match="smoothing must be one of"):
+    with pytest.raises(ParameterError, match="^estimates: smoothing must be one of none, laplace, noninformative"):
         F.estimates(C(1, 1, 1, 1), "add-one")
+    for function, parameter, value in ((F.accuracy, "smoothing", "add-one"), (F.weighted_accuracy, "lam", -1),
+                                       (F.utility, "alpha", 0)):  # each measure names itself
+        with pytest.raises(ParameterError, match=f"^{function.__name__}: {parameter} must be"):
+            function(C(1, 1, 1, 1), **{parameter: value})
 
 
 def test_undefined_values_are_nan_not_exceptions():

@@ -18,7 +18,7 @@ from workbench.data import Campaign, MissingTopicsWarning, read_trec_qrels, read
 from workbench.data.campaign import CampaignError
 from workbench.data.trec import table_from_dicts
 from workbench.errors import ParameterError
-from workbench.metrics.ranking import GainTable, RankingInputError
+from workbench.metrics.ranking import GainTable
 from workbench.metrics.ranking.curves import ELEVEN_POINTS, interpolated_precision, recall_levels
 from workbench.model import Organization
 
@@ -94,11 +94,12 @@ def test_levels_and_bad_input():
     assert recall_levels([2, 4, 0]).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
     assert recall_levels([]).tolist() == [0.0]
     assert interpolated_precision(GainTable.from_gains([[]], [[]])).tolist() == [[0.0] * 11]
-    with pytest.raises(RankingInputError, match=r"recall levels must be numbers in \[0, 1\]"):
+    with pytest.raises(ParameterError, match=r"^interpolated_precision: recall must be finite numbers in \[0, 1\] "
+                                             r"\(element 1 is 1.5\)"):
         interpolated_precision(GainTable.from_gains([[1]], [[1]]), [0.5, 1.5])
-    with pytest.raises(RankingInputError, match="recall levels must be numbers"):
+    with pytest.raises(ParameterError, match="^interpolated_precision: recall must be an array of finite numbers"):
         interpolated_precision(GainTable.from_gains([[1]], [[1]]), ["high"])
-    with pytest.raises(RankingInputError, match="rule must be one of round, v9"):
+    with pytest.raises(ParameterError, match="^interpolated_precision: rule must be one of round, v9"):
         interpolated_precision(GainTable.from_gains([[1]], [[1]]), rule="ceil")
 
 

@@ -150,7 +150,11 @@ def test_measures_lists_aliases_and_direction():
 def test_evaluate_names_what_is_not_an_organization_or_a_measure():
     from workbench import ParameterError
 
-    with pytest.raises(ParameterError, match=r"gold must be an Organization \(.*\), got str"):
+    with pytest.raises(ParameterError, match=r"^evaluate: gold must be an Organization \(.*\) or a Labelling "
+                                             r"\(classification\), got 'd1'"):
         evaluate("d1", GOLD, ["AP"])
-    with pytest.raises(UnknownMeasureError, match="measures must be a name, a Measure or a list of them, got int"):
+    with pytest.raises(ParameterError, match="^evaluate: measures must be a measure name, a Measure or a list of them, "
+                                             "got 5"):
         evaluate(GOLD, GOLD, 5)
+    with pytest.raises(ParameterError, match="^parse: name must be a measure name or a Measure, got 5"):
+        parse_measure(5)

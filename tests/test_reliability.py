@@ -410,12 +410,13 @@ def test_no_priority_relation_at_all_scores_zero_priority():
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({}, "n and wn are required"),
     ({"n": 10}, "give both n and wn"),
-    ({"n": 10, "wn": 1.5}, "wn (the weight of the first n) must be in [1e-06, 0.999999], got 1.5"),
-    ({"n": -1, "wn": 0.5}, "n (a number of positions) must be in [1, 1e+06], got -1"),
-    ({"n": 1e308, "wn": 0.1}, "n (a number of positions) must be in [1, 1e+06], got 1e+308"),  # c overflowed
-    ({"n": 10, "wn": 1e-320}, "wn (the weight of the first n) must be in [1e-06, 0.999999], got 1e-320"),
-    ({"n": float("nan"), "wn": 0.5}, "n (a number of positions) must be in [1, 1e+06], got nan"),
-    ({"n": 10, "wn": 0.8, "missing": "ignore"}, "missing must be one of tail, singleton, replab"),
+    ({"n": 10, "wn": 1.5}, "reliability_sensitivity: wn must be in [1e-06, 0.999999], got 1.5"),
+    ({"n": -1, "wn": 0.5}, "reliability_sensitivity: n must be in [1, 1e+06], got -1"),
+    ({"n": 1e308, "wn": 0.1}, "reliability_sensitivity: n must be in [1, 1e+06], got 1e+308"),  # c overflowed
+    ({"n": 10, "wn": 1e-320}, "reliability_sensitivity: wn must be in [1e-06, 0.999999], got 1e-320"),
+    ({"n": float("nan"), "wn": 0.5}, "reliability_sensitivity: n must be in [1, 1e+06], got nan"),
+    ({"n": 10, "wn": 0.8, "missing": "ignore"}, "reliability_sensitivity: missing must be one of tail, singleton, "
+                                                "replab"),
 ])
 def test_bad_parameters_say_what_is_wrong(kwargs, message):
     gold = Organization.parse(TABLE9_GOLD)

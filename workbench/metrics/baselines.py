@@ -15,41 +15,50 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import comb, floor
-from numbers import Integral
 
 from workbench.errors import InputError
-from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
+from workbench.metrics.registry import ORGANIZATION, Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
+from workbench.validation import validate
 
-__all__ = ["SOURCE", "BaselineInputError", "expected_relevant", "expected_best_of", "effectiveness",
-           "absolute_precision", "absolute_recall", "absolute_effectiveness", "absolute_setting"]
+__all__ = ["SOURCE", "COUNT", "AT_LEAST_ONE", "E_BETA", "SEARCH", "COLLECTION", "BaselineInputError",
+           "expected_relevant", "expected_best_of", "effectiveness", "absolute_precision", "absolute_recall",
+           "absolute_effectiveness", "absolute_setting"]
 
 _EXPLAINED = Explainer("workbench.metrics.explanations.baselines:explain_baseline")
 
 SOURCE = "Mehlitz et al.: Mehlitz et al., A New Evaluation Measure for IR Systems (eqs. 3-14)"
 
 
+COUNT = Interval(0, integer=True)
+"""The domain of a count of documents (n in the collection, g relevant, d drawn)."""
+AT_LEAST_ONE = Interval(1, integer=True)
+"""The domain of a count of at least one: c, the random clusters the best is kept of; r and g, the retrieved and
+the relevant documents the absolute measures divide by."""
+E_BETA = Interval(0, low_open=True)
+"""The domain of β of van Rijsbergen's E: the weight of recall against precision."""
+SEARCH = Choices(("single", "optimal"))
+"""The domain of ``search``: what is retrieved, the output's prioritised documents or its best cluster."""
+COLLECTION = Interval(1, integer=True, optional=True)
+"""The domain of the collection's size ``n`` of the measures (None: read from the gold and the output)."""
+
+
 class BaselineInputError(InputError):
-    """Collection sizes or counts that no random draw can have (negative, more relevant than documents...)."""
+    """Counts that no random draw can have together (more relevant documents, or more drawn, than the collection
+    holds), or organizations the absolute measures cannot read."""
 
 
 def _counts(n: int, g: int, d: int, c: int = 1) -> tuple[int, int, int, int]:
-    """The counts as Python ints (numpy integers accepted), checked."""
-    values: list[int] = []
-    for name, value in (("n", n), ("g", g), ("d", d), ("c", c)):
-        if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
-            raise BaselineInputError(f"{name} must be a non-negative integer, got {value!r}")
-        values.append(int(value))
-    n, g, d, c = values
+    """The counts (each declared a :data:`COUNT`) as Python ints, checked against each other."""
+    n, g, d, c = int(n), int(g), int(d), int(c)
     if g > n:
         raise BaselineInputError(f"g = {g} relevant documents in a collection of n = {n}")
     if d > n:
         raise BaselineInputError(f"cannot draw d = {d} documents from n = {n}")
-    if c < 1:
-        raise BaselineInputError(f"c must be at least 1 cluster, got {c}")
     return n, g, d, c
 
 
+@validate(n=COUNT, g=COUNT, d=COUNT)
 def expected_relevant(n: int, g: int, d: int) -> Fraction:
     """μ(d) = Σ_i i·C(g,i)·C(n−g,d−i) / C(n,d) = g·d / n: the hypergeometric mean (Mehlitz et al., eq. 5).
 
@@ -60,6 +69,7 @@ def expected_relevant(n: int, g: int, d: int) -> Fraction:
     return Fraction(g * d, n) if n else Fraction(0)
 
 
+@validate(n=COUNT, g=COUNT, d=COUNT, c=AT_LEAST_ONE)
 def expected_best_of(n: int, g: int, d: int, c: int) -> Fraction:
     """μ_all(d, c): expected number of relevant documents in the best of ``c`` random clusters of ``d``
     documents (Mehlitz et al., eqs. 6–11), exactly.
@@ -79,14 +89,13 @@ def expected_best_of(n: int, g: int, d: int, c: int) -> Fraction:
     return Fraction(numerator, total)
 
 
+@validate(beta=E_BETA)
 def effectiveness(precision: float, recall: float, beta: float = 1.0) -> float:
     """E = 1 − (β² + 1)·P·R / (β²·P + R) (Mehlitz et al., eq. 3; van Rijsbergen); 1 when P = R = 0.
 
     >>> effectiveness(0.5, 0.5)
     0.5
     """
-    if not beta > 0:
-        raise BaselineInputError(f"beta must be > 0, got {beta}")
     if beta <= 1:
         numerator, denominator = (beta * beta + 1.0) * precision * recall, beta * beta * precision + recall
     else:  # divided by β², which would overflow for a huge β (the limit β → ∞ is 1 − R)
@@ -95,20 +104,20 @@ def effectiveness(precision: float, recall: float, beta: float = 1.0) -> float:
     return 1.0 if denominator == 0 else 1.0 - numerator / denominator
 
 
+@validate(r=AT_LEAST_ONE)
 def absolute_precision(g_ret: float, g_exp: float | Fraction, r: int) -> float:
-    """P_abs = (g_ret − g_exp) / r (Mehlitz et al., eq. 12); negative when random retrieval does better."""
-    if r <= 0:
-        raise BaselineInputError(f"absolute precision needs r > 0 retrieved documents, got {r}")
+    """P_abs = (g_ret − g_exp) / r (Mehlitz et al., eq. 12), r ≥ 1 retrieved documents; negative when random
+    retrieval does better."""
     return (g_ret - float(g_exp)) / r
 
 
+@validate(g=AT_LEAST_ONE)
 def absolute_recall(g_ret: float, g_exp: float | Fraction, g: int) -> float:
-    """R_abs = (g_ret − g_exp) / g (Mehlitz et al., eq. 13)."""
-    if g <= 0:
-        raise BaselineInputError(f"absolute recall needs g > 0 relevant documents, got {g}")
+    """R_abs = (g_ret − g_exp) / g (Mehlitz et al., eq. 13), g ≥ 1 relevant documents."""
     return (g_ret - float(g_exp)) / g
 
 
+@validate(r=AT_LEAST_ONE, g=AT_LEAST_ONE, beta=E_BETA)
 def absolute_effectiveness(g_ret: float, g_exp: float | Fraction, r: int, g: int, beta: float = 1.0) -> float:
     """E_abs = E(P_abs, R_abs) (Mehlitz et al., eq. 14); above 1 when random retrieval does better.
 
@@ -120,6 +129,7 @@ def absolute_effectiveness(g_ret: float, g_exp: float | Fraction, r: int, g: int
 
 
 # ------------------------------------------------------------------------------ measures on organizations
+@validate(gold=ORGANIZATION, output=ORGANIZATION, beta=E_BETA, search=SEARCH, n=COLLECTION)
 def absolute_setting(gold: Organization, output: Organization, *, beta: float = 1.0, search: str = "single",
                      n: int | None = None) -> tuple[frozenset[str], frozenset[str], Fraction]:
     """What the absolute measures read from an output against a gold whose positive documents are the relevant
@@ -144,13 +154,11 @@ def absolute_setting(gold: Organization, output: Organization, *, beta: float = 
     if search == "single":
         retrieved = frozenset().union(*clusters)
         g_exp = expected_relevant(n, g, len(retrieved))
-    elif search == "optimal":
+    else:  # optimal
         retrieved = min(clusters, key=lambda cl: (effectiveness(len(cl & relevant) / len(cl),
                                                                 len(cl & relevant) / g, beta), len(cl)))
         size = floor(Fraction(sum(map(len, clusters)), len(clusters)))
         g_exp = expected_best_of(n, g, size, len(clusters))
-    else:
-        raise BaselineInputError(f"search must be 'single' or 'optimal', got {search!r}")
     return frozenset(retrieved), relevant, g_exp
 
 
@@ -165,11 +173,11 @@ def _absolute_scores(gold: Organization, output: Organization, *, beta: float, s
 
 
 _PARAMS = {
-    "beta": Param(1.0, Interval(0, low_open=True), "β of E: the weight of recall against precision"),
-    "search": Param("single", Choices(("single", "optimal")), "what is retrieved: the output's prioritised "
+    "beta": Param(1.0, E_BETA, "β of E: the weight of recall against precision"),
+    "search": Param("single", SEARCH, "what is retrieved: the output's prioritised "
                                                                "documents, or its cluster with the smallest E "
                                                                "(optimal cluster search)"),
-    "n": Param(None, Interval(1, integer=True, optional=True), "the collection's size (None: the documents of a "
+    "n": Param(None, COLLECTION, "the collection's size (None: the documents of a "
                                                                  "gold with a finite rest and of the output)"),
 }
 for _field, _range, _what in (("P_abs", (-1.0, 1.0), "absolute precision (g_ret − g_exp) / r"),

@@ -42,9 +42,10 @@ from workbench.metrics import relations, reliability
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.dominance import dominance_sums
 from workbench.metrics.registry import Measure
-from workbench.metrics.reliability import MISSING_DOCUMENT_POLICIES, discount_constant, reliability_sensitivity
+from workbench.metrics.reliability import MISSING, discount_constant, reliability_sensitivity
 from workbench.model import Organization
 from workbench.model.organization import Occurrences
+from workbench.validation import validate
 
 __all__ = ["Encoded", "campaign_scores", "encoded_scores", "is_rs_measure", "measure_values", "encode_pairs",
            "encoded_measure_values"]
@@ -150,27 +151,26 @@ class _Ranking(Occurrences):
         return super().__new__(cls, np.asarray(names, dtype=object), rank, rank)
 
 
+@validate(missing=MISSING)
 def campaign_scores(pairs: Sequence[tuple[Organization, Organization]], settings: Sequence[Setting],
                     missing: str = "tail") -> np.ndarray:
     """R≺ S≺ R∼ S∼ (last axis) of every (gold, output) pair under every (n, W_n) setting: shape
     (settings, pairs, 4), equal to :func:`reliability_sensitivity` on each pair up to rounding (1e-12).
 
-    A setting (None, None) weighs occurrences equally and needs finite sides; errors (a bad ``missing``, a
-    setting with one of n and W_n, an unlimited side without n) are the per-pair engine's, raised on the first
-    pair that has them.
+    A setting (None, None) weighs occurrences equally and needs finite sides; ``missing`` is declared as the per-pair
+    engine's, and its other errors (a setting with one of n and W_n, an unlimited side without n) are raised on the
+    first pair that has them.
     """
     encoded, which, organizations = encode_pairs(pairs)
     return encoded_scores(encoded, which, settings, missing, organizations.__getitem__)
 
 
+@validate(missing=MISSING)
 def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setting], missing: str = "tail",
                    organization=None) -> np.ndarray:
     """:func:`campaign_scores` of the pairs (gold, output) of organizations ``encoded`` (indices, n × 2);
     ``organization(i)`` gives organization i for the pairs the per-pair engine scores (default: rebuilt from
     the arrays)."""
-    if missing not in MISSING_DOCUMENT_POLICIES:
-        raise ParameterError(f"missing must be one of {', '.join(MISSING_DOCUMENT_POLICIES)}, got {missing!r}",
-                             parameter="missing")
     constants = []
     for n, wn in settings:
         if (n is None) != (wn is None):

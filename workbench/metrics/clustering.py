@@ -53,10 +53,12 @@ import numpy as np
 from workbench.errors import InputError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.labels import factorize, label_vector
-from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
+from workbench.metrics.registry import ORGANIZATION, Choices, Explainer, Interval, Param, register
 from workbench.model import Organization, natural_key
+from workbench.validation import validate
 
-__all__ = ["POLICIES", "VARIANTS", "ClusteringInputError", "ClusterContingency", "contingency",
+__all__ = ["POLICIES", "VARIANTS", "UNMATCHED", "VARIANT", "AVERAGE_METHOD", "V_BETA", "FM_CONVENTION",
+           "ClusteringInputError", "ClusterContingency", "contingency",
            "contingency_from_labels", "purity", "inverse_purity", "f_purity", "BCubedItems", "bcubed_items",
            "bcubed", "flat_cells", "mutual_information_cells", "mutual_information", "entropy", "class_entropy",
            "AVERAGE_METHODS", "nmi", "nmi_of", "expected_mutual_information", "adjusted_mutual_information",
@@ -70,7 +72,11 @@ if TYPE_CHECKING:  # scipy.sparse is imported inside the functions that use it: 
     import scipy.sparse as sp
 
 POLICIES = ("weps", "singletons", "strict")
+UNMATCHED = Choices(POLICIES)
+"""The domain of ``unmatched``: the policy for documents on one side only (the module docstring)."""
 VARIANTS = ("item", "occurrence")
+VARIANT = Choices(VARIANTS)
+"""The domain of BCubed's ``variant``: extended BCubed over items, or over occurrences."""
 
 
 class ClusteringInputError(InputError):
@@ -121,19 +127,16 @@ def _incidence(codes: np.ndarray, sizes: Sequence[int], n_docs: int) -> sp.csr_a
 
 
 def _clusters(org: Organization) -> list[frozenset[str]]:
-    if not isinstance(org, Organization):
-        raise ClusteringInputError(f"expected an Organization, got {type(org).__name__}")
     return [cluster for level in org.levels for cluster in level]
 
 
+@validate(gold=ORGANIZATION, output=ORGANIZATION, unmatched=UNMATCHED)
 def contingency(gold: Organization, output: Organization, *, unmatched: str = "weps") -> ClusterContingency:
     """The shared intermediate of every clustering measure, from a gold and an output Organization.
 
     Clusters are those of every level (Amigó et al., SIGIR 2013, §3: a clustering is one level of clusters);
     ``unmatched`` is the policy for documents on one side only (see the module docstring).
     """
-    if unmatched not in POLICIES:
-        raise ClusteringInputError(f"unmatched must be one of {', '.join(POLICIES)}, got {unmatched!r}")
     gold_clusters, out_clusters = _clusters(gold), _clusters(output)
     gold_docs = frozenset().union(*gold_clusters)
     out_docs = frozenset().union(*out_clusters)
@@ -271,12 +274,11 @@ def _mean_of_groups(groups: tuple[np.ndarray, ...]) -> float:
     return total / count if count else math.nan
 
 
+@validate(variant=VARIANT)
 def bcubed_items(c: ClusterContingency, variant: str = "item") -> BCubedItems:
     """Every item's BCubed precision and recall (the values :func:`bcubed` averages); see :func:`bcubed` for the
     variants and :class:`BCubedItems` for the layout."""
     import scipy.sparse as sp
-    if variant not in VARIANTS:
-        raise ClusteringInputError(f"variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
     nx, ng = _row_counts(c.output), _row_counts(c.gold)
     in_gold = ng > 0
     # Sizes of clusters restricted to gold documents (documents the gold lacks are ignored by BCubed).
@@ -337,6 +339,7 @@ def bcubed_items(c: ClusterContingency, variant: str = "item") -> BCubedItems:
                        tuple(r_classes))
 
 
+@validate(variant=VARIANT)
 def bcubed(c: ClusterContingency, variant: str = "item", alpha: float = 0.5) -> dict[str, float]:
     """Extended BCubed ``{"precision", "recall", "f"}`` (Amigó et al. 2009 §4.2; Amigó et al., SIGIR 2013, §3.2, §4.2).
 
@@ -439,12 +442,8 @@ def class_entropy(c: ClusterContingency) -> float:
 
 
 AVERAGE_METHODS = ("arithmetic", "geometric", "min", "max")
-
-
-def _check_average_method(average_method: str) -> None:
-    if average_method not in AVERAGE_METHODS:
-        raise ClusteringInputError(f"average_method must be one of {', '.join(AVERAGE_METHODS)}, "
-                                   f"got {average_method!r}")
+AVERAGE_METHOD = Choices(AVERAGE_METHODS)
+"""The domain of ``average_method``: the mean of H(C) and H(K) that normalises NMI and AMI (scikit-learn's)."""
 
 
 def _generalized_average(u: float, v: float, average_method: str) -> float:
@@ -461,7 +460,6 @@ def _generalized_average(u: float, v: float, average_method: str) -> float:
 def _normalisable_table(c: ClusterContingency, average_method: str) -> tuple[np.ndarray | None, float]:
     """The flat table NMI and AMI normalise, or None and their limit: NaN without a flat table (overlap), 1
     when both sides are one cluster or empty (scikit-learn's limit)."""
-    _check_average_method(average_method)
     table = _flat_table(c)
     if table is None:
         return None, math.nan
@@ -470,6 +468,7 @@ def _normalisable_table(c: ClusterContingency, average_method: str) -> tuple[np.
     return table, math.nan
 
 
+@validate(average_method=AVERAGE_METHOD)
 def nmi(c: ClusterContingency, average_method: str = "arithmetic") -> float:
     """NMI = MI / mean(H(C), H(K)), the mean named by ``average_method`` (arithmetic, scikit-learn's default;
     geometric as Strehl & Ghosh 2002; min; max). 1 when both sides are one cluster or empty, 0 when MI is 0
@@ -480,6 +479,7 @@ def nmi(c: ClusterContingency, average_method: str = "arithmetic") -> float:
     return nmi_of(mutual_information(c), _entropy(table.sum(axis=0)), _entropy(table.sum(axis=1)), average_method)
 
 
+@validate(average_method=AVERAGE_METHOD)
 def nmi_of(mi: float, h_c: float, h_k: float, average_method: str = "arithmetic") -> float:
     """NMI from the mutual information and the entropies of the classes H(C) and of the clusters H(K): 0 when
     MI is 0, else min(MI / mean(H(C), H(K)), 1)."""
@@ -518,6 +518,7 @@ def expected_mutual_information(table: np.ndarray) -> float:
     return float((weight * terms).sum())
 
 
+@validate(average_method=AVERAGE_METHOD)
 def adjusted_mutual_information(c: ClusterContingency, average_method: str = "arithmetic") -> float:
     """AMI = (MI − E[MI]) / (mean(H(C), H(K)) − E[MI]) (Vinh, Epps & Bailey 2010; scikit-learn's
     ``adjusted_mutual_info_score``): 0 on average for random clusterings, 1 for a perfect one. 1 when both
@@ -534,6 +535,7 @@ def adjusted_mutual_information(c: ClusterContingency, average_method: str = "ar
                   _entropy(table.sum(axis=1)), average_method)
 
 
+@validate(average_method=AVERAGE_METHOD)
 def ami_of(mi: float, emi: float, h_c: float, h_k: float, average_method: str = "arithmetic") -> float:
     """AMI from MI, its expectation E[MI] and the entropies H(C), H(K), rounding guarded as
     :func:`adjusted_mutual_information` says."""
@@ -559,17 +561,21 @@ def vi_of(h_c: float, h_k: float, mi: float) -> float:
     return max(h_c + h_k - 2 * mi, 0.0)
 
 
+V_BETA = Interval(0, low_open=True)
+"""The domain of V-measure's β: the weight of completeness against homogeneity."""
+
+
+@validate(beta=V_BETA)
 def homogeneity_completeness_v(c: ClusterContingency, beta: float = 1.0) -> dict[str, float]:
     """Rosenberg & Hirschberg (2007): homogeneity 1 − H(C|K)/H(C), completeness 1 − H(K|C)/H(K), and
     V = (1+β)·h·c/(β·h + c), β > 0; h (c) is 1 when H(C) (H(K)) is 0, as in scikit-learn."""
-    if not beta > 0:
-        raise ClusteringInputError(f"beta must be > 0 (β weighs completeness against homogeneity), got {beta!r}")
     table = _flat_table(c)
     if table is None:
         return {"homogeneity": math.nan, "completeness": math.nan, "v": math.nan}
     return hcv_of(_entropy(table.sum(axis=0)), _entropy(table.sum(axis=1)), mutual_information(c), beta)
 
 
+@validate(beta=V_BETA)
 def hcv_of(h_c: float, h_k: float, mi: float, beta: float = 1.0) -> dict[str, float]:
     """Homogeneity, completeness and V from H(C), H(K) and MI (see :func:`homogeneity_completeness_v`)."""
     h = 1.0 if h_c == 0 else mi / h_c
@@ -661,8 +667,11 @@ def jaccard_of(p: Mapping[str, float]) -> float:
 
 
 FM_CONVENTIONS = ("sklearn", "weps")
+FM_CONVENTION = Choices(FM_CONVENTIONS)
+"""The domain of Fowlkes–Mallows' ``convention``: scikit-learn's limits, or the WePS scorer's."""
 
 
+@validate(convention=FM_CONVENTION)
 def fowlkes_mallows(c: ClusterContingency, convention: str = "sklearn") -> float:
     """Fowlkes–Mallows = tp / sqrt((tp + fp)(tp + fn)).
 
@@ -672,10 +681,9 @@ def fowlkes_mallows(c: ClusterContingency, convention: str = "sklearn") -> float
     return fowlkes_mallows_of(pair_counts(c), convention)
 
 
+@validate(convention=FM_CONVENTION)
 def fowlkes_mallows_of(p: Mapping[str, float], convention: str = "sklearn") -> float:
     """Fowlkes–Mallows of the pair counts ``{"tp", "fp", "fn", "tn"}`` under ``convention``."""
-    if convention not in FM_CONVENTIONS:
-        raise ClusteringInputError(f"convention must be one of {', '.join(FM_CONVENTIONS)}, got {convention!r}")
     tp = p["tp"]
     if convention == "weps" and (tp + p["fp"] == 0 or tp + p["fn"] == 0):
         return 1.0
@@ -709,10 +717,10 @@ def _fm(gold, output, *, unmatched="weps", convention="sklearn"):
     return fowlkes_mallows(contingency(gold, output, unmatched=unmatched), convention)
 
 
-_UNMATCHED = {"unmatched": Param("weps", Choices(POLICIES), "documents on one side only: kept as the WePS scorer "
+_UNMATCHED = {"unmatched": Param("weps", UNMATCHED, "documents on one side only: kept as the WePS scorer "
                                                             "keeps them, as singletons, or refused (strict)")}
 _ALPHA = {"alpha": Param(0.5, Interval(0, 1), "α: the weight of the first measure in F_α = 1/(α/x + (1 − α)/y)")}
-_VARIANT = {"variant": Param("item", Choices(VARIANTS), "extended BCubed (Amigó et al. 2009) over items, or over "
+_VARIANT = {"variant": Param("item", VARIANT, "extended BCubed (Amigó et al. 2009) over items, or over "
                                                         "occurrences of overlapping clusters")}
 for _name, _compute, _field, _params, _range, _desc in (
     ("Purity", _purity_family, "purity", {}, (0, 1), "Σ_i max_j |C_i∩L_j| / Σ_i |C_i|"),
@@ -726,7 +734,7 @@ for _name, _compute, _field, _params, _range, _desc in (
     ("ARI", _pair_family, "ari", {}, (-1, 1), "adjusted Rand index (Cohen's κ of the pair table)"),
     ("Rand", _pair_family, "rand", {}, (0, 1), "Rand index over document pairs"),
     ("Jaccard", _pair_family, "jaccard", {}, (0, 1), "pair-counting Jaccard coefficient"),
-    ("FM", _fm, None, {"convention": Param("sklearn", Choices(FM_CONVENTIONS), "scikit-learn's pair counts, or "
+    ("FM", _fm, None, {"convention": Param("sklearn", FM_CONVENTION, "scikit-learn's pair counts, or "
                                            "the WePS scorer's")}, (0, 1), "Fowlkes–Mallows index"),
 ):
     register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, **_UNMATCHED}, range=_range,
@@ -746,7 +754,7 @@ def _vi(gold, output, *, unmatched="weps"):
     return variation_of_information(contingency(gold, output, unmatched=unmatched))
 
 
-_AVERAGE = {"average_method": Param("arithmetic", Choices(AVERAGE_METHODS), "the mean of H(C) and H(K) that "
+_AVERAGE = {"average_method": Param("arithmetic", AVERAGE_METHOD, "the mean of H(C) and H(K) that "
                                                                             "normalises (scikit-learn's)")}
 register("NMI", _nmi, task="clustering", source=_SOURCE + "; Strehl & Ghosh 2002",
          params={**_AVERAGE, **_UNMATCHED}, description="normalised mutual information MI / mean(H(C), H(K)), the mean "
@@ -759,7 +767,7 @@ register("VI", _vi, task="clustering", source="Meilă, J. Multivariate Analysis 
          description="variation of information H(C) + H(K) − 2·MI in nats (a distance: lower is better)",
          explained=_EXPLAINED)
 register("V-measure", _entropy_family, task="clustering", source="Rosenberg & Hirschberg, EMNLP 2007",
-         params={"beta": Param(1.0, Interval(0, math.inf, low_open=True, high_open=True), "β: the weight of "
-                               "completeness against homogeneity"), **_UNMATCHED}, field="v",
+         params={"beta": Param(1.0, V_BETA, "β: the weight of completeness against homogeneity"), **_UNMATCHED},
+         field="v",
          description="(1+β)·h·c / (β·h + c) of homogeneity h and completeness c (β > 1 weighs completeness)",
          explained=_EXPLAINED)

@@ -25,8 +25,9 @@ import pandas as pd
 
 from workbench.errors import ParameterError
 from workbench.metrics import relations
-from workbench.metrics.reliability import RS_MEASURES, RSScores, scored_views
+from workbench.metrics.reliability import RS_ARGUMENTS, RS_MEASURES, RSScores, scored_views
 from workbench.model import Organization
+from workbench.validation import Choices, Text, validate
 
 __all__ = ["MEASURES", "ExplainError", "Explanation", "explain"]
 
@@ -81,6 +82,7 @@ class Explanation:
         frame = self.contributions.assign(lost=self.contributions.weight * (1 - self.contributions.holds))
         return frame.sort_values("lost", ascending=False, kind="stable").reset_index(drop=True)
 
+    @validate(document=Text(), measure=Choices(MEASURES))
     def relations(self, document: str, measure: str) -> pd.DataFrame:
         """Every relation of ``document``'s occurrences on the side ``measure`` reads, by enumeration.
 
@@ -92,8 +94,6 @@ class Explanation:
         score times ``weight``), split into what the relation ``kept`` (mass·holds) and ``lost``
         (mass·(1 − holds)). Per occurrence Σ weight·holds is its ``holds`` in :attr:`contributions`.
         """
-        if measure not in MEASURES:
-            raise ExplainError(f"unknown measure {measure!r}: choose one of {', '.join(MEASURES)}")
         view = self._views[measure]
         code = np.flatnonzero(self._names == document)
         mine = np.flatnonzero(view.x.doc == code[0]) if len(code) else np.zeros(0, dtype=np.int64)
@@ -106,6 +106,7 @@ class Explanation:
         return frame.assign(kept=frame["mass"] * frame["holds"], lost=frame["mass"] * (1 - frame["holds"]))
 
 
+@validate(**RS_ARGUMENTS)
 def explain(gold: Organization, output: Organization, *, n: float | None = None, wn: float | None = None,
             missing: str = "tail") -> Explanation:
     """R≺ S≺ R∼ S∼ of ``output`` against ``gold`` with their per-occurrence decomposition (see

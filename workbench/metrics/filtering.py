@@ -35,18 +35,26 @@ import numpy as np
 from workbench.errors import InputError
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.labels import factorize, label_vector
-from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
+from workbench.metrics.registry import ORGANIZATION, Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
+from workbench.validation import validate
 
-__all__ = ["SMOOTHINGS", "FilteringInputError", "BinaryLabelsError", "FilteringContingency", "contingency",
-           "contingency_from_labels", "Estimates", "estimates", "accuracy", "weighted_accuracy", "utility",
-           "linear_utility", "lam", "phi", "kappa", "mutual_information", "odds_ratio", "macro_accuracy", "chi",
-           "chi_counts", "precision", "recall", "f_measure", "reliability", "sensitivity",
+__all__ = ["SMOOTHINGS", "SMOOTHING", "WACC_LAMBDA", "UTILITY_ALPHA", "FilteringInputError", "BinaryLabelsError",
+           "FilteringContingency", "contingency", "contingency_from_labels", "Estimates", "estimates", "accuracy",
+           "weighted_accuracy", "utility", "linear_utility", "lam", "phi", "kappa", "mutual_information", "odds_ratio",
+           "macro_accuracy", "chi", "chi_counts", "precision", "recall", "f_measure", "reliability", "sensitivity",
            "f_reliability_sensitivity"]
 
 _EXPLAINED = Explainer("workbench.metrics.explanations.filtering:explain_filtering")
 
 SMOOTHINGS = ("none", "laplace", "noninformative")
+SMOOTHING = Choices(SMOOTHINGS)
+"""The domain of the measures' ``smoothing``."""
+_SMOOTHING_OR_NONE = Choices((*SMOOTHINGS, None))  # the functions' smoothing: None is "none"
+WACC_LAMBDA = Interval(0)
+"""The domain of WAcc's λ, the weight of a positive."""
+UTILITY_ALPHA = Interval(0, low_open=True)
+"""The domain of Utility's α, the gain of a true positive."""
 
 
 class FilteringInputError(InputError):
@@ -71,6 +79,7 @@ class FilteringContingency:
         return self.tp + self.fp + self.fn + self.tn
 
 
+@validate(gold=ORGANIZATION, output=ORGANIZATION)
 def contingency(gold: Organization, output: Organization) -> FilteringContingency:
     """Counts from Organizations: a document is positive when prioritised (in some level).
 
@@ -78,9 +87,6 @@ def contingency(gold: Organization, output: Organization) -> FilteringContingenc
     unlimited tail is all negative). A gold document the output does not name is a negative of the output
     (not accepted); an output document outside T is ignored (it has no gold label).
     """
-    for name, org in (("gold", gold), ("output", output)):
-        if not isinstance(org, Organization):
-            raise FilteringInputError(f"{name}: expected an Organization, got {type(org).__name__}")
     collection = gold.documents if gold.finite else gold.documents | output.documents
     g, s = gold.prioritised, output.prioritised & collection
     tp = len(g & s)
@@ -173,22 +179,15 @@ def _ratio(num: float, den: float) -> float:
     return num / den if den else math.nan
 
 
-def _smoothing(smoothing: str | None) -> str:
-    smoothing = "none" if smoothing is None else smoothing
-    if smoothing not in SMOOTHINGS:
-        raise FilteringInputError(f"smoothing must be one of {', '.join(SMOOTHINGS)}, got {smoothing!r}")
-    return smoothing
-
-
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def estimates(c: FilteringContingency, smoothing: str | None = None) -> Estimates:
     """Probabilities from counts, smoothed as Amigó et al., filtering metrics comparison, §5.1 (``"laplace"``) or §5.2
-    (``"noninformative"``).
+    (``"noninformative"``); None is ``"none"``.
 
     >>> e = estimates(FilteringContingency(tp=0, fp=10, fn=5, tn=85), "noninformative")
     >>> round(e.g_s, 4)  # (0 + 2·0.05) / (10 + 2)
     0.0083
     """
-    smoothing = _smoothing(smoothing)
     tp, fp, fn, tn = c.tp, c.fp, c.fn, c.tn
     if smoothing == "laplace":
         tp, fp, fn, tn = tp + 1, fp + 1, fn + 1, tn + 1
@@ -208,17 +207,17 @@ def _est(c: FilteringContingency | Estimates, smoothing) -> Estimates:
 
 
 # -------------------------------------------------------------------------------------- measures
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def accuracy(c, smoothing=None) -> float:
     """Acc = (TP + TN)/|T| = P(S|G)P(G) + P(¬S|¬G)P(¬G) (Amigó et al., filtering metrics comparison, §4.1)."""
     j = _est(c, smoothing).joint()
     return float(j[0, 0] + j[1, 1])
 
 
+@validate(lam=WACC_LAMBDA, smoothing=_SMOOTHING_OR_NONE)
 def weighted_accuracy(c, lam: float = 1.0, smoothing=None) -> float:
     """WAcc_λ = (λTP + TN)/(λ(TP + FN) + TN + FP) (Androutsopoulos et al. 2000; Amigó et al., filtering metrics
     comparison, §4.1)."""
-    if not lam >= 0:
-        raise FilteringInputError(f"WAcc: lam must be ≥ 0 (the weight of a positive), got {lam!r}")
     e = _est(c, smoothing)
     j = e.joint()
     return _ratio(lam * j[0, 0] + j[1, 1], lam * e.p_g + (1 - e.p_g))
@@ -229,15 +228,15 @@ def _counts(e: Estimates) -> np.ndarray:
     return e.joint() * e.n
 
 
+@validate(alpha=UTILITY_ALPHA, smoothing=_SMOOTHING_OR_NONE)
 def utility(c, alpha: float = 2.0, smoothing=None) -> float:
     """Utility = α·TP − FP (Amigó et al., filtering metrics comparison, §4.1; TREC filtering's T11U is α = 2), α > 0.
     Not normalised."""
-    if not alpha > 0:
-        raise FilteringInputError(f"Utility: alpha must be > 0 (the gain of a true positive), got {alpha!r}")
     (tp, fp), _ = _counts(_est(c, smoothing))
     return float(alpha * tp - fp)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def linear_utility(c, a1: float = 2.0, a2: float = 0.0, a3: float = 1.0, a4: float = 0.0,
                    smoothing=None) -> float:
     """Utility_{α1..α4} = α1·TP + α2·TN − α3·FP − α4·FN (Hull 1998; Amigó et al., filtering metrics comparison,
@@ -246,6 +245,7 @@ def linear_utility(c, a1: float = 2.0, a2: float = 0.0, a3: float = 1.0, a4: flo
     return float(a1 * tp + a2 * tn - a3 * fp - a4 * fn)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def lam(c, smoothing=None) -> float:
     """Lam% = logit⁻¹((logit P(¬S|G) + logit P(S|¬G))/2) (Cormack & Lynam 2005; Amigó et al., filtering metrics
     comparison, §4.2).
@@ -259,6 +259,7 @@ def lam(c, smoothing=None) -> float:
     return _ratio(good, good + bad)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def phi(c, smoothing=None) -> float:
     """Phi = (TP·TN − FP·FN)/√(|G||¬G||S||¬S|) = (P(S|G) − P(S|¬G))·√(P(G)P(¬G)/(P(S)P(¬S))) (§4.2).
 
@@ -273,6 +274,7 @@ def phi(c, smoothing=None) -> float:
     return float((e.s_g - e.s_ng) * math.sqrt(e.p_g * (1 - e.p_g) / (p_s * (1 - p_s))))
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def kappa(c, smoothing=None) -> float:
     """Cohen's κ = (Acc − Acc_random)/(1 − Acc_random), Acc_random = P(S)P(G) + P(¬S)P(¬G) (§4.2).
 
@@ -284,6 +286,7 @@ def kappa(c, smoothing=None) -> float:
     return _ratio(accuracy(e) - chance, 1 - chance)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def mutual_information(c, smoothing=None) -> float:
     """MI = Σ P(x, y) log(P(x, y)/(P(x)P(y))) over the 2×2 joint, in nats (Amigó et al., filtering metrics comparison,
     §4.2)."""
@@ -299,6 +302,7 @@ def mutual_information(c, smoothing=None) -> float:
     return max(total, 0.0)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def odds_ratio(c, smoothing=None) -> float:
     """Odds = TP·TN/(FN·FP) = [P(S|G)/P(¬S|G)]·[P(¬S|¬G)/P(S|¬G)] (Karon & Alexander 1958; §4.2).
 
@@ -311,12 +315,14 @@ def odds_ratio(c, smoothing=None) -> float:
     return num / den
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def macro_accuracy(c, smoothing=None) -> float:
     """MAAc = (P(S|G) + P(¬S|¬G))/2, the mean of the two classes' accuracies (Mitchell 1997; §4.2)."""
     e = _est(c, smoothing)
     return (e.s_g + 1 - e.s_ng) / 2
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def chi(c, smoothing=None) -> float:
     """Chi, Amigó et al.'s (filtering metrics comparison) probabilistic form: (P(S|G)P(¬S|¬G) − P(S|¬G)P(¬S|G) + 1)/2; ½
     when non-informative."""
@@ -324,6 +330,7 @@ def chi(c, smoothing=None) -> float:
     return (e.s_g * (1 - e.s_ng) - e.s_ng * (1 - e.s_g) + 1) / 2
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def chi_counts(c, smoothing=None) -> float:
     """Chi, Amigó et al.'s (filtering metrics comparison) count form as printed: (|S∩G|·|¬S∩¬G| − |S∩¬G|·|¬S∩G| +
     |T|)/(|S| + |G| + |¬S| + |¬G|).
@@ -336,17 +343,20 @@ def chi_counts(c, smoothing=None) -> float:
     return _ratio(tp * tn - fp * fn + e.n, 2 * e.n)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def precision(c, smoothing=None) -> float:
     """Precision = P(G|S) = TP/(TP + FP); NaN when nothing is returned."""
     return float(_est(c, smoothing).g_s)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def recall(c, smoothing=None) -> float:
     """Recall = P(S|G) = TP/(TP + FN); NaN when the gold has no positive."""
     return float(_est(c, smoothing).s_g)
 
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def f_measure(c, alpha: float = 0.5, smoothing=None) -> float:
     """F_α = 1/(α/P + (1−α)/R) (van Rijsbergen 1974; Amigó et al., filtering metrics comparison, §4.3); 0 when P or R is
     0."""
@@ -354,6 +364,7 @@ def f_measure(c, alpha: float = 0.5, smoothing=None) -> float:
     return f_alpha(e.g_s, e.s_g, alpha)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def reliability(c, smoothing=None) -> float:
     """Reliability = P(G|S)·P(¬G|¬S), the product of both classes' precisions (Amigó et al., filtering metrics
     comparison, §4.4)."""
@@ -361,6 +372,7 @@ def reliability(c, smoothing=None) -> float:
     return e.g_s * (1 - e.g_ns)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def sensitivity(c, smoothing=None) -> float:
     """Sensitivity = P(S|G)·P(¬S|¬G), the product of both classes' recalls (Amigó et al., filtering metrics comparison,
     §4.4)."""
@@ -368,6 +380,7 @@ def sensitivity(c, smoothing=None) -> float:
     return e.s_g * (1 - e.s_ng)
 
 
+@validate(smoothing=_SMOOTHING_OR_NONE)
 def f_reliability_sensitivity(c, alpha: float = 0.5, smoothing=None) -> float:
     """F(R,S) = 1/(α/R + (1−α)/S); 0 when R or S is 0 (the all-positive and all-negative outputs)."""
     e = _est(c, smoothing)
@@ -392,15 +405,15 @@ _WEIGHT = Interval(0, 1)
 _ALPHA = {"alpha": Param(0.5, _WEIGHT, "α: the weight of the first measure in F_α = 1/(α/x + (1 − α)/y)")}
 _LINEAR = {key: Param(default, Interval(0), f"the weight of {what}") for key, default, what in (
     ("a1", 2.0, "TP"), ("a2", 0.0, "TN"), ("a3", 1.0, "FP (subtracted)"), ("a4", 0.0, "FN (subtracted)"))}
-_SMOOTHING = {"smoothing": Param("none", Choices(SMOOTHINGS), "how the probabilities are estimated from the counts: "
+_SMOOTHING = {"smoothing": Param("none", SMOOTHING, "how the probabilities are estimated from the counts: "
                                                               "as they are, Laplace's +1, or the non-informative "
                                                               "system's (Amigó et al., filtering metrics "
                                                               "comparison)")}
 for _name, _function, _params, _range, _desc in (
     ("Accuracy", accuracy, {}, (0, 1), "(TP + TN)/|T|"),
-    ("WAcc", weighted_accuracy, {"lam": Param(1.0, Interval(0), "λ: the weight of a relevant document")}, (0, 1),
+    ("WAcc", weighted_accuracy, {"lam": Param(1.0, WACC_LAMBDA, "λ: the weight of a relevant document")}, (0, 1),
      "weighted accuracy (λTP + TN)/(λ|G| + |¬G|)"),
-    ("Utility", utility, {"alpha": Param(2.0, Interval(0, low_open=True), "α: the gain of a true positive")},
+    ("Utility", utility, {"alpha": Param(2.0, UTILITY_ALPHA, "α: the gain of a true positive")},
      (-_INF, _INF), "α·TP − FP"),
     ("LinearUtility", linear_utility, _LINEAR, (-_INF, _INF), "α1·TP + α2·TN − α3·FP − α4·FN"),
     ("Lam%", lam, {}, (0, 1), "logistic average misclassification rate (lower is better)"),

@@ -27,23 +27,36 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from workbench.errors import ParameterError, ParameterTypeError
+from workbench.errors import ParameterError, quoted
 from workbench.lazy import resolve
+from workbench.metrics.summary import AGGREGATES
+from workbench.model import Organization
+from workbench.model.labelling import Labelling
 from workbench.scalars import parse_scalar, plain_number
-from workbench.validation import Choices, Interval, Levels, LevelsValue, MappingValue, Pairs, format_value
+from workbench.validation import (
+    AnyOf,
+    Anything,
+    Choices,
+    Flag,
+    Instance,
+    Interval,
+    Levels,
+    LevelsValue,
+    ListOf,
+    MappingValue,
+    Pairs,
+    format_value,
+    validate,
+)
 
 __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationError", "MeasureResultError",
            "DIRECTIONS", "PARAMETER_ALIASES", "Interval", "Choices", "LevelsValue", "Levels", "MappingValue",
-           "Pairs", "Param", "Explainer", "MISSING_VALUES", "READS", "Words", "MeasureSpec", "register",
-           "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms", "set_loader",
-           "known_names", "Measure", "parse", "bind", "with_defaults", "evaluate", "direction", "SPELLING_TOOLS",
-           "measures", "missing_value", "worst", "aggregate"]
-
-if TYPE_CHECKING:
-    from workbench.model import Organization
-    from workbench.model.labelling import Labelling
+           "Pairs", "ORGANIZATION", "SIDE", "Param", "Explainer", "MISSING_VALUES", "READS", "Words", "MeasureSpec",
+           "register", "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms",
+           "set_loader", "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
+           "evaluate", "direction", "SPELLING_TOOLS", "measures", "missing_value", "worst", "aggregate"]
 
 
 class UnknownMeasureError(ParameterError):
@@ -63,6 +76,13 @@ class MeasureResultError(ParameterError):
 
 
 DIRECTIONS = ("higher", "lower")
+
+ORGANIZATION = Instance((Organization,), "an Organization (Organization.parse, from_ranking, ...)")
+"""The domain of a gold or an output that is an organization (R&S, clustering, filtering)."""
+SIDE = Instance((Organization, Labelling), "an Organization (Organization.parse, from_ranking, ...) or a Labelling "
+                                           "(classification)")
+"""The domain of a gold or an output a measure scores."""
+_INTEGER = Instance((int,), "an integer")
 
 PARAMETER_ALIASES = {"rel_level": "rel"}
 """Older parameter names → the name measures declare (ir_measures' ``rel``); either spelling is read."""
@@ -227,8 +247,6 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
     >>> str(parse("half@3")), unregister("half") is spec
     ('half@3', True)
     """
-    from workbench.metrics.summary import AGGREGATES
-
     declared: dict[str, Interval | Choices | Pairs] = {key: Choices(tuple(values))
                                                       for key, values in (choices or {}).items()}
     declared.update(domains or {})
@@ -244,9 +262,9 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
     for what, value, allowed in (("aggregate", aggregate, AGGREGATES), ("direction", direction, DIRECTIONS),
                                  ("missing", missing, MISSING_VALUES), ("reads", reads, READS),
                                  ("returns", returns, ("number", "text"))):
-        if value not in allowed:
-            raise MeasureRegistrationError(f"measure {name}: {what} must be one of {', '.join(allowed)}, "
-                                           f"got {value!r}")
+        why = Choices(allowed).reason(value)
+        if why is not None:
+            raise MeasureRegistrationError(f"measure {name}: {what} {why}, got {quoted(value)}")
     if cutoff is not None and cutoff not in parameters:
         raise MeasureRegistrationError(f"measure {name}: cutoff parameter {cutoff!r} is not among its parameters")
     unknown = sorted(set(declared) - set(parameters))
@@ -402,10 +420,13 @@ class Measure:
             text += f"@{format_value(params[self.spec.cutoff])}"
         return text
 
+    @validate(gold=SIDE, output=SIDE)
     def compute(self, gold: Organization | Labelling, output: Organization | Labelling) -> Any:
         """The raw result of the spec's compute function (a float or a mapping)."""
         return self.spec.compute(gold, output, **self.params)
 
+    @validate(result=Anything("the compute function's result: one that holds no number is refused here, naming "
+                              "the measure (MeasureResultError)"))
     def pick(self, result: Any) -> Any:  # a float, or text for a measure declared returns="text"
         """The measure's value in a result of its compute function, as a float (as text for a measure declared
         ``returns="text"``); a value that is not a number (a custom measure returning text, None, a list) raises
@@ -424,6 +445,12 @@ class Measure:
 
     def __call__(self, gold: Organization | Labelling, output: Organization | Labelling) -> float:
         return self.pick(self.compute(gold, output))
+
+
+MEASURE = Instance((str, Measure), "a measure name or a Measure")
+"""The domain of a measure given by name (``"nDCG@10"``) or as a parsed :class:`Measure`."""
+MEASURES = AnyOf(MEASURE, ListOf(MEASURE), what="a measure name, a Measure or a list of them")
+"""The domain of the measures of :func:`evaluate`: one, or a list."""
 
 
 def _parse_value(text: str, where: str = "") -> Any:
@@ -449,21 +476,25 @@ def _coerce(spec: MeasureSpec, key: str, value: Any, name: str) -> Any:
     if isinstance(default, bool) and isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
     if isinstance(default, bool) and not isinstance(value, bool):  # 1 == True, yet not a truth value here
-        raise MeasureParameterError(f"{name!r}: parameter {key} must be True or False, got {value!r}", parameter=key)
+        raise MeasureParameterError(f"{name!r}: parameter {key} {Flag().reason(value)}, got {quoted(value)}",
+                                    parameter=key)
     domain = spec.domains.get(key)
     if value == "None" and domain is not None and domain.reason(None) is None:  # an optional parameter left unset
         return None
+    integer = isinstance(domain, Interval) and domain.integer
+    if (integer or isinstance(default, int) and not isinstance(default, bool)) and isinstance(value, float) and \
+            value.is_integer():  # RR@2.0 is RR@2: the kernels slice with an integer cutoff
+        value = int(value)
     if isinstance(default, int) and not isinstance(default, bool):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
         real = isinstance(domain, Interval) and not domain.integer and isinstance(value, float)
         if not isinstance(value, int) and not real:
-            raise MeasureParameterError(f"{name!r}: parameter {key} must be an integer, got {value!r}", parameter=key)
+            why = (domain.reason(value) if domain is not None else None) or _INTEGER.reason(value)
+            raise MeasureParameterError(f"{name!r}: parameter {key} {why}, got {quoted(value)}", parameter=key)
     elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     reason = domain.reason(value) if domain is not None else None
     if reason is not None:
-        raise MeasureParameterError(f"{name!r}: parameter {key} {reason}, got {value!r}", parameter=key)
+        raise MeasureParameterError(f"{name!r}: parameter {key} {reason}, got {quoted(value)}", parameter=key)
     return value
 
 
@@ -502,9 +533,9 @@ def _spelled_parameter(spec: MeasureSpec, key: str, value: str, name: str) -> tu
         if declared.spelled and key in declared.spelled:
             values = declared.spelled[key]
             read = _parse_value(value)
-            if read not in values:
-                raise MeasureParameterError(f"{name!r}: parameter {key} must be one of "
-                                            f"{', '.join(map(str, values))}, got {read!r}", parameter=key)
+            why = Choices(tuple(values)).reason(read)
+            if why is not None:
+                raise MeasureParameterError(f"{name!r}: parameter {key} {why}, got {quoted(read)}", parameter=key)
             return parameter, str(values[read])
     return key, value
 
@@ -524,6 +555,7 @@ _PARAMETER_SEPARATOR = re.compile(r",(?![^{]*})(?![^\[]*\])")  # a comma outside
 _SUFFIX = re.compile(r"\s*(?:\((?P<params>[^()]*)\)|@(?P<cutoff>[^@()\s]+))")
 
 
+@validate(name=MEASURE)
 def parse(name: str | Measure) -> Measure:
     """The :class:`Measure` a name denotes; raises :class:`UnknownMeasureError` listing the known ones."""
     return name if isinstance(name, Measure) else _parse(name)[0]
@@ -532,8 +564,6 @@ def parse(name: str | Measure) -> Measure:
 def _parse(name: str) -> tuple[Measure, frozenset[str]]:
     """The measure a name denotes and the parameters the name writes out (a cutoff included)."""
     _load()
-    if not isinstance(name, str):
-        raise UnknownMeasureError(f"a measure name must be a string, got {type(name).__name__}")
     text = name.strip()
     spec = None
     for key in sorted(_BY_NAME, key=len, reverse=True):
@@ -603,6 +633,7 @@ def bind(spec: MeasureSpec, values: Mapping[str, Any]) -> Measure:
     return Measure(spec, tuple(params.items()))
 
 
+@validate(measure=MEASURE)
 def with_defaults(measure: str | Measure, **values: Any) -> Measure:
     """The measure with each parameter of ``values`` that it declares set: settings that apply to every measure
     having the parameter, as trec_eval's ``-l`` (``rel``) and ``-J`` (``judged_only``) do. Names are read
@@ -637,7 +668,7 @@ def with_defaults(measure: str | Measure, **values: Any) -> Measure:
     return Measure(measure.spec, tuple(params.items()))
 
 
-
+@validate(gold=SIDE, output=SIDE, measures=MEASURES)
 def evaluate(gold: Organization | Labelling, output: Organization | Labelling,
              measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
     """Score one topic: ``{name as given: value}``. Measures that share a computation share one call; a
@@ -648,18 +679,8 @@ def evaluate(gold: Organization | Labelling, output: Organization | Labelling,
     >>> evaluate(g, Organization.parse("d2 d1\\nd3"), ["S∼(n=10, wn=0.8)", "R∼(n=10, wn=0.8)"])
     {'S∼(n=10, wn=0.8)': 1.0, 'R∼(n=10, wn=0.8)': 1.0}
     """
-    from workbench.model import Organization
-    from workbench.model.labelling import Labelling
-
-    for side, value in (("gold", gold), ("output", output)):
-        if not isinstance(value, Organization | Labelling):
-            raise ParameterTypeError(f"{side} must be an Organization (Organization.parse, from_ranking, ...) or a "
-                                     f"Labelling (classification), got {type(value).__name__}", parameter=side)
     if isinstance(measures, str | Measure):
         measures = [measures]
-    elif not isinstance(measures, Iterable):
-        raise UnknownMeasureError(f"measures must be a name, a Measure or a list of them, got "
-                                  f"{type(measures).__name__}")
     results: dict[str, float] = {}
     shared: dict[tuple, Any] = {}
     for given in measures:
@@ -680,7 +701,7 @@ def direction(measure: str | Measure) -> str:
     """
     try:
         return parse(measure).spec.direction
-    except UnknownMeasureError:
+    except ParameterError:  # not a name the registry knows (or not a name at all)
         return "higher"
 
 
@@ -748,5 +769,5 @@ def aggregate(measure: str | Measure) -> str:
     """
     try:
         return parse(measure).spec.aggregate
-    except UnknownMeasureError:
+    except ParameterError:  # not a name the registry knows (or not a name at all)
         return "mean"

@@ -14,26 +14,31 @@ the reading the documentation's page ``docs/rs-engine.md`` writes out. Table 9 o
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.errors import ParameterError, ParameterTypeError
+from workbench.errors import ParameterError
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
-from workbench.metrics.registry import Choices, Explainer, Interval, Param, register
+from workbench.metrics.registry import ORGANIZATION, Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
 from workbench.scalars import plain_number
+from workbench.validation import validate
 
-__all__ = ["MISSING_DOCUMENT_POLICIES", "RSScores", "position_weights", "DISCOUNT_DOMAINS", "discount_constant",
-           "aligned_views", "scored_views", "reliability_sensitivity", "RS_FIELDS", "RS_MEASURES"]
+__all__ = ["MISSING_DOCUMENT_POLICIES", "MISSING", "RSScores", "position_weights", "POSITIONS", "WEIGHT_OF_FIRST",
+           "DISCOUNT_DOMAINS", "discount_constant", "aligned_views", "RS_ARGUMENTS", "scored_views",
+           "reliability_sensitivity", "RS_FIELDS", "RS_MEASURES"]
 
 _EXPLAINED = Explainer("workbench.metrics.explanations.organization:explain_organization")
 
 MISSING_DOCUMENT_POLICIES = ("tail", "singleton", "replab")
 """Where a gold document an output lacks goes (``missing=``, :func:`aligned_views`): the tail, a singleton,
 or RepLab's rule."""
+MISSING = Choices(MISSING_DOCUMENT_POLICIES)
+"""The domain of ``missing``."""
 
 
 @dataclass(frozen=True)
@@ -82,11 +87,18 @@ def position_weights(level_sizes: Sequence[int] | np.ndarray, c: float) -> tuple
     return per_occurrence, c / (c + float(sizes.sum()))
 
 
-DISCOUNT_DOMAINS = {"n": Interval(1, 1e6, optional=True), "wn": Interval(1e-6, 1 - 1e-6, optional=True)}
+POSITIONS = Interval(1, 1e6)
+"""The domain of n, the number of positions that carry the weight W_n."""
+WEIGHT_OF_FIRST = Interval(1e-6, 1 - 1e-6)
+"""The domain of W_n (``wn``), the weight of the first n positions."""
+DISCOUNT_DOMAINS = {"n": dataclasses.replace(POSITIONS, optional=True),
+                    "wn": dataclasses.replace(WEIGHT_OF_FIRST, optional=True)}
 """Where n and wn are exact: beyond these bounds the 1/x² weights of the positions underflow (and c = (1 −
-W_n)·n / W_n overflows for n = 1e308 or W_n = 1e-320), so values outside are refused, here and in names."""
+W_n)·n / W_n overflows for n = 1e308 or W_n = 1e-320), so values outside are refused, here and in names; None
+where they may be left out (both, for a finite organization's own weights)."""
 
 
+@validate(n=POSITIONS, wn=WEIGHT_OF_FIRST)
 def discount_constant(n: float, wn: float) -> float:
     """c = (1 − W_n)·n / W_n: the first n positions carry the weight W_n (Amigó et al., SIGIR 2013, §3.1; W_10 = 0.8 →
     2.5).
@@ -95,10 +107,6 @@ def discount_constant(n: float, wn: float) -> float:
     2.5
     """
     n, wn = plain_number(n), plain_number(wn)
-    for key, value, meaning in (("n", n, "a number of positions"), ("wn", wn, "the weight of the first n")):
-        why = DISCOUNT_DOMAINS[key].reason(value) if value is not None else "must be given"
-        if why is not None:
-            raise ParameterError(f"{key} ({meaning}) {why}, got {value!r}", parameter=key)
     return (1 - wn) * n / wn
 
 
@@ -139,6 +147,7 @@ def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Code
             np.asarray(names, dtype=object))
 
 
+@validate(missing=MISSING)
 def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
     """The (output, gold) pair Reliability reads and the (gold, output) pair Sensitivity reads.
 
@@ -152,9 +161,6 @@ def aligned_views(gold: _Coded, output: _Coded, n_docs: int, missing: str):
       document the output lacks counts as a correct singleton for Reliability and matches nothing for
       Sensitivity (its topic-detection R&S script, ``EVAL_TOPICDETECTION_RS.pl``).
     """
-    if missing not in MISSING_DOCUMENT_POLICIES:
-        raise ParameterError(f"missing must be one of {', '.join(MISSING_DOCUMENT_POLICIES)}, got {missing!r}",
-                             parameter="missing")
     in_gold = np.bincount(gold.doc, minlength=n_docs) > 0
     in_output = np.bincount(output.doc, minlength=n_docs) > 0
     if missing == "replab":
@@ -184,15 +190,17 @@ def _side(coded: _Coded, n_docs: int, c: float | None) -> relations.Side:
     return relations.Side(coded.doc, level, coded.cluster, weight, tail, coded.n_levels, n_docs)
 
 
+RS_ARGUMENTS = {"gold": ORGANIZATION, "output": ORGANIZATION, **DISCOUNT_DOMAINS, "missing": MISSING}
+"""The domains of the arguments of :func:`reliability_sensitivity` (and of the functions that take them)."""
+
+
+@validate(**RS_ARGUMENTS)
 def scored_views(gold: Organization, output: Organization, *, n: float | None = None, wn: float | None = None,
                  missing: str = "tail") -> tuple[np.ndarray, tuple[relations.Side, relations.Side],
                                                  tuple[relations.Side, relations.Side]]:
     """The document names and the two views the scores read: (output, gold) for Reliability and
     (gold, output) for Sensitivity, as weighted :class:`relations.Side` pairs (what ``explain`` also reads).
     Validates the arguments as :func:`reliability_sensitivity` documents."""
-    for name, org in (("gold", gold), ("output", output)):
-        if not isinstance(org, Organization):
-            raise ParameterTypeError(f"{name} must be an Organization, got {type(org).__name__}", parameter=name)
     if (n is None) != (wn is None):
         raise ParameterError(f"give both n and wn (the first n positions weigh wn), or neither; got n={n!r}, "
                              f"wn={wn!r}", parameter="wn" if n is not None else "n")
@@ -211,6 +219,7 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
     return (names, (sides[id(r_out)], sides[id(r_gold)]), (sides[id(s_gold)], sides[id(s_out)]))
 
 
+@validate(**RS_ARGUMENTS)
 def reliability_sensitivity(gold: Organization, output: Organization, *, n: float | None = None,
                             wn: float | None = None, missing: str = "tail") -> RSScores:
     """R≺ S≺ R∼ S∼ of ``output`` against ``gold`` (Amigó et al., SIGIR 2013, eqs. 3–4; Sensitivity exchanges the two).
@@ -247,7 +256,7 @@ _PARAMS = {
     "n": Param(None, DISCOUNT_DOMAINS["n"], "the number of positions n that carry the weight wn (with wn; without "
                                             "both, a finite organization's own weights)"),
     "wn": Param(None, DISCOUNT_DOMAINS["wn"], "W_n: the share of the weight the first n positions carry"),
-    "missing": Param("tail", Choices(MISSING_DOCUMENT_POLICIES), "where a gold document the output lacks goes: its "
+    "missing": Param("tail", MISSING, "where a gold document the output lacks goes: its "
                                                                  "tail, a singleton, or RepLab's rule"),
 }
 for _name, _field, _aliases, _what in _MEASURES:

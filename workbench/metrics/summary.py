@@ -14,9 +14,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["AGGREGATES", "MIN_GEO_MEAN", "trec_order", "summarize"]
+from workbench.validation import Choices, validate
+
+__all__ = ["AGGREGATES", "AGGREGATE", "MIN_GEO_MEAN", "trec_order", "summarize"]
 
 AGGREGATES = ("mean", "sum", "gmean")
+AGGREGATE = Choices(AGGREGATES)
+"""The domain of how values combine over topics."""
 MIN_GEO_MEAN = 0.00001  # trec_eval.h: the floor of gm_map and gm_bpref
 
 
@@ -26,11 +30,10 @@ def trec_order(topics: Sequence[str]) -> np.ndarray:
     return np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
 
 
+@validate(how=AGGREGATE)
 def summarize(values, how: str = "mean", axis: int = -1) -> np.ndarray | float:
     """The values along ``axis`` (in the order given) summarized as ``how`` says (one of :data:`AGGREGATES`),
     added one by one as trec_eval adds them (not numpy's pairwise sum, whose last bits differ)."""
-    if how not in AGGREGATES:
-        raise ValueError(f"how must be one of {', '.join(AGGREGATES)}, got {how!r}")
     array = np.moveaxis(np.asarray(values, dtype=float), axis, -1)
     count = array.shape[-1]
     if how == "gmean":

@@ -33,13 +33,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.metrics.classification.pairs import ClassificationInputError, LabelledPair
+from workbench.metrics.classification.pairs import LabelledPair, class_named
+from workbench.validation import Interval, validate
 
 __all__ = [
-    "ClassCounts", "accuracy", "class_counts", "combine_kappa", "f_of", "f_per_class", "kappa", "kappa_parts",
-    "macro_f", "macro_precision", "macro_recall", "of_class", "precision_per_class", "recall_per_class",
+    "F_ALPHA", "ClassCounts", "accuracy", "class_counts", "combine_kappa", "f_of", "f_per_class", "kappa",
+    "kappa_parts", "macro_f", "macro_precision", "macro_recall", "of_class", "precision_per_class", "recall_per_class",
     "system_precision"
 ]
+
+
+F_ALPHA = Interval(0, 1)
+"""The domain of FMeasure's α, the weight of precision in F_α = 1/(α/P + (1 − α)/R)."""
 
 
 @dataclass(frozen=True)
@@ -119,12 +124,6 @@ def _one_class_alike(p: LabelledPair) -> bool:
     return len(gold_classes) == 1 and len(output_classes) == 1 and gold_classes[0] == output_classes[0] and same_items
 
 
-def _label_column(p: LabelledPair, label) -> int | None:
-    """The column of a class named by a measure's ``label`` parameter (None: not one of the pair's classes)."""
-    name = str(label)
-    return p.classes.index(name) if name in p.classes else None
-
-
 def precision_per_class(p: LabelledPair) -> dict[str, float]:
     """P_c = TP_c / predicted_c for every class the gold or the output names (NaN where the output never says c)."""
     counts = class_counts(p)
@@ -153,16 +152,11 @@ def f_of(precision: float, recall: float, alpha: float) -> float:
     return 1 / ((alpha / precision) + ((1 - alpha) / recall))
 
 
+@validate(alpha=F_ALPHA)
 def f_per_class(p: LabelledPair, alpha: float = 0.5) -> dict[str, float]:
     """F_c for every class the gold or the output names."""
-    _check_alpha(alpha)
     precision, recall = precision_per_class(p), recall_per_class(p)
     return {label: f_of(precision[label], recall[label], alpha) for label in recall}
-
-
-def _check_alpha(alpha: float) -> None:
-    if not 0 <= alpha <= 1:
-        raise ClassificationInputError(f"FMeasure: alpha must be in [0, 1], got {alpha!r}")
 
 
 def _over_gold_classes(p: LabelledPair, per_class: dict[str, float]) -> list[float]:
@@ -182,6 +176,7 @@ def macro_recall(p: LabelledPair) -> float:
     return _mean(_over_gold_classes(p, recall_per_class(p)))
 
 
+@validate(alpha=F_ALPHA)
 def macro_f(p: LabelledPair, alpha: float = 0.5) -> float:
     """The mean of F_c over the gold's classes."""
     return _mean(_over_gold_classes(p, f_per_class(p, alpha)))
@@ -194,8 +189,8 @@ def _mean(values: list[float]) -> float:
     return float(total / len(values))
 
 
-def of_class(per_class: dict[str, float], p: LabelledPair, label) -> float:
-    """The value of one class (a measure's ``label``); NaN for a class the gold of this topic does not name."""
-    column = _label_column(p, label)
-    return per_class.get(p.classes[column], math.nan) if column is not None else math.nan
+def of_class(per_class: dict[str, float], p: LabelledPair, label, measure: str = "of_class") -> float:
+    """The value of one class (a measure's ``label``): NaN for a class this topic knows that neither side names (a
+    declared class, a class of the hierarchy); a class it does not know is refused (:func:`~.pairs.class_named`)."""
+    return per_class.get(class_named(p, label, measure), math.nan)
 

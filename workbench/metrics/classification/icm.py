@@ -6,8 +6,11 @@ itself and its ancestors),
 
     ICM = α₁·IC(f) + α₂·IC(g) − β·IC(f ∪ g),        averaged over the gold's items,
 
-with α₁ = α₂ = 2, β = 3 by default (PyEvALL's defaults, the setting of the paper's experiments). An unanswered
-item has f = ∅, IC(∅) = 0.
+with α₁ = α₂ = 2, β = 3 by default (PyEvALL's defaults, the setting of the paper's experiments), each weight up to
+1e100 (:data:`WEIGHT`). An unanswered item has f = ∅, IC(∅) = 0. ICM reads mono-label classes, flat or in a
+hierarchy, and multi-label classes in a hierarchy: for multi-label classes without one PyEvALL reports no value
+(its precondition "not implemented"), and so the workbench refuses them (the flat tree ``{c: []}`` makes them
+independent classes).
 
 **Information content** (PyEvALL ``ICM.generate_prob``): IC(c) = −log₂ P(c), P(c) the share of the gold's items
 labelled c or a descendant of c; a class the gold never reaches gets P = 1/|G| (the least information PyEvALL
@@ -29,8 +32,6 @@ NaN when ICM(g, g) = 0 (a gold of one class: no information to recover; PyEvALL 
 
 Where PyEvALL departs, the workbench says so:
 
-* multi-label ICM without a hierarchy: PyEvALL declines it (not implemented); here it is ICM over the flat class
-  set (a tree of roots), the paper's definition with no common ancestors.
 * a class of a soft label whose gold weight never varies (σ = 0): PyEvALL's ``NormalDist.cdf`` raises; here the
   normal's limit as σ → 0 is taken (P = 1 below μ, ½ at μ, 0 above, so log₂|G| above μ). A class no gold item
   names is the case σ = 0, μ = 0: any weight above 0 gives log₂|G|, as PyEvALL gives an unknown class.
@@ -51,15 +52,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.metrics.classification.pairs import LabelledPair, closure
+from workbench.metrics.classification.pairs import ClassificationInputError, LabelledPair, closure
+from workbench.validation import Interval
 
 __all__ = [
-    "ICMTerms", "WeightStatistics", "class_information", "icm", "icm_norm", "icm_soft", "icm_soft_norm",
+    "WEIGHT", "ICMTerms", "WeightStatistics", "class_information", "icm", "icm_norm", "icm_soft", "icm_soft_norm",
     "icm_soft_terms", "icm_terms", "normalized", "self_icm", "set_information", "soft_information",
     "soft_set_information", "weight_statistics"
 ]
 
 SQRT2 = math.sqrt(2.0)  # statistics.NormalDist's constant
+WEIGHT = Interval(0, 1e100)
+"""The domain of α₁, α₂ and β: up to 1e100, so that the weighted information contents (bits), added over the items,
+stay far below a double's 1.8e308 (near it α·IC overflows, and ICM is inf − inf = NaN)."""
 
 
 @dataclass(frozen=True)
@@ -95,8 +100,12 @@ def set_information(rows: np.ndarray, information: np.ndarray, parent: np.ndarra
 
 
 def icm_terms(p: LabelledPair, alpha_1: float = 2.0, alpha_2: float = 2.0, beta: float = 3.0) -> ICMTerms:
-    """The ICM of every gold item (hard labels)."""
+    """The ICM of every gold item (hard labels: mono-label, or multi-label in a hierarchy)."""
     p.require("ICM", "mono", "multi")
+    if p.kind == "multi" and p.parent is None:
+        raise ClassificationInputError("ICM of multi-label classes needs a class hierarchy, as in PyEvALL, which "
+                                       "reports no value without one; give the gold one (a flat tree {c: []} for "
+                                       "independent classes)")
     n = p.n_gold
     information = class_information(p)
     gold, output = p.indicators("gold")[:n], p.indicators("output")[:n]

@@ -25,22 +25,41 @@ in order (a reader's ``classes=``, an organization's levels), else from labels t
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from workbench.metrics.classification.pairs import ClassificationInputError, LabelledPair
+from workbench.metrics.registry import Words
+from workbench.validation import validate
 
-__all__ = ["cem", "cem_terms", "class_ranks", "proximity"]
+__all__ = ["ClassOrder", "ORDER", "cem", "cem_terms", "class_ranks", "proximity"]
 
 
+class ClassOrder(Words):
+    """The domain of CEM's ``order``: the classes lowest first, separated by ``<``, each named once (the classes
+    themselves are the data's: one the topic lacks has no items, and weighs nothing), or None.
+
+    >>> ORDER.reason("neg<neu<pos") is None, ORDER.reason("neg<neu<neg") is None
+    (True, False)
+    """
+
+    def reason(self, value: Any) -> str | None:
+        why = super().reason(value)
+        if why is not None or value is None:
+            return why
+        names = [name.strip() for name in str(value).split("<")]
+        return f"must be {self}" if "" in names or len(set(names)) < len(names) else None
+
+
+ORDER = ClassOrder("class order, lowest first, each class once: neg<neu<pos (None: the gold's declared classes)")
+
+
+@validate(order=ORDER)
 def class_ranks(p: LabelledPair, order: str | None = None) -> np.ndarray:
     """Each class's rank on the ordinal scale (``order``: the classes lowest first, ``"neg<neu<pos"``)."""
     if order is not None:
-        names = [name.strip() for name in str(order).split("<")]
-        given = {name: float(rank) for rank, name in enumerate(names)}
-        if len(given) < len(names) or "" in given:
-            raise ClassificationInputError(f"CEM: order {order!r} must name each class once, lowest first: "
-                                           "neg<neu<pos")
+        given = {name.strip(): float(rank) for rank, name in enumerate(str(order).split("<"))}
         source = f"order {order!r}"
     elif p.declared is not None:
         given = {label: float(rank) for rank, label in enumerate(p.declared)}

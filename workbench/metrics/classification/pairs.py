@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.errors import InputError
+from workbench.metrics.registry import SIDE
 from workbench.model import Organization
 from workbench.model.labelling import (
     Labelling,
@@ -30,8 +31,10 @@ from workbench.model.labelling import (
     MixedKindsError,
     is_empty,
 )
+from workbench.validation import Choices, check, validate
 
-__all__ = ["CONTEXTS", "ClassificationInputError", "LabelledPair", "closure", "depths", "labelling_of", "pair"]
+__all__ = ["CONTEXTS", "ClassificationInputError", "LabelledPair", "closure", "depths", "labelling_of", "pair",
+           "class_named"]
 
 
 class ClassificationInputError(InputError):
@@ -66,6 +69,11 @@ class LabelledPair:
             raise ClassificationInputError(f"{measure} is defined for {allowed} classification; this gold is "
                                            f"{CONTEXTS[self.kind]}")
 
+    def known(self) -> tuple[str, ...]:
+        """The classes this topic knows: those the gold or the output names, those of the gold's hierarchy, and
+        those the gold declares (its ``classes=``)."""
+        return tuple(dict.fromkeys((*self.classes, *(self.declared or ()))))
+
     def indicators(self, side: str) -> np.ndarray:
         """A side's classes as an (items × classes) array: booleans for hard labels (a mono code as one True),
         weights for soft ones."""
@@ -78,19 +86,18 @@ class LabelledPair:
         return rows
 
 
-def labelling_of(value, side: str) -> Labelling:
+@validate(value=SIDE, side=Choices(("gold", "output")))
+def labelling_of(value: Labelling | Organization, side: str) -> Labelling:
     """A gold or an output as a :class:`Labelling` (an :class:`Organization` by its levels)."""
     if isinstance(value, Labelling):
         return value
-    if isinstance(value, Organization):
-        try:
-            return Labelling.from_organization(value, gold=side == "gold")
-        except LabellingError as error:
-            raise ClassificationInputError(f"{side}: {error}") from None
-    raise ClassificationInputError(f"{side} must be a Labelling (or an Organization read as one), got "
-                                   f"{type(value).__name__}")
+    try:
+        return Labelling.from_organization(value, gold=side == "gold")
+    except LabellingError as error:
+        raise ClassificationInputError(f"{side}: {error}") from None
 
 
+@validate(gold=SIDE, output=SIDE)
 def pair(gold, output) -> LabelledPair:
     """``gold`` and ``output`` (labellings, or organizations read by level) lined up as arrays."""
     gold, output = labelling_of(gold, "gold"), labelling_of(output, "output")
@@ -144,6 +151,23 @@ def pair(gold, output) -> LabelledPair:
                            for c in classes], dtype=np.int64)
     return LabelledPair(gold.kind, classes, ids, len(gold), gold_values, output_values, answered, gold_named,
                         named_mask, parent, gold.classes, gold.distribution)
+
+
+def class_named(p: LabelledPair, label, measure: str) -> str:
+    """The class a measure's ``label`` parameter names (as text), refused as a
+    :class:`~workbench.errors.ParameterError` naming the label and the classes this topic knows
+    (:meth:`LabelledPair.known`) when it is none of them: a typo would otherwise score NaN.
+
+    >>> from workbench.model.labelling import Labelling
+    >>> p = pair(Labelling.parse("1: A\\n2: B", gold=True), Labelling.parse("1: A"))
+    >>> class_named(p, "B", "Pr")
+    'B'
+    >>> class_named(p, "Z", "Pr")
+    Traceback (most recent call last):
+    ...
+    workbench.errors.ParameterError: Pr: label must be one of A, B, got 'Z'
+    """
+    return check(str(label), Choices(p.known()), "label", measure)
 
 
 def _labels(value) -> tuple[str, ...]:

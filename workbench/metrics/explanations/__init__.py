@@ -26,17 +26,22 @@ The result is a :class:`MeasureExplanation` (:mod:`~workbench.metrics.explanatio
 
 from __future__ import annotations
 
+import dataclasses
+
 from workbench.metrics.explain import ExplainError, Explanation
 from workbench.metrics.explain import explain as explain_rs
 from workbench.metrics.explanations.core import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
-from workbench.metrics.registry import Measure, explanation_of, parse
+from workbench.metrics.registry import MEASURE, SIDE, Measure, explanation_of, parse
+from workbench.metrics.reliability import DISCOUNT_DOMAINS, MISSING
 from workbench.model import Organization
-from workbench.model.labelling import Labelling
+from workbench.validation import validate
 
 __all__ = ["DocumentNotExplainedError", "ExplainError", "Explanation", "MeasureExplanation", "PartNotFoundError",
            "explain"]
 
 
+@validate(gold=SIDE, output=SIDE, measure=dataclasses.replace(MEASURE, optional=True), **DISCOUNT_DOMAINS,
+          missing=MISSING)
 def explain(gold: Organization, output: Organization, measure: str | Measure | None = None, *,
             n: float | None = None, wn: float | None = None, missing: str = "tail"):
     """``measure`` of ``output`` against ``gold``, explained (a :class:`MeasureExplanation`, whose rows sum to
@@ -49,9 +54,5 @@ def explain(gold: Organization, output: Organization, measure: str | Measure | N
                            "a measure is named")
     measure = parse(measure)
     explainer, _ = explanation_of(measure)
-    for side, value in (("gold", gold), ("output", output)):
-        if not isinstance(value, Organization | Labelling):
-            raise ExplainError(f"{side} must be an Organization (Organization.parse, from_ranking, ...) or a "
-                               f"Labelling (classification), got {type(value).__name__}")
     return explainer(gold, output, measure)
 

@@ -20,11 +20,13 @@ better), so that :meth:`MeasureExplanation.lost` lists the rows that cost the mo
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from workbench.metrics.explain import ExplainError
+from workbench.validation import Choices, Instance, MappingOf, Text, check, validate
 
 __all__ = ["DocumentNotExplainedError", "PartNotFoundError", "MeasureExplanation"]
 
@@ -38,6 +40,9 @@ class DocumentNotExplainedError(ExplainError):
 
 class PartNotFoundError(ExplainError):
     """A part asked about that the explanation of the measure does not have."""
+
+
+_NUMBER = Instance((numbers.Real,), "a number")
 
 
 def _sum(values: Mapping[str, float]) -> float:
@@ -85,10 +90,17 @@ class MeasureExplanation:
         """True when the rows' contributions add up to the score (no parts to combine)."""
         return "part" not in self.contributions.columns
 
+    @validate(parts=MappingOf(Text(), _NUMBER, optional=True, what="a mapping {part: value}"))
     def combine(self, parts: Mapping[str, float] | None = None) -> float:
-        """The score from ``parts`` (default: :attr:`parts`) through the measure's own combining function."""
+        """The score from ``parts`` (default: :attr:`parts`: every part, by name) through the measure's own combining
+        function."""
+        if parts is not None:  # a value for each of the measure's parts, and nothing else
+            check(parts, MappingOf(Choices(tuple(self.parts)), shortest=len(self.parts),
+                                   what=f"a mapping {{part: value}} of its parts {', '.join(self.parts)}"),
+                  "parts", "MeasureExplanation.combine")
         return float(self.combiner(self.parts if parts is None else parts))
 
+    @validate(name=Text())
     def part(self, name: str) -> pd.DataFrame:
         """The rows of one part (every row for a sum)."""
         if self.is_sum and name in (self.measure, *self.parts):
@@ -101,6 +113,7 @@ class MeasureExplanation:
         """The rows sorted by what they lost, largest first (ties keep their order): where to look first."""
         return self.contributions.sort_values("lost", ascending=False, kind="stable").reset_index(drop=True)
 
+    @validate(document=Text())
     def document(self, document: str) -> pd.DataFrame:
         """The rows of one document; :class:`DocumentNotExplainedError` when there are none."""
         if "document" not in self.contributions.columns:

@@ -140,7 +140,7 @@ def explain_filtering(gold: Organization, output: Organization, measure: str | M
 
     measure = parse(measure)
     name, params = measure.spec.name, measure.params
-    smoothing = kernels._smoothing(params.pop("smoothing", "none"))
+    smoothing = params.pop("smoothing", "none")
     score = measure(gold, output)
     c = kernels.contingency(gold, output)
     e = kernels.estimates(c, smoothing)

@@ -21,24 +21,23 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from workbench.metrics.ranking.table import GainTable, RankingInputError
+from workbench.metrics.ranking.table import RELEVANCE_LEVEL, GainTable
+from workbench.validation import Choices, Interval, Numbers, validate
 
-__all__ = ["ELEVEN_POINTS", "RULES", "interpolated_precision", "interpolation_ranks", "recall_levels"]
+__all__ = ["ELEVEN_POINTS", "RULES", "RULE", "RECALL_LEVEL", "RECALL_LEVELS", "interpolated_precision",
+           "interpolation_ranks", "recall_levels"]
 
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
 RULES = ("round", "v9")
+RULE = Choices(RULES)
+"""The domain of ``rule``: trec_eval 10's n(r) = round(r·R), or trec_eval 9's ⌊r·R + 0.9⌋."""
+RECALL_LEVEL = Interval(0, 1)
+"""The domain of a recall level."""
+RECALL_LEVELS = Numbers(low=RECALL_LEVEL.low, high=RECALL_LEVEL.high)
+"""The domain of the recall levels of a curve: an array of them."""
 
 
-def _levels(recall: Iterable[float]) -> np.ndarray:
-    try:
-        levels = np.asarray(list(recall), dtype=float)
-    except (TypeError, ValueError):
-        raise RankingInputError(f"recall levels must be numbers in [0, 1], got {recall!r}") from None
-    if levels.ndim != 1 or not ((levels >= 0) & (levels <= 1)).all():
-        raise RankingInputError(f"recall levels must be numbers in [0, 1], got {levels.tolist()}")
-    return levels
-
-
+@validate(recall=RECALL_LEVELS, rel=RELEVANCE_LEVEL, rule=RULE)
 def interpolated_precision(table: GainTable, recall: Iterable[float] = ELEVEN_POINTS,
                            rel: float = 1.0, rule: str = "round") -> np.ndarray:
     """Interpolated precision of every query (rows) at every recall level (columns).
@@ -53,6 +52,7 @@ def interpolated_precision(table: GainTable, recall: Iterable[float] = ELEVEN_PO
     return np.where(reached, best_after[np.arange(n_queries)[:, None], np.minimum(index, width)], 0.0)
 
 
+@validate(recall=RECALL_LEVELS, rel=RELEVANCE_LEVEL, rule=RULE)
 def interpolation_ranks(table: GainTable, recall: Iterable[float] = ELEVEN_POINTS, rel: float = 1.0,
                         rule: str = "round") -> tuple[np.ndarray, np.ndarray]:
     """For every query (rows) and recall level (columns), the rank index (from 0) whose precision
@@ -79,9 +79,7 @@ def _interpolation(table: GainTable, recall: Iterable[float], rel: float,
                    rule: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Precision at the relevant ranks (0 elsewhere), its best at or after each rank (one more column: nothing
     found), the rank index where each level's n(r) relevant documents are found, and whether it is reached."""
-    if rule not in RULES:
-        raise RankingInputError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
-    levels = _levels(recall)
+    levels = np.asarray(recall, dtype=float)
     precision, best_after = table.shared(_envelope, rel)  # one per table and level: recall levels share it
     found = table.relevant_counts(rel)
     n_queries, width = precision.shape

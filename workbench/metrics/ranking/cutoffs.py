@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.metrics.ranking.kernels import q_measure
-from workbench.metrics.ranking.table import GainTable, check_cutoff, safe_divide
+from workbench.metrics.ranking.table import GainTable, safe_divide
 
 __all__ = ["hits_at", "q_measure_at"]
 
@@ -24,14 +24,12 @@ __all__ = ["hits_at", "q_measure_at"]
 def hits_at(table: GainTable, k: int | None = None, rel: int = 1) -> np.ndarray:
     """Hits@k = |relevant in the top k| (all retrieved when k is None): a count, averaged over topics as ranx's
     ``hits@k`` is."""
-    check_cutoff(k, "Hits")
     return table.relevant(rel)[:, :k].sum(axis=1).astype(float)
 
 
 def q_measure_at(table: GainTable, beta: float = 1.0, k: int | None = None) -> np.ndarray:
     """Q@k = (1 / min(k, R)) Σ_{relevant r ≤ k} BR(r), R the number of judged relevant documents (Q-measure
     itself when k is None)."""
-    check_cutoff(k, "Q-measure")
     n_rel = (table.ideal > 0).sum(axis=1)
     if k is None:
         return q_measure(table, beta)

@@ -20,9 +20,12 @@ cutoff k (NERR8, NERR9, BPM, like SDCG) stop at k, however deep; cwl_eval at 1,0
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
-from workbench.metrics.ranking.table import GainTable, RankingInputError, check_cutoff, ranks, row_sums
+from workbench.errors import ParameterError
+from workbench.metrics.ranking.table import GainTable, ranks, row_sums
 
 __all__ = ["CWL_DEPTH", "cwl_gains", "weighted_precision", "insq_terms", "insq", "inst_terms", "inst", "nerr_terms",
            "nerr8", "nerr9", "nerr10", "nerr11", "bpm_terms", "bpm"]
@@ -38,12 +41,11 @@ def cwl_gains(table: GainTable, min_rel: float = 0, max_rel: float | None = None
     >>> cwl_gains(GainTable.from_gains([[0, 1, 2, 5]], [[5]]), min_rel=1, max_rel=3).tolist()
     [[0.0, 0.0, 0.5, 1.0]]
     """
-    if max_rel is None:
-        raise RankingInputError("the C/W/L measures need max_rel, the grade of a fully relevant document (e.g. "
-                                "INST(max_rel=3))")
-    if not min_rel < max_rel:
-        raise RankingInputError(f"min_rel must be below max_rel, got min_rel={min_rel:g}, max_rel={max_rel:g}")
-    return (np.clip(table.gains, min_rel, max_rel) - min_rel) / (max_rel - min_rel)
+    top = cast(float, max_rel)  # None only as the declarations' default: they require it (MIN_MAX_REL)
+    if not min_rel < top:  # each declared alone, the two parameters are bound together here
+        raise ParameterError(f"min_rel must be below max_rel, got min_rel={min_rel:g}, max_rel={top:g}",
+                             parameter="min_rel")
+    return (np.clip(table.gains, min_rel, top) - min_rel) / (top - min_rel)
 
 
 def weighted_precision(continuation: np.ndarray, rest: np.ndarray | float) -> np.ndarray:
@@ -92,7 +94,6 @@ def _inverse_square_rest(n: int, a: np.ndarray | float, depth: int | None) -> np
 
 
 def _depth(table: GainTable, gains: np.ndarray, depth: int | None) -> np.ndarray:
-    check_cutoff(depth, "depth")
     return gains if depth is None else gains[:, :depth]
 
 
@@ -121,8 +122,6 @@ def inst_terms(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: fl
                depth: int | None = CWL_DEPTH) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """INST's gains, continuations C(i) = ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − Σ_{r ≤ i} gain(r), and
     weights W(i) over the ranks it reads."""
-    if not T >= 0.5:
-        raise RankingInputError(f"INST needs T ≥ 1/2 (below, its continuation can exceed 1), got {T!r}")
     gains = _depth(table, cwl_gains(table, min_rel, max_rel), depth)
     i = ranks(gains.shape[1])
     wanted = 2 * T - np.cumsum(gains, axis=1)  # T + T_i
@@ -150,9 +149,7 @@ def nerr_terms(table: GainTable, equation: int, k: int | None = None, p: float =
     """The gains, continuations and weights of NERR of ``equation`` 8, 9, 10 or 11 (:func:`nerr8` ...)."""
     gains = cwl_gains(table, min_rel, max_rel)
     if equation in (8, 9):
-        check_cutoff(k, f"NERR{equation}")
-        if k is None:
-            raise RankingInputError(f"NERR{equation}@k needs a cutoff k")
+        k = cast(int, k)  # NERR8 and NERR9 declare their cutoff required
         gains = gains[:, :k]
         n = gains.shape[1]
         i = ranks(n)
@@ -169,15 +166,11 @@ def nerr_terms(table: GainTable, equation: int, k: int | None = None, p: float =
     i = ranks(n)
     after: np.ndarray | float
     if equation == 10:
-        if not 0 < p < 1:
-            raise RankingInputError(f"NERR10 needs 0 < p < 1, got {p!r}")
         continuation = p * (1.0 - gains)
         after = (1.0 - p ** (np.inf if depth is None else depth - n)) / (1.0 - p)
-    elif equation == 11:
+    else:  # 11
         continuation = ((i + 2 * T - 1) / (i + 2 * T)) ** 2 * (1.0 - gains)
         after = _inverse_square_rest(n, 2 * T, depth)
-    else:
-        raise RankingInputError(f"NERR is defined by equations 8 to 11, got {equation!r}")
     return gains, continuation, weighted_precision(continuation, after)
 
 
@@ -231,9 +224,6 @@ def nerr11(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: float 
 def bpm_terms(table: GainTable, k: int | None = None, T: float = 1.0, min_rel: float = 0,
               max_rel: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """BPM's gains, continuations (1 while the gain so far is below T and the rank below k, else 0) and weights."""
-    check_cutoff(k, "BPM")
-    if k is None:
-        raise RankingInputError("BPM@k needs a cutoff k, the documents the user is willing to examine")
     gains = cwl_gains(table, min_rel, max_rel)[:, :k]
     n = gains.shape[1]
     continuation = ((np.cumsum(gains, axis=1) < T) & (ranks(n) < k)).astype(float)

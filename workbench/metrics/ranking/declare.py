@@ -21,18 +21,19 @@ one topic from Organizations and a campaign score a whole table at once:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
-from workbench.metrics.ranking.table import GainTable, RankingInputError
+from workbench.metrics.ranking.table import CUTOFF, RELEVANCE_LEVEL, GainTable, RankingInputError
 from workbench.metrics.registry import Choices, Explainer, Interval, Measure, MeasureSpec, Pairs, Param, parse, register
 from workbench.model import Organization
 
 __all__ = ["TREC_EVAL", "SAKAI", "RANX", "NDEVAL", "PER_DOCUMENT", "PER_SUBTOPIC", "TableMeasure", "SubtopicMeasure",
            "PreferenceMeasure", "GroupMeasure", "is_table_measure", "is_diversity_measure", "evaluate_table",
-           "cutoff", "REL", "JUDGED_ONLY", "BINARY", "GAINS", "MIN_MAX_REL", "BETA", "ranking_measure",
+           "cutoff", "REL", "JUDGED_ONLY", "BINARY", "GAIN", "GAINS", "MIN_MAX_REL", "BETA", "ranking_measure",
            "diversity_measure", "drop_in_measure"]
 
 TREC_EVAL = "trec_eval 10.0 (usnistgov/trec_eval)"
@@ -148,15 +149,18 @@ def evaluate_table(table: Any, measures: Iterable[str]) -> dict[str, dict[str, f
 # ------------------------------------------------------------------------------------ shared parameters
 def cutoff(default: int | None = None, meaning: str = "the cutoff: only the top k ranks count") -> dict[str, Param]:
     """The cutoff parameter ``k`` (written ``@k``), optional when its default is None."""
-    return {"k": Param(default, Interval(1, integer=True, optional=default is None), meaning)}
+    return {"k": Param(default, dataclasses.replace(CUTOFF, optional=default is None), meaning)}
 
 
-REL = {"rel": Param(1, Interval(0, low_open=True), "the relevance level: a document is relevant when its grade "
-                                                   "reaches rel (trec_eval's -l)")}
+REL = {"rel": Param(1, RELEVANCE_LEVEL, "the relevance level: a document is relevant when its grade reaches rel "
+                                        "(trec_eval's -l)")}
 JUDGED_ONLY = {"judged_only": Param(False, Choices((False, True)), "score the ranking without its unjudged "
                                                                    "documents (trec_eval's -J)")}
 BINARY = {**REL, **JUDGED_ONLY}
-GAINS = {"gains": Param(None, Pairs(Interval(0), Interval(0, high_open=True)),
+GAIN = Interval(0, 1e100)
+"""The domain of the gain a grade is mapped to: up to 1e100, so that a DCG, which adds gains, stays a number (gains
+near a double's 1.8e308 add up to inf, and nDCG to inf/inf)."""
+GAINS = {"gains": Param(None, Pairs(Interval(0), GAIN),
                         "grade → gain, e.g. {1:3,2:9} (trec_eval's ndcg.1=3,2=9); a grade not mapped is its own "
                         "gain; {0:g} gives the judged non-relevant documents gain g, in the ideal ranking too")}
 """trec_eval's ``rel_level=gain`` pairs (its gain-based measures' parameters), ir_measures' ``gains``: grade 0 may be

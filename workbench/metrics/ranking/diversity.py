@@ -27,16 +27,25 @@ document at rank r is g(r) = Σ_s J(r, s) (1 − α)^{c_s(r)}, c_s(r) the number
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from workbench.metrics.ranking.table import RankingInputError, check_cutoff, ranked_documents, ranks
+from workbench.metrics.ranking.table import CUTOFF, RELEVANCE_LEVEL, RankingInputError, ranked_documents, ranks
 from workbench.model import Organization, natural_key
+from workbench.validation import Interval, validate
 
-__all__ = ["SubtopicTable", "novelty_gains", "ideal_ranking", "discounted_sum", "alpha_ndcg", "err_ia",
-           "reciprocal_decay", "nrbp", "p_ia", "strecall"]
+__all__ = ["DEPTH", "NOVELTY", "PERSISTENCE", "SubtopicTable", "novelty_gains", "ideal_ranking", "discounted_sum",
+           "alpha_ndcg", "err_ia", "reciprocal_decay", "nrbp", "p_ia", "strecall"]
+
+DEPTH = dataclasses.replace(CUTOFF, optional=True)
+"""The domain of the diversity measures' cutoff k: the top k ranks, or None for the whole ranking."""
+NOVELTY = Interval(0, 1)
+"""The domain of α: how much a document relevant to a subtopic already covered loses, (1 − α) per earlier one."""
+PERSISTENCE = Interval(0, 1)
+"""The domain of NRBP's β: the persistence, as RBP's p."""
 
 
 class SubtopicTable:
@@ -113,15 +122,6 @@ class SubtopicTable:
         return (self.judged >= rel).any(axis=1).sum(axis=1)
 
 
-def _check(alpha: float | None = None, beta: float | None = None, rel: float = 1.0) -> None:
-    if alpha is not None and not 0 <= alpha <= 1:
-        raise RankingInputError(f"alpha must be in [0, 1], got {alpha!r}")
-    if beta is not None and not 0 <= beta <= 1:
-        raise RankingInputError(f"beta must be in [0, 1], got {beta!r}")
-    if not rel > 0:
-        raise RankingInputError(f"rel (the relevance level) must be > 0, got {rel!r}")
-
-
 def novelty_gains(relevant: np.ndarray, alpha: float) -> np.ndarray:
     """g(r) = Σ_s J(r, s) (1 − α)^{c_s(r)} for each rank of a topics × ranks × subtopics relevance array, the
     subtopics added in order (as ndeval's loop adds them)."""
@@ -161,20 +161,18 @@ def discounted_sum(gains: np.ndarray) -> np.ndarray:
     return np.cumsum(gains / np.log2(ranks(gains.shape[1]) + 1.0), axis=1)[:, -1]
 
 
+@validate(k=DEPTH, alpha=NOVELTY, rel=RELEVANCE_LEVEL)
 def alpha_ndcg(table: SubtopicTable, k: int = 20, alpha: float = 0.5, rel: float = 1.0) -> np.ndarray:
     """α-nDCG@k: the run's α-DCG over the greedy ideal's (Clarke et al. 2008; ndeval's ``alpha-nDCG@k``)."""
-    check_cutoff(k, "alpha_nDCG")
-    _check(alpha, rel=rel)
     depth = table.grades.shape[1] if k is None else k
     dcg = discounted_sum(novelty_gains(table.relevant(rel)[:, :depth], alpha))
     ideal = discounted_sum(ideal_ranking(table, alpha, rel, depth)[0])
     return np.divide(dcg, ideal, out=np.zeros_like(dcg), where=(ideal > 0) & (dcg > 0))
 
 
+@validate(k=DEPTH, alpha=NOVELTY, rel=RELEVANCE_LEVEL)
 def err_ia(table: SubtopicTable, k: int = 20, alpha: float = 0.5, rel: float = 1.0) -> np.ndarray:
     """ERR-IA@k = Σ_{r≤k} g(r) / r over Σ_{r≤k} m (1 − α)^{r−1} / r (ndeval's ``ERR-IA@k``)."""
-    check_cutoff(k, "ERR_IA")
-    _check(alpha, rel=rel)
     depth = table.grades.shape[1] if k is None else k
     gains = novelty_gains(table.relevant(rel)[:, :depth], alpha)
     found = np.cumsum(gains / ranks(gains.shape[1]), axis=1)[:, -1] if gains.shape[1] else np.zeros(gains.shape[0])
@@ -202,9 +200,9 @@ def reciprocal_decay(x: float, k: int) -> float:
     return total + float(exp1(-low * math.log(x)) - exp1(-high * math.log(x))) / x
 
 
+@validate(alpha=NOVELTY, beta=PERSISTENCE, rel=RELEVANCE_LEVEL)
 def nrbp(table: SubtopicTable, alpha: float = 0.5, beta: float = 0.5, rel: float = 1.0) -> np.ndarray:
     """NRBP = (1 − (1 − α) β) / m · Σ_r g(r) β^{r−1} over every rank (Clarke et al. 2009; ndeval's ``NRBP``)."""
-    _check(alpha, beta, rel)
     gains = novelty_gains(table.relevant(rel), alpha)
     decay = np.cumprod(np.concatenate(([1.0], np.full(max(gains.shape[1] - 1, 0), beta))))[:gains.shape[1]]
     total = np.cumsum(gains * decay, axis=1)[:, -1] if gains.shape[1] else np.zeros(gains.shape[0])
@@ -212,20 +210,18 @@ def nrbp(table: SubtopicTable, alpha: float = 0.5, beta: float = 0.5, rel: float
     return np.divide(total * (1.0 - (1.0 - alpha) * beta), m, out=np.zeros_like(total), where=m > 0)
 
 
+@validate(k=DEPTH, rel=RELEVANCE_LEVEL)
 def p_ia(table: SubtopicTable, k: int = 20, rel: float = 1.0) -> np.ndarray:
     """P-IA@k = Σ_{r≤k} Σ_s J(r, s) / (k · m) (ndeval's ``P-IA@k``)."""
-    check_cutoff(k, "P_IA")
-    _check(rel=rel)
     found = table.relevant(rel)[:, :k].sum(axis=(1, 2)).astype(float)
     depth = table.grades.shape[1] if k is None else k
     m = table.subtopics(rel).astype(float)
     return np.divide(found, depth * m, out=np.zeros_like(found), where=(m > 0) & (depth > 0))
 
 
+@validate(k=DEPTH, rel=RELEVANCE_LEVEL)
 def strecall(table: SubtopicTable, k: int = 20, rel: float = 1.0) -> np.ndarray:
     """Subtopic recall@k = |subtopics relevant in the top k| / m (ndeval's ``strec@k``)."""
-    check_cutoff(k, "StRecall")
-    _check(rel=rel)
     covered = table.relevant(rel)[:, :k].any(axis=1).sum(axis=1).astype(float)
     m = table.subtopics(rel).astype(float)
     return np.divide(covered, m, out=np.zeros_like(covered), where=m > 0)

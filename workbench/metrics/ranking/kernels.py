@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping
+from typing import cast
 
 import numpy as np
 
@@ -28,9 +29,7 @@ from workbench.metrics.ranking.cwl import cwl_gains
 from workbench.metrics.ranking.gains import gain_tables, rescaled_gains
 from workbench.metrics.ranking.table import (
     GainTable,
-    RankingInputError,
     at_rank,
-    check_cutoff,
     discounted,
     first_true,
     persistence,
@@ -41,25 +40,19 @@ from workbench.metrics.ranking.table import (
 from workbench.metrics.ranking.ties import tie_averaged
 
 __all__ = ["success_at", "precision_at", "r_precision", "reciprocal_rank", "precision_terms", "average_precision",
-           "dcg_terms", "ndcg", "err_terms", "err", "rbp_terms", "rbp", "sdcg_terms", "discount_sum", "scaled_dcg",
-           "blended_ratio", "q_measure", "o_measure", "preferred_rank", "p_measure", "p_plus_terms",
-           "p_plus_measure"]
+           "EXP_UNIT_ABOVE", "exp_gains", "dcg_terms", "ndcg", "err_terms", "err", "rbp_terms", "rbp", "sdcg_terms",
+           "discount_sum", "scaled_dcg", "blended_ratio", "q_measure", "o_measure", "preferred_rank", "p_measure",
+           "p_plus_terms", "p_plus_measure"]
 
 
 # -------------------------------------------------------------------------------------- binary kernels
 def success_at(table: GainTable, k: int = 10, rel: float = 1) -> np.ndarray:
     """Success@k = 1 if a relevant document is in the top k, else 0 (trec_eval ``success_k``)."""
-    check_cutoff(k, "Success")
-    if k is None:
-        raise RankingInputError("Success@k needs a cutoff k")
     return table.relevant(rel)[:, :k].any(axis=1).astype(float)
 
 
 def precision_at(table: GainTable, k: int = 10, rel: float = 1) -> np.ndarray:
     """P@k = |relevant in the top k| / k (trec_eval ``P_k``: divides by k even when fewer are retrieved)."""
-    check_cutoff(k, "P")
-    if k is None:
-        raise RankingInputError("P@k needs a cutoff k")
     return table.relevant(rel)[:, :k].sum(axis=1) / k
 
 
@@ -74,14 +67,12 @@ def r_precision(table: GainTable, rel: float = 1) -> np.ndarray:
 def reciprocal_rank(table: GainTable, k: int | None = None, rel: float = 1) -> np.ndarray:
     """RR = 1 / rank of the first relevant document, 0 if none in the top k (trec_eval ``recip_rank``;
     RR@10 is MS MARCO's MRR@10)."""
-    check_cutoff(k, "RR")
     first, found = first_true(table.relevant(rel)[:, :k])
     return np.where(found, 1.0 / (first + 1), 0.0)
 
 
 def precision_terms(table: GainTable, k: int | None = None, rel: float = 1) -> tuple[np.ndarray, np.ndarray]:
     """AP's terms over the top k: the precision at every rank and whether the rank holds a relevant document."""
-    check_cutoff(k, "AP")
     hit = table.relevant(rel)[:, :k]
     return table.relevant_counts(rel)[:, :k] / ranks(hit.shape[1]), hit
 
@@ -94,22 +85,34 @@ def average_precision(table: GainTable, k: int | None = None, rel: float = 1) ->
 
 
 # -------------------------------------------------------------------------------------- graded kernels
-def _gain_values(gains: np.ndarray, gain: str) -> np.ndarray:
-    if gain == "linear":
-        return gains
-    if gain == "exp":
-        return np.exp2(gains) - 1.0
-    raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
+EXP_UNIT_ABOVE = 1000.0
+"""The top grade past which nDCG(gain=exp) counts a topic's gains 2^g − 1 in units of 2^(top grade): 2^1024
+overflows a double, and a DCG of infinite gains over an infinite ideal would be NaN."""
+
+
+def exp_gains(table: GainTable) -> tuple[np.ndarray, np.ndarray]:
+    """The exponential gains 2^g − 1 of the retrieved and of the ideal grades (Burges et al.), each row in units of
+    2^t where its top grade t passes :data:`EXP_UNIT_ABOVE` ((2^g − 1)/2^t = 2^(g − t) − 2^−t, which does not
+    overflow), else as they are: a ratio of two sums of one row (nDCG) is the same in either unit.
+
+    >>> gains, ideal = exp_gains(GainTable.from_gains([[2, 0], [2000, 1]], [[2], [2000, 1]]))
+    >>> gains.tolist(), ideal[1].tolist()
+    ([[3.0, 0.0], [1.0, 0.0]], [1.0, 0.0])
+    """
+    top = np.maximum(table.gains.max(axis=1, initial=0.0), table.ideal.max(axis=1, initial=0.0))
+    unit = np.where(top > EXP_UNIT_ABOVE, top, 0.0)[:, None]
+    return np.exp2(table.gains - unit) - np.exp2(-unit), np.exp2(table.ideal - unit) - np.exp2(-unit)
 
 
 def _graded_gains(table: GainTable, k: int | None, gain: str, gains, ties: str) -> tuple[np.ndarray, np.ndarray]:
     """nDCG's gains over the top k (mapped by ``gains``, tie-averaged with ``ties="average"``) and the ideal DCG
     (trec_eval's arithmetic: gains divided by log2(r + 1), added rank by rank)."""
-    check_cutoff(k, "nDCG")
     if gains:
         mapped, best = gain_tables(table, dict(gains))
+    elif gain == "exp":
+        mapped, best = exp_gains(table)
     else:
-        mapped, best = _gain_values(table.gains, gain), _gain_values(table.ideal, gain)
+        mapped, best = table.gains, table.ideal
     if ties == "average":
         mapped = tie_averaged(table, mapped)
     return mapped[:, :k], row_sums(discounted(best[:, :k]))
@@ -118,7 +121,8 @@ def _graded_gains(table: GainTable, k: int | None, gain: str, gains, ties: str) 
 def dcg_terms(table: GainTable, k: int | None = None, gain: str = "linear", gains=None,
               ties: str = "trec_eval") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """nDCG's terms over the top k: the gain at every rank (tie-averaged with ``ties="average"``), the discounts
-    1/log2(r + 1) and the ideal DCG."""
+    1/log2(r + 1) and the ideal DCG (the gains and the ideal DCG of a topic graded past :data:`EXP_UNIT_ABOVE` in
+    units of 2^(top grade) with ``gain="exp"``: :func:`exp_gains`)."""
     mapped, ideal_dcg = _graded_gains(table, k, gain, gains, ties)
     return mapped, 1.0 / np.log2(ranks(mapped.shape[1]) + 1.0), ideal_dcg
 
@@ -128,7 +132,8 @@ def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=Non
     """nDCG = DCG / ideal DCG, DCG = Σ_r g(r) / log2(r + 1) over the top k (all retrieved when k is None).
 
     ``gain="linear"``: g = the grade (trec_eval ``ndcg`` / ``ndcg_cut_k``, Järvelin & Kekäläinen);
-    ``gain="exp"``: g = 2^grade − 1 (Burges et al. 2005). The ideal ranks every judged document.
+    ``gain="exp"``: g = 2^grade − 1 (Burges et al. 2005; a topic graded past 1000 counted in units of 2^(top
+    grade), :func:`exp_gains`, so that its nDCG stays a number). The ideal ranks every judged document.
     ``gains`` maps grades to gains as trec_eval's ``-m ndcg.1=3,2=9`` and ir_measures' ``nDCG(gains={1:3,2:9})``
     do (a mapping or ``(grade, gain)`` pairs; :func:`~workbench.metrics.ranking.gains.gain_tables`).
     ``ties="average"``: documents with equal scores share the mean gain of their tie (McSherry & Najork 2008,
@@ -158,14 +163,11 @@ def err_terms(table: GainTable, k: int | None = None, gain: str = "exp",
               max_grade: float | None = 4) -> tuple[np.ndarray, np.ndarray]:
     """ERR's terms over the top k: the probability R_r of stopping at each rank and Π_{i<r} (1 − R_i) of
     reaching it."""
-    check_cutoff(k, "ERR")
     gains, top = _graded(table, table.gains[:, :k], max_grade, "ERR")
     if gain == "exp":  # (2^g − 1) / 2^g_max without 2^g_max, which overflows for a huge max_grade
         stop = np.where(top > 0, np.exp2(gains - top) - np.exp2(-top), 0.0)
-    elif gain == "linear":
+    else:  # linear
         stop = safe_divide(gains, (top + 1.0) * (top > 0))
-    else:
-        raise RankingInputError(f"gain must be 'linear' or 'exp', got {gain!r}")
     return stop, np.cumprod(np.hstack([np.ones((stop.shape[0], 1)), 1.0 - stop[:, :-1]]), axis=1)
 
 
@@ -185,8 +187,6 @@ def err(table: GainTable, k: int | None = None, gain: str = "exp",
 def rbp_terms(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: float | None = None,
               gain: str = "scaled", gains: Mapping[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """RBP's terms: each rank's gain (:func:`rbp` says which) and the persistence weights p^(r−1)."""
-    if not 0 < p < 1:
-        raise RankingInputError(f"RBP needs 0 < p < 1, got {p}")
     if rel is not None:
         scaled = table.relevant(rel).astype(float)
     elif gains:
@@ -218,12 +218,9 @@ def sdcg_terms(table: GainTable, k: int | None, max_rel: float | None, min_rel: 
                ) -> tuple[np.ndarray, np.ndarray, float]:
     """SDCG@k's terms: each of the top k ranks' gain on [0, 1] (:func:`~workbench.metrics.ranking.cwl.cwl_gains`),
     the discounts 1/log2(r + 1), and the DCG@k of k fully relevant documents."""
-    check_cutoff(k, "SDCG")
-    if k is None or max_rel is None:
-        raise RankingInputError("SDCG@k needs a cutoff k and max_rel (e.g. SDCG(max_rel=3)@10)")
     scaled = cwl_gains(table.top(k), min_rel, max_rel)
     discount = 1.0 / np.log2(ranks(scaled.shape[1]) + 1.0)
-    return scaled, discount, discount_sum(k)
+    return scaled, discount, discount_sum(cast(int, k))  # SDCG declares its cutoff required
 
 
 _EXACT_TERMS = 1_000_000
@@ -262,9 +259,12 @@ def scaled_dcg(table: GainTable, k: int | None, max_rel: float | None, min_rel: 
 
 
 def blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray]:
-    """Sakai's BR(r) = (C(r) + β cg(r)) / (r + β cg*(r)) at every rank, and the relevance mask."""
-    if beta < 0:
-        raise RankingInputError(f"beta must be ≥ 0, got {beta}")
+    """Sakai's BR(r) = (C(r) + β cg(r)) / (r + β cg*(r)) at every rank, and the relevance mask; where β cg
+    overflows (a huge β and huge grades), the same ratio divided through by β, (C(r)/β + cg(r)) / (r/β + cg*(r)).
+
+    >>> float(blended_ratio(GainTable.from_gains([[1e300]], [[1e300]]), 1e300)[0][0, 0])
+    1.0
+    """
     gains = table.gains
     width = gains.shape[1]
     rel = gains > 0
@@ -272,7 +272,12 @@ def blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray
     take = min(width, table.ideal.shape[1])
     ideal[:, :take] = table.ideal[:, :take]
     ideal_cum = np.cumsum(ideal, axis=1)
-    ratio = (np.cumsum(rel, axis=1) + beta * np.cumsum(gains, axis=1)) / (ranks(width) + beta * ideal_cum)
+    found, gained, place = np.cumsum(rel, axis=1), np.cumsum(gains, axis=1), ranks(width)
+    with np.errstate(over="ignore", invalid="ignore"):
+        ratio = (found + beta * gained) / (place + beta * ideal_cum)
+    overflowed = ~np.isfinite(ratio)
+    if overflowed.any():
+        ratio = np.where(overflowed, (found / beta + gained) / (place / beta + ideal_cum), ratio)
     return ratio, rel
 
 

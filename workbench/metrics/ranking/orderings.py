@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from workbench.metrics.ranking.table import GainTable, RankingInputError, check_cutoff, safe_divide
+from workbench.metrics.ranking.table import GainTable, safe_divide
 
 __all__ = ["ideal_positions", "compatibility_terms", "compatibility", "pairwise_accuracy_terms", "pairwise_accuracy"]
 
@@ -62,9 +62,6 @@ def compatibility_terms(table: GainTable, p: float = 0.95, normalize: bool = Tru
     """Compat's terms: each retrieved document's share of the RBO (its weight: Σ_{i = max(r, s)}^{D} p^(i−1)/i over
     Σ_{i ≤ D} p^(i−1), r its rank and s its ideal position), the ideal positions, and each row's divisor (the
     ideal ranking's own RBO with ``normalize``, where positive, else 1)."""
-    if not 0 < p < 1:
-        raise RankingInputError(f"Compat needs 0 < p < 1, got {p!r}")
-    check_cutoff(depth, "Compat depth")
     positions = ideal_positions(table)
     retrieved = table.num_ret
     n_ideal = (table.ideal > 0).sum(axis=1)
@@ -109,7 +106,6 @@ def compatibility(table: GainTable, p: float = 0.95, normalize: bool = True, dep
 def pairwise_accuracy_terms(table: GainTable, k: int | None = None, rel: float = 1) -> tuple[np.ndarray, np.ndarray]:
     """Each relevant rank's share of the ordered pairs (the non-relevant documents retrieved below it over R·N; 1/R
     when no non-relevant document is retrieved), and the non-relevant documents below each rank, over the top k."""
-    check_cutoff(k, "PairwiseAccuracy")
     top = table.top(k)
     relevant = top.relevant(rel)
     nonrelevant = top.retrieved() & ~relevant

@@ -23,13 +23,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from workbench.errors import InputError, ParameterError
+from workbench.errors import InputError
 from workbench.ids import DocumentIds
 from workbench.model import Organization
+from workbench.validation import Choices, Interval, validate
 
-__all__ = ["RankingInputError", "SCORE_PRECISIONS", "trec_eval_order", "judgements_of", "ranked_documents",
-           "ranked_ties", "GainTable", "check_level", "at_rank", "first_true", "check_cutoff", "at_cutoff", "ranks",
-           "row_sums", "discounted", "persistence", "safe_divide"]
+__all__ = ["RankingInputError", "SCORE_PRECISIONS", "SCORE_PRECISION", "CUTOFF", "RELEVANCE_LEVEL", "trec_eval_order",
+           "judgements_of", "ranked_documents", "ranked_ties", "GainTable", "at_rank", "first_true", "at_cutoff",
+           "ranks", "row_sums", "discounted", "persistence", "safe_divide"]
 
 
 class RankingInputError(InputError):
@@ -40,8 +41,19 @@ class RankingInputError(InputError):
 SCORE_PRECISIONS = ("float64", "float32")
 """How scores are compared: as doubles (trec_eval 10.0, the default) or as 32-bit floats (trec_eval 9.x,
 pytrec_eval, ir_measures)."""
+SCORE_PRECISION = Choices(SCORE_PRECISIONS)
+"""The domain of every ``score_precision``."""
+CUTOFF = Interval(1, 2**53, integer=True)
+"""The domain of a cutoff k (written ``@k``) and of a depth: a number of ranks, up to 2^53, the largest count a
+double holds exactly (kernels compute with it as a float: p^k, log(k), digamma(k)). The kernels trust it: a
+measure's declaration holds it (``dataclasses.replace(CUTOFF, optional=True)`` where k may be None, the whole
+ranking)."""
+RELEVANCE_LEVEL = Interval(0, low_open=True)
+"""The domain of ``rel``, the relevance level: a document is relevant when its grade reaches it (trec_eval's
+``-l``)."""
 
 
+@validate(score_precision=SCORE_PRECISION, ids=Choices(("descending", "ascending")))
 def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[str] | np.ndarray | DocumentIds,
                     groups: np.ndarray | None = None, score_precision: str = "float64",
                     ids: str = "descending") -> np.ndarray:
@@ -66,13 +78,8 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
     ([0, 1], [1, 0])
     """
     values = np.asarray(scores, dtype=float)
-    if ids not in ("descending", "ascending"):
-        raise ParameterError(f"ids must be 'descending' or 'ascending', got {ids!r}", parameter="ids")
     if values.ndim != 1 or values.shape[0] != len(documents):
         raise RankingInputError(f"{len(documents)} documents but {values.size} scores")
-    if score_precision not in SCORE_PRECISIONS:
-        raise RankingInputError(f"score_precision must be one of {', '.join(SCORE_PRECISIONS)}, "
-                                f"got {score_precision!r}")
     missing = np.isnan(values)
     if missing.any():
         raise RankingInputError(f"document {documents[int(np.flatnonzero(missing)[0])]!r} has score NaN")
@@ -326,7 +333,6 @@ class GainTable:
         >>> GainTable.from_gains([[1, 0, 1]], [[1, 1]]).top(2).gains.tolist()
         [[1.0, 0.0]]
         """
-        check_cutoff(k, "top")
         if k is None or k >= self.gains.shape[1]:
             return self
         return GainTable(self.gains[:, :k], self.ideal, self.topics, num_ret=np.minimum(self.num_ret, k),
@@ -363,7 +369,6 @@ class GainTable:
 
     def relevant(self, rel: float) -> np.ndarray:
         """Boolean matrix: the retrieved document reaches the relevance level ``rel`` (read-only)."""
-        check_level(rel)
         return self.shared(_reaching, rel)
 
     def relevant_counts(self, rel: float) -> np.ndarray:
@@ -372,7 +377,6 @@ class GainTable:
 
     def n_relevant(self, rel: float) -> np.ndarray:
         """Number of judged documents reaching the relevance level ``rel``, per query."""
-        check_level(rel)
         return (self.ideal >= rel).sum(axis=1)
 
     def retrieved(self) -> np.ndarray:
@@ -458,12 +462,6 @@ def _pad(rows: list[list[float]]) -> np.ndarray:
     return out
 
 
-def check_level(rel: float) -> None:
-    """Refuse a relevance level that is not > 0."""
-    if not rel > 0:
-        raise RankingInputError(f"rel (the relevance level) must be > 0, got {rel!r}")
-
-
 def at_rank(values: np.ndarray, rank_index: np.ndarray, found: np.ndarray) -> np.ndarray:
     """``values[q, rank_index[q]]`` where ``found[q]``, else 0."""
     if values.shape[1] == 0:
@@ -477,12 +475,6 @@ def first_true(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if mask.shape[1] == 0:
         return np.zeros(mask.shape[0], dtype=int), np.zeros(mask.shape[0], dtype=bool)
     return mask.argmax(axis=1), np.any(mask, axis=1)
-
-
-def check_cutoff(k: object, name: str) -> None:
-    """Refuse a cutoff that is neither None nor an integer ≥ 1 (``name`` for the message)."""
-    if k is not None and (not isinstance(k, int | np.integer) or isinstance(k, bool) or k < 1):
-        raise RankingInputError(f"{name}@k needs an integer k ≥ 1, got {k!r}")
 
 
 def at_cutoff(kernel: Callable) -> Callable:

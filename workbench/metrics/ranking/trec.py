@@ -30,8 +30,6 @@ from workbench.metrics.ranking import curves
 from workbench.metrics.ranking.gains import gain_tables
 from workbench.metrics.ranking.table import (
     GainTable,
-    RankingInputError,
-    check_cutoff,
     discounted,
     persistence,
     ranks,
@@ -62,13 +60,6 @@ def _in_top(counts: np.ndarray, k: np.ndarray) -> np.ndarray:
         return np.zeros(rows)
     index = np.clip(k, 1, width) - 1
     return np.where(k >= 1, counts[np.arange(rows), index], 0)
-
-
-def _cutoffs(k: int, name: str) -> int:
-    check_cutoff(k, name)
-    if k is None:
-        raise RankingInputError(f"{name}@k needs a cutoff k")
-    return int(k)
 
 
 # -------------------------------------------------------------------------------------------- counts
@@ -159,14 +150,14 @@ def utility(table: GainTable, a: float = 1.0, b: float = -1.0, c: float = 0.0, d
 # ----------------------------------------------------------------------------------- ranked measures
 def recall_at(table: GainTable, k: int = 10, rel: float = 1.0) -> np.ndarray:
     """R@k = |relevant in the top k| / R (trec_eval ``recall_k``)."""
-    k = _cutoffs(k, "R")
+    k = int(k)
     found = _relevant(table, rel)[:, :k].sum(axis=1)
     return safe_divide(found, table.n_relevant(rel))
 
 
 def relative_precision_at(table: GainTable, k: int = 10, rel: float = 1.0) -> np.ndarray:
     """|relevant in the top k| / min(k, R): precision up to R, recall after (trec_eval ``relative_P_k``)."""
-    k = _cutoffs(k, "relative_P")
+    k = int(k)
     found = _relevant(table, rel)[:, :k].sum(axis=1)
     return safe_divide(found, np.minimum(k, table.n_relevant(rel)))
 
@@ -183,8 +174,6 @@ def interpolated_precisions(table: GainTable, recalls: Iterable[float], rel: flo
     (:func:`workbench.metrics.ranking.curves.interpolated_precision`, ``rule="round"``), with trec_eval's edges: a
     level below 0 reads as 0, one above 1 is never reached, and an empty ranking is NaN (C's 0/0)."""
     levels = np.asarray(tuple(recalls), dtype=float)
-    if levels.ndim != 1 or np.isnan(levels).any():
-        raise RankingInputError(f"recall levels must be numbers, got {levels.tolist()}")
     values = curves.interpolated_precision(table, np.clip(levels, 0.0, 1.0), rel, rule="round")
     n_rel = table.n_relevant(rel)[:, None]
     values = np.where((levels[None, :] > 1) & (n_rel > 0), 0.0, values)
@@ -204,8 +193,6 @@ def eleven_point_average(table: GainTable, recalls: Iterable[float] = curves.ELE
     """Mean of :func:`interpolated_precision` over the recall levels (trec_eval ``11pt_avg``); NaN, as
     trec_eval, for an empty ranking."""
     recalls = tuple(recalls)
-    if not recalls:
-        raise RankingInputError("11pt_avg needs at least one recall level")
     values = table.shared(interpolated_precisions, recalls, rel)  # iprec_at_recall's, when asked
     total = np.zeros(values.shape[0])
     for column in reversed(range(values.shape[1])):  # trec_eval adds from the highest recall down
@@ -288,7 +275,7 @@ def bing_terms(table: GainTable, rel: float = 1.0) -> tuple[np.ndarray, np.ndarr
 def unjudged_at(table: GainTable, k: int = 10) -> np.ndarray:
     """|unjudged in the top k| / k, unjudged = outside the qrels or with a negative grade; ranks past the
     end count as judged (trec_eval ``unj_k``)."""
-    k = _cutoffs(k, "unj")
+    k = int(k)
     unjudged = table.retrieved() & ~table.judged
     return _cleaned(table, unjudged[:, :k].sum(axis=1) / k)
 
@@ -296,7 +283,6 @@ def unjudged_at(table: GainTable, k: int = 10) -> np.ndarray:
 def judged_at(table: GainTable, k: int | None = None) -> np.ndarray:
     """|in the qrels among the top k| / min(k, |retrieved|) (ir_measures ``Judged@k``; any grade, even
     negative, counts as judged); 0 for an empty ranking."""
-    check_cutoff(k, "Judged")
     top = table.pooled[:, :k].sum(axis=1)
     shown = table.num_ret if k is None else np.minimum(table.num_ret, k)
     return safe_divide(top, shown)
@@ -305,8 +291,6 @@ def judged_at(table: GainTable, k: int | None = None) -> np.ndarray:
 def rbp_residual(table: GainTable, p: float = 0.9) -> np.ndarray:
     """The RBP residual: p^|retrieved| + (1 − p) Σ_{unjudged r} p^(r−1), the weight RBP could still gain
     (trec_eval ``rbp_resid``); 0 when every retrieved document is judged."""
-    if not 0 < p < 1:
-        raise RankingInputError(f"rbp_resid needs 0 < p < 1, got {p}")
     unjudged = table.retrieved() & ~table.judged
     weights = persistence(p, table.gains.shape[1] + 1)  # p^|retrieved| too, as trec_eval reaches it
     value = weights[table.num_ret] + (1 - p) * row_sums(unjudged * weights[:-1])

@@ -13,7 +13,7 @@ import numpy as np
 
 from workbench.metrics.ranking import trec
 from workbench.metrics.ranking.declare import BINARY, JUDGED_ONLY, TableMeasure, cutoff, ranking_measure
-from workbench.metrics.ranking.table import GainTable, check_cutoff
+from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.ranking.terms import Terms, cleaned, grades_reach, reciprocal
 from workbench.metrics.registry import Interval, Param, register
 
@@ -46,13 +46,11 @@ def _num_nonrel(table: GainTable, rel: float = 1.0) -> Terms:
 
 
 def _unjudged(table: GainTable, k: int = 10) -> Terms:
-    trec.unjudged_at(table, k)
     unjudged = (table.retrieved() & ~table.judged)[:, :k]
     return Terms(cleaned(table, unjudged / k), "Unjudged@k = Σ_{r ≤ k} unjudged(r) · 1/k", {"unjudged": unjudged})
 
 
 def _judged(table: GainTable, k: int | None = None) -> Terms:
-    check_cutoff(k, "Judged")
     pooled = table.pooled[:, :k]
     shown = table.num_ret if k is None else np.minimum(table.num_ret, k)
     inverse = reciprocal(shown)
@@ -61,7 +59,6 @@ def _judged(table: GainTable, k: int | None = None) -> Terms:
 
 
 def _rbp_residual(table: GainTable, p: float = 0.9) -> Terms:
-    trec.rbp_residual(table, p)
     unjudged = table.retrieved() & ~table.judged
     weights = (1 - p) * p ** np.arange(table.gains.shape[1], dtype=float)
     some = unjudged.any(axis=1)

@@ -13,7 +13,7 @@ from workbench.metrics.ranking import curves, trec
 from workbench.metrics.ranking.declare import BINARY, ranking_measure
 from workbench.metrics.ranking.table import GainTable, safe_divide
 from workbench.metrics.ranking.terms import Terms
-from workbench.metrics.registry import Interval, Levels, Param
+from workbench.metrics.registry import Levels, Param
 
 __all__: list[str] = []
 
@@ -50,7 +50,8 @@ def _eleven_point(table: GainTable, recalls=curves.ELEVEN_POINTS, rel: float = 1
 
 
 ranking_measure("IPrec", trec.interpolated_precision, _iprec, cutoff="recall", aliases=("iprec_at_recall",),
-                params={"recall": Param(None, Interval(0, 1), "the recall level (required, written @r)"), **BINARY},
+                params={"recall": Param(None, curves.RECALL_LEVEL, "the recall level (required, written @r)"),
+                        **BINARY},
                 spellings={"trec_eval": "iprec_at_recall", "ir_measures": "IPrec"},
                 description="interpolated precision at a recall level: the best precision at that recall or beyond "
                             "(trec_eval iprec_at_recall)")

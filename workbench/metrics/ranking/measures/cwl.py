@@ -7,11 +7,13 @@ Each is Σ_r W(r)·gain(r), the weights following from the continuation probabil
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from workbench.metrics.ranking import cwl
 from workbench.metrics.ranking.declare import MIN_MAX_REL, ranking_measure
-from workbench.metrics.ranking.table import GainTable
+from workbench.metrics.ranking.table import CUTOFF, GainTable
 from workbench.metrics.ranking.terms import Terms
 from workbench.metrics.registry import Interval, Param
 
@@ -56,11 +58,11 @@ def _bpm(table: GainTable, k: int | None = None, T: float = 1.0, min_rel: float 
 
 
 _GOAL = "T, the gain the user wants (in fully relevant documents)"
-DEPTH = {"depth": Param(cwl.CWL_DEPTH, Interval(1, integer=True, optional=True),
+DEPTH = {"depth": Param(cwl.CWL_DEPTH, dataclasses.replace(CUTOFF, optional=True),
                         "the ranks the user model runs over: the ranking cut, or padded with non-relevant documents, "
                         "to depth (cwl_eval's -n, 1000, whence ir_measures' values); None: the endless ranking of the "
                         "paper")}
-_CUTOFF = {"k": Param(None, Interval(1, integer=True), "the cutoff k: the model stops at rank k (required; "
+_CUTOFF = {"k": Param(None, CUTOFF, "the cutoff k: the model stops at rank k (required; "
                                                        "cwl_eval looks no deeper than 1,000 ranks)")}
 
 ranking_measure("INSQ", cwl.insq, _insq, source="Moffat, Scholer & Thomas, ADCS 2012; " + CWL_EVAL,

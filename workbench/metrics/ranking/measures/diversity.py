@@ -14,6 +14,9 @@ import numpy as np
 
 from workbench.metrics.ranking.declare import REL, diversity_measure
 from workbench.metrics.ranking.diversity import (
+    DEPTH,
+    NOVELTY,
+    PERSISTENCE,
     SubtopicTable,
     alpha_ndcg,
     discounted_sum,
@@ -24,8 +27,8 @@ from workbench.metrics.ranking.diversity import (
     reciprocal_decay,
     strecall,
 )
-from workbench.metrics.ranking.table import check_cutoff, ranks
-from workbench.metrics.registry import Interval, Param
+from workbench.metrics.ranking.table import ranks
+from workbench.metrics.registry import Param
 
 __all__ = ["SubtopicTerms"]
 
@@ -69,7 +72,6 @@ def _novelty(relevant: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray
 
 def _alpha_ndcg(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, alpha: float = 0.5,
                 rel: float = 1.0) -> SubtopicTerms:
-    check_cutoff(k, "alpha_nDCG")
     depth = _depth(table, k)
     seen, novelty = _novelty(relevant, alpha)
     discount = 1.0 / np.log2(ranks(relevant.shape[1]) + 1.0)
@@ -83,7 +85,6 @@ def _alpha_ndcg(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, 
 
 def _err_ia(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, alpha: float = 0.5,
             rel: float = 1.0) -> SubtopicTerms:
-    check_cutoff(k, "ERR_IA")
     depth = _depth(table, k)
     seen, novelty = _novelty(relevant, alpha)
     inverse_rank = 1.0 / ranks(relevant.shape[1])
@@ -109,7 +110,6 @@ def _nrbp(table: SubtopicTable, relevant: np.ndarray, alpha: float = 0.5, beta: 
 
 
 def _p_ia(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, rel: float = 1.0) -> SubtopicTerms:
-    check_cutoff(k, "P_IA")
     depth = _depth(table, k)
     share = _inverse(depth * table.subtopics(rel).astype(float))
     return SubtopicTerms(relevant * _within(relevant, depth) * _per_topic(share), {"1/(k·m)": _per_topic(share)},
@@ -117,7 +117,6 @@ def _p_ia(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, rel: f
 
 
 def _strecall(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, rel: float = 1.0) -> SubtopicTerms:
-    check_cutoff(k, "StRecall")
     depth = _depth(table, k)
     seen = np.cumsum(relevant, axis=1) - relevant
     first = relevant & (seen == 0) & _within(relevant, depth)
@@ -126,8 +125,8 @@ def _strecall(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, re
                          "StRecall@k = Σ_s 1/m for the first document relevant to s in the top k", 1.0)
 
 
-_K = {"k": Param(20, Interval(1, integer=True, optional=True), "the cutoff: the top k ranks")}
-_ALPHA = {"alpha": Param(0.5, Interval(0, 1), "α: how much a document relevant to a subtopic already covered "
+_K = {"k": Param(20, DEPTH, "the cutoff: the top k ranks")}
+_ALPHA = {"alpha": Param(0.5, NOVELTY, "α: how much a document relevant to a subtopic already covered "
                                               "loses, (1 − α) per earlier one")}
 diversity_measure("alpha_nDCG", alpha_ndcg, _alpha_ndcg, params={**_K, **_ALPHA, **REL}, cutoff="k",
                   aliases=("alpha-nDCG",), range=(0.0, float("inf")),
@@ -139,7 +138,7 @@ diversity_measure("ERR_IA", err_ia, _err_ia, params={**_K, **_ALPHA, **REL}, cut
                   description="intent-aware ERR@k over subtopics (Chapelle et al., CIKM 2009; ndeval's "
                               "normalisation)")
 diversity_measure("NRBP", nrbp, _nrbp, spellings={"ir_measures": "NRBP"},
-                  params={**_ALPHA, "beta": Param(0.5, Interval(0, 1), "β: the persistence, as RBP's p"), **REL},
+                  params={**_ALPHA, "beta": Param(0.5, PERSISTENCE, "β: the persistence, as RBP's p"), **REL},
                   description="novelty- and rank-biased precision over subtopics (Clarke et al., ICTIR 2009)")
 diversity_measure("P_IA", p_ia, _p_ia, params={**_K, **REL}, cutoff="k", aliases=("P-IA",),
                   spellings={"ir_measures": "P_IA"},

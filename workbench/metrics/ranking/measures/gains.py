@@ -11,9 +11,9 @@ import math
 import numpy as np
 
 from workbench.metrics.ranking import kernels, trec
-from workbench.metrics.ranking.declare import BINARY, GAINS, JUDGED_ONLY, MIN_MAX_REL, cutoff, ranking_measure
+from workbench.metrics.ranking.declare import BINARY, GAIN, GAINS, JUDGED_ONLY, MIN_MAX_REL, cutoff, ranking_measure
 from workbench.metrics.ranking.gains import gain_tables
-from workbench.metrics.ranking.table import GainTable, at_cutoff, ranks, safe_divide
+from workbench.metrics.ranking.table import CUTOFF, GainTable, at_cutoff, ranks, safe_divide
 from workbench.metrics.ranking.terms import Terms, discounts, reciprocal
 from workbench.metrics.ranking.ties import TIE_POLICIES
 from workbench.metrics.registry import Choices, Interval, Pairs, Param
@@ -148,7 +148,7 @@ ranking_measure("IdealDCG", trec.ideal_dcg, _ideal_dcg, params={**GAINS, **JUDGE
                             "ideal_dcg)")
 ranking_measure("SDCG", kernels.scaled_dcg, _scaled_dcg, cutoff="k", source="Moffat, Seven Numeric Properties of "
                 "Effectiveness Metrics, AIRS 2013; the C/W/L framework (cwl_eval's NDCG-k), ir_measures' SDCG",
-                params={"k": Param(None, Interval(1, integer=True), "the cutoff: the top k ranks (required)"),
+                params={"k": Param(None, CUTOFF, "the cutoff: the top k ranks (required)"),
                         **MIN_MAX_REL},
                 spellings={"ir_measures": "SDCG"},
                 description="scaled DCG@k: DCG@k of gains scaled to [0, 1] over the DCG@k of k fully relevant "
@@ -172,7 +172,7 @@ ranking_measure("ERR", kernels.err, _err, cutoff="k", source="Chapelle et al., C
                 spellings={"ir_measures": "ERR"},
                 description="expected reciprocal rank Σ_r R_r/r Π_{i<r}(1 − R_i); by default g_max = 4, the TREC "
                             "Web track's scale (gdeval, hence ir_measures' ERR@20)")
-_RBP_GAINS = {"gains": Param(None, Pairs(Interval(0, low_open=True), Interval(0, high_open=True)),
+_RBP_GAINS = {"gains": Param(None, Pairs(Interval(0, low_open=True), GAIN),
                              "trec_eval's rel=gain pairs, e.g. {1:3,2:9}, rescaled to [0, 1] when a gain lies outside "
                              "(rbp.1=3,2=9); grade 0 keeps gain 0: trec_eval 10.0 rescales from bounds it leaves "
                              "uninitialised (m_rbp.c), so its rbp with a mapped grade 0 has no one value")}

@@ -8,11 +8,13 @@ depths. The pairwise accuracy's term at a relevant rank is the share of the pair
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from workbench.metrics.ranking import orderings
 from workbench.metrics.ranking.declare import REL, cutoff, ranking_measure
-from workbench.metrics.ranking.table import GainTable
+from workbench.metrics.ranking.table import CUTOFF, GainTable
 from workbench.metrics.ranking.terms import Terms, reciprocal
 from workbench.metrics.registry import Choices, Interval, Param
 
@@ -42,7 +44,7 @@ ranking_measure("Compat", orderings.compatibility, _compatibility,
                         "normalize": Param(True, Choices((True, False)), "divide by the ideal ranking's own RBO, "
                                            "below 1 when the ideal ranking is short (TOIS 2021); False: the RBO of "
                                            "Clarke et al.'s CIKM and ICTIR 2020 papers"),
-                        "depth": Param(None, Interval(1, integer=True, optional=True), "the depth RBO is summed to: "
+                        "depth": Param(None, dataclasses.replace(CUTOFF, optional=True), "the depth RBO is summed to: "
                                        "None, the longer of the ranking and the ideal ranking (ir_measures'); 1000 "
                                        "as compatibility.py, the papers' endless sum to within p^1000")},
                 spellings={"ir_measures": "Compat"}, how="per document: its share of the overlap",

@@ -11,7 +11,7 @@ import numpy as np
 
 from workbench.metrics.ranking import cutoffs, kernels, trec
 from workbench.metrics.ranking.declare import BINARY, RANX, cutoff, ranking_measure
-from workbench.metrics.ranking.table import GainTable, RankingInputError, check_cutoff, first_true
+from workbench.metrics.ranking.table import GainTable, first_true
 from workbench.metrics.ranking.terms import Terms, placed, reciprocal
 from workbench.metrics.registry import Interval, Param
 
@@ -19,9 +19,6 @@ __all__: list[str] = []
 
 
 def _precision(table: GainTable, k: int = 10, rel: int = 1) -> Terms:
-    check_cutoff(k, "P")
-    if k is None:
-        raise RankingInputError("P@k needs a cutoff k")
     relevant = table.relevant(rel)[:, :k]
     return Terms(relevant / k, "P@k = Σ_{r ≤ k} relevant(r) · 1/k",
                  {"relevant": relevant, "1/k": np.full(relevant.shape[0], 1 / k)})
@@ -35,7 +32,6 @@ def _r_precision(table: GainTable, rel: int = 1) -> Terms:
 
 
 def _first(table: GainTable, k: int | None, rel: float, name: str, value) -> Terms:
-    check_cutoff(k, name)
     relevant = table.relevant(rel)[:, :k]
     first, found = first_true(relevant)
     reciprocal = 1.0 / (first + 1)
@@ -51,22 +47,18 @@ def _reciprocal_rank(table: GainTable, k: int | None = None, rel: int = 1) -> Te
 
 
 def _success(table: GainTable, k: int = 10, rel: int = 1) -> Terms:
-    if k is None:
-        raise RankingInputError("Success@k needs a cutoff k")
     terms = _first(table, k, rel, "Success", 1.0)
     terms.formula = "Success@k = 1 for the first relevant document in the top k"
     return terms
 
 
 def _hits(table: GainTable, k: int | None = None, rel: int = 1) -> Terms:
-    check_cutoff(k, "Hits")
     relevant = table.relevant(rel)[:, :k]
     return Terms(relevant.astype(float), "Hits@k = Σ_{r ≤ k} relevant(r): 1 per relevant document in the top k",
                  {"relevant": relevant})
 
 
 def _recall(table: GainTable, k: int = 10, rel: float = 1.0) -> Terms:
-    trec.recall_at(table, k, rel)  # the kernel's checks
     relevant = table.relevant(rel)[:, :k]
     inverse = reciprocal(table.n_relevant(rel))
     return Terms(relevant * inverse[:, None], "R@k = Σ_{r ≤ k} relevant(r) · 1/R",
@@ -74,7 +66,6 @@ def _recall(table: GainTable, k: int = 10, rel: float = 1.0) -> Terms:
 
 
 def _relative_precision(table: GainTable, k: int = 10, rel: float = 1.0) -> Terms:
-    trec.relative_precision_at(table, k, rel)
     relevant = table.relevant(rel)[:, :k]
     inverse = reciprocal(np.minimum(k, table.n_relevant(rel)))
     return Terms(relevant * inverse[:, None], "RelP@k = Σ_{r ≤ k} relevant(r) · 1/min(k, R)",

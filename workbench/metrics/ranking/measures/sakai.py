@@ -11,14 +11,13 @@ import numpy as np
 
 from workbench.metrics.ranking import cutoffs, kernels
 from workbench.metrics.ranking.declare import BETA, SAKAI, cutoff, ranking_measure
-from workbench.metrics.ranking.table import GainTable, at_cutoff, check_cutoff, first_true
+from workbench.metrics.ranking.table import GainTable, at_cutoff, first_true
 from workbench.metrics.ranking.terms import Terms, placed, reciprocal
 
 __all__: list[str] = []
 
 
 def _q(table: GainTable, beta: float = 1.0, k: int | None = None) -> Terms:
-    check_cutoff(k, "Q-measure")
     ratio, rel = kernels.blended_ratio(table.top(k), beta)
     n_rel = (table.ideal > 0).sum(axis=1)
     inverse = reciprocal(n_rel if k is None else np.minimum(n_rel, k))
