@@ -239,8 +239,8 @@ def parse_example(text: str, name: str = "", file: Path | str | None = None) -> 
         try:
             orgs[block] = Organization.parse("\n".join(body))
         except OrganizationError as error:
-            line = first + error.line - 1 if error.line else None
-            raise DatasetError(error.message, path=file, line=line, column=error.column, where=block) from None
+            raise DatasetError(error.message, path=file, line=first + error.line - 1 if error.line else None,
+                               column=error.column, where=block) from None
     gold = orgs.pop("gold")
     return Example(name, meta.get("title", ""), meta.get("source", ""), gold, orgs, params, printed)
 

@@ -60,9 +60,9 @@ def sniff_format(path: str | PathLike) -> str:
     except zlib.error as error:
         raise CampaignFileError(f"broken gzip data ({error})", path=path) from None
     if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        line, column = LineIndex(data).locate(data.index(0))
+        nul_line, nul_column = LineIndex(data).locate(data.index(0))
         raise CampaignFileError("binary data (a NUL byte), not a TREC, RepLab or WePS text file (gzip-compressed "
-                                "files are read, other archives are not)", path=path, line=line, column=column)
+                                "files are read, other archives are not)", path=path, line=nul_line, column=nul_column)
     for line in data.removeprefix(b"\xef\xbb\xbf").decode("latin-1").splitlines():  # a UTF-8 byte-order mark aside
         text = line.strip()
         if not text or text.startswith("#"):
