@@ -34,6 +34,11 @@ GATHER_BYTES = 1 << 20  # bytes copied per block when ids are gathered into one 
 _FAST_ENCODINGS = ("utf-8", "latin-1", "ascii", "iso8859-1")  # NUL is the byte 0 and no other character holds one
 
 
+class _NotInOnePiece(ValueError):
+    """Ids that cannot be encoded in one piece cut at NUL bytes (:meth:`DocumentIds.from_texts`): its callers
+    encode them one by one."""
+
+
 class DocumentIds:
     """A column of ``n`` ids: ``data`` (a uint8 buffer), and each id's ``starts`` and ``lengths`` in it (int32
     when the buffer is smaller than 2 GiB, else int64: :func:`positions`). ``encoding`` decodes the bytes into
@@ -89,11 +94,11 @@ class DocumentIds:
     def from_texts(cls, texts: list[str], encoding: str = "utf-8") -> DocumentIds:
         """Ids from a list of ``str`` in one piece: joined by NUL bytes, encoded once, cut at the NULs (2M ids of
         10 characters: about 60 ms, where one ``encode`` per id takes twice that). Raises ``TypeError`` when a
-        value is not a ``str`` (``str.join`` finds it) and ``ValueError`` when one holds a NUL or the encoding
-        cannot take NUL as one byte. Strings are kept to give back only when they are not all ASCII (ASCII bytes
-        decode to equal strings)."""
+        value is not a ``str`` (``str.join`` finds it) and a ``ValueError`` when one holds a NUL or the encoding
+        cannot take NUL as one byte (the callers then encode the ids one by one). Strings are kept to give back
+        only when they are not all ASCII (ASCII bytes decode to equal strings)."""
         if encoding.lower().replace("_", "-") not in _FAST_ENCODINGS:
-            raise ValueError(f"{encoding} does not write NUL as one byte")
+            raise _NotInOnePiece(f"{encoding} does not write NUL as one byte")
         joined = "\0".join(texts)
         ascii_only = joined.isascii()
         data = np.frombuffer(joined.encode(encoding, "surrogatepass" if _utf8(encoding) else "strict"),
@@ -101,7 +106,7 @@ class DocumentIds:
         del joined
         bounds = np.flatnonzero(data == 0)
         if bounds.size != max(len(texts) - 1, 0):
-            raise ValueError("an id holds a NUL")
+            raise _NotInOnePiece("an id holds a NUL")
         starts = np.concatenate(([0], bounds + 1)) if texts else np.zeros(0, np.int64)
         ends = np.concatenate((bounds, [data.size])) if texts else np.zeros(0, np.int64)
         ids = cls(data, positions(starts, data.size), positions(ends - starts, data.size), encoding)
@@ -250,7 +255,7 @@ class DocumentIds:
         [b'ab', b'c']
         """
         if int(self.lengths.max(initial=0)) > width:
-            raise ValueError(f"an id is longer than {width} bytes")
+            raise RuntimeError(f"an id is longer than {width} bytes: the caller bounds the width")
         data, offsets = _gather(self.data, self.starts, self.lengths)
         out = np.zeros(len(self) * max(width, 1), dtype=np.uint8)
         out[np.repeat(np.arange(len(self)) * max(width, 1) - offsets[:-1], self.lengths) + np.arange(data.size)] = data
