@@ -65,7 +65,7 @@ def test_dev_zero_through_every_door_is_refused_at_once(door, trec_files):
     with ZERO.open("rb") as stdin:
         done = cli(*args, stdin=stdin)
     assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.count("\n") == 1 and ("all NUL" in done.stderr or "a NUL byte at offset 0" in done.stderr)
+    assert done.stderr.count("\n") == 1 and ("all NUL" in done.stderr or "a NUL byte" in done.stderr)
 
 
 def test_an_endless_stream_stops_at_the_input_limit(monkeypatch):

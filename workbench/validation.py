@@ -424,9 +424,10 @@ class ListOf(Domain):
             return False
         if not _is_collection(value):
             return True
-        failing = next((item for item in value if self.items is not None and self.items.reason(item) is not None),
-                       None) if self.items is not None else None
-        return failing is not None and self.items.wrong_type(failing)  # type: ignore[union-attr]
+        if self.items is None:
+            return False
+        failing = [item for item in value if self.items.reason(item) is not None][:1]  # None may be the one
+        return bool(failing) and self.items.wrong_type(failing[0])
 
     def outside(self) -> tuple:
         found: list[Any] = ["text", 3] + ([] if self.optional else [None])
