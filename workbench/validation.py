@@ -43,7 +43,7 @@ from typing import Any, TypeVar
 from workbench.errors import ParameterError, ParameterTypeError, quoted
 
 __all__ = ["Domain", "Interval", "Choices", "LevelsValue", "Levels", "MappingValue", "Pairs", "Instance", "Text",
-           "Flag", "FilePath", "Encoding", "ENCODING", "ListOf", "MappingOf", "AnyOf", "Numbers", "Anything",
+           "Flag", "FilePath", "Encoding", "ENCODING", "ListOf", "MappingOf", "AnyOf", "Numbers", "Elementwise", "Anything",
            "LazyInstance", "DATAFRAME", "Switch", "environment_switch", "Function", "SEED", "format_value",
            "is_number", "DeclarationError", "validate", "check", "declared", "parameter_error"]
 
@@ -702,9 +702,6 @@ class Elementwise(Domain):
         if self.high is not None:
             found.append(self.high + 1)
         return tuple(found)
-
-
-__all__ += ["Elementwise"]
 
 
 @dataclass(frozen=True)
