@@ -43,8 +43,8 @@ from typing import Any, TypeVar
 from workbench.errors import ParameterError, ParameterTypeError, quoted
 
 __all__ = ["Domain", "Interval", "Choices", "LevelsValue", "Levels", "MappingValue", "Pairs", "Instance", "Text",
-           "Flag", "FilePath", "Encoding", "ENCODING", "ListOf", "MappingOf", "AnyOf", "Numbers", "Elementwise", "Anything",
-           "LazyInstance", "DATAFRAME", "Switch", "environment_switch", "Function", "SEED", "format_value",
+           "Flag", "FilePath", "Encoding", "ENCODING", "ListOf", "MappingOf", "AnyOf", "Numbers", "Elementwise",
+           "Anything", "LazyInstance", "DATAFRAME", "Switch", "environment_switch", "Function", "SEED", "format_value",
            "is_number", "DeclarationError", "validate", "check", "declared", "parameter_error"]
 
 F = TypeVar("F", bound=Callable[..., Any])
