@@ -27,15 +27,14 @@ import numpy as np
 import pandas as pd
 
 from workbench.analysis.meta.trust import TrustReport
-from workbench.charts.builders import ChartDataError, category_colours, require_columns
-from workbench.validation import Anything, Instance, Interval, Text, validate
+from workbench.analysis.results import ALPHA
+from workbench.charts.builders import PIXELS, TABLE, TITLE, ChartDataError, category_colours, require_columns
+from workbench.validation import AnyOf, Choices, Instance, validate
 
 __all__ = ["stability_chart", "swap_chart", "sensitivity_chart", "asl_chart", "topic_set_size_chart",
            "trust_charts"]
 
-_TITLE = Text(optional=True)
-_WIDTH = Interval(60, 4000, integer=True)
-_ALPHA = Interval(0, 1, low_open=True, high_open=True, optional=True)
+_ALPHA = AnyOf(ALPHA, Choices((None,)), what=f"{ALPHA} or None")
 
 
 def _numbers(frame: pd.DataFrame, columns: list[str], chart: str) -> pd.DataFrame:
@@ -71,7 +70,7 @@ def _level_rule(alpha: float, field: str) -> alt.Chart:
         y=alt.Y(f"{field}:Q"), tooltip=[alt.Tooltip(f"{field}:Q", title="α")])
 
 
-@validate(stability=Anything("the frame stability_method returns, its columns checked"), title=_TITLE, width=_WIDTH)
+@validate(stability=TABLE, title=TITLE, width=PIXELS)
 def stability_chart(stability: pd.DataFrame, *, title: str | None = None, width: int = 360) -> alt.Chart:
     """Minority rate (y) against proportion of ties (x), one line per measure through its fuzziness values (the
     P-measure paper's Figure 2): the lower and the further left, the more stable. ``stability``: ``measure,
@@ -91,8 +90,8 @@ def stability_chart(stability: pd.DataFrame, *, title: str | None = None, width:
                  title=title or "Stability (Buckley & Voorhees): minority rate against proportion of ties")
 
 
-@validate(rates=Anything("the frame swap_rates returns, its columns checked"), alpha=_ALPHA, title=_TITLE,
-          width=_WIDTH)
+@validate(rates=TABLE, alpha=_ALPHA, title=TITLE,
+          width=PIXELS)
 def swap_chart(rates: pd.DataFrame, *, alpha: float | None = 0.05, title: str | None = None,
                width: int = 360) -> alt.LayerChart | alt.FacetChart:
     """Swap rate (y) against the absolute difference (x, each bin at its lower edge; empty bins left out), one line
@@ -116,7 +115,7 @@ def swap_chart(rates: pd.DataFrame, *, alpha: float | None = 0.05, title: str | 
                                          title=title or "Swap method (Voorhees & Buckley): swap rate by difference")
 
 
-@validate(table=Anything("the frame swap_sensitivity returns, or a TrustReport's table"), title=_TITLE)
+@validate(table=TABLE, title=TITLE)
 def sensitivity_chart(table: pd.DataFrame, *, title: str | None = None) -> alt.LayerChart | alt.FacetChart:
     """The P-measure paper's Table 1 as a small table: one column per measure (in the order of ``table``, most
     sensitive first in a :class:`~workbench.analysis.meta.trust.TrustReport`), rows "absolute diff. required" and
@@ -148,8 +147,8 @@ def sensitivity_chart(table: pd.DataFrame, *, title: str | None = None) -> alt.L
                                              title=title or "Difference required and sensitivity at 95% confidence")
 
 
-@validate(asl=Anything("the frame achieved_significance returns, its columns checked"), alpha=_ALPHA, title=_TITLE,
-          width=_WIDTH)
+@validate(asl=TABLE, alpha=_ALPHA, title=TITLE,
+          width=PIXELS)
 def asl_chart(asl: pd.DataFrame, *, alpha: float | None = None, title: str | None = None,
               width: int = 360) -> alt.LayerChart | alt.FacetChart:
     """Sakai's ASL curves: each pair of systems' achieved significance level (y) against its rank when the pairs
@@ -171,7 +170,7 @@ def asl_chart(asl: pd.DataFrame, *, alpha: float | None = None, title: str | Non
         width=width, height=width * 2 // 3, title=title or "Bootstrap ASL curves (Sakai, SIGIR 2006)")
 
 
-@validate(sizes=Anything("the frame topic_set_size returns, its columns checked"), title=_TITLE, width=_WIDTH)
+@validate(sizes=TABLE, title=TITLE, width=PIXELS)
 def topic_set_size_chart(sizes: pd.DataFrame, *, title: str | None = None, width: int = 360) -> alt.Chart:
     """Topics needed (y, log scale) against the minimum detectable difference or CI width (x), one colour per
     measure, solid for the power design and dashed for the CI design (Sakai's topic set size design).
@@ -189,7 +188,7 @@ def topic_set_size_chart(sizes: pd.DataFrame, *, title: str | None = None, width
     ).properties(width=width, height=width * 2 // 3, title=title or "Topic set size design (Sakai)")
 
 
-@validate(report=Instance((TrustReport,), "a TrustReport (measure_trust's)"), title=_TITLE, width=_WIDTH)
+@validate(report=Instance((TrustReport,), "a TrustReport (measure_trust's)"), title=TITLE, width=PIXELS)
 def trust_charts(report: TrustReport, *, title: str | None = None, width: int = 320) -> alt.VConcatChart:
     """Which measure to trust, at a glance: the Table 1 summary on top, then the stability and swap charts side by
     side, then the ASL curves and the topic set sizes. ``report``: :func:`~workbench.analysis.meta.trust.

@@ -53,9 +53,9 @@ from workbench.analysis.meta.samples import (
     topic_samples,
 )
 from workbench.analysis.meta.stability import MEASURES, RESULTS, SYSTEMS
-from workbench.analysis.results import MISSING_RESULT_POLICIES, ResultsError
+from workbench.analysis.results import MISSING, ResultsError
 from workbench.progress import progress as progress_bar
-from workbench.validation import SEED, Anything, Choices, Flag, Interval, validate
+from workbench.validation import DATAFRAME, SEED, Flag, Interval, validate
 
 __all__ = ["SPREAD", "RANKED_DECIMALS", "ASL_COLUMNS", "critical_rank", "studentised", "achieved_significance",
            "discriminative_power"]
@@ -83,7 +83,7 @@ def studentised(mean: np.ndarray, sd: np.ndarray, n: int, tiny: np.ndarray) -> n
 
 @validate(results=RESULTS, measures=MEASURES, samples=Interval(1, LARGEST_SAMPLES, integer=True),
           alpha=Interval(0, 1, low_open=True, high_open=True), seed=SEED, systems=SYSTEMS,
-          missing=Choices(MISSING_RESULT_POLICIES), progress=Flag())
+          missing=MISSING, progress=Flag())
 def achieved_significance(results: pd.DataFrame, measures: str | Sequence[str] | None = None, *,
                           samples: int = 1000, alpha: float = 0.05, seed=0, systems: Sequence | None = None,
                           missing: str = "error", progress: bool = True) -> pd.DataFrame:
@@ -137,7 +137,7 @@ def achieved_significance(results: pd.DataFrame, measures: str | Sequence[str] |
     return pd.concat(frames, ignore_index=True)[ASL_COLUMNS]
 
 
-@validate(asl=Anything("the frame achieved_significance returns, its columns checked"))
+@validate(asl=DATAFRAME)
 def discriminative_power(asl: pd.DataFrame) -> pd.DataFrame:
     """Sakai's discriminative power and estimated difference of each measure, from :func:`achieved_significance`'s
     pairs: ``measure, pairs, significant, discriminative_power`` (significant / pairs), ``estimated_difference``

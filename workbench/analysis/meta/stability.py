@@ -42,17 +42,16 @@ from workbench.analysis.meta.samples import (
     system_pairs,
     topic_samples,
 )
-from workbench.analysis.results import MISSING_RESULT_POLICIES
+from workbench.analysis.results import MEASURE, MISSING, RESULTS, SYSTEM
+from workbench.analysis.results import MEASURES as MEASURE_LIST
 from workbench.progress import progress as progress_bar
 from workbench.validation import (
     SEED,
     AnyOf,
-    Anything,
     Choices,
     Flag,
     Interval,
     ListOf,
-    Text,
     check,
     validate,
 )
@@ -67,11 +66,9 @@ STABILITY_DRAWS = ("bootstrap", "subsets")
 """How the trial topic sets are drawn: bootstrap samples of all n topics (Sakai), or subsets of ``size`` topics
 without replacement (Buckley and Voorhees)."""
 
-RESULTS = Anything("tidy results system, topic, measure, value, checked by score_cube, which names the system, "
-                   "topic and measure at fault")
-MEASURES = AnyOf(Text(), ListOf(Text(), shortest=1, optional=True),
-                 what="a measure name, a list of measure names, or None (every measure of the results)")
-SYSTEMS = ListOf(shortest=2, optional=True, what="a list of systems")
+MEASURES = AnyOf(MEASURE, MEASURE_LIST, what="a measure name, a list of measure names, or None (every measure of "
+                 "the results)")
+SYSTEMS = ListOf(SYSTEM, shortest=2, optional=True, what="a list of system names")
 FUZZINESS = AnyOf(Interval(0, 1, high_open=True), ListOf(Interval(0, 1, high_open=True), shortest=1),
                   what="a fuzziness value in [0, 1) or a list of them")
 
@@ -85,7 +82,7 @@ def fuzziness_values(fuzziness: float | Sequence[float]) -> list[float]:
 @validate(results=RESULTS, measures=MEASURES, fuzziness=FUZZINESS,
           samples=Interval(1, LARGEST_SAMPLES, integer=True), draw=Choices(STABILITY_DRAWS),
           size=Interval(1, 10**7, integer=True, optional=True), seed=SEED, systems=SYSTEMS,
-          missing=Choices(MISSING_RESULT_POLICIES), progress=Flag())
+          missing=MISSING, progress=Flag())
 def stability_method(results: pd.DataFrame, measures: str | Sequence[str] | None = None, *,
                      fuzziness: float | Sequence[float] = 0.05, samples: int = 1000, draw: str = "bootstrap",
                      size: int | None = None, seed=0, systems: Sequence | None = None, missing: str = "error",

@@ -53,9 +53,9 @@ from workbench.analysis.meta.samples import (
     topic_samples,
 )
 from workbench.analysis.meta.stability import MEASURES, RESULTS, SYSTEMS
-from workbench.analysis.results import MISSING_RESULT_POLICIES
+from workbench.analysis.results import MISSING
 from workbench.progress import progress as progress_bar
-from workbench.validation import SEED, Anything, Choices, Flag, Interval, check, validate
+from workbench.validation import DATAFRAME, SEED, Choices, Flag, Interval, check, validate
 
 __all__ = ["SWAP_DRAWS", "SENSITIVITY_RULES", "EDGE_SLACK", "swap_rates", "swap_sensitivity", "RATE_COLUMNS"]
 
@@ -74,7 +74,7 @@ RATE_COLUMNS = ["measure", "bin", "low", "high", "observations", "swaps", "ties"
 @validate(results=RESULTS, measures=MEASURES, samples=Interval(1, LARGEST_SAMPLES, integer=True),
           draw=Choices(SWAP_DRAWS), size=Interval(1, 10**7, integer=True, optional=True),
           bin_width=Interval(0, 1e6, low_open=True), bins=Interval(1, 10_000, integer=True), seed=SEED,
-          systems=SYSTEMS, missing=Choices(MISSING_RESULT_POLICIES), progress=Flag())
+          systems=SYSTEMS, missing=MISSING, progress=Flag())
 def swap_rates(results: pd.DataFrame, measures: str | Sequence[str] | None = None, *, samples: int = 1000,
                draw: str = "bootstrap", size: int | None = None, bin_width: float = 0.01, bins: int = 20, seed=0,
                systems: Sequence | None = None, missing: str = "error", progress: bool = True) -> pd.DataFrame:
@@ -133,7 +133,7 @@ def swap_rates(results: pd.DataFrame, measures: str | Sequence[str] | None = Non
     return pd.DataFrame(rows, columns=RATE_COLUMNS)
 
 
-@validate(rates=Anything("the frame swap_rates returns, its columns checked"),
+@validate(rates=DATAFRAME,
           alpha=Interval(0, 1, low_open=True, high_open=True), rule=Choices(SENSITIVITY_RULES))
 def swap_sensitivity(rates: pd.DataFrame, alpha: float = 0.05, rule: str = "first") -> pd.DataFrame:
     """The difference required and the sensitivity of each measure at confidence 1 − ``alpha`` (the P-measure

@@ -40,7 +40,7 @@ from scipy import special, stats
 
 from workbench.analysis.meta.samples import TOLERANCE, campaign_cube, scale_of
 from workbench.analysis.meta.stability import MEASURES, RESULTS, SYSTEMS
-from workbench.analysis.results import MISSING_RESULT_POLICIES
+from workbench.analysis.results import MISSING
 from workbench.validation import AnyOf, Choices, Interval, ListOf, validate
 
 __all__ = ["DESIGNS", "VARIANCES", "LARGEST_TOPICS", "topics_for_power", "topics_for_ci", "power_of",
@@ -136,7 +136,7 @@ _DIFFERENCES = AnyOf(_POSITIVE, ListOf(_POSITIVE, shortest=1),
 
 @validate(results=RESULTS, measures=MEASURES, differences=_DIFFERENCES, alpha=_LEVEL, beta=_LEVEL,
           design=AnyOf(Choices(DESIGNS), ListOf(Choices(DESIGNS), shortest=1), what="power, ci, or a list of them"),
-          variance=Choices(VARIANCES), systems=SYSTEMS, missing=Choices(MISSING_RESULT_POLICIES))
+          variance=Choices(VARIANCES), systems=SYSTEMS, missing=MISSING)
 def topic_set_size(results: pd.DataFrame, measures: str | Sequence[str] | None = None, *,
                    differences: float | Sequence[float] = (0.02, 0.05, 0.1), alpha: float = 0.05, beta: float = 0.2,
                    design: str | Sequence[str] = ("power", "ci"), variance: str = "residual",

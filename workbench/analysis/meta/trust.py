@@ -26,9 +26,9 @@ from workbench.analysis.meta.samples import LARGEST_SAMPLES
 from workbench.analysis.meta.stability import FIGURE2_FUZZINESS, MEASURES, SYSTEMS, stability_method
 from workbench.analysis.meta.swap import SENSITIVITY_RULES, SWAP_DRAWS, swap_rates, swap_sensitivity
 from workbench.analysis.meta.topic_sets import topic_set_size
-from workbench.analysis.results import MISSING_RESULT_POLICIES
+from workbench.analysis.results import MISSING, RESULTS
 from workbench.data.campaign import Campaign
-from workbench.validation import SEED, AnyOf, Anything, Choices, Flag, Interval, ListOf, Text, check, validate
+from workbench.validation import SEED, AnyOf, Choices, Flag, Instance, Interval, ListOf, Text, check, validate
 
 __all__ = ["TrustReport", "TRUST_DIFFERENCES", "TABLE_COLUMNS", "measure_trust"]
 
@@ -58,12 +58,12 @@ class TrustReport:
     summary: str
 
 
-@validate(results=Anything("tidy results (checked by score_cube) or a Campaign, scored with measures"),
+@validate(results=AnyOf(RESULTS, Instance((Campaign,), "a Campaign (scored with measures)")),
           measures=MEASURES, samples=Interval(1, LARGEST_SAMPLES, integer=True),
           alpha=Interval(0, 1, low_open=True, high_open=True), fuzziness=Interval(0, 1, high_open=True),
           difference=Interval(0, 1e6, low_open=True), draw=Choices(SWAP_DRAWS),
           bin_width=Interval(0, 1e6, low_open=True), bins=Interval(1, 10_000, integer=True),
-          rule=Choices(SENSITIVITY_RULES), seed=SEED, systems=SYSTEMS, missing=Choices(MISSING_RESULT_POLICIES),
+          rule=Choices(SENSITIVITY_RULES), seed=SEED, systems=SYSTEMS, missing=MISSING,
           progress=Flag())
 def measure_trust(results: pd.DataFrame | Campaign, measures: str | Sequence[str] | None = None, *,
                   samples: int = 1000, alpha: float = 0.05, fuzziness: float = 0.05, difference: float = 0.05,
