@@ -41,6 +41,23 @@ def test_ranking_measures_by_name_need_no_pandas():
     assert loaded.split() == ["False", "0.5", "False"]
 
 
+def test_the_charts_import_altair_without_compiling_the_iri_grammars_and_the_iri_check_still_works():
+    # Issue 41: jsonschema, which altair imports, compiled rfc3987_syntax's 38 IRI grammars (about 2 of altair's 3
+    # CPU-seconds) for a format check no chart makes; the widgets and charts defer that module to its first use
+    pytest.importorskip("rfc3987_syntax")
+    out = _run("import sys\n"
+               "from workbench.widgets import Comparison\n"
+               "from workbench.charts import scores_chart\n"
+               "import jsonschema\n"
+               "print('lark' in sys.modules)\n"
+               "check = jsonschema.FormatChecker()\n"
+               "print(check.conforms('http://ä.example/a?b#c', 'iri'), check.conforms('no iri', 'iri'),"
+               " check.conforms('../a', 'iri-reference'), 'lark' in sys.modules)\n"
+               "import rfc3987_syntax\n"
+               "print(type(rfc3987_syntax).__name__, rfc3987_syntax.RFC3987_SYNTAX_PARSER_TYPE)")
+    assert out.split() == ["False", "True", "False", "True", "True", "module", "earley"]
+
+
 def test_subpackages_load_on_first_attribute_access():
     out = _run("import workbench as wb\n"
                "print(wb.analysis.uir.__name__, wb.data.Campaign.__name__, wb.charts.means_chart.__name__,"

@@ -6,16 +6,22 @@
     >>> package.__getattr__, package.__dir__ = lazy_exports("pkg", {"sqrt": "math", "root": "math:sqrt"})
     >>> package.sqrt(4.0), package.root(9.0)
     (2.0, 3.0)
+
+A third-party module that another library imports only to have a function at hand can be deferred likewise
+(:func:`defer_module`): jsonschema, which altair imports, compiles rfc3987_syntax's IRI grammars at import, about
+two CPU-seconds of the three altair takes to import, for a format check the charts never make.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["lazy_exports", "resolve"]
+__all__ = ["lazy_exports", "resolve", "defer_module", "DEFERRED"]
 
 
 def lazy_exports(package: str, names: Mapping[str, str], submodules: Sequence[str] = (),
@@ -63,3 +69,52 @@ def resolve(reference: str) -> Any:
     """
     module, _, attribute = reference.partition(":")
     return getattr(importlib.import_module(module), attribute)
+
+
+DEFERRED = {"rfc3987_syntax": ("is_valid_syntax",)}
+"""The modules :func:`defer_module` defers by default, with the functions their importers bind at import:
+rfc3987_syntax builds 38 Earley parsers when imported (jsonschema binds ``is_valid_syntax`` for its ``iri``
+format); the charts and widgets defer it before they import altair."""
+
+
+def defer_module(name: str, functions: Sequence[str]) -> None:
+    """Put a stand-in for module ``name`` in ``sys.modules`` that imports the real one only when first used: its
+    ``functions`` (which importers bind with ``from name import f``) call the real functions, and reading any other
+    attribute replaces the stand-in by the real module. Nothing happens when ``name`` is imported already or not
+    installed.
+
+        >>> defer_module("graphlib", ["TopologicalSorter"])
+        >>> from graphlib import TopologicalSorter
+        >>> list(TopologicalSorter({"b": {"a"}}).static_order()), type(sys.modules["graphlib"]).__name__
+        (['a', 'b'], 'module')
+    """
+    spec = None if name in sys.modules else importlib.util.find_spec(name)
+    if spec is not None:
+        sys.modules[name] = _Deferred(name, functions, spec.submodule_search_locations)
+
+
+class _Deferred(types.ModuleType):
+    """The stand-in :func:`defer_module` puts in ``sys.modules``."""
+
+    def __init__(self, name: str, functions: Sequence[str], path: Sequence[str] | None) -> None:
+        super().__init__(name)
+        if path is not None:  # a package: ``from name import f`` asks for it, and submodules load beside
+            self.__path__ = list(path)
+        for function in functions:
+            setattr(self, function, self._calling(function))
+
+    def _real(self) -> types.ModuleType:
+        if sys.modules.get(self.__name__) is self:
+            del sys.modules[self.__name__]
+        return importlib.import_module(self.__name__)
+
+    def _calling(self, function: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return getattr(self._real(), function)(*args, **kwargs)
+        call.__name__ = call.__qualname__ = function
+        return call
+
+    def __getattr__(self, attribute: str) -> Any:  # only for what __init__ did not set: the real module's
+        if attribute.startswith("__") and attribute.endswith("__"):
+            raise AttributeError(attribute)
+        return getattr(self._real(), attribute)

@@ -2,7 +2,10 @@
 ``pip install "ir-workbench[lab]"``). Each name is imported on first use
 (:mod:`workbench.lazy`); without the extra, reading one raises :class:`~workbench.extras.MissingExtraError`."""
 
-from workbench.lazy import lazy_exports
+from workbench.lazy import DEFERRED, defer_module, lazy_exports
+
+for _module, _functions in DEFERRED.items():  # before altair imports jsonschema: seconds saved (workbench.lazy)
+    defer_module(_module, _functions)
 
 _MODULES = {
     "workbench.charts.builders": ("ChartDataError", "UIR_THRESHOLD", "f_alpha_chart", "history_chart",

@@ -5,7 +5,10 @@ ipywidgets nor altair; the widgets need the ``lab`` extra (``pip install "ir-wor
 importing one raises :class:`~workbench.extras.MissingExtraError` saying so.
 """
 
-from workbench.lazy import lazy_exports
+from workbench.lazy import DEFERRED, defer_module, lazy_exports
+
+for _module, _functions in DEFERRED.items():  # before altair imports jsonschema: seconds saved (workbench.lazy)
+    defer_module(_module, _functions)
 
 _EXPORTS = {
     "Comparison": "workbench.widgets.comparison",
