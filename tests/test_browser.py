@@ -9,15 +9,18 @@ the viewport, found by their ``data-role``. Then, without scrolling: a token is 
 it), ``d8`` is dragged out of ``{d6 d7 d8}`` in Table 9's output 4 and the displayed R∼ is the kernel's; Ctrl+Z
 undoes the drag and the old R∼ is back; the same move is made from the keyboard only, starting in the gold's
 first row (Alt+O, d, 8 to reach d8, Enter to pick it up, ↓ to move it, Escape: the keys are counted) and undone;
-Alt+S reaches the scores and the help lists the shortcuts; a row of output 4 is typed key by key: the scores
+Alt+S reaches the scores and the help lists the shortcuts; d8 carried by two arrows (up, then left into a cluster
+of level 2) is one step of the history, which one Ctrl+Z takes back whole (issue 41); in Voilà, Alt+O works on the
+page as it opens, with the focus on the body; a row of output 4 is typed key by key: the scores
 and the history do not move while typing, the pause commits it as one step, one Ctrl+Z takes it back, and typing
 undone before the pause never reaches Python; a gold level is filled and the displayed R∼ checked against the
 kernel; Tab reaches the tokens; the accessibility audit (axe-core, ``axe-playwright-python``) finds no serious or
 critical violation in the workbench (in Voilà: in the whole page); one predict-then-reveal round is played; at
 text sizes 150% and 200% no two regions overlap. No request may leave the machine (Voilà is served with the
 package's ``workbench`` template, found where an installed package puts it: ``share/jupyter`` on the Jupyter
-path). In JupyterLab the file browser is closed and the workbench scrolled to the top of the notebook once, as
-for a projection; nothing scrolls after that.
+path). In JupyterLab, after Run All, the notebook sits on the workbench's cell (not at its end) and, with the file
+browser open, no level row clips its text or runs under its buttons (issue 41); then the file browser is closed
+and the workbench scrolled to the top of the notebook once, as for a projection; nothing scrolls after that.
 
 Skips (with the reason) where chromium or playwright is absent; CI installs chromium (``.ci/run``) and fails
 there without it (``tests/conftest.py``). Every wait
@@ -132,18 +135,45 @@ def open_workbench(page, server: Server, kind: str, started: float) -> dict[str,
                            timeout=120_000)
     times["chart drawn"] = time.monotonic() - started
     page.wait_for_selector(f'{FOCUS} .wb-doc[data-doc="d8"]', timeout=60_000)
-    if kind == "lab":  # as for a projection: the file browser closed, the workbench at the top of the notebook
-        page.evaluate("window.jupyterapp.shell.collapseLeft()")
-        page.wait_for_function("window.jupyterapp.shell.leftCollapsed", timeout=10_000)
-        settle(page)
-        page.evaluate("""async () => {
-            const notebook = window.jupyterapp.shell.currentWidget.content;
-            const index = notebook.widgets.findIndex(cell => cell.node.querySelector('.wb-workbench'));
-            notebook.activeCellIndex = index;         // JupyterLab keeps the active cell in view: make it ours
-            await notebook.scrollToItem(index, 'start');
-        }""")
+    if kind == "lab":  # every cell run: the kernel idle again
+        page.wait_for_function("window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === "
+                               "'idle' && !document.querySelector('.jp-InputArea-prompt')?.innerText.includes('*')",
+                               timeout=120_000, polling=200)
     settle(page)
     return times
+
+
+def as_a_teacher_meets_it(page) -> dict:
+    """JupyterLab after Run All, the file browser open as it opens: where the workbench's cell is in the notebook's
+    view (its top, from the top of the notebook's scrolled area), and the level rows whose field is narrower than
+    its text or runs under the row's buttons."""
+    offset = page.evaluate("""() => {
+        const cell = document.querySelector('.wb-workbench').closest('.jp-Cell');
+        const scroller = cell.closest('.jp-WindowedPanel-outer');
+        return cell.getBoundingClientRect().top - scroller.getBoundingClientRect().top; }""")
+    clipped = page.evaluate("""Array.from(document.querySelectorAll('.wb-workbench .wb-level-row'))
+        .filter(row => row.offsetParent).map(row => {
+            const input = row.querySelector('input'), button = row.querySelector('button');
+            const a = input.getBoundingClientRect(), b = button.getBoundingClientRect();
+            const under = a.right > b.left + 0.5 && a.bottom > b.top + 0.5 && b.bottom > a.top + 0.5;
+            return input.scrollWidth > input.clientWidth + 1 || under ? input.value : null; })
+        .filter(value => value !== null)""")
+    return {"offset": offset, "file browser open": not page.evaluate("window.jupyterapp.shell.leftCollapsed"),
+            "clipped rows": clipped}
+
+
+def projection(page) -> None:
+    """In JupyterLab, as for a projection: the file browser closed, the workbench at the top of the notebook."""
+    page.evaluate("window.jupyterapp.shell.collapseLeft()")
+    page.wait_for_function("window.jupyterapp.shell.leftCollapsed", timeout=10_000)
+    settle(page)
+    page.evaluate("""async () => {
+        const notebook = window.jupyterapp.shell.currentWidget.content;
+        const index = notebook.widgets.findIndex(cell => cell.node.querySelector('.wb-workbench'));
+        notebook.activeCellIndex = index;         // JupyterLab keeps the active cell in view: make it ours
+        await notebook.scrollToItem(index, 'start');
+    }""")
+    settle(page)
 
 
 def lesson(kind: str, tmp: Path) -> dict:
@@ -165,6 +195,12 @@ def lesson(kind: str, tmp: Path) -> dict:
                 page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
                         else seen["outside"].append(r.url))
                 seen["times"] = open_workbench(page, server, kind, started)
+                if kind == "lab":
+                    seen["teacher"] = as_a_teacher_meets_it(page)
+                    page.screenshot(path=str(OUTPUT / "lab-after-run-all.png"))
+                    projection(page)
+                if kind == "voila":  # the page as it opens: the body has the focus, the shortcuts work already
+                    seen["fresh page"] = fresh_page_shortcut(page)
                 seen["start"] = (page.locator(CAPTION).inner_text(),
                                  page.get_by_role("button", name="↶ undo", exact=True).is_disabled())
                 for width, height in SIZES:
@@ -219,6 +255,7 @@ def play(page, seen: dict) -> None:
     seen["R∼ keyboard undone"] = wait_for_change(page, cell, seen["R∼ keyboard"])
     page.keyboard.press("Alt+s")
     seen["Alt+S"] = page.evaluate("document.activeElement?.dataset?.role")
+    seen["two arrows"] = carry_a_token(page, focused)
 
     seen["typing"] = type_a_row(page, focused, cell)
     page.get_by_role("button", name="? help", exact=True).click()
@@ -264,6 +301,37 @@ def play(page, seen: dict) -> None:
     page.get_by_label("text size").select_option("100%")
 
 
+def fresh_page_shortcut(page) -> dict:
+    """Where the focus is before any key, and where Alt+O takes it (then back to the body, as it was)."""
+    seen = {"before": page.evaluate("document.activeElement === document.body")}
+    page.keyboard.press("Alt+o")
+    seen["Alt+O"] = page.evaluate("[document.activeElement?.dataset?.doc, "
+                                  "document.activeElement?.closest('[data-role]')?.dataset?.role]")
+    page.evaluate("document.activeElement?.blur()")
+    return seen
+
+
+def carry_a_token(page, focused) -> dict:
+    """d8 of output 4 picked up and carried by two arrows (up: a cluster of its own on level 2; left: into
+    {d6 d7} there), put down; the history's step before and after, then after one Ctrl+Z."""
+    rows = ".wb-level input"
+    seen = {"before": (page.locator(CAPTION).inner_text(),
+                       focused.locator(rows).evaluate_all("inputs => inputs.map(i => i.value)"))}
+    focused.locator('.wb-doc[data-doc="d8"]').first.focus()
+    page.keyboard.press("Enter")
+    for key, place in (("ArrowUp", "[1,2]"), ("ArrowLeft", "[1,1]")):
+        page.keyboard.press(key)    # the kernel redraws the board and the focus follows the token to its place
+        page.wait_for_function(f"document.activeElement?.dataset?.place === '{place}'")
+    page.keyboard.press("Escape")
+    seen["carried"] = (page.locator(CAPTION).inner_text(),
+                       focused.locator(rows).evaluate_all("inputs => inputs.map(i => i.value)"))
+    page.keyboard.press("Control+z")
+    wait_for_change(page, CAPTION, seen["carried"][0])
+    seen["undone"] = (page.locator(CAPTION).inner_text(),
+                      focused.locator(rows).evaluate_all("inputs => inputs.map(i => i.value)"))
+    return seen
+
+
 def type_a_row(page, focused, cell: str) -> dict:
     """Type ' d9' at the end of output 4's third row, key by key faster than the pause that commits it; read the
     scores while typing, after the commit, after one Ctrl+Z; then type again and press Ctrl+Z before the pause."""
@@ -302,6 +370,10 @@ def test_the_classroom_view_fits_a_projector_works_from_the_keyboard_and_passes_
     (OUTPUT / f"{kind}-start-up.txt").write_text("".join(f"{what}: {seconds:.1f} s from the server's start\n"
                                                          for what, seconds in seen["times"].items()))
     assert re.fullmatch(r"n = 10, W_n = 0.8, step 0", seen["start"][0]) and seen["start"][1], seen["start"]
+    if kind == "lab":  # issue 41: after Run All the notebook sits on the workbench; no row clips its text
+        teacher = seen["teacher"]
+        assert abs(teacher["offset"]) <= 2 and teacher["file browser open"], teacher
+        assert teacher["clipped rows"] == [], teacher
     for size in SIZES:
         assert seen["regions"][size] == [], f"{kind} at {size}: outside the viewport: {seen['regions'][size]}"
         assert seen["audit"][size] == [], f"{kind} at {size}: serious or critical: {seen['audit'][size]}"
@@ -319,6 +391,14 @@ def test_the_classroom_view_fits_a_projector_works_from_the_keyboard_and_passes_
     assert seen["keys to the move"] == 5 and len(KEYBOARD_MOVE) <= 6
     assert seen["R∼ keyboard"] == kernel_r_relatedness(TABLE9.gold, moved)
     assert seen["R∼ keyboard undone"] == "0.9649" and seen["Alt+S"] == "scores"
+    if kind == "voila":
+        assert seen["fresh page"] == {"before": True, "Alt+O": ["d1", "output-editor"]}, seen["fresh page"]
+    carried = seen["two arrows"]                               # one move, one step, one Ctrl+Z: issue 41
+    step = int(carried["before"][0].rsplit(" ", 1)[1])
+    assert carried["before"][1] == output4.splitlines()
+    assert carried["carried"] == (f"n = 10, W_n = 0.8, step {step + 1}",
+                                  ["d1 {d3 d4}", "{d4 d5} {d6 d7 d8}", "{d6 d7}"]), carried
+    assert carried["undone"] == carried["before"]
     assert all(key in seen["help"] for key in ("Alt+G", "Alt+O", "Alt+S", "Ctrl+Z"))
     typing = seen["typing"]
     (caption, r_before, row) = typing["before"]

@@ -4,6 +4,7 @@ that opens the workbench notebook."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -98,7 +99,7 @@ def test_wb_lab_prints_a_url_that_opens_the_workbench_notebook(tmp_path):
     log = tmp_path / "lab.log"
     with log.open("w") as sink:
         server = subprocess.Popen([str(ROOT / "wb"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-                                   f"--ServerApp.port={port}", "--LabApp.news_url=None"],
+                                   f"--ServerApp.port={port}"],
                                   stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=tmp_path,
                                   start_new_session=True)
     below: list[int] = []
@@ -119,6 +120,11 @@ def test_wb_lab_prints_a_url_that_opens_the_workbench_notebook(tmp_path):
         contents = f"http://127.0.0.1:{port}/api/contents/notebooks/workbench.ipynb?content=0&token={token}"
         with urllib.request.urlopen(contents, timeout=30) as answer:
             assert answer.status == 200  # the server's root is the checkout: the path names the real notebook
+        notification = f"http://127.0.0.1:{port}/lab/api/settings/@jupyterlab/apputils-extension:notification"
+        with urllib.request.urlopen(f"{notification}?token={token}", timeout=30) as answer:
+            defaults = json.load(answer)["schema"]["properties"]
+        # issue 41: no "official Jupyter news?" toast over the workbench's buttons, nothing asked of the internet
+        assert (defaults["fetchNews"]["default"], defaults["checkForUpdates"]["default"]) == ("false", False)
     finally:
         below = below or descendants(server.pid)
         stop_tree(server, below)

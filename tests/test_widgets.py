@@ -720,6 +720,40 @@ def test_undo_and_redo_walk_typed_edits_drags_weights_and_imports():
     assert not state.can_redo and state.steps == 4 and state.step == 3
 
 
+def test_a_keyboard_move_of_two_arrows_is_one_step_of_the_history():
+    """Issue 41: d8 of Table 9's output 4 carried up (a new cluster of its own on level 2), then left (into
+    {d6 d7} there), as the board sends the two arrows: one step, which one Ctrl+Z takes back whole."""
+    wb = Workbench()
+    wb.state.focus_output("output 4")
+    board = wb.outputs[3].board
+    board.receive({"kind": "move", "document": "d8", "source": [2, 0], "target": [1, None]})   # ↑
+    board.receive({"kind": "carry", "document": "d8", "source": [1, 2], "target": [1, 1]})    # ←
+    moved = "d1 {d3 d4}\n{d4 d5} {d6 d7 d8}\n{d6 d7}"
+    assert wb.outputs[3].text == moved and wb.state.step == 1 and wb.state.steps == 2
+    assert wb.state.scores[3] == kernel(TABLE9.gold, moved)
+    wb.frame.receive({"kind": "undo"})
+    assert wb.state.step == 0 and wb.outputs[3].text == TABLE9.outputs["output 4"]
+    assert wb.state.scores[3] == kernel(TABLE9.gold, TABLE9.outputs["output 4"])
+    wb.frame.receive({"kind": "redo"})
+    assert wb.outputs[3].text == moved and not wb.state.can_redo
+    board.receive({"kind": "move", "document": "d8", "source": [1, 1], "target": "tail"})     # a new move
+    assert wb.state.step == 2
+
+
+def test_a_carried_move_after_an_undo_or_an_edit_in_between_is_a_step_of_its_own():
+    state = WorkbenchState()
+    state.move("output 4", "d8", (2, 0), (1, None))
+    state.undo()                                                   # the step the carry would join is gone
+    state.move("output 4", "d8", (2, 0), (2, None), joins=True)
+    assert state.step == 1 and state.steps == 2
+    assert state.outputs[3].text.endswith("{d6 d7} d8")
+    state.move("output 4", "d8", (2, 1), (1, None), joins=True)    # joins the step just made
+    assert state.step == 1 and state.steps == 2 and state.outputs[3].text.endswith("{d6 d7} d8\n{d6 d7}")
+    first = WorkbenchState()
+    first.move("output 1", "d1", (0, 0), "tail", joins=True)       # nothing to join at step 0: a new step
+    assert first.step == 1 and first.can_undo
+
+
 def test_undo_drops_an_edit_in_progress_first_and_the_chart_marks_the_current_step():
     wb = Workbench()
     wb.outputs[0].levels[2].value = "{d6 d7}"

@@ -1,6 +1,7 @@
 // The document board (workbench/widgets/board.py): one organization as tokens, level by level, cluster by
 // cluster. A click, Enter or Space selects a token (the kernel explains it); a drop or, with a token picked up
-// (Enter/Space), an arrow key asks the kernel to move it. One token of the board is in the tab order (roving
+// (Enter/Space), an arrow key asks the kernel to move it ("move"); the arrows after the first while it is held
+// carry on the same move ("carry": one step of the history, however many keys made it). One token of the board is in the tab order (roving
 // tabindex); the arrow keys, Home and End walk the others, and typing a document's name jumps to it.
 
 const HELP = "type a document's name to go to it; Enter or Space: select and pick up; arrows: move it; " +
@@ -40,7 +41,7 @@ function render({ model, el }) {
   live.className = "wb-sr-only";
   live.setAttribute("aria-live", "polite");
   el.append(root, live);
-  let grabbed = null;    // {doc, place} of the picked-up token
+  let grabbed = null;    // {doc, place, moved} of the picked-up token (moved: an arrow has moved it already)
   let focused = null;    // {doc, place} of the token in the tab order
   let typedName = "";    // what was typed to find a token, and when
   let typedAt = 0;
@@ -100,7 +101,7 @@ function render({ model, el }) {
         grabbed = null; mark(); say(`${t.dataset.doc} put down`);
         return;
       }
-      grabbed = {doc: t.dataset.doc, place: place(t)};
+      grabbed = {doc: t.dataset.doc, place: place(t), moved: false};
       mark();
       select(t);
       say(`${t.dataset.doc} picked up: arrows move it, Escape puts it down`);
@@ -120,7 +121,9 @@ function render({ model, el }) {
         const target = arrowTarget(key, place(t), model.get("levels"));
         if (target === null) { say(`${t.dataset.doc} cannot move further that way`); return; }
         grabbed.place = target;
-        model.send({kind: "move", document: t.dataset.doc, source: place(t), target: target});
+        model.send({kind: grabbed.moved ? "carry" : "move", document: t.dataset.doc, source: place(t),
+                    target: target});
+        grabbed.moved = true;
       } else {
         const all = tokens();
         const step = key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1;
@@ -229,6 +232,10 @@ function render({ model, el }) {
     }
   };
 
+  // The keyboard left the board for another element (a redraw only drops the focus): a later arrow is a new move.
+  root.addEventListener("focusout", (e) => {
+    if (grabbed && e.relatedTarget && !root.contains(e.relatedTarget)) grabbed.moved = false;
+  });
   model.on("change:levels", draw);
   model.on("change:tail", draw);
   model.on("change:finite", draw);

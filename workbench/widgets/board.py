@@ -2,7 +2,9 @@
 can be clicked (to ask why it scores as it does) or dragged to another cluster, level, or to the tail/rest.
 From the keyboard: Tab reaches the board, the arrow keys walk its tokens, Enter or Space selects one (as a
 click) and picks it up, the arrow keys then move it (←/→ into the cluster before/after, ↑/↓ to the level
-above/below, ↓ from the last level to a new level and then to the tail), Escape puts it down.
+above/below, ↓ from the last level to a new level and then to the tail), Escape puts it down. The arrows after the
+first while a token is held *carry* the same move on (``carried``: the workbench keeps one step of its history for
+the whole move, however many keys made it).
 
 The board only draws and reports; :func:`~workbench.widgets.moves.move_document` is the pure edit a drop asks
 for, and the editor owning the board turns its result back into notation text (so text, board and scores never
@@ -32,13 +34,14 @@ from workbench.widgets.moves import PLACE, Place
 __all__ = ["DocumentBoard"]
 
 _HERE = Path(__file__).parent
-_MESSAGES: dict[str, dict[str, Domain]] = {"select": {"document": Text()},
-                                           "move": {"document": Text(), "source": PLACE, "target": PLACE}}
+_MOVE: dict[str, Domain] = {"document": Text(), "source": PLACE, "target": PLACE}
+_MESSAGES: dict[str, dict[str, Domain]] = {"select": {"document": Text()}, "move": _MOVE, "carry": _MOVE}
 
 
 class DocumentBoard(anywidget.AnyWidget):
     """The tokens of one organization; ``on_select`` and ``on_move`` callbacks get the front end's clicks and
-    drops (``select(document)``, ``move(document, source, target)`` with :data:`Place` values)."""
+    drops (``select(document)``, ``move(document, source, target, carried)`` with :data:`Place` values;
+    ``carried``: the move goes on from the one before, the same token still held)."""
 
     _esm = _HERE / "board.js"
     _css = _HERE / "board.css"
@@ -56,7 +59,7 @@ class DocumentBoard(anywidget.AnyWidget):
         self.board_id = self.model_id
         self.max_levels = max_levels
         self._select: list[Callable[[str], None]] = []
-        self._move: list[Callable[[str, Place, Place], None]] = []
+        self._move: list[Callable[[str, Place, Place, bool], None]] = []
         self.on_msg(lambda _widget, content, _buffers: self.receive(content))
 
     def show(self, organization: Organization, tail: frozenset[str] = frozenset()) -> None:
@@ -70,13 +73,14 @@ class DocumentBoard(anywidget.AnyWidget):
     def on_select(self, callback: Callable[[str], None]) -> None:
         self._select.append(callback)
 
-    def on_move(self, callback: Callable[[str, Place, Place], None]) -> None:
+    def on_move(self, callback: Callable[[str, Place, Place, bool], None]) -> None:
         self._move.append(callback)
 
     def receive(self, content: object) -> None:
         """Act on a message from the front end, as the browser sends it: ``{"kind": "select", "document": d}``
         (a click, Enter or Space) or ``{"kind": "move", "document": d, "source": place, "target": place}`` (a
-        drop or an arrow key; places as JSON carries them: ``[level, cluster]``, ``[level, null]``, ``"tail"``).
+        drop or an arrow key; places as JSON carries them: ``[level, cluster]``, ``[level, null]``, ``"tail"``),
+        ``"kind": "carry"`` likewise for an arrow that goes on moving a token an arrow has moved already.
         Any other message is ignored with a warning in the log (:mod:`~workbench.widgets.messages`).
         """
         found = received(content, _MESSAGES, "the document board")
@@ -89,7 +93,7 @@ class DocumentBoard(anywidget.AnyWidget):
         else:
             source, target = _as_place(message["source"]), _as_place(message["target"])
             for callback in self._move:
-                callback(message["document"], source, target)
+                callback(message["document"], source, target, kind == "carry")
 
 
 def _as_place(value: Place | list) -> Place:

@@ -28,7 +28,7 @@ import traitlets as T
 
 from workbench.errors import WorkbenchError
 from workbench.model import Organization, OrganizationError, natural_key
-from workbench.validation import Anything, Choices, Interval, Text, check, validate
+from workbench.validation import Anything, Choices, Flag, Interval, Text, check, validate
 from workbench.widgets.board import DocumentBoard
 from workbench.widgets.moves import PLACE, Place, move_document
 from workbench.widgets.tables import TABLE
@@ -40,7 +40,7 @@ _MISPLACED_REST = ("'rest:' is not a level: the finite rest is the last line (it
                    "'finite rest')")
 _INVALID = "#fde2e2"
 _BUTTON = W.Layout(width="1.9em", padding="0px")
-_ROW_TEXT = W.Layout(flex="1 1 8em", width="auto", min_width="6em")
+_ROW_TEXT = W.Layout(flex="1 1 8em", width="auto", min_width="min-content")  # never narrower than its text
 _INDEX = Interval(0, integer=True)
 
 
@@ -132,6 +132,7 @@ class OrganizationEditor(W.VBox):
                  **kwargs) -> None:
         super().__init__(**kwargs)
         self._syncing = self._composing = False
+        self.carrying = False  # while the text changes for a move that carries on the one before (one step)
         self._rows: list[LevelRow] = []
         self._hidden: list[str] = []  # the levels beyond max_rows, as text
         self.max_rows = max_rows
@@ -245,21 +246,28 @@ class OrganizationEditor(W.VBox):
             self._rows[index], self._rows[target] = self._rows[target], self._rows[index]
             self._rows_changed()
 
-    @validate(document=Text(), source=PLACE, target=PLACE)
-    def move(self, document: str, source: Place, target: Place) -> None:
+    @validate(document=Text(), source=PLACE, target=PLACE, carried=Flag())
+    def move(self, document: str, source: Place, target: Place, *, carried: bool = False) -> None:
         """Move one occurrence of ``document`` (what a drag on the board asks): the text is rewritten from the
         moved organization (see :func:`workbench.widgets.moves.move_document` for places; a place it does not
         have raises :class:`~workbench.widgets.moves.MoveError`). Refused, with a note, while the text is
-        invalid: the board then shows an organization the text no longer states."""
+        invalid: the board then shows an organization the text no longer states. ``carried``: the move goes on
+        from the one before (a token held on the keyboard; :attr:`carrying` says so while the text changes, and
+        the workbench keeps one step for both)."""
         if self.error:
             self._say("⚠ fix the text before moving documents; the last valid organization stays in force")
             return
-        self.text = move_document(self.organization, document, source, target).format()
-
-    def _dropped(self, document: str, source: Place, target: Place) -> None:
-        """A drop on the board: as :meth:`move`, a refused move said in the status line."""
+        moved = move_document(self.organization, document, source, target).format()
+        self.carrying = carried
         try:
-            self.move(document, source, target)
+            self.text = moved
+        finally:
+            self.carrying = False
+
+    def _dropped(self, document: str, source: Place, target: Place, carried: bool) -> None:
+        """A drop on the board, or an arrow key: as :meth:`move`, a refused move said in the status line."""
+        try:
+            self.move(document, source, target, carried=carried)
         except WorkbenchError as problem:
             self._say(f"⚠ {problem}")
 

@@ -4,10 +4,13 @@
 // - keeps the notebook's own shortcuts out of the workbench and turns Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) anywhere
 //   in it into undo / redo (but in the import box and the quiz's text boxes, which keep the browser's own undo);
 //   a Ctrl+Z while a row's typing is not committed yet takes that typing back instead,
-// - Alt+G, Alt+O, Alt+S: to the gold's tokens, the focused output's tokens, the scores,
+// - Alt+G, Alt+O, Alt+S: to the gold's tokens, the focused output's tokens, the scores; also while nothing on the
+//   page has the focus (a page just opened in Voilà: the body has it), for the first workbench on the page,
 // - commits a row, the rest or the notation being typed after a pause (Enter and leaving the field commit it
 //   through the browser's own change event),
-// - says "shown" to Python when the workbench is first drawn (the charts are built then).
+// - says "shown" to Python when the workbench is first drawn (the charts are built then),
+// - in JupyterLab, keeps the workbench's cell at the top of the notebook from its first drawing until the user
+//   scrolls, clicks or types in the notebook (Run All would leave the view at the notebook's end, cells below).
 
 const PREFIX = "wb-role-";
 const FIELDS = ".wb-editor input[type=text], .wb-editor textarea";
@@ -94,8 +97,21 @@ function render({ model, el }) {
     if (target) target.focus();
   };
 
+  const jumpOf = (e) => (e.altKey && !e.ctrlKey && !e.metaKey ? jumps()[e.code] : undefined);
+
+  // A fresh page: the body has the focus and the workbench's own listener hears nothing. Only the page's first
+  // workbench answers, and only while no element has the focus (JupyterLab's notebook always has it).
+  const unfocused = (e) => {
+    const role = jumpOf(e);
+    const nothing = !document.activeElement || document.activeElement === document.body
+      || document.activeElement === document.documentElement;
+    if (!role || !nothing || document.querySelector(".wb-workbench") !== root) return;
+    e.preventDefault();
+    jump(role);
+  };
+
   const keys = (e) => {
-    const role = e.altKey && !e.ctrlKey && !e.metaKey ? jumps()[e.code] : undefined;
+    const role = jumpOf(e);
     if (role) {
       e.preventDefault();
       e.stopPropagation();
@@ -121,6 +137,30 @@ function render({ model, el }) {
     model.send({kind: key === "y" || e.shiftKey ? "redo" : "undo"});
   };
 
+  // JupyterLab scrolls to each cell Run All reaches: until the user acts in the notebook (or a minute has passed),
+  // every scroll that was not theirs comes back to the workbench's cell.
+  let unpin = () => {};
+  const pin = () => {
+    const cell = root.closest(".jp-Cell");
+    const scroller = root.closest(".jp-WindowedPanel-outer");
+    if (!cell || !scroller) return;                  // not in a JupyterLab notebook: nothing to keep in view
+    const hold = () => {
+      const offset = cell.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
+      if (Math.abs(offset) > 1) scroller.scrollTop += offset;
+    };
+    const acts = ["wheel", "pointerdown", "keydown", "touchstart"];
+    const timer = setTimeout(() => unpin(), 60_000);
+    unpin = () => {
+      clearTimeout(timer);
+      scroller.removeEventListener("scroll", hold);
+      acts.forEach((kind) => scroller.removeEventListener(kind, unpin, true));
+      unpin = () => {};
+    };
+    scroller.addEventListener("scroll", hold);
+    acts.forEach((kind) => scroller.addEventListener(kind, unpin, true));
+    hold();
+  };
+
   const start = () => {
     if (stopped) return;
     root = el.closest(".wb-workbench");
@@ -130,15 +170,18 @@ function render({ model, el }) {
     root.addEventListener("beforeinput", typing, true);
     root.addEventListener("input", typed, true);
     root.addEventListener("change", changed, true);
+    document.addEventListener("keydown", unfocused);
     observer = new MutationObserver(apply);
     observer.observe(root, {subtree: true, childList: true, attributes: true, attributeFilter: ["class"]});
     apply();
+    pin();
     model.send({kind: "shown"});
   };
   model.on("change:labels", () => root && apply());
   start();
   return () => {
     stopped = true;
+    unpin();
     if (observer) observer.disconnect();
     if (root) {
       root.removeEventListener("keydown", keys, true);
@@ -146,6 +189,7 @@ function render({ model, el }) {
       root.removeEventListener("input", typed, true);
       root.removeEventListener("change", changed, true);
     }
+    document.removeEventListener("keydown", unfocused);
   };
 }
 

@@ -151,6 +151,7 @@ class WorkbenchState:
         self._depth = 0                    # how deep in nested public changes (views are told at 0)
         self._steps: list[Step] = []
         self._position = 0
+        self._joinable: int | None = None  # the step the last commit made, while a change may join it
         self._last_weights: tuple[int, float] = (10, 0.8)
         self._focus = 0
         self._chosen: str | None = None
@@ -262,13 +263,17 @@ class WorkbenchState:
             return None
         return example.source, example.printed
 
-    @validate(table=TABLE_NAME, text=_TEXT, parsed=Instance((Organization,), "an Organization", optional=True))
+    @validate(table=TABLE_NAME, text=_TEXT, parsed=Instance((Organization,), "an Organization", optional=True),
+              joins=Flag())
     @_change()
-    def edit(self, table: int | str, text: str, *, parsed: Organization | None = None) -> None:
+    def edit(self, table: int | str, text: str, *, parsed: Organization | None = None, joins: bool = False) -> None:
         """Set one table's text, as typing does. Text that does not parse is kept as an edit in progress (the
         last valid organization stays in force); an organization the kernel cannot score with the weights is
         kept likewise, and :attr:`status` says why. Any other change of the organizations is a new step.
-        ``parsed``: ``Organization.parse(text)`` when the caller has it already (an editor), not parsed again."""
+        ``parsed``: ``Organization.parse(text)`` when the caller has it already (an editor), not parsed again.
+        ``joins``: the change goes on from the one that made the current step (a token carried on by the
+        keyboard's arrows): it replaces that step, when it is the newest and no undo or redo came between, so
+        that one move is one step, whatever keys made it."""
         index = self._table_index(table)
         old = self._table(index)
         new = old.edited(text) if parsed is None else Table(old.name, text, parsed)
@@ -286,17 +291,18 @@ class WorkbenchState:
             self.status = str(problem)
             self._explain()
             return
-        self._commit(tables, scores)
+        self._commit(tables, scores, joins=joins)
 
-    @validate(table=TABLE_NAME, document=Text(), source=PLACE, target=PLACE)
+    @validate(table=TABLE_NAME, document=Text(), source=PLACE, target=PLACE, joins=Flag())
     @_change()
-    def move(self, table: int | str, document: str, source: Place, target: Place) -> None:
-        """Move one occurrence of ``document`` (a drag; see ``moves.move_document`` for places), as an edit."""
+    def move(self, table: int | str, document: str, source: Place, target: Place, *, joins: bool = False) -> None:
+        """Move one occurrence of ``document`` (a drag; see ``moves.move_document`` for places), as an edit
+        (``joins``: as :meth:`edit`'s, for the second arrow of one keyboard move)."""
         index = self._table_index(table)
         current = self._table(index)
         if current.error:
             raise MoveError(f"{current.name}: fix the text before moving documents ({current.error})")
-        self.edit(index, move_document(current.organization, document, source, target).format())
+        self.edit(index, move_document(current.organization, document, source, target).format(), joins=joins)
 
     @validate(n=N, wn=WN)
     @_change()
@@ -385,6 +391,7 @@ class WorkbenchState:
         """Forget the history; the current step becomes step 0 (an edit in progress stays in progress)."""
         self._steps = [self._steps[self._position]]
         self._position = 0
+        self._joinable = None
 
     @property
     def history(self) -> pd.DataFrame:
@@ -630,12 +637,15 @@ class WorkbenchState:
             scores.append(score)
         return tuple(scores)
 
-    def _commit(self, tables: Tables, scores: tuple[RSScores, ...]) -> None:
+    def _commit(self, tables: Tables, scores: tuple[RSScores, ...], *, joins: bool = False) -> None:
+        """A new step (``joins``: in place of the current one, when it is the newest and made by a commit)."""
         self._keep_weights()
         self._tables = tables
-        del self._steps[self._position + 1:]
+        joined = joins and self._joinable == self._position == len(self._steps) - 1 > 0
+        del self._steps[self._position + (0 if joined else 1):]
         self._steps.append(Step(tables, scores))
         self._position = len(self._steps) - 1
+        self._joinable = self._position
         self.status = ""
         self._focus = min(self._focus, len(tables.outputs) - 1)
         self._keep_predictions()
@@ -666,6 +676,7 @@ class WorkbenchState:
             self._last_weights = (self._tables.n, self._tables.wn)
 
     def _restore(self, step: Step) -> None:
+        self._joinable = None
         self._keep_weights()
         self._tables = step.tables
         self._focus = min(self._focus, len(step.tables.outputs) - 1)

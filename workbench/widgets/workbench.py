@@ -280,9 +280,10 @@ class Workbench(ForwardsToState, W.VBox):
             self._act(self.state.undo if kind == "undo" else self.state.redo)
 
     def _typed(self, table, editor: OrganizationEditor) -> None:
-        """An editor's text changed: the state takes it, with the editor's parse when the text is valid."""
+        """An editor's text changed: the state takes it, with the editor's parse when the text is valid (a move
+        the keyboard carries on joins the step of the move before)."""
         parsed = None if editor.error else editor.organization
-        self._act(lambda: self.state.edit(table, editor.text, parsed=parsed))
+        self._act(lambda: self.state.edit(table, editor.text, parsed=parsed, joins=editor.carrying))
 
     def _clicked(self, index: int | None, document: str) -> None:
         """A token was clicked: in an output (``index``) or in the gold (then the focused output)."""
