@@ -232,3 +232,131 @@ def test_a_click_on_a_topic_shows_its_two_rankings_and_the_kernels_numbers(kind,
     assert seen["marked"] == [seen["picked"]] * 2 and seen["linked"] == 1  # marked in both, the link drawn bold
     assert "two different systems" in seen["refused"] and seen["kept"] == (True, "B")
     assert seen["outside"] == []
+
+
+# ------------------------------------------------------------------------------ the real campaign (issue 41 item 5)
+REAL_SYSTEMS = ("aplrob03a", "uwmtCR0")   # notebook 06's two runs of the TREC 2003 Robust track
+REAL = '''
+from pathlib import Path
+
+import workbench as wb
+from workbench.widgets import Inspector
+
+robust = Path({folder!r})
+campaign = wb.read_campaign(robust / "qrels.txt", sorted((robust / "runs").glob("*.gz")))
+inspector = Inspector(campaign, systems={systems!r}, measure="AP", measures=["AP"], k=15)
+inspector
+'''
+REAL_SIZES = [(1280, 720), (1024, 768)]
+LAYOUT = """root => {
+    const box = (node) => node.getBoundingClientRect();
+    const lists = Array.from(root.querySelectorAll('.wb-rankings-list'));
+    const [a, b] = lists.map(box);
+    const found = [];
+    if (a.right > b.left + 0.5 && b.right > a.left + 0.5 && a.bottom > b.top + 0.5 && b.bottom > a.top + 0.5)
+        found.push('the two lists overlap');
+    const scrolled = box(root.querySelector('.wb-rankings-grid'));   // the lists scroll inside it
+    if (scrolled.left < 0 || scrolled.right > innerWidth + 0.5 || scrolled.bottom > innerHeight + 0.5)
+        found.push(`the lists run outside the window: ${[scrolled.left, scrolled.top, scrolled.right,
+            scrolled.bottom].map(Math.round)}`);
+    for (const list of lists) {
+        const outer = box(list), name = list.dataset.system;
+        for (const row of list.querySelectorAll('.wb-rankings-row')) {
+            const cells = Array.from(row.children).map(box);
+            for (let i = 1; i < cells.length; i++) {
+                if (cells[i].width && cells[i - 1].width && cells[i - 1].right > cells[i].left + 0.5)
+                    found.push(`${name}, ${row.dataset.doc}: column ${i} runs into column ${i + 1}`);
+            }
+            const last = cells[cells.length - 1];
+            if (last.right > outer.right + 0.5) found.push(`${name}, ${row.dataset.doc}: runs past its list`);
+        }
+    }
+    return found.slice(0, 10);
+}"""
+
+
+def real_notebook(tmp, folder) -> object:
+    book = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(REAL.format(folder=str(folder), systems=REAL_SYSTEMS).strip())],
+        metadata={"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                  "voila": {"template": "workbench"}})
+    path = tmp / "robust.ipynb"
+    nbformat.write(book, path)
+    return path
+
+
+def stress_topics(folder) -> list[str]:
+    """The topics of the real campaign that strain the layout most, computed in this process: the most rows in
+    one list (top 15 and the relevant documents missed) and the longest document id shown."""
+    import workbench as wb
+    from workbench.widgets import Inspector
+
+    campaign = wb.read_campaign(folder / "qrels.txt", sorted((folder / "runs").glob("*.gz")))
+    inspector = Inspector(campaign, systems=REAL_SYSTEMS, measure="AP", measures=["AP"], k=15)
+    shown = {}
+    for topic in inspector.deltas["topic"].astype(str):
+        inspector.topic = topic
+        rows = [column["rows"] for column in inspector.board.columns]
+        shown[topic] = (max(map(len, rows)), max(len(row["document"] or "") for column in rows for row in column))
+    most_rows = max(shown, key=lambda topic: shown[topic])
+    longest = max(shown, key=lambda topic: (shown[topic][1], shown[topic][0]))
+    return list(dict.fromkeys([most_rows, longest]))
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("kind", ["voila", "lab"])
+def test_the_inspector_holds_its_layout_on_the_real_trec_robust_runs(kind, tmp_path):
+    from tests.conftest import shared_dataset
+
+    folder = shared_dataset("trec_robust2003")
+    topics = stress_topics(folder)
+    sync_api = reference_module("playwright.sync_api")
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    source = tmp_path / "source"
+    source.mkdir()
+    seen: dict = {"outside": []}
+    server = Server(kind, tmp_path, real_notebook(source, folder))
+    try:
+        server.wait("/api/status" if kind == "lab" else "/voila/static/voila.js")
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
+                                                 timeout=60_000)
+            try:
+                page = browser.new_page(viewport=dict(zip(("width", "height"), REAL_SIZES[0], strict=True)))
+                page.set_default_timeout(60_000)
+                page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
+                        else seen["outside"].append(r.url))
+                page.goto(server.page, timeout=180_000)
+                if kind == "lab":
+                    page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel",
+                                           timeout=90_000)
+                    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+                page.wait_for_selector(".wb-inspector-chart svg", timeout=240_000)
+                page.wait_for_selector(f".wb-rankings-list[data-system={REAL_SYSTEMS[0]}] .wb-rankings-row",
+                                       timeout=120_000)
+                if kind == "lab":  # as for a projection: the file browser closed, the inspector at the top
+                    page.evaluate("window.jupyterapp.shell.collapseLeft()")
+                    settle(page)
+                for topic in topics:
+                    page.locator(f'.wb-inspector-chart svg path[aria-label*="topic: {topic};"]').first.click()
+                    page.wait_for_function(f"document.querySelector('.wb-rankings-caption')?.innerText"
+                                           f".startsWith('topic {topic},')", timeout=60_000)
+                    for width, height in REAL_SIZES:
+                        page.set_viewport_size({"width": width, "height": height})
+                        settle(page)
+                        page.locator(".wb-rankings-caption").evaluate("node => node.scrollIntoView({block: 'start'})")
+                        settle(page)
+                        where = f"topic {topic} at {width}×{height}"
+                        seen[where] = {"layout": page.locator(".wb-inspector").evaluate(LAYOUT),
+                                       "clipped": page.locator(".wb-inspector").evaluate(CLIPPED)}
+                        page.screenshot(path=str(OUTPUT / f"inspector-robust-{kind}-{topic}-{width}x{height}.png"))
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+    (OUTPUT / f"inspector-robust-{kind}-seen.json").write_text(json.dumps(seen, indent=1, default=str))
+    assert len(seen) == 1 + len(topics) * len(REAL_SIZES)
+    for where, found in seen.items():
+        if where != "outside":
+            assert found == {"layout": [], "clipped": []}, (where, found)
+    assert seen["outside"] == []
