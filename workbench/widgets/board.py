@@ -88,12 +88,12 @@ class DocumentBoard(anywidget.AnyWidget):
             return
         kind, message = found
         if kind == "select":
-            for callback in self._select:
-                callback(message["document"])
+            for selected in self._select:
+                selected(message["document"])
         else:
             source, target = _as_place(message["source"]), _as_place(message["target"])
-            for callback in self._move:
-                callback(message["document"], source, target, kind == "carry")
+            for moved in self._move:
+                moved(message["document"], source, target, kind == "carry")
 
 
 def _as_place(value: Place | list) -> Place:
