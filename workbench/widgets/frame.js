@@ -145,6 +145,7 @@ function render({ model, el }) {
     const scroller = root.closest(".jp-WindowedPanel-outer");
     if (!cell || !scroller) return;                  // not in a JupyterLab notebook: nothing to keep in view
     const hold = () => {
+      if (!cell.isConnected) return;                 // a windowed notebook took the cell out: nothing to measure
       const offset = cell.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
       if (Math.abs(offset) > 1) scroller.scrollTop += offset;
     };

@@ -2,8 +2,10 @@
 (``workbench.css``: the focus layout, the text sizes, the score cards) and, in the browser (``frame.js``), gives
 the regions stable ``data-role`` attributes (``gold-editor``, ``output-editor``, ``scores``, ``chart``, ``why``),
 turns Ctrl+Z / Ctrl+Shift+Z (or Ctrl+Y) inside the workbench into undo / redo, Alt+G / Alt+O / Alt+S into the
-keyboard's way to the gold's tokens, the focused output's tokens and the scores, commits a typed row or notation
-after a pause (Enter and leaving the field commit it too), and says when the workbench is first drawn.
+keyboard's way to the gold's tokens, the focused output's tokens and the scores (also while nothing on the page has
+the focus, as on a Voilà page just opened), commits a typed row or notation after a pause (Enter and leaving the
+field commit it too), says when the workbench is first drawn and, in JupyterLab, keeps its cell at the top of the
+notebook's view until the user scrolls, clicks or types there (Run All would leave the view at the end).
 
 A region is any widget with the class ``wb-role-NAME`` (see :func:`role_class`); the Python side moves the
 class, the front end follows.

@@ -41,8 +41,9 @@ weights</i> apply). The <b>notation</b> tab holds the whole table as text, for p
 to see <b>why</b> it scores as it does.</li>
 <li><b>Keyboard</b>: {", ".join(f"<kbd>{key}</kbd> {what}" for key, what in SHORTCUTS.items())}. On the tokens:
 type a document's name to jump to it, arrows to walk them, <kbd>Enter</kbd> or <kbd>Space</kbd> to select it and
-pick it up, arrows to move it (← → another cluster, ↑ ↓ another level), <kbd>Escape</kbd> to put it down. Moving
-d8 to a level below: <kbd>Alt+O</kbd> <kbd>d</kbd> <kbd>8</kbd> <kbd>Enter</kbd> <kbd>↓</kbd>.</li>
+pick it up, arrows to move it (← → another cluster, ↑ ↓ another level), <kbd>Escape</kbd> to put it down: from
+pick-up to put-down it is one move, one step of the history. Moving d8 to a level below: <kbd>Alt+O</kbd>
+<kbd>d</kbd> <kbd>8</kbd> <kbd>Enter</kbd> <kbd>↓</kbd>.</li>
 <li><b>Undo</b> and <b>redo</b> walk every edit, drag and import made here; the history starts when the
 workbench is shown (what notebook cells did is the starting point). The history chart marks the step shown.</li>
 <li>The <b>score cards</b> under the editors are the other outputs: click one to put it beside the gold;
