@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from workbench.data.columns import COLUMNS
+from workbench.data.campaign import COLUMNS
 from workbench.errors import CampaignError, WorkbenchWarning
 from workbench.validation import Choices, Domain, Instance, Interval, ListOf, Numbers, is_number, validate
 

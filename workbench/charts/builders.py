@@ -33,7 +33,7 @@ import pandas as pd
 from workbench.analysis.results import MEASURE, MEASURES
 from workbench.analysis.results import SYSTEMS as SYSTEM_NAMES
 from workbench.charts.palettes import SYSTEMS
-from workbench.data.columns import COLUMNS
+from workbench.data.campaign import COLUMNS
 from workbench.errors import InputError
 from workbench.model import natural_key
 from workbench.validation import Flag, Instance, Interval, Text, validate

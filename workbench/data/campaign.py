@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.data.columns import COLUMNS
 from workbench.data.scoring import (
     MEASURE,
     MEASURES,
@@ -67,6 +66,9 @@ MISSING_TOPICS = Choices(MISSING_TOPIC_POLICIES)
 EXTRA_POLICIES = ("error", "ignore")
 EXTRA_TOPICS = Choices(EXTRA_POLICIES)
 """The domain of ``extra_topics``: run topics the gold lacks raise, or are dropped."""
+COLUMNS = ("system", "topic", "measure", "value")
+"""The columns of a tidy result table, the one place they are written (the command line, the analyses, the charts
+and the widgets read them here)."""
 RESULTS = LazyInstance(("pandas:DataFrame",), "a tidy results DataFrame (system, topic, measure, value)")
 """The domain of a tidy result table given back (:func:`means`)."""
 EXECUTOR = LazyInstance(("concurrent.futures:Executor", "distributed:Client"),
