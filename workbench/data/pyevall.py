@@ -8,7 +8,21 @@ of weights per class (soft labels); a class hierarchy is a separate nested dict 
 **A test case is a topic.** PyEvALL evaluates each test case on its own (its gold alone gives ICM's information
 content, its classes the macro averages) and averages the test cases, which is what a campaign does with its
 topics: ``read_pyevall_campaign(gold, outputs).evaluate(measures)`` gives one row per (system, test case), and
-:func:`~workbench.data.campaign.means` the average over test cases. Each output file is a system (named by its
+:func:`~workbench.data.campaign.means` the average over test cases.
+
+**The average is PyEvALL's.** PyEvALL 0.2.11 (``evaluation.py``, ``evaluate_metric``) divides the sum of the
+defined values by the number of test cases, so an undefined test case (PyEvALL's None, NaN here) counts 0. A
+campaign read here carries that rule (``undefined="zero"``, kept in its results' ``attrs["undefined"]``), and
+:func:`~workbench.data.campaign.means` applies it: the mean is NaN only when no test case is defined, as PyEvALL's.
+``undefined="nan"`` (here or in ``means``) makes any undefined test case leave the mean undefined. A test case an
+output lacks is no test case of PyEvALL's average (it compares the test cases both files hold): score with
+``missing_topics="skip"`` for PyEvALL's mean of such an output.
+
+**Preconditions.** PyEvALL stops a metric at the first test case that fails one of its preconditions (CohenKappa
+of an output that answers nothing, or of a gold and an output of one and the same class over the same items): the
+report gives no average, and no value for the test cases after it. Here each test case is scored on its own: the
+failing one is NaN (undefined), every other keeps its value, and the mean counts the NaN as 0 (or is NaN with
+``undefined="nan"``). Each output file is a system (named by its
 file's stem unless given as ``{system: path}``); a test case an output lacks is a missing topic (the campaign's
 ``missing_topics`` policy), and an item of a test case that the output leaves out is unanswered. (PyEvALL 0.2.11
 reuses one metric object over the test cases of a file, so that ICM's class probabilities of one test case stay
@@ -60,7 +74,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from workbench.data.campaign import Campaign
+from workbench.data.campaign import UNDEFINED, Campaign
 from workbench.errors import quoted
 from workbench.model.labelling import (
     SUM_TOLERANCE,
@@ -244,14 +258,15 @@ def _field_value(text: Text, field: str, line: int, test_case: str, item: str) -
 
 @validate(gold=FilePath(), outputs=AnyOf(FilePath(), ListOf(FilePath(), shortest=1), MappingOf(
     Instance((str,), "a system name"), FilePath(), shortest=1), what="a file name, a list of them or {system: file}"),
-          **_OPTIONS)
+          undefined=UNDEFINED, **_OPTIONS)
 def read_pyevall_campaign(gold: Source, outputs: Source | Sequence[Source] | Mapping[str, Source], *,
                           format: str = "auto", hierarchy: Source | Mapping | ClassTree | None = None,
                           classes: Sequence[str] | None = None, distribution: bool = True,
-                          tolerance: float = SUM_TOLERANCE) -> Campaign:
+                          tolerance: float = SUM_TOLERANCE, undefined: str = "zero") -> Campaign:
     """A campaign of PyEvALL files: the gold's test cases are its topics, each output file a system (its file's
     stem, or the key of ``{system: path}``). Arguments as :func:`read_pyevall`; the hierarchy and the classes
-    apply to the gold and to every output."""
+    apply to the gold and to every output. ``undefined``: how its means take an undefined test case
+    (:data:`~workbench.data.campaign.UNDEFINED_POLICIES`): ``"zero"``, PyEvALL's average, or ``"nan"``."""
     tree = read_hierarchy(hierarchy) if hierarchy is not None else None
 
     def read(path: Source, gold: bool) -> dict[str, Labelling]:
@@ -271,4 +286,4 @@ def read_pyevall_campaign(gold: Source, outputs: Source | Sequence[Source] | Map
         outputs = named
     gold_topics: Mapping[str, Any] = read(gold, True)  # a Campaign holds Labellings as it holds Organizations
     runs: dict[str, Mapping[str, Any]] = {system: read(path, False) for system, path in outputs.items()}
-    return Campaign(gold_topics, runs)
+    return Campaign(gold_topics, runs, undefined)
