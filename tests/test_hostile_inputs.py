@@ -33,6 +33,7 @@ from workbench.data.trec.eval_output import read_trec_eval_output
 from workbench.data.trec.judgement_groups import read_judgement_groups
 from workbench.data.trec.lines import read_lines
 from workbench.data.trec.preferences import read_preferences
+from workbench.data.trec.ranx_files import read_ranx_qrels, read_ranx_run
 from workbench.data.trec.readers import read_trec_qrels, read_trec_qrels_frame, read_trec_run, read_trec_run_frame
 from workbench.data.trec.zscores import read_zscores
 from workbench.data.weps import read_weps_clustering, read_weps_discarded, read_weps_file, read_weps_topics
@@ -117,6 +118,9 @@ READERS = [
            '"outputs": [{"name": "run", "text": "d2 d1"}]}', text=True),
     Reader("Organization.parse", Organization.parse, f"[{NUMBER}] {ID} {{d2 d3}}\n[0] d4\nrest: d5\n", text=True),
     Reader("Labelling.parse", Labelling.parse, f"{ID}: {{A: {NUMBER}, B: 0}}\ni2: {{A: 0.5, B: 0.5}}\n", text=True),
+    # issue 43 item 8: ranx's files (JSON here; Parquet and LZ4 corruption in tests/test_ranx_files.py)
+    Reader("read_ranx_qrels", read_ranx_qrels, f'{{"q1": {{"{ID}": {NUMBER}, "d2": 0}},\n "q2": {{"d3": 1}}}}'),
+    Reader("read_ranx_run", read_ranx_run, f'{{"q1": {{"{ID}": {NUMBER}, "d2": 0.5}},\n "q2": {{"d3": 1.5}}}}'),
     Reader("parse_example", parse_example, f"@title x\n@params n={NUMBER} wn=0.8\n@gold\n{ID} d2\n@output run\n"
            "d2 d1\n", text=True),
 ]
