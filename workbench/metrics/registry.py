@@ -56,7 +56,8 @@ __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationE
            "Pairs", "ORGANIZATION", "SIDE", "Param", "Explainer", "MISSING_VALUES", "READS", "Words", "MeasureSpec",
            "register", "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms",
            "set_loader", "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
-           "evaluate", "direction", "SPELLING_TOOLS", "measures", "missing_value", "worst", "aggregate"]
+           "evaluate", "direction", "SPELLING_TOOLS", "TOOL", "measures", "missing_value", "worst", "aggregate",
+           "as_spelled"]
 
 
 class UnknownMeasureError(ParameterError):
@@ -724,6 +725,29 @@ def direction(measure: str | Measure) -> str:
 SPELLING_TOOLS = ("trec_eval", "ir_measures", "ranx", "pyevall")
 """The tools whose spellings the declarations record (:attr:`MeasureSpec.spellings`), as ``wb.measures()`` shows
 them."""
+
+
+TOOL = Choices(SPELLING_TOOLS)
+"""The domain of a tool whose spellings are read (:func:`as_spelled`)."""
+
+
+@validate(name=Instance((str,), "a measure's name in another tool"), tool=TOOL)
+def as_spelled(name: str, tool: str) -> Measure:
+    """The measure ``tool`` means by ``name``, with the parameters its spelling implies
+    (:attr:`MeasureSpec.spellings`: PyEvALL's ``nDCG`` is ``nDCG(gain=exp)``, ranx's ``ndcg_burges`` too);
+    :class:`UnknownMeasureError` for a name the tool's spellings lack.
+
+    >>> [str(as_spelled(n, "pyevall")) for n in ("nDCG", "PrecisionAtK", "FMeasureClustering", "Kappa")]
+    ['nDCG(gain=exp)', 'P@10', 'ClusteringF', 'CohenKappa']
+    """
+    _load()
+    for spec in _REGISTRY.values():
+        for spelling in spec.spellings.get(tool, ()):
+            head, _, implied = spelling.partition(" (")
+            if head == name:
+                text = spec.name + (f"({implied.rstrip(')')})" if implied and "=" in implied else "")
+                return parse(text)
+    raise UnknownMeasureError(f"{tool} has no measure spelled {name!r} among the declared spellings")
 
 
 def measures() -> Any:

@@ -135,7 +135,7 @@ ranking_measure("nDCG", kernels.ndcg, _ndcg, cutoff="k", aliases=("ndcg", "ndcg_
                                       "trec_eval's order, or sharing the mean gain of their tie (average, McSherry & "
                                       "Najork; scikit-learn's ndcg_score)"), **JUDGED_ONLY},
                 spellings={"trec_eval": ("ndcg", "ndcg_cut"), "ir_measures": ("nDCG", "NDCG"),
-                           "ranx": ("ndcg", "ndcg_burges (gain=exp)")},
+                           "ranx": ("ndcg", "ndcg_burges (gain=exp)"), "pyevall": "nDCG (gain=exp)"},
                 description="normalised DCG: DCG over the ideal DCG of the judgements, log2(r+1) discount (trec_eval "
                             "ndcg, ndcg_cut_k)")
 ranking_measure("DCG", trec.dcg, _dcg, cutoff="k", params={**cutoff(), **_GAIN_CURVE, **GAINS, **JUDGED_ONLY},
@@ -173,7 +173,7 @@ ranking_measure("ERR", kernels.err, _err, cutoff="k", source="Chapelle et al., C
                                                   "g: (2^g − 1)/2^g_max (exp, Chapelle) or g/(g_max + 1) (linear, "
                                                   "NTCIREVAL)"),
                         "max_grade": Param(4, Interval(0, low_open=True, optional=True), _MAX_GRADE)},
-                spellings={"ir_measures": "ERR"},
+                spellings={"ir_measures": "ERR", "pyevall": "ERR (max_grade=None)"},
                 description="expected reciprocal rank Σ_r R_r/r Π_{i<r}(1 − R_i); by default g_max = 4, the TREC "
                             "Web track's scale (gdeval, hence ir_measures' ERR@20)")
 _RBP_GAINS = {"gains": Param(None, Pairs(Interval(0, low_open=True), GAIN),
@@ -190,7 +190,8 @@ ranking_measure("RBP", at_cutoff(kernels.rbp), _rbp, cutoff="k", source="Moffat 
                         "gain": Param("scaled", Choices(("scaled", "raw")), "the gain of a grade g: g/g_max (scaled: "
                                       "NTCIREVAL, trec_eval) or g itself (raw: ranx)"),
                         **_RBP_GAINS, **cutoff(meaning="the cutoff: RBP of the top k ranks"), **JUDGED_ONLY},
-                spellings={"trec_eval": "rbp", "ir_measures": "RBP", "ranx": "rbp (gain=raw)"},
+                spellings={"trec_eval": "rbp", "ir_measures": "RBP", "ranx": "rbp (gain=raw)",
+                           "pyevall": "RBP (gain=raw)"},
                 description="rank-biased precision (1 − p) Σ_r gain(r) p^(r−1) with persistence p; gains scaled to "
                             "[0, 1] by default, binary from level rel, raw grades with gain=raw, trec_eval's rescaled "
                             "rel=gain pairs with gains")
