@@ -35,7 +35,7 @@ import math
 from collections.abc import Mapping
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from workbench.data.files import write_whole
 from workbench.data.trec.memory import judgements_from_dicts, runs_from_dicts
@@ -188,8 +188,9 @@ def _run_dicts(run: RankedRun | Mapping) -> dict[str, dict[str, float]]:
     if isinstance(run, RankedRun):
         return {str(q): {d: _number(float(s), f"query {quoted(q)}, document {quoted(d)}: the score", False)
                          for d, s in zip(run.documents(q), run.scores(q).tolist(), strict=True)} for q in run.topics}
+    plain = cast(Mapping[str, Mapping[str, float]], run)
     return {str(q): {str(d): _number(float(s), f"query {quoted(q)}, document {quoted(d)}: the score", False)
-                     for d, s in docs.items()} for q, docs in run.items()}
+                     for d, s in docs.items()} for q, docs in plain.items()}
 
 
 def _write(nested: dict[str, dict[str, Any]], path: str | PathLike, format: str, grades: bool) -> None:
