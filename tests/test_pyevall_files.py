@@ -16,7 +16,9 @@ from workbench.data.pyevall import PyEvALLFormatError, read_pyevall_campaign
 from workbench.metrics.registry import UnknownMeasureError, as_spelled
 
 RANKING = ["PrecisionAtK", "RPrecision", "MRR", "MAP", "DCG", "nDCG", "ERR", "RBP"]
-CLUSTERING = ["Entropy", "ClassEntropy", "FMeasureClustering"]
+CLUSTERING = ["Entropy", "ClassEntropy", "FMeasureClustering", "Purity", "InversePurity",
+              "FMeasurePurityInversePurity", "RandStatistics", "Jaccard", "FolkesAndMallows", "NMI-SG",
+              "ReliabilityBCubed", "SensitivityBCubed"]
 
 
 def _write(path, values: dict[str, dict[str, object]]) -> str:
@@ -77,7 +79,9 @@ def test_the_spellings_pyevall_means():
     assert [str(as_spelled(n, "pyevall")) for n in RANKING] == [
         "P@10", "Rprec", "RR", "AP@1000", "DCG(gain=exp)", "nDCG(gain=exp)", "ERR(max_grade=None)", "RBP(gain=raw)"]
     assert [str(as_spelled(n, "pyevall")) for n in CLUSTERING] == [
-        "Entropy(probability=joint)", "ClassEntropy(probability=joint)", "ClusteringF"]
+        "Entropy(probability=joint)", "ClassEntropy(probability=joint)", "ClusteringF", "Purity", "InversePurity",
+        "F(P,IP)", "Rand", "Jaccard", "FM", "NMI(average_method=geometric)", "BCubed-P(variant=occurrence)",
+        "BCubed-R(variant=occurrence)"]
     assert str(as_spelled("ndcg_burges", "ranx")) == "nDCG(gain=exp)"
     with pytest.raises(UnknownMeasureError, match="pyevall has no measure spelled 'Purity2'"):
         as_spelled("Purity2", "pyevall")

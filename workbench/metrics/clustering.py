@@ -797,6 +797,13 @@ _UNMATCHED = {"unmatched": Param("weps", UNMATCHED, "documents on one side only:
 _ALPHA = {"alpha": Param(0.5, Interval(0, 1), "α: the weight of the first measure in F_α = 1/(α/x + (1 − α)/y)")}
 _VARIANT = {"variant": Param("item", VARIANT, "extended BCubed (Amigó et al. 2009) over items, or over "
                                                         "occurrences of overlapping clusters")}
+_PYEVALL = {"Purity": {"pyevall": "Purity"}, "InversePurity": {"pyevall": "InversePurity"},
+            "F(P,IP)": {"pyevall": "FMeasurePurityInversePurity"}, "Rand": {"pyevall": "RandStatistics"},
+            "Jaccard": {"pyevall": "Jaccard"}, "FM": {"pyevall": "FolkesAndMallows"},
+            "BCubed-P": {"pyevall": "ReliabilityBCubed (variant=occurrence)"},
+            "BCubed-R": {"pyevall": "SensitivityBCubed (variant=occurrence)"}}
+"""PyEvALL 0.2.11's names of the clustering measures it defines as the workbench does (its VariationOfInformation
+is N times VI in bits, unnormalised: not a spelling of VI)."""
 for _name, _compute, _field, _params, _range, _desc in (
     ("Purity", _purity_family, "purity", {}, (0, 1), "Σ_i max_j |C_i∩L_j| / Σ_i |C_i|"),
     ("InversePurity", _purity_family, "inverse_purity", {}, (0, 1), "Σ_j max_i |L_j∩C_i| / Σ_j |L_j|"),
@@ -813,7 +820,7 @@ for _name, _compute, _field, _params, _range, _desc in (
                                            "the WePS scorer's")}, (0, 1), "Fowlkes–Mallows index"),
 ):
     register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, **_UNMATCHED}, range=_range,
-             field=_field, description=_desc, explained=_EXPLAINED)
+             field=_field, description=_desc, explained=_EXPLAINED, spellings=_PYEVALL.get(_name))
 
 
 # Information-theoretic measures with their own parameters (scikit-learn's average_method and beta).
@@ -864,7 +871,8 @@ register("ClusteringF", _clustering_f, task="clustering", source=_EVALL + "; Lar
 _AVERAGE = {"average_method": Param("arithmetic", AVERAGE_METHOD, "the mean of H(C) and H(K) that "
                                                                             "normalises (scikit-learn's)")}
 register("NMI", _nmi, task="clustering", source=_SOURCE + "; Strehl & Ghosh 2002",
-         params={**_AVERAGE, **_UNMATCHED}, description="normalised mutual information MI / mean(H(C), H(K)), the mean "
+         params={**_AVERAGE, **_UNMATCHED}, spellings={"pyevall": "NMI-SG (average_method=geometric)"},
+         description="normalised mutual information MI / mean(H(C), H(K)), the mean "
                                            "named by average_method (scikit-learn's)", explained=_EXPLAINED)
 register("AMI", _ami, task="clustering", source="Vinh, Epps & Bailey, JMLR 11 (2010)",
          params={**_AVERAGE, **_UNMATCHED}, range=(-1, 1),
