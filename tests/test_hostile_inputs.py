@@ -71,6 +71,16 @@ def _with_gold(path: Path):
     return read_pyevall_campaign(gold, [path])
 
 
+def _with_task_gold(task: str, value: str):
+    """read_pyevall_campaign of a ranking or clustering output (issue 43 item 8), scored, beside a valid gold."""
+    def read(path: Path):
+        gold = path.with_name("gold.json")
+        gold.write_text(f'[{{"test_case": "T1", "id": "d1", "value": {value}}}]', encoding="utf-8")
+        measure = "RR" if task == "ranking" else "Purity"
+        return read_pyevall_campaign(gold, [path], task=task).evaluate([measure], progress=False)
+    return read
+
+
 def _weps_folder(path: Path):
     folder = path.with_name("topics")
     folder.mkdir(exist_ok=True)
@@ -111,6 +121,12 @@ READERS = [
     Reader("read_pyevall tsv", read_pyevall, f'T1\t{ID}\t{{"A": {NUMBER}, "B": 0}}\nT1\ti2\t{{"A": 1}}\n'),
     Reader("read_pyevall csv", read_pyevall, f'T1,{ID},"{{""A"": {NUMBER}, ""B"": 0}}"\nT1,i2,"{{""A"": 1}}"\n'),
     Reader("read_pyevall_campaign", _with_gold, f'[{{"test_case": "T1", "id": "{ID}", "value": "A{NUMBER}"}}]'),
+    Reader("read_pyevall_campaign ranking", _with_task_gold("ranking", "1"),
+           f'[{{"test_case": "T1", "id": "{ID}", "value": {NUMBER}}},\n'
+           ' {"test_case": "T1", "id": "d2", "value": 2}]'),
+    Reader("read_pyevall_campaign clustering", _with_task_gold("clustering", '["L1"]'),
+           f'[{{"test_case": "T1", "id": "{ID}", "value": ["C{NUMBER}"]}},\n {{"test_case": "T1", "id": "d2", '
+           '"value": ["C2"]}]'),
     Reader("read_hierarchy", read_hierarchy, f'{{"P": ["{ID}", "S2"], "Q": {{"Q1": []}}}}'),
     Reader("read_text", read_text, f"# workbench tables, weights: n={NUMBER} wn=0.8\n## gold\n{ID} d2\n## run\n"
            f"d2 {ID}\n", text=True),
