@@ -69,6 +69,11 @@ INSTANCES = {
     "ICM-Soft": ["ICM-Soft", "ICM-Soft(beta=2)"], "ICM-Soft-Norm": ["ICM-Soft-Norm"], "CrossEntropy": ["CrossEntropy"],
     "MAE": ["MAE"], "CEM": ["CEM", "CEM(order=D<C<B<A)"],
 }
+# issue 43 items 3 and 8 (files and spellings): DCG at a cutoff and with exponential gains (ranx, PyEvALL)
+INSTANCES["DCG"] += ["DCG@3", "DCG(gain=exp)@5", "DCG(gain=exp)"]
+INSTANCES.update({"Entropy": ["Entropy", "Entropy(probability=joint)"],
+                  "ClassEntropy": ["ClassEntropy", "ClassEntropy(probability=joint)"],
+                  "ClusteringF": ["ClusteringF", "FMeasureClustering", "ClusteringF(alpha=0.8)"]})
 
 # the instances with max_grade=2 meet grade 3 and say so, as tests/test_ranking.py asserts; here only the sums count
 CLAMPED = r"ignore:.+ retrieved grades? above max_grade:workbench.errors.WorkbenchWarning"

@@ -27,8 +27,9 @@ def test_every_measure_has_a_direction_and_error_rates_are_lower_is_better():
     assert set(table["direction"]) <= set(DIRECTIONS)
     lower = set(table.index[table["direction"] == "lower"])
     # error rates, the variation-of-information distance, the unjudged share and RBP residual (uncertainty), and
-    # the errors of soft labels (cross entropy, mean absolute error)
-    assert lower == {"Lam%", "E_abs", "VI", "Unjudged@k", "RBPResid", "CrossEntropy", "MAE"}
+    # the errors of soft labels (cross entropy, mean absolute error), and the disorder of a clustering (EvALL's
+    # Entropy and Class Entropy, issue 43)
+    assert lower == {"Lam%", "E_abs", "VI", "Unjudged@k", "RBPResid", "CrossEntropy", "MAE", "Entropy", "ClassEntropy"}
     assert direction("Lam%(smoothing=laplace)") == "lower" and direction("AP@10") == "higher"
     assert direction("a column of my own") == "higher"
 

@@ -33,6 +33,7 @@ from workbench.data.trec.eval_output import read_trec_eval_output
 from workbench.data.trec.judgement_groups import read_judgement_groups
 from workbench.data.trec.lines import read_lines
 from workbench.data.trec.preferences import read_preferences
+from workbench.data.trec.ranx_files import read_ranx_qrels, read_ranx_run
 from workbench.data.trec.readers import read_trec_qrels, read_trec_qrels_frame, read_trec_run, read_trec_run_frame
 from workbench.data.trec.zscores import read_zscores
 from workbench.data.weps import read_weps_clustering, read_weps_discarded, read_weps_file, read_weps_topics
@@ -68,6 +69,16 @@ def _with_gold(path: Path):
     gold = path.with_name("gold.json")
     gold.write_text('[{"test_case": "T1", "id": "i1", "value": "A"}]', encoding="utf-8")
     return read_pyevall_campaign(gold, [path])
+
+
+def _with_task_gold(task: str, value: str):
+    """read_pyevall_campaign of a ranking or clustering output (issue 43 item 8), scored, beside a valid gold."""
+    def read(path: Path):
+        gold = path.with_name("gold.json")
+        gold.write_text(f'[{{"test_case": "T1", "id": "d1", "value": {value}}}]', encoding="utf-8")
+        measure = "RR" if task == "ranking" else "Purity"
+        return read_pyevall_campaign(gold, [path], task=task).evaluate([measure], progress=False)
+    return read
 
 
 def _weps_folder(path: Path):
@@ -110,6 +121,12 @@ READERS = [
     Reader("read_pyevall tsv", read_pyevall, f'T1\t{ID}\t{{"A": {NUMBER}, "B": 0}}\nT1\ti2\t{{"A": 1}}\n'),
     Reader("read_pyevall csv", read_pyevall, f'T1,{ID},"{{""A"": {NUMBER}, ""B"": 0}}"\nT1,i2,"{{""A"": 1}}"\n'),
     Reader("read_pyevall_campaign", _with_gold, f'[{{"test_case": "T1", "id": "{ID}", "value": "A{NUMBER}"}}]'),
+    Reader("read_pyevall_campaign ranking", _with_task_gold("ranking", "1"),
+           f'[{{"test_case": "T1", "id": "{ID}", "value": {NUMBER}}},\n'
+           ' {"test_case": "T1", "id": "d2", "value": 2}]'),
+    Reader("read_pyevall_campaign clustering", _with_task_gold("clustering", '["L1"]'),
+           f'[{{"test_case": "T1", "id": "{ID}", "value": ["C{NUMBER}"]}},\n {{"test_case": "T1", "id": "d2", '
+           '"value": ["C2"]}]'),
     Reader("read_hierarchy", read_hierarchy, f'{{"P": ["{ID}", "S2"], "Q": {{"Q1": []}}}}'),
     Reader("read_text", read_text, f"# workbench tables, weights: n={NUMBER} wn=0.8\n## gold\n{ID} d2\n## run\n"
            f"d2 {ID}\n", text=True),
@@ -117,6 +134,9 @@ READERS = [
            '"outputs": [{"name": "run", "text": "d2 d1"}]}', text=True),
     Reader("Organization.parse", Organization.parse, f"[{NUMBER}] {ID} {{d2 d3}}\n[0] d4\nrest: d5\n", text=True),
     Reader("Labelling.parse", Labelling.parse, f"{ID}: {{A: {NUMBER}, B: 0}}\ni2: {{A: 0.5, B: 0.5}}\n", text=True),
+    # issue 43 item 8: ranx's files (JSON here; Parquet and LZ4 corruption in tests/test_ranx_files.py)
+    Reader("read_ranx_qrels", read_ranx_qrels, f'{{"q1": {{"{ID}": {NUMBER}, "d2": 0}},\n "q2": {{"d3": 1}}}}'),
+    Reader("read_ranx_run", read_ranx_run, f'{{"q1": {{"{ID}": {NUMBER}, "d2": 0.5}},\n "q2": {{"d3": 1.5}}}}'),
     Reader("parse_example", parse_example, f"@title x\n@params n={NUMBER} wn=0.8\n@gold\n{ID} d2\n@output run\n"
            "d2 d1\n", text=True),
 ]

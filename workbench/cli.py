@@ -191,10 +191,11 @@ def _results(args):
 
 
 def cmd_eval(args) -> int:
-    from workbench.data.campaign import summaries
+    from workbench.data.campaign import summaries, undefined_policy
 
     scores = _results(args)
-    results, table = Table(list(COLUMNS), scores.rows), Table(list(COLUMNS), summaries(scores.rows))
+    results = Table(list(COLUMNS), scores.rows)
+    table = Table(list(COLUMNS), summaries(scores.rows, undefined_policy(scores.attrs)))
     if args.format == "json":
         emit(eval_json(results, table, args.per_topic, scores.attrs))
         return 0

@@ -3,8 +3,9 @@
 The core (measures, readers, :class:`~workbench.data.Campaign`, the analyses, the command line) needs numpy,
 pandas, pyarrow, scipy and tqdm only. The widgets, charts and notebooks come with the ``lab`` extra
 (``pip install "ir-workbench[lab]"``; ``./wb lab`` installs it); a campaign on a Dask cluster with
-``distributed``. A module that needs an extra imports it under :func:`needs_extra`, so a missing package is a
-:class:`MissingExtraError` saying what to install instead of a bare ``ModuleNotFoundError``:
+``distributed``; ranx's ``.lz4`` runs and qrels with ``lz4`` (the ``dev`` extra has it through ranx). A module
+that needs an extra imports it under :func:`needs_extra`, so a missing package is a :class:`MissingExtraError`
+saying what to install instead of a bare ``ModuleNotFoundError``:
 
     >>> with needs_extra("lab", "workbench.charts"):  # doctest: +ELLIPSIS
     ...     import altair.not_a_module_of_altair
@@ -28,6 +29,7 @@ DISTRIBUTION = "ir-workbench"
 EXTRAS = {
     "lab": ("altair", "anywidget", "ipywidgets", "jupyterlab", "vl_convert", "voila"),
     "distributed": ("dask", "distributed"),
+    "lz4": ("lz4", "cbor2"),
 }
 """Each extra's packages by the name they are imported by (pyproject.toml's optional dependencies)."""
 

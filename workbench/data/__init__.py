@@ -13,6 +13,8 @@ _MODULES = {
     "workbench.data.trec.eval_output": ("read_trec_eval_output", "write_trec_eval_output"),
     "workbench.data.trec.memory": ("evaluate_run",),
     "workbench.data.trec.ranked": ("DuplicateEntryError", "Judgements", "RankedRun"),
+    "workbench.data.trec.ranx_files": ("RanxFormatError", "RanxWriteError", "read_ranx_qrels", "read_ranx_run",
+                                       "write_ranx_qrels", "write_ranx_run"),
     "workbench.data.trec.readers": ("qrels_grades", "read_trec_qrels", "read_trec_qrels_frame", "read_trec_run",
                                     "read_trec_run_frame", "run_scores"),
     "workbench.data.trec.writers": ("TrecWriteError", "write_trec_qrels", "write_trec_run"),

@@ -13,6 +13,7 @@ applies the policy for topics a run lacks, and shapes the results::
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -46,15 +47,26 @@ from workbench.data.trec.ranked import (
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import evaluate_table, is_table_measure
 from workbench.metrics.ranking.declare import is_diversity_measure
-from workbench.metrics.registry import Measure, aggregate, parse
+from workbench.metrics.registry import Measure, aggregate, parse, specs
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.model.labelling import Labelling
 from workbench.progress import progress
-from workbench.validation import DATAFRAME, Choices, Flag, Instance, Interval, LazyInstance, MappingOf, validate
+from workbench.validation import (
+    DATAFRAME,
+    Anything,
+    Choices,
+    Flag,
+    Instance,
+    Interval,
+    LazyInstance,
+    MappingOf,
+    validate,
+)
 
-__all__ = ["MISSING_TOPIC_POLICIES", "MISSING_TOPICS", "EXTRA_POLICIES", "EXTRA_TOPICS", "COLUMNS", "RESULTS",
-           "EXECUTOR", "CHUNK_TOPICS", "MissingTopicsWarning", "Scores", "Campaign", "summaries", "means"]
+__all__ = ["MISSING_TOPIC_POLICIES", "MISSING_TOPICS", "EXTRA_POLICIES", "EXTRA_TOPICS", "UNDEFINED_POLICIES",
+           "UNDEFINED", "COLUMNS", "RESULTS", "EXECUTOR", "CHUNK_TOPICS", "KINDS", "FITTING_TASKS",
+           "MissingTopicsWarning", "MeasureKindWarning", "Scores", "Campaign", "summaries", "means", "undefined_policy"]
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -66,6 +78,13 @@ MISSING_TOPICS = Choices(MISSING_TOPIC_POLICIES)
 EXTRA_POLICIES = ("error", "ignore")
 EXTRA_TOPICS = Choices(EXTRA_POLICIES)
 """The domain of ``extra_topics``: run topics the gold lacks raise, or are dropped."""
+UNDEFINED_POLICIES = ("nan", "zero")
+"""How a mean over topics takes a topic whose value is undefined (NaN: CohenKappa under its preconditions, SP of an
+output that answers nothing, ...): ``"nan"``, the mean is undefined too; ``"zero"``, the topic counts 0 in the mean
+over all topics, as PyEvALL averages its test cases (``evaluation.py``: the sum of the defined values divided by the
+number of test cases), NaN only when no topic is defined."""
+UNDEFINED = Choices(UNDEFINED_POLICIES)
+"""The domain of ``undefined``, a campaign's rule for undefined values in its means (:data:`UNDEFINED_POLICIES`)."""
 COLUMNS = ("system", "topic", "measure", "value")
 """The columns of a tidy result table, the one place they are written (the command line, the analyses, the charts
 and the widgets read them here)."""
@@ -82,14 +101,32 @@ RUN_ORGANIZATIONS = MappingOf(values=Instance((Mapping,), "a mapping topic → O
                               what="a mapping system → topic → Organization")
 
 
+KINDS = ("ranking", "classification", "organization")
+"""What a campaign holds (:attr:`Campaign.kind`): judgements and ranked runs (TREC files, dicts, frames), Labellings
+(PyEvALL's files), or Organizations (any document organization: rankings, filterings, clusterings, R&S)."""
+FITTING_TASKS = {"ranking": ("ranking", "organization"), "classification": ("classification",),
+                 "organization": ("ranking", "filtering", "clustering", "organization", "classification",
+                                  "baselines")}
+"""The measures (by their declared ``task``) that fit a campaign of each kind; a ranking campaign scores the others
+with a :class:`MeasureKindWarning` (a ranked run read as an organization), a classification campaign refuses them.
+A measure of a task of a user's own fits every campaign."""
+
+
 class MissingTopicsWarning(WorkbenchWarning):
     """Some run lacks topics of the gold standard; the message says which and what the policy did."""
+
+
+class MeasureKindWarning(WorkbenchWarning):
+    """A measure of another task asked of a ranking campaign (the filtering ``Accuracy``, a clustering measure):
+    scored, with the measure a peer means by that name where there is one (ir_measures' ``Accuracy`` is
+    ``PairwiseAccuracy``)."""
 
 
 @dataclass(frozen=True)
 class Scores:
     """A campaign's scores as plain rows ``(system, topic, measure, value)``, and what the topic policies did
-    (``attrs``: ``missing_topics``, ``extra_topics``)."""
+    (``attrs``: ``missing_topics``, ``extra_topics``, and ``undefined``, the campaign's rule for undefined values
+    in its means, which :func:`means` reads)."""
 
     rows: list[tuple[str, str, str, float]]
     attrs: dict
@@ -120,10 +157,15 @@ def _progress(work: list, shown: bool):
 class Campaign:  # its __init__ is validated below the class
     """``gold``: topic → Organization; ``runs``: system → topic → Organization (what the readers return). A
     classification campaign holds :class:`~workbench.model.labelling.Labelling` s instead
-    (:func:`workbench.data.pyevall.read_pyevall_campaign`: PyEvALL's test cases are its topics)."""
+    (:func:`workbench.data.pyevall.read_pyevall_campaign`: PyEvALL's test cases are its topics).
+
+    ``undefined``: how the means of its results take a topic whose value is undefined (:data:`UNDEFINED_POLICIES`:
+    ``"nan"``, or ``"zero"`` as PyEvALL averages, the default of a campaign read from PyEvALL's files); the rule
+    travels with the results (``df.attrs["undefined"]``), so that :func:`means` applies it."""
 
     gold: Mapping[str, Organization]
     runs: Mapping[str, Mapping[str, Organization]]
+    undefined: str = "nan"
 
     def __post_init__(self) -> None:
         """Ids as :func:`~workbench.data.trec.ranked.id_texts` takes them, run topics matched to the gold's
@@ -190,6 +232,15 @@ class Campaign:  # its __init__ is validated below the class
         check_given_ids(gold, runs)
         return cls(gold, runs)
 
+    @property
+    def kind(self) -> str:
+        """What the campaign holds (:data:`KINDS`): ``"ranking"`` (judgements and ranked runs),
+        ``"classification"`` (Labellings) or ``"organization"``."""
+        if isinstance(self.gold, Judgements):
+            return "ranking"
+        first = next(iter(self.gold.values()))
+        return "classification" if isinstance(first, Labelling) else "organization"
+
     def missing_topics(self) -> dict[str, list[str]]:
         """Per system, the gold topics its run lacks (systems lacking none are left out)."""
         out = {system: [t for t in self.gold if t not in run] for system, run in self.runs.items()}
@@ -243,6 +294,7 @@ class Campaign:  # its __init__ is validated below the class
         """:meth:`evaluate`'s rows as plain tuples (:class:`Scores`), without pandas: what the command line
         prints from."""
         names = _measure_names(measures)
+        _check_fit(self.kind, names)
         missing, extra = self.missing_topics(), self.extra_topics()
         if missing and missing_topics == "error":
             system, topics = next(iter(missing.items()))
@@ -286,7 +338,7 @@ class Campaign:  # its __init__ is validated below the class
                     scores.update(score_topic(system, topic, self.gold[topic], run[topic], per_topic))
             rows.extend((system, topic, name, scores[name]) for name in names)
         attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
-                 "extra_topics": {"policy": extra_topics, "topics": extra}}
+                 "extra_topics": {"policy": extra_topics, "topics": extra}, "undefined": {"policy": self.undefined}}
         notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): "
                  + (_unanswered_note(len(names) > len(names_left), unanswered) if missing_topics == "zero"
                     else "skipped") for s, t in missing.items()]
@@ -325,7 +377,7 @@ class Campaign:  # its __init__ is validated below the class
 
 
 
-Campaign.__init__ = validate(gold=ORGANIZATIONS, runs=RUN_ORGANIZATIONS)(Campaign.__init__)  # type: ignore[method-assign]
+Campaign.__init__ = validate(gold=ORGANIZATIONS, runs=RUN_ORGANIZATIONS, undefined=UNDEFINED)(Campaign.__init__)  # type: ignore[method-assign]
 def _by_kind(names: list[str]) -> tuple[list[str], list[str], list[str]]:
     """``names`` as the measures of the gain table, the diversity measures (both scored a whole run at once) and
     the others (topic by topic, or R&S in a campaign-level pass)."""
@@ -363,15 +415,54 @@ def _measure_names(measures: str | Measure | Iterable[str | Measure]) -> list[st
     return names
 
 
-def summaries(rows: Iterable[tuple[str, str, str, float]]) -> list[tuple[str, str, str, float]]:
+def _check_fit(kind: str, names: list[str]) -> None:
+    """Refuse (classification) or warn of (ranking) the measures whose task does not fit a campaign of ``kind``
+    (:data:`FITTING_TASKS`), naming the measure a peer means by that name where one fits."""
+    fitting, declared = FITTING_TASKS[kind], FITTING_TASKS["organization"]
+    notes = []
+    for name in names:
+        spec = parse(name).spec
+        if spec.task in fitting or spec.task not in declared:  # a user's own task fits any campaign
+            continue
+        meant = _meant(name, fitting)
+        note = (f"{name!r} is the {spec.task} measure {spec.name}, which does not fit a {kind} campaign"
+                + (f"; {meant}" if meant else f" (its measures are of the task(s) {', '.join(fitting)})"))
+        if kind == "classification":
+            raise CampaignError(note)
+        notes.append(note + ("" if meant else "; scored anyway, on the ranked runs read as organizations"))
+    if notes:
+        warnings.warn("; ".join(notes), MeasureKindWarning, stacklevel=4)
+
+
+def _meant(name: str, tasks: tuple[str, ...]) -> str:
+    """What a peer means by ``name`` among the measures of ``tasks``: ``"in ir_measures, Accuracy is
+    PairwiseAccuracy here"``, or empty where no peer spells a fitting measure so."""
+    head = re.split(r"[(@]", name, maxsplit=1)[0].strip()
+    for spec in specs():
+        if spec.task not in tasks:
+            continue
+        for tool, spelled in spec.spellings.items():
+            if any(re.split(r"[ (@]", spelling, maxsplit=1)[0] == head for spelling in spelled):
+                owner = tool + ("'" if tool.endswith("s") else "'s")
+                return f"{owner} {head} is {spec.name} here: ask for {spec.name}"
+    return ""
+
+
+@validate(rows=Anything("each row is (system, topic, measure, value), as Campaign.score gives them"),
+          undefined=UNDEFINED)
+def summaries(rows: Iterable[tuple[str, str, str, float]], undefined: str = "nan") -> list[tuple[str, str, str, float]]:
     """Per system and measure the summary over topics that trec_eval prints in its ``all`` row: the mean of each
     measure, the sum of counts (``NumRet``, ``NumRel``...), the geometric mean of ``GMAP`` and ``GMBpref``
     (:func:`workbench.metrics.registry.aggregate`), values added in trec_eval's topic order
     (:func:`workbench.metrics.summary.summarize`). Rows ``(system, "all", measure, value)``, systems and measures
-    in their order of appearance.
+    in their order of appearance. ``undefined`` (:data:`UNDEFINED_POLICIES`): a NaN value makes the summary NaN
+    (``"nan"``), or counts 0 over all topics unless every value is NaN (``"zero"``, PyEvALL's average).
 
     >>> summaries([("s", "q1", "AP", 0.5), ("s", "q2", "AP", 0.25), ("s", "q1", "NumRel", 3), ("s", "q2", "NumRel", 4)])
     [('s', 'all', 'AP', 0.375), ('s', 'all', 'NumRel', 7.0)]
+    >>> kappas = [("s", "T1", "CohenKappa", 0.5), ("s", "T2", "CohenKappa", float("nan"))]
+    >>> summaries(kappas), summaries(kappas, undefined="zero")
+    ([('s', 'all', 'CohenKappa', nan)], [('s', 'all', 'CohenKappa', 0.25)])
     """
     grouped: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
     for system, topic, measure, value in rows:
@@ -381,20 +472,26 @@ def summaries(rows: Iterable[tuple[str, str, str, float]]) -> list[tuple[str, st
     out = []
     for (system, measure), (topics, values) in grouped.items():
         ordered = np.asarray(values, dtype=float)[trec_order(topics)]
+        if undefined == "zero" and not np.isnan(ordered).all():
+            ordered = np.nan_to_num(ordered, nan=0.0, posinf=np.inf, neginf=-np.inf)
         out.append((system, "all", measure, summarize(ordered, aggregate(str(measure))) if len(values) else
                     float("nan")))
     return out
 
 
-@validate(results=RESULTS, wide=Flag())
-def means(results: pd.DataFrame, wide: bool = False) -> pd.DataFrame:
+@validate(results=RESULTS, wide=Flag(), undefined=Choices((*UNDEFINED_POLICIES, None)))
+def means(results: pd.DataFrame, wide: bool = False, undefined: str | None = None) -> pd.DataFrame:
     """Per-system summaries over topics of a tidy result table, as trec_eval's ``all`` rows (:func:`summaries`):
     rows ``system, "all", measure, value``, or with ``wide=True`` a system × measure table. Measures and systems
-    keep their order."""
+    keep their order. ``undefined``: how an undefined (NaN) value enters a mean (:data:`UNDEFINED_POLICIES`);
+    None, the rule of the campaign that scored the results (``results.attrs["undefined"]``: ``"zero"`` for a
+    campaign of PyEvALL's files, as PyEvALL averages), ``"nan"`` for a table without one."""
     missing = set(COLUMNS) - set(results.columns)
     if missing:
         raise CampaignError(f"results lack column(s) {sorted(missing)}; expected {', '.join(COLUMNS)}")
-    grouped = Scores(summaries(results[list(COLUMNS)].itertuples(index=False)), {}).frame()
+    if undefined is None:
+        undefined = undefined_policy(results.attrs)
+    grouped = Scores(summaries(results[list(COLUMNS)].itertuples(index=False), undefined), {}).frame()
     if wide:
         table = grouped.pivot(index="system", columns="measure", values="value")
         table = table.loc[list(dict.fromkeys(grouped["system"])), list(dict.fromkeys(grouped["measure"]))]
@@ -403,3 +500,10 @@ def means(results: pd.DataFrame, wide: bool = False) -> pd.DataFrame:
         return table
     grouped.attrs = dict(results.attrs)
     return grouped
+
+
+def undefined_policy(attrs: Mapping) -> str:
+    """The rule for undefined values that a result table's ``attrs`` carry (:attr:`Campaign.undefined`), ``"nan"``
+    when they carry none."""
+    policy = attrs.get("undefined", {})
+    return policy.get("policy", "nan") if isinstance(policy, Mapping) else "nan"

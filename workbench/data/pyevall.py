@@ -8,7 +8,21 @@ of weights per class (soft labels); a class hierarchy is a separate nested dict 
 **A test case is a topic.** PyEvALL evaluates each test case on its own (its gold alone gives ICM's information
 content, its classes the macro averages) and averages the test cases, which is what a campaign does with its
 topics: ``read_pyevall_campaign(gold, outputs).evaluate(measures)`` gives one row per (system, test case), and
-:func:`~workbench.data.campaign.means` the average over test cases. Each output file is a system (named by its
+:func:`~workbench.data.campaign.means` the average over test cases.
+
+**The average is PyEvALL's.** PyEvALL 0.2.11 (``evaluation.py``, ``evaluate_metric``) divides the sum of the
+defined values by the number of test cases, so an undefined test case (PyEvALL's None, NaN here) counts 0. A
+campaign read here carries that rule (``undefined="zero"``, kept in its results' ``attrs["undefined"]``), and
+:func:`~workbench.data.campaign.means` applies it: the mean is NaN only when no test case is defined, as PyEvALL's.
+``undefined="nan"`` (here or in ``means``) makes any undefined test case leave the mean undefined. A test case an
+output lacks is no test case of PyEvALL's average (it compares the test cases both files hold): score with
+``missing_topics="skip"`` for PyEvALL's mean of such an output.
+
+**Preconditions.** PyEvALL stops a metric at the first test case that fails one of its preconditions (CohenKappa
+of an output that answers nothing, or of a gold and an output of one and the same class over the same items): the
+report gives no average, and no value for the test cases after it. Here each test case is scored on its own: the
+failing one is NaN (undefined), every other keeps its value, and the mean counts the NaN as 0 (or is NaN with
+``undefined="nan"``). Each output file is a system (named by its
 file's stem unless given as ``{system: path}``); a test case an output lacks is a missing topic (the campaign's
 ``missing_topics`` policy), and an item of a test case that the output leaves out is unanswered. (PyEvALL 0.2.11
 reuses one metric object over the test cases of a file, so that ICM's class probabilities of one test case stay
@@ -60,8 +74,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from workbench.data.campaign import Campaign
+from workbench.data.campaign import UNDEFINED, Campaign
 from workbench.errors import quoted
+from workbench.model import Organization
 from workbench.model.labelling import (
     SUM_TOLERANCE,
     ClassTree,
@@ -82,10 +97,12 @@ from workbench.reading.sources import file_path, read_input
 from workbench.reading.text import Text, decode
 from workbench.validation import AnyOf, Choices, FilePath, Flag, Instance, Interval, ListOf, MappingOf, validate
 
-__all__ = ["FORMATS", "PyEvALLFormatError", "HIERARCHY", "read_hierarchy", "read_pyevall", "read_pyevall_campaign",
-           "sniff"]
+__all__ = ["FORMATS", "TASKS", "PyEvALLFormatError", "HIERARCHY", "read_hierarchy", "read_pyevall",
+           "read_pyevall_campaign", "sniff"]
 
 FORMATS = ("auto", "json", "tsv", "csv")
+TASKS = ("classification", "ranking", "clustering")
+"""What PyEvALL's files hold: classes; a grade (gold) and a rank, 1 first (outputs); a list of clusters."""
 HEADER = ["test_case", "id", "value"]
 NULLS = {"", "nan", "none", "null"}  # PyEvALL's empty values of a TSV/CSV field (any case)
 HIERARCHY = AnyOf(FilePath(optional=True), Instance((Mapping, ClassTree), "a nested dict of classes or a ClassTree"),
@@ -244,14 +261,22 @@ def _field_value(text: Text, field: str, line: int, test_case: str, item: str) -
 
 @validate(gold=FilePath(), outputs=AnyOf(FilePath(), ListOf(FilePath(), shortest=1), MappingOf(
     Instance((str,), "a system name"), FilePath(), shortest=1), what="a file name, a list of them or {system: file}"),
-          **_OPTIONS)
+          undefined=UNDEFINED, task=Choices(TASKS), **_OPTIONS)
 def read_pyevall_campaign(gold: Source, outputs: Source | Sequence[Source] | Mapping[str, Source], *,
                           format: str = "auto", hierarchy: Source | Mapping | ClassTree | None = None,
                           classes: Sequence[str] | None = None, distribution: bool = True,
-                          tolerance: float = SUM_TOLERANCE) -> Campaign:
+                          tolerance: float = SUM_TOLERANCE, undefined: str = "zero",
+                          task: str = "classification") -> Campaign:
     """A campaign of PyEvALL files: the gold's test cases are its topics, each output file a system (its file's
     stem, or the key of ``{system: path}``). Arguments as :func:`read_pyevall`; the hierarchy and the classes
-    apply to the gold and to every output."""
+    apply to the gold and to every output. ``undefined``: how its means take an undefined test case
+    (:data:`~workbench.data.campaign.UNDEFINED_POLICIES`): ``"zero"``, PyEvALL's average, or ``"nan"``.
+
+    ``task``: PyEvALL's classification files (Labellings), its ranking files (a ranking campaign: the gold's
+    value an item's grade, an output's its rank, 1 first; scored as trec_eval ranks, so that PyEvALL's measures
+    are their spellings: ``PrecisionAtK`` is ``P@10``, ``nDCG`` is ``nDCG(gain=exp)``, ...; the catalogue's
+    ``pyevall`` rows) or its clustering files (an item's value the list of its clusters: Organizations of one
+    level of clusters). The hierarchy, classes and distribution read classification files only."""
     tree = read_hierarchy(hierarchy) if hierarchy is not None else None
 
     def read(path: Source, gold: bool) -> dict[str, Labelling]:
@@ -269,6 +294,61 @@ def read_pyevall_campaign(gold: Source, outputs: Source | Sequence[Source] | Map
                                          "{system: path}")
             named[system] = path
         outputs = named
+    if task != "classification":
+        return _task_campaign(gold, outputs, format, task, undefined)
     gold_topics: Mapping[str, Any] = read(gold, True)  # a Campaign holds Labellings as it holds Organizations
     runs: dict[str, Mapping[str, Any]] = {system: read(path, False) for system, path in outputs.items()}
-    return Campaign(gold_topics, runs)
+    return Campaign(gold_topics, runs, undefined)
+
+
+def _task_values(path: Source, format: str, task: str, gold: bool) -> dict[str, dict[str, Any]]:
+    """``{test case: {id: value}}`` of a ranking file (integers: grades, or ranks ≥ 1) or a clustering file (lists
+    of cluster names), every refusal naming the file and the line."""
+    text = _read_text(path, PyEvALLFormatError)
+    if not text.content.strip():
+        raise text.fail("empty file")
+    chosen = sniff(text.content) if format == "auto" else format
+    records = _json_records(text) if chosen == "json" else _delimited_records(text, chosen)
+    out: dict[str, dict[str, Any]] = {}
+    for line, test_case, item, value in records:
+        where = f"test case {quoted(test_case)}, id {quoted(item)}"
+        if item in out.setdefault(test_case, {}):
+            raise text.fail("given again in its test case", line=line, where=where)
+        if task == "ranking":
+            number = int(value) if isinstance(value, str) and value.strip().lstrip("-").isdigit() and \
+                len(value) < 20 else value
+            if not isinstance(number, int) or isinstance(number, bool) or number < (0 if gold else 1):
+                what = "a grade (an integer ≥ 0)" if gold else "a rank (an integer ≥ 1, 1 first)"
+                raise text.fail(f"a ranking file's value is {what}, got {quoted(value)}", line=line, where=where)
+            out[test_case][item] = number
+        else:
+            if not isinstance(value, list) or not all(isinstance(c, str) and c for c in value) or \
+                    (gold and not value):
+                raise text.fail(f"a clustering file's value is a list of cluster names, got {quoted(value)}",
+                                line=line, where=where)
+            out[test_case][item] = value
+    return out
+
+
+def _task_campaign(gold: Source, outputs: Mapping[str, Source], format: str, task: str, undefined: str) -> Campaign:
+    """A campaign of PyEvALL's ranking or clustering files (:func:`read_pyevall_campaign`)."""
+    import dataclasses
+
+    truth = _task_values(gold, format, task, True)
+    systems = {system: _task_values(path, format, task, False) for system, path in outputs.items()}
+    if task == "ranking":
+        campaign = Campaign.from_dicts(truth, {system: {case: {item: -float(rank) for item, rank in items.items()}
+                                                        for case, items in run.items()}
+                                               for system, run in systems.items()})
+        return dataclasses.replace(campaign, undefined=undefined)
+
+    def clustering(items: Mapping[str, list[str]]) -> Organization:
+        members: dict[str, list[str]] = {}
+        for item, clusters in items.items():
+            for cluster in dict.fromkeys(clusters):
+                members.setdefault(cluster, []).append(item)
+        return Organization.from_clustering(list(members.values()))
+
+    return Campaign({case: clustering(items) for case, items in truth.items()},
+                    {system: {case: clustering(items) for case, items in run.items()}
+                     for system, run in systems.items()}, undefined)

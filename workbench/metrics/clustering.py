@@ -11,7 +11,10 @@ arrays. Every measure is a pure function of it:
 - entropy, class entropy, mutual information, NMI and AMI with the normalisation named (``average_method``:
   arithmetic, geometric, min, max), variation of information, homogeneity, completeness, V-measure with β
   (defined for partitions: NaN when a gold document is in two clusters or classes);
-- pair counting: Rand, adjusted Rand, Jaccard, Fowlkes–Mallows (scikit-learn's conventions).
+- pair counting: Rand, adjusted Rand, Jaccard, Fowlkes–Mallows (scikit-learn's conventions);
+- EvALL's and PyEvALL's Entropy and Class Entropy (the disorder of the classes in each cluster, of the clusters in
+  each class: :func:`cluster_disorder`) and the clustering F-measure (each class's best cluster by F:
+  :func:`clustering_f`).
 
     >>> from workbench.model import Organization
     >>> gold = Organization.from_clustering([["d1", "d2"], ["d3"]])
@@ -64,7 +67,8 @@ __all__ = ["POLICIES", "VARIANTS", "UNMATCHED", "VARIANT", "AVERAGE_METHOD", "V_
            "AVERAGE_METHODS", "nmi", "nmi_of", "expected_mutual_information", "adjusted_mutual_information",
            "ami_of", "variation_of_information", "vi_of", "homogeneity_completeness_v", "hcv_of", "pair_counts",
            "pair_sizes", "rand", "rand_of", "adjusted_rand", "adjusted_rand_of", "jaccard", "jaccard_of",
-           "FM_CONVENTIONS", "fowlkes_mallows", "fowlkes_mallows_of"]
+           "FM_CONVENTIONS", "fowlkes_mallows", "fowlkes_mallows_of", "PROBABILITIES", "PROBABILITY",
+           "disorder_terms", "cluster_disorder", "clustering_f_terms", "clustering_f"]
 
 _EXPLAINED = Explainer("workbench.metrics.explanations.clustering:explain_clustering")
 
@@ -690,6 +694,77 @@ def fowlkes_mallows_of(p: Mapping[str, float], convention: str = "sklearn") -> f
     return 0.0 if tp == 0 else float(tp / math.sqrt((tp + p["fp"]) * (tp + p["fn"])))
 
 
+# --------------------------------------------------------------- EvALL's entropies and F-measure
+PROBABILITIES = ("conditional", "joint")
+PROBABILITY = Choices(PROBABILITIES)
+"""The domain of ``probability`` in Entropy and Class Entropy: a cell's share of its cluster (class), or of all."""
+
+
+def disorder_terms(c: ClusterContingency, of: str = "clusters", probability: str = "conditional"
+                   ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per gold document (``(documents, terms)``, the terms summing to :func:`cluster_disorder`): in a cell of
+    n_ij documents of cluster i (size a_i, over the gold documents) and class j (size b_j), of N, with
+    ``of="clusters"`` (Entropy) and ``probability="conditional"`` −log2(n_ij/a_i)/N, so that the sum is
+    H(L|C) = −Σ_i (a_i/N) Σ_j (n_ij/a_i) log2(n_ij/a_i) (Zhao & Karypis 2001), and with ``"joint"``
+    −(a_i/N)·log2(n_ij/N)/N, PyEvALL 0.2.11's −Σ_i (a_i/N) Σ_j (n_ij/N) log2(n_ij/N); ``of="classes"`` (Class
+    Entropy) swaps the roles (b_j for a_i). None with overlap (a partition is needed, as PyEvALL requires)."""
+    cells, table = flat_cells(c), _flat_table(c)
+    if cells is None or table is None:
+        return None
+    documents, rows, columns = cells
+    n = float(table.sum())
+    if n == 0:
+        return documents, np.zeros(0)
+    sizes = (table.sum(axis=1)[rows] if of == "clusters" else table.sum(axis=0)[columns]).astype(float)
+    cell = table[rows, columns].astype(float)
+    if probability == "conditional":
+        return documents, np.log2(sizes / cell) / n
+    return documents, (sizes / n) * np.log2(n / cell) / n
+
+
+def cluster_disorder(c: ClusterContingency, of: str = "clusters", probability: str = "conditional") -> float:
+    """Entropy (``of="clusters"``) or Class Entropy (``of="classes"``) in bits: :func:`disorder_terms` added
+    (NaN with overlap; 0 for no gold document). Lower is better.
+
+    >>> c = contingency_from_labels([0, 0, 1, 1], ["a", "a", "a", "b"])  # cluster a: 2 of class 0, 1 of class 1
+    >>> [round(cluster_disorder(c, of, p), 4) for of, p in (("clusters", "conditional"), ("classes", "conditional"),
+    ...                                                     ("clusters", "joint"))]
+    [0.6887, 0.5, 0.875]
+    """
+    terms = disorder_terms(c, of, probability)
+    return math.nan if terms is None else float(np.cumsum(terms[1])[-1]) if len(terms[1]) else 0.0
+
+
+def clustering_f_terms(c: ClusterContingency, alpha: float = 0.5) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per gold class j: ``(weights, best F, best cluster)``, the weight |L_j|/Σ_j |L_j| (occurrences, with
+    overlap), F_α(P_ij, R_ij) of its best output cluster i, P_ij = n_ij/|C_i ∩ G| (the cluster's documents the
+    gold has: the others are ignored, as PyEvALL filters them), R_ij = n_ij/|L_j|; cluster −1 for none."""
+    table = c.table.toarray().astype(float) if c.table.shape[0] else np.zeros((0, c.table.shape[1]))
+    in_gold = _row_counts(c.gold) > 0
+    kept = np.asarray(c.output[np.flatnonzero(in_gold)].sum(axis=0)).ravel().astype(float) if len(in_gold) else \
+        np.zeros(table.shape[0])
+    sizes = c.gold_sizes.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(kept[:, None] > 0, table / kept[:, None], 0.0)
+        recall = np.where(sizes[None, :] > 0, table / sizes[None, :], 0.0)
+        f = np.where((precision > 0) & (recall > 0), 1.0 / (alpha / precision + (1 - alpha) / recall), 0.0)
+    best = f.argmax(axis=0) if table.shape[0] else np.full(table.shape[1], -1)
+    values = f.max(axis=0) if table.shape[0] else np.zeros(table.shape[1])
+    total = sizes.sum()
+    return (sizes / total if total else sizes), values, best
+
+
+def clustering_f(c: ClusterContingency, alpha: float = 0.5) -> float:
+    """The clustering F-measure F = Σ_j (|L_j|/N) max_i F_α(P_ij, R_ij) (Larsen & Aone, KDD 1999; EvALL's and
+    PyEvALL's FMeasureClustering with α = 0.5): each gold class scored by its best cluster.
+
+    >>> round(clustering_f(contingency_from_labels([0, 0, 1, 1], ["a", "a", "a", "b"])), 4)
+    0.7333
+    """
+    weights, values, _ = clustering_f_terms(c, alpha)
+    return float(np.cumsum(weights * values)[-1]) if len(values) else 0.0
+
+
 # --------------------------------------------------------------------------------------- registry
 _SOURCE = "Amigó, Gonzalo, Artiles, Verdejo 2009 (Inf. Retrieval 12); WePS scorer"
 
@@ -722,6 +797,13 @@ _UNMATCHED = {"unmatched": Param("weps", UNMATCHED, "documents on one side only:
 _ALPHA = {"alpha": Param(0.5, Interval(0, 1), "α: the weight of the first measure in F_α = 1/(α/x + (1 − α)/y)")}
 _VARIANT = {"variant": Param("item", VARIANT, "extended BCubed (Amigó et al. 2009) over items, or over "
                                                         "occurrences of overlapping clusters")}
+_PYEVALL = {"Purity": {"pyevall": "Purity"}, "InversePurity": {"pyevall": "InversePurity"},
+            "F(P,IP)": {"pyevall": "FMeasurePurityInversePurity"}, "Rand": {"pyevall": "RandStatistics"},
+            "Jaccard": {"pyevall": "Jaccard"}, "FM": {"pyevall": "FolkesAndMallows"},
+            "BCubed-P": {"pyevall": "ReliabilityBCubed (variant=occurrence)"},
+            "BCubed-R": {"pyevall": "SensitivityBCubed (variant=occurrence)"}}
+"""PyEvALL 0.2.11's names of the clustering measures it defines as the workbench does (its VariationOfInformation
+is N times VI in bits, unnormalised: not a spelling of VI)."""
 for _name, _compute, _field, _params, _range, _desc in (
     ("Purity", _purity_family, "purity", {}, (0, 1), "Σ_i max_j |C_i∩L_j| / Σ_i |C_i|"),
     ("InversePurity", _purity_family, "inverse_purity", {}, (0, 1), "Σ_j max_i |L_j∩C_i| / Σ_j |L_j|"),
@@ -738,7 +820,7 @@ for _name, _compute, _field, _params, _range, _desc in (
                                            "the WePS scorer's")}, (0, 1), "Fowlkes–Mallows index"),
 ):
     register(_name, _compute, task="clustering", source=_SOURCE, params={**_params, **_UNMATCHED}, range=_range,
-             field=_field, description=_desc, explained=_EXPLAINED)
+             field=_field, description=_desc, explained=_EXPLAINED, spellings=_PYEVALL.get(_name))
 
 
 # Information-theoretic measures with their own parameters (scikit-learn's average_method and beta).
@@ -754,10 +836,43 @@ def _vi(gold, output, *, unmatched="weps"):
     return variation_of_information(contingency(gold, output, unmatched=unmatched))
 
 
+def _disorder(gold, output, *, unmatched="weps", probability="conditional", of="clusters"):
+    return cluster_disorder(contingency(gold, output, unmatched=unmatched), of, probability)
+
+
+def _class_disorder(gold, output, *, unmatched="weps", probability="conditional"):
+    return _disorder(gold, output, unmatched=unmatched, probability=probability, of="classes")
+
+
+def _clustering_f(gold, output, *, unmatched="weps", alpha=0.5):
+    return clustering_f(contingency(gold, output, unmatched=unmatched), alpha)
+
+
+_EVALL = "Amigó, Gonzalo, Artiles, Verdejo 2009 (Inf. Retrieval 12), §3; EvALL; PyEvALL 0.2.11 (pyevall/metrics)"
+_PROBABILITY = {"probability": Param("conditional", PROBABILITY, "each cell's share of its cluster (class): the "
+                                     "conditional entropy of the classes given the clusters (Zhao & Karypis), or of "
+                                     "all the documents, as PyEvALL 0.2.11 computes it (joint)")}
+register("Entropy", _disorder, task="clustering", source=_EVALL + "; Zhao & Karypis, CIKM 2001",
+         params={**_PROBABILITY, **_UNMATCHED}, range=(0, math.inf), direction="lower",
+         spellings={"pyevall": "Entropy (probability=joint)"}, explained=_EXPLAINED,
+         description="the disorder of the gold classes inside each output cluster, in bits: −Σ_i (|C_i|/N) Σ_j "
+                     "p_ij log2 p_ij (NaN with overlap, as PyEvALL's precondition refuses it)")
+register("ClassEntropy", _class_disorder, task="clustering", source=_EVALL,
+         params={**_PROBABILITY, **_UNMATCHED}, range=(0, math.inf), direction="lower",
+         spellings={"pyevall": "ClassEntropy (probability=joint)"}, explained=_EXPLAINED,
+         description="the disorder of the output clusters inside each gold class, in bits: −Σ_j (|L_j|/N) Σ_i "
+                     "p_ij log2 p_ij (NaN with overlap)")
+register("ClusteringF", _clustering_f, task="clustering", source=_EVALL + "; Larsen & Aone, KDD 1999",
+         params={**_ALPHA, **_UNMATCHED}, aliases=("FMeasureClustering",),
+         spellings={"pyevall": "FMeasureClustering"}, explained=_EXPLAINED,
+         description="the clustering F-measure Σ_j (|L_j|/N) max_i F_α(P_ij, R_ij): each gold class scored by its "
+                     "best output cluster (output documents the gold lacks ignored)")
+
 _AVERAGE = {"average_method": Param("arithmetic", AVERAGE_METHOD, "the mean of H(C) and H(K) that "
                                                                             "normalises (scikit-learn's)")}
 register("NMI", _nmi, task="clustering", source=_SOURCE + "; Strehl & Ghosh 2002",
-         params={**_AVERAGE, **_UNMATCHED}, description="normalised mutual information MI / mean(H(C), H(K)), the mean "
+         params={**_AVERAGE, **_UNMATCHED}, spellings={"pyevall": "NMI-SG (average_method=geometric)"},
+         description="normalised mutual information MI / mean(H(C), H(K)), the mean "
                                            "named by average_method (scikit-learn's)", explained=_EXPLAINED)
 register("AMI", _ami, task="clustering", source="Vinh, Epps & Bailey, JMLR 11 (2010)",
          params={**_AVERAGE, **_UNMATCHED}, range=(-1, 1),

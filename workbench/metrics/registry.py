@@ -56,7 +56,8 @@ __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationE
            "Pairs", "ORGANIZATION", "SIDE", "Param", "Explainer", "MISSING_VALUES", "READS", "Words", "MeasureSpec",
            "register", "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms",
            "set_loader", "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
-           "evaluate", "direction", "SPELLING_TOOLS", "measures", "missing_value", "worst", "aggregate"]
+           "evaluate", "direction", "SPELLING_TOOLS", "TOOL", "measures", "missing_value", "worst", "aggregate",
+           "as_spelled"]
 
 
 class UnknownMeasureError(ParameterError):
@@ -188,7 +189,8 @@ class MeasureSpec:
     "ranx": ("map",)}``; a name may say the parameters it implies, ``"ndcg_burges (gain=exp)"``). ``explained``:
     how :func:`workbench.explain` explains it (:class:`Explainer`). ``reads``: what its kernel reads
     (:data:`READS`); ``returns``: ``"number"``, or ``"text"`` for trec_eval's
-    ``relstring``, which only the drop-in prints.
+    ``relstring``, which only the drop-in prints. ``fixed``: another tool's parameters that have one value for this
+    measure (ir_measures' ``SDCG(dcg=log2)``), read and dropped by :func:`parse`, any other value refused.
     """
 
     name: str
@@ -208,6 +210,7 @@ class MeasureSpec:
     explained: Explainer | None = None
     reads: str = "organizations"
     returns: str = "number"
+    fixed: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def params(self) -> Mapping[str, Any]:
@@ -233,7 +236,8 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              domains: Mapping[str, Interval | Choices | Pairs] | None = None, aggregate: str = "mean",
              missing: str = "worst", spellings: Mapping[str, str | tuple[str, ...]] | None = None,
              explained: Explainer | None = None,
-             reads: str = "organizations", returns: str = "number") -> MeasureSpec:
+             reads: str = "organizations", returns: str = "number",
+             fixed: Mapping[str, str] | None = None) -> MeasureSpec:
     """Declare a measure (the metric modules at import time, or a user's own measure in a notebook).
 
     ``params`` maps each parameter to a :class:`Param`, or to its bare default (then ``choices`` and ``domains``
@@ -258,7 +262,7 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
                                                and " (" not in s)]))
     spec = MeasureSpec(name, compute, task, source, MappingProxyType(parameters), range, field, cutoff, aliases,
                        description, direction, aggregate, missing, MappingProxyType(spelled), explained, reads,
-                       returns)
+                       returns, MappingProxyType(dict(fixed or {})))
     for what, value, allowed in (("aggregate", aggregate, AGGREGATES), ("direction", direction, DIRECTIONS),
                                  ("missing", missing, MISSING_VALUES), ("reads", reads, READS),
                                  ("returns", returns, ("number", "text"))):
@@ -540,6 +544,16 @@ def _spelled_parameter(spec: MeasureSpec, key: str, value: str, name: str) -> tu
     return key, value
 
 
+def _fixed_parameter(spec: MeasureSpec, key: str, value: str, name: str) -> None:
+    """Another tool's parameter that has one value for ``spec`` (:attr:`MeasureSpec.fixed`): that value is read
+    and dropped, any other refused."""
+    read = _parse_value(value)
+    why = Choices((spec.fixed[key],)).reason(read)
+    if why is not None:
+        raise MeasureParameterError(f"{name!r}: parameter {key} {why} ({spec.name} has no other), got {quoted(read)}",
+                                    parameter=key)
+
+
 def _suggestion(text: str) -> str:
     """``" (did you mean 'AP'?)"`` for a near miss of a registered name or alias, else empty."""
     import difflib
@@ -587,6 +601,9 @@ def _parse(name: str) -> tuple[Measure, frozenset[str]]:
             for item in filter(None, (p.strip() for p in _PARAMETER_SEPARATOR.split(match.group("params")))):
                 written, sep, value = item.partition("=")
                 key = _parameter_name(spec, written.strip())
+                if sep and key in spec.fixed and key not in spec.params:
+                    _fixed_parameter(spec, key, value, name)
+                    continue
                 if sep and key not in spec.params:
                     key, value = _spelled_parameter(spec, key, value, name)
                 if not sep or key not in spec.params:
@@ -708,6 +725,29 @@ def direction(measure: str | Measure) -> str:
 SPELLING_TOOLS = ("trec_eval", "ir_measures", "ranx", "pyevall")
 """The tools whose spellings the declarations record (:attr:`MeasureSpec.spellings`), as ``wb.measures()`` shows
 them."""
+
+
+TOOL = Choices(SPELLING_TOOLS)
+"""The domain of a tool whose spellings are read (:func:`as_spelled`)."""
+
+
+@validate(name=Instance((str,), "a measure's name in another tool"), tool=TOOL)
+def as_spelled(name: str, tool: str) -> Measure:
+    """The measure ``tool`` means by ``name``, with the parameters its spelling implies
+    (:attr:`MeasureSpec.spellings`: PyEvALL's ``nDCG`` is ``nDCG(gain=exp)``, ranx's ``ndcg_burges`` too);
+    :class:`UnknownMeasureError` for a name the tool's spellings lack.
+
+    >>> [str(as_spelled(n, "pyevall")) for n in ("nDCG", "PrecisionAtK", "FMeasureClustering", "Kappa")]
+    ['nDCG(gain=exp)', 'P@10', 'ClusteringF', 'CohenKappa']
+    """
+    _load()
+    for spec in _REGISTRY.values():
+        for spelling in spec.spellings.get(tool, ()):
+            head, _, implied = spelling.partition(" (")
+            if head == name:
+                text = spec.name + (f"({implied.rstrip(')')})" if implied and "=" in implied else "")
+                return parse(text)
+    raise UnknownMeasureError(f"{tool} has no measure spelled {name!r} among the declared spellings")
 
 
 def measures() -> Any:

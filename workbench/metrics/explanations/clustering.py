@@ -49,7 +49,9 @@ PARTS = {"Homogeneity": ("MI", "H(C)"), "Completeness": ("MI", "H(K)"), "V-measu
          "FM": ("tp", "fp", "fn", "tn")}
 HOW = {name: "through its parts: " + ", ".join(parts) for name, parts in PARTS.items()}
 HOW.update({"BCubed-P": "per item", "BCubed-R": "per item", "Purity": "per occurrence (Purity per cluster)",
-            "InversePurity": "per occurrence (Inverse Purity per class)"})
+            "InversePurity": "per occurrence (Inverse Purity per class)", "Entropy": "per item (its cell's term)",
+            "ClassEntropy": "per item (its cell's term)",
+            "ClusteringF": "per occurrence of a gold class (its class's best F over |occurrences|)"})
 
 
 def _labels(matrix, prefix: str) -> np.ndarray:
@@ -114,6 +116,36 @@ def _purity(c, inverse: bool):
         columns |= {"cluster": group_labels, "class": others, "majority_class": best_labels}
     columns |= {"contribution": np.where(counted, share, 0.0), "lost": np.where(counted, 0.0, share)}
     return _frame(columns)
+
+
+def _disorder(c, of: str, probability: str):
+    """Per gold document: its term of Entropy (Class Entropy), :func:`~workbench.metrics.clustering.disorder_terms`;
+    with overlap one row saying the measure is undefined."""
+    found = kernels.disorder_terms(c, of, probability)
+    if found is None:
+        return _frame({"document": [None], "what": ["a document in several clusters or classes: defined for "
+                                                    "partitions only"], "contribution": [math.nan], "lost": [math.nan]})
+    documents, terms = found
+    return _frame({"document": np.asarray(c.documents, dtype=object)[documents],
+                   "cluster": _labels(c.output, "C")[documents], "class": _labels(c.gold, "G")[documents],
+                   "contribution": terms, "lost": terms})
+
+
+def _clustering_f(c, alpha: float):
+    """Per occurrence of a gold class: its class's weight |L_j|/N times the class's best F, shared by the class's
+    |L_j| occurrences."""
+    weights, values, best = kernels.clustering_f_terms(c, alpha)
+    docs, classes = c.gold.nonzero()
+    order = np.lexsort((docs, classes))
+    docs, classes = docs[order], classes[order]
+    sizes = c.gold_sizes.astype(float)
+    share = np.where(sizes[classes] > 0, weights[classes] / np.maximum(sizes[classes], 1), 0.0)
+    return _frame({"document": np.asarray(c.documents, dtype=object)[docs],
+                   "class": np.array([f"G{j + 1}" for j in classes], dtype=object),
+                   "best_cluster": np.array([f"C{best[j] + 1}" if best[j] >= 0 else "" for j in classes],
+                                            dtype=object),
+                   "best_f": values[classes], "contribution": share * values[classes],
+                   "lost": share * (1.0 - values[classes])})
 
 
 def _entropy_parts(c, parts: tuple[str, ...]):
@@ -191,6 +223,12 @@ FORMULAS = {
     "NMI": "NMI = MI / mean(H(C), H(K))",
     "AMI": "AMI = (MI − E[MI]) / (mean(H(C), H(K)) − E[MI])",
     "VI": "VI = H(C) + H(K) − 2·MI",
+    "Entropy": "Entropy = −Σ_clusters (|C|/N) Σ_classes p log2 p, p = |C ∩ L|/|C| (conditional) or |C ∩ L|/N "
+               "(joint, PyEvALL's): each item holds its cell's term over the cell's items",
+    "ClassEntropy": "Class Entropy = −Σ_classes (|L|/N) Σ_clusters p log2 p, p = |C ∩ L|/|L| (conditional) or "
+                    "|C ∩ L|/N (joint, PyEvALL's): each item holds its cell's term over the cell's items",
+    "ClusteringF": "F = Σ_classes (|L|/N) max_clusters F_α(|C ∩ L|/|C ∩ G|, |C ∩ L|/|L|): 1/|L| of its class's "
+                   "share per occurrence",
     "Rand": "Rand = (tp + tn) / (tp + fp + fn + tn), over pairs of documents",
     "ARI": "ARI = 2(tp·tn − fn·fp) / ((tp + fn)(fn + tn) + (tp + fp)(fp + tn))",
     "Jaccard": "Jaccard = tp / (tp + fp + fn)",
@@ -237,7 +275,10 @@ def explain_clustering(gold: Organization, output: Organization, measure: str | 
     c = kernels.contingency(gold, output, unmatched=params.get("unmatched", "weps"))
     variant = params.get("variant", "item")
     single = {"BCubed-P": lambda: _bcubed(c, variant, "precision"), "BCubed-R": lambda: _bcubed(c, variant, "recall"),
-              "Purity": lambda: _purity(c, inverse=False), "InversePurity": lambda: _purity(c, inverse=True)}
+              "Purity": lambda: _purity(c, inverse=False), "InversePurity": lambda: _purity(c, inverse=True),
+              "Entropy": lambda: _disorder(c, "clusters", params.get("probability", "conditional")),
+              "ClassEntropy": lambda: _disorder(c, "classes", params.get("probability", "conditional")),
+              "ClusteringF": lambda: _clustering_f(c, params.get("alpha", 0.5))}
     how = HOW[name] if variant == "item" else HOW[name].replace("per item", "per occurrence")
     if name in single:
         frame = single[name]()

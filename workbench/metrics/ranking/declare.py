@@ -180,13 +180,14 @@ def ranking_measure(name: str, kernel: Callable[..., np.ndarray], terms: Callabl
                     cutoff: str | None = None, aliases: Iterable[str] = (),
                     spellings: Mapping[str, str | tuple[str, ...]] | None = None,
                     range: tuple[float, float] = (0.0, 1.0), direction: str = "higher", aggregate: str = "mean",
-                    how: str = "per document") -> MeasureSpec:
+                    how: str = "per document", fixed: Mapping[str, str] | None = None) -> MeasureSpec:
     """Declare a gain-table measure: its kernel (:class:`TableMeasure`), explained per document by its ``terms``
     (:mod:`workbench.metrics.ranking.terms`); a topic a run lacks is scored on trec_eval's ``-c`` placeholder
-    ranking (``missing="empty"``)."""
+    ranking (``missing="empty"``). ``fixed``: another tool's parameters with one value here
+    (:attr:`~workbench.metrics.registry.MeasureSpec.fixed`)."""
     return register(name, TableMeasure(kernel), task="ranking", source=source, params=params, cutoff=cutoff,
                     aliases=aliases, spellings=spellings, range=range, direction=direction, aggregate=aggregate,
-                    missing="empty", description=description,
+                    missing="empty", description=description, fixed=fixed,
                     explained=Explainer(PER_DOCUMENT, how, terms) if terms is not None else None)
 
 

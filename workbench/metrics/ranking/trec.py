@@ -42,7 +42,7 @@ __all__ = ["INFAP_EPSILON", "num_q", "num_ret", "num_rel", "num_rel_ret", "num_n
            "relative_precision_at", "r_precision_multiple", "interpolated_precisions", "interpolated_precision",
            "eleven_point_average", "bpref_terms", "bpref", "infap_terms", "inferred_ap", "precision_sums", "yaap",
            "binary_g", "bing_terms", "unjudged_at", "judged_at", "rbp_residual", "relevance_strings", "dcg",
-           "ideal_dcg", "ndcg_rel_terms", "ndcg_rel", "r_ndcg", "g_measure", "g_terms"]
+           "dcg_gains", "ideal_dcg", "ndcg_rel_terms", "ndcg_rel", "r_ndcg", "g_measure", "g_terms"]
 
 INFAP_EPSILON = 0.00001  # trec_eval.h
 
@@ -323,11 +323,28 @@ def _discounts(width: int) -> np.ndarray:
     return 1.0 / np.log2(np.arange(width, dtype=float) + 2.0)
 
 
-def dcg(table: GainTable, gains: Mapping[float, float] | None = None) -> np.ndarray:
-    """DCG = Σ_r g(r) / log2(r + 1) over the whole ranking, g the grade or its gain in ``gains`` (trec_eval ``dcg``,
-    Järvelin & Kekäläinen, TOIS 2002)."""
-    values, _ = gain_tables(table, gains)
-    return row_sums(discounted(values))
+def dcg(table: GainTable, k: int | None = None, gain: str = "linear",
+        gains: Mapping[float, float] | None = None) -> np.ndarray:
+    """DCG@k = Σ_{r ≤ k} g(r) / log2(r + 1) over the top k ranks (the whole ranking when k is None: trec_eval
+    ``dcg``, Järvelin & Kekäläinen, TOIS 2002), g the grade (``gain="linear"``; ranx ``dcg``), 2^grade − 1
+    (``gain="exp"``, Burges et al.; ranx ``dcg_burges``, PyEvALL ``DCG``: inf for a grade past 1023, whose gain a
+    double cannot hold) or its gain in ``gains``.
+
+    >>> table = GainTable.from_gains([[2, 0, 1]], [[2, 1]])
+    >>> [round(float(dcg(table, *args)[0]), 4) for args in ((), (2,), (None, "exp"))]
+    [2.5, 2.0, 3.5]
+    """
+    values = dcg_gains(table, gain, gains)
+    return row_sums(discounted(values[:, :k]))
+
+
+def dcg_gains(table: GainTable, gain: str = "linear", gains: Mapping[float, float] | None = None) -> np.ndarray:
+    """The gain DCG adds at each rank: ``gains``' mapping of the grades when given, else the grade (linear) or
+    2^grade − 1 (exp)."""
+    if gains or gain == "linear":
+        return gain_tables(table, gains)[0]
+    with np.errstate(over="ignore"):
+        return np.exp2(table.gains) - 1.0
 
 
 def ideal_dcg(table: GainTable, gains: Mapping[float, float] | None = None) -> np.ndarray:

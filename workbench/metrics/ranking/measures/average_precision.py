@@ -53,7 +53,7 @@ def _yaap(table: GainTable, rel: float = 1.0) -> Terms:
 
 ranking_measure("AP", kernels.average_precision, _average_precision, params={**cutoff(), **BINARY}, cutoff="k",
                 aliases=("map", "map_cut"), spellings={"trec_eval": ("map", "map_cut"), "ir_measures": ("AP", "MAP"),
-                                                       "ranx": "map"},
+                                                       "ranx": "map", "pyevall": "MAP (k=1000)"},
                 description="average precision: P@r averaged over the judged relevant documents, 0 for those not "
                             "retrieved (trec_eval map; AP@k is map_cut_k)")
 ranking_measure("GMAP", kernels.average_precision, _average_precision, params=BINARY, aliases=("gm_map",),

@@ -71,7 +71,9 @@ def _rbp_residual(table: GainTable, p: float = 0.9) -> Terms:
 
 ranking_measure("NumQ", trec.num_q, _num_q, params=JUDGED_ONLY, aliases=("num_q",), range=_COUNT, aggregate="sum",
                 spellings={"trec_eval": "num_q", "ir_measures": "NumQ"},
-                description="the number of topics: 1 per topic, summed (trec_eval num_q)")
+                description="the number of topics: 1 per topic, summed (trec_eval num_q); a gold topic the run lacks "
+                            "counts 1 when scored as trec_eval -c scores it (missing_topics='zero', the default), "
+                            "0 in ir_measures, which counts the topics the run has (missing_topics='skip')")
 ranking_measure("NumRet", trec.num_ret, _num_ret, params=JUDGED_ONLY, aliases=("num_ret",), range=_COUNT,
                 aggregate="sum", spellings={"trec_eval": "num_ret", "ir_measures": "NumRet"},
                 description="number of retrieved documents (trec_eval num_ret; summed over topics)")
@@ -89,7 +91,9 @@ ranking_measure("NumNonRelJudgedRet", trec.num_nonrel_judged_ret, _num_nonrel, p
 ranking_measure("Unjudged", trec.unjudged_at, _unjudged, params={**cutoff(10), **JUDGED_ONLY}, cutoff="k",
                 aliases=("unj",), direction="lower", spellings={"trec_eval": "unj"},
                 description="fraction of the top k outside the judgements (trec_eval unj_k; a red flag)")
-ranking_measure("Judged", trec.judged_at, _judged, params=cutoff(), cutoff="k", source="ir_measures (Judged@k)",
+ranking_measure("Judged", trec.judged_at, _judged, params=cutoff(), cutoff="k",
+                source="ir_measures (Judged@k, its cwl_eval provider: equal to it on runs without tied scores, which "
+                       "cwl_eval keeps in the run's order, the workbench in trec_eval's)",
                 spellings={"ir_measures": "Judged"},
                 description="fraction of the top k that has a judgement (ir_measures Judged@k)")
 ranking_measure("RBPResid", trec.rbp_residual, _rbp_residual, aliases=("rbp_resid",), direction="lower",

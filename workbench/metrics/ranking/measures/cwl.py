@@ -20,7 +20,8 @@ from workbench.metrics.registry import Interval, Param
 __all__ = ["CWL_EVAL", "DEPTH"]
 
 CWL_EVAL = "the C/W/L framework (Moffat et al., TOIS 2017) as cwl_eval computes it (Azzopardi, Thomas & Moffat, " \
-           "SIGIR 2019), ir_measures' cwl_eval provider"
+           "SIGIR 2019), ir_measures' cwl_eval provider (equal to it on runs without tied scores: cwl_eval keeps " \
+           "tied documents in the order the run gives them, the workbench ranks them as trec_eval does)"
 
 
 def _terms(formula: str, parts: tuple[np.ndarray, np.ndarray, np.ndarray], width: int) -> Terms:

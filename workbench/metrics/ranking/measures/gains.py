@@ -33,10 +33,10 @@ def _ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=No
     return Terms(values * discount[None, :] * reciprocal(best)[:, None], formula, factors)
 
 
-def _dcg(table: GainTable, gains=None) -> Terms:
-    values, _ = gain_tables(table, gains)
+def _dcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=None) -> Terms:
+    values = trec.dcg_gains(table, gain, gains)[:, :k]
     discount = np.broadcast_to(discounts(values.shape[1]), values.shape)
-    return Terms(values * discount, "DCG = Σ_r gain(r) · discount(r), discount(r) = 1/log2(r + 1)",
+    return Terms(values * discount, "DCG = Σ_{r ≤ k} gain(r) · discount(r), discount(r) = 1/log2(r + 1)",
                  {"gain": values, "discount": discount})
 
 
@@ -135,22 +135,26 @@ ranking_measure("nDCG", kernels.ndcg, _ndcg, cutoff="k", aliases=("ndcg", "ndcg_
                                       "trec_eval's order, or sharing the mean gain of their tie (average, McSherry & "
                                       "Najork; scikit-learn's ndcg_score)"), **JUDGED_ONLY},
                 spellings={"trec_eval": ("ndcg", "ndcg_cut"), "ir_measures": ("nDCG", "NDCG"),
-                           "ranx": ("ndcg", "ndcg_burges (gain=exp)")},
+                           "ranx": ("ndcg", "ndcg_burges (gain=exp)"), "pyevall": "nDCG (gain=exp)"},
                 description="normalised DCG: DCG over the ideal DCG of the judgements, log2(r+1) discount (trec_eval "
                             "ndcg, ndcg_cut_k)")
-ranking_measure("DCG", trec.dcg, _dcg, params={**GAINS, **JUDGED_ONLY}, aliases=("dcg",), range=(0.0, math.inf),
-                spellings={"trec_eval": "dcg", "ranx": "dcg"},
-                description="discounted cumulative gain Σ_r gain(r)/log2(r + 1) over the whole ranking (Järvelin & "
-                            "Kekäläinen, TOIS 2002; trec_eval dcg)")
+ranking_measure("DCG", trec.dcg, _dcg, cutoff="k", params={**cutoff(), **_GAIN_CURVE, **GAINS, **JUDGED_ONLY},
+                aliases=("dcg",), range=(0.0, math.inf),
+                spellings={"trec_eval": "dcg", "ranx": ("dcg", "dcg_burges (gain=exp)"), "pyevall": "DCG (gain=exp)"},
+                description="discounted cumulative gain Σ_{r ≤ k} gain(r)/log2(r + 1), over the whole ranking "
+                            "without a cutoff (Järvelin & Kekäläinen, TOIS 2002; trec_eval dcg; ranx and PyEvALL "
+                            "score it at a cutoff, DCG@k)")
 ranking_measure("IdealDCG", trec.ideal_dcg, _ideal_dcg, params={**GAINS, **JUDGED_ONLY}, aliases=("ideal_dcg",),
                 range=(0.0, math.inf), spellings={"trec_eval": "ideal_dcg"},
                 description="the DCG of the ideal ranking of the judgements: nDCG's denominator (trec_eval "
                             "ideal_dcg)")
 ranking_measure("SDCG", kernels.scaled_dcg, _scaled_dcg, cutoff="k", source="Moffat, Seven Numeric Properties of "
-                "Effectiveness Metrics, AIRS 2013; the C/W/L framework (cwl_eval's NDCG-k), ir_measures' SDCG",
+                "Effectiveness Metrics, AIRS 2013; the C/W/L framework (cwl_eval's NDCG-k), ir_measures' SDCG (its "
+                "cwl_eval provider: equal to it on runs without tied scores, which cwl_eval keeps in the run's order, "
+                "the workbench in trec_eval's)",
                 params={"k": Param(None, CUTOFF, "the cutoff: the top k ranks (required)"),
                         **MIN_MAX_REL},
-                spellings={"ir_measures": "SDCG"},
+                spellings={"ir_measures": "SDCG"}, fixed={"dcg": "log2"},
                 description="scaled DCG@k: DCG@k of gains scaled to [0, 1] over the DCG@k of k fully relevant "
                             "documents, as if more fully relevant documents exist than are judged")
 ranking_measure("nDCGRel", trec.ndcg_rel, _ndcg_rel, params={**GAINS, **JUDGED_ONLY}, aliases=("ndcg_rel",),
@@ -169,7 +173,7 @@ ranking_measure("ERR", kernels.err, _err, cutoff="k", source="Chapelle et al., C
                                                   "g: (2^g − 1)/2^g_max (exp, Chapelle) or g/(g_max + 1) (linear, "
                                                   "NTCIREVAL)"),
                         "max_grade": Param(4, Interval(0, low_open=True, optional=True), _MAX_GRADE)},
-                spellings={"ir_measures": "ERR"},
+                spellings={"ir_measures": "ERR", "pyevall": "ERR (max_grade=None)"},
                 description="expected reciprocal rank Σ_r R_r/r Π_{i<r}(1 − R_i); by default g_max = 4, the TREC "
                             "Web track's scale (gdeval, hence ir_measures' ERR@20)")
 _RBP_GAINS = {"gains": Param(None, Pairs(Interval(0, low_open=True), GAIN),
@@ -186,7 +190,8 @@ ranking_measure("RBP", at_cutoff(kernels.rbp), _rbp, cutoff="k", source="Moffat 
                         "gain": Param("scaled", Choices(("scaled", "raw")), "the gain of a grade g: g/g_max (scaled: "
                                       "NTCIREVAL, trec_eval) or g itself (raw: ranx)"),
                         **_RBP_GAINS, **cutoff(meaning="the cutoff: RBP of the top k ranks"), **JUDGED_ONLY},
-                spellings={"trec_eval": "rbp", "ir_measures": "RBP", "ranx": "rbp (gain=raw)"},
+                spellings={"trec_eval": "rbp", "ir_measures": "RBP", "ranx": "rbp (gain=raw)",
+                           "pyevall": "RBP (gain=raw)"},
                 description="rank-biased precision (1 − p) Σ_r gain(r) p^(r−1) with persistence p; gains scaled to "
                             "[0, 1] by default, binary from level rel, raw grades with gain=raw, trec_eval's rescaled "
                             "rel=gain pairs with gains")

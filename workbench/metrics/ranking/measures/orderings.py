@@ -38,7 +38,8 @@ def _pairwise_accuracy(table: GainTable, k: int | None = None, rel: float = 1) -
 
 ranking_measure("Compat", orderings.compatibility, _compatibility,
                 source="Clarke, Vtyurina & Smucker, Assessing top-k preferences, TOIS 2021 (compatibility.py); "
-                       "ir_measures' compat provider",
+                       "ir_measures' compat provider (equal to it on runs without tied scores: it ranks tied "
+                       "documents by id ascending, the workbench as trec_eval does)",
                 params={"p": Param(0.95, Interval(0.01, 0.99), "the persistence p of the rank-biased overlap "
                                    "(compatibility.py's default 0.95; it takes 0.01 to 0.99)"),
                         "normalize": Param(True, Choices((True, False)), "divide by the ideal ranking's own RBO, "
@@ -52,7 +53,8 @@ ranking_measure("Compat", orderings.compatibility, _compatibility,
                             "judgements most compatible with it (by grade, ties in the ranking's order), normalised "
                             "by the ideal's own")
 ranking_measure("PairwiseAccuracy", orderings.pairwise_accuracy, _pairwise_accuracy, cutoff="k",
-                source="ir_measures' accuracy provider (Accuracy)",
+                source="ir_measures' accuracy provider (Accuracy; equal to it on runs without tied scores, which "
+                       "it orders its own way, the workbench as trec_eval does)",
                 params={**cutoff(), **REL},
                 spellings={"ir_measures": "Accuracy (the workbench's Accuracy is the filtering measure)"},
                 how="per document: the pairs it heads",

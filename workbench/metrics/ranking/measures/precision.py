@@ -83,15 +83,16 @@ def _r_precision_multiple(table: GainTable, multiple: float = 1.0, rel: float = 
 
 
 ranking_measure("P", kernels.precision_at, _precision, params={**cutoff(10), **BINARY}, cutoff="k",
-                spellings={"trec_eval": "P", "ir_measures": "P", "ranx": "precision"},
+                spellings={"trec_eval": "P", "ir_measures": "P", "ranx": "precision", "pyevall": "PrecisionAtK (k=10)"},
                 description="precision at k: the relevant documents in the top k, divided by k even when fewer are "
                             "retrieved (trec_eval P_k)")
 ranking_measure("Rprec", kernels.r_precision, _r_precision, params=BINARY, aliases=("RPrec",),
-                spellings={"trec_eval": "Rprec", "ir_measures": ("Rprec", "RPrec"), "ranx": "r-precision"},
+                spellings={"trec_eval": "Rprec", "ir_measures": ("Rprec", "RPrec"), "ranx": "r-precision",
+                           "pyevall": "RPrecision"},
                 description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
 ranking_measure("RR", kernels.reciprocal_rank, _reciprocal_rank, params={**cutoff(), **BINARY}, cutoff="k",
                 aliases=("recip_rank",), spellings={"trec_eval": "recip_rank", "ir_measures": ("RR", "MRR"),
-                                                    "ranx": "mrr"},
+                                                    "ranx": "mrr", "pyevall": "MRR"},
                 description="reciprocal rank of the first relevant document (in the top k for RR@k; RR@10 is MS "
                             "MARCO's MRR@10)")
 ranking_measure("Success", kernels.success_at, _success, params={**cutoff(10), **BINARY}, cutoff="k",
