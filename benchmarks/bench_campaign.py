@@ -15,6 +15,11 @@ campaign-level kernel shares every count between settings); and the three rows a
 ``--long-runs`` × ``--long-topics`` with rankings of ``--long-docs // 2`` documents (R≺ and S∼ only), read as a
 TREC campaign is: runs held as arrays (``Campaign.from_dicts``), which reach the workers as arrays.
 
+R≺ and S∼ alone are also printed in machine units (issue 42: at most 1): a multiple of pytrec_eval's time on the
+files benchmark's work (``bench_ranking.py``'s "pytrec_eval parse+eval 4" process, 2,000 queries × 1,000 documents),
+measured in the same run, wall time over its wall time and CPU time over its CPU time; ``--unit-repeat 0`` leaves
+it out.
+
 Beside the wall-clock times it prints the CPU seconds the work took in every process (the caller, the pool's
 children, the Dask workers): their sum against the serial CPU time is the cost of distribution, which the
 wall-clock speed-up hides on a busy machine (the load average is printed first).
@@ -34,6 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.bench_ranking import pytrec_eval_unit  # noqa: E402
 from workbench.data import Campaign  # noqa: E402
 from workbench.metrics.campaign_rs import campaign_scores  # noqa: E402
 from workbench.model import Organization  # noqa: E402
@@ -85,22 +91,33 @@ def main() -> None:
     parser.add_argument("--long-runs", type=int, default=20)
     parser.add_argument("--long-topics", type=int, default=100)
     parser.add_argument("--long-docs", type=int, default=2000)
+    parser.add_argument("--unit-repeat", type=int, default=3,
+                        help="fresh pytrec_eval processes for the machine unit (best of; 0: no unit)")
+    parser.add_argument("--only", choices=["rs"], help="only R≺ and S∼ alone, serially (with the unit)")
     args = parser.parse_args()
 
     def fresh():
         return synthetic(args.runs, args.topics, args.docs, args.seed)
 
+    unit = pytrec_eval_unit(args.unit_repeat) if args.unit_repeat else None
     warm_up()  # the first evaluation would otherwise pay for importing pandas and the measure modules
-    print(f"{args.runs} runs × {args.topics} topics × {len(MEASURES)} measures "
-          f"({args.runs * args.topics} run-topic pairs, rankings of {args.docs // 2}); {os.cpu_count()} cores, "
-          f"load average {load()}")
-    executors(fresh, MEASURES, args.chunk_topics)
+    if unit:
+        print(f"machine unit: pytrec_eval parse+eval of bench_ranking.py's files (2,000 q × 1,000 d) {unit[0]:.2f} s "
+              f"wall, {unit[1]:.2f} s CPU")
+    if args.only != "rs":
+        print(f"{args.runs} runs × {args.topics} topics × {len(MEASURES)} measures "
+              f"({args.runs * args.topics} run-topic pairs, rankings of {args.docs // 2}); {os.cpu_count()} cores, "
+              f"load average {load()}")
+        executors(fresh, MEASURES, args.chunk_topics)
 
-    print(f"\nR≺ and S∼ alone, serially (load average {load()}):")
-    one = serially(fresh(), RS)
-    print(f"{'1 setting (2 measures)':30} {one:8.2f}s")
-    sweep = serially(fresh(), SWEEP)
-    print(f"{'10 settings (20 measures)':30} {sweep:8.2f}s {sweep / one:8.2f}× one setting")
+    print(f"\nR≺ and S∼ alone, serially, {args.runs} runs × {args.topics} topics (load average {load()}):")
+    one, one_cpu = serially(fresh(), RS)
+    print(f"{'1 setting (2 measures)':30} {one:8.2f}s {one_cpu:8.2f}s CPU{in_units(one, one_cpu, unit)}")
+    sweep, sweep_cpu = serially(fresh(), SWEEP)
+    print(f"{'10 settings (20 measures)':30} {sweep:8.2f}s {sweep_cpu:8.2f}s CPU{in_units(sweep, sweep_cpu, unit)} "
+          f"{sweep / one:8.2f}× one setting")
+    if args.only == "rs":
+        return
     campaign = fresh()
     pairs = [(campaign.gold[topic], run[topic]) for run in campaign.runs.values() for topic in campaign.gold]
     campaign_scores(pairs, SETTINGS[4:5])  # the organizations' arrays, computed once, then the kernel alone
@@ -117,8 +134,15 @@ def main() -> None:
     executors(long, RS, args.chunk_topics)
 
 
-def serially(campaign: Campaign, measures: list[str]) -> float:
-    return timed(lambda: campaign.evaluate(measures, progress=False))[0]
+def serially(campaign: Campaign, measures: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of evaluating ``measures`` on this process."""
+    before = cpu_seconds()
+    return timed(lambda: campaign.evaluate(measures, progress=False))[0], cpu_seconds() - before
+
+
+def in_units(wall: float, cpu: float, unit: tuple[float, float] | None) -> str:
+    """Wall and CPU seconds as multiples of the machine unit's (nothing without a unit)."""
+    return f"  = {wall / unit[0]:.2f} units wall, {cpu / unit[1]:.2f} units CPU" if unit else ""
 
 
 def load() -> str:

@@ -318,6 +318,17 @@ def trec_eval_binary(given: str | None) -> str | None:
     return found if found and os.access(found, os.X_OK) else None
 
 
+def pytrec_eval_unit(repeat: int = 3, queries: int = 2000, docs: int = 1000, seed: int = 0) -> tuple[float, float]:
+    """The machine unit of the other benchmarks (issue 42): wall and CPU seconds (best of ``repeat`` fresh
+    processes) of pytrec_eval parsing and evaluating this benchmark's files (``queries`` × ``docs``, AP nDCG P@10 RR),
+    the row "pytrec_eval parse+eval 4" of the files section. A time divided by it removes most of the machine's
+    speed; measure it in the same run as the time it divides."""
+    with tempfile.TemporaryDirectory() as folder:
+        files = [str(path) for path in write_files(Path(folder), *synthetic(queries, docs, seed))]
+        wall, cpu, _, _ = measured_process([sys.executable, "-c", PYTREC_FILE_SCRIPT, *files, "four"], repeat)
+    return wall, cpu
+
+
 def bench_files(qrels: dict, run: dict, args) -> None:
     """Whole processes from the same files to the table."""
     repeat = args.repeat

@@ -11,6 +11,11 @@ the documents sit at two ranks (against a graded gold, and against such a rankin
 (as many levels on both sides, documents placed twice on both sides; a plain gold ranking against such a
 ranking) and ``explain`` against ``reliability_sensitivity`` on 10⁵ occurrences (issue 11: at most 3×).
 
+Times of 10⁶ occurrences are also printed in machine units (issue 42: each at most 1): a multiple of pytrec_eval's
+time on the files benchmark's work (``bench_ranking.py``'s "pytrec_eval parse+eval 4" process, 2,000 queries ×
+1,000 documents), measured at the start of the same run, wall time over its wall time and CPU time over its CPU
+time (steadier where the machine is shared); ``--unit-repeat 0`` leaves it out.
+
 The engine is O(n log² n) (O(n) when both sides have few levels) plus, for the documents with several
 occurrences, grouped in classes by their sorted levels on both sides: with few levels, prefix sums over a
 grid of those levels per group of classes, O(grid + classes); with many levels (rankings with repeated
@@ -20,6 +25,7 @@ documents), comparisons of every pair of classes, O(classes²), in small integer
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -28,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.bench_ranking import pytrec_eval_unit  # noqa: E402
 from tests import rs_bruteforce  # noqa: E402
 from workbench import Organization, explain, reliability_sensitivity  # noqa: E402
 
@@ -122,63 +129,88 @@ def clustering(size: int, rng: random.Random) -> tuple[Organization, Organizatio
     return partition(max(size // 50, 1)), partition(max(size // 40, 1))
 
 
+class Units:
+    """Wall and CPU seconds of a call, and the same as multiples of the machine unit (:func:`pytrec_eval_unit`)."""
+
+    def __init__(self, repeat: int) -> None:
+        self.wall, self.cpu = pytrec_eval_unit(repeat) if repeat else (0.0, 0.0)
+
+    def timed(self, function) -> tuple[float, str]:
+        """``function()``'s wall seconds, and its wall and CPU times in units ("—" without a unit)."""
+        wall, cpu = time.perf_counter(), time.process_time()
+        function()
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        return wall, (f"{wall / self.wall:>7.2f}{cpu / self.cpu:>7.2f}" if self.wall else f"{'—':>7}{'—':>7}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-size", type=int, default=1_000_000)
     parser.add_argument("--brute-budget", type=float, default=60.0)
     parser.add_argument("--overlap", type=float, default=0.002, help="share of documents in two clusters")
+    parser.add_argument("--only", choices=["overlap"], help="only the overlap shapes (issues 12 and 22)")
+    parser.add_argument("--unit-repeat", type=int, default=3,
+                        help="fresh pytrec_eval processes for the machine unit (best of; 0: no unit)")
     args = parser.parse_args()
+    units = Units(args.unit_repeat)
+    if units.wall:
+        print(f"machine unit: pytrec_eval parse+eval of bench_ranking.py's files (2,000 q × 1,000 d) "
+              f"{units.wall:.2f} s wall, {units.cpu:.2f} s CPU; load average "
+              f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     sizes = [s for s in (100, 300, 1_000, 10_000, 100_000, 1_000_000) if s <= args.max_size]
     def general_with_overlap(size, rng):
         return general(size, rng, args.overlap)
 
-    print(f"general: {args.overlap:.1%} of documents in two clusters; brute force while a run takes "
-          f"< {args.brute_budget / 10:g} s")
-    print(f"{'shape':<11}{'occurrences':>12}{'engine s':>11}{'brute s':>11}{'ratio':>9}")
-    for shape, build, params in (("general", general_with_overlap, {"n": 10, "wn": 0.8}),
-                                 ("ranking", ranking, {"n": 10, "wn": 0.8}),
-                                 ("clustering", clustering, {})):
-        brute_alive = True
-        for size in sizes:
-            gold, output = build(size, random.Random(size))
-            start = time.perf_counter()
-            reliability_sensitivity(gold, output, **params)
-            engine = time.perf_counter() - start
-            brute_time = ratio = "—"
-            if brute_alive:
+    if args.only != "overlap":
+        print(f"general: {args.overlap:.1%} of documents in two clusters; brute force while a run takes "
+              f"< {args.brute_budget / 10:g} s")
+        print(f"{'shape':<11}{'occurrences':>12}{'engine s':>11}{'brute s':>11}{'ratio':>9}")
+        for shape, build, params in (("general", general_with_overlap, {"n": 10, "wn": 0.8}),
+                                     ("ranking", ranking, {"n": 10, "wn": 0.8}),
+                                     ("clustering", clustering, {})):
+            brute_alive = True
+            for size in sizes:
+                gold, output = build(size, random.Random(size))
                 start = time.perf_counter()
-                rs_bruteforce.reliability_sensitivity(gold, output, **params)
-                elapsed = time.perf_counter() - start
-                brute_time, ratio = f"{elapsed:.3f}", f"{elapsed / engine:.0f}×"
-                brute_alive = elapsed < args.brute_budget / 10  # the next size is ≥ 3× larger: O(n³) scan
-            print(f"{shape:<11}{output.n_occurrences + len(output.rest or ()):>12,}{engine:>11.3f}"
-                  f"{brute_time:>11}{ratio:>9}", flush=True)
+                reliability_sensitivity(gold, output, **params)
+                engine = time.perf_counter() - start
+                brute_time = ratio = "—"
+                if brute_alive:
+                    start = time.perf_counter()
+                    rs_bruteforce.reliability_sensitivity(gold, output, **params)
+                    elapsed = time.perf_counter() - start
+                    brute_time, ratio = f"{elapsed:.3f}", f"{elapsed / engine:.0f}×"
+                    brute_alive = elapsed < args.brute_budget / 10  # the next size is ≥ 3× larger: O(n³) scan
+                print(f"{shape:<11}{output.n_occurrences + len(output.rest or ()):>12,}{engine:>11.3f}"
+                      f"{brute_time:>11}{ratio:>9}", flush=True)
 
     print("\noverlap (issue 12: each under 10 s): 20-document clusters at uniform levels, vs a 5-level gold")
-    print(f"{'occurrences':>12}{'levels':>8}{'placed twice':>14}{'overlapping docs':>18}{'engine s':>11}")
+    print(f"{'occurrences':>12}{'levels':>8}{'placed twice':>14}{'overlapping docs':>18}{'engine s':>11}"
+          f"{'wall u':>7}{'CPU u':>7}")
     for size, n_levels, overlap in ((1_000_000, 50, 0.01), (1_000_000, 10, 0.25), (100_000, 50, 0.25)):
         if size > args.max_size:
             continue
         gold, output = uniform_overlap(size, random.Random(size + n_levels), overlap, n_levels)
-        start = time.perf_counter()
-        reliability_sensitivity(gold, output, n=10, wn=0.8)
-        engine = time.perf_counter() - start
+        engine, in_units = units.timed(lambda g=gold, o=output: reliability_sensitivity(g, o, n=10, wn=0.8))
         twice = sum(1 for count in Counter(output.occurrences.document).values() if count > 1)
-        print(f"{output.n_occurrences:>12,}{n_levels:>8}{overlap:>14.0%}{twice:>18,}{engine:>11.3f}", flush=True)
+        print(f"{output.n_occurrences:>12,}{n_levels:>8}{overlap:>14.0%}{twice:>18,}{engine:>11.3f}{in_units}",
+              flush=True)
 
-    print("\nrankings with half of the documents at two ranks, against a graded gold or such a ranking")
-    print(f"{'documents':>12}{'gold':>9}{'engine s':>11}")
-    for size in (s for s in (1_000, 3_000, 10_000) if s <= args.max_size):
-        for gold_kind in ("graded", "repeated"):
-            gold, output = repeated_ranking(size, random.Random(size), gold_kind)
-            start = time.perf_counter()
-            reliability_sensitivity(gold, output, n=10, wn=0.8)
-            print(f"{size:>12,}{'graded' if gold_kind == 'graded' else 'ranking':>9}"
-                  f"{time.perf_counter() - start:>11.3f}", flush=True)
+    if args.only != "overlap":
+        print("\nrankings with half of the documents at two ranks, against a graded gold or such a ranking")
+        print(f"{'documents':>12}{'gold':>9}{'engine s':>11}")
+        for size in (s for s in (1_000, 3_000, 10_000) if s <= args.max_size):
+            for gold_kind in ("graded", "repeated"):
+                gold, output = repeated_ranking(size, random.Random(size), gold_kind)
+                start = time.perf_counter()
+                reliability_sensitivity(gold, output, n=10, wn=0.8)
+                print(f"{size:>12,}{'graded' if gold_kind == 'graded' else 'ranking':>9}"
+                      f"{time.perf_counter() - start:>11.3f}", flush=True)
 
     print("\noverlap on both sides (issue 22: each under 3 s): the same shape on both sides, 20-document clusters,"
           "\nand a gold ranking against an output ranking with half of the documents at two ranks")
-    print(f"{'documents':>12}{'levels':>8}{'placed twice':>14}{'overlapping docs':>18}{'engine s':>11}")
+    print(f"{'documents':>12}{'levels':>8}{'placed twice':>14}{'overlapping docs':>18}{'engine s':>11}"
+          f"{'wall u':>7}{'CPU u':>7}")
     shapes = [(100_000, 50, 0.25), (1_000_000, 50, 0.01), (1_000_000, 10, 0.25), (10_000, "ranks", 0.5)]
     for n_docs, n_levels, overlap in shapes:
         if n_docs > args.max_size:
@@ -187,13 +219,13 @@ def main() -> None:
             gold, output = repeated_ranking(n_docs, random.Random(n_docs), "ranking")
         else:
             gold, output = overlap_on_both_sides(n_docs, random.Random(n_docs + n_levels), n_levels, overlap)
-        start = time.perf_counter()
-        reliability_sensitivity(gold, output, n=10, wn=0.8)
-        engine = time.perf_counter() - start
+        engine, in_units = units.timed(lambda g=gold, o=output: reliability_sensitivity(g, o, n=10, wn=0.8))
         twice = len({doc for org in (gold, output) for doc, count in Counter(org.occurrences.document).items()
                      if count > 1})  # documents with several occurrences on either side
-        print(f"{n_docs:>12,}{n_levels:>8}{overlap:>14.0%}{twice:>18,}{engine:>11.3f}", flush=True)
+        print(f"{n_docs:>12,}{n_levels:>8}{overlap:>14.0%}{twice:>18,}{engine:>11.3f}{in_units}", flush=True)
 
+    if args.only == "overlap":
+        return
     size = min(100_000, args.max_size)
     print(f"\nexplain vs reliability_sensitivity on {size:,} occurrences (issue 11: at most 3×)")
     print(f"{'shape':<11}{'scores s':>10}{'explain s':>11}{'ratio':>8}")

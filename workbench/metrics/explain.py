@@ -118,8 +118,7 @@ def explain(gold: Organization, output: Organization, *, n: float | None = None,
     shares = {measure: (relations.priority_shares if measure.endswith("≺") else relations.relatedness_shares)(
         view.x, view.other) for measure, view in views.items()}
     scores = RSScores(*(shares[m].score(views[m].x) for m in MEASURES))
-    frames = [_contribution_rows(measure, views[measure], shares[measure], names) for measure in MEASURES]
-    return Explanation(scores, pd.concat(frames, ignore_index=True), names, views)
+    return Explanation(scores, _contributions(views, shares, names), names, views)
 
 
 def _level_labels(levels: np.ndarray, bottom: int) -> np.ndarray:
@@ -128,19 +127,38 @@ def _level_labels(levels: np.ndarray, bottom: int) -> np.ndarray:
     return labels
 
 
-def _contribution_rows(measure: str, view: _View, shares: relations.Shares, names: np.ndarray) -> pd.DataFrame:
-    x = view.x
-    total = x.total
-    scale = 1.0 / total if total > 0 else 0.0
-    frame = pd.DataFrame({
-        "measure": measure, "side": view.side, "document": names[x.doc], "level": _level_labels(x.level, x.bottom),
-        "cluster": pd.array(x.cluster, dtype="Int64"), "weight": x.weight * scale, "holds": shares.holds,
-    }, columns=_COLUMNS[:-1])
-    if x.tail > 0:
-        tail = pd.DataFrame({"measure": [measure], "side": [view.side], "document": [None], "level": ["tail"],
-                             "cluster": pd.array([None], dtype="Int64"), "weight": [x.tail * scale],
-                             "holds": [shares.tail_holds]})
-        frame = pd.concat([frame, tail], ignore_index=True)
+def _contributions(views: dict[str, _View], shares: dict[str, relations.Shares], names: np.ndarray) -> pd.DataFrame:
+    """The rows of every measure, in :data:`MEASURES` order: one per occurrence of the side it reads, then its
+    tail's (an unlimited tail), built as columns and made one frame (a frame per measure costs more than the
+    scores on a paper-size example)."""
+    parts: dict[str, list] = {column: [] for column in [*_COLUMNS[:-1], "no cluster"]}
+    for measure in MEASURES:
+        view, share = views[measure], shares[measure]
+        x = view.x
+        total = x.total
+        scale = 1.0 / total if total > 0 else 0.0
+        tail = [x.tail * scale] if x.tail > 0 else []
+        rows = len(x.doc) + len(tail)
+        parts["measure"].append(np.full(rows, measure, dtype=object))
+        parts["side"].append(np.full(rows, view.side, dtype=object))
+        parts["document"].append(np.append(names[x.doc], [None] * len(tail)))
+        parts["level"].append(np.append(_level_labels(x.level, x.bottom), ["tail"] * len(tail)))
+        parts["cluster"].append(np.append(x.cluster, [0] * len(tail)))
+        parts["no cluster"].append(np.arange(rows) >= len(x.doc))  # the tail's row
+        parts["weight"].append(np.append(x.weight * scale, tail))
+        parts["holds"].append(np.append(share.holds, [share.tail_holds] * len(tail)))
+    columns = {column: np.concatenate(values) for column, values in parts.items()}
+    columns["cluster"] = pd.arrays.IntegerArray(columns["cluster"].astype(np.int64), columns.pop("no cluster"))
+    # The dtypes a frame per measure had (pandas infers text only from non-empty columns of strings): documents
+    # are objects when a tail's None or a measure without occurrences joins them, levels when a measure has none.
+    empty = any(len(views[measure].x.doc) == 0 for measure in MEASURES)
+    tails = any(views[measure].x.tail > 0 for measure in MEASURES)
+    for column in ["document"] * (empty or tails) + ["level"] * empty:
+        columns[column] = pd.Series(columns[column], dtype=object)
+    frame = pd.DataFrame(columns, columns=_COLUMNS[:-1])
+    if not len(frame):
+        text = pd.Series(["text"]).dtype  # what a measure's name broadcast to no rows was
+        frame = frame.astype({"measure": text, "side": text})
     frame["contribution"] = frame.weight * frame.holds
     return frame
 

@@ -118,7 +118,8 @@ class Side:
         code = np.where(self.doc_count[docs] >= 2, several.of_doc[docs], n_several + self.single_level[docs])
         used, signature, _ = _unique_ints(code)
         is_several = used < n_several
-        sizes = np.r_[np.diff(several.start)[used[is_several]], np.ones(int((~is_several).sum()), dtype=np.int64)]
+        sizes = np.concatenate((np.diff(several.start)[used[is_several]],
+                                np.ones(int((~is_several).sum()), dtype=np.int64)))
         level = np.r_[several.level[_expand(several.start[used[is_several]], sizes[: is_several.sum()])],
                       used[~is_several] - n_several]
         return signature, np.repeat(np.arange(len(used)), sizes), level
@@ -129,8 +130,8 @@ class Side:
         that have one pair of clusters in common, found through each document's pairs of clusters."""
         doc, cluster = self.doc[self.several], self.cluster[self.several]
         # Each document's pairs of clusters: every occurrence with the ones after it in the document's run.
-        ends = np.r_[np.flatnonzero(doc[1:] != doc[:-1]) + 1, len(doc)]
-        later = np.repeat(ends, np.diff(np.r_[0, ends])) - np.arange(len(doc)) - 1
+        ends = np.append(np.flatnonzero(doc[1:] != doc[:-1]) + 1, len(doc))
+        later = np.repeat(ends, np.diff(ends, prepend=0)) - np.arange(len(doc)) - 1
         left = np.repeat(np.arange(len(doc)), later)
         right = _expand(np.arange(1, len(doc) + 1), later)
         n_clusters = int(self.cluster.max(initial=0)) + 1
@@ -194,10 +195,10 @@ def _unique_ints(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return np.flatnonzero(present), (np.cumsum(present) - 1)[keys], counts[present]
     order = _stable_order(keys)
     ordered = keys[order]
-    new = np.r_[True, ordered[1:] != ordered[:-1]]
+    new = np.concatenate(([True], ordered[1:] != ordered[:-1]))
     inverse = np.empty(len(keys), dtype=np.int64)
     inverse[order] = np.cumsum(new) - 1
-    return ordered[new], inverse, np.diff(np.r_[np.flatnonzero(new), len(keys)])
+    return ordered[new], inverse, np.diff(np.flatnonzero(new), append=len(keys))
 
 
 def _members_by(keys: np.ndarray, wanted: np.ndarray, order: np.ndarray | None = None
@@ -228,7 +229,8 @@ def _contingency(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray, np.ndarr
     keys = x.cluster[i] * (int(other.cluster.max(initial=0)) + 1) + other.cluster[j]
     order = _stable_order(keys)  # runs: x's clusters come in order along its occurrences
     keys, i, j = keys[order], i[order], j[order]
-    sizes = np.diff(np.r_[np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]]), len(keys)]) if len(keys) else keys
+    sizes = (np.diff(np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))), append=len(keys)) if len(keys)
+             else keys)
     x.contingencies[id(other)] = (other, (i, j, np.repeat(sizes, sizes)))
     return x.contingencies[id(other)][1]
 
@@ -238,7 +240,8 @@ def _same_document(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray]:
     count = other.doc_count[x.doc]
     once, several = np.flatnonzero(count == 1), np.flatnonzero(count >= 2)
     j, i = _members_by(other.doc[other.several], x.doc[several], np.arange(len(other.several)))
-    return np.r_[once, several[j]], np.r_[other.sole_occurrence[x.doc[once]], other.several[i]]
+    return (np.concatenate((once, several[j])),
+            np.concatenate((other.sole_occurrence[x.doc[once]], other.several[i])))
 
 
 def _co_clustered(side: Side, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -316,8 +319,8 @@ def priority_shares(x: Side, other: Side) -> Shares:
     # 3); infinite where there is none, so that the share is 0. The levels above plus the levels below, never
     # all of them less its own: under a steep discount one level holds nearly all the mass, and the difference
     # would keep only the rounding of the rest.
-    above = np.r_[0.0, np.cumsum(level_mass)[:-1]]
-    below = np.r_[np.cumsum(level_mass[::-1])[:-1][::-1], 0.0]
+    above = np.concatenate(([0.0], np.cumsum(level_mass)[:-1]))
+    below = np.append(np.cumsum(level_mass[::-1])[:-1][::-1], 0.0)
     related_mass = np.where((n - level_size > 0) | (x.tail > 0), above + below + x.tail, np.inf)
 
     x_count = x.doc_count
@@ -365,13 +368,14 @@ class _Signatures:
     def of(cls, side: Side) -> _Signatures:
         order = side.several
         doc, level = side.doc[order], side.level[order]
-        starts = np.flatnonzero(np.r_[True, doc[1:] != doc[:-1]]) if len(doc) else np.zeros(0, dtype=np.int64)
-        counts = np.diff(np.r_[starts, len(doc)])
+        starts = (np.flatnonzero(np.concatenate(([True], doc[1:] != doc[:-1]))) if len(doc)
+                  else np.zeros(0, dtype=np.int64))
+        counts = np.diff(starts, append=len(doc))
         position = np.zeros(len(side.doc), dtype=np.int64)
         position[order] = np.arange(len(doc)) - np.repeat(starts, counts)
         span = int(side.level.max(initial=0)) + 1
         signature = np.empty(len(starts), dtype=np.int64)
-        sizes, levels, n_signatures = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)], 0
+        sizes, levels, n_signatures = [np.zeros(1, dtype=np.int64)], [np.zeros(0, dtype=np.int64)], 0  # start: 0
         for k in np.unique(counts).tolist():  # documents with k occurrences: unique rows of a (m, k) table
             which = np.flatnonzero(counts == k)
             rows = level[starts[which][:, None] + np.arange(k)]
@@ -386,7 +390,7 @@ class _Signatures:
             n_signatures += len(unique)
         of_doc = np.full(side.n_docs, -1, dtype=np.int64)
         of_doc[doc[starts]] = signature
-        return cls(of_doc, np.r_[0, np.cumsum(np.concatenate(sizes))], np.concatenate(levels), position)
+        return cls(of_doc, np.cumsum(np.concatenate(sizes)), np.concatenate(levels), position)
 
 
 def _add_overlap_agreement(x: Side, other: Side, multi_doc: np.ndarray, simple, agree: np.ndarray) -> None:
@@ -468,7 +472,7 @@ def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarra
     grid = _BandGrid(bx, by, sw, n_bx, n_by)
     # Interval i of ℓ (its i-th entry ℓ_i, 1-based): partners with ℓ_i < b ≤ ℓ_{i+1}, so #{a ∈ ℓ : a < b} = i.
     low = 2 * xj + 2
-    high = np.where(x_pos == x_size[xs], n_bx, np.r_[low[1:], 0])
+    high = np.where(x_pos == x_size[xs], n_bx, np.append(low[1:], 0))
     # Threshold t of γ: partners with other level h > γ_t, so #{g ∈ γ : g < h} ≥ t.
     threshold = 2 * gj + 2
     # Every (class entry, threshold of the class's γ) pair.
@@ -488,11 +492,11 @@ def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarra
 
     # Single-occurrence documents below an overlapping one: on interval i of ℓ, beyond threshold t ≤ i of γ,
     # each receives (class size)·(weight of ℓ's first i entries)/i (a rectangle update, then prefix sums).
-    first_w = np.cumsum(xw) - np.repeat(np.r_[0.0, np.cumsum(xw)][x_start[:-1]], x_size)
+    first_w = np.cumsum(xw) - np.repeat(np.concatenate(([0.0], np.cumsum(xw)))[x_start[:-1]], x_size)
     counted = g_pos[pair_g] <= x_pos[pair_row]
     value = np.where(counted, class_count[entry_class[pair_entry]] * first_w[pair_row] / x_pos[pair_row], 0.0)
-    return below, grid.received(np.r_[low[pair_row], high[pair_row]], np.r_[threshold[pair_g], threshold[pair_g]],
-                                np.r_[value, -value])
+    return below, grid.received(np.concatenate((low[pair_row], high[pair_row])), np.tile(threshold[pair_g], 2),
+                                np.concatenate((value, -value)))
 
 
 def _band(levels: np.ndarray, values: np.ndarray) -> np.ndarray:

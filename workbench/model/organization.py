@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -46,8 +46,14 @@ class Occurrences(NamedTuple):
     cluster: np.ndarray
 
 
+@lru_cache(maxsize=1 << 16)
 def natural_key(doc: str) -> tuple:
-    """Sort key that puts ``d2`` before ``d10``."""
+    """Sort key that puts ``d2`` before ``d10`` (remembered for the last 65,536 ids: the workbench sorts the same
+    documents again on every edit).
+
+    >>> sorted(["d10", "d2", "a"], key=natural_key)
+    ['a', 'd2', 'd10']
+    """
     return tuple(int(part) if part.isdecimal() else part for part in re.split(r"(\d+)", doc))
 
 
@@ -250,23 +256,27 @@ class Organization:
 
     @cached_property
     def occurrences(self) -> Occurrences:
-        """The flat arrays the metric kernels read (computed once: organizations are immutable)."""
-        clusters = [cluster for level in self.levels for cluster in level]
-        sizes = np.fromiter(map(len, clusters), dtype=np.int64, count=len(clusters))
-        level_of_cluster = np.fromiter((i for i, level in enumerate(self.levels) for _ in level), dtype=np.int64,
-                                       count=len(clusters))
-        rest = sorted(self.rest or ())
+        """The flat arrays the metric kernels read (computed once: organizations are immutable). Few numpy calls,
+        none per level or cluster: a campaign builds them for tens of thousands of small rankings."""
+        levels = self.levels
+        clusters = [cluster for level in levels for cluster in level]
+        n_levels, n_clusters = len(levels), len(clusters)
         # Sorted members: the same organization gives the same arrays (and sums) in every process.
         documents = [doc for cluster in clusters for doc in (sorted(cluster) if len(cluster) > 1 else cluster)]
-        n_clusters, n_rest = len(clusters), len(rest)
-        names = np.empty(len(documents) + n_rest, dtype=object)
-        names[:len(documents)], names[len(documents):] = documents, rest
-        return Occurrences(
-            names,
-            np.concatenate([np.repeat(level_of_cluster, sizes), np.full(n_rest, len(self.levels), dtype=np.int64)]),
-            np.concatenate([np.repeat(np.arange(n_clusters, dtype=np.int64), sizes),
-                            np.arange(n_clusters, n_clusters + n_rest, dtype=np.int64)]),
-        )
+        cluster = np.arange(n_clusters, dtype=np.int64)
+        level = (cluster if n_clusters == n_levels  # one cluster per level (rankings)
+                 else np.repeat(np.arange(n_levels, dtype=np.int64), [len(level) for level in levels]))
+        if len(documents) > n_clusters:  # clusters of several documents
+            sizes = np.fromiter(map(len, clusters), dtype=np.int64, count=n_clusters)
+            level, cluster = np.repeat(level, sizes), np.repeat(cluster, sizes)
+        if self.rest:  # a finite rest: a bottom level of singleton clusters
+            rest = sorted(self.rest)
+            documents += rest
+            level = np.concatenate((level, np.full(len(rest), n_levels, dtype=np.int64)))
+            cluster = np.concatenate((cluster, np.arange(n_clusters, n_clusters + len(rest), dtype=np.int64)))
+        names = np.empty(len(documents), dtype=object)
+        names[:] = documents
+        return Occurrences(names, level, cluster)
 
     def __repr__(self) -> str:
         return f"Organization.parse({self.format()!r})"
