@@ -1,4 +1,4 @@
-"""The post-hoc family (:mod:`workbench.analysis.posthoc`) equal to scikit-posthocs' function of the same name on
+"""The post-hoc family (:mod:`workbench.analysis.posthoc_family`) equal to scikit-posthocs' function of the same name on
 random scores with ties (every correction each test takes), on scikit-posthocs' own docstring example, and by hand;
 the degenerate cases by their rule; ``posthoc``'s table and its refusals."""
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from tests.conftest import reference_module
-from workbench.analysis.posthoc import POSTHOC_TESTS, pair_indices, posthoc
+from workbench.analysis.posthoc_family import POSTHOC_TESTS, pair_indices, posthoc
 from workbench.errors import ParameterError
 
 sp = reference_module("scikit_posthocs")

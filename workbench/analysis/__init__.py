@@ -26,7 +26,7 @@ _MODULES = {
     "workbench.analysis.report": ("ComparisonReport", "compare_report"),
     "workbench.analysis.results": ("ResultsError", "ResultsWarning", "ScoreCube", "score_cube"),
     "workbench.analysis.paired_tests": ("adjust", "significance"),
-    "workbench.analysis.posthoc": ("POSTHOC_TESTS", "posthoc"),
+    "workbench.analysis.posthoc_family": ("POSTHOC_TESTS", "posthoc"),
     "workbench.analysis.rank_tests": ("POSTHOCS", "friedman"),
     "workbench.analysis.signs": ("sign_test",),
     "workbench.analysis.strictness": ("rank_gap_strictness", "robustness", "top_n_strictness"),

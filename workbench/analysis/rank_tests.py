@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.posthoc import POSTHOC_TESTS, friedman_ranks, pair_indices
+from workbench.analysis.posthoc_family import POSTHOC_TESTS, friedman_ranks, pair_indices
 from workbench.analysis.results import ALPHA, MEASURE, MISSING, RESULTS, SYSTEMS, compared_systems
 from workbench.analysis.tukey import homogeneous_groups
 from workbench.validation import Choices, validate
@@ -73,7 +73,7 @@ def _ties(scores: np.ndarray) -> float:
 def posthoc_pairs(scores: np.ndarray, posthoc: str = "nemenyi", correction: str = "holm", alpha: float = 0.05):
     """The kernel of :func:`friedman`'s pairs on ``scores`` (systems × topics, finite; the other arguments as
     :func:`friedman` declares them), from the ``posthoc`` test's declaration in
-    :data:`~workbench.analysis.posthoc.POSTHOC_TESTS`: the pairs ``(i, j)``, mean-rank differences, statistics,
+    :data:`~workbench.analysis.posthoc_family.POSTHOC_TESTS`: the pairs ``(i, j)``, mean-rank differences, statistics,
     p-values and the half-widths of the simultaneous 1 − ``alpha`` intervals (NaN where the correction has none:
     Holm's)."""
     found = POSTHOC_TESTS[posthoc].pairs(scores, correction, alpha)

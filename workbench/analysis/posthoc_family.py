@@ -206,7 +206,10 @@ def _student(scores: np.ndarray, correction: str, alpha: float) -> Pairs:
 
 def _mann_whitney(scores: np.ndarray, correction: str, alpha: float) -> Pairs:
     a, b = pair_indices(len(scores))
-    u, p = stats.mannwhitneyu(scores[a], scores[b], axis=1, use_continuity=True, alternative="two-sided")
+    # one call per pair: scipy's "auto" picks the exact distribution per call (no ties, 8 scores or fewer)
+    found = [stats.mannwhitneyu(scores[i], scores[j], use_continuity=True, alternative="two-sided")
+             for i, j in zip(a, b, strict=True)]
+    u, p = np.array([f.statistic for f in found]), np.array([f.pvalue for f in found])
     return Pairs(scores.mean(axis=1), u, adjust(p, correction), _no_interval(len(scores)))
 
 
