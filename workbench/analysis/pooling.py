@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from workbench.data.trec.memory import RUNS, runs_from_dicts
+from workbench.data.trec.memory import RUN, RUNS, runs_from_dicts
 from workbench.data.trec.ranked import RankedRun
 from workbench.validation import AnyOf, Choices, Instance, Interval, MappingOf, validate
 
@@ -47,7 +47,8 @@ RANKED_RUNS = AnyOf(MappingOf(values=Instance((RankedRun,), "a RankedRun"), shor
 class Pool:
     """The documents to judge per topic (``documents``: topic → ids, by priority for ``rrf`` and ``rbp``, by id
     for ``depth``) and the budget they imply: ``budget`` (one row per topic: ``topic, documents``), ``total``
-    and ``mean`` documents per topic (trectools' ``get_total_pool_size``, ``get_mean_pool_size``)."""
+    and ``mean`` documents per topic (trectools' ``get_total_pool_size``, ``get_mean_pool_size``); how much of a
+    run's top documents it holds (:meth:`coverage`)."""
 
     strategy: str
     documents: dict[str, list[str]]
@@ -63,6 +64,16 @@ class Pool:
     @property
     def mean(self) -> float:
         return self.total / len(self.documents) if self.documents else 0.0
+
+    @validate(run=AnyOf(Instance((RankedRun,), "a RankedRun"), RUN, what="a run: RankedRun or {query: {doc: score}}"),
+              depth=Interval(1, 10**9, integer=True))
+    def coverage(self, run: Mapping, depth: int = 10) -> float:
+        """How many of ``run``'s top ``depth`` documents the pool holds, on average over the pool's topics (a topic
+        the run lacks counts 0): trectools' ``TrecPool.check_coverage``."""
+        ranked = run if isinstance(run, RankedRun) else runs_from_dicts({"run": run})["run"]
+        held = [len(set(ranked.documents(topic)[:depth] if topic in ranked else []) & set(docs))
+                for topic, docs in self.documents.items()]
+        return sum(held) / len(held) if held else 0.0
 
     def __str__(self) -> str:
         return (f"{self.strategy} pool of {len(self.documents)} topics: {self.total} documents to judge "
