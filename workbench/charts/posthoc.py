@@ -45,7 +45,7 @@ def _mean_ranks(pairs: pd.DataFrame) -> dict:
 
 @validate(pairs=TABLE, title=TITLE, width=PIXELS)
 def critical_difference_chart(pairs: pd.DataFrame, *, title: str | None = None,
-                              width: int = 480) -> alt.LayerChart:
+                              width: int = 480) -> alt.LayerChart | alt.FacetChart:
     """Demšar's diagram: the systems on an axis of mean rank (1 the best, on the left, as in Demšar's Fig. 1),
     each named at the end of a leader line (the better half to the left, the rest to the right), a thick bar
     under the axis joining each homogeneous group (``.attrs["groups"]``: systems no test separates), and above
@@ -55,7 +55,7 @@ def critical_difference_chart(pairs: pd.DataFrame, *, title: str | None = None,
     ranks = _mean_ranks(pairs)
     k = len(ranks)
     demsar = {system: k + 1 - rank for system, rank in ranks.items()}  # 1 the best
-    order = sorted(demsar, key=demsar.get)
+    order = sorted(demsar, key=lambda system: demsar[system])
     half = (len(order) + 1) // 2
     leaders, labels = [], []
     for i, system in enumerate(order):
@@ -83,7 +83,7 @@ def critical_difference_chart(pairs: pd.DataFrame, *, title: str | None = None,
         align=align, dx=-4 if align == "right" else 4, fontSize=12).encode(
         x=alt.X("x:Q", scale=x), y=alt.Y("y:Q", scale=y), text="text:N",
         tooltip=["system:N"]) for align in ("right", "left") if any(r["align"] == align for r in labels)]
-    layers = [axis_rule, tick_marks, tick_labels, lines, *names]
+    layers: list[alt.Chart] = [axis_rule, tick_marks, tick_labels, lines, *names]
     groups = [g for g in pairs.attrs.get("groups", []) if len(g) > 1]
     if groups:
         bars = pd.DataFrame([{"group": i, "x": min(demsar[s] for s in g) - 0.05, "x2": max(demsar[s] for s in g)
