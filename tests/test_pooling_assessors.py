@@ -68,7 +68,7 @@ def value_of(runs: dict, topic: str, doc: str, strategy: str, p: float, merge: s
 
 
 @pytest.mark.parametrize(("strategy", "merge"), [("depth", "sum"), ("rrf", "sum"), ("rbp", "sum"), ("rbp", "max")])
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), depth=st.integers(1, 12), p=st.sampled_from([0.5, 0.8, 0.95]))
 def test_make_pool_equals_trectools(strategy, merge, seed, depth, p):
     runs = random_runs(seed)
@@ -144,7 +144,7 @@ def related(seed: int, grades: int) -> tuple[dict, dict]:
     return a, b
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_binary_agreement_equals_trectools(seed):
     a, b = related(seed, 2)
@@ -159,7 +159,7 @@ def test_binary_agreement_equals_trectools(seed):
     assert found.topics["agreement"].tolist() == pytest.approx([per_topic[t] for t in found.topics["topic"]])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**31), grades=st.integers(2, 5))
 def test_graded_kappa_equals_scikit_learn(seed, grades):
     a, b = related(seed, grades)
@@ -183,7 +183,7 @@ def test_kappa_by_hand_and_refusals():
         fleiss_kappa([{"q": {"a": 1}}])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**31), assessors=st.integers(2, 5), grades=st.integers(2, 4))
 def test_fleiss_kappa_equals_trectools_and_statsmodels(seed, assessors, grades):
     qrels = [random_qrels(seed + i, grades, share=1.0) for i in range(assessors)]  # all judge every document
@@ -195,7 +195,7 @@ def test_fleiss_kappa_equals_trectools_and_statsmodels(seed, assessors, grades):
     assert ours == pytest.approx(inter_rater.fleiss_kappa(table), rel=1e-9, abs=1e-12)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_system_rankings_under_two_assessors_equal_trectools(seed):
     """The systems' MAP under assessor a and under assessor b; trectools ranks both lists and correlates them."""

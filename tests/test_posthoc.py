@@ -56,7 +56,7 @@ NEW = [(test, correction) for test in POSTHOC_TESTS if test not in ("nemenyi", "
 
 
 @pytest.mark.parametrize(("test", "correction"), NEW)
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(scores=SCORES)
 def test_each_test_equals_scikit_posthocs(test, correction, scores):
     ours = POSTHOC_TESTS[test].pairs(scores, correction, 0.05).pvalue
