@@ -17,7 +17,8 @@ Scores are ``systems × topics`` (oriented: higher is better). Three designs:
 * **paired** (the topics' scores of two systems): Wilcoxon's signed-rank test
   (:func:`~workbench.analysis.paired_tests.wilcoxon_signed_rank`, scipy's ``wilcoxon``).
 * **independent samples** (each system's topic scores a sample): Dunn's z on the mean ranks of all k·n scores
-  ranked together, with Glantz's tie correction (Dunn 1964); Student's t (``scipy.stats.ttest_ind``);
+  ranked together, with Glantz's tie correction (Dunn 1964); Student's t = |Δ| / √((s_a² + s_b²)/n), df = 2n − 2
+  (``scipy.stats.ttest_ind`` on samples of n);
   Mann–Whitney's U with the continuity correction (``scipy.stats.mannwhitneyu``); Scheffé's
   F = Δ² / (MSE (1/n_a + 1/n_b)(k − 1)), p = P(F_{k−1, N−k} ≥ F) (Scheffé 1953); Tamhane's T2, Welch's t with
   Šidák's adjustment 1 − (1 − p)^m over the m pairs (Tamhane 1979).
@@ -196,12 +197,14 @@ def _dunn(scores: np.ndarray, correction: str, alpha: float) -> Pairs:
 
 
 def _student(scores: np.ndarray, correction: str, alpha: float) -> Pairs:
-    a, b = pair_indices(len(scores))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t, p = stats.ttest_ind(scores[a], scores[b], axis=1)
-    same = np.all(scores[a] == scores[b], axis=1)  # two identical samples: no difference
-    t, p = np.where(same, 0.0, t), np.where(same, 1.0, p)
-    return Pairs(scores.mean(axis=1), np.abs(t), adjust(p, correction), _no_interval(len(scores)))
+    k, n = scores.shape
+    a, b = pair_indices(k)
+    means, variances = scores.mean(axis=1), scores.var(axis=1, ddof=1)
+    difference = means[a] - means[b]
+    error = np.sqrt((variances[a] + variances[b]) / n)  # the pooled standard error of equal-sized samples
+    with np.errstate(divide="ignore", invalid="ignore"):  # two constant samples: t = 0 alike, else infinite
+        t = np.where(difference == 0, 0.0, np.abs(difference) / error)
+    return Pairs(means, t, adjust(2.0 * stats.t.sf(t, 2.0 * n - 2.0), correction), _no_interval(k))
 
 
 def _mann_whitney(scores: np.ndarray, correction: str, alpha: float) -> Pairs:
