@@ -43,7 +43,7 @@ EXTRA = ["workbench.datasets:fetch", "workbench.datasets:fetchable"]
 # fields are what the package wrote. Their methods are doors and are walked.
 RESULTS = {"Explanation", "Measure", "MeasureExplanation", "RSScores", "Agreement", "ComparisonReport", "ScoreCube",
            "Judgements", "RankedRun", "SubtopicJudgements", "Labels", "TrecLines", "FusionSearch", "TrainedFusion",
-           "Example"}
+           "Example", "AssessorAgreement", "Pool"}
 
 
 def _public() -> dict[str, object]:

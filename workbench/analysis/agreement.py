@@ -1,7 +1,8 @@
-"""How far two evaluations agree on the order of the systems: Kendall's τ (τ-b, which counts ties) and Yilmaz et
+"""How far two evaluations agree on the order of the systems: Kendall's τ (τ-b, which counts ties), Yilmaz et
 al.'s τ_ap (A New Rank Correlation Coefficient for Information Retrieval, SIGIR 2008), which weighs a swap near the
-top more, between the system rankings of two measures (or of one measure under two sets of judgements), and the
-pairs of systems the two order differently.
+top more, Pearson's r of the systems' summaries and Spearman's ρ of their ranks (ties averaged), between the system
+rankings of two measures (or of one measure under two sets of judgements: two assessors' qrels), and the pairs of
+systems the two order differently.
 
 τ_ap of a ranking b against a reference ranking a (systems ordered best first, N of them):
 τ_ap = 2 / (N − 1) · Σ_{i=2..N} C(i) / (i − 1) − 1, C(i) the number of systems above rank i in b that a also puts
@@ -31,12 +32,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from workbench.analysis.results import MEASURE, MISSING, RESULTS, SCORES, SYSTEMS, ResultsError, score_cube
 from workbench.errors import quoted
 from workbench.validation import Domain, validate
 
-__all__ = ["Agreement", "Ordering", "kendall_tau_b", "tau_ap", "exact_summary", "ranking_agreement"]
+__all__ = ["Agreement", "Ordering", "kendall_tau_b", "pearson_r", "tau_ap", "exact_summary", "ranking_agreement"]
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,8 @@ class Ordering(Domain):
 
 @dataclass(frozen=True)
 class Agreement:
-    """Kendall's τ-b and τ_ap between the system rankings of ``measure_a`` and ``measure_b``; ``rankings`` holds
+    """Kendall's τ-b, τ_ap, Pearson's r (of the summaries) and Spearman's ρ (of the ranks, ties averaged) between
+    the system rankings of ``measure_a`` and ``measure_b``; ``rankings`` holds
     each system's summary and rank (1 best) under both; ``swaps`` one row per pair ordered differently (``a``
     above ``b`` by ``measure_a``, below by ``measure_b``)."""
 
@@ -98,12 +101,15 @@ class Agreement:
     tau: float
     tau_ap: float
     tau_ap_ba: float
+    pearson: float
+    spearman: float
     rankings: pd.DataFrame
     swaps: pd.DataFrame
 
     def __str__(self) -> str:
         return (f"Kendall's τ = {self.tau:.4f}, τ_ap = {self.tau_ap:.4f} ({self.measure_a} as reference; "
-                f"{self.tau_ap_ba:.4f} the other way) over {len(self.rankings)} systems; {len(self.swaps)} of "
+                f"{self.tau_ap_ba:.4f} the other way), Pearson's r = {self.pearson:.4f}, Spearman's ρ = "
+                f"{self.spearman:.4f} over {len(self.rankings)} systems; {len(self.swaps)} of "
                 f"{len(self.rankings) * (len(self.rankings) - 1) // 2} pairs swapped")
 
 
@@ -123,6 +129,20 @@ def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
     if not untied_x or not untied_y:
         return float("nan")
     return float((sx * sy).sum() / np.sqrt(untied_x * untied_y)) if n0 else float("nan")
+
+
+@validate(x=SCORES, y=replace(SCORES, like="x"))
+def pearson_r(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson's r of two score vectors of one length: cov(x, y) / (σ_x σ_y); NaN when either is constant (as
+    ``scipy.stats.pearsonr``). Spearman's ρ is the r of their ranks (``scipy.stats.rankdata``, ties averaged).
+
+        >>> round(pearson_r([0.1, 0.2, 0.3], [0.2, 0.4, 0.7]), 6)
+        0.993399
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    dx, dy = x - x.mean(), y - y.mean()
+    spread = float(np.sqrt((dx * dx).sum() * (dy * dy).sum()))
+    return float((dx * dy).sum() / spread) if spread > 0 else float("nan")
 
 
 @validate(reference=Ordering(), other=Ordering(like="reference"))
@@ -208,4 +228,6 @@ def ranking_agreement(results: pd.DataFrame, measure_a: str, measure_b: str, *, 
                           f"{measure_a} difference": abs(da) * sign_a, f"{label_b} difference": -abs(db) * sign_b})
     swap_frame = pd.DataFrame(swaps, columns=["a", "b", f"{measure_a} difference", f"{label_b} difference"])
     return Agreement(measure_a, measure_b, kendall_tau_b(oriented_a, oriented_b), tau_ap(order_a, order_b),
-                     tau_ap(order_b, order_a), rankings.reset_index(drop=True), swap_frame)
+                     tau_ap(order_b, order_a), pearson_r(oriented_a, oriented_b),
+                     pearson_r(stats.rankdata(oriented_a), stats.rankdata(oriented_b)),
+                     rankings.reset_index(drop=True), swap_frame)

@@ -204,7 +204,7 @@ def bootstrap_test(d: np.ndarray, n_resamples: int = 10_000,
 
 
 @validate(p_values=Numbers(low=0, high=1), correction=CORRECTION)
-def adjust(p_values: Sequence[float], correction: str) -> np.ndarray:
+def adjust(p_values: Sequence[float] | np.ndarray, correction: str) -> np.ndarray:
     """Adjusted p-values: ``"bonferroni"`` min(1, m·p); ``"holm"`` step-down
     max_{j ≤ i} min(1, (m − j + 1)·p_(j)) over the sorted p-values; ``"none"`` unchanged.
 

@@ -26,14 +26,13 @@ Nonparametric Statistics, 1999, §5.8).
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from workbench.analysis.paired_tests import adjust
+from workbench.analysis.posthoc_family import POSTHOC_TESTS, friedman_ranks, pair_indices
 from workbench.analysis.results import ALPHA, MEASURE, MISSING, RESULTS, SYSTEMS, compared_systems
 from workbench.analysis.tukey import homogeneous_groups
 from workbench.validation import Choices, validate
@@ -41,19 +40,13 @@ from workbench.validation import Choices, validate
 __all__ = ["POSTHOCS", "POSTHOC", "CONOVER_CORRECTIONS", "CONOVER_CORRECTION", "friedman_ranks", "friedman_test",
            "posthoc_pairs", "friedman"]
 
-POSTHOCS = {"nemenyi": "Nemenyi", "conover": "Conover"}
+POSTHOCS = {name: POSTHOC_TESTS[name].title for name in ("nemenyi", "conover")}
 """The post-hoc comparisons after Friedman's test, by name."""
 POSTHOC = Choices(tuple(POSTHOCS))
 """The domain of ``posthoc``."""
 CONOVER_CORRECTIONS = ("holm", "bonferroni", "none", "single-step")
 CONOVER_CORRECTION = Choices(CONOVER_CORRECTIONS)
 """The domain of Conover's ``correction``."""
-
-
-def friedman_ranks(scores: np.ndarray) -> np.ndarray:
-    """Each topic's ranks of the systems (``scores``: systems × topics, higher better; 1 the worst, ties
-    averaged), as systems × topics."""
-    return stats.rankdata(np.asarray(scores, dtype=float), axis=0, method="average")
 
 
 def friedman_test(scores: np.ndarray) -> tuple[float, float, int]:
@@ -79,39 +72,14 @@ def _ties(scores: np.ndarray) -> float:
 
 def posthoc_pairs(scores: np.ndarray, posthoc: str = "nemenyi", correction: str = "holm", alpha: float = 0.05):
     """The kernel of :func:`friedman`'s pairs on ``scores`` (systems × topics, finite; the other arguments as
-    :func:`friedman` declares them): the pairs ``(i, j)``, mean-rank differences, statistics, p-values and the
-    half-widths of the simultaneous 1 − ``alpha`` intervals (NaN where the correction has none: Holm's)."""
-    ranks = friedman_ranks(scores)
-    k, n = ranks.shape
-    pairs = list(itertools.combinations(range(k), 2))
-    a = np.array([i for i, _ in pairs], dtype=int)
-    b = np.array([j for _, j in pairs], dtype=int)
-    sums = ranks.sum(axis=1)
-    difference = (sums[a] - sums[b]) / n
-    if posthoc == "nemenyi":
-        scale = np.sqrt(k * (k + 1.0) / (12.0 * n))
-        q = np.abs(difference) / scale
-        half = np.full(len(pairs), stats.studentized_range.ppf(1 - alpha, k, np.inf) * scale)
-        return pairs, difference, q, stats.studentized_range.sf(q, k, np.inf), half
-    s2 = ((ranks ** 2).sum() - k * n * (k + 1.0) ** 2 / 4.0) / (k - 1.0)
-    if s2 <= 0:  # every topic ties every system
-        nothing = np.zeros(len(pairs))
-        return pairs, difference, nothing, np.ones(len(pairs)), np.full(len(pairs), np.nan)
-    t2 = ((sums - n * (k + 1.0) / 2.0) ** 2).sum() / s2
-    df = n * k - k - n + 1.0
-    big_a, big_b = s2 * (2.0 * n * (k - 1.0)) / df, max(1.0 - t2 / (n * (k - 1.0)), 0.0)
-    spread = np.abs(sums[a] - sums[b])
-    with np.errstate(divide="ignore", invalid="ignore"):  # B = 0: every topic ranks the systems alike
-        t = np.where(spread == 0, 0.0, spread / np.sqrt(big_a) / np.sqrt(big_b))
-    scale = np.sqrt(big_a) * np.sqrt(big_b)
-    if correction == "single-step":
-        p = stats.studentized_range.sf(np.sqrt(2.0) * t, k, np.inf)
-        critical = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2.0)
-    else:
-        p = adjust(2.0 * stats.t.sf(t, df), correction)
-        level = {"none": alpha / 2, "bonferroni": alpha / (2 * len(pairs))}.get(correction)
-        critical = np.nan if level is None else stats.t.isf(level, df)
-    return pairs, difference, t, p, np.full(len(pairs), critical * scale / n)
+    :func:`friedman` declares them), from the ``posthoc`` test's declaration in
+    :data:`~workbench.analysis.posthoc_family.POSTHOC_TESTS`: the pairs ``(i, j)``, mean-rank differences, statistics,
+    p-values and the half-widths of the simultaneous 1 − ``alpha`` intervals (NaN where the correction has none:
+    Holm's)."""
+    found = POSTHOC_TESTS[posthoc].pairs(scores, correction, alpha)
+    a, b = pair_indices(len(scores))
+    pairs = list(zip(a.tolist(), b.tolist(), strict=True))
+    return pairs, found.location[a] - found.location[b], found.statistic, found.pvalue, found.half
 
 
 @validate(results=RESULTS, measure=MEASURE, posthoc=POSTHOC, correction=CONOVER_CORRECTION, systems=SYSTEMS,

@@ -16,6 +16,7 @@ _MODULES = {
     "workbench.charts.deltas": ("topic_deltas_chart",),
     "workbench.charts.export": ("enable_offline", "save_chart"),
     "workbench.charts.live": ("with_data",),
+    "workbench.charts.posthoc": ("critical_difference_chart", "sign_plot"),
     "workbench.charts.meta": ("asl_chart", "sensitivity_chart", "stability_chart", "swap_chart",
                               "topic_set_size_chart", "trust_charts"),
 }
