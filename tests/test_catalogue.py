@@ -25,6 +25,7 @@ def test_every_measure_and_alias_has_its_entry(spec):
         assert f"`{name}`" in text, name
     for key, param in spec.parameters.items():
         assert f"`{key}`" in text and param.description in text
+    assert ("Parameters: none" in text) is not bool(spec.parameters)  # a measure without any says so (issue 41)
 
 
 def test_the_worked_examples_are_computed_not_written():
