@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -131,8 +132,47 @@ def test_the_quick_loop_fails_a_test_over_its_cpu_limit(tmp_path):
     assert done.returncode == 1, done.stdout
     assert "1 failed, 1 passed" in done.stdout
     assert "test_probe.py::test_costly took 0." in done.stdout and "over the quick loop's 0.05" in done.stdout
-    assert "CPU: " in done.stdout and "the quick loop's budget is 100 s" in done.stdout
+    assert "CPU: " in done.stdout and f"the quick loop's budget is {conftest.QUICK_BUDGET:g} CPU seconds in all" \
+        in done.stdout and "s wall at load " in done.stdout
     assert _probe(tmp_path, COSTLY).returncode == 0  # the whole suite has no limit
+
+
+def test_the_quick_loop_fails_when_its_total_is_over_its_budget(tmp_path):
+    """Issue 41: the budget is the run's total CPU seconds (imports and collection included), enforced by the loop
+    itself, not only each test's 2 seconds."""
+    over = _probe(tmp_path, COSTLY, "--cpu-limit=30", "--cpu-budget=0.5")
+    assert over.returncode == 1 and "2 passed" in over.stdout, over.stdout
+    assert "FAILED: the quick loop took " in over.stdout and "over its budget of 0.5: make tests cheaper" in over.stdout
+    within = _probe(tmp_path, COSTLY, "--cpu-limit=30", "--cpu-budget=300")
+    assert within.returncode == 0 and "over its budget" not in within.stdout, within.stdout
+
+
+@pytest.mark.parametrize(("markexpr", "deselects"), [
+    ("not slow and not browser", True), ("not slow", True), ("not (slow or browser)", True), ("", False),
+    ("slow", False), ("browser", False), ("slow or browser", False), ("not browser", False)])
+def test_which_mark_expressions_deselect_every_slow_test(markexpr, deselects):
+    assert conftest.deselects_slow(markexpr) is deselects
+
+
+def test_the_quick_loop_does_not_import_a_file_whose_tests_are_all_recorded_slow(monkeypatch):
+    """Its imports (ranx and numba...) were paid by every worker for tests then deselected; a file with a test the
+    record does not know yet, or a quick one, is imported as usual."""
+    path = ROOT / "tests" / "test_fusion_condorcet.py"
+    names = set(conftest._TEST_NAME.findall(path.read_text()))
+    slow_times, quick_times = {"cpu": 9.0, "alone": 9.0, "wall": 9.0}, {"cpu": 0.01, "alone": 0.01, "wall": 0.01}
+    record = {f"tests/test_fusion_condorcet.py::{name}": slow_times for name in names}
+    quick = SimpleNamespace(option=SimpleNamespace(markexpr="not slow and not browser"))
+    ignored = []
+    for changed in ({}, {next(iter(record)): quick_times}, {"drop": None}):
+        current = {k: v for k, v in {**record, **changed}.items() if k != "drop" and v is not None}
+        if "drop" in changed:
+            current.pop(next(iter(record)))
+        monkeypatch.setattr(conftest, "recorded_durations", lambda current=current: current)
+        ignored.append(conftest.pytest_ignore_collect(path, quick))
+    assert ignored == [True, None, None]
+    whole = SimpleNamespace(option=SimpleNamespace(markexpr=""))
+    monkeypatch.setattr(conftest, "recorded_durations", lambda: record)
+    assert conftest.pytest_ignore_collect(path, whole) is None
 
 
 def test_recorded_durations_replace_this_runs_tests_and_keep_the_others(tmp_path, monkeypatch):
@@ -200,3 +240,17 @@ def test_a_worker_slow_to_finish_ends_a_passing_run_without_a_traceback(tmp_path
     said = done.stdout + done.stderr
     assert done.returncode == 0 and "1 passed" in done.stdout, said
     assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
+
+
+def test_no_schema_the_tests_validate_against_uses_the_formats_the_suite_leaves_unchecked():
+    """tests/conftest.py keeps rfc3987_syntax out of the test processes (a CPU second of grammar building in each
+    altair import); jsonschema checks only the "iri" and "iri-reference" formats with it, and neither vega-lite's
+    schema (every chart) nor nbformat's (every notebook) has one."""
+    import altair
+    import nbformat
+
+    schemas = [Path(altair.__file__).parent.glob("vegalite/v*/schema/vega-lite-schema.json"),
+               Path(nbformat.__file__).parent.glob("v4/nbformat.v4*.schema.json")]
+    texts = [path.read_text() for found in schemas for path in found]
+    assert len(texts) >= 2 and '"format": "uri"' in texts[0]  # the schemas read, and the format pattern matches
+    assert not any(re.search(r'"format"\s*:\s*"iri', text) for text in texts)
