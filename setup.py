@@ -18,5 +18,6 @@ setup(
     package_dir={"workbench.examples": "datasets"},
     package_data={"workbench": ["py.typed"], "workbench.examples": ["*.org", "*.csv", "*.md"],
                   "workbench.widgets": ["*.js", "*.css"],
-                  "workbench.data": ["*.tsv", "references/*.md", "references/*/*.eval", "references/*/*/*.eval"]},
+                  "workbench.data": ["*.tsv", "references/*.md", "references/*/*.eval", "references/*/*/*.eval",
+                                     "references/*/*.txt", "references/*/*/*.gz"]},
 )
