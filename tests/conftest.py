@@ -214,12 +214,20 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
     if not (collection_path.suffix == ".py" and collection_path.name.startswith("test_")
             and collection_path.is_relative_to(ROOT) and deselects_slow(config.option.markexpr)):
         return None
-    prefix = collection_path.relative_to(ROOT).as_posix() + "::"
-    recorded = {nodeid: times for nodeid, times in recorded_durations().items() if nodeid.startswith(prefix)}
-    known = {nodeid.removeprefix(prefix).split("::")[-1].split("[")[0] for nodeid in recorded}
+    recorded = recorded_by_file().get(collection_path.relative_to(ROOT).as_posix(), {})
+    known = {nodeid.split("::")[-1].split("[")[0] for nodeid in recorded}
     if not recorded or not all(map(slow, recorded.values())):
         return None
     return True if set(_TEST_NAME.findall(collection_path.read_text(encoding="utf-8"))) <= known else None
+
+
+@functools.cache
+def recorded_by_file() -> dict[str, dict[str, dict[str, float]]]:
+    """:func:`recorded_durations` grouped by test file: ``{path: {nodeid: times}}``."""
+    grouped: dict[str, dict[str, dict[str, float]]] = {}
+    for nodeid, times in recorded_durations().items():
+        grouped.setdefault(nodeid.split("::")[0], {})[nodeid] = times
+    return grouped
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by mark

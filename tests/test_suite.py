@@ -166,11 +166,12 @@ def test_the_quick_loop_does_not_import_a_file_whose_tests_are_all_recorded_slow
         current = {k: v for k, v in {**record, **changed}.items() if k != "drop" and v is not None}
         if "drop" in changed:
             current.pop(next(iter(record)))
-        monkeypatch.setattr(conftest, "recorded_durations", lambda current=current: current)
+        monkeypatch.setattr(conftest, "recorded_by_file",
+                            lambda current=current: {"tests/test_fusion_condorcet.py": current})
         ignored.append(conftest.pytest_ignore_collect(path, quick))
     assert ignored == [True, None, None]
     whole = SimpleNamespace(option=SimpleNamespace(markexpr=""))
-    monkeypatch.setattr(conftest, "recorded_durations", lambda: record)
+    monkeypatch.setattr(conftest, "recorded_by_file", lambda: {"tests/test_fusion_condorcet.py": record})
     assert conftest.pytest_ignore_collect(path, whole) is None
 
 
