@@ -56,7 +56,7 @@ __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationE
            "Pairs", "ORGANIZATION", "SIDE", "Param", "Explainer", "MISSING_VALUES", "READS", "Words", "MeasureSpec",
            "register", "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms",
            "set_loader", "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
-           "evaluate", "direction", "SPELLING_TOOLS", "measures", "missing_value", "worst", "aggregate"]
+           "evaluate", "direction", "SPELLING_TOOLS", "measures", "missing_value", "worst", "aggregate", "NEAREST"]
 
 
 class UnknownMeasureError(ParameterError):
