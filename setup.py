@@ -8,12 +8,16 @@ wheel as the package data ``workbench/examples/`` (no copy is kept in the source
 configuration is in ``pyproject.toml``.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
+# The folders of shipped tables (workbench/data/references/...) hold no module: declared as the namespace packages
+# they are, so that setuptools ships their files without warning that it "would ignore" them.
 setup(
-    packages=[*find_packages(include=["workbench", "workbench.*"]), "workbench.examples"],
+    packages=[*find_namespace_packages(include=["workbench", "workbench.*"], exclude=["*.__pycache__"]),
+              "workbench.examples"],
     package_dir={"workbench.examples": "datasets"},
     package_data={"workbench": ["py.typed"], "workbench.examples": ["*.org", "*.csv", "*.md"],
                   "workbench.widgets": ["*.js", "*.css"],
-                  "workbench.data": ["*.tsv", "references/*.md", "references/*/*.eval", "references/*/*/*.eval"]},
+                  "workbench.data": ["*.tsv", "references/*.md", "references/*/*.eval", "references/*/*/*.eval",
+                                     "references/*/*.txt", "references/*/*/*.gz"]},
 )

@@ -201,3 +201,30 @@ def test_every_named_error_belongs_to_one_family():
     strays = {name: [f.__name__ for f in families() if issubclass(cls, f)] for name, cls in found.items()
               if cls is not WorkbenchError and sum(issubclass(cls, f) for f in families()) != 1}
     assert not strays, strays
+
+
+def test_in_ipython_an_error_of_the_family_is_one_short_message_and_tb_shows_the_traceback(capsys, tmp_path,
+                                                                                             monkeypatch):
+    """Issue 41: a failed fetch in a notebook printed a 67-line traceback. In IPython (Jupyter's kernel) an error of
+    the family shows as its name and message and one line saying how to see more; ``%tb`` then prints the frames.
+    Any other exception keeps IPython's own traceback."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    monkeypatch.setenv("WORKBENCH_OFFLINE", "1")
+    monkeypatch.delenv("WORKBENCH_DATA_MIRROR", raising=False)
+    monkeypatch.setenv("WORKBENCH_CACHE", str(tmp_path))
+    shell = InteractiveShell.instance()
+    try:
+        shell.run_cell("from workbench import datasets\ndatasets.fetch('trec-robust-2003')")
+        short = capsys.readouterr().out.strip().splitlines()
+        assert short == ["DownloadError: trec-robust-2003: not in the cache, and WORKBENCH_OFFLINE forbids "
+                         "downloading https://raw.githubusercontent.com/joaopalotti/trectools/8a896def007e3d657eb29f8"
+                         "20ee3de98e2f32691/examples/robust03/qrel/robust03_qrels.txt and 5 more",
+                         "(%tb shows the traceback)"]
+        shell.run_line_magic("tb", "")
+        full = capsys.readouterr().out
+        assert "Traceback (most recent call last)" in full and "samples.py" in full and full.count("\n") > 5
+        shell.run_cell("1 / 0")
+        assert "ZeroDivisionError" in capsys.readouterr().out  # IPython's own rendering, untouched
+    finally:
+        InteractiveShell.clear_instance()

@@ -313,3 +313,12 @@ def test_tie_averaged_ndcg_shows_the_averaged_gain_and_cutoffs_leave_the_rest_at
         assert (late.loc[late["rank"] > 2, "contribution"] == 0).all(), name
     q = wb.explain(gold, ranking, "Q-measure@2").contributions.set_index("document")
     assert q.loc["a", "1/min(k,R)"] == 0.5
+
+
+def test_a_linear_filtering_formula_subtracts_its_negative_weights():
+    """Issue 41: the utility formula printed ``+ -5·P(S|¬G)``; Amigó et al.'s utility is 6·P(S|G) − 5·P(S|¬G) here
+    (the catalogue's filtering example: the gold of SIGIR 2013, Table 2, an output keeping d1 and d4)."""
+    gold = wb.Organization.parse("d1 d2 d3\nrest: d4 d5 d6 d7 d8")
+    output = wb.Organization.parse("d1 d4\nrest: d2 d3 d5 d6 d7 d8")
+    formula = wb.explain(gold, output, "Utility").formula
+    assert formula.startswith("Utility = Σ weight × estimate: 6·P(S|G) − 5·P(S|¬G);") and "+ -" not in formula

@@ -21,7 +21,11 @@ from workbench.analysis.results import ResultsError
 from workbench.cli import main
 from workbench.errors import ParameterError
 
-sp = reference_module("scikit_posthocs")
+
+@pytest.fixture(scope="module")
+def sp():
+    """scikit-posthocs, imported by the tests that compare with it only (it imports matplotlib: about a second)."""
+    return reference_module("scikit_posthocs")
 
 
 def _tidy(scores: np.ndarray, measure: str = "AP") -> pd.DataFrame:
@@ -76,7 +80,7 @@ def test_friedman_equals_scipy(scores):
 
 @settings(max_examples=60, deadline=None)
 @given(scores=SCORES)
-def test_nemenyi_equals_scikit_posthocs(scores):
+def test_nemenyi_equals_scikit_posthocs(sp, scores):
     pairs, _, _, p, _ = posthoc_pairs(scores, "nemenyi")
     theirs = sp.posthoc_nemenyi_friedman(scores.T).to_numpy()
     assert p == pytest.approx([theirs[i, j] for i, j in pairs], rel=1e-9, abs=1e-15)
@@ -84,7 +88,7 @@ def test_nemenyi_equals_scikit_posthocs(scores):
 
 @settings(max_examples=80, deadline=None)
 @given(scores=SCORES, correction=st.sampled_from(["none", "holm", "bonferroni", "single-step"]))
-def test_conover_equals_scikit_posthocs(scores, correction):
+def test_conover_equals_scikit_posthocs(sp, scores, correction):
     pairs, _, _, p, _ = posthoc_pairs(scores, "conover", correction)
     with np.errstate(divide="ignore", invalid="ignore"):
         theirs = sp.posthoc_conover_friedman(scores.T, p_adjust=None if correction == "none" else correction)

@@ -39,10 +39,10 @@ def test_a_cache_the_system_refuses_is_a_named_error(where, tmp_path):
              "sysfs": REFUSING}[where]
     (tmp_path / "a-file").write_text("x")
     with pytest.raises(CacheError, match=r"the sample cache .* cannot be used: .*choose another folder") as caught:
-        datasets.fetch("weps-2", cache=cache, progress=False)
+        datasets.fetch("weps-2-reference", cache=cache, progress=False)
     assert str(cache) in str(caught.value)
     with pytest.raises(CacheError):
-        samples.remove("weps-2", cache=_blocked(tmp_path))
+        samples.remove("weps-2-reference", cache=_blocked(tmp_path))
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
@@ -50,7 +50,7 @@ def test_a_read_only_cache_is_a_named_error(tmp_path):
     tmp_path.chmod(0o500)
     try:
         with pytest.raises(CacheError, match="Permission denied"):
-            datasets.fetch("weps-2", cache=tmp_path / "cache", progress=False)
+            datasets.fetch("weps-2-reference", cache=tmp_path / "cache", progress=False)
     finally:
         tmp_path.chmod(0o700)
 

@@ -84,7 +84,7 @@ def test_a_file_written_over_keeps_its_permissions(tmp_path):
 
 def test_fetched_samples_get_the_umask(tmp_path):
     with umask(0o022):
-        folder = datasets.fetch("weps-2", cache=tmp_path / "cache", progress=False)
+        folder = datasets.fetch("weps-2-reference", cache=tmp_path / "cache", progress=False)  # shipped: no network
     assert {_mode(p) for p in folder.rglob("*") if p.is_file()} == {0o644}
 
 

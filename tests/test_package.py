@@ -173,9 +173,11 @@ def wheel(tmp_path_factory) -> Path:
         else:
             source.mkdir(exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-v",
                             "-w", str(base / "dist"), str(source)], capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stdout + built.stderr
+    # setuptools warns about data folders missing from `packages` ("Package would be ignored"): setup.py declares them
+    assert "would be ignored" not in built.stdout + built.stderr, built.stdout + built.stderr
     [wheel] = (base / "dist").glob("*.whl")
     return wheel
 
@@ -217,14 +219,18 @@ def test_the_wheel_carries_every_module_py_typed_and_the_papers_examples(unpacke
     assert examples <= packaged and "workbench/examples/seed000-table9.org" in examples
     assert not (ROOT / "workbench" / "examples").exists()  # datasets/ stays the one place they are edited
     shipped = {p.relative_to(ROOT).as_posix() for p in (ROOT / "workbench" / "data").rglob("*")
-               if p.is_file() and p.suffix in (".tsv", ".eval", ".md")}  # the samples' manifest and shipped tables
+               if p.is_file() and p.suffix in (".tsv", ".eval", ".md", ".txt", ".gz")}  # the manifest, shipped files
     assert shipped <= packaged
     assert "workbench/data/references/weps2/reference_scores/ALL_IN_ONE_BASELINE.eval" in shipped
+    assert "workbench/data/references/trec_robust2003_excerpt/runs/input.aplrob03a.gz" in shipped  # the lessons'
+    assert "workbench/data/references/trec_robust2003_excerpt/LICENSE-trectools.txt" in shipped  # offline excerpt
 
 
 def test_the_demo_the_examples_and_the_workbench_run_from_the_wheel_alone(unpacked_wheel, tmp_path):
     demo = _run_installed(unpacked_wheel, tmp_path, "-m", "workbench", "demo")
     assert "System Output 5   0.6386 (0.64)" in demo
+    # the errata it marks are cited where the installed package keeps them, not in the repository's datasets/
+    assert str(unpacked_wheel / "workbench" / "examples" / "seed000-table9.org") in demo and str(ROOT) not in demo
     out = _run_installed(unpacked_wheel, tmp_path, "-c", """if True:
         import workbench, workbench.datasets as d
         from workbench.widgets import Workbench

@@ -52,7 +52,7 @@ CALLS = {
     "write_trec_qrels": lambda p: write_trec_qrels(GOLD, p),
     "write_trec_run": lambda p: write_trec_run({"s": GOLD}, p), "write_replab": lambda p: write_replab(GOLD, p),
     "write_weps_clustering": lambda p: write_weps_clustering(p, GOLD),
-    "fetch cache": lambda p: datasets.fetch("weps-2", cache=p, progress=False),
+    "fetch cache": lambda p: datasets.fetch("weps-2-reference", cache=p, progress=False),
     "write_trec_eval_output": lambda p: write_trec_eval_output(
         pd.DataFrame({"measure": ["map"], "topic": ["all"], "value": [0.5]}), p),
 }

@@ -24,13 +24,14 @@ def test_aliases_and_parameter_order_denote_the_same_measure():
     assert str(parse_measure("R_priority(wn=0.8, n=10)")) == "R≺(n=10, wn=0.8)"
 
 
-def test_unknown_names_list_the_known_ones_from_the_registry():
+def test_unknown_names_are_answered_from_the_registry(register_measure):
+    """The nearest names are the registry's (a measure registered now among them), and the count is all of it."""
+    register_measure("MAPPING-test", lambda gold, output: 0.0)
     with pytest.raises(UnknownMeasureError) as caught:
-        parse_measure("MAPP@7")
+        parse_measure("MAPPING-tst@7")
     message = str(caught.value)
-    assert "unknown measure 'MAPP@7'" in message
-    for name in known_names():
-        assert name in message
+    assert message.startswith("unknown measure 'MAPPING-tst@7' (did you mean 'MAPPING-test'?)")
+    assert message.endswith(f"workbench.measures() lists all {len(known_names())}")
 
 
 @pytest.mark.parametrize(("name", "message"), [
@@ -123,6 +124,24 @@ def test_a_trec_eval_cutoff_needs_a_measure_with_a_cutoff():
         parse_measure("Rprec_5")
     with pytest.raises(UnknownMeasureError, match="did you mean 'nDCG'"):
         parse_measure("nDGC@10")
+
+
+def test_a_misspelt_measure_is_answered_with_the_few_nearest_names_not_every_one():
+    """Issue 41: the message was about 4,000 characters (every known name); now the nearest ones, case aside."""
+    with pytest.raises(UnknownMeasureError) as caught:
+        parse_measure("Reliabilty")
+    message = str(caught.value)
+    assert message.startswith("unknown measure 'Reliabilty' (did you mean 'Reliability'?); known measures near it: "
+                              "Reliability")
+    assert message.endswith(f"; workbench.measures() lists all {len(registry.specs())}") and len(message) < 200
+    with pytest.raises(UnknownMeasureError, match=r"\(did you mean 'BCubed-F'\?\)"):  # case aside
+        parse_measure("bcubed-f")
+    with pytest.raises(UnknownMeasureError) as caught:
+        parse_measure("Precison@10")
+    nearest = str(caught.value).split("known measures near it: ")[1].split("; ")[0].split(", ")
+    assert nearest[0] == "Precision" and len(nearest) <= registry.NEAREST and len(str(caught.value)) < 200
+    with pytest.raises(UnknownMeasureError, match="^unknown measure 'nope'; known measures: none near it; "):
+        parse_measure("nope")
 
 
 @given(st.data(), st.integers(1, 10_000))

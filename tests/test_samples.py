@@ -170,13 +170,14 @@ def test_every_sample_has_a_public_source_pinned_to_a_commit_or_ships_with_the_p
     assert all(url.startswith("https://raw.githubusercontent.com/") and len(url.split("/")[5]) == 40
                for url in urls)  # pinned to a commit
     packaged = [file for sample in SAMPLES.values() for file in sample.files if file.packaged]
-    assert {file.path.split("/")[0] for file in packaged} == {"weps2007", "weps2"}
+    assert {file.path.split("/")[0] for file in packaged} == {"weps2007", "weps2", "trec_robust2003_excerpt"}
     for file in packaged:
         path = samples.PACKAGED / file.path
         assert path.stat().st_size == file.size and digest(path) == file.sha256, file.path
 
 
-NOT_BESIDE_THE_CLONE = {"pyevall-classification"}  # notebook 08's sample: fetched from its public source only
+NOT_BESIDE_THE_CLONE = {"pyevall-classification",  # notebook 08's sample: fetched from its public source only
+                        "trec-robust-2003-excerpt"}  # shipped; checked against the full sample below
 
 
 def test_the_recorded_hashes_are_those_of_the_shared_copies():
@@ -369,3 +370,30 @@ def test_the_reference_table_is_cut_from_three_files_under_the_first_header(tmp_
     assert table.cut.apply(wholes) == header + b"".join(rows)
     with pytest.raises(ChecksumError, match="has no column 'entity'"):
         table.cut.apply([b"a\tb\n"])
+
+
+def test_the_shipped_robust_excerpt_is_the_full_samples_lines_of_its_eight_topics(tmp_path, monkeypatch):
+    """Issue 41: the lessons run offline on an excerpt of TREC 2003 Robust shipped with the package (under 1 MB):
+    copied offline with no mirror, and, line for line, the full sample's qrels and runs restricted to topics 303–330
+    (the 8 lowest-numbered)."""
+    import gzip
+
+    monkeypatch.setenv("WORKBENCH_OFFLINE", "1")
+    monkeypatch.delenv("WORKBENCH_DATA_MIRROR", raising=False)
+    excerpt = fetch("trec-robust-2003-excerpt", cache=tmp_path, progress=False)
+    assert sum(file.size for file in SAMPLES["trec-robust-2003-excerpt"].files) < 600_000
+    assert (excerpt / "LICENSE-trectools.txt").read_text().startswith("BSD 3-Clause License")
+    topics = {"303", "307", "310", "314", "320", "322", "325", "330"}
+    full = shared_dataset("trec_robust2003")
+
+    def lines(data: bytes) -> list[bytes]:
+        return [line for line in data.splitlines() if line.split()[0].decode() in topics]
+
+    qrels = (excerpt / "qrels.txt").read_bytes()
+    assert qrels.splitlines() == lines((full / "qrels.txt").read_bytes())
+    assert {line.split()[0].decode() for line in qrels.splitlines()} == topics
+    runs = sorted(p.name for p in (excerpt / "runs").iterdir())
+    assert runs == sorted(p.name for p in (full / "runs").iterdir()) and len(runs) == 5
+    for name in runs:
+        ours = gzip.decompress((excerpt / "runs" / name).read_bytes()).splitlines()
+        assert ours == lines(gzip.decompress((full / "runs" / name).read_bytes())), name

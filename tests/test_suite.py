@@ -131,8 +131,47 @@ def test_the_quick_loop_fails_a_test_over_its_cpu_limit(tmp_path):
     assert done.returncode == 1, done.stdout
     assert "1 failed, 1 passed" in done.stdout
     assert "test_probe.py::test_costly took 0." in done.stdout and "over the quick loop's 0.05" in done.stdout
-    assert "CPU: " in done.stdout and "the quick loop's budget is 100 s" in done.stdout
+    assert "CPU: " in done.stdout and f"the quick loop's budget is {conftest.QUICK_BUDGET:g} CPU seconds in all" \
+        in done.stdout and "s wall at load " in done.stdout
+    assert "over its budget" not in done.stdout  # the run itself is within it: only the test over its limit fails
     assert _probe(tmp_path, COSTLY).returncode == 0  # the whole suite has no limit
+
+
+def test_the_quick_loop_fails_when_its_total_is_over_its_budget(tmp_path):
+    """Issue 41: the budget is the run's total CPU seconds (imports and collection included), enforced by the loop
+    itself, not only each test's 2 seconds."""
+    over = _probe(tmp_path, "def test_cheap():\n    pass\n", "--cpu-limit=30", "--cpu-budget=0.01")
+    assert over.returncode == 1 and "1 passed" in over.stdout, over.stdout
+    assert "FAILED: the quick loop took " in over.stdout and "over its budget of 0.01: make tests" in over.stdout
+
+
+@pytest.mark.parametrize(("markexpr", "deselects"), [
+    ("not slow and not browser", True), ("not slow", True), ("not (slow or browser)", True), ("", False),
+    ("slow", False), ("browser", False), ("slow or browser", False), ("not browser", False)])
+def test_which_mark_expressions_deselect_every_slow_test(markexpr, deselects):
+    assert conftest.deselects_slow(markexpr) is deselects
+
+
+def test_the_quick_loop_does_not_import_a_file_whose_tests_are_all_recorded_slow(monkeypatch):
+    """Its imports (ranx and numba...) were paid by every worker for tests then deselected; a file with a test the
+    record does not know yet, or a quick one, is imported as usual."""
+    path = ROOT / "tests" / "test_fusion_condorcet.py"
+    names = set(conftest._TEST_NAME.findall(path.read_text()))
+    slow_times, quick_times = {"cpu": 9.0, "alone": 9.0, "wall": 9.0}, {"cpu": 0.01, "alone": 0.01, "wall": 0.01}
+    record = {f"tests/test_fusion_condorcet.py::{name}": slow_times for name in names}
+    quick = SimpleNamespace(option=SimpleNamespace(markexpr="not slow and not browser"))
+    ignored = []
+    for changed in ({}, {next(iter(record)): quick_times}, {"drop": None}):
+        current = {k: v for k, v in {**record, **changed}.items() if k != "drop" and v is not None}
+        if "drop" in changed:
+            current.pop(next(iter(record)))
+        monkeypatch.setattr(conftest, "recorded_by_file",
+                            lambda current=current: {"tests/test_fusion_condorcet.py": current})
+        ignored.append(conftest.pytest_ignore_collect(path, quick))
+    assert ignored == [True, None, None]
+    whole = SimpleNamespace(option=SimpleNamespace(markexpr=""))
+    monkeypatch.setattr(conftest, "recorded_by_file", lambda: {"tests/test_fusion_condorcet.py": record})
+    assert conftest.pytest_ignore_collect(path, whole) is None
 
 
 def test_recorded_durations_replace_this_runs_tests_and_keep_the_others(tmp_path, monkeypatch):
@@ -154,10 +193,10 @@ def test_recorded_durations_replace_this_runs_tests_and_keep_the_others(tmp_path
 
 
 @pytest.mark.parametrize(("recorded", "slow"), [
-    ({"cpu": 0.1, "alone": 0.2, "wall": 0.3}, False),
+    ({"cpu": 0.05, "alone": 0.2, "wall": 0.3}, False),
     ({"cpu": 0.5, "alone": 0.5, "wall": 0.6}, True),  # its own seconds: over the quick loop's share
-    ({"cpu": 0.1, "alone": 1.8, "wall": 0.3}, True),  # a wide fixture it may pay for: near the check's limit
-    ({"cpu": 0.1, "alone": 0.1, "wall": 12.0}, True),  # waits
+    ({"cpu": 0.05, "alone": 1.8, "wall": 0.3}, True),  # a wide fixture it may pay for: near the check's limit
+    ({"cpu": 0.05, "alone": 0.1, "wall": 12.0}, True),  # waits
 ])
 def test_a_test_is_slow_by_its_recorded_seconds(recorded, slow):
     assert conftest.slow(recorded) is slow

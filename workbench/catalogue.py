@@ -167,6 +167,8 @@ def entry(spec: MeasureSpec) -> str:
             + spec.description[1:] + ".", "", _table(["", ""], facts), ""]
     if spec.parameters:
         text += ["Parameters:", "", _table(["parameter", "default", "domain", "meaning"], _parameter_rows(spec)), ""]
+    else:
+        text += [f"Parameters: none (written `{spec.name}` alone).", ""]
     text += [_example(spec), ""]
     return "\n".join(text)
 

@@ -336,7 +336,8 @@ def cmd_demo(args) -> int:
             cells.append(f"{value:.4f} ({printed:g}){mark}".rjust(17))
         lines.append(block.ljust(width) + "".join(cells))
     if differs:
-        lines += ["", "* differs from the printed value by more than its rounding (datasets/seed000-table9.org)"]
+        lines += ["", f"* differs from the printed value by more than its rounding (the errata: "
+                      f"datasets.load({example.name!r}), {datasets.path(example.name)})"]
     emit("".join(line + "\n" for line in lines))
     return 0
 

@@ -31,6 +31,24 @@ class WorkbenchError(ValueError):
 
     exit_status = 2
 
+    def _render_traceback_(self) -> list[str]:
+        """What IPython and Jupyter show when this error ends a cell: its name and message (what, where, what to do)
+        on one line and how to see more, not the package's frames, which say nothing about the input (issue 41: a
+        failed fetch printed 67 lines). ``%tb`` shows the whole traceback: asked again, the error renders in full.
+
+        >>> error = WorkbenchError("gold.txt, line 3: a grade must be an integer, got 'x'")
+        >>> error._render_traceback_()
+        ["WorkbenchError: gold.txt, line 3: a grade must be an integer, got 'x'", '(%tb shows the traceback)']
+        >>> error._render_traceback_()[-1]
+        "workbench.errors.WorkbenchError: gold.txt, line 3: a grade must be an integer, got 'x'"
+        """
+        if self.__dict__.get("_rendered_short"):
+            import traceback
+
+            return "".join(traceback.format_exception(self)).splitlines()
+        self._rendered_short = True
+        return [f"{type(self).__name__}: {self}", "(%tb shows the traceback)"]
+
 
 class ParameterError(WorkbenchError):
     """A bad measure, parameter or argument (an unknown measure name, a value outside its domain, a choice not

@@ -10,8 +10,9 @@ Where each file comes from (``samples.tsv``, one line per file):
 * a public URL pinned to a commit of the repository that publishes it, downloaded as it is;
 * an excerpt (two entities of RepLab 2013): the rows of those entities cut from whole public files, each whole
   file checked (size and SHA-256) before the cut and the excerpt checked after it;
-* ``package``: a small table shipped with the workbench (``workbench/data/references/``): the official WePS
-  scorer's values, reproduced by running its ``wepsEvaluation.jar`` on the public files.
+* ``package``: a small file shipped with the workbench (``workbench/data/references/``): the official WePS
+  scorer's values, reproduced by running its ``wepsEvaluation.jar`` on the public files, and an excerpt of TREC
+  2003 Robust (``trec-robust-2003-excerpt``: 8 topics, 540 kB) that the lessons use offline.
 
 A mirror (``WORKBENCH_DATA_MIRROR`` or ``mirror=``: a folder or a base URL, ``http://``, ``https://``,
 ``file://``) laid out like the cache, the excerpts as excerpts, serves every file that is not shipped instead: what
@@ -166,6 +167,8 @@ class Sample:
 
 _DESCRIPTIONS = {
     "trec-robust-2003": "TREC 2003 Robust track: qrels of its 100 topics (grades 0–2) and 5 submitted runs",
+    "trec-robust-2003-excerpt": "an excerpt of trec-robust-2003 shipped with the workbench (BSD 3-Clause, trectools): "
+                                "its qrels and 5 runs on the 8 lowest-numbered topics, 303–330, for offline lessons",
     "trec-eval-test": "trec_eval 10.0's own test files: qrels, runs and the expected outputs of its quicktest",
     "weps-2007": "WePS-1 (SemEval 2007) person-name clustering: gold of 5 names and one team's run (TEAM_A)",
     "weps-2007-reference": "the official WePS-1 scorer's values for TEAM_A and the baselines on those 5 names",

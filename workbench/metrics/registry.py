@@ -57,7 +57,7 @@ __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationE
            "register", "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms",
            "set_loader", "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
            "evaluate", "direction", "SPELLING_TOOLS", "TOOL", "measures", "missing_value", "worst", "aggregate",
-           "as_spelled"]
+           "as_spelled", "NEAREST"]
 
 
 class UnknownMeasureError(ParameterError):
@@ -294,7 +294,7 @@ def unregister(name: str) -> MeasureSpec:
     _load()
     spec = _REGISTRY.pop(name, None)
     if spec is None:
-        raise UnknownMeasureError(f"no measure named {name!r} is registered{_suggestion(name)}")
+        raise UnknownMeasureError(f"no measure named {name!r} is registered{_did_you_mean(name)}")
     for key in (spec.name, *spec.aliases):
         _BY_NAME.pop(key, None)
     return spec
@@ -341,7 +341,7 @@ def spec_of(name: str, tool: str | None = None) -> MeasureSpec:
         (spec for spec in _REGISTRY.values() if name in spec.spellings.get(tool, ())), None)
     if spec is None:
         raise UnknownMeasureError(f"unknown measure {name!r}" + (f" in {tool}'s spellings" if tool else
-                                                                  _suggestion(name)))
+                                                                  _did_you_mean(name)))
     return spec
 
 
@@ -554,15 +554,42 @@ def _fixed_parameter(spec: MeasureSpec, key: str, value: str, name: str) -> None
                                     parameter=key)
 
 
-def _suggestion(text: str) -> str:
-    """``" (did you mean 'AP'?)"`` for a near miss of a registered name or alias, else empty."""
+NEAREST = 5
+"""How many known names an unknown measure's error suggests."""
+
+
+def _nearest(text: str) -> list[str]:
+    """The registered names and aliases nearest ``text`` (its name before any parameters or cutoff), nearest
+    first, case aside: at most :data:`NEAREST`."""
     import difflib
 
     head = re.split(r"[(@]", text, maxsplit=1)[0].strip()
-    close = difflib.get_close_matches(head, list(_BY_NAME), n=1, cutoff=0.75)
-    if not close and head.lower() != head:
-        close = [key for key in _BY_NAME if key.lower() == head.lower()][:1]
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    folded: dict[str, str] = {}
+    for key in _BY_NAME:
+        folded.setdefault(key.lower(), key)
+    exact = [key for key in _BY_NAME if key.lower() == head.lower()][:1]
+    close = [folded[key] for key in difflib.get_close_matches(head.lower(), list(folded), n=NEAREST, cutoff=0.6)]
+    return list(dict.fromkeys(exact + close))[:NEAREST]
+
+
+def _did_you_mean(text: str) -> str:
+    """``" (did you mean 'AP'?)"`` for a near miss of a registered name or alias, else empty."""
+    nearest = _nearest(text)
+    return f" (did you mean {nearest[0]!r}?)" if nearest else ""
+
+
+def _unknown(name: str, text: str) -> UnknownMeasureError:
+    """The error for a name no measure has: the nearest names, not every one (``measures()`` lists them).
+
+    >>> str(_unknown("nDGC@10", "nDGC@10")).split("; ")[:2]
+    ["unknown measure 'nDGC@10' (did you mean 'nDCG'?)", 'known measures near it: nDCG, RnDCG, α_nDCG']
+    """
+    nearest, count = _nearest(text), len(_REGISTRY)
+    if not nearest:
+        return UnknownMeasureError(f"unknown measure {name!r}; known measures: none near it; workbench.measures() "
+                                   f"lists all {count}")
+    return UnknownMeasureError(f"unknown measure {name!r} (did you mean {nearest[0]!r}?); known measures near it: "
+                               f"{', '.join(nearest)}; workbench.measures() lists all {count}")
 
 
 _PARAMETER_SEPARATOR = re.compile(r",(?![^{]*})(?![^\[]*\])")  # a comma outside {...} and [...]
@@ -587,8 +614,7 @@ def _parse(name: str) -> tuple[Measure, frozenset[str]]:
     if spec is None:
         spec, rest = _trec_eval_spelling(text)
     if spec is None:
-        raise UnknownMeasureError(f"unknown measure {name!r}{_suggestion(text)}; "
-                                  f"known measures: {', '.join(known_names())}")
+        raise _unknown(name, text)
     given: dict[str, Any] = {}
     seen_params = seen_cutoff = False
     while rest.strip():

@@ -41,6 +41,20 @@ from workbench.model import Organization, natural_key
 
 __all__ = ["OUTCOMES", "ESTIMATES", "PARTS", "LINEAR", "HOW", "FUNCTIONS", "outcomes", "explain_filtering"]
 
+
+def _signed_sum(terms: list[str]) -> str:
+    """Terms written with their signs, as a formula reads: a negative one subtracted with a minus sign (−), not added.
+
+    >>> _signed_sum(["1·P(S|G)", "-5·P(S|¬G)", "0.5"])
+    '1·P(S|G) − 5·P(S|¬G) + 0.5'
+    """
+    text = ""
+    for term in terms:
+        negative = term.startswith("-")
+        body = term[1:] if negative else term
+        text += (("−" if negative else "") + body) if not text else (" − " if negative else " + ") + body
+    return text or "0"
+
 OUTCOMES = ("TP", "FP", "FN", "TN")
 
 # Each estimate: the outcomes of its class, those it counts, and whether more of it is better (None: a marginal).
@@ -201,8 +215,9 @@ def explain_filtering(gold: Organization, output: Organization, measure: str | M
                                                     "what": ["an empty class: the estimate it needs is undefined"],
                                                     "contribution": [math.nan], "lost": [math.nan]})],
                               ignore_index=True)
-        formula = f"{name} = Σ weight × estimate: " + " + ".join(f"{w:.4g}·{p}" for p, w in weights.items()) + (
-            f" + {constant:g}" if constant else "") + "; each estimate shares 1/|class| among its documents"
+        terms = [f"{w:.4g}·{p}" for p, w in weights.items()] + ([f"{constant:g}"] if constant else [])
+        formula = f"{name} = Σ weight × estimate: {_signed_sum(terms)}; each estimate shares 1/|class| among its " \
+                  "documents"
         return MeasureExplanation(str(measure), score, frame, {str(measure): score}, formula, HOW[name])
     parts = PARTS[name]
     frame = pd.concat([rows({part: 1.0}, 0.0, part) for part in parts], ignore_index=True)
