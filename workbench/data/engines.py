@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -44,15 +44,16 @@ from workbench.data.trec.ranked import RankedRun
 from workbench.errors import CampaignError, WorkbenchError
 from workbench.ids import DocumentIds
 from workbench.metrics.campaign_rs import Encoded, encode_pairs, encoded_measure_values
-from workbench.metrics.explanations import MeasureExplanation, explain
-from workbench.metrics.explanations.diversity import explain_subtopic_table
-from workbench.metrics.explanations.ranking import RankingRows, explain_table
 from workbench.metrics.ranking.declare import evaluate_table
 from workbench.metrics.ranking.table import ranked_documents
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.progress import progress as progress_bar
+
+if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
+    from workbench.metrics.explanations import MeasureExplanation
+    from workbench.metrics.explanations.ranking import RankingRows
 
 __all__ = ["Pair", "Held", "Engine", "GainTableEngine", "SubtopicTableEngine", "RSEngine", "PerTopicEngine",
            "ENGINES", "engine_of", "by_engine", "explain_of_nothing"]
@@ -137,6 +138,8 @@ class GainTableEngine(_TableEngine):
 
     def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
                 system: str, measure: Measure) -> MeasureExplanation:
+        from workbench.metrics.explanations.ranking import explain_table
+
         try:
             table, rows = gain_table(gold, run, topics, placeholders=True, documents=True)
         except CampaignError:
@@ -157,6 +160,8 @@ class SubtopicTableEngine(_TableEngine):
 
     def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
                 system: str, measure: Measure) -> MeasureExplanation:
+        from workbench.metrics.explanations.diversity import explain_subtopic_table
+
         subtopics = subtopic_table(gold, run, topics, placeholders=True)
         ranked = [(_in_ndeval_order(run, t) if isinstance(run, RankedRun) else ranked_documents(run[t]))
                   if t in run else [] for t in topics]
@@ -183,6 +188,8 @@ class PerTopicEngine:
 
     def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
                 system: str, measure: Measure) -> MeasureExplanation:
+        from workbench.metrics.explanations import explain
+
         explained = [(topic, explain(gold[topic], run[topic], measure) if topic in run
                       else _absent(measure, system, topic)) for topic in topics]
         return _with_topics(measure, explained)
@@ -252,6 +259,8 @@ def _as_columns(rows: RankingRows) -> RankingRows:
     columns backed by Arrow strings, with no Python object per document."""
     import pandas as pd
 
+    from workbench.metrics.explanations.ranking import RankingRows
+
     def column(documents):
         return pd.arrays.ArrowExtensionArray(documents.arrow()) if isinstance(documents, DocumentIds) else documents
 
@@ -263,6 +272,8 @@ def _with_topics(measure: Measure, explained: list[tuple[str, MeasureExplanation
     """Explanations of single topics as one, a ``topic`` column first; the score is their summary over topics as
     trec_eval summarizes them, ``scores`` each topic's."""
     import pandas as pd
+
+    from workbench.metrics.explanations import MeasureExplanation
 
     frames = []
     for name, each in explained:
@@ -289,6 +300,8 @@ def _absent(measure: Measure, system: str, topic: str) -> MeasureExplanation:
     none), in one row that says so."""
     import pandas as pd
 
+    from workbench.metrics.explanations import MeasureExplanation
+
     value = unanswered_values([measure], {system: [topic]})[str(measure)]
     lost = abs(float(measure.spec.range[1 if measure.spec.direction == "higher" else 0]) - value)  # to the best
     rows = pd.DataFrame({"document": [None], "what": [f"the run has no output for this topic: scored {value:g}, "
@@ -301,6 +314,8 @@ def _absent(measure: Measure, system: str, topic: str) -> MeasureExplanation:
 def explain_of_nothing(measure: Measure) -> MeasureExplanation:
     """The explanation of no topic at all (a run explained over topics it all lacks, skipped): NaN, no rows."""
     import pandas as pd
+
+    from workbench.metrics.explanations import MeasureExplanation
 
     rows = pd.DataFrame({"document": [], "contribution": [], "lost": []})
     return MeasureExplanation(str(measure), math.nan, rows, {str(measure): math.nan}, "no topic", "per document")
