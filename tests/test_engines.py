@@ -167,3 +167,34 @@ def test_the_engines_warn_nothing_on_a_clean_campaign():
         warnings.simplefilter("error", WorkbenchWarning)
         Campaign(gold, {"s": {"q1": Organization.from_ranking(["d1"])}}).evaluate(["AP", "NMI", "R≺(n=10, wn=0.8)"],
                                                                                   progress=False)
+
+
+def test_a_new_family_is_one_engine(monkeypatch):
+    """CONTRIBUTING.md's recipe for a family: a name for its engine, one engine class, declarations naming it; the
+    campaign scores through it with no other edit."""
+    from workbench.data import engines
+
+    calls = []
+
+    class FirstHit(engines.PerTopicEngine):  # a batch kernel: every pair of the campaign in one call
+        name = "first hit (test)"
+
+        def score(self, held, pairs, measures, *, progress=False):
+            calls.append(len(pairs))
+            firsts = [next(iter(sorted(held.runs[s][t].levels[0][0])), None) if held.runs[s][t].levels else None
+                      for s, t in pairs]
+            return {pair: {name: float(first in held.gold[pair[1]].documents and first is not None)
+                           for name in measures} for pair, first in zip(pairs, firsts, strict=True)}
+
+    def first_hit(gold, output):
+        return float(bool(output.levels) and min(output.levels[0][0]) in gold.documents)
+
+    monkeypatch.setattr(registry, "ENGINE_NAMES", (*registry.ENGINE_NAMES, FirstHit.name))
+    monkeypatch.setitem(engines.ENGINES, FirstHit.name, FirstHit())
+    gold = {"q1": Organization.from_graded({"d1": 1}), "q2": Organization.from_graded({"d3": 1})}
+    runs = {"s": {"q1": Organization.from_ranking(["d1", "d2"]), "q2": Organization.from_ranking(["d4", "d3"])}}
+    with registry.registered("FirstHit-test", first_hit, task="ranking", source="a test", engine=FirstHit.name):
+        values = Campaign(gold, runs).evaluate(["FirstHit-test", "AP"], progress=False)
+    assert calls == [2]
+    assert values[values.measure == "FirstHit-test"].value.tolist() == [first_hit(gold[t], runs["s"][t])
+                                                                          for t in ("q1", "q2")] == [1.0, 0.0]

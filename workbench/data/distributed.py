@@ -152,7 +152,8 @@ def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[di
         except UnknownMeasureError as error:
             raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a "
                                 "new name must be registered in a module the workers import") from None
-        held, out = ChunkHeld(chunk), {pair: {} for pair in chunk.pairs}
+        held = ChunkHeld(chunk)
+        out: dict[Pair, dict[str, float]] = {pair: {} for pair in chunk.pairs}
         with freed_memory_kept():  # a Dask worker returns freed memory at once: not while a chunk is scored
             for engine, group in by_engine(revived).items():  # the engines the serial run looks up
                 for pair, values in engine.score(held, chunk.pairs, group).items():
