@@ -234,14 +234,7 @@ class Campaign:  # its __init__ is validated below the class
         prints from."""
         names = _measure_names(measures)
         missing, extra = self.missing_topics(), self.extra_topics()
-        if missing and missing_topics == "error":
-            system, topics = next(iter(missing.items()))
-            raise CampaignError(f"system {system!r} has no output for gold topic(s) {topics_text(topics)} "
-                                "(missing_topics='error'; use 'zero' or 'skip' to evaluate anyway)")
-        if extra and extra_topics == "error":
-            system, topics = next(iter(extra.items()))
-            raise CampaignError(f"system {system!r} has output for topic(s) {topics_text(topics)} that the "
-                                "gold standard lacks (extra_topics='ignore' drops them)")
+        _refuse(missing if missing_topics == "error" else {}, extra if extra_topics == "error" else {})
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
         answered = [(s, t) for s, t in work if t in self.runs[s]]
@@ -278,12 +271,7 @@ class Campaign:  # its __init__ is validated below the class
         attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
                  "extra_topics": {"policy": extra_topics, "topics": extra}}
         note = _unanswered_note(any(engine.placeholders for engine in groups), unanswered)
-        notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): "
-                 + (note if missing_topics == "zero" else "skipped") for s, t in missing.items()]
-        notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
-                  for s, t in extra.items()]
-        if notes:
-            warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=3)
+        _warn(missing, extra, note if missing_topics == "zero" else "skipped")
         return Scores(rows, attrs)
 
     @validate(system=ID, topic=Identifier(optional=True), measure=MEASURE, missing_topics=MISSING_TOPICS)
@@ -297,6 +285,28 @@ class Campaign:  # its __init__ is validated below the class
 
 
 Campaign.__init__ = validate(gold=ORGANIZATIONS, runs=RUN_ORGANIZATIONS)(Campaign.__init__)  # type: ignore[method-assign]
+def _refuse(missing: dict[str, list[str]], extra: dict[str, list[str]]) -> None:
+    """The refusal of a campaign whose runs lack gold topics (``missing_topics="error"``) or have topics the gold
+    lacks (``extra_topics="error"``): the first system's, naming its topics."""
+    if missing:
+        system, topics = next(iter(missing.items()))
+        raise CampaignError(f"system {system!r} has no output for gold topic(s) {topics_text(topics)} "
+                            "(missing_topics='error'; use 'zero' or 'skip' to evaluate anyway)")
+    if extra:
+        system, topics = next(iter(extra.items()))
+        raise CampaignError(f"system {system!r} has output for topic(s) {topics_text(topics)} that the "
+                            "gold standard lacks (extra_topics='ignore' drops them)")
+
+
+def _warn(missing: dict[str, list[str]], extra: dict[str, list[str]], done: str) -> None:
+    """One :class:`MissingTopicsWarning` saying what the policies did (``done``: with the topics a run lacks)."""
+    notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): {done}" for s, t in missing.items()]
+    notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
+              for s, t in extra.items()]
+    if notes:
+        warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=4)
+
+
 def _merge(scored: dict[tuple[str, str], dict[str, float]], more: dict[tuple[str, str], dict[str, float]]) -> None:
     """An engine's values added to the pairs' scores."""
     for pair, values in more.items():
