@@ -222,17 +222,17 @@ def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_se
 
 def test_the_workers_score_while_this_process_scores_the_ranking_measures(monkeypatch):
     """The chunks are sent before the ranking pass: by the time it runs, every chunk is on its way."""
-    from workbench.data import campaign as campaign_module
+    from workbench.data.engines import GainTableEngine
 
     campaign, seen = _ranking_campaign(3), []
-    ranking_scores = campaign_module.Campaign._ranking_scores
+    ranking_scores = GainTableEngine.score
 
     def observed(self, *args, **kwargs):
         seen.append(len(submitted))
         return ranking_scores(self, *args, **kwargs)
 
     submitted: list = []
-    monkeypatch.setattr(campaign_module.Campaign, "_ranking_scores", observed)
+    monkeypatch.setattr(GainTableEngine, "score", observed)
     serial = campaign.evaluate(RANKING, missing_topics="skip", progress=False)
     seen.clear()
     with _recording_pool(2, submitted) as pool:

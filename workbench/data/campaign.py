@@ -21,16 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.data.scoring import (
-    MEASURE,
-    MEASURES,
-    CampaignError,
-    score_rs_of,
-    score_topic,
-    topics_text,
-    unanswered_values,
-)
-from workbench.data.trec.join import gain_table, subtopic_table
+from workbench.data.engines import Held, by_engine
+from workbench.data.scoring import MEASURE, MEASURES, CampaignError, topics_text, unanswered_values
 from workbench.data.trec.memory import COLUMN, FRAMES, QRELS, RECORDS, RUNS, RUNS_OF_RECORDS, SYSTEM_COLUMN
 from workbench.data.trec.ranked import (
     ID,
@@ -44,9 +36,7 @@ from workbench.data.trec.ranked import (
     check_given_ids,
     id_texts,
 )
-from workbench.errors import WorkbenchError, WorkbenchWarning
-from workbench.metrics.ranking import evaluate_table, is_table_measure
-from workbench.metrics.ranking.declare import is_diversity_measure
+from workbench.errors import WorkbenchWarning
 from workbench.metrics.registry import Measure, aggregate, parse, specs
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
@@ -296,56 +286,44 @@ class Campaign:  # its __init__ is validated below the class
         names = _measure_names(measures)
         _check_fit(self.kind, names)
         missing, extra = self.missing_topics(), self.extra_topics()
-        if missing and missing_topics == "error":
-            system, topics = next(iter(missing.items()))
-            raise CampaignError(f"system {system!r} has no output for gold topic(s) {topics_text(topics)} "
-                                "(missing_topics='error'; use 'zero' or 'skip' to evaluate anyway)")
-        if extra and extra_topics == "error":
-            system, topics = next(iter(extra.items()))
-            raise CampaignError(f"system {system!r} has output for topic(s) {topics_text(topics)} that the "
-                                "gold standard lacks (extra_topics='ignore' drops them)")
-        rows: list[tuple[str, str, str, float]] = []
+        _refuse(missing if missing_topics == "error" else {}, extra if extra_topics == "error" else {})
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
-        table_names, diversity_names, names_left = _by_kind(names)
-        distributed = executor is not None
         answered = [(s, t) for s, t in work if t in self.runs[s]]
-        if distributed:  # the measures that are not ranking measures go to the workers, which score them ...
+        groups = by_engine(names)  # one lookup: the engine each measure's declaration names
+        sent = None
+        if executor is not None:  # what the workers can score goes first, while the tables are scored here
             from workbench.data.distributed import send
 
-            sent = send(executor, self.gold, self.runs, answered, {name: parse(name) for name in names_left},
+            sent = send(executor, self.gold, self.runs, answered,
+                        {name: m for engine, group in groups.items() if engine.travels for name, m in group.items()},
                         chunk_topics=chunk_topics)
-        try:  # ... while the ranking measures are scored here, in one pass, as in the serial run
-            ranked = self._ranking_scores(table_names, diversity_names, placeholders=missing_topics == "zero")
+        scored: dict[tuple[str, str], dict[str, float]] = {pair: {} for pair in work}
+        held, here = Held(self.gold, self.runs), [item for item in groups.items() if not (sent and item[0].travels)]
+        try:  # the tables first, every pair of a run at once (a topic it lacks on an empty ranking); then the rest
+            for engine, group in here:
+                if engine.placeholders:
+                    _merge(scored, engine.score(held, work, group))
             unanswered = unanswered_values(names, missing) if missing and missing_topics == "zero" else {}
+            for engine, group in here:
+                if not engine.placeholders:
+                    _merge(scored, engine.score(held, answered, group, progress=progress))
         except BaseException:
-            if distributed:
+            if sent is not None:
                 sent.cancel()
             raise
-        if distributed:
-            others = sent.collect(progress)
-            per_topic: list[str] = []
-        else:  # R&S of every pair in one campaign-level pass, the rest topic by topic
-            others, per_topic = score_rs_of(self.gold, self.runs, answered, {name: parse(name) for name in names_left})
-        for system, topic in _progress(work, progress and not distributed):
-            run = self.runs[system]
-            scores = {name: ranked[system][name][topic] for name in ranked.get(system, ())}
-            if topic not in run:
+        if sent is not None:
+            _merge(scored, sent.collect(progress))
+        rows: list[tuple[str, str, str, float]] = []
+        for system, topic in work:
+            scores = scored[system, topic]
+            if topic not in self.runs[system]:
                 scores.update(unanswered)
-            else:
-                scores.update(others.get((system, topic), ()))
-                if per_topic:
-                    scores.update(score_topic(system, topic, self.gold[topic], run[topic], per_topic))
             rows.extend((system, topic, name, scores[name]) for name in names)
         attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
                  "extra_topics": {"policy": extra_topics, "topics": extra}, "undefined": {"policy": self.undefined}}
-        notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): "
-                 + (_unanswered_note(len(names) > len(names_left), unanswered) if missing_topics == "zero"
-                    else "skipped") for s, t in missing.items()]
-        notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
-                  for s, t in extra.items()]
-        if notes:
-            warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=3)
+        note = _unanswered_note(any(engine.placeholders for engine in groups), unanswered)
+        _warn(missing, extra, note if missing_topics == "zero" else "skipped")
         return Scores(rows, attrs)
 
     @validate(system=ID, topic=Identifier(optional=True), measure=MEASURE, missing_topics=MISSING_TOPICS)
@@ -357,34 +335,36 @@ class Campaign:  # its __init__ is validated below the class
 
         return explain_run(self, system, topic, measure, missing_topics)
 
-    def _ranking_scores(self, table_names: list[str], diversity_names: list[str],
-                        placeholders: bool) -> dict[str, dict[str, dict[str, float]]]:
-        """The ranking measures (those of the gain table and the diversity measures: :func:`_by_kind`) scored for
-        each system in one pass over one ranked table (``{system: {measure: {topic: value}}}``; with
-        ``placeholders``, the gold topics a run lacks too, on trec_eval's ``-c`` placeholder ranking)."""
-        scores: dict[str, dict[str, dict[str, float]]] = {}
-        for system, run in self.runs.items() if table_names or diversity_names else ():
-            topics = [topic for topic in self.gold if placeholders or topic in run]
-            try:
-                scores[system] = evaluate_table(gain_table(self.gold, run, topics, placeholders=placeholders),
-                                                table_names) if table_names else {}
-                if diversity_names:
-                    scores[system].update(evaluate_table(
-                        subtopic_table(self.gold, run, topics, placeholders=placeholders), diversity_names))
-            except WorkbenchError as error:
-                raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
-        return scores
-
-
 
 Campaign.__init__ = validate(gold=ORGANIZATIONS, runs=RUN_ORGANIZATIONS, undefined=UNDEFINED)(Campaign.__init__)  # type: ignore[method-assign]
-def _by_kind(names: list[str]) -> tuple[list[str], list[str], list[str]]:
-    """``names`` as the measures of the gain table, the diversity measures (both scored a whole run at once) and
-    the others (topic by topic, or R&S in a campaign-level pass)."""
-    table_names = [name for name in names if is_table_measure(name)]
-    diversity_names = [name for name in names if is_diversity_measure(name)]
-    return table_names, diversity_names, [name for name in names if name not in table_names
-                                          and name not in diversity_names]
+
+
+def _refuse(missing: dict[str, list[str]], extra: dict[str, list[str]]) -> None:
+    """The refusal of a campaign whose runs lack gold topics (``missing_topics="error"``) or have topics the gold
+    lacks (``extra_topics="error"``): the first system's, naming its topics."""
+    if missing:
+        system, topics = next(iter(missing.items()))
+        raise CampaignError(f"system {system!r} has no output for gold topic(s) {topics_text(topics)} "
+                            "(missing_topics='error'; use 'zero' or 'skip' to evaluate anyway)")
+    if extra:
+        system, topics = next(iter(extra.items()))
+        raise CampaignError(f"system {system!r} has output for topic(s) {topics_text(topics)} that the "
+                            "gold standard lacks (extra_topics='ignore' drops them)")
+
+
+def _warn(missing: dict[str, list[str]], extra: dict[str, list[str]], done: str) -> None:
+    """One :class:`MissingTopicsWarning` saying what the policies did (``done``: with the topics a run lacks)."""
+    notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): {done}" for s, t in missing.items()]
+    notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
+              for s, t in extra.items()]
+    if notes:
+        warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=4)
+
+
+def _merge(scored: dict[tuple[str, str], dict[str, float]], more: dict[tuple[str, str], dict[str, float]]) -> None:
+    """An engine's values added to the pairs' scores."""
+    for pair, values in more.items():
+        scored[pair].update(values)
 
 
 def _unanswered_note(ranking: bool, worst_values: dict[str, float]) -> str:

@@ -43,19 +43,20 @@ from typing import Any
 
 import numpy as np
 
-from workbench.data.scoring import CampaignError, output_of, score_rs, score_topic, topics_text
+from workbench.data.engines import Pair, by_engine
+from workbench.data.scoring import CampaignError, output_of, topics_text
 from workbench.heap import freed_memory_kept
 from workbench.metrics.campaign_rs import Encoded, encode_pairs
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 
-__all__ = ["CHUNKS_PER_WORKER", "CampaignInterruptedError", "UnpicklableMeasureError", "score_on", "send", "Sent"]
+__all__ = ["CHUNKS_PER_WORKER", "CampaignInterruptedError", "UnpicklableMeasureError", "ChunkHeld", "score_on", "send",
+           "Sent"]
 
 CHUNKS_PER_WORKER = 4
 """Default chunking: about this many chunks per worker, so that a slow chunk does not idle the others and the
 progress bar moves, while each organization still travels once."""
 
-Pair = tuple[str, str]
 
 
 class CampaignInterruptedError(CampaignError):
@@ -126,6 +127,23 @@ class _Raised:
     error: Exception
 
 
+class ChunkHeld:
+    """What a worker holds of its chunk, as the engines read it (:class:`~workbench.data.engines.Held`): the
+    organizations encoded, rebuilt one by one when a measure scored topic by topic needs them."""
+
+    def __init__(self, chunk: _Chunk) -> None:
+        self.chunk, self.organization = chunk, chunk.organization()
+        self.row = {pair: i for i, pair in enumerate(chunk.pairs)}
+
+    def encoded(self, pairs: Sequence[Pair]) -> tuple[Encoded, np.ndarray, Callable[[int], Organization]]:
+        return self.chunk.organizations, self.chunk.which[[self.row[pair] for pair in pairs]], self.organization
+
+    def organizations(self, pairs: Sequence[Pair]) -> Iterator[tuple[Organization, Organization]]:
+        for pair in pairs:
+            gold, output = self.chunk.which[self.row[pair]].tolist()
+            yield self.organization(gold), self.organization(output)
+
+
 def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[dict[str, float]] | _Raised:
     """Runs on a worker: ``{name: value}`` for each pair of the chunk, scored as the serial run scores it."""
     try:
@@ -134,16 +152,12 @@ def _score_chunk(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[di
         except UnknownMeasureError as error:
             raise CampaignError(f"a worker does not know a measure ({error}); a measure registered under a "
                                 "new name must be registered in a module the workers import") from None
-        organization = chunk.organization()
+        held = ChunkHeld(chunk)
+        out: dict[Pair, dict[str, float]] = {pair: {} for pair in chunk.pairs}
         with freed_memory_kept():  # a Dask worker returns freed memory at once: not while a chunk is scored
-            # R&S of the whole chunk in one pass, the rest topic by topic
-            out, per_topic = score_rs(chunk.pairs, chunk.organizations, chunk.which, revived, organization)
-            for (system, topic), (gold, output) in zip(chunk.pairs, chunk.which.tolist(), strict=True):
-                scores = out.setdefault((system, topic), {})
-                if per_topic:
-                    computed = score_topic(system, topic, organization(gold), organization(output),
-                                           [revived[name] for name in per_topic])
-                    scores.update({name: computed[str(revived[name])] for name in per_topic})
+            for engine, group in by_engine(revived).items():  # the engines the serial run looks up
+                for pair, values in engine.score(held, chunk.pairs, group).items():
+                    out[pair].update(values)
         return [out[pair] for pair in chunk.pairs]
     except Exception as error:
         return _Raised(error)

@@ -22,23 +22,12 @@ an empty ranking for a diversity measure, at the measure's worst value otherwise
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-import numpy as np
-
-from workbench.data.scoring import CampaignError, topics_text, unanswered_values
-from workbench.data.trec.join import gain_table, ndeval_order, subtopic_table
-from workbench.data.trec.ranked import RankedRun
-from workbench.ids import DocumentIds
-from workbench.metrics.explanations import MeasureExplanation, explain
-from workbench.metrics.explanations.diversity import explain_subtopic_table
-from workbench.metrics.explanations.ranking import RankingRows, explain_table
-from workbench.metrics.ranking import is_table_measure
-from workbench.metrics.ranking.declare import is_diversity_measure
-from workbench.metrics.ranking.table import ranked_documents
+from workbench.data.engines import engine_of, explain_of_nothing
+from workbench.data.scoring import CampaignError, topics_text
+from workbench.metrics.explanations import MeasureExplanation
 from workbench.metrics.registry import Measure, parse
-from workbench.metrics.summary import summarize, trec_order
 
 __all__ = ["UnknownSystemError", "UnknownTopicError", "checked", "explain_run", "explain_of_nothing"]
 
@@ -49,24 +38,6 @@ class UnknownSystemError(CampaignError):
 
 class UnknownTopicError(CampaignError):
     """A topic the campaign's gold standard does not judge; the message lists some it does."""
-
-
-def _in_ndeval_order(run: RankedRun, topic: str) -> list[str]:
-    """The topic's documents as the diversity measures rank them (:func:`~workbench.data.trec.join.ndeval_order`)."""
-    documents = run.documents(topic)
-    return [documents[i] for i in ndeval_order(run, topic).tolist()]
-
-
-def _as_columns(rows: RankingRows) -> RankingRows:
-    """The join's documents as the explanation's columns: ids held as arrays (a read campaign's) become pandas
-    columns backed by Arrow strings, with no Python object per document."""
-    import pandas as pd
-
-    def column(documents):
-        return pd.arrays.ArrowExtensionArray(documents.arrow()) if isinstance(documents, DocumentIds) else documents
-
-    return RankingRows(column(rows.retrieved), rows.missing_rows, column(rows.missing_documents),
-                       rows.missing_grades)
 
 
 def checked(campaign: Any, system: str, topic: str | None, measure: str | Measure) -> Measure:
@@ -87,8 +58,6 @@ def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Me
     """``measure`` of ``system`` on ``topic`` (None: on every gold topic, one ``topic`` column) explained, as
     :meth:`Campaign.evaluate` scores it (``missing_topics``: ``"zero"`` explains a topic the run lacks as the
     campaign scores it, ``"skip"`` leaves it out, ``"error"`` refuses it)."""
-    import pandas as pd
-
     measure = checked(campaign, system, topic, measure)
     run = campaign.runs[system]
     topics = list(campaign.gold) if topic is None else [topic]
@@ -98,65 +67,4 @@ def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Me
             raise CampaignError(f"system {system!r} has no output for topic(s) {topics_text(lacking)} "
                                 f"(missing_topics={missing_topics!r})")
         topics = [t for t in topics if t in run]
-    if is_table_measure(measure):
-        try:
-            table, rows = gain_table(campaign.gold, run, topics, placeholders=True, documents=True)
-        except CampaignError:
-            raise
-        except Exception as error:
-            if hasattr(error, "add_note"):
-                error.add_note(f"while explaining system {system!r}")
-            raise
-        return explain_table(table, measure, _as_columns(rows), with_topics=True)
-    if is_diversity_measure(measure):  # the subtopic table the campaign scores, a topic the run lacks empty
-        subtopics = subtopic_table(campaign.gold, run, topics, placeholders=True)
-        ranked = [(_in_ndeval_order(run, t) if isinstance(run, RankedRun) else ranked_documents(run[t]))
-                  if t in run else [] for t in topics]
-        return explain_subtopic_table(subtopics, measure, ranked, with_topics=True)
-    explanations = []
-    for name in topics:
-        if name in run:
-            explanations.append((name, explain(campaign.gold[name], run[name], measure)))
-        else:
-            explanations.append((name, _absent(measure, system, name)))
-    if len(explanations) == 1:
-        name, only = explanations[0]
-        frame = only.contributions.copy()
-        frame.insert(0, "topic", name)
-        return MeasureExplanation(only.measure, only.score, frame, only.parts, only.formula, only.how, only.combiner,
-                                  pd.Series([only.score], index=pd.Index([name], name="topic"), name=only.measure))
-    frames = []
-    for name, each in explanations:
-        frame = each.contributions.copy()
-        frame.insert(0, "topic", name)
-        frames.append(frame)
-    values = np.array([each.score for _, each in explanations], dtype=float)
-    names = [name for name, _ in explanations]
-    score = summarize(values[trec_order(names)], measure.spec.aggregate) if names else math.nan
-    first = explanations[0][1] if explanations else explain_of_nothing(measure)
-    return MeasureExplanation(str(measure), float(score), pd.concat(frames, ignore_index=True),
-                              {part: math.nan for part in first.parts}, first.formula, first.how, first.combiner,
-                              pd.Series(values, index=pd.Index(names, name="topic"), name=str(measure)))
-
-
-def _absent(measure: Measure, system: str, topic: str) -> MeasureExplanation:
-    """A topic the run lacks, explained as the campaign scores it (``missing_topics="zero"``): at the value the
-    one rule gives (:func:`~workbench.data.scoring.unanswered_values`: the measure's worst, refused where it has
-    none), in one row that says so."""
-    import pandas as pd
-
-    value = unanswered_values([measure], {system: [topic]})[str(measure)]
-    lost = abs(float(measure.spec.range[1 if measure.spec.direction == "higher" else 0]) - value)  # to the best
-    rows = pd.DataFrame({"document": [None], "what": [f"the run has no output for this topic: scored {value:g}, "
-                                                      "the measure's worst value"], "contribution": [value],
-                         "lost": [lost if math.isfinite(lost) else float("nan")]})
-    return MeasureExplanation(str(measure), value, rows, {str(measure): value},
-                              f"no output: the worst value, {value:g}", "per document")
-
-
-def explain_of_nothing(measure: Measure) -> MeasureExplanation:
-    """The explanation of no topic at all (a run explained over topics it all lacks, skipped): NaN, no rows."""
-    import pandas as pd
-
-    rows = pd.DataFrame({"document": [], "contribution": [], "lost": []})
-    return MeasureExplanation(str(measure), math.nan, rows, {str(measure): math.nan}, "no topic", "per document")
+    return engine_of(measure).explain(campaign.gold, run, topics, system, measure)  # the one lookup

@@ -1,6 +1,6 @@
-"""One (system, topic) scored with the campaign's error policy: the loop a campaign runs here and the one each
-worker of a distributed campaign runs (:mod:`workbench.data.distributed`) both call :func:`score_topic`, so that
-their values and errors are the same.
+"""One (system, topic) scored with the campaign's error policy: the per-topic engine
+(:mod:`workbench.data.engines`), here or on the workers of a distributed campaign, calls :func:`score_topic`, so
+that their values and errors are the same.
 
     >>> from workbench.model import Organization
     >>> score_topic("sys", "q1", Organization.parse("d1"), Organization.from_ranking(["d1"]), ["P@1"])
@@ -9,19 +9,16 @@ their values and errors are the same.
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from workbench.errors import CampaignError, WorkbenchError
 from workbench.metrics.registry import Measure, evaluate, missing_value
 from workbench.model import Organization
 from workbench.validation import AnyOf, Instance, ListOf, Text
 
-__all__ = ["MEASURE", "MEASURES", "topics_text", "unanswered_values", "score_topic", "score_rs", "score_rs_of",
-           "output_of"]
+__all__ = ["MEASURE", "MEASURES", "topics_text", "unanswered_values", "score_topic", "output_of"]
 
-Pair = tuple[str, str]
 MEASURE = AnyOf(Text(), Instance((Measure,), "a Measure"), what="a measure name or a Measure")
 MEASURES = AnyOf(MEASURE, ListOf(MEASURE, shortest=1),
                  what="a measure name, a Measure or a list of them (e.g. ['AP', 'P@10'])")
@@ -72,42 +69,6 @@ def score_topic(system: str, topic: str, gold: Organization, output: Organizatio
     except Exception as error:
         error.add_note(f"while scoring system {system!r}, topic {topic!r}")
         raise
-
-
-def score_rs(pairs: Sequence[Pair], encoded, which, measures: Mapping[str, Measure],
-             organization: Callable[[int], Organization]) -> tuple[dict[Pair, dict[str, float]], list[str]]:
-    """The R&S measures among ``measures`` on every (system, topic) of ``pairs`` in one campaign-level pass
-    (:func:`workbench.metrics.campaign_rs.encoded_measure_values`: their organizations ``encoded``, pair i
-    being organizations ``which[i]``), and the names left to score topic by topic. When the pass refuses its
-    input (bad parameters), nothing is scored here: the topic-by-topic loop then raises the located error the
-    serial run always raised."""
-    from workbench.metrics.campaign_rs import encoded_measure_values, is_rs_measure
-
-    chosen = {name: measure for name, measure in measures.items() if is_rs_measure(measure)}
-    if not chosen or not pairs:
-        return {}, list(measures)
-    try:
-        values = encoded_measure_values(encoded, which, chosen, organization)
-    except WorkbenchError:
-        return {}, list(measures)
-    columns = [(name, values[name].tolist()) for name in chosen]
-    scored = {pair: {name: column[i] for name, column in columns} for i, pair in enumerate(pairs)}
-    return scored, [name for name in measures if name not in chosen]
-
-
-def score_rs_of(gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
-                pairs: Sequence[Pair], measures: Mapping[str, Measure]) -> tuple[dict[Pair, dict[str, float]],
-                                                                                 list[str]]:
-    """:func:`score_rs` of a campaign's gold and runs (each system's output for its topic)."""
-    from workbench.metrics.campaign_rs import encode_pairs, is_rs_measure
-
-    if not pairs or not any(is_rs_measure(measure) for measure in measures.values()):
-        return {}, list(measures)
-    try:
-        encoded, which, _ = encode_pairs([(gold[topic], output_of(runs[system], topic)) for system, topic in pairs])
-    except WorkbenchError:  # a topic a run refuses (a document ranked twice): the loop locates the error
-        return {}, list(measures)
-    return score_rs(pairs, encoded, which, measures, functools.lru_cache(maxsize=None)(encoded.organization))
 
 
 def output_of(run: Mapping[str, Organization], topic: str):

@@ -53,7 +53,8 @@ from workbench.validation import (
 
 __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationError", "MeasureResultError",
            "DIRECTIONS", "PARAMETER_ALIASES", "Interval", "Choices", "LevelsValue", "Levels", "MappingValue",
-           "Pairs", "ORGANIZATION", "SIDE", "Param", "Explainer", "MISSING_VALUES", "READS", "Words", "MeasureSpec",
+           "Pairs", "ORGANIZATION", "SIDE", "Param", "Explainer", "MISSING_VALUES", "READS", "ENGINE_NAMES",
+           "Words", "MeasureSpec",
            "register", "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms",
            "set_loader", "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
            "evaluate", "direction", "SPELLING_TOOLS", "TOOL", "measures", "missing_value", "worst", "aggregate",
@@ -141,6 +142,12 @@ READS = ("organizations", "preferences", "judgement groups")
 """What a measure's kernel reads: a gold and an output (:class:`~workbench.model.Organization`, or the arrays a
 campaign holds), or trec_eval's preference judgements (``-R prefs``) or judgement groups (``-R qrels_jg``), which
 only the ``trec_eval`` drop-in reads."""
+ENGINE_NAMES = ("gain table", "subtopic table", "R&S", "per topic", "preferences", "judgement groups")
+"""How a measure is computed in bulk, as its declaration names it (:attr:`MeasureSpec.engine`; the engines themselves
+are :data:`workbench.data.engines.ENGINES`): a whole run at once on the one gain table or subtopic table, every
+(system, topic) of a campaign at once by the R&S kernel, topic by topic through ``compute`` (``"per topic"``, the
+default: a measure registered in a notebook), or, for trec_eval's measures of ``-R prefs`` and ``-R qrels_jg``,
+by the ``trec_eval`` drop-in."""
 
 
 @dataclass(frozen=True)
@@ -191,6 +198,7 @@ class MeasureSpec:
     (:data:`READS`); ``returns``: ``"number"``, or ``"text"`` for trec_eval's
     ``relstring``, which only the drop-in prints. ``fixed``: another tool's parameters that have one value for this
     measure (ir_measures' ``SDCG(dcg=log2)``), read and dropped by :func:`parse`, any other value refused.
+    ``engine``: how it is computed in bulk (:data:`ENGINE_NAMES`).
     """
 
     name: str
@@ -211,6 +219,7 @@ class MeasureSpec:
     reads: str = "organizations"
     returns: str = "number"
     fixed: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    engine: str = "per topic"
 
     @property
     def params(self) -> Mapping[str, Any]:
@@ -237,7 +246,7 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              missing: str = "worst", spellings: Mapping[str, str | tuple[str, ...]] | None = None,
              explained: Explainer | None = None,
              reads: str = "organizations", returns: str = "number",
-             fixed: Mapping[str, str] | None = None) -> MeasureSpec:
+             fixed: Mapping[str, str] | None = None, engine: str = "per topic") -> MeasureSpec:
     """Declare a measure (the metric modules at import time, or a user's own measure in a notebook).
 
     ``params`` maps each parameter to a :class:`Param`, or to its bare default (then ``choices`` and ``domains``
@@ -262,10 +271,10 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
                                                and " (" not in s)]))
     spec = MeasureSpec(name, compute, task, source, MappingProxyType(parameters), range, field, cutoff, aliases,
                        description, direction, aggregate, missing, MappingProxyType(spelled), explained, reads,
-                       returns, MappingProxyType(dict(fixed or {})))
+                       returns, MappingProxyType(dict(fixed or {})), engine)
     for what, value, allowed in (("aggregate", aggregate, AGGREGATES), ("direction", direction, DIRECTIONS),
                                  ("missing", missing, MISSING_VALUES), ("reads", reads, READS),
-                                 ("returns", returns, ("number", "text"))):
+                                 ("returns", returns, ("number", "text")), ("engine", engine, ENGINE_NAMES)):
         why = Choices(allowed).reason(value)
         if why is not None:
             raise MeasureRegistrationError(f"measure {name}: {what} {why}, got {quoted(value)}")

@@ -260,7 +260,7 @@ _PARAMS = {
                                                                  "tail, a singleton, or RepLab's rule"),
 }
 for _name, _field, _aliases, _what in _MEASURES:
-    register(_name, _compute, task="organization", source=_SOURCE, field=_field, aliases=_aliases,
+    register(_name, _compute, task="organization", source=_SOURCE, field=_field, aliases=_aliases, engine="R&S",
              params=_PARAMS,
              description=_what,
              explained=_EXPLAINED)

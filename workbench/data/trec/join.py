@@ -18,8 +18,9 @@ themselves; should two pairs share a hash, by exact codes::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, overload
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -35,7 +36,8 @@ from workbench.validation import Flag, ListOf, MappingOf, validate
 if TYPE_CHECKING:  # the explanations import pandas, which the trec_eval drop-in never loads
     from workbench.metrics.explanations.ranking import RankingRows
 
-__all__ = ["PLACEHOLDER", "ONE_SUBTOPIC", "spans", "ndeval_order", "gain_table", "subtopic_table"]
+__all__ = ["PLACEHOLDER", "ONE_SUBTOPIC", "JudgedSides", "JUDGED_SIDES", "spans", "ndeval_order", "gain_table",
+           "subtopic_table"]
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
 ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
@@ -106,23 +108,50 @@ def _slots(q_keys: np.ndarray) -> np.ndarray:
     return slots
 
 
+class JudgedSides:
+    """The join's cache, an explicit object rather than an attribute slipped into the caller's judgements: per
+    judgements object (by identity, let go when it is), the judged side of the last topics joined — each judgement's
+    row, document, grade and key, and the keys' slots — so that the runs of a campaign, or the same qrels scored
+    again, share it.
+
+    >>> sides, built = JudgedSides(), []
+    >>> gold = type("Gold", (), {})()
+    >>> sides.side(gold, ["q1"], lambda: built.append(1) or "side"), sides.side(gold, ["q1"], list), len(built)
+    ('side', 'side', 1)
+    """
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[tuple[str, ...], Any]] = {}
+
+    def side(self, gold: Any, topics: Sequence[str], build: Callable[[], Any]) -> Any:
+        """The side kept for ``gold`` and ``topics``, or ``build()``'s, kept in its place."""
+        key, wanted = id(gold), tuple(topics)
+        kept = self._kept.get(key)
+        if kept is None:
+            weakref.finalize(gold, self._kept.pop, key, None)
+        if kept is None or kept[0] != wanted:
+            kept = self._kept[key] = (wanted, build())
+        return kept[1]
+
+
+JUDGED_SIDES = JudgedSides()
+"""The one cache of the join (:func:`gain_table`, :func:`subtopic_table`)."""
+
+
 def _judged_side(gold: Judgements, topics: Sequence[str], row_of: dict[str, int]) -> tuple:
-    """The judgements of ``topics`` as the join reads them: each one's row, document, grade and key, and the
-    keys' slots. Kept on the judgements for the last topics asked for: the runs of a campaign, or the same qrels
-    scored again, share them."""
-    kept = gold.__dict__.setdefault("_joined", {})
-    wanted = tuple(topics)
-    if wanted not in kept:
+    """The judgements of ``topics`` as the join reads them (:class:`JudgedSides` keeps them)."""
+
+    def build() -> tuple:
         judged, q_rows = _native(gold, row_of)
         q_docs = gold.ids if judged is None else gold.ids.take(judged)
         q_keys = keys(q_rows, q_docs, len(topics))
-        kept.clear()
-        kept[wanted] = (q_rows, q_docs, gold.grades if judged is None else gold.grades[judged], q_keys,
-                        _slots(q_keys))
+        return (q_rows, q_docs, gold.grades if judged is None else gold.grades[judged], q_keys, _slots(q_keys))
+
+    side = JUDGED_SIDES.side(gold, topics, build)
     for topic in topics:  # a topic whose judgements repeat a document is refused each time it is used
         if topic in gold.refused:
             raise gold.refused[topic]
-    return kept[wanted]
+    return side
 
 
 def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np.ndarray | None, np.ndarray]:

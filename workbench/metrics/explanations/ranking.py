@@ -127,143 +127,266 @@ def _documents(rows: RankingRows, rest: int, copies: int):
     return column
 
 
+@dataclass(frozen=True)
+class _Entries:
+    """Who sits where in the explanation's frame, a part's rows in order: the retrieved entries (table row,
+    column, position in the ranking the measure scores, judged, gain), then the judged relevant documents each
+    row misses (``m_rows``, ``m_grades``), then the rows that carry a value outside the documents (``rest_rows``).
+    ``full``: the table's shape when every ranking fills it (its matrices then read row by row)."""
+
+    row: np.ndarray
+    column: np.ndarray
+    positions: np.ndarray
+    judged: np.ndarray
+    gains: np.ndarray
+    full: tuple[int, int] | None
+    m_rows: np.ndarray
+    m_grades: np.ndarray
+    rest_rows: np.ndarray
+
+    @property
+    def n_ret(self) -> int:
+        return len(self.row)
+
+    @property
+    def n_miss(self) -> int:
+        return len(self.m_rows)
+
+    @property
+    def size(self) -> int:
+        """The frame's rows per part."""
+        return len(self.row) + len(self.m_rows) + len(self.rest_rows)
+
+
+def _entries(table: GainTable, rows: RankingRows, terms: Any, judged_only: bool) -> _Entries:
+    """The entries of ``table`` as the frame lists them (:class:`_Entries`); ``judged_only``: the measure reads
+    the ranking without its unjudged documents (their positions are -1).
+
+    >>> table = GainTable.from_gains([[1, 0, 2]], [[2, 1, 0]])
+    >>> rows = RankingRows(np.array(["a", "b", "c"], dtype=object), np.zeros(0, dtype=np.int64), np.array([]),
+    ...                    np.zeros(0))
+    >>> entries = _entries(table, rows, declared_terms(parse("AP").spec)(table), judged_only=False)
+    >>> entries.positions.tolist(), entries.gains.tolist(), entries.full, entries.size
+    ([0, 1, 2], [1.0, 0.0, 2.0], (1, 3), 3)
+    """
+    n_rows, width = table.gains.shape
+    row: np.ndarray
+    column: np.ndarray
+    if (table.num_ret == width).all() and not judged_only:  # the entries are the matrices read row by row
+        row = np.repeat(np.arange(n_rows, dtype=np.int32), width)
+        column = np.tile(np.arange(width, dtype=np.int32), n_rows)
+        positions, judged, gains, full = column, table.judged.ravel(), table.gains.ravel(), (n_rows, width)
+    else:
+        row, column = np.nonzero(table.retrieved())
+        positions = _scored_positions(table, row, column, judged_only)
+        judged, gains, full = table.judged[row, column], table.gains[row, column], None
+    rest_rows = np.flatnonzero(terms.rest != 0) if terms.rest is not None else np.zeros(0, dtype=np.int64)
+    return _Entries(row, column, positions, judged, gains, full, np.asarray(rows.missing_rows, dtype=np.int64),
+                    np.asarray(rows.missing_grades, dtype=float), rest_rows)
+
+
+def _ideal_positions(entries: _Entries, level: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each judged relevant document sits in its row's ideal ranking: by grade (at a relevance ``level``:
+    relevant or not), then by rank, the missed ones last. Returns the retrieved entries that are judged relevant,
+    and for them then the missed documents, their table rows and ideal positions.
+
+    >>> entries = _Entries(np.zeros(3, dtype=np.int64), np.arange(3), np.arange(3), np.ones(3, dtype=bool),
+    ...                    np.array([1.0, 0.0, 2.0]), None, np.zeros(0, dtype=np.int64), np.zeros(0),
+    ...                    np.zeros(0, dtype=np.int64))
+    >>> [a.tolist() for a in _ideal_positions(entries, None)]  # c (grade 2) is first ideally, a second
+    [[0, 2], [0, 0], [1, 0]]
+    """
+    positive = np.flatnonzero(entries.judged & (entries.gains > 0))
+    key_rows = np.concatenate((entries.row[positive], entries.m_rows))
+    key_grades = np.concatenate((entries.gains[positive], entries.m_grades))
+    if level is not None:
+        key_grades = (key_grades >= level).astype(float)
+    key_ranks = np.concatenate((entries.column[positive], np.full(entries.n_miss, np.iinfo(np.int64).max)))
+    order = np.lexsort((key_ranks, -key_grades, key_rows))
+    ideal_at = np.empty(len(order), dtype=np.int64)
+    ideal_at[order] = np.arange(len(order)) - np.searchsorted(key_rows[order], key_rows[order], "left")
+    return positive, key_rows, ideal_at
+
+
+def _factors(entries: _Entries, factors: Mapping[str, Any], copies: int) -> tuple[dict[str, np.ndarray], dict]:
+    """The frame's float columns as rows of one block (``grade``, each float factor, ``contribution`` and
+    ``lost``, the last two left to :func:`_contributions`), ``copies`` parts long, and the boolean factors as
+    pandas columns. A factor is NaN (or missing) where the measure does not define it.
+
+    >>> entries = _Entries(np.zeros(3, dtype=np.int64), np.arange(3), np.arange(3), np.array([True, True, False]),
+    ...                    np.array([1.0, 0.0, 0.0]), None, np.zeros(0, dtype=np.int64), np.zeros(0),
+    ...                    np.zeros(0, dtype=np.int64))
+    >>> view, flags = _factors(entries, {"precision": np.array([[1.0, 0.5, 1 / 3]])}, copies=1)
+    >>> list(view), view["grade"].tolist(), view["precision"].round(2).tolist(), flags
+    (['grade', 'precision', 'contribution', 'lost'], [1.0, 0.0, nan], [1.0, 0.5, 0.33], {})
+    """
+    import pandas as pd
+
+    n_ret, size = entries.n_ret, entries.size
+    float_factors = [f for f, m in factors.items() if np.asarray(m).dtype != bool]
+    names = ["grade", *float_factors, "contribution", "lost"]
+    view = dict(zip(names, np.empty((len(names), size * copies)), strict=True))
+    np.copyto(view["grade"][:n_ret], entries.gains)
+    view["grade"][:n_ret][~entries.judged] = np.nan
+    view["grade"][n_ret:n_ret + entries.n_miss] = entries.m_grades
+    view["grade"][n_ret + entries.n_miss:size] = np.nan
+    flags: dict[str, object] = {}
+    for factor, matrix_of in factors.items():
+        values_of, inside = _take(matrix_of, entries.row, entries.positions, entries.full)
+        if factor in view:
+            view[factor][:n_ret] = values_of if entries.full and len(values_of) == len(inside) and inside.all() \
+                else np.where(inside, values_of, np.nan)
+            view[factor][n_ret:size] = np.nan
+        else:
+            filled, mask = np.zeros(size, dtype=bool), np.ones(size, dtype=bool)
+            filled[:n_ret], mask[:n_ret] = values_of, ~inside
+            flags[factor] = pd.arrays.BooleanArray(np.tile(filled, copies), np.tile(mask, copies))
+    for name in ("grade", *float_factors):
+        for i in range(1, copies):
+            view[name][i * size:(i + 1) * size] = view[name][:size]
+    return view, flags
+
+
+def _contributions(view: dict[str, np.ndarray], entries: _Entries, terms: Any, ideal: Any, name: str,
+                   lower_is_better: bool, level: float | None) -> list[str]:
+    """Each part's ``contribution`` and ``lost`` written into ``view`` (:func:`_factors`), a part after another:
+    what each row adds to the score, and what it lost against the ideal ranking (the contribution it would
+    have there minus the one it has; a measure where lower is better counts it the other way). Returns the
+    parts' names (the measure's ``name`` when it has none).
+
+    >>> table = GainTable.from_gains([[1, 0, 2]], [[2, 1, 0]])
+    >>> rows = RankingRows(np.array(["a", "b", "c"], dtype=object), np.zeros(0, dtype=np.int64), np.array([]),
+    ...                    np.zeros(0))
+    >>> terms_of = declared_terms(parse("AP").spec)
+    >>> terms, entries = terms_of(table), _entries(table, rows, terms_of(table), judged_only=False)
+    >>> view, _ = _factors(entries, terms.factors, copies=1)
+    >>> _contributions(view, entries, terms, terms_of(_ideal(table)), "AP", False, None)
+    ['AP']
+    >>> view["contribution"].round(4).tolist(), view["lost"].round(4).tolist()  # c: 1 at rank 1, 2/3 at rank 3
+    ([0.5, 0.0, 0.3333], [0.0, 0.0, 0.1667])
+    """
+    n_ret, n_miss, size = entries.n_ret, entries.n_miss, entries.size
+    positive, key_rows, ideal_at = _ideal_positions(entries, level)
+    parts = terms.parts or {name: terms.contribution}
+    ideal_parts = ideal.parts or {name: ideal.contribution}
+    for i, (part, matrix) in enumerate(parts.items()):
+        mine, lost = view["contribution"][i * size:(i + 1) * size], view["lost"][i * size:(i + 1) * size]
+        mine[:n_ret] = _take(matrix, entries.row, entries.positions, entries.full)[0]
+        mine[n_ret:] = 0.0
+        missing = terms.missing.get(part) if isinstance(terms.missing, Mapping) else \
+            None if terms.parts else terms.missing
+        if missing is not None:
+            mine[n_ret:n_ret + n_miss] = missing(entries.m_rows, entries.m_grades)
+        if len(entries.rest_rows):
+            mine[n_ret + n_miss:] = terms.rest[entries.rest_rows]
+        np.negative(mine, out=lost)  # lost = best − contribution: best is 0 but for the ideal's documents
+        lost[positive] += _take(ideal_parts[part], key_rows[:len(positive)], ideal_at[:len(positive)])[0]
+        lost[n_ret:n_ret + n_miss] += _take(ideal_parts[part], entries.m_rows, ideal_at[len(positive):])[0]
+        if len(entries.rest_rows) and ideal.rest is not None:
+            lost[n_ret + n_miss:] += np.nan_to_num(ideal.rest[entries.rest_rows])
+        if lower_is_better:
+            np.negative(lost, out=lost)
+        lost += 0.0  # no -0.0
+    return list(parts)
+
+
+def _leading(table: GainTable, entries: _Entries, rows: RankingRows, copies: int, with_topics: bool) -> dict:
+    """The columns that say who and where: ``topic`` (``with_topics``), ``rank`` (missing for a document the
+    measure does not rank), ``document``, ``judged`` (missing for the rows without a document).
+
+    >>> table = GainTable.from_gains([[1, 0, 2]], [[2, 1, 0]])
+    >>> rows = RankingRows(np.array(["a", "b", "c"], dtype=object), np.zeros(0, dtype=np.int64), np.array([]),
+    ...                    np.zeros(0))
+    >>> entries = _entries(table, rows, declared_terms(parse("AP").spec)(table), judged_only=False)
+    >>> import pandas as pd
+    >>> print(pd.DataFrame(_leading(table, entries, rows, 1, False)).to_string(index=False))
+     rank document  judged
+        1        a    True
+        2        b    True
+        3        c    True
+    """
+    import pandas as pd
+
+    def tiled(array) -> np.ndarray:
+        return np.tile(array, copies) if copies > 1 else array
+
+    n_ret, size = entries.n_ret, entries.size
+    rank, rank_mask = np.zeros(size, dtype=np.int64), np.ones(size, dtype=bool)
+    rank[:n_ret], rank_mask[:n_ret] = entries.positions + 1, entries.positions < 0
+    judged, judged_mask = np.ones(size, dtype=bool), np.zeros(size, dtype=bool)
+    judged[:n_ret], judged_mask[n_ret + entries.n_miss:] = entries.judged, True
+    leading: dict[str, object] = {}
+    if with_topics:
+        codes = tiled(np.concatenate((entries.row, entries.m_rows, entries.rest_rows)))
+        leading["topic"] = pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(list(table.topics)),
+                                                     validate=False)
+    return leading | {"rank": pd.arrays.IntegerArray(tiled(rank), tiled(rank_mask)),
+                      "document": _documents(rows, len(entries.rest_rows), copies),
+                      "judged": pd.arrays.BooleanArray(tiled(judged), tiled(judged_mask))}
+
+
 def explain_table(table: GainTable, measure: str | Measure, rows: RankingRows,
                   with_topics: bool = False) -> MeasureExplanation:
     """The explanation of a ranking measure on every row of ``table`` (see the module docstring). One row: the
     score is the kernel's; several (``with_topics``: a ``topic`` column), the score is their summary as trec_eval
     summarizes them and ``scores`` holds each row's. The rows come as the retrieved documents (topic by topic, in
-    rank order), then the missed relevant ones, then those without a document; a part at a time."""
+    rank order), then the missed relevant ones, then those without a document; a part at a time: the steps are
+    :func:`_entries` (who, where), :func:`_factors`, :func:`_contributions` (contribution and lost) and
+    :func:`_leading` (topic, rank, document, judged).
+
+    >>> table = GainTable.from_gains([[1, 0, 2]], [[2, 1, 0]])
+    >>> rows = RankingRows(np.array(["a", "b", "c"], dtype=object), np.zeros(0, dtype=np.int64), np.array([]),
+    ...                    np.zeros(0))
+    >>> e = explain_table(table, "AP", rows)
+    >>> round(e.score, 4), e.contributions.contribution.round(4).tolist()
+    (0.8333, [0.5, 0.0, 0.3333])
+    """
     import pandas as pd
 
     measure = parse(measure)
     spec, params = measure.spec, measure.params
     judged_only = bool(params.pop("judged_only", False))
-    kernel = spec.compute
-    if not isinstance(kernel, TableMeasure):
+    if not isinstance(spec.compute, TableMeasure):
         raise RankingInputError(f"{measure} is not a measure of a ranking's gains: a gain table cannot explain it")
-    values = kernel.score(table, judged_only=judged_only, **params)  # the kernel, as evaluate scores
+    values = spec.compute.score(table, judged_only=judged_only, **params)  # the kernel, as evaluate scores
     scored = table.judged_only() if judged_only else table
     terms_of = declared_terms(spec)  # the declaration's terms (workbench.metrics.ranking.measures)
     terms = terms_of(scored, **params)
-    ideal = terms_of(_ideal(table), **params)
-    n_rows, width = table.gains.shape
-    full = (n_rows, width) if (table.num_ret == width).all() and not (judged_only and scored is not table) else None
-    row: np.ndarray
-    column: np.ndarray
-    if full:  # every ranking as long as the table: the entries are the matrices read row by row
-        row, column = np.repeat(np.arange(n_rows, dtype=np.int32), width), np.tile(np.arange(width, dtype=np.int32),
-                                                                                   n_rows)
-        positions, judged, gains = column, table.judged.ravel(), table.gains.ravel()
-    else:
-        row, column = np.nonzero(table.retrieved())
-        positions = _scored_positions(table, row, column, judged_only and scored is not table)
-        judged, gains = table.judged[row, column], table.gains[row, column]
-    m_rows = np.asarray(rows.missing_rows, dtype=np.int64)
-    m_grades = np.asarray(rows.missing_grades, dtype=float)
-    rest_rows = np.flatnonzero(terms.rest != 0) if terms.rest is not None else np.zeros(0, dtype=np.int64)
-    n_ret, n_miss, n_rest = len(row), len(m_rows), len(rest_rows)
-    size = n_ret + n_miss + n_rest
-
-    # the ideal position of every judged relevant document: by grade (a binary measure: relevant or not), then
-    # by rank (the missed ones last)
-    positive = np.flatnonzero(judged & (gains > 0))
-    key_rows = np.concatenate((row[positive], m_rows))
-    key_grades = np.concatenate((gains[positive], m_grades))
-    level = params.get("rel")
-    if level is not None:
-        key_grades = (key_grades >= level).astype(float)
-    key_ranks = np.concatenate((column[positive], np.full(n_miss, np.iinfo(np.int64).max)))
-    order = np.lexsort((key_ranks, -key_grades, key_rows))
-    ideal_at = np.empty(len(order), dtype=np.int64)
-    ideal_at[order] = np.arange(len(order)) - np.searchsorted(key_rows[order], key_rows[order], "left")
-    sign = -1.0 if spec.direction == "lower" else 1.0
     name = str(measure)
-    parts = terms.parts or {name: terms.contribution}
-    ideal_parts = ideal.parts or {name: ideal.contribution}
-    copies = len(parts)
-
-    # the float columns are rows of one block, which the frame takes as they are (no copy)
-    float_factors = [f for f, m in terms.factors.items() if np.asarray(m).dtype != bool]
-    float_names = ["grade", *float_factors, "contribution", "lost"]
-    block = np.empty((len(float_names), size * copies))
-    view = dict(zip(float_names, block, strict=True))
-    first = slice(0, size)
-    np.copyto(view["grade"][:n_ret], gains)
-    view["grade"][:n_ret][~judged] = np.nan
-    view["grade"][n_ret:n_ret + n_miss] = m_grades
-    view["grade"][n_ret + n_miss:size] = np.nan
-    others: dict[str, object] = {}
-    for factor, matrix_of in terms.factors.items():
-        values_of, inside = _take(matrix_of, row, positions, full)
-        if factor in view:
-            view[factor][:n_ret] = values_of if full and len(values_of) == len(inside) and inside.all() else \
-                np.where(inside, values_of, np.nan)
-            view[factor][n_ret:size] = np.nan
-        else:
-            filled, mask = np.zeros(size, dtype=bool), np.ones(size, dtype=bool)
-            filled[:n_ret], mask[:n_ret] = values_of, ~inside
-            others[factor] = pd.arrays.BooleanArray(np.tile(filled, copies), np.tile(mask, copies))
-    for name_of in ("grade", *float_factors):
-        for i in range(1, copies):
-            view[name_of][i * size:(i + 1) * size] = view[name_of][first]
-    for i, (part, matrix) in enumerate(parts.items()):
-        mine, lost = view["contribution"][i * size:(i + 1) * size], view["lost"][i * size:(i + 1) * size]
-        mine[:n_ret] = _take(matrix, row, positions, full)[0]
-        mine[n_ret:] = 0.0
-        missing = terms.missing.get(part) if isinstance(terms.missing, Mapping) else \
-            None if terms.parts else terms.missing
-        if missing is not None:
-            mine[n_ret:n_ret + n_miss] = missing(m_rows, m_grades)
-        if n_rest:
-            mine[n_ret + n_miss:] = terms.rest[rest_rows]
-        np.negative(mine, out=lost)  # lost = best − contribution: best is 0 but for the ideal's documents
-        lost[positive] += _take(ideal_parts[part], key_rows[:len(positive)], ideal_at[:len(positive)])[0]
-        lost[n_ret:n_ret + n_miss] += _take(ideal_parts[part], m_rows, ideal_at[len(positive):])[0]
-        if n_rest and ideal.rest is not None:
-            lost[n_ret + n_miss:] += np.nan_to_num(ideal.rest[rest_rows])
-        if sign < 0:
-            np.negative(lost, out=lost)
-        lost += 0.0  # no -0.0
-
-    def tiled(array) -> np.ndarray:
-        return np.tile(array, copies) if copies > 1 else array
-
-    rank = np.zeros(size, dtype=np.int64)
-    rank[:n_ret] = positions + 1
-    rank_mask = np.ones(size, dtype=bool)
-    rank_mask[:n_ret] = positions < 0
-    judged_column = np.ones(size, dtype=bool)
-    judged_column[:n_ret] = judged
-    judged_mask = np.zeros(size, dtype=bool)
-    judged_mask[n_ret + n_miss:] = True
-    leading: dict[str, object] = {}
-    if with_topics:
-        codes = tiled(np.concatenate((row, m_rows, rest_rows)))
-        leading["topic"] = pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(list(table.topics)),
-                                                     validate=False)
-    leading |= {"rank": pd.arrays.IntegerArray(tiled(rank), tiled(rank_mask)),
-                "document": _documents(rows, n_rest, copies),
-                "judged": pd.arrays.BooleanArray(tiled(judged_column), tiled(judged_mask))}
+    entries = _entries(table, rows, terms, judged_only and scored is not table)
+    copies = len(terms.parts) if terms.parts else 1
+    view, others = _factors(entries, terms.factors, copies)
+    parts = _contributions(view, entries, terms, terms_of(_ideal(table), **params), name,
+                           spec.direction == "lower", params.get("rel"))
+    others = _leading(table, entries, rows, copies, with_topics) | others
     columns = [*(["topic"] if with_topics else []), "rank", "document", "grade", "judged", *terms.factors]
-    others = leading | others
     if terms.rest is not None:  # the measure carries a value outside the documents (rows only where it is not 0)
-        what = np.full(size, None, dtype=object)
-        what[n_ret + n_miss:] = terms.rest_label
-        others["what"] = pd.array(tiled(what), dtype=pd.StringDtype())
+        what = np.full(entries.size, None, dtype=object)
+        what[entries.n_ret + entries.n_miss:] = terms.rest_label
+        others["what"] = pd.array(np.tile(what, copies), dtype=pd.StringDtype())
         columns.append("what")
     if terms.parts:
-        others["part"] = np.repeat(np.array(list(parts), dtype=object), size)
+        others["part"] = np.repeat(np.array(parts, dtype=object), entries.size)
         columns.append("part")
     columns += ["contribution", "lost"]
-    frame = pd.DataFrame({name_of: others[name_of] if name_of in others else view[name_of] for name_of in columns},
+    frame = pd.DataFrame({column: others[column] if column in others else view[column] for column in columns},
                          copy=False)
-    contribution = view["contribution"]
+    return _explanation(table, spec, name, values, frame, terms, parts, view["contribution"], with_topics)
+
+
+def _explanation(table: GainTable, spec: Any, name: str, values: np.ndarray, frame: Any, terms: Any,
+                 parts: list[str], contribution: np.ndarray, with_topics: bool) -> MeasureExplanation:
+    """The frame and the kernel's ``values`` as the explanation: the score (one row's, or the summary over
+    topics), each part's value, the formula."""
+    import pandas as pd
+
     topics = list(table.topics) if table.topics else [str(i) for i in range(len(values))]
     per_topic = pd.Series(values, index=pd.Index(topics, name="topic"), name=name)
     score = float(values[0]) if len(values) == 1 else float(
         summarize(np.asarray(values, dtype=float)[trec_order(topics)], spec.aggregate))
     scores = per_topic if with_topics else None
     if terms.parts:
+        size = len(frame) // len(parts)
         how = f"through its parts: {', '.join(parts)}"
         part_values = {part: float(contribution[i * size:(i + 1) * size].sum()) if len(values) == 1
                        else float("nan") for i, part in enumerate(parts)}

@@ -187,7 +187,7 @@ def ranking_measure(name: str, kernel: Callable[..., np.ndarray], terms: Callabl
     (:attr:`~workbench.metrics.registry.MeasureSpec.fixed`)."""
     return register(name, TableMeasure(kernel), task="ranking", source=source, params=params, cutoff=cutoff,
                     aliases=aliases, spellings=spellings, range=range, direction=direction, aggregate=aggregate,
-                    missing="empty", description=description, fixed=fixed,
+                    missing="empty", description=description, fixed=fixed, engine="gain table",
                     explained=Explainer(PER_DOCUMENT, how, terms) if terms is not None else None)
 
 
@@ -199,7 +199,7 @@ def diversity_measure(name: str, kernel: Callable[..., np.ndarray], terms: Calla
     explained per document and subtopic by its ``terms``; a topic a run lacks is scored on an empty ranking."""
     return register(name, SubtopicMeasure(kernel), task="ranking", source=NDEVAL, params=params, cutoff=cutoff,
                     aliases=aliases, spellings=spellings, range=range, missing="empty", description=description,
-                    explained=Explainer(PER_SUBTOPIC, "per document and subtopic", terms))
+                    explained=Explainer(PER_SUBTOPIC, "per document and subtopic", terms), engine="subtopic table")
 
 
 def drop_in_measure(name: str, compute: PreferenceMeasure | GroupMeasure, *, description: str,
@@ -209,4 +209,4 @@ def drop_in_measure(name: str, compute: PreferenceMeasure | GroupMeasure, *, des
     scored by the ``trec_eval`` drop-in with ``-R prefs`` / ``-R qrels_jg``)."""
     return register(name, compute, task="ranking", source=TREC_EVAL, params=params, cutoff=cutoff,
                     spellings={"trec_eval": name}, range=range, aggregate=aggregate, missing="empty",
-                    description=description, reads=compute.reads)
+                    description=description, reads=compute.reads, engine=compute.reads)

@@ -104,5 +104,6 @@ ranking_measure("RBPResid", trec.rbp_residual, _rbp_residual, aliases=("rbp_resi
 register("RelString", TableMeasure(trec.relevance_strings), task="ranking", source="trec_eval 10.0 (usnistgov/"
          "trec_eval)", params={"length": Param(10, Interval(0, integer=True), "how many ranks it shows")},
          aliases=("relstring",), spellings={"trec_eval": "relstring"}, returns="text", missing="empty",
+         engine="gain table",
          description="the grades of the first ranks as text, one character each: the grade, '>' above 9, '-' not "
                      "pooled, '.' pooled but unjudged (trec_eval relstring; printed by the trec_eval drop-in)")

@@ -1,0 +1,200 @@
+"""The engines (issue 39): every declaration names one, its bulk value equals the measure's per-topic value, and
+only :mod:`workbench.data.engines` chooses how a measure is computed (an AST guard, as tests/test_imports.py's
+join test)."""
+
+from __future__ import annotations
+
+import ast
+import math
+import warnings
+from pathlib import Path
+
+import pytest
+
+from tests.measure_instances import INSTANCES
+from tests.strategies import pairs_of
+from workbench.data.campaign import Campaign
+from workbench.data.engines import ENGINES, Held, by_engine, engine_of
+from workbench.errors import CampaignError, WorkbenchError, WorkbenchWarning
+from workbench.metrics import registry
+from workbench.metrics.registry import ENGINE_NAMES, MeasureRegistrationError, UnknownMeasureError, parse
+from workbench.model import Organization
+
+PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
+SCORED = [name for names in INSTANCES.values() for name in names]
+
+
+def _same(bulk: float, alone: float, tolerance: float) -> bool:
+    if math.isnan(bulk) or math.isnan(alone):
+        return math.isnan(bulk) and math.isnan(alone)
+    return bulk == alone if tolerance == 0 else abs(bulk - alone) <= tolerance * max(1.0, abs(alone))
+
+
+def test_every_declaration_names_a_known_engine():
+    for spec in registry.specs():
+        assert spec.engine in ENGINE_NAMES, spec.name
+        if spec.reads == "organizations":  # what a campaign scores has an engine here; the rest is the drop-in's
+            assert spec.engine in ENGINES, spec.name
+        else:
+            assert spec.engine == spec.reads, spec.name
+    tested = {parse(name).spec.name for name in SCORED}
+    assert tested == {spec.name for spec in registry.specs() if spec.reads == "organizations"
+                      and spec.returns == "number"}
+
+
+@pytest.mark.filterwarnings("ignore::workbench.errors.WorkbenchWarning")
+@pytest.mark.parametrize("name", SCORED)
+def test_the_engine_s_bulk_value_equals_the_per_topic_value(name):
+    """The registry walk: each declared measure, under every spelling tested, scored by its engine on every
+    (system, topic) of a small campaign at once equals ``compute`` on each (gold, output) alone (bit for bit;
+    the campaign-level R&S kernel to 1e-12, as Campaign.evaluate documents)."""
+    measure = parse(name)
+    engine = engine_of(measure)
+    assert engine is ENGINES[measure.spec.engine]
+    pairs = pairs_of(measure.spec)
+    gold = {f"t{i}": g for i, (g, _) in enumerate(pairs)}
+    runs = {"a": {f"t{i}": o for i, (_, o) in enumerate(pairs)}}
+    if measure.spec.task in ("clustering", "filtering", "organization"):  # a second system: the gold itself
+        runs["b"] = dict(gold)
+    work = [(system, topic) for system, run in runs.items() for topic in run]
+    alone = {}
+    for system, topic in work:
+        try:
+            alone[system, topic] = measure(gold[topic], runs[system][topic])
+        except WorkbenchError as error:  # input the measure refuses: the engine refuses it too, saying where
+            with pytest.raises(CampaignError, match=f"system '{system}', topic '{topic}'") as refused:
+                engine.score(Held(gold, runs), work, {name: measure})
+            assert str(error) in str(refused.value)
+            return
+    bulk = engine.score(Held(gold, runs), work, {name: measure})
+    tolerance = 1e-12 if measure.spec.engine == "R&S" else 0
+    for pair in work:
+        assert _same(bulk[pair][name], alone[pair], tolerance), (pair, bulk[pair][name], alone[pair])
+
+
+def test_a_campaign_is_one_lookup_by_engine():
+    """Measures of four engines in one campaign: each value is its engine's, in the order asked."""
+    gold = {"q1": Organization.from_graded({"d1": 2, "d2": 1}), "q2": Organization.from_graded({"d3": 1})}
+    runs = {"s": {"q1": Organization.from_ranking(["d2", "d1"]), "q2": Organization.from_ranking(["d4", "d3"])}}
+    names = ["NMI", "AP", "R≺(n=10, wn=0.8)", "alpha_nDCG@5", "P@1"]
+    groups = by_engine(names)
+    assert [(engine.name, list(group)) for engine, group in groups.items()] == [
+        ("per topic", ["NMI"]), ("gain table", ["AP", "P@1"]), ("R&S", ["R≺(n=10, wn=0.8)"]),
+        ("subtopic table", ["alpha_nDCG@5"])]
+    values = Campaign(gold, runs).evaluate(names, progress=False)
+    pairs = [("s", "q1"), ("s", "q2")]
+    for engine, group in groups.items():
+        for (_, topic), scored in engine.score(Held(gold, runs), pairs, group).items():
+            for measure, value in scored.items():
+                row = values[(values.topic == topic) & (values.measure == measure)]
+                assert row.value.tolist() == [value]
+
+
+def test_a_declaration_names_a_known_engine_or_is_refused():
+    with pytest.raises(MeasureRegistrationError, match="engine must be one of"):
+        registry.register("Half-test", lambda gold, output: 0.5, task="ranking", source="a test", engine="fast")
+    with registry.registered("Half-test", lambda gold, output: 0.5, task="ranking", source="a test"):
+        assert engine_of("Half-test") is ENGINES["per topic"]  # a measure of a notebook: topic by topic
+    with pytest.raises(UnknownMeasureError, match="trec_eval -R|python -m workbench trec_eval"):
+        engine_of("prefs_num_prefs_poss")
+
+
+# ------------------------------------------------------------------------------- only the engines dispatch
+KIND_PREDICATES = {"is_table_measure", "is_diversity_measure", "is_rs_measure"}
+KIND_CLASSES = {"TableMeasure", "SubtopicMeasure", "PreferenceMeasure", "GroupMeasure", "_DropInOnly"}
+
+
+def _is_kind_test(node: ast.AST) -> bool:
+    """A test of a measure's kind: a kind predicate called, ``isinstance`` against a compute wrapper, or a
+    declaration's ``engine`` compared."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Call):
+            called = inner.func.id if isinstance(inner.func, ast.Name) else getattr(inner.func, "attr", "")
+            if called in KIND_PREDICATES:
+                return True
+            if called == "isinstance" and len(inner.args) == 2 and any(
+                    isinstance(n, ast.Name) and n.id in KIND_CLASSES for n in ast.walk(inner.args[1])):
+                return True
+        if isinstance(inner, ast.Compare) and any(isinstance(side, ast.Attribute) and side.attr == "engine"
+                                                  for side in (inner.left, *inner.comparators)):
+            return True
+    return False
+
+
+def _dispatches(tree: ast.AST) -> list[int]:
+    """The lines where a kind test chooses a path: kind tests anywhere but in a guard (an ``if`` whose body only
+    raises) or in a predicate's own definition (the ``return`` of an ``is_*`` function)."""
+    allowed: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and all(isinstance(stmt, ast.Raise) for stmt in node.body) and not node.orelse:
+            allowed.add(id(node.test))
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("is_"):
+            allowed.update(id(stmt.value) for stmt in node.body if isinstance(stmt, ast.Return))
+    found = []
+    for node in ast.walk(tree):
+        tests = [node.test] if isinstance(node, ast.If | ast.IfExp | ast.While) else [
+            *(cond for gen in node.generators for cond in gen.ifs)] if isinstance(
+            node, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp) else []
+        if isinstance(node, ast.Return) and node.value is not None:
+            tests.append(node.value)
+        found += [node.lineno for test in tests if id(test) not in allowed and _is_kind_test(test)]
+    return sorted(set(found))
+
+
+def test_nothing_outside_the_engines_module_dispatches_on_a_measure_s_kind():
+    offenders = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "data" / "engines.py":
+            continue
+        lines = _dispatches(ast.parse(path.read_text(encoding="utf-8")))
+        if lines:
+            offenders[str(path.relative_to(PACKAGE.parent))] = lines
+    assert offenders == {}, f"choose the engine in workbench/data/engines.py (engine_of, by_engine): {offenders}"
+
+
+def test_the_dispatch_finder_finds_one():
+    source = ("def score(measure, names):\n"
+              "    if is_table_measure(measure):\n        return 1\n"
+              "    tables = [n for n in names if parse(n).spec.engine == 'gain table']\n"
+              "    if not isinstance(measure.spec.compute, TableMeasure):\n        raise ValueError(measure)\n"
+              "def is_fast(measure):\n    return isinstance(measure.spec.compute, SubtopicMeasure)\n")
+    assert _dispatches(ast.parse(source)) == [2, 4]
+
+
+def test_the_engines_warn_nothing_on_a_clean_campaign():
+    gold = {"q1": Organization.from_graded({"d1": 1})}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WorkbenchWarning)
+        Campaign(gold, {"s": {"q1": Organization.from_ranking(["d1"])}}).evaluate(["AP", "NMI", "R≺(n=10, wn=0.8)"],
+                                                                                  progress=False)
+
+
+def test_a_new_family_is_one_engine(monkeypatch):
+    """CONTRIBUTING.md's recipe for a family: a name for its engine, one engine class, declarations naming it; the
+    campaign scores through it with no other edit."""
+    from workbench.data import engines
+
+    calls = []
+
+    class FirstHit(engines.PerTopicEngine):  # a batch kernel: every pair of the campaign in one call
+        name = "first hit (test)"
+
+        def score(self, held, pairs, measures, *, progress=False):
+            calls.append(len(pairs))
+            firsts = [next(iter(sorted(held.runs[s][t].levels[0][0])), None) if held.runs[s][t].levels else None
+                      for s, t in pairs]
+            return {pair: {name: float(first in held.gold[pair[1]].documents and first is not None)
+                           for name in measures} for pair, first in zip(pairs, firsts, strict=True)}
+
+    def first_hit(gold, output):
+        return float(bool(output.levels) and min(output.levels[0][0]) in gold.documents)
+
+    monkeypatch.setattr(registry, "ENGINE_NAMES", (*registry.ENGINE_NAMES, FirstHit.name))
+    monkeypatch.setitem(engines.ENGINES, FirstHit.name, FirstHit())
+    gold = {"q1": Organization.from_graded({"d1": 1}), "q2": Organization.from_graded({"d3": 1})}
+    runs = {"s": {"q1": Organization.from_ranking(["d1", "d2"]), "q2": Organization.from_ranking(["d4", "d3"])}}
+    with registry.registered("FirstHit-test", first_hit, task="ranking", source="a test", engine=FirstHit.name):
+        values = Campaign(gold, runs).evaluate(["FirstHit-test", "AP"], progress=False)
+    assert calls == [2]
+    assert values[values.measure == "FirstHit-test"].value.tolist() == [first_hit(gold[t], runs["s"][t])
+                                                                          for t in ("q1", "q2")] == [1.0, 0.0]

@@ -1,0 +1,321 @@
+"""How a campaign's measures are computed in bulk: one engine per kind of table, named by the measure's declaration
+(:attr:`~workbench.metrics.registry.MeasureSpec.engine`), the one place that chooses how a measure is scored.
+
+Every engine has the same two methods:
+
+* ``score(held, pairs, measures)``: ``{(system, topic): {name: value}}`` for every pair, from what the caller holds
+  (:class:`Held`: the campaign's gold and runs; a chunk of a distributed campaign on a worker);
+* ``explain(gold, run, topics, system, measure)``: the explanation of one system's run on ``topics``, through the
+  very table ``score`` reads (so its rows add up to the campaign's values).
+
+The engines (:data:`ENGINES`, keyed by the declared name):
+
+* ``"gain table"``: a whole run at once on the one gain table (:func:`~workbench.data.trec.join.gain_table`, the
+  join), a topic the run lacks on trec_eval's ``-c`` placeholder ranking;
+* ``"subtopic table"``: the same over the subtopic table the diversity measures read (a lacking topic: an empty
+  ranking);
+* ``"R&S"``: every (system, topic) at once by the campaign-level kernel (:mod:`workbench.metrics.campaign_rs`);
+* ``"per topic"``: :func:`workbench.evaluate` on each (gold, output) pair.
+
+The two table engines score here, where the runs are held (``travels=False``); the others also run on an
+executor's workers (:mod:`workbench.data.distributed`), which look them up here too. Callers group a campaign's
+measures with :func:`by_engine`::
+
+    >>> from workbench.data.campaign import Campaign
+    >>> campaign = Campaign.from_dicts({"q1": {"a": 1, "b": 1}}, {"s": {"q1": {"a": 0.9, "x": 0.5}}})
+    >>> [(engine.name, list(measures)) for engine, measures in by_engine(["AP", "NMI", "P@2"]).items()]
+    [('gain table', ['AP', 'P@2']), ('per topic', ['NMI'])]
+    >>> ENGINES["gain table"].score(Held(campaign.gold, campaign.runs), [("s", "q1")], {"AP": parse("AP")})
+    {('s', 'q1'): {'AP': 0.5}}
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from workbench.data.scoring import output_of, score_topic, unanswered_values
+from workbench.data.trec.join import gain_table, ndeval_order, subtopic_table
+from workbench.data.trec.ranked import RankedRun
+from workbench.errors import CampaignError, WorkbenchError
+from workbench.ids import DocumentIds
+from workbench.metrics.campaign_rs import Encoded, encode_pairs, encoded_measure_values
+from workbench.metrics.ranking.declare import evaluate_table
+from workbench.metrics.ranking.table import ranked_documents
+from workbench.metrics.registry import Measure, UnknownMeasureError, parse
+from workbench.metrics.summary import summarize, trec_order
+from workbench.model import Organization
+from workbench.progress import progress as progress_bar
+
+if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
+    from workbench.metrics.explanations import MeasureExplanation
+    from workbench.metrics.explanations.ranking import RankingRows
+
+__all__ = ["Pair", "Held", "Engine", "GainTableEngine", "SubtopicTableEngine", "RSEngine", "PerTopicEngine",
+           "ENGINES", "engine_of", "by_engine", "explain_of_nothing"]
+
+Pair = tuple[str, str]
+Scored = dict[Pair, dict[str, float]]
+
+
+class Held:
+    """What a caller holds to score pairs from: the gold (topic → Organization, or read judgements) and the runs
+    (system → topic → Organization, or read runs). A distributed chunk holds the same as arrays
+    (:class:`workbench.data.distributed.ChunkHeld`)."""
+
+    def __init__(self, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]]) -> None:
+        self.gold, self.runs = gold, runs
+
+    def encoded(self, pairs: Sequence[Pair]) -> tuple[Encoded, np.ndarray, Callable[[int], Organization]]:
+        """The organizations of ``pairs`` encoded for the campaign-level kernel, pair i being ``which[i]``, and
+        organization i on demand (a ranking held as arrays is encoded from its names, never built)."""
+        encoded, which, _ = encode_pairs([(self.gold[topic], output_of(self.runs[system], topic))
+                                          for system, topic in pairs])
+        return encoded, which, functools.lru_cache(maxsize=None)(encoded.organization)
+
+    def organizations(self, pairs: Sequence[Pair]) -> Iterable[tuple[Organization, Organization]]:
+        """Each pair's gold and output, in turn."""
+        return ((self.gold[topic], self.runs[system][topic]) for system, topic in pairs)
+
+
+class Engine(Protocol):
+    """How one kind of measure is scored in bulk and explained (the module docstring)."""
+
+    name: str
+    placeholders: bool
+    """Whether ``score`` scores the topics a run lacks itself (on an empty ranking), rather than leaving them to
+    the campaign's missing-value rule (:func:`~workbench.data.scoring.unanswered_values`)."""
+    travels: bool
+    """Whether an executor's workers score it (what they receive is what :class:`Held` gives)."""
+
+    def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
+              progress: bool = False) -> Scored: ...
+
+    def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
+                system: str, measure: Measure) -> MeasureExplanation: ...
+
+
+def _by_system(pairs: Sequence[Pair], gold: Iterable[str]) -> dict[str, list[str]]:
+    """Per system, the topics of its pairs in the gold's order (the rows of its table)."""
+    wanted: dict[str, set[str]] = {}
+    for system, topic in pairs:
+        wanted.setdefault(system, set()).add(topic)
+    order = list(gold)
+    return {system: [topic for topic in order if topic in topics] for system, topics in wanted.items()}
+
+
+class _TableEngine:
+    """A whole run scored at once on one table (:func:`evaluate_table`), a row per topic."""
+
+    name = ""
+    placeholders, travels = True, False
+    build: Callable[..., Any]
+
+    def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
+              progress: bool = False) -> Scored:
+        out: Scored = {}
+        for system, topics in _by_system(pairs, held.gold).items():
+            try:
+                table = type(self).build(held.gold, held.runs[system], topics, placeholders=True)
+                values = evaluate_table(table, list(measures))
+            except WorkbenchError as error:
+                raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
+            for topic in topics:
+                out[system, topic] = {name: values[name][topic] for name in measures}
+        return out
+
+
+class GainTableEngine(_TableEngine):
+    """The ranking measures of the one gain table (:func:`~workbench.data.trec.join.gain_table`), explained per
+    document through the join's "who sits where" (:func:`~workbench.metrics.explanations.ranking.explain_table`)."""
+
+    name = "gain table"
+    build = staticmethod(gain_table)
+
+    def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
+                system: str, measure: Measure) -> MeasureExplanation:
+        from workbench.metrics.explanations.ranking import explain_table
+
+        try:
+            table, rows = gain_table(gold, run, topics, placeholders=True, documents=True)
+        except CampaignError:
+            raise
+        except Exception as error:
+            if hasattr(error, "add_note"):
+                error.add_note(f"while explaining system {system!r}")
+            raise
+        return explain_table(table, measure, _as_columns(rows), with_topics=True)
+
+
+class SubtopicTableEngine(_TableEngine):
+    """The diversity measures of the subtopic table (:func:`~workbench.data.trec.join.subtopic_table`), a topic
+    the run lacks on an empty ranking, explained per document and subtopic."""
+
+    name = "subtopic table"
+    build = staticmethod(subtopic_table)
+
+    def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
+                system: str, measure: Measure) -> MeasureExplanation:
+        from workbench.metrics.explanations.diversity import explain_subtopic_table
+
+        subtopics = subtopic_table(gold, run, topics, placeholders=True)
+        ranked = [(_in_ndeval_order(run, t) if isinstance(run, RankedRun) else ranked_documents(run[t]))
+                  if t in run else [] for t in topics]
+        return explain_subtopic_table(subtopics, measure, ranked, with_topics=True)
+
+
+class PerTopicEngine:
+    """Each (gold, output) through :func:`workbench.evaluate` (:func:`~workbench.data.scoring.score_topic`: bad
+    input raises a located :class:`CampaignError`), explained topic by topic by :func:`workbench.explain`."""
+
+    name = "per topic"
+    placeholders, travels = False, True
+
+    def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
+              progress: bool = False) -> Scored:
+        out: Scored = {}
+        chosen = list(measures.values())
+        sides = held.organizations(pairs)
+        for system, topic in progress_bar(pairs, desc="evaluating", unit="topic", shown=progress):
+            gold, output = next(sides)
+            computed = score_topic(system, topic, gold, output, chosen)
+            out[system, topic] = {name: computed[str(measure)] for name, measure in measures.items()}
+        return out
+
+    def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
+                system: str, measure: Measure) -> MeasureExplanation:
+        from workbench.metrics.explanations import explain
+
+        explained = [(topic, explain(gold[topic], run[topic], measure) if topic in run
+                      else _absent(measure, system, topic)) for topic in topics]
+        return _with_topics(measure, explained)
+
+
+class RSEngine(PerTopicEngine):
+    """R≺ S≺ R∼ S∼ F≺ F∼ of every pair in one campaign-level pass (:func:`~workbench.metrics.campaign_rs.
+    encoded_measure_values`; a pair's value does not depend on the others scored with it). Input the pass refuses
+    (a document ranked twice, bad parameters) is scored topic by topic instead, which raises the located error the
+    serial run always raised; explained topic by topic, occurrence by occurrence."""
+
+    name = "R&S"
+
+    def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
+              progress: bool = False) -> Scored:
+        if not pairs:
+            return {}
+        try:
+            encoded, which, organization = held.encoded(pairs)
+            values = encoded_measure_values(encoded, which, measures, organization)
+        except WorkbenchError:
+            return super().score(held, pairs, measures, progress=progress)
+        columns = [(name, values[name].tolist()) for name in measures]
+        return {pair: {name: column[i] for name, column in columns} for i, pair in enumerate(pairs)}
+
+
+ENGINES: dict[str, Engine] = {engine.name: engine for engine in (GainTableEngine(), SubtopicTableEngine(),
+                                                                  RSEngine(), PerTopicEngine())}
+"""The engines by the name a declaration gives (:data:`~workbench.metrics.registry.ENGINE_NAMES`); trec_eval's
+measures of preferences and judgement groups are scored by the ``trec_eval`` drop-in, which reads their files."""
+
+
+def engine_of(measure: str | Measure) -> Engine:
+    """The engine a measure's declaration names.
+
+    >>> engine_of("nDCG@10").name, engine_of("R≺").name, engine_of("NMI").name
+    ('gain table', 'R&S', 'per topic')
+    """
+    spec = parse(measure).spec
+    if spec.engine not in ENGINES:
+        raise UnknownMeasureError(f"{spec.name} reads trec_eval's {spec.reads}: python -m workbench trec_eval "
+                                  f"scores it (-m {spec.spellings['trec_eval'][0]})")
+    return ENGINES[spec.engine]
+
+
+def by_engine(measures: Iterable[str | Measure] | Mapping[str, Measure]) -> dict[Engine, dict[str, Measure]]:
+    """The measures (names, Measures keyed by their text, or a mapping name → Measure) grouped by engine, in their
+    order: the one lookup every caller makes."""
+    named = measures.items() if isinstance(measures, Mapping) else (
+        (measure if isinstance(measure, str) else str(measure), measure) for measure in measures)
+    out: dict[Engine, dict[str, Measure]] = {}
+    for name, measure in named:
+        parsed = parse(measure)
+        out.setdefault(engine_of(parsed), {})[name] = parsed
+    return out
+
+
+# ------------------------------------------------------------------------------------ explanation helpers
+def _in_ndeval_order(run: RankedRun, topic: str) -> list[str]:
+    """The topic's documents as the diversity measures rank them (:func:`~workbench.data.trec.join.ndeval_order`)."""
+    documents = run.documents(topic)
+    return [documents[i] for i in ndeval_order(run, topic).tolist()]
+
+
+def _as_columns(rows: RankingRows) -> RankingRows:
+    """The join's documents as the explanation's columns: ids held as arrays (a read campaign's) become pandas
+    columns backed by Arrow strings, with no Python object per document."""
+    import pandas as pd
+
+    from workbench.metrics.explanations.ranking import RankingRows
+
+    def column(documents):
+        return pd.arrays.ArrowExtensionArray(documents.arrow()) if isinstance(documents, DocumentIds) else documents
+
+    return RankingRows(column(rows.retrieved), rows.missing_rows, column(rows.missing_documents),
+                       rows.missing_grades)
+
+
+def _with_topics(measure: Measure, explained: list[tuple[str, MeasureExplanation]]) -> MeasureExplanation:
+    """Explanations of single topics as one, a ``topic`` column first; the score is their summary over topics as
+    trec_eval summarizes them, ``scores`` each topic's."""
+    import pandas as pd
+
+    from workbench.metrics.explanations import MeasureExplanation
+
+    frames = []
+    for name, each in explained:
+        frame = each.contributions.copy()
+        frame.insert(0, "topic", name)
+        frames.append(frame)
+    values = np.array([each.score for _, each in explained], dtype=float)
+    names = [name for name, _ in explained]
+    scores = pd.Series(values, index=pd.Index(names, name="topic"), name=str(measure))
+    if len(explained) == 1:
+        only = explained[0][1]
+        return MeasureExplanation(only.measure, only.score, frames[0], only.parts, only.formula, only.how,
+                                  only.combiner, scores.rename(only.measure))
+    score = summarize(values[trec_order(names)], measure.spec.aggregate) if names else math.nan
+    first = explained[0][1] if explained else explain_of_nothing(measure)
+    return MeasureExplanation(str(measure), float(score), pd.concat(frames, ignore_index=True) if frames else
+                              first.contributions, {part: math.nan for part in first.parts}, first.formula,
+                              first.how, first.combiner, scores)
+
+
+def _absent(measure: Measure, system: str, topic: str) -> MeasureExplanation:
+    """A topic the run lacks, explained as the campaign scores it (``missing_topics="zero"``): at the value the
+    one rule gives (:func:`~workbench.data.scoring.unanswered_values`: the measure's worst, refused where it has
+    none), in one row that says so."""
+    import pandas as pd
+
+    from workbench.metrics.explanations import MeasureExplanation
+
+    value = unanswered_values([measure], {system: [topic]})[str(measure)]
+    lost = abs(float(measure.spec.range[1 if measure.spec.direction == "higher" else 0]) - value)  # to the best
+    rows = pd.DataFrame({"document": [None], "what": [f"the run has no output for this topic: scored {value:g}, "
+                                                      "the measure's worst value"], "contribution": [value],
+                         "lost": [lost if math.isfinite(lost) else float("nan")]})
+    return MeasureExplanation(str(measure), value, rows, {str(measure): value},
+                              f"no output: the worst value, {value:g}", "per document")
+
+
+def explain_of_nothing(measure: Measure) -> MeasureExplanation:
+    """The explanation of no topic at all (a run explained over topics it all lacks, skipped): NaN, no rows."""
+    import pandas as pd
+
+    from workbench.metrics.explanations import MeasureExplanation
+
+    rows = pd.DataFrame({"document": [], "contribution": [], "lost": []})
+    return MeasureExplanation(str(measure), math.nan, rows, {str(measure): math.nan}, "no topic", "per document")
