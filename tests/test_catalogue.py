@@ -50,3 +50,35 @@ def test_anchors_are_distinct(pages, tmp_path):
     assert len(anchors) == len(set(anchors)) == len(registry.specs())
     written = write(tmp_path)
     assert set(written) == set(pages) and (tmp_path / "index.md").read_text().count("\n") > 5
+
+
+_MATH = ("Σ", "/", "·", "×", "√", "−", "+", "max", "min", "…", "log", "⌊")
+
+
+def _is_math(expression: str) -> bool:
+    """Whether an expression's first clause (before a comma's explanation of its terms) holds an operator."""
+    return any(symbol in expression.split(", ")[0] for symbol in _MATH)
+
+
+def _formula(text: str) -> str:
+    """What an entry gives as its measure's formula: the declared one, or the explanation's (after its ``how``)."""
+    declared = re.search(r"^Formula: (.+)\.$", text, flags=re.MULTILINE)
+    if declared:
+        return declared.group(1)
+    explained = re.search(r"^Explained [^\n]*?: (\S[^:\n]*? = [^\n]+)\.$", text, flags=re.MULTILINE)
+    return explained.group(1) if explained else ""
+
+
+@pytest.mark.parametrize("spec", registry.specs(), ids=[spec.name for spec in registry.specs()])
+def test_every_measure_has_its_formula_written_as_math(spec):
+    """Issue 41 item 7: 28 measures had no formula or prose only (the prefs measures, BCubed P/R, O-measure,
+    Success, IdealDCG, …). Each entry writes one, ``name = expression``, whose right side holds more than words:
+    an operator or a function of the notation the others use (a new measure without one fails here)."""
+    formula = _formula(entry(spec))
+    left, equals, expression = formula.partition(" = ")
+    assert left and equals and _is_math(expression), formula
+
+def test_a_prose_formula_is_refused():
+    """The check above fails on a formula in words (as IdealDCG's was), not on one written as math."""
+    words = "ideal DCG = the DCG of the judged documents ranked by gain: no retrieved document changes it"
+    assert not _is_math(words.partition(" = ")[2]) and _is_math("Σ_{r ≤ k} gain(r) · discount(r), discount(r) = …")

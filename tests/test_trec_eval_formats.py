@@ -672,3 +672,42 @@ def test_every_format_gives_a_result_or_a_workbench_error(tmp_path, data, kind):
                        per_topic=True)
         except WorkbenchError:
             pass
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 2), min_size=1, max_size=5), min_size=1, max_size=3), st.data())
+def test_the_catalogue_formulas_of_the_preference_measures_are_the_kernels(levels, data):
+    """Issue 41 item 7: the formulas declared for the catalogue (``spec.formula``), read in the counts'
+    notation — per JG j, F_ret(j), F_imp(j) fulfilled, P_ret(j), P_imp(j), P_none(j) possible — are what the
+    kernels compute, on random JGs (each a list of equivalence classes of up to 5 documents) and rankings."""
+    from workbench.metrics.registry import spec_of
+
+    docs = max(len(group) for group in levels)
+    rows = [(g, level, d) for g, group in enumerate(levels) for d, level in enumerate(group)]
+    retrieved = data.draw(st.integers(0, docs))
+    c = pm.count_preferences([g for g, _, _ in rows], [0] * len(rows), [float(v) for _, v, _ in rows],
+                             [d for _, _, d in rows], docs, retrieved)
+    f_ret, f_imp = c.fulfilled_ret.astype(float), c.fulfilled_imp.astype(float)
+    p_ret, p_imp, p_none = (v.astype(float) for v in (c.possible_ret, c.possible_imp, c.possible_notoccur))
+
+    def ratio(a, b):
+        return np.divide(a, b, out=np.zeros_like(a), where=b > 0)
+
+    written = {  # each as its formula writes it
+        "prefs_num_prefs_poss": ((p_ret + p_imp + p_none).sum(), "Σ_j (P_ret(j) + P_imp(j) + P_none(j))"),
+        "prefs_num_prefs_ful": ((f_ret + f_imp).sum(), "Σ_j (F_ret(j) + F_imp(j))"),
+        "prefs_num_prefs_ful_ret": (f_ret.sum(), "Σ_j F_ret(j)"),
+        "prefs_simp": (ratio((f_ret + f_imp).sum(), (p_ret + p_imp + p_none).sum()),
+                       "Σ_j (F_ret(j) + F_imp(j)) / Σ_j (P_ret(j) + P_imp(j) + P_none(j))"),
+        "prefs_simp_ret": (ratio(f_ret.sum(), p_ret.sum()), "Σ_j F_ret(j) / Σ_j P_ret(j)"),
+        "prefs_simp_imp": (ratio((f_ret + f_imp).sum(), (p_ret + p_imp).sum()),
+                           "Σ_j (F_ret(j) + F_imp(j)) / Σ_j (P_ret(j) + P_imp(j))"),
+        "prefs_avgjg": (ratio(f_ret + f_imp, p_ret + p_imp + p_none).mean(),
+                        "(1/J) Σ_j (F_ret(j) + F_imp(j)) / (P_ret(j) + P_imp(j) + P_none(j))"),
+        "prefs_avgjg_ret": (ratio(f_ret, p_ret).mean(), "(1/J) Σ_j F_ret(j) / P_ret(j)"),
+        "prefs_avgjg_imp": (ratio(f_ret + f_imp, p_ret + p_imp).mean(),
+                            "(1/J) Σ_j (F_ret(j) + F_imp(j)) / (P_ret(j) + P_imp(j))"),
+    }
+    for name, (value, formula) in written.items():
+        assert spec_of(name).formula.startswith(f"{name} = {formula}")
+        assert getattr(pm, name)(c) == pytest.approx(float(value)), name

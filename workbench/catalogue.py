@@ -169,6 +169,8 @@ def entry(spec: MeasureSpec) -> str:
         text += ["Parameters:", "", _table(["parameter", "default", "domain", "meaning"], _parameter_rows(spec)), ""]
     else:
         text += [f"Parameters: none (written `{spec.name}` alone).", ""]
+    if spec.explained is None:  # an explained measure's formula is its explanation's, shown with the example
+        text += [f"Formula: {spec.formula or '—'}.", ""]
     text += [_example(spec), ""]
     return "\n".join(text)
 

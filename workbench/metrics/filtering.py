@@ -332,8 +332,8 @@ def chi(c, smoothing=None) -> float:
 
 @validate(smoothing=_SMOOTHING_OR_NONE)
 def chi_counts(c, smoothing=None) -> float:
-    """Chi, Amigó et al.'s (filtering metrics comparison) count form as printed: (|S∩G|·|¬S∩¬G| − |S∩¬G|·|¬S∩G| +
-    |T|)/(|S| + |G| + |¬S| + |¬G|).
+    """Chi-counts = (|S∩G|·|¬S∩¬G| − |S∩¬G|·|¬S∩G| + |T|)/(|S| + |G| + |¬S| + |¬G|), Chi in Amigó et al.'s
+    (filtering metrics comparison) count form as printed.
 
     The paper prints it beside the probabilistic form as if equal; it is not (it grows with |T|), hence
     named apart (``Chi-counts``).

@@ -198,7 +198,8 @@ class MeasureSpec:
     (:data:`READS`); ``returns``: ``"number"``, or ``"text"`` for trec_eval's
     ``relstring``, which only the drop-in prints. ``fixed``: another tool's parameters that have one value for this
     measure (ir_measures' ``SDCG(dcg=log2)``), read and dropped by :func:`parse`, any other value refused.
-    ``engine``: how it is computed in bulk (:data:`ENGINE_NAMES`).
+    ``engine``: how it is computed in bulk (:data:`ENGINE_NAMES`). ``formula``: the measure's formula, for a
+    measure without an explanation (an explained one's formula is its explanation's, which the catalogue prints).
     """
 
     name: str
@@ -220,6 +221,7 @@ class MeasureSpec:
     returns: str = "number"
     fixed: Mapping[str, str] = dataclasses.field(default_factory=dict)
     engine: str = "per topic"
+    formula: str = ""
 
     @property
     def params(self) -> Mapping[str, Any]:
@@ -246,7 +248,7 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              missing: str = "worst", spellings: Mapping[str, str | tuple[str, ...]] | None = None,
              explained: Explainer | None = None,
              reads: str = "organizations", returns: str = "number",
-             fixed: Mapping[str, str] | None = None, engine: str = "per topic") -> MeasureSpec:
+             fixed: Mapping[str, str] | None = None, engine: str = "per topic", formula: str = "") -> MeasureSpec:
     """Declare a measure (the metric modules at import time, or a user's own measure in a notebook).
 
     ``params`` maps each parameter to a :class:`Param`, or to its bare default (then ``choices`` and ``domains``
@@ -271,7 +273,7 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
                                                and " (" not in s)]))
     spec = MeasureSpec(name, compute, task, source, MappingProxyType(parameters), range, field, cutoff, aliases,
                        description, direction, aggregate, missing, MappingProxyType(spelled), explained, reads,
-                       returns, MappingProxyType(dict(fixed or {})), engine)
+                       returns, MappingProxyType(dict(fixed or {})), engine, formula)
     for what, value, allowed in (("aggregate", aggregate, AGGREGATES), ("direction", direction, DIRECTIONS),
                                  ("missing", missing, MISSING_VALUES), ("reads", reads, READS),
                                  ("returns", returns, ("number", "text")), ("engine", engine, ENGINE_NAMES)):

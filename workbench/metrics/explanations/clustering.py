@@ -212,10 +212,12 @@ FORMULAS = {
     "InversePurity": "Inverse Purity = Σ_classes max_cluster |L ∩ C| / Σ |L|: 1/|occurrences| per document in "
                      "its class's best cluster",
     "F(P,IP)": "F(P,IP) = 1 / (α/Purity + (1 − α)/InversePurity)",
-    "BCubed-P": "BCubed precision = mean over the items of the share of the documents sharing their cluster that "
-                "share their class",
-    "BCubed-R": "BCubed recall = mean over the items of the share of the documents sharing their class that "
-                "share their cluster",
+    "BCubed-P": "BCubed precision = Avg_d Avg_{d′: C(d) ∩ C(d′) ≠ ∅} min(|C(d) ∩ C(d′)|, |L(d) ∩ L(d′)|) / "
+                "|C(d) ∩ C(d′)|, C(d) the output's clusters and L(d) the gold's classes of item d (variant item; "
+                "with variant occurrence, d a (document, cluster) occurrence and d′ the members of its cluster)",
+    "BCubed-R": "BCubed recall = Avg_d Avg_{d′: L(d) ∩ L(d′) ≠ ∅} min(|C(d) ∩ C(d′)|, |L(d) ∩ L(d′)|) / "
+                "|L(d) ∩ L(d′)|, C(d) the output's clusters and L(d) the gold's classes of item d (variant item; "
+                "with variant occurrence, d a (document, cluster) occurrence and d′ the members of its cluster)",
     "BCubed-F": "BCubed F = 1 / (α/BCubed-P + (1 − α)/BCubed-R)",
     "Homogeneity": "Homogeneity = MI / H(C) (1 when H(C) = 0)",
     "Completeness": "Completeness = MI / H(K) (1 when H(K) = 0)",

@@ -29,6 +29,7 @@ false negative accepted, a false positive rejected) minus what it adds: correct 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
@@ -54,6 +55,16 @@ def _signed_sum(terms: list[str]) -> str:
         body = term[1:] if negative else term
         text += (("−" if negative else "") + body) if not text else (" − " if negative else " + ") + body
     return text or "0"
+
+def _first_sentence(docstring: str) -> str:
+    """A kernel docstring's first sentence, its formula, on one line and without its full stop.
+
+    >>> _first_sentence("F = 1/(α/P + (1−α)/R) (Amigó et al., §4.3); 0 when P or R\\n    is 0. More.")
+    'F = 1/(α/P + (1−α)/R) (Amigó et al., §4.3); 0 when P or R is 0'
+    """
+    paragraph = " ".join(docstring.split("\n\n")[0].split())
+    return re.split(r"\.(?:\s|$)", paragraph, maxsplit=1)[0]
+
 
 OUTCOMES = ("TP", "FP", "FN", "TN")
 
@@ -226,6 +237,6 @@ def explain_filtering(gold: Organization, output: Organization, measure: str | M
     def combine(given: Mapping[str, float]) -> float:
         return float(function(_with(e, given), **params))
 
-    summary = (function.__doc__ or function.__name__).splitlines()[0]  # python -OO strips the docstrings
+    summary = _first_sentence(function.__doc__) if function.__doc__ else function.__name__  # python -OO strips it
     formula = f"{name} of {', '.join(parts)} ({summary})"
     return MeasureExplanation(str(measure), score, frame, values, formula, HOW[name], combine)

@@ -202,11 +202,12 @@ def diversity_measure(name: str, kernel: Callable[..., np.ndarray], terms: Calla
                     explained=Explainer(PER_SUBTOPIC, "per document and subtopic", terms), engine="subtopic table")
 
 
-def drop_in_measure(name: str, compute: PreferenceMeasure | GroupMeasure, *, description: str,
+def drop_in_measure(name: str, compute: PreferenceMeasure | GroupMeasure, *, description: str, formula: str,
                     params: Mapping[str, Param] | None = None, cutoff: str | None = None,
                     aggregate: str = "mean", range: tuple[float, float] = (0.0, 1.0)) -> MeasureSpec:
     """Declare one of trec_eval's measures over preference judgements or judgement groups (its name is trec_eval's;
-    scored by the ``trec_eval`` drop-in with ``-R prefs`` / ``-R qrels_jg``)."""
+    scored by the ``trec_eval`` drop-in with ``-R prefs`` / ``-R qrels_jg``; no explanation, so its ``formula`` is
+    declared here)."""
     return register(name, compute, task="ranking", source=TREC_EVAL, params=params, cutoff=cutoff,
                     spellings={"trec_eval": name}, range=range, aggregate=aggregate, missing="empty",
-                    description=description, reads=compute.reads, engine=compute.reads)
+                    description=description, reads=compute.reads, engine=compute.reads, formula=formula)

@@ -23,7 +23,7 @@ _COUNT = (0.0, math.inf)
 
 
 def _num_q(table: GainTable) -> Terms:
-    return Terms(np.zeros(table.gains.shape), "NumQ = 1 per topic", rest=np.ones(table.gains.shape[0]),
+    return Terms(np.zeros(table.gains.shape), "NumQ = Σ_topics 1", rest=np.ones(table.gains.shape[0]),
                  rest_label="the topic")
 
 
@@ -104,6 +104,7 @@ ranking_measure("RBPResid", trec.rbp_residual, _rbp_residual, aliases=("rbp_resi
 register("RelString", TableMeasure(trec.relevance_strings), task="ranking", source="trec_eval 10.0 (usnistgov/"
          "trec_eval)", params={"length": Param(10, Interval(0, integer=True), "how many ranks it shows")},
          aliases=("relstring",), spellings={"trec_eval": "relstring"}, returns="text", missing="empty",
-         engine="gain table",
+         engine="gain table", formula="RelString = g(1) g(2) … g(min(length, |retrieved|)), one character per rank: "
+                                       "g(r) the grade (> above 9), - not pooled, . pooled but unjudged",
          description="the grades of the first ranks as text, one character each: the grade, '>' above 9, '-' not "
                      "pooled, '.' pooled but unjudged (trec_eval relstring; printed by the trec_eval drop-in)")

@@ -41,8 +41,9 @@ def _dcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=Non
 
 
 def _ideal_dcg(table: GainTable, gains=None) -> Terms:
-    return Terms(np.zeros(table.gains.shape), "ideal DCG = the DCG of the judged documents ranked by gain: no "
-                 "retrieved document changes it", rest=trec.ideal_dcg(table, gains),
+    return Terms(np.zeros(table.gains.shape), "ideal DCG = Σ_{i ≤ |judged|} gain*(i) · discount(i), gain*(i) the "
+                 "i-th largest judged gain, discount(i) = 1/log2(i + 1): no retrieved document changes it",
+                 rest=trec.ideal_dcg(table, gains),
                  rest_label="the ideal ranking of the judgements")
 
 

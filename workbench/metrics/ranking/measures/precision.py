@@ -48,7 +48,7 @@ def _reciprocal_rank(table: GainTable, k: int | None = None, rel: int = 1) -> Te
 
 def _success(table: GainTable, k: int = 10, rel: int = 1) -> Terms:
     terms = _first(table, k, rel, "Success", 1.0)
-    terms.formula = "Success@k = 1 for the first relevant document in the top k"
+    terms.formula = "Success@k = max_{r ≤ k} relevant(r): 1 for the first relevant document in the top k, 0 without one"
     return terms
 
 

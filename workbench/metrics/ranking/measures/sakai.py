@@ -26,12 +26,17 @@ def _q(table: GainTable, beta: float = 1.0, k: int | None = None) -> Terms:
                  {"blended_ratio": ratio, "1/min(k,R)" if k is not None else "1/R": inverse})
 
 
+# Sakai's blended ratio BR(r) written out, at the rank O and P read it.
+_BLENDED = ("(C(r) + β·cg(r)) / (r + β·cg*(r)) at r = {rank}, {what} (in the top k), 0 without one; C(r) the "
+            "relevant documents, cg(r) and cg*(r) the cumulative gains of the ranking and of the ideal one down to r")
+
+
 def _o(table: GainTable, beta: float = 1.0, k: int | None = None) -> Terms:
     ratio, rel = kernels.blended_ratio(table.top(k), beta)
     first, found = first_true(rel)
     values = ratio[np.arange(len(first)), first] if ratio.shape[1] else np.zeros(len(first))
     return Terms(placed(first, found, values, ratio.shape[1]),
-                 "O = BR(r1), the blended ratio at the first relevant document (in the top k)",
+                 "O = BR(r1) = " + _BLENDED.format(rank="r1", what="the first relevant rank"),
                  {"blended_ratio": ratio})
 
 
@@ -41,7 +46,7 @@ def _p(table: GainTable, beta: float = 1.0, k: int | None = None) -> Terms:
     preferred, found = kernels.preferred_rank(cut)
     values = ratio[np.arange(len(preferred)), preferred] if ratio.shape[1] else np.zeros(len(preferred))
     return Terms(placed(preferred, found, values, ratio.shape[1]),
-                 "P = BR(rp), the blended ratio at the first document of the highest grade retrieved (in the top k)",
+                 "P = BR(rp) = " + _BLENDED.format(rank="rp", what="the first rank of the highest grade retrieved"),
                  {"blended_ratio": ratio})
 
 
