@@ -28,10 +28,13 @@ __all__ = ["PARTS", "HOW", "FORMULAS", "explain_organization"]
 PARTS = {"F≺": ("R≺", "S≺"), "F∼": ("R∼", "S∼")}
 HOW = {name: "per occurrence" for name in MEASURES} | {name: "through its parts: " + ", ".join(parts)
                                                        for name, parts in PARTS.items()}
-FORMULAS = {"R≺": "R≺ = Σ_occurrences of the output weight · (share of its priority relations the gold keeps)",
-            "S≺": "S≺ = Σ_occurrences of the gold weight · (share of its priority relations the output keeps)",
-            "R∼": "R∼ = Σ_occurrences of the output weight · (share of its relatedness relations the gold keeps)",
-            "S∼": "S∼ = Σ_occurrences of the gold weight · (share of its relatedness relations the output keeps)",
+_SHARE = ("{name} = Σ_o w_{side}(o) · Σ_{{o′}} w_{side}(o′)·P(r(o, o′) ∈ {other}) / Σ_{{o′}} w_{side}(o′), over the "
+          "occurrences o of {who} (weights w_{side} summing to 1, an unlimited tail one more) and the o′ in a "
+          "{relation} relation r with o there (Amigó et al., SIGIR 2013, §3)")
+FORMULAS = {"R≺": _SHARE.format(name="R≺", side="X", other="G", who="the output X", relation="priority"),
+            "S≺": _SHARE.format(name="S≺", side="G", other="X", who="the gold G", relation="priority"),
+            "R∼": _SHARE.format(name="R∼", side="X", other="G", who="the output X", relation="relatedness"),
+            "S∼": _SHARE.format(name="S∼", side="G", other="X", who="the gold G", relation="relatedness"),
             "F≺": "F≺ = 1 / (½/R≺ + ½/S≺)", "F∼": "F∼ = 1 / (½/R∼ + ½/S∼)"}
 
 
