@@ -57,7 +57,9 @@ def _scaled_dcg(table: GainTable, k: int | None = None, min_rel: float = 0, max_
 def _err(table: GainTable, k: int | None = None, gain: str = "exp", max_grade: float | None = 4) -> Terms:
     stop, reach = kernels.err_terms(table, k, gain, max_grade)
     return Terms(stop * reach / ranks(stop.shape[1]),
-                 "ERR = Σ_r reach(r) · stop(r) / r: the chance the user gets to rank r and stops there, over r",
+                 "ERR = Σ_{r ≤ k} reach(r) · stop(r) / r, reach(r) = Π_{i<r} (1 − stop(i)), stop(r) = "
+                 "(2^g(r) − 1)/2^g_max (gain=linear: g(r)/(g_max + 1)): the chance the user gets to rank r and "
+                 "stops there, over r",
                  {"reach": reach, "stop": stop})
 
 
@@ -122,8 +124,10 @@ def _r_ndcg(table: GainTable, gains=None, rel: float = 1.0) -> Terms:
     defined = (count > 0) | (table.n_relevant(rel) == 0)
     terms = values * discounts(width) * weight * reciprocal(count)[:, None]
     terms = np.where((table.n_relevant(rel) > 0)[:, None], terms, 0.0)
-    return Terms(terms, "RnDCG = the mean of DCG/IDCG at the R-levels of the ideal ranking: each gain(i)·discount(i) "
-                 "times its weight", {"gain": values, "weight": weight},
+    return Terms(terms, "RnDCG = (1/|T|) Σ_{t ∈ T} DCG(min(t, |retrieved|)) / IDCG(t), T the R-levels: the ranks "
+                 "t ≤ L after which the ideal gain changes (L the positive ideal gains), and |retrieved| (over "
+                 "IDCG(L)) when |retrieved| > L + 1: each gain(i)·discount(i) times its weight",
+                 {"gain": values, "weight": weight},
                  rest=np.where(defined, 0.0, np.nan), rest_label="no R-level: undefined, as trec_eval's 0/0")
 
 
