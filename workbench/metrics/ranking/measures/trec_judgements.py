@@ -12,7 +12,16 @@ import math
 
 from workbench.metrics.ranking import judgement_groups as jg
 from workbench.metrics.ranking import preferences as pm
-from workbench.metrics.ranking.declare import REL, GroupMeasure, PreferenceMeasure, cutoff, drop_in_measure
+from workbench.metrics.ranking.declare import (
+    REL,
+    TREC_CUTOFFS,
+    TREC_MULTIPLES,
+    GroupMeasure,
+    PreferenceMeasure,
+    TrecEvalName,
+    cutoff,
+    drop_in_measure,
+)
 from workbench.metrics.registry import Interval, Param
 
 __all__: list[str] = []
@@ -35,17 +44,24 @@ _SHARES = {
     "prefs_pair_imp": "prefs_pair counting the implied preferences too",
     "prefs_avgjg_imp": "prefs_avgjg counting the implied preferences too",
 }
+_PREFS = ("prefs_simp", "prefs_pair", "prefs_avgjg")
+"""The shares ``-m prefs`` prints, with the counts (``-m all_prefs`` prints every preference measure)."""
 for _name, _what in _COUNTS.items():
     drop_in_measure(_name, PreferenceMeasure(getattr(pm, _name), _name), aggregate="sum", range=(0.0, math.inf),
-                    description=f"{_what} (trec_eval {_name}; summed over topics)")
+                    description=f"{_what} (trec_eval {_name}; summed over topics)",
+                    trec_eval=TrecEvalName(_name, "long", groups=("all_prefs", "prefs")))
 for _name, _what in _SHARES.items():
-    drop_in_measure(_name, PreferenceMeasure(getattr(pm, _name), _name), description=f"{_what} (trec_eval {_name})")
+    drop_in_measure(_name, PreferenceMeasure(getattr(pm, _name), _name), description=f"{_what} (trec_eval {_name})",
+                    trec_eval=TrecEvalName(_name, groups=("all_prefs", "prefs") if _name in _PREFS else ("all_prefs",)))
 
 drop_in_measure("map_avgjg", GroupMeasure(jg.map_avgjg, "map_avgjg"), params=REL,
+                trec_eval=TrecEvalName("map_avgjg", groups=("qrels_jg",)),
                 description="AP averaged over the judgement groups of a topic (trec_eval map_avgjg)")
 drop_in_measure("P_avgjg", GroupMeasure(jg.precision_avgjg, "P_avgjg"), params={**cutoff(10), **REL}, cutoff="k",
+                trec_eval=TrecEvalName("P_avgjg", "cut_long", TREC_CUTOFFS, groups=("qrels_jg",)),
                 description="P@k averaged over the judgement groups of a topic (trec_eval P_avgjg)")
 drop_in_measure("Rprec_mult_avgjg", GroupMeasure(jg.r_precision_multiple_avgjg, "Rprec_mult_avgjg"),
                 params={"multiple": Param(1.0, Interval(0), "the multiple m of R: precision at ⌊m·R + 0.9⌋"), **REL},
                 cutoff="multiple",
+                trec_eval=TrecEvalName("Rprec_mult_avgjg", "cut_double", TREC_MULTIPLES, groups=("qrels_jg",)),
                 description="Rprec_mult averaged over the judgement groups of a topic (trec_eval Rprec_mult_avgjg)")
