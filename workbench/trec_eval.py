@@ -13,8 +13,10 @@ length past a C long, is refused in one line that quotes what was typed.
 It reads, ranks and joins the files the one way the workbench reads them (:mod:`workbench.data.trec`: byte by
 byte, ids compared as ``strcmp`` compares them, grades through ``atol``, scores through ``atof``, compared as
 doubles, gzip and ``-`` for standard input too) and scores them with the kernels of
-:mod:`workbench.metrics.ranking`; this module holds what is trec_eval's own: its options, :data:`MEASURES` (its
-measures in its printing order, with its parameter syntax) and :func:`render` (``%-22s\\t%s\\t%6.4f``).
+:mod:`workbench.metrics.ranking`; this module holds what is trec_eval's own: its options, its printing order
+(:data:`ORDER`) and :func:`render` (``%-22s\\t%s\\t%6.4f``). Its measures' names, parameter syntax, default
+parameters and groups are their declarations' (:class:`~workbench.metrics.registry.TrecEvalName`); :data:`MEASURES`
+and :data:`NICKNAMES` are generated from them.
 ``--score-precision float32`` compares scores as 32-bit floats, as trec_eval 9.x, pytrec_eval and ir_measures do.
 
 ``-R`` names the relevance file's format (:data:`REL_FORMATS`): ``qrels`` (the default), ``prefs`` (preference
@@ -67,13 +69,13 @@ from workbench.data.trec.zscores import read_zscores
 from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning, excerpt
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable
 from workbench.metrics.ranking.zscores import zscores
-from workbench.metrics.registry import Measure, MeasureSpec, bind, spec_of
+from workbench.metrics.registry import TREC_EVAL_GROUPS, Measure, MeasureSpec, TrecEvalName, bind, specs
 from workbench.metrics.summary import MIN_GEO_MEAN, summarize
 from workbench.reading.numbers import atof, atol
 from workbench.reading.sources import file_path
 from workbench.shell import emit, say
 
-__all__ = ["TrecEvalError", "EXIT_STATUSES", "Options", "REL_FORMATS", "TrecMeasure", "MEASURES", "NICKNAMES",
+__all__ = ["TrecEvalError", "EXIT_STATUSES", "Options", "REL_FORMATS", "TrecMeasure", "ORDER", "MEASURES", "NICKNAMES",
            "select_measures", "Evaluation", "evaluate", "PARALLEL_CELLS", "PART_CELLS", "bound", "render", "USAGE",
            "main"]
 
@@ -136,31 +138,20 @@ REL_FORMATS = {"qrels": "qrels", "prefs": "prefs", "qrels_prefs": "prefs", "qrel
 
 # -------------------------------------------------------------------------------------------- measures
 @dataclass(frozen=True)
-class TrecMeasure:
-    """One of trec_eval's measures as trec_eval prints it: its name, how its parameters read (``kind``: ``plain``
-    and ``long`` take none, ``cut_long`` / ``cut_double`` a list of cutoffs, ``params`` a list of numbers, ``pairs``
-    ``name=value`` pairs) and its default parameters, how topics combine in the ``all`` row (``summary``: None for
-    the declared measure's aggregate, ``runid`` / ``count`` / ``none`` for what trec_eval prints as it is), whether
-    it prints a value per topic, and which declared parameters a ``params`` list sets (``takes``: in order; one
-    parameter whose default is a list takes them all; ``count``: how many numbers it needs, ``cast="long"``: read as
-    C casts a double to a long). The measure that computes it is the declaration this name denotes
-    (:attr:`spec`, :mod:`workbench.metrics.ranking.measures`), with trec_eval's own ``defaults`` for its
-    parameters where they differ from the declaration's (``rbp``'s p = 0.9)."""
+class TrecMeasure(TrecEvalName):
+    """One of trec_eval's measures as trec_eval prints it: how its declaration names, reads and prints it
+    (:class:`~workbench.metrics.registry.TrecEvalName`: its name, ``kind``, ``default`` parameters, ``groups``...)
+    and the declaration itself (``declaration``, :mod:`workbench.metrics.ranking.measures`; None for ``runid``,
+    the run's tag, which is no measure)."""
 
-    name: str
-    kind: str
-    default: tuple = ()
-    summary: str | None = None
-    per_topic: bool = True
-    takes: tuple[str, ...] = ()
-    count: int | None = None
-    cast: str = "double"
-    defaults: tuple[tuple[str, float], ...] = ()
+    declaration: MeasureSpec | None = None
 
     @property
     def spec(self) -> MeasureSpec:
-        """The declared measure trec_eval's name denotes."""
-        return spec_of(self.name, "trec_eval")
+        """The declared measure trec_eval's name denotes; ``LookupError`` for ``runid``."""
+        if self.declaration is None:
+            raise LookupError(f"trec_eval's {self.name} is the run's tag, not a declared measure")
+        return self.declaration
 
     @property
     def reads(self) -> str:
@@ -174,79 +165,32 @@ class TrecMeasure:
         return self.summary or self.spec.aggregate
 
 
-_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_RECALLS = tuple(i / 10 for i in range(11))
-_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-MEASURES: tuple[TrecMeasure, ...] = (
-    TrecMeasure("runid", "plain", summary="runid", per_topic=False),
-    TrecMeasure("num_q", "long", summary="count", per_topic=False),
-    TrecMeasure("num_ret", "long"),
-    TrecMeasure("num_rel", "long"),
-    TrecMeasure("num_rel_ret", "long"),
-    TrecMeasure("map", "plain"),
-    TrecMeasure("gm_map", "plain", per_topic=False),
-    TrecMeasure("Rprec", "plain"),
-    TrecMeasure("bpref", "plain"),
-    TrecMeasure("recip_rank", "plain"),
-    TrecMeasure("iprec_at_recall", "cut_double", _RECALLS),
-    TrecMeasure("P", "cut_long", _CUTOFFS),
-    TrecMeasure("relstring", "params", (10.0,), summary="none", takes=("length",), cast="long"),
-    TrecMeasure("recall", "cut_long", _CUTOFFS),
-    TrecMeasure("infAP", "plain"),
-    TrecMeasure("gm_bpref", "plain", per_topic=False),
-    TrecMeasure("Rprec_mult", "cut_double", _MULTIPLES),
-    TrecMeasure("utility", "params", (1.0, -1.0, 0.0, 0.0), takes=("a", "b", "c", "d"), count=4),
-    TrecMeasure("11pt_avg", "params", _RECALLS, takes=("recalls",)),
-    TrecMeasure("binG", "plain"),
-    TrecMeasure("G", "pairs"),
-    TrecMeasure("dcg", "pairs"),
-    TrecMeasure("ideal_dcg", "pairs"),
-    TrecMeasure("ndcg", "pairs"),
-    TrecMeasure("ndcg_rel", "pairs"),
-    TrecMeasure("Rndcg", "pairs"),
-    TrecMeasure("ndcg_cut", "cut_long", _CUTOFFS),
-    TrecMeasure("map_cut", "cut_long", _CUTOFFS),
-    TrecMeasure("relative_P", "cut_long", _CUTOFFS),
-    TrecMeasure("success", "cut_long", (1, 5, 10)),
-    TrecMeasure("set_P", "plain"),
-    TrecMeasure("set_relative_P", "plain"),
-    TrecMeasure("set_recall", "plain"),
-    TrecMeasure("set_map", "plain"),
-    TrecMeasure("set_F", "params", (1.0,), takes=("beta",)),
-    TrecMeasure("num_nonrel_judged_ret", "long"),
-    *(TrecMeasure(name, "long") for name in ("prefs_num_prefs_poss", "prefs_num_prefs_ful",
-                                               "prefs_num_prefs_ful_ret")),
-    *(TrecMeasure(name, "plain") for name in (
-        "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-        "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp")),
-    TrecMeasure("map_avgjg", "plain"),
-    TrecMeasure("P_avgjg", "cut_long", _CUTOFFS),
-    TrecMeasure("Rprec_mult_avgjg", "cut_double", _MULTIPLES),
-    TrecMeasure("yaap", "plain"),
-    TrecMeasure("rbp", "pairs", defaults=(("p", 0.9),)),
-    TrecMeasure("rbp_resid", "pairs"),
-    TrecMeasure("unj", "cut_long", (5, 10, 20)),
-)
-_BY_NAME = {m.name: m for m in MEASURES}
+ORDER = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+         "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
+         "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success",
+         "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "prefs_num_prefs_poss",
+         "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair", "prefs_avgjg",
+         "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret",
+         "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap",
+         "rbp", "rbp_resid", "unj")
+"""trec_eval 10.0's printing order (its ``te_trec_measures`` table, measures.c): a measure declared with a
+trec_eval name not here prints after these, in declaration order."""
+_RUNID = TrecMeasure("runid", groups=TREC_EVAL_GROUPS, summary="runid", per_topic=False)
 
-NICKNAMES = {
-    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-                 "recip_rank", "iprec_at_recall", "P"),
-    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-                 "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "unj", "rbp", "rbp_resid",
-                 "infAP", "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success",
-                 "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
-                 "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
-    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
-            "set_relative_P", "set_map", "set_F"),
-    "all_prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
-                  "prefs_simp", "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret",
-                  "prefs_pair_ret", "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp",
-                  "prefs_pair_imp", "prefs_avgjg_imp"),
-    "prefs": ("runid", "num_q", "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
-              "prefs_simp", "prefs_pair", "prefs_avgjg"),
-    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
-}
+
+def _generated() -> tuple[TrecMeasure, ...]:
+    """The drop-in's measures, generated from the declarations' trec_eval names
+    (:attr:`~workbench.metrics.registry.MeasureSpec.trec_eval`), with ``runid``, in trec_eval's order."""
+    declared = [TrecMeasure(**vars(form), declaration=spec) for spec in specs() for form in spec.trec_eval]
+    position = {name: i for i, name in enumerate(ORDER)}
+    return tuple(sorted([_RUNID, *declared], key=lambda measure: position.get(measure.name, len(ORDER))))
+
+
+MEASURES: tuple[TrecMeasure, ...] = _generated()
+"""trec_eval's measures in its printing order, each with its declaration."""
+_BY_NAME = {m.name: m for m in MEASURES}
+NICKNAMES = {group: tuple(m.name for m in MEASURES if group in m.groups) for group in TREC_EVAL_GROUPS}
+"""trec_eval's nicknames (``-m official``, ...), each the measures whose declarations put them in its group."""
 
 
 # -------------------------------------------------------------------------------- -m and its parameters

@@ -54,7 +54,7 @@ from workbench.validation import (
 __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationError", "MeasureResultError",
            "DIRECTIONS", "PARAMETER_ALIASES", "Interval", "Choices", "LevelsValue", "Levels", "MappingValue",
            "Pairs", "ORGANIZATION", "SIDE", "Param", "Explainer", "MISSING_VALUES", "READS", "ENGINE_NAMES",
-           "Words", "MeasureSpec",
+           "TREC_EVAL_KINDS", "TREC_EVAL_GROUPS", "TrecEvalName", "Words", "MeasureSpec",
            "register", "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms",
            "set_loader", "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
            "evaluate", "direction", "SPELLING_TOOLS", "TOOL", "measures", "missing_value", "worst", "aggregate",
@@ -150,6 +150,42 @@ default: a measure registered in a notebook), or, for trec_eval's measures of ``
 by the ``trec_eval`` drop-in."""
 
 
+TREC_EVAL_KINDS = ("plain", "long", "cut_long", "cut_double", "params", "pairs")
+"""How trec_eval reads a measure's parameters after ``-m name.`` (:attr:`TrecEvalName.kind`): ``plain`` and ``long``
+(a count, printed as an integer) take none, ``cut_long`` / ``cut_double`` a list of cutoffs, ``params`` a list of
+numbers, ``pairs`` ``name=value`` pairs (trec_eval's ``meas_init.c``)."""
+TREC_EVAL_GROUPS = ("official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg")
+"""trec_eval's nicknames for groups of measures (``-m official``, its default; ``measures.c``), in its order."""
+
+
+@dataclass(frozen=True)
+class TrecEvalName:
+    """A measure as trec_eval 10.0 names, reads and prints it (a declaration's :attr:`MeasureSpec.trec_eval`): its
+    ``name``; how its parameters read (``kind``, :data:`TREC_EVAL_KINDS`) and their ``default`` (the cutoffs, or
+    numbers, trec_eval uses without ``-m name.PARAMS``); the nicknames that select it (``groups``,
+    :data:`TREC_EVAL_GROUPS`); how topics combine in its ``all`` row when trec_eval does not take the declared
+    aggregate (``summary``: ``count`` prints the number of topics, ``none`` no row); whether it prints a value per
+    topic (``per_topic``); which declared parameters a ``params`` list sets (``takes``, in order; one parameter
+    whose default is a list takes them all), how many numbers it needs (``count``) and whether the first is cast
+    to a C long (``cast="long"``); and trec_eval's own defaults where they differ from the declaration's
+    (``defaults``: ``rbp``'s p = 0.9).
+
+    >>> TrecEvalName("P", "cut_long", (5, 10), groups=("official", "all_trec")).kind
+    'cut_long'
+    """
+
+    name: str
+    kind: str = "plain"
+    default: tuple = ()
+    groups: tuple[str, ...] = ()
+    summary: str | None = None
+    per_topic: bool = True
+    takes: tuple[str, ...] = ()
+    count: int | None = None
+    cast: str = "double"
+    defaults: tuple[tuple[str, float], ...] = ()
+
+
 @dataclass(frozen=True)
 class Words(Choices):
     """The domain of a parameter that names something of the data, such as a class of a classification task
@@ -200,6 +236,9 @@ class MeasureSpec:
     measure (ir_measures' ``SDCG(dcg=log2)``), read and dropped by :func:`parse`, any other value refused.
     ``engine``: how it is computed in bulk (:data:`ENGINE_NAMES`). ``formula``: the measure's formula, for a
     measure without an explanation (an explained one's formula is its explanation's, which the catalogue prints).
+    ``trec_eval``: how trec_eval names, reads and
+    prints it (:class:`TrecEvalName`, one per trec_eval name; their names are ``spellings["trec_eval"]``), from which
+    the ``trec_eval`` drop-in's tables are generated.
     """
 
     name: str
@@ -222,6 +261,7 @@ class MeasureSpec:
     fixed: Mapping[str, str] = dataclasses.field(default_factory=dict)
     engine: str = "per topic"
     formula: str = ""
+    trec_eval: tuple[TrecEvalName, ...] = ()
 
     @property
     def params(self) -> Mapping[str, Any]:
@@ -248,14 +288,17 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
              missing: str = "worst", spellings: Mapping[str, str | tuple[str, ...]] | None = None,
              explained: Explainer | None = None,
              reads: str = "organizations", returns: str = "number",
-             fixed: Mapping[str, str] | None = None, engine: str = "per topic", formula: str = "") -> MeasureSpec:
+             fixed: Mapping[str, str] | None = None, engine: str = "per topic", formula: str = "",
+             trec_eval: TrecEvalName | Iterable[TrecEvalName] = ()) -> MeasureSpec:
     """Declare a measure (the metric modules at import time, or a user's own measure in a notebook).
 
     ``params`` maps each parameter to a :class:`Param`, or to its bare default (then ``choices`` and ``domains``
     give its domain); ``spellings`` maps a tool to the measure's name there, or to several (a tuple): ir_measures'
     names are read as aliases too (its vocabulary is the workbench's), except one followed by a note in parentheses,
     which says why it is not (ir_measures' ranking ``Accuracy`` is the workbench's ``PairwiseAccuracy``, its
-    ``Accuracy`` the filtering measure); the other arguments are the fields of :class:`MeasureSpec`.
+    ``Accuracy`` the filtering measure); ``trec_eval`` gives its trec_eval name or names with how trec_eval reads
+    and prints them (:class:`TrecEvalName`), a trec_eval spelling given without them being read as a ``plain``
+    measure in no group; the other arguments are the fields of :class:`MeasureSpec`.
 
     >>> spec = register("half", lambda gold, output, k=1: 0.5, task="ranking", source="a notebook",
     ...                 params={"k": Param(1, Interval(1, integer=True), "a cutoff")}, cutoff="k")
@@ -269,11 +312,15 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
                   for key, value in (params or {}).items()}
     spelled: dict[str, tuple[str, ...]] = {tool: (names,) if isinstance(names, str) else tuple(names)
                  for tool, names in (spellings or {}).items()}
+    forms = _trec_eval_forms(name, (trec_eval,) if isinstance(trec_eval, TrecEvalName) else tuple(trec_eval),
+                             spelled.pop("trec_eval", ()))
+    if forms:  # trec_eval first, as the declarations wrote it
+        spelled = {"trec_eval": tuple(form.name for form in forms), **spelled}
     aliases = tuple(dict.fromkeys([*aliases, *(s for s in spelled.get("ir_measures", ()) if s != name
                                                and " (" not in s)]))
     spec = MeasureSpec(name, compute, task, source, MappingProxyType(parameters), range, field, cutoff, aliases,
                        description, direction, aggregate, missing, MappingProxyType(spelled), explained, reads,
-                       returns, MappingProxyType(dict(fixed or {})), engine, formula)
+                       returns, MappingProxyType(dict(fixed or {})), engine, formula, forms)
     for what, value, allowed in (("aggregate", aggregate, AGGREGATES), ("direction", direction, DIRECTIONS),
                                  ("missing", missing, MISSING_VALUES), ("reads", reads, READS),
                                  ("returns", returns, ("number", "text")), ("engine", engine, ENGINE_NAMES)):
@@ -292,6 +339,24 @@ def register(name: str, compute: Callable[..., Any], *, task: str, source: str,
         _BY_NAME[key] = spec
     _REGISTRY[name] = spec
     return spec
+
+
+def _trec_eval_forms(name: str, forms: tuple[TrecEvalName, ...], spelled: tuple[str, ...]) -> tuple[TrecEvalName, ...]:
+    """A declaration's trec_eval names, checked: given once (as :class:`TrecEvalName` or as bare spellings), of a
+    known kind and in known groups."""
+    if forms and spelled:
+        raise MeasureRegistrationError(f"measure {name}: give its trec_eval names once, as trec_eval=(TrecEvalName"
+                                       "(...), ...), not in spellings too")
+    forms = forms or tuple(TrecEvalName(spelling) for spelling in spelled)
+    for form in forms:
+        for what, values, allowed in (("kind", (form.kind,), TREC_EVAL_KINDS),
+                                      ("group", form.groups, TREC_EVAL_GROUPS)):
+            for value in values:
+                why = Choices(allowed).reason(value)
+                if why is not None:
+                    raise MeasureRegistrationError(f"measure {name}: trec_eval {form.name}'s {what} {why}, got "
+                                                   f"{quoted(value)}")
+    return forms
 
 
 def unregister(name: str) -> MeasureSpec:

@@ -28,13 +28,26 @@ from typing import Any
 import numpy as np
 
 from workbench.metrics.ranking.table import CUTOFF, RELEVANCE_LEVEL, GainTable, RankingInputError
-from workbench.metrics.registry import Choices, Explainer, Interval, Measure, MeasureSpec, Pairs, Param, parse, register
+from workbench.metrics.registry import (
+    TREC_EVAL_GROUPS,
+    Choices,
+    Explainer,
+    Interval,
+    Measure,
+    MeasureSpec,
+    Pairs,
+    Param,
+    TrecEvalName,
+    parse,
+    register,
+)
 from workbench.model import Organization
 
 __all__ = ["TREC_EVAL", "SAKAI", "RANX", "NDEVAL", "PER_DOCUMENT", "PER_SUBTOPIC", "TableMeasure", "SubtopicMeasure",
            "PreferenceMeasure", "GroupMeasure", "is_table_measure", "is_diversity_measure", "evaluate_table",
-           "cutoff", "REL", "JUDGED_ONLY", "BINARY", "GAIN", "GAINS", "MIN_MAX_REL", "BETA", "ranking_measure",
-           "diversity_measure", "drop_in_measure"]
+           "cutoff", "REL", "JUDGED_ONLY", "BINARY", "GAIN", "GAINS", "MIN_MAX_REL", "BETA", "TrecEvalName",
+           "TREC_EVAL_GROUPS", "TREC_OFFICIAL", "TREC_ALL", "TREC_SET", "TREC_CUTOFFS", "TREC_RECALLS",
+           "TREC_MULTIPLES", "ranking_measure", "diversity_measure", "drop_in_measure"]
 
 TREC_EVAL = "trec_eval 10.0 (usnistgov/trec_eval)"
 SAKAI = "Sakai, Give Me Just One Highly Relevant Document: P-measure, SIGIR 2006 (and NTCIREVAL)"
@@ -175,19 +188,34 @@ MIN_MAX_REL = {
 BETA = {"beta": Param(1.0, Interval(0), "β of Sakai's blended ratio: the weight of the cumulative gain")}
 
 
+TREC_OFFICIAL = ("official", "all_trec")
+"""The trec_eval groups of a measure of ``-m official`` (all of them are in ``all_trec`` too)."""
+TREC_ALL = ("all_trec",)
+TREC_SET = ("all_trec", "set")
+"""The trec_eval groups of a set measure (``-m set``)."""
+TREC_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+"""trec_eval's default cutoffs (``P``, ``recall``, ``map_cut``, ``ndcg_cut``, ...: its ``long_cutoff_array``)."""
+TREC_RECALLS = tuple(i / 10 for i in range(11))
+"""trec_eval's default recall levels (``iprec_at_recall``, ``11pt_avg``)."""
+TREC_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
+"""trec_eval's default multiples of R (``Rprec_mult``, ``Rprec_mult_avgjg``)."""
+
+
 def ranking_measure(name: str, kernel: Callable[..., np.ndarray], terms: Callable[..., Any] | None, *,
                     description: str, params: Mapping[str, Param] | None = None, source: str = TREC_EVAL,
                     cutoff: str | None = None, aliases: Iterable[str] = (),
                     spellings: Mapping[str, str | tuple[str, ...]] | None = None,
                     range: tuple[float, float] = (0.0, 1.0), direction: str = "higher", aggregate: str = "mean",
-                    how: str = "per document", fixed: Mapping[str, str] | None = None) -> MeasureSpec:
+                    how: str = "per document", fixed: Mapping[str, str] | None = None,
+                    trec_eval: TrecEvalName | tuple[TrecEvalName, ...] = ()) -> MeasureSpec:
     """Declare a gain-table measure: its kernel (:class:`TableMeasure`), explained per document by its ``terms``
     (:mod:`workbench.metrics.ranking.terms`); a topic a run lacks is scored on trec_eval's ``-c`` placeholder
     ranking (``missing="empty"``). ``fixed``: another tool's parameters with one value here
-    (:attr:`~workbench.metrics.registry.MeasureSpec.fixed`)."""
+    (:attr:`~workbench.metrics.registry.MeasureSpec.fixed`); ``trec_eval``: its name or names in trec_eval, as
+    trec_eval reads and prints them (:class:`~workbench.metrics.registry.TrecEvalName`)."""
     return register(name, TableMeasure(kernel), task="ranking", source=source, params=params, cutoff=cutoff,
                     aliases=aliases, spellings=spellings, range=range, direction=direction, aggregate=aggregate,
-                    missing="empty", description=description, fixed=fixed, engine="gain table",
+                    missing="empty", description=description, fixed=fixed, engine="gain table", trec_eval=trec_eval,
                     explained=Explainer(PER_DOCUMENT, how, terms) if terms is not None else None)
 
 
@@ -204,10 +232,12 @@ def diversity_measure(name: str, kernel: Callable[..., np.ndarray], terms: Calla
 
 def drop_in_measure(name: str, compute: PreferenceMeasure | GroupMeasure, *, description: str, formula: str,
                     params: Mapping[str, Param] | None = None, cutoff: str | None = None,
-                    aggregate: str = "mean", range: tuple[float, float] = (0.0, 1.0)) -> MeasureSpec:
+                    aggregate: str = "mean", range: tuple[float, float] = (0.0, 1.0),
+                    trec_eval: TrecEvalName | None = None) -> MeasureSpec:
     """Declare one of trec_eval's measures over preference judgements or judgement groups (its name is trec_eval's;
     scored by the ``trec_eval`` drop-in with ``-R prefs`` / ``-R qrels_jg``; no explanation, so its ``formula`` is
-    declared here)."""
+    declared here), read and printed as ``trec_eval`` says (:class:`~workbench.metrics.registry.TrecEvalName`; a
+    plain measure in no group when not given)."""
     return register(name, compute, task="ranking", source=TREC_EVAL, params=params, cutoff=cutoff,
-                    spellings={"trec_eval": name}, range=range, aggregate=aggregate, missing="empty",
+                    trec_eval=trec_eval or TrecEvalName(name), range=range, aggregate=aggregate, missing="empty",
                     description=description, reads=compute.reads, engine=compute.reads, formula=formula)

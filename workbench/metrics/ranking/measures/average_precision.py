@@ -11,7 +11,15 @@ import math
 import numpy as np
 
 from workbench.metrics.ranking import kernels, trec
-from workbench.metrics.ranking.declare import BINARY, cutoff, ranking_measure
+from workbench.metrics.ranking.declare import (
+    BINARY,
+    TREC_ALL,
+    TREC_CUTOFFS,
+    TREC_OFFICIAL,
+    TrecEvalName,
+    cutoff,
+    ranking_measure,
+)
 from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.ranking.terms import Terms, reciprocal
 
@@ -52,25 +60,28 @@ def _yaap(table: GainTable, rel: float = 1.0) -> Terms:
 
 
 ranking_measure("AP", kernels.average_precision, _average_precision, params={**cutoff(), **BINARY}, cutoff="k",
-                aliases=("map", "map_cut"), spellings={"trec_eval": ("map", "map_cut"), "ir_measures": ("AP", "MAP"),
-                                                       "ranx": "map", "pyevall": "MAP (k=1000)"},
+                aliases=("map", "map_cut"),
+                trec_eval=(TrecEvalName("map", groups=TREC_OFFICIAL),
+                           TrecEvalName("map_cut", "cut_long", TREC_CUTOFFS, groups=TREC_ALL)),
+                spellings={"ir_measures": ("AP", "MAP"), "ranx": "map", "pyevall": "MAP (k=1000)"},
                 description="average precision: P@r averaged over the judged relevant documents, 0 for those not "
                             "retrieved (trec_eval map; AP@k is map_cut_k)")
 ranking_measure("GMAP", kernels.average_precision, _average_precision, params=BINARY, aliases=("gm_map",),
-                aggregate="gmean", spellings={"trec_eval": "gm_map"},
+                aggregate="gmean", trec_eval=TrecEvalName("gm_map", groups=TREC_OFFICIAL, per_topic=False),
                 description="AP per topic, its geometric mean over topics (trec_eval gm_map; each AP floored at "
                             "0.00001)")
 ranking_measure("Bpref", trec.bpref, _bpref, params=BINARY, aliases=("bpref",),
-                spellings={"trec_eval": "bpref", "ir_measures": ("Bpref", "BPref"), "ranx": "bpref"},
+                trec_eval=TrecEvalName("bpref", groups=TREC_OFFICIAL),
+                spellings={"ir_measures": ("Bpref", "BPref"), "ranx": "bpref"},
                 description="binary preference on judged documents (Buckley & Voorhees, SIGIR 2004; trec_eval bpref)")
 ranking_measure("GMBpref", trec.bpref, _bpref, params=BINARY, aliases=("gm_bpref",), aggregate="gmean",
-                spellings={"trec_eval": "gm_bpref"},
+                trec_eval=TrecEvalName("gm_bpref", groups=TREC_ALL, per_topic=False),
                 description="bpref per topic, its geometric mean over topics (trec_eval gm_bpref; floored at "
                             "0.00001)")
 ranking_measure("infAP", trec.inferred_ap, _infap, params=BINARY,
-                spellings={"trec_eval": "infAP", "ir_measures": "infAP"},
+                trec_eval=TrecEvalName("infAP", groups=TREC_ALL), spellings={"ir_measures": "infAP"},
                 description="inferred AP on a sampled pool (Yilmaz & Aslam, CIKM 2006; trec_eval infAP)")
 ranking_measure("YAAP", trec.yaap, _yaap, params=BINARY, aliases=("yaap",), range=(-math.inf, math.inf),
-                spellings={"trec_eval": "yaap"}, how="through its parts: S, R−S",
+                trec_eval=TrecEvalName("yaap"), how="through its parts: S, R−S",
                 description="yet another average precision, log((1 + S) / (1 + R − S)) (Robertson, On Smoothing "
                             "Average Precision, ECIR 2012; trec_eval yaap)")

@@ -10,7 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.metrics.ranking import curves, trec
-from workbench.metrics.ranking.declare import BINARY, ranking_measure
+from workbench.metrics.ranking.declare import (
+    BINARY,
+    TREC_ALL,
+    TREC_OFFICIAL,
+    TREC_RECALLS,
+    TrecEvalName,
+    ranking_measure,
+)
 from workbench.metrics.ranking.table import GainTable, safe_divide
 from workbench.metrics.ranking.terms import Terms
 from workbench.metrics.registry import Levels, Param
@@ -52,11 +59,12 @@ def _eleven_point(table: GainTable, recalls=curves.ELEVEN_POINTS, rel: float = 1
 ranking_measure("IPrec", trec.interpolated_precision, _iprec, cutoff="recall", aliases=("iprec_at_recall",),
                 params={"recall": Param(None, curves.RECALL_LEVEL, "the recall level (required, written @r)"),
                         **BINARY},
-                spellings={"trec_eval": "iprec_at_recall", "ir_measures": "IPrec"},
+                trec_eval=TrecEvalName("iprec_at_recall", "cut_double", TREC_RECALLS, groups=TREC_OFFICIAL),
+                spellings={"ir_measures": "IPrec"},
                 description="interpolated precision at a recall level: the best precision at that recall or beyond "
                             "(trec_eval iprec_at_recall)")
 ranking_measure("11ptAvg", trec.eleven_point_average, _eleven_point, aliases=("11pt_avg",),
                 params={"recalls": Param(curves.ELEVEN_POINTS, Levels(), "the recall levels averaged over, "
                                          "written [0.25,0.5]"), **BINARY},
-                spellings={"trec_eval": "11pt_avg"},
+                trec_eval=TrecEvalName("11pt_avg", "params", TREC_RECALLS, groups=TREC_ALL, takes=("recalls",)),
                 description="interpolated precision averaged at recall 0, 0.1, …, 1 (trec_eval 11pt_avg)")

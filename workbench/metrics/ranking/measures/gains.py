@@ -11,7 +11,18 @@ import math
 import numpy as np
 
 from workbench.metrics.ranking import kernels, trec
-from workbench.metrics.ranking.declare import BINARY, GAIN, GAINS, JUDGED_ONLY, MIN_MAX_REL, cutoff, ranking_measure
+from workbench.metrics.ranking.declare import (
+    BINARY,
+    GAIN,
+    GAINS,
+    JUDGED_ONLY,
+    MIN_MAX_REL,
+    TREC_ALL,
+    TREC_CUTOFFS,
+    TrecEvalName,
+    cutoff,
+    ranking_measure,
+)
 from workbench.metrics.ranking.gains import gain_tables
 from workbench.metrics.ranking.table import CUTOFF, GainTable, at_cutoff, ranks, safe_divide
 from workbench.metrics.ranking.terms import Terms, discounts, reciprocal
@@ -139,18 +150,21 @@ ranking_measure("nDCG", kernels.ndcg, _ndcg, cutoff="k", aliases=("ndcg", "ndcg_
                         "ties": Param("trec_eval", Choices(TIE_POLICIES), "documents with equal scores: ranked in "
                                       "trec_eval's order, or sharing the mean gain of their tie (average, McSherry & "
                                       "Najork; scikit-learn's ndcg_score)"), **JUDGED_ONLY},
-                spellings={"trec_eval": ("ndcg", "ndcg_cut"), "ir_measures": ("nDCG", "NDCG"),
+                           trec_eval=(TrecEvalName("ndcg", "pairs", groups=TREC_ALL),
+                                      TrecEvalName("ndcg_cut", "cut_long", TREC_CUTOFFS, groups=TREC_ALL)),
+                           spellings={"ir_measures": ("nDCG", "NDCG"),
                            "ranx": ("ndcg", "ndcg_burges (gain=exp)"), "pyevall": "nDCG (gain=exp)"},
                 description="normalised DCG: DCG over the ideal DCG of the judgements, log2(r+1) discount (trec_eval "
                             "ndcg, ndcg_cut_k)")
 ranking_measure("DCG", trec.dcg, _dcg, cutoff="k", params={**cutoff(), **_GAIN_CURVE, **GAINS, **JUDGED_ONLY},
                 aliases=("dcg",), range=(0.0, math.inf),
-                spellings={"trec_eval": "dcg", "ranx": ("dcg", "dcg_burges (gain=exp)"), "pyevall": "DCG (gain=exp)"},
+                trec_eval=TrecEvalName("dcg", "pairs"),
+                spellings={"ranx": ("dcg", "dcg_burges (gain=exp)"), "pyevall": "DCG (gain=exp)"},
                 description="discounted cumulative gain Σ_{r ≤ k} gain(r)/log2(r + 1), over the whole ranking "
                             "without a cutoff (Järvelin & Kekäläinen, TOIS 2002; trec_eval dcg; ranx and PyEvALL "
                             "score it at a cutoff, DCG@k)")
 ranking_measure("IdealDCG", trec.ideal_dcg, _ideal_dcg, params={**GAINS, **JUDGED_ONLY}, aliases=("ideal_dcg",),
-                range=(0.0, math.inf), spellings={"trec_eval": "ideal_dcg"},
+                range=(0.0, math.inf), trec_eval=TrecEvalName("ideal_dcg", "pairs"),
                 description="the DCG of the ideal ranking of the judgements: nDCG's denominator (trec_eval "
                             "ideal_dcg)")
 ranking_measure("SDCG", kernels.scaled_dcg, _scaled_dcg, cutoff="k", source="Moffat, Seven Numeric Properties of "
@@ -163,14 +177,16 @@ ranking_measure("SDCG", kernels.scaled_dcg, _scaled_dcg, cutoff="k", source="Mof
                 description="scaled DCG@k: DCG@k of gains scaled to [0, 1] over the DCG@k of k fully relevant "
                             "documents, as if more fully relevant documents exist than are judged")
 ranking_measure("nDCGRel", trec.ndcg_rel, _ndcg_rel, params={**GAINS, **JUDGED_ONLY}, aliases=("ndcg_rel",),
-                spellings={"trec_eval": "ndcg_rel"},
+                trec_eval=TrecEvalName("ndcg_rel", "pairs", groups=TREC_ALL),
                 description="nDCG averaged at the relevant documents (trec_eval ndcg_rel)")
 ranking_measure("RnDCG", trec.r_ndcg, _r_ndcg, params={**GAINS, **BINARY}, aliases=("Rndcg",),
-                spellings={"trec_eval": "Rndcg"},
+                trec_eval=TrecEvalName("Rndcg", "pairs", groups=TREC_ALL),
                 description="nDCG averaged at the R-levels of the ideal ranking (trec_eval Rndcg)")
-ranking_measure("G", trec.g_measure, _g, params={**GAINS, **JUDGED_ONLY}, spellings={"trec_eval": "G"},
+ranking_measure("G", trec.g_measure, _g, params={**GAINS, **JUDGED_ONLY},
+                trec_eval=TrecEvalName("G", "pairs", groups=TREC_ALL),
                 description="gain discounted by the lag behind the ideal (trec_eval G, experimental)")
-ranking_measure("BinG", trec.binary_g, _bing, params=BINARY, aliases=("binG",), spellings={"trec_eval": "binG"},
+ranking_measure("BinG", trec.binary_g, _bing, params=BINARY, aliases=("binG",),
+                trec_eval=TrecEvalName("binG", groups=TREC_ALL),
                 description="binary G: relevant documents discounted by the non-relevant ones above (trec_eval binG)")
 _MAX_GRADE = "the top grade g_max (None: the highest judged grade of the topic); a grade above counts as max_grade"
 ranking_measure("ERR", kernels.err, _err, cutoff="k", source="Chapelle et al., CIKM 2009; gdeval",
@@ -195,7 +211,8 @@ ranking_measure("RBP", at_cutoff(kernels.rbp), _rbp, cutoff="k", source="Moffat 
                         "gain": Param("scaled", Choices(("scaled", "raw")), "the gain of a grade g: g/g_max (scaled: "
                                       "NTCIREVAL, trec_eval) or g itself (raw: ranx)"),
                         **_RBP_GAINS, **cutoff(meaning="the cutoff: RBP of the top k ranks"), **JUDGED_ONLY},
-                spellings={"trec_eval": "rbp", "ir_measures": "RBP", "ranx": "rbp (gain=raw)",
+                           trec_eval=TrecEvalName("rbp", "pairs", groups=TREC_ALL, defaults=(("p", 0.9),)),
+                           spellings={"ir_measures": "RBP", "ranx": "rbp (gain=raw)",
                            "pyevall": "RBP (gain=raw)"},
                 description="rank-biased precision (1 − p) Σ_r gain(r) p^(r−1) with persistence p; gains scaled to "
                             "[0, 1] by default, binary from level rel, raw grades with gain=raw, trec_eval's rescaled "

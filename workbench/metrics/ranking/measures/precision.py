@@ -10,7 +10,17 @@ from __future__ import annotations
 import numpy as np
 
 from workbench.metrics.ranking import cutoffs, kernels, trec
-from workbench.metrics.ranking.declare import BINARY, RANX, cutoff, ranking_measure
+from workbench.metrics.ranking.declare import (
+    BINARY,
+    RANX,
+    TREC_ALL,
+    TREC_CUTOFFS,
+    TREC_MULTIPLES,
+    TREC_OFFICIAL,
+    TrecEvalName,
+    cutoff,
+    ranking_measure,
+)
 from workbench.metrics.ranking.table import GainTable, first_true
 from workbench.metrics.ranking.terms import Terms, placed, reciprocal
 from workbench.metrics.registry import Interval, Param
@@ -83,32 +93,37 @@ def _r_precision_multiple(table: GainTable, multiple: float = 1.0, rel: float = 
 
 
 ranking_measure("P", kernels.precision_at, _precision, params={**cutoff(10), **BINARY}, cutoff="k",
-                spellings={"trec_eval": "P", "ir_measures": "P", "ranx": "precision", "pyevall": "PrecisionAtK (k=10)"},
+                trec_eval=TrecEvalName("P", "cut_long", TREC_CUTOFFS, groups=TREC_OFFICIAL),
+                spellings={"ir_measures": "P", "ranx": "precision", "pyevall": "PrecisionAtK (k=10)"},
                 description="precision at k: the relevant documents in the top k, divided by k even when fewer are "
                             "retrieved (trec_eval P_k)")
 ranking_measure("Rprec", kernels.r_precision, _r_precision, params=BINARY, aliases=("RPrec",),
-                spellings={"trec_eval": "Rprec", "ir_measures": ("Rprec", "RPrec"), "ranx": "r-precision",
+                           trec_eval=TrecEvalName("Rprec", groups=TREC_OFFICIAL),
+                           spellings={"ir_measures": ("Rprec", "RPrec"), "ranx": "r-precision",
                            "pyevall": "RPrecision"},
                 description="precision at rank R, the number of judged relevant documents (trec_eval Rprec)")
 ranking_measure("RR", kernels.reciprocal_rank, _reciprocal_rank, params={**cutoff(), **BINARY}, cutoff="k",
-                aliases=("recip_rank",), spellings={"trec_eval": "recip_rank", "ir_measures": ("RR", "MRR"),
-                                                    "ranx": "mrr", "pyevall": "MRR"},
+                aliases=("recip_rank",), trec_eval=TrecEvalName("recip_rank", groups=TREC_OFFICIAL),
+                spellings={"ir_measures": ("RR", "MRR"), "ranx": "mrr", "pyevall": "MRR"},
                 description="reciprocal rank of the first relevant document (in the top k for RR@k; RR@10 is MS "
                             "MARCO's MRR@10)")
 ranking_measure("Success", kernels.success_at, _success, params={**cutoff(10), **BINARY}, cutoff="k",
-                aliases=("success",), spellings={"trec_eval": "success", "ir_measures": "Success",
-                                                 "ranx": "hit_rate"},
+                aliases=("success",), trec_eval=TrecEvalName("success", "cut_long", (1, 5, 10), groups=TREC_ALL),
+                spellings={"ir_measures": "Success", "ranx": "hit_rate"},
                 description="1 if a relevant document is in the top k (trec_eval success_k)")
 ranking_measure("Hits", cutoffs.hits_at, _hits, params={**cutoff(), **BINARY}, cutoff="k", aliases=("hits",),
                 source=RANX, range=(0.0, float("inf")), spellings={"ranx": "hits"},
                 description="the number of relevant documents in the top k (ranx hits@k), averaged over topics")
 ranking_measure("R", trec.recall_at, _recall, params={**cutoff(10), **BINARY}, cutoff="k", aliases=("recall",),
-                spellings={"trec_eval": "recall", "ir_measures": "R", "ranx": "recall"},
+                trec_eval=TrecEvalName("recall", "cut_long", TREC_CUTOFFS, groups=TREC_ALL),
+                spellings={"ir_measures": "R", "ranx": "recall"},
                 description="recall at k: relevant in the top k / R (trec_eval recall_k)")
 ranking_measure("RelP", trec.relative_precision_at, _relative_precision, params={**cutoff(10), **BINARY},
-                cutoff="k", aliases=("relative_P", "R_cap"), spellings={"trec_eval": "relative_P"},
+                cutoff="k", aliases=("relative_P", "R_cap"),
+                trec_eval=TrecEvalName("relative_P", "cut_long", TREC_CUTOFFS, groups=TREC_ALL),
                 description="relevant in the top k / min(k, R) (trec_eval relative_P_k; BEIR's capped recall R_cap@k)")
 ranking_measure("RPrecMult", trec.r_precision_multiple, _r_precision_multiple,
                 params={"multiple": Param(1.0, Interval(0), "the multiple m of R: precision at ⌊m·R + 0.9⌋"),
-                        **BINARY}, cutoff="multiple", aliases=("Rprec_mult",), spellings={"trec_eval": "Rprec_mult"},
+                        **BINARY}, cutoff="multiple", aliases=("Rprec_mult",),
+                trec_eval=TrecEvalName("Rprec_mult", "cut_double", TREC_MULTIPLES, groups=TREC_ALL),
                 description="precision at ⌊multiple·R + 0.9⌋ (trec_eval Rprec_mult)")

@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from workbench.metrics.ranking import trec
-from workbench.metrics.ranking.declare import BINARY, ranking_measure
+from workbench.metrics.ranking.declare import BINARY, TREC_SET, TrecEvalName, ranking_measure
 from workbench.metrics.ranking.table import GainTable, safe_divide
 from workbench.metrics.ranking.terms import Terms, cleaned, reciprocal
 from workbench.metrics.registry import Interval, Param
@@ -65,20 +65,21 @@ def _utility(table: GainTable, a: float = 1.0, b: float = -1.0, c: float = 0.0, 
 
 
 ranking_measure("SetP", trec.set_precision, _set_p, params=BINARY, aliases=("set_P",),
-                spellings={"trec_eval": "set_P", "ir_measures": "SetP"},
+                trec_eval=TrecEvalName("set_P", groups=TREC_SET), spellings={"ir_measures": "SetP"},
                 description="precision of the retrieved set (trec_eval set_P)")
 ranking_measure("SetRelP", trec.set_relative_precision, _set_rel_p, params=BINARY, aliases=("set_relative_P",),
-                spellings={"trec_eval": "set_relative_P", "ir_measures": "SetRelP"},
+                trec_eval=TrecEvalName("set_relative_P", groups=TREC_SET), spellings={"ir_measures": "SetRelP"},
                 description="relevant retrieved / min(retrieved, R) (trec_eval set_relative_P)")
 ranking_measure("SetR", trec.set_recall, _set_r, params=BINARY, aliases=("set_recall",),
-                spellings={"trec_eval": "set_recall", "ir_measures": "SetR"},
+                trec_eval=TrecEvalName("set_recall", groups=TREC_SET), spellings={"ir_measures": "SetR"},
                 description="recall of the retrieved set (trec_eval set_recall)")
 ranking_measure("SetAP", trec.set_map, _set_ap, params=BINARY, aliases=("set_map",),
-                spellings={"trec_eval": "set_map", "ir_measures": "SetAP"},
+                trec_eval=TrecEvalName("set_map", groups=TREC_SET), spellings={"ir_measures": "SetAP"},
                 description="set precision × set recall (trec_eval set_map)")
 ranking_measure("SetF", trec.set_f, _set_f, aliases=("set_F",), how="through its parts: SetP, SetR",
                 params={"beta": Param(1.0, Interval(0), "β: the weight of recall against precision"), **BINARY},
-                spellings={"trec_eval": "set_F", "ir_measures": "SetF"},
+                trec_eval=TrecEvalName("set_F", "params", (1.0,), groups=TREC_SET, takes=("beta",)),
+                spellings={"ir_measures": "SetF"},
                 description="set F-measure (β+1)PR/(βP+R) of the set precision P and recall R, β weighs recall "
                             "(trec_eval set_F)")
 ranking_measure("SetUtility", trec.utility, _utility, aliases=("utility",), range=(-math.inf, math.inf),
@@ -88,5 +89,7 @@ ranking_measure("SetUtility", trec.utility, _utility, aliases=("utility",), rang
                         "d": Param(0.0, Interval(), "the gain of each non-relevant document not retrieved"),
                         "num_docs": Param(0, Interval(0, integer=True), "the collection's size (trec_eval's -N), "
                                                                           "needed only when d ≠ 0"),
-                        **BINARY}, spellings={"trec_eval": "utility"},
+                        **BINARY},
+                trec_eval=TrecEvalName("utility", "params", (1.0, -1.0, 0.0, 0.0), groups=TREC_SET,
+                                       takes=("a", "b", "c", "d"), count=4),
                 description="set utility a·relret + b·nonrelret + c·relnotret + d·nonrelnotret (trec_eval utility)")

@@ -12,7 +12,16 @@ import math
 
 from workbench.metrics.ranking import judgement_groups as jg
 from workbench.metrics.ranking import preferences as pm
-from workbench.metrics.ranking.declare import REL, GroupMeasure, PreferenceMeasure, cutoff, drop_in_measure
+from workbench.metrics.ranking.declare import (
+    REL,
+    TREC_CUTOFFS,
+    TREC_MULTIPLES,
+    GroupMeasure,
+    PreferenceMeasure,
+    TrecEvalName,
+    cutoff,
+    drop_in_measure,
+)
 from workbench.metrics.registry import Interval, Param
 
 __all__: list[str] = []
@@ -57,26 +66,33 @@ _SHARES = {
                        _PAIR.format(which="and a retrieved document")),
     "prefs_avgjg_imp": ("prefs_avgjg counting the implied preferences too", f"(1/J) Σ_j {_IMP}"),
 }
+_PREFS = ("prefs_simp", "prefs_pair", "prefs_avgjg")
+"""The shares ``-m prefs`` prints, with the counts (``-m all_prefs`` prints every preference measure)."""
 for _name, (_what, _formula) in _COUNTS.items():
     _formula += _WHERE
     drop_in_measure(_name, PreferenceMeasure(getattr(pm, _name), _name), aggregate="sum", range=(0.0, math.inf),
-                    description=f"{_what} (trec_eval {_name}; summed over topics)", formula=f"{_name} = {_formula}")
+                    description=f"{_what} (trec_eval {_name}; summed over topics)", formula=f"{_name} = {_formula}",
+                    trec_eval=TrecEvalName(_name, "long", groups=("all_prefs", "prefs")))
 for _name, (_what, _formula) in _SHARES.items():
     _formula += "" if _name.startswith("prefs_pair") else _WHERE + (_COUNTED if "Rnonrel" in _name else "")
     drop_in_measure(_name, PreferenceMeasure(getattr(pm, _name), _name), description=f"{_what} (trec_eval {_name})",
-                    formula=f"{_name} = {_formula}")
+                    formula=f"{_name} = {_formula}",
+                    trec_eval=TrecEvalName(_name, groups=("all_prefs", "prefs") if _name in _PREFS else ("all_prefs",)))
 
 drop_in_measure("map_avgjg", GroupMeasure(jg.map_avgjg, "map_avgjg"), params=REL,
+                trec_eval=TrecEvalName("map_avgjg", groups=("qrels_jg",)),
                 description="AP averaged over the judgement groups of a topic (trec_eval map_avgjg)",
                 formula="map_avgjg = (1/J) Σ_j AP(j), AP(j) against judgement group j's judgements, J the topic's "
                         "groups")
 drop_in_measure("P_avgjg", GroupMeasure(jg.precision_avgjg, "P_avgjg"), params={**cutoff(10), **REL}, cutoff="k",
+                trec_eval=TrecEvalName("P_avgjg", "cut_long", TREC_CUTOFFS, groups=("qrels_jg",)),
                 description="P@k averaged over the judgement groups of a topic (trec_eval P_avgjg)",
                 formula="P_avgjg@k = (1/J) Σ_j Σ_{r ≤ k} relevant_j(r) · 1/k, relevant_j by judgement group j's "
                         "judgements, J the topic's groups")
 drop_in_measure("Rprec_mult_avgjg", GroupMeasure(jg.r_precision_multiple_avgjg, "Rprec_mult_avgjg"),
                 params={"multiple": Param(1.0, Interval(0), "the multiple m of R: precision at ⌊m·R + 0.9⌋"), **REL},
                 cutoff="multiple",
+                trec_eval=TrecEvalName("Rprec_mult_avgjg", "cut_double", TREC_MULTIPLES, groups=("qrels_jg",)),
                 description="Rprec_mult averaged over the judgement groups of a topic (trec_eval Rprec_mult_avgjg)",
                 formula="Rprec_mult_avgjg = (1/J) Σ_j Σ_{r ≤ c(j)} relevant_j(r) · 1/c(j), c(j) = ⌊m·R(j) + 0.9⌋ "
                         "(0 where c(j) = 0), R(j) and relevant_j by judgement group j's judgements, J the topic's "
