@@ -19,5 +19,6 @@ setup(
     package_data={"workbench": ["py.typed"], "workbench.examples": ["*.org", "*.csv", "*.md"],
                   "workbench.widgets": ["*.js", "*.css"],
                   "workbench.data": ["*.tsv", "references/*.md", "references/*/*.eval", "references/*/*/*.eval",
-                                     "references/*/*.txt", "references/*/*/*.gz"]},
+                                     "references/*/*.txt", "references/*/*/*.gz",
+                                     "references/*_excerpt/*", "references/*_excerpt/*/*"]},
 )

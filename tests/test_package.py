@@ -219,11 +219,14 @@ def test_the_wheel_carries_every_module_py_typed_and_the_papers_examples(unpacke
     assert examples <= packaged and "workbench/examples/seed000-table9.org" in examples
     assert not (ROOT / "workbench" / "examples").exists()  # datasets/ stays the one place they are edited
     shipped = {p.relative_to(ROOT).as_posix() for p in (ROOT / "workbench" / "data").rglob("*")
-               if p.is_file() and p.suffix in (".tsv", ".eval", ".md", ".txt", ".gz")}  # the manifest, shipped files
+               if p.is_file() and (p.suffix in (".tsv", ".eval", ".md", ".txt", ".gz")
+                                   or "_excerpt/" in p.as_posix())}  # the manifest, shipped files
     assert shipped <= packaged
     assert "workbench/data/references/weps2/reference_scores/ALL_IN_ONE_BASELINE.eval" in shipped
     assert "workbench/data/references/trec_robust2003_excerpt/runs/input.aplrob03a.gz" in shipped  # the lessons'
     assert "workbench/data/references/trec_robust2003_excerpt/LICENSE-trectools.txt" in shipped  # offline excerpt
+    assert "workbench/data/references/trec_eval_test_excerpt/qrels.rel_level" in shipped  # notebook 04's, offline
+    assert "workbench/data/references/replab2013_topic_detection_excerpt/system-outputs/best_replab.gz" in shipped
 
 
 def test_the_demo_the_examples_and_the_workbench_run_from_the_wheel_alone(unpacked_wheel, tmp_path):

@@ -170,14 +170,17 @@ def test_every_sample_has_a_public_source_pinned_to_a_commit_or_ships_with_the_p
     assert all(url.startswith("https://raw.githubusercontent.com/") and len(url.split("/")[5]) == 40
                for url in urls)  # pinned to a commit
     packaged = [file for sample in SAMPLES.values() for file in sample.files if file.packaged]
-    assert {file.path.split("/")[0] for file in packaged} == {"weps2007", "weps2", "trec_robust2003_excerpt"}
+    assert {file.path.split("/")[0] for file in packaged} == {"weps2007", "weps2", "trec_robust2003_excerpt",
+                                                              "trec_eval_test_excerpt",
+                                                              "replab2013_topic_detection_excerpt"}
     for file in packaged:
         path = samples.PACKAGED / file.path
         assert path.stat().st_size == file.size and digest(path) == file.sha256, file.path
 
 
 NOT_BESIDE_THE_CLONE = {"pyevall-classification",  # notebook 08's sample: fetched from its public source only
-                        "trec-robust-2003-excerpt"}  # shipped; checked against the full sample below
+                        "trec-robust-2003-excerpt", "trec-eval-test-excerpt",  # shipped; checked against
+                        "replab-2013-topic-detection-excerpt"}  # the full samples below
 
 
 def test_the_recorded_hashes_are_those_of_the_shared_copies():
@@ -397,3 +400,35 @@ def test_the_shipped_robust_excerpt_is_the_full_samples_lines_of_its_eight_topic
     for name in runs:
         ours = gzip.decompress((excerpt / "runs" / name).read_bytes()).splitlines()
         assert ours == lines(gzip.decompress((full / "runs" / name).read_bytes())), name
+
+
+def test_the_shipped_trec_eval_and_replab_excerpts_are_the_samples_files(tmp_path, monkeypatch):
+    """Issue 41: notebook 04 reads 3 of trec_eval's test files and notebooks 01-02 RepLab 2013's topic detection
+    sample offline, shipped with the package with their licences (NIST notice, Apache-2.0): each excerpt is copied
+    offline with no mirror and is, byte for byte, the sample's files (RepLab's gzip-compressed); each well under
+    300 kB and all the shipped data under 2 MB."""
+    import gzip
+
+    monkeypatch.setenv("WORKBENCH_OFFLINE", "1")
+    monkeypatch.delenv("WORKBENCH_DATA_MIRROR", raising=False)
+    trec_eval = fetch("trec-eval-test-excerpt", cache=tmp_path, progress=False)
+    assert (trec_eval / "LICENSE-trec_eval.md").read_bytes() == shared_dataset("trec_eval_test/LICENSE.md").read_bytes()
+    names = ["out.test.aql", "qrels.rel_level", "results.test"]
+    assert sorted(p.name for p in trec_eval.iterdir() if not p.name.startswith("LICENSE")) == names
+    for name in names:
+        assert (trec_eval / name).read_bytes() == shared_dataset(f"trec_eval_test/{name}").read_bytes(), name
+    replab = fetch("replab-2013-topic-detection-excerpt", cache=tmp_path, progress=False)
+    full = shared_dataset("replab2013_topic_detection")
+    assert (replab / "LICENSE-learning-similarity-functions-ORM.txt").read_bytes() == (full / "LICENSE").read_bytes()
+    assert (full / "LICENSE").read_text().startswith("Apache License")
+    assert (replab / "reference_RS_per_entity.tsv").read_bytes() == (full / "reference_RS_per_entity.tsv").read_bytes()
+    gold = "replab2013_topic_detection_goldstandard.dat"
+    assert gzip.decompress((replab / f"{gold}.gz").read_bytes()) == (full / gold).read_bytes()
+    outputs = sorted(p.name for p in (full / "system-outputs").iterdir())
+    assert sorted(p.name for p in (replab / "system-outputs").iterdir()) == [f"{n}.gz" for n in outputs]
+    for name in outputs:
+        ours = gzip.decompress((replab / "system-outputs" / f"{name}.gz").read_bytes())
+        assert ours == (full / "system-outputs" / name).read_bytes(), name
+    for name in ("trec-eval-test-excerpt", "replab-2013-topic-detection-excerpt"):  # 160 kB and 88 kB
+        assert sum(file.size for file in SAMPLES[name].files) < 200_000, name
+    assert sum(p.stat().st_size for p in samples.PACKAGED.rglob("*") if p.is_file()) < 2_000_000

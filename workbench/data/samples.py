@@ -11,8 +11,10 @@ Where each file comes from (``samples.tsv``, one line per file):
 * an excerpt (two entities of RepLab 2013): the rows of those entities cut from whole public files, each whole
   file checked (size and SHA-256) before the cut and the excerpt checked after it;
 * ``package``: a small file shipped with the workbench (``workbench/data/references/``): the official WePS
-  scorer's values, reproduced by running its ``wepsEvaluation.jar`` on the public files, and an excerpt of TREC
-  2003 Robust (``trec-robust-2003-excerpt``: 8 topics, 540 kB) that the lessons use offline.
+  scorer's values, reproduced by running its ``wepsEvaluation.jar`` on the public files, and the excerpts the
+  lessons use offline: TREC 2003 Robust (``trec-robust-2003-excerpt``: 8 topics, 540 kB), 3 of trec_eval's test
+  files (``trec-eval-test-excerpt``, 160 kB) and RepLab 2013 topic detection (``replab-2013-topic-detection-excerpt``:
+  the sample's 2 entities, gzip, 88 kB).
 
 A mirror (``WORKBENCH_DATA_MIRROR`` or ``mirror=``: a folder or a base URL, ``http://``, ``https://``,
 ``file://``) laid out like the cache, the excerpts as excerpts, serves every file that is not shipped instead: what
@@ -170,12 +172,16 @@ _DESCRIPTIONS = {
     "trec-robust-2003-excerpt": "an excerpt of trec-robust-2003 shipped with the workbench (BSD 3-Clause, trectools): "
                                 "its qrels and 5 runs on the 8 lowest-numbered topics, 303–330, for offline lessons",
     "trec-eval-test": "trec_eval 10.0's own test files: qrels, runs and the expected outputs of its quicktest",
+    "trec-eval-test-excerpt": "3 of trec-eval-test's files shipped with the workbench (NIST notice), for offline "
+                              "lessons: graded qrels (qrels.rel_level), a run (results.test) and out.test.aql",
     "weps-2007": "WePS-1 (SemEval 2007) person-name clustering: gold of 5 names and one team's run (TEAM_A)",
     "weps-2007-reference": "the official WePS-1 scorer's values for TEAM_A and the baselines on those 5 names",
     "weps-2": "WePS-2 test gold of 2 names",
     "weps-2-reference": "the official WePS-2 scorer's values for the baselines on all 30 names",
     "replab-2013-topic-detection": "RepLab 2013 topic detection: gold and 3 runs for 2 entities (an excerpt) with "
                                    "the official R&S script's values",
+    "replab-2013-topic-detection-excerpt": "replab-2013-topic-detection shipped with the workbench for offline "
+                                           "lessons (Apache-2.0): the same rows, gold and runs gzip-compressed",
     "replab-2013-filtering": "RepLab 2013 filtering: training gold for 2 entities (an excerpt) and the entity list",
     "pyevall-classification": "PyEvALL's mono-label classification test files (EUPL 1.1): two gold standards (7 and 5 "
                               "items) and the 6 and 9 system outputs its tests score against them",
