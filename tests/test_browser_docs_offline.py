@@ -3,7 +3,8 @@ built here with the docs' ``offline_assets`` extension (``docs/_ext``) from two 
 the docs build renders it, one of them with a widget's state too (so myst-nb adds require.js and the widget
 manager, and altair's output takes its require.js path). Debian's chromium, driven by Playwright, opens each page
 from the file with every other request blocked: vega draws the chart (an SVG), and no request but the widget
-manager's (which no Python package ships: the one script left on its CDN) leaves the machine. The build (Sphinx,
+manager's (which no Python package ships: the one script left on its CDN) leaves the machine, and a line in place
+of the widget says why it is not shown. The build (Sphinx,
 myst-nb, vl-convert's bundle) and the browser take some CPU seconds: a browser test, outside the quick loop."""
 
 from __future__ import annotations
@@ -66,9 +67,9 @@ def site(tmp_path_factory):
     return out
 
 
-def opened(page_file, name: str) -> tuple[int, list[str]]:
+def opened(page_file, name: str) -> tuple[int, list[str], list[str]]:
     """The number of SVGs vega drew on the page opened from its file, with every request off the file blocked,
-    and the requests that tried to leave."""
+    the requests that tried to leave, and the notes shown in place of widgets."""
     sync_api = reference_module("playwright.sync_api")
     OUTPUT.mkdir(parents=True, exist_ok=True)
     outside: list[str] = []
@@ -90,14 +91,15 @@ def opened(page_file, name: str) -> tuple[int, list[str]]:
             page.wait_for_selector(".vega-embed svg, .vega-embed canvas", timeout=30_000)
             page.screenshot(path=str(OUTPUT / f"docs-offline-{name}.png"))
             drawn = page.locator(".vega-embed svg.marks, .vega-embed canvas.marks").count()
+            notes = page.locator("p.widgets-offline").all_inner_texts()
         finally:
             browser.close()
-    return drawn, outside
+    return drawn, outside, notes
 
 
 def test_a_chart_page_draws_from_file_with_no_request_leaving(site):
-    drawn, outside = opened(site / "chart.html", "chart")
-    assert (drawn, outside) == (1, [])
+    drawn, outside, notes = opened(site / "chart.html", "chart")
+    assert (drawn, outside, notes) == (1, [], [])
     html = (site / "chart.html").read_text(encoding="utf-8")
     assert '_static/offline/vega-offline.js' in html
 
@@ -105,5 +107,7 @@ def test_a_chart_page_draws_from_file_with_no_request_leaving(site):
 def test_a_widget_page_draws_its_chart_through_the_local_require_js(site):
     html = (site / "widget.html").read_text(encoding="utf-8")
     assert "_static/offline/require.min.js" in html and "cdnjs.cloudflare.com" not in html
-    drawn, outside = opened(site / "widget.html", "widget")
+    drawn, outside, notes = opened(site / "widget.html", "widget")
     assert (drawn, outside) == (1, [WIDGET_MANAGER])
+    assert notes == ["An interactive view: the Jupyter widget manager, which comes from the network, could not "
+                     "load. Run the notebook (./wb lab) to use it."]  # in place of the slider's empty box

@@ -13,7 +13,8 @@ this extension writes into the site's ``_static/offline/``, from installed packa
   nothing). A page gets it when its body holds altair's output.
 
 The Jupyter widget manager (``@jupyter-widgets/html-manager``'s ``embed-amd.js``) ships in no Python package: it
-stays on its CDN, so widgets need the network; charts do not.
+stays on its CDN, so widgets need the network; charts do not. Where it cannot load, ``widgets-offline.js`` (on the
+pages with widgets, before the manager) puts one short line in place of each widget instead of an empty box.
 
 Example (``docs/conf.py``)::
 
@@ -23,15 +24,20 @@ Example (``docs/conf.py``)::
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
-__all__ = ["REQUIRE_CDN", "setup"]
+__all__ = ["OFFLINE_NOTE", "REQUIRE_CDN", "setup"]
 
 REQUIRE_CDN = "https://cdnjs.cloudflare.com/ajax/libs/require.js/2.3.4/require.min.js"  # myst-nb's default
 FOLDER = "offline"
 REQUIRE = f"{FOLDER}/require.min.js"
 VEGA = f"{FOLDER}/vega-offline.js"
+WIDGETS = f"{FOLDER}/widgets-offline.js"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"  # myst-nb's script holding a widget's place
+OFFLINE_NOTE = ("An interactive view: the Jupyter widget manager, which comes from the network, could not load. "
+                "Run the notebook (./wb lab) to use it.")
 ALTAIR_MARK = "https://cdn.jsdelivr.net/npm/vega-embed@"  # in every chart altair renders as HTML
 
 
@@ -71,6 +77,26 @@ def _vega_js() -> str:
     ])
 
 
+def _widgets_js() -> str:
+    """A note in place of each widget when the widget manager's script fails to load (a capturing listener:
+    a script's load error does not bubble)."""
+    return "\n".join([
+        "window.addEventListener(\"error\", (event) => {",
+        '  if (!(event.target instanceof HTMLScriptElement) || !event.target.src.includes("html-manager")) return;',
+        "  const note = () => document.querySelectorAll(" + json.dumps(f'script[type="{WIDGET_VIEW}"]') + ")",
+        "    .forEach((view) => {",
+        '      const line = document.createElement("p");',
+        '      line.className = "widgets-offline";',
+        f"      line.textContent = {json.dumps(OFFLINE_NOTE)};",
+        "      view.replaceWith(line);",
+        "    });",
+        '  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", note);',
+        "  else note();",
+        "}, true);",
+        "",
+    ])
+
+
 def _local_require(app, config) -> None:
     """myst-nb's widget scripts with require.js from the site (the widget manager's entry kept: see above)."""
     config.nb_ipywidgets_js = {(REQUIRE if url == REQUIRE_CDN else url): attributes
@@ -83,16 +109,20 @@ def _write(app) -> None:
     folder = Path(app.outdir) / "_static" / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(_require_js(), folder / "require.min.js")
-    text = _vega_js()
-    target = folder / "vega-offline.js"
-    if not target.is_file() or target.read_text(encoding="utf-8") != text:
-        target.write_text(text, encoding="utf-8")
+    for name, text in ((VEGA, _vega_js()), (WIDGETS, _widgets_js())):
+        target = folder.parent / name
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
 
 
 def _per_page(app, pagename, templatename, context, doctree) -> None:
-    """vega on the pages that draw a chart, after require.js (myst-nb's scripts have the default priority 500)."""
-    if ALTAIR_MARK in context.get("body", ""):
+    """vega on the pages that draw a chart, after require.js (myst-nb's scripts have the default priority 500);
+    the widgets' note on the pages with widgets, before the widget manager."""
+    body = context.get("body", "")
+    if ALTAIR_MARK in body:
         app.add_js_file(VEGA, priority=800)
+    if WIDGET_VIEW in body:
+        app.add_js_file(WIDGETS, priority=400)
 
 
 def setup(app) -> dict:
