@@ -17,6 +17,7 @@ from pathlib import Path
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(DOCS / "_ext"))  # offline_assets: the notebook pages' scripts served from the site
 
 from workbench import __version__  # noqa: E402
 
@@ -30,7 +31,7 @@ author = "the workbench's authors"
 copyright = "2026, the workbench's authors"  # noqa: A001 (Sphinx's name)
 release = version = __version__
 
-extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.viewcode"]
+extensions = ["myst_nb", "offline_assets", "sphinx.ext.autodoc", "sphinx.ext.viewcode"]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 exclude_patterns = ["_build", "jupyter_execute", "**.ipynb_checkpoints"]
 myst_enable_extensions = ["colon_fence", "dollarmath"]
