@@ -239,17 +239,6 @@ def _columns(table: SubtopicTable, pairs: _Pairs, found: _Found, factors: dict[s
     return columns
 
 
-def _checked(table: SubtopicTable, measure: str | Measure) -> Measure:
-    """``measure`` parsed, when it is a diversity measure and ``table`` names its documents and subtopics."""
-    measure = parse(measure)
-    if not isinstance(measure.spec.compute, SubtopicMeasure):
-        raise RankingInputError(f"{measure} is not a diversity measure: a subtopic table cannot explain it")
-    if table.documents is None or table.subtopic_names is None:
-        raise RankingInputError("a subtopic table explained needs the names of its documents and subtopics "
-                                "(SubtopicTable.from_rows or workbench.data.trec.subtopic_table give them)")
-    return measure
-
-
 def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked: Sequence[Sequence[str]],
                            with_topics: bool = False) -> MeasureExplanation:
     """A diversity measure on every row of ``table`` explained per (document, subtopic) pair (the module
@@ -269,9 +258,15 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
     """
     import pandas as pd
 
-    measure = _checked(table, measure)
+    measure = parse(measure)
     spec, params = measure.spec, measure.params
-    values = spec.compute.score(table, **params)  # the kernel, as evaluate scores
+    kernel = spec.compute
+    if not isinstance(kernel, SubtopicMeasure):
+        raise RankingInputError(f"{measure} is not a diversity measure: a subtopic table cannot explain it")
+    if table.documents is None or table.subtopic_names is None:
+        raise RankingInputError("a subtopic table explained needs the names of its documents and subtopics "
+                                "(SubtopicTable.from_rows or workbench.data.trec.subtopic_table give them)")
+    values = kernel.score(table, **params)  # the kernel, as evaluate scores
     rel = params.get("rel", 1.0)
     terms_of = declared_terms(spec)  # the declaration's (workbench.metrics.ranking.measures.diversity)
     terms = terms_of(table, table.relevant(rel), **params)
