@@ -24,7 +24,9 @@ for CrossEntropy and MAE, where lower is better).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -107,117 +109,259 @@ def _columns(p: LabelledPair, label) -> list[int]:
     return [int(c) for c in np.flatnonzero(counts.gold > 0)]
 
 
+@dataclass(frozen=True)
+class _Case:
+    """What each measure's step reads: the measure, its score, the gold, the pair of labellings and the
+    parameters (``label``, the class a Pr, Re or FMeasure reads, apart).
+
+    >>> from workbench.model.labelling import Labelling
+    >>> case = _Case.of(Labelling.parse("1: A\\n2: A\\n3: B", gold=True), Labelling.parse("1: A\\n2: B\\n3: B"),
+    ...                 "Pr(label=A)")
+    >>> case.name, round(case.score, 4), case.n, case.label, case.params
+    ('Pr', 1.0, 3, 'A', {})
+    """
+
+    measure: Measure
+    score: float
+    gold: Any
+    p: LabelledPair
+    params: dict[str, Any]
+    label: Any
+
+    @classmethod
+    def of(cls, gold, output, measure: str | Measure) -> _Case:
+        measure = parse(measure)
+        params = measure.params
+        score = measure(gold, output)
+        p = pair(gold, output)
+        return cls(measure, score, gold, p, params, params.pop("label", None))
+
+    @property
+    def name(self) -> str:
+        return self.measure.spec.name
+
+    @property
+    def n(self) -> int:
+        return self.p.n_gold
+
+    def alone(self, data: Mapping, formula: str, value: float = 0.0) -> MeasureExplanation:
+        """The explanation of a measure that is the sum of its rows (``value``: see :func:`_frame`)."""
+        shown = str(self.measure)
+        return MeasureExplanation(shown, self.score, _frame(data, value=value), {shown: self.score}, formula,
+                                  HOW[self.name])
+
+
+def _icm_terms(case: _Case) -> tuple[str, icm.ICMTerms]:
+    """The ICM (or ICM-Soft) the measure reads, and its terms per item."""
+    soft_labels = case.name.startswith("ICM-Soft")
+    return ("ICM-Soft" if soft_labels else "ICM"), (icm.icm_soft_terms if soft_labels else icm.icm_terms)(
+        case.p, **case.params)
+
+
+def _icm(case: _Case) -> MeasureExplanation:
+    """ICM or ICM-Soft per item: (α₁·IC(output) + α₂·IC(gold) − β·IC(union)) / |G| (Amigó & Delgado 2022).
+
+    >>> from workbench.model.labelling import Labelling
+    >>> gold = Labelling.parse("1: A\\n2: A\\n3: B", gold=True)
+    >>> e = _icm(_Case.of(gold, Labelling.parse("1: A\\n2: B\\n3: B"), "ICM"))
+    >>> e.contributions[["item", "IC(union)", "contribution", "lost"]].round(4).values.tolist()
+    [['1', 0.585, 0.195, 0.0], ['2', 2.1699, -0.7233, 0.9183], ['3', 1.585, 0.5283, 0.0]]
+    """
+    _, terms = _icm_terms(case)
+    formula = f"{case.name} = Σ_items (α₁·IC(output) + α₂·IC(gold) − β·IC(union)) / |G|"
+    return case.alone(_icm_rows(case.p, terms, case.params), formula, case.score)
+
+
+def _icm_norm(case: _Case) -> MeasureExplanation:
+    """ICM-Norm or ICM-Soft-Norm through its parts: the ICM and the gold's own ICM(g,g).
+
+    >>> from workbench.model.labelling import Labelling
+    >>> gold = Labelling.parse("1: A\\n2: A\\n3: B", gold=True)
+    >>> e = _icm_norm(_Case.of(gold, Labelling.parse("1: A\\n2: B\\n3: B"), "ICM-Norm"))
+    >>> {part: round(value, 4) for part, value in e.parts.items()}, round(e.combine(e.parts), 4)
+    ({'ICM': -0.0, 'ICM(g,g)': 0.9183}, 0.5)
+    """
+    import pandas as pd
+
+    base, terms = _icm_terms(case)
+    p, params, n = case.p, case.params, case.n
+    frame = pd.concat([_frame(_icm_rows(p, terms, params), base), _frame(_self_rows(p, terms, params),
+                                                                          f"{base}(g,g)")], ignore_index=True)
+    parts = {base: float(terms.value.sum() / n),
+             f"{base}(g,g)": float(icm.self_icm(terms, **params).sum() / n)}
+    return MeasureExplanation(str(case.measure), case.score, frame, parts,
+                              f"{case.name} = max(0, ({base} + {base}(g,g)) / (2·{base}(g,g)))", HOW[case.name],
+                              lambda given: icm.normalized(given[base], given[f"{base}(g,g)"]))
+
+
+def _accuracy(case: _Case) -> MeasureExplanation:
+    """Acc per item: 1/|G| for each item the output labels as the gold does.
+
+    >>> from workbench.model.labelling import Labelling
+    >>> gold = Labelling.parse("1: A\\n2: A\\n3: B", gold=True)
+    >>> e = _accuracy(_Case.of(gold, Labelling.parse("1: A\\n2: B\\n3: B"), "Acc"))
+    >>> e.contributions.contribution.round(4).tolist(), e.contributions.lost.round(4).tolist()
+    ([0.3333, 0.0, 0.3333], [0.0, 0.3333, 0.0])
+    """
+    p, n = case.p, case.n
+    right = (p.gold[:n] == p.output[:n]).astype(float)
+    return case.alone(_items(p, np.arange(n), contribution=right / n, lost=(1 - right) / n),
+                      "Acc = Σ_items [output = gold] / |G|")
+
+
+def _answered(case: _Case) -> MeasureExplanation:
+    """SP per answered item: 1/|answered| for each the output labels as the gold does.
+
+    >>> from workbench.model.labelling import Labelling
+    >>> gold = Labelling.parse("1: A\\n2: A\\n3: B", gold=True)
+    >>> e = _answered(_Case.of(gold, Labelling.parse("1: A\\n2: B"), "SP"))
+    >>> e.contributions.item.tolist(), e.contributions.contribution.tolist()
+    (['1', '2'], [0.5, 0.0])
+    """
+    p = case.p
+    rows = np.flatnonzero(p.answered)
+    right = (p.gold[rows] == p.output[rows]).astype(float)
+    size = max(len(rows), 1)
+    return case.alone(_items(p, rows, contribution=right / size, lost=(1 - right) / size),
+                      "SP = Σ_answered [output = gold] / |answered|", case.score)
+
+
+def _kappa(case: _Case) -> MeasureExplanation:
+    """CohenKappa through its parts: Acc per item, and the chance agreement P_e per item whose output class the
+    gold has (G_{output class} / |G|²).
+
+    >>> from workbench.model.labelling import Labelling
+    >>> gold = Labelling.parse("1: A\\n2: A\\n3: B", gold=True)
+    >>> e = _kappa(_Case.of(gold, Labelling.parse("1: A\\n2: B\\n3: B"), "CohenKappa"))
+    >>> e.contributions.query("part == 'P_e'").contribution.round(4).tolist(), round(e.combine(e.parts), 4)
+    ([0.2222, 0.1111, 0.1111], 0.4)
+    """
+    import pandas as pd
+
+    p, n = case.p, case.n
+    acc, chance = hard.kappa_parts(p)
+    counts = hard.class_counts(p)
+    right = (p.gold[:n] == p.output[:n]).astype(float)
+    on_gold = np.flatnonzero((p.output[:n] >= 0) & np.isin(p.output[:n], np.flatnonzero(counts.gold > 0)))
+    chance_rows = counts.gold[p.output[on_gold]] / n / n if not math.isnan(chance) else np.full(len(on_gold),
+                                                                                                 math.nan)
+    frame = pd.concat([
+        _frame(_items(p, np.arange(n), contribution=right / n, lost=(1 - right) / n), "Acc"),
+        _frame(_items(p, on_gold, contribution=chance_rows, lost=np.zeros(len(on_gold))), "P_e", chance)],
+        ignore_index=True)
+    return MeasureExplanation(str(case.measure), case.score, frame, {"Acc": acc, "P_e": chance},
+                              "CohenKappa = (Acc − P_e) / (1 − P_e), P_e = Σ_items G_{output class} / |G|²",
+                              HOW[case.name], lambda given: hard.combine_kappa(given["Acc"], given["P_e"]))
+
+
+def _said(case: _Case) -> MeasureExplanation:
+    """Pr per (item, class) the output says, Re per (item, class) the gold says: 1 / (the class's items on that
+    side × the classes averaged) when right.
+
+    >>> from workbench.model.labelling import Labelling
+    >>> gold = Labelling.parse("1: A\\n2: A\\n3: B", gold=True)
+    >>> e = _said(_Case.of(gold, Labelling.parse("1: A\\n2: B\\n3: B"), "Re"))
+    >>> e.contributions[["item", "class", "contribution", "lost"]].values.tolist()
+    [['1', 'A', 0.25, 0.0], ['2', 'A', 0.0, 0.25], ['3', 'B', 0.5, 0.0]]
+    """
+    counts = hard.class_counts(case.p)
+    on_output = case.name == "Pr"
+    sizes = counts.predicted if on_output else counts.gold
+    defined = [c for c in _columns(case.p, case.label) if sizes[c] > 0]
+    weights = {c: 1 / sizes[c] / len(defined) for c in defined}
+    data = _said_rows(case.p, "output" if on_output else "gold", defined, weights)
+    what = "the output's" if on_output else "the gold's"
+    formula = f"{case.name} = Σ_(item, class) [right] / ({what} items of the class × classes averaged)"
+    return case.alone(data, formula, case.score)
+
+
+def _f_measure(case: _Case) -> MeasureExplanation:
+    """FMeasure through its parts: Pr(c) and Re(c) of each class c read, each explained as :func:`_said` does,
+    combined as the mean over the classes of 1/(α/Pr(c) + (1 − α)/Re(c)).
+
+    >>> from workbench.model.labelling import Labelling
+    >>> gold = Labelling.parse("1: A\\n2: A\\n3: B", gold=True)
+    >>> e = _f_measure(_Case.of(gold, Labelling.parse("1: A\\n2: B\\n3: B"), "FMeasure"))
+    >>> e.parts, round(e.combine(e.parts), 4)
+    ({'Pr(A)': 1.0, 'Re(A)': 0.5, 'Pr(B)': 0.5, 'Re(B)': 1.0}, 0.6667)
+    """
+    import pandas as pd
+
+    p = case.p
+    counts = hard.class_counts(p)
+    columns = _columns(p, case.label)
+    if not columns:  # a class neither side names: nothing to explain
+        return case.alone({"item": []}, f"{case.label!r} is not a class of this gold or output", case.score)
+    frames, parts = [], {}
+    for c in columns:
+        label_c = p.classes[c]
+        parts[f"Pr({label_c})"] = hard.precision_per_class(p)[label_c]
+        parts[f"Re({label_c})"] = hard.recall_per_class(p)[label_c]
+        for side, count, part in (("output", counts.predicted[c], f"Pr({label_c})"),
+                                  ("gold", counts.gold[c], f"Re({label_c})")):
+            frames.append(_frame(_said_rows(p, side, [c], {c: 1 / count if count else 0}), part, parts[part]))
+    alpha = case.params["alpha"]
+    labels = [p.classes[c] for c in columns]
+
+    def combine(given: Mapping[str, float]) -> float:
+        values = [hard.f_of(given[f"Pr({c})"], given[f"Re({c})"], alpha) for c in labels]
+        return float(np.mean(values)) if values else math.nan
+
+    return MeasureExplanation(str(case.measure), case.score, pd.concat(frames, ignore_index=True), parts,
+                              "FMeasure = mean over the classes of 1/(α/Pr(c) + (1 − α)/Re(c))", HOW[case.name],
+                              combine)
+
+
+def _errors(case: _Case) -> MeasureExplanation:
+    """CrossEntropy or MAE per item: the item's error / |G|; it lost its error minus the gold's own.
+
+    >>> from workbench.model.labelling import Labelling
+    >>> gold = Labelling.parse("1: {A: 1, B: 0}\\n2: {A: 0.5, B: 0.5}\\n3: {A: 0, B: 1}", gold=True)
+    >>> output = Labelling.parse("1: {A: 0.75, B: 0.25}\\n2: {A: 0.5, B: 0.5}\\n3: {A: 0, B: 1}")
+    >>> e = _errors(_Case.of(gold, output, "MAE"))
+    >>> e.contributions.contribution.round(4).tolist(), round(e.score, 4)
+    ([0.0833, 0.0, 0.0], 0.0833)
+    """
+    p, n = case.p, case.n
+    if case.name == "CrossEntropy":
+        errors = soft.cross_entropy_terms(p)
+        ideal = soft.cross_entropy_terms(pair(case.gold, case.gold))
+        formula = "CrossEntropy = Σ_items −Σ_c g(c)·log₂ o(c) / |G| (smoothed)"
+    else:
+        errors, ideal = soft.absolute_error_terms(p), np.zeros(n)
+        formula = "MAE = Σ_items Σ_c |g(c) − o(c)| / |C| / |G|"
+    return case.alone(_items(p, np.arange(n), contribution=errors / n, lost=(errors - ideal) / n), formula)
+
+
+def _cem(case: _Case) -> MeasureExplanation:
+    """CEM per item: prox(output, gold) / Σ_items prox(gold, gold) (Amigó et al. 2020).
+
+    >>> from workbench.model.labelling import Labelling
+    >>> gold = Labelling.parse("1: 1\\n2: 1\\n3: 2", gold=True)
+    >>> e = _cem(_Case.of(gold, Labelling.parse("1: 1\\n2: 2\\n3: 2"), "CEM"))
+    >>> e.contributions["prox(output, gold)"].round(3).tolist()  # log₂ 3, −log₂((1/2 + 2)/3), log₂ 6
+    [1.585, 0.263, 2.585]
+    >>> e.contributions.contribution.round(4).tolist(), round(e.score, 4)
+    ([0.2754, 0.0457, 0.4492], 0.7703)
+    """
+    kept, perfect = ordinal.cem_terms(case.p, case.params["order"])
+    total = perfect.sum()
+    data = _items(case.p, np.arange(case.n), **{"prox(output, gold)": kept, "prox(gold, gold)": perfect,
+                                                "contribution": kept / total, "lost": (perfect - kept) / total})
+    return case.alone(data, "CEM = Σ_items prox(output, gold) / Σ_items prox(gold, gold)", case.score)
+
+
+_STEPS: dict[str, Callable[[_Case], MeasureExplanation]] = {
+    "ICM": _icm, "ICM-Soft": _icm, "ICM-Norm": _icm_norm, "ICM-Soft-Norm": _icm_norm, "Acc": _accuracy,
+    "SP": _answered, "CohenKappa": _kappa, "Pr": _said, "Re": _said, "FMeasure": _f_measure,
+    "CrossEntropy": _errors, "MAE": _errors, "CEM": _cem}
+
+
 def explain_classification(gold, output, measure: str | Measure) -> MeasureExplanation:
-    """A classification measure of ``output`` against ``gold`` explained (the module docstring)."""
-    measure = parse(measure)
-    name, params = measure.spec.name, measure.params
-    score = measure(gold, output)
-    p = pair(gold, output)
-    n = p.n_gold
-    label = params.pop("label", None)
-    if name in ("ICM", "ICM-Soft", "ICM-Norm", "ICM-Soft-Norm"):
-        soft_labels = name.startswith("ICM-Soft")
-        terms = (icm.icm_soft_terms if soft_labels else icm.icm_terms)(p, **params)
-        base = "ICM-Soft" if soft_labels else "ICM"
-        if name in ("ICM", "ICM-Soft"):
-            formula = f"{name} = Σ_items (α₁·IC(output) + α₂·IC(gold) − β·IC(union)) / |G|"
-            return MeasureExplanation(str(measure), score, _frame(_icm_rows(p, terms, params), value=score),
-                                      {str(measure): score},
-                                      formula, HOW[name])
-        import pandas as pd
-
-        frame = pd.concat([_frame(_icm_rows(p, terms, params), base), _frame(_self_rows(p, terms, params),
-                                                                              f"{base}(g,g)")], ignore_index=True)
-        parts = {base: float(terms.value.sum() / n),
-                 f"{base}(g,g)": float(icm.self_icm(terms, **params).sum() / n)}
-        return MeasureExplanation(str(measure), score, frame, parts,
-                                  f"{name} = max(0, ({base} + {base}(g,g)) / (2·{base}(g,g)))", HOW[name],
-                                  lambda given: icm.normalized(given[base], given[f"{base}(g,g)"]))
-    if name == "Acc":
-        right = (p.gold[:n] == p.output[:n]).astype(float)
-        return MeasureExplanation(str(measure), score, _frame(_items(p, np.arange(n), contribution=right / n,
-                                                                      lost=(1 - right) / n)),
-                                  {str(measure): score}, "Acc = Σ_items [output = gold] / |G|", HOW[name])
-    if name == "SP":
-        rows = np.flatnonzero(p.answered)
-        right = (p.gold[rows] == p.output[rows]).astype(float)
-        size = max(len(rows), 1)
-        return MeasureExplanation(str(measure), score, _frame(_items(p, rows, contribution=right / size,
-                                                                      lost=(1 - right) / size), value=score),
-                                  {str(measure): score}, "SP = Σ_answered [output = gold] / |answered|", HOW[name])
-    if name == "CohenKappa":
-        import pandas as pd
-
-        acc, chance = hard.kappa_parts(p)
-        counts = hard.class_counts(p)
-        right = (p.gold[:n] == p.output[:n]).astype(float)
-        on_gold = np.flatnonzero((p.output[:n] >= 0) & np.isin(p.output[:n], np.flatnonzero(counts.gold > 0)))
-        chance_rows = counts.gold[p.output[on_gold]] / n / n if not math.isnan(chance) else np.full(len(on_gold),
-                                                                                                     math.nan)
-        frame = pd.concat([
-            _frame(_items(p, np.arange(n), contribution=right / n, lost=(1 - right) / n), "Acc"),
-            _frame(_items(p, on_gold, contribution=chance_rows, lost=np.zeros(len(on_gold))), "P_e", chance)],
-            ignore_index=True)
-        return MeasureExplanation(str(measure), score, frame, {"Acc": acc, "P_e": chance},
-                                  "CohenKappa = (Acc − P_e) / (1 − P_e), P_e = Σ_items G_{output class} / |G|²",
-                                  HOW[name], lambda given: hard.combine_kappa(given["Acc"], given["P_e"]))
-    if name in ("Pr", "Re"):
-        counts = hard.class_counts(p)
-        columns = _columns(p, label)
-        if name == "Pr":
-            defined = [c for c in columns if counts.predicted[c] > 0]
-            weights = {c: 1 / counts.predicted[c] / len(defined) for c in defined}
-            data = _said_rows(p, "output", defined, weights)
-        else:
-            defined = [c for c in columns if counts.gold[c] > 0]
-            weights = {c: 1 / counts.gold[c] / len(defined) for c in defined}
-            data = _said_rows(p, "gold", defined, weights)
-        what = "the output's" if name == "Pr" else "the gold's"
-        formula = (f"{name} = Σ_(item, class) [right] / ({what} items of the class × classes averaged)")
-        return MeasureExplanation(str(measure), score, _frame(data, value=score), {str(measure): score}, formula,
-                                  HOW[name])
-    if name == "FMeasure":
-        import pandas as pd
-
-        counts = hard.class_counts(p)
-        columns = _columns(p, label)
-        if not columns:  # a class neither side names: nothing to explain
-            return MeasureExplanation(str(measure), score, _frame({"item": []}, value=score), {str(measure): score},
-                                      f"{label!r} is not a class of this gold or output", HOW[name])
-        frames, parts = [], {}
-        for c in columns:
-            label_c = p.classes[c]
-            parts[f"Pr({label_c})"] = hard.precision_per_class(p)[label_c]
-            parts[f"Re({label_c})"] = hard.recall_per_class(p)[label_c]
-            for side, count, part in (("output", counts.predicted[c], f"Pr({label_c})"),
-                                      ("gold", counts.gold[c], f"Re({label_c})")):
-                frames.append(_frame(_said_rows(p, side, [c], {c: 1 / count if count else 0}), part, parts[part]))
-        alpha = params["alpha"]
-        labels = [p.classes[c] for c in columns]
-
-        def combine(given: Mapping[str, float]) -> float:
-            values = [hard.f_of(given[f"Pr({c})"], given[f"Re({c})"], alpha) for c in labels]
-            return float(np.mean(values)) if values else math.nan
-
-        frame = pd.concat(frames, ignore_index=True)
-        return MeasureExplanation(str(measure), score, frame, parts,
-                                  "FMeasure = mean over the classes of 1/(α/Pr(c) + (1 − α)/Re(c))", HOW[name],
-                                  combine)
-    if name in ("CrossEntropy", "MAE"):
-        if name == "CrossEntropy":
-            errors = soft.cross_entropy_terms(p)
-            ideal = soft.cross_entropy_terms(pair(gold, gold))
-            formula = "CrossEntropy = Σ_items −Σ_c g(c)·log₂ o(c) / |G| (smoothed)"
-        else:
-            errors, ideal = soft.absolute_error_terms(p), np.zeros(n)
-            formula = "MAE = Σ_items Σ_c |g(c) − o(c)| / |C| / |G|"
-        data = _items(p, np.arange(n), contribution=errors / n, lost=(errors - ideal) / n)
-        return MeasureExplanation(str(measure), score, _frame(data), {str(measure): score}, formula, HOW[name])
-    if name == "CEM":
-        kept, perfect = ordinal.cem_terms(p, params["order"])
-        total = perfect.sum()
-        data = _items(p, np.arange(n), **{"prox(output, gold)": kept, "prox(gold, gold)": perfect,
-                                          "contribution": kept / total, "lost": (perfect - kept) / total})
-        return MeasureExplanation(str(measure), score, _frame(data, value=score), {str(measure): score},
-                                  "CEM = Σ_items prox(output, gold) / Σ_items prox(gold, gold)", HOW[name])
-    raise LookupError(f"{name} is not a classification measure")
+    """A classification measure of ``output`` against ``gold`` explained (the module docstring): the measure's
+    step (:data:`_STEPS`) on the scored pair (:class:`_Case`)."""
+    case = _Case.of(gold, output, measure)
+    step = _STEPS.get(case.name)
+    if step is None:
+        raise LookupError(f"{case.name} is not a classification measure")
+    return step(case)

@@ -31,6 +31,7 @@ P_IA: α = 0, the most subtopics first; StRecall: α = 1, new subtopics first), 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -116,12 +117,145 @@ def _strings(values: np.ndarray):
     return pd.arrays.ArrowExtensionArray(pa.array(values, type=pa.string()))
 
 
+@dataclass(frozen=True)
+class _Pairs:
+    """The explanation's rows as arrays: the table's row ``q``, the rank ``r`` (−1: missed), the subtopic ``s``
+    (−1: none), the judged document's index ``j`` (−1: not judged) and the document's name; each topic's
+    retrieved rows (in rank order, a row per subtopic judged positive, one without a subtopic when there is
+    none), then its missed ones (a row per subtopic judged positive, in the ideal's order).
+
+    >>> gold = Organization.parse("{a b} {c}")
+    >>> table = SubtopicTable.from_organizations(gold, Organization.from_ranking(["a", "c"]))
+    >>> found = _Found(table, [["a", "c"]], table.documents, table.subtopic_names)
+    >>> pairs = _Pairs.of(table, found, _ideal_relevance(table, 0.5, 1.0, found.run_rank)[1])
+    >>> pairs.names.tolist(), pairs.r.tolist(), pairs.s.tolist(), pairs.grade(table).tolist()
+    (['a', 'c', 'b'], [0, 1, -1], [0, 1, 0], [1.0, 1.0, 1.0])
+    """
+
+    q: np.ndarray
+    r: np.ndarray
+    s: np.ndarray
+    j: np.ndarray
+    names: np.ndarray
+
+    @classmethod
+    def of(cls, table: SubtopicTable, found: _Found, ideal_position: np.ndarray) -> _Pairs:
+        positive = table.grades[found.rows, found.ranks] > 0
+        with_subtopic, subtopic = np.nonzero(positive)
+        without = np.flatnonzero(~positive.any(axis=1))
+        entry = np.concatenate((with_subtopic, without))
+        s_here = np.concatenate((subtopic, np.full(len(without), -1, dtype=np.int64)))
+        order = np.lexsort((s_here, entry))
+        entry, s_here = entry[order], s_here[order]
+        m_q, m_j, m_s = np.nonzero((table.judged > 0) & (found.run_rank < 0)[:, :, None])
+        order = np.lexsort((m_s, ideal_position[m_q, m_j], m_q))
+        m_q, m_j, m_s = m_q[order], m_j[order], m_s[order]
+        q = np.concatenate((found.rows[entry], m_q))
+        r = np.concatenate((found.ranks[entry], np.full(len(m_q), -1, dtype=np.int64)))
+        s = np.concatenate((s_here, m_s))
+        j = np.concatenate((found.judged_at[entry], m_j))
+        names = np.concatenate((found.ranked[entry], found.judged[found.judged_offsets[m_q] + m_j]))
+        order = np.argsort(2 * q + (r < 0), kind="stable")
+        return cls(q[order], r[order], s[order], j[order], names[order])
+
+    @property
+    def here(self) -> np.ndarray:
+        """The rows of retrieved documents."""
+        return self.r >= 0
+
+    @property
+    def pair(self) -> np.ndarray:
+        """The rows of a retrieved document and a subtopic."""
+        return self.here & (self.s >= 0)
+
+    def grade(self, table: SubtopicTable) -> np.ndarray:
+        """Each row's grade for its subtopic: 0 for a judged document without one, NaN for an unjudged one."""
+        q, r, s, j = self.q, self.r, self.s, self.j
+        grade = np.where(s < 0, np.where(j >= 0, 0.0, np.nan), 0.0)
+        retrieved_pair, missed_pair = self.pair, ~self.here
+        grade[retrieved_pair] = table.grades[q[retrieved_pair], r[retrieved_pair], s[retrieved_pair]]
+        grade[missed_pair] = table.judged[q[missed_pair], j[missed_pair], s[missed_pair]]
+        return grade
+
+    def subtopic(self, found: _Found) -> np.ndarray:
+        """Each row's subtopic name (None: no subtopic)."""
+        subtopic_names = _objects([*found.subtopics, None])
+        return subtopic_names[np.where(self.s >= 0, found.subtopic_offsets[self.q] + self.s, len(found.subtopics))]
+
+    def contribution_lost(self, contribution: np.ndarray, ideal: np.ndarray,
+                          ideal_position: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's term J(r, s) · novelty · discount · normaliser (``contribution``, the measure's terms per
+        row, rank and subtopic), and what it lost: its term in the ideal ranking (``ideal``, where the judged
+        document j of row q sits at ``ideal_position[q, j]``) minus the one it has.
+
+        >>> pairs = _Pairs(np.zeros(2, dtype=np.int64), np.array([0, -1]), np.array([0, 0]), np.array([1, 0]),
+        ...                _objects(["x", "y"]))
+        >>> terms, ideal = np.array([[[0.5]]]), np.array([[[1.0], [0.25]]])
+        >>> [a.tolist() for a in pairs.contribution_lost(terms, ideal, np.array([[1, 0]]))]  # x: 1 − 0.5
+        [[0.5, 0.0], [0.5, 0.25]]
+        """
+        q, r, s, j = self.q, self.r, self.s, self.j
+        mine = _gather(contribution, q, r, s, self.pair)
+        judged_pair = (s >= 0) & (j >= 0)
+        ideal_rank = np.full(len(q), -1, dtype=np.int64)
+        ideal_rank[judged_pair] = ideal_position[q[judged_pair], j[judged_pair]]
+        return mine, _gather(ideal, q, ideal_rank, s, judged_pair) - mine + 0.0
+
+
+def _columns(table: SubtopicTable, pairs: _Pairs, found: _Found, factors: dict[str, np.ndarray], rel: float,
+             with_topics: bool) -> dict[str, object]:
+    """The frame's columns before ``contribution`` and ``lost``: ``topic`` (``with_topics``), ``rank``,
+    ``document``, ``subtopic``, ``grade``, ``relevant``, ``judged``, then each factor, defined on a (document,
+    subtopic) pair (:data:`PER_SUBTOPIC`) or on a retrieved document.
+
+    >>> gold = Organization.parse("{a b} {c}")
+    >>> table = SubtopicTable.from_organizations(gold, Organization.from_ranking(["a", "c"]))
+    >>> found = _Found(table, [["a", "c"]], table.documents, table.subtopic_names)
+    >>> pairs = _Pairs.of(table, found, _ideal_relevance(table, 0.5, 1.0, found.run_rank)[1])
+    >>> import pandas as pd
+    >>> print(pd.DataFrame(_columns(table, pairs, found, {}, 1.0, False)).to_string(index=False))
+     rank document subtopic  grade  relevant  judged
+        1        a      0.0    1.0      True    True
+        2        c      0.1    1.0      True    True
+     <NA>        b      0.0    1.0      True    True
+    """
+    import pandas as pd
+
+    q, r, s, j = pairs.q, pairs.r, pairs.s, pairs.j
+    here, pair, grade = pairs.here, pairs.pair, pairs.grade(table)
+    columns: dict[str, object] = {}
+    if with_topics:
+        columns["topic"] = pd.Categorical.from_codes(q, dtype=pd.CategoricalDtype(list(table.topics)),
+                                                     validate=False)
+    columns |= {"rank": pd.arrays.IntegerArray(r + 1, ~here), "document": _strings(pairs.names),
+                "subtopic": _strings(pairs.subtopic(found)), "grade": grade,
+                "relevant": pd.arrays.BooleanArray(grade >= rel, s < 0), "judged": j >= 0}
+    for name, factor in factors.items():
+        defined = pair if name in PER_SUBTOPIC else here
+        if factor.dtype == bool:
+            columns[name] = pd.arrays.BooleanArray(_gather(factor, q, r, s, defined, False), ~defined)
+        else:
+            columns[name] = _gather(factor.astype(float), q, r, np.maximum(s, 0), defined, np.nan)
+    return columns
+
+
 def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked: Sequence[Sequence[str]],
                            with_topics: bool = False) -> MeasureExplanation:
     """A diversity measure on every row of ``table`` explained per (document, subtopic) pair (the module
     docstring); ``ranked[q]`` names the documents of row q in rank order, ``table.documents`` and
     ``table.subtopic_names`` the judged documents and the subtopics. One row: the score is the kernel's; several
-    (``with_topics``), their summary, ``scores`` holding each row's."""
+    (``with_topics``), their summary, ``scores`` holding each row's. The steps: :class:`_Found` (who sits
+    where), :func:`_ideal_relevance` (the ideal ranking), :class:`_Pairs` (the rows, their contribution and
+    lost), :func:`_columns`.
+
+    >>> gold = Organization.parse("{a b} {c}")
+    >>> table = SubtopicTable.from_organizations(gold, Organization.from_ranking(["a", "c"]))
+    >>> e = explain_subtopic_table(table, "alpha_nDCG@3", [["a", "c"]])
+    >>> round(e.score, 4)  # (1 + 1/log₂ 3) / ideal a, c, b: (1 + 1/log₂ 3 + 0.5/2)
+    0.8671
+    >>> e.contributions.contribution.round(4).tolist(), e.contributions.lost.round(4).tolist()  # b lost 0.25/1.8809
+    ([0.5317, 0.3354, 0.0], [0.0, 0.0, 0.1329])
+    """
     import pandas as pd
 
     measure = parse(measure)
@@ -134,74 +268,24 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
                                 "(SubtopicTable.from_rows or workbench.data.trec.subtopic_table give them)")
     values = kernel.score(table, **params)  # the kernel, as evaluate scores
     rel = params.get("rel", 1.0)
-    relevant = table.relevant(rel)
     terms_of = declared_terms(spec)  # the declaration's (workbench.metrics.ranking.measures.diversity)
-    terms = terms_of(table, relevant, **params)
-    n_rows, width, n_sub = table.grades.shape
+    terms = terms_of(table, table.relevant(rel), **params)
     found = _Found(table, ranked, table.documents, table.subtopic_names)
     ideal_relevant, ideal_position = _ideal_relevance(table, terms.ideal_alpha, rel, found.run_rank)
-    ideal = terms_of(table, ideal_relevant, **params).contribution
-    shape = (n_rows, width, n_sub)
-    factors = {name: np.broadcast_to(factor, shape) for name, factor in terms.factors.items()}
-
-    # the retrieved documents: a row per subtopic judged positive, one without a subtopic when there is none
-    positive = table.grades[found.rows, found.ranks] > 0
-    with_subtopic, subtopic = np.nonzero(positive)
-    without = np.flatnonzero(~positive.any(axis=1))
-    entry = np.concatenate((with_subtopic, without))
-    s_here = np.concatenate((subtopic, np.full(len(without), -1, dtype=np.int64)))
-    order = np.lexsort((s_here, entry))
-    entry, s_here = entry[order], s_here[order]
-    # the judged documents the ranking misses, a row per subtopic judged positive, in the ideal's order
-    m_q, m_j, m_s = np.nonzero((table.judged > 0) & (found.run_rank < 0)[:, :, None])
-    order = np.lexsort((m_s, ideal_position[m_q, m_j], m_q))
-    m_q, m_j, m_s = m_q[order], m_j[order], m_s[order]
-    # each topic's retrieved rows, then its missed ones
-    q = np.concatenate((found.rows[entry], m_q))
-    r = np.concatenate((found.ranks[entry], np.full(len(m_q), -1, dtype=np.int64)))
-    s = np.concatenate((s_here, m_s))
-    j = np.concatenate((found.judged_at[entry], m_j))
-    names = np.concatenate((found.ranked[entry], found.judged[found.judged_offsets[m_q] + m_j]))
-    order = np.argsort(2 * q + (r < 0), kind="stable")
-    q, r, s, j, names = q[order], r[order], s[order], j[order], names[order]
-    here = r >= 0
-    grade = np.where(s < 0, np.where(j >= 0, 0.0, np.nan), 0.0)
-    retrieved_pair, missed_pair = here & (s >= 0), ~here
-    grade[retrieved_pair] = table.grades[q[retrieved_pair], r[retrieved_pair], s[retrieved_pair]]
-    grade[missed_pair] = table.judged[q[missed_pair], j[missed_pair], s[missed_pair]]
-    subtopic_names = _objects([*found.subtopics, None])
-    subtopic_of = subtopic_names[np.where(s >= 0, found.subtopic_offsets[q] + s, len(found.subtopics))]
-    here = r >= 0
-    pair = here & (s >= 0)
-
-    contribution = _gather(terms.contribution, q, r, s, pair)
-    judged_pair = (s >= 0) & (j >= 0)
-    ideal_rank = np.full(len(q), -1, dtype=np.int64)
-    ideal_rank[judged_pair] = ideal_position[q[judged_pair], j[judged_pair]]
-    lost = _gather(ideal, q, ideal_rank, s, judged_pair) - contribution + 0.0
-
-    columns: dict[str, object] = {}
-    if with_topics:
-        columns["topic"] = pd.Categorical.from_codes(q, dtype=pd.CategoricalDtype(list(table.topics)),
-                                                     validate=False)
-    columns |= {"rank": pd.arrays.IntegerArray(r + 1, ~here), "document": _strings(names),
-                "subtopic": _strings(subtopic_of), "grade": grade,
-                "relevant": pd.arrays.BooleanArray(grade >= rel, s < 0), "judged": j >= 0}
-    for name, factor in factors.items():
-        defined = pair if name in PER_SUBTOPIC else here
-        if factor.dtype == bool:
-            columns[name] = pd.arrays.BooleanArray(_gather(factor, q, r, s, defined, False), ~defined)
-        else:
-            columns[name] = _gather(factor.astype(float), q, r, np.maximum(s, 0), defined, np.nan)
-    columns |= {"contribution": contribution, "lost": lost}
-    frame = pd.DataFrame(columns)
+    pairs = _Pairs.of(table, found, ideal_position)
+    contribution, lost = pairs.contribution_lost(terms.contribution,
+                                                 terms_of(table, ideal_relevant, **params).contribution,
+                                                 ideal_position)
+    factors = {name: np.broadcast_to(factor, table.grades.shape) for name, factor in terms.factors.items()}
+    columns = _columns(table, pairs, found, factors, rel, with_topics) | {"contribution": contribution,
+                                                                          "lost": lost}
     name = str(measure)
     topics = list(table.topics) if table.topics else [str(i) for i in range(len(values))]
     score = float(values[0]) if len(values) == 1 else float(
         summarize(np.asarray(values, dtype=float)[trec_order(topics)], spec.aggregate))
     scores = pd.Series(values, index=pd.Index(topics, name="topic"), name=name) if with_topics else None
     how = explanation_of(spec.name)[1]
-    return MeasureExplanation(name, score, frame, {name: score}, terms.formula, how, scores=scores)
+    return MeasureExplanation(name, score, pd.DataFrame(columns), {name: score}, terms.formula, how, scores=scores)
 
 
 def explain_diversity(gold: Organization, output: Organization, measure: str | Measure) -> MeasureExplanation:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -159,84 +159,171 @@ def outcomes(gold: Organization, output: Organization) -> tuple[list[str], list[
     return documents, [("T" if (d in g) == (d in s) else "F") + ("P" if d in s else "N") for d in documents]
 
 
-def explain_filtering(gold: Organization, output: Organization, measure: str | Measure) -> MeasureExplanation:
-    """A filtering measure of ``output`` against ``gold`` explained (the module docstring)."""
+@dataclass(frozen=True)
+class _Outcomes:
+    """Every document's outcome and what each of its class's estimates gives it: ``shares[estimate]`` (1 / the
+    class's size, :func:`_share`), with the kernel's contingency ``counts`` and estimates ``e``; ``sign`` is −1
+    for a measure where lower is better.
+
+    >>> gold = Organization.from_filtering(["a", "b"], ["c"])
+    >>> o = _Outcomes.of(gold, Organization.from_filtering(["a", "c"], ["b"]), "none", 1.0)
+    >>> o.documents.tolist(), o.outcome.tolist(), o.shares["P(S|G)"], o.shares["P(G)"]
+    (['a', 'b', 'c'], ['TP', 'FN', 'FP'], 0.5, 0.3333333333333333)
+    """
+
+    documents: np.ndarray
+    outcome: np.ndarray
+    counts: dict[str, float]
+    shares: dict[str, float]
+    e: kernels.Estimates
+    smoothing: str
+    sign: float
+
+    @classmethod
+    def of(cls, gold: Organization, output: Organization, smoothing: str, sign: float) -> _Outcomes:
+        c = kernels.contingency(gold, output)
+        counts = {"TP": c.tp, "FP": c.fp, "FN": c.fn, "TN": c.tn}
+        documents, labels = outcomes(gold, output)
+        return cls(np.asarray(documents, dtype=object), np.asarray(labels, dtype=object), counts,
+                   {part: _share(counts, part, smoothing) for part in ESTIMATES}, kernels.estimates(c, smoothing),
+                   smoothing, sign)
+
+
+def _lost(o: _Outcomes, weights: Mapping[str, float], part: str | None, mine: np.ndarray,
+          contribution: np.ndarray) -> np.ndarray:
+    """What each row (outcomes ``mine``) lost: for a measure (``part`` None) the best it could add to each
+    estimate of its class (counting where it helps) minus what it adds; for an estimate, its share when more
+    is better and it does not count, what it adds when less is better, nothing for a marginal.
+
+    >>> o = _Outcomes.of(Organization.from_filtering(["a", "b"], ["c"]), Organization.from_filtering(["a", "c"], ["b"]),
+    ...                  "none", 1.0)
+    >>> _lost(o, {"P(S|G)": 1.0}, "P(S|G)", np.array(["TP", "FN"], dtype=object), np.array([0.5, 0.0])).tolist()
+    [0.0, 0.5]
+    """
+    if part is None:
+        best = {out: sum(max(w * o.shares[p], 0.0) for p, w in weights.items() if w and out in ESTIMATES[p][0])
+                for out in OUTCOMES}
+        return o.sign * (np.array([best[out] for out in mine], dtype=float) - contribution)
+    if ESTIMATES[part][2] is None:
+        return np.zeros(len(mine))
+    return o.shares[part] - contribution if ESTIMATES[part][2] else contribution
+
+
+def _extra(o: _Outcomes, weights: Mapping[str, float], constant: float,
+           part: str | None) -> list[tuple[str, float, str]]:
+    """The rows without a document, as (outcome, contribution, what): an undefined estimate, or the pseudo-counts
+    of smoothing (the estimates' values less their documents' shares), then the measure's constant.
+
+    >>> o = _Outcomes.of(Organization.from_filtering(["a", "b"], ["c"]), Organization.from_filtering(["a", "c"], ["b"]),
+    ...                  "none", 1.0)
+    >>> _extra(o, {"P(S|G)": 0.5, "P(S|¬G)": -0.5}, 0.5, None)
+    [('constant', 0.5, 'the value of a non-informative output')]
+    """
+    prior = sum(w * (_value(o.e, p) - sum(o.counts[out] for out in ESTIMATES[p][1]) * o.shares[p])
+                for p, w in weights.items() if w)
+    if part is not None and math.isnan(_value(o.e, part)):
+        extra = [("undefined", math.nan, "an empty class: the estimate is undefined")]
+    elif o.smoothing != "none":
+        extra = [("smoothing", prior, f"the pseudo-counts of {o.smoothing} smoothing")]
+    else:
+        extra = []
+    return extra + ([("constant", constant, "the value of a non-informative output")] if constant else [])
+
+
+def _rows(o: _Outcomes, weights: Mapping[str, float], constant: float, part: str | None):
+    """The documents' rows for a sum of estimates with ``weights`` (one estimate: ``part``), then the rows of
+    :func:`_extra`: each document's share of the estimates its outcome counts in.
+
+    >>> o = _Outcomes.of(Organization.from_filtering(["a", "b"], ["c"]), Organization.from_filtering(["a", "c"], ["b"]),
+    ...                  "none", 1.0)
+    >>> print(_rows(o, {"P(S|G)": 1.0}, 0.0, "P(S|G)").to_string(index=False))
+    document     gold   output outcome  share   part  contribution  lost
+           a positive positive      TP    0.5 P(S|G)           0.5   0.0
+           b positive negative      FN    0.0 P(S|G)           0.0   0.5
+    """
     import pandas as pd
 
-    measure = parse(measure)
-    name, params = measure.spec.name, measure.params
-    smoothing = params.pop("smoothing", "none")
-    score = measure(gold, output)
-    c = kernels.contingency(gold, output)
-    e = kernels.estimates(c, smoothing)
-    counts = {"TP": c.tp, "FP": c.fp, "FN": c.fn, "TN": c.tn}
-    documents, labels = outcomes(gold, output)
-    outcome = np.asarray(labels, dtype=object)
-    gold_side = np.where(np.isin(outcome, ("TP", "FN")), "positive", "negative")
-    output_side = np.where(np.isin(outcome, ("TP", "FP")), "positive", "negative")
-    shares = {part: _share(counts, part, smoothing) for part in ESTIMATES}
-    function = FUNCTIONS[name]
-    sign = -1.0 if measure.spec.direction == "lower" else 1.0
+    per_outcome = {out: sum(w * o.shares[p] for p, w in weights.items() if w and out in ESTIMATES[p][1])
+                   for out in OUTCOMES}
+    members = set().union(*(ESTIMATES[p][0] for p, w in weights.items() if w))
+    keep = np.isin(o.outcome, sorted(members))
+    mine = o.outcome[keep]
+    contribution = np.array([per_outcome[out] for out in mine], dtype=float)
+    frame = pd.DataFrame({"document": o.documents[keep],
+                          "gold": np.where(np.isin(mine, ("TP", "FN")), "positive", "negative"),
+                          "output": np.where(np.isin(mine, ("TP", "FP")), "positive", "negative"), "outcome": mine,
+                          "share": contribution, "contribution": contribution,
+                          "lost": _lost(o, weights, part, mine, contribution) + 0.0})
+    extra = _extra(o, weights, constant, part)
+    if extra:
+        frame = pd.concat([frame, pd.DataFrame({
+            "document": None, "gold": None, "output": None, "outcome": [out for out, _, _ in extra],
+            "share": np.nan, "what": [w for _, _, w in extra], "contribution": [v for _, v, _ in extra],
+            "lost": 0.0})], ignore_index=True)
+    if part is not None:
+        frame.insert(len(frame.columns) - 2, "part", part)
+    return frame
 
-    def rows(weights: Mapping[str, float], constant: float, part: str | None):
-        """The documents' rows for an estimate sum with ``weights``, the smoothing row, the constant's row."""
-        per_outcome = {o: sum(w * shares[p] for p, w in weights.items() if w and o in ESTIMATES[p][1])
-                       for o in OUTCOMES}
-        members = set().union(*(ESTIMATES[p][0] for p, w in weights.items() if w))
-        keep = np.isin(outcome, sorted(members))
-        mine = outcome[keep]
-        contribution = np.array([per_outcome[o] for o in mine], dtype=float)
-        if part is None:  # best: what the row adds to each estimate of its class when it counts where it helps
-            best = {o: sum(max(w * shares[p], 0.0) for p, w in weights.items() if w and o in ESTIMATES[p][0])
-                    for o in OUTCOMES}
-            lost = sign * (np.array([best[o] for o in mine], dtype=float) - contribution)
-        elif ESTIMATES[part][2] is None:  # a marginal: nothing to lose
-            lost = np.zeros(len(mine))
-        elif ESTIMATES[part][2]:
-            lost = shares[part] - contribution
-        else:
-            lost = contribution
-        frame = pd.DataFrame({"document": np.asarray(documents, dtype=object)[keep], "gold": gold_side[keep],
-                              "output": output_side[keep], "outcome": mine, "share": contribution,
-                              "contribution": contribution, "lost": lost + 0.0})
-        prior = sum(w * (_value(e, p) - sum(counts[o] for o in ESTIMATES[p][1]) * shares[p])
-                    for p, w in weights.items() if w)
-        if part is not None and math.isnan(_value(e, part)):
-            extra = [("undefined", math.nan, "an empty class: the estimate is undefined")]
-        elif smoothing != "none":
-            extra = [("smoothing", prior, f"the pseudo-counts of {smoothing} smoothing")]
-        else:
-            extra = []
-        extra += [("constant", constant, "the value of a non-informative output")] if constant else []
-        if extra:
-            frame = pd.concat([frame, pd.DataFrame({
-                "document": None, "gold": None, "output": None, "outcome": [o for o, _, _ in extra],
-                "share": np.nan, "what": [w for _, _, w in extra], "contribution": [v for _, v, _ in extra],
-                "lost": 0.0})], ignore_index=True)
-        if part is not None:
-            frame.insert(len(frame.columns) - 2, "part", part)
-        return frame
 
-    linear = _linear(name, params, e)
-    if linear is not None:
-        weights, constant = linear
-        frame = rows({p: w for p, w in weights.items() if w and not math.isnan(w)}, constant, None)
-        if math.isnan(score):
-            frame = pd.concat([frame, pd.DataFrame({"document": [None], "outcome": ["undefined"],
-                                                    "what": ["an empty class: the estimate it needs is undefined"],
-                                                    "contribution": [math.nan], "lost": [math.nan]})],
-                              ignore_index=True)
-        terms = [f"{w:.4g}·{p}" for p, w in weights.items()] + ([f"{constant:g}"] if constant else [])
-        formula = f"{name} = Σ weight × estimate: {_signed_sum(terms)}; each estimate shares 1/|class| among its " \
-                  "documents"
-        return MeasureExplanation(str(measure), score, frame, {str(measure): score}, formula, HOW[name])
-    parts = PARTS[name]
-    frame = pd.concat([rows({part: 1.0}, 0.0, part) for part in parts], ignore_index=True)
-    values = {part: _value(e, part) for part in parts}
+def _explain_linear(measure: Measure, score: float, o: _Outcomes, weights: Mapping[str, float],
+                    constant: float) -> MeasureExplanation:
+    """A measure that is a weighted sum of the estimates (:func:`_linear`) explained per document.
+
+    >>> o = _Outcomes.of(Organization.from_filtering(["a", "b"], ["c"]), Organization.from_filtering(["a", "c"], ["b"]),
+    ...                  "none", 1.0)
+    >>> e = _explain_linear(parse("Chi"), 0.25, o, {"P(S|G)": 0.5, "P(S|¬G)": -0.5}, 0.5)
+    >>> e.contributions.contribution.tolist(), e.formula.split(";")[0]
+    ([0.25, 0.0, -0.5, 0.5], 'Chi = Σ weight × estimate: 0.5·P(S|G) − 0.5·P(S|¬G) + 0.5')
+    """
+    import pandas as pd
+
+    name = measure.spec.name
+    frame = _rows(o, {p: w for p, w in weights.items() if w and not math.isnan(w)}, constant, None)
+    if math.isnan(score):
+        frame = pd.concat([frame, pd.DataFrame({"document": [None], "outcome": ["undefined"],
+                                                "what": ["an empty class: the estimate it needs is undefined"],
+                                                "contribution": [math.nan], "lost": [math.nan]})],
+                          ignore_index=True)
+    terms = [f"{w:.4g}·{p}" for p, w in weights.items()] + ([f"{constant:g}"] if constant else [])
+    formula = f"{name} = Σ weight × estimate: {_signed_sum(terms)}; each estimate shares 1/|class| among its " \
+              "documents"
+    return MeasureExplanation(str(measure), score, frame, {str(measure): score}, formula, HOW[name])
+
+
+def _explain_parts(measure: Measure, score: float, o: _Outcomes, params: Mapping) -> MeasureExplanation:
+    """A measure explained through the estimates it combines (:data:`PARTS`), each a sum over its class's
+    documents, and the measure's own function of them.
+
+    >>> o = _Outcomes.of(Organization.from_filtering(["a", "b"], ["c"]), Organization.from_filtering(["a", "c"], ["b"]),
+    ...                  "none", 1.0)
+    >>> e = _explain_parts(parse("F"), 0.5, o, {"alpha": 0.5})
+    >>> e.parts, e.combine(e.parts)
+    ({'P(G|S)': 0.5, 'P(S|G)': 0.5}, 0.5)
+    """
+    import pandas as pd
+
+    name = measure.spec.name
+    parts, function = PARTS[name], FUNCTIONS[name]
+    frame = pd.concat([_rows(o, {part: 1.0}, 0.0, part) for part in parts], ignore_index=True)
+    values = {part: _value(o.e, part) for part in parts}
 
     def combine(given: Mapping[str, float]) -> float:
-        return float(function(_with(e, given), **params))
+        return float(function(_with(o.e, given), **params))
 
     summary = _first_sentence(function.__doc__) if function.__doc__ else function.__name__  # python -OO strips it
     formula = f"{name} of {', '.join(parts)} ({summary})"
     return MeasureExplanation(str(measure), score, frame, values, formula, HOW[name], combine)
+
+
+def explain_filtering(gold: Organization, output: Organization, measure: str | Measure) -> MeasureExplanation:
+    """A filtering measure of ``output`` against ``gold`` explained (the module docstring): per document
+    (:func:`_explain_linear`) or through its estimates (:func:`_explain_parts`)."""
+    measure = parse(measure)
+    name, params = measure.spec.name, measure.params
+    smoothing = params.pop("smoothing", "none")
+    score = measure(gold, output)
+    o = _Outcomes.of(gold, output, smoothing, -1.0 if measure.spec.direction == "lower" else 1.0)
+    linear = _linear(name, params, o.e)
+    if linear is not None:
+        return _explain_linear(measure, score, o, *linear)
+    return _explain_parts(measure, score, o, params)
