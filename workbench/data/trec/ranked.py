@@ -34,7 +34,7 @@ from workbench.data.trec.lines import Labels
 from workbench.errors import CampaignError, WorkbenchError, WorkbenchWarning, quoted
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
-from workbench.metrics.ranking.table import SCORE_PRECISIONS, trec_eval_order
+from workbench.metrics.ranking.table import SCORE_PRECISION, trec_eval_order
 from workbench.model import Organization
 from workbench.validation import AnyOf, Choices, Domain, Flag, Function, Instance, Interval, ListOf, Text, validate
 
@@ -45,9 +45,6 @@ __all__ = ["TIES", "SCORE_PRECISION", "MAX_DOCS", "Identifier", "ID", "TOPIC", "
 TIES = Choices(("trec_eval", "levels"))
 """How a run's equal scores rank (``ties=``): one document per level, in trec_eval's order, or documents of equal
 scores (at ``score_precision``) on one level."""
-SCORE_PRECISION = Choices(SCORE_PRECISIONS)
-"""How scores are compared (``score_precision=``): as doubles (trec_eval 10.0) or as 32-bit floats (trec_eval 9.x,
-pytrec_eval, ir_measures): the one domain of every function that ranks a run."""
 MAX_DOCS = Interval(0, 2**63 - 1, integer=True, optional=True)
 """How many documents of each topic are ranked (``max_docs=``, trec_eval's ``-M``, a C ``long``); None: all."""
 
