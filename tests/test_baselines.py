@@ -136,6 +136,31 @@ def test_registered_measures_optimal_cluster_search():
                                  "R_abs(search=optimal)": (2 - g_exp) / 3})
 
 
+def test_work_beyond_the_bound_is_refused_before_it_starts():
+    """c = 10^9 or n = d/2 = 10^7 would take integers of ~10^12 or ~10^7 bits: refused at once, naming the
+    counts; the largest accepted inputs answer (n = 1000, g = 100, d = 500, c = 1000 takes ~3 CPU-s: slow-marked
+    below), and the steps outside the hypergeometric support are not taken (d = n − 1 of n = 10^7, one step)."""
+    with pytest.raises(BaselineInputError, match=r"^the best of c = 1000000000 clusters of d = 500 documents from "
+                                                 r"n = 1000 takes exact integers of about 995,000,000,000 bits"):
+        expected_best_of(1000, 100, 500, 10**9)
+    with pytest.raises(BaselineInputError, match=r"n = 10000000 takes exact integers of about 9,999,988 bits over 10 "):
+        expected_best_of(10**7, 10, 5 * 10**6, 1)
+    with pytest.raises(BaselineInputError, match=r"995,000 bits over 500 steps"):  # bits × steps > MAX_WORK
+        expected_best_of(1000, 500, 500, 1000)
+    with pytest.raises(ParameterError, match=r"^expected_best_of: n must be an integer in \[0, 9,007,199,254,740,99"):
+        expected_best_of(2**60, 10, 5, 1)
+    assert expected_best_of(10**7, 10**7 - 1, 10**7 - 1, 1) == Fraction(10**7 - 1) * (10**7 - 1) / 10**7
+    n, g, d = 10**9, 10, 5  # a large collection, few steps: Σ_i (1 − F(i − 1)^c), F the exact hypergeometric CDF
+    cdf = [Fraction(sum(comb(g, j) * comb(n - g, d - j) for j in range(k + 1)), comb(n, d)) for k in range(d)]
+    assert expected_best_of(n, g, d, 1000) == sum(1 - cdf[i - 1] ** 1000 for i in range(1, d + 1))
+
+
+@pytest.mark.slow
+def test_the_largest_accepted_input_answers():
+    """n = 1000, g = 100, d = 500, c = 1000: bits × steps = 995,000 × 100, just under MAX_WORK (~3 CPU-s)."""
+    assert 65.27 < float(expected_best_of(1000, 100, 500, 1000)) < 65.28
+
+
 def test_bad_input():
     with pytest.raises(BaselineInputError, match="g = 5"):
         expected_best_of(4, 5, 1, 1)

@@ -19,6 +19,7 @@ from workbench.data.trec.memory import evaluate_run, judgements_from_dicts, runs
 from workbench.data.trec.preferences import count_topics
 from workbench.datasets import DatasetError, Example, parse_example
 from workbench.errors import CampaignError, ParameterError, ParameterTypeError, WorkbenchError
+from workbench.metrics.ranking import table as ranking_table
 from workbench.model import Organization
 from workbench.validation import declared
 
@@ -32,7 +33,7 @@ Scored = namedtuple("Scored", "query_id doc_id score")
                                       Campaign.from_namedtuples, evaluate_run, count_topics, read_campaign])
 def test_every_function_that_ranks_declares_the_same_domains(function):
     domains = declared(function)
-    assert domains["score_precision"] is ranked.SCORE_PRECISION
+    assert domains["score_precision"] is ranking_table.SCORE_PRECISION
     assert domains["max_docs"] is ranked.MAX_DOCS
     if "ties" in domains:
         assert domains["ties"] is ranked.TIES

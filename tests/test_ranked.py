@@ -30,7 +30,7 @@ from workbench.data import (
 )
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
 from workbench.data.trec import lines as lines_module
-from workbench.data.trec.ranked import Judgements, RankedRun, rank_runs
+from workbench.data.trec.ranked import Judgements, RankedRun, judgements, rank_runs
 from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking import trec_eval_order
@@ -278,6 +278,19 @@ def test_rankings_stay_arrays_until_an_organization_is_asked_for():
     organization = runs["STANDARD"]["301"]
     assert organization == Organization.from_ranking(runs["STANDARD"].documents("301"))
     assert set(runs["STANDARD"]._built) == {"301"}
+
+
+def test_an_unknown_topic_is_named_by_the_accessors_and_a_missing_key_of_the_mapping():
+    runs = rank_runs(["s", "s"], ["q1", "q2"], ["a", "b"], np.array([1.0, 2.0]))
+    gold = judgements(["q1"], ["a"], np.array([1.0]))
+    for accessor in (runs["s"].documents, runs["s"].scores):
+        with pytest.raises(CampaignError, match=r"^no topic 'q9' in the run; its topics: 'q1', 'q2'$"):
+            accessor("q9")
+    with pytest.raises(CampaignError, match=r"^no topic 'q9' in the judgements; its topics: 'q1'$"):
+        gold.grades_of("q9")
+    assert runs["s"].get("q9") is None and gold.get("q9") is None and "q9" not in runs["s"]
+    with pytest.raises(KeyError):
+        runs["s"]["q9"]
 
 
 def test_ranking_measures_on_arrays_equal_the_per_topic_path():

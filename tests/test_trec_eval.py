@@ -17,6 +17,7 @@ from tests.strategies import trec_campaigns
 from workbench.cli import main as cli_main
 from workbench.data import evaluate_run
 from workbench.data.trec import TrecFormatError
+from workbench.data.trec.ranked import MAX_DOCS
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import GainTable, trec_eval_order
 from workbench.metrics.summary import summarize
@@ -172,6 +173,29 @@ def test_max_docs_and_judged_only(tmp_path):
     assert evaluate(qrels, run, ["num_ret"], Options(max_docs=2)).rows[0][2][0] == [2.0]
     judged = evaluate(qrels, run, ["P.1", "num_ret"], Options(judged_only=True))
     assert [columns[0][0] for _, _, columns in judged.rows] == [3.0, 1.0]  # x is unjudged: a, c, b remain
+
+
+@pytest.mark.parametrize("max_docs", [-1, 2**63, 2.5, "3", True])
+def test_max_docs_outside_its_domain_is_the_validators_refusal_with_trec_evals_status(tmp_path, max_docs):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1\n")
+    run.write_text("1 Q0 a 1 9 r\n")
+    with pytest.raises(TrecEvalError) as refused:
+        evaluate(qrels, run, ["num_ret"], Options(max_docs=max_docs))
+    error = refused.value
+    assert (error.exit_status, error.function, error.parameter, error.value) == (2, "trec_eval", "-M", max_docs)
+    assert error.domain is MAX_DOCS
+    assert str(error) == f"trec_eval: -M must be an integer in [0, 9,223,372,036,854,775,807], got {max_docs!r}"
+    assert evaluate(qrels, run, ["num_ret"], Options(max_docs=0)).rows[0][2][0] == [0.0]
+
+
+def test_a_negative_minus_M_ends_the_command_line_with_status_2_and_one_line(tmp_path, capsys):
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a 1\n")
+    run.write_text("1 Q0 a 1 9 r\n")
+    assert cli_main(["trec_eval", "-M-1", str(qrels), str(run)]) == 2
+    assert capsys.readouterr().err == ("workbench: error: trec_eval: -M must be an integer in "
+                                       "[0, 9,223,372,036,854,775,807], got -1\n")
 
 
 def test_complete_scores_missing_topics_on_the_placeholder(tmp_path):

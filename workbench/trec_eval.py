@@ -64,7 +64,7 @@ from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
 from workbench.data.trec.lines import read_lines
 from workbench.data.trec.preferences import count_topics, read_preferences
-from workbench.data.trec.ranked import judgements, rank_runs
+from workbench.data.trec.ranked import MAX_DOCS, judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
 from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning, excerpt
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable
@@ -74,6 +74,7 @@ from workbench.metrics.summary import MIN_GEO_MEAN, summarize
 from workbench.reading.numbers import atof, atol
 from workbench.reading.sources import file_path
 from workbench.shell import emit, say
+from workbench.validation import check
 
 __all__ = ["TrecEvalError", "EXIT_STATUSES", "Options", "REL_FORMATS", "TrecMeasure", "ORDER", "MEASURES", "NICKNAMES",
            "select_measures", "Evaluation", "evaluate", "PARALLEL_CELLS", "PART_CELLS", "bound", "render", "USAGE",
@@ -84,8 +85,8 @@ class TrecEvalError(ParameterError):
     """A trec_eval command line trec_eval itself refuses (illegal measure, bad parameters, no topics...), with
     the exit status trec_eval 10.0 gives it (``exit_status``, :data:`EXIT_STATUSES`)."""
 
-    def __init__(self, message: str, status: int = 2) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, status: int = 2, **declared: Any) -> None:
+        super().__init__(message, **declared)
         self.exit_status = status
 
 
@@ -366,8 +367,11 @@ def _check_options(options: Options) -> None:
     """Refuse what the workbench takes less of than trec_eval (status 2, as a measure it cannot initialise)."""
     if options.rel < 1:
         raise TrecEvalError(f"-l {options.rel}: the workbench's trec_eval needs a relevance level ≥ 1")
-    if options.max_docs is not None and options.max_docs < 0:
-        raise TrecEvalError(f"-M {options.max_docs}: the maximum number of documents must be ≥ 0")
+    try:  # -M's domain is every ranking door's (MAX_DOCS): the validator's one refusal, trec_eval's status
+        check(options.max_docs, MAX_DOCS, "-M", "trec_eval")
+    except ParameterError as error:
+        raise TrecEvalError(str(error), parameter=error.parameter, function=error.function, value=error.value,
+                            domain=error.domain) from None
 
 
 def _read(qrels_path, run_path, rel_format: str):

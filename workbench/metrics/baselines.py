@@ -14,16 +14,16 @@ E = 1 − (β² + 1)·P·R / (β²·P + R) (eq. 3). Everything is exact (integer
 from __future__ import annotations
 
 from fractions import Fraction
-from math import comb, floor
+from math import comb, floor, lgamma, log
 
 from workbench.errors import InputError
 from workbench.metrics.registry import ORGANIZATION, Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
 from workbench.validation import validate
 
-__all__ = ["SOURCE", "COUNT", "AT_LEAST_ONE", "E_BETA", "SEARCH", "COLLECTION", "BaselineInputError",
-           "expected_relevant", "expected_best_of", "effectiveness", "absolute_precision", "absolute_recall",
-           "absolute_effectiveness", "absolute_setting"]
+__all__ = ["SOURCE", "COUNT", "BEST_OF_COUNT", "MAX_BITS", "MAX_WORK", "AT_LEAST_ONE", "E_BETA", "SEARCH", "COLLECTION",
+           "BaselineInputError", "expected_relevant", "expected_best_of", "effectiveness", "absolute_precision",
+           "absolute_recall", "absolute_effectiveness", "absolute_setting"]
 
 _EXPLAINED = Explainer("workbench.metrics.explanations.baselines:explain_baseline")
 
@@ -32,6 +32,15 @@ SOURCE = "Mehlitz et al.: Mehlitz et al., A New Evaluation Measure for IR System
 
 COUNT = Interval(0, integer=True)
 """The domain of a count of documents (n in the collection, g relevant, d drawn)."""
+BEST_OF_COUNT = Interval(0, 2**53, integer=True)
+"""The domain of the counts of :func:`expected_best_of`: up to 2^53, the largest count a double holds exactly (its
+work is estimated with ``lgamma`` before any exact integer is built)."""
+MAX_BITS = 2**20
+"""The largest exact integer :func:`expected_best_of` computes with: C(n, d)^c of at most 2^20 bits (its powers and
+the fraction's gcd at that size take about 3 CPU-s over 100 steps)."""
+MAX_WORK = 10**8
+"""The most bits × steps :func:`expected_best_of` takes on: c·log₂C(n, d) bits over the steps of the
+hypergeometric support (n = 1000, g = 100, d = 500, c = 1000, the largest such accepted, takes about 2.3 CPU-s)."""
 AT_LEAST_ONE = Interval(1, integer=True)
 """The domain of a count of at least one: c, the random clusters the best is kept of; r and g, the retrieved and
 the relevant documents the absolute measures divide by."""
@@ -69,24 +78,47 @@ def expected_relevant(n: int, g: int, d: int) -> Fraction:
     return Fraction(g * d, n) if n else Fraction(0)
 
 
-@validate(n=COUNT, g=COUNT, d=COUNT, c=AT_LEAST_ONE)
+@validate(n=BEST_OF_COUNT, g=BEST_OF_COUNT, d=BEST_OF_COUNT, c=AT_LEAST_ONE)
 def expected_best_of(n: int, g: int, d: int, c: int) -> Fraction:
     """μ_all(d, c): expected number of relevant documents in the best of ``c`` random clusters of ``d``
     documents (Mehlitz et al., eqs. 6–11), exactly.
 
     Eq. 8 sums to B(i) = (C(i) + D(i))^c − D(i)^c with C(i) = C(g,i)·C(b,d−i) (eq. 9) and
     D(i) = Σ_{k<i} C(g,k)·C(b,d−k) (eq. 10), so with A = C(n,d)^c (eq. 7),
-    μ_all = Σ_i i·B(i)/A = Σ_{i=1..d} (1 − D(i)^c / A): big integers, no overflow (n = 1000 is fine).
+    μ_all = Σ_i i·B(i)/A = Σ_{i=1..d} (1 − D(i)^c / A): big integers, no overflow. Only the hypergeometric
+    support max(0, d−b) < i ≤ min(d, g) takes a step (below it D(i) = 0, above it D(i)^c = A). The exact integers
+    are bounded so that an accepted input answers within seconds: C(n, d)^c of at most :data:`MAX_BITS` bits, and
+    bits × steps at most :data:`MAX_WORK`; beyond, a :class:`BaselineInputError` says so.
+
+    >>> expected_best_of(10**6, 10, 5, 2**30)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    workbench.metrics.baselines.BaselineInputError: the best of c = 1073741824 clusters of d = 5 ...
     """
     n, g, d, c = _counts(n, g, d, c)
     b = n - g
+    first, last = max(1, d - b + 1), min(d, g)  # the steps: where D(i) grows
+    _bound_work(n, d, c, max(0, last - first + 1))
     total = comb(n, d) ** c
     below = 0  # D(i): ways to draw fewer than i relevant documents in one cluster
-    numerator = 0
-    for i in range(1, d + 1):
+    numerator = (first - 1) * total  # D(i) = 0 below the support
+    for i in range(first, last + 1):
         below += comb(g, i - 1) * comb(b, d - i + 1)
         numerator += total - below ** c
     return Fraction(numerator, total)
+
+
+def _bound_work(n: int, d: int, c: int, steps: int) -> None:
+    """Refuse a :func:`expected_best_of` whose exact integers (C(n, d)^c) pass :data:`MAX_BITS` bits, or whose
+    bits × steps pass :data:`MAX_WORK` (estimated with ``lgamma`` first, so that C(n, d) is never computed
+    beyond the bound; then exactly)."""
+    estimate = (lgamma(n + 1) - lgamma(d + 1) - lgamma(n - d + 1)) / log(2)
+    bits = c * (comb(n, d) - 1).bit_length() if estimate <= MAX_BITS + 64 else MAX_BITS + 1
+    if bits > MAX_BITS or bits * steps > MAX_WORK:
+        raise BaselineInputError(
+            f"the best of c = {c} clusters of d = {d} documents from n = {n} takes exact integers of about "
+            f"{max(bits, round(c * estimate)):,} bits over {steps:,} steps; expected_best_of computes with at most "
+            f"{MAX_BITS:,} bits and {MAX_WORK:,} bits × steps (a few seconds): give fewer clusters or documents")
 
 
 @validate(beta=E_BETA)

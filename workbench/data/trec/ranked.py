@@ -34,7 +34,7 @@ from workbench.data.trec.lines import Labels
 from workbench.errors import CampaignError, WorkbenchError, WorkbenchWarning, quoted
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
-from workbench.metrics.ranking.table import SCORE_PRECISIONS, trec_eval_order
+from workbench.metrics.ranking.table import SCORE_PRECISION, trec_eval_order
 from workbench.model import Organization
 from workbench.validation import AnyOf, Choices, Domain, Flag, Function, Instance, Interval, ListOf, Text, validate
 
@@ -45,9 +45,6 @@ __all__ = ["TIES", "SCORE_PRECISION", "MAX_DOCS", "Identifier", "ID", "TOPIC", "
 TIES = Choices(("trec_eval", "levels"))
 """How a run's equal scores rank (``ties=``): one document per level, in trec_eval's order, or documents of equal
 scores (at ``score_precision``) on one level."""
-SCORE_PRECISION = Choices(SCORE_PRECISIONS)
-"""How scores are compared (``score_precision=``): as doubles (trec_eval 10.0) or as 32-bit floats (trec_eval 9.x,
-pytrec_eval, ir_measures): the one domain of every function that ranks a run."""
 MAX_DOCS = Interval(0, 2**63 - 1, integer=True, optional=True)
 """How many documents of each topic are ranked (``max_docs=``, trec_eval's ``-M``, a C ``long``); None: all."""
 
@@ -243,6 +240,8 @@ class _TopicArrays(Mapping[str, Organization]):
     raises its error (``refused``) when it is read. ``integers``: the topics given as integers (read as their
     text; :class:`~workbench.data.trec.lines.Labels`)."""
 
+    kind = "topic arrays"
+
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds,
                  refused: Mapping[str, WorkbenchError] | None = None, integers: frozenset[str] = frozenset()) -> None:
         self.topics, self.offsets, self.ids = tuple(topics), offsets, ids
@@ -251,16 +250,23 @@ class _TopicArrays(Mapping[str, Organization]):
         self._built: dict[str, Organization] = {}
 
     def span(self, topic: str) -> slice:
-        """The topic's entries (raises the topic's duplicate error, if any)."""
+        """The topic's entries (raises the topic's duplicate error, if any, and a
+        :class:`~workbench.errors.CampaignError` naming a topic it lacks)."""
         if topic in self.refused:
             raise self.refused[topic]
-        i = self.index[topic]
+        i = self.index.get(topic)
+        if i is None:
+            more = f" and {len(self.topics) - 10} more" if len(self.topics) > 10 else ""
+            raise CampaignError(f"no topic {quoted(topic)} in the {self.kind}; its topics: "
+                                f"{', '.join(map(quoted, self.topics[:10])) or 'none'}{more}")
         return slice(self.offsets[i], self.offsets[i + 1])
 
     def _build(self, topic: str) -> Organization:
         raise NotImplementedError
 
     def __getitem__(self, topic: str) -> Organization:
+        if topic not in self.index:  # a mapping's missing key: a KeyError, as ``get`` and ``in`` expect
+            raise KeyError(topic)
         if topic not in self._built:
             self._built[topic] = self._build(topic)
         return self._built[topic]
@@ -288,6 +294,8 @@ class Judgements(_TopicArrays):
     input order kept inside a topic): ``ids`` (:class:`~workbench.ids.DocumentIds`), ``grades``.
     ``judgements[topic]`` is :meth:`Organization.from_graded` of the topic's grades, built on first access. Build
     with :func:`judgements`."""
+
+    kind = "judgements"
 
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, grades: np.ndarray,
                  refused: Mapping[str, WorkbenchError] | None = None, integers: frozenset[str] = frozenset()) -> None:
@@ -425,6 +433,8 @@ class RankedRun(_TopicArrays):
     ``documents(topic)``, ``scores(topic)`` (and ``ids``, ``scores_array`` for every topic); ``run[topic]`` is
     the ranking as an Organization, built on first access (one document per level; with ``ties="levels"``,
     documents whose scores are equal at ``score_precision`` share a level)."""
+
+    kind = "run"
 
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, scores: np.ndarray,
                  ties: str = "trec_eval", score_precision: str = "float64",

@@ -42,7 +42,8 @@ SCORE_PRECISIONS = ("float64", "float32")
 """How scores are compared: as doubles (trec_eval 10.0, the default) or as 32-bit floats (trec_eval 9.x,
 pytrec_eval, ir_measures)."""
 SCORE_PRECISION = Choices(SCORE_PRECISIONS)
-"""The domain of every ``score_precision``."""
+"""The domain of every ``score_precision``: the one declaration of every function that ranks a run (the data
+layer's readers and campaigns import it through :mod:`workbench.data.trec.ranked`)."""
 CUTOFF = Interval(1, 2**53, integer=True)
 """The domain of a cutoff k (written ``@k``) and of a depth: a number of ranks, up to 2^53, the largest count a
 double holds exactly (kernels compute with it as a float: p^k, log(k), digamma(k)). The kernels trust it: a
