@@ -138,8 +138,9 @@ def test_registered_measures_optimal_cluster_search():
 
 def test_work_beyond_the_bound_is_refused_before_it_starts():
     """c = 10^9 or n = d/2 = 10^7 would take integers of ~10^12 or ~10^7 bits: refused at once, naming the
-    counts; the largest accepted inputs answer (n = 1000, g = 100, d = 500, c = 1000 takes ~3 CPU-s: slow-marked
-    below), and the steps outside the hypergeometric support are not taken (d = n − 1 of n = 10^7, one step)."""
+    counts; the largest accepted inputs answer (n = 1000, g = 100, d = 500, c = 1000 takes ~3 CPU-s:
+    tests/durations.json marks it slow), and the steps outside the hypergeometric support are not taken (d = n − 1
+    of n = 10^7, one step)."""
     with pytest.raises(BaselineInputError, match=r"^the best of c = 1000000000 clusters of d = 500 documents from "
                                                  r"n = 1000 takes exact integers of about 995,000,000,000 bits"):
         expected_best_of(1000, 100, 500, 10**9)
@@ -155,7 +156,6 @@ def test_work_beyond_the_bound_is_refused_before_it_starts():
     assert expected_best_of(n, g, d, 1000) == sum(1 - cdf[i - 1] ** 1000 for i in range(1, d + 1))
 
 
-@pytest.mark.slow
 def test_the_largest_accepted_input_answers():
     """n = 1000, g = 100, d = 500, c = 1000: bits × steps = 995,000 × 100, just under MAX_WORK (~3 CPU-s)."""
     assert 65.27 < float(expected_best_of(1000, 100, 500, 1000)) < 65.28
