@@ -16,6 +16,8 @@ and with a token picked. No request may leave the machine. Every wait has a dead
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import nbformat
 import pytest
@@ -118,8 +120,36 @@ def audit(page, kind: str, when: str) -> list[dict]:
             for v in results["violations"] if v["impact"] in ("serious", "critical")]
 
 
-def inspect(kind: str, tmp) -> dict:
+
+@contextmanager
+def opened(server, kind: str, seen: dict, viewport: dict, system: str, patience: float = 1) -> Iterator:
+    """The inspector's page in chromium once its chart is drawn and ``system``'s ranking listed (in JupyterLab after
+    Run All), every request leaving the server recorded in ``seen["outside"]``; ``patience`` multiplies the waits
+    (the real runs take longer)."""
     sync_api = reference_module("playwright.sync_api")
+    server.wait("/api/status" if kind == "lab" else "/voila/static/voila.js")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
+                                             timeout=60_000)
+        try:
+            page = browser.new_page(viewport=viewport)
+            page.set_default_timeout(30_000 * patience)
+            page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
+                    else seen["outside"].append(r.url))
+            page.goto(server.page, timeout=120_000 * patience)
+            if kind == "lab":
+                page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel",
+                                       timeout=90_000)
+                page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+            page.wait_for_selector(".wb-inspector-chart svg", timeout=120_000 * patience)
+            page.wait_for_selector(f".wb-rankings-list[data-system={system}] .wb-rankings-row",
+                                   timeout=60_000 * patience)
+            yield page
+        finally:
+            browser.close()
+
+def inspect(kind: str, tmp) -> dict:
+    reference_module("playwright.sync_api")  # without Playwright, skip before a server starts
     OUTPUT.mkdir(parents=True, exist_ok=True)
     _, _, deltas = kernel_values()
     target = str(deltas["topic"].iloc[-1])  # where B beats A most: not the topic the inspector opens on
@@ -128,66 +158,49 @@ def inspect(kind: str, tmp) -> dict:
     source.mkdir()
     server = Server(kind, tmp, notebook(source))
     try:
-        server.wait("/api/status" if kind == "lab" else "/voila/static/voila.js")
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
-                                                 timeout=60_000)
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 720})
-                page.set_default_timeout(30_000)
-                page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
-                        else seen["outside"].append(r.url))
-                page.goto(server.page, timeout=120_000)
-                if kind == "lab":
-                    page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel",
-                                           timeout=90_000)
-                    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-                page.wait_for_selector(".wb-inspector-chart svg", timeout=120_000)
-                page.wait_for_selector(".wb-rankings-list[data-system=A] .wb-rankings-row", timeout=60_000)
-                if kind == "lab":  # as for a projection: the file browser closed, the inspector at the top
-                    page.evaluate("window.jupyterapp.shell.collapseLeft()")
-                    settle(page)
-                    page.locator(".wb-inspector").evaluate("node => node.scrollIntoView({block: 'start'})")
+        with opened(server, kind, seen, {"width": 1280, "height": 720}, "A") as page:
+            if kind == "lab":  # as for a projection: the file browser closed, the inspector at the top
+                page.evaluate("window.jupyterapp.shell.collapseLeft()")
                 settle(page)
-                seen["out of view"] = out_of_view(page)
-                seen["clipped"] = page.locator(".wb-inspector").evaluate(CLIPPED)
-                seen["audit opened"] = audit(page, kind, "opened")
-                page.screenshot(path=str(OUTPUT / f"inspector-{kind}-1280x720.png"))
-                seen["opened on"] = text(page, ".wb-rankings-caption")
-                bar = page.locator(f'.wb-inspector-chart svg path[aria-label*="topic: {target};"]')
-                seen["bars"] = page.locator(".wb-inspector-chart svg g.mark-rect path").count()
-                bar.first.click()
-                page.wait_for_function(f"document.querySelector('.wb-rankings-caption')?.innerText"
-                                       f".startsWith('topic {target},')", timeout=30_000)
-                settle(page)
-                seen["AP"] = read(page)
-                page.screenshot(path=str(OUTPUT / f"inspector-{kind}-clicked.png"))
-                page.locator(".wb-inspector-measure select").select_option("nDCG@10")
-                page.wait_for_function(f"document.querySelector('.wb-rankings-caption')?.innerText"
-                                       f".startsWith('topic {target}, nDCG@10')", timeout=30_000)
-                settle(page)
-                seen["nDCG@10"] = read(page)
-                shown_in_both = [d for d in seen["nDCG@10"]["A"]["documents"] if d in seen["nDCG@10"]["B"]["documents"]]
-                seen["picked"] = shown_in_both[0]  # a document both lists show
-                page.locator(f'.wb-rankings-list[data-system=A] .wb-rankings-doc[data-doc="{seen["picked"]}"]').click()
-                page.wait_for_selector(".wb-rankings-list[data-system=B] .wb-rankings-row.wb-selected",
-                                       timeout=30_000)
-                seen["marked"] = [text(page, f".wb-rankings-list[data-system={s}] .wb-rankings-row.wb-selected "
-                                             ".wb-rankings-doc").rstrip(" ?") for s in ("A", "B")]
-                seen["linked"] = page.locator(".wb-rankings-links line.wb-selected").count()
-                seen["audit picked"] = audit(page, kind, "picked")
-                seen["clipped picked"] = page.locator(".wb-inspector").evaluate(CLIPPED)
-                caption = text(page, ".wb-rankings-caption")
-                page.locator(".wb-inspector-system-b select").select_option("A")
-                page.wait_for_function("document.querySelector('.wb-inspector-message')?.innerText"
-                                       ".includes('two different systems') && document.querySelector("
-                                       "'.wb-inspector-system-b select')?.value === 'B'", timeout=30_000)
-                seen["refused"] = text(page, ".wb-inspector-message")
-                seen["kept"] = (text(page, ".wb-rankings-caption") == caption,
-                                page.locator(".wb-inspector-system-b select").input_value())
-                page.screenshot(path=str(OUTPUT / f"inspector-{kind}-refused.png"))
-            finally:
-                browser.close()
+                page.locator(".wb-inspector").evaluate("node => node.scrollIntoView({block: 'start'})")
+            settle(page)
+            seen["out of view"] = out_of_view(page)
+            seen["clipped"] = page.locator(".wb-inspector").evaluate(CLIPPED)
+            seen["audit opened"] = audit(page, kind, "opened")
+            page.screenshot(path=str(OUTPUT / f"inspector-{kind}-1280x720.png"))
+            seen["opened on"] = text(page, ".wb-rankings-caption")
+            bar = page.locator(f'.wb-inspector-chart svg path[aria-label*="topic: {target};"]')
+            seen["bars"] = page.locator(".wb-inspector-chart svg g.mark-rect path").count()
+            bar.first.click()
+            page.wait_for_function(f"document.querySelector('.wb-rankings-caption')?.innerText"
+                                   f".startsWith('topic {target},')", timeout=30_000)
+            settle(page)
+            seen["AP"] = read(page)
+            page.screenshot(path=str(OUTPUT / f"inspector-{kind}-clicked.png"))
+            page.locator(".wb-inspector-measure select").select_option("nDCG@10")
+            page.wait_for_function(f"document.querySelector('.wb-rankings-caption')?.innerText"
+                                   f".startsWith('topic {target}, nDCG@10')", timeout=30_000)
+            settle(page)
+            seen["nDCG@10"] = read(page)
+            shown_in_both = [d for d in seen["nDCG@10"]["A"]["documents"] if d in seen["nDCG@10"]["B"]["documents"]]
+            seen["picked"] = shown_in_both[0]  # a document both lists show
+            page.locator(f'.wb-rankings-list[data-system=A] .wb-rankings-doc[data-doc="{seen["picked"]}"]').click()
+            page.wait_for_selector(".wb-rankings-list[data-system=B] .wb-rankings-row.wb-selected",
+                                   timeout=30_000)
+            seen["marked"] = [text(page, f".wb-rankings-list[data-system={s}] .wb-rankings-row.wb-selected "
+                                         ".wb-rankings-doc").rstrip(" ?") for s in ("A", "B")]
+            seen["linked"] = page.locator(".wb-rankings-links line.wb-selected").count()
+            seen["audit picked"] = audit(page, kind, "picked")
+            seen["clipped picked"] = page.locator(".wb-inspector").evaluate(CLIPPED)
+            caption = text(page, ".wb-rankings-caption")
+            page.locator(".wb-inspector-system-b select").select_option("A")
+            page.wait_for_function("document.querySelector('.wb-inspector-message')?.innerText"
+                                   ".includes('two different systems') && document.querySelector("
+                                   "'.wb-inspector-system-b select')?.value === 'B'", timeout=30_000)
+            seen["refused"] = text(page, ".wb-inspector-message")
+            seen["kept"] = (text(page, ".wb-rankings-caption") == caption,
+                            page.locator(".wb-inspector-system-b select").input_value())
+            page.screenshot(path=str(OUTPUT / f"inspector-{kind}-refused.png"))
     finally:
         server.stop()
     return seen
@@ -310,48 +323,31 @@ def test_the_inspector_holds_its_layout_on_the_real_trec_robust_runs(kind, tmp_p
 
     folder = shared_dataset("trec_robust2003")
     topics = stress_topics(folder)
-    sync_api = reference_module("playwright.sync_api")
+    reference_module("playwright.sync_api")  # without Playwright, skip before a server starts
     OUTPUT.mkdir(parents=True, exist_ok=True)
     source = tmp_path / "source"
     source.mkdir()
     seen: dict = {"outside": []}
     server = Server(kind, tmp_path, real_notebook(source, folder))
     try:
-        server.wait("/api/status" if kind == "lab" else "/voila/static/voila.js")
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,
-                                                 timeout=60_000)
-            try:
-                page = browser.new_page(viewport=dict(zip(("width", "height"), REAL_SIZES[0], strict=True)))
-                page.set_default_timeout(60_000)
-                page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
-                        else seen["outside"].append(r.url))
-                page.goto(server.page, timeout=180_000)
-                if kind == "lab":
-                    page.wait_for_function("window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel",
-                                           timeout=90_000)
-                    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-                page.wait_for_selector(".wb-inspector-chart svg", timeout=240_000)
-                page.wait_for_selector(f".wb-rankings-list[data-system={REAL_SYSTEMS[0]}] .wb-rankings-row",
-                                       timeout=120_000)
-                if kind == "lab":  # as for a projection: the file browser closed, the inspector at the top
-                    page.evaluate("window.jupyterapp.shell.collapseLeft()")
+        with opened(server, kind, seen, dict(zip(("width", "height"), REAL_SIZES[0], strict=True)), REAL_SYSTEMS[0],
+                    patience=2) as page:
+            if kind == "lab":  # as for a projection: the file browser closed, the inspector at the top
+                page.evaluate("window.jupyterapp.shell.collapseLeft()")
+                settle(page)
+            for topic in topics:
+                page.locator(f'.wb-inspector-chart svg path[aria-label*="topic: {topic};"]').first.click()
+                page.wait_for_function(f"document.querySelector('.wb-rankings-caption')?.innerText"
+                                       f".startsWith('topic {topic},')", timeout=60_000)
+                for width, height in REAL_SIZES:
+                    page.set_viewport_size({"width": width, "height": height})
                     settle(page)
-                for topic in topics:
-                    page.locator(f'.wb-inspector-chart svg path[aria-label*="topic: {topic};"]').first.click()
-                    page.wait_for_function(f"document.querySelector('.wb-rankings-caption')?.innerText"
-                                           f".startsWith('topic {topic},')", timeout=60_000)
-                    for width, height in REAL_SIZES:
-                        page.set_viewport_size({"width": width, "height": height})
-                        settle(page)
-                        page.locator(".wb-rankings-caption").evaluate("node => node.scrollIntoView({block: 'start'})")
-                        settle(page)
-                        where = f"topic {topic} at {width}×{height}"
-                        seen[where] = {"layout": page.locator(".wb-inspector").evaluate(LAYOUT),
-                                       "clipped": page.locator(".wb-inspector").evaluate(CLIPPED)}
-                        page.screenshot(path=str(OUTPUT / f"inspector-robust-{kind}-{topic}-{width}x{height}.png"))
-            finally:
-                browser.close()
+                    page.locator(".wb-rankings-caption").evaluate("node => node.scrollIntoView({block: 'start'})")
+                    settle(page)
+                    where = f"topic {topic} at {width}×{height}"
+                    seen[where] = {"layout": page.locator(".wb-inspector").evaluate(LAYOUT),
+                                   "clipped": page.locator(".wb-inspector").evaluate(CLIPPED)}
+                    page.screenshot(path=str(OUTPUT / f"inspector-robust-{kind}-{topic}-{width}x{height}.png"))
     finally:
         server.stop()
     (OUTPUT / f"inspector-robust-{kind}-seen.json").write_text(json.dumps(seen, indent=1, default=str))
