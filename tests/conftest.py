@@ -92,7 +92,7 @@ def pytest_sessionfinish(session) -> None:
 # fails a test whose setup and call take more than 2 CPU seconds: a new slow test, or one grown slower, is caught
 # at once. CPU time, not wall time, so that the check holds on a loaded machine; every run prints its CPU seconds.
 DURATIONS = Path(__file__).with_name("durations.json")
-SLOW_SECONDS = 0.08
+SLOW_SECONDS = 0.05
 ALONE_SECONDS = 1.5
 SLOW_WALL_SECONDS = 10.0
 QUICK_BUDGET = 70.0  # CPU seconds of `./wb test --quick` in all on a fresh clone, first run included (README): over
