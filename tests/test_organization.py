@@ -315,3 +315,17 @@ HOSTILE = st.one_of(st.text(ANY_CHARACTER, max_size=30),
 @example("[0]")
 def test_any_hostile_text_is_read_or_refused_with_an_organization_error(text):
     check_text_round_trip(text)  # any other exception fails the test
+
+
+def test_a_byte_order_mark_never_joins_the_first_id_of_a_text():
+    """A text pasted from a file saved with a UTF-8 byte-order mark reads as without it, in every reader of a
+    user's text (the notation, the widget's text export, a labelling), as the file readers leave it out."""
+    from workbench.model.labelling import Labelling
+    from workbench.widgets.exchange import read_text, to_text
+    from workbench.widgets.tables import Table, Tables
+
+    assert Organization.parse("\ufeffd1 d2\nd3") == Organization.parse("d1 d2\nd3")
+    assert Labelling.parse("\ufeffd1: A\nd2: B").items == Labelling.parse("d1: A\nd2: B").items
+    tables = Tables(Table("gold", "d1 d2\nd3", Organization.parse("d1 d2\nd3")),
+                    (Table("run", "d2\nd1", Organization.parse("d2\nd1")),))
+    assert read_text("\ufeff" + to_text(tables)) == read_text(to_text(tables))

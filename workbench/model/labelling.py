@@ -42,6 +42,7 @@ from typing import Any
 
 from workbench.errors import InputError, quoted
 from workbench.model.organization import Organization
+from workbench.reading.text import lines
 from workbench.validation import Anything, Choices, Flag, Instance, Interval, ListOf, MappingOf, Text, validate
 
 __all__ = [
@@ -374,9 +375,9 @@ class Labelling:
         """The notation: one ``id: value`` per line (``A``, ``[A, B]``, ``{A: 0.6, B: 0.4}``); blank lines and
         ``#`` comments are skipped. Errors name the line and the item."""
         items: dict[str, Any] = {}
-        lines: dict[str, int] = {}
+        line_of: dict[str, int] = {}
         kind: str | None = None
-        for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):  # a BOM aside
+        for number, line in lines(text):
             body = line.split("#", 1)[0].strip()
             if not body:
                 continue
@@ -385,19 +386,19 @@ class Labelling:
             if not sep or not item:
                 raise LabellingError(f"expected 'id: value', got {body!r}", line=number)
             if item in items:
-                raise RepeatedIdError(f"given again (first on line {lines[item]})", line=number, item=item)
+                raise RepeatedIdError(f"given again (first on line {line_of[item]})", line=number, item=item)
             value = _parse_value(written.strip(), number, item)
             if not is_empty(value) and kind is not None and kind_of(value) != kind:
                 raise MixedKindsError(f"a {_describe(value)} among {_DESCRIBED[kind]}: a labelling holds values of "
                                       "one kind", line=number, item=item)
             kind = kind or (kind_of(value) if not is_empty(value) else None)
-            items[item], lines[item] = value, number
+            items[item], line_of[item] = value, number
         try:
             return cls.of(items, gold=gold, hierarchy=hierarchy, classes=classes, distribution=distribution,
                           tolerance=tolerance)
         except LabellingError as error:
-            if error.item in lines and error.line is None:
-                raise type(error)(error.message, line=lines[error.item], item=error.item) from None
+            if error.item in line_of and error.line is None:
+                raise type(error)(error.message, line=line_of[error.item], item=error.item) from None
             raise
 
     @classmethod

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from workbench.model.errors import OrganizationError
+from workbench.reading.text import lines
 
 __all__ = ["parse_organization", "format_id", "format_organization"]
 
@@ -131,7 +132,7 @@ def parse_organization(text: str) -> tuple[tuple[tuple[frozenset[str], ...], ...
     rest: frozenset[str] | None = None
     grades: list[float | None] = []
     level_starts: list[int] = []  # the line of each level
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    for line_no, line in lines(text):
         head = _REST.match(line)
         grade_match = None if head else _GRADE.match(line)
         start = head or grade_match
@@ -199,10 +200,10 @@ def format_organization(levels: Iterable[Iterable[frozenset[str]]], rest: Iterab
         members = [format_id(doc) for doc in sorted(cluster, key=sort_key)]
         return members[0] if len(members) == 1 else "{" + " ".join(members) + "}"
 
-    lines = [" ".join(cluster_text(c) for c in level) for level in levels]
+    written = [" ".join(cluster_text(c) for c in level) for level in levels]
     if grades is not None:
-        lines = [f"[{int(g)}] {line}" if g.is_integer() and abs(g) < 1e15 else f"[{g!r}] {line}"
-                 for g, line in zip(grades, lines, strict=True)]
+        written = [f"[{int(g)}] {line}" if g.is_integer() and abs(g) < 1e15 else f"[{g!r}] {line}"
+                   for g, line in zip(grades, written, strict=True)]
     if rest is not None:
-        lines.append(" ".join(["rest:", *(format_id(doc) for doc in sorted(rest, key=sort_key))]))
-    return "\n".join(lines)
+        written.append(" ".join(["rest:", *(format_id(doc) for doc in sorted(rest, key=sort_key))]))
+    return "\n".join(written)

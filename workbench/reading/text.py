@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import codecs
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 from workbench.errors import InputError, WorkbenchWarning
 from workbench.reading.positions import LineIndex
 
-__all__ = ["ReadingWarning", "Text", "decode"]
+__all__ = ["ReadingWarning", "Text", "decode", "lines"]
 
 
 class ReadingWarning(WorkbenchWarning):
@@ -96,3 +97,13 @@ def decode(raw: bytes | bytearray | memoryview, path: object = None, encoding: s
         hint = " (a UTF-16 file read as UTF-8? give encoding='utf-16')" if codec == "utf-8" else ""
         raise text.fail(f"a NUL character: not a text file{hint}", offset=nul)
     return text
+
+
+def lines(text: str) -> Iterator[tuple[int, str]]:
+    """A user's text given as a string (a widget's field, a notation) as numbered lines (from 1), a leading
+    byte-order mark left out as :func:`decode` leaves it out of a file, so that it never joins the first id.
+
+    >>> list(lines("\\ufeffd1 d2\\nd3"))
+    [(1, 'd1 d2'), (2, 'd3')]
+    """
+    return enumerate(text.removeprefix("\ufeff").splitlines(), start=1)

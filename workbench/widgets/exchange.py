@@ -21,7 +21,7 @@ from workbench.errors import excerpt, quoted
 from workbench.model import Organization, OrganizationError, natural_key
 from workbench.model.organization import LEVELS, DocumentIds
 from workbench.reading import json_input
-from workbench.reading.text import Text, decode
+from workbench.reading.text import Text, decode, lines
 from workbench.validation import Domain
 from workbench.widgets.errors import WorkbenchFormatError
 from workbench.widgets.tables import GOLD, NAME, WN, N, Table, Tables
@@ -94,7 +94,7 @@ def read_text(text: str) -> Tables:
     sections: dict[str, list[str]] = {}
     starts: dict[str, int] = {}  # section → the line number of its first line of notation
     current = None
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    for line_no, line in lines(text):
         if line.startswith(_SECTION):
             current = line[len(_SECTION):].strip()
             if current in sections:
@@ -112,7 +112,7 @@ def read_text(text: str) -> Tables:
             sections[current].append(line)
     if GOLD not in sections or next(iter(sections)) != GOLD:
         raise WorkbenchFormatError("expected a '## gold' section first, then one '## <name>' per output")
-    tables = [_section(name, "\n".join(lines), starts[name]) for name, lines in sections.items()]
+    tables = [_section(name, "\n".join(body), starts[name]) for name, body in sections.items()]
     return _tables(tables[0], tables[1:], *weights, [f"section {quoted(t.name)}" for t in tables[1:]])
 
 
