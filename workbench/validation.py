@@ -276,17 +276,21 @@ class Instance(Domain):
     'must be a count'
     """
 
-    types: tuple[type, ...]
+    types: tuple[Any, ...]
     what: str
     optional: bool = False
 
     def __str__(self) -> str:
         return self.what + (" or None" if self.optional else "")
 
+    def loaded(self) -> tuple[type, ...]:
+        """The types a value is checked against."""
+        return self.types
+
     def reason(self, value: Any) -> str | None:
         if value is None and self.optional:
             return None
-        return None if isinstance(value, self.types) else f"must be {self}"
+        return None if isinstance(value, self.loaded()) else f"must be {self}"
 
     def wrong_type(self, value: Any) -> bool:
         return True
@@ -705,7 +709,7 @@ class Elementwise(Domain):
 
 
 @dataclass(frozen=True)
-class LazyInstance(Domain):
+class LazyInstance(Instance):
     """A value of one of ``types``, each written ``"module:Name"`` (``"pandas:DataFrame"``), checked without
     importing the module: a value of such a type exists only once its module is loaded, so that a door of a
     module that does not load pandas (the command line's readers) declares a DataFrame without loading it. None
@@ -715,28 +719,11 @@ class LazyInstance(Domain):
     'must be a DataFrame'
     """
 
-    types: tuple[str, ...]
-    what: str
-    optional: bool = False
-
-    def __str__(self) -> str:
-        return self.what + (" or None" if self.optional else "")
-
-    def reason(self, value: Any) -> str | None:
-        if value is None and self.optional:
-            return None
-        for spelled in self.types:
-            module, _, name = spelled.partition(":")
-            kind = getattr(sys.modules.get(module), name, None)
-            if isinstance(kind, type) and isinstance(value, kind):
-                return None
-        return f"must be {self}"
-
-    def wrong_type(self, value: Any) -> bool:
-        return True
-
-    def outside(self) -> tuple:
-        return (object(),) if self.optional else (object(), None)
+    def loaded(self) -> tuple[type, ...]:
+        """The types whose modules are loaded (no value of the others can exist yet)."""
+        found = (getattr(sys.modules.get(module), name, None)
+                 for module, _, name in (spelled.partition(":") for spelled in self.types))
+        return tuple(kind for kind in found if isinstance(kind, type))
 
 
 DATAFRAME = LazyInstance(("pandas:DataFrame",), "a DataFrame")
