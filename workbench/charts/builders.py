@@ -39,6 +39,7 @@ from workbench.model import natural_key
 from workbench.validation import Flag, Instance, Interval, Text, validate
 
 __all__ = ["UIR_THRESHOLD", "TABLE", "TITLE", "PIXELS", "category_colours", "ChartDataError", "require_columns",
+           "numeric_columns",
            "scores_chart", "means_chart", "history_chart", "f_alpha_chart", "per_topic_chart", "uir_heatmap",
            "measure_scatter", "strictness_chart", "lost_mass_chart"]
 
@@ -84,13 +85,16 @@ def _natural(values: pd.Series) -> list:
     return sorted(dict.fromkeys(values.tolist()), key=lambda v: natural_key(str(v)))
 
 
-def _numeric(frame: pd.DataFrame, column: str, chart: str) -> pd.DataFrame:
-    converted = pd.to_numeric(frame[column], errors="coerce")
-    bad = frame.index[converted.isna() & frame[column].notna()]
-    if len(bad):
-        raise ChartDataError(f"{chart}: column {column!r} holds a non-number, {frame.loc[bad[0], column]!r} "
-                             f"(row {bad[0]})")
-    frame[column] = converted.astype(float)
+def numeric_columns(frame: pd.DataFrame, columns: Sequence[str], chart: str) -> pd.DataFrame:
+    """``frame`` with ``columns`` read as floats (missing values kept as NaN); a value that is no number is a
+    :class:`ChartDataError` naming ``chart``, the column, the value and its row."""
+    for column in columns:
+        converted = pd.to_numeric(frame[column], errors="coerce")
+        bad = frame.index[converted.isna() & frame[column].notna()]
+        if len(bad):
+            raise ChartDataError(f"{chart}: column {column!r} holds a non-number, {frame.loc[bad[0], column]!r} "
+                                 f"(row {bad[0]})")
+        frame[column] = converted.astype(float)
     return frame
 
 
@@ -104,7 +108,7 @@ def scores_chart(scores: pd.DataFrame, *, title: str | None = None, width: int |
     focused = "focused" in getattr(scores, "columns", ())
     data = require_columns(scores, ["output", "measure", "value", *(["focused"] if focused else [])],
                            "scores_chart")
-    data = _numeric(data, "value", "scores_chart")
+    data = numeric_columns(data, ["value"], "scores_chart")
     measures, outputs = _order(data["measure"]), _order(data["output"])
     base = alt.Chart(data).encode(
         x=alt.X("measure:N", sort=measures, title=None, axis=alt.Axis(labelAngle=0, labelFontSize=14)),
@@ -131,8 +135,7 @@ def means_chart(results: pd.DataFrame, *, title: str | None = None, width: int =
     """Each system's mean score over topics, grouped by measure, with ±1 standard error bars (the mean and
     its error are aggregated by vega-lite when drawn) where a system has two topics or more (one topic has no
     error to draw: an empty layer would be an unnamed graphic for a screen reader)."""
-    data = _numeric(require_columns(results, list(COLUMNS), "means_chart"), "value",
-                    "means_chart")
+    data = numeric_columns(require_columns(results, list(COLUMNS), "means_chart"), ["value"], "means_chart")
     measures, systems = _order(data["measure"]), _order(data["system"])
     base = alt.Chart(data).encode(
         x=alt.X("measure:N", sort=measures, title=None, axis=alt.Axis(labelAngle=0)),
@@ -157,7 +160,7 @@ def history_chart(history: pd.DataFrame, *, title: str | None = None, width: int
     columns = ["step", "output", "measure", "value"]
     marked = "current" in getattr(history, "columns", ())
     data = require_columns(history, [*columns, "current"] if marked else columns, "history_chart")
-    data = _numeric(_numeric(data, "value", "history_chart"), "step", "history_chart")
+    data = numeric_columns(data, ["value", "step"], "history_chart")
     measures, outputs = _order(data["measure"]), _order(data["output"])
     base = alt.Chart(data) if not marked else alt.Chart()
     line = base.mark_line(point=True).encode(
@@ -183,7 +186,7 @@ def f_alpha_chart(curves: pd.DataFrame, *, highlight: Sequence[str] = (), title:
     """F_α against α for several systems (Amigó et al., JAIR 2011, Fig. 4): systems in ``highlight`` drawn black and
     thick, the others grey (or all coloured when nothing is highlighted)."""
     data = require_columns(curves, ["system", "alpha", "value"], "f_alpha_chart")
-    data = _numeric(_numeric(data, "value", "f_alpha_chart"), "alpha", "f_alpha_chart")
+    data = numeric_columns(data, ["value", "alpha"], "f_alpha_chart")
     systems = _order(data["system"])
     unknown = [s for s in highlight if s not in systems]
     if unknown:
@@ -212,7 +215,7 @@ def per_topic_chart(results: pd.DataFrame, systems: Sequence[str], measures: Seq
     """Two measures (e.g. Purity and Inverse Purity) of two systems on every test case (Amigó et al., JAIR 2011, Figs.
     8–9): topics along x, one colour per system, one mark shape per measure."""
     data = require_columns(results, list(COLUMNS), "per_topic_chart")
-    data = _numeric(data, "value", "per_topic_chart")
+    data = numeric_columns(data, ["value"], "per_topic_chart")
     for kind, wanted in (("system", systems), ("measure", measures)):
         present = data[kind]
         absent = [w for w in wanted if w not in set(present)]
@@ -251,7 +254,7 @@ def uir_heatmap(uir: pd.DataFrame, *, threshold: float = UIR_THRESHOLD, title: s
     """The UIR matrix (Amigó et al., JAIR 2011, §4): cell (a, b) is UIR(a, b), how unanimously a improves b; cells at or
     above ``threshold`` (0.25, Amigó et al., JAIR 2011, §6) are outlined and their value printed in bold. The diagonal
     and missing cells are left blank."""
-    data = _numeric(_uir_long(uir), "uir", "uir_heatmap").dropna(subset=["uir"])
+    data = numeric_columns(_uir_long(uir), ["uir"], "uir_heatmap").dropna(subset=["uir"])
     data["system_a"], data["system_b"] = data["system_a"].astype(str), data["system_b"].astype(str)
     data = data[data["system_a"] != data["system_b"]]  # UIR(a, a) says nothing
     data["robust"] = data["uir"] >= threshold
@@ -280,7 +283,7 @@ def measure_scatter(results: pd.DataFrame, x: str, y: str, *, title: str | None 
     """One measure against another over (system, topic) pairs, one dot per system output for one test
     case (Amigó et al., filtering metrics comparison, Fig. 1)."""
     data = require_columns(results, list(COLUMNS), "measure_scatter")
-    data = _numeric(data, "value", "measure_scatter")
+    data = numeric_columns(data, ["value"], "measure_scatter")
     present = _order(data["measure"])
     for name in (x, y):
         if name not in present:
@@ -309,7 +312,7 @@ def strictness_chart(strictness: pd.DataFrame, *, top: str = "top_percent", valu
     """Strictness of each measure over the top n% of outputs it ranks first (Amigó et al., filtering metrics comparison,
     Fig. 8)."""
     data = require_columns(strictness, ["measure", top, value], "strictness_chart")
-    data = _numeric(_numeric(data, top, "strictness_chart"), value, "strictness_chart")
+    data = numeric_columns(data, [top, value], "strictness_chart")
     data = data.rename(columns={top: "top", value: "strictness"})
     return alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("top:Q", title="top n% of outputs"),
@@ -330,7 +333,7 @@ def lost_mass_chart(lost: pd.DataFrame, *, measures: Sequence[str] = ("R≺", "S
         data = lost[columns].copy()  # nothing lost: an empty chart, ready for rows swapped in later
     else:
         data = require_columns(lost, columns, "lost_mass_chart")
-        data = _numeric(_numeric(data, "lost", "lost_mass_chart"), "order", "lost_mass_chart")
+        data = numeric_columns(data, ["lost", "order"], "lost_mass_chart")
     base = alt.Chart(data).encode(
         x=alt.X("measure:N", sort=list(measures), title=None, axis=alt.Axis(labelAngle=0, orient="top")),
         y=alt.Y("document:N", sort=alt.EncodingSortField("order", order="ascending"), title=None),

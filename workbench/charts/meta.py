@@ -28,24 +28,21 @@ import pandas as pd
 
 from workbench.analysis.meta.trust import TrustReport
 from workbench.analysis.results import ALPHA
-from workbench.charts.builders import PIXELS, TABLE, TITLE, ChartDataError, category_colours, require_columns
+from workbench.charts.builders import (
+    PIXELS,
+    TABLE,
+    TITLE,
+    ChartDataError,
+    category_colours,
+    numeric_columns,
+    require_columns,
+)
 from workbench.validation import AnyOf, Choices, Instance, validate
 
 __all__ = ["stability_chart", "swap_chart", "sensitivity_chart", "asl_chart", "topic_set_size_chart",
            "trust_charts"]
 
 _ALPHA = AnyOf(ALPHA, Choices((None,)), what=f"{ALPHA} or None")
-
-
-def _numbers(frame: pd.DataFrame, columns: list[str], chart: str) -> pd.DataFrame:
-    for column in columns:
-        converted = pd.to_numeric(frame[column], errors="coerce")
-        bad = frame.index[converted.isna() & frame[column].notna()]
-        if len(bad):
-            raise ChartDataError(f"{chart}: column {column!r} holds a non-number, {frame.loc[bad[0], column]!r} "
-                                 f"(row {bad[0]})")
-        frame[column] = converted.astype(float)
-    return frame
 
 
 def _measures(frame: pd.DataFrame) -> list:
@@ -76,7 +73,7 @@ def stability_chart(stability: pd.DataFrame, *, title: str | None = None, width:
     P-measure paper's Figure 2): the lower and the further left, the more stable. ``stability``: ``measure,
     fuzziness, minority_rate, ties`` as :func:`~workbench.analysis.meta.stability.stability_method` returns."""
     data = require_columns(stability, ["measure", "fuzziness", "minority_rate", "ties"], "stability_chart")
-    data = _numbers(data, ["fuzziness", "minority_rate", "ties"], "stability_chart").sort_values(
+    data = numeric_columns(data, ["fuzziness", "minority_rate", "ties"], "stability_chart").sort_values(
         ["measure", "fuzziness"], kind="stable")
     measures = _measures(require_columns(stability, ["measure"], "stability_chart"))
     return alt.Chart(data).mark_line(point=True).encode(
@@ -98,7 +95,7 @@ def swap_chart(rates: pd.DataFrame, *, alpha: float | None = 0.05, title: str | 
     per measure, a dashed rule at ``alpha``: where a measure's line stays under it, a difference of that size holds
     at 1 − α confidence (Voorhees and Buckley 2002). ``rates``: :func:`~workbench.analysis.meta.swap.swap_rates`."""
     data = require_columns(rates, ["measure", "low", "observations", "swap_rate"], "swap_chart")
-    data = _numbers(data, ["low", "observations", "swap_rate"], "swap_chart")
+    data = numeric_columns(data, ["low", "observations", "swap_rate"], "swap_chart")
     measures = _measures(data)
     data = data[data["observations"] > 0]
     if data.empty:
@@ -123,7 +120,7 @@ def sensitivity_chart(table: pd.DataFrame, *, title: str | None = None) -> alt.L
     shows "—"."""
     wanted = ["measure", "difference_required", "sensitivity"]
     extra = ["discriminative_power"] if "discriminative_power" in getattr(table, "columns", ()) else []
-    data = _numbers(require_columns(table, wanted + extra, "sensitivity_chart"), wanted[1:] + extra,
+    data = numeric_columns(require_columns(table, wanted + extra, "sensitivity_chart"), wanted[1:] + extra,
                     "sensitivity_chart")
     measures = _measures(data)
     cells = []
@@ -157,7 +154,7 @@ def asl_chart(asl: pd.DataFrame, *, alpha: float | None = None, title: str | Non
     :func:`~workbench.analysis.meta.bootstrap.achieved_significance`."""
     data = require_columns(asl, ["measure", "system_a", "system_b", "asl", "rank"], "asl_chart")
     measures = _measures(data)
-    data = _numbers(data, ["asl", "rank"], "asl_chart").sort_values(["measure", "rank"], kind="stable")
+    data = numeric_columns(data, ["asl", "rank"], "asl_chart").sort_values(["measure", "rank"], kind="stable")
     level = _alpha_of(asl, alpha, "asl_chart")
     data["pair"] = data["system_a"].astype(str) + " vs " + data["system_b"].astype(str)
     curves = alt.Chart(data).mark_line(point=len(data) <= 400).encode(
@@ -176,7 +173,7 @@ def topic_set_size_chart(sizes: pd.DataFrame, *, title: str | None = None, width
     measure, solid for the power design and dashed for the CI design (Sakai's topic set size design).
     ``sizes``: :func:`~workbench.analysis.meta.topic_sets.topic_set_size`."""
     data = require_columns(sizes, ["measure", "design", "difference", "topics"], "topic_set_size_chart")
-    data = _numbers(data, ["difference", "topics"], "topic_set_size_chart").dropna(subset=["topics"])
+    data = numeric_columns(data, ["difference", "topics"], "topic_set_size_chart").dropna(subset=["topics"])
     if data.empty:
         raise ChartDataError("topic_set_size_chart: no measure has a topic set size (all NaN)")
     return alt.Chart(data).mark_line(point=True).encode(
