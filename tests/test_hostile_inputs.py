@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import workbench
-from workbench.data.pyevall import read_hierarchy, read_pyevall, read_pyevall_campaign
+from workbench.data.pyevall import read_format, read_hierarchy, read_pyevall, read_pyevall_campaign
 from workbench.data.read import read_campaign, read_gold, read_runs, sniff_format
 from workbench.data.replab import read_replab
 from workbench.data.trec.eval_output import read_trec_eval_output
@@ -128,6 +128,7 @@ READERS = [
            f'[{{"test_case": "T1", "id": "{ID}", "value": ["C{NUMBER}"]}},\n {{"test_case": "T1", "id": "d2", '
            '"value": ["C2"]}]'),
     Reader("read_hierarchy", read_hierarchy, f'{{"P": ["{ID}", "S2"], "Q": {{"Q1": []}}}}'),
+    Reader("read_format", read_format, f'T1\t{ID}\tA{NUMBER}\nT1\ti2\tB\n'),
     Reader("read_text", read_text, f"# workbench tables, weights: n={NUMBER} wn=0.8\n## gold\n{ID} d2\n## run\n"
            f"d2 {ID}\n", text=True),
     Reader("read_json", read_json, f'{{"n": {NUMBER}, "wn": 0.8, "gold": {{"name": "gold", "text": "{ID} d2"}}, '

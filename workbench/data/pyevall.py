@@ -97,7 +97,7 @@ from workbench.reading.sources import file_path, read_input
 from workbench.reading.text import Text, decode
 from workbench.validation import AnyOf, Choices, FilePath, Flag, Instance, Interval, ListOf, MappingOf, validate
 
-__all__ = ["FORMATS", "TASKS", "PyEvALLFormatError", "HIERARCHY", "read_hierarchy", "read_pyevall",
+__all__ = ["FORMATS", "TASKS", "PyEvALLFormatError", "HIERARCHY", "read_format", "read_hierarchy", "read_pyevall",
            "read_pyevall_campaign", "sniff"]
 
 FORMATS = ("auto", "json", "tsv", "csv")
@@ -151,6 +151,13 @@ def sniff(text: str) -> str:
         return "json"
     first = stripped.split("\n", 1)[0]
     return "tsv" if "\t" in first else "csv"
+
+
+@validate(path=FilePath())
+def read_format(path: Source) -> str:
+    """The format PyEvALL reads a file in (:func:`sniff`: ``json``, ``tsv`` or ``csv``), the file read through the
+    reading layer (an unreadable one refused as :class:`PyEvALLFormatError`, naming it)."""
+    return sniff(_read_text(path, PyEvALLFormatError).content)
 
 
 @validate(path=FilePath(), gold=Flag(), **_OPTIONS)
