@@ -53,13 +53,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
 from workbench.data.campaign import Campaign, means
 from workbench.data.pyevall import read_format
 from workbench.metrics.registry import Measure, as_spelled, bind
+from workbench.model.labelling import Labelling
 from workbench.reading.sources import file_path
 from workbench.validation import Choices, FilePath, Instance, ListOf, MappingOf, Text, validate
 
@@ -135,7 +136,7 @@ def _value(value: float) -> float | None:
 
 def _classes(campaign: Campaign, system: str, topic: str, measure: Measure) -> dict[str, float | None]:
     """The measure of each class of the topic's gold, in order of appearance (PyEvALL's ``get_classes_gold``)."""
-    gold, output = campaign.gold[topic], campaign.runs[system][topic]
+    gold, output = cast(Labelling, campaign.gold[topic]), campaign.runs[system][topic]  # a classification campaign
     return {label: _value(bind(measure.spec, {**measure.params, "label": label})(gold, output))
             for label in gold.labels()}
 
