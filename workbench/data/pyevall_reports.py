@@ -62,7 +62,7 @@ from workbench.data.pyevall import read_format
 from workbench.metrics.registry import Measure, as_spelled, bind
 from workbench.model.labelling import Labelling
 from workbench.reading.sources import file_path
-from workbench.validation import Choices, FilePath, Instance, ListOf, MappingOf, Text, validate
+from workbench.validation import Choices, FilePath, Flag, Instance, ListOf, MappingOf, Text, validate
 
 __all__ = ["METRIC", "PYEVALL_METRICS", "REPORT_FORMS", "MetricName", "PyEvALLTables", "pyevall_report"]
 
@@ -160,21 +160,22 @@ def _file(path: Source | None, default: str, is_gold: bool, embedded: bool) -> t
           metrics=ListOf(METRIC, shortest=1, what="a list of PyEvALL's metric names"),
           form=Choices(REPORT_FORMS),
           files=MappingOf(Text(), FilePath(), optional=True, what="a mapping system → its file"),
-          gold=FilePath(optional=True))
+          gold=FilePath(optional=True), progress=Flag())
 def pyevall_report(campaign: Campaign, metrics: Sequence[str], form: str = "simple", *,
-                   files: Mapping[str, Source] | None = None,
-                   gold: Source | None = None) -> dict[str, Any] | PyEvALLTables:
+                   files: Mapping[str, Source] | None = None, gold: Source | None = None,
+                   progress: bool = True) -> dict[str, Any] | PyEvALLTables:
     """The campaign's results in PyEvALL's report ``form`` (:data:`REPORT_FORMS`) for PyEvALL's ``metrics``
     (``["Accuracy", "Precision"]``, as ``evaluate_lst`` takes them). ``files`` (``{system: path}``) and ``gold``
     are the files the campaign was read from: the report names each by its file name and says, as PyEvALL does,
     that a TSV or CSV file was converted (:func:`~workbench.data.pyevall.read_format`); without them a system is
     named by itself, the gold standard ``gold``, both JSON. The test cases of a system are the gold's that its
-    output holds (PyEvALL's common test cases). See the module docstring for the layout."""
+    output holds (PyEvALL's common test cases). ``progress`` shows the campaign's progress bar while it scores
+    (:meth:`~workbench.data.campaign.Campaign.evaluate`). See the module docstring for the layout."""
     measures = {metric: as_spelled(metric, "pyevall") for metric in metrics}
     results = campaign.evaluate(list(measures.values()), missing_topics="skip", extra_topics="ignore",
-                                 progress=False)
-    averages = means(results).set_index(["system", "measure"]).value
-    values = results.set_index(["system", "topic", "measure"]).value
+                                progress=progress)
+    averages = {(row.system, row.measure): row.value for row in means(results).itertuples(index=False)}
+    values = {(row.system, row.topic, row.measure): row.value for row in results.itertuples(index=False)}
     embedded = form == "embedded"
     gold_name, gold_section = _file(gold, "gold", True, embedded)
     sections = {system: _file((files or {}).get(system), system, False, embedded) for system in campaign.runs}
