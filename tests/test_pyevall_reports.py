@@ -18,6 +18,7 @@ this was written and all equal; their files are PyEvALL's data and are not copie
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -182,7 +183,9 @@ def assert_case(folder: Path, case: dict, theirs: dict) -> None:
             assert_report(report, theirs[form])
 
 
+@functools.cache
 def recorded() -> list[dict]:
+    """The recorded cases, read once (no test changes them)."""
     return json.loads(RECORDED.read_text(encoding="utf-8"))["cases"]
 
 
