@@ -28,7 +28,8 @@ a test case that fails one of PyEvALL's preconditions (CohenKappa of a gold and 
 is an undefined value (None) with the metric's status ``OK``, and the test cases after it keep their values, where
 PyEvALL stops the metric (status ``FAIL``, a ``preconditions`` section, no later test case and no average: in its
 tables, no column in the test-case table); ICMNorm of a gold whose own ICM is 0 is None, where PyEvALL 0.2.11
-raises ZeroDivisionError; PyEvALL's warnings (a hierarchy a metric ignores) are not repeated.
+raises ZeroDivisionError; PyEvALL's warnings (a hierarchy a metric ignores, tied values in a ranking) are not
+repeated (the metric's status stays ``OK``, its values are PyEvALL's).
 
     >>> import pathlib, tempfile
     >>> from workbench.data.pyevall import read_pyevall_campaign
