@@ -268,9 +268,9 @@ def test_a_scoring_function_made_public_by_accident_is_caught(monkeypatch):
 
 # Every name that scores or explains, in any module's __all__ (public or internal): the doors and adaptors above,
 # or internal — the engines' and kernels' own, reached by users through a door. A new one fails until classified.
-SCORING = re.compile(r"(^|_)(score|scores|evaluate|explain)(_|$)")
+SCORING = re.compile(r"(^|_)(score|scores|values|evaluate|explain)(_|$)")
 INTERNAL_SCORING = {
-    "workbench.data.scoring": ("score_topic",),  # the per-topic engine's one (system, topic)
+    "workbench.data.scoring": ("score_topic", "unanswered_values"),  # the per-topic engine's (system, topic)
     "workbench.data.explain": ("explain_run", "explain_of_nothing"),  # the body of Campaign.explain
     "workbench.data.engines": ("explain_of_nothing",),
     "workbench.data.distributed": ("score_on",),  # a worker's chunk
@@ -278,7 +278,8 @@ INTERNAL_SCORING = {
     "workbench.data.trec.memory": ("evaluate_run",),
     "workbench.data.trec.readers": ("run_scores",),
     "workbench.fusion.condorcet": ("copeland_scores",),  # a fusion method's own, reached through fuse
-    "workbench.metrics.campaign_rs": ("campaign_scores", "encoded_scores"),  # the R&S engine's kernel
+    "workbench.metrics.campaign_rs": ("campaign_scores", "encoded_scores", "measure_values",  # the R&S engine's
+                                      "encoded_measure_values"),  # kernel
     "workbench.metrics.explain": ("explain_rs",),  # wb.explain(gold, output) without a measure
     "workbench.metrics.ranking": ("evaluate_table",),  # the kernels of a gain or subtopic table
     "workbench.metrics.ranking.declare": ("evaluate_table",),
@@ -291,6 +292,7 @@ INTERNAL_SCORING = {
     "workbench.metrics.explanations.organization": ("explain_organization",),
     "workbench.metrics.explanations.ranking": ("explain_table", "explain_ranking"),
     "workbench.analysis.results": ("score_cube",),  # results as a cube, not a score
+    "workbench.analysis.meta.stability": ("fuzziness_values",),  # a meta-evaluation's parameter grid
     "workbench.charts.builders": ("scores_chart",),
     "workbench.widgets.labelling": ("scores_html",),
     "workbench.widgets.markup": ("scores_table",),
