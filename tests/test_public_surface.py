@@ -187,7 +187,7 @@ ADAPTORS = {
                             "bound", "MEASURES", "NICKNAMES", "ORDER", "EXIT_STATUSES", "PARALLEL_CELLS",
                             "PART_CELLS", "REL_FORMATS", "USAGE"),
     # custom measures
-    "workbench.metrics.registry": ("register", "registered", "unregister", "set_loader"),
+    "workbench.metrics.registry": ("register", "registered", "unregister"),
     # the analyses of results, fusion, charts, widgets and samples
     "workbench.analysis": (
         "Agreement", "AssessorAgreement", "CONSTRAINTS", "ComparisonReport", "FIGURE2_FUZZINESS", "POSTHOCS",
