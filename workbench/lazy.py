@@ -9,8 +9,8 @@
 
 A name renamed or made private keeps working for one release under its old name, with a
 :class:`~workbench.errors.WorkbenchDeprecationWarning` naming what replaces it: a module's names through
-``lazy_exports(..., deprecated=...)`` or :func:`deprecated_names`, a method through :func:`deprecated_method`; every
-such name is listed in :data:`DEPRECATED` (a test uses each and checks the warning and the value).
+:func:`deprecated_names`, a method through :func:`deprecated_method`; every such name is listed in
+:data:`DEPRECATED` (a test uses each and checks the warning and the value).
 
 A third-party module that another library imports only to have a function at hand can be deferred likewise
 (:func:`defer_module`): jsonschema, which altair imports, compiles rfc3987_syntax's IRI grammars at import, about
@@ -45,7 +45,7 @@ def warn_deprecated(old: str, replacement: str, depth: int = 1) -> None:
                   WorkbenchDeprecationWarning, stacklevel=2 + depth)
 
 
-def deprecated_names(module: str, names: Mapping[str, tuple[str, str]]) -> Callable[..., Any]:
+def deprecated_names(module: str, names: Mapping[str, tuple[str, str]]) -> Callable[[str], Any]:
     """A module ``__getattr__`` for a module whose old ``names`` still work for one release: each maps to the
     ``"module:attribute"`` that replaces it and the replacement to name in the warning (never cached, so every use
     warns).
@@ -60,11 +60,11 @@ def deprecated_names(module: str, names: Mapping[str, tuple[str, str]]) -> Calla
     for name, (_, replacement) in names.items():
         DEPRECATED[f"{module}.{name}"] = replacement
 
-    def __getattr__(name: str, depth: int = 1) -> Any:
+    def __getattr__(name: str) -> Any:
         if name not in names:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         reference, replacement = names[name]
-        warn_deprecated(f"{module}.{name}", replacement, depth)
+        warn_deprecated(f"{module}.{name}", replacement)
         return resolve(reference)
 
     return __getattr__
@@ -89,20 +89,15 @@ def deprecated_method(function: Callable[..., Any], old: str, replacement: str) 
 
 
 def lazy_exports(package: str, names: Mapping[str, str], submodules: Sequence[str] = (),
-                 extra: str | None = None, deprecated: Mapping[str, tuple[str, str]] | None = None,
-                 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+                 extra: str | None = None) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
     """A module ``__getattr__`` and ``__dir__`` for ``package``: ``names`` maps each exported name to the module
     that defines it, or to ``module:attribute`` when the package renames it (imported, then the value cached
     in the package); ``submodules`` are the package's own subpackages, imported as ``package.<name>``. With
     ``extra``, the names need that optional extra: importing one without it raises
-    :class:`~workbench.extras.MissingExtraError` naming the extra. ``deprecated`` names still work for one
-    release, warning (:func:`deprecated_names`). ``dir(package)`` lists the exports and subpackages (and the
-    module's dunder attributes), not the plumbing that loads them nor the deprecated names."""
-    old_names = deprecated_names(package, deprecated or {})
+    :class:`~workbench.extras.MissingExtraError` naming the extra. ``dir(package)`` lists the exports and
+    subpackages (and the module's dunder attributes), not the plumbing that loads them."""
 
     def __getattr__(name: str) -> Any:  # Any: a type checker cannot know what a name loads
-        if deprecated and name in deprecated:
-            return old_names(name, 2)
         if name in names:
             module, _, attribute = names[name].partition(":")
             if extra is None:
