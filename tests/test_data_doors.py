@@ -69,7 +69,7 @@ def test_the_kind_of_a_trec_file_and_its_extra_fields_are_declared(tmp_path):
 def test_the_campaign_policies_are_one_domain_for_every_door():
     gold = {"q1": Organization.parse("d1")}
     campaign = Campaign(gold, {"s": gold})
-    for method in (Campaign.evaluate, Campaign.score, Campaign.explain):
+    for method in (Campaign.evaluate, Campaign._score, Campaign.explain):
         assert declared(method)["missing_topics"] is MISSING_TOPICS
     assert declared(Campaign.evaluate)["chunk_topics"] is CHUNK_TOPICS
     with pytest.raises(ParameterError, match="Campaign.explain: missing_topics must be one of zero, skip, error"):

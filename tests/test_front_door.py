@@ -58,7 +58,7 @@ def test_the_readme_tour_runs():
     assert (namespace["robust"] / "qrels.txt").is_file()
 
 
-@pytest.mark.parametrize("name", ["measure-names.md", "explanations.md", "campaigns.md", "samples.md"])
+@pytest.mark.parametrize("name", ["measure-names.md", "explanations.md", "campaigns.md", "samples.md", "api.md"])
 def test_the_examples_of_the_pages_that_stand_alone_run(name):
     """Their python blocks, in order, in one namespace (the others continue a campaign of the reader's own)."""
     shared_dataset("trec_robust2003")  # campaigns.md and samples.md fetch a sample: the tests' mirror serves it

@@ -1,17 +1,22 @@
 """The public surface (issue 21 item 5): what ``dir`` shows, one lazy-export style, one spelling per function,
 every error under WorkbenchError and every warning under WorkbenchWarning, custom measures added and removed
-through the registry's public functions."""
+through the registry's public functions. Issue 39 item 3: the public modules export exactly the three doors, the
+data model, the errors and the documented adaptors (docs/api.md), every name that scores is classified, and every
+name kept for one release warns, naming its replacement."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
 import pkgutil
+import re
+from pathlib import Path
 
 import pytest
 
 import workbench
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import WorkbenchDeprecationWarning, WorkbenchError, WorkbenchWarning
+from workbench.lazy import DEPRECATED
 from workbench.metrics import registry
 from workbench.model import Organization
 
@@ -144,3 +149,210 @@ def test_the_missing_policies_have_one_name_per_meaning():
     assert campaign.MISSING_TOPIC_POLICIES == ("zero", "skip", "error")
     assert results.MISSING_RESULT_POLICIES == ("error", "intersection")
     assert not any(hasattr(module, "MISSING_POLICIES") for module in (reliability, campaign, results))
+
+
+# ------------------------------------------------------------------------------- the public surface (issue 39)
+# What the public modules (docs/api.md, "The public surface") export besides their errors and warnings, each name
+# a door, part of the data model doors take and give, or a documented adaptor. A name a public module exports
+# that is none of these — a scoring function made public by accident — fails test_the_public_surface_is_exactly.
+DOORS = {
+    "workbench": ("evaluate", "explain", "Campaign", "read_campaign"),
+    "workbench.data": ("Campaign", "read_campaign"),
+    "workbench.metrics": ("evaluate",),
+    "workbench.metrics.registry": ("evaluate",),
+}
+DATA_MODEL = {
+    "workbench": ("Organization", "Measure", "measures", "parse_measure", "Explanation", "MeasureExplanation",
+                  "RSScores"),
+    "workbench.data": ("Judgements", "RankedRun"),
+    "workbench.metrics": ("Measure", "measures", "parse_measure"),
+    "workbench.metrics.registry": ("Measure", "measures", "parse", "MeasureSpec", "Param", "TrecEvalName",
+                                   "Explainer", "spec_of", "specs", "known_names", "as_spelled", "direction",
+                                   "missing_value", "worst", "aggregate", "with_defaults", "bind", "declared_terms",
+                                   "explanation_of", "DIRECTIONS", "ENGINE_NAMES", "MISSING_VALUES", "NEAREST",
+                                   "PARAMETER_ALIASES", "READS", "SPELLING_TOOLS", "TREC_EVAL_GROUPS",
+                                   "TREC_EVAL_KINDS", "MEASURE", "MEASURES", "ORGANIZATION", "SIDE", "TOOL",
+                                   "Choices", "Interval", "Levels", "LevelsValue", "MappingValue", "Pairs", "Words"),
+}
+ADAPTORS = {
+    # another tool's or paper's shape: pytrec_eval's evaluate_run, trec_eval's drop-in, the papers' R&S record
+    "workbench": ("reliability_sensitivity",),
+    "workbench.data": ("evaluate_run", "means", "qrels_grades", "run_scores", "sniff_format", "read_gold",
+                       "read_hierarchy", "read_pyevall", "read_pyevall_campaign", "read_ranx_qrels", "read_ranx_run",
+                       "read_replab", "read_runs", "read_trec_eval_output", "read_trec_qrels",
+                       "read_trec_qrels_frame", "read_trec_run", "read_trec_run_frame", "read_weps_clustering",
+                       "read_weps_runs", "write_ranx_qrels", "write_ranx_run", "write_replab",
+                       "write_trec_eval_output", "write_trec_qrels", "write_trec_run", "write_weps_clustering"),
+    "workbench.trec_eval": ("main", "evaluate", "render", "Options", "Evaluation", "TrecMeasure", "select_measures",
+                            "bound", "MEASURES", "NICKNAMES", "ORDER", "EXIT_STATUSES", "PARALLEL_CELLS",
+                            "PART_CELLS", "REL_FORMATS", "USAGE"),
+    # custom measures
+    "workbench.metrics.registry": ("register", "registered", "unregister"),
+    # the analyses of results, fusion, charts, widgets and samples
+    "workbench.analysis": (
+        "Agreement", "AssessorAgreement", "CONSTRAINTS", "ComparisonReport", "FIGURE2_FUZZINESS", "POSTHOCS",
+        "POSTHOC_TESTS", "Pool", "ScoreCube", "achieved_significance", "adjust", "aggregate_folds", "as_grid",
+        "check_constraints", "compare_report", "curve_summary", "discriminative_power", "f_alpha", "f_alpha_curves",
+        "filtering_report", "fleiss_kappa", "friedman", "group_systems", "homogeneous_groups", "kendall_tau_b",
+        "make_pool", "measure_trust", "parametric_uir", "pearson_r", "posthoc", "precision_recall",
+        "qrels_agreement", "rank_gap_strictness", "ranking_agreement", "reference_systems", "robustness",
+        "score_cube", "sign_test", "significance", "stability_method", "swap_rates", "swap_sensitivity",
+        "table6_report", "tau_ap", "top_n_strictness", "topic_deltas", "topic_samples", "topic_set_size",
+        "topics_for_ci", "topics_for_power", "tukey_hsd", "uir", "uir_matrix", "unanimous_improvements",
+        "unanimous_relation", "win_tie_loss"),
+    "workbench.fusion": ("FusionSearch", "METHODS", "NORMS", "SUPERVISED", "TrainedFusion", "fuse", "normalize",
+                         "optimize_fusion", "train_fusion", "vector_space_fusion"),
+    "workbench.charts": (
+        "UIR_THRESHOLD", "agreement_chart", "asl_chart", "critical_difference_chart", "enable_offline",
+        "f_alpha_chart", "history_chart", "lost_mass_chart", "means_chart", "measure_scatter", "per_topic_chart",
+        "precision_recall_chart", "save_chart", "scores_chart", "sensitivity_chart", "sign_plot", "stability_chart",
+        "strictness_chart", "swap_chart", "topic_deltas_chart", "topic_set_size_chart", "trust_charts",
+        "tukey_chart", "uir_heatmap", "with_data"),
+    "workbench.widgets": ("Comparison", "Inspector", "InspectorState", "OrganizationEditor", "Workbench",
+                          "WorkbenchState"),
+    "workbench.datasets": ("Example", "SUFFIXES", "available", "folder", "load", "names", "parse_example", "path",
+                           "shared"),
+    # the one boundary every door passes: arguments and files
+    "workbench.errors": ("excerpt", "families", "located", "quoted"),
+    "workbench.validation": (
+        "AnyOf", "Anything", "Choices", "DATAFRAME", "Domain", "ENCODING", "Elementwise", "Encoding", "FilePath",
+        "Flag", "Function", "Instance", "Interval", "LazyInstance", "Levels", "LevelsValue", "ListOf", "MappingOf",
+        "MappingValue", "Numbers", "Pairs", "SEED", "Switch", "Text", "check", "declared", "environment_switch",
+        "format_value", "is_number", "parameter_error", "validate"),
+    "workbench.reading.fields": ("rows",),
+    "workbench.reading.json_input": ("MAX_DEPTH", "MAX_NUMBER", "deepest", "items", "load"),
+    "workbench.reading.positions": ("LineIndex",),
+    "workbench.reading.text": ("Text", "decode", "lines"),
+}
+API = Path(__file__).resolve().parents[1] / "docs" / "api.md"
+
+
+def public_modules() -> list[str]:
+    """The modules docs/api.md lists as public (its section "The public surface")."""
+    section = API.read_text(encoding="utf-8").split("## The public surface", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^- `(workbench[\w.]*)`$", section, flags=re.M)
+
+
+def _is_error(value) -> bool:
+    return inspect.isclass(value) and issubclass(value, BaseException)
+
+
+def test_the_public_modules_are_those_the_api_page_lists_and_documents():
+    listed = public_modules()
+    assert len(listed) == 17 and listed == sorted(listed)
+    named = set(DOORS) | set(DATA_MODEL) | set(ADAPTORS)
+    assert named - set(listed) == set(), "a module the lists name is not on the api page"
+    documented = re.findall(r"^\.\. automodule:: (\S+)$", API.read_text(encoding="utf-8"), flags=re.M)
+    assert set(documented) <= set(listed), set(documented) - set(listed)
+
+
+@pytest.mark.parametrize("name", public_modules())
+def test_the_public_surface_is_exactly_the_doors_the_data_model_the_errors_and_the_adaptors(name):
+    module = importlib.import_module(name)
+    exported = set(module.__all__)
+    errors = {export for export in exported if _is_error(getattr(module, export))}
+    listed = [*DOORS.get(name, ()), *DATA_MODEL.get(name, ()), *ADAPTORS.get(name, ())]
+    assert len(listed) == len(set(listed)), "a name listed twice"
+    assert exported - errors - set(listed) == set(), "exported but neither a door, the data model nor an adaptor"
+    assert set(listed) - exported == set(), "listed but not exported"
+
+
+def test_a_scoring_function_made_public_by_accident_is_caught(monkeypatch):
+    import workbench.data
+
+    monkeypatch.setattr(workbench.data, "__all__", [*workbench.data.__all__, "score_topic"])
+    monkeypatch.setattr(workbench.data, "score_topic", lambda: None, raising=False)
+    with pytest.raises(AssertionError, match="neither a door"):
+        test_the_public_surface_is_exactly_the_doors_the_data_model_the_errors_and_the_adaptors("workbench.data")
+
+
+# Every name that scores or explains, in any module's __all__ (public or internal): the doors and adaptors above,
+# or internal — the engines' and kernels' own, reached by users through a door. A new one fails until classified.
+SCORING = re.compile(r"(^|_)(score|scores|values|evaluate|explain)(_|$)")
+INTERNAL_SCORING = {
+    "workbench.data.scoring": ("score_topic", "unanswered_values"),  # the per-topic engine's (system, topic)
+    "workbench.data.explain": ("explain_run", "explain_of_nothing"),  # the body of Campaign.explain
+    "workbench.data.engines": ("explain_of_nothing",),
+    "workbench.data.distributed": ("score_on",),  # a worker's chunk
+    "workbench.data.trec": ("evaluate_run", "run_scores"),  # the adaptors' homes (workbench.data exports them)
+    "workbench.data.trec.memory": ("evaluate_run",),
+    "workbench.data.trec.readers": ("run_scores",),
+    "workbench.fusion.condorcet": ("copeland_scores",),  # a fusion method's own, reached through fuse
+    "workbench.metrics.campaign_rs": ("campaign_scores", "encoded_scores", "measure_values",  # the R&S engine's
+                                      "encoded_measure_values"),  # kernel
+    "workbench.metrics.explain": ("explain_rs",),  # wb.explain(gold, output) without a measure
+    "workbench.metrics.ranking": ("evaluate_table",),  # the kernels of a gain or subtopic table
+    "workbench.metrics.ranking.declare": ("evaluate_table",),
+    "workbench.metrics.explanations": ("explain",),  # wb.explain's home
+    "workbench.metrics.explanations.baselines": ("explain_baseline",),  # each family's explainer, which a
+    "workbench.metrics.explanations.classification": ("explain_classification",),  # declaration names
+    "workbench.metrics.explanations.clustering": ("explain_clustering",),
+    "workbench.metrics.explanations.diversity": ("explain_subtopic_table", "explain_diversity"),
+    "workbench.metrics.explanations.filtering": ("explain_filtering",),
+    "workbench.metrics.explanations.organization": ("explain_organization",),
+    "workbench.metrics.explanations.ranking": ("explain_table", "explain_ranking"),
+    "workbench.analysis.results": ("score_cube",),  # results as a cube, not a score
+    "workbench.analysis.meta.stability": ("fuzziness_values",),  # a meta-evaluation's parameter grid
+    "workbench.charts.builders": ("scores_chart",),
+    "workbench.widgets.labelling": ("scores_html",),
+    "workbench.widgets.markup": ("scores_table",),
+}
+
+
+def test_every_name_that_scores_or_explains_is_a_door_an_adaptor_or_internal():
+    found = {module.__name__: tuple(sorted(name for name in getattr(module, "__all__", ()) if SCORING.search(name)))
+             for module in _modules()}
+    found = {module: names for module, names in found.items() if names}
+    public = {module: tuple(sorted(name for name in names if name in DOORS.get(module, ()) + ADAPTORS.get(module, ())))
+              for module, names in found.items()}
+    unclassified = {module: tuple(sorted(set(names) - set(public[module]) - set(INTERNAL_SCORING.get(module, ()))))
+                    for module, names in found.items()}
+    assert {module: names for module, names in unclassified.items() if names} == {}
+    assert set(INTERNAL_SCORING) <= set(found), "an internal scoring name listed here is gone: drop it"
+    assert not set(INTERNAL_SCORING) & set(public_modules())
+
+
+# ---------------------------------------------------------------------- names kept for one release (issue 39)
+def _campaign():
+    return workbench.Campaign.from_dicts({"q1": {"d1": 1, "d2": 0}}, {"s": {"q1": {"d2": 2.0, "d1": 1.0}}})
+
+
+def _old_campaign_score():
+    return _campaign().score(["RR"], progress=False).rows, [("s", "q1", "RR", 0.5)]
+
+
+def _old_rs_explain():
+    from workbench.metrics import explain as module
+
+    gold, output = Organization.parse("d1 {d2 d3}"), Organization.parse("{d1 d2} d3")
+    return module.explain(gold, output, n=10, wn=0.8).scores, workbench.explain(gold, output, n=10, wn=0.8).scores
+
+
+USES = {  # each deprecated name used, and what its replacement gives
+    "workbench.data.campaign.Campaign.score": (_old_campaign_score, "Campaign.evaluate"),
+    "workbench.metrics.explain.explain": (_old_rs_explain, "workbench.explain"),
+}
+
+
+def test_every_deprecated_name_is_used_below():
+    list(_modules())  # each module registers the names it keeps as it is imported
+    assert {name for name in DEPRECATED if name.startswith("workbench.")} == set(USES)
+
+
+@pytest.mark.parametrize("old", sorted(USES))
+def test_a_deprecated_name_warns_naming_its_replacement_and_gives_the_same_value(old):
+    use, replacement = USES[old]
+    with pytest.warns(DeprecationWarning) as caught:
+        got, wanted = use()
+    assert got == wanted
+    messages = [str(w.message) for w in caught if issubclass(w.category, WorkbenchDeprecationWarning)]
+    assert messages == [f"{old} is deprecated and goes in the next release: use {replacement}"]
+    assert all(w.filename == __file__ for w in caught if issubclass(w.category, WorkbenchDeprecationWarning))
+
+
+def test_a_deprecated_name_is_not_exported_and_an_unknown_one_still_raises():
+    from workbench.metrics import explain as module
+
+    assert "explain" not in module.__all__ and "explain" not in dir(module)
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        module.nothing  # noqa: B018

@@ -6,9 +6,11 @@
     1.0
 
 Names and subpackages load on first use, so ``import workbench`` stays light (no pandas, ipywidgets or
-altair until a name needs them). Three doors: :func:`evaluate` for one topic, :func:`read_campaign` and
-:class:`Campaign` for many, and the commands of ``python -m workbench`` (``eval``, ``compare``, ``trec_eval``); every
-error is a :class:`WorkbenchError` of one of five families (:func:`workbench.errors.families`)::
+altair until a name needs them). Three doors: :func:`evaluate` and :func:`explain` for one gold and one output,
+:func:`read_campaign` and :class:`Campaign` for many systems and topics, and the commands of ``python -m workbench``
+(``eval``, ``compare``, ``trec_eval``); the other names are the data model, the errors and
+:func:`reliability_sensitivity`, the papers' record of one pair (docs/api.md). Every error is a
+:class:`WorkbenchError` of one of five families (:func:`workbench.errors.families`)::
 
     >>> workbench.analysis.uir.__name__
     'uir'

@@ -183,8 +183,8 @@ def _results(args):
         except (ReplabEncodingError, TrecEncodingError) as error:
             raise CliError(f"{error} (on the command line: --gold-encoding latin-1 or --run-encoding latin-1, or "
                            "--encoding for every file)") from None
-        scores = campaign.score(_measures(args), missing_topics=policy, extra_topics=args.extra,
-                                progress=not args.quiet)
+        scores = campaign._score(_measures(args), missing_topics=policy, extra_topics=args.extra,
+                                 progress=not args.quiet)
     for warning in caught:
         say(f"workbench: note: {warning.message}")
     return scores

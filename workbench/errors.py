@@ -21,7 +21,8 @@ import os
 import reprlib
 
 __all__ = ["WorkbenchError", "ParameterError", "ParameterTypeError", "InputError", "CampaignError", "OutputError",
-           "MissingExtraError", "families", "located", "excerpt", "quoted", "WorkbenchWarning"]
+           "MissingExtraError", "families", "located", "excerpt", "quoted", "WorkbenchWarning",
+           "WorkbenchDeprecationWarning"]
 
 
 class WorkbenchError(ValueError):
@@ -194,3 +195,8 @@ _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 12
 
 class WorkbenchWarning(UserWarning):
     """Something the workbench did on the user's behalf (a topic skipped, a duplicate dropped)."""
+
+
+class WorkbenchDeprecationWarning(WorkbenchWarning, DeprecationWarning):
+    """A name kept for one release that says what replaces it (:func:`workbench.lazy.deprecated_names`); shown, as
+    every :class:`DeprecationWarning`, when the code that uses it is the user's own (a notebook, a script)."""

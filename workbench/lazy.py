@@ -7,6 +7,11 @@
     >>> package.sqrt(4.0), package.root(9.0)
     (2.0, 3.0)
 
+A name renamed or made private keeps working for one release under its old name, with a
+:class:`~workbench.errors.WorkbenchDeprecationWarning` naming what replaces it: a module's names through
+:func:`deprecated_names`, a method through :func:`deprecated_method`; every such name is listed in
+:data:`DEPRECATED` (a test uses each and checks the warning and the value).
+
 A third-party module that another library imports only to have a function at hand can be deferred likewise
 (:func:`defer_module`): jsonschema, which altair imports, compiles rfc3987_syntax's IRI grammars at import, about
 two CPU-seconds of the three altair takes to import, for a format check the charts never make.
@@ -14,14 +19,73 @@ two CPU-seconds of the three altair takes to import, for a format check the char
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import sys
 import types
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["lazy_exports", "resolve", "defer_module", "DEFERRED"]
+__all__ = ["lazy_exports", "resolve", "defer_module", "DEFERRED", "DEPRECATED", "deprecated_names", "deprecated_method",
+           "warn_deprecated"]
+
+DEPRECATED: dict[str, str] = {}
+"""Every name kept for one release, by its old qualified name (``"workbench.data.campaign.Campaign.score"``), with
+what replaces it; filled as the modules that keep them are imported."""
+
+
+def warn_deprecated(old: str, replacement: str, depth: int = 1) -> None:
+    """Warn the code that used ``old`` (``depth`` frames above the caller's caller) that it goes in the next
+    release and ``replacement`` replaces it."""
+    from workbench.errors import WorkbenchDeprecationWarning
+
+    warnings.warn(f"{old} is deprecated and goes in the next release: use {replacement}",
+                  WorkbenchDeprecationWarning, stacklevel=2 + depth)
+
+
+def deprecated_names(module: str, names: Mapping[str, tuple[str, str]]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for a module whose old ``names`` still work for one release: each maps to the
+    ``"module:attribute"`` that replaces it and the replacement to name in the warning (never cached, so every use
+    warns).
+
+        >>> import math
+        >>> getter = deprecated_names("pkg", {"root": ("math:sqrt", "math.sqrt")})
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     getter("root")(9.0), str(caught[0].message)
+        (3.0, 'pkg.root is deprecated and goes in the next release: use math.sqrt')
+    """
+    for name, (_, replacement) in names.items():
+        DEPRECATED[f"{module}.{name}"] = replacement
+
+    def __getattr__(name: str) -> Any:
+        if name not in names:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        reference, replacement = names[name]
+        warn_deprecated(f"{module}.{name}", replacement)
+        return resolve(reference)
+
+    return __getattr__
+
+
+def deprecated_method(function: Callable[..., Any], old: str, replacement: str) -> Callable[..., Any]:
+    """``function`` (a method) kept under its old name ``old`` (``"Class.method"``) for one release, warning on each
+    call; it declares ``function``'s domains under the old name, so that a refusal names what the caller wrote."""
+    from workbench.validation import declared, validate
+
+    qualified = f"{function.__module__}.{old}"
+    DEPRECATED[qualified] = replacement
+    domains = declared(function)
+
+    @functools.wraps(function)
+    def alias(*args: Any, **kwargs: Any) -> Any:
+        warn_deprecated(qualified, replacement, 2 if domains else 1)  # the validator's wrapper is one frame more
+        return function(*args, **kwargs)
+
+    alias.__qualname__, alias.__name__ = old, old.rpartition(".")[2]
+    return validate(**domains)(alias) if domains else alias
 
 
 def lazy_exports(package: str, names: Mapping[str, str], submodules: Sequence[str] = (),

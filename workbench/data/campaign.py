@@ -37,6 +37,7 @@ from workbench.data.trec.ranked import (
     id_texts,
 )
 from workbench.errors import WorkbenchWarning
+from workbench.lazy import deprecated_method
 from workbench.metrics.registry import Measure, aggregate, parse, specs
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
@@ -247,8 +248,7 @@ class Campaign:  # its __init__ is validated below the class
                  extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
                  chunk_topics: int | None = None) -> pd.DataFrame:
         """Score every (system, gold topic) with :func:`workbench.evaluate`: a tidy DataFrame
-        ``system, topic, measure, value`` (systems, topics and measures in the order given); the rows of
-        :meth:`score`, which needs no pandas.
+        ``system, topic, measure, value`` (systems, topics and measures in the order given).
 
         ``missing_topics`` says what a gold topic absent from a run scores: ``"zero"`` (the default, shared
         with ``python -m workbench eval``/``compare``: as ``trec_eval -c`` scores it, on an empty ranking, so
@@ -273,16 +273,16 @@ class Campaign:  # its __init__ is validated below the class
         by topic (the ranking measures of the one-pass gain table are scored here); the results are those of
         the serial run, bit for bit (see :mod:`workbench.data.distributed`).
         """
-        return self.score(measures, missing_topics, extra_topics, progress, executor=executor,
-                          chunk_topics=chunk_topics).frame()
+        return self._score(measures, missing_topics, extra_topics, progress, executor=executor,
+                           chunk_topics=chunk_topics).frame()
 
     @validate(measures=MEASURES, missing_topics=MISSING_TOPICS, extra_topics=EXTRA_TOPICS, progress=Flag(),
               executor=EXECUTOR, chunk_topics=CHUNK_TOPICS)
-    def score(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
-              extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
-              chunk_topics: int | None = None) -> Scores:
+    def _score(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
+               extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
+               chunk_topics: int | None = None) -> Scores:
         """:meth:`evaluate`'s rows as plain tuples (:class:`Scores`), without pandas: what the command line
-        prints from."""
+        prints from (private: ``Campaign.evaluate`` is the door)."""
         names = _measure_names(measures)
         _check_fit(self.kind, names)
         missing, extra = self.missing_topics(), self.extra_topics()
@@ -325,6 +325,8 @@ class Campaign:  # its __init__ is validated below the class
         note = _unanswered_note(any(engine.placeholders for engine in groups), unanswered)
         _warn(missing, extra, note if missing_topics == "zero" else "skipped")
         return Scores(rows, attrs)
+
+    score = deprecated_method(_score, "Campaign.score", "Campaign.evaluate")
 
     @validate(system=ID, topic=Identifier(optional=True), measure=MEASURE, missing_topics=MISSING_TOPICS)
     def explain(self, system: str, topic: str | None, measure: str | Measure, missing_topics: str = "zero"):

@@ -207,7 +207,7 @@ def optimize_fusion(campaign: Campaign, method: str, measure: str, folds: int | 
         return fuse(runs, method, weights=candidate.get("weights"), norm=norm, topics="union", **params)
 
     def scored(run: RankedRun) -> list[float]:
-        rows = Campaign(campaign.gold, {names: run}).score([measure], progress=False).rows
+        rows = Campaign(campaign.gold, {names: run})._score([measure], progress=False).rows
         value = {topic: v for _, topic, _, v in rows}
         return [value[t] for t in topics]
 

@@ -8,7 +8,7 @@ weight·holds over its rows of :attr:`Explanation.contributions`. Table 9 of Ami
     >>> from workbench.model import Organization
     >>> gold = Organization.parse("d1 {d2 d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7}")
     >>> output = Organization.parse("d1 {d3 d4}\\n{d4 d5} {d6 d7}\\n{d6 d7 d8}")
-    >>> e = explain(gold, output, n=10, wn=0.8)
+    >>> e = explain_rs(gold, output, n=10, wn=0.8)
     >>> rows = e.contributions.query("measure == 'R∼'")
     >>> round(rows.contribution.sum(), 4) == round(e.scores.r_relatedness, 4) == 0.9649
     True
@@ -24,12 +24,13 @@ import numpy as np
 import pandas as pd
 
 from workbench.errors import ParameterError
+from workbench.lazy import deprecated_names
 from workbench.metrics import relations
 from workbench.metrics.reliability import RS_ARGUMENTS, RS_MEASURES, RSScores, scored_views
 from workbench.model import Organization
 from workbench.validation import Choices, Text, validate
 
-__all__ = ["MEASURES", "ExplainError", "Explanation", "explain"]
+__all__ = ["MEASURES", "ExplainError", "Explanation", "explain_rs"]
 
 MEASURES = RS_MEASURES
 _COLUMNS = ["measure", "side", "document", "level", "cluster", "weight", "holds", "contribution"]
@@ -107,11 +108,11 @@ class Explanation:
 
 
 @validate(**RS_ARGUMENTS)
-def explain(gold: Organization, output: Organization, *, n: float | None = None, wn: float | None = None,
-            missing: str = "tail") -> Explanation:
+def explain_rs(gold: Organization, output: Organization, *, n: float | None = None, wn: float | None = None,
+               missing: str = "tail") -> Explanation:
     """R≺ S≺ R∼ S∼ of ``output`` against ``gold`` with their per-occurrence decomposition (see
     :class:`Explanation`); arguments as :func:`~workbench.metrics.reliability.reliability_sensitivity`.
-    Same engine and complexity as the scores."""
+    Same engine and complexity as the scores. Users reach it through the door, ``wb.explain(gold, output)``."""
     names, (r_x, r_other), (s_x, s_other) = scored_views(gold, output, n=n, wn=wn, missing=missing)
     views = {"R≺": _View(r_x, r_other, "output"), "S≺": _View(s_x, s_other, "gold"),
              "R∼": _View(r_x, r_other, "output"), "S∼": _View(s_x, s_other, "gold")}
@@ -233,3 +234,6 @@ def _relatedness_relations(view: _View, doc: int, mine: np.ndarray) -> list[tupl
             level = _level_labels(np.array([x.level[i]]), x.bottom)[0]
             rows.append((number, level, int(cluster), e, level, "∼", weight, _p(r_other, r_x), share * weight))
     return rows
+
+
+__getattr__ = deprecated_names(__name__, {"explain": ("workbench.metrics.explain:explain_rs", "workbench.explain")})

@@ -56,7 +56,7 @@ __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationE
            "Pairs", "ORGANIZATION", "SIDE", "Param", "Explainer", "MISSING_VALUES", "READS", "ENGINE_NAMES",
            "TREC_EVAL_KINDS", "TREC_EVAL_GROUPS", "TrecEvalName", "Words", "MeasureSpec",
            "register", "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms",
-           "set_loader", "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
+           "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
            "evaluate", "direction", "SPELLING_TOOLS", "TOOL", "measures", "missing_value", "worst", "aggregate",
            "as_spelled", "NEAREST"]
 

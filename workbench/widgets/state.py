@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from workbench.errors import WorkbenchError, quoted
-from workbench.metrics.explain import Explanation, explain
+from workbench.metrics.explain import Explanation, explain_rs
 from workbench.metrics.reliability import RSScores, reliability_sensitivity
 from workbench.model import Organization, natural_key
 from workbench.validation import (
@@ -605,7 +605,7 @@ class WorkbenchState:
         raise UnknownOutputError(message)
 
     def _score(self, tables: Tables) -> tuple[RSScores, ...]:
-        """The scores of ``tables`` (the output in focus through ``explain``, unchanged pairs reused from the
+        """The scores of ``tables`` (the output in focus through ``explain_rs``, unchanged pairs reused from the
         current step), or :class:`WeightsError` naming the output the kernel refuses."""
         previous = self._steps[self._position] if self._steps else None
         cache = self._explanation, self._explained_for, self._lost_by_document
@@ -693,10 +693,10 @@ class WorkbenchState:
         return ""
 
     def _explained(self, gold: Organization, output: Organization, n, wn) -> Explanation:
-        """``explain`` of one pair, reused while the pair and the weights stay the same."""
+        """``explain_rs`` of one pair, reused while the pair and the weights stay the same."""
         key = (gold, output, n, wn)
         if key != self._explained_for or self._explanation is None:  # tuples compare items by identity first
-            explanation = explain(gold, output, n=n, wn=wn)
+            explanation = explain_rs(gold, output, n=n, wn=wn)
             self._explanation, self._explained_for = explanation, key
             self._lost_by_document = lost_by_document(explanation)
             return explanation

@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from workbench.metrics.explain import ExplainError, Explanation
-from workbench.metrics.explain import explain as explain_rs
+from workbench.metrics.explain import ExplainError, Explanation, explain_rs
 from workbench.metrics.explanations.core import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
 from workbench.metrics.registry import MEASURE, SIDE, Measure, explanation_of, parse
 from workbench.metrics.reliability import DISCOUNT_DOMAINS, MISSING
@@ -46,7 +45,7 @@ def explain(gold: Organization, output: Organization, measure: str | Measure | N
             n: float | None = None, wn: float | None = None, missing: str = "tail"):
     """``measure`` of ``output`` against ``gold``, explained (a :class:`MeasureExplanation`, whose rows sum to
     the score :func:`workbench.evaluate` gives, or to its parts); without a measure, R≺ S≺ R∼ S∼ with ``n``,
-    ``wn`` and ``missing`` (an :class:`Explanation`, :func:`workbench.metrics.explain.explain`)."""
+    ``wn`` and ``missing`` (an :class:`Explanation`, :func:`workbench.metrics.explain.explain_rs`)."""
     if measure is None:
         return explain_rs(gold, output, n=n, wn=wn, missing=missing)
     if n is not None or wn is not None or missing != "tail":

@@ -1,4 +1,4 @@
-"""R≺ S≺ R∼ S∼ explained per occurrence (the engine's own decomposition, :func:`workbench.metrics.explain.explain`)
+"""R≺ S≺ R∼ S∼ explained per occurrence (the engine's own decomposition, :func:`workbench.metrics.explain.explain_rs`)
 and F≺, F∼ through them.
 
 The rows of a measure are the occurrences of the side it reads (the output for Reliability, the gold for
@@ -18,7 +18,7 @@ Sensitivity; an unlimited tail is one more row): ``side, document, level, cluste
 from __future__ import annotations
 
 from workbench.metrics.combine import f_alpha
-from workbench.metrics.explain import MEASURES, explain
+from workbench.metrics.explain import MEASURES, explain_rs
 from workbench.metrics.explanations.core import MeasureExplanation
 from workbench.metrics.registry import Measure, parse
 from workbench.model import Organization
@@ -45,7 +45,7 @@ def explain_organization(gold: Organization, output: Organization, measure: str 
     measure = parse(measure)
     name, params = measure.spec.name, measure.params
     score = measure(gold, output)
-    rows = explain(gold, output, **params).contributions
+    rows = explain_rs(gold, output, **params).contributions
     rows = rows.assign(lost=rows["weight"] * (1 - rows["holds"]))
     if name in MEASURES:
         frame = rows[rows["measure"] == name].drop(columns="measure").reset_index(drop=True)
