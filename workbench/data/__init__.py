@@ -6,7 +6,7 @@ from workbench.lazy import lazy_exports
 _MODULES = {
     "workbench.data.campaign": ("Campaign", "CampaignError", "MissingTopicsWarning", "means"),
     "workbench.data.distributed": ("CampaignInterruptedError", "UnpicklableMeasureError"),
-    "workbench.data.pyevall": ("PyEvALLFormatError", "read_format", "read_hierarchy", "read_pyevall",
+    "workbench.data.pyevall": ("PyEvALLFormatError", "read_hierarchy", "read_pyevall",
                                "read_pyevall_campaign"),
     "workbench.data.pyevall_reports": ("pyevall_report",),
     "workbench.data.read": ("read_campaign", "read_gold", "read_runs", "sniff_format"),
