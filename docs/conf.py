@@ -34,6 +34,7 @@ release = version = __version__
 extensions = ["myst_nb", "offline_assets", "sphinx.ext.autodoc", "sphinx.ext.viewcode"]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 exclude_patterns = ["_build", "jupyter_execute", "**.ipynb_checkpoints"]
+offline_assets_cache = str(DOCS / "_build" / ".offline_cache")  # the widget manager's npm tarball, kept
 myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 3
 suppress_warnings = ["myst.header"]  # a catalogue page steps from its title to a measure's second-level heading
