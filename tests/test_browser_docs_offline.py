@@ -8,7 +8,8 @@ chromium, driven by Playwright, opens each page from its file with every request
   workbench with Table 9's scores (Amigó et al., SIGIR 2013), and the widget whose module cannot be loaded gets a line
   saying so above the manager's error, never an empty box;
 * the site ``./wb docs`` built (``docs/_build/html``; CI builds it before the tests): each of its notebook pages
-  draws every widget (a non-zero box) and every chart, and nothing leaves the machine.
+  and pages with math draws every widget (a non-zero box), every chart and every formula, and nothing leaves the
+  machine; no page of it loads a script, image, frame or style sheet from the network.
 
 The builds (Sphinx, myst-nb, vl-convert's bundle, the widget manager from the cache the docs build fills) and the
 browser take some CPU seconds: browser tests, outside the quick loop."""
@@ -16,6 +17,8 @@ browser take some CPU seconds: browser tests, outside the quick loop."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -85,7 +88,9 @@ def site(tmp_path_factory):
         f"offline_assets_cache = {str(CACHE)!r}\n"
         'nb_execution_mode = "off"\n'
         'html_theme = "basic"\n', encoding="utf-8")
-    (source / "index.md").write_text("# Site\n\n```{toctree}\nchart\nwidget\nnowhere\n```\n", encoding="utf-8")
+    (source / "index.md").write_text("# Site\n\n```{toctree}\nchart\nwidget\nnowhere\nmath\n```\n", encoding="utf-8")
+    (source / "math.md").write_text("# Math\n\n```{math}\n\\text{AP} = \\frac{1}{R} \\sum_{r} P@r\n```\n",
+                                    encoding="utf-8")
     for name, cells in {"chart": notebook(), "widget": notebook(workbench=True),
                         "nowhere": notebook(chart=False, nowhere=True)}.items():
         (source / f"{name}.ipynb").write_text(json.dumps(cells), encoding="utf-8")
@@ -109,6 +114,7 @@ def browser():
 
 
 SHOWN = """() => {
+  if (document.querySelector(".math") && !document.querySelector("mjx-container")) return false;
   const views = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length;
   const shown = document.querySelectorAll(".widget-subarea, p.widgets-offline").length;
   const charts = document.querySelectorAll('[id^="altair-viz-"]');
@@ -145,7 +151,9 @@ def opened(browser, page_file, name: str, lost: str = "") -> dict:
         page.goto(page_file.as_uri(), timeout=60_000)
         page.wait_for_function(SHOWN, timeout=60_000)
         page.screenshot(path=str(OUTPUT / f"docs-offline-{name}.png"))
+        math = page.locator("mjx-container")
         return {"charts": page.locator('[id^="altair-viz-"] :is(svg, canvas).marks').count(),
+                "math": [box["height"] for box in (math.nth(i).bounding_box() for i in range(math.count())) if box],
                 "widgets": page.evaluate(BOXES),
                 "notes": page.locator("p.widgets-offline").all_inner_texts(), "outside": outside,
                 "missing": [url.split("?")[0].rsplit("/", 1)[-1] for url in missing]}
@@ -154,8 +162,8 @@ def opened(browser, page_file, name: str, lost: str = "") -> dict:
 
 
 def test_a_chart_page_draws_from_file_with_no_request_leaving(site, browser):
-    assert opened(browser, site / "chart.html", "chart") == {"charts": 1, "widgets": [], "notes": [], "outside": [],
-                                                                  "missing": []}
+    assert opened(browser, site / "chart.html", "chart") == {"charts": 1, "math": [], "widgets": [], "notes": [],
+                                                                  "outside": [], "missing": []}
     assert "_static/offline/vega-offline.js" in (site / "chart.html").read_text(encoding="utf-8")
 
 
@@ -187,14 +195,43 @@ def test_widgets_say_so_when_the_widget_manager_cannot_load(site, browser):
     assert (shown["notes"], shown["missing"]) == ([NOTE], ["embed-amd.js"])
 
 
-@pytest.mark.parametrize("notebook_name", sorted(path.stem for path in (ROOT / "notebooks").glob("*.ipynb")))
-def test_each_notebook_page_of_the_built_site_draws_its_widgets_and_charts_offline(notebook_name, browser):
-    page = SITE / "notebooks" / f"{notebook_name}.html"
-    if not page.is_file():
-        missing_reference(f"{page} is absent: ./wb docs builds the site (CI builds it before the tests)")
-    shown = opened(browser, page, f"site-{notebook_name}")
+def test_math_is_typeset_by_the_sites_mathjax(site, browser):
+    assert "_static/offline/mathjax/tex-mml-chtml.js" in (site / "math.html").read_text(encoding="utf-8")
+    shown = opened(browser, site / "math.html", "math")
+    assert (shown["outside"], shown["missing"]) == ([], [])  # MathJax's fonts found beside it
+    [height] = shown["math"]
+    assert height > 20  # a fraction, typeset
+
+
+def built(page: str):
+    """A page of the site ./wb docs built, or :func:`missing_reference` where it is not built."""
+    if not (SITE / page).is_file():
+        missing_reference(f"{SITE / page} is absent: ./wb docs builds the site (CI builds it before the tests)")
+    return SITE / page
+
+
+# the notebooks' pages, and the pages with math (MathJax)
+PAGES = [*(f"notebooks/{path.stem}.html" for path in sorted((ROOT / "notebooks").glob("*.ipynb"))),
+         *(f"{path.stem}.html" for path in sorted((ROOT / "docs").glob("*.md"))
+           if "$$" in path.read_text(encoding="utf-8"))]
+LOADED = re.compile(r'<(?:script|img|iframe)\b[^>]*\bsrc="([a-z]+:[^"]*)"|<link\b[^>]*\bhref="([a-z]+:[^"]*)"')
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_each_page_of_the_built_site_draws_its_widgets_charts_and_math_offline(name, browser):
+    page = built(name)
+    shown = opened(browser, page, "site-" + Path(name).stem)
     html = page.read_text(encoding="utf-8")
     assert (shown["notes"], shown["outside"], shown["missing"]) == ([], [], [])
     assert shown["charts"] == html.count('<div id="altair-viz-')
     assert len(shown["widgets"]) == html.count(f'<script type="{VIEW}">')
     assert all(width > 0 and height > 0 for width, height, _ in shown["widgets"]), shown["widgets"]
+    assert len(shown["math"]) >= html.count('class="math notranslate') and all(shown["math"])
+
+
+def test_no_page_of_the_built_site_loads_anything_from_the_network():
+    """Scripts, images, frames and linked style sheets of every page (its links to read elsewhere aside)."""
+    built("index.html")
+    loaded = {(page.relative_to(SITE).as_posix(), "".join(found)) for page in SITE.rglob("*.html")
+              for found in LOADED.findall(page.read_text(encoding="utf-8"))}
+    assert sorted(loaded) == []

@@ -1,16 +1,19 @@
-"""The notebook pages' scripts served from the site, so that it works from ``file://`` with no network (issue 41).
+"""The pages' scripts served from the site, so that it works from ``file://`` with no network (issue 41).
 
 myst-nb points a page with widgets at require.js and the Jupyter widget manager on CDNs, the widget manager loads a
 widget's module from a CDN unless require.js knows it, and altair's HTML output loads vega, vega-lite and
-vega-embed from jsDelivr (through require.js when the page has it, by ``<script>`` tags otherwise). At build time
-this extension writes into the site's ``_static/offline/``:
+vega-embed from jsDelivr (through require.js when the page has it, by ``<script>`` tags otherwise); Sphinx loads
+MathJax from jsDelivr on the pages with math. At build time this extension writes into the site's
+``_static/offline/``:
 
 * ``require.min.js``, Voilà's copy (``share/jupyter/voila/templates/base/static``), which myst-nb's
   ``nb_ipywidgets_js`` then names instead of the CDN's;
 * ``html-manager/``: the widget manager, ``embed-amd.js`` of ``@jupyter-widgets/html-manager`` (BSD-3-Clause;
-  it bundles ``@jupyter-widgets/base`` and ``controls``) and the icon fonts beside it, from the npm registry's
-  tarball, pinned by version and its ``integrity`` (sha512), downloaded once into ``offline_assets_cache``
-  (``docs/_build/.offline_cache``) and checked there on every build. No Python package ships it;
+  it bundles ``@jupyter-widgets/base`` and ``controls``) and the icon fonts beside it, and ``mathjax/``: MathJax 3's
+  ``tex-mml-chtml.js`` (Apache-2.0, its licence beside it) and its fonts, which ``mathjax_path`` then names. No
+  Python package ships either: each comes from its npm tarball (:data:`NPM`), pinned by version and the registry's
+  ``integrity`` (sha512), downloaded once into ``offline_assets_cache`` (``docs/_build/.offline_cache``) and
+  checked there on every build;
 * ``anywidget.js``, anywidget's own AMD module for the classic notebook (``share/jupyter/nbextensions/anywidget``,
   installed with anywidget), which runs the workbench's views from the ESM their state holds;
 * ``widgets-offline.js`` (this folder's; on the pages with widgets, before require.js): tells require.js where
@@ -34,25 +37,35 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import re
 import shutil
 import tarfile
 import urllib.request
 from pathlib import Path
 from typing import NoReturn
 
-__all__ = ["HTML_MANAGER", "REQUIRE_CDN", "setup"]
+__all__ = ["NPM", "REQUIRE_CDN", "setup"]
 
 REQUIRE_CDN = "https://cdnjs.cloudflare.com/ajax/libs/require.js/2.3.4/require.min.js"  # myst-nb's default
 MANAGER_CDN = "/@jupyter-widgets/html-manager@"  # in myst-nb's default URL of the widget manager
-HTML_MANAGER = {  # npm view @jupyter-widgets/html-manager@1.0.15 dist (ipywidgets 8.1's widget manager)
-    "version": "1.0.15",
-    "tarball": "https://registry.npmjs.org/@jupyter-widgets/html-manager/-/html-manager-1.0.15.tgz",
-    "integrity": "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
+NPM = {  # folder of _static/offline → what ``npm view <name>@<version> dist`` gives, and the files it serves
+    "html-manager": {  # ipywidgets 8.1's widget manager
+        "tarball": "https://registry.npmjs.org/@jupyter-widgets/html-manager/-/html-manager-1.0.15.tgz",
+        "integrity": "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
+        "files": r"package/dist/(embed-amd\.js|[^/]+\.woff2?)",
+    },
+    "mathjax": {  # MathJax 3, whose combined component holds its TeX extensions and finds its fonts beside it
+        "tarball": "https://registry.npmjs.org/mathjax/-/mathjax-3.2.2.tgz",
+        "integrity": "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
+        "files": r"package/(?:es5/)?(LICENSE|tex-mml-chtml\.js|output/chtml/fonts/woff-v2/[^/]+\.woff)",
+    },
 }
 HERE = Path(__file__).resolve().parent
 FOLDER = "offline"
 REQUIRE = f"{FOLDER}/require.min.js"
 MANAGER = f"{FOLDER}/html-manager/embed-amd.js"
+MATHJAX = f"{FOLDER}/mathjax/tex-mml-chtml.js"
+MATHJAX_CDN = "https://cdn.jsdelivr.net/npm/mathjax@"  # in Sphinx's default mathjax_path
 ANYWIDGET = f"{FOLDER}/anywidget.js"
 VEGA = f"{FOLDER}/vega-offline.js"
 WIDGETS = f"{FOLDER}/widgets-offline.js"
@@ -96,8 +109,8 @@ def _verified(data: bytes, integrity: str, source: str) -> bytes:
     return data
 
 
-def _tarball(cache: Path, pinned: dict[str, str] = HTML_MANAGER) -> bytes:
-    """The widget manager's npm tarball, from the cache or else once from the registry, checked either way."""
+def _tarball(cache: Path, pinned: dict[str, str]) -> bytes:
+    """A pinned npm tarball, from the cache or else once from the registry, checked either way."""
     cached = cache / pinned["tarball"].rsplit("/", 1)[-1]
     if cached.is_file():
         return _verified(cached.read_bytes(), pinned["integrity"], str(cached))
@@ -105,8 +118,8 @@ def _tarball(cache: Path, pinned: dict[str, str] = HTML_MANAGER) -> bytes:
         with urllib.request.urlopen(pinned["tarball"], timeout=120) as response:  # noqa: S310 (a fixed https URL)
             data = response.read()
     except OSError as error:
-        _fail(f"could not download the Jupyter widget manager from {pinned['tarball']} ({error}); the build needs "
-              f"the npm registry once, or the file in {cache}")
+        _fail(f"could not download {pinned['tarball']} ({error}); the build needs the npm registry once, or the "
+              f"file in {cache}")
     _verified(data, pinned["integrity"], pinned["tarball"])
     cache.mkdir(parents=True, exist_ok=True)
     partial = cached.with_suffix(".part")
@@ -115,16 +128,18 @@ def _tarball(cache: Path, pinned: dict[str, str] = HTML_MANAGER) -> bytes:
     return data
 
 
-def _html_manager(tarball: bytes, folder: Path) -> None:
-    """``embed-amd.js`` and the web fonts of its icons, beside it where it looks for them."""
-    folder.mkdir(parents=True, exist_ok=True)
+def _unpack(tarball: bytes, files: str, folder: Path) -> None:
+    """The tarball's files whose names match ``files`` (a regular expression), each at the path its first group
+    gives under ``folder`` (written only when it changed)."""
     with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as archive:
         for member in archive.getmembers():
-            name = member.name.removeprefix("package/dist/")
-            if member.isfile() and "/" not in name and (name == "embed-amd.js" or name.endswith((".woff2", ".woff"))):
+            wanted = re.fullmatch(files, member.name)
+            if member.isfile() and wanted:
+                target = folder / wanted.group(1)
                 data = archive.extractfile(member).read()  # type: ignore[union-attr]
-                if not (folder / name).is_file() or (folder / name).read_bytes() != data:
-                    (folder / name).write_bytes(data)
+                if not target.is_file() or target.read_bytes() != data:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
 
 
 def _vega_js() -> str:
@@ -151,7 +166,9 @@ def _vega_js() -> str:
 
 def _local_scripts(app, config) -> None:
     """myst-nb's widget scripts from the site: require.js and the widget manager, with no CDN's attributes (an
-    ``integrity`` of the CDN's file, ``crossorigin``, which ``file://`` refuses)."""
+    ``integrity`` of the CDN's file, ``crossorigin``, which ``file://`` refuses); MathJax from the site."""
+    if config.mathjax_path.startswith(MATHJAX_CDN):
+        config.mathjax_path = MATHJAX
     local = {}
     for url, attributes in config.nb_ipywidgets_js.items():
         if url == REQUIRE_CDN or MANAGER_CDN in url:
@@ -167,7 +184,8 @@ def _write(app) -> None:
     folder = Path(app.outdir) / "_static" / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     cache = Path(app.config.offline_assets_cache or Path(app.outdir).parent / ".offline_cache")
-    _html_manager(_tarball(cache), folder.parent / Path(MANAGER).parent)
+    for name, pinned in NPM.items():
+        _unpack(_tarball(cache, pinned), pinned["files"], folder / name)
     for name, source in ((REQUIRE, _require_js()), (ANYWIDGET, _anywidget_js())):
         shutil.copyfile(source, folder.parent / name)
     for name, text in ((VEGA, _vega_js()), (WIDGETS, (HERE / Path(WIDGETS).name).read_text(encoding="utf-8"))):
