@@ -64,12 +64,19 @@ def test_the_cdn_require_js_and_widget_manager_are_swapped_for_the_sites_copies(
     assert config.mathjax_path == "https://example.org/my-mathjax.js"
 
 
-def test_a_missing_require_js_names_where_it_was_looked_for(tmp_path, monkeypatch):
+@pytest.mark.parametrize(("function", "expected"), [
+    ("_require_js", r"require\.min\.js not found in voila/templates/base/static"),
+    ("_anywidget_js", r"index\.js not found in nbextensions/anywidget")])
+def test_a_missing_installed_file_names_where_it_was_looked_for(function, expected, tmp_path, monkeypatch):
     extension = _extension()
     monkeypatch.setattr("jupyter_core.paths.jupyter_path", lambda *parts: [str(tmp_path / "static")])
-    with pytest.raises(ExtensionError, match=r"require\.min\.js not found in voila/templates/base/static "
-                                        r"\(.*static\); install the docs extra"):
-        extension._require_js()
+    with pytest.raises(ExtensionError, match=expected + r" \(.*static\); install the docs extra"):
+        getattr(extension, function)()
+
+
+@pytest.mark.parametrize("function", ["_require_js", "_anywidget_js"])
+def test_the_installed_files_are_found(function):
+    assert getattr(_extension(), function)().stat().st_size > 10_000  # require.js 2.3: 17 kB; anywidget: 33 kB
 
 
 @pytest.mark.parametrize("name", ["html-manager", "mathjax"])
