@@ -132,7 +132,7 @@ def test_only_the_manager_and_its_fonts_are_unpacked(tmp_path):
 
 
 def test_only_mathjax_its_fonts_and_its_licence_are_unpacked(tmp_path):
-    files = ["package/es5/tex-mml-chtml.js", "package/es5/tex-chtml.js", "package/LICENSE",
+    files = ["package/es5/tex-mml-chtml.js", "package/es5/tex-chtml.js", "package/LICENSE", "package/tex-mml-chtml.js",
              "package/es5/output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff", "package/es5/output/chtml.js",
              "package/es5/output/chtml/fonts/tex.js", "package/js/output/chtml/fonts/woff-v2/x.woff"]
     assert _unpacked("mathjax", files, tmp_path) == ["LICENSE", "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff",

@@ -57,7 +57,7 @@ NPM = {  # folder of _static/offline → what ``npm view <name>@<version> dist``
     "mathjax": {  # MathJax 3, whose combined component holds its TeX extensions and finds its fonts beside it
         "tarball": "https://registry.npmjs.org/mathjax/-/mathjax-3.2.2.tgz",
         "integrity": "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
-        "files": r"package/(?:es5/)?(LICENSE|tex-mml-chtml\.js|output/chtml/fonts/woff-v2/[^/]+\.woff)",
+        "files": r"package/(LICENSE)|package/es5/(tex-mml-chtml\.js|output/chtml/fonts/woff-v2/[^/]+\.woff)",
     },
 }
 HERE = Path(__file__).resolve().parent
@@ -129,13 +129,13 @@ def _tarball(cache: Path, pinned: dict[str, str]) -> bytes:
 
 
 def _unpack(tarball: bytes, files: str, folder: Path) -> None:
-    """The tarball's files whose names match ``files`` (a regular expression), each at the path its first group
-    gives under ``folder`` (written only when it changed)."""
+    """The tarball's files whose names match ``files`` (a regular expression), each at the path its group that
+    matched gives under ``folder`` (written only when it changed)."""
     with tarfile.open(fileobj=io.BytesIO(tarball), mode="r:gz") as archive:
         for member in archive.getmembers():
             wanted = re.fullmatch(files, member.name)
             if member.isfile() and wanted:
-                target = folder / wanted.group(1)
+                target = folder / wanted.group(wanted.lastindex or 0)
                 data = archive.extractfile(member).read()  # type: ignore[union-attr]
                 if not target.is_file() or target.read_bytes() != data:
                     target.parent.mkdir(parents=True, exist_ok=True)
