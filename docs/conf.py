@@ -1,4 +1,6 @@
-"""Sphinx configuration of the workbench's documentation (``./wb docs`` builds it offline into docs/_build/html).
+"""Sphinx configuration of the workbench's documentation (``./wb docs`` builds it into docs/_build/html, a site
+that works from ``file://`` with no network; the first build downloads the widget manager and MathJax from the
+npm registry, once: ``offline_assets``).
 
 Before the build, the measure catalogue is written from the measures' declarations (:mod:`workbench.catalogue`,
 into ``docs/measures/``) and the notebooks are copied in (``docs/notebooks/``), to be executed and rendered with
