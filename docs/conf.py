@@ -1,4 +1,6 @@
-"""Sphinx configuration of the workbench's documentation (``./wb docs`` builds it offline into docs/_build/html).
+"""Sphinx configuration of the workbench's documentation (``./wb docs`` builds it into docs/_build/html, a site
+that works from ``file://`` with no network; the first build downloads the widget manager and MathJax from the
+npm registry, once: ``offline_assets``).
 
 Before the build, the measure catalogue is written from the measures' declarations (:mod:`workbench.catalogue`,
 into ``docs/measures/``) and the notebooks are copied in (``docs/notebooks/``), to be executed and rendered with
@@ -34,6 +36,7 @@ release = version = __version__
 extensions = ["myst_nb", "offline_assets", "sphinx.ext.autodoc", "sphinx.ext.viewcode"]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 exclude_patterns = ["_build", "jupyter_execute", "**.ipynb_checkpoints"]
+offline_assets_cache = str(DOCS / "_build" / ".offline_cache")  # the widget manager's npm tarball, kept
 myst_enable_extensions = ["colon_fence", "dollarmath"]
 myst_heading_anchors = 3
 suppress_warnings = ["myst.header"]  # a catalogue page steps from its title to a measure's second-level heading

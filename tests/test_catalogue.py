@@ -69,16 +69,53 @@ def _formula(text: str) -> str:
     return explained.group(1) if explained else ""
 
 
+_PROSE = re.compile(r"(?:\b[a-z’']+ ){3}[a-z’']+\b")  # four words in a row
+
+
+def _core(expression: str) -> str:
+    """An expression up to its first ``, ``, ``: `` or ``; `` outside brackets, where the words that explain its
+    terms begin."""
+    depth = 0
+    for at, character in enumerate(expression):
+        depth += (character in "([{") - (character in ")]}")
+        if depth == 0 and expression[at:at + 2] in (", ", ": ", "; "):
+            return expression[:at]
+    return expression
+
+
+def _half_prose(expression: str) -> bool:
+    """Whether words stand for a term inside the expression (four in a row before its terms are explained)."""
+    return bool(_PROSE.search(_core(expression)))
+
+
 @pytest.mark.parametrize("spec", registry.specs(), ids=[spec.name for spec in registry.specs()])
 def test_every_measure_has_its_formula_written_as_math(spec):
     """Issue 41 item 7: 28 measures had no formula or prose only (the prefs measures, BCubed P/R, O-measure,
-    Success, IdealDCG, …). Each entry writes one, ``name = expression``, whose right side holds more than words:
-    an operator or a function of the notation the others use (a new measure without one fails here)."""
+    Success, IdealDCG, …), and a few were half prose (infAP, IPrec, G, the classification averages, …). Each entry
+    writes one, ``name = expression``, whose right side holds more than words: an operator or a function of the
+    notation the others use, and no term in words (a new measure without one fails here)."""
     formula = _formula(entry(spec))
     left, equals, expression = formula.partition(" = ")
-    assert left and equals and _is_math(expression), formula
+    assert left and equals and _is_math(expression) and not _half_prose(expression), formula
+
 
 def test_a_prose_formula_is_refused():
     """The check above fails on a formula in words (as IdealDCG's was), not on one written as math."""
     words = "ideal DCG = the DCG of the judged documents ranked by gain: no retrieved document changes it"
     assert not _is_math(words.partition(" = ")[2]) and _is_math("Σ_{r ≤ k} gain(r) · discount(r), discount(r) = …")
+
+
+@pytest.mark.parametrize("expression", [
+    "Σ_{relevant r} (estimated precision above r) · 1/R",  # infAP's, before issue 41
+    "the precision at the best rank at or below the one reaching recall r: Σ_{relevant r' ≤ that rank} 1/rank",
+    "Σ_r gain(r)/log2(2 + lag behind the ideal so far) / Σ ideal gains",  # G's
+    "Σ_(item, class) [right] / (the output's items of the class × classes averaged)",  # Pr's
+    "mean over the classes of 1/(α/Pr(c) + (1 − α)/Re(c))"])  # FMeasure's
+def test_a_half_prose_formula_is_refused(expression):
+    assert _is_math(expression) and _half_prose(expression)
+
+
+def test_the_words_explaining_a_formulas_terms_are_not_prose_in_it():
+    assert not _half_prose("Σ_{relevant r} b_r / (R·N), b_r the non-relevant documents retrieved below r")
+    assert not _half_prose("Σ_j F_ret(j); per judgement group j of J: F_ret(j) the preferences fulfilled")
+    assert not _half_prose("(1/|C|) Σ_{c ∈ C} TP_c/|O_c| = Σ_{(item, c)} [right] / (|O_c|·|C|), TP_c the items both")

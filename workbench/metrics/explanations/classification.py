@@ -270,8 +270,10 @@ def _said(case: _Case) -> MeasureExplanation:
     defined = [c for c in _columns(case.p, case.label) if sizes[c] > 0]
     weights = {c: 1 / sizes[c] / len(defined) for c in defined}
     data = _said_rows(case.p, "output" if on_output else "gold", defined, weights)
-    what = "the output's" if on_output else "the gold's"
-    formula = f"{case.name} = Σ_(item, class) [right] / ({what} items of the class × classes averaged)"
+    side, which = ("O_c", "the output's items of c; C the gold's classes the output says") if on_output else \
+        ("G_c", "the gold's items of c; C the gold's classes")
+    formula = (f"{case.name} = (1/|C|) Σ_{{c ∈ C}} TP_c/|{side}| = Σ_{{(item, c)}} [right] / (|{side}|·|C|), "
+               f"TP_c the items both put in c, {side} {which} (label=c: C = {{c}})")
     return case.alone(data, formula, case.score)
 
 
@@ -308,7 +310,9 @@ def _f_measure(case: _Case) -> MeasureExplanation:
         return float(np.mean(values)) if values else math.nan
 
     return MeasureExplanation(str(case.measure), case.score, pd.concat(frames, ignore_index=True), parts,
-                              "FMeasure = mean over the classes of 1/(α/Pr(c) + (1 − α)/Re(c))", HOW[case.name],
+                              "FMeasure = (1/|C|) Σ_{c ∈ C} 1/(α/Pr(c) + (1 − α)/Re(c)), C the gold's classes "
+                              "(label=c: C = {c}), a class's term 0 when Pr(c) or Re(c) is 0 or the output never "
+                              "says c", HOW[case.name],
                               combine)
 
 

@@ -44,7 +44,9 @@ def _infap(table: GainTable, rel: float = 1.0) -> Terms:
     hit, term = trec.infap_terms(table, rel)
     inverse = reciprocal(table.n_relevant(rel))
     return Terms(np.where(hit, term, 0.0) * inverse[:, None],
-                 "infAP = Σ_{relevant r} (estimated precision above r) · 1/R",
+                 "infAP = Σ_{relevant r} E[P@r] · 1/R, E[P@r] = 1/r + ((r − 1)/r)·(pooled(r)/(r − 1))·((rel(r) + ε)"
+                 "/(judged(r) + 2ε)) for r > 1 and 1 at r = 1, pooled(r), rel(r), judged(r) the pooled, relevant and "
+                 "judged documents above r, ε = 0.00001 (Yilmaz & Aslam, CIKM 2006)",
                  {"estimate": term, "1/R": inverse})
 
 

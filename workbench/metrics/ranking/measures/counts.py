@@ -42,12 +42,12 @@ def _num_ret(table: GainTable) -> Terms:
 
 
 def _num_rel(table: GainTable, rel: float = 1.0) -> Terms:
-    return Terms(table.relevant(rel).astype(float), "NumRel = Σ 1 per judged relevant document, retrieved "
-                 "or not", missing=grades_reach(rel))
+    return Terms(table.relevant(rel).astype(float), "NumRel = Σ_{judged d} relevant(d), retrieved or not",
+                 missing=grades_reach(rel))
 
 
 def _num_rel_ret(table: GainTable, rel: float = 1.0) -> Terms:
-    return Terms(table.relevant(rel).astype(float), "NumRelRet = Σ 1 per relevant document retrieved")
+    return Terms(table.relevant(rel).astype(float), "NumRelRet = Σ_{retrieved r} relevant(r)")
 
 
 def _num_nonrel(table: GainTable, rel: float = 1.0) -> Terms:
@@ -73,7 +73,7 @@ def _rbp_residual(table: GainTable, p: float = 0.9) -> Terms:
     weights = (1 - p) * p ** np.arange(table.gains.shape[1], dtype=float)
     some = unjudged.any(axis=1)
     return Terms(cleaned(table, np.where(some[:, None], unjudged * weights, 0.0)),
-                 "RBPResid = Σ_{unjudged r} (1 − p)·p^(r−1) + p^|retrieved| (0 when every document is judged)",
+                 "RBPResid = Σ_{unjudged r} (1 − p)·p^(r−1) + p^|retrieved|, 0 when every document is judged",
                  {"unjudged": unjudged, "weight": np.broadcast_to(weights, unjudged.shape)},
                  rest=np.where(table.placeholder | ~some, 0.0, p ** table.num_ret.astype(float)),
                  rest_label="the ranks beyond the ranking: p^|retrieved|")

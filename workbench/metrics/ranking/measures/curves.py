@@ -43,8 +43,9 @@ def _interpolated(table: GainTable, levels: np.ndarray, rel: float) -> tuple[np.
 
 def _iprec(table: GainTable, recall: float | None = None, rel: float = 1.0) -> Terms:
     total, undefined = _interpolated(table, np.array([recall], dtype=float), rel)
-    return Terms(total, "IPrec@r = the precision at the best rank at or below the one reaching recall r: "
-                 "Σ_{relevant r' ≤ that rank} 1/rank", rest=np.where(undefined, np.nan, 0.0),
+    return Terms(total, "IPrec@r = max_{i ≥ i_r} P@i = Σ_{relevant j ≤ i*} 1/i*, i_r the rank of the ⌊r·R⌉-th "
+                 "relevant document, i* the first rank i ≥ i_r of the highest P@i (0 when recall r is not reached)",
+                 rest=np.where(undefined, np.nan, 0.0),
                  rest_label="an empty ranking: undefined, as trec_eval's 0/0")
 
 

@@ -122,7 +122,8 @@ def _strecall(table: SubtopicTable, relevant: np.ndarray, k: int | None = 20, re
     first = relevant & (seen == 0) & _within(relevant, depth)
     share = _inverse(table.subtopics(rel))
     return SubtopicTerms(first * _per_topic(share), {"first_for_subtopic": first, "1/m": _per_topic(share)},
-                         "StRecall@k = Σ_s 1/m for the first document relevant to s in the top k", 1.0)
+                         "StRecall@k = Σ_s max_{r ≤ k} J(r, s) / m: 1/m for the first document relevant to s in the "
+                         "top k", 1.0)
 
 
 _K = {"k": Param(20, DEPTH, "the cutoff: the top k ranks")}

@@ -84,7 +84,8 @@ def _rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: 
 def _g(table: GainTable, gains=None) -> Terms:
     terms, total = trec.g_terms(table, gains)
     return Terms(terms * reciprocal(total)[:, None],
-                 "G = Σ_r gain(r)/log2(2 + lag behind the ideal so far) / Σ ideal gains",
+                 "G = Σ_r gain(r)/log2(2 + Σ_{i ≤ r} max(ideal(i), 1) − Σ_{i ≤ r} gain(i)) / Σ_i ideal(i), ideal(i) "
+                 "the i-th gain of the ideal ranking (trec_eval G)",
                  {"gain": gain_tables(table, gains)[0]})
 
 

@@ -32,7 +32,8 @@ def _compatibility(table: GainTable, p: float = 0.95, normalize: bool = True, de
 
 def _pairwise_accuracy(table: GainTable, k: int | None = None, rel: float = 1) -> Terms:
     shares, below = orderings.pairwise_accuracy_terms(table, k, rel)
-    return Terms(shares, "PairwiseAccuracy = Σ_{relevant r} (non-relevant retrieved below r) / (R·N)",
+    return Terms(shares, "PairwiseAccuracy = Σ_{relevant r} b_r / (R·N), b_r the non-relevant documents retrieved "
+                 "below r",
                  {"nonrelevant_below": below.astype(float)})
 
 

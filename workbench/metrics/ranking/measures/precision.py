@@ -52,7 +52,7 @@ def _first(table: GainTable, k: int | None, rel: float, name: str, value) -> Ter
 
 def _reciprocal_rank(table: GainTable, k: int | None = None, rel: int = 1) -> Terms:
     terms = _first(table, k, rel, "RR", None)
-    terms.formula = "RR = 1/r of the first relevant document (in the top k), 0 without one"
+    terms.formula = "RR = 1/r₁, r₁ the rank of the first relevant document (in the top k), 0 without one"
     return terms
 
 
