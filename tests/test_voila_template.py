@@ -83,34 +83,26 @@ def test_the_workbench_notebook_is_served_with_no_outside_style_sheet_or_script(
                           ".venv; a wheel installs it under share/jupyter/voila/templates)")
     metadata = json.loads(NOTEBOOK.read_text())["metadata"]
     assert metadata["voila"] == {"template": "workbench"}
-    page = served_page(tmp_path, metadata)
+    only = {"tags": ["notebook-only"]}  # and the cells tagged notebook-only are neither run nor shown (one server)
+    cells = [nbformat.v4.new_code_cell("print('first' + ' cell')"),
+             nbformat.v4.new_markdown_cell("a lesson for the notebook", metadata=only),
+             nbformat.v4.new_code_cell("open('ran.txt', 'w').write('ran'); print('left' + ' out')", metadata=only),
+             nbformat.v4.new_code_cell("print('last' + ' cell')")]
+    page = served_page(tmp_path, metadata, cells)
     addresses = ADDRESS.findall(page)
     assert any("voila" in address for address in addresses)           # the page is Voilà's, with its assets
     assert [a for a in addresses if re.match(r"(https?:)?//", a)] == []
     assert "fontawesome" not in page
+    assert "first cell" in page and "last cell" in page                     # the other cells ran, in order
+    assert "left out" not in page and "a lesson for the notebook" not in page
+    assert not (tmp_path / "ran.txt").exists()                                  # not run at all
+    assert "voila_process(2, 2)" in page                                      # the progress counts two cells
 
 
 def test_the_lab_template_alone_still_asks_the_cdn(tmp_path):
     """What the template fixes (if Voilà stops linking the CDN, the template can go)."""
     page = served_page(tmp_path, {"kernelspec": {"name": "python3", "display_name": "Python 3"}})
     assert any("cdn.jsdelivr.net" in address for address in ADDRESS.findall(page))
-
-
-def test_cells_tagged_notebook_only_are_neither_run_nor_shown_in_the_app(tmp_path):
-    if not installed_template():
-        missing_reference("the workbench Voilà template is not installed on the Jupyter path (./wb links it into "
-                          ".venv; a wheel installs it under share/jupyter/voila/templates)")
-    only = {"tags": ["notebook-only"]}
-    cells = [nbformat.v4.new_code_cell("print('first' + ' cell')"),
-             nbformat.v4.new_markdown_cell("a lesson for the notebook", metadata=only),
-             nbformat.v4.new_code_cell("open('ran.txt', 'w').write('ran'); print('left' + ' out')", metadata=only),
-             nbformat.v4.new_code_cell("print('last' + ' cell')")]
-    page = served_page(tmp_path, {"kernelspec": {"name": "python3", "display_name": "Python 3"},
-                                  "voila": {"template": "workbench"}}, cells)
-    assert "first cell" in page and "last cell" in page                     # the other cells ran, in order
-    assert "left out" not in page and "a lesson for the notebook" not in page
-    assert not (tmp_path / "ran.txt").exists()                                  # not run at all
-    assert "voila_process(2, 2)" in page                                      # the progress counts two cells
 
 
 def test_the_workbench_app_leaves_out_only_the_figure_saving_section():
