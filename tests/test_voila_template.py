@@ -1,7 +1,10 @@
 """The page Voilà serves for the workbench links nothing outside the machine (issue 12, an offline classroom):
 ``notebooks/workbench.ipynb`` picks the package's ``workbench`` template, which drops the lab template's Font
 Awesome style sheets from a CDN. No browser needed: Voilà renders the page, the test reads its ``<link>`` and
-``<script>`` addresses. (tests/test_browser.py checks every request a real browser makes.)"""
+``<script>`` addresses. (tests/test_browser.py checks every request a real browser makes.)
+
+The template also leaves out of the app the cells tagged ``notebook-only`` (issue 41: Voilà runs every cell before
+the page draws a widget, so each one delays the scores): they are neither run nor shown."""
 
 from __future__ import annotations
 
@@ -34,13 +37,19 @@ def installed_template() -> bool:
                for folder in jupyter_path("voila", "templates", "workbench"))
 
 
-def served_page(tmp_path, metadata: dict) -> str:
-    """The HTML Voilà serves for a one-cell notebook with ``metadata``, with the templates where the
-    environment has them (``./wb`` links the package's template into .venv; a wheel installs it there)."""
-    notebook = nbformat.v4.new_notebook(metadata=metadata, cells=[nbformat.v4.new_code_cell("1 + 1")])
+def served_page(tmp_path, metadata: dict, cells: list | None = None) -> str:
+    """The HTML Voilà serves for a notebook with ``metadata`` and ``cells`` (one cell by default), with the
+    templates where the environment has them (``./wb`` links the package's template into .venv; a wheel installs
+    it there)."""
+    cells = [nbformat.v4.new_code_cell("1 + 1")] if cells is None else cells
+    notebook = nbformat.v4.new_notebook(metadata=metadata, cells=cells)
     nbformat.write(notebook, tmp_path / "page.ipynb")
     port, token = free_port(), os.urandom(8).hex()
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt")}
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "cfg"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "rt"),
+           # this clone's template first, as the browser tests' servers have it (an environment's link may name
+           # another clone's)
+           "JUPYTER_PATH": os.pathsep.join(filter(None, [str(ROOT / "share" / "jupyter"),
+                                                         os.environ.get("JUPYTER_PATH")]))}
     command = [sys.executable, "-m", "voila", str(tmp_path / "page.ipynb"), "--no-browser", f"--port={port}",
                "--Voila.ip=127.0.0.1", f"--token={token}"]
     with (tmp_path / "voila.log").open("w") as log:
@@ -74,14 +83,33 @@ def test_the_workbench_notebook_is_served_with_no_outside_style_sheet_or_script(
                           ".venv; a wheel installs it under share/jupyter/voila/templates)")
     metadata = json.loads(NOTEBOOK.read_text())["metadata"]
     assert metadata["voila"] == {"template": "workbench"}
-    page = served_page(tmp_path, metadata)
+    only = {"tags": ["notebook-only"]}  # and the cells tagged notebook-only are neither run nor shown (one server)
+    cells = [nbformat.v4.new_code_cell("print('first' + ' cell')"),
+             nbformat.v4.new_markdown_cell("a lesson for the notebook", metadata=only),
+             nbformat.v4.new_code_cell("open('ran.txt', 'w').write('ran'); print('left' + ' out')", metadata=only),
+             nbformat.v4.new_code_cell("print('last' + ' cell')")]
+    page = served_page(tmp_path, metadata, cells)
     addresses = ADDRESS.findall(page)
     assert any("voila" in address for address in addresses)           # the page is Voilà's, with its assets
     assert [a for a in addresses if re.match(r"(https?:)?//", a)] == []
     assert "fontawesome" not in page
+    assert "first cell" in page and "last cell" in page                     # the other cells ran, in order
+    assert "left out" not in page and "a lesson for the notebook" not in page
+    assert not (tmp_path / "ran.txt").exists()                                  # not run at all
+    assert "voila_process(2, 2)" in page                                      # the progress counts two cells
 
 
 def test_the_lab_template_alone_still_asks_the_cdn(tmp_path):
     """What the template fixes (if Voilà stops linking the CDN, the template can go)."""
     page = served_page(tmp_path, {"kernelspec": {"name": "python3", "display_name": "Python 3"}})
     assert any("cdn.jsdelivr.net" in address for address in ADDRESS.findall(page))
+
+
+def test_the_workbench_app_leaves_out_only_the_figure_saving_section():
+    """What the classroom sees is the whole notebook but its "Figures for a handout" section (a file written on the
+    server, 0.5 CPU-s of vl-convert before the scores show: issue 41)."""
+    cells = nbformat.read(NOTEBOOK, as_version=4).cells
+    left_out = [cell for cell in cells if "notebook-only" in cell.metadata.get("tags", [])]
+    assert [cell.cell_type for cell in left_out] == ["markdown", "code"]
+    assert left_out[0].source.startswith("## Figures for a handout") and "save_chart(" in left_out[1].source
+    assert cells[-2:] == left_out                                               # the notebook's last section

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 
 import workbench
 from workbench import ParameterError, reliability_sensitivity
+from workbench.charts.tables import ChartDataError
 from workbench.model import Organization
 from workbench.widgets import (
     Comparison,
@@ -27,6 +28,7 @@ from workbench.widgets import (
     Workbench,
     WorkbenchFormatError,
 )
+from workbench.widgets.drawn import Drawn
 from workbench.widgets.editor import join_notation, split_notation
 from workbench.widgets.frame import role_class
 from workbench.widgets.gallery import EXAMPLES
@@ -376,6 +378,51 @@ def test_comparison_switches_charts_with_its_selectors():
     cmp.systems.value = ("A", "C")
     (rows,) = cmp.chart_widget.spec["datasets"].values()
     assert cmp.message.value == "" and {r["system"] for r in rows} == {"A", "C"}
+
+
+def test_comparison_builds_its_chart_when_drawn_from_the_last_selection():
+    # issue 41: a page of several widgets (a Voilà app) shows the others before altair loads for this chart
+    cmp = Comparison(campaign())
+    (drawn,) = cmp.children[-1].children                         # a placeholder where the chart goes
+    assert isinstance(drawn, Drawn)
+    cmp.view.value = "two systems per test case"                 # refused now, before any drawing
+    assert "select exactly two systems" in cmp.message.value
+    cmp.systems.value = ("A", "C")
+    assert cmp.message.value == "" and cmp.children[-1].children == (drawn,)
+    drawn.receive({"kind": "shown"})                              # what the front end says once it drew it
+    (chart,) = cmp.children[-1].children
+    assert chart is cmp.chart_widget and chart.spec["encoding"]["x"]["title"] == "test case"
+    (rows,) = chart.spec["datasets"].values()
+    assert {r["system"] for r in rows} == {"A", "C"}
+    drawn.receive({"kind": "shown"})                              # a second view: the same chart
+    assert cmp.chart_widget is chart
+
+
+def test_comparison_refuses_values_that_are_no_numbers_when_built():
+    results = campaign().astype({"value": object})
+    results.loc[3, "value"] = "n/a"
+    with pytest.raises(ChartDataError, match=r"Comparison: column 'value' holds a non-number, 'n/a' \(row 3\)"):
+        Comparison(results)
+
+
+def test_the_first_views_of_the_notebook_import_no_altair_until_drawn():
+    code = """if True:
+        import sys
+        import pandas as pd
+        from workbench.widgets import Comparison, Workbench
+        bench = Workbench()
+        results = bench.state.scores_frame().rename(columns={"output": "system"}).assign(topic="Table 9")
+        comparison = Comparison(results[["system", "topic", "measure", "value"]])
+        comparison.measure_x.value, comparison.measure_y.value = "F≺", "F∼"
+        comparison.view.value = "measure vs measure"
+        before = "altair" in sys.modules
+        comparison.children[-1].children[0].receive({"kind": "shown"})
+        print(before, "altair" in sys.modules, comparison.chart_widget.spec["encoding"]["x"]["title"])"""
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+                         env={**__import__("os").environ, "PYTHONPATH": str(ROOT)}).stdout.split()
+    assert out == ["False", "True", "F≺"]
 
 
 def test_comparison_draws_precomputed_f_alpha_and_strictness_tables():

@@ -8,7 +8,8 @@ for _module, _functions in DEFERRED.items():  # before altair imports jsonschema
     defer_module(_module, _functions)
 
 _MODULES = {
-    "workbench.charts.builders": ("ChartDataError", "UIR_THRESHOLD", "f_alpha_chart", "history_chart",
+    "workbench.charts.tables": ("ChartDataError",),
+    "workbench.charts.builders": ("UIR_THRESHOLD", "f_alpha_chart", "history_chart",
                                   "lost_mass_chart", "means_chart", "measure_scatter", "per_topic_chart",
                                   "scores_chart", "strictness_chart", "uir_heatmap"),
     "workbench.charts.comparisons": ("agreement_chart", "tukey_chart"),

@@ -24,7 +24,7 @@ Columns each builder reads (names are keyword arguments where the source may nam
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 import altair as alt
@@ -33,8 +33,8 @@ import pandas as pd
 from workbench.analysis.results import MEASURE, MEASURES
 from workbench.analysis.results import SYSTEMS as SYSTEM_NAMES
 from workbench.charts.palettes import SYSTEMS
+from workbench.charts.tables import ChartDataError, numeric_columns, require_columns
 from workbench.data.campaign import COLUMNS
-from workbench.errors import InputError
 from workbench.model import natural_key
 from workbench.validation import Flag, Instance, Interval, Text, validate
 
@@ -60,22 +60,6 @@ def category_colours(field: str, order: list, title: str | None = None) -> alt.C
                      title=alt.Undefined if title is None else title)
 
 
-class ChartDataError(InputError):
-    """A chart was given a table it cannot draw: names the chart, the missing columns and those present."""
-
-
-def require_columns(frame: pd.DataFrame, columns: Iterable[str], chart: str) -> pd.DataFrame:
-    """A copy of ``frame[columns]`` (a DataFrame, as the builders declare); ``ChartDataError`` naming ``chart``
-    when a column or all rows are missing."""
-    columns = list(columns)
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ChartDataError(f"{chart}: the table lacks column(s) {missing}; it has {list(frame.columns)}")
-    if frame.empty:
-        raise ChartDataError(f"{chart}: the table has no rows")
-    return frame[columns].copy()
-
-
 def _order(values: pd.Series) -> list:
     """Distinct values in order of first appearance (the order the caller chose)."""
     return list(dict.fromkeys(values.tolist()))
@@ -83,19 +67,6 @@ def _order(values: pd.Series) -> list:
 
 def _natural(values: pd.Series) -> list:
     return sorted(dict.fromkeys(values.tolist()), key=lambda v: natural_key(str(v)))
-
-
-def numeric_columns(frame: pd.DataFrame, columns: Sequence[str], chart: str) -> pd.DataFrame:
-    """``frame`` with ``columns`` read as floats (missing values kept as NaN); a value that is no number is a
-    :class:`ChartDataError` naming ``chart``, the column, the value and its row."""
-    for column in columns:
-        converted = pd.to_numeric(frame[column], errors="coerce")
-        bad = frame.index[converted.isna() & frame[column].notna()]
-        if len(bad):
-            raise ChartDataError(f"{chart}: column {column!r} holds a non-number, {frame.loc[bad[0], column]!r} "
-                                 f"(row {bad[0]})")
-        frame[column] = converted.astype(float)
-    return frame
 
 
 @validate(scores=TABLE, title=TITLE, width=replace(PIXELS, optional=True), height=PIXELS, legend=Flag())
