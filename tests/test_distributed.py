@@ -61,8 +61,9 @@ def _recording_pool(workers: int, submitted: list) -> ThreadPoolExecutor:
     """A thread pool that appends every future it is given work for to ``submitted``."""
 
     class Recording(ThreadPoolExecutor):
-        def submit(self, *args, **kwargs):
-            future = super().submit(*args, **kwargs)
+        def submit(self, function, chunk, *args, **kwargs):
+            future = super().submit(function, chunk, *args, **kwargs)
+            future.chunk = chunk
             submitted.append(future)
             return future
 
@@ -196,11 +197,10 @@ def test_an_unpicklable_custom_measure_is_named_before_any_work(register_measure
 
 
 @pytest.mark.parametrize("measures", [["R≺(n=10, wn=0.8)"], ["AP", "R≺(n=10, wn=0.8)"]])
-def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_sent_chunks(measures):
-    """Chunks are encoded as they are sent, and sent before this process scores the ranking measures: a run
-    that repeats a document in a late topic raises the serial run's error (the ranking pass's when a ranking
-    measure is asked for, else the reader's located error), once earlier chunks are on their way; those are
-    stopped."""
+def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_from_its_worker(measures):
+    """A chunk carries its topics of the run as read, refusals included: a run that repeats a document in a late
+    topic raises the serial run's error (the ranking pass's when a ranking measure is asked for, else the
+    reader's located error) from the worker scoring that chunk, not while this process cuts the chunks."""
     topics = [f"t{t}" for t in range(8)]
     qrels = {t: {"d1": 1, "d2": 0} for t in topics}
     rows = [(t, f"d{i}", float(-i)) for t in topics for i in range(1, 4)] + [("t7", "d1", -9.0)]
@@ -217,28 +217,38 @@ def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_se
     assert type(pooled.value) is type(serial.value) and str(pooled.value) == str(serial.value)
     assert "'d1'" in str(serial.value) and "'t7'" in str(serial.value)
     assert isinstance(serial.value, CampaignError) == ("AP" in measures)  # the ranking pass names the system
-    assert len(submitted) == 3 and all(future.done() for future in submitted)  # t0–t5 sent, then t6–t7 refused
+    assert len(submitted) == 4 and all(future.done() for future in submitted)  # t6–t7 sent, refused there
 
 
-def test_the_workers_score_while_this_process_scores_the_ranking_measures(monkeypatch):
-    """The chunks are sent before the ranking pass: by the time it runs, every chunk is on its way."""
-    from workbench.data.engines import GainTableEngine
+@pytest.mark.filterwarnings("ignore::workbench.data.campaign.MeasureKindWarning")  # NMI of rankings
+def test_every_engine_scores_on_the_workers_from_its_chunks_topics_only(monkeypatch):
+    """Each chunk carries its topics of the gold and of each run only (a read campaign's arrays cut to them, on a
+    buffer of their own), and every engine, the tables' included, scores there: this thread scores nothing."""
+    from workbench.data.engines import ENGINES
 
-    campaign, seen = _ranking_campaign(3), []
-    ranking_scores = GainTableEngine.score
+    scored_in: set[tuple[str, bool]] = set()
+    for kind in {type(engine) for engine in ENGINES.values()}:
+        def recorded(self, *args, _score=kind.score, **kwargs):
+            scored_in.add((self.name, threading.current_thread() is threading.main_thread()))
+            return _score(self, *args, **kwargs)
 
-    def observed(self, *args, **kwargs):
-        seen.append(len(submitted))
-        return ranking_scores(self, *args, **kwargs)
-
+        monkeypatch.setattr(kind, "score", recorded)
+    read = Campaign.from_dicts({f"t{t}": {f"g{t}": 1, "d0": 2} for t in range(6)},
+                               {s: {f"t{t}": {f"g{t}": 1.0, f"x{s}": 0.5} for t in range(6) if (s, t) != ("a", 4)}
+                                for s in ("a", "b")})
+    measures = ["AP", "alpha_nDCG@10", "R≺(n=10, wn=0.8)", "NMI"]
     submitted: list = []
-    monkeypatch.setattr(GainTableEngine, "score", observed)
-    serial = campaign.evaluate(RANKING, missing_topics="skip", progress=False)
-    seen.clear()
     with _recording_pool(2, submitted) as pool:
-        pooled = campaign.evaluate(RANKING, missing_topics="skip", executor=pool, chunk_topics=3, progress=False)
-    assert seen == [4]  # 12 topics in chunks of 3, all sent before the ranking pass
-    _assert_bitwise_equal(serial, pooled)
+        pooled = read.evaluate(measures, executor=pool, chunk_topics=2, progress=False)
+    assert scored_in == {("gain table", False), ("subtopic table", False), ("R&S", False), ("per topic", False)}
+    chunks = [future.chunk for future in submitted]
+    assert [chunk.topics for chunk in chunks] == [["t0", "t1"], ["t2", "t3"], ["t4", "t5"]]
+    for chunk in chunks:
+        assert list(chunk.gold) == chunk.topics and chunk.gold.ids.data.size == 4 * 2  # g2 d0 g3 d0
+        assert {system: list(run) for system, run in chunk.runs.items()} == {
+            system: [t for t in chunk.topics if (system, t) != ("a", "t4")] for system in ("a", "b")}
+        assert chunk.runs["b"].ids.strings().tolist() == [d for t in chunk.topics for d in (f"g{t[1]}", "xb")]
+    _assert_bitwise_equal(read.evaluate(measures, progress=False), pooled)
 
 
 def test_bad_executors_and_chunk_sizes_are_named():
