@@ -3,14 +3,18 @@ a worker that dies or a measure that cannot travel is named."""
 
 import multiprocessing
 import os
+import pickle
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import reference_module
+from tests.strategies import organizations
 from workbench.data import Campaign, CampaignError
 from workbench.data import distributed as dist
 from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
@@ -249,6 +253,18 @@ def test_every_engine_scores_on_the_workers_from_its_chunks_topics_only(monkeypa
             system: [t for t in chunk.topics if (system, t) != ("a", "t4")] for system in ("a", "b")}
         assert chunk.runs["b"].ids.strings().tolist() == [d for t in chunk.topics for d in (f"g{t[1]}", "xb")]
     _assert_bitwise_equal(read.evaluate(measures, progress=False), pooled)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations(), min_size=1),
+       st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations()))
+def test_a_chunk_travels_with_its_organizations_equal(gold, run):
+    """The Organizations travel flat (one list of documents, one of shapes) and come back equal: overlap,
+    tails, finite rests and graded levels included."""
+    gold = dict(gold, t0=Organization.from_graded({"d1": 3, "d2": 1, "d3": 3}))
+    chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}}, [("s", topic) for topic in gold])
+    back = pickle.loads(dist._packed(chunk))
+    assert back == chunk and back.gold["t0"].grades == (3.0, 1.0)
 
 
 def test_bad_executors_and_chunk_sizes_are_named():
