@@ -269,9 +269,9 @@ class Campaign:  # its __init__ is validated below the class
 
         ``executor`` spreads the work: a :class:`concurrent.futures.Executor` (``ProcessPoolExecutor()`` for
         the local cores) or a ``dask.distributed.Client`` (``pip install "ir-workbench[distributed]"``) receives
-        chunks of ``chunk_topics`` gold topics (default: a few chunks per worker) for the measures scored topic
-        by topic (the ranking measures of the one-pass gain table are scored here); the results are those of
-        the serial run, bit for bit (see :mod:`workbench.data.distributed`).
+        chunks of ``chunk_topics`` gold topics (default: a few chunks per worker), each with what this campaign
+        holds of its topics, and scores every measure there; the results are those of the serial run, bit for
+        bit (see :mod:`workbench.data.distributed`).
         """
         return self.score(measures, missing_topics, extra_topics, progress, executor=executor,
                           chunk_topics=chunk_topics).frame()

@@ -1,24 +1,27 @@
 """A campaign scored on other processes or machines: :meth:`Campaign.evaluate` with ``executor=``.
 
-The gold topics are cut into chunks; each chunk travels once, with the gold organizations of its topics and
-every run's outputs for them as compact arrays (:class:`~workbench.metrics.campaign_rs.Encoded`: one table
-of document names and occurrence arrays, not pickled frozensets), to a worker that scores it as the serial
-run does: the R&S measures of the whole chunk in one campaign-level pass, whose value for a pair does not
-depend on the other pairs scored with it, the other measures topic by topic on organizations rebuilt from
-the arrays (so values are identical bit for bit); the rows are put back in the serial order. A chunk is sent
-as soon as it is encoded, so that the workers start while the next ones are made, and scored with freed
-memory kept for reuse where the worker's environment fixes malloc's thresholds (:mod:`workbench.heap`: Dask's
-nanny gives its workers ``MALLOC_TRIM_THRESHOLD_=65536``, which made a chunk of R&S about 1.7× slower). The
-measures travel once per chunk with a :class:`concurrent.futures.Executor` and once per worker with a Dask
-cluster (scattered with ``broadcast=True``; each chunk is scattered too, straight to a worker rather than
-through the scheduler). The ranking measures of the gain table are not sent: the caller scores them in one
-vectorised pass, as the serial run does. Built-in measures travel by name; a measure registered in the session
-(a custom one) travels with its compute function, which must pickle. A worker lost mid-campaign (its scattered
-chunks with it) raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table
-is returned.
+The gold topics are cut into chunks; each chunk travels once, with what the caller holds of its topics only
+(:class:`_Chunk`): the gold's and every run's Organizations of those topics, flat (one list of documents, one of
+shapes: pickled about 4× faster than their frozensets), or a read campaign's judgements and runs cut to those
+topics on arrays of their own (:meth:`~workbench.data.trec.ranked.RankedRun.restricted`), never the whole
+campaign. A worker builds its :class:`~workbench.data.engines.Held` from them and scores the chunk's (system,
+topic) pairs by :func:`~workbench.data.engines.score_pairs`, as the serial run scores the whole campaign: every
+engine there (the gain and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by
+topic), no measure's value depending on the other topics or pairs scored with it, so that values are identical
+bit for bit; the rows are put back in the serial order. The caller only cuts and pickles the chunks (about 8%
+of the serial CPU time on ``benchmarks/bench_campaign.py``'s Organization campaign) and puts the rows together.
+A chunk is sent as soon as it is cut, so that the workers start while the next ones are made, and scored with
+the cyclic garbage collector paused (its Organizations are made at once: collection after collection over them
+made the chunks' work 2.4× the serial) and with freed memory kept for reuse where the worker's environment fixes
+malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its workers ``MALLOC_TRIM_THRESHOLD_=65536``,
+which made a chunk of R&S about 1.7× slower). The measures travel once per chunk with a
+:class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with ``broadcast=True``;
+each chunk is scattered too, straight to a worker rather than through the scheduler); a thread pool gets the
+chunks as they are, unpickled. Built-in measures travel by name; a measure registered in the session (a custom
+one) travels with its compute function, which must pickle. A worker lost mid-campaign (its scattered chunks with
+it) raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is returned.
 
     >>> from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
     >>> from workbench.data.campaign import Campaign
     >>> from workbench.model import Organization
     >>> gold = {"q1": Organization.from_graded({"d1": 1}), "q2": Organization.from_graded({"d3": 1})}
@@ -213,8 +216,9 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
          pairs: list[Pair], measures: Mapping[str, Measure], *, chunk_topics: int | None = None) -> Sent:
     """``pairs`` (each system's output for its topic) sent to ``executor`` to be scored on ``measures``: a
     :class:`concurrent.futures.Executor` or a ``dask.distributed.Client``. ``chunk_topics`` gold topics travel
-    together (default: about :data:`CHUNKS_PER_WORKER` chunks per worker), each chunk encoded and sent in turn,
-    so that the workers start on the first while the next is encoded. Returns at once: the caller can do its
+    together (default: about :data:`CHUNKS_PER_WORKER` chunks per worker), each chunk cut and sent in turn, so
+    that the workers start on the first while the next is cut; ``pairs`` include those of the topics a run lacks
+    (the table engines score them on a placeholder). Returns at once: the caller can do its
     own work while the workers score (:meth:`Sent.collect` then waits for them). The executor and
     ``chunk_topics`` are those :meth:`Campaign.evaluate` declares (:data:`~workbench.data.campaign.EXECUTOR`,
     :data:`~workbench.data.campaign.CHUNK_TOPICS`)."""
@@ -256,7 +260,7 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
     try:
         for chunk in chunks:
             futures[submit(chunk)] = chunk
-    except Exception as error:  # a chunk the caller cannot encode, an executor that takes no more work
+    except Exception as error:  # a chunk the caller cannot pickle, an executor that takes no more work
         cancel(list(futures))
         return Sent(pairs, {}, cancel, error)
     except BaseException:  # an interrupt: nothing more runs for this campaign
@@ -268,7 +272,7 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
 class Sent:
     """Chunks of a campaign on their way to an executor's workers, or being scored there: :meth:`collect` waits
     for them, :meth:`cancel` stops what has not started. An error met while sending (a chunk the caller cannot
-    encode, an executor that takes no more work) is raised by :meth:`collect`, so that work the caller does in
+    pickle, an executor that takes no more work) is raised by :meth:`collect`, so that work the caller does in
     between raises its own errors first, as the serial run would."""
 
     def __init__(self, pairs: list[Pair], futures: dict, cancel: Callable, error: Exception | None = None, *,
