@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 from types import MappingProxyType
 from typing import Any
 
@@ -101,15 +101,16 @@ class _Chunk:
 
 @dataclass(frozen=True)
 class _Flat:
-    """Organizations (topic → Organization) as they travel: every document in one list, level by level and
-    cluster by cluster, and their shape as one list of integers (per organization: its number of levels, then per
-    level its number of clusters and each cluster's size); pickled about 4× faster than the frozensets
-    themselves (bench_campaign.py's chunks: 0.03 s instead of 0.12 s for 32 topics × 100 runs), the caller's
-    share of a distributed campaign's work."""
+    """Organizations (topic → Organization) as they travel: every document in one list, cluster by cluster, and
+    their shape as three lists of integers (each organization's number of levels, each level's number of
+    clusters, each cluster's size), made and read by iterators that run in C; pickled about 4× faster than the
+    frozensets themselves, the caller's share of a distributed campaign's work."""
 
     topics: list[str]
     documents: list[str]
-    shape: list[int]
+    levels: list[int]
+    clusters: list[int]
+    sizes: list[int]
     rests: list[frozenset[str] | None]
     grades: list[tuple[float, ...] | None]
 
@@ -118,29 +119,25 @@ class _Flat:
         """A dict of Organizations flat; anything else (arrays) as it is."""
         if not isinstance(held, dict):
             return held
-        documents: list[str] = []
-        shape: list[int] = []
-        for organization in held.values():
-            shape.append(len(organization.levels))
-            for level in organization.levels:
-                shape.append(len(level))
-                for cluster in level:
-                    shape.append(len(cluster))
-                    documents.extend(cluster)
-        return cls(list(held), documents, shape, [o.rest for o in held.values()], [o.grades for o in held.values()])
+        organizations = list(held.values())
+        levels = list(chain.from_iterable(organization.levels for organization in organizations))
+        clusters = list(chain.from_iterable(levels))
+        return cls(list(held), list(chain.from_iterable(clusters)), [len(o.levels) for o in organizations],
+                   list(map(len, levels)), list(map(len, clusters)), [o.rest for o in organizations],
+                   [o.grades for o in organizations])
 
     @staticmethod
     def mapping(held: Any) -> Mapping[str, Organization]:
         """The Organizations again (as unpickling builds them: what the caller held, unchecked)."""
         if not isinstance(held, _Flat):
             return held
-        documents, sizes = iter(held.documents), iter(held.shape)
+        documents = iter(held.documents)
+        clusters = iter([frozenset(islice(documents, size)) for size in held.sizes])
+        levels = iter([tuple(islice(clusters, count)) for count in held.clusters])
         out = {}
-        for topic, rest, grades in zip(held.topics, held.rests, held.grades, strict=True):
+        for topic, count, rest, grades in zip(held.topics, held.levels, held.rests, held.grades, strict=True):
             organization = Organization.__new__(Organization)
-            levels = tuple(tuple(frozenset(islice(documents, next(sizes))) for _ in range(next(sizes)))
-                           for _ in range(next(sizes)))
-            organization.__dict__.update(levels=levels, rest=rest, grades=grades)
+            organization.__dict__.update(levels=tuple(islice(levels, count)), rest=rest, grades=grades)
             out[topic] = organization
         return out
 
