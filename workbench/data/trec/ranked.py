@@ -332,7 +332,8 @@ class Judgements(_TopicArrays):
         return dict(zip(self.ids.take(np.arange(span.start, span.stop)).strings().tolist(),
                         self.grades[span].tolist(), strict=True))
 
-    def _taken(self, topics, offsets, ids, entries, refused, integers) -> Judgements:
+    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray,
+               refused: dict[str, WorkbenchError], integers: frozenset[str]) -> Judgements:
         return Judgements(topics, offsets, ids, self.grades[entries], refused, integers)
 
     def _build(self, topic: str) -> Organization:
@@ -486,7 +487,8 @@ class RankedRun(_TopicArrays):
         """The topic's scores (as read, full precision) in rank order."""
         return self.scores_array[self.span(topic)]
 
-    def _taken(self, topics, offsets, ids, entries, refused, integers) -> RankedRun:
+    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray,
+               refused: dict[str, WorkbenchError], integers: frozenset[str]) -> RankedRun:
         return RankedRun(topics, offsets, ids, self.scores_array[entries], self.ties, self.score_precision, refused,
                          integers)
 
