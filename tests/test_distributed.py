@@ -21,6 +21,7 @@ from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeas
 from workbench.errors import ParameterError, WorkbenchError
 from workbench.metrics import registry
 from workbench.model import Organization
+from workbench.model.labelling import ClassTree, Labelling
 
 RANKING = ["AP", "nDCG@10", "P@10", "RR", "R≺(n=10, wn=0.8)", "S∼(n=10, wn=0.8)", "RBP(p=0.8)"]
 GROUPING = ["BCubed-F", "NMI", "ARI", "Purity", "R∼", "S≺", "Accuracy", "F(R,S)"]
@@ -112,6 +113,21 @@ def test_a_process_pool_gives_the_serial_results_bit_for_bit(spawn_pool, chunk_t
         serial = campaign.evaluate(measures, progress=False)
         pooled = campaign.evaluate(measures, executor=spawn_pool, chunk_topics=chunk_topics, progress=False)
         _assert_bitwise_equal(serial, pooled)
+
+
+def test_a_classification_campaign_travels_as_its_labellings(spawn_pool):
+    """Labellings and class trees pickle (their mapping proxies as dicts) and score on the workers as here."""
+    tree = ClassTree.from_nested({"P": ["S1", "S2"], "Q": {"Q1": ["Q11"]}})
+    assert pickle.loads(pickle.dumps(tree)) == tree
+    gold = {"t1": Labelling.parse("1: {A: 0.8, B: 0.2}\n2: {A: 0.1, B: 0.9}", gold=True),
+            "t2": Labelling.parse("1: {A: 1, B: 0}\n2: {A: 0.3, B: 0.7}", gold=True)}
+    runs = {"good": {"t1": Labelling.parse("1: {A: 0.7, B: 0.3}\n2: {A: 0.2, B: 0.8}"),
+                     "t2": Labelling.parse("1: {A: 0.9, B: 0.1}\n2: {A: 0.3, B: 0.7}")},
+            "bad": {"t1": Labelling.parse("1: {A: 0.2, B: 0.8}\n2: {A: 0.9, B: 0.1}")}}
+    campaign = Campaign(gold, runs)
+    serial = campaign.evaluate(["ICM-Soft", "MAE"], missing_topics="skip", progress=False)
+    _assert_bitwise_equal(serial, campaign.evaluate(["ICM-Soft", "MAE"], missing_topics="skip", executor=spawn_pool,
+                                                    chunk_topics=1, progress=False))
 
 
 def test_a_thread_pool_takes_any_callable_and_skips_missing_topics_like_the_serial_run():

@@ -116,10 +116,10 @@ class _Flat:
 
     @classmethod
     def of(cls, held: Mapping[str, Organization]) -> Any:
-        """A dict of Organizations flat; anything else (arrays) as it is."""
-        if not isinstance(held, dict):
+        """A dict of Organizations flat; anything else (arrays, labellings) as it is."""
+        organizations = list(held.values()) if isinstance(held, dict) else []
+        if not organizations or any(type(organization) is not Organization for organization in organizations):
             return held
-        organizations = list(held.values())
         levels = list(chain.from_iterable(organization.levels for organization in organizations))
         clusters = list(chain.from_iterable(levels))
         return cls(list(held), list(chain.from_iterable(clusters)), [len(o.levels) for o in organizations],
