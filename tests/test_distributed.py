@@ -275,10 +275,11 @@ def test_every_engine_scores_on_the_workers_from_its_chunks_topics_only(monkeypa
 @given(st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations(), min_size=1),
        st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations()))
 def test_a_chunk_travels_with_its_organizations_equal(gold, run):
-    """The Organizations travel flat (one list of documents, one of shapes) and come back equal: overlap,
-    tails, finite rests and graded levels included."""
+    """The Organizations travel flat (their documents in one string, their shapes as integers) and come back
+    equal: overlap, tails, finite rests and graded levels included, and a document holding the separator."""
     gold = dict(gold, t0=Organization.from_graded({"d1": 3, "d2": 1, "d3": 3}))
-    chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}}, [("s", topic) for topic in gold])
+    chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}, "nul": {"t0": Organization.from_ranking(["a\0b"])}},
+                        [("s", topic) for topic in gold])
     back = pickle.loads(dist._packed(chunk))
     assert back == chunk and back.gold["t0"].grades == (3.0, 1.0)
 
