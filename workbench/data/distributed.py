@@ -12,7 +12,7 @@ for bit; the rows are put back in the serial order. The caller only cuts and pic
 serial CPU time on ``benchmarks/bench_campaign.py``'s Organization campaign: 0.27 of 4.4 s) and puts the rows
 together. A chunk is sent as soon as it is cut, so that the workers start while the next ones are made, and scored
 with the cyclic garbage collector paused (its Organizations are made at once: collection after collection over them
-made the chunks' work 2.4× the serial) and with freed memory kept for reuse where the worker's environment fixes
+made the chunks' work 1.4× the serial) and with freed memory kept for reuse where the worker's environment fixes
 malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its workers ``MALLOC_TRIM_THRESHOLD_=65536``, which
 made a chunk of R&S about 1.7× slower). The measures travel once per chunk with a
 :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with ``broadcast=True``;
@@ -365,8 +365,8 @@ def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused while a chunk is unpickled and scored, and resumed (if it ran) once
     no chunk is: a chunk's Organizations are hundreds of thousands of frozensets made at once, which set off
     collection after collection over them (measured on bench_campaign.py's campaign: unpickling 32 topics × 100
-    runs took 0.06 s paused, 0.2–0.4 s not; scoring every chunk took 2.4× the serial CPU time unpaused). What a
-    chunk holds is freed by reference counting when it is done."""
+    runs took 0.06 s paused, 0.2–0.4 s not; scoring every chunk took 1.43× the serial CPU time unpaused, 0.95×
+    paused). What a chunk holds is freed by reference counting when it is done."""
     global _paused, _was_enabled
     with _lock:
         if _paused == 0:
