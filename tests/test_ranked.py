@@ -302,6 +302,24 @@ def test_arrays_restricted_to_some_topics_hold_those_alone_on_buffers_of_their_o
     assert list(gold.restricted([])) == []
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "q3", "q4"]), st.sampled_from(["a", "bb", "ccc", "é", "d"]),
+                          st.integers(0, 3)), max_size=20),
+       st.sets(st.sampled_from(["q1", "q2", "q3", "q4", "q9"])))
+def test_a_restricted_mapping_reads_every_kept_topic_as_the_whole_one(entries, kept):
+    topics, documents, numbers = (list(column) for column in zip(*entries, strict=True)) if entries else ([], [], [])
+    runs = rank_runs(["s"] * len(entries), topics, documents, np.array(numbers, dtype=float))
+    gold = judgements(topics, documents, np.array(numbers, dtype=float))
+    for whole in [*runs.values(), gold]:
+        cut = whole.restricted(kept)
+        assert list(cut) == [topic for topic in whole if topic in kept] and cut.refused.keys() <= kept
+        for topic in cut:
+            if topic in whole.refused:
+                assert cut.refused[topic] is whole.refused[topic]
+            else:
+                assert cut[topic] == whole[topic]
+
+
 def test_an_unknown_topic_is_named_by_the_accessors_and_a_missing_key_of_the_mapping():
     runs = rank_runs(["s", "s"], ["q1", "q2"], ["a", "b"], np.array([1.0, 2.0]))
     gold = judgements(["q1"], ["a"], np.array([1.0]))
