@@ -20,9 +20,12 @@ files benchmark's work (``bench_ranking.py``'s "pytrec_eval parse+eval 4" proces
 measured in the same run, wall time over its wall time and CPU time over its CPU time; ``--unit-repeat 0`` leaves
 it out.
 
-Beside the wall-clock times it prints the CPU seconds the work took in every process (the caller, the pool's
-children, the Dask workers): their sum against the serial CPU time is the cost of distribution, which the
-wall-clock speed-up hides on a busy machine (the load average is printed first).
+Beside the wall-clock times it prints the CPU seconds the work took in the caller and in the workers (the pool's
+children, the Dask workers): the caller's is what it still does itself (cutting and pickling the chunks, putting
+the rows together), their sum against the serial CPU time the cost of distribution, which the wall-clock
+speed-up hides on a busy machine (the load average is printed with every table).
+
+``--only executors`` prints the two executor tables alone (no machine unit, no R≺ S∼ sweep).
 """
 
 from __future__ import annotations
@@ -93,13 +96,14 @@ def main() -> None:
     parser.add_argument("--long-docs", type=int, default=2000)
     parser.add_argument("--unit-repeat", type=int, default=3,
                         help="fresh pytrec_eval processes for the machine unit (best of; 0: no unit)")
-    parser.add_argument("--only", choices=["rs"], help="only R≺ and S∼ alone, serially (with the unit)")
+    parser.add_argument("--only", choices=["rs", "executors"],
+                        help="only R≺ and S∼ alone, serially (with the unit); or only the executor tables")
     args = parser.parse_args()
 
     def fresh():
         return synthetic(args.runs, args.topics, args.docs, args.seed)
 
-    unit = pytrec_eval_unit(args.unit_repeat) if args.unit_repeat else None
+    unit = pytrec_eval_unit(args.unit_repeat) if args.unit_repeat and args.only != "executors" else None
     warm_up()  # the first evaluation would otherwise pay for importing pandas and the measure modules
     if unit:
         print(f"machine unit: pytrec_eval parse+eval of bench_ranking.py's files (2,000 q × 1,000 d) {unit[0]:.2f} s "
@@ -109,14 +113,28 @@ def main() -> None:
               f"({args.runs * args.topics} run-topic pairs, rankings of {args.docs // 2}); {os.cpu_count()} cores, "
               f"load average {load()}")
         executors(fresh, MEASURES, args.chunk_topics)
+    if args.only != "executors":
+        sweeps(fresh, unit, args.runs, args.topics, args.only == "rs")
+    if args.only == "rs":
+        return
 
-    print(f"\nR≺ and S∼ alone, serially, {args.runs} runs × {args.topics} topics (load average {load()}):")
+    def long():
+        return synthetic_arrays(args.long_runs, args.long_topics, args.long_docs, args.seed)
+
+    print(f"\n{args.long_runs} runs × {args.long_topics} topics, rankings of {args.long_docs // 2} read as arrays "
+          f"(Campaign.from_dicts), R≺ and S∼ (load average {load()}):")
+    executors(long, RS, args.chunk_topics)
+
+
+def sweeps(fresh, unit: tuple[float, float] | None, runs: int, topics: int, alone: bool) -> None:
+    """R≺ and S∼ serially, one (n, W_n) setting against ten (then the kernel alone, unless ``alone``)."""
+    print(f"\nR≺ and S∼ alone, serially, {runs} runs × {topics} topics (load average {load()}):")
     one, one_cpu = serially(fresh(), RS)
     print(f"{'1 setting (2 measures)':30} {one:8.2f}s {one_cpu:8.2f}s CPU{in_units(one, one_cpu, unit)}")
     sweep, sweep_cpu = serially(fresh(), SWEEP)
     print(f"{'10 settings (20 measures)':30} {sweep:8.2f}s {sweep_cpu:8.2f}s CPU{in_units(sweep, sweep_cpu, unit)} "
           f"{sweep / one:8.2f}× one setting")
-    if args.only == "rs":
+    if alone:
         return
     campaign = fresh()
     pairs = [(campaign.gold[topic], run[topic]) for run in campaign.runs.values() for topic in campaign.gold]
@@ -125,13 +143,6 @@ def main() -> None:
     sweep = timed(lambda: campaign_scores(pairs, SETTINGS))[0]
     print(f"{'kernel alone: 1 setting':30} {one:8.2f}s\n{'kernel alone: 10 settings':30} {sweep:8.2f}s "
           f"{sweep / one:8.2f}× one setting (campaign_scores, without the rows of the table)")
-
-    def long():
-        return synthetic_arrays(args.long_runs, args.long_topics, args.long_docs, args.seed)
-
-    print(f"\n{args.long_runs} runs × {args.long_topics} topics, rankings of {args.long_docs // 2} read as arrays "
-          f"(Campaign.from_dicts), R≺ and S∼ (load average {load()}):")
-    executors(long, RS, args.chunk_topics)
 
 
 def serially(campaign: Campaign, measures: list[str]) -> tuple[float, float]:
@@ -150,22 +161,25 @@ def load() -> str:
 
 
 def executors(fresh, measures: list[str], chunk_topics: int | None) -> None:
-    """Serial, ProcessPoolExecutor(2) and a 2-worker Dask LocalCluster on fresh copies of one campaign."""
+    """Serial, ProcessPoolExecutor(2) and a 2-worker Dask LocalCluster on fresh copies of one campaign: wall
+    seconds, and CPU seconds of this process (the caller) and of the workers."""
     campaign = fresh()
     before = cpu_seconds()
     serial_time, serial = timed(lambda: campaign.evaluate(measures, progress=False))
-    rows = [("serial", 0.0, serial_time, cpu_seconds() - before)]
+    rows = [("serial", 0.0, serial_time, cpu_seconds() - before, 0.0)]
 
     campaign = fresh()
-    before = cpu_seconds(children=True)
     start, pool = timed(lambda: ProcessPoolExecutor(2))
     pool.submit(warm_up).result()  # the workers are up
     pool.submit(warm_up).result()
+    caller, workers = cpu_seconds(), cpu_seconds(children=True) - cpu_seconds()
     with pool:
         elapsed, pooled = timed(lambda: campaign.evaluate(measures, executor=pool, chunk_topics=chunk_topics,
                                                           progress=False))
+        caller = cpu_seconds() - caller
+    workers = cpu_seconds(children=True) - cpu_seconds() - workers  # the children's, once they are reaped
     assert pooled.equals(serial), "process pool results differ from the serial ones"
-    rows.append(("ProcessPoolExecutor(2)", start, elapsed, cpu_seconds(children=True) - before))
+    rows.append(("ProcessPoolExecutor(2)", start, elapsed, caller, workers))
 
     try:
         from distributed import Client, LocalCluster
@@ -178,17 +192,18 @@ def executors(fresh, measures: list[str], chunk_topics: int | None) -> None:
         with cluster, Client(cluster) as client:
             client.wait_for_workers(2)
             client.run(warm_up)  # the spawned workers import the workbench (forked pool workers inherit it)
-            before = cpu_seconds() + sum(client.run(cpu_seconds).values())
+            caller, workers = cpu_seconds(), sum(client.run(cpu_seconds).values())
             elapsed, clustered = timed(lambda: campaign.evaluate(measures, executor=client,
                                                                  chunk_topics=chunk_topics, progress=False))
-            used = cpu_seconds() + sum(client.run(cpu_seconds).values()) - before
+            caller, workers = cpu_seconds() - caller, sum(client.run(cpu_seconds).values()) - workers
         assert clustered.equals(serial), "Dask results differ from the serial ones"
-        rows.append(("Dask LocalCluster(2 workers)", start, elapsed, used))
+        rows.append(("Dask LocalCluster(2 workers)", start, elapsed, caller, workers))
 
-    print(f"{'':30} {'start-up':>9} {'evaluate':>9} {'speed-up':>9} {'CPU':>9} {'CPU/serial':>10}")
-    for label, startup, elapsed, cpu in rows:
-        print(f"{label:30} {startup:8.2f}s {elapsed:8.2f}s {serial_time / elapsed:8.2f}× {cpu:8.2f}s "
-              f"{cpu / max(rows[0][3], 1e-9):9.2f}×")
+    print(f"{'':30} {'start-up':>9} {'evaluate':>9} {'speed-up':>9} {'CPU caller':>11} {'CPU workers':>12} "
+          f"{'CPU/serial':>10}")
+    for label, startup, elapsed, caller, workers in rows:
+        print(f"{label:30} {startup:8.2f}s {elapsed:8.2f}s {serial_time / elapsed:8.2f}× {caller:10.2f}s "
+              f"{workers:11.2f}s {(caller + workers) / max(rows[0][3], 1e-9):9.2f}×")
     print(f"(every executor's results equal the serial ones bit for bit; load average now {load()})")
 
 

@@ -3,20 +3,25 @@ a worker that dies or a measure that cannot travel is named."""
 
 import multiprocessing
 import os
+import pickle
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import reference_module
+from tests.strategies import organizations
 from workbench.data import Campaign, CampaignError
 from workbench.data import distributed as dist
 from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
 from workbench.errors import ParameterError, WorkbenchError
 from workbench.metrics import registry
 from workbench.model import Organization
+from workbench.model.labelling import ClassTree, Labelling
 
 RANKING = ["AP", "nDCG@10", "P@10", "RR", "R≺(n=10, wn=0.8)", "S∼(n=10, wn=0.8)", "RBP(p=0.8)"]
 GROUPING = ["BCubed-F", "NMI", "ARI", "Purity", "R∼", "S≺", "Accuracy", "F(R,S)"]
@@ -61,8 +66,9 @@ def _recording_pool(workers: int, submitted: list) -> ThreadPoolExecutor:
     """A thread pool that appends every future it is given work for to ``submitted``."""
 
     class Recording(ThreadPoolExecutor):
-        def submit(self, *args, **kwargs):
-            future = super().submit(*args, **kwargs)
+        def submit(self, function, chunk, *args, **kwargs):
+            future = super().submit(function, chunk, *args, **kwargs)
+            future.chunk = chunk
             submitted.append(future)
             return future
 
@@ -107,6 +113,21 @@ def test_a_process_pool_gives_the_serial_results_bit_for_bit(spawn_pool, chunk_t
         serial = campaign.evaluate(measures, progress=False)
         pooled = campaign.evaluate(measures, executor=spawn_pool, chunk_topics=chunk_topics, progress=False)
         _assert_bitwise_equal(serial, pooled)
+
+
+def test_a_classification_campaign_travels_as_its_labellings(spawn_pool):
+    """Labellings and class trees pickle (their mapping proxies as dicts) and score on the workers as here."""
+    tree = ClassTree.from_nested({"P": ["S1", "S2"], "Q": {"Q1": ["Q11"]}})
+    assert pickle.loads(pickle.dumps(tree)) == tree
+    gold = {"t1": Labelling.parse("1: {A: 0.8, B: 0.2}\n2: {A: 0.1, B: 0.9}", gold=True),
+            "t2": Labelling.parse("1: {A: 1, B: 0}\n2: {A: 0.3, B: 0.7}", gold=True)}
+    runs = {"good": {"t1": Labelling.parse("1: {A: 0.7, B: 0.3}\n2: {A: 0.2, B: 0.8}"),
+                     "t2": Labelling.parse("1: {A: 0.9, B: 0.1}\n2: {A: 0.3, B: 0.7}")},
+            "bad": {"t1": Labelling.parse("1: {A: 0.2, B: 0.8}\n2: {A: 0.9, B: 0.1}")}}
+    campaign = Campaign(gold, runs)
+    serial = campaign.evaluate(["ICM-Soft", "MAE"], missing_topics="skip", progress=False)
+    _assert_bitwise_equal(serial, campaign.evaluate(["ICM-Soft", "MAE"], missing_topics="skip", executor=spawn_pool,
+                                                    chunk_topics=1, progress=False))
 
 
 def test_a_thread_pool_takes_any_callable_and_skips_missing_topics_like_the_serial_run():
@@ -196,11 +217,10 @@ def test_an_unpicklable_custom_measure_is_named_before_any_work(register_measure
 
 
 @pytest.mark.parametrize("measures", [["R≺(n=10, wn=0.8)"], ["AP", "R≺(n=10, wn=0.8)"]])
-def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_sent_chunks(measures):
-    """Chunks are encoded as they are sent, and sent before this process scores the ranking measures: a run
-    that repeats a document in a late topic raises the serial run's error (the ranking pass's when a ranking
-    measure is asked for, else the reader's located error), once earlier chunks are on their way; those are
-    stopped."""
+def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_from_its_worker(measures):
+    """A chunk carries its topics of the run as read, refusals included: a run that repeats a document in a late
+    topic raises the serial run's error (the ranking pass's when a ranking measure is asked for, else the
+    reader's located error) from the worker scoring that chunk, not while this process cuts the chunks."""
     topics = [f"t{t}" for t in range(8)]
     qrels = {t: {"d1": 1, "d2": 0} for t in topics}
     rows = [(t, f"d{i}", float(-i)) for t in topics for i in range(1, 4)] + [("t7", "d1", -9.0)]
@@ -217,28 +237,51 @@ def test_a_run_refused_in_a_later_chunk_raises_the_serial_error_and_stops_the_se
     assert type(pooled.value) is type(serial.value) and str(pooled.value) == str(serial.value)
     assert "'d1'" in str(serial.value) and "'t7'" in str(serial.value)
     assert isinstance(serial.value, CampaignError) == ("AP" in measures)  # the ranking pass names the system
-    assert len(submitted) == 3 and all(future.done() for future in submitted)  # t0–t5 sent, then t6–t7 refused
+    assert len(submitted) == 4 and all(future.done() for future in submitted)  # t6–t7 sent, refused there
 
 
-def test_the_workers_score_while_this_process_scores_the_ranking_measures(monkeypatch):
-    """The chunks are sent before the ranking pass: by the time it runs, every chunk is on its way."""
-    from workbench.data.engines import GainTableEngine
+@pytest.mark.filterwarnings("ignore::workbench.data.campaign.MeasureKindWarning")  # NMI of rankings
+def test_every_engine_scores_on_the_workers_from_its_chunks_topics_only(monkeypatch):
+    """Each chunk carries its topics of the gold and of each run only (a read campaign's arrays cut to them, on a
+    buffer of their own), and every engine, the tables' included, scores there: this thread scores nothing."""
+    from workbench.data.engines import ENGINES
 
-    campaign, seen = _ranking_campaign(3), []
-    ranking_scores = GainTableEngine.score
+    scored_in: set[tuple[str, bool]] = set()
+    for kind in {type(engine) for engine in ENGINES.values()}:
+        def recorded(self, *args, _score=kind.score, **kwargs):
+            scored_in.add((self.name, threading.current_thread() is threading.main_thread()))
+            return _score(self, *args, **kwargs)
 
-    def observed(self, *args, **kwargs):
-        seen.append(len(submitted))
-        return ranking_scores(self, *args, **kwargs)
-
+        monkeypatch.setattr(kind, "score", recorded)
+    read = Campaign.from_dicts({f"t{t}": {f"g{t}": 1, "d0": 2} for t in range(6)},
+                               {s: {f"t{t}": {f"g{t}": 1.0, f"x{s}": 0.5} for t in range(6) if (s, t) != ("a", 4)}
+                                for s in ("a", "b")})
+    measures = ["AP", "alpha_nDCG@10", "R≺(n=10, wn=0.8)", "NMI"]
     submitted: list = []
-    monkeypatch.setattr(GainTableEngine, "score", observed)
-    serial = campaign.evaluate(RANKING, missing_topics="skip", progress=False)
-    seen.clear()
     with _recording_pool(2, submitted) as pool:
-        pooled = campaign.evaluate(RANKING, missing_topics="skip", executor=pool, chunk_topics=3, progress=False)
-    assert seen == [4]  # 12 topics in chunks of 3, all sent before the ranking pass
-    _assert_bitwise_equal(serial, pooled)
+        pooled = read.evaluate(measures, executor=pool, chunk_topics=2, progress=False)
+    assert scored_in == {("gain table", False), ("subtopic table", False), ("R&S", False), ("per topic", False)}
+    chunks = [future.chunk for future in submitted]
+    assert [chunk.topics for chunk in chunks] == [["t0", "t1"], ["t2", "t3"], ["t4", "t5"]]
+    for chunk in chunks:
+        assert list(chunk.gold) == chunk.topics and chunk.gold.ids.data.size == 4 * 2  # g2 d0 g3 d0
+        assert {system: list(run) for system, run in chunk.runs.items()} == {
+            system: [t for t in chunk.topics if (system, t) != ("a", "t4")] for system in ("a", "b")}
+        assert chunk.runs["b"].ids.strings().tolist() == [d for t in chunk.topics for d in (f"g{t[1]}", "xb")]
+    _assert_bitwise_equal(read.evaluate(measures, progress=False), pooled)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations(), min_size=1),
+       st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations()))
+def test_a_chunk_travels_with_its_organizations_equal(gold, run):
+    """The Organizations travel flat (their documents in one string, their shapes as integers) and come back
+    equal: overlap, tails, finite rests and graded levels included, and a document holding the separator."""
+    gold = dict(gold, t0=Organization.from_graded({"d1": 3, "d2": 1, "d3": 3}))
+    chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}, "nul": {"t0": Organization.from_ranking(["a\0b"])}},
+                        [("s", topic) for topic in gold])
+    back = pickle.loads(dist._packed(chunk))
+    assert back == chunk and back.gold["t0"].grades == (3.0, 1.0)
 
 
 def test_bad_executors_and_chunk_sizes_are_named():

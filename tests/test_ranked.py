@@ -280,6 +280,46 @@ def test_rankings_stay_arrays_until_an_organization_is_asked_for():
     assert set(runs["STANDARD"]._built) == {"301"}
 
 
+def test_arrays_restricted_to_some_topics_hold_those_alone_on_buffers_of_their_own():
+    """What a chunk of a distributed campaign carries: every kept topic read as before (documents, scores, grades,
+    refusals, ties), the others absent, and only the kept ids' bytes."""
+    runs = rank_runs(["s"] * 7, ["q1", "q1", "q2", "q2", "q2", "q3", "q3"], ["a", "b", "c", "d", "c", "e", "f"],
+                     np.array([2.0, 2.0, 3.0, 2.0, 1.0, 1.0, 2.0]), ties="levels")
+    gold = judgements(["q1", "q3", "q3", 4], ["a", "e", "f", "g"], np.array([1.0, 2.0, 0.0, 1.0]))
+    run, cut = runs["s"], runs["s"].restricted({"q3", "q1", "q9"})
+    assert list(cut) == ["q1", "q3"] and cut.ids.data.size == 4 and cut.ties == "levels"
+    for topic in cut:
+        assert cut.documents(topic) == run.documents(topic) and cut[topic] == run[topic]
+        assert cut.scores(topic).tolist() == run.scores(topic).tolist()
+    assert "q2" not in cut and "q2" in run.refused
+    refused = run.restricted(["q2"])
+    with pytest.raises(WorkbenchError) as error:
+        refused.documents("q2")
+    assert error.value is run.refused["q2"]
+    judged = gold.restricted(["4", "q3"])
+    assert list(judged) == ["q3", "4"] and judged.integers == frozenset({"4"})
+    assert judged.grades_of("q3") == gold.grades_of("q3") and judged.ids.strings().tolist() == ["e", "f", "g"]
+    assert list(gold.restricted([])) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "q3", "q4"]), st.sampled_from(["a", "bb", "ccc", "é", "d"]),
+                          st.integers(0, 3)), max_size=20),
+       st.sets(st.sampled_from(["q1", "q2", "q3", "q4", "q9"])))
+def test_a_restricted_mapping_reads_every_kept_topic_as_the_whole_one(entries, kept):
+    topics, documents, numbers = (list(column) for column in zip(*entries, strict=True)) if entries else ([], [], [])
+    runs = rank_runs(["s"] * len(entries), topics, documents, np.array(numbers, dtype=float))
+    gold = judgements(topics, documents, np.array(numbers, dtype=float))
+    for whole in [*runs.values(), gold]:
+        cut = whole.restricted(kept)
+        assert list(cut) == [topic for topic in whole if topic in kept] and cut.refused.keys() <= kept
+        for topic in cut:
+            if topic in whole.refused:
+                assert cut.refused[topic] is whole.refused[topic]
+            else:
+                assert cut[topic] == whole[topic]
+
+
 def test_an_unknown_topic_is_named_by_the_accessors_and_a_missing_key_of_the_mapping():
     runs = rank_runs(["s", "s"], ["q1", "q2"], ["a", "b"], np.array([1.0, 2.0]))
     gold = judgements(["q1"], ["a"], np.array([1.0]))

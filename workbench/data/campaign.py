@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from workbench.data.engines import Held, by_engine
+from workbench.data.engines import Held, by_engine, score_pairs
 from workbench.data.scoring import MEASURE, MEASURES, CampaignError, topics_text, unanswered_values
 from workbench.data.trec.memory import COLUMN, FRAMES, QRELS, RECORDS, RUNS, RUNS_OF_RECORDS, SYSTEM_COLUMN
 from workbench.data.trec.ranked import (
@@ -269,9 +269,9 @@ class Campaign:  # its __init__ is validated below the class
 
         ``executor`` spreads the work: a :class:`concurrent.futures.Executor` (``ProcessPoolExecutor()`` for
         the local cores) or a ``dask.distributed.Client`` (``pip install "ir-workbench[distributed]"``) receives
-        chunks of ``chunk_topics`` gold topics (default: a few chunks per worker) for the measures scored topic
-        by topic (the ranking measures of the one-pass gain table are scored here); the results are those of
-        the serial run, bit for bit (see :mod:`workbench.data.distributed`).
+        chunks of ``chunk_topics`` gold topics (default: a few chunks per worker), each with what this campaign
+        holds of its topics, and scores every measure there; the results are those of the serial run, bit for
+        bit (see :mod:`workbench.data.distributed`).
         """
         return self._score(measures, missing_topics, extra_topics, progress, executor=executor,
                            chunk_topics=chunk_topics).frame()
@@ -289,31 +289,16 @@ class Campaign:  # its __init__ is validated below the class
         _refuse(missing if missing_topics == "error" else {}, extra if extra_topics == "error" else {})
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
-        answered = [(s, t) for s, t in work if t in self.runs[s]]
         groups = by_engine(names)  # one lookup: the engine each measure's declaration names
-        sent = None
-        if executor is not None:  # what the workers can score goes first, while the tables are scored here
-            from workbench.data.distributed import send
+        unanswered = unanswered_values(names, missing) if missing and missing_topics == "zero" else {}
+        if executor is None:
+            scored = score_pairs(Held(self.gold, self.runs), work, groups, progress=progress)
+        else:  # every engine on the workers, each chunk's topics scored there as here
+            from workbench.data.distributed import score_on
 
-            sent = send(executor, self.gold, self.runs, answered,
-                        {name: m for engine, group in groups.items() if engine.travels for name, m in group.items()},
-                        chunk_topics=chunk_topics)
-        scored: dict[tuple[str, str], dict[str, float]] = {pair: {} for pair in work}
-        held, here = Held(self.gold, self.runs), [item for item in groups.items() if not (sent and item[0].travels)]
-        try:  # the tables first, every pair of a run at once (a topic it lacks on an empty ranking); then the rest
-            for engine, group in here:
-                if engine.placeholders:
-                    _merge(scored, engine.score(held, work, group))
-            unanswered = unanswered_values(names, missing) if missing and missing_topics == "zero" else {}
-            for engine, group in here:
-                if not engine.placeholders:
-                    _merge(scored, engine.score(held, answered, group, progress=progress))
-        except BaseException:
-            if sent is not None:
-                sent.cancel()
-            raise
-        if sent is not None:
-            _merge(scored, sent.collect(progress))
+            scored = score_on(executor, self.gold, self.runs, work, {name: measure for group in groups.values()
+                                                                     for name, measure in group.items()},
+                              chunk_topics=chunk_topics, progress=progress)
         rows: list[tuple[str, str, str, float]] = []
         for system, topic in work:
             scores = scored[system, topic]
@@ -361,12 +346,6 @@ def _warn(missing: dict[str, list[str]], extra: dict[str, list[str]], done: str)
               for s, t in extra.items()]
     if notes:
         warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=4)
-
-
-def _merge(scored: dict[tuple[str, str], dict[str, float]], more: dict[tuple[str, str], dict[str, float]]) -> None:
-    """An engine's values added to the pairs' scores."""
-    for pair, values in more.items():
-        scored[pair].update(values)
 
 
 def _unanswered_note(ranking: bool, worst_values: dict[str, float]) -> str:

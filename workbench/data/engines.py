@@ -17,9 +17,9 @@ The engines (:data:`ENGINES`, keyed by the declared name):
 * ``"R&S"``: every (system, topic) at once by the campaign-level kernel (:mod:`workbench.metrics.campaign_rs`);
 * ``"per topic"``: :func:`workbench.evaluate` on each (gold, output) pair.
 
-The two table engines score here, where the runs are held (``travels=False``); the others also run on an
-executor's workers (:mod:`workbench.data.distributed`), which look them up here too. Callers group a campaign's
-measures with :func:`by_engine`::
+Every engine runs where the runs are held: in the caller, or on an executor's workers
+(:mod:`workbench.data.distributed`), each of which holds a chunk's topics and scores them by
+:func:`score_pairs` as the caller would. Callers group a campaign's measures with :func:`by_engine`::
 
     >>> from workbench.data.campaign import Campaign
     >>> campaign = Campaign.from_dicts({"q1": {"a": 1, "b": 1}}, {"s": {"q1": {"a": 0.9, "x": 0.5}}})
@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is ex
     from workbench.metrics.explanations.ranking import RankingRows
 
 __all__ = ["Pair", "Held", "Engine", "GainTableEngine", "SubtopicTableEngine", "RSEngine", "PerTopicEngine",
-           "ENGINES", "engine_of", "by_engine", "explain_of_nothing"]
+           "ENGINES", "engine_of", "by_engine", "score_pairs", "explain_of_nothing"]
 
 Pair = tuple[str, str]
 Scored = dict[Pair, dict[str, float]]
@@ -64,8 +64,8 @@ Scored = dict[Pair, dict[str, float]]
 
 class Held:
     """What a caller holds to score pairs from: the gold (topic → Organization, or read judgements) and the runs
-    (system → topic → Organization, or read runs). A distributed chunk holds the same as arrays
-    (:class:`workbench.data.distributed.ChunkHeld`)."""
+    (system → topic → Organization, or read runs); a worker of a distributed campaign holds its chunk's topics of
+    both (:mod:`workbench.data.distributed`)."""
 
     def __init__(self, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]]) -> None:
         self.gold, self.runs = gold, runs
@@ -89,8 +89,6 @@ class Engine(Protocol):
     placeholders: bool
     """Whether ``score`` scores the topics a run lacks itself (on an empty ranking), rather than leaving them to
     the campaign's missing-value rule (:func:`~workbench.data.scoring.unanswered_values`)."""
-    travels: bool
-    """Whether an executor's workers score it (what they receive is what :class:`Held` gives)."""
 
     def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
               progress: bool = False) -> Scored: ...
@@ -112,7 +110,7 @@ class _TableEngine:
     """A whole run scored at once on one table (:func:`evaluate_table`), a row per topic."""
 
     name = ""
-    placeholders, travels = True, False
+    placeholders = True
     build: Callable[..., Any]
 
     def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
@@ -173,7 +171,7 @@ class PerTopicEngine:
     input raises a located :class:`CampaignError`), explained topic by topic by :func:`workbench.explain`."""
 
     name = "per topic"
-    placeholders, travels = False, True
+    placeholders = False
 
     def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
               progress: bool = False) -> Scored:
@@ -245,6 +243,28 @@ def by_engine(measures: Iterable[str | Measure] | Mapping[str, Measure]) -> dict
         parsed = parse(measure)
         out.setdefault(engine_of(parsed), {})[name] = parsed
     return out
+
+
+def score_pairs(held: Any, pairs: Sequence[Pair], groups: Mapping[Engine, Mapping[str, Measure]], *,
+                progress: bool = False) -> Scored:
+    """Every group's measures (:func:`by_engine`) on ``pairs``, each (system, gold topic): the engines with
+    ``placeholders`` first, on every pair (a topic the run lacks on its placeholder), then the others on the pairs
+    whose topic the run has. What :meth:`Campaign.evaluate <workbench.data.campaign.Campaign.evaluate>` scores,
+    here or on each worker for its chunk.
+
+    >>> from workbench.data.campaign import Campaign
+    >>> campaign = Campaign.from_dicts({"q1": {"a": 1}, "q2": {"b": 1}}, {"s": {"q1": {"a": 0.9, "x": 0.5}}})
+    >>> groups = by_engine(["P@1", "R≺(n=2, wn=0.8)"])
+    >>> score_pairs(Held(campaign.gold, campaign.runs), [("s", "q1"), ("s", "q2")], groups)
+    {('s', 'q1'): {'P@1': 1.0, 'R≺(n=2, wn=0.8)': 0.9358974358974359}, ('s', 'q2'): {'P@1': 0.0}}
+    """
+    scored: Scored = {pair: {} for pair in pairs}
+    answered = [(system, topic) for system, topic in pairs if topic in held.runs[system]]
+    for engine, group in sorted(groups.items(), key=lambda item: not item[0].placeholders):
+        for pair, values in engine.score(held, pairs if engine.placeholders else answered, group,
+                                         progress=progress and not engine.placeholders).items():
+            scored[pair].update(values)
+    return scored
 
 
 # ------------------------------------------------------------------------------------ explanation helpers

@@ -170,6 +170,11 @@ class ClassTree:
         object.__setattr__(self, "parent", MappingProxyType(parents))
         object.__setattr__(self, "classes", order)
 
+    def __reduce__(self) -> tuple:
+        """Pickled with its parent map as a dict (a mapping proxy does not pickle): a hierarchical campaign
+        travels to an executor's workers (:mod:`workbench.data.distributed`)."""
+        return ClassTree, (dict(self.parent), self.classes)
+
     @classmethod
     @validate(nested=Anything("read here, naming the class at fault: a hierarchy file's data"))
     def from_nested(cls, nested: Mapping | Sequence) -> ClassTree:
@@ -332,6 +337,12 @@ class Labelling:
                 raise LabellingError(f"label {unknown[0]!r} is not among the declared classes "
                                      f"{', '.join(self.classes)}", item=self._holder(checked, unknown[0]))
         object.__setattr__(self, "items", MappingProxyType(checked))
+
+    def __reduce__(self) -> tuple:
+        """Pickled with its items as a dict (a mapping proxy does not pickle): a campaign of labellings travels to
+        an executor's workers (:mod:`workbench.data.distributed`)."""
+        return Labelling, (dict(self.items), self.kind, self.hierarchy, self.classes, self.distribution, self.gold,
+                           self.tolerance)
 
     def _checked(self, item: str, value: Any, where: str = "") -> Any:
         if is_empty(value):

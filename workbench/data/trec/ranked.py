@@ -234,6 +234,10 @@ def first_duplicate(groups: np.ndarray, ids: DocumentIds,
 
 
 # ------------------------------------------------------------------------------------------ topic arrays
+_SOME_TOPICS = ListOf(what="a collection of topics")
+"""The topics a mapping is cut to (:meth:`RankedRun.restricted`)."""
+
+
 class _TopicArrays(Mapping[str, Organization]):
     """Entries grouped by topic (topic ``i`` holds entries ``offsets[i]:offsets[i + 1]`` of ``ids``), read as a
     mapping topic → Organization built on first access by ``_build``; a topic whose entries repeat a document
@@ -260,6 +264,25 @@ class _TopicArrays(Mapping[str, Organization]):
             raise CampaignError(f"no topic {quoted(topic)} in the {self.kind}; its topics: "
                                 f"{', '.join(map(quoted, self.topics[:10])) or 'none'}{more}")
         return slice(self.offsets[i], self.offsets[i + 1])
+
+    @validate(topics=_SOME_TOPICS)
+    def restricted(self, topics: Container[str]) -> Any:
+        """The same, for those of ``topics`` this holds only (in this order), on arrays of their own: what a chunk
+        of a distributed campaign carries (:mod:`workbench.data.distributed`), rather than every topic's."""
+        kept = [i for i, topic in enumerate(self.topics) if topic in topics]
+        sizes = np.diff(self.offsets)[kept]
+        entries = np.concatenate([np.arange(self.offsets[i], self.offsets[i + 1]) for i in kept]) if kept else \
+            np.zeros(0, dtype=np.int64)
+        names = [self.topics[i] for i in kept]
+        return self._taken(names, np.concatenate(([0], np.cumsum(sizes))).astype(self.offsets.dtype),
+                           self.ids.take(entries).compacted(), entries,
+                           {topic: self.refused[topic] for topic in names if topic in self.refused},
+                           self.integers.intersection(names))
+
+    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray,
+               refused: dict[str, WorkbenchError], integers: frozenset[str]) -> Any:
+        """A mapping of this kind over ``topics`` holding this one's ``entries`` (:meth:`restricted`)."""
+        raise NotImplementedError
 
     def _build(self, topic: str) -> Organization:
         raise NotImplementedError
@@ -308,6 +331,10 @@ class Judgements(_TopicArrays):
         span = self.span(topic)
         return dict(zip(self.ids.take(np.arange(span.start, span.stop)).strings().tolist(),
                         self.grades[span].tolist(), strict=True))
+
+    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray,
+               refused: dict[str, WorkbenchError], integers: frozenset[str]) -> Judgements:
+        return Judgements(topics, offsets, ids, self.grades[entries], refused, integers)
 
     def _build(self, topic: str) -> Organization:
         return Organization.from_graded(self.grades_of(topic))
@@ -371,6 +398,12 @@ class SubtopicJudgements(Judgements):
                                    strict=True):
             out[names[sub]][doc] = grade
         return out
+
+    @validate(topics=_SOME_TOPICS)
+    def restricted(self, topics: Container[str]) -> SubtopicJudgements:
+        """These very judgements (every subtopic's entries point into one column of documents): a distributed
+        campaign's chunks carry them whole."""
+        return self
 
     def _build(self, topic: str) -> Organization:
         by_grade: dict[float, list[frozenset]] = {}
@@ -453,6 +486,11 @@ class RankedRun(_TopicArrays):
     def scores(self, topic: str) -> np.ndarray:
         """The topic's scores (as read, full precision) in rank order."""
         return self.scores_array[self.span(topic)]
+
+    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray,
+               refused: dict[str, WorkbenchError], integers: frozenset[str]) -> RankedRun:
+        return RankedRun(topics, offsets, ids, self.scores_array[entries], self.ties, self.score_precision, refused,
+                         integers)
 
     def _build(self, topic: str) -> Organization:
         docs = self.documents(topic)
