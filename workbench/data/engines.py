@@ -45,6 +45,7 @@ from workbench.errors import CampaignError, WorkbenchError
 from workbench.ids import DocumentIds
 from workbench.metrics.campaign_rs import Encoded, encode_pairs, encoded_measure_values
 from workbench.metrics.ranking.declare import evaluate_table
+from workbench.metrics.ranking.matching import RankingRows
 from workbench.metrics.ranking.table import ranked_documents
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.metrics.summary import summarize, trec_order
@@ -53,7 +54,6 @@ from workbench.progress import progress as progress_bar
 
 if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
     from workbench.metrics.explanations import MeasureExplanation
-    from workbench.metrics.explanations.ranking import RankingRows
 
 __all__ = ["Pair", "Held", "Engine", "GainTableEngine", "SubtopicTableEngine", "RSEngine", "PerTopicEngine",
            "ENGINES", "engine_of", "by_engine", "explain_of_nothing"]
@@ -258,8 +258,6 @@ def _as_columns(rows: RankingRows) -> RankingRows:
     """The join's documents as the explanation's columns: ids held as arrays (a read campaign's) become pandas
     columns backed by Arrow strings, with no Python object per document."""
     import pandas as pd
-
-    from workbench.metrics.explanations.ranking import RankingRows
 
     def column(documents):
         return pd.arrays.ArrowExtensionArray(documents.arrow()) if isinstance(documents, DocumentIds) else documents

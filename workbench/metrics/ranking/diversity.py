@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from workbench.metrics.ranking.matching import match_names
 from workbench.metrics.ranking.table import CUTOFF, RELEVANCE_LEVEL, RankingInputError, ranked_documents, ranks
 from workbench.model import Organization, natural_key
 from workbench.validation import Interval, validate
@@ -76,7 +77,8 @@ class SubtopicTable:
     @classmethod
     def from_rows(cls, rows: Iterable[tuple[Mapping[str, Mapping[str, float]], Sequence[str]]],
                   topics: Sequence[str] = ()) -> SubtopicTable:
-        """One row per ``({subtopic: {document: grade}}, ranked documents)``."""
+        """One row per ``({subtopic: {document: grade}}, ranked documents)``, each ranked document found among the
+        judged ones by the one matcher (:func:`~workbench.metrics.ranking.matching.match_names`)."""
         rows = list(rows)
         n_sub = max((len(judged) for judged, _ in rows), default=0)
         n_docs = max((len(set().union(*map(set, judged.values()))) if judged else 0 for judged, _ in rows),
@@ -85,8 +87,8 @@ class SubtopicTable:
         grades = np.zeros((len(rows), width, max(n_sub, 1)))
         judged_grades = np.zeros((len(rows), n_docs, max(n_sub, 1)))
         tiebreak = np.zeros((len(rows), n_docs), dtype=np.int64)
-        documents, names = [], []
-        for q, (judged, ranked) in enumerate(rows):
+        documents, names, places = [], [], []
+        for q, (judged, _) in enumerate(rows):
             docs = sorted(set().union(*map(set, judged.values())) if judged else set(), reverse=True,
                           key=lambda d: d.encode("utf-8", errors="surrogatepass"))
             where = {doc: j for j, doc in enumerate(docs)}
@@ -95,13 +97,16 @@ class SubtopicTable:
             for s, subtopic in enumerate(subtopics):
                 for doc, grade in judged[subtopic].items():
                     judged_grades[q, where[doc], s] = grade
-            for r, doc in enumerate(ranked):
-                if doc in where:
-                    grades[q, r] = judged_grades[q, where[doc]]
             documents.append(docs)
             names.append(subtopics)
-        return cls(grades, judged_grades, tiebreak, [len(ranked) for _, ranked in rows], topics,
-                   documents=documents, subtopic_names=names)
+            places.append(where)
+        lengths = [len(ranked) for _, ranked in rows]
+        index, ranked_rows, positions = match_names(places, [ranked for _, ranked in rows])  # "grade": the place j
+        rank = np.arange(ranked_rows.size) - np.repeat(np.cumsum([0, *lengths])[:-1], lengths)
+        hit = positions >= 0
+        place = index.grades[positions[hit]].astype(np.int64)
+        grades[ranked_rows[hit], rank[hit]] = judged_grades[ranked_rows[hit], place]
+        return cls(grades, judged_grades, tiebreak, lengths, topics, documents=documents, subtopic_names=names)
 
     @classmethod
     def from_organizations(cls, gold: Organization, output: Organization) -> SubtopicTable:
