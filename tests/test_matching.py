@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.strategies import document_ids, organizations
-from workbench.data.trec.join import JUDGED_SIDES, gain_table
+from workbench.data.trec.join import JUDGED_SIDES, gain_table, subtopic_table
 from workbench.data.trec.memory import judgements_from_dicts, runs_from_dicts
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.diversity import SubtopicTable
@@ -124,3 +124,14 @@ def test_a_table_from_dicts_is_the_matcher_s():
     assert table.gains.tolist() == [[0.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
     assert table.judged.tolist() == [[True, False, True], [False, False, False]]
     assert table.n_judged.tolist() == [2, 0]
+
+
+def test_the_subtopic_table_seats_each_row_s_documents_in_the_order_its_measures_rank_them():
+    """Hand-computed: ndeval ranks equal scores by id ascending (a, b after c); an Organization as every ranking
+    measure reads it; a topic the run lacks has no seat. Read runs keep the seats only when asked."""
+    qrels = judgements_from_dicts({"q": {"a": 1.0, "c": 1.0}, "r": {"d": 1.0}})
+    run = runs_from_dicts({"s": {"q": {"a": 1.0, "b": 1.0, "c": 2.0}}})["s"]
+    assert subtopic_table(qrels, run, ["q", "r"], placeholders=True, documents=True).ranked == [["c", "a", "b"], []]
+    assert subtopic_table(qrels, run, ["q"]).ranked is None
+    gold = {"q": Organization.parse("{a} {c}")}
+    assert subtopic_table(gold, {"q": Organization.parse("a b\nc")}, ["q"]).ranked == [["b", "a", "c"]]

@@ -44,13 +44,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from workbench.data.scoring import output_of, score_topic, unanswered_values
-from workbench.data.trec.join import gain_table, ndeval_order, subtopic_table
-from workbench.data.trec.ranked import RankedRun
+from workbench.data.trec.join import gain_table, subtopic_table
 from workbench.errors import CampaignError, WorkbenchError
 from workbench.ids import DocumentIds
 from workbench.metrics.campaign_rs import Encoded, encode_pairs, encoded_measure_values
 from workbench.metrics.ranking.matching import RankingRows
-from workbench.metrics.ranking.table import ranked_documents
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
@@ -179,10 +177,9 @@ class SubtopicTableEngine(_TableEngine):
                 system: str, measure: Measure) -> MeasureExplanation:
         from workbench.metrics.explanations.diversity import explain_subtopic_table
 
-        subtopics = subtopic_table(gold, run, topics, placeholders=True)
-        ranked = [(_in_ndeval_order(run, t) if isinstance(run, RankedRun) else ranked_documents(run[t]))
-                  if t in run else [] for t in topics]
-        return explain_subtopic_table(subtopics, measure, ranked, with_topics=True)
+        subtopics = subtopic_table(gold, run, topics, placeholders=True, documents=True)
+        assert subtopics.ranked is not None  # asked for: who sits where
+        return explain_subtopic_table(subtopics, measure, subtopics.ranked, with_topics=True)
 
 
 class PerTopicEngine:
@@ -307,12 +304,6 @@ def by_engine(measures: Iterable[str | Measure] | Mapping[str, Measure]) -> dict
 
 
 # ------------------------------------------------------------------------------------ explanation helpers
-def _in_ndeval_order(run: RankedRun, topic: str) -> list[str]:
-    """The topic's documents as the diversity measures rank them (:func:`~workbench.data.trec.join.ndeval_order`)."""
-    documents = run.documents(topic)
-    return [documents[i] for i in ndeval_order(run, topic).tolist()]
-
-
 def _as_columns(rows: RankingRows) -> RankingRows:
     """The join's documents as the explanation's columns: ids held as arrays (a read campaign's) become pandas
     columns backed by Arrow strings, with no Python object per document."""

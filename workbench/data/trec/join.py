@@ -246,15 +246,16 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
     return table if rows is None else (table, rows)
 
 
-@validate(gold=JUDGED, run=RANKED, topics=TOPICS, placeholders=Flag())
+@validate(gold=JUDGED, run=RANKED, topics=TOPICS, placeholders=Flag(), documents=Flag())
 def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
-                   placeholders: bool = False) -> SubtopicTable:
+                   placeholders: bool = False, documents: bool = False) -> SubtopicTable:
     """The subtopic table the diversity measures read, a row per topic of ``topics`` (a topic ``run`` lacks: an
     empty ranking with ``placeholders``, else an error). Array-backed judgements and runs are joined as
     :func:`gain_table` joins them (each ranked document matched to its judged position); a
     :class:`~workbench.data.trec.ranked.SubtopicJudgements` gives its subtopics, plain judgements one subtopic per
     topic (as ndeval reads ordinary qrels), and Organizations given by hand a subtopic per cluster
-    (:meth:`SubtopicTable.from_organizations`)."""
+    (:meth:`SubtopicTable.from_organizations`). Who sits where (:attr:`SubtopicTable.ranked`, the documents of each
+    row in the order the measures rank them) is kept for Organizations, and for read runs with ``documents``."""
     missing = [topic for topic in topics if topic not in run]
     if missing and not placeholders:
         raise WorkbenchError(f"the run lacks topic(s) {', '.join(map(repr, missing[:5]))}")
@@ -285,14 +286,15 @@ def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organizat
     judged[rows[kept], entry_doc[kept], entry_sub[kept]] = np.maximum(entry_grade[kept], 0.0)
     tiebreak = np.zeros((len(topics), width), dtype=np.int64)
     codes = gold.ids.codes()
-    documents = []
+    judged_documents = []
     for row, topic in enumerate(topics):  # ndeval's tie rule in its ideal ranking: the greatest id first
         span = gold.span(topic)
         tiebreak[row, :span.stop - span.start] = np.argsort(np.argsort(-codes[span], kind="stable"))
-        documents.append(gold.ids.take(np.arange(span.start, span.stop)).strings().tolist())
+        judged_documents.append(gold.ids.take(np.arange(span.start, span.stop)).strings().tolist())
     names = [gold.subtopics[t] if isinstance(gold, SubtopicJudgements) else (ONE_SUBTOPIC,) for t in topics]
     ranked = np.zeros((len(topics), table.gains.shape[1] if table else 0), dtype=np.int64)
     num_ret = np.zeros(len(topics), dtype=np.int64)
+    seats: list[list[str]] | None = [[] for _ in topics] if documents else None
     if table is not None:
         at = np.array([topics.index(t) for t in present], dtype=np.int64) if len(present) < len(topics) else \
             np.arange(len(topics))
@@ -301,9 +303,13 @@ def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organizat
         for row, topic in zip(at.tolist(), present, strict=True):  # equal scores in ndeval's order
             order = ndeval_order(run, topic)
             ranked[row, :order.size] = ranked[row, order]
+            if seats is not None:
+                in_trec_order = run.documents(topic)
+                seats[row] = [in_trec_order[i] for i in order.tolist()]
     grades = np.where((ranked > 0)[:, :, None], judged[np.arange(len(topics))[:, None], np.maximum(ranked - 1, 0)],
                       0.0)
-    return SubtopicTable(grades, judged, tiebreak, num_ret, tuple(topics), documents=documents, subtopic_names=names)
+    return SubtopicTable(grades, judged, tiebreak, num_ret, tuple(topics), documents=judged_documents,
+                         subtopic_names=names, ranked=seats)
 
 
 def _stacked(tables: list[SubtopicTable], topics: Sequence[str]) -> SubtopicTable:
@@ -313,13 +319,14 @@ def _stacked(tables: list[SubtopicTable], topics: Sequence[str]) -> SubtopicTabl
     subs = max((t.grades.shape[2] for t in tables), default=1)
     grades, judged = np.zeros((len(tables), width, subs)), np.zeros((len(tables), docs, subs))
     tiebreak = np.zeros((len(tables), docs), dtype=np.int64)
-    documents, names = [], []
+    documents, names, ranked = [], [], []
     for row, t in enumerate(tables):
         grades[row, :t.grades.shape[1], :t.grades.shape[2]] = t.grades[0]
         judged[row, :t.judged.shape[1], :t.judged.shape[2]] = t.judged[0]
         tiebreak[row, :t.judged.shape[1]] = t.tiebreak[0]
-        assert t.documents is not None and t.subtopic_names is not None  # from_organizations names both
+        assert t.documents is not None and t.subtopic_names is not None and t.ranked is not None  # from_rows's
         documents.append(t.documents[0])
         names.append(t.subtopic_names[0])
+        ranked.append(t.ranked[0])
     return SubtopicTable(grades, judged, tiebreak, [int(t.num_ret[0]) for t in tables], tuple(topics),
-                         documents=documents, subtopic_names=names)
+                         documents=documents, subtopic_names=names, ranked=ranked)

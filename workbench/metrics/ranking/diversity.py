@@ -55,16 +55,19 @@ class SubtopicTable:
     how many); ``judged[q, j, s]`` the grades of every judged document (the ideal ranking's material) and
     ``tiebreak[q, j]`` their order by document id, descending (0 first: ndeval's choice between equal gains).
     ``documents[q]`` and ``subtopic_names[q]``, when known, name the judged documents (axis j) and the subtopics
-    (axis s) of each row, for the explanations (:mod:`workbench.metrics.explanations.diversity`)."""
+    (axis s) of each row, and ``ranked[q]`` the documents at its ranks (who sits where), for the explanations
+    (:mod:`workbench.metrics.explanations.diversity`)."""
 
     def __init__(self, grades, judged, tiebreak, num_ret, topics: Sequence[str] = (), *,
                  documents: Sequence[Sequence[str]] | None = None,
-                 subtopic_names: Sequence[Sequence[str]] | None = None) -> None:
+                 subtopic_names: Sequence[Sequence[str]] | None = None,
+                 ranked: Sequence[Sequence[str]] | None = None) -> None:
         self.grades, self.judged = np.asarray(grades, dtype=float), np.asarray(judged, dtype=float)
         self.tiebreak, self.num_ret = np.asarray(tiebreak, dtype=np.int64), np.asarray(num_ret, dtype=np.int64)
         self.topics = tuple(topics)
         self.documents = None if documents is None else [tuple(row) for row in documents]
         self.subtopic_names = None if subtopic_names is None else [tuple(row) for row in subtopic_names]
+        self.ranked = None if ranked is None else [list(row) for row in ranked]
         if self.grades.ndim != 3 or self.judged.ndim != 3 or self.grades.shape[0] != self.judged.shape[0] or \
                 self.grades.shape[2] != self.judged.shape[2] or self.tiebreak.shape != self.judged.shape[:2]:
             raise RankingInputError("a subtopic table needs grades (topics × ranks × subtopics), judged grades "
@@ -106,7 +109,8 @@ class SubtopicTable:
         hit = positions >= 0
         place = index.grades[positions[hit]].astype(np.int64)
         grades[ranked_rows[hit], rank[hit]] = judged_grades[ranked_rows[hit], place]
-        return cls(grades, judged_grades, tiebreak, lengths, topics, documents=documents, subtopic_names=names)
+        return cls(grades, judged_grades, tiebreak, lengths, topics, documents=documents, subtopic_names=names,
+                   ranked=[ranked for _, ranked in rows])
 
     @classmethod
     def from_organizations(cls, gold: Organization, output: Organization) -> SubtopicTable:
