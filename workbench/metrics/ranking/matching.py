@@ -4,8 +4,9 @@ Every table a ranking measure reads is built on it: the gain table of read runs 
 of Organizations and dicts (:meth:`~workbench.metrics.ranking.table.GainTable.from_judged_rankings`) and the
 subtopic table (:meth:`~workbench.metrics.ranking.diversity.SubtopicTable.from_rows`). Entries are matched by
 64-bit keys of (row, document) (:func:`keys`), every match checked on the ids themselves; should two pairs share a
-key, by exact codes. :func:`match` gives each ranked entry the position of its judgement (-1: none), :func:`seated`
-who sits where (:class:`RankingRows`), as the explanations read it::
+key, by exact codes, as documents named by ``str`` on both sides are (:func:`match_names`). :func:`match` gives
+each ranked entry the position of its judgement (-1: none), :func:`seated` who sits where (:class:`RankingRows`),
+as the explanations read it::
 
     >>> judged = Judged.of(np.array([0, 0]), DocumentIds.from_strings(["a", "b"]), np.array([1.0, 2.0]), 1)
     >>> ranked = (np.array([0, 0, 0]), DocumentIds.from_strings(["c", "b", "x"]))
@@ -30,7 +31,7 @@ from workbench.model import natural_key
 
 __all__ = ["keys", "entries", "Judged", "match", "match_names", "RankingRows", "seated"]
 
-_FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): _slots
+_FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): Judged.of
 
 
 def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np.ndarray:
