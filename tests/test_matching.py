@@ -27,7 +27,7 @@ def _by_dict(judged: list[dict[str, float]], ranked: list[list[str]]) -> list[in
     return [place.get((row, doc), -1) for row, ranking in enumerate(ranked) for doc in ranking]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(rows_of_documents, rows_of_documents, st.data())
 def test_hashed_and_named_matches_find_exactly_the_judged_pairs(judged_docs, ranked, data):
     n = max(len(judged_docs), len(ranked))
@@ -71,7 +71,7 @@ def test_who_sits_where_keeps_rows_in_rank_order_and_lists_the_missed_relevant_o
     assert by_grade.missing_documents.strings().tolist() == ["a", "z"]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(organizations(), organizations())
 def test_organizations_and_read_arrays_make_the_same_table_and_seats(gold, output):
     """The same topic as Organizations (names coded exactly) and as read arrays (hashed ids): one table, and the

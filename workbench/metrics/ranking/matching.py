@@ -20,6 +20,7 @@ as the explanations read it::
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -63,7 +64,8 @@ def entries(rankings: Sequence[Sequence[str]]) -> tuple[np.ndarray, DocumentIds]
 class Judged:
     """The judged side of a match: each judgement's row, document and grade, and their keys: hashed
     (:func:`keys`, with the keys' slots, a slot per value of their last bits marking theirs: most unjudged keys
-    fall on an empty one), or exact (``slots`` None: names given as ``str`` and coded, :func:`match_names`)."""
+    fall on an empty one), or exact (``slots`` None: names given as ``str``, each coded by its position,
+    :func:`match_names`)."""
 
     rows: np.ndarray
     documents: DocumentIds | np.ndarray
@@ -85,25 +87,25 @@ class Judged:
 def match_names(judgements: Sequence[Mapping[str, float]], rankings: Sequence[Sequence[str]]
                 ) -> tuple[Judged, np.ndarray, np.ndarray]:
     """:func:`match` for documents named by ``str`` (a few, by hand): ``{document: grade}`` and the ranked
-    documents of each row (no document twice in a row), the names coded exactly (each distinct name a number) in
-    place of their hashes. The judged side, each ranked entry's row, and its judgement's position (-1: none).
+    documents of each row, each judged (row, name) coded exactly by its position, in place of a hash (so no
+    collision to check), and each ranked one looked up by its name. The judged side, each ranked entry's row, and
+    its judgement's position (-1: none; a name ranked twice in a row finds it twice).
 
     >>> judged, rows, positions = match_names([{"a": 1.0, "b": 2.0}], [["c", "b"]])
     >>> rows.tolist(), positions.tolist(), judged.documents.tolist()
     ([0, 0], [-1, 1], ['a', 'b'])
     """
-    code: dict[str, int] = {}
-    judged_names = [doc for judged in judgements for doc in judged]
-    ranked_names = [doc for ranking in rankings for doc in ranking]
-    coded = np.array([code.setdefault(doc, len(code)) for doc in judged_names + ranked_names], dtype=np.int64)
-    lengths = [len(judged) for judged in judgements] + [len(ranking) for ranking in rankings]
-    all_rows = np.repeat(np.concatenate((np.arange(len(judgements)), np.arange(len(rankings)))), lengths)
-    coded += all_rows * max(len(code), 1)  # the exact key of (row, document)
-    split = len(judged_names)
+    names = [doc for judged in judgements for doc in judged]
+    starts = [0, *itertools.accumulate(len(judged) for judged in judgements)]
+    code = [dict(zip(judged, range(start, start + len(judged)), strict=True))
+            for judged, start in zip(judgements, starts, strict=False)]
+    found = [code[row].get(doc, -1) if row < len(code) else -1 for row, ranking in enumerate(rankings)
+             for doc in ranking]
+    judged_rows = np.array([row for row, judged in enumerate(judgements) for _ in judged], dtype=np.int64)
     grades = np.array([grade for judged in judgements for grade in judged.values()], dtype=float)
-    judged = Judged(all_rows[:split], _names(judged_names), grades, coded[:split], None)
-    rows = all_rows[split:]
-    return judged, rows, _positions(coded[split:], rows, None, judged.keys, judged, exact=True)
+    judged = Judged(judged_rows, _names(names), grades, np.arange(len(names), dtype=np.int64), None)
+    rows = np.array([row for row, ranking in enumerate(rankings) for _ in ranking], dtype=np.int64)
+    return judged, rows, np.array(found, dtype=np.int64)
 
 
 def _names(names: list[str]) -> np.ndarray:
@@ -139,21 +141,22 @@ def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndar
             for (rows, _), part in zip(parts, np.split(codes, bounds), strict=True)]
 
 
-def _positions(run_keys: np.ndarray, rows: np.ndarray, docs: DocumentIds | None, q_keys: np.ndarray, judged: Judged,
+def _positions(run_keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, q_keys: np.ndarray, judged: Judged,
                exact: bool) -> np.ndarray:
-    """Each (row, document)'s position among the judgements, -1 where it has none. Exact keys are looked up among
-    the sorted judged keys. Hashed keys whose last bits no judged key has are not judged; the others and the judged
-    keys are sorted together, a judged pair being two equal neighbours, one from each set (equal keys within one
-    set are a hash collision: exact keys are built instead)."""
+    """Each (row, document)'s position among the judgements, -1 where it has none. Exact keys (rebuilt after a
+    collision) are looked up among the sorted judged keys. Hashed keys whose last bits no judged key has are not
+    judged; the others and the judged keys are sorted together, a judged pair being two equal neighbours, one from
+    each set (equal keys within one set are a hash collision: exact keys are built instead)."""
     found = np.full(run_keys.size, -1, dtype=np.int64)
     if not q_keys.size or not run_keys.size:
         return found
-    if exact or judged.slots is None:
+    if exact:
         order = np.argsort(q_keys, kind="stable")
         ordered = q_keys[order]
         at = np.minimum(np.searchsorted(ordered, run_keys), ordered.size - 1)
         return np.where(ordered[at] == run_keys, order[at], found)
     slots = judged.slots
+    assert slots is not None  # hashed keys: Judged.of marks their slots
     candidates = np.flatnonzero(slots[(run_keys & np.uint64(slots.size - 1)).view(np.int64)])
     both = np.concatenate((q_keys, run_keys[candidates]))
     order = np.argsort(both, kind="stable")
