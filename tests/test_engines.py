@@ -259,3 +259,38 @@ def test_the_command_line_scores_a_new_family_through_its_engine(tmp_path, monke
     rows = capsys.readouterr().out.splitlines()
     assert any(row.endswith(",Quarter-test,0.25") for row in rows) and any(row.endswith(",AP,1") or
                                                                            row.endswith(",AP,1.0") for row in rows)
+
+
+ABOVE_THE_KERNELS = ("data", "datasets", "analysis", "fusion", "charts", "widgets")  # tests/test_imports.py's layers
+
+
+def _kernel_calls(tree: ast.AST) -> list[int]:
+    """The lines that call a declaration's kernel: ``….compute(…)`` or ``….compute.score(…)``."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            called = node.func
+            if called.attr == "compute" or called.attr == "score" and isinstance(called.value, ast.Attribute) \
+                    and called.value.attr == "compute":
+                found.append(node.lineno)
+    return found
+
+
+def test_above_the_kernels_only_the_engines_call_a_measure_s_kernel():
+    """The campaign, its explanation, the command line, the drop-in, the analyses and the widgets score through
+    the engines (or workbench.evaluate, the per-topic engine's computation): none calls a declaration's kernel."""
+    above = [path for folder in ABOVE_THE_KERNELS for path in sorted((PACKAGE / folder).rglob("*.py"))] + \
+        [PACKAGE / f"{name}.py" for name in ("cli", "shell", "trec_eval", "catalogue", "__main__")]
+    offenders = {}
+    for path in above:
+        if path == PACKAGE / "data" / "engines.py":
+            continue
+        lines = _kernel_calls(ast.parse(path.read_text(encoding="utf-8")))
+        if lines:
+            offenders[str(path.relative_to(PACKAGE.parent))] = lines
+    assert offenders == {}
+
+
+def test_the_kernel_call_finder_finds_them():
+    source = "measure.spec.compute.score(table)\nspec.compute(gold, output)\nengine.score(held, pairs, m)\n"
+    assert _kernel_calls(ast.parse(source)) == [1, 2]
