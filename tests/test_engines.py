@@ -31,11 +31,13 @@ def _same(bulk: float, alone: float, tolerance: float) -> bool:
 
 
 def test_every_declaration_names_a_known_engine():
+    """Every declared engine exists, and reads what its measures read (a campaign's organizations, or trec_eval's
+    preferences and judgement groups, read by the drop-in)."""
+    assert set(ENGINES) == set(ENGINE_NAMES)
     for spec in registry.specs():
-        assert spec.engine in ENGINE_NAMES, spec.name
-        if spec.reads == "organizations":  # what a campaign scores has an engine here; the rest is the drop-in's
-            assert spec.engine in ENGINES, spec.name
-        else:
+        assert spec.engine in ENGINES, spec.name
+        assert ENGINES[spec.engine].reads == spec.reads, spec.name
+        if spec.reads != "organizations":
             assert spec.engine == spec.reads, spec.name
     tested = {parse(name).spec.name for name in SCORED}
     assert tested == {spec.name for spec in registry.specs() if spec.reads == "organizations"
@@ -95,8 +97,16 @@ def test_a_declaration_names_a_known_engine_or_is_refused():
         registry.register("Half-test", lambda gold, output: 0.5, task="ranking", source="a test", engine="fast")
     with registry.registered("Half-test", lambda gold, output: 0.5, task="ranking", source="a test"):
         assert engine_of("Half-test") is ENGINES["per topic"]  # a measure of a notebook: topic by topic
-    with pytest.raises(UnknownMeasureError, match="trec_eval -R|python -m workbench trec_eval"):
-        engine_of("prefs_num_prefs_poss")
+    assert engine_of("prefs_num_prefs_poss") is ENGINES["preferences"]
+    assert engine_of("map_avgjg") is ENGINES["judgement groups"]
+    campaign = Campaign.from_dicts({"q1": {"a": 1}}, {"s": {"q1": {"a": 0.9}}})
+    for name in ("prefs_num_prefs_poss", "map_avgjg"):  # a campaign holds neither: refused before any work
+        with pytest.raises(UnknownMeasureError, match=f"python -m workbench trec_eval scores it \\(-m {name}\\)"):
+            by_engine(["AP", name])
+        with pytest.raises(WorkbenchError, match="python -m workbench trec_eval"):
+            campaign.evaluate(["AP", name], progress=False)
+        with pytest.raises(WorkbenchError, match="python -m workbench trec_eval"):
+            campaign.explain("s", "q1", name)
 
 
 # ------------------------------------------------------------------------------- only the engines dispatch
@@ -198,3 +208,89 @@ def test_a_new_family_is_one_engine(monkeypatch):
     assert calls == [2]
     assert values[values.measure == "FirstHit-test"].value.tolist() == [first_hit(gold[t], runs["s"][t])
                                                                           for t in ("q1", "q2")] == [1.0, 0.0]
+
+
+def test_the_drop_in_scores_through_the_engines(tmp_path, monkeypatch):
+    """trec_eval's drop-in builds its table and asks the engine each declaration names for the values (one lookup):
+    the gain table's engine scores map and P_5 on it."""
+    from tests.conftest import write_trec
+    from workbench import trec_eval
+    from workbench.data import engines
+
+    counted: list[str] = []
+    values = engines.GainTableEngine.values
+
+    def counting(self, table, measure, params=None):
+        counted.append(str(measure))
+        return values(self, table, measure, params)
+
+    monkeypatch.setattr(engines.GainTableEngine, "values", counting)
+    qrels, run = write_trec(tmp_path, {"q1": {"a": 1, "b": 0}}, {"s": {"q1": {"a": 0.5, "b": 0.9}}})
+    evaluation = trec_eval.evaluate(qrels, run, ["map", "P.5"])
+    assert counted == ["AP", "P@5"]
+    assert "map                   \tall\t0.5000" in trec_eval.render(evaluation)
+
+
+@pytest.mark.usefixtures("capsys")
+def test_the_command_line_scores_a_new_family_through_its_engine(tmp_path, monkeypatch, capsys):
+    """``python -m workbench eval`` reads the files into a campaign, which looks the engine up: a new family's
+    engine scores its measure with no edit in the command line."""
+    from tests.conftest import write_trec
+    from workbench.cli import main
+    from workbench.data import engines
+
+    calls = []
+
+    class Constant(engines.PerTopicEngine):
+        name = "constant (test)"
+
+        def score(self, held, pairs, measures, *, progress=False):
+            calls.append(len(pairs))
+            return {pair: dict.fromkeys(measures, 0.25) for pair in pairs}
+
+    monkeypatch.setattr(registry, "ENGINE_NAMES", (*registry.ENGINE_NAMES, Constant.name))
+    monkeypatch.setitem(engines.ENGINES, Constant.name, Constant())
+    qrels, run = write_trec(tmp_path, {"q1": {"a": 1}, "q2": {"b": 1}}, {"s": {"q1": {"a": 1.0}, "q2": {"b": 1.0}}})
+    with registry.registered("Quarter-test", lambda gold, output: 0.25, task="ranking", source="a test",
+                             engine=Constant.name):
+        assert main(["eval", "--gold", str(qrels), "--run", str(run), "-m", "Quarter-test", "AP", "--format", "csv",
+                     "--quiet"]) == 0
+    assert calls == [2]
+    rows = capsys.readouterr().out.splitlines()
+    assert any(row.endswith(",Quarter-test,0.25") for row in rows) and any(row.endswith(",AP,1") or
+                                                                           row.endswith(",AP,1.0") for row in rows)
+
+
+ABOVE_THE_KERNELS = ("data", "datasets", "analysis", "fusion", "charts", "widgets")  # tests/test_imports.py's layers
+
+
+def _kernel_calls(tree: ast.AST) -> list[int]:
+    """The lines that call a declaration's kernel: ``….compute(…)`` or ``….compute.score(…)``."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            called = node.func
+            if called.attr == "compute" or called.attr == "score" and isinstance(called.value, ast.Attribute) \
+                    and called.value.attr == "compute":
+                found.append(node.lineno)
+    return found
+
+
+def test_above_the_kernels_only_the_engines_call_a_measure_s_kernel():
+    """The campaign, its explanation, the command line, the drop-in, the analyses and the widgets score through
+    the engines (or workbench.evaluate, the per-topic engine's computation): none calls a declaration's kernel."""
+    above = [path for folder in ABOVE_THE_KERNELS for path in sorted((PACKAGE / folder).rglob("*.py"))] + \
+        [PACKAGE / f"{name}.py" for name in ("cli", "shell", "trec_eval", "catalogue", "__main__")]
+    offenders = {}
+    for path in above:
+        if path == PACKAGE / "data" / "engines.py":
+            continue
+        lines = _kernel_calls(ast.parse(path.read_text(encoding="utf-8")))
+        if lines:
+            offenders[str(path.relative_to(PACKAGE.parent))] = lines
+    assert offenders == {}
+
+
+def test_the_kernel_call_finder_finds_them():
+    source = "measure.spec.compute.score(table)\nspec.compute(gold, output)\nengine.score(held, pairs, m)\n"
+    assert _kernel_calls(ast.parse(source)) == [1, 2]

@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 
 from workbench._version import __version__
+from workbench.data.engines import table_values
 from workbench.data.trec.errors import TrecDuplicateError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
@@ -476,18 +477,18 @@ def bound(measure: TrecMeasure, params, options: Options) -> list[Measure]:
 
 
 def _scored(selected, source, options: Options) -> list[list[list]]:
-    """Each selected measure's columns (a list of per-topic values per printed name), scored by the declared
-    measures' kernels (``spec.compute.score``). A gain table of :data:`PARALLEL_CELLS` cells or more, on a machine
-    with two cores or more, is scored in parts of its topics (about :data:`PART_CELLS` cells each) on two threads
-    and the parts' values joined: every kernel scores each topic on its own
-    (:meth:`~workbench.metrics.ranking.table.GainTable.rows`), and numpy lets go of the interpreter in its loops
-    (``-m all_trec`` on 2,000 topics × 1,000 ranks: 0.29 s → 0.17 s); the measures' temporaries are those of two
-    parts at a time, not of the whole table."""
+    """Each selected measure's columns (a list of per-topic values per printed name), scored by the engine each
+    declaration names (:func:`~workbench.data.engines.table_values`: its ``values`` on the table read here). A gain
+    table of :data:`PARALLEL_CELLS` cells or more, on a machine with two cores or more, is scored in parts of its
+    topics (about :data:`PART_CELLS` cells each) on two threads and the parts' values joined: every kernel scores
+    each topic on its own (:meth:`~workbench.metrics.ranking.table.GainTable.rows`), and numpy lets go of the
+    interpreter in its loops (``-m all_trec`` on 2,000 topics × 1,000 ranks: 0.29 s → 0.17 s); the measures'
+    temporaries are those of two parts at a time, not of the whole table."""
     work = [[] if measure.summary in ("runid", "count") else bound(measure, params, options)
             for measure, params, _ in selected]
 
     def score(part) -> list[list[list]]:
-        return [[_values(_kernel(each).score(part, **_without_judged_only(each))) for each in measures]
+        return [[_values(table_values(part, each, _without_judged_only(each))) for each in measures]
                 for measures in work]
 
     if not isinstance(source, GainTable) or source.gains.size < PARALLEL_CELLS or source.gains.shape[0] < 2 \
@@ -500,12 +501,6 @@ def _scored(selected, source, options: Options) -> list[list[list]]:
         scored = list(pool.map(score, parts))
     return [[sum((part[m][c] for part in scored), []) for c in range(len(scored[0][m]))]
             for m in range(len(selected))]
-
-
-def _kernel(measure: Measure) -> Any:
-    """The declared measure's whole-table scorer (a ``score(source, **params)`` object of
-    :mod:`workbench.metrics.ranking.declare`)."""
-    return measure.spec.compute
 
 
 def _without_judged_only(measure: Measure) -> dict:

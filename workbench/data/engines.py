@@ -6,7 +6,10 @@ Every engine has the same two methods:
 * ``score(held, pairs, measures)``: ``{(system, topic): {name: value}}`` for every pair, from what the caller holds
   (:class:`Held`: the campaign's gold and runs; a chunk of a distributed campaign on a worker);
 * ``explain(gold, run, topics, system, measure)``: the explanation of one system's run on ``topics``, through the
-  very table ``score`` reads (so its rows add up to the campaign's values).
+  very table ``score`` reads (so its rows add up to the campaign's values);
+
+and the engines of tables also ``values(table, measure)``: a measure on every row of a table built elsewhere (the
+``trec_eval`` drop-in's, read from its files).
 
 The engines (:data:`ENGINES`, keyed by the declared name):
 
@@ -15,7 +18,9 @@ The engines (:data:`ENGINES`, keyed by the declared name):
 * ``"subtopic table"``: the same over the subtopic table the diversity measures read (a lacking topic: an empty
   ranking);
 * ``"R&S"``: every (system, topic) at once by the campaign-level kernel (:mod:`workbench.metrics.campaign_rs`);
-* ``"per topic"``: :func:`workbench.evaluate` on each (gold, output) pair.
+* ``"per topic"``: :func:`workbench.evaluate` on each (gold, output) pair;
+* ``"preferences"``, ``"judgement groups"``: trec_eval's measures of ``-R prefs`` and ``-R qrels_jg``, whose tables
+  only the ``trec_eval`` drop-in reads (a campaign refuses them, saying so).
 
 Every engine runs where the runs are held: in the caller, or on an executor's workers
 (:mod:`workbench.data.distributed`), each of which holds a chunk's topics and scores them by
@@ -39,13 +44,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from workbench.data.scoring import output_of, score_topic, unanswered_values
-from workbench.data.trec.join import gain_table, ndeval_order, subtopic_table
-from workbench.data.trec.ranked import RankedRun
+from workbench.data.trec.join import gain_table, subtopic_table
 from workbench.errors import CampaignError, WorkbenchError
 from workbench.ids import DocumentIds
 from workbench.metrics.campaign_rs import Encoded, encode_pairs, encoded_measure_values
-from workbench.metrics.ranking.declare import evaluate_table
-from workbench.metrics.ranking.table import ranked_documents
+from workbench.metrics.ranking.matching import RankingRows
 from workbench.metrics.registry import Measure, UnknownMeasureError, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
@@ -53,10 +56,9 @@ from workbench.progress import progress as progress_bar
 
 if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
     from workbench.metrics.explanations import MeasureExplanation
-    from workbench.metrics.explanations.ranking import RankingRows
 
 __all__ = ["Pair", "Held", "Engine", "GainTableEngine", "SubtopicTableEngine", "RSEngine", "PerTopicEngine",
-           "ENGINES", "engine_of", "by_engine", "score_pairs", "explain_of_nothing"]
+           "ENGINES", "engine_of", "table_values", "by_engine", "score_pairs", "explain_of_nothing"]
 
 Pair = tuple[str, str]
 Scored = dict[Pair, dict[str, float]]
@@ -86,6 +88,9 @@ class Engine(Protocol):
     """How one kind of measure is scored in bulk and explained (the module docstring)."""
 
     name: str
+    reads: str
+    """What its measures read (:data:`~workbench.metrics.registry.READS`): a campaign holds organizations; trec_eval's
+    preferences and judgement groups are read by the ``trec_eval`` drop-in."""
     placeholders: bool
     """Whether ``score`` scores the topics a run lacks itself (on an empty ranking), rather than leaving them to
     the campaign's missing-value rule (:func:`~workbench.data.scoring.unanswered_values`)."""
@@ -97,6 +102,16 @@ class Engine(Protocol):
                 system: str, measure: Measure) -> MeasureExplanation: ...
 
 
+class _TableValues:
+    """An engine whose measures score a whole table at once: :meth:`values`, one value per row."""
+
+    def values(self, table: Any, measure: Measure, params: Mapping[str, Any] | None = None) -> np.ndarray:
+        """``measure`` on every row of ``table`` (a table of this engine: a gain table, a subtopic table, trec_eval's
+        preference counts or judgement-group table), with ``params`` (default: the measure's own)."""
+        compute: Any = measure.spec.compute  # a batch kernel's wrapper (workbench.metrics.ranking.declare)
+        return compute.score(table, **(measure.params if params is None else params))
+
+
 def _by_system(pairs: Sequence[Pair], gold: Iterable[str]) -> dict[str, list[str]]:
     """Per system, the topics of its pairs in the gold's order (the rows of its table)."""
     wanted: dict[str, set[str]] = {}
@@ -106,10 +121,10 @@ def _by_system(pairs: Sequence[Pair], gold: Iterable[str]) -> dict[str, list[str
     return {system: [topic for topic in order if topic in topics] for system, topics in wanted.items()}
 
 
-class _TableEngine:
-    """A whole run scored at once on one table (:func:`evaluate_table`), a row per topic."""
+class _TableEngine(_TableValues):
+    """A whole run scored at once on one table (:meth:`values`), a row per topic."""
 
-    name = ""
+    name, reads = "", "organizations"
     placeholders = True
     build: Callable[..., Any]
 
@@ -119,11 +134,11 @@ class _TableEngine:
         for system, topics in _by_system(pairs, held.gold).items():
             try:
                 table = type(self).build(held.gold, held.runs[system], topics, placeholders=True)
-                values = evaluate_table(table, list(measures))
+                values = {name: self.values(table, measure).tolist() for name, measure in measures.items()}
             except WorkbenchError as error:
                 raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
-            for topic in topics:
-                out[system, topic] = {name: values[name][topic] for name in measures}
+            for row, topic in enumerate(topics):
+                out[system, topic] = {name: values[name][row] for name in measures}
         return out
 
 
@@ -160,17 +175,16 @@ class SubtopicTableEngine(_TableEngine):
                 system: str, measure: Measure) -> MeasureExplanation:
         from workbench.metrics.explanations.diversity import explain_subtopic_table
 
-        subtopics = subtopic_table(gold, run, topics, placeholders=True)
-        ranked = [(_in_ndeval_order(run, t) if isinstance(run, RankedRun) else ranked_documents(run[t]))
-                  if t in run else [] for t in topics]
-        return explain_subtopic_table(subtopics, measure, ranked, with_topics=True)
+        subtopics = subtopic_table(gold, run, topics, placeholders=True, documents=True)
+        assert subtopics.ranked is not None  # asked for: who sits where
+        return explain_subtopic_table(subtopics, measure, subtopics.ranked, with_topics=True)
 
 
 class PerTopicEngine:
     """Each (gold, output) through :func:`workbench.evaluate` (:func:`~workbench.data.scoring.score_topic`: bad
     input raises a located :class:`CampaignError`), explained topic by topic by :func:`workbench.explain`."""
 
-    name = "per topic"
+    name, reads = "per topic", "organizations"
     placeholders = False
 
     def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
@@ -214,34 +228,76 @@ class RSEngine(PerTopicEngine):
         return {pair: {name: column[i] for name, column in columns} for i, pair in enumerate(pairs)}
 
 
-ENGINES: dict[str, Engine] = {engine.name: engine for engine in (GainTableEngine(), SubtopicTableEngine(),
-                                                                  RSEngine(), PerTopicEngine())}
-"""The engines by the name a declaration gives (:data:`~workbench.metrics.registry.ENGINE_NAMES`); trec_eval's
-measures of preferences and judgement groups are scored by the ``trec_eval`` drop-in, which reads their files."""
+class _DropInEngine(_TableValues):
+    """trec_eval's measures of a judgement file a campaign does not hold (``reads``): the ``trec_eval`` drop-in
+    builds their table from its files (preference counts, a judgement-group table) and scores it by :meth:`values`;
+    a campaign refuses them (:func:`by_engine`), saying how to score them."""
+
+    placeholders = True
+
+    def __init__(self, reads: str) -> None:
+        self.name = self.reads = reads
+
+    def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
+              progress: bool = False) -> Scored:
+        raise _refused(next(iter(measures.values())))
+
+    def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
+                system: str, measure: Measure) -> MeasureExplanation:
+        raise _refused(measure)
+
+
+def _refused(measure: Measure) -> UnknownMeasureError:
+    spec = measure.spec
+    return UnknownMeasureError(f"{spec.name} reads trec_eval's {spec.reads}: python -m workbench trec_eval scores "
+                               f"it (-m {spec.spellings['trec_eval'][0]})")
+
+
+ENGINES: dict[str, Engine] = {engine.name: engine for engine in (
+    GainTableEngine(), SubtopicTableEngine(), RSEngine(), PerTopicEngine(), _DropInEngine("preferences"),
+    _DropInEngine("judgement groups"))}
+"""The engines by the name a declaration gives (:data:`~workbench.metrics.registry.ENGINE_NAMES`): a campaign's
+four, and the two of trec_eval's measures of preferences and judgement groups, whose tables the ``trec_eval``
+drop-in reads from its files."""
 
 
 def engine_of(measure: str | Measure) -> Engine:
     """The engine a measure's declaration names.
 
-    >>> engine_of("nDCG@10").name, engine_of("R≺").name, engine_of("NMI").name
-    ('gain table', 'R&S', 'per topic')
+    >>> engine_of("nDCG@10").name, engine_of("R≺").name, engine_of("NMI").name, engine_of("prefs_simp").name
+    ('gain table', 'R&S', 'per topic', 'preferences')
     """
-    spec = parse(measure).spec
-    if spec.engine not in ENGINES:
-        raise UnknownMeasureError(f"{spec.name} reads trec_eval's {spec.reads}: python -m workbench trec_eval "
-                                  f"scores it (-m {spec.spellings['trec_eval'][0]})")
-    return ENGINES[spec.engine]
+    return ENGINES[parse(measure).spec.engine]
+
+
+def table_values(table: Any, measure: Measure, params: Mapping[str, Any] | None = None) -> np.ndarray:
+    """``measure`` on every row of a table built elsewhere (the ``trec_eval`` drop-in's gain table, preference counts
+    or judgement-group table), by the engine its declaration names (its ``values``; ``params``: default, the
+    measure's own).
+
+    >>> from workbench.metrics.ranking.table import GainTable
+    >>> table_values(GainTable.from_gains([[1, 0], [0, 1]], [[1], [1]]), parse("P@1")).tolist()
+    [1.0, 0.0]
+    """
+    engine = engine_of(measure)
+    if not isinstance(engine, _TableValues):
+        raise UnknownMeasureError(f"{measure} is scored {engine.name}, not on a table")
+    return engine.values(table, measure, params)
 
 
 def by_engine(measures: Iterable[str | Measure] | Mapping[str, Measure]) -> dict[Engine, dict[str, Measure]]:
     """The measures (names, Measures keyed by their text, or a mapping name → Measure) grouped by engine, in their
-    order: the one lookup every caller makes."""
+    order: the one lookup every campaign makes (a measure of trec_eval's preferences or judgement groups, which a
+    campaign does not hold, is refused with how to score it)."""
     named = measures.items() if isinstance(measures, Mapping) else (
         (measure if isinstance(measure, str) else str(measure), measure) for measure in measures)
     out: dict[Engine, dict[str, Measure]] = {}
     for name, measure in named:
         parsed = parse(measure)
-        out.setdefault(engine_of(parsed), {})[name] = parsed
+        engine = engine_of(parsed)
+        if engine.reads != "organizations":  # what a campaign does not hold: refused before any work
+            raise _refused(parsed)
+        out.setdefault(engine, {})[name] = parsed
     return out
 
 
@@ -268,18 +324,10 @@ def score_pairs(held: Any, pairs: Sequence[Pair], groups: Mapping[Engine, Mappin
 
 
 # ------------------------------------------------------------------------------------ explanation helpers
-def _in_ndeval_order(run: RankedRun, topic: str) -> list[str]:
-    """The topic's documents as the diversity measures rank them (:func:`~workbench.data.trec.join.ndeval_order`)."""
-    documents = run.documents(topic)
-    return [documents[i] for i in ndeval_order(run, topic).tolist()]
-
-
 def _as_columns(rows: RankingRows) -> RankingRows:
     """The join's documents as the explanation's columns: ids held as arrays (a read campaign's) become pandas
     columns backed by Arrow strings, with no Python object per document."""
     import pandas as pd
-
-    from workbench.metrics.explanations.ranking import RankingRows
 
     def column(documents):
         return pd.arrays.ArrowExtensionArray(documents.arrow()) if isinstance(documents, DocumentIds) else documents

@@ -791,7 +791,10 @@ def with_defaults(measure: str | Measure, **values: Any) -> Measure:
 def evaluate(gold: Organization | Labelling, output: Organization | Labelling,
              measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
     """Score one topic: ``{name as given: value}``. Measures that share a computation share one call; a
-    single name (``"AP"``) is one measure.
+    single name (``"AP"``) is one measure. This is the ``"per topic"`` engine's computation of one (gold, output)
+    pair (:mod:`workbench.data.engines`): each declaration's ``compute``, which for the table families is their
+    kernel on a one-row table, the kernel their engines run on a whole run's table (``tests/test_engines.py``
+    walks every declaration: both give the same value).
 
     >>> from workbench.model import Organization
     >>> g = Organization.parse("d1 d2\\nd3")

@@ -4,8 +4,9 @@
 Each ranked document gets its grade from the judgements of its topic: a document outside the qrels is *not
 pooled*, one with a negative grade *pooled but unjudged* (both gain 0); a topic the run lacks gets trec_eval's
 ``-c`` placeholder ranking (one document, ``ceci_nest_pas_un_docno``) when asked for. Documents are matched by
-64-bit hashes of (topic, document) (:func:`~workbench.data.trec.ranked.keys`), every match checked on the ids
-themselves; should two pairs share a hash, by exact codes::
+64-bit hashes of (topic, document) by the one matcher (:mod:`workbench.metrics.ranking.matching`), every match
+checked on the ids themselves; should two pairs share a hash, by exact codes; Organizations given by hand (on both
+sides), by their names coded exactly::
 
     >>> import numpy as np
     >>> from workbench.data.trec.ranked import judgements, rank_runs
@@ -20,35 +21,28 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, overload
 
 import numpy as np
 
-from workbench.data.trec.ranked import Judgements, RankedRun, SubtopicJudgements, keys
+from workbench.data.trec.ranked import Judgements, RankedRun, SubtopicJudgements
 from workbench.errors import WorkbenchError
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.diversity import SubtopicTable
+from workbench.metrics.ranking.matching import Judged, RankingRows, entries, match, match_names, seated
 from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
-from workbench.model import Organization, natural_key
+from workbench.model import Organization
 from workbench.validation import Flag, ListOf, MappingOf, validate
-
-if TYPE_CHECKING:  # the explanations import pandas, which the trec_eval drop-in never loads
-    from workbench.metrics.explanations.ranking import RankingRows
 
 __all__ = ["PLACEHOLDER", "ONE_SUBTOPIC", "JudgedSides", "JUDGED_SIDES", "spans", "ndeval_order", "gain_table",
            "subtopic_table"]
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
 ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
-_FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): _slots
 JUDGED = MappingOf(what="judgements: a mapping topic → Organization (Judgements, as read)")
 RANKED = MappingOf(what="a run: a mapping topic → Organization (a RankedRun, as read)")
 TOPICS = ListOf(what="a list of topics")
-
-
-class _KeyCollision(Exception):
-    """Two different (topic, document) pairs share a 64-bit key: the keys are rebuilt exactly."""
 
 
 def spans(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -58,54 +52,6 @@ def spans(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarra
     row = np.repeat(np.arange(len(index)), lengths)
     starts = np.cumsum(lengths) - lengths
     return offsets[index][row] + np.arange(len(row)) - starts[row], row
-
-
-def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndarray]:
-    """One int64 per (row, document) of each part, equal exactly for equal pairs (the document's byte-order code
-    among all the parts' documents)."""
-    codes = DocumentIds.concatenate([docs for _, docs in parts]).codes()
-    bounds = np.cumsum([len(docs) for _, docs in parts])[:-1]
-    return [rows * (codes.max(initial=0) + 1) + part
-            for (rows, _), part in zip(parts, np.split(codes, bounds), strict=True)]
-
-
-def _grades(run_keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, judged: tuple, exact: bool
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Each (row, document)'s grade among the judgements (``judged``: their keys, rows, documents and grades),
-    NaN where it has none, and the positions of the judgements matched. Keys whose last bits no judged key has are
-    not judged; the others and the judged keys are sorted together, a judged pair being two equal neighbours, one
-    from each set (the readers have refused repeats in either set, so equal keys within one set are a hash
-    collision: exact keys are built instead)."""
-    q_keys, q_rows, q_docs, grades = judged[:4]
-    found = np.full(run_keys.size, np.nan)
-    if not q_keys.size or not run_keys.size:
-        return found, np.zeros(0, dtype=np.int64)
-    if exact:
-        candidates = np.flatnonzero(np.isin(run_keys, q_keys))
-    else:  # the judged keys' slots (_slots)
-        slots = judged[4]
-        candidates = np.flatnonzero(slots[(run_keys & np.uint64(slots.size - 1)).view(np.int64)])
-    both = np.concatenate((q_keys, run_keys[candidates]))
-    order = np.argsort(both, kind="stable")
-    ordered = both[order]
-    pairs = np.flatnonzero(ordered[1:] == ordered[:-1])
-    first, second = order[pairs], order[pairs + 1]
-    if ((first < q_keys.size) == (second < q_keys.size)).any():  # equal keys within one set: a collision
-        raise _KeyCollision
-    at, mine = np.minimum(first, second), candidates[np.maximum(first, second) - q_keys.size]
-    if not exact and not ((rows[mine] == q_rows[at]) & q_docs.equal(at, docs, mine)).all():
-        raise _KeyCollision
-    found[mine] = grades[at]
-    return found, at
-
-
-def _slots(q_keys: np.ndarray) -> np.ndarray:
-    """A slot per value of the keys' last bits (the documents' hashes), 16 or more per judged key, marking the
-    judged keys' slots: most unjudged keys fall on an empty one."""
-    bits = min(max(int(16 * q_keys.size).bit_length(), 16), _FILTER_BITS)
-    slots = np.zeros(1 << bits, dtype=bool)
-    slots[(q_keys & np.uint64((1 << bits) - 1)).view(np.int64)] = True
-    return slots
 
 
 class JudgedSides:
@@ -138,14 +84,13 @@ JUDGED_SIDES = JudgedSides()
 """The one cache of the join (:func:`gain_table`, :func:`subtopic_table`)."""
 
 
-def _judged_side(gold: Judgements, topics: Sequence[str], row_of: dict[str, int]) -> tuple:
-    """The judgements of ``topics`` as the join reads them (:class:`JudgedSides` keeps them)."""
+def _judged_side(gold: Judgements, topics: Sequence[str], row_of: dict[str, int]) -> Judged:
+    """The judgements of ``topics`` as the matcher reads them (:class:`JudgedSides` keeps them)."""
 
-    def build() -> tuple:
+    def build() -> Judged:
         judged, q_rows = _native(gold, row_of)
-        q_docs = gold.ids if judged is None else gold.ids.take(judged)
-        q_keys = keys(q_rows, q_docs, len(topics))
-        return (q_rows, q_docs, gold.grades if judged is None else gold.grades[judged], q_keys, _slots(q_keys))
+        return Judged.of(q_rows, gold.ids if judged is None else gold.ids.take(judged),
+                         gold.grades if judged is None else gold.grades[judged], len(topics))
 
     side = JUDGED_SIDES.side(gold, topics, build)
     for topic in topics:  # a topic whose judgements repeat a document is refused each time it is used
@@ -168,61 +113,71 @@ def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np
     return entries, row_numbers[rank]
 
 
-def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeholders: bool,
-                 documents: bool) -> tuple[GainTable, RankingRows | None]:
+def _ranked_side(run: Mapping[str, Organization], topics: Sequence[str], row_of: dict[str, int]
+                 ) -> tuple[np.ndarray, DocumentIds, np.ndarray]:
+    """The run's entries of ``topics`` as the matcher reads them: each one's row and document, grouped by row in
+    rank order, and whether it ties with the entry above it (a read run's equal scores, a hand-made Organization's
+    tied level)."""
+    if isinstance(run, RankedRun):
+        entries_at, rows = _native(run, row_of)
+        return rows, run.ids if entries_at is None else run.ids.take(entries_at), _ties(run, entries_at, rows)
+    rankings = [ranked_documents(run[topic]) if topic in run else [] for topic in topics]
+    rows, documents = entries(rankings)
+    return rows, documents, _organization_ties(run, topics)
+
+
+def _organization_ties(run: Mapping[str, Organization], topics: Sequence[str]) -> np.ndarray:
+    """:func:`~workbench.metrics.ranking.table.ranked_ties` of each topic the run has, in turn."""
+    return np.array([tie for topic in topics if topic in run for tie in ranked_ties(run[topic])], dtype=bool)
+
+
+def _judged_of(gold: Mapping[str, Organization], topics: Sequence[str], row_of: dict[str, int]) -> Judged:
+    """The judged side of ``topics``: read judgements' arrays (:func:`_judged_side`), or each Organization's
+    :func:`~workbench.metrics.ranking.table.judgements_of`."""
+    if isinstance(gold, Judgements):
+        return _judged_side(gold, topics, row_of)
+    judged = [judgements_of(gold[topic]) for topic in topics]
+    rows, documents = entries([list(grades) for grades in judged])
+    return Judged.of(rows, documents, np.array([g for grades in judged for g in grades.values()], dtype=float),
+                     len(topics))
+
+
+def _joined(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str],
+            missing: np.ndarray, documents: bool) -> tuple[GainTable, RankingRows | None]:
+    """The join (:func:`gain_table`): the ranked entries and trec_eval's placeholder rows (``missing``) matched to
+    the judgements by the one matcher (:func:`~workbench.metrics.ranking.matching.match`), read ids by their
+    hashes, names given by hand (Organizations on both sides) by exact codes
+    (:func:`~workbench.metrics.ranking.matching.match_names`)."""
     row_of = {topic: row for row, topic in enumerate(topics)}
-    entries, rows = _native(run, row_of)
-    docs = run.ids if entries is None else run.ids.take(entries)
-    q_rows, q_docs, grades, q_keys, slots = _judged_side(gold, topics, row_of)
-    missing = np.array([row for row, topic in enumerate(topics) if topic not in run.index] if placeholders else [],
-                       dtype=np.int32)
-    parts = [(rows, docs), (q_rows, q_docs)]
-    if missing.size:  # trec_eval's one-document ranking, each its own row, after the run's entries
-        parts.append((missing, DocumentIds.from_strings([PLACEHOLDER] * missing.size)))
-
-    def join(exact: bool) -> tuple[np.ndarray, np.ndarray]:
-        built = _exact_keys(parts) if exact else [keys(r, d, len(topics)) if r is not q_rows else q_keys
-                                                 for r, d in parts]
-        judged_keys = (built[1], q_rows, q_docs, grades, slots)
-        found = [_grades(built[0], rows, docs, judged_keys, exact)]
-        if missing.size:
-            found.append(_grades(built[2], missing, parts[2][1], judged_keys, exact))
-        return np.concatenate([f for f, _ in found]), np.concatenate([at for _, at in found])
-
-    try:
-        found, matched = join(exact=False)
-    except _KeyCollision:
-        found, matched = join(exact=True)
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
-    tied = _ties(run, entries, rows)
-    table = GainTable.from_entries(np.concatenate((rows, missing)) if missing.size else rows, found, q_rows, grades,
-                                   tuple(topics), placeholder=placeholder,
-                                   tied=np.concatenate((tied, np.zeros(missing.size, bool))) if missing.size else tied)
+    if not isinstance(gold, Judgements) and not isinstance(run, RankedRun):  # names on both sides
+        rankings = [ranked_documents(run[topic]) if topic in run else [PLACEHOLDER] for topic in topics]
+        judged, rows, positions = match_names([judgements_of(gold[topic]) for topic in topics], rankings)
+        tied = np.zeros(rows.size, dtype=bool)
+        tied[~placeholder[rows]] = _organization_ties(run, topics)
+        table = GainTable.from_matched(rows, positions, judged, tuple(topics), placeholder=placeholder, tied=tied)
+        if not documents:
+            return table, None
+        retrieved = np.empty(rows.size, dtype=object)
+        retrieved[:] = [doc for ranking in rankings for doc in ranking]
+        return table, seated(rows, retrieved, judged, positions, by_grade=True)
+    judged = _judged_of(gold, topics, row_of)
+    rows, docs, tied = _ranked_side(run, topics, row_of)
+    parts = [(rows, docs)]
+    if missing.size:  # trec_eval's one-document ranking, each its own row, after the run's entries
+        parts.append((missing, DocumentIds.from_strings([PLACEHOLDER] * missing.size)))
+    found = match(parts, judged, len(topics))
+    if missing.size:
+        rows, docs = np.concatenate((rows, missing)), DocumentIds.concatenate([docs, parts[1][1]])
+        tied = np.concatenate((tied, np.zeros(missing.size, dtype=bool)))
+    positions = np.concatenate(found) if missing.size else found[0]
+    table = GainTable.from_matched(rows, positions, judged, tuple(topics), placeholder=placeholder, tied=tied)
     release_freed(rows.size)  # the join's temporaries
     if not documents:
         return table, None
-    # who sits where: the entries row by row in rank order, and the judged relevant documents no entry matched
-    all_rows = np.concatenate((rows, missing)) if missing.size else rows
-    all_docs = DocumentIds.concatenate([docs, parts[2][1]]) if missing.size else docs
-    if all_rows.size and (np.diff(all_rows) < 0).any():
-        all_docs = all_docs.take(np.argsort(all_rows, kind="stable"))
-    hit = np.zeros(grades.size, dtype=bool)
-    hit[matched] = True
-    lacking = np.flatnonzero(~hit & (grades > 0))
-    lacking = lacking[np.argsort(q_rows[lacking], kind="stable")]
-    return table, _rows(all_docs, q_rows[lacking], q_docs.take(lacking), grades[lacking])
-
-
-def _rows(retrieved: object, missing_rows: np.ndarray, missing_documents: object, missing_grades: np.ndarray
-          ) -> RankingRows:
-    """The documents of a joined table as its explanation reads them
-    (:class:`~workbench.metrics.explanations.ranking.RankingRows`; imported here, as the explanations import
-    pandas, which the ``trec_eval`` drop-in never loads)."""
-    from workbench.metrics.explanations.ranking import RankingRows
-
-    return RankingRows(retrieved, np.asarray(missing_rows, dtype=np.int64), missing_documents,
-                       np.asarray(missing_grades, dtype=float))
+    return table, seated(rows, docs, judged, positions,
+                         by_grade=not (isinstance(gold, Judgements) and isinstance(run, RankedRun)))
 
 
 def _ties(run: RankedRun, entries: np.ndarray | None, rows: np.ndarray) -> np.ndarray:
@@ -275,69 +230,32 @@ def gain_table(gold: Mapping[str, Organization], run: Mapping[str, Organization]
     (:attr:`GainTable.placeholder`).
 
     Array-backed :class:`~workbench.data.trec.ranked.Judgements` and
-    :class:`~workbench.data.trec.ranked.RankedRun` are joined as arrays; Organizations given by hand are read as
-    :meth:`GainTable.from_organizations` reads them (ranked documents scored by
-    :func:`~workbench.metrics.ranking.table.judgements_of`), so that both give the same values.
+    :class:`~workbench.data.trec.ranked.RankedRun` and Organizations given by hand are inputs of the one join
+    (:func:`_joined`), an Organization read as :meth:`GainTable.from_organizations` reads it (ranked documents
+    scored by :func:`~workbench.metrics.ranking.table.judgements_of`), so that all give the same values.
 
     The one place a ranking meets its judgements: with ``documents``, the result is ``(table, rows)``, ``rows``
-    saying who sits where (:class:`~workbench.metrics.explanations.ranking.RankingRows`: the retrieved documents row
+    saying who sits where (:class:`~workbench.metrics.ranking.matching.RankingRows`: the retrieved documents row
     by row in rank order, trec_eval's placeholder included, and the judged relevant documents each row misses), as
     the explanations read them."""
     missing = [topic for topic in topics if topic not in run]
     if missing and not placeholders:
         raise WorkbenchError(f"the run lacks topic(s) {', '.join(map(repr, missing[:5]))}")
-    if isinstance(gold, Judgements) and isinstance(run, RankedRun):
-        table, rows = _array_table(gold, run, topics, placeholders, documents)
-        return table if rows is None else (table, rows)
-
-    def judged(topic: str) -> dict[str, float]:
-        return gold.grades_of(topic) if isinstance(gold, Judgements) else judgements_of(gold[topic])
-
-    def ranked(topic: str) -> list[str]:
-        if topic not in run:
-            return [PLACEHOLDER]
-        return run.documents(topic) if isinstance(run, RankedRun) else ranked_documents(run[topic])
-
-    pairs = [(judged(topic), ranked(topic)) for topic in topics]
-    table = GainTable.from_judged_rankings(pairs, topics)
-    flags = np.zeros(table.gains.shape, dtype=bool)
-    tie: np.ndarray | list[bool]
-    for row, topic in enumerate(topics):  # equal scores of a run, a hand-made Organization's tied level
-        if topic in run:
-            if isinstance(run, RankedRun):
-                span = run.span(topic)
-                tie = _ties(run, np.arange(span.start, span.stop), np.zeros(span.stop - span.start, int))
-            else:
-                tie = ranked_ties(run[topic])
-            flags[row, :len(tie)] = tie
-    if flags.any():
-        table = table.with_ties(flags)
-    if missing:
-        placeholder = np.array([topic not in run for topic in topics], dtype=bool)
-        table = GainTable(table.gains, table.ideal, table.topics, num_ret=table.num_ret, judged=table.judged,
-                          pooled=table.pooled, n_judged=table.n_judged, placeholder=placeholder, tied=table.tied)
-    if not documents:
-        return table
-    retrieved = np.array([doc for _, ranking in pairs for doc in ranking], dtype=object)
-    lacking = [(row, doc, grade) for row, (grades, ranking) in enumerate(pairs)
-               for seen in [set(ranking)]
-               for doc, grade in sorted(((d, g) for d, g in grades.items() if g > 0 and d not in seen),
-                                        key=lambda item: (-item[1], natural_key(item[0])))]
-    documents_missed = np.empty(len(lacking), dtype=object)
-    documents_missed[:] = [doc for _, doc, _ in lacking]
-    return table, _rows(retrieved, np.array([row for row, _, _ in lacking]), documents_missed,
-                        np.array([grade for _, _, grade in lacking]))
+    lacking = np.array([row for row, topic in enumerate(topics) if topic not in run], dtype=np.int64)
+    table, rows = _joined(gold, run, topics, lacking, documents)
+    return table if rows is None else (table, rows)
 
 
-@validate(gold=JUDGED, run=RANKED, topics=TOPICS, placeholders=Flag())
+@validate(gold=JUDGED, run=RANKED, topics=TOPICS, placeholders=Flag(), documents=Flag())
 def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: Sequence[str], *,
-                   placeholders: bool = False) -> SubtopicTable:
+                   placeholders: bool = False, documents: bool = False) -> SubtopicTable:
     """The subtopic table the diversity measures read, a row per topic of ``topics`` (a topic ``run`` lacks: an
     empty ranking with ``placeholders``, else an error). Array-backed judgements and runs are joined as
     :func:`gain_table` joins them (each ranked document matched to its judged position); a
     :class:`~workbench.data.trec.ranked.SubtopicJudgements` gives its subtopics, plain judgements one subtopic per
     topic (as ndeval reads ordinary qrels), and Organizations given by hand a subtopic per cluster
-    (:meth:`SubtopicTable.from_organizations`)."""
+    (:meth:`SubtopicTable.from_organizations`). Who sits where (:attr:`SubtopicTable.ranked`, the documents of each
+    row in the order the measures rank them) is kept for Organizations, and for read runs with ``documents``."""
     missing = [topic for topic in topics if topic not in run]
     if missing and not placeholders:
         raise WorkbenchError(f"the run lacks topic(s) {', '.join(map(repr, missing[:5]))}")
@@ -368,14 +286,15 @@ def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organizat
     judged[rows[kept], entry_doc[kept], entry_sub[kept]] = np.maximum(entry_grade[kept], 0.0)
     tiebreak = np.zeros((len(topics), width), dtype=np.int64)
     codes = gold.ids.codes()
-    documents = []
+    judged_documents = []
     for row, topic in enumerate(topics):  # ndeval's tie rule in its ideal ranking: the greatest id first
         span = gold.span(topic)
         tiebreak[row, :span.stop - span.start] = np.argsort(np.argsort(-codes[span], kind="stable"))
-        documents.append(gold.ids.take(np.arange(span.start, span.stop)).strings().tolist())
+        judged_documents.append(gold.ids.take(np.arange(span.start, span.stop)).strings().tolist())
     names = [gold.subtopics[t] if isinstance(gold, SubtopicJudgements) else (ONE_SUBTOPIC,) for t in topics]
     ranked = np.zeros((len(topics), table.gains.shape[1] if table else 0), dtype=np.int64)
     num_ret = np.zeros(len(topics), dtype=np.int64)
+    seats: list[list[str]] | None = [[] for _ in topics] if documents else None
     if table is not None:
         at = np.array([topics.index(t) for t in present], dtype=np.int64) if len(present) < len(topics) else \
             np.arange(len(topics))
@@ -384,9 +303,13 @@ def subtopic_table(gold: Mapping[str, Organization], run: Mapping[str, Organizat
         for row, topic in zip(at.tolist(), present, strict=True):  # equal scores in ndeval's order
             order = ndeval_order(run, topic)
             ranked[row, :order.size] = ranked[row, order]
+            if seats is not None:
+                in_trec_order = run.documents(topic)
+                seats[row] = [in_trec_order[i] for i in order.tolist()]
     grades = np.where((ranked > 0)[:, :, None], judged[np.arange(len(topics))[:, None], np.maximum(ranked - 1, 0)],
                       0.0)
-    return SubtopicTable(grades, judged, tiebreak, num_ret, tuple(topics), documents=documents, subtopic_names=names)
+    return SubtopicTable(grades, judged, tiebreak, num_ret, tuple(topics), documents=judged_documents,
+                         subtopic_names=names, ranked=seats)
 
 
 def _stacked(tables: list[SubtopicTable], topics: Sequence[str]) -> SubtopicTable:
@@ -396,13 +319,14 @@ def _stacked(tables: list[SubtopicTable], topics: Sequence[str]) -> SubtopicTabl
     subs = max((t.grades.shape[2] for t in tables), default=1)
     grades, judged = np.zeros((len(tables), width, subs)), np.zeros((len(tables), docs, subs))
     tiebreak = np.zeros((len(tables), docs), dtype=np.int64)
-    documents, names = [], []
+    documents, names, ranked = [], [], []
     for row, t in enumerate(tables):
         grades[row, :t.grades.shape[1], :t.grades.shape[2]] = t.grades[0]
         judged[row, :t.judged.shape[1], :t.judged.shape[2]] = t.judged[0]
         tiebreak[row, :t.judged.shape[1]] = t.tiebreak[0]
-        assert t.documents is not None and t.subtopic_names is not None  # from_organizations names both
+        assert t.documents is not None and t.subtopic_names is not None and t.ranked is not None  # from_rows's
         documents.append(t.documents[0])
         names.append(t.subtopic_names[0])
+        ranked.append(t.ranked[0])
     return SubtopicTable(grades, judged, tiebreak, [int(t.num_ret[0]) for t in tables], tuple(topics),
-                         documents=documents, subtopic_names=names)
+                         documents=documents, subtopic_names=names, ranked=ranked)

@@ -34,6 +34,7 @@ from workbench.data.trec.lines import Labels
 from workbench.errors import CampaignError, WorkbenchError, WorkbenchWarning, quoted
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
+from workbench.metrics.ranking.matching import keys
 from workbench.metrics.ranking.table import SCORE_PRECISION, trec_eval_order
 from workbench.model import Organization
 from workbench.validation import AnyOf, Choices, Domain, Flag, Function, Instance, Interval, ListOf, Text, validate
@@ -192,20 +193,6 @@ def document_ids(documents: Documents) -> DocumentIds:
         values = np.array([value if isinstance(value, str | bytes) else str(value) for value in values.tolist()],
                           dtype=object)
     return DocumentIds.from_strings(values)
-
-
-def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np.ndarray:
-    """One uint64 key per (group, document) (``groups`` below ``n_groups``; ``ids``: the documents, or their
-    :meth:`~workbench.ids.DocumentIds.hashes`): the group in the leading bits, the document's hash in the rest.
-    Equal pairs give equal keys, different pairs almost never do (callers check a match on the ids:
-    :meth:`~workbench.ids.DocumentIds.equal`), and entries grouped by group give keys a stable sort orders fast
-    (it merges the groups' sorted stretches)."""
-    bits = np.uint64(max(int(n_groups - 1).bit_length(), 1))
-    hashes = ids.hashes() if isinstance(ids, DocumentIds) else ids
-    built = np.asarray(groups).astype(np.uint64)  # in place from here: one array of the entries besides it
-    built <<= np.uint64(64) - bits
-    built |= hashes >> bits
-    return built
 
 
 def first_duplicate(groups: np.ndarray, ids: DocumentIds,

@@ -41,7 +41,7 @@ from workbench.metrics.ranking.diversity import (
     SubtopicTable,
     ideal_ranking,
 )
-from workbench.metrics.ranking.table import RankingInputError, ranked_documents
+from workbench.metrics.ranking.table import RankingInputError
 from workbench.metrics.registry import Measure, declared_terms, explanation_of, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
@@ -291,5 +291,6 @@ def explain_subtopic_table(table: SubtopicTable, measure: str | Measure, ranked:
 def explain_diversity(gold: Organization, output: Organization, measure: str | Measure) -> MeasureExplanation:
     """A diversity measure of ``output`` against ``gold`` (a subtopic per cluster of its levels, as
     :meth:`SubtopicTable.from_organizations` reads it) explained per document and subtopic."""
-    return explain_subtopic_table(SubtopicTable.from_organizations(gold, output), measure,
-                                  [ranked_documents(output)])
+    table = SubtopicTable.from_organizations(gold, output)
+    assert table.ranked is not None  # from_rows keeps who sits where
+    return explain_subtopic_table(table, measure, table.ranked)

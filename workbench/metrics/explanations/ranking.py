@@ -42,25 +42,13 @@ import numpy as np
 
 from workbench.metrics.explanations.core import MeasureExplanation
 from workbench.metrics.ranking.declare import TableMeasure
-from workbench.metrics.ranking.table import GainTable, RankingInputError, judgements_of, ranked_documents
+from workbench.metrics.ranking.matching import RankingRows
+from workbench.metrics.ranking.table import GainTable, RankingInputError, organization_table
 from workbench.metrics.registry import Measure, declared_terms, parse
 from workbench.metrics.summary import summarize, trec_order
-from workbench.model import Organization, natural_key
+from workbench.model import Organization
 
 __all__ = ["RankingRows", "explain_table", "organization_rows", "explain_ranking"]
-
-
-@dataclass(frozen=True)
-class RankingRows:
-    """Who sits where in a :class:`GainTable`: the retrieved documents, row by row in rank order (as
-    ``np.nonzero(table.retrieved())`` lists them), and the judged relevant documents each row misses
-    (``missing_rows``, ``missing_documents``, ``missing_grades``). Documents may be an object array of ``str``
-    or anything pandas takes as a column (an Arrow string array)."""
-
-    retrieved: Any
-    missing_rows: np.ndarray
-    missing_documents: Any
-    missing_grades: np.ndarray
 
 
 def _ideal(table: GainTable) -> GainTable:
@@ -397,19 +385,11 @@ def _explanation(table: GainTable, spec: Any, name: str, values: np.ndarray, fra
 
 def organization_rows(gold: Organization, output: Organization) -> tuple[GainTable, RankingRows]:
     """The one-row table the registry scores ``output`` on (:meth:`GainTable.from_organizations`) and its
-    documents: the ranking's, and the gold's relevant ones it misses (by grade, then by id)."""
-    ranked = ranked_documents(output)
-    judged = judgements_of(gold)
-    seen = set(ranked)
-    missing = sorted(((doc, grade) for doc, grade in judged.items() if grade > 0 and doc not in seen),
-                     key=lambda item: (-item[1], natural_key(item[0])))
-    table = GainTable.from_organizations(gold, output)
-    documents = np.empty(len(ranked), dtype=object)
-    documents[:] = ranked
-    missing_documents = np.empty(len(missing), dtype=object)
-    missing_documents[:] = [doc for doc, _ in missing]
-    return table, RankingRows(documents, np.zeros(len(missing), dtype=np.int64), missing_documents,
-                              np.array([grade for _, grade in missing], dtype=float))
+    documents: the ranking's, and the gold's relevant ones it misses (by grade, then by id), from the one match
+    (:func:`~workbench.metrics.ranking.table.organization_table`)."""
+    table, rows = organization_table(gold, output, documents=True)
+    assert rows is not None  # asked for
+    return table, rows
 
 
 def explain_ranking(gold: Organization, output: Organization, measure: str | Measure) -> MeasureExplanation:

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from workbench.metrics.ranking.matching import match_names
 from workbench.metrics.ranking.table import CUTOFF, RELEVANCE_LEVEL, RankingInputError, ranked_documents, ranks
 from workbench.model import Organization, natural_key
 from workbench.validation import Interval, validate
@@ -54,16 +55,19 @@ class SubtopicTable:
     how many); ``judged[q, j, s]`` the grades of every judged document (the ideal ranking's material) and
     ``tiebreak[q, j]`` their order by document id, descending (0 first: ndeval's choice between equal gains).
     ``documents[q]`` and ``subtopic_names[q]``, when known, name the judged documents (axis j) and the subtopics
-    (axis s) of each row, for the explanations (:mod:`workbench.metrics.explanations.diversity`)."""
+    (axis s) of each row, and ``ranked[q]`` the documents at its ranks (who sits where), for the explanations
+    (:mod:`workbench.metrics.explanations.diversity`)."""
 
     def __init__(self, grades, judged, tiebreak, num_ret, topics: Sequence[str] = (), *,
                  documents: Sequence[Sequence[str]] | None = None,
-                 subtopic_names: Sequence[Sequence[str]] | None = None) -> None:
+                 subtopic_names: Sequence[Sequence[str]] | None = None,
+                 ranked: Sequence[Sequence[str]] | None = None) -> None:
         self.grades, self.judged = np.asarray(grades, dtype=float), np.asarray(judged, dtype=float)
         self.tiebreak, self.num_ret = np.asarray(tiebreak, dtype=np.int64), np.asarray(num_ret, dtype=np.int64)
         self.topics = tuple(topics)
         self.documents = None if documents is None else [tuple(row) for row in documents]
         self.subtopic_names = None if subtopic_names is None else [tuple(row) for row in subtopic_names]
+        self.ranked = None if ranked is None else [list(row) for row in ranked]
         if self.grades.ndim != 3 or self.judged.ndim != 3 or self.grades.shape[0] != self.judged.shape[0] or \
                 self.grades.shape[2] != self.judged.shape[2] or self.tiebreak.shape != self.judged.shape[:2]:
             raise RankingInputError("a subtopic table needs grades (topics × ranks × subtopics), judged grades "
@@ -76,7 +80,8 @@ class SubtopicTable:
     @classmethod
     def from_rows(cls, rows: Iterable[tuple[Mapping[str, Mapping[str, float]], Sequence[str]]],
                   topics: Sequence[str] = ()) -> SubtopicTable:
-        """One row per ``({subtopic: {document: grade}}, ranked documents)``."""
+        """One row per ``({subtopic: {document: grade}}, ranked documents)``, each ranked document found among the
+        judged ones by the one matcher (:func:`~workbench.metrics.ranking.matching.match_names`)."""
         rows = list(rows)
         n_sub = max((len(judged) for judged, _ in rows), default=0)
         n_docs = max((len(set().union(*map(set, judged.values()))) if judged else 0 for judged, _ in rows),
@@ -85,8 +90,8 @@ class SubtopicTable:
         grades = np.zeros((len(rows), width, max(n_sub, 1)))
         judged_grades = np.zeros((len(rows), n_docs, max(n_sub, 1)))
         tiebreak = np.zeros((len(rows), n_docs), dtype=np.int64)
-        documents, names = [], []
-        for q, (judged, ranked) in enumerate(rows):
+        documents, names, places = [], [], []
+        for q, (judged, _) in enumerate(rows):
             docs = sorted(set().union(*map(set, judged.values())) if judged else set(), reverse=True,
                           key=lambda d: d.encode("utf-8", errors="surrogatepass"))
             where = {doc: j for j, doc in enumerate(docs)}
@@ -95,13 +100,17 @@ class SubtopicTable:
             for s, subtopic in enumerate(subtopics):
                 for doc, grade in judged[subtopic].items():
                     judged_grades[q, where[doc], s] = grade
-            for r, doc in enumerate(ranked):
-                if doc in where:
-                    grades[q, r] = judged_grades[q, where[doc]]
             documents.append(docs)
             names.append(subtopics)
-        return cls(grades, judged_grades, tiebreak, [len(ranked) for _, ranked in rows], topics,
-                   documents=documents, subtopic_names=names)
+            places.append(where)
+        lengths = [len(ranked) for _, ranked in rows]
+        index, ranked_rows, positions = match_names(places, [ranked for _, ranked in rows])  # "grade": the place j
+        rank = np.arange(ranked_rows.size) - np.repeat(np.cumsum([0, *lengths])[:-1], lengths)
+        hit = positions >= 0
+        place = index.grades[positions[hit]].astype(np.int64)
+        grades[ranked_rows[hit], rank[hit]] = judged_grades[ranked_rows[hit], place]
+        return cls(grades, judged_grades, tiebreak, lengths, topics, documents=documents, subtopic_names=names,
+                   ranked=[ranked for _, ranked in rows])
 
     @classmethod
     def from_organizations(cls, gold: Organization, output: Organization) -> SubtopicTable:

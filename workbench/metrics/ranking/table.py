@@ -18,19 +18,19 @@ descending, then document id descending. Tables of files, frames and dicts are j
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from workbench.errors import InputError
 from workbench.ids import DocumentIds
+from workbench.metrics.ranking.matching import Judged, RankingRows, match_names, seated
 from workbench.model import Organization
 from workbench.validation import Choices, Interval, validate
 
 __all__ = ["RankingInputError", "SCORE_PRECISIONS", "SCORE_PRECISION", "CUTOFF", "RELEVANCE_LEVEL", "trec_eval_order",
-           "judgements_of", "ranked_documents", "ranked_ties", "GainTable", "at_rank", "first_true", "at_cutoff",
-           "ranks", "row_sums", "discounted", "persistence", "safe_divide"]
+           "judgements_of", "ranked_documents", "ranked_ties", "GainTable", "organization_table", "at_rank",
+           "first_true", "at_cutoff", "ranks", "row_sums", "discounted", "persistence", "safe_divide"]
 
 
 class RankingInputError(InputError):
@@ -266,30 +266,28 @@ class GainTable:
         finite rest (judged non-relevant); an Organization keeps no other grade-0 judgement, so bpref, infAP,
         the judged fractions and ``judged_only`` need the qrels themselves (read through
         :mod:`workbench.data.trec`) when those matter."""
-        table = cls.from_judged_rankings([(judgements_of(gold), ranked_documents(output))])
-        ties = ranked_ties(output)
-        return table.with_ties(np.array([ties], dtype=bool).reshape(1, -1)) if any(ties) else table
+        return organization_table(gold, output)[0]
 
     @classmethod
     def from_judged_rankings(cls, rows: Sequence[tuple[Mapping[str, float], Sequence[str]]],
                              topics: Sequence[str] = ()) -> GainTable:
-        """One row per ``(judgements {doc: grade}, ranked documents)`` pair: a document is judged when it has
-        a grade (:meth:`from_entries` reads the flat arrays)."""
-        ranked_rows: list[int] = []
-        found: list[float] = []
-        judged_rows: list[int] = []
-        grades: list[float] = []
-        for row, (judged, ranked) in enumerate(rows):
-            ranked_rows.extend([row] * len(ranked))
-            found.extend(judged.get(doc, math.nan) for doc in ranked)
-            judged_rows.extend([row] * len(judged))
-            grades.extend(judged.values())
-        table = cls.from_entries(np.array(ranked_rows, dtype=np.int64), np.array(found, dtype=float),
-                                 np.array(judged_rows, dtype=np.int64), np.array(grades, dtype=float),
-                                 tuple(topics) or ("",) * len(rows))
+        """One row per ``(judgements {doc: grade}, ranked documents)`` pair (no document ranked twice in a row): a
+        document is judged when it has a grade, found by the one matcher
+        (:func:`~workbench.metrics.ranking.matching.match_names`)."""
+        judged, ranked_rows, positions = match_names([grades for grades, _ in rows], [ranking for _, ranking in rows])
+        table = cls.from_matched(ranked_rows, positions, judged, tuple(topics) or ("",) * len(rows))
         if not topics:
             table.topics = ()
         return table
+
+    @classmethod
+    def from_matched(cls, rows: np.ndarray, positions: np.ndarray, judged: Judged, topics: Sequence[str],
+                     placeholder: np.ndarray | None = None, tied: np.ndarray | None = None) -> GainTable:
+        """A table from a match (:func:`~workbench.metrics.ranking.matching.match`): the ranked entries' ``rows``
+        (grouped by row, rank order inside a row), each entry's judgement ``positions`` in ``judged`` (-1: none,
+        not in the qrels), the rest as :meth:`from_entries`."""
+        found = np.append(np.asarray(judged.grades, dtype=float), np.nan)[positions]  # -1: the NaN of no grade
+        return cls.from_entries(rows, found, judged.rows, judged.grades, topics, placeholder=placeholder, tied=tied)
 
     @classmethod
     def from_entries(cls, rows: np.ndarray, gains: np.ndarray, judged_rows: np.ndarray,
@@ -417,6 +415,30 @@ class GainTable:
         tied[rows, position] = group[rows, columns] == np.concatenate(([-1], group[rows, columns][:-1]))
         return GainTable(gains, self.ideal, self.topics, num_ret=num_ret, judged=judged, pooled=judged,
                          n_judged=self.n_judged, placeholder=self.placeholder, tied=tied)
+
+
+def organization_table(gold: Organization, output: Organization, documents: bool = False
+                       ) -> tuple[GainTable, RankingRows | None]:
+    """The one-row table of ``output`` against ``gold`` (:meth:`GainTable.from_organizations`) and, with
+    ``documents``, who sits where in it (:func:`~workbench.metrics.ranking.matching.seated`: the ranking's
+    documents, and the gold's relevant ones it misses, by grade, then by id), from one match.
+
+    >>> table, rows = organization_table(Organization.from_graded({"a": 2, "b": 1}), Organization.from_ranking(["b"]),
+    ...                                  documents=True)
+    >>> table.gains.tolist(), rows.retrieved.tolist(), rows.missing_documents.tolist()
+    ([[1.0]], ['b'], ['a'])
+    """
+    ranked = ranked_documents(output)
+    judged, rows, positions = match_names([judgements_of(gold)], [ranked])
+    ties = ranked_ties(output)
+    tied = np.array(ties, dtype=bool) if any(ties) else None
+    table = GainTable.from_matched(rows, positions, judged, ("",), tied=tied)
+    table.topics = ()
+    if not documents:
+        return table, None
+    retrieved = np.empty(len(ranked), dtype=object)
+    retrieved[:] = ranked
+    return table, seated(rows, retrieved, judged, positions, by_grade=True)
 
 
 def _gains_matrix(values, name: str) -> np.ndarray:

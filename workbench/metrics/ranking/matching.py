@@ -1,0 +1,218 @@
+"""The one matcher: ranked (row, document) entries meet their judgements, and who sits where.
+
+Every table a ranking measure reads is built on it: the gain table of read runs (:mod:`workbench.data.trec.join`),
+of Organizations and dicts (:meth:`~workbench.metrics.ranking.table.GainTable.from_judged_rankings`) and the
+subtopic table (:meth:`~workbench.metrics.ranking.diversity.SubtopicTable.from_rows`). Entries are matched by
+64-bit keys of (row, document) (:func:`keys`), every match checked on the ids themselves; should two pairs share a
+key, by exact codes, as documents named by ``str`` on both sides are (:func:`match_names`). :func:`match` gives
+each ranked entry the position of its judgement (-1: none), :func:`seated` who sits where (:class:`RankingRows`),
+as the explanations read it::
+
+    >>> judged = Judged.of(np.array([0, 0]), DocumentIds.from_strings(["a", "b"]), np.array([1.0, 2.0]), 1)
+    >>> ranked = (np.array([0, 0, 0]), DocumentIds.from_strings(["c", "b", "x"]))
+    >>> positions = match([ranked], judged, 1)[0]
+    >>> positions.tolist()
+    [-1, 1, -1]
+    >>> rows = seated(*ranked, judged, positions)
+    >>> rows.retrieved.strings().tolist(), rows.missing_documents.strings().tolist(), rows.missing_grades.tolist()
+    (['c', 'b', 'x'], ['a'], [1.0])
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from workbench.ids import DocumentIds
+from workbench.model import natural_key
+
+__all__ = ["keys", "entries", "Judged", "match", "match_names", "RankingRows", "seated"]
+
+_FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): Judged.of
+
+
+def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np.ndarray:
+    """One uint64 key per (group, document) (``groups`` below ``n_groups``; ``ids``: the documents, or their
+    :meth:`~workbench.ids.DocumentIds.hashes`): the group in the leading bits, the document's hash in the rest.
+    Equal pairs give equal keys, different pairs almost never do (callers check a match on the ids:
+    :meth:`~workbench.ids.DocumentIds.equal`), and entries grouped by group give keys a stable sort orders fast
+    (it merges the groups' sorted stretches)."""
+    bits = np.uint64(max(int(n_groups - 1).bit_length(), 1))
+    hashes = ids.hashes() if isinstance(ids, DocumentIds) else ids
+    built = np.asarray(groups).astype(np.uint64)  # in place from here: one array of the entries besides it
+    built <<= np.uint64(64) - bits
+    built |= hashes >> bits
+    return built
+
+
+def entries(rankings: Sequence[Sequence[str]]) -> tuple[np.ndarray, DocumentIds]:
+    """Lists of documents (one per row) as the matcher's entries: each document's row (int64) and the documents.
+
+    >>> rows, documents = entries([["a", "b"], [], ["c"]])
+    >>> rows.tolist(), documents.strings().tolist()
+    ([0, 0, 2], ['a', 'b', 'c'])
+    """
+    rows = np.repeat(np.arange(len(rankings), dtype=np.int64), [len(ranking) for ranking in rankings])
+    return rows, DocumentIds.from_strings([doc for ranking in rankings for doc in ranking])
+
+
+@dataclass(frozen=True)
+class Judged:
+    """The judged side of a match: each judgement's row, document and grade, and their keys: hashed
+    (:func:`keys`, with the keys' slots, a slot per value of their last bits marking theirs: most unjudged keys
+    fall on an empty one), or exact (``slots`` None: names given as ``str``, each coded by its position,
+    :func:`match_names`)."""
+
+    rows: np.ndarray
+    documents: DocumentIds | np.ndarray
+    grades: np.ndarray
+    keys: np.ndarray
+    slots: np.ndarray | None
+
+    @classmethod
+    def of(cls, rows: np.ndarray, documents: DocumentIds, grades: np.ndarray, n_rows: int) -> Judged:
+        """The judgements ``(rows[j], documents[j], grades[j])`` of a table of ``n_rows`` rows (no (row,
+        document) twice)."""
+        built = keys(rows, documents, n_rows)
+        bits = min(max(int(16 * built.size).bit_length(), 16), _FILTER_BITS)
+        slots = np.zeros(1 << bits, dtype=bool)
+        slots[(built & np.uint64((1 << bits) - 1)).view(np.int64)] = True
+        return cls(rows, documents, grades, built, slots)
+
+
+def match_names(judgements: Sequence[Mapping[str, float]], rankings: Sequence[Sequence[str]]
+                ) -> tuple[Judged, np.ndarray, np.ndarray]:
+    """:func:`match` for documents named by ``str`` (a few, by hand): ``{document: grade}`` and the ranked
+    documents of each row, each judged (row, name) coded exactly by its position, in place of a hash (so no
+    collision to check), and each ranked one looked up by its name. The judged side, each ranked entry's row, and
+    its judgement's position (-1: none; a name ranked twice in a row finds it twice).
+
+    >>> judged, rows, positions = match_names([{"a": 1.0, "b": 2.0}], [["c", "b"]])
+    >>> rows.tolist(), positions.tolist(), judged.documents.tolist()
+    ([0, 0], [-1, 1], ['a', 'b'])
+    """
+    names = [doc for judged in judgements for doc in judged]
+    starts = [0, *itertools.accumulate(len(judged) for judged in judgements)]
+    code = [dict(zip(judged, range(start, start + len(judged)), strict=True))
+            for judged, start in zip(judgements, starts, strict=False)]
+    found = [code[row].get(doc, -1) if row < len(code) else -1 for row, ranking in enumerate(rankings)
+             for doc in ranking]
+    judged_rows = np.array([row for row, judged in enumerate(judgements) for _ in judged], dtype=np.int64)
+    grades = np.array([grade for judged in judgements for grade in judged.values()], dtype=float)
+    judged = Judged(judged_rows, _names(names), grades, np.arange(len(names), dtype=np.int64), None)
+    rows = np.array([row for row, ranking in enumerate(rankings) for _ in ranking], dtype=np.int64)
+    return judged, rows, np.array(found, dtype=np.int64)
+
+
+def _names(names: list[str]) -> np.ndarray:
+    """An object array of ``str``."""
+    array = np.empty(len(names), dtype=object)
+    array[:] = names
+    return array
+
+
+class _KeyCollision(Exception):
+    """Two different (row, document) pairs share a 64-bit key: the keys are rebuilt exactly."""
+
+
+def match(ranked: Sequence[tuple[np.ndarray, DocumentIds]], judged: Judged, n_rows: int) -> list[np.ndarray]:
+    """For each part of ranked entries (``(rows, documents)``, rows below ``n_rows``; no (row, document) twice in
+    a part), each entry's judgement: its position in ``judged`` (int64, -1 when it has none)."""
+    try:
+        return [_positions(keys(rows, docs, n_rows), rows, docs, judged.keys, judged, exact=False)
+                for rows, docs in ranked]
+    except _KeyCollision:  # only hashed keys collide: the judged ids are DocumentIds
+        assert isinstance(judged.documents, DocumentIds)
+        exact = _exact_keys([*ranked, (judged.rows, judged.documents)])
+        return [_positions(built, rows, docs, exact[-1], judged, exact=True)
+                for built, (rows, docs) in zip(exact, ranked, strict=False)]
+
+
+def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndarray]:
+    """One int64 per (row, document) of each part, equal exactly for equal pairs (the document's byte-order code
+    among all the parts' documents)."""
+    codes = DocumentIds.concatenate([docs for _, docs in parts]).codes()
+    bounds = np.cumsum([len(docs) for _, docs in parts])[:-1]
+    return [rows * (codes.max(initial=0) + 1) + part
+            for (rows, _), part in zip(parts, np.split(codes, bounds), strict=True)]
+
+
+def _positions(run_keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, q_keys: np.ndarray, judged: Judged,
+               exact: bool) -> np.ndarray:
+    """Each (row, document)'s position among the judgements, -1 where it has none. Exact keys (rebuilt after a
+    collision) are looked up among the sorted judged keys. Hashed keys whose last bits no judged key has are not
+    judged; the others and the judged keys are sorted together, a judged pair being two equal neighbours, one from
+    each set (equal keys within one set are a hash collision: exact keys are built instead)."""
+    found = np.full(run_keys.size, -1, dtype=np.int64)
+    if not q_keys.size or not run_keys.size:
+        return found
+    if exact:
+        order = np.argsort(q_keys, kind="stable")
+        ordered = q_keys[order]
+        at = np.minimum(np.searchsorted(ordered, run_keys), ordered.size - 1)
+        return np.where(ordered[at] == run_keys, order[at], found)
+    slots = judged.slots
+    assert slots is not None  # hashed keys: Judged.of marks their slots
+    candidates = np.flatnonzero(slots[(run_keys & np.uint64(slots.size - 1)).view(np.int64)])
+    both = np.concatenate((q_keys, run_keys[candidates]))
+    order = np.argsort(both, kind="stable")
+    ordered = both[order]
+    pairs = np.flatnonzero(ordered[1:] == ordered[:-1])
+    first, second = order[pairs], order[pairs + 1]
+    if ((first < q_keys.size) == (second < q_keys.size)).any():  # equal keys within one set: a collision
+        raise _KeyCollision
+    at, mine = np.minimum(first, second), candidates[np.maximum(first, second) - q_keys.size]
+    if not ((rows[mine] == judged.rows[at]) & _equal(judged.documents, at, docs, mine)).all():
+        raise _KeyCollision
+    found[mine] = at
+    return found
+
+
+def _equal(judged: DocumentIds | np.ndarray, at: np.ndarray, docs: DocumentIds | None, mine: np.ndarray
+           ) -> np.ndarray | bool:
+    """Whether the hashed keys matched equal ids (a hashed match is only of ids held as DocumentIds)."""
+    assert isinstance(judged, DocumentIds) and docs is not None
+    return judged.equal(at, docs, mine)
+
+
+@dataclass(frozen=True)
+class RankingRows:
+    """Who sits where in a table: the retrieved documents, row by row in rank order (as
+    ``np.nonzero(table.retrieved())`` lists them), and the judged relevant documents each row misses
+    (``missing_rows``, ``missing_documents``, ``missing_grades``). Documents may be
+    :class:`~workbench.ids.DocumentIds`, an object array of ``str`` or anything pandas takes as a column."""
+
+    retrieved: Any
+    missing_rows: np.ndarray
+    missing_documents: Any
+    missing_grades: np.ndarray
+
+
+def seated(rows: np.ndarray, documents: DocumentIds | np.ndarray, judged: Judged, positions: np.ndarray, *,
+           by_grade: bool = False) -> RankingRows:
+    """Who sits where, from a match (``positions``, :func:`match`, of the ranked entries ``rows``, ``documents``,
+    grouped by row): the documents row by row, and the judged relevant documents no entry matched, row by row in
+    the judgements' order (``by_grade``: by grade, then by id, as an Organization lists them)."""
+    if rows.size and (np.diff(rows) < 0).any():
+        documents = _take(documents, np.argsort(rows, kind="stable"))
+    hit = np.zeros(judged.grades.size + 1, dtype=bool)  # the last: the "no judgement" of position -1
+    hit[positions] = True
+    lacking = np.flatnonzero(~hit[:-1] & (judged.grades > 0))
+    if by_grade and lacking.size:
+        taken = _take(judged.documents, lacking)
+        names = [str(name) for name in (taken.strings() if isinstance(taken, DocumentIds) else taken)]
+        ordered = sorted(range(lacking.size), key=lambda i: (int(judged.rows[lacking[i]]),
+                                                              -float(judged.grades[lacking[i]]), natural_key(names[i])))
+        lacking = lacking[np.array(ordered, dtype=np.int64)]
+    else:
+        lacking = lacking[np.argsort(judged.rows[lacking], kind="stable")]
+    return RankingRows(documents, judged.rows[lacking].astype(np.int64), _take(judged.documents, lacking),
+                       judged.grades[lacking].astype(float))
+
+
+def _take(documents: DocumentIds | np.ndarray, positions: np.ndarray) -> DocumentIds | np.ndarray:
+    return documents.take(positions) if isinstance(documents, DocumentIds) else documents[positions]
