@@ -272,7 +272,7 @@ SCORING = re.compile(r"(^|_)(score|scores|values|evaluate|explain)(_|$)")
 INTERNAL_SCORING = {
     "workbench.data.scoring": ("score_topic", "unanswered_values"),  # the per-topic engine's (system, topic)
     "workbench.data.explain": ("explain_run", "explain_of_nothing"),  # the body of Campaign.explain
-    "workbench.data.engines": ("score_pairs", "explain_of_nothing"),  # the serial and the workers' scoring
+    "workbench.data.engines": ("score_pairs", "table_values", "explain_of_nothing"),  # campaigns', the drop-in's
     "workbench.data.distributed": ("score_on",),  # a worker's chunk
     "workbench.data.trec": ("evaluate_run", "run_scores"),  # the adaptors' homes (workbench.data exports them)
     "workbench.data.trec.memory": ("evaluate_run",),
