@@ -274,7 +274,6 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-VERSION_WARNINGS = ("Unsatisfied version", "No satisfying version")
 """How webpack's module federation says a JupyterLab extension asks for a shared module in another version."""
 
 
@@ -286,7 +285,7 @@ def measure_voila() -> dict[str, float] | str:
     try:
         from playwright.sync_api import sync_playwright
 
-        from tests.conftest import CHROME_ARGS, CHROMIUM, Server, descendants
+        from tests.conftest import CHROME_ARGS, CHROMIUM, VERSION_WARNINGS, Server, descendants
     except ImportError as missing:
         return f"skipped: {missing}"
     if CHROMIUM is None:
@@ -378,7 +377,7 @@ def startup(repeat: int, browser: bool) -> None:
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} after")
     warnings = int(seen["version warnings"])
     print(f"    shared-module version warnings       {warnings:5d}     {'ok' if warnings == 0 else 'OFF'} (target 0: "
-          f"the browser's console, {' / '.join(VERSION_WARNINGS)})")
+          "the browser's console, tests.conftest.VERSION_WARNINGS)")
 
 
 def main() -> None:

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CHROME_ARGS, CHROMIUM, OUTPUT, Server, reference_module, settle
+from tests.conftest import CHROME_ARGS, CHROMIUM, OUTPUT, VERSION_WARNINGS, Server, reference_module, settle
 from workbench import Organization, reliability_sensitivity
 from workbench.widgets.gallery import EXAMPLES
 
@@ -181,7 +181,7 @@ def lesson(kind: str, tmp: Path) -> dict:
     was seen."""
     sync_api = reference_module("playwright.sync_api")
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    seen: dict = {"outside": [], "regions": {}, "audit": {}}
+    seen: dict = {"outside": [], "regions": {}, "audit": {}, "version warnings": []}
     started = time.monotonic()
     server = Server(kind, tmp)
     try:
@@ -194,6 +194,8 @@ def lesson(kind: str, tmp: Path) -> dict:
                 page.set_default_timeout(30_000)
                 page.on("request", lambda r: None if r.url.startswith((server.base, "data:", "blob:"))
                         else seen["outside"].append(r.url))
+                page.on("console", lambda message: seen["version warnings"].append(message.text)
+                        if message.text.startswith(VERSION_WARNINGS) else None)
                 seen["times"] = open_workbench(page, server, kind, started)
                 if kind == "lab":
                     seen["teacher"] = as_a_teacher_meets_it(page)
@@ -370,6 +372,7 @@ def test_the_classroom_view_fits_a_projector_works_from_the_keyboard_and_passes_
     (OUTPUT / f"{kind}-start-up.txt").write_text("".join(f"{what}: {seconds:.1f} s from the server's start\n"
                                                          for what, seconds in seen["times"].items()))
     assert re.fullmatch(r"n = 10, W_n = 0.8, step 0", seen["start"][0]) and seen["start"][1], seen["start"]
+    assert seen["version warnings"] == []  # issue 41: one set of front-end versions (pyproject.toml, the lab extra)
     if kind == "lab":  # issue 41: after Run All the notebook sits on the workbench; no row clips its text
         teacher = seen["teacher"]
         assert abs(teacher["offset"]) <= 2 and teacher["file browser open"], teacher

@@ -177,9 +177,9 @@ DATA_MODEL = {
 ADAPTORS = {
     # another tool's or paper's shape: pytrec_eval's evaluate_run, trec_eval's drop-in, the papers' R&S record
     "workbench": ("reliability_sensitivity",),
-    "workbench.data": ("evaluate_run", "pyevall_report", "means", "qrels_grades", "run_scores", "sniff_format", "read_gold",
-                       "read_hierarchy", "read_pyevall", "read_pyevall_campaign", "read_ranx_qrels", "read_ranx_run",
-                       "read_replab", "read_runs", "read_trec_eval_output", "read_trec_qrels",
+    "workbench.data": ("evaluate_run", "pyevall_report", "means", "qrels_grades", "run_scores", "sniff_format",
+                       "read_gold", "read_hierarchy", "read_pyevall", "read_pyevall_campaign", "read_ranx_qrels",
+                       "read_ranx_run", "read_replab", "read_runs", "read_trec_eval_output", "read_trec_qrels",
                        "read_trec_qrels_frame", "read_trec_run", "read_trec_run_frame", "read_weps_clustering",
                        "read_weps_runs", "write_ranx_qrels", "write_ranx_run", "write_replab",
                        "write_trec_eval_output", "write_trec_qrels", "write_trec_run", "write_weps_clustering"),
