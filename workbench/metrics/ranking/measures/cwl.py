@@ -1,8 +1,11 @@
-"""The C/W/L measures of cwl_eval that ir_measures reads: INSQ, INST, NERR8–NERR11 and the static BPM (SDCG, cwl_eval's
-NDCG-k, is declared with the gain measures).
+"""The C/W/L measures of cwl_eval: those ir_measures reads, INSQ, INST, NERR8–NERR11 and the static BPM (SDCG,
+cwl_eval's NDCG-k, is declared with the gain measures), and those whose users pay costs, TBG, U-measure and the IFT
+family.
 
 Each is Σ_r W(r)·gain(r), the weights following from the continuation probabilities C(r) (the kernels of
-:mod:`workbench.metrics.ranking.cwl`); each rank's term is its weight times its gain.
+:mod:`workbench.metrics.ranking.cwl` and :mod:`workbench.metrics.ranking.cwl_costs`); each rank's term is its weight
+times its gain. The cost-aware measures give any of cwl_eval's five output columns (``column=ETC``, ...), each a sum of
+per-rank terms too.
 """
 
 from __future__ import annotations
@@ -11,13 +14,13 @@ import dataclasses
 
 import numpy as np
 
-from workbench.metrics.ranking import cwl
+from workbench.metrics.ranking import cwl, cwl_costs
 from workbench.metrics.ranking.declare import MIN_MAX_REL, ranking_measure
 from workbench.metrics.ranking.table import CUTOFF, GainTable
 from workbench.metrics.ranking.terms import Terms
-from workbench.metrics.registry import Interval, Param
+from workbench.metrics.registry import Choices, Interval, Param
 
-__all__ = ["CWL_EVAL", "DEPTH"]
+__all__ = ["CWL_EVAL", "DEPTH", "COLUMN"]
 
 CWL_EVAL = "the C/W/L framework (Moffat et al., TOIS 2017) as cwl_eval computes it (Azzopardi, Thomas & Moffat, " \
            "SIGIR 2019), ir_measures' cwl_eval provider (equal to it on runs without tied scores: cwl_eval keeps " \
@@ -107,3 +110,97 @@ ranking_measure("BPM", cwl.bpm, _bpm, cutoff="k", source="Zhang et al., Evaluati
                 spellings={"ir_measures": "BPM"}, how="per document: weight × gain",
                 description="the static Bejeweled Player Model: the mean gain of the ranks a user looks at who stops "
                             "once the gain reaches T or at rank k (cwl_eval's C/W/L form, gains linear in the grade)")
+
+
+# ------------------------------------------------------------------- the cost-aware measures of cwl_eval
+COLUMN = {"column": Param("EU", Choices(cwl_costs.COLUMNS),
+                          "which of cwl_eval's five output columns: EU, the expected utility per document (the "
+                          "measure); ETU, the expected total utility; EC, the expected cost per document; ETC, the "
+                          "expected total cost; ED, the expected depth")}
+_COLUMN_FORMULAS = {
+    "EU": "EU = Σ_i W(i)·gain(i)", "ETU": "ETU = Σ_i L(i)·Σ_{j≤i} gain(j) = Σ_j gain(j)·(reach(j) − reach(d + 1))",
+    "EC": "EC = Σ_i W(i)·cost(i)", "ETC": "ETC = Σ_i L(i)·Σ_{j≤i} cost(j) = Σ_j cost(j)·(reach(j) − reach(d + 1))",
+    "ED": "ED = 1/W(1) = Σ_i reach(i)"}
+_WEIGHTS = ", W(i) = reach(i)/Σ_j reach(j), reach(i) = Π_{j<i} C(j), L(i) = reach(i)·(1 − C(i)), over the d = depth " \
+           "ranks; "
+
+
+def _cost_terms(model_of, user: str):
+    """The per-rank terms of a cost-aware measure's ``column`` under the user model ``model_of`` gives."""
+    def terms(table: GainTable, column: str = "EU", **params) -> Terms:
+        model = model_of(table, **params)
+        contribution = cwl_costs.column_terms(model, column)
+        width = min(table.gains.shape[1], contribution.shape[1])
+        gains, costs, reach, continuation = (part[:, :width] for part in model)
+        return Terms(contribution[:, :width], _COLUMN_FORMULAS[column] + _WEIGHTS + user,
+                     {"gain": gains, "cost": costs, "continuation": continuation, "reach": reach},
+                     rest=contribution[:, width:].sum(axis=1), rest_label="the ranks past the ranking, down to depth "
+                                                                           "(gain 0, cost 1)")
+    return terms
+
+
+def _depth(low: int = 1, why: str = "") -> dict[str, Param]:
+    return {"depth": Param(cwl.CWL_DEPTH, Interval(low, cwl_costs.DEPTH_LIMIT, integer=True),
+                           "the ranks the user model runs over: the ranking cut, or padded with documents of gain 0 "
+                           "and cost 1, to depth (cwl_eval's -n, 1000)" + why)}
+
+
+_COST_OUTPUTS = " (cwl_eval's five output columns: column=EU, the measure, ETU, EC, ETC or ED)"
+_RANGE = (0.0, float("inf"))  # EU is in [0, 1]; ETU, EC, ETC and ED count gains, costs and ranks
+_IFT = "Azzopardi, Thomas & Craswell, Measuring the Utility of Search Engine Result Pages: An Information Foraging " \
+       "Based Measure, SIGIR 2018, "
+_IFT_DEFAULTS = " (cwl_eval has no default: that of its example metrics file)"
+_GOAL_PARAMS = {"T": Param(2.0, Interval(0), "the goal T: the gain the user wants (in fully relevant documents)"
+                           + _IFT_DEFAULTS),
+                "b1": Param(0.9, Interval(0, low_open=True), "the goal's intercept b1" + _IFT_DEFAULTS),
+                "R1": Param(10.0, Interval(0), "the goal's rationality R1: 0, the goal plays no part; the larger, the "
+                            "surer the user stops once it is met" + _IFT_DEFAULTS)}
+_RATE_PARAMS = {"A": Param(0.2, Interval(0), "the rate A: the gain per unit of cost the user expects"
+                           + _IFT_DEFAULTS),
+                "b2": Param(0.9, Interval(0, low_open=True), "the rate's intercept b2" + _IFT_DEFAULTS),
+                "R2": Param(10.0, Interval(0), "the rate's rationality R2: 0, the rate plays no part; the larger, "
+                            "the surer the user stops once the rate falls below A" + _IFT_DEFAULTS)}
+_C1 = "C(i) = c1(y_i) = 1 − 1/(1 + b1·e^((T − y_i)·R1)), y_i = Σ_{j≤i} gain(j)"
+_C2 = "c2(y_i, k_i) = 1/(1 + b2·e^((A − y_i/k_i)·R2)), k_i = Σ_{j≤i} cost(j)"
+
+ranking_measure("TBG", cwl_costs.tbg, _cost_terms(cwl_costs.tbg_model, "reach(i) = 2^(−t(i)/H), t(i) = Σ_{j<i} "
+                                                  "cost(j), C(i) = reach(i + 1)/reach(i), 0 at rank d"),
+                source="Smucker & Clarke, Time-Based Calibration of Effectiveness Measures, SIGIR 2012; " + CWL_EVAL
+                + " (TBGCWLMetric)",
+                params={"H": Param(224.0, Interval(0, low_open=True), "the half-life H, in units of cost (seconds in "
+                                   "the paper: 224): the user's reach halves each H spent"),
+                        **MIN_MAX_REL, **_depth(), **COLUMN},
+                how="per document: weight × gain", range=_RANGE,
+                description="time-biased gain: weighted precision for a user whose chance of reading on halves each "
+                            "H units of time (cost) spent, W(i) ∝ 2^(−t(i)/H); RBP with p = 2^(−1/H) when every "
+                            "document costs 1" + _COST_OUTPUTS)
+ranking_measure("U-measure", cwl_costs.u_measure, _cost_terms(cwl_costs.u_model, "reach(i) = max(0, 1 − t(i)/L) "
+                                                              "for i < d, 0 at d, t(i) = Σ_{j<i} cost(j)"),
+                source="Sakai & Dou, Summaries, Ranked Retrieval and Sessions: A Unified Framework for Information "
+                       "Access Evaluation, SIGIR 2013; " + CWL_EVAL + " (UMeasureCWLMetric)",
+                params={"L": Param(1000.0, Interval(0, low_open=True), "the patience L, in units of cost (characters "
+                                   "in the paper): the weight falls linearly to 0 once L is read"),
+                        **MIN_MAX_REL, **_depth(2, "; from 2 up: cwl_eval gives the last rank no weight"), **COLUMN},
+                how="per document: weight × gain", range=_RANGE,
+                description="U-measure: weighted precision for a user whose chance of reading a document falls "
+                            "linearly with the text (cost) read before it, W(i) ∝ max(0, 1 − t(i)/L)" + _COST_OUTPUTS)
+ranking_measure("IFT-C1", cwl_costs.ift_goal, _cost_terms(cwl_costs.ift_goal_model, _C1),
+                source=_IFT + "eq. 3; " + CWL_EVAL + " (IFTGoalCWLMetric)",
+                params={**_GOAL_PARAMS, **MIN_MAX_REL, **_depth(), **COLUMN},
+                how="per document: weight × gain", range=_RANGE,
+                description="the information foraging measure, goal only: the user goes on less and less as the gain "
+                            "so far nears the goal T" + _COST_OUTPUTS)
+ranking_measure("IFT-C2", cwl_costs.ift_rate, _cost_terms(cwl_costs.ift_rate_model, "C(i) = " + _C2
+                                                          + ", y_i = Σ_{j≤i} gain(j)"),
+                source=_IFT + "eq. 4; " + CWL_EVAL + " (IFTRateCWLMetric)",
+                params={**_RATE_PARAMS, **MIN_MAX_REL, **_depth(), **COLUMN},
+                how="per document: weight × gain", range=_RANGE,
+                description="the information foraging measure, rate only: the user goes on while the gain per unit "
+                            "of cost so far beats the rate A" + _COST_OUTPUTS)
+ranking_measure("IFT-C1-C2", cwl_costs.ift_goal_rate, _cost_terms(cwl_costs.ift_goal_rate_model,
+                                                                  _C1 + ", times " + _C2),
+                source=_IFT + "eq. 5; " + CWL_EVAL + " (IFTGoalRateCWLMetric)",
+                params={**_GOAL_PARAMS, **_RATE_PARAMS, **MIN_MAX_REL, **_depth(), **COLUMN},
+                how="per document: weight × gain", range=_RANGE,
+                description="the information foraging measure, goal and rate: the user goes on while the goal T is "
+                            "not met and the rate beats A, the variant closest to users in the paper" + _COST_OUTPUTS)
