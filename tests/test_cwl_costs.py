@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import reference_module
 from workbench.data import read_trec_qrels, read_trec_run
 from workbench.data.campaign import Campaign
-from workbench.metrics.ranking.cwl_costs import COLUMNS
+from workbench.metrics.ranking.cwl_columns import COLUMNS
 from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.registry import parse
 
@@ -130,6 +130,47 @@ def test_random_rankings_equal_cwl_eval_in_all_five_columns(ours, theirs, values
             metric.measure(Ranking("q", gains, [math.nan] * len(gains), max_n=depth))
             mine = [float(values[row]) for values in columns]
             assert mine == pytest.approx(metric.get_scores(), rel=1e-12, abs=1e-12), (ours, value, depth, row)
+
+
+EARLIER = [("INSQ(T={}, max_rel=1, depth={})", "INSQCWLMetric({})", [0.5, 2.0, 1.0]),
+           ("INST(T={}, max_rel=1, depth={})", "INSTCWLMetric({})", [0.5, 1.5, 3.0]),
+           ("NERR10(p={}, max_rel=1, depth={})", "NERReq10CWLMetric({})", [0.3, 0.7, 0.95]),
+           ("NERR11(T={}, max_rel=1, depth={})", "NERReq11CWLMetric({})", [0.5, 1.5, 4.0]),
+           ("NERR8(max_rel=1)@{}", "NERReq8CWLMetric({})", [1, 5, 30]),
+           ("NERR9(max_rel=1)@{}", "NERReq9CWLMetric({})", [2, 7, 30]),
+           ("BPM(T=1.2, max_rel=1)@{}", "BPMCWLMetric(1.2, {})", [1, 4, 30])]
+
+
+@pytest.mark.parametrize("ours, theirs, values", EARLIER, ids=[r[0].partition("(")[0] for r in EARLIER])
+def test_the_earlier_cwl_measures_give_cwl_evals_five_columns(ours, theirs, values):
+    """INSQ, INST, NERR8–NERR11 and BPM (declared for ir_measures' cwl_eval provider) give the five columns too,
+    equal to cwl_eval's (its 1,000 ranks for the measures cut at k ≤ 1,000) on seeded random rankings."""
+    reference_module("cwl")
+    from cwl.ruler.ranking import Ranking
+
+    rankings = _random_rankings(7, 6)
+    table = GainTable.from_gains(rankings, [[1.0]] * len(rankings))
+    cut = "@" in ours
+    for value, depth in zip(values, (2, 17, 1000), strict=True):
+        columns = []
+        for column in COLUMNS:
+            name = ours.format(value) if cut else ours.format(value, depth)
+            measure = parse(name.replace(")", f", column={column})", 1))
+            columns.append(measure.spec.compute.score(table, **measure.params))
+        for row, gains in enumerate(rankings):
+            metric = _cwl_metric(theirs.format(value))
+            metric.measure(Ranking("q", gains, [math.nan] * len(gains), max_n=1000 if cut else depth))
+            mine = [float(values[row]) for values in columns]
+            assert mine == pytest.approx(metric.get_scores(), rel=1e-12, abs=1e-12), (ours, value, row)
+
+
+def test_columns_need_a_depth():
+    """The endless ranking (``depth=None``) has an EU in closed form, not a depth or a cost to count: refused."""
+    from workbench.errors import ParameterError
+
+    measure = parse("INSQ(max_rel=1, depth=None, column=ED)")
+    with pytest.raises(ParameterError, match="need a depth"):
+        measure.spec.compute.score(GainTable.from_gains([[1.0]], [[1.0]]), **measure.params)
 
 
 def test_hand_computed_cases():
