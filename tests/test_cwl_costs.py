@@ -138,12 +138,13 @@ EARLIER = [("INSQ(T={}, max_rel=1, depth={})", "INSQCWLMetric({})", [0.5, 2.0, 1
            ("NERR11(T={}, max_rel=1, depth={})", "NERReq11CWLMetric({})", [0.5, 1.5, 4.0]),
            ("NERR8(max_rel=1)@{}", "NERReq8CWLMetric({})", [1, 5, 30]),
            ("NERR9(max_rel=1)@{}", "NERReq9CWLMetric({})", [2, 7, 30]),
-           ("BPM(T=1.2, max_rel=1)@{}", "BPMCWLMetric(1.2, {})", [1, 4, 30])]
+           ("BPM(T=1.2, max_rel=1)@{}", "BPMCWLMetric(1.2, {})", [1, 4, 30]),
+           ("SDCG(max_rel=1)@{}", "NDCGCWLMetric({})", [1, 5, 30])]
 
 
 @pytest.mark.parametrize("ours, theirs, values", EARLIER, ids=[r[0].partition("(")[0] for r in EARLIER])
 def test_the_earlier_cwl_measures_give_cwl_evals_five_columns(ours, theirs, values):
-    """INSQ, INST, NERR8–NERR11 and BPM (declared for ir_measures' cwl_eval provider) give the five columns too,
+    """INSQ, INST, NERR8–NERR11, BPM and SDCG (declared for ir_measures' cwl_eval provider) give the five columns too,
     equal to cwl_eval's (its 1,000 ranks for the measures cut at k ≤ 1,000) on seeded random rankings."""
     reference_module("cwl")
     from cwl.ruler.ranking import Ranking

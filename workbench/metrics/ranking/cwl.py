@@ -30,8 +30,8 @@ from workbench.metrics.ranking.cwl_columns import DEPTH_LIMIT, Model, costs_to_d
 from workbench.metrics.ranking.table import GainTable, ranks, row_sums
 
 __all__ = ["CWL_DEPTH", "cwl_gains", "weighted_precision", "insq_continuation", "inst_continuation",
-           "nerr_continuation", "bpm_continuation", "cwl_model", "insq_terms", "insq", "inst_terms", "inst",
-           "nerr_terms", "nerr8", "nerr9", "nerr10", "nerr11", "bpm_terms", "bpm"]
+           "nerr_continuation", "bpm_continuation", "sdcg_continuation", "cwl_model", "insq_terms", "insq",
+           "inst_terms", "inst", "nerr_terms", "nerr8", "nerr9", "nerr10", "nerr11", "bpm_terms", "bpm"]
 
 CWL_DEPTH = 1000
 """cwl_eval's ``-n``: the ranks its user model runs over (the ranking cut or padded with non-relevant documents)."""
@@ -128,6 +128,13 @@ def nerr_continuation(gains: np.ndarray, equation: int, k: int | None = None, p:
 def bpm_continuation(gains: np.ndarray, k: int | None = None, T: float = 1.0) -> np.ndarray:
     """BPM's C(i): 1 while the gain up to i is below T and i < k, else 0."""
     return ((np.cumsum(gains, axis=1) < T) & (ranks(gains.shape[1]) < cast(int, k))).astype(float)
+
+
+def sdcg_continuation(gains: np.ndarray, k: int | None = None) -> np.ndarray:
+    """SDCG's C(i) = log2(i + 1)/log2(i + 2) for i < k, 0 from k on (cwl_eval's NDCG-k): the weights fall as DCG's
+    discount 1/log2(i + 1)."""
+    i = ranks(gains.shape[1])
+    return np.broadcast_to(np.where(i < cast(int, k), np.log2(i + 1) / np.log2(i + 2), 0.0), gains.shape)
 
 
 def cwl_model(table: GainTable, continuation: Callable[..., np.ndarray], min_rel: float = 0,

@@ -20,7 +20,7 @@ from workbench.metrics.ranking.table import CUTOFF, GainTable, row_sums
 from workbench.metrics.ranking.terms import Terms
 from workbench.metrics.registry import Choices, Interval, Param
 
-__all__ = ["CWL_EVAL", "DEPTH", "COLUMN"]
+__all__ = ["CWL_EVAL", "DEPTH", "COLUMN", "RANGE", "COLUMNS_SAID", "with_columns", "column_model"]
 
 CWL_EVAL = "the C/W/L framework (Moffat et al., TOIS 2017) as cwl_eval computes it (Azzopardi, Thomas & Moffat, " \
            "SIGIR 2019), ir_measures' cwl_eval provider (equal to it on runs without tied scores: cwl_eval keeps " \
@@ -87,7 +87,7 @@ def _column_terms(model_of, user: str):
     return terms
 
 
-def _with_columns(kernel, eu_terms, model_of, user: str):
+def with_columns(kernel, eu_terms, model_of, user: str):
     """A C/W/L kernel and its terms, giving cwl_eval's other output columns too (``column``: from the user model
     ``model_of`` gives over the measure's ranks); EU stays the kernel's own value (its closed forms included)."""
     column_terms = _column_terms(model_of, user)
@@ -104,7 +104,7 @@ def _with_columns(kernel, eu_terms, model_of, user: str):
     return scored, terms
 
 
-def _model(continuation, *, cut: bool = False, **fixed):
+def column_model(continuation, *, cut: bool = False, **fixed):
     """The user model of a measure of ``continuation`` (:func:`~workbench.metrics.ranking.cwl.cwl_model`), over its
     depth, or (``cut``) its cutoff k."""
     def model(table: GainTable, min_rel: float = 0, max_rel: float | None = None, depth: int | None = cwl.CWL_DEPTH,
@@ -113,8 +113,8 @@ def _model(continuation, *, cut: bool = False, **fixed):
     return model
 
 
-_RANGE = (0.0, float("inf"))  # EU is in [0, 1]; ETU, EC, ETC and ED count gains, costs and ranks
-_COLUMNS = " (cwl_eval's five output columns: column=EU, the measure, ETU, EC, ETC or ED)"
+RANGE = (0.0, float("inf"))  # EU is in [0, 1]; ETU, EC, ETC and ED count gains, costs and ranks
+COLUMNS_SAID = " (cwl_eval's five output columns: column=EU, the measure, ETU, EC, ETC or ED)"
 _GOAL = "T, the gain the user wants (in fully relevant documents)"
 DEPTH = {"depth": Param(cwl.CWL_DEPTH, dataclasses.replace(CUTOFF, optional=True),
                         "the ranks the user model runs over: the ranking cut, or padded with non-relevant documents, "
@@ -130,55 +130,56 @@ _NERR = "Azzopardi, Mackenzie & Moffat, ERR is not C/W/L, ICTIR 2021, "
 _NERR8, _NERR9 = "C(i) = 1 − gain(i) for i < k, 0 at k", "C(i) = i/(i + 1)·(1 − gain(i)) for i < k, 0 at k"
 _NERR10, _NERR11 = "C(i) = p·(1 − gain(i))", "C(i) = ((i + 2T − 1)/(i + 2T))²·(1 − gain(i))"
 
-ranking_measure("INSQ", *_with_columns(cwl.insq, _insq, _model(cwl.insq_continuation), _INSQ),
+ranking_measure("INSQ", *with_columns(cwl.insq, _insq, column_model(cwl.insq_continuation), _INSQ),
                 source="Moffat, Scholer & Thomas, ADCS 2012; " + CWL_EVAL,
                 params={"T": Param(1.0, Interval(0, low_open=True), _GOAL), **MIN_MAX_REL, **DEPTH, **COLUMN},
-                spellings={"ir_measures": "INSQ"}, how="per document: weight × gain", range=_RANGE,
+                spellings={"ir_measures": "INSQ"}, how="per document: weight × gain", range=RANGE,
                 description="INSQ: weighted precision for a user who expects to need T units of gain, continuing "
-                            "from rank i with probability ((i + 2T − 1)/(i + 2T))²" + _COLUMNS)
-ranking_measure("INST", *_with_columns(cwl.inst, _inst, _model(cwl.inst_continuation), _INST),
+                            "from rank i with probability ((i + 2T − 1)/(i + 2T))²" + COLUMNS_SAID)
+ranking_measure("INST", *with_columns(cwl.inst, _inst, column_model(cwl.inst_continuation), _INST),
                 source="Moffat, Bailey, Scholer & Thomas, ADCS 2015; Bailey et al., SIGIR 2015; " + CWL_EVAL,
                 params={"T": Param(1.0, Interval(0.5), _GOAL + "; from 1/2 up, below which INST's continuation "
                                    "can exceed 1"), **MIN_MAX_REL, **DEPTH, **COLUMN},
-                spellings={"ir_measures": "INST"}, how="per document: weight × gain", range=_RANGE,
+                spellings={"ir_measures": "INST"}, how="per document: weight × gain", range=RANGE,
                 description="INST: INSQ made adaptive, the user's continuation ((i + T + T_i − 1)/(i + T + T_i))² "
-                            "falling as the gain still wanted T_i does" + _COLUMNS)
-ranking_measure("NERR8", *_with_columns(cwl.nerr8, _nerr(8, _NERR8), _model(cwl.nerr_continuation, cut=True,
-                                                                            equation=8), _NERR8),
+                            "falling as the gain still wanted T_i does" + COLUMNS_SAID)
+ranking_measure("NERR8", *with_columns(cwl.nerr8, _nerr(8, _NERR8),
+                                       column_model(cwl.nerr_continuation, cut=True, equation=8), _NERR8),
                 cutoff="k", source=_NERR + "eq. 8; " + CWL_EVAL, params={**_CUTOFF, **MIN_MAX_REL, **COLUMN},
-                spellings={"ir_measures": "NERR8"}, how="per document: weight × gain", range=_RANGE,
+                spellings={"ir_measures": "NERR8"}, how="per document: weight × gain", range=RANGE,
                 description="not (but nearly) ERR, equation 8: a C/W/L weighted precision whose user stops at each "
-                            "rank with the probability of its gain, and at rank k" + _COLUMNS)
-ranking_measure("NERR9", *_with_columns(cwl.nerr9, _nerr(9, _NERR9), _model(cwl.nerr_continuation, cut=True,
-                                                                            equation=9), _NERR9),
+                            "rank with the probability of its gain, and at rank k" + COLUMNS_SAID)
+ranking_measure("NERR9", *with_columns(cwl.nerr9, _nerr(9, _NERR9),
+                                       column_model(cwl.nerr_continuation, cut=True, equation=9), _NERR9),
                 cutoff="k", source=_NERR + "eq. 9; " + CWL_EVAL, params={**_CUTOFF, **MIN_MAX_REL, **COLUMN},
-                spellings={"ir_measures": "NERR9"}, how="per document: weight × gain", range=_RANGE,
+                spellings={"ir_measures": "NERR9"}, how="per document: weight × gain", range=RANGE,
                 description="not (but nearly) ERR, equation 9: stopping by gain and by ERR's reciprocal-rank "
-                            "discount i/(i + 1), and at rank k" + _COLUMNS)
-ranking_measure("NERR10", *_with_columns(cwl.nerr10, _nerr(10, _NERR10), _model(cwl.nerr_continuation, equation=10),
-                                         _NERR10),
+                            "discount i/(i + 1), and at rank k" + COLUMNS_SAID)
+ranking_measure("NERR10", *with_columns(cwl.nerr10, _nerr(10, _NERR10),
+                                        column_model(cwl.nerr_continuation, equation=10), _NERR10),
                 source=_NERR + "eq. 10; " + CWL_EVAL,
                 params={"p": Param(0.9, Interval(0, 1, low_open=True, high_open=True), "the persistence p, as RBP's"),
                         **MIN_MAX_REL, **DEPTH, **COLUMN},
-                spellings={"ir_measures": "NERR10"}, how="per document: weight × gain", range=_RANGE,
-                description="not (but nearly) ERR, equation 10: stopping by gain, with RBP's persistence p" + _COLUMNS)
-ranking_measure("NERR11", *_with_columns(cwl.nerr11, _nerr(11, _NERR11), _model(cwl.nerr_continuation, equation=11),
-                                         _NERR11),
+                spellings={"ir_measures": "NERR10"}, how="per document: weight × gain", range=RANGE,
+                description="not (but nearly) ERR, equation 10: stopping by gain, with RBP's persistence p"
+                            + COLUMNS_SAID)
+ranking_measure("NERR11", *with_columns(cwl.nerr11, _nerr(11, _NERR11),
+                                        column_model(cwl.nerr_continuation, equation=11), _NERR11),
                 source=_NERR + "eq. 11 (cwl_eval's NERReq11; ir_measures' docstring says eq. 12); " + CWL_EVAL,
                 params={"T": Param(1.0, Interval(0, low_open=True), _GOAL), **MIN_MAX_REL, **DEPTH, **COLUMN},
-                spellings={"ir_measures": "NERR11"}, how="per document: weight × gain", range=_RANGE,
+                spellings={"ir_measures": "NERR11"}, how="per document: weight × gain", range=RANGE,
                 description="not (but nearly) ERR, equation 11: stopping by gain, with INSQ's patience for a goal T"
-                            + _COLUMNS)
-ranking_measure("BPM", *_with_columns(cwl.bpm, _bpm, _model(cwl.bpm_continuation, cut=True), _BPM), cutoff="k",
+                            + COLUMNS_SAID)
+ranking_measure("BPM", *with_columns(cwl.bpm, _bpm, column_model(cwl.bpm_continuation, cut=True), _BPM), cutoff="k",
                 source="Zhang et al., Evaluating Web Search with a Bejeweled Player Model, SIGIR 2017; " + CWL_EVAL
                 + " (BPM-Static)",
                 params={**_CUTOFF, "T": Param(1.0, Interval(0, low_open=True), "the benefit T the user wants (in "
                                               "fully relevant documents): the user stops once it is reached"),
                         **MIN_MAX_REL, **COLUMN},
-                spellings={"ir_measures": "BPM"}, how="per document: weight × gain", range=_RANGE,
+                spellings={"ir_measures": "BPM"}, how="per document: weight × gain", range=RANGE,
                 description="the static Bejeweled Player Model: the mean gain of the ranks a user looks at who stops "
                             "once the gain reaches T or at rank k (cwl_eval's C/W/L form, gains linear in the grade)"
-                            + _COLUMNS)
+                            + COLUMNS_SAID)
 
 
 # ------------------------------------------------------------------- the cost-aware measures of cwl_eval
@@ -211,10 +212,10 @@ ranking_measure("TBG", cwl_costs.tbg, _column_terms(cwl_costs.tbg_model, "reach(
                 params={"H": Param(224.0, Interval(0, low_open=True), "the half-life H, in units of cost (seconds in "
                                    "the paper: 224): the user's reach halves each H spent"),
                         **MIN_MAX_REL, **_depth(), **COLUMN},
-                how="per document: weight × gain", range=_RANGE,
+                how="per document: weight × gain", range=RANGE,
                 description="time-biased gain: weighted precision for a user whose chance of reading on halves each "
                             "H units of time (cost) spent, W(i) ∝ 2^(−t(i)/H); RBP with p = 2^(−1/H) when every "
-                            "document costs 1" + _COLUMNS)
+                            "document costs 1" + COLUMNS_SAID)
 ranking_measure("U-measure", cwl_costs.u_measure, _column_terms(cwl_costs.u_model, "reach(i) = max(0, 1 − t(i)/L) "
                                                               "for i < d, 0 at d, t(i) = Σ_{j<i} cost(j)"),
                 source="Sakai & Dou, Summaries, Ranked Retrieval and Sessions: A Unified Framework for Information "
@@ -222,26 +223,26 @@ ranking_measure("U-measure", cwl_costs.u_measure, _column_terms(cwl_costs.u_mode
                 params={"L": Param(1000.0, Interval(0, low_open=True), "the patience L, in units of cost (characters "
                                    "in the paper): the weight falls linearly to 0 once L is read"),
                         **MIN_MAX_REL, **_depth(2, "; from 2 up: cwl_eval gives the last rank no weight"), **COLUMN},
-                how="per document: weight × gain", range=_RANGE,
+                how="per document: weight × gain", range=RANGE,
                 description="U-measure: weighted precision for a user whose chance of reading a document falls "
-                            "linearly with the text (cost) read before it, W(i) ∝ max(0, 1 − t(i)/L)" + _COLUMNS)
+                            "linearly with the text (cost) read before it, W(i) ∝ max(0, 1 − t(i)/L)" + COLUMNS_SAID)
 ranking_measure("IFT-C1", cwl_costs.ift_goal, _column_terms(cwl_costs.ift_goal_model, _C1),
                 source=_IFT + "eq. 3; " + CWL_EVAL + " (IFTGoalCWLMetric)",
                 params={**_GOAL_PARAMS, **MIN_MAX_REL, **_depth(), **COLUMN},
-                how="per document: weight × gain", range=_RANGE,
+                how="per document: weight × gain", range=RANGE,
                 description="the information foraging measure, goal only: the user goes on less and less as the gain "
-                            "so far nears the goal T" + _COLUMNS)
+                            "so far nears the goal T" + COLUMNS_SAID)
 ranking_measure("IFT-C2", cwl_costs.ift_rate, _column_terms(cwl_costs.ift_rate_model, "C(i) = " + _C2
                                                           + ", y_i = Σ_{j≤i} gain(j)"),
                 source=_IFT + "eq. 4; " + CWL_EVAL + " (IFTRateCWLMetric)",
                 params={**_RATE_PARAMS, **MIN_MAX_REL, **_depth(), **COLUMN},
-                how="per document: weight × gain", range=_RANGE,
+                how="per document: weight × gain", range=RANGE,
                 description="the information foraging measure, rate only: the user goes on while the gain per unit "
-                            "of cost so far beats the rate A" + _COLUMNS)
+                            "of cost so far beats the rate A" + COLUMNS_SAID)
 ranking_measure("IFT-C1-C2", cwl_costs.ift_goal_rate, _column_terms(cwl_costs.ift_goal_rate_model,
                                                                   _C1 + ", times " + _C2),
                 source=_IFT + "eq. 5; " + CWL_EVAL + " (IFTGoalRateCWLMetric)",
                 params={**_GOAL_PARAMS, **_RATE_PARAMS, **MIN_MAX_REL, **_depth(), **COLUMN},
-                how="per document: weight × gain", range=_RANGE,
+                how="per document: weight × gain", range=RANGE,
                 description="the information foraging measure, goal and rate: the user goes on while the goal T is "
-                            "not met and the rate beats A, the variant closest to users in the paper" + _COLUMNS)
+                            "not met and the rate beats A, the variant closest to users in the paper" + COLUMNS_SAID)
