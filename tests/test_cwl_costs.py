@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import reference_module
 from workbench.data import read_trec_qrels, read_trec_run
@@ -208,3 +210,74 @@ def test_columns_are_spelled_and_refused_as_declared():
     assert str(parse("TBG(max_rel=1, column=EU)")) == "TBG(max_rel=1)"
     with pytest.raises(ParameterError, match="EU.*ETU.*EC.*ETC.*ED"):
         parse("TBG(max_rel=1, column=ER)")
+
+
+COSTED = RANDOM + [r for r in EARLIER if r[0].startswith(("BPM", "INST"))]
+
+
+@pytest.mark.parametrize("ours, theirs, values", COSTED, ids=[r[0].partition("(")[0] for r in COSTED])
+def test_random_rankings_with_costs_equal_cwl_eval(ours, theirs, values):
+    """Each document priced (a gain table's ``costs``, as a cost file prices element types): every column equal to
+    cwl_eval's given the same costs, to 1e-12 (the padding past the ranking costs 1 in both). BPM's k is a cutoff
+    in ranks here and cwl_eval's K a budget of cost: they agree at unit cost only, so BPM is checked on K = k at
+    a cost budget no ranking reaches (its gain goal T decides)."""
+    reference_module("cwl")
+    from cwl.ruler.ranking import Ranking
+
+    rng = random.Random(11)
+    rankings = _random_rankings(5, 6)
+    prices = [[rng.choice([0.5, 1.0, 2.0, 7.5]) for _ in gains] for gains in rankings]
+    width = max(map(len, rankings))
+    costs = np.ones((len(rankings), width))
+    for row, priced in enumerate(prices):
+        costs[row, :len(priced)] = priced
+    table = GainTable.from_gains(rankings, [[1.0]] * len(rankings))
+    table = GainTable(table.gains, table.ideal, num_ret=table.num_ret, costs=costs)
+    cut = "@" in ours
+    for value, depth in zip(values, (2, 17, 1000), strict=True):
+        if ours.startswith("BPM"):
+            value = 1000
+        name = ours.format(value) if cut else ours.format(value, depth)
+        got = [parse(name.replace(")", f", column={column})", 1)) for column in COLUMNS]
+        columns = [m.spec.compute.score(table, **m.params) for m in got]
+        for row, gains in enumerate(rankings):
+            metric = _cwl_metric(theirs.format(value))
+            metric.measure(Ranking("q", gains, prices[row], max_n=1000 if cut else depth))
+            mine = [float(values[row]) for values in columns]
+            assert mine == pytest.approx(metric.get_scores(), rel=1e-12, abs=1e-12), (name, row)
+
+
+def test_the_cost_file_of_cwl_evals_example_reads_as_cwl_eval_reads_it():
+    from cwl.cwl_eval import read_in_cost_file
+
+    from workbench.data.trec.costs import read_cwl_costs
+
+    reference_module("cwl")
+    assert read_cwl_costs(EXAMPLE_FILES / "cost_file") == read_in_cost_file(str(EXAMPLE_FILES / "cost_file")) == {
+        "E1": 1.0, "E2": 2.0, "E3": 5.0, "E4": 7.5}
+
+
+@settings(max_examples=40, deadline=None)
+@given(costs=st.dictionaries(st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=8)
+                             .filter(lambda kind: not kind.startswith("#")),
+                             st.floats(min_value=1e-300, max_value=1e300), min_size=1, max_size=6))
+def test_cost_files_read_back_what_was_written(tmp_path_factory, costs):
+    """Any types and positive costs written one per line read back as written (``repr`` round-trips a float; a
+    line whose first field starts with ``#`` is a comment, as in every TREC file)."""
+    from workbench.data.trec.costs import read_cwl_costs
+
+    path = tmp_path_factory.mktemp("costs") / "costs"
+    path.write_text("".join(f"{kind} {cost!r}\n" for kind, cost in costs.items()), encoding="ascii")
+    assert read_cwl_costs(path) == costs
+
+
+@pytest.mark.parametrize("line, column", [("E2 0\n", 4), ("E2 abc\n", 4), ("E2   nan\n", 6), ("E2 -1.5\n", 4)])
+def test_a_bad_cost_names_its_line_and_column(tmp_path, line, column):
+    from workbench.data.trec.costs import read_cwl_costs
+    from workbench.errors import InputError
+
+    path = tmp_path / "costs"
+    path.write_text("E1 1.0\n" + line)
+    with pytest.raises(InputError) as raised:
+        read_cwl_costs(path)
+    assert (raised.value.line, raised.value.column) == (2, column)

@@ -9,9 +9,9 @@ cwl_eval reports five numbers per measure (``cwl/ruler/measures/cwl_metrics.py``
 columns (:data:`COLUMNS`):
 
 * EU, the expected utility per document: Σ_i W(i)·g(i), the measure's value;
-* ETU, the expected total utility: Σ_i L(i)·Σ_{j≤i} g(j) = Σ_j g(j)·(reach(j) − reach(d + 1));
+* ETU, the expected total utility: Σ_i L(i)·Σ_{j≤i} g(j), what the user has gained on leaving at rank i;
 * EC, the expected cost per document: Σ_i W(i)·c(i);
-* ETC, the expected total cost: Σ_j c(j)·(reach(j) − reach(d + 1));
+* ETC, the expected total cost: Σ_i L(i)·Σ_{j≤i} c(j);
 * ED, the expected depth: 1/W(1) = Σ_i reach(i).
 
 Each is a sum over ranks (:func:`column_terms`), so each rank's term explains it. The ranks past the table count
@@ -54,9 +54,16 @@ def to_depth(matrix: np.ndarray, depth: int, fill: float) -> np.ndarray:
 
 
 def costs_to_depth(table: GainTable, depth: int) -> np.ndarray:
-    """Each rank's cost, topics × depth: 1 for every document and every rank past the ranking (cwl_eval without a
-    cost file, and its ``max_cost`` for a document whose type has no cost)."""
-    return np.ones((table.gains.shape[0], depth))
+    """Each rank's cost, topics × depth: the table's costs (:attr:`GainTable.costs`), 1 where it has none and at
+    every rank past the ranking (cwl_eval's ``max_cost``, 1, for a document whose type has no cost and for its
+    padding).
+
+    >>> costs_to_depth(GainTable.from_gains([[1, 0]], [[1]]), 3).tolist()
+    [[1.0, 1.0, 1.0]]
+    """
+    if table.costs is None:
+        return np.ones((table.gains.shape[0], depth))
+    return to_depth(table.costs, depth, 1.0)
 
 
 def reach_of(continuation: np.ndarray) -> np.ndarray:
@@ -82,7 +89,7 @@ def column_terms(model: Model, column: str) -> np.ndarray:
         return weights * (gains if column == "EU" else costs)
     if column == "ED":
         return reach
-    beyond = reach[:, -1:] * continuation[:, -1:]  # reach(d + 1): the user still reading after the last rank
-    return (gains if column == "ETU" else costs) * (reach - beyond)
+    stops = reach * (1.0 - continuation)  # L(i): as cwl_eval sums it (not telescoped: 1 − C keeps its digits)
+    return stops * np.cumsum(gains if column == "ETU" else costs, axis=1)
 
 

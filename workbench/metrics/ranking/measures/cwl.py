@@ -66,8 +66,8 @@ COLUMN = {"column": Param("EU", Choices(cwl_columns.COLUMNS),
                           "measure); ETU, the expected total utility; EC, the expected cost per document; ETC, the "
                           "expected total cost; ED, the expected depth")}
 _COLUMN_FORMULAS = {
-    "EU": "EU = Σ_i W(i)·gain(i)", "ETU": "ETU = Σ_i L(i)·Σ_{j≤i} gain(j) = Σ_j gain(j)·(reach(j) − reach(d + 1))",
-    "EC": "EC = Σ_i W(i)·cost(i)", "ETC": "ETC = Σ_i L(i)·Σ_{j≤i} cost(j) = Σ_j cost(j)·(reach(j) − reach(d + 1))",
+    "EU": "EU = Σ_i W(i)·gain(i)", "ETU": "ETU = Σ_i L(i)·Σ_{j≤i} gain(j), the gain on leaving at rank i",
+    "EC": "EC = Σ_i W(i)·cost(i)", "ETC": "ETC = Σ_i L(i)·Σ_{j≤i} cost(j), the cost on leaving at rank i",
     "ED": "ED = 1/W(1) = Σ_i reach(i)"}
 _WEIGHTS = ", W(i) = reach(i)/Σ_j reach(j), reach(i) = Π_{j<i} C(j), L(i) = reach(i)·(1 − C(i)), over the d = depth " \
            "ranks; "
