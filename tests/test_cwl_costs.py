@@ -281,3 +281,50 @@ def test_a_bad_cost_names_its_line_and_column(tmp_path, line, column):
     with pytest.raises(InputError) as raised:
         read_cwl_costs(path)
     assert (raised.value.line, raised.value.column) == (2, column)
+
+
+def test_cwl_eval_example_with_its_cost_file():
+    """cwl_eval's own example with its cost file (``-c cost_file``), read through the run reader's ``costs``: every
+    topic and column equal to what cwl_eval printed (4 decimals) and to the installed cwl_eval (1e-12)."""
+    reference_module("cwl")
+    from cwl.cwl_eval import read_in_cost_file
+
+    from workbench.data.trec.costs import read_cwl_costs
+
+    costs = read_cwl_costs(EXAMPLE_FILES / "cost_file")
+    campaign = Campaign(read_trec_qrels(EXAMPLE_FILES / "qrel_file"),
+                        read_trec_run(EXAMPLE_FILES / "result_file", costs=costs))
+    ours = _ours(campaign)
+    recorded = _recorded("cost_file")
+    theirs_costs = read_in_cost_file(str(EXAMPLE_FILES / "cost_file"))
+    for metric_name in EXAMPLE:
+        for topic, theirs in _theirs_on_example(metric_name, theirs_costs).items():
+            assert ours[topic, metric_name] == pytest.approx(theirs, rel=1e-12, abs=1e-12), (metric_name, topic)
+            assert ours[topic, metric_name] == pytest.approx(recorded[topic, metric_name], abs=5e-5), metric_name
+
+
+def test_a_type_without_a_cost_costs_one_and_costs_travel_with_the_ranking(tmp_path):
+    """A run line whose element type the cost file lacks costs 1 (cwl_eval's max_cost); the costs follow the
+    documents into score order (the file's order is not the ranking's)."""
+    (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 0\nq 0 c 1\n")
+    (tmp_path / "run").write_text("q slow c 1 0.1 s\nq fast a 2 0.9 s\nq other b 3 0.5 s\n")
+    run = read_trec_run(tmp_path / "run", costs={"slow": 4.0, "fast": 0.5})
+    assert run["s"].documents("q") == ["a", "b", "c"]
+    assert run["s"].costs_array[[0, 2]].tolist() == [0.5, 4.0] and math.isnan(run["s"].costs_array[1])
+    campaign = Campaign(read_trec_qrels(tmp_path / "qrels"), run)
+    frame = campaign.evaluate(["TBG(H=1.0, max_rel=1, depth=3, column=EC)"], progress=False)
+    weights = np.array([1.0, 2 ** -0.5, 2 ** -1.5])  # ranks a (0.5), b (1), c (4): 2^(−t/H) at t = 0, 0.5, 1.5
+    assert frame.value.iloc[0] == pytest.approx(weights @ [0.5, 1.0, 4.0] / weights.sum(), 1e-14)
+
+
+def test_the_command_line_reads_a_cost_file(tmp_path, capsys):
+    from workbench.cli import main
+
+    assert main(["eval", "--gold", str(EXAMPLE_FILES / "qrel_file"), "--run", str(EXAMPLE_FILES / "result_file"),
+                 "--costs", str(EXAMPLE_FILES / "cost_file"), "-m", "TBG(H=22.0, max_rel=1, column=ETC)",
+                 "--per-topic", "-q", "--format", "csv"]) == 0
+    printed = capsys.readouterr().out
+    recorded = _recorded("cost_file")
+    for topic in ("T1", "T2", "T3"):
+        row = next(line for line in printed.splitlines() if f",{topic}," in line)
+        assert float(row.rsplit(",", 1)[1]) == pytest.approx(recorded[topic, "TBG-H@22"][3], abs=5e-5)

@@ -196,9 +196,14 @@ def _array_table(gold: Judgements, run: RankedRun, topics: Sequence[str], placeh
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
     tied = _ties(run, entries, rows)
+    costs = None
+    if run.costs_array is not None:  # the placeholder's one document costs 1 (cwl_eval's max_cost)
+        given = run.costs_array if entries is None else run.costs_array[entries]
+        costs = np.concatenate((given, np.ones(missing.size))) if missing.size else given
     table = GainTable.from_entries(np.concatenate((rows, missing)) if missing.size else rows, found, q_rows, grades,
                                    tuple(topics), placeholder=placeholder,
-                                   tied=np.concatenate((tied, np.zeros(missing.size, bool))) if missing.size else tied)
+                                   tied=np.concatenate((tied, np.zeros(missing.size, bool))) if missing.size else tied,
+                                   costs=costs)
     release_freed(rows.size)  # the join's temporaries
     if not documents:
         return table, None
