@@ -80,10 +80,11 @@ def _column_terms(model_of, user: str):
         contribution = cwl_columns.column_terms(model, column)
         width = min(table.gains.shape[1], contribution.shape[1])
         gains, costs, reach, continuation = (part[:, :width] for part in model)
-        return Terms(contribution[:, :width], _COLUMN_FORMULAS[column] + _WEIGHTS + user,
+        retrieved = table.retrieved()[:, :width]  # a shorter ranking's columns of the table are past it too
+        past = np.where(retrieved, 0.0, contribution[:, :width]).sum(axis=1) + contribution[:, width:].sum(axis=1)
+        return Terms(np.where(retrieved, contribution[:, :width], 0.0), _COLUMN_FORMULAS[column] + _WEIGHTS + user,
                      {"gain": gains, "cost": costs, "continuation": continuation, "reach": reach},
-                     rest=contribution[:, width:].sum(axis=1), rest_label="the ranks past the ranking, down to depth "
-                                                                           "(gain 0, cost 1)")
+                     rest=past, rest_label="the ranks past the ranking, down to depth (gain 0, cost 1)")
     return terms
 
 
