@@ -95,6 +95,7 @@ READERS = [
     Reader("read_trec_qrels_frame", read_trec_qrels_frame, f"q1 0 {ID} {NUMBER}\nq1 0 d2 0\n", trec=True),
     Reader("read_trec_run", read_trec_run, RUN, trec=True),
     Reader("read_trec_run_frame", read_trec_run_frame, RUN, trec=True),
+    Reader("read_trec_run(costs=...)", lambda path: read_trec_run(path, costs={"Q0": 2.5}), RUN, trec=True),
     Reader("read_lines", lambda path: read_lines(path, "run"), RUN, trec=True),
     Reader("read_preferences", read_preferences, f"q1 g s {ID} {NUMBER}\nq1 g s d2 0\n", trec=True),
     Reader("read_judgement_groups", read_judgement_groups, f"q1 g {ID} {NUMBER}\nq1 g d2 0\n", trec=True),
