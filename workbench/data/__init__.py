@@ -9,6 +9,7 @@ _MODULES = {
     "workbench.data.pyevall": ("PyEvALLFormatError", "read_hierarchy", "read_pyevall", "read_pyevall_campaign"),
     "workbench.data.read": ("read_campaign", "read_gold", "read_runs", "sniff_format"),
     "workbench.data.replab": ("ReplabEncodingError", "ReplabFormatError", "read_replab", "write_replab"),
+    "workbench.data.trec.costs": ("read_cwl_costs",),
     "workbench.data.trec.errors": ("FrameError", "TrecEncodingError", "TrecFormatError", "TrecReadingWarning"),
     "workbench.data.trec.eval_output": ("read_trec_eval_output", "write_trec_eval_output"),
     "workbench.data.trec.memory": ("evaluate_run",),
