@@ -18,6 +18,7 @@ from tests.strategies import FLAT_CLASSES, contexts_of, labelling_pairs, organiz
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics import registry
 from workbench.metrics.classification import pair as labelled_pair
+from workbench.metrics.ranking.cwl_columns import DEPTH_LIMIT
 from workbench.metrics.registry import (
     Choices,
     Interval,
@@ -154,10 +155,15 @@ def test_measures_stay_in_their_range_over_their_declared_domains(spec):
 
 
 def _gain_scale_below_its_top(params: dict) -> None:
-    """The C/W/L gain scale needs min_rel < max_rel (each parameter's domain alone allows any): max_rel is raised
-    above a min_rel drawn at or over it."""
+    """The C/W/L parameters bound together (each parameter's domain alone allows any): the gain scale needs
+    min_rel < max_rel, so max_rel is raised above a min_rel drawn at or over it; cwl_eval's columns other than EU
+    count the ranks read, so they need a depth (or cutoff) of at most DEPTH_LIMIT, which a larger one is cut to."""
     if "min_rel" in params and params.get("max_rel") is not None and params["min_rel"] >= params["max_rel"]:
         params["max_rel"] = 2 * params["min_rel"] + 1
+    if params.get("column", "EU") != "EU":
+        for name in ("depth", "k"):
+            if name in params and (params[name] is None or params[name] > DEPTH_LIMIT):
+                params[name] = DEPTH_LIMIT
 
 
 def test_a_gain_scale_upside_down_is_refused_by_name():

@@ -29,6 +29,7 @@ import workbench
 from workbench.data.pyevall import read_format, read_hierarchy, read_pyevall, read_pyevall_campaign
 from workbench.data.read import read_campaign, read_gold, read_runs, sniff_format
 from workbench.data.replab import read_replab
+from workbench.data.trec.costs import read_cwl_costs
 from workbench.data.trec.eval_output import read_trec_eval_output
 from workbench.data.trec.judgement_groups import read_judgement_groups
 from workbench.data.trec.lines import read_lines
@@ -94,10 +95,12 @@ READERS = [
     Reader("read_trec_qrels_frame", read_trec_qrels_frame, f"q1 0 {ID} {NUMBER}\nq1 0 d2 0\n", trec=True),
     Reader("read_trec_run", read_trec_run, RUN, trec=True),
     Reader("read_trec_run_frame", read_trec_run_frame, RUN, trec=True),
+    Reader("read_trec_run(costs=...)", lambda path: read_trec_run(path, costs={"Q0": 2.5}), RUN, trec=True),
     Reader("read_lines", lambda path: read_lines(path, "run"), RUN, trec=True),
     Reader("read_preferences", read_preferences, f"q1 g s {ID} {NUMBER}\nq1 g s d2 0\n", trec=True),
     Reader("read_judgement_groups", read_judgement_groups, f"q1 g {ID} {NUMBER}\nq1 g d2 0\n", trec=True),
     Reader("read_zscores", read_zscores, f"q1 {ID} {NUMBER} 0.1\nq2 map 0.2 0.1\n", trec=True),
+    Reader("read_cwl_costs", read_cwl_costs, f"{ID} {NUMBER}\nE2 2.0\n", trec=True),
     Reader("read_trec_eval_output", read_trec_eval_output, f"map\tall\t{NUMBER}\nP_5\t{ID}\t0.2\n"),
     Reader("read_campaign", _campaign, RUN, trec=True),
     Reader("read_gold", read_gold, f"q1 0 {ID} {NUMBER}\nq1 0 d2 0\n", trec=True),

@@ -18,7 +18,7 @@ TIE_FREE = "equal to it on runs without tied scores"
 
 
 @pytest.mark.parametrize("name", ["SDCG", "INSQ", "INST", "NERR8", "NERR9", "NERR10", "NERR11", "BPM", "Judged",
-                                  "Compat", "PairwiseAccuracy"])
+                                  "Compat", "PairwiseAccuracy", "TBG", "U-measure", "IFT-C1", "IFT-C2", "IFT-C1-C2"])
 def test_the_catalogue_says_equality_with_the_provider_holds_without_ties(name):
     assert TIE_FREE in entry(spec_of(name))
 

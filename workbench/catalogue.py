@@ -69,7 +69,8 @@ _WRITTEN = {"IPrec": "IPrec@0.5", "SDCG": "SDCG(max_rel=3)@3", "RPrecMult": "RPr
             "Unjudged": "Unjudged@2", "P_abs": "P_abs", "R_abs": "R_abs", "E_abs": "E_abs", "CEM": "CEM(order=A<B<C)",
             "Pr": "Pr(label=B)", "INSQ": "INSQ(max_rel=3)", "INST": "INST(max_rel=3)", "NERR8": "NERR8(max_rel=3)@3",
             "NERR9": "NERR9(max_rel=3)@3", "NERR10": "NERR10(max_rel=3)", "NERR11": "NERR11(max_rel=3)",
-            "BPM": "BPM(max_rel=3)@3"}
+            "BPM": "BPM(max_rel=3)@3", "TBG": "TBG(H=2.0, max_rel=3)", "U-measure": "U-measure(L=5.0, max_rel=3)",
+            "IFT-C1": "IFT-C1(max_rel=3)", "IFT-C2": "IFT-C2(max_rel=3)", "IFT-C1-C2": "IFT-C1-C2(max_rel=3)"}
 _ROWS = 12  # rows of an explanation shown
 
 

@@ -167,6 +167,7 @@ def _results(args):
     error line only)."""
     from workbench.data.read import read_campaign
     from workbench.data.replab import ReplabEncodingError
+    from workbench.data.trec.costs import read_cwl_costs
     from workbench.data.trec.errors import TrecEncodingError
 
     if args.complete and args.missing not in (None, "zero"):
@@ -179,7 +180,8 @@ def _results(args):
             campaign = read_campaign(args.gold, args.run, gold_format=args.gold_format, run_format=args.run_format,
                                      encoding=args.encoding, gold_encoding=args.gold_encoding,
                                      run_encoding=args.run_encoding, label=args.label, max_docs=args.max_docs,
-                                     score_precision=args.score_precision)
+                                     score_precision=args.score_precision,
+                                     costs=None if args.costs is None else read_cwl_costs(args.costs))
         except (ReplabEncodingError, TrecEncodingError) as error:
             raise CliError(f"{error} (on the command line: --gold-encoding latin-1 or --run-encoding latin-1, or "
                            "--encoding for every file)") from None
@@ -405,6 +407,10 @@ def build_parser() -> argparse.ArgumentParser:
         cmd.add_argument("-J", "--judged-only", action="store_true",
                          help="TREC runs: score only the judged documents, unjudged ones removed from the "
                               "ranking (trec_eval -J; sets the measures' judged_only)")
+        cmd.add_argument("--costs", metavar="FILE",
+                         help="cwl_eval's cost file (lines 'element_type cost'): each TREC run document costs what "
+                              "its element type, the run's second column, costs (the C/W/L measures' columns EC, "
+                              "ETC and their user models read it; a type without a cost costs 1)")
         cmd.add_argument("--score-precision", choices=("float64", "float32"), default="float64",
                          help="TREC runs: compare scores as doubles, as trec_eval 10.0 does (default), or as "
                               "32-bit floats, as trec_eval 9.x, pytrec_eval and ir_measures do")

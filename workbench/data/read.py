@@ -23,7 +23,7 @@ from pathlib import Path
 
 from workbench.data.campaign import Campaign
 from workbench.data.replab import LABEL
-from workbench.data.trec.ranked import MAX_DOCS, SCORE_PRECISION
+from workbench.data.trec.ranked import COSTS, MAX_DOCS, SCORE_PRECISION
 from workbench.errors import InputError
 from workbench.model import Organization
 from workbench.reading.positions import LineIndex
@@ -121,20 +121,27 @@ def _weps_runs(path: Path, gold: Mapping[str, Organization]) -> dict:
 
 
 @validate(paths=RUN_FILES, format=FORMAT, gold=MappingOf(optional=True, what="a mapping topic → Organization"),
-          label=LABEL, encoding=ENCODING, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION)
+          label=LABEL, encoding=ENCODING, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION, costs=COSTS)
 def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Mapping[str, Organization] | None = None,
               label: str | None = None, encoding: str = "utf-8", max_docs: int | None = None,
-              score_precision: str = "float64") -> dict[str, Mapping[str, Organization]]:
+              score_precision: str = "float64", costs: Mapping[str, float] | None = None
+              ) -> dict[str, Mapping[str, Organization]]:
     """system → topic → Organization. TREC runs are named by their tag and ranked as trec_eval ranks them
-    (``max_docs`` is ``-M``; ``score_precision="float32"`` compares scores as trec_eval 9.x), WePS runs by their
-    team folder (topics matched to ``gold``'s spelling), RepLab runs by their file name."""
+    (``max_docs`` is ``-M``; ``score_precision="float32"`` compares scores as trec_eval 9.x; ``costs``, cwl_eval's
+    cost of each element type, prices their documents by their second column:
+    :func:`~workbench.data.trec.readers.read_trec_run`), WePS runs by their team folder (topics matched to
+    ``gold``'s spelling), RepLab runs by their file name."""
     runs: dict = {}
     for path in map(Path, map(file_path, paths)):
         kind = _format(path, format)
         if kind == "trec":
             from workbench.data.trec.readers import read_trec_run
 
-            found = read_trec_run(path, encoding=encoding, max_docs=max_docs, score_precision=score_precision)
+            found = read_trec_run(path, encoding=encoding, max_docs=max_docs, score_precision=score_precision,
+                                  costs=costs)
+        elif costs is not None:
+            raise CampaignFileError(f"costs price the element types of a TREC run (its second column); this is a "
+                                    f"{kind} run", path=path)
         elif kind == "replab":
             from workbench.data.replab import read_replab
 
@@ -150,21 +157,24 @@ def read_runs(paths: Sequence[str | PathLike], format: str = "auto", *, gold: Ma
 
 @validate(gold=FilePath(), runs=AnyOf(FilePath(), RUN_FILES), format=FORMAT, gold_format=FORMAT_OR_NONE,
           run_format=FORMAT_OR_NONE, encoding=ENCODING, gold_encoding=ENCODING_OR_NONE, run_encoding=ENCODING_OR_NONE,
-          label=LABEL, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION)
+          label=LABEL, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION, costs=COSTS)
 def read_campaign(gold: str | PathLike, runs: Sequence[str | PathLike], *, format: str = "auto",
                   gold_format: str | None = None, run_format: str | None = None, encoding: str = "utf-8",
                   gold_encoding: str | None = None, run_encoding: str | None = None, label: str | None = None,
-                  max_docs: int | None = None, score_precision: str = "float64") -> Campaign:
+                  max_docs: int | None = None, score_precision: str = "float64",
+                  costs: Mapping[str, float] | None = None) -> Campaign:
     """A :class:`~workbench.data.campaign.Campaign` from a gold file and run files (any of them ``-``, standard
     input, once). ``format`` applies to every file unless ``gold_format``/``run_format`` say otherwise, likewise
-    ``encoding``; ``label``, ``max_docs`` and ``score_precision`` as :func:`read_gold` and :func:`read_runs`."""
+    ``encoding``; ``label``, ``max_docs``, ``score_precision`` and ``costs`` as :func:`read_gold` and
+    :func:`read_runs`."""
     if isinstance(runs, str | bytes | PathLike):
         runs = [runs]
     given = [file_path(gold), *map(file_path, runs)]
     with with_stdin(given) as (gold_path, *run_paths):
         truth = read_gold(gold_path, gold_format or format, label=label, encoding=gold_encoding or encoding)
         systems = read_runs(run_paths, run_format or format, gold=truth, label=label,
-                            encoding=run_encoding or encoding, max_docs=max_docs, score_precision=score_precision)
+                            encoding=run_encoding or encoding, max_docs=max_docs, score_precision=score_precision,
+                            costs=costs)
         copies = [path for name, path in zip(given, [gold_path, *run_paths], strict=True) if str(name) == STDIN]
         for mapping in (truth, *systems.values()):  # errors kept for later (a duplicate) name <stdin> too
             for error in getattr(mapping, "refused", {}).values():

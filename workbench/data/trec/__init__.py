@@ -39,6 +39,7 @@ _MODULES = {
     "workbench.data.trec.preferences": ("count_topics", "read_preferences"),
     "workbench.data.trec.judgement_groups": ("group_table", "read_judgement_groups"),
     "workbench.data.trec.zscores": ("read_zscores",),
+    "workbench.data.trec.costs": ("read_cwl_costs",),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = sorted(_EXPORTS)

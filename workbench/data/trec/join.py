@@ -114,16 +114,20 @@ def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np
 
 
 def _ranked_side(run: Mapping[str, Organization], topics: Sequence[str], row_of: dict[str, int]
-                 ) -> tuple[np.ndarray, DocumentIds, np.ndarray]:
+                 ) -> tuple[np.ndarray, DocumentIds, np.ndarray, np.ndarray | None]:
     """The run's entries of ``topics`` as the matcher reads them: each one's row and document, grouped by row in
-    rank order, and whether it ties with the entry above it (a read run's equal scores, a hand-made Organization's
-    tied level)."""
+    rank order, whether it ties with the entry above it (a read run's equal scores, a hand-made Organization's
+    tied level), and its cost (a run read with costs; None: every document costs 1)."""
     if isinstance(run, RankedRun):
         entries_at, rows = _native(run, row_of)
-        return rows, run.ids if entries_at is None else run.ids.take(entries_at), _ties(run, entries_at, rows)
+        costs = run.costs_array
+        if costs is not None and entries_at is not None:
+            costs = costs[entries_at]
+        return (rows, run.ids if entries_at is None else run.ids.take(entries_at), _ties(run, entries_at, rows),
+                costs)
     rankings = [ranked_documents(run[topic]) if topic in run else [] for topic in topics]
     rows, documents = entries(rankings)
-    return rows, documents, _organization_ties(run, topics)
+    return rows, documents, _organization_ties(run, topics), None
 
 
 def _organization_ties(run: Mapping[str, Organization], topics: Sequence[str]) -> np.ndarray:
@@ -163,7 +167,7 @@ def _joined(gold: Mapping[str, Organization], run: Mapping[str, Organization], t
         retrieved[:] = [doc for ranking in rankings for doc in ranking]
         return table, seated(rows, retrieved, judged, positions, by_grade=True)
     judged = _judged_of(gold, topics, row_of)
-    rows, docs, tied = _ranked_side(run, topics, row_of)
+    rows, docs, tied, costs = _ranked_side(run, topics, row_of)
     parts = [(rows, docs)]
     if missing.size:  # trec_eval's one-document ranking, each its own row, after the run's entries
         parts.append((missing, DocumentIds.from_strings([PLACEHOLDER] * missing.size)))
@@ -171,8 +175,11 @@ def _joined(gold: Mapping[str, Organization], run: Mapping[str, Organization], t
     if missing.size:
         rows, docs = np.concatenate((rows, missing)), DocumentIds.concatenate([docs, parts[1][1]])
         tied = np.concatenate((tied, np.zeros(missing.size, dtype=bool)))
+        if costs is not None:  # the placeholder's one document costs 1 (cwl_eval's max_cost)
+            costs = np.concatenate((costs, np.ones(missing.size)))
     positions = np.concatenate(found) if missing.size else found[0]
-    table = GainTable.from_matched(rows, positions, judged, tuple(topics), placeholder=placeholder, tied=tied)
+    table = GainTable.from_matched(rows, positions, judged, tuple(topics), placeholder=placeholder, tied=tied,
+                                   costs=costs)
     release_freed(rows.size)  # the join's temporaries
     if not documents:
         return table, None

@@ -37,17 +37,33 @@ from workbench.ids import DocumentIds
 from workbench.metrics.ranking.matching import keys
 from workbench.metrics.ranking.table import SCORE_PRECISION, trec_eval_order
 from workbench.model import Organization
-from workbench.validation import AnyOf, Choices, Domain, Flag, Function, Instance, Interval, ListOf, Text, validate
+from workbench.validation import (
+    AnyOf,
+    Choices,
+    Domain,
+    Flag,
+    Function,
+    Instance,
+    Interval,
+    ListOf,
+    MappingOf,
+    Numbers,
+    Text,
+    validate,
+)
 
-__all__ = ["TIES", "SCORE_PRECISION", "MAX_DOCS", "Identifier", "ID", "TOPIC", "Ids", "id_texts", "check_alike",
-           "check_given_ids", "labels", "document_ids", "keys", "first_duplicate", "Judgements", "judgements",
-           "SubtopicJudgements", "subtopic_judgements", "RankedRun", "rank_runs"]
+__all__ = ["TIES", "SCORE_PRECISION", "MAX_DOCS", "COSTS", "Identifier", "ID", "TOPIC", "Ids", "id_texts",
+           "check_alike", "check_given_ids", "labels", "document_ids", "keys", "first_duplicate", "Judgements",
+           "judgements", "SubtopicJudgements", "subtopic_judgements", "RankedRun", "rank_runs"]
 
 TIES = Choices(("trec_eval", "levels"))
 """How a run's equal scores rank (``ties=``): one document per level, in trec_eval's order, or documents of equal
 scores (at ``score_precision``) on one level."""
 MAX_DOCS = Interval(0, 2**63 - 1, integer=True, optional=True)
 """How many documents of each topic are ranked (``max_docs=``, trec_eval's ``-M``, a C ``long``); None: all."""
+COSTS = MappingOf(Text(), Interval(0, low_open=True), optional=True,
+                  what="a mapping element type → its cost (read_cwl_costs)")
+"""The domain of a run's ``costs=``: cwl_eval's cost of each element type, above 0; None: every document costs 1."""
 
 
 # ------------------------------------------------------------------------------------------------ ids
@@ -452,15 +468,18 @@ class RankedRun(_TopicArrays):
     """One system's ranking per topic held as arrays in trec_eval's order (:func:`rank_runs`):
     ``documents(topic)``, ``scores(topic)`` (and ``ids``, ``scores_array`` for every topic); ``run[topic]`` is
     the ranking as an Organization, built on first access (one document per level; with ``ties="levels"``,
-    documents whose scores are equal at ``score_precision`` share a level)."""
+    documents whose scores are equal at ``score_precision`` share a level). ``costs_array``: each entry's cost of
+    reading (cwl_eval's cost of its element type; NaN: a type without one), or None: every document costs 1."""
 
     kind = "run"
 
     def __init__(self, topics: Sequence[str], offsets: np.ndarray, ids: DocumentIds, scores: np.ndarray,
                  ties: str = "trec_eval", score_precision: str = "float64",
-                 refused: Mapping[str, WorkbenchError] | None = None, integers: frozenset[str] = frozenset()) -> None:
+                 refused: Mapping[str, WorkbenchError] | None = None, integers: frozenset[str] = frozenset(),
+                 costs: np.ndarray | None = None) -> None:
         super().__init__(topics, offsets, ids, refused, integers)
         self.scores_array = scores
+        self.costs_array = costs
         self.ties, self.score_precision = ties, score_precision
 
     @validate(topic=TOPIC)
@@ -496,10 +515,12 @@ class RankedRun(_TopicArrays):
 @validate(systems=AnyOf(Instance((Labels,), "Labels", optional=True), ListOf(), what="systems (Labels, or a list or "
                         "array of strings or integers) or None"),
           topics=IDS, documents=DOCUMENTS, scores=VALUES, ties=TIES, score_precision=SCORE_PRECISION,
-          max_docs=MAX_DOCS, locate=Function(optional=True), unique=Flag())
+          max_docs=MAX_DOCS, locate=Function(optional=True), unique=Flag(),
+          costs=Numbers(finite=False, like="scores", optional=True))
 def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, documents: Documents,
               scores: np.ndarray, *, ties: str = "trec_eval", score_precision: str = "float64",
-              max_docs: int | None = None, locate: Locate | None = None, unique: bool = False) -> dict[str, RankedRun]:
+              max_docs: int | None = None, locate: Locate | None = None, unique: bool = False,
+              costs: np.ndarray | None = None) -> dict[str, RankedRun]:
     """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document (``systems`` and
     ``topics`` as :func:`labels` reads them; ``systems=None``: one system named ``""``, holding every topic of
     ``topics``, an empty ranking for a topic without entries; ``documents`` as
@@ -508,7 +529,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     document given twice among those makes the topic refused when read (:class:`DuplicateEntryError`, or what
     ``locate`` makes of it), as trec_eval stops on it; repeats beyond the cut are dropped with the rest, with a
     :class:`~workbench.errors.WorkbenchWarning`; ``unique``: the caller knows no (system, topic) repeats a
-    document (dict keys), so none is searched for. Systems and topics keep their order of first appearance."""
+    document (dict keys), so none is searched for; ``costs``: each entry's cost of reading, kept in rank order
+    (:attr:`RankedRun.costs_array`). Systems and topics keep their order of first appearance."""
     ids = document_ids(documents)
     scores = np.asarray(scores, dtype=float)
     topic_labels = labels(topics, "topic")
@@ -545,7 +567,7 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
         runs[system] = RankedRun([topic_labels.names[t] for t in topics_here], offsets, ids.take(positions),
                                  scores[positions], ties, score_precision,
                                  {topic: error for (s, topic), error in refused.items() if s == system},
-                                 topic_labels.integers)
+                                 topic_labels.integers, None if costs is None else np.asarray(costs)[positions])
     release_freed(len(ids))  # the ranking's temporaries
     return runs
 

@@ -22,6 +22,7 @@ read or scored (trec_eval checks only the topics it evaluates).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from os import PathLike
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ import numpy as np
 from workbench.data.trec.errors import TrecReadingWarning
 from workbench.data.trec.lines import Labels, TrecLines, read_lines
 from workbench.data.trec.ranked import (
+    COSTS,
     MAX_DOCS,
     SCORE_PRECISION,
     TIES,
@@ -122,9 +124,11 @@ def qrels_grades(frame: pd.DataFrame) -> dict[str, dict[str, float]]:
 
 
 # ------------------------------------------------------------------------------------------- runs
-@validate(path=FilePath(), encoding=ENCODING, ties=TIES, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
+@validate(path=FilePath(), encoding=ENCODING, ties=TIES, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS,
+          costs=COSTS)
 def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "trec_eval",
-                  score_precision: str = "float64", max_docs: int | None = None) -> dict[str, RankedRun]:
+                  score_precision: str = "float64", max_docs: int | None = None,
+                  costs: Mapping[str, float] | None = None) -> dict[str, RankedRun]:
     """``{system (the tag): {topic: ranking}}`` as trec_eval ranks it (:func:`~workbench.data.trec.ranked.rank_runs`):
     score descending compared as doubles (``score_precision="float32"``: as 32-bit floats, trec_eval 9.x), then
     document id descending. The rank column is ignored, as trec_eval ignores it. ``max_docs`` keeps the first
@@ -133,10 +137,25 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "tr
     Each run is a :class:`~workbench.data.trec.ranked.RankedRun`: its Organizations are built on first access.
     ``ties="trec_eval"``: one document per level; ``ties="levels"``: documents with equal scores share one level
     (a tie).
+
+    ``costs`` (cwl_eval's cost file, :func:`~workbench.data.trec.costs.read_cwl_costs`) prices each document by
+    the element type its line names in the second column, as cwl_eval reads it
+    (:attr:`~workbench.data.trec.ranked.RankedRun.costs_array`; a type without a cost costs 1, cwl_eval's
+    ``max_cost``); the cost-aware C/W/L measures read them (``TBG(H=22, max_rel=1, column=ETC)``).
     """
-    lines = read_lines(path, "run", encoding)
+    lines = read_lines(path, "run", encoding, ("iteration",) if costs is not None else None)
+    priced = None if costs is None else _priced(lines.other["iteration"], costs)
     return rank_runs(lines.systems, lines.topics, lines.documents, lines.values, ties=ties,
-                     score_precision=score_precision, max_docs=max_docs, locate=lines.located)
+                     score_precision=score_precision, max_docs=max_docs, locate=lines.located, costs=priced)
+
+
+def _priced(kinds: np.ndarray, costs: Mapping[str, float]) -> np.ndarray:
+    """Each line's cost, by the element type of its second column (bytes, read as UTF-8 as the cost file's types
+    are); NaN for a type without a cost."""
+    types, which = np.unique(kinds, return_inverse=True)
+    prices = np.array([costs.get(kind.decode("utf-8", "surrogateescape"), np.nan) for kind in types.tolist()],
+                      dtype=float)
+    return prices[which.ravel()]
 
 
 @validate(path=FilePath(), encoding=ENCODING)

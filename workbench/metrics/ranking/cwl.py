@@ -20,15 +20,18 @@ cutoff k (NERR8, NERR9, BPM, like SDCG) stop at k, however deep; cwl_eval at 1,0
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
 from workbench.errors import ParameterError
+from workbench.metrics.ranking.cwl_columns import DEPTH_LIMIT, Model, costs_to_depth, reach_of, to_depth
 from workbench.metrics.ranking.table import GainTable, ranks, row_sums
 
-__all__ = ["CWL_DEPTH", "cwl_gains", "weighted_precision", "insq_terms", "insq", "inst_terms", "inst", "nerr_terms",
-           "nerr8", "nerr9", "nerr10", "nerr11", "bpm_terms", "bpm"]
+__all__ = ["CWL_DEPTH", "cwl_gains", "weighted_precision", "insq_continuation", "inst_continuation",
+           "nerr_continuation", "bpm_continuation", "sdcg_continuation", "cwl_model", "insq_terms", "insq",
+           "inst_terms", "inst", "nerr_terms", "nerr8", "nerr9", "nerr10", "nerr11", "bpm_terms", "bpm"]
 
 CWL_DEPTH = 1000
 """cwl_eval's ``-n``: the ranks its user model runs over (the ranking cut or padded with non-relevant documents)."""
@@ -97,12 +100,67 @@ def _depth(table: GainTable, gains: np.ndarray, depth: int | None) -> np.ndarray
     return gains if depth is None else gains[:, :depth]
 
 
+# --------------------------------------------------- each measure's continuation C(i) over the ranks of ``gains``
+def insq_continuation(gains: np.ndarray, T: float = 1.0) -> np.ndarray:
+    """INSQ's C(i) = ((i + 2T − 1)/(i + 2T))² at the ranks of ``gains`` (topics × ranks)."""
+    i = ranks(gains.shape[1])
+    return np.broadcast_to(((i + 2 * T - 1) / (i + 2 * T)) ** 2, gains.shape)
+
+
+def inst_continuation(gains: np.ndarray, T: float = 1.0) -> np.ndarray:
+    """INST's C(i) = ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − Σ_{r ≤ i} gain(r)."""
+    wanted = 2 * T - np.cumsum(gains, axis=1)  # T + T_i
+    i = ranks(gains.shape[1])
+    return ((i + wanted - 1) / (i + wanted)) ** 2
+
+
+def nerr_continuation(gains: np.ndarray, equation: int, k: int | None = None, p: float = 0.9,
+                      T: float = 1.0) -> np.ndarray:
+    """NERR's C(i) of ``equation`` 8, 9 (cut at k), 10 or 11 (:func:`nerr8` ...)."""
+    i = ranks(gains.shape[1])
+    if equation in (8, 9):
+        return (1.0 - gains) * (i < cast(int, k)) * (1.0 if equation == 8 else i / (i + 1))
+    if equation == 10:
+        return p * (1.0 - gains)
+    return ((i + 2 * T - 1) / (i + 2 * T)) ** 2 * (1.0 - gains)
+
+
+def bpm_continuation(gains: np.ndarray, k: int | None = None, T: float = 1.0) -> np.ndarray:
+    """BPM's C(i): 1 while the gain up to i is below T and i < k, else 0."""
+    return ((np.cumsum(gains, axis=1) < T) & (ranks(gains.shape[1]) < cast(int, k))).astype(float)
+
+
+def sdcg_continuation(gains: np.ndarray, k: int | None = None) -> np.ndarray:
+    """SDCG's C(i) = log2(i + 1)/log2(i + 2) for i < k, 0 from k on (cwl_eval's NDCG-k): the weights fall as DCG's
+    discount 1/log2(i + 1)."""
+    i = ranks(gains.shape[1])
+    return np.broadcast_to(np.where(i < cast(int, k), np.log2(i + 1) / np.log2(i + 2), 0.0), gains.shape)
+
+
+def cwl_model(table: GainTable, continuation: Callable[..., np.ndarray], min_rel: float = 0,
+              max_rel: float | None = None, depth: int | None = CWL_DEPTH, **params: Any) -> Model:
+    """The user model of a measure of ``continuation`` over ``depth`` ranks as cwl_eval pads them (gain 0, cost 1),
+    whence its five output columns (:func:`~workbench.metrics.ranking.cwl_columns.column_terms`); they need a
+    depth (they count the ranks the user reads), at most :data:`~workbench.metrics.ranking.cwl_columns.DEPTH_LIMIT`.
+
+    >>> from workbench.metrics.ranking.cwl_columns import column_terms
+    >>> model = cwl_model(GainTable.from_gains([[1, 0]], [[1]]), insq_continuation, max_rel=1, depth=2)
+    >>> round(float(column_terms(model, "EU").sum()), 6), round(float(column_terms(model, "ED").sum()), 6)
+    (0.692308, 1.444444)
+    """
+    if depth is None or depth > DEPTH_LIMIT:
+        raise ParameterError(f"the columns ETU, EC, ETC and ED count the ranks the user reads: they need a depth "
+                             f"(or cutoff) of 1 to {DEPTH_LIMIT:,}, got {depth}", parameter="depth")
+    gains = to_depth(cwl_gains(table, min_rel, max_rel), depth, 0.0)
+    stay = continuation(gains, **params)
+    return gains, costs_to_depth(table, depth), reach_of(stay), stay
+
+
 def insq_terms(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: float | None = None,
                depth: int | None = CWL_DEPTH) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """INSQ's gains, continuations C(i) = ((i + 2T − 1)/(i + 2T))² and weights W(i) over the ranks it reads."""
     gains = _depth(table, cwl_gains(table, min_rel, max_rel), depth)
-    i = ranks(gains.shape[1])
-    continuation = np.broadcast_to(((i + 2 * T - 1) / (i + 2 * T)) ** 2, gains.shape)
+    continuation = insq_continuation(gains, T)
     return gains, continuation, weighted_precision(continuation, _inverse_square_rest(gains.shape[1], 2 * T, depth))
 
 
@@ -123,9 +181,7 @@ def inst_terms(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: fl
     """INST's gains, continuations C(i) = ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − Σ_{r ≤ i} gain(r), and
     weights W(i) over the ranks it reads."""
     gains = _depth(table, cwl_gains(table, min_rel, max_rel), depth)
-    i = ranks(gains.shape[1])
-    wanted = 2 * T - np.cumsum(gains, axis=1)  # T + T_i
-    continuation = ((i + wanted - 1) / (i + wanted)) ** 2
+    continuation = inst_continuation(gains, T)
     after = 2 * T - (gains.sum(axis=1) if gains.shape[1] else 0.0)  # T + T_n, the same at every rank past n
     return gains, continuation, weighted_precision(continuation, _inverse_square_rest(gains.shape[1], after, depth))
 
@@ -152,8 +208,7 @@ def nerr_terms(table: GainTable, equation: int, k: int | None = None, p: float =
         k = cast(int, k)  # NERR8 and NERR9 declare their cutoff required
         gains = gains[:, :k]
         n = gains.shape[1]
-        i = ranks(n)
-        continuation = (1.0 - gains) * (i < k) * (1.0 if equation == 8 else i / (i + 1))
+        continuation = nerr_continuation(gains, equation, k=k)
         if equation == 8:  # past the ranking C = 1 up to k: the reach stays put for k − n ranks
             rest = float(k - n)
         else:  # C(i) = i/(i + 1) up to k: Σ_{m=1}^{k−n} (n + 1)/(n + m)
@@ -163,13 +218,11 @@ def nerr_terms(table: GainTable, equation: int, k: int | None = None, p: float =
         return gains, continuation, weighted_precision(continuation, rest)
     gains = _depth(table, gains, depth)
     n = gains.shape[1]
-    i = ranks(n)
+    continuation = nerr_continuation(gains, equation, p=p, T=T)
     after: np.ndarray | float
     if equation == 10:
-        continuation = p * (1.0 - gains)
         after = (1.0 - p ** (np.inf if depth is None else depth - n)) / (1.0 - p)
     else:  # 11
-        continuation = ((i + 2 * T - 1) / (i + 2 * T)) ** 2 * (1.0 - gains)
         after = _inverse_square_rest(n, 2 * T, depth)
     return gains, continuation, weighted_precision(continuation, after)
 
@@ -226,7 +279,7 @@ def bpm_terms(table: GainTable, k: int | None = None, T: float = 1.0, min_rel: f
     """BPM's gains, continuations (1 while the gain so far is below T and the rank below k, else 0) and weights."""
     gains = cwl_gains(table, min_rel, max_rel)[:, :k]
     n = gains.shape[1]
-    continuation = ((np.cumsum(gains, axis=1) < T) & (ranks(n) < k)).astype(float)
+    continuation = bpm_continuation(gains, k, T)
     return gains, continuation, weighted_precision(continuation, float(k - n))
 
 

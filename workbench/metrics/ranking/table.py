@@ -205,7 +205,9 @@ class GainTable:
     trec_eval's one-document placeholder ranking (``-c``; the kernels that trec_eval cleans up afterwards,
     ``num_ret``, ``utility``, ``unj``, ``rbp_resid``, give 0 there), and ``tied`` whether the document at a rank
     has the same score as the one above it (default: none is; read by the tie-averaged measures,
-    McSherry & Najork, ECIR 2008). A table is not changed once built.
+    McSherry & Najork, ECIR 2008), and ``costs`` the cost of reading each retrieved document (cwl_eval's costs per
+    element type, read by the cost-aware C/W/L measures; None: every document costs 1; a padded column costs 1).
+    A table is not changed once built.
     """
 
     gains: np.ndarray
@@ -217,9 +219,10 @@ class GainTable:
     n_judged: np.ndarray
     placeholder: np.ndarray
     tied: np.ndarray
+    costs: np.ndarray | None
 
     def __init__(self, gains, ideal, topics: Sequence[str] = (), *, num_ret=None, judged=None, pooled=None,
-                 n_judged=None, placeholder=None, tied=None) -> None:
+                 n_judged=None, placeholder=None, tied=None, costs=None) -> None:
         self.gains, self.ideal = _gains_matrix(gains, "gains"), _gains_matrix(ideal, "ideal")
         rows, width = self.gains.shape
         if rows != self.ideal.shape[0]:
@@ -243,6 +246,7 @@ class GainTable:
             raise RankingInputError(f"placeholder must give one flag for each of the {rows} rows")
         self.tied = np.zeros(self.gains.shape, dtype=bool) if tied is None else _mask(tied, retrieved, "tied")
         self.tied[:, :1] = False
+        self.costs = None if costs is None else _costs_matrix(costs, retrieved)
 
     def __repr__(self) -> str:
         return f"<GainTable: {self.gains.shape[0]} topics, up to {self.gains.shape[1]} ranks>"
@@ -282,24 +286,28 @@ class GainTable:
 
     @classmethod
     def from_matched(cls, rows: np.ndarray, positions: np.ndarray, judged: Judged, topics: Sequence[str],
-                     placeholder: np.ndarray | None = None, tied: np.ndarray | None = None) -> GainTable:
+                     placeholder: np.ndarray | None = None, tied: np.ndarray | None = None,
+                     costs: np.ndarray | None = None) -> GainTable:
         """A table from a match (:func:`~workbench.metrics.ranking.matching.match`): the ranked entries' ``rows``
         (grouped by row, rank order inside a row), each entry's judgement ``positions`` in ``judged`` (-1: none,
         not in the qrels), the rest as :meth:`from_entries`."""
         found = np.append(np.asarray(judged.grades, dtype=float), np.nan)[positions]  # -1: the NaN of no grade
-        return cls.from_entries(rows, found, judged.rows, judged.grades, topics, placeholder=placeholder, tied=tied)
+        return cls.from_entries(rows, found, judged.rows, judged.grades, topics, placeholder=placeholder, tied=tied,
+                                costs=costs)
 
     @classmethod
     def from_entries(cls, rows: np.ndarray, gains: np.ndarray, judged_rows: np.ndarray,
                      judged_grades: np.ndarray, topics: Sequence[str],
-                     placeholder: np.ndarray | None = None, tied: np.ndarray | None = None) -> GainTable:
+                     placeholder: np.ndarray | None = None, tied: np.ndarray | None = None,
+                     costs: np.ndarray | None = None) -> GainTable:
         """A table from flat arrays, one row per topic of ``topics``: ``rows[i]`` and ``gains[i]`` for every
         retrieved document, grouped by row (a row's entries together, the rows in any order) and in rank order
         inside a row (NaN: not in the qrels;
         a negative grade: pooled but unjudged, as in trec_eval; both gain 0); ``judged_rows[j]``,
         ``judged_grades[j]`` for every judgement, in any order (its positive grades make the ideal ranking);
         ``placeholder`` flags the rows of topics the run lacks (trec_eval's ``-c``); ``tied[i]`` says that
-        retrieved entry ``i`` has the score of the entry above it.
+        retrieved entry ``i`` has the score of the entry above it; ``costs[i]`` is its cost (NaN: 1, as cwl_eval
+        prices a document whose element type has no cost).
 
         >>> t = GainTable.from_entries(np.array([0, 0, 1]), np.array([np.nan, 2, 1]), np.array([0, 0, 1]),
         ...                            np.array([2, 1, 3]), ("a", "b"))
@@ -316,14 +324,19 @@ class GainTable:
         ranked, judged, pooled, ties = _scatter(rows, n, np.where(found > 0, found, 0.0), found >= 0,
                                                 ~np.isnan(found), flags)
         (ideal,) = _scatter(ideal_rows[by_grade], n, ideal_grades[by_grade])
+        priced = None
+        if costs is not None:
+            given = np.asarray(costs, dtype=float)
+            (priced,) = _scatter(rows, n, np.where(np.isnan(given), 1.0, given))
         return cls(ranked, ideal, tuple(topics), num_ret=np.bincount(rows, minlength=n), judged=judged,
                    pooled=pooled, n_judged=np.bincount(np.asarray(judged_rows)[grades >= 0], minlength=n),
-                   placeholder=placeholder, tied=ties if tied is not None else None)
+                   placeholder=placeholder, tied=ties if tied is not None else None, costs=priced)
 
     def with_ties(self, tied) -> GainTable:
         """This table with ``tied`` flags (see the class: rank r has the score of rank r − 1)."""
         return GainTable(self.gains, self.ideal, self.topics, num_ret=self.num_ret, judged=self.judged,
-                         pooled=self.pooled, n_judged=self.n_judged, placeholder=self.placeholder, tied=tied)
+                         pooled=self.pooled, n_judged=self.n_judged, placeholder=self.placeholder, tied=tied,
+                         costs=self.costs)
 
     def top(self, k: int | None) -> GainTable:
         """The table with each ranking cut to its first ``k`` documents (all when ``k`` is None); the judgements
@@ -336,7 +349,8 @@ class GainTable:
             return self
         return GainTable(self.gains[:, :k], self.ideal, self.topics, num_ret=np.minimum(self.num_ret, k),
                          judged=self.judged[:, :k], pooled=self.pooled[:, :k], n_judged=self.n_judged,
-                         placeholder=self.placeholder, tied=self.tied[:, :k])
+                         placeholder=self.placeholder, tied=self.tied[:, :k],
+                         costs=None if self.costs is None else self.costs[:, :k])
 
     def rows(self, selection: slice) -> GainTable:
         """The table of the topics ``selection`` (a slice of the rows), as wide as this one: every kernel scores
@@ -348,7 +362,8 @@ class GainTable:
         return GainTable(self.gains[selection], self.ideal[selection], self.topics[selection],
                          num_ret=self.num_ret[selection], judged=self.judged[selection],
                          pooled=self.pooled[selection], n_judged=self.n_judged[selection],
-                         placeholder=self.placeholder[selection], tied=self.tied[selection])
+                         placeholder=self.placeholder[selection], tied=self.tied[selection],
+                         costs=None if self.costs is None else self.costs[selection])
 
     def shared(self, kernel: Callable, *args, **kwargs) -> np.ndarray:
         """``kernel(self, *args, **kwargs)``, computed once for this table and read-only: measures that need the
@@ -413,8 +428,12 @@ class GainTable:
         group = np.cumsum(~self.tied, axis=1)  # documents of one score share a group number
         tied = np.zeros(gains.shape, dtype=bool)
         tied[rows, position] = group[rows, columns] == np.concatenate(([-1], group[rows, columns][:-1]))
+        costs = None
+        if self.costs is not None:
+            costs = np.ones(gains.shape)
+            costs[rows, position] = self.costs[rows, columns]
         return GainTable(gains, self.ideal, self.topics, num_ret=num_ret, judged=judged, pooled=judged,
-                         n_judged=self.n_judged, placeholder=self.placeholder, tied=tied)
+                         n_judged=self.n_judged, placeholder=self.placeholder, tied=tied, costs=costs)
 
 
 def organization_table(gold: Organization, output: Organization, documents: bool = False
@@ -448,6 +467,17 @@ def _gains_matrix(values, name: str) -> np.ndarray:
     if not np.isfinite(array).all() or (array < 0).any():
         raise RankingInputError(f"{name} must hold finite gains ≥ 0")
     return array
+
+
+def _costs_matrix(values, retrieved: np.ndarray) -> np.ndarray:
+    """Each retrieved document's cost (finite, > 0), 1 in the padded columns."""
+    costs = np.asarray(values, dtype=float)
+    if costs.shape != retrieved.shape:
+        raise RankingInputError(f"costs must be a matrix of shape {retrieved.shape}")
+    costs = np.where(retrieved, costs, 1.0)
+    if not (np.isfinite(costs).all() and (costs > 0).all()):
+        raise RankingInputError("a cost is a finite number above 0 (a document costs something to read)")
+    return costs
 
 
 def _mask(values, retrieved: np.ndarray, name: str) -> np.ndarray:

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from workbench.metrics.ranking import kernels, trec
+from workbench.metrics.ranking import cwl, kernels, trec
 from workbench.metrics.ranking.declare import (
     BINARY,
     GAIN,
@@ -24,6 +24,7 @@ from workbench.metrics.ranking.declare import (
     ranking_measure,
 )
 from workbench.metrics.ranking.gains import gain_tables
+from workbench.metrics.ranking.measures.cwl import COLUMN, COLUMNS_SAID, RANGE, column_model, with_columns
 from workbench.metrics.ranking.table import CUTOFF, GainTable, at_cutoff, ranks, safe_divide
 from workbench.metrics.ranking.terms import Terms, discounts, reciprocal
 from workbench.metrics.ranking.ties import TIE_POLICIES
@@ -168,15 +169,17 @@ ranking_measure("IdealDCG", trec.ideal_dcg, _ideal_dcg, params={**GAINS, **JUDGE
                 range=(0.0, math.inf), trec_eval=TrecEvalName("ideal_dcg", "pairs"),
                 description="the DCG of the ideal ranking of the judgements: nDCG's denominator (trec_eval "
                             "ideal_dcg)")
-ranking_measure("SDCG", kernels.scaled_dcg, _scaled_dcg, cutoff="k", source="Moffat, Seven Numeric Properties of "
-                "Effectiveness Metrics, AIRS 2013; the C/W/L framework (cwl_eval's NDCG-k), ir_measures' SDCG (its "
+ranking_measure("SDCG", *with_columns(kernels.scaled_dcg, _scaled_dcg, column_model(cwl.sdcg_continuation, cut=True),
+                                      "C(i) = log2(i + 1)/log2(i + 2) for i < k, 0 from k on"),
+                cutoff="k", source="Moffat, Seven Numeric Properties of Effectiveness "
+                "Metrics, AIRS 2013; the C/W/L framework (cwl_eval's NDCG-k), ir_measures' SDCG (its "
                 "cwl_eval provider: equal to it on runs without tied scores, which cwl_eval keeps in the run's order, "
                 "the workbench in trec_eval's)",
                 params={"k": Param(None, CUTOFF, "the cutoff: the top k ranks (required)"),
-                        **MIN_MAX_REL},
-                spellings={"ir_measures": "SDCG"}, fixed={"dcg": "log2"},
+                        **MIN_MAX_REL, **COLUMN},
+                spellings={"ir_measures": "SDCG"}, fixed={"dcg": "log2"}, range=RANGE,
                 description="scaled DCG@k: DCG@k of gains scaled to [0, 1] over the DCG@k of k fully relevant "
-                            "documents, as if more fully relevant documents exist than are judged")
+                            "documents, as if more fully relevant documents exist than are judged" + COLUMNS_SAID)
 ranking_measure("nDCGRel", trec.ndcg_rel, _ndcg_rel, params={**GAINS, **JUDGED_ONLY}, aliases=("ndcg_rel",),
                 trec_eval=TrecEvalName("ndcg_rel", "pairs", groups=TREC_ALL),
                 description="nDCG averaged at the relevant documents (trec_eval ndcg_rel)")
