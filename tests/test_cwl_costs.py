@@ -1,7 +1,8 @@
 """cwl_eval's cost-aware C/W/L measures (TBG, U-measure, IFT-C1, IFT-C2, IFT-C1-C2) and its five output columns
-(EU, ETU, EC, ETC, ED), against cwl_eval 1.0.12 (``cwl`` package, ireval/cwl): on its own example files (README,
-"Sample Output from cwl_eval.py", recorded to 3 decimals, and the installed package to 1e-12), on seeded random
-rankings, and on hand-computed cases."""
+(EU, ETU, EC, ETC, ED), against cwl_eval 1.0.12 (``cwl`` package, ireval/cwl): on an example of its files' shape written for these tests
+(``tests/data/cwl-eval``: what cwl_eval printed for it, recorded to 4 decimals, and the installed package to 1e-12),
+on seeded random rankings, and on hand-computed cases. (cwl_eval's own example files, in its repository's
+``cwl/tests``, gave the same agreement when compared once; they are not copied here.)"""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.registry import parse
 
 EXAMPLE_FILES = Path(__file__).parent / "data" / "cwl-eval"
-"""cwl_eval's own example (its ``cwl/tests`` files) and its recorded output (``README.md`` there says whence)."""
+"""An example in cwl_eval's file formats, written for these tests, and cwl_eval's recorded output for it (``README.md``
+there)."""
 # cwl_eval's metrics file, its lines for these measures: the name cwl_eval prints → (the line, the workbench's name)
 EXAMPLE = {"U-L@50": ("UMeasureCWLMetric(50)", "U-measure(L=50.0, max_rel=1)"),
            "U-L@10": ("UMeasureCWLMetric(10)", "U-measure(L=10.0, max_rel=1)"),
@@ -86,8 +88,8 @@ def _ours(campaign: Campaign) -> dict[tuple[str, str], list[float]]:
     return out
 
 
-def test_cwl_eval_example_with_unit_costs():
-    """cwl_eval's own example without a cost file: equal to what it printed (4 decimals) and to the installed
+def test_the_example_with_unit_costs_equals_cwl_eval():
+    """The example without a cost file: equal to what it printed (4 decimals) and to the installed
     cwl_eval (1e-12) on every topic and column."""
     reference_module("cwl")
     ours = _ours(_example_campaign())
@@ -247,14 +249,14 @@ def test_random_rankings_with_costs_equal_cwl_eval(ours, theirs, values):
             assert mine == pytest.approx(metric.get_scores(), rel=1e-12, abs=1e-12), (name, row)
 
 
-def test_the_cost_file_of_cwl_evals_example_reads_as_cwl_eval_reads_it():
+def test_the_example_cost_file_reads_as_cwl_eval_reads_it():
     from cwl.cwl_eval import read_in_cost_file
 
     from workbench.data.trec.costs import read_cwl_costs
 
     reference_module("cwl")
     assert read_cwl_costs(EXAMPLE_FILES / "cost_file") == read_in_cost_file(str(EXAMPLE_FILES / "cost_file")) == {
-        "E1": 1.0, "E2": 2.0, "E3": 5.0, "E4": 7.5}
+        "text": 1.0, "image": 0.5, "video": 6.0, "table": 2.5}
 
 
 @settings(max_examples=40, deadline=None)
@@ -283,8 +285,8 @@ def test_a_bad_cost_names_its_line_and_column(tmp_path, line, column):
     assert (raised.value.line, raised.value.column) == (2, column)
 
 
-def test_cwl_eval_example_with_its_cost_file():
-    """cwl_eval's own example with its cost file (``-c cost_file``), read through the run reader's ``costs``: every
+def test_the_example_with_its_cost_file_equals_cwl_eval():
+    """The example with its cost file (``-c cost_file``), read through the run reader's ``costs``: every
     topic and column equal to what cwl_eval printed (4 decimals) and to the installed cwl_eval (1e-12)."""
     reference_module("cwl")
     from cwl.cwl_eval import read_in_cost_file
@@ -325,6 +327,6 @@ def test_the_command_line_reads_a_cost_file(tmp_path, capsys):
                  "--per-topic", "-q", "--format", "csv"]) == 0
     printed = capsys.readouterr().out
     recorded = _recorded("cost_file")
-    for topic in ("T1", "T2", "T3"):
+    for topic in ("q1", "q2", "q3"):
         row = next(line for line in printed.splitlines() if f",{topic}," in line)
         assert float(row.rsplit(",", 1)[1]) == pytest.approx(recorded[topic, "TBG-H@22"][3], abs=5e-5)
