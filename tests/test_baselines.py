@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import hypergeom
 
+from workbench import evaluate
 from workbench.errors import ParameterError
 from workbench.metrics.baselines import (
     BaselineInputError,
@@ -19,7 +20,7 @@ from workbench.metrics.baselines import (
     expected_best_of,
     expected_relevant,
 )
-from workbench.metrics.registry import evaluate, parse
+from workbench.metrics.registry import parse
 from workbench.model import Organization
 
 # Table I of Mehlitz et al.: scenario -> (n retrieved, g relevant, c clusters, d average size), and Table II's

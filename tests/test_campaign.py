@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from tests.conftest import shared_dataset
+from workbench import evaluate
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
 from workbench.data.replab import read_replab
 from workbench.data.trec import read_trec_eval_output, read_trec_qrels, read_trec_run
@@ -30,7 +31,7 @@ def test_tidy_rows_in_order_hold_what_the_registry_returns(toy_measures):
     results = Campaign(GOLD, {"full": RUNS["full"]}).evaluate(["test-shared"], progress=False)
     assert list(results.columns) == ["system", "topic", "measure", "value"]
     assert list(results.topic) == ["q1", "q2", "q3"] and set(results.system) == {"full"}
-    expected = [registry.evaluate(GOLD[t], RUNS["full"][t], ["test-shared"])["test-shared"] for t in GOLD]
+    expected = [evaluate(GOLD[t], RUNS["full"][t], ["test-shared"])["test-shared"] for t in GOLD]
     assert list(results.value) == expected == [0.5, 1.0, 0.5]
     assert results.attrs["missing_topics"] == {"policy": "zero", "topics": {}}
 

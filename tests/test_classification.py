@@ -20,14 +20,13 @@ from hypothesis import strategies as st
 
 import workbench as wb
 from tests.strategies import TREE, labelling_pairs
-from workbench import datasets
+from workbench import datasets, evaluate
 from workbench.analysis import check_constraints, uir
 from workbench.data.campaign import CampaignError
 from workbench.data.pyevall import PyEvALLFormatError, read_hierarchy, read_pyevall, read_pyevall_campaign
 from workbench.errors import ParameterError
 from workbench.metrics.classification import ClassificationInputError, pair
 from workbench.metrics.classification import icm as icm_kernels
-from workbench.metrics.registry import evaluate
 from workbench.model import Organization
 from workbench.model.labelling import (
     ClassTree,

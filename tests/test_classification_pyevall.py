@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import reference_module
-from workbench.metrics.registry import evaluate
+from workbench import evaluate
 from workbench.model.labelling import ClassTree, Labelling
 
 RECORDED = Path(__file__).with_name("data") / "pyevall-recorded.json"

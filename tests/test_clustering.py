@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import shared_dataset
+from workbench import evaluate
 from workbench.data.weps import read_weps_clustering, read_weps_runs
 from workbench.errors import ParameterError
 from workbench.metrics import clustering as C
-from workbench.metrics.registry import MeasureParameterError, evaluate, parse
+from workbench.metrics.registry import MeasureParameterError, parse
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization
 

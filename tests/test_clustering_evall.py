@@ -11,8 +11,9 @@ import random
 import pytest
 
 from tests.conftest import reference_module
+from workbench import evaluate
 from workbench.metrics.clustering import cluster_disorder, clustering_f, contingency_from_labels
-from workbench.metrics.registry import evaluate, parse
+from workbench.metrics.registry import parse
 from workbench.model import Organization
 
 LOG2 = math.log2

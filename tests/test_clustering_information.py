@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from scipy.stats import entropy
 from sklearn.metrics.cluster._expected_mutual_info_fast import expected_mutual_information
 
-from workbench import Organization
+from workbench import Organization, evaluate
 from workbench.errors import ParameterError
 from workbench.metrics import clustering as C
-from workbench.metrics.registry import MeasureParameterError, evaluate, measures, parse
+from workbench.metrics.registry import MeasureParameterError, measures, parse
 
 METHODS = C.AVERAGE_METHODS
 

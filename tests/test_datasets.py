@@ -161,7 +161,7 @@ def test_seed002_figure1_reconstruction_gives_the_printed_values_in_pyntcireval(
 
 
 def test_seed002_figure1_through_the_registry():
-    from workbench.metrics.registry import evaluate
+    from workbench import evaluate
 
     fig = datasets.load("seed002-figure1")
     for name, printed in fig.printed.items():

@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import reference_module
+from workbench import evaluate
 from workbench.data.campaign import Campaign
 from workbench.data.trec.memory import runs_from_dicts
 from workbench.data.trec.ranked import Judgements, SubtopicJudgements
 from workbench.data.trec.readers import read_trec_qrels
 from workbench.metrics.ranking.diversity import SubtopicTable, alpha_ndcg, err_ia, nrbp, p_ia, strecall
-from workbench.metrics.registry import evaluate
 from workbench.model import Organization
 
 QRELS = """\

@@ -252,7 +252,7 @@ def test_exponential_gains_of_grades_past_a_double_stay_numbers():
     topic graded past 1000 has its gains counted in units of 2^(top grade), which leaves the ratio as it is: here
     the top grade at rank 3 (1/log2(4) = 0.5 of the ideal's 1), the others 2^-500 and less of it."""
     gold, output = OVERFLOWING
-    values = registry.evaluate(gold, output, ["nDCG(gain=exp)", "nDCG(gain=exp)@3", "nDCG(gain=exp)@2",
+    values = wb.evaluate(gold, output, ["nDCG(gain=exp)", "nDCG(gain=exp)@3", "nDCG(gain=exp)@2",
                                               "ERR(max_grade=None)"])
     assert values["nDCG(gain=exp)"] == pytest.approx(0.5, abs=1e-12)
     assert values["nDCG(gain=exp)@3"] == pytest.approx(0.5, abs=1e-12) and values["nDCG(gain=exp)@2"] == 0.0

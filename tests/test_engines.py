@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import workbench
 from tests.measure_instances import INSTANCES
 from tests.strategies import pairs_of
 from workbench.data.campaign import Campaign
@@ -49,7 +50,8 @@ def test_every_declaration_names_a_known_engine():
 def test_the_engine_s_bulk_value_equals_the_per_topic_value(name):
     """The registry walk: each declared measure, under every spelling tested, scored by its engine on every
     (system, topic) of a small campaign at once equals ``compute`` on each (gold, output) alone (bit for bit;
-    the campaign-level R&S kernel to 1e-12, as Campaign.evaluate documents)."""
+    the campaign-level R&S kernel to 1e-12, as Campaign.evaluate documents), and so does ``workbench.evaluate`` of
+    each pair, the same lookup (bit for bit, and the very error on input the measure refuses)."""
     measure = parse(name)
     engine = engine_of(measure)
     assert engine is ENGINES[measure.spec.engine]
@@ -64,10 +66,14 @@ def test_the_engine_s_bulk_value_equals_the_per_topic_value(name):
         try:
             alone[system, topic] = measure(gold[topic], runs[system][topic])
         except WorkbenchError as error:  # input the measure refuses: the engine refuses it too, saying where
+            with pytest.raises(type(error)) as door:
+                workbench.evaluate(gold[topic], runs[system][topic], name)
+            assert str(door.value) == str(error)
             with pytest.raises(CampaignError, match=f"system '{system}', topic '{topic}'") as refused:
                 engine.score(Held(gold, runs), work, {name: measure})
             assert str(error) in str(refused.value)
             return
+        assert _same(workbench.evaluate(gold[topic], runs[system][topic], name)[name], alone[system, topic], 0)
     bulk = engine.score(Held(gold, runs), work, {name: measure})
     tolerance = 1e-12 if measure.spec.engine == "R&S" else 0
     for pair in work:
@@ -107,6 +113,9 @@ def test_a_declaration_names_a_known_engine_or_is_refused():
             campaign.evaluate(["AP", name], progress=False)
         with pytest.raises(WorkbenchError, match="python -m workbench trec_eval"):
             campaign.explain("s", "q1", name)
+        with pytest.raises(WorkbenchError, match=f"{name} reads trec_eval's .*, not a gold organization: score it "
+                                                 f"with python -m workbench trec_eval -R .* -m {name}"):
+            workbench.evaluate(campaign.gold["q1"], campaign.runs["s"]["q1"], ["AP", name])  # its engine says so
 
 
 # ------------------------------------------------------------------------------- only the engines dispatch
@@ -208,6 +217,57 @@ def test_a_new_family_is_one_engine(monkeypatch):
     assert calls == [2]
     assert values[values.measure == "FirstHit-test"].value.tolist() == [first_hit(gold[t], runs["s"][t])
                                                                           for t in ("q1", "q2")] == [1.0, 0.0]
+
+
+def test_the_one_pair_doors_are_the_same_lookup(monkeypatch):
+    """``workbench.evaluate`` and ``workbench.explain`` ask the engine each declaration names for the one pair
+    (``score_pair``, ``explain_pair``): a new family's engine is reached with no other edit, its measures scored
+    beside the others' in the order asked, and explained by it."""
+    from workbench.data import engines
+
+    asked = []
+
+    class Reversed(engines.PerTopicEngine):  # one pair its own way: a value the declaration's compute never gives
+        name = "reversed (test)"
+
+        def score_pair(self, gold, output, measures):
+            asked.append(list(measures))
+            return {name: 1 - measure(gold, output) for name, measure in measures.items()}
+
+        def explain_pair(self, gold, output, measure):
+            asked.append(str(measure))
+            return engines.explain_of_nothing(measure)
+
+    monkeypatch.setattr(registry, "ENGINE_NAMES", (*registry.ENGINE_NAMES, Reversed.name))
+    monkeypatch.setitem(engines.ENGINES, Reversed.name, Reversed())
+    gold, output = Organization.from_graded({"d1": 1}), Organization.from_ranking(["d1", "d2"])
+    with registry.registered("Quarter-test", lambda gold, output: 0.25, task="ranking", source="a test",
+                             engine=Reversed.name):
+        scores = workbench.evaluate(gold, output, ["AP", "Quarter-test", "P@2", "Quarter-test"])
+        assert list(scores.items()) == [("AP", 1.0), ("Quarter-test", 0.75), ("P@2", 0.5)]
+        assert workbench.explain(gold, output, "Quarter-test").measure == "Quarter-test"
+    assert asked == [["Quarter-test"], "Quarter-test"]
+
+
+def test_the_one_pair_doors_score_each_engine_s_measures_together(monkeypatch):
+    """Measures of four engines in one call: each engine asked once, for its own measures, and each value what
+    the engine gives for the pair in a campaign."""
+    from workbench.data import engines
+
+    asked = []
+    for engine in engines.ENGINES.values():
+        def spying(gold, output, measures, score_pair=engine.score_pair, name=engine.name):
+            asked.append((name, list(measures)))
+            return score_pair(gold, output, measures)
+        monkeypatch.setattr(engine, "score_pair", spying)
+    gold, output = Organization.from_graded({"d1": 2, "d2": 1}), Organization.from_ranking(["d2", "d1"])
+    names = ["NMI", "AP", "R≺(n=10, wn=0.8)", "alpha_nDCG@5", "P@1"]
+    scores = workbench.evaluate(gold, output, names)
+    assert asked == [("per topic", ["NMI"]), ("gain table", ["AP", "P@1"]), ("R&S", ["R≺(n=10, wn=0.8)"]),
+                     ("subtopic table", ["alpha_nDCG@5"])]
+    assert list(scores) == names
+    values = Campaign({"q": gold}, {"s": {"q": output}}).evaluate(names, progress=False)
+    assert dict(zip(values.measure, values.value, strict=True)) == pytest.approx(scores, abs=1e-12)
 
 
 def test_the_drop_in_scores_through_the_engines(tmp_path, monkeypatch):

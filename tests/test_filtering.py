@@ -9,9 +9,10 @@ import sklearn.metrics as skm
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from workbench import evaluate
 from workbench.errors import ParameterError
 from workbench.metrics import filtering as F
-from workbench.metrics.registry import MeasureParameterError, evaluate, parse
+from workbench.metrics.registry import MeasureParameterError, parse
 from workbench.metrics.reliability import reliability_sensitivity
 from workbench.model import Organization
 

@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from tests.conftest import TREC_EVAL_SPELLINGS, reference_module, rounds_as_trec_eval_9, shared_dataset, write_trec
 from tests.strategies import trec_campaigns
+from workbench import evaluate
 from workbench.cli import main
 from workbench.data import Campaign, read_trec_qrels, read_trec_run
 from workbench.data.trec import table_from_dicts
 from workbench.errors import WorkbenchWarning
 from workbench.metrics.ranking import GainTable
-from workbench.metrics.registry import MeasureParameterError, UnknownMeasureError, evaluate, parse, with_defaults
+from workbench.metrics.registry import MeasureParameterError, UnknownMeasureError, parse, with_defaults
 from workbench.model import Organization
 
 # The measures ir_measures gives judged_only (ir_measures/measures/*.py), by the workbench's names; every

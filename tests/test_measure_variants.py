@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import reference_module
+from workbench import evaluate
 from workbench.data.trec.memory import evaluate_run
 from workbench.metrics.ranking.table import GainTable
-from workbench.metrics.registry import evaluate, parse
+from workbench.metrics.registry import parse
 from workbench.model import Organization
 
 

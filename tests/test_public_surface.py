@@ -158,8 +158,6 @@ def test_the_missing_policies_have_one_name_per_meaning():
 DOORS = {
     "workbench": ("evaluate", "explain", "Campaign", "read_campaign"),
     "workbench.data": ("Campaign", "read_campaign"),
-    "workbench.metrics": ("evaluate",),
-    "workbench.metrics.registry": ("evaluate",),
 }
 DATA_MODEL = {
     "workbench": ("Organization", "Measure", "measures", "parse_measure", "Explanation", "MeasureExplanation",
@@ -273,6 +271,7 @@ INTERNAL_SCORING = {
     "workbench.data.scoring": ("score_topic", "unanswered_values"),  # the per-topic engine's (system, topic)
     "workbench.data.explain": ("explain_run", "explain_of_nothing"),  # the body of Campaign.explain
     "workbench.data.engines": ("score_pairs", "table_values", "explain_of_nothing"),  # campaigns', the drop-in's
+    "workbench.data.one_pair": ("evaluate", "explain"),  # wb.evaluate's and wb.explain's home
     "workbench.data.distributed": ("score_on",),  # a worker's chunk
     "workbench.data.trec": ("evaluate_run", "run_scores"),  # the adaptors' homes (workbench.data exports them)
     "workbench.data.trec.memory": ("evaluate_run",),
@@ -283,7 +282,7 @@ INTERNAL_SCORING = {
     "workbench.metrics.explain": ("explain_rs",),  # wb.explain(gold, output) without a measure
     "workbench.metrics.ranking": ("evaluate_table",),  # the kernels of a gain or subtopic table
     "workbench.metrics.ranking.declare": ("evaluate_table",),
-    "workbench.metrics.explanations": ("explain",),  # wb.explain's home
+    "workbench.metrics.per_topic": ("evaluate_topic",),  # the engines' one-pair value by the declaration
     "workbench.metrics.explanations.baselines": ("explain_baseline",),  # each family's explainer, which a
     "workbench.metrics.explanations.classification": ("explain_classification",),  # declaration names
     "workbench.metrics.explanations.clustering": ("explain_clustering",),
@@ -328,9 +327,22 @@ def _old_rs_explain():
     return module.explain(gold, output, n=10, wn=0.8).scores, workbench.explain(gold, output, n=10, wn=0.8).scores
 
 
+def _old_metrics_evaluate():
+    gold, output = Organization.from_graded({"d1": 1, "d2": 1}), Organization.from_ranking(["d2", "x", "d1"])
+    wanted = workbench.evaluate(gold, output, ["AP", "R≺(n=10, wn=0.8)"])
+    return workbench.metrics.evaluate(gold, output, ["AP", "R≺(n=10, wn=0.8)"]), wanted
+
+
+def _old_registry_evaluate():
+    gold, output = Organization.parse("d1 {d2 d3}"), Organization.parse("{d1 d2} d3")
+    return registry.evaluate(gold, output, "NMI"), workbench.evaluate(gold, output, "NMI")
+
+
 USES = {  # each deprecated name used, and what its replacement gives
     "workbench.data.campaign.Campaign.score": (_old_campaign_score, "Campaign.evaluate"),
     "workbench.metrics.explain.explain": (_old_rs_explain, "workbench.explain"),
+    "workbench.metrics.evaluate": (_old_metrics_evaluate, "workbench.evaluate"),
+    "workbench.metrics.registry.evaluate": (_old_registry_evaluate, "workbench.evaluate"),
 }
 
 
@@ -356,3 +368,8 @@ def test_a_deprecated_name_is_not_exported_and_an_unknown_one_still_raises():
     assert "explain" not in module.__all__ and "explain" not in dir(module)
     with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         module.nothing  # noqa: B018
+    for package in (workbench.metrics, registry):  # a package's lazy exports still load beside its kept names
+        assert "evaluate" not in package.__all__ and "evaluate" not in dir(package)
+        with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+            package.nothing  # noqa: B018
+    assert workbench.metrics.parse_measure("AP") == registry.parse("AP")

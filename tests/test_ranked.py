@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import reference_module, shared_dataset, write_trec
+from workbench import evaluate
 from workbench.cli import main
 from workbench.data import (
     FrameError,
@@ -34,7 +35,6 @@ from workbench.data.trec.ranked import Judgements, RankedRun, judgements, rank_r
 from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking import trec_eval_order
-from workbench.metrics.registry import evaluate
 from workbench.model import Organization
 
 MEASURES = ["AP", "nDCG", "nDCG@5", "P@5", "RR", "RPrec", "Success@3", "ERR@10", "RBP(p=0.8)", "Q-measure"]

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import reference_module, shared_dataset
+from workbench import evaluate
 from workbench.data import (
     FrameError,
     evaluate_run,
@@ -25,7 +26,7 @@ from workbench.metrics.ranking import (
     ranked_documents,
     trec_eval_order,
 )
-from workbench.metrics.registry import MeasureParameterError, UnknownMeasureError, evaluate, parse
+from workbench.metrics.registry import MeasureParameterError, UnknownMeasureError, parse
 from workbench.model import Organization
 
 # ------------------------------------------------------------------------------- trec_eval reference

@@ -45,10 +45,11 @@ def warn_deprecated(old: str, replacement: str, depth: int = 1) -> None:
                   WorkbenchDeprecationWarning, stacklevel=2 + depth)
 
 
-def deprecated_names(module: str, names: Mapping[str, tuple[str, str]]) -> Callable[[str], Any]:
+def deprecated_names(module: str, names: Mapping[str, tuple[str, str]],
+                     others: Callable[[str], Any] | None = None) -> Callable[[str], Any]:
     """A module ``__getattr__`` for a module whose old ``names`` still work for one release: each maps to the
     ``"module:attribute"`` that replaces it and the replacement to name in the warning (never cached, so every use
-    warns).
+    warns); any other name is asked of ``others`` (a package's :func:`lazy_exports`), if given.
 
         >>> import math
         >>> getter = deprecated_names("pkg", {"root": ("math:sqrt", "math.sqrt")})
@@ -62,6 +63,8 @@ def deprecated_names(module: str, names: Mapping[str, tuple[str, str]]) -> Calla
 
     def __getattr__(name: str) -> Any:
         if name not in names:
+            if others is not None:
+                return others(name)
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         reference, replacement = names[name]
         warn_deprecated(f"{module}.{name}", replacement)

@@ -1,12 +1,16 @@
 """How a campaign's measures are computed in bulk: one engine per kind of table, named by the measure's declaration
 (:attr:`~workbench.metrics.registry.MeasureSpec.engine`), the one place that chooses how a measure is scored.
 
-Every engine has the same two methods:
+Every engine has the same four methods:
 
 * ``score(held, pairs, measures)``: ``{(system, topic): {name: value}}`` for every pair, from what the caller holds
   (:class:`Held`: the campaign's gold and runs; a chunk of a distributed campaign on a worker);
 * ``explain(gold, run, topics, system, measure)``: the explanation of one system's run on ``topics``, through the
   very table ``score`` reads (so its rows add up to the campaign's values);
+* ``score_pair(gold, output, measures)`` and ``explain_pair(gold, output, measure)``: one (gold, output) pair,
+  :func:`workbench.evaluate`'s and :func:`workbench.explain`'s (:mod:`workbench.data.one_pair`); every engine here
+  answers them by the declaration (:class:`ByDeclaration`: its ``compute``, :func:`~workbench.metrics.per_topic.
+  evaluate_topic`, equal to ``score``'s value on that pair, and its explainer);
 
 and the engines of tables also ``values(table, measure)``: a measure on every row of a table built elsewhere (the
 ``trec_eval`` drop-in's, read from its files).
@@ -18,13 +22,13 @@ The engines (:data:`ENGINES`, keyed by the declared name):
 * ``"subtopic table"``: the same over the subtopic table the diversity measures read (a lacking topic: an empty
   ranking);
 * ``"R&S"``: every (system, topic) at once by the campaign-level kernel (:mod:`workbench.metrics.campaign_rs`);
-* ``"per topic"``: :func:`workbench.evaluate` on each (gold, output) pair;
+* ``"per topic"``: each (gold, output) pair by its declaration's ``compute`` (``score_pair``);
 * ``"preferences"``, ``"judgement groups"``: trec_eval's measures of ``-R prefs`` and ``-R qrels_jg``, whose tables
   only the ``trec_eval`` drop-in reads (a campaign refuses them, saying so).
 
 Every engine runs where the runs are held: in the caller, or on an executor's workers
 (:mod:`workbench.data.distributed`), each of which holds a chunk's topics and scores them by
-:func:`score_pairs` as the caller would. Callers group a campaign's measures with :func:`by_engine`::
+:func:`score_pairs` as the caller would. Callers group their measures with :func:`by_engine`::
 
     >>> from workbench.data.campaign import Campaign
     >>> campaign = Campaign.from_dicts({"q1": {"a": 1, "b": 1}}, {"s": {"q1": {"a": 0.9, "x": 0.5}}})
@@ -48,8 +52,9 @@ from workbench.data.trec.join import gain_table, subtopic_table
 from workbench.errors import CampaignError, WorkbenchError
 from workbench.ids import DocumentIds
 from workbench.metrics.campaign_rs import Encoded, encode_pairs, encoded_measure_values
+from workbench.metrics.per_topic import evaluate_topic
 from workbench.metrics.ranking.matching import RankingRows
-from workbench.metrics.registry import Measure, UnknownMeasureError, parse
+from workbench.metrics.registry import Measure, UnknownMeasureError, explanation_of, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.progress import progress as progress_bar
@@ -57,8 +62,8 @@ from workbench.progress import progress as progress_bar
 if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
     from workbench.metrics.explanations import MeasureExplanation
 
-__all__ = ["Pair", "Held", "Engine", "GainTableEngine", "SubtopicTableEngine", "RSEngine", "PerTopicEngine",
-           "ENGINES", "engine_of", "table_values", "by_engine", "score_pairs", "explain_of_nothing"]
+__all__ = ["Pair", "Held", "Engine", "ByDeclaration", "GainTableEngine", "SubtopicTableEngine", "RSEngine",
+           "PerTopicEngine", "ENGINES", "engine_of", "table_values", "by_engine", "score_pairs", "explain_of_nothing"]
 
 Pair = tuple[str, str]
 Scored = dict[Pair, dict[str, float]]
@@ -101,6 +106,26 @@ class Engine(Protocol):
     def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
                 system: str, measure: Measure) -> MeasureExplanation: ...
 
+    def score_pair(self, gold: Any, output: Any, measures: Mapping[str, Measure]) -> dict[str, float]: ...
+
+    def explain_pair(self, gold: Any, output: Any, measure: Measure) -> MeasureExplanation: ...
+
+
+class ByDeclaration:
+    """One (gold, output) pair as each declaration scores and explains it: its ``compute`` (for a table family, its
+    kernel on a one-row table: ``tests/test_engines.py`` walks every declaration, equal to the engine's ``score``)
+    and the explainer it names (:func:`~workbench.metrics.registry.explanation_of`). Bad input raises the kernel's
+    own error (a gold or output the measure cannot read: :func:`workbench.evaluate` says so as it always did)."""
+
+    def score_pair(self, gold: Any, output: Any, measures: Mapping[str, Measure]) -> dict[str, float]:
+        """``{name: value}`` of one (gold, output) pair."""
+        return evaluate_topic(gold, output, measures)
+
+    def explain_pair(self, gold: Any, output: Any, measure: Measure) -> MeasureExplanation:
+        """``measure`` of one (gold, output) pair, explained."""
+        explainer, _ = explanation_of(measure)
+        return explainer(gold, output, measure)
+
 
 class _TableValues:
     """An engine whose measures score a whole table at once: :meth:`values`, one value per row."""
@@ -121,7 +146,7 @@ def _by_system(pairs: Sequence[Pair], gold: Iterable[str]) -> dict[str, list[str
     return {system: [topic for topic in order if topic in topics] for system, topics in wanted.items()}
 
 
-class _TableEngine(_TableValues):
+class _TableEngine(ByDeclaration, _TableValues):
     """A whole run scored at once on one table (:meth:`values`), a row per topic."""
 
     name, reads = "", "organizations"
@@ -180,9 +205,9 @@ class SubtopicTableEngine(_TableEngine):
         return explain_subtopic_table(subtopics, measure, subtopics.ranked, with_topics=True)
 
 
-class PerTopicEngine:
-    """Each (gold, output) through :func:`workbench.evaluate` (:func:`~workbench.data.scoring.score_topic`: bad
-    input raises a located :class:`CampaignError`), explained topic by topic by :func:`workbench.explain`."""
+class PerTopicEngine(ByDeclaration):
+    """Each (gold, output) by :meth:`score_pair` (:func:`~workbench.data.scoring.score_topic`: bad input raises a
+    located :class:`CampaignError`), explained topic by topic by :meth:`explain_pair`."""
 
     name, reads = "per topic", "organizations"
     placeholders = False
@@ -190,19 +215,15 @@ class PerTopicEngine:
     def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
               progress: bool = False) -> Scored:
         out: Scored = {}
-        chosen = list(measures.values())
         sides = held.organizations(pairs)
         for system, topic in progress_bar(pairs, desc="evaluating", unit="topic", shown=progress):
             gold, output = next(sides)
-            computed = score_topic(system, topic, gold, output, chosen)
-            out[system, topic] = {name: computed[str(measure)] for name, measure in measures.items()}
+            out[system, topic] = score_topic(system, topic, gold, output, measures, self.score_pair)
         return out
 
     def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
                 system: str, measure: Measure) -> MeasureExplanation:
-        from workbench.metrics.explanations import explain
-
-        explained = [(topic, explain(gold[topic], run[topic], measure) if topic in run
+        explained = [(topic, self.explain_pair(gold[topic], run[topic], measure) if topic in run
                       else _absent(measure, system, topic)) for topic in topics]
         return _with_topics(measure, explained)
 
@@ -228,7 +249,7 @@ class RSEngine(PerTopicEngine):
         return {pair: {name: column[i] for name, column in columns} for i, pair in enumerate(pairs)}
 
 
-class _DropInEngine(_TableValues):
+class _DropInEngine(ByDeclaration, _TableValues):
     """trec_eval's measures of a judgement file a campaign does not hold (``reads``): the ``trec_eval`` drop-in
     builds their table from its files (preference counts, a judgement-group table) and scores it by :meth:`values`;
     a campaign refuses them (:func:`by_engine`), saying how to score them."""
@@ -285,17 +306,19 @@ def table_values(table: Any, measure: Measure, params: Mapping[str, Any] | None 
     return engine.values(table, measure, params)
 
 
-def by_engine(measures: Iterable[str | Measure] | Mapping[str, Measure]) -> dict[Engine, dict[str, Measure]]:
+def by_engine(measures: Iterable[str | Measure] | Mapping[str, Measure], *,
+              refuse: bool = True) -> dict[Engine, dict[str, Measure]]:
     """The measures (names, Measures keyed by their text, or a mapping name → Measure) grouped by engine, in their
-    order: the one lookup every campaign makes (a measure of trec_eval's preferences or judgement groups, which a
-    campaign does not hold, is refused with how to score it)."""
+    order: the one lookup every door makes. With ``refuse`` (a campaign's), a measure of trec_eval's preferences or
+    judgement groups, which a campaign does not hold, is refused with how to score it; without (one pair's), its
+    engine says so when asked."""
     named = measures.items() if isinstance(measures, Mapping) else (
         (measure if isinstance(measure, str) else str(measure), measure) for measure in measures)
     out: dict[Engine, dict[str, Measure]] = {}
     for name, measure in named:
         parsed = parse(measure)
         engine = engine_of(parsed)
-        if engine.reads != "organizations":  # what a campaign does not hold: refused before any work
+        if refuse and engine.reads != "organizations":  # what a campaign does not hold: refused before any work
             raise _refused(parsed)
         out.setdefault(engine, {})[name] = parsed
     return out

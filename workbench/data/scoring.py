@@ -3,17 +3,20 @@
 that their values and errors are the same.
 
     >>> from workbench.model import Organization
-    >>> score_topic("sys", "q1", Organization.parse("d1"), Organization.from_ranking(["d1"]), ["P@1"])
+    >>> from workbench.data.engines import ENGINES
+    >>> from workbench.metrics.registry import parse
+    >>> gold, output = Organization.parse("d1"), Organization.from_ranking(["d1"])
+    >>> score_topic("sys", "q1", gold, output, {"P@1": parse("P@1")}, ENGINES["per topic"].score_pair)
     {'P@1': 1.0}
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from workbench.errors import CampaignError, WorkbenchError
-from workbench.metrics.registry import Measure, evaluate, missing_value
+from workbench.metrics.registry import Measure, missing_value
 from workbench.model import Organization
 from workbench.validation import AnyOf, Instance, ListOf, Text
 
@@ -58,12 +61,12 @@ def unanswered_values(measures: Iterable[str | Measure], missing: Mapping[str, S
     return values
 
 
-def score_topic(system: str, topic: str, gold: Organization, output: Organization,
-                measures: Iterable[str | Measure]) -> dict[str, float]:
-    """``{name: value}`` of one (system, topic) through :func:`workbench.evaluate`: bad input raises a located
-    :class:`CampaignError`, a bug keeps its traceback and gains a note."""
+def score_topic(system: str, topic: str, gold: Organization, output: Organization, measures: Mapping[str, Measure],
+                score_pair: Callable[..., dict[str, float]]) -> dict[str, float]:
+    """``{name: value}`` of one (system, topic) by ``score_pair`` (an engine's: each declaration's ``compute``): bad
+    input raises a located :class:`CampaignError`, a bug keeps its traceback and gains a note."""
     try:
-        return evaluate(gold, output, measures)
+        return score_pair(gold, output, measures)
     except WorkbenchError as error:  # bad input: located; anything else is a bug and keeps its traceback
         raise CampaignError(f"system {system!r}, topic {topic!r}: {type(error).__name__}: {error}") from error
     except Exception as error:

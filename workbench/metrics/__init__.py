@@ -11,10 +11,12 @@ def _load_measures() -> None:
 
 registry.set_loader(_load_measures)
 
-from workbench.lazy import lazy_exports  # noqa: E402
+from workbench.lazy import deprecated_names, lazy_exports  # noqa: E402
 
-_EXPORTS = {name: "workbench.metrics.registry" for name in ("Measure", "UnknownMeasureError", "evaluate", "measures")}
+_EXPORTS = {name: "workbench.metrics.registry" for name in ("Measure", "UnknownMeasureError", "measures")}
 _EXPORTS["parse_measure"] = "workbench.metrics.registry:parse"
 __all__ = sorted(_EXPORTS)
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, ("registry",))
+_exported, __dir__ = lazy_exports(__name__, _EXPORTS, ("registry",))
+__getattr__ = deprecated_names(__name__, {"evaluate": ("workbench.data.one_pair:evaluate", "workbench.evaluate")},
+                               _exported)

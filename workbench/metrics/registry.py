@@ -1,7 +1,8 @@
 """Measures by name: ``"P@10"``, ``"nDCG(gain=exp)@10"``, ``"RBP(p=0.8)"``, ``"R≺(n=10, wn=0.8)"``.
 
 Every metric module registers its measures here with :func:`register`; :func:`parse` turns a name into a
-callable :class:`Measure` whose ``str()`` parses back to an equal measure; :func:`evaluate` scores one topic.
+callable :class:`Measure` whose ``str()`` parses back to an equal measure; :func:`workbench.evaluate` scores one
+topic through the engine each declaration names (:mod:`workbench.data.engines`).
 
     >>> m = parse("RBP(p=0.9)")
     >>> str(m), m.params["p"]
@@ -30,7 +31,7 @@ from types import MappingProxyType
 from typing import Any
 
 from workbench.errors import ParameterError, quoted
-from workbench.lazy import resolve
+from workbench.lazy import deprecated_names, resolve
 from workbench.metrics.summary import AGGREGATES
 from workbench.model import Organization
 from workbench.model.labelling import Labelling
@@ -57,7 +58,7 @@ __all__ = ["UnknownMeasureError", "MeasureParameterError", "MeasureRegistrationE
            "TREC_EVAL_KINDS", "TREC_EVAL_GROUPS", "TrecEvalName", "Words", "MeasureSpec",
            "register", "unregister", "registered", "specs", "spec_of", "explanation_of", "declared_terms",
            "known_names", "Measure", "MEASURE", "MEASURES", "parse", "bind", "with_defaults",
-           "evaluate", "direction", "SPELLING_TOOLS", "TOOL", "measures", "missing_value", "worst", "aggregate",
+           "direction", "SPELLING_TOOLS", "TOOL", "measures", "missing_value", "worst", "aggregate",
            "as_spelled", "NEAREST"]
 
 
@@ -222,10 +223,10 @@ class MeasureSpec:
     ``trec_eval`` drop-in and the catalogue know about it.
 
     ``compute(gold, output, **params)`` returns a float, or a mapping from which ``field`` is taken (so that
-    measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`evaluate` call); a measure scored a
-    whole table at once (the ranking measures) has a ``compute`` object with a ``score(table, **params)`` method.
-    ``parameters``: name → :class:`Param` (the ``cutoff`` one written ``@k``). ``direction``: whether a ``"higher"``
-    or ``"lower"`` value is better; ``range``: its values. ``aggregate``: how topics combine
+    measures computed together, like R≺ S≺ R∼ S∼, are computed once per :func:`workbench.evaluate` call); a measure
+    scored a whole table at once (the ranking measures) has a ``compute`` object with a ``score(table, **params)``
+    method. ``parameters``: name → :class:`Param` (the ``cutoff`` one written ``@k``). ``direction``: whether a
+    ``"higher"`` or ``"lower"`` value is better; ``range``: its values. ``aggregate``: how topics combine
     (:func:`workbench.metrics.summary.summarize`: ``"mean"``, ``"sum"`` for counts, ``"gmean"`` for trec_eval's
     ``gm_*``). ``missing``: what a topic the system did not answer scores (:data:`MISSING_VALUES`).
     ``spellings``: the measure's names in other tools (``{"trec_eval": ("map", "map_cut"), "ir_measures": ("AP",),
@@ -530,7 +531,7 @@ class Measure:
 MEASURE = Instance((str, Measure), "a measure name or a Measure")
 """The domain of a measure given by name (``"nDCG@10"``) or as a parsed :class:`Measure`."""
 MEASURES = AnyOf(MEASURE, ListOf(MEASURE), what="a measure name, a Measure or a list of them")
-"""The domain of the measures of :func:`evaluate`: one, or a list."""
+"""The domain of the measures of :func:`workbench.evaluate`: one, or a list."""
 
 
 def _parse_value(text: str, where: str = "") -> Any:
@@ -787,33 +788,6 @@ def with_defaults(measure: str | Measure, **values: Any) -> Measure:
     return Measure(measure.spec, tuple(params.items()))
 
 
-@validate(gold=SIDE, output=SIDE, measures=MEASURES)
-def evaluate(gold: Organization | Labelling, output: Organization | Labelling,
-             measures: str | Measure | Iterable[str | Measure]) -> dict[str, float]:
-    """Score one topic: ``{name as given: value}``. Measures that share a computation share one call; a
-    single name (``"AP"``) is one measure. This is the ``"per topic"`` engine's computation of one (gold, output)
-    pair (:mod:`workbench.data.engines`): each declaration's ``compute``, which for the table families is their
-    kernel on a one-row table, the kernel their engines run on a whole run's table (``tests/test_engines.py``
-    walks every declaration: both give the same value).
-
-    >>> from workbench.model import Organization
-    >>> g = Organization.parse("d1 d2\\nd3")
-    >>> evaluate(g, Organization.parse("d2 d1\\nd3"), ["S∼(n=10, wn=0.8)", "R∼(n=10, wn=0.8)"])
-    {'S∼(n=10, wn=0.8)': 1.0, 'R∼(n=10, wn=0.8)': 1.0}
-    """
-    if isinstance(measures, str | Measure):
-        measures = [measures]
-    results: dict[str, float] = {}
-    shared: dict[tuple, Any] = {}
-    for given in measures:
-        measure = parse(given)
-        key = (measure.spec.compute, measure.bound)
-        if key not in shared:
-            shared[key] = measure.compute(gold, output)
-        results[given if isinstance(given, str) else str(given)] = measure.pick(shared[key])
-    return results
-
-
 def direction(measure: str | Measure) -> str:
     """``"higher"`` or ``"lower"``: which values of a measure are better, as registered; ``"higher"`` for a
     name the registry does not know (a column of the user's own).
@@ -916,3 +890,6 @@ def aggregate(measure: str | Measure) -> str:
         return parse(measure).spec.aggregate
     except ParameterError:  # not a name the registry knows (or not a name at all)
         return "mean"
+
+
+__getattr__ = deprecated_names(__name__, {"evaluate": ("workbench.data.one_pair:evaluate", "workbench.evaluate")})

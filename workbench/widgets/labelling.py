@@ -21,8 +21,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from workbench.data.one_pair import evaluate
 from workbench.errors import WorkbenchError
-from workbench.metrics.registry import evaluate, parse
+from workbench.metrics.registry import parse
 from workbench.model.labelling import Labelling
 from workbench.validation import Anything, Choices, ListOf, Text, validate
 
@@ -70,7 +71,7 @@ class LabellingState:
 
     def explanation(self):
         """:func:`workbench.explain` of the explained measure (None when it has no value here)."""
-        from workbench.metrics.explanations import explain
+        from workbench.data.one_pair import explain
 
         try:
             return explain(self.labellings["gold"], self.labellings["output"], self.explained)

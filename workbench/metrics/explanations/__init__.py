@@ -14,44 +14,20 @@ Each measure's declaration says how it is explained (:class:`workbench.metrics.r
   (:mod:`~workbench.metrics.explanations.organization`); the baselines of Mehlitz et al. per retrieved document
   (:mod:`~workbench.metrics.explanations.baselines`).
 
-The result is a :class:`MeasureExplanation` (:mod:`~workbench.metrics.explanations.core`); without a measure,
-``explain(gold, output, n=..., wn=...)`` is the R&S explanation of :mod:`workbench.metrics.explain`.
+The result is a :class:`MeasureExplanation` (:mod:`~workbench.metrics.explanations.core`), which
+:func:`workbench.explain` gives through the engine the measure's declaration names (:mod:`workbench.data.engines`);
+without a measure, ``workbench.explain(gold, output, n=..., wn=...)`` is the R&S explanation of
+:mod:`workbench.metrics.explain`.
 
+    >>> import workbench
     >>> from workbench.model import Organization
     >>> gold = Organization.from_graded({"d1": 2, "d2": 1})
-    >>> e = explain(gold, Organization.from_ranking(["d2", "d1"]), "nDCG")
+    >>> e = workbench.explain(gold, Organization.from_ranking(["d2", "d1"]), "nDCG")
     >>> e.contributions[["rank", "document", "gain", "discount"]].to_string(index=False)
     ' rank document  gain  discount\\n    1       d2   1.0   1.00000\\n    2       d1   2.0   0.63093'
 """
 
-from __future__ import annotations
-
-import dataclasses
-
-from workbench.metrics.explain import ExplainError, Explanation, explain_rs
+from workbench.metrics.explain import ExplainError, Explanation
 from workbench.metrics.explanations.core import DocumentNotExplainedError, MeasureExplanation, PartNotFoundError
-from workbench.metrics.registry import MEASURE, SIDE, Measure, explanation_of, parse
-from workbench.metrics.reliability import DISCOUNT_DOMAINS, MISSING
-from workbench.model import Organization
-from workbench.validation import validate
 
-__all__ = ["DocumentNotExplainedError", "ExplainError", "Explanation", "MeasureExplanation", "PartNotFoundError",
-           "explain"]
-
-
-@validate(gold=SIDE, output=SIDE, measure=dataclasses.replace(MEASURE, optional=True), **DISCOUNT_DOMAINS,
-          missing=MISSING)
-def explain(gold: Organization, output: Organization, measure: str | Measure | None = None, *,
-            n: float | None = None, wn: float | None = None, missing: str = "tail"):
-    """``measure`` of ``output`` against ``gold``, explained (a :class:`MeasureExplanation`, whose rows sum to
-    the score :func:`workbench.evaluate` gives, or to its parts); without a measure, R≺ S≺ R∼ S∼ with ``n``,
-    ``wn`` and ``missing`` (an :class:`Explanation`, :func:`workbench.metrics.explain.explain_rs`)."""
-    if measure is None:
-        return explain_rs(gold, output, n=n, wn=wn, missing=missing)
-    if n is not None or wn is not None or missing != "tail":
-        raise ExplainError("give n, wn and missing inside the measure's name (e.g. 'R≺(n=10, wn=0.8)') when "
-                           "a measure is named")
-    measure = parse(measure)
-    explainer, _ = explanation_of(measure)
-    return explainer(gold, output, measure)
-
+__all__ = ["DocumentNotExplainedError", "ExplainError", "Explanation", "MeasureExplanation", "PartNotFoundError"]
