@@ -78,7 +78,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "workbench", "datasets", "share")
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 CORE = {"numpy", "pandas", "pyarrow", "scipy", "tqdm"}
-LAB_MODULES = ("altair", "anywidget", "ipywidgets", "jupyterlab", "vl_convert", "voila")
+LAB_MODULES = ("altair", "anywidget", "ipywidgets", "jupyterlab", "jupyterlab_widgets", "vl_convert", "voila")
 
 
 def _requirement_name(requirement: str) -> str:

@@ -27,7 +27,7 @@ DISTRIBUTION = "ir-workbench"
 """The name the package is installed by (``pip install ir-workbench``); it is imported as ``workbench``."""
 
 EXTRAS = {
-    "lab": ("altair", "anywidget", "ipywidgets", "jupyterlab", "vl_convert", "voila"),
+    "lab": ("altair", "anywidget", "ipywidgets", "jupyterlab", "jupyterlab_widgets", "vl_convert", "voila"),
     "distributed": ("dask", "distributed"),
     "lz4": ("lz4", "cbor2"),
 }
