@@ -1,8 +1,8 @@
 """cwl_eval's cost-aware C/W/L measures (TBG, U-measure, IFT-C1, IFT-C2, IFT-C1-C2) and its five output columns
-(EU, ETU, EC, ETC, ED), against cwl_eval 1.0.12 (``cwl`` package, ireval/cwl): on an example of its files' shape written for these tests
-(``tests/data/cwl-eval``: what cwl_eval printed for it, recorded to 4 decimals, and the installed package to 1e-12),
-on seeded random rankings, and on hand-computed cases. (cwl_eval's own example files, in its repository's
-``cwl/tests``, gave the same agreement when compared once; they are not copied here.)"""
+(EU, ETU, EC, ETC, ED), against cwl_eval 1.0.12 (``cwl`` package, ireval/cwl): on an example in its files' formats
+written for these tests (``tests/data/cwl-eval``: what cwl_eval printed for it, recorded to 4 decimals, and the
+installed package to 1e-12), on seeded random rankings, and on hand-computed cases. (cwl_eval's own example files,
+in its repository's ``cwl/tests``, gave the same agreement when compared once; they are not copied here.)"""
 
 from __future__ import annotations
 
