@@ -12,7 +12,7 @@ items); Pr of a class the output never says (macro: of every class); Re and FMea
 says; ICM-Norm and ICM-Soft-Norm when the gold's own ICM is 0. A ``label`` that names no class the topic knows
 (of its gold or output, declared, or in its hierarchy) is refused, naming the classes, rather than scored NaN.
 
-    >>> from workbench.metrics.registry import evaluate
+    >>> from workbench import evaluate
     >>> from workbench.model.labelling import Labelling
     >>> gold = Labelling.parse("1: A\\n2: A\\n3: B\\n4: C", gold=True)
     >>> evaluate(gold, Labelling.parse("1: A\\n2: B\\n3: B"), ["Acc", "Pr(label=B)", "ICM", "ICM(beta=4)"])
