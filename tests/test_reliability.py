@@ -87,53 +87,47 @@ def test_weights_follow_eq2_and_the_first_n_positions_weigh_wn():
 
 # ------------------------------------------------------------------------------- fast == brute force
 _brute = rs_bruteforce.reliability_sensitivity
-# The organizations drawn here are small: they go through the pairwise paths unless told otherwise.
-_PRIORITY_PATHS = pytest.mark.parametrize("priority_path", [{}, {"_PAIRWISE_OCCURRENCES": 0}],
-                                          ids=["pairwise", "general"])
 
 
-@_PRIORITY_PATHS
 @settings(max_examples=300, deadline=None)
 @given(organizations(), organizations(), st.sampled_from([1.0, 10.0, 1e6]) | st.floats(1, 1e6),
        st.sampled_from([1e-6, 1 - 2e-6, 1 - 1e-6]) | st.floats(1e-6, 1 - 1e-6))
-def test_fast_engine_equals_brute_force_anywhere_in_the_domain(priority_path, gold, output, n, wn):
+def test_fast_engine_equals_brute_force_anywhere_in_the_domain(gold, output, n, wn):
     """Across the whole (n, W_n) domain, to 1e-9: with W_n near 1 the first level holds nearly all the mass and
     the engine's prefix-sum differences round by epsilon times that mass against the tiny mass of the rest
     (the oracle weighs positions in exact arithmetic); in [0.05, 0.95] the test above holds 1e-12."""
-    with mock.patch.multiple(relations, **priority_path) if priority_path else contextlib.nullcontext():
-        fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
+    fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
     assert fast == pytest.approx(_brute(gold, output, n, wn, "tail"), abs=1e-9)
 
 
-@_PRIORITY_PATHS
 @settings(max_examples=600, deadline=None)
 @given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95),
        st.sampled_from(["tail", "singleton", "replab"]))
-def test_fast_engine_equals_brute_force_with_tails(priority_path, gold, output, n, wn, missing):
-    with mock.patch.multiple(relations, **priority_path) if priority_path else contextlib.nullcontext():
-        fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
+def test_fast_engine_equals_brute_force_with_tails(gold, output, n, wn, missing):
+    fast = _four(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
     assert fast == pytest.approx(_brute(gold, output, n, wn, missing), abs=1e-12)
 
 
-@_PRIORITY_PATHS
 @settings(max_examples=400, deadline=None)
 @given(organizations(finite=True), organizations(finite=True), st.sampled_from(["tail", "singleton", "replab"]))
-def test_fast_engine_equals_brute_force_with_uniform_weights(priority_path, gold, output, missing):
-    with mock.patch.multiple(relations, **priority_path) if priority_path else contextlib.nullcontext():
-        fast = _four(reliability_sensitivity(gold, output, missing=missing))
+def test_fast_engine_equals_brute_force_with_uniform_weights(gold, output, missing):
+    fast = _four(reliability_sensitivity(gold, output, missing=missing))
     assert fast == pytest.approx(_brute(gold, output, missing=missing), abs=1e-12)
 
 
-@settings(max_examples=500, deadline=None)
-@given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95), st.booleans())
-def test_pairwise_paths_equal_the_general_kernels_to_a_few_ulps(gold, output, n, wn, weighted):
-    """The pairwise paths for small organizations (a paper's example) are the general kernels' computation in
-    another order of summation: the four scores agree to 1e-14 (measured on 1,500 draws: at most 1.8e-15 for
-    R≺ S≺ and 3.3e-16 for R∼ S∼, the brute force's error no larger on one path than on the other)."""
+@settings(max_examples=300, deadline=None)
+@given(organizations(), organizations(), st.integers(1, 20), st.floats(0.05, 0.95), st.booleans(),
+       st.sampled_from(["tail", "singleton", "replab"]))
+def test_pairwise_paths_equal_the_general_kernels_to_a_few_ulps(gold, output, n, wn, weighted, missing):
+    """The organizations drawn in this file are small: they go through the pairwise paths (a paper's example),
+    the general kernels' computation in another order of summation (the knobs above set
+    ``_PAIRWISE_OCCURRENCES = 0`` to reach the general paths). The four scores agree to 1e-14 (measured on 1,500
+    draws: at most 1.8e-15 for R≺ S≺ and 3.3e-16 for R∼ S∼, the brute force's error no larger on one path than
+    on the other)."""
     n, wn = (n, wn) if weighted or not (gold.finite and output.finite) else (None, None)
-    pairwise = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
+    pairwise = _four(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
     with mock.patch.object(relations, "_PAIRWISE_OCCURRENCES", 0):
-        general = _four(reliability_sensitivity(gold, output, n=n, wn=wn))
+        general = _four(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
     assert pairwise == pytest.approx(general, abs=1e-14)
 
 
