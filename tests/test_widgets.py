@@ -669,6 +669,17 @@ def test_lost_by_document_is_the_groupby_of_the_lost_rows(gold, output):
     assert got == {d: pytest.approx(m, abs=1e-15) for d, m in expected.items()}
 
 
+def test_an_id_holding_a_lone_surrogate_is_scored_and_its_lost_mass_drawn():
+    # The notation reads any text as ids; pandas' groupby (arrow strings) could not encode this one and the
+    # workbench refused the tables as a WeightsError naming UTF-8.
+    gold, output = '"\\ud800x" d1\nd2', 'd1 "\\ud800x" d2'
+    state = WorkbenchState(gold, [output], n=10, wn=0.8)
+    assert state.status == ""
+    assert state.scores == [reliability_sensitivity(Organization.parse(gold), Organization.parse(output), n=10,
+                                                    wn=0.8)]
+    assert lost_by_document(state.explanation)["\ud800x"]["S≺"] > 0
+
+
 def test_the_contribution_chart_shows_the_lost_mass_of_the_output_in_focus():
     wb = Workbench()
     wb.state.select("output 4", "d8")
