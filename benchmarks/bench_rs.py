@@ -11,6 +11,11 @@ the documents sit at two ranks (against a graded gold, and against such a rankin
 (as many levels on both sides, documents placed twice on both sides; a plain gold ranking against such a
 ranking) and ``explain`` against ``reliability_sensitivity`` on 10⁵ occurrences (issue 11: at most 3×).
 
+``--only small``: paper-size pairs (Table 9 of Amigó et al., SIGIR 2013, and 5-level organizations with a quarter
+of the documents placed twice, 9 to 250 occurrences), the CPU milliseconds of one ``reliability_sensitivity``
+through the pairwise path for small organizations and through the general kernels (issue 42, the classroom
+path: where the pairwise path's size limit ``relations._PAIRWISE_OCCURRENCES`` comes from).
+
 Times of 10⁶ occurrences are also printed in machine units (issue 42: each at most 1): a multiple of pytrec_eval's
 time on the files benchmark's work (``bench_ranking.py``'s "pytrec_eval parse+eval 4" process, 2,000 queries ×
 1,000 documents), measured at the start of the same run, wall time over its wall time and CPU time over its CPU
@@ -27,16 +32,20 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import sys
 import time
 from collections import Counter
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.bench_ranking import pytrec_eval_unit  # noqa: E402
 from tests import rs_bruteforce  # noqa: E402
 from workbench import Organization, explain, reliability_sensitivity  # noqa: E402
+from workbench.metrics import relations  # noqa: E402
+from workbench.widgets.gallery import EXAMPLES  # noqa: E402
 
 
 def general(size: int, rng: random.Random, overlap: float) -> tuple[Organization, Organization]:
@@ -143,15 +152,59 @@ class Units:
         return wall, (f"{wall / self.wall:>7.2f}{cpu / self.cpu:>7.2f}" if self.wall else f"{'—':>7}{'—':>7}")
 
 
+def small_overlap(n_docs: int, rng: random.Random) -> Organization:
+    """5 levels of 3-document clusters over ``n_docs`` documents, a quarter of them placed twice."""
+    docs = [f"d{i}" for i in range(n_docs)]
+    placed = docs + rng.sample(docs, n_docs // 4)
+    rng.shuffle(placed)
+    per = len(placed) // 5 + 1
+    levels = [placed[k * per:(k + 1) * per] for k in range(5)]
+    return Organization(tuple(tuple(frozenset(level[i:i + 3]) for i in range(0, len(level), 3))
+                              for level in levels if level))
+
+
+def small_pairs(repeat: int = 50) -> None:
+    """CPU ms of one reliability_sensitivity on paper-size pairs, pairwise path and general kernels."""
+    table9 = EXAMPLES["Table 9 (document organization)"]
+    gold = Organization.parse(table9.gold)
+    cases = [(f"Table 9, {name}", gold, Organization.parse(text)) for name, text in table9.outputs.items()]
+    cases += [(f"overlap, {n} documents", small_overlap(n, random.Random(n)), small_overlap(n, random.Random(-n)))
+              for n in (8, 24, 48, 100, 200)]
+    print(f"paper-size pairs (CPU ms per reliability_sensitivity, median of {repeat}; pairwise up to "
+          f"{relations._PAIRWISE_OCCURRENCES} occurrences); load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'pair':<26}{'occurrences':>12}{'pairwise':>10}{'general':>10}")
+
+    def cpu_ms(gold, output) -> float:
+        samples = []
+        for _ in range(repeat):
+            start = time.process_time()
+            reliability_sensitivity(gold, output, n=10, wn=0.8)
+            samples.append(time.process_time() - start)
+        return 1000 * statistics.median(samples)
+
+    for name, gold, output in cases:
+        with mock.patch.object(relations, "_PAIRWISE_OCCURRENCES", 1 << 30):
+            pairwise = cpu_ms(gold, output)
+        with mock.patch.object(relations, "_PAIRWISE_OCCURRENCES", 0):
+            general = cpu_ms(gold, output)
+        occurrences = max(len(gold.occurrences.document), len(output.occurrences.document))
+        print(f"{name:<26}{occurrences:>12}{pairwise:>10.3f}{general:>10.3f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-size", type=int, default=1_000_000)
     parser.add_argument("--brute-budget", type=float, default=60.0)
     parser.add_argument("--overlap", type=float, default=0.002, help="share of documents in two clusters")
-    parser.add_argument("--only", choices=["overlap"], help="only the overlap shapes (issues 12 and 22)")
+    parser.add_argument("--only", choices=["overlap", "small"],
+                        help="only the overlap shapes (issues 12 and 22), or only the paper-size pairs (issue 42)")
     parser.add_argument("--unit-repeat", type=int, default=3,
                         help="fresh pytrec_eval processes for the machine unit (best of; 0: no unit)")
     args = parser.parse_args()
+    if args.only == "small":
+        small_pairs()
+        return
     units = Units(args.unit_repeat)
     if units.wall:
         print(f"machine unit: pytrec_eval parse+eval of bench_ranking.py's files (2,000 q × 1,000 d) "

@@ -89,10 +89,10 @@ def ranking(n_docs: int, seed: int) -> tuple[str, list[str]]:
 
 
 class KernelClock:
-    """Times every call the widget makes to the kernels (``reliability_sensitivity`` and ``explain``) while
+    """Times every call the widget makes to the kernels (``reliability_sensitivity`` and ``explain_rs``) while
     installed in the workbench module."""
 
-    NAMES = ("reliability_sensitivity", "explain")
+    NAMES = ("reliability_sensitivity", "explain_rs")
 
     def __init__(self) -> None:
         self.seconds = 0.0

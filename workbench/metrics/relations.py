@@ -21,6 +21,10 @@ other side (the reading of ``docs/rs-engine.md``), so the kernels return that sh
   mass in every combination of intervals: O(grid + classes) when levels are few (graded golds, tens of
   levels on both sides); when they are many (rankings with repeated documents) every pair of classes is
   compared, in small integers and cache-sized blocks: O(classes²) — neither is levels² × overlap.
+
+Up to ``_PAIRWISE_OCCURRENCES`` occurrences (the papers' examples, a classroom's edits) both relations compare
+every pair of occurrences directly (O(n² + documents²)): the same P in another order of summation (equal to a
+few units in the last place), without the set-up that costs the fast kernels far more than the work there.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ _PAIR_BLOCK = 1 << 17  # pairs of classes compared at once: the block's arrays s
 _GRID_CELLS = 1 << 23  # the largest grid of overlapping partners (cells per x level of theirs)
 _GATHER_STEPS = 8  # reading a cell of a partner grid, in steps of comparing a pair of levels
 _DENSE_GRID_CELLS = 1 << 22  # the largest band grid summed densely
+_PAIRWISE_OCCURRENCES = 128  # up to this many occurrences ≺ and ∼ compare every pair (at 125: 1.1 ms vs 2.9 ms)
 # Partner grids are read in x87's extended precision (a 64-bit mantissa) where the machine has it: a read adds
 # prefix sums at a class's corners with signed weights, which cancel (in doubles, R≺ off by 1.3e-12 from the
 # exact value on 9 documents); elsewhere (a software quad would be slow) in doubles.
@@ -262,6 +267,8 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
     if n == 0:
         return Shares(np.zeros(0), 1.0 if x.tail > 0 else 0.0)
     cluster_mass = np.bincount(x.cluster, x.weight)
+    if n <= _PAIRWISE_OCCURRENCES and x.n_docs <= 2 * _PAIRWISE_OCCURRENCES:
+        return Shares(_share(_pairwise_relatedness(x, other), cluster_mass[x.cluster]), 1.0 if x.tail > 0 else 0.0)
     # Contingency M[C, K]: weight of x's occurrences in cluster C whose document is in other's cluster K;
     # Σ_{K ∋ d} M[C, K] is the mass of d's cluster C related to d, each partner d′ counted |r_other(d, d′)|
     # times.
@@ -291,6 +298,24 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
         change = np.minimum(r_other, r_x) / r_x - r_other
         agree += np.bincount(i, x.weight[j] * change[inverse], minlength=n)
     return Shares(_share(agree, cluster_mass[x.cluster]), 1.0 if x.tail > 0 else 0.0)
+
+
+def _pairwise_relatedness(x: Side, other: Side) -> np.ndarray:
+    """Per x occurrence, the agreeing mass of its cluster, comparing every pair of occurrences: Σ_j w_j·P over
+    the occurrences j of its cluster (itself included), with P(u ∼ v) = min(kg, kx)/kx counting the clusters
+    u and v share on each side (docs/rs-engine.md, points 4 and 6). O(n² + documents²), for a paper's example."""
+    shared_x = _pairs_together(x.doc, x.cluster, x.n_docs)
+    shared_other = _pairs_together(other.doc, other.cluster, x.n_docs)
+    p = np.minimum(shared_other, shared_x) / np.maximum(shared_x, 1)  # shared_x = 0 is never read
+    together = x.cluster[:, None] == x.cluster[None, :]
+    return np.where(together, p[x.doc[:, None], x.doc[None, :]], 0.0) @ x.weight
+
+
+def _pairs_together(doc: np.ndarray, cluster: np.ndarray, n_docs: int) -> np.ndarray:
+    """[u, v]: the clusters that hold both u and v (u's clusters for u = v)."""
+    keys = doc[:, None] * n_docs + doc[None, :]
+    return np.bincount(keys.ravel(), (cluster[:, None] == cluster[None, :]).ravel(), n_docs * n_docs).reshape(
+        n_docs, n_docs)
 
 
 def relatedness(x: Side, other: Side) -> float:
@@ -324,16 +349,18 @@ def priority_shares(x: Side, other: Side) -> Shares:
     related_mass = np.where((n - level_size > 0) | (x.tail > 0), above + below + x.tail, np.inf)
 
     x_count = x.doc_count
-    multi_doc = (x_count >= 2) | (other.doc_count >= 2)
-    simple = ~multi_doc[x.doc]
-
-    # Pairs of single-occurrence documents: P = [the other side agrees], the partner's weight counts.
-    agree = np.zeros(n)
-    sx, sy, sw = x.level[simple], other.single_level[x.doc[simple]], x.weight[simple]
-    lower, upper = dominance_sums(sx, sy, sw[None, :])
-    agree[simple] = lower[0] + upper[0]
-    if not simple.all():
-        _add_overlap_agreement(x, other, multi_doc, (sx, sy, sw), agree)
+    if n <= _PAIRWISE_OCCURRENCES and x.n_docs <= 2 * _PAIRWISE_OCCURRENCES:
+        agree = _pairwise_agreement(x, other)
+    else:
+        multi_doc = (x_count >= 2) | (other.doc_count >= 2)
+        simple = ~multi_doc[x.doc]
+        # Pairs of single-occurrence documents: P = [the other side agrees], the partner's weight counts.
+        agree = np.zeros(n)
+        sx, sy, sw = x.level[simple], other.single_level[x.doc[simple]], x.weight[simple]
+        lower, upper = dominance_sums(sx, sy, sw[None, :])
+        agree[simple] = lower[0] + upper[0]
+        if not simple.all():
+            _add_overlap_agreement(x, other, multi_doc, (sx, sy, sw), agree)
 
     tail_holds = 0.0
     if x.tail > 0:  # the tail terms of eq. 3: x_r → tail and tail → x_r (point 5)
@@ -344,6 +371,31 @@ def priority_shares(x: Side, other: Side) -> Shares:
         x_mass = float(x.weight.sum())
         tail_holds = float(np.dot(x.weight, p_tail)) / x_mass if x_mass > 0 else 0.0
     return Shares(_share(agree, related_mass[x.level]), tail_holds)
+
+
+def _pairwise_agreement(x: Side, other: Side) -> np.ndarray:
+    """Per x occurrence, the agreeing mass of its priority pairs (without the tail), comparing every pair of
+    occurrences: Σ_j w_j·P over the occurrences j at another level, with P(u ≻ v) = min(gg, gx)/gx counting the
+    occurrence pairs of the document pair above each other on each side (docs/rs-engine.md, point 4; a document
+    ``other`` lacks sits at its bottom). O(n² + documents²): the cost of a paper's example, where the general
+    kernel's set-up (signatures, classes, grids) costs a hundred times more than the work."""
+    absent = np.flatnonzero(other.doc_count == 0)
+    other_doc = np.r_[other.doc, absent]
+    other_level = np.r_[other.level, np.full(len(absent), other.bottom, dtype=np.int64)]
+    x_above, other_above = _pairs_above(x.doc, x.level, x.n_docs), _pairs_above(other_doc, other_level, x.n_docs)
+    p = np.minimum(other_above, x_above) / np.maximum(x_above, 1)  # P(u ≻ v); x_above = 0 is never read
+    upper, lower = x.doc[:, None], x.doc[None, :]
+    above = x.level[:, None] < x.level[None, :]
+    holds = np.where(above, p[upper, lower], 0.0) + np.where(above.T, p[lower, upper], 0.0)
+    return holds @ x.weight
+
+
+def _pairs_above(doc: np.ndarray, level: np.ndarray, n_docs: int) -> np.ndarray:
+    """[u, v]: the pairs of an occurrence of document u and one of v with u's at a higher level (a smaller
+    index)."""
+    keys = doc[:, None] * n_docs + doc[None, :]
+    return np.bincount(keys.ravel(), (level[:, None] < level[None, :]).ravel(), n_docs * n_docs).reshape(
+        n_docs, n_docs)
 
 
 def priority(x: Side, other: Side) -> float:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from workbench.widgets.state import WorkbenchState
-from workbench.widgets.why import EXPLAINED, LOST_COLUMNS
+from workbench.widgets.why import EXPLAINED, FIELDS, LOST_COLUMNS
 
 __all__ = ["HISTORY_SHOWN", "WorkbenchCharts"]
 
@@ -48,9 +48,9 @@ class WorkbenchCharts:
         """Each chart's rows for the state as it is."""
         state = self.state
         focused = state.names[state.focus]
-        return {"scores": [{"output": row.output, "measure": row.measure, "value": row.value,
-                            "focused": row.output == focused}
-                           for row in state.scores_frame().itertuples() if row.measure in EXPLAINED],
+        return {"scores": [{"output": name, "measure": measure, "value": float(getattr(score, FIELDS[measure])),
+                            "focused": name == focused}
+                           for name, score in zip(state.names, state.scores, strict=True) for measure in EXPLAINED],
                 "history": state.history_rows(HISTORY_SHOWN), "lost": state.lost[1]}
 
     def build(self) -> None:
