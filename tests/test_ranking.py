@@ -378,3 +378,18 @@ def test_a_grade_above_max_grade_counts_as_max_grade_with_a_warning(measure):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert value == evaluate(at_max, ranking, measure)[measure]
+
+
+def test_a_table_from_entries_leaves_the_given_gains_alone_and_gains_zero_where_the_old_rule_did():
+    """from_entries makes the gains in place on an array of its own (issue 42): the caller's array is not
+    touched; NaN (not in the qrels), negative grades (unjudged) and -0.0 give gain +0.0, as
+    ``np.where(found > 0, found, 0.0)`` gave."""
+    given = np.array([np.nan, 2.0, -1.0, -0.0, 0.5])
+    before = given.copy()
+    table = GainTable.from_entries(np.zeros(5, dtype=np.int64), given, np.array([0, 0, 0, 0]),
+                                   np.array([2.0, -1.0, -0.0, 0.5]), ("q",))
+    assert np.array_equal(given, before, equal_nan=True)
+    assert table.gains.tolist() == [[0.0, 2.0, 0.0, 0.0, 0.5]]
+    assert not np.signbit(table.gains).any()
+    assert table.judged.tolist() == [[False, True, False, True, True]]
+    assert table.pooled.tolist() == [[False, True, True, True, True]]

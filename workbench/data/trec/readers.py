@@ -95,7 +95,7 @@ def _subtopic_file(lines: TrecLines) -> bool:
     if distinct.size < 2:
         return False
     codes = lines.documents.codes()
-    pair = lines.topics.codes * (int(codes.max(initial=0)) + 1) + codes
+    pair = lines.topics.codes.astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
     sub = np.searchsorted(distinct, iteration)
     both = np.unique(pair * distinct.size + sub)
     return np.unique(both // distinct.size).size < both.size

@@ -30,9 +30,28 @@ import numpy as np
 from workbench.ids import DocumentIds
 from workbench.model import natural_key
 
-__all__ = ["keys", "entries", "Judged", "match", "match_names", "RankingRows", "seated"]
+__all__ = ["BLOCK", "with_groups", "keys", "entries", "Judged", "match", "match_names", "RankingRows", "seated"]
 
 _FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): Judged.of
+
+
+BLOCK = 1 << 16
+"""Entries an array-wide step works on at once where a temporary of every entry is avoided (512 KiB of 64-bit
+values rather than 16 MB for 2M entries)."""
+
+
+def with_groups(key: np.ndarray, groups: np.ndarray, shift: int) -> np.ndarray:
+    """``key |= groups << shift`` in place on a uint64 ``key`` (one per entry), a block of :data:`BLOCK` entries at
+    a time: no second array of the entries.
+
+    >>> with_groups(np.array([1, 2], dtype=np.uint64), np.array([0, 3]), 4).tolist()
+    [1, 50]
+    """
+    for low in range(0, key.size, BLOCK):
+        high = np.asarray(groups[low:low + BLOCK]).astype(np.uint64)
+        high <<= np.uint64(shift)
+        key[low:low + BLOCK] |= high
+    return key
 
 
 def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np.ndarray:
@@ -43,10 +62,7 @@ def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np
     (it merges the groups' sorted stretches)."""
     bits = np.uint64(max(int(n_groups - 1).bit_length(), 1))
     hashes = ids.hashes() if isinstance(ids, DocumentIds) else ids
-    built = np.asarray(groups).astype(np.uint64)  # in place from here: one array of the entries besides it
-    built <<= np.uint64(64) - bits
-    built |= hashes >> bits
-    return built
+    return with_groups(hashes >> bits, np.asarray(groups), 64 - int(bits))  # one array of the entries
 
 
 def entries(rankings: Sequence[Sequence[str]]) -> tuple[np.ndarray, DocumentIds]:
