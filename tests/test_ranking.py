@@ -393,3 +393,15 @@ def test_a_table_from_entries_leaves_the_given_gains_alone_and_gains_zero_where_
     assert not np.signbit(table.gains).any()
     assert table.judged.tolist() == [[False, True, False, True, True]]
     assert table.pooled.tolist() == [[False, True, True, True, True]]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 300), st.integers(0, 700), st.integers(0, 2**32))
+def test_row_sums_a_block_of_rows_at_a_time_equal_the_whole_running_sum_bit_for_bit(rows, width, seed):
+    """row_sums adds a block of rows at a time (issue 42: no running sum of the whole matrix): each row's sum is
+    the last column of ``np.cumsum`` over the whole matrix, to the bit, whatever the number of blocks."""
+    from workbench.metrics.ranking.table import row_sums
+
+    terms = np.random.default_rng(seed).random((rows, width)) * 10.0 ** np.arange(-3, 4)[seed % 7]
+    expected = np.cumsum(terms, axis=1)[:, -1] if width else np.zeros(rows)
+    assert np.array_equal(row_sums(terms), expected) and row_sums(terms).dtype == expected.dtype

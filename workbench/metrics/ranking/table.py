@@ -551,8 +551,15 @@ def row_sums(terms: np.ndarray) -> np.ndarray:
     >>> terms = np.array([[0.028, 0.754, 0.538, 0.33, 0.788, 0.303, 0.453, 0.134, 0.403]])
     >>> row_sums(terms).tolist(), terms.sum(axis=1).tolist()
     ([3.731], [3.7310000000000003])
+
+    The rows are added a block of rows at a time (about :data:`~workbench.metrics.ranking.matching.BLOCK` terms),
+    so that no running sum of the whole matrix is held (2,000 × 1,000 terms: 16 MB less).
     """
-    return np.cumsum(terms, axis=1)[:, -1] if terms.shape[1] else np.zeros(terms.shape[0])
+    if not terms.shape[1]:
+        return np.zeros(terms.shape[0])
+    step = max(BLOCK // terms.shape[1], 1)
+    return np.concatenate([np.cumsum(terms[low:low + step], axis=1)[:, -1] for low in range(0, terms.shape[0], step)]
+                          or [np.cumsum(terms, axis=1)[:, -1]])  # no rows: an empty column of the sums' dtype
 
 
 def discounted(gains: np.ndarray) -> np.ndarray:
