@@ -152,3 +152,19 @@ def test_groups_joined_a_block_at_a_time_equal_the_whole_array_expression(n, shi
     bits = np.uint64(max((n_groups - 1).bit_length(), 1))
     assert np.array_equal(keys(groups, hashes, n_groups),
                           (groups.astype(np.uint64) << (np.uint64(64) - bits)) | (hashes >> bits))
+
+
+def test_a_match_over_several_blocks_of_entries_equals_the_dict_rule():
+    """The ranked entries' keys are made a block at a time (issue 42): a run longer than three blocks, its
+    judged entries spread over every block, matches as the dict lookup says, positions as int32."""
+    rng = np.random.default_rng(7)
+    n = 3 * BLOCK + 123
+    rows = np.sort(rng.integers(0, 3, n))
+    docs = [f"d{i}" for i in range(n)]
+    judged_at = np.sort(rng.choice(n, 500, replace=False))
+    judged = Judged.of(rows[judged_at], DocumentIds.from_strings([docs[i] for i in judged_at]),
+                       rng.integers(0, 3, 500).astype(float), 3)
+    (positions,) = match([(rows, DocumentIds.from_strings(docs))], judged, 3)
+    expected = np.full(n, -1)
+    expected[judged_at] = np.arange(500)
+    assert positions.dtype == np.int32 and np.array_equal(positions, expected)

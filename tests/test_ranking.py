@@ -405,3 +405,21 @@ def test_row_sums_a_block_of_rows_at_a_time_equal_the_whole_running_sum_bit_for_
     terms = np.random.default_rng(seed).random((rows, width)) * 10.0 ** np.arange(-3, 4)[seed % 7]
     expected = np.cumsum(terms, axis=1)[:, -1] if width else np.zeros(rows)
     assert np.array_equal(row_sums(terms), expected) and row_sums(terms).dtype == expected.dtype
+
+
+def test_a_table_of_rows_out_of_order_over_several_blocks_puts_each_entry_at_its_rank():
+    """from_entries places the entries a block at a time (issue 42): rows given out of order and of unequal
+    lengths, over more than two blocks, land where a loop over the rows puts them."""
+    from workbench.metrics.ranking.matching import BLOCK
+
+    rng = np.random.default_rng(3)
+    lengths = rng.integers(0, 5 * BLOCK // 60, 60)
+    order = rng.permutation(60)
+    rows = np.repeat(order, lengths[order])
+    gains = rng.integers(0, 4, rows.size).astype(float)
+    table = GainTable.from_entries(rows, gains, np.zeros(0, dtype=np.int64), np.zeros(0), tuple(map(str, range(60))))
+    expected = np.zeros((60, int(lengths.max())))
+    for row in range(60):  # each row's entries in their order, from rank 1
+        expected[row, :lengths[row]] = gains[rows == row]
+    assert rows.size > 2 * BLOCK and np.array_equal(table.gains, expected)
+    assert table.num_ret.tolist() == lengths.tolist()

@@ -97,7 +97,7 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
         tied[:-1] |= same
         tied[1:] |= same
         positions = np.flatnonzero(tied)
-        run = np.cumsum(np.concatenate(([True], ~same)))[positions]
+        run = np.cumsum(np.concatenate(([True], ~same[positions[1:] - 1])))  # each tied entry's run, numbered
         entries = order[positions]  # and last, their input order (where a stable sort leaves equal entries)
         if isinstance(documents, DocumentIds):
             codes = documents.take(entries).codes()
@@ -483,14 +483,13 @@ def _scatter(rows: np.ndarray, n_rows: int, *values: np.ndarray) -> list[np.ndar
     if width and (lengths == width).all() and (rows[::width] == np.arange(n_rows)).all():
         return [given.reshape(n_rows, width) for given in values]  # every row full, in order: the rows as they are
     begins = np.flatnonzero(np.concatenate(([True], rows[1:] != rows[:-1]))) if len(rows) else np.zeros(0, int)
-    runs = np.diff(np.concatenate((begins, [len(rows)])))
-    flat = np.repeat(rows[begins].astype(np.int64) * width - begins, runs)  # each entry's place: row × width + rank
-    flat += np.arange(len(rows))
-    matrices = []
-    for given in values:
-        matrix = np.zeros((n_rows, width), dtype=given.dtype)
-        matrix.reshape(-1)[flat] = given
-        matrices.append(matrix)
+    matrices = [np.zeros((n_rows, width), dtype=given.dtype) for given in values]
+    for low in range(0, len(rows), BLOCK):  # each entry's place, row × width + rank, a block at a time
+        entry = np.arange(low, min(low + BLOCK, len(rows)))
+        flat = rows[low:low + BLOCK].astype(np.int64) * width + entry
+        flat -= begins[np.searchsorted(begins, entry, side="right") - 1]
+        for matrix, given in zip(matrices, values, strict=True):
+            matrix.reshape(-1)[flat] = given[low:low + BLOCK]
     return matrices
 
 
