@@ -557,8 +557,12 @@ def row_sums(terms: np.ndarray) -> np.ndarray:
     if not terms.shape[1]:
         return np.zeros(terms.shape[0])
     step = max(BLOCK // terms.shape[1], 1)
-    return np.concatenate([np.cumsum(terms[low:low + step], axis=1)[:, -1] for low in range(0, terms.shape[0], step)]
-                          or [np.cumsum(terms, axis=1)[:, -1]])  # no rows: an empty column of the sums' dtype
+    first = np.cumsum(terms[:step], axis=1)[:, -1]
+    sums = np.empty(terms.shape[0], dtype=first.dtype)  # (each block's last column copied out: no view holds it)
+    sums[:step] = first
+    for low in range(step, terms.shape[0], step):
+        sums[low:low + step] = np.cumsum(terms[low:low + step], axis=1)[:, -1]
+    return sums
 
 
 def discounted(gains: np.ndarray) -> np.ndarray:
