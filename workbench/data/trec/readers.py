@@ -39,6 +39,7 @@ from workbench.data.trec.ranked import (
     rank_runs,
     subtopic_judgements,
 )
+from workbench.heap import release_freed
 from workbench.reading.numbers import read_integers, reading_note
 from workbench.validation import ENCODING, FilePath, Flag, LazyInstance, validate
 
@@ -135,8 +136,12 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "tr
     (a tie).
     """
     lines = read_lines(path, "run", encoding)
-    return rank_runs(lines.systems, lines.topics, lines.documents, lines.values, ties=ties,
+    runs = rank_runs(lines.systems, lines.topics, lines.documents, lines.values, ties=ties,
                      score_precision=score_precision, max_docs=max_docs, locate=lines.located)
+    entries = len(lines.values)
+    del lines  # the lines as read are ranked: their pages go back before the join takes its own
+    release_freed(entries)
+    return runs
 
 
 @validate(path=FilePath(), encoding=ENCODING)
