@@ -536,7 +536,6 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     if systems is None:  # one run: every topic named, even one without documents (an empty ranking)
         present[:] = len(topic_labels.names) > 0
     begins = np.concatenate(([0], np.cumsum(kept_sizes.sum(axis=1))))
-    ids.hashes()  # what the joins read, taken along with the ids: hashed here, the bytes read in their order
     runs: dict[str, RankedRun] = {}
     for code, system in enumerate(system_names):
         topics_here = np.flatnonzero(present[code])  # the system's topics, in order of first appearance
