@@ -120,7 +120,10 @@ class _Labels:
         return True
 
     def labels(self) -> tuple[np.ndarray, list[bytes]]:
-        return np.concatenate(self.parts), list(self.code_of)
+        """The codes and the distinct values; one value (a run's one tag) as one broadcast 0, no array."""
+        size = sum(part.size for part in self.parts)
+        codes = np.broadcast_to(np.int32(0), (size,)) if len(self.code_of) == 1 else np.concatenate(self.parts)
+        return codes, list(self.code_of)
 
 
 def _pieces(raw: FileBytes) -> list[tuple[int, int]]:
