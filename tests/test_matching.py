@@ -13,7 +13,7 @@ from workbench.data.trec.join import JUDGED_SIDES, gain_table, subtopic_table
 from workbench.data.trec.memory import judgements_from_dicts, runs_from_dicts
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.diversity import SubtopicTable
-from workbench.metrics.ranking.matching import Judged, entries, match, match_names, seated
+from workbench.metrics.ranking.matching import BLOCK, Judged, entries, keys, match, match_names, seated, with_groups
 from workbench.metrics.ranking.table import GainTable, judgements_of, organization_table, ranked_documents
 from workbench.model import Organization
 
@@ -135,3 +135,36 @@ def test_the_subtopic_table_seats_each_row_s_documents_in_the_order_its_measures
     assert subtopic_table(qrels, run, ["q"]).ranked is None
     gold = {"q": Organization.parse("{a} {c}")}
     assert subtopic_table(gold, {"q": Organization.parse("a b\nc")}, ["q"]).ranked == [["b", "a", "c"]]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 3 * BLOCK), st.integers(1, 40), st.integers(0, 2**32))
+def test_groups_joined_a_block_at_a_time_equal_the_whole_array_expression(n, shift, seed):
+    """with_groups (issue 42: the ranking's and the matcher's keys built without a second array of the entries)
+    equals ``key | groups << shift`` computed on whole arrays, across block bounds; keys() equals its formula."""
+    rng = np.random.default_rng(seed)
+    key = rng.integers(0, 2**63, n, dtype=np.uint64) >> np.uint64(shift)
+    groups = rng.integers(0, 2**min(64 - shift, 31), n).astype(np.int32)
+    expected = key | (groups.astype(np.uint64) << np.uint64(shift))
+    assert np.array_equal(with_groups(key.copy(), groups, shift), expected)
+    hashes = rng.integers(0, 2**63, n, dtype=np.uint64)
+    n_groups = int(groups.max(initial=0)) + 1
+    bits = np.uint64(max((n_groups - 1).bit_length(), 1))
+    assert np.array_equal(keys(groups, hashes, n_groups),
+                          (groups.astype(np.uint64) << (np.uint64(64) - bits)) | (hashes >> bits))
+
+
+def test_a_match_over_several_blocks_of_entries_equals_the_dict_rule():
+    """The ranked entries' keys are made a block at a time (issue 42): a run longer than three blocks, its
+    judged entries spread over every block, matches as the dict lookup says, positions as int32."""
+    rng = np.random.default_rng(7)
+    n = 3 * BLOCK + 123
+    rows = np.sort(rng.integers(0, 3, n))
+    docs = [f"d{i}" for i in range(n)]
+    judged_at = np.sort(rng.choice(n, 500, replace=False))
+    judged = Judged.of(rows[judged_at], DocumentIds.from_strings([docs[i] for i in judged_at]),
+                       rng.integers(0, 3, 500).astype(float), 3)
+    (positions,) = match([(rows, DocumentIds.from_strings(docs))], judged, 3)
+    expected = np.full(n, -1)
+    expected[judged_at] = np.arange(500)
+    assert positions.dtype == np.int32 and np.array_equal(positions, expected)

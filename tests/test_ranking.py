@@ -379,3 +379,48 @@ def test_a_grade_above_max_grade_counts_as_max_grade_with_a_warning(measure):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert value == evaluate(at_max, ranking, measure)[measure]
+
+
+def test_a_table_from_entries_leaves_the_given_gains_alone_and_gains_zero_where_the_old_rule_did():
+    """from_entries makes the gains in place on an array of its own (issue 42): the caller's array is not
+    touched; NaN (not in the qrels), negative grades (unjudged) and -0.0 give gain +0.0, as
+    ``np.where(found > 0, found, 0.0)`` gave."""
+    given = np.array([np.nan, 2.0, -1.0, -0.0, 0.5])
+    before = given.copy()
+    table = GainTable.from_entries(np.zeros(5, dtype=np.int64), given, np.array([0, 0, 0, 0]),
+                                   np.array([2.0, -1.0, -0.0, 0.5]), ("q",))
+    assert np.array_equal(given, before, equal_nan=True)
+    assert table.gains.tolist() == [[0.0, 2.0, 0.0, 0.0, 0.5]]
+    assert not np.signbit(table.gains).any()
+    assert table.judged.tolist() == [[False, True, False, True, True]]
+    assert table.pooled.tolist() == [[False, True, True, True, True]]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 300), st.integers(0, 700), st.integers(0, 2**32))
+def test_row_sums_a_block_of_rows_at_a_time_equal_the_whole_running_sum_bit_for_bit(rows, width, seed):
+    """row_sums adds a block of rows at a time (issue 42: no running sum of the whole matrix): each row's sum is
+    the last column of ``np.cumsum`` over the whole matrix, to the bit, whatever the number of blocks."""
+    from workbench.metrics.ranking.table import row_sums
+
+    terms = np.random.default_rng(seed).random((rows, width)) * 10.0 ** np.arange(-3, 4)[seed % 7]
+    expected = np.cumsum(terms, axis=1)[:, -1] if width else np.zeros(rows)
+    assert np.array_equal(row_sums(terms), expected) and row_sums(terms).dtype == expected.dtype
+
+
+def test_a_table_of_rows_out_of_order_over_several_blocks_puts_each_entry_at_its_rank():
+    """from_entries places the entries a block at a time (issue 42): rows given out of order and of unequal
+    lengths, over more than two blocks, land where a loop over the rows puts them."""
+    from workbench.metrics.ranking.matching import BLOCK
+
+    rng = np.random.default_rng(3)
+    lengths = rng.integers(0, 5 * BLOCK // 60, 60)
+    order = rng.permutation(60)
+    rows = np.repeat(order, lengths[order])
+    gains = rng.integers(0, 4, rows.size).astype(float)
+    table = GainTable.from_entries(rows, gains, np.zeros(0, dtype=np.int64), np.zeros(0), tuple(map(str, range(60))))
+    expected = np.zeros((60, int(lengths.max())))
+    for row in range(60):  # each row's entries in their order, from rank 1
+        expected[row, :lengths[row]] = gains[rows == row]
+    assert rows.size > 2 * BLOCK and np.array_equal(table.gains, expected)
+    assert table.num_ret.tolist() == lengths.tolist()

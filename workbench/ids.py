@@ -107,9 +107,9 @@ class DocumentIds:
         bounds = np.flatnonzero(data == 0)
         if bounds.size != max(len(texts) - 1, 0):
             raise _NotInOnePiece("an id holds a NUL")
-        starts = np.concatenate(([0], bounds + 1)) if texts else np.zeros(0, np.int64)
-        ends = np.concatenate((bounds, [data.size])) if texts else np.zeros(0, np.int64)
-        ids = cls(data, positions(starts, data.size), positions(ends - starts, data.size), encoding)
+        starts, lengths = _cut(bounds, data.size, len(texts))
+        del bounds
+        ids = cls(data, starts, lengths, encoding)
         if not ascii_only:
             ids._strings = np.asarray(texts, dtype=object).reshape(-1)
         return ids
@@ -333,6 +333,23 @@ def positions(values: np.ndarray, size: int) -> np.ndarray:
     dtype = np.int32 if size < 2**31 else np.int64
     values = np.asarray(values)
     return values if values.dtype == dtype else values.astype(dtype)
+
+
+def _cut(separators: np.ndarray, size: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and lengths of ``count`` ids in a buffer of ``size`` bytes whose ids are cut at the positions
+    ``separators`` (one byte each, ``count - 1`` of them), written straight in the dtype of :func:`positions`
+    (no int64 temporaries: 2M ids, 16 MB rather than 64 MB).
+
+    >>> [part.tolist() for part in _cut(np.array([1, 4]), 6, 3)]
+    [[0, 2, 5], [1, 2, 1]]
+    """
+    dtype = np.int32 if size < 2**31 else np.int64
+    starts, lengths = np.zeros(count, dtype=dtype), np.empty(count, dtype=dtype)
+    if count:
+        np.add(separators, 1, out=starts[1:], casting="unsafe")
+        np.subtract(separators, starts[:-1], out=lengths[:-1], casting="unsafe")
+        lengths[-1] = size - starts[-1]
+    return starts, lengths
 
 
 def _utf8(encoding: str) -> bool:

@@ -68,6 +68,7 @@ from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import MAX_DOCS, judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
 from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning, excerpt
+from workbench.heap import release_freed
 from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable
 from workbench.metrics.ranking.zscores import zscores
 from workbench.metrics.registry import TREC_EVAL_GROUPS, Measure, MeasureSpec, TrecEvalName, bind, specs
@@ -443,6 +444,7 @@ def _source(judged, handed: list, topics: list[str], reads: str, options: Option
                       "non-relevant", WorkbenchWarning, stacklevel=3)
     table = gain_table(gold, run, topics, placeholders=options.complete)
     del run  # the ranking is in the table
+    release_freed(table.gains.size)  # its pages back before the scoring takes its own (the scoring's peak sat on them)
     if options.complete:  # trec_eval's num_rel summary counts every judgement graded above 0 in the
         totals["num_rel"] = float((gold.grades > 0).sum())  # qrels, whatever -l says (m_num_rel.c)
     return (table.judged_only() if options.judged_only else table), totals

@@ -126,14 +126,14 @@ def _labels(frame: pd.DataFrame, column: str, what: str) -> Labels:
         encoded = strings.combine_chunks().dictionary_encode()
         indices = encoded.indices
         codes = np.frombuffer(indices.buffers()[1], dtype=np.int32, count=len(indices), offset=indices.offset * 4)
-        return Labels(codes.astype(np.int64), tuple(encoded.dictionary.to_pylist()))
+        return Labels(codes, tuple(encoded.dictionary.to_pylist()))  # int32, read in place
     codes, names = pd.factorize(values)
     texts = _texts(frame, pd.Series(names, dtype=object), column, what) if len(names) else []
     if pd.api.types.is_integer_dtype(values.dtype):
         integers = frozenset(texts)
     else:  # strings and integers: none written alike (1 and "1")
         integers = id_texts(f"column {column!r} value", names.tolist(), what).integers
-    return Labels(codes.astype(np.int64), tuple(texts), integers)
+    return Labels(codes.astype(np.int64, copy=False), tuple(texts), integers)
 
 
 def _merged(parts: list[Labels], what: str) -> Labels:
@@ -234,12 +234,13 @@ def runs_from_frames(runs: pd.DataFrame | Mapping[str, pd.DataFrame], *, query: 
             what = f"run {name!r}"
             _columns(frame, (query, document, score), what, "query=, document=, score=")
             text = str(name)
-            parts.append((frame, Labels(np.zeros(len(frame), dtype=np.int64), (text,),
+            parts.append((frame, Labels(np.broadcast_to(np.int32(0), (len(frame),)), (text,),  # no memory
                                         named.integers & {text}), what))
     systems = _merged([names for _, names, _ in parts], "system")
     topics = _merged([_labels(frame, query, what) for frame, _, what in parts], "topic")
     docs = DocumentIds.concatenate([_documents(frame, document, what) for frame, _, what in parts])
-    scores = np.concatenate([_numbers(frame, score, what, finite=False) for frame, _, what in parts])
+    numbers = [_numbers(frame, score, what, finite=False) for frame, _, what in parts]
+    scores = numbers[0] if len(numbers) == 1 else np.concatenate(numbers)  # one frame's: read in place
     starts = np.cumsum([0] + [len(frame) for frame, _, _ in parts])
 
     def locate(error: DuplicateEntryError) -> FrameError:

@@ -94,10 +94,10 @@ class LineNumbers(Sequence[int]):
 
 @dataclass(frozen=True)
 class Labels:
-    """One label per line as codes (int64) into its distinct values (``names``, in order of first appearance), and
-    the names of those given as integers (``integers``: ids are strings, or integers read as their text), so that a
-    door that reads several inputs refuses one id given as ``1`` in one and ``"1"`` in another
-    (:func:`~workbench.data.trec.ranked.check_given_ids`)."""
+    """One label per line as codes (int32 or int64: widen them before arithmetic) into its distinct values
+    (``names``, in order of first appearance), and the names of those given as integers (``integers``: ids are
+    strings, or integers read as their text), so that a door that reads several inputs refuses one id given as
+    ``1`` in one and ``"1"`` in another (:func:`~workbench.data.trec.ranked.check_given_ids`)."""
 
     codes: np.ndarray
     names: tuple[str, ...]

@@ -156,7 +156,7 @@ def _topic_labels(topics: list, what: str, repeat: np.ndarray | None = None) -> 
                                 len(code_of)) for topic in topics]
     integers = id_texts("topic", topics, what).integers if len(code_of) and any(
         type(topic) is not str for topic in topics) else frozenset()
-    array = np.array(codes, dtype=np.int64)
+    array = np.array(codes, dtype=np.int32 if len(code_of) < 2**31 else np.int64)  # half the memory of int64
     return Labels(array if repeat is None else np.repeat(array, repeat), tuple(code_of), integers)
 
 

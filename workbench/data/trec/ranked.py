@@ -431,7 +431,7 @@ def subtopic_judgements(topics: Labels | Sequence, subtopics: Labels | Sequence 
     ids, topic_labels, sub_labels = document_ids(documents), labels(topics, "topic"), labels(subtopics, "subtopic")
     grades = np.asarray(grades, dtype=float)
     codes = ids.codes()
-    pair = topic_labels.codes * (int(codes.max(initial=0)) + 1) + codes
+    pair = topic_labels.codes.astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
     unique_pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
     triple = inverse * len(sub_labels.names) + sub_labels.codes
     refused: dict[str, WorkbenchError] = {}
@@ -537,8 +537,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     system_labels = None if systems is None else labels(systems, "system")
     system_names = ("",) if system_labels is None else system_labels.names
     n_topics, n_systems = max(len(topic_labels.names), 1), len(system_names)
-    group = topic_labels.codes if system_labels is None else \
-        system_labels.codes * n_topics + topic_labels.codes  # (system, topic) as one code, system-major
+    group = topic_labels.codes if system_labels is None or n_systems == 1 else \
+        system_labels.codes.astype(np.int64) * n_topics + topic_labels.codes  # (system, topic), system-major
     order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
     sizes = np.bincount(group, minlength=n_systems * n_topics)
     kept_sizes = sizes
@@ -558,7 +558,6 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     if systems is None:  # one run: every topic named, even one without documents (an empty ranking)
         present[:] = len(topic_labels.names) > 0
     begins = np.concatenate(([0], np.cumsum(kept_sizes.sum(axis=1))))
-    ids.hashes()  # what the joins read, taken along with the ids: hashed here, the bytes read in their order
     runs: dict[str, RankedRun] = {}
     for code, system in enumerate(system_names):
         topics_here = np.flatnonzero(present[code])  # the system's topics, in order of first appearance

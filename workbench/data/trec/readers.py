@@ -41,6 +41,7 @@ from workbench.data.trec.ranked import (
     rank_runs,
     subtopic_judgements,
 )
+from workbench.heap import release_freed
 from workbench.reading.numbers import read_integers, reading_note
 from workbench.validation import ENCODING, FilePath, Flag, LazyInstance, validate
 
@@ -97,7 +98,7 @@ def _subtopic_file(lines: TrecLines) -> bool:
     if distinct.size < 2:
         return False
     codes = lines.documents.codes()
-    pair = lines.topics.codes * (int(codes.max(initial=0)) + 1) + codes
+    pair = lines.topics.codes.astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
     sub = np.searchsorted(distinct, iteration)
     both = np.unique(pair * distinct.size + sub)
     return np.unique(both // distinct.size).size < both.size
@@ -145,8 +146,12 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "tr
     """
     lines = read_lines(path, "run", encoding, ("iteration",) if costs is not None else None)
     priced = None if costs is None else _priced(lines.other["iteration"], costs)
-    return rank_runs(lines.systems, lines.topics, lines.documents, lines.values, ties=ties,
+    runs = rank_runs(lines.systems, lines.topics, lines.documents, lines.values, ties=ties,
                      score_precision=score_precision, max_docs=max_docs, locate=lines.located, costs=priced)
+    entries = len(lines.values)
+    del lines, priced  # the lines as read are ranked: their pages go back before the join takes its own
+    release_freed(entries)
+    return runs
 
 
 def _priced(kinds: np.ndarray, costs: Mapping[str, float]) -> np.ndarray:

@@ -81,7 +81,7 @@ def average_precision(table: GainTable, k: int | None = None, rel: float = 1) ->
     """AP = Σ_{relevant ranks r ≤ k} P@r / R (trec_eval ``map`` per query, ``map_cut_k`` with k; unretrieved
     relevant documents add 0)."""
     precision, hit = precision_terms(table, k, rel)
-    return safe_divide(row_sums(precision * hit), table.n_relevant(rel))
+    return safe_divide(row_sums(np.multiply(precision, hit, out=precision)), table.n_relevant(rel))
 
 
 # -------------------------------------------------------------------------------------- graded kernels

@@ -30,9 +30,28 @@ import numpy as np
 from workbench.ids import DocumentIds
 from workbench.model import natural_key
 
-__all__ = ["keys", "entries", "Judged", "match", "match_names", "RankingRows", "seated"]
+__all__ = ["BLOCK", "with_groups", "keys", "entries", "Judged", "match", "match_names", "RankingRows", "seated"]
 
 _FILTER_BITS = 24  # the judged keys' last bits mark up to 2^24 slots (16 MB): Judged.of
+
+
+BLOCK = 1 << 16
+"""Entries an array-wide step works on at once where a temporary of every entry is avoided (512 KiB of 64-bit
+values rather than 16 MB for 2M entries)."""
+
+
+def with_groups(key: np.ndarray, groups: np.ndarray, shift: int) -> np.ndarray:
+    """``key |= groups << shift`` in place on a uint64 ``key`` (one per entry), a block of :data:`BLOCK` entries at
+    a time: no second array of the entries.
+
+    >>> with_groups(np.array([1, 2], dtype=np.uint64), np.array([0, 3]), 4).tolist()
+    [1, 50]
+    """
+    for low in range(0, key.size, BLOCK):
+        high = np.asarray(groups[low:low + BLOCK]).astype(np.uint64)
+        high <<= np.uint64(shift)
+        key[low:low + BLOCK] |= high
+    return key
 
 
 def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np.ndarray:
@@ -43,10 +62,7 @@ def keys(groups: np.ndarray, ids: DocumentIds | np.ndarray, n_groups: int) -> np
     (it merges the groups' sorted stretches)."""
     bits = np.uint64(max(int(n_groups - 1).bit_length(), 1))
     hashes = ids.hashes() if isinstance(ids, DocumentIds) else ids
-    built = np.asarray(groups).astype(np.uint64)  # in place from here: one array of the entries besides it
-    built <<= np.uint64(64) - bits
-    built |= hashes >> bits
-    return built
+    return with_groups(hashes >> bits, np.asarray(groups), 64 - int(bits))  # one array of the entries
 
 
 def entries(rankings: Sequence[Sequence[str]]) -> tuple[np.ndarray, DocumentIds]:
@@ -121,15 +137,14 @@ class _KeyCollision(Exception):
 
 def match(ranked: Sequence[tuple[np.ndarray, DocumentIds]], judged: Judged, n_rows: int) -> list[np.ndarray]:
     """For each part of ranked entries (``(rows, documents)``, rows below ``n_rows``; no (row, document) twice in
-    a part), each entry's judgement: its position in ``judged`` (int64, -1 when it has none)."""
+    a part), each entry's judgement: its position in ``judged`` (int32, or int64 past 2^31 judgements; -1 when it
+    has none)."""
     try:
-        return [_positions(keys(rows, docs, n_rows), rows, docs, judged.keys, judged, exact=False)
-                for rows, docs in ranked]
+        return [_hashed_positions(rows, docs, judged, n_rows) for rows, docs in ranked]
     except _KeyCollision:  # only hashed keys collide: the judged ids are DocumentIds
         assert isinstance(judged.documents, DocumentIds)
         exact = _exact_keys([*ranked, (judged.rows, judged.documents)])
-        return [_positions(built, rows, docs, exact[-1], judged, exact=True)
-                for built, (rows, docs) in zip(exact, ranked, strict=False)]
+        return [_exact_positions(built, exact[-1]) for built in exact[:-1]]
 
 
 def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndarray]:
@@ -141,24 +156,43 @@ def _exact_keys(parts: Sequence[tuple[np.ndarray, DocumentIds]]) -> list[np.ndar
             for (rows, _), part in zip(parts, np.split(codes, bounds), strict=True)]
 
 
-def _positions(run_keys: np.ndarray, rows: np.ndarray, docs: DocumentIds, q_keys: np.ndarray, judged: Judged,
-               exact: bool) -> np.ndarray:
-    """Each (row, document)'s position among the judgements, -1 where it has none. Exact keys (rebuilt after a
-    collision) are looked up among the sorted judged keys. Hashed keys whose last bits no judged key has are not
-    judged; the others and the judged keys are sorted together, a judged pair being two equal neighbours, one from
-    each set (equal keys within one set are a hash collision: exact keys are built instead)."""
-    found = np.full(run_keys.size, -1, dtype=np.int64)
+def _no_positions(size: int, judgements: int) -> np.ndarray:
+    """``size`` positions among ``judgements``, all -1 (none yet), int32 where the judgements allow."""
+    return np.full(size, -1, dtype=np.int32 if judgements < 2**31 else np.int64)
+
+
+def _exact_positions(run_keys: np.ndarray, q_keys: np.ndarray) -> np.ndarray:
+    """Each exact (row, document) key's position among the judged keys ``q_keys``, -1 where it has none."""
+    found = _no_positions(run_keys.size, q_keys.size)
     if not q_keys.size or not run_keys.size:
         return found
-    if exact:
-        order = np.argsort(q_keys, kind="stable")
-        ordered = q_keys[order]
-        at = np.minimum(np.searchsorted(ordered, run_keys), ordered.size - 1)
-        return np.where(ordered[at] == run_keys, order[at], found)
+    order = np.argsort(q_keys, kind="stable")
+    ordered = q_keys[order]
+    at = np.minimum(np.searchsorted(ordered, run_keys), ordered.size - 1)
+    return np.where(ordered[at] == run_keys, order[at], found)
+
+
+def _hashed_positions(rows: np.ndarray, docs: DocumentIds, judged: Judged, n_rows: int) -> np.ndarray:
+    """Each (row, document)'s position among the judgements, -1 where it has none, by hashed keys (:func:`keys`).
+    Keys whose last bits no judged key has are not judged; the others and the judged keys are sorted together, a
+    judged pair being two equal neighbours, one from each set (equal keys within one set are a hash collision:
+    exact keys are built instead). The entries' keys are made a block of :data:`BLOCK` at a time and only those
+    that may be judged kept (no array of every entry's key)."""
+    q_keys = judged.keys
+    found = _no_positions(len(rows), q_keys.size)
+    if not q_keys.size or not len(rows):
+        return found
     slots = judged.slots
     assert slots is not None  # hashed keys: Judged.of marks their slots
-    candidates = np.flatnonzero(slots[(run_keys & np.uint64(slots.size - 1)).view(np.int64)])
-    both = np.concatenate((q_keys, run_keys[candidates]))
+    hashes, last = docs.hashes(), np.uint64(slots.size - 1)
+    blocks = []
+    for low in range(0, len(rows), BLOCK):
+        block = keys(rows[low:low + BLOCK], hashes[low:low + BLOCK], n_rows)
+        maybe = np.flatnonzero(slots[(block & last).view(np.int64)])
+        blocks.append((maybe + low, block[maybe]))
+    candidates = np.concatenate([maybe for maybe, _ in blocks])
+    both = np.concatenate([q_keys, *(block for _, block in blocks)])
+    del blocks
     order = np.argsort(both, kind="stable")
     ordered = both[order]
     pairs = np.flatnonzero(ordered[1:] == ordered[:-1])
