@@ -95,10 +95,9 @@ def site(tmp_path_factory):
                         "nowhere": notebook(chart=False, nowhere=True)}.items():
         (source / f"{name}.ipynb").write_text(json.dumps(cells), encoding="utf-8")
     out = source / "_build" / "html"
-    app = application.Sphinx(str(source), str(source), str(out), str(source / "_build" / "doctrees"), "html",
-                             status=None, warning=None, freshenv=True, warningiserror=True)
     try:
-        app.build()
+        application.Sphinx(str(source), str(source), str(out), str(source / "_build" / "doctrees"), "html",
+                           status=None, warning=None, freshenv=True, warningiserror=True).build()
     except Exception as error:  # noqa: BLE001 (Sphinx wraps what an extension raises)
         if "could not download" not in f"{error} {getattr(error, 'orig_exc', '')}":
             raise
