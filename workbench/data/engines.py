@@ -180,10 +180,8 @@ class GainTableEngine(_TableEngine):
 
         try:
             table, rows = gain_table(gold, run, topics, placeholders=True, documents=True)
-        except CampaignError:
-            raise
         except Exception as error:
-            if hasattr(error, "add_note"):
+            if not isinstance(error, CampaignError):  # a located error says where already
                 error.add_note(f"while explaining system {system!r}")
             raise
         return explain_table(table, measure, _as_columns(rows), with_topics=True)
