@@ -463,7 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "partitioned to disk first, in the temporary folder (as much space as the file). "
                               "Default: streamed when a run file would take more than half the memory available")
         cmd.add_argument("--stream-block", type=_positive, metavar="BYTES",
-                         help="the bytes of run file read at a time when streaming (default 128 MiB)")
+                         help="the bytes of run file read at a time when streaming (default 64 MiB)")
         cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
         if name == "eval":
             cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")

@@ -68,7 +68,7 @@ if TYPE_CHECKING:
 __all__ = ["BLOCK_BYTES", "BLOCK_SIZES", "STREAM_CHOICES", "StreamWarning", "LineMap", "Block", "Streamed",
            "stream_run", "should_stream", "stream_scores", "evaluate_files"]
 
-BLOCK_BYTES = 128 << 20
+BLOCK_BYTES = 64 << 20
 """The bytes of run file read at a time (then cut at a topic boundary): a block's work takes a few times this."""
 BLOCK_SIZES = Interval(1, 1 << 40, integer=True)
 """The domain of ``block_bytes`` (any size gives the same result; tiny ones are for tests)."""
