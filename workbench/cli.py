@@ -10,8 +10,9 @@
 A gold topic a run lacks scores without credit (0 on ranking measures, each other measure's worst value), so a
 mean is over every judged topic, as in ``Campaign.evaluate``
 (``--missing skip`` averages over the topics each run has, trec_eval's own default). Scores are printed to 4
-decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``-`` as ``--gold`` or a
-``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
+decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``--stream`` scores TREC run
+files one block of whole topics at a time, for runs larger than memory (:mod:`workbench.data.streamed`). ``-``
+as ``--gold`` or a ``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
 (:mod:`workbench.shell`). Files may be gzip-compressed (any name). Bad arguments or files — any
 :class:`~workbench.errors.WorkbenchError` — exit with status 2 (the trec_eval drop-in: trec_eval 10.0's own) and
 a one-line message; output that cannot be written, with status 1; any other exception is a bug and keeps its

@@ -18,6 +18,9 @@ doubles, gzip and ``-`` for standard input too) and scores them with the kernels
 parameters and groups are their declarations' (:class:`~workbench.metrics.registry.TrecEvalName`); :data:`MEASURES`
 and :data:`NICKNAMES` are generated from them.
 ``--score-precision float32`` compares scores as 32-bit floats, as trec_eval 9.x, pytrec_eval and ir_measures do.
+``--stream`` reads the run one block of whole topics at a time (``--stream-block BYTES``, 64 MiB by default;
+:mod:`workbench.data.streamed`), the same output to the byte, for runs larger than memory; by default a run is
+streamed when reading it whole would take more than half the memory available, ``--no-stream`` never.
 
 ``-R`` names the relevance file's format (:data:`REL_FORMATS`): ``qrels`` (the default), ``prefs`` (preference
 judgements ``topic group subgroup document level``) or ``qrels_prefs`` (a qrels file read as preferences), for

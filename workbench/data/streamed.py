@@ -32,6 +32,7 @@ import os
 import re
 import tempfile
 import warnings
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
@@ -144,7 +145,11 @@ def _line_chunks(path: str | PathLike, size: int, advance: Callable[[int], objec
         raw = getattr(stream, "fileobj", None) or stream
         where = 0
         while True:
-            piece = stream.read(size)
+            try:
+                piece = stream.read(size)
+            except (OSError, EOFError, zlib.error) as problem:  # as read_buffer says it of a file read whole
+                raise TrecFormatError(f"broken gzip data ({problem})" if raw is not stream else
+                                      f"cannot read the file ({problem})", path=str(path)) from None
             now = raw.tell()
             advance(now - where)
             where = now
