@@ -208,3 +208,40 @@ def test_any_block_size_hands_every_data_line_once_with_its_number(lines, block_
     assert rows == expected
     topics = [t for part in streamed.results for t in {line.split()[0] for _, line in part}]
     assert len(topics) == len(set(topics))  # each topic in one block
+
+
+def test_the_progress_bar_counts_the_files_bytes(tmp_path, monkeypatch):
+    import contextlib
+
+    import workbench.data.streamed as streamed
+
+    bars = []
+
+    @contextlib.contextmanager
+    def recorded(total, *, desc, shown=True):
+        bars.append([desc, total, 0])
+        yield lambda done: bars[-1].__setitem__(2, bars[-1][2] + done)
+
+    monkeypatch.setattr(streamed, "byte_progress", recorded)
+    qrels, run, shuffled = _campaign_files(tmp_path, seed=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        evaluate_files(qrels, [run], "AP", extra_topics="ignore", progress=True, block_bytes=3000)
+        evaluate_files(qrels, [shuffled], "AP", extra_topics="ignore", progress=True, block_bytes=3000)
+    size = run.stat().st_size
+    assert [bar[0].split(": ")[1] for bar in bars] == ["scoring", "scoring", "partitioning", "scoring"]
+    assert bars[0][1:] == bars[2][1:] == bars[3][1:] == [size, size]  # every line is a data line: buckets as big
+    assert bars[1][1] == size and 0 < bars[1][2] < size  # the grouped pass stops where a topic comes back
+
+
+def test_a_gzip_compressed_run_streams_as_it_reads_whole(tmp_path):
+    import gzip
+
+    qrels, run, _ = _campaign_files(tmp_path, seed=6)
+    packed = tmp_path / "run.gz"
+    packed.write_bytes(gzip.compress(run.read_bytes()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = read_campaign(qrels, [packed]).evaluate(MEASURES, progress=False, extra_topics="ignore")
+        assert _same_bits(expected, evaluate_files(qrels, [packed], MEASURES, progress=False, extra_topics="ignore",
+                                                   block_bytes=2000))

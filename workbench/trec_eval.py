@@ -404,18 +404,18 @@ def _streamed(qrels_path: str | os.PathLike, run_path: str | os.PathLike, reques
         if not topics:
             return names, _BlockValues(names, runid, last)
         with _exit_status(4):
-            _check_fit(selected, options.rel_format)
             source, totals = _source(judged, [results], topics, reads, options)
             columns = _scored(selected, source, options)
         return names, _BlockValues(names, runid, last, tuple(topics), columns, totals)
 
+    with _exit_status(4):
+        _check_fit(selected, options.rel_format)
     streamed = stream_run(run_path, read, block_bytes=block_bytes, progress=progress)
     for message, category in streamed.notes:
         warnings.warn(message, category, stacklevel=2)
     parts = streamed.results
     with _exit_status(4):
         topics = _topics(judged, _RunTopics(str(run_path), tuple(n for part in parts for n in part.names)), options)
-        _check_fit(selected, options.rel_format)
     evaluated = [part for part in parts if part.topics]
     joined = [t for part in evaluated for t in part.topics]
     order = sorted(range(len(joined)), key=joined.__getitem__)

@@ -33,7 +33,7 @@ import re
 import tempfile
 import warnings
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -188,7 +188,7 @@ def _trailing_topic(data: bytes) -> tuple[int, bytes | None]:
 
 
 def _grouped_blocks(path: str | PathLike, folder: Path, block_bytes: int,
-                    advance: Callable[[int], object]) -> Iterator[tuple[bytes, int]]:
+                    advance: Callable[[int], object]) -> Generator[tuple[bytes, int], None, None]:
     """The run's bytes in blocks of whole topics (a topic running over a block's end is carried to the next),
     each with the file's line number of its first line."""
     carry, line, held = b"", 1, b""
@@ -322,9 +322,10 @@ def _read_block(read: Callable[[Block], tuple[Iterable[str], Result]], block: Bl
 
 def _again(block: Block, topic: str) -> int:
     """The file's line where ``topic`` (seen in an earlier block) comes again in ``block``."""
+    spellings = {topic.encode(codec, "replace") for codec in ("utf-8", "latin-1")}  # as the readers decode ids
     with block.path.open("rb") as file:
         for number, line in enumerate(file, 1):
-            if (_topic(line) or b"").decode("latin-1") == topic or _topic(line) == topic.encode("utf-8", "replace"):
+            if _topic(line) in spellings:
                 return block.numbers(number)
     return block.numbers(1)
 
@@ -348,7 +349,7 @@ def stream_run(path: str | PathLike, read: Callable[[Block], tuple[Iterable[str]
     if name == STDIN:
         raise CampaignFileError("a streamed run is read from a file (standard input is read whole)", path=name)
     try:
-        size = _size(path)
+        size, stored = _size(path), os.path.getsize(path)
     except OSError as error:
         raise TrecFormatError(f"cannot read the file ({error.strerror or error})", path=name) from None
     notes: dict[str, type[Warning]] = {}
@@ -356,7 +357,7 @@ def stream_run(path: str | PathLike, read: Callable[[Block], tuple[Iterable[str]
         seen: set[str] = set()
         results: list[Result] = []
         again = None
-        with byte_progress(size, desc=f"{Path(name).name}: scoring", shown=progress) as advance:
+        with byte_progress(stored, desc=f"{Path(name).name}: scoring", shown=progress) as advance:
             blocks = _grouped_blocks(path, Path(folder), block_bytes, advance)
             block = next(blocks, None)
             while block is not None:
@@ -374,10 +375,10 @@ def stream_run(path: str | PathLike, read: Callable[[Block], tuple[Iterable[str]
             return Streamed(results, notes=list(notes.items()))
         blocks.close()
         warnings.warn(f"{name}: not grouped by topic (topic {again[0]!r} comes again on line {again[1]}, after "
-                      f"other topics): partitioned to disk first, {size:,} bytes in {folder}", StreamWarning,
+                      f"other topics): partitioned to disk first, about {size:,} bytes in {folder}", StreamWarning,
                       stacklevel=2)
         notes.clear()
-        with byte_progress(size, desc=f"{Path(name).name}: partitioning", shown=progress) as advance:
+        with byte_progress(stored, desc=f"{Path(name).name}: partitioning", shown=progress) as advance:
             buckets, written = _partition(path, Path(folder), block_bytes, size, advance)
         results, seen = [], set()
         with byte_progress(written, desc=f"{Path(name).name}: scoring", shown=progress) as advance:
@@ -508,10 +509,10 @@ def _assembled(truth: Judgements, names: list[str], blocks: list[_BlockScores], 
         for row in part.rows:
             scored.setdefault((row[0], row[1]), []).append(row)
     systems = sorted(order, key=lambda system: (order[system]))
-    topics = {system: set(held[system]) for system in systems}
-    missing = {s: [t for t in truth if t not in topics[s]] for s in systems}
+    has = {system: set(held[system]) for system in systems}
+    missing = {s: [t for t in truth if t not in has[s]] for s in systems}
     missing = {s: t for s, t in missing.items() if t}
-    extra = {s: sorted((t for t in topics[s] if t not in truth), key=first_lines.__getitem__) for s in systems}
+    extra = {s: sorted((t for t in has[s] if t not in truth), key=first_lines.__getitem__) for s in systems}
     extra = {s: t for s, t in extra.items() if t}
     _refuse(missing if missing_topics == "error" else {}, extra if extra_topics == "error" else {})
     unanswered = unanswered_values(names, missing) if missing and missing_topics == "zero" else {}
@@ -541,7 +542,8 @@ def evaluate_files(gold: str | PathLike, runs: Sequence[str | PathLike], measure
                    encoding: str = "utf-8", gold_encoding: str = "utf-8", max_docs: int | None = None,
                    score_precision: str = "float64", block_bytes: int = BLOCK_BYTES) -> pd.DataFrame:
     """``read_campaign(gold, runs).evaluate(measures, ...)`` for TREC run files larger than memory, equal to it to
-    the bit (same rows in the same order, same ``attrs``, same notes), without holding the runs: each run is
+    the bit (same rows in the same order, same ``attrs``; the reading notes said per block), without holding the
+    runs: each run is
     scored a block of whole topics at a time (:func:`stream_run`; qrels are read whole). A ``Campaign`` holds its
     runs (to explain them, fuse them, hand them to an executor); this door holds one block of one run at a time
     and keeps the scores only. ``block_bytes`` as :func:`stream_run`; the other parameters as
