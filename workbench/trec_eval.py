@@ -423,7 +423,10 @@ def _streamed(qrels_path: str | os.PathLike, run_path: str | os.PathLike, reques
     for m, (measure, _, names) in enumerate(selected):
         count = len(evaluated[0].columns[m]) if evaluated else 0  # runid and num_q have none
         columns = [[value for part in evaluated for value in part.columns[m][c]] for c in range(count)]
+        for part in evaluated:  # each measure's values held once at a time: the blocks' go as they are joined
+            part.columns[m] = []
         rows.append((measure, names, [[column[i] for i in order] for column in columns]))
+        del columns
     if zscore_table is not None:
         rows = [(measure, names, _zscored(measure, names, columns, topics, zscore_table))
                 for measure, names, columns in rows]

@@ -34,6 +34,8 @@ import tempfile
 import warnings
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -188,10 +190,18 @@ def _trailing_topic(data: bytes) -> tuple[int, bytes | None]:
 
 
 def _grouped_blocks(path: str | PathLike, folder: Path, block_bytes: int,
-                    advance: Callable[[int], object]) -> Generator[tuple[bytes, int], None, None]:
-    """The run's bytes in blocks of whole topics (a topic running over a block's end is carried to the next),
-    each with the file's line number of its first line."""
-    carry, line, held = b"", 1, b""
+                    advance: Callable[[int], object]) -> Generator[tuple[Path, int], None, None]:
+    """The run's bytes in blocks of whole topics (a topic running over a block's end is carried to the next), each
+    written to a file of its own in ``folder``, with the run file's line number of its first line."""
+    carry, line, held, count = b"", 1, b"", 0
+
+    def written(data: bytes) -> Path:
+        nonlocal count
+        count += 1
+        block = folder / f"block{count}"
+        block.write_bytes(data)
+        return block
+
     for chunk in _line_chunks(path, block_bytes, advance):
         data = carry + chunk
         cut, topic = _trailing_topic(data)
@@ -200,20 +210,31 @@ def _grouped_blocks(path: str | PathLike, folder: Path, block_bytes: int,
             continue
         carry = data[cut:]
         if held:
-            yield held, line
+            yield written(held), line
             line += held.count(b"\n")
         held = data[:cut]
     if held:
-        yield held, line
+        yield written(held), line
         line += held.count(b"\n")
     if carry or line == 1:  # the rest (an empty file too: its reader says so)
-        yield carry, line
+        yield written(carry), line
 
 
-def _write(folder: Path, data: bytes) -> Path:
-    path = folder / "block"
-    path.write_bytes(data)
-    return path
+Item = TypeVar("Item")
+
+
+def _ahead(items: Iterator[Item]) -> Generator[tuple[Item, bool], None, None]:
+    """Each item and whether it is the last, the one after the next read on a thread while the caller works on
+    this one (reading, cutting and writing a block lets go of the interpreter for most of its time)."""
+    with ThreadPoolExecutor(1) as pool:
+        current = next(items, None)
+        coming = pool.submit(next, items, None)
+        while current is not None:
+            following = coming.result()
+            if following is not None:
+                coming = pool.submit(next, items, None)
+            yield current, following is None
+            current = following
 
 
 # ----------------------------------------------------------------------------------------------- buckets
@@ -359,21 +380,19 @@ def stream_run(path: str | PathLike, read: Callable[[Block], tuple[Iterable[str]
         again = None
         with byte_progress(stored, desc=f"{Path(name).name}: scoring", shown=progress) as advance:
             blocks = _grouped_blocks(path, Path(folder), block_bytes, advance)
-            block = next(blocks, None)
-            while block is not None:
-                following = next(blocks, None)
-                unit = Block(_write(Path(folder), block[0]), LineMap([1], [block[1]]), seen, following is None)
-                topics, result = _read_block(read, unit, name, notes)
-                repeated = seen.intersection(topics)
-                if repeated:
-                    again = (min(repeated), _again(unit, min(repeated)))
-                    break
-                seen.update(topics)
-                results.append(result)
-                block = following
+            with closing(blocks), closing(_ahead(blocks)) as walk:  # the thread done before the folder goes
+                for (block, first), last in walk:
+                    unit = Block(block, LineMap([1], [first]), seen, last)
+                    topics, result = _read_block(read, unit, name, notes)
+                    repeated = seen.intersection(topics)
+                    if repeated:
+                        again = (min(repeated), _again(unit, min(repeated)))
+                        break
+                    block.unlink()  # its pages stay while a reader maps them
+                    seen.update(topics)
+                    results.append(result)
         if again is None:
             return Streamed(results, notes=list(notes.items()))
-        blocks.close()
         warnings.warn(f"{name}: not grouped by topic (topic {again[0]!r} comes again on line {again[1]}, after "
                       f"other topics): partitioned to disk first, about {size:,} bytes in {folder}", StreamWarning,
                       stacklevel=2)
