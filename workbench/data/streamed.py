@@ -63,20 +63,18 @@ from workbench.data.trec.ranked import MAX_DOCS, SCORE_PRECISION, Judgements, Ra
 from workbench.errors import InputError, WorkbenchError, WorkbenchWarning, located
 from workbench.progress import byte_progress
 from workbench.reading.sources import GZIP_MAGIC, STDIN, file_path
-from workbench.validation import ENCODING, Choices, FilePath, Flag, Function, Interval, ListOf, validate
+from workbench.validation import ENCODING, FilePath, Flag, Function, Interval, ListOf, validate
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BLOCK_BYTES", "BLOCK_SIZES", "STREAM_CHOICES", "StreamWarning", "LineMap", "Block", "Streamed",
+__all__ = ["BLOCK_BYTES", "BLOCK_SIZES", "StreamWarning", "LineMap", "Block", "Streamed",
            "stream_run", "should_stream", "stream_scores", "evaluate_files"]
 
 BLOCK_BYTES = 64 << 20
 """The bytes of run file read at a time (then cut at a topic boundary): a block's work takes a few times this."""
 BLOCK_SIZES = Interval(1, 1 << 40, integer=True)
 """The domain of ``block_bytes`` (any size gives the same result; tiny ones are for tests)."""
-STREAM_CHOICES = Choices((True, False, None))
-"""``stream=``: True, False, or None for :func:`should_stream`'s choice by the file's size."""
 MEMORY_FACTOR = 4
 """The in-memory path takes about this many times a plain run file's bytes at its peak (``bench_ranking.py``:
 302 MB for an 80 MB file); gzip data about five times more again."""
@@ -130,27 +128,20 @@ class Streamed(Generic[Result]):
 
 
 # ----------------------------------------------------------------------------------------------- reading
-def _opened(path: str | PathLike) -> IO[bytes]:
-    file: IO[bytes] = open(path, "rb")  # noqa: SIM115  # closed by the caller
-    if file.read(2) == GZIP_MAGIC:
-        file.seek(0)
-        return gzip.GzipFile(fileobj=file)  # type: ignore[return-value]
-    file.seek(0)
-    return file
-
-
 def _line_chunks(path: str | PathLike, size: int, advance: Callable[[int], object]) -> Iterator[bytes]:
-    """The file's bytes in pieces of about ``size`` (at least one line), each ending at a line end but the
-    last."""
+    """The file's bytes (gzip data decompressed) in pieces of about ``size`` (at least one line), each ending at a
+    line end but the last; ``advance`` told the file's bytes read as they are."""
     carry = b""
-    with _opened(path) as stream:
-        raw = getattr(stream, "fileobj", None) or stream
+    with open(path, "rb") as raw:
+        packed = raw.read(2) == GZIP_MAGIC
+        raw.seek(0)
+        stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if packed else raw  # type: ignore[assignment]
         where = 0
         while True:
             try:
                 piece = stream.read(size)
             except (OSError, EOFError, zlib.error) as problem:  # as read_buffer says it of a file read whole
-                raise TrecFormatError(f"broken gzip data ({problem})" if raw is not stream else
+                raise TrecFormatError(f"broken gzip data ({problem})" if packed else
                                       f"cannot read the file ({problem})", path=str(path)) from None
             now = raw.tell()
             advance(now - where)
