@@ -245,3 +245,29 @@ def test_a_gzip_compressed_run_streams_as_it_reads_whole(tmp_path):
         expected = read_campaign(qrels, [packed]).evaluate(MEASURES, progress=False, extra_topics="ignore")
         assert _same_bits(expected, evaluate_files(qrels, [packed], MEASURES, progress=False, extra_topics="ignore",
                                                    block_bytes=2000))
+
+
+def test_without_an_option_a_run_is_streamed_when_memory_would_not_hold_it(tmp_path, capsys, monkeypatch):
+    import workbench.data.streamed as streamed
+
+    qrels, _, shuffled = _campaign_files(tmp_path, seed=7)
+    common = ["eval", "--gold", str(qrels), "--run", str(shuffled), "-m", "AP", "--extra", "ignore", "--format", "csv"]
+    assert cli_main(common) == 0
+    whole = capsys.readouterr()
+    monkeypatch.setattr(streamed, "_available_memory", lambda: 0)  # every file is too large now
+    assert cli_main(common) == 0
+    chosen = capsys.readouterr()
+    assert chosen.out == whole.out and "not grouped by topic" in chosen.err and "not grouped" not in whole.err
+
+
+@pytest.mark.parametrize("args, status, says", [
+    (["eval", "--gold", "{qrels}", "--run", "-", "-m", "AP", "--stream"], 2, "standard input is read whole"),
+    (["eval", "--gold", "{qrels}", "--run", "{run}", "-m", "AP", "--stream", "--costs", "{qrels}"], 2, "--costs"),
+    (["trec_eval", "--stream", "-R", "qrels_jg", "{qrels}", "{run}"], 1, "-R qrels"),
+    (["trec_eval", "--stream-block", "0", "{qrels}", "{run}"], 1, "--stream-block 0"),
+])
+def test_what_is_not_streamed_is_refused_in_one_line(tmp_path, capsys, args, status, says):
+    qrels, run, _ = _campaign_files(tmp_path, seed=8)
+    assert cli_main([a.format(qrels=qrels, run=run) for a in args]) == status
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
