@@ -157,7 +157,7 @@ def test_the_missing_policies_have_one_name_per_meaning():
 # that is none of these — a scoring function made public by accident — fails test_the_public_surface_is_exactly.
 DOORS = {
     "workbench": ("evaluate", "explain", "Campaign", "read_campaign"),
-    "workbench.data": ("Campaign", "read_campaign"),
+    "workbench.data": ("Campaign", "evaluate_files", "read_campaign"),
 }
 DATA_MODEL = {
     "workbench": ("Organization", "Measure", "measures", "parse_measure", "Explanation", "MeasureExplanation",
@@ -273,6 +273,7 @@ INTERNAL_SCORING = {
     "workbench.data.engines": ("score_pairs", "table_values", "explain_of_nothing"),  # campaigns', the drop-in's
     "workbench.data.one_pair": ("evaluate", "explain"),  # wb.evaluate's and wb.explain's home
     "workbench.data.distributed": ("score_on",),  # a worker's chunk
+    "workbench.data.streamed": ("evaluate_files", "stream_scores"),  # the streamed door's home, the CLI's rows
     "workbench.data.trec": ("evaluate_run", "run_scores"),  # the adaptors' homes (workbench.data exports them)
     "workbench.data.trec.memory": ("evaluate_run",),
     "workbench.data.trec.readers": ("run_scores",),

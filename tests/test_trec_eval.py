@@ -12,7 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import TREC_EVAL_SPELLINGS, reference_module, rounds_as_trec_eval_9, shared_dataset, write_trec
+from tests.conftest import (
+    QUICKTEST,
+    TREC_EVAL_SPELLINGS,
+    quicktest_paths,
+    reference_module,
+    rounds_as_trec_eval_9,
+    shared_dataset,
+    write_trec,
+)
 from tests.strategies import trec_campaigns
 from workbench.cli import main as cli_main
 from workbench.data import evaluate_run
@@ -23,39 +31,11 @@ from workbench.metrics.ranking import GainTable, trec_eval_order
 from workbench.metrics.summary import summarize
 from workbench.trec_eval import Options, TrecEvalError, evaluate, main, render, select_measures
 
-# trec_eval 10.0's Makefile quicktest: (reference output, command line); see trec_eval_test/SOURCE.txt
-QUICKTEST = [
-    ("out.test", ["qrels.test", "results.test"]),
-    ("out.test", ["qrels.test.with-comments", "results.test"]),
-    ("out.comment.test", ["qrels.comment.test", "results.comment.test"]),
-    ("out.test.a", ["-m", "all_trec", "qrels.test", "results.test"]),
-    ("out.test.aq", ["-m", "all_trec", "-q", "qrels.test", "results.test"]),
-    ("out.test.aqc", ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"]),
-    ("out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100", "qrels.test", "results.trunc"]),
-    ("out.test.aql", ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "qrels.rel_level", "results.test"]),
-    ("out.test.meas_params", ["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m",
-                              "recall.20,2000", "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m",
-                              "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4",
-                              "-msuccess.2,5,20", "qrels.test", "results.test"]),
-    ("out.test.prefs", ["-m", "all_prefs", "-q", "-R", "prefs", "prefs.test", "prefs.results.test"]),
-    ("out.test.prefs", ["-m", "all_prefs", "-q", "-R", "prefs", "prefs.comment.test", "prefs.results.test"]),
-    ("out.test.qrels_prefs", ["-m", "all_prefs", "-q", "-R", "qrels_prefs", "qrels.test", "results.test"]),
-    ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.123", "results.test"]),
-    ("out.test.qrels_jg", ["-m", "qrels_jg", "-q", "-R", "qrels_jg", "qrels.comments.123", "results.test"]),
-    ("out.test.aqZ", ["-q", "-m", "all_trec", "-Z", "zscores_file", "qrels.test", "results.test"]),
-]
-
-
-def _paths(args):
-    """The command line with its file names in the shared folder (not ``-R``'s format names)."""
-    return [str(shared_dataset("trec_eval_test", a)) if a.startswith(("qrels", "results", "prefs", "zscores"))
-            and before not in ("-R", "-m") else a for before, a in zip(["", *args], args, strict=False)]
-
 
 @pytest.mark.parametrize("reference, args", QUICKTEST, ids=[f"{r}:{a[-2]}" for r, a in QUICKTEST])
 def test_quicktest_byte_for_byte(reference, args, capsys):
     expected = shared_dataset("trec_eval_test", reference).read_bytes()
-    assert cli_main(["trec_eval", *_paths(args)]) == 0
+    assert cli_main(["trec_eval", *quicktest_paths(args)]) == 0
     captured = capsys.readouterr()
     assert captured.out.encode("latin-1") == expected
     # qrels.rel_level grades 304 documents -1: trec_eval's "pooled but unjudged", said on stderr

@@ -10,8 +10,9 @@
 A gold topic a run lacks scores without credit (0 on ranking measures, each other measure's worst value), so a
 mean is over every judged topic, as in ``Campaign.evaluate``
 (``--missing skip`` averages over the topics each run has, trec_eval's own default). Scores are printed to 4
-decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``-`` as ``--gold`` or a
-``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
+decimals; ``--per-topic`` adds one row per topic before the ``all`` rows (``-q``). ``--stream`` scores TREC run
+files one block of whole topics at a time, for runs larger than memory (:mod:`workbench.data.streamed`). ``-``
+as ``--gold`` or a ``--run`` reads standard input; ``--format json`` prints one object, ``jsonl`` one tidy row per line
 (:mod:`workbench.shell`). Files may be gzip-compressed (any name). Bad arguments or files — any
 :class:`~workbench.errors.WorkbenchError` — exit with status 2 (the trec_eval drop-in: trec_eval 10.0's own) and
 a one-line message; output that cannot be written, with status 1; any other exception is a bug and keeps its
@@ -176,20 +177,58 @@ def _results(args):
     policy = args.missing or "zero"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        streamed = _streaming(args)
         try:
-            campaign = read_campaign(args.gold, args.run, gold_format=args.gold_format, run_format=args.run_format,
-                                     encoding=args.encoding, gold_encoding=args.gold_encoding,
-                                     run_encoding=args.run_encoding, label=args.label, max_docs=args.max_docs,
-                                     score_precision=args.score_precision,
-                                     costs=None if args.costs is None else read_cwl_costs(args.costs))
+            if streamed:
+                scores = _streamed_results(args, policy)
+            else:
+                campaign = read_campaign(args.gold, args.run, gold_format=args.gold_format,
+                                         run_format=args.run_format, encoding=args.encoding,
+                                         gold_encoding=args.gold_encoding, run_encoding=args.run_encoding,
+                                         label=args.label, max_docs=args.max_docs,
+                                         score_precision=args.score_precision,
+                                         costs=None if args.costs is None else read_cwl_costs(args.costs))
         except (ReplabEncodingError, TrecEncodingError) as error:
             raise CliError(f"{error} (on the command line: --gold-encoding latin-1 or --run-encoding latin-1, or "
                            "--encoding for every file)") from None
-        scores = campaign._score(_measures(args), missing_topics=policy, extra_topics=args.extra,
-                                 progress=not args.quiet)
+        if not streamed:
+            scores = campaign._score(_measures(args), missing_topics=policy, extra_topics=args.extra,
+                                     progress=not args.quiet)
     for warning in caught:
         say(f"workbench: note: {warning.message}")
     return scores
+
+
+def _streaming(args) -> bool:
+    """Whether the runs are streamed (:mod:`workbench.data.streamed`): ``--stream``, or without ``--no-stream`` a
+    run file too large for the memory available (:func:`~workbench.data.streamed.should_stream`); TREC runs and
+    qrels from files only, without ``--costs`` (``--stream`` refuses the others)."""
+    from workbench.data.read import sniff_format
+    from workbench.data.streamed import should_stream
+
+    if args.stream is False or (args.stream is None and not any(should_stream(run) for run in args.run)):
+        return False
+    files = [(args.gold, args.gold_format), *((run, args.run_format) for run in args.run)]
+    why = ("--costs" if args.costs is not None else
+           "standard input" if any(path == "-" for path, _ in files) else
+           "a file that is not TREC's" if any((fmt if fmt != "auto" else sniff_format(path)) != "trec"
+                                             for path, fmt in files) else "")
+    if why and args.stream:
+        raise CliError(f"--stream reads TREC run files against TREC qrels, one block of topics at a time ({why} "
+                       "is read whole: give --no-stream)")
+    return not why
+
+
+def _streamed_results(args, policy: str):
+    """:func:`_results` of runs streamed a block of whole topics at a time, with a progress bar over the bytes on
+    a terminal."""
+    from workbench.data.streamed import BLOCK_BYTES, stream_scores
+
+    return stream_scores(args.gold, args.run, _measures(args), missing_topics=policy, extra_topics=args.extra,
+                         progress=not args.quiet and sys.stderr is not None and sys.stderr.isatty(),
+                         encoding=args.run_encoding or args.encoding,
+                         gold_encoding=args.gold_encoding or args.encoding, max_docs=args.max_docs,
+                         score_precision=args.score_precision, block_bytes=args.stream_block or BLOCK_BYTES)
 
 
 def cmd_eval(args) -> int:
@@ -419,6 +458,13 @@ def build_parser() -> argparse.ArgumentParser:
                               "tidy row per line) for scripts: every value in full, the shortest decimal that reads "
                               "back as the same double (0.1 + 0.2 prints 0.30000000000000004), NaN empty in csv and "
                               "null in json")
+        cmd.add_argument("--stream", action=argparse.BooleanOptionalAction, default=None,
+                         help="TREC runs: read and score each run file one block of whole topics at a time, for "
+                              "runs larger than memory (the same results); a run not grouped by topic is "
+                              "partitioned to disk first, in the temporary folder (as much space as the file). "
+                              "Default: streamed when a run file would take more than half the memory available")
+        cmd.add_argument("--stream-block", type=_positive, metavar="BYTES",
+                         help="the bytes of run file read at a time when streaming (default 64 MiB)")
         cmd.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
         if name == "eval":
             cmd.add_argument("--per-topic", action="store_true", help="rows per topic, then the 'all' rows")

@@ -18,6 +18,9 @@ doubles, gzip and ``-`` for standard input too) and scores them with the kernels
 parameters and groups are their declarations' (:class:`~workbench.metrics.registry.TrecEvalName`); :data:`MEASURES`
 and :data:`NICKNAMES` are generated from them.
 ``--score-precision float32`` compares scores as 32-bit floats, as trec_eval 9.x, pytrec_eval and ir_measures do.
+``--stream`` reads the run one block of whole topics at a time (``--stream-block BYTES``, 64 MiB by default;
+:mod:`workbench.data.streamed`), the same output to the byte, for runs larger than memory; by default a run is
+streamed when reading it whole would take more than half the memory available, ``--no-stream`` never.
 
 ``-R`` names the relevance file's format (:data:`REL_FORMATS`): ``qrels`` (the default), ``prefs`` (preference
 judgements ``topic group subgroup document level``) or ``qrels_prefs`` (a qrels file read as preferences), for
@@ -49,6 +52,7 @@ import getopt
 import math
 import os
 import re
+import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -335,22 +339,7 @@ def evaluate(qrels_path: str | os.PathLike, run_path: str | os.PathLike, request
     trec_eval 10.0's exit status (:data:`EXIT_STATUSES`) and come in its order: a measure's name, the files, the
     -Z file, the measures' parameters, then what cannot be calculated."""
     qrels_path, run_path = file_path(qrels_path, "qrels_path"), file_path(run_path, "run_path")
-    zscores_path = None if zscores_path is None else file_path(zscores_path, "zscores_path")
-    refused: TrecEvalError | None = None
-    try:  # trec_eval marks the measures as it reads its options, and initialises them after reading the files
-        selected = select_measures(requests)
-        _check_options(options)
-    except TrecEvalError as error:
-        if error.exit_status == 1:
-            raise
-        selected, refused = [], error
-    with _exit_status(2):
-        reads = _format(options.rel_format)
-        judged, results = _read(qrels_path, run_path, options.rel_format)
-    with _exit_status(255):
-        zscore_table = read_zscores(zscores_path) if zscores_path is not None else None
-    if refused is not None:
-        raise refused
+    selected, reads, judged, results, zscore_table = _opening(qrels_path, run_path, requests, options, zscores_path)
     with _exit_status(4):
         topics = _topics(judged, results, options)
         _check_fit(selected, options.rel_format)
@@ -365,6 +354,87 @@ def evaluate(qrels_path: str | os.PathLike, run_path: str | os.PathLike, request
     return Evaluation(runid, tuple(topics), rows, totals, zscored=zscore_table is not None)
 
 
+@dataclass(frozen=True)
+class _BlockValues:
+    """What one block of a streamed run gives: its topics as read, its run id and last line (in the run file),
+    the topics it evaluates, each selected measure's columns over them, and the summaries computed otherwise."""
+
+    names: tuple[str, ...]
+    runid: str
+    last: int
+    topics: tuple[str, ...] = ()
+    columns: list = field(default_factory=list)
+    totals: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _RunTopics:
+    """A streamed run's path and topics, as :func:`_topics` reads them of a run read whole."""
+
+    path: str
+    names: tuple[str, ...]
+
+    @property
+    def topics(self) -> _RunTopics:
+        return self
+
+
+def _streamed(qrels_path: str | os.PathLike, run_path: str | os.PathLike, requests: Sequence[str],
+              options: Options, zscores_path: str | os.PathLike | None, block_bytes: int,
+              progress: bool) -> Evaluation:
+    """:func:`evaluate` of a run read a block of whole topics at a time (:func:`workbench.data.streamed.stream_run`;
+    ``-R qrels`` only): each block read, ranked, joined and scored as a whole run is, the columns joined in
+    trec_eval's topic order and the summaries computed from them, so that what prints is the same to the byte;
+    -c's judged topics the run lacks are scored with the last block."""
+    from workbench.data.streamed import stream_run
+
+    qrels_path, run_path = file_path(qrels_path, "qrels_path"), file_path(run_path, "run_path")
+    selected, reads, judged, _, zscore_table = _opening(qrels_path, None, requests, options, zscores_path)
+    _, judged_topics = _judged_topics(judged)
+    judged_set = set(judged_topics)
+
+    def read(block) -> tuple[tuple[str, ...], _BlockValues]:
+        with _exit_status(2):
+            results = read_lines(block.path, "run", encoding="latin-1", systems=False)
+        names, runid, last = results.topics.names, results.runid or "", block.numbers(int(results.numbers[-1]))
+        topics = [t for t in sorted(names) if t in judged_set]
+        if block.last and options.complete:  # the judged topics no block has: on trec_eval's placeholder
+            seen = set(block.earlier).union(names)
+            topics = sorted({*topics, *(t for t in judged_topics if t not in seen)})
+        if not topics:
+            return names, _BlockValues(names, runid, last)
+        with _exit_status(4):
+            source, totals = _source(judged, [results], topics, reads, options)
+            columns = _scored(selected, source, options)
+        return names, _BlockValues(names, runid, last, tuple(topics), columns, totals)
+
+    with _exit_status(4):
+        _check_fit(selected, options.rel_format)
+    streamed = stream_run(run_path, read, block_bytes=block_bytes, progress=progress)
+    for message, category in streamed.notes:
+        warnings.warn(message, category, stacklevel=2)
+    parts = streamed.results
+    with _exit_status(4):
+        topics = _topics(judged, _RunTopics(str(run_path), tuple(n for part in parts for n in part.names)), options)
+    evaluated = [part for part in parts if part.topics]
+    joined = [t for part in evaluated for t in part.topics]
+    order = sorted(range(len(joined)), key=joined.__getitem__)
+    rows = []
+    for m, (measure, _, names) in enumerate(selected):
+        count = len(evaluated[0].columns[m]) if evaluated else 0  # runid and num_q have none
+        columns = [[value for part in evaluated for value in part.columns[m][c]] for c in range(count)]
+        for part in evaluated:  # each measure's values held once at a time: the blocks' go as they are joined
+            part.columns[m] = []
+        rows.append((measure, names, [[column[i] for i in order] for column in columns]))
+        del columns
+    if zscore_table is not None:
+        rows = [(measure, names, _zscored(measure, names, columns, topics, zscore_table))
+                for measure, names, columns in rows]
+    totals = next((part.totals for part in reversed(evaluated) if part.totals), {})
+    runid = max(parts, key=lambda part: part.last).runid
+    return Evaluation(runid, tuple(topics), rows, totals, zscored=zscore_table is not None)
+
+
 def _check_options(options: Options) -> None:
     """Refuse what the workbench takes less of than trec_eval (status 2, as a measure it cannot initialise)."""
     if options.rel < 1:
@@ -376,18 +446,41 @@ def _check_options(options: Options) -> None:
                             domain=error.domain) from None
 
 
-def _read(qrels_path, run_path, rel_format: str):
-    """The judgements (read as ``-R rel_format`` says: the qrels' lines and their
-    :class:`~workbench.data.trec.ranked.Judgements`, or preferences, or judgement groups) and the run's lines."""
+def _opening(qrels_path: str | os.PathLike, run_path: str | os.PathLike | None, requests: Sequence[str],
+             options: Options, zscores_path: str | os.PathLike | None) -> tuple:
+    """The selected measures, what they read, the judgements (:func:`_judged`), the run's lines (None without
+    ``run_path``: a streamed run is read later) and the -Z table, read in trec_eval's order: a measure's name
+    (status 1), the files (2), the -Z file (255), the measures' parameters (2)."""
+    zscores_path = None if zscores_path is None else file_path(zscores_path, "zscores_path")
+    refused: TrecEvalError | None = None
+    try:  # trec_eval marks the measures as it reads its options, and initialises them after reading the files
+        selected = select_measures(requests)
+        _check_options(options)
+    except TrecEvalError as error:
+        if error.exit_status == 1:
+            raise
+        selected, refused = [], error
+    with _exit_status(2):
+        reads = _format(options.rel_format)
+        judged = _judged(qrels_path, options.rel_format)
+        results = None if run_path is None else read_lines(run_path, "run", encoding="latin-1", systems=False)
+    with _exit_status(255):  # trec_eval prints the run's last tag: its lines are read without the others
+        zscore_table = read_zscores(zscores_path) if zscores_path is not None else None
+    if refused is not None:
+        raise refused
+    return selected, reads, judged, results, zscore_table
+
+
+def _judged(qrels_path, rel_format: str) -> object:
+    """The judgements, read as ``-R rel_format`` says: the qrels' lines and their
+    :class:`~workbench.data.trec.ranked.Judgements`, or preferences, or judgement groups."""
     reads = REL_FORMATS[rel_format]
     if reads == "prefs":
-        judged: object = read_preferences(qrels_path, rel_format)
-    elif reads == "qrels_jg":
-        judged = read_judgement_groups(qrels_path)
-    else:
-        qrels = read_lines(qrels_path, "qrels", encoding="latin-1")  # one character per byte: bytes printed back
-        judged = (qrels, judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located))
-    return judged, read_lines(run_path, "run", encoding="latin-1", systems=False)  # trec_eval prints the last tag
+        return read_preferences(qrels_path, rel_format)
+    if reads == "qrels_jg":
+        return read_judgement_groups(qrels_path)
+    qrels = read_lines(qrels_path, "qrels", encoding="latin-1")  # one character per byte: bytes printed back
+    return qrels, judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located)
 
 
 def _judged_topics(judged) -> tuple[str, list[str]]:
@@ -588,13 +681,29 @@ def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True
     return "".join(out)
 
 
+def _streaming(stream: bool | None, run_path: str, options: Options) -> bool:
+    """Whether the run is streamed: ``--stream``, or by its size (:func:`workbench.data.streamed.should_stream`)
+    unless ``--no-stream``; only ``-R qrels`` runs from a file are (``--stream`` refuses the others)."""
+    from workbench.data.streamed import should_stream
+
+    if stream is False:
+        return False
+    if stream is None:
+        return REL_FORMATS.get(options.rel_format) == "qrels" and should_stream(run_path)
+    if REL_FORMATS.get(options.rel_format) != "qrels" or run_path == "-":
+        raise TrecEvalError("--stream reads a run file against -R qrels (not standard input, not preferences or "
+                            "judgement groups)", status=1)
+    return True
+
+
 # ------------------------------------------------------------------------------------------ command line
 USAGE = ("usage: python -m workbench trec_eval [-h] [-v] [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] "
          "[-R qrels|prefs|qrels_prefs|qrels_jg] [-Z ZSCORES] [--score-precision float64|float32] "
-         "[-m MEASURE[.PARAMS]]... REL_INFO RUN")
+         "[--stream|--no-stream] [--stream-block BYTES] [-m MEASURE[.PARAMS]]... REL_INFO RUN")
 _LONG = ["help", "version", "query_eval_wanted", "measure=", "complete_rel_info_wanted", "level_for_rel=",
          "nosummary", "Judged_docs_only", "Number_docs_in_coll=", "Max_retrieved_per_topic=", "Rel_info_format=",
-         "Results_format=", "Output_old_results_format", "Zscore=", "score-precision="]
+         "Results_format=", "Output_old_results_format", "Zscore=", "score-precision=", "stream", "no-stream",
+         "stream-block="]
 
 
 def main(argv: Sequence[str]) -> int:
@@ -611,6 +720,8 @@ def main(argv: Sequence[str]) -> int:
     per_topic, summary = False, True
     settings: dict = {}
     zscores_path = None
+    stream: bool | None = None
+    block_bytes: int | None = None
     for flag, value in found:
         if flag in ("-h", "--help"):
             emit(f"{USAGE}\n{__doc__}")
@@ -638,6 +749,12 @@ def main(argv: Sequence[str]) -> int:
             settings["rel_format"] = value
         elif flag in ("-Z", "--Zscore"):
             zscores_path = value
+        elif flag in ("--stream", "--no-stream"):
+            stream = flag == "--stream"
+        elif flag == "--stream-block":
+            block_bytes = atol(os.fsencode(value))
+            if block_bytes < 1:
+                raise TrecEvalError(f"--stream-block {value}: give a number of bytes ≥ 1", status=1)
         elif flag == "--score-precision":
             if value not in SCORE_PRECISIONS:
                 raise TrecEvalError(f"--score-precision {value}: give one of {', '.join(SCORE_PRECISIONS)}",
@@ -653,7 +770,14 @@ def main(argv: Sequence[str]) -> int:
                             status=1)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WorkbenchWarning)
-        evaluation = evaluate(paths[0], paths[1], requests, Options(**settings), zscores_path)
+        options = Options(**settings)
+        if _streaming(stream, paths[1], options):
+            from workbench.data.streamed import BLOCK_BYTES
+
+            evaluation = _streamed(paths[0], paths[1], requests, options, zscores_path, block_bytes or BLOCK_BYTES,
+                                   progress=sys.stderr is not None and sys.stderr.isatty())
+        else:
+            evaluation = evaluate(paths[0], paths[1], requests, options, zscores_path)
     for warning in caught:
         say(f"workbench trec_eval: note: {warning.message}")
     printed = render(evaluation, per_topic=per_topic, summary=summary)

@@ -11,6 +11,7 @@ _MODULES = {
     "workbench.data.pyevall_reports": ("pyevall_report",),
     "workbench.data.read": ("read_campaign", "read_gold", "read_runs", "sniff_format"),
     "workbench.data.replab": ("ReplabEncodingError", "ReplabFormatError", "read_replab", "write_replab"),
+    "workbench.data.streamed": ("StreamWarning", "evaluate_files"),
     "workbench.data.trec.costs": ("read_cwl_costs",),
     "workbench.data.trec.errors": ("FrameError", "TrecEncodingError", "TrecFormatError", "TrecReadingWarning"),
     "workbench.data.trec.eval_output": ("read_trec_eval_output", "write_trec_eval_output"),

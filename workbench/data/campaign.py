@@ -152,7 +152,11 @@ class Campaign:  # its __init__ is validated below the class
 
     ``undefined``: how the means of its results take a topic whose value is undefined (:data:`UNDEFINED_POLICIES`:
     ``"nan"``, or ``"zero"`` as PyEvALL averages, the default of a campaign read from PyEvALL's files); the rule
-    travels with the results (``df.attrs["undefined"]``), so that :func:`means` applies it."""
+    travels with the results (``df.attrs["undefined"]``), so that :func:`means` applies it.
+
+    A campaign holds its runs (to explain, fuse and distribute them); a TREC run file larger than memory is scored
+    without one holding it, a block of whole topics at a time, by :func:`workbench.data.evaluate_files` (the same
+    frame as ``read_campaign(...).evaluate(...)``, to the bit)."""
 
     gold: Mapping[str, Organization]
     runs: Mapping[str, Mapping[str, Organization]]

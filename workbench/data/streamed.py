@@ -1,0 +1,570 @@
+"""Runs larger than memory: a TREC run file read and scored one block of whole topics at a time.
+
+Every ranking measure is a value per topic, and every summary (means, sums, trec_eval's ``all`` line) is computed
+from those values, so a run can be scored a block of topics at a time, each block through the in-memory path as it
+is (:func:`~workbench.data.trec.lines.read_lines`, :func:`~workbench.data.trec.ranked.rank_runs`, the engines), and
+the summaries computed once at the end: the result equals the in-memory result to the bit. :func:`stream_run` cuts
+the file and hands each block to its caller; :func:`evaluate_files` is ``Campaign.evaluate`` of TREC files this
+way (the ``eval`` command's ``--stream``), and the ``trec_eval`` drop-in streams with its own printing.
+
+A run **grouped by topic** (every topic's lines together, as search engines write them) is read in blocks of about
+``block_bytes`` (:data:`BLOCK_BYTES`), each cut at a line end and then before the topic running over it, so that
+the memory is that of a block's work, whatever the file's size. A run **not grouped** (a topic coming back after
+another began) is said in a :class:`StreamWarning` naming the line, and partitioned to disk first: each line is
+copied, as bytes, into one of ``2 × size / block_bytes`` bucket files by a hash of its topic (temporary space: the
+file's size, in :func:`tempfile.gettempdir`, said in the warning), then the buckets are streamed. Errors and notes
+name the run file and its own line numbers (a side table of each block's lines), never a block's; temporary files
+are removed when the work ends, on success and on error.
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "qrels").write_text("q1 0 d1 1\\nq2 0 d3 1\\n")
+    >>> _ = (folder / "run").write_text("q1 Q0 d2 1 0.9 bm25\\nq1 Q0 d1 2 0.5 bm25\\nq2 Q0 d3 1 0.1 bm25\\n")
+    >>> evaluate_files(folder / "qrels", [folder / "run"], "RR", block_bytes=20, progress=False).value.tolist()
+    [0.5, 1.0]
+"""
+
+from __future__ import annotations
+
+import bisect
+import gzip
+import os
+import re
+import tempfile
+import warnings
+import zlib
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar
+
+import numpy as np
+
+from workbench.data.campaign import (
+    EXTRA_TOPICS,
+    MISSING_TOPICS,
+    Campaign,
+    MissingTopicsWarning,
+    Scores,
+    _measure_names,
+    _refuse,
+    _unanswered_note,
+    _warn,
+)
+from workbench.data.engines import by_engine
+from workbench.data.read import CampaignFileError, read_gold
+from workbench.data.scoring import MEASURES, unanswered_values
+from workbench.data.trec.errors import TrecFormatError
+from workbench.data.trec.lines import read_lines
+from workbench.data.trec.ranked import MAX_DOCS, SCORE_PRECISION, Judgements, RankedRun, rank_runs
+from workbench.errors import InputError, WorkbenchError, WorkbenchWarning, located
+from workbench.progress import byte_progress
+from workbench.reading.sources import GZIP_MAGIC, STDIN, file_path
+from workbench.validation import ENCODING, FilePath, Flag, Function, Interval, ListOf, validate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["BLOCK_BYTES", "BLOCK_SIZES", "StreamWarning", "LineMap", "Block", "Streamed",
+           "stream_run", "should_stream", "stream_scores", "evaluate_files"]
+
+BLOCK_BYTES = 64 << 20
+"""The bytes of run file read at a time (then cut at a topic boundary): a block's work takes a few times this."""
+BLOCK_SIZES = Interval(1, 1 << 40, integer=True)
+"""The domain of ``block_bytes`` (any size gives the same result; tiny ones are for tests)."""
+MEMORY_FACTOR = 4
+"""The in-memory path takes about this many times a plain run file's bytes at its peak (``bench_ranking.py``:
+302 MB for an 80 MB file); gzip data about five times more again."""
+KEY_BYTES = 16  # a topic's first bytes choose its bucket (equal topics share them; others may too)
+_HASH = np.uint64(1099511628211)  # FNV's 64-bit prime
+
+
+class StreamWarning(WorkbenchWarning):
+    """A streamed run that is not grouped by topic, partitioned to disk first (the line, the space used)."""
+
+
+class LineMap:
+    """A block's line numbers in the run file: segment ``i`` begins at the block's line ``starts[i]`` (1-based),
+    which is the file's line ``lines[i]``, and goes on line by line.
+
+    >>> LineMap([1, 4], [10, 50])(5)
+    51
+    """
+
+    def __init__(self, starts: Sequence[int], lines: Sequence[int]) -> None:
+        self.starts, self.lines = list(starts), list(lines)
+
+    def __call__(self, line: int) -> int:
+        i = max(bisect.bisect_right(self.starts, line) - 1, 0)
+        return self.lines[i] + line - self.starts[i]
+
+
+@dataclass(frozen=True)
+class Block:
+    """Whole topics of a run file in a temporary file (``path``), its lines' numbers in the run file
+    (``numbers``), the topics of the blocks before it (``earlier``) and whether it is the last one."""
+
+    path: Path
+    numbers: LineMap
+    earlier: frozenset[str] | set[str] = frozenset()
+    last: bool = False
+
+
+Result = TypeVar("Result")
+
+
+@dataclass
+class Streamed(Generic[Result]):
+    """What each block gave (in block order), whether the file was partitioned to disk first, and the temporary
+    space that took (bytes)."""
+
+    results: list[Result]
+    partitioned: bool = False
+    temporary_bytes: int = 0
+    notes: list[tuple[str, type[Warning]]] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------------------------- reading
+def _line_chunks(path: str | PathLike, size: int, advance: Callable[[int], object]) -> Iterator[bytes]:
+    """The file's bytes (gzip data decompressed) in pieces of about ``size`` (at least one line), each ending at a
+    line end but the last; ``advance`` told the file's bytes read as they are."""
+    carry = b""
+    with open(path, "rb") as raw:
+        packed = raw.read(2) == GZIP_MAGIC
+        raw.seek(0)
+        stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if packed else raw  # type: ignore[assignment]
+        where = 0
+        while True:
+            try:
+                piece = stream.read(size)
+            except (OSError, EOFError, zlib.error) as problem:  # as read_buffer says it of a file read whole
+                raise TrecFormatError(f"broken gzip data ({problem})" if packed else
+                                      f"cannot read the file ({problem})", path=str(path)) from None
+            now = raw.tell()
+            advance(now - where)
+            where = now
+            if not piece:
+                break
+            data = carry + piece
+            cut = data.rfind(b"\n") + 1
+            if cut == 0:
+                carry = data
+                continue
+            carry = data[cut:]
+            yield data[:cut]
+    if carry:
+        yield carry
+
+
+def _topic(line: bytes) -> bytes | None:
+    """A line's topic, its first field (C's whitespace), or None for a blank or ``#`` line."""
+    fields = line.split(None, 1)
+    return None if not fields or fields[0].startswith(b"#") else fields[0]
+
+
+def _trailing_topic(data: bytes) -> tuple[int, bytes | None]:
+    """Where the lines of ``data``'s last topic begin (0 when it holds one topic only), and that topic."""
+    end = len(data)
+    topic = None
+    while end > 0:
+        start = data.rfind(b"\n", 0, end - 1) + 1
+        mine = _topic(data[start:end])
+        if topic is None:
+            topic = mine
+        elif mine is not None and mine != topic:
+            return end, topic
+        end = start
+    return 0, topic
+
+
+def _grouped_blocks(path: str | PathLike, folder: Path, block_bytes: int,
+                    advance: Callable[[int], object]) -> Generator[tuple[Path, int], None, None]:
+    """The run's bytes in blocks of whole topics (a topic running over a block's end is carried to the next), each
+    written to a file of its own in ``folder``, with the run file's line number of its first line."""
+    carry, line, held, count = b"", 1, b"", 0
+
+    def written(data: bytes) -> Path:
+        nonlocal count
+        count += 1
+        block = folder / f"block{count}"
+        block.write_bytes(data)
+        return block
+
+    for chunk in _line_chunks(path, block_bytes, advance):
+        data = carry + chunk
+        cut, topic = _trailing_topic(data)
+        if topic is None or cut == 0:  # no data line yet, or one topic so far: read on
+            carry = data
+            continue
+        carry = data[cut:]
+        if held:
+            yield written(held), line
+            line += held.count(b"\n")
+        held = data[:cut]
+    if held:
+        yield written(held), line
+        line += held.count(b"\n")
+    if carry or line == 1:  # the rest (an empty file too: its reader says so)
+        yield written(carry), line
+
+
+Item = TypeVar("Item")
+
+
+def _ahead(items: Iterator[Item]) -> Generator[tuple[Item, bool], None, None]:
+    """Each item and whether it is the last, the one after the next read on a thread while the caller works on
+    this one (reading, cutting and writing a block lets go of the interpreter for most of its time)."""
+    with ThreadPoolExecutor(1) as pool:
+        current = next(items, None)
+        coming = pool.submit(next, items, None)
+        while current is not None:
+            following = coming.result()
+            if following is not None:
+                coming = pool.submit(next, items, None)
+            yield current, following is None
+            current = following
+
+
+# ----------------------------------------------------------------------------------------------- buckets
+_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)  # a word's first k bytes
+
+
+def _windows(buffer: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The :data:`KEY_BYTES` bytes from each of ``starts`` (zeros past the buffer's end), a row each."""
+    padded = np.concatenate((buffer, np.zeros(KEY_BYTES, dtype=np.uint8)))
+    rows = np.lib.stride_tricks.as_strided(padded, shape=(buffer.size, KEY_BYTES), strides=(1, 1))
+    return np.ascontiguousarray(rows[starts])
+
+
+def _key_hashes(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A hash of each row's first field (its bytes up to C's whitespace or a NUL, :data:`KEY_BYTES` at most: the
+    two little-endian words, cut to it, mixed), and the field's width there."""
+    ends = ((windows - np.uint8(9)) < 5) | (windows == 32) | (windows == 0)
+    widths = np.where(ends.any(axis=1), ends.argmax(axis=1), KEY_BYTES)
+    words = windows.view("<u8")
+    low = words[:, 0] & _MASKS[np.minimum(widths, 8)]
+    high = words[:, 1] & _MASKS[np.clip(widths - 8, 0, 8)]
+    mixed = (low * _HASH) ^ ((high ^ (high >> np.uint64(29))) * np.uint64(0x9E3779B97F4A7C15))
+    return mixed ^ (mixed >> np.uint64(31)), widths
+
+
+def _key_hash(topic: bytes) -> np.uint64:
+    """:func:`_key_hashes` of one topic."""
+    return _key_hashes(_windows(np.frombuffer(topic[:KEY_BYTES] + b" ", dtype=np.uint8), np.zeros(1, np.int64)))[0][0]
+
+
+def _bucketed(chunk: bytes, buckets: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each line's start and end in ``chunk`` and its bucket (-1: a blank or ``#`` line, left out)."""
+    buffer = np.frombuffer(chunk, dtype=np.uint8)
+    ends = np.flatnonzero(buffer == 10) + 1
+    if not chunk.endswith(b"\n"):
+        ends = np.append(ends, buffer.size)
+    starts = np.concatenate(([0], ends[:-1]))
+    windows = _windows(buffer, starts)
+    hashes, widths = _key_hashes(windows)
+    which = (hashes % np.uint64(buckets)).astype(np.int64)
+    which[windows[:, 0] == ord("#")] = -1
+    for i in np.flatnonzero(widths == 0).tolist():  # indented or blank: the topic is further on, or none
+        topic = _topic(chunk[starts[i]:ends[i]])
+        which[i] = -1 if topic is None else int(_key_hash(topic) % np.uint64(buckets))
+    return starts, ends, which
+
+
+def _partition(path: str | PathLike, folder: Path, block_bytes: int, size: int,
+               advance: Callable[[int], object]) -> tuple[list[tuple[Path, LineMap]], int]:
+    """The run's data lines copied into bucket files by their topic's hash, each with its line map, and the
+    bytes written."""
+    count = max(2, -(-2 * size // block_bytes))
+    paths = [folder / f"bucket{i}" for i in range(count)]
+    maps: list[tuple[list[int], list[int]]] = [([], []) for _ in range(count)]
+    lines_in = [0] * count
+    written = 0
+    files = [p.open("wb") for p in paths]
+    try:
+        line = 1
+        for chunk in _line_chunks(path, block_bytes, advance):
+            starts, ends, which = _bucketed(chunk, count)
+            cuts = np.flatnonzero(which[1:] != which[:-1]) + 1
+            for a, b in zip(np.concatenate(([0], cuts)).tolist(), np.concatenate((cuts, [which.size])).tolist(),
+                            strict=True):
+                bucket = int(which[a])
+                if bucket < 0:
+                    continue
+                piece = chunk[starts[a]:ends[b - 1]]
+                files[bucket].write(piece if piece.endswith(b"\n") else piece + b"\n")
+                written += len(piece)
+                maps[bucket][0].append(lines_in[bucket] + 1)
+                maps[bucket][1].append(line + a)
+                lines_in[bucket] += b - a
+            line += int(which.size)
+    finally:
+        for file in files:
+            file.close()
+    return [(p, LineMap(*m)) for p, m, n in zip(paths, maps, lines_in, strict=True) if n], written
+
+
+# ------------------------------------------------------------------------------------------- the driver
+_LINES = re.compile(r"\b(lines? )(\d+(?:, \d+)*)")
+
+
+def _relocated(text: str, block: Path, path: str, numbers: LineMap) -> str:
+    """``text`` naming the run file and its lines where it named the block's."""
+    text = text.replace(str(block), path)
+    return _LINES.sub(lambda m: m.group(1) + ", ".join(str(numbers(int(n))) for n in m.group(2).split(", ")), text)
+
+
+def _read_block(read: Callable[[Block], tuple[Iterable[str], Result]], block: Block, path: str,
+                notes: dict[str, type[Warning]]) -> tuple[list[str], Result]:
+    """``read(block)`` with its errors and notes naming the run file and its lines."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            topics, result = read(block)
+        except WorkbenchError as error:
+            if isinstance(error, InputError):
+                if str(error.path) == str(block.path):
+                    error.path = path
+                    error.line = None if error.line is None else block.numbers(error.line)
+                error.message = _relocated(error.message, block.path, path, block.numbers)
+                error.args = (located(error.message, path=error.path, line=error.line, column=error.column,
+                                      text=error.text, where=error.where),)
+            elif len(error.args) == 1 and isinstance(error.args[0], str):
+                error.args = (_relocated(error.args[0], block.path, path, block.numbers),)
+            raise
+    for said in caught:
+        notes.setdefault(_relocated(str(said.message), block.path, path, block.numbers), said.category)
+    return list(topics), result
+
+
+def _again(block: Block, topic: str) -> int:
+    """The file's line where ``topic`` (seen in an earlier block) comes again in ``block``."""
+    spellings = {topic.encode(codec, "replace") for codec in ("utf-8", "latin-1")}  # as the readers decode ids
+    with block.path.open("rb") as file:
+        for number, line in enumerate(file, 1):
+            if _topic(line) in spellings:
+                return block.numbers(number)
+    return block.numbers(1)
+
+
+def _size(path: str | PathLike) -> int:
+    """The run's bytes as read (gzip data counted five times its size)."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as file:
+        return size * 5 if file.read(2) == GZIP_MAGIC else size
+
+
+@validate(path=FilePath(), read=Function(), block_bytes=BLOCK_SIZES, progress=Flag())
+def stream_run(path: str | PathLike, read: Callable[[Block], tuple[Iterable[str], Result]], *,
+               block_bytes: int = BLOCK_BYTES, progress: bool = True) -> Streamed[Result]:
+    """``read(block)`` for each :class:`Block` of whole topics of the run file ``path`` (plain or gzip), which
+    gives the block's topics and its result; the results in order (:class:`Streamed`). A topic found in two
+    blocks (a run not grouped by topic) starts the work again on the file partitioned to disk, with a
+    :class:`StreamWarning` (the module docstring). ``read``'s errors and notes name ``path`` and its lines.
+    ``progress``: a bar over the bytes read (:func:`~workbench.progress.byte_progress`)."""
+    name = str(file_path(path))
+    if name == STDIN:
+        raise CampaignFileError("a streamed run is read from a file (standard input is read whole)", path=name)
+    try:
+        size, stored = _size(path), os.path.getsize(path)
+    except OSError as error:
+        raise TrecFormatError(f"cannot read the file ({error.strerror or error})", path=name) from None
+    notes: dict[str, type[Warning]] = {}
+    with tempfile.TemporaryDirectory(prefix="workbench-stream-") as folder:
+        seen: set[str] = set()
+        results: list[Result] = []
+        again = None
+        with byte_progress(stored, desc=f"{Path(name).name}: scoring", shown=progress) as advance:
+            blocks = _grouped_blocks(path, Path(folder), block_bytes, advance)
+            with closing(blocks), closing(_ahead(blocks)) as walk:  # the thread done before the folder goes
+                for (block, first), last in walk:
+                    unit = Block(block, LineMap([1], [first]), seen, last)
+                    topics, result = _read_block(read, unit, name, notes)
+                    repeated = seen.intersection(topics)
+                    if repeated:
+                        again = (min(repeated), _again(unit, min(repeated)))
+                        break
+                    block.unlink()  # its pages stay while a reader maps them
+                    seen.update(topics)
+                    results.append(result)
+        if again is None:
+            return Streamed(results, notes=list(notes.items()))
+        warnings.warn(f"{name}: not grouped by topic (topic {again[0]!r} comes again on line {again[1]}, after "
+                      f"other topics): partitioned to disk first, about {size:,} bytes in {folder}", StreamWarning,
+                      stacklevel=2)
+        notes.clear()
+        with byte_progress(stored, desc=f"{Path(name).name}: partitioning", shown=progress) as advance:
+            buckets, written = _partition(path, Path(folder), block_bytes, size, advance)
+        results, seen = [], set()
+        with byte_progress(written, desc=f"{Path(name).name}: scoring", shown=progress) as advance:
+            for i, (bucket, numbers) in enumerate(buckets):
+                topics, result = _read_block(read, Block(bucket, numbers, seen, i == len(buckets) - 1), name,
+                                             notes)
+                seen.update(topics)
+                results.append(result)
+                advance(bucket.stat().st_size)
+                bucket.unlink()
+        return Streamed(results, True, written, list(notes.items()))
+
+
+@validate(path=FilePath(), available=Interval(0, integer=True, optional=True))
+def should_stream(path: str | PathLike, available: int | None = None) -> bool:
+    """Whether to stream the run file ``path``: when the in-memory path would take more than half the memory
+    ``available`` (default: what the system says is available, ``MemAvailable``), at about
+    :data:`MEMORY_FACTOR` times the file's bytes. Standard input is read whole."""
+    if str(file_path(path)) == STDIN or not os.path.isfile(path):
+        return False
+    if available is None:
+        available = _available_memory()
+    return _size(path) * MEMORY_FACTOR > available // 2
+
+
+def _available_memory() -> int:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as file:
+            for line in file:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 4 << 30
+
+
+# ------------------------------------------------------------------------------------ a campaign's scores
+@dataclass
+class _BlockScores:
+    """A block's rows (system, topic, measure, value), each system's first line (run file, line), its topics and
+    an empty run of its kind (to score the topics it lacks on)."""
+
+    rows: list[tuple[str, str, str, float]]
+    firsts: dict[str, tuple[int, int]]
+    topics: dict[str, list[str]]
+    empty: dict[str, RankedRun]
+    first_lines: dict[str, int]
+
+
+def _scored_block(block: Block, gold: Judgements, names: list[str], encoding: str, max_docs: int | None,
+                  score_precision: str) -> tuple[list[str], _BlockScores]:
+    """A block's runs read, ranked and scored as a campaign scores them (topics the gold lacks left out)."""
+    lines = read_lines(block.path, "run", encoding)
+    runs = rank_runs(lines.systems, lines.topics, lines.documents, lines.values, score_precision=score_precision,
+                     max_docs=max_docs, locate=lines.located)
+    assert lines.systems is not None  # a run's lines are read with their systems
+    codes, first = np.unique(lines.systems.codes, return_index=True)
+    firsts = {lines.systems.names[c]: (0, block.numbers(int(lines.numbers[i])))
+              for c, i in zip(codes.tolist(), first.tolist(), strict=True)}
+    topics = list(lines.topics.names)
+    codes, first = np.unique(lines.topics.codes, return_index=True)
+    first_lines = {topics[c]: block.numbers(int(lines.numbers[i])) for c, i in zip(codes.tolist(), first.tolist(),
+                                                                                   strict=True)}
+    del lines
+    judged = {t for t in topics if t in gold}
+    rows: list[tuple[str, str, str, float]] = []
+    if judged:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MissingTopicsWarning)
+            rows = Campaign(gold.restricted(judged), runs)._score(names, "skip", "ignore", progress=False).rows
+    return topics, _BlockScores(rows, firsts, {s: list(run) for s, run in runs.items()},
+                                {s: run.restricted(()) for s, run in runs.items()}, first_lines)
+
+
+@validate(gold=FilePath(), runs=ListOf(FilePath(), what="a list of file names"), measures=MEASURES,
+          missing_topics=MISSING_TOPICS, extra_topics=EXTRA_TOPICS, progress=Flag(), encoding=ENCODING,
+          gold_encoding=ENCODING, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION, block_bytes=BLOCK_SIZES)
+def stream_scores(gold: str | PathLike, runs: Sequence[str | PathLike], measures: Any, *,
+                  missing_topics: str = "zero", extra_topics: str = "error", progress: bool = True,
+                  encoding: str = "utf-8", gold_encoding: str = "utf-8", max_docs: int | None = None,
+                  score_precision: str = "float64", block_bytes: int = BLOCK_BYTES) -> Scores:
+    """:func:`evaluate_files`'s rows as plain tuples (:class:`~workbench.data.campaign.Scores`): what the command
+    line prints from."""
+    names = _measure_names(measures)
+    truth = read_gold(gold, "trec", encoding=gold_encoding)
+    if not isinstance(truth, Judgements):  # subtopic qrels are Judgements too; anything else is not streamed
+        raise CampaignFileError("a streamed campaign reads TREC qrels", path=str(gold))
+    blocks: list[_BlockScores] = []
+    notes: dict[str, type[Warning]] = {}
+    for number, path in enumerate(runs):
+        streamed = stream_run(path, lambda block: _scored_block(block, truth, names, encoding, max_docs,
+                                                                score_precision),
+                              block_bytes=block_bytes, progress=progress)
+        notes.update(dict(streamed.notes))
+        earlier = {system for part in blocks for system in part.firsts}
+        for part in streamed.results:
+            repeated = earlier.intersection(part.firsts)
+            if repeated:
+                raise CampaignFileError(f"system {min(repeated)!r} is already in an earlier run file",
+                                        path=str(path))
+            part.firsts = {system: (number, line) for system, (_, line) in part.firsts.items()}
+        blocks.extend(streamed.results)
+    for message, category in notes.items():
+        warnings.warn(message, category, stacklevel=2)
+    return _assembled(truth, names, blocks, missing_topics, extra_topics)
+
+
+def _assembled(truth: Judgements, names: list[str], blocks: list[_BlockScores], missing_topics: str,
+               extra_topics: str) -> Scores:
+    """The blocks' rows in the in-memory order (systems by their first line, then the gold's topics), the topics
+    runs lack scored as :meth:`Campaign.evaluate` scores them, its attributes and its notes."""
+    order: dict[str, tuple[int, int]] = {}
+    held: dict[str, list[str]] = {}
+    empty: dict[str, RankedRun] = {}
+    first_lines: dict[str, int] = {}
+    scored: dict[tuple[str, str], list[tuple[str, str, str, float]]] = {}
+    for part in blocks:
+        for system, line in part.firsts.items():
+            order[system] = min(line, order.get(system, line))
+        for system, topics in part.topics.items():
+            held.setdefault(system, []).extend(topics)
+        first_lines.update(part.first_lines)
+        for system, run in part.empty.items():
+            empty.setdefault(system, run)
+        for row in part.rows:
+            scored.setdefault((row[0], row[1]), []).append(row)
+    systems = sorted(order, key=lambda system: (order[system]))
+    has = {system: set(held[system]) for system in systems}
+    missing = {s: [t for t in truth if t not in has[s]] for s in systems}
+    missing = {s: t for s, t in missing.items() if t}
+    extra = {s: sorted((t for t in has[s] if t not in truth), key=first_lines.__getitem__) for s in systems}
+    extra = {s: t for s, t in extra.items() if t}
+    _refuse(missing if missing_topics == "error" else {}, extra if extra_topics == "error" else {})
+    unanswered = unanswered_values(names, missing) if missing and missing_topics == "zero" else {}
+    if missing and missing_topics == "zero":
+        lacking = set().union(*missing.values())
+        lacking_of = {s: set(t) for s, t in missing.items()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", MissingTopicsWarning)
+            placeholders = Campaign(truth.restricted(lacking), {s: empty[s] for s in systems})._score(
+                names, "zero", "ignore", progress=False).rows
+        for row in placeholders:
+            if row[1] in lacking_of[row[0]]:
+                scored.setdefault((row[0], row[1]), []).append(row)
+    rows = [row for s in systems for t in truth if (s, t) in scored for row in scored[s, t]]
+    attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
+             "extra_topics": {"policy": extra_topics, "topics": extra}, "undefined": {"policy": "nan"}}
+    note = _unanswered_note(any(engine.placeholders for engine in by_engine(names)), unanswered)
+    _warn(missing, extra, note if missing_topics == "zero" else "skipped")
+    return Scores(rows, attrs)
+
+
+@validate(gold=FilePath(), runs=ListOf(FilePath(), what="a list of file names"), measures=MEASURES,
+          missing_topics=MISSING_TOPICS, extra_topics=EXTRA_TOPICS, progress=Flag(), encoding=ENCODING,
+          gold_encoding=ENCODING, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION, block_bytes=BLOCK_SIZES)
+def evaluate_files(gold: str | PathLike, runs: Sequence[str | PathLike], measures: Any, *,
+                   missing_topics: str = "zero", extra_topics: str = "error", progress: bool = True,
+                   encoding: str = "utf-8", gold_encoding: str = "utf-8", max_docs: int | None = None,
+                   score_precision: str = "float64", block_bytes: int = BLOCK_BYTES) -> pd.DataFrame:
+    """``read_campaign(gold, runs).evaluate(measures, ...)`` for TREC run files larger than memory, equal to it to
+    the bit (same rows in the same order, same ``attrs``; the reading notes said per block), without holding the
+    runs: each run is
+    scored a block of whole topics at a time (:func:`stream_run`; qrels are read whole). A ``Campaign`` holds its
+    runs (to explain them, fuse them, hand them to an executor); this door holds one block of one run at a time
+    and keeps the scores only. ``block_bytes`` as :func:`stream_run`; the other parameters as
+    :meth:`Campaign.evaluate` and :func:`~workbench.data.read.read_campaign`."""
+    return stream_scores(gold, runs, measures, missing_topics=missing_topics, extra_topics=extra_topics,
+                         progress=progress, encoding=encoding, gold_encoding=gold_encoding, max_docs=max_docs,
+                         score_precision=score_precision, block_bytes=block_bytes).frame()
