@@ -22,12 +22,15 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-__all__ = ["WORDS_BLOCK", "SHORT_WORDS", "GATHER_BYTES", "DocumentIds", "positions", "arrow_call"]
+from workbench.threads import in_threads, threads
+
+__all__ = ["WORDS_BLOCK", "SHORT_WORDS", "PARALLEL_IDS", "GATHER_BYTES", "DocumentIds", "positions", "arrow_call"]
 
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Fibonacci hashing)
 _POSITION = np.uint64(0xC2B2AE3D27D4EB4F)  # a word's position, mixed into it (equal words at two places differ)
 # the mask keeping a word's first k bytes (big-endian), k = 0..8
 _KEPT_BYTES = np.array([0, *((2**64 - 1) << (64 - 8 * k) & (2**64 - 1) for k in range(1, 9))], dtype=np.uint64)
+PARALLEL_IDS = 1 << 18  # ids hashed in parts on threads from this many on (fewer: the threads cost more)
 WORDS_BLOCK = 1 << 16  # words read per block: the temporaries (about 0.5 MB each) stay in cache and are reused
 SHORT_WORDS = 4  # hashes read the first words of every id a word position at a time, longer ids' rest by blocks
 GATHER_BYTES = 1 << 20  # bytes copied per block when ids are gathered into one contiguous buffer
@@ -197,18 +200,18 @@ class DocumentIds:
         """A 64-bit hash (uint64) of each id, the same in every process and whatever the buffer it sits in: equal
         ids hash equally, so integer keys built from them find every repeat and every match; a match is then
         checked with :meth:`equal`. Each word, mixed with its position in the id, is added into the id's sum,
-        then the length is mixed in."""
+        then the length is mixed in. :data:`PARALLEL_IDS` ids or more are hashed in parts on threads
+        (:func:`~workbench.threads.in_threads`: each id's hash is its own, so the parts' are the whole's)."""
         if self._hashes is None:
-            sums = np.zeros(len(self), dtype=np.uint64)
-            for owners, positions, _, words in _every_word(self.data, self.starts, self.lengths):
-                mixed = _mixed(words, positions)
-                if isinstance(owners, slice):  # a word position of a block of ids: an id's padding is not mixed in
-                    mixed[self.lengths[owners] <= 8 * positions] = 0
-                    sums[owners] += mixed
-                else:
-                    _add_by_owner(sums, owners, mixed)
-            hashes = (sums ^ (self.lengths.astype(np.uint64) * _POSITION)) * _MULTIPLIER
-            hashes ^= hashes >> np.uint64(32)
+            n, count = len(self), threads()
+            hashes = np.empty(n, dtype=np.uint64)
+            bounds = [n * i // count for i in range(count + 1)] if n >= PARALLEL_IDS else [0, n]
+
+            def part(low_high: tuple[int, int]) -> None:
+                low, high = low_high
+                _hash_into(hashes[low:high], self.data, self.starts[low:high], self.lengths[low:high])
+
+            in_threads(part, zip(bounds[:-1], bounds[1:], strict=True), count)
             self._hashes = hashes
         return self._hashes
 
@@ -424,6 +427,21 @@ def _read_words(data: np.ndarray, at: np.ndarray, remaining: np.ndarray) -> np.n
         words[late] = words[late] << (np.uint64(8) * np.minimum(at[late] - last, 7).astype(np.uint64))
     words &= _KEPT_BYTES[np.clip(remaining, 0, 8)]  # none where nothing remains (past a short id's end)
     return words
+
+
+def _hash_into(out: np.ndarray, data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
+    """:meth:`DocumentIds.hashes` of the ids at ``starts`` (``lengths`` bytes long) in ``data``, written to ``out``."""
+    out[:] = 0
+    for owners, positions, _, words in _every_word(data, starts, lengths):
+        mixed = _mixed(words, positions)
+        if isinstance(owners, slice):  # a word position of a block of ids: an id's padding is not mixed in
+            mixed[lengths[owners] <= 8 * positions] = 0
+            out[owners] += mixed
+        else:
+            _add_by_owner(out, owners, mixed)
+    out ^= lengths.astype(np.uint64) * _POSITION
+    out *= _MULTIPLIER
+    out ^= out >> np.uint64(32)
 
 
 def _mixed(words: np.ndarray, positions) -> np.ndarray:
