@@ -1,6 +1,6 @@
 """Work shared among threads (issue 42): how many (the cores, ``WORKBENCH_THREADS``), and what parts on two threads
-compute equals, bit for bit, what one pass computes: a campaign's values on a table cut into parts of whole topics,
-the hashes of ids cut into parts."""
+compute equals, bit for bit, what one pass computes: a campaign's values on a table cut into parts of whole
+topics."""
 
 from __future__ import annotations
 
@@ -10,15 +10,13 @@ import warnings
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tests.measure_instances import INSTANCES
 from tests.strategies import trec_campaigns
-from workbench import ids as ids_module
+from workbench import threads as threads_module
 from workbench.data import engines
 from workbench.data.campaign import Campaign
 from workbench.errors import ParameterError, WorkbenchWarning
-from workbench.ids import DocumentIds
 from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.registry import parse
 from workbench.threads import MOST_THREADS, THREADS_VARIABLE, in_threads, threads
@@ -55,19 +53,18 @@ def test_parts_come_back_in_order_and_a_parts_error_is_raised_as_the_loop_raises
 
 def test_a_large_table_is_cut_into_whole_topics_that_cover_it_in_order(monkeypatch):
     table = GainTable.from_gains(np.arange(35.0).reshape(7, 5), [[1.0]] * 7)
-    assert row_sizes(table, 2) == [7]  # below PARALLEL_CELLS: whole
+    assert row_sizes(table) == [7]  # below PARALLEL_CELLS: whole
     monkeypatch.setattr(engines, "PARALLEL_CELLS", 0)
     monkeypatch.setattr(engines, "PART_CELLS", 10)
-    assert row_sizes(table, 1) == [7]  # one thread: whole
-    assert row_sizes(table, 2) == [2, 2, 3]  # 35 cells in parts of about 10, each of two rows or more
-    assert row_sizes(table.rows(slice(0, 3)), 2) == [3]  # too few rows for two parts of two
-    parts = engines.row_parts(table, 2)
+    assert row_sizes(table) == [2, 2, 3]  # 35 cells in parts of about 10, each of two rows or more
+    assert row_sizes(table.rows(slice(0, 3))) == [3]  # too few rows for two parts of two
+    parts = engines.row_parts(table)
     assert np.array_equal(np.concatenate([part.gains for part in parts]), table.gains)
     assert [topic for part in parts for topic in part.topics] == list(table.topics)
 
 
-def row_sizes(table: GainTable, count: int) -> list[int]:
-    return [part.gains.shape[0] for part in engines.row_parts(table, count)]
+def row_sizes(table: GainTable) -> list[int]:
+    return [part.gains.shape[0] for part in engines.row_parts(table)]
 
 
 @settings(max_examples=30, deadline=None)
@@ -84,19 +81,6 @@ def test_a_campaign_scored_in_parts_on_two_threads_equals_one_pass(data):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(engines, "PARALLEL_CELLS", 0)
             patch.setattr(engines, "PART_CELLS", 1)
-            patch.setattr(engines, "threads", lambda: 2)
+            patch.setattr(threads_module, "threads", lambda: 2)
             parts = campaign.evaluate(ON_TABLES, extra_topics="ignore", progress=False)
     assert repr(parts.to_dict("list")) == repr(whole.to_dict("list"))
-
-
-@settings(max_examples=60, deadline=None)
-@given(names=st.lists(st.binary(max_size=70), max_size=40))
-def test_ids_hashed_in_parts_on_two_threads_hash_as_in_one_pass(names):
-    """Each id's hash is its own: ids of any length (empty, and longer than the words read a position at a time)
-    hashed in two parts on two threads get the hashes one pass gives."""
-    whole = DocumentIds.from_strings(names).hashes()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(ids_module, "PARALLEL_IDS", 0)
-        patch.setattr(ids_module, "threads", lambda: 2)
-        parts = DocumentIds.from_strings(names).hashes()
-    assert parts.dtype == np.uint64 and parts.tolist() == whole.tolist()

@@ -22,15 +22,12 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from workbench.threads import in_threads, threads
-
-__all__ = ["WORDS_BLOCK", "SHORT_WORDS", "PARALLEL_IDS", "GATHER_BYTES", "DocumentIds", "positions", "arrow_call"]
+__all__ = ["WORDS_BLOCK", "SHORT_WORDS", "GATHER_BYTES", "DocumentIds", "positions", "arrow_call"]
 
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Fibonacci hashing)
 _POSITION = np.uint64(0xC2B2AE3D27D4EB4F)  # a word's position, mixed into it (equal words at two places differ)
 # the mask keeping a word's first k bytes (big-endian), k = 0..8
 _KEPT_BYTES = np.array([0, *((2**64 - 1) << (64 - 8 * k) & (2**64 - 1) for k in range(1, 9))], dtype=np.uint64)
-PARALLEL_IDS = 1 << 18  # ids hashed in parts on threads from this many on (fewer: the threads cost more)
 WORDS_BLOCK = 1 << 16  # words read per block: the temporaries (about 0.5 MB each) stay in cache and are reused
 SHORT_WORDS = 4  # hashes read the first words of every id a word position at a time, longer ids' rest by blocks
 GATHER_BYTES = 1 << 20  # bytes copied per block when ids are gathered into one contiguous buffer
@@ -200,18 +197,10 @@ class DocumentIds:
         """A 64-bit hash (uint64) of each id, the same in every process and whatever the buffer it sits in: equal
         ids hash equally, so integer keys built from them find every repeat and every match; a match is then
         checked with :meth:`equal`. Each word, mixed with its position in the id, is added into the id's sum,
-        then the length is mixed in. :data:`PARALLEL_IDS` ids or more are hashed in parts on threads
-        (:func:`~workbench.threads.in_threads`: each id's hash is its own, so the parts' are the whole's)."""
+        then the length is mixed in."""
         if self._hashes is None:
-            n, count = len(self), threads()
-            hashes = np.empty(n, dtype=np.uint64)
-            bounds = [n * i // count for i in range(count + 1)] if n >= PARALLEL_IDS else [0, n]
-
-            def part(low_high: tuple[int, int]) -> None:
-                low, high = low_high
-                _hash_into(hashes[low:high], self.data, self.starts[low:high], self.lengths[low:high])
-
-            in_threads(part, zip(bounds[:-1], bounds[1:], strict=True), count)
+            hashes = np.empty(len(self), dtype=np.uint64)
+            _hash_into(hashes, self.data, self.starts, self.lengths)
             self._hashes = hashes
         return self._hashes
 
@@ -439,9 +428,11 @@ def _hash_into(out: np.ndarray, data: np.ndarray, starts: np.ndarray, lengths: n
             out[owners] += mixed
         else:
             _add_by_owner(out, owners, mixed)
-    out ^= lengths.astype(np.uint64) * _POSITION
-    out *= _MULTIPLIER
-    out ^= out >> np.uint64(32)
+    for low in range(0, out.size, WORDS_BLOCK):  # the length mixed in a block at a time: no temporary of every id
+        block = out[low:low + WORDS_BLOCK]
+        block ^= lengths[low:low + WORDS_BLOCK].astype(np.uint64) * _POSITION
+        block *= _MULTIPLIER
+        block ^= block >> np.uint64(32)
 
 
 def _mixed(words: np.ndarray, positions) -> np.ndarray:

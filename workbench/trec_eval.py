@@ -75,7 +75,7 @@ from workbench.metrics.summary import MIN_GEO_MEAN, summarize
 from workbench.reading.numbers import atof, atol
 from workbench.reading.sources import file_path
 from workbench.shell import emit, say
-from workbench.threads import in_threads, threads
+from workbench.threads import in_threads
 from workbench.validation import check
 
 __all__ = ["TrecEvalError", "EXIT_STATUSES", "Options", "REL_FORMATS", "TrecMeasure", "ORDER", "MEASURES", "NICKNAMES",
@@ -477,9 +477,10 @@ def bound(measure: TrecMeasure, params, options: Options) -> list[Measure]:
 def _scored(selected, source, options: Options) -> list[list[list]]:
     """Each selected measure's columns (a list of per-topic values per printed name), scored by the engine each
     declaration names (:func:`~workbench.data.engines.table_values`: its ``values`` on the table read here). A large
-    gain table is scored in parts of its topics on two threads (:func:`~workbench.data.engines.row_parts`) and the
-    parts' values joined: numpy lets go of the interpreter in its loops (``-m all_trec`` on 2,000 topics × 1,000
-    ranks: 0.29 s → 0.17 s); a part (and the values it shares among measures) goes once scored."""
+    gain table is scored in parts of its topics (:func:`~workbench.data.engines.row_parts`), on two threads where
+    there are two cores, and the parts' values joined: numpy lets go of the interpreter in its loops (``-m all_trec``
+    on 2,000 topics × 1,000 ranks: 0.29 s → 0.17 s); a part (and the values it shares among measures) goes once
+    scored."""
     work = [[] if measure.summary in ("runid", "count") else bound(measure, params, options)
             for measure, params, _ in selected]
 
@@ -487,8 +488,7 @@ def _scored(selected, source, options: Options) -> list[list[list]]:
         return [[_values(table_values(part, each, _without_judged_only(each))) for each in measures]
                 for measures in work]
 
-    count = threads()
-    scored = in_threads(score, row_parts(source, count), count)
+    scored = in_threads(score, row_parts(source))
     return [[[value for part in scored for value in part[m][c]] for c in range(len(scored[0][m]))]
             for m in range(len(selected))]
 

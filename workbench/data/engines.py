@@ -59,7 +59,7 @@ from workbench.metrics.registry import Measure, UnknownMeasureError, explanation
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.progress import progress as progress_bar
-from workbench.threads import in_threads, threads
+from workbench.threads import in_threads
 
 if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
     from workbench.metrics.explanations import MeasureExplanation
@@ -162,9 +162,8 @@ class _TableEngine(ByDeclaration, _TableValues):
         for system, topics in _by_system(pairs, held.gold).items():
             try:
                 table = type(self).build(held.gold, held.runs[system], topics, placeholders=True)
-                count = threads()
                 parts = in_threads(lambda part: {name: self.values(part, measure).tolist()
-                                                 for name, measure in measures.items()}, row_parts(table, count), count)
+                                                 for name, measure in measures.items()}, row_parts(table))
                 del table  # each part's temporaries went with it; the values are kept
                 values = {name: [value for part in parts for value in part[name]] for name in measures}
             except WorkbenchError as error:
@@ -317,23 +316,22 @@ PART_CELLS = 1 << 18
 """... in parts of about this many cells, each part's temporaries freed before the next."""
 
 
-def row_parts(table: Any, count: int) -> list[Any]:
-    """``table`` cut into parts of whole topics for ``count`` threads to score (:func:`~workbench.threads.
-    in_threads`): a gain table of :data:`PARALLEL_CELLS` cells or more, for two threads or more, in parts of about
+def row_parts(table: Any) -> list[Any]:
+    """``table`` cut into parts of whole topics, scored one after the other or on threads
+    (:func:`~workbench.threads.in_threads`): a gain table of :data:`PARALLEL_CELLS` cells or more in parts of about
     :data:`PART_CELLS` cells (:meth:`~workbench.metrics.ranking.table.GainTable.rows`: every kernel scores each
-    topic on its own, so the parts' values joined are the whole table's, bit for bit); any other table whole.
-    Each part holds two rows or more: numpy adds the row of a one-row matrix in pairs but the rows of a
-    column-major matrix term by term (INSQ's reach), so a one-row part could differ from the whole in the last
-    bit. Two threads score two parts at once, and hold the measures' temporaries of two parts, not of the whole
-    table.
+    topic on its own, so the parts' values joined are the whole table's, bit for bit); any other table whole. The
+    measures' temporaries are a part's (on two threads, two parts'), not the whole table's. Each part holds two rows
+    or more: numpy adds the row of a one-row matrix in pairs but the rows of a column-major matrix term by term
+    (INSQ's reach), so a one-row part could differ from the whole in the last bit.
 
     >>> table = GainTable.from_gains(np.zeros((4, 2)), [[1]] * 4)
-    >>> [part.gains.shape[0] for part in row_parts(table, 1)], len(row_parts(table, 2))
-    ([4], 1)
+    >>> [part.gains.shape[0] for part in row_parts(table)]
+    [4]
     """
     rows = table.gains.shape[0] if isinstance(table, GainTable) else 0
     parts = min(max(2, -(-table.gains.size // PART_CELLS)), rows // 2) if rows else 0
-    if count < 2 or parts < 2 or table.gains.size < PARALLEL_CELLS:
+    if parts < 2 or table.gains.size < PARALLEL_CELLS:
         return [table]
     return [table.rows(slice(rows * i // parts, rows * (i + 1) // parts)) for i in range(parts)]
 

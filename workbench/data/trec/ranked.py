@@ -550,7 +550,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
             order = order[kept]
             kept_sizes = np.bincount(ranked_group[kept], minlength=n_systems * n_topics)
         del ranked_group, kept
-    refused = {} if unique else \
+    ranked_ids = ids.take(order)  # hashed in rank order (faster, and no second array of hashes): the join reads them
+    refused = {} if unique or first_duplicate(group[order], ranked_ids) is None else \
         _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
                        topic_labels.names, system_names, n_topics, locate, systems is not None)
     kept_sizes = kept_sizes.reshape(n_systems, n_topics)
@@ -563,7 +564,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
         topics_here = np.flatnonzero(present[code])  # the system's topics, in order of first appearance
         positions = order[begins[code]:begins[code + 1]]
         offsets = np.concatenate(([0], np.cumsum(kept_sizes[code, topics_here])))
-        runs[system] = RankedRun([topic_labels.names[t] for t in topics_here], offsets, ids.take(positions),
+        mine = ranked_ids if n_systems == 1 else ranked_ids.take(np.arange(begins[code], begins[code + 1]))
+        runs[system] = RankedRun([topic_labels.names[t] for t in topics_here], offsets, mine,
                                  scores[positions], ties, score_precision,
                                  {topic: error for (s, topic), error in refused.items() if s == system},
                                  topic_labels.integers, None if costs is None else np.asarray(costs)[positions])
