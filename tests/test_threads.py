@@ -1,6 +1,6 @@
-"""Work shared among threads (issue 42): how many (the cores, ``WORKBENCH_THREADS``), and what parts on two threads
-compute equals, bit for bit, what one pass computes: a campaign's values on a table cut into parts of whole
-topics."""
+"""Work shared among threads (issue 42): how many (the cores, ``WORKBENCH_THREADS``) and the map that shares it; and
+a large gain table scored in parts of whole topics (on two threads by the drop-in: tests/test_trec_eval.py) gives,
+bit for bit, the values of one pass."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from hypothesis import given, settings
 
 from tests.measure_instances import INSTANCES
 from tests.strategies import trec_campaigns
-from workbench import threads as threads_module
 from workbench.data import engines
 from workbench.data.campaign import Campaign
 from workbench.errors import ParameterError, WorkbenchWarning
@@ -69,10 +68,10 @@ def row_sizes(table: GainTable) -> list[int]:
 
 @settings(max_examples=30, deadline=None)
 @given(data=trec_campaigns())
-def test_a_campaign_scored_in_parts_on_two_threads_equals_one_pass(data):
-    """Every measure of the gain table, on parts of two topics or three scored on two threads, gives each topic the
-    value one pass over the whole table gives (the same float, NaN where it is NaN). Parts of one topic would not:
-    INSQ's reach is column-major, which numpy adds term by term on two rows and more, in pairs on one."""
+def test_a_campaign_scored_in_parts_equals_one_pass(data):
+    """Every measure of the gain table, on parts of two topics or three, gives each topic the value one pass over
+    the whole table gives (the same float, NaN where it is NaN). Parts of one topic would not: INSQ's reach is
+    column-major, which numpy adds term by term on two rows and more, in pairs on one."""
     qrels, run = data
     campaign = Campaign.from_dicts(qrels, {"tag": run})
     with warnings.catch_warnings():
@@ -81,6 +80,5 @@ def test_a_campaign_scored_in_parts_on_two_threads_equals_one_pass(data):
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(engines, "PARALLEL_CELLS", 0)
             patch.setattr(engines, "PART_CELLS", 1)
-            patch.setattr(threads_module, "threads", lambda: 2)
             parts = campaign.evaluate(ON_TABLES, extra_topics="ignore", progress=False)
     assert repr(parts.to_dict("list")) == repr(whole.to_dict("list"))

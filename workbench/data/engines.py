@@ -59,7 +59,6 @@ from workbench.metrics.registry import Measure, UnknownMeasureError, explanation
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.progress import progress as progress_bar
-from workbench.threads import in_threads
 
 if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
     from workbench.metrics.explanations import MeasureExplanation
@@ -162,8 +161,8 @@ class _TableEngine(ByDeclaration, _TableValues):
         for system, topics in _by_system(pairs, held.gold).items():
             try:
                 table = type(self).build(held.gold, held.runs[system], topics, placeholders=True)
-                parts = in_threads(lambda part: {name: self.values(part, measure).tolist()
-                                                 for name, measure in measures.items()}, row_parts(table))
+                parts = [{name: self.values(part, measure).tolist() for name, measure in measures.items()}
+                         for part in row_parts(table)]  # on this thread: two threads' arenas add 25-30 MB
                 del table  # each part's temporaries went with it; the values are kept
                 values = {name: [value for part in parts for value in part[name]] for name in measures}
             except WorkbenchError as error:
@@ -311,19 +310,20 @@ def table_values(table: Any, measure: Measure, params: Mapping[str, Any] | None 
 
 
 PARALLEL_CELLS = 1 << 20
-"""A gain table of at least this many cells (topics × ranks) is scored in parts on threads (:func:`row_parts`)."""
+"""A gain table of at least this many cells (topics × ranks) is scored in parts (:func:`row_parts`)."""
 PART_CELLS = 1 << 18
 """... in parts of about this many cells, each part's temporaries freed before the next."""
 
 
 def row_parts(table: Any) -> list[Any]:
-    """``table`` cut into parts of whole topics, scored one after the other or on threads
-    (:func:`~workbench.threads.in_threads`): a gain table of :data:`PARALLEL_CELLS` cells or more in parts of about
-    :data:`PART_CELLS` cells (:meth:`~workbench.metrics.ranking.table.GainTable.rows`: every kernel scores each
-    topic on its own, so the parts' values joined are the whole table's, bit for bit); any other table whole. The
-    measures' temporaries are a part's (on two threads, two parts'), not the whole table's. Each part holds two rows
-    or more: numpy adds the row of a one-row matrix in pairs but the rows of a column-major matrix term by term
-    (INSQ's reach), so a one-row part could differ from the whole in the last bit.
+    """``table`` cut into parts of whole topics to score one after the other (a campaign's engine) or on threads
+    (the ``trec_eval`` drop-in's many measures, :func:`~workbench.threads.in_threads`): a gain table of
+    :data:`PARALLEL_CELLS` cells or more in parts of about :data:`PART_CELLS` cells
+    (:meth:`~workbench.metrics.ranking.table.GainTable.rows`: every kernel scores each topic on its own, so the
+    parts' values joined are the whole table's, bit for bit); any other table whole. The measures' temporaries are a
+    part's (on two threads, two parts'), not the whole table's. Each part holds two rows or more: numpy adds the row
+    of a one-row matrix in pairs but the rows of a column-major matrix term by term (INSQ's reach), so a one-row part
+    could differ from the whole in the last bit.
 
     >>> table = GainTable.from_gains(np.zeros((4, 2)), [[1]] * 4)
     >>> [part.gains.shape[0] for part in row_parts(table)]
