@@ -540,6 +540,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     group = topic_labels.codes if system_labels is None or n_systems == 1 else \
         system_labels.codes.astype(np.int64) * n_topics + topic_labels.codes  # (system, topic), system-major
     order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
+    if order.size < 2**31:  # held to the end: int32 positions, half the memory (8 MB for 2M entries)
+        order = order.astype(np.int32)
     sizes = np.bincount(group, minlength=n_systems * n_topics)
     kept_sizes = sizes
     if max_docs is not None:
