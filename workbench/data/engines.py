@@ -59,6 +59,7 @@ from workbench.metrics.registry import Measure, UnknownMeasureError, explanation
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.progress import progress as progress_bar
+from workbench.validation import Anything, validate
 
 if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
     from workbench.metrics.explanations import MeasureExplanation
@@ -315,6 +316,7 @@ PART_CELLS = 1 << 18
 """... in parts of about this many cells, each part's temporaries freed before the next."""
 
 
+@validate(table=Anything("any table an engine scores; one other than a gain table is given back whole"))
 def row_parts(table: Any) -> list[Any]:
     """``table`` cut into parts of whole topics to score one after the other (a campaign's engine) or on threads
     (the ``trec_eval`` drop-in's many measures, :func:`~workbench.threads.in_threads`): a gain table of
