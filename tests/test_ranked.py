@@ -534,3 +534,34 @@ def test_arrays_pickled_in_another_process_join_as_built_here(tmp_path):
         gold, runs = pickle.loads(made)
         pd.testing.assert_frame_equal(Campaign(gold, read_trec_run(run)).evaluate(names, progress=False), here)
         pd.testing.assert_frame_equal(Campaign(read_trec_qrels(qrels), runs).evaluate(names, progress=False), here)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 5), st.sampled_from(["a", "b", "c", "d", "e"]),
+                          st.integers(0, 3)), max_size=30), st.integers(1, 4), st.sampled_from([None, 2]))
+def test_repeats_sought_in_rank_order_by_blocks_of_whole_topics_are_the_input_order_ones(entries, block, cut):
+    """The repeats' check of rank_runs (in rank order, a few whole (system, topic) groups at a time, here blocks of
+    1 to 4 entries) refuses exactly the (system, topic) pairs whose kept entries repeat a document, as the search
+    in input order finds them."""
+    from workbench.data.trec import ranked
+
+    systems = [f"s{s}" for s, _, _, _ in entries]
+    topics = [f"q{t}" for _, t, _, _ in entries]
+    documents = [d for _, _, d, _ in entries]
+    scores = np.array([float(v) for _, _, _, v in entries])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WorkbenchWarning)
+        whole = rank_runs(systems, topics, documents, scores, max_docs=cut)
+        with mock.patch.object(ranked, "BLOCK", block):
+            blocks = rank_runs(systems, topics, documents, scores, max_docs=cut)
+    refused = {(system, topic) for system, run in whole.items() for topic in run.refused}
+    assert {(system, topic) for system, run in blocks.items() for topic in run.refused} == refused
+    expected = set()
+    for system, run in whole.items():
+        for topic in run.topics:
+            mine = [(v, d) for s, t, d, v in zip(systems, topics, documents, scores, strict=True)
+                    if (s, t) == (system, topic)]
+            kept = [d for _, d in sorted(mine, reverse=True)][:cut]  # score, then id, descending (trec_eval's)
+            if len(kept) != len(set(kept)):
+                expected.add((system, topic))
+    assert refused == expected

@@ -101,7 +101,9 @@ def test_registered_measures_equal_pytrec_eval(data, level):
 def test_two_threads_score_what_one_scores(data, level, complete, judged_only, monkeypatch, tmp_path_factory):
     """Every measure of the qrels format, on two halves of the topics on two threads (as large tables are
     scored), gives each topic the value one pass over the whole table gives."""
+    from workbench import threads as threads_module
     from workbench import trec_eval
+    from workbench.data import engines
 
     qrels, run = data
     requests = [m.name for m in trec_eval.MEASURES if m.reads in ("qrels", "any")]
@@ -114,8 +116,8 @@ def test_two_threads_score_what_one_scores(data, level, complete, judged_only, m
         except TrecEvalError:  # no topic with both results and judgements
             return
         with monkeypatch.context() as patch:
-            patch.setattr(trec_eval, "PARALLEL_CELLS", 0)
-            patch.setattr(trec_eval, "_cores", lambda: 2)
+            patch.setattr(engines, "PARALLEL_CELLS", 0)
+            patch.setattr(threads_module, "threads", lambda: 2)
             halves = evaluate(*files, requests, options)
     assert render(halves, per_topic=True) == render(whole, per_topic=True)
     assert repr([columns for _, _, columns in halves.rows]) == repr([columns for _, _, columns in whole.rows])

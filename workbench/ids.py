@@ -199,16 +199,8 @@ class DocumentIds:
         checked with :meth:`equal`. Each word, mixed with its position in the id, is added into the id's sum,
         then the length is mixed in."""
         if self._hashes is None:
-            sums = np.zeros(len(self), dtype=np.uint64)
-            for owners, positions, _, words in _every_word(self.data, self.starts, self.lengths):
-                mixed = _mixed(words, positions)
-                if isinstance(owners, slice):  # a word position of a block of ids: an id's padding is not mixed in
-                    mixed[self.lengths[owners] <= 8 * positions] = 0
-                    sums[owners] += mixed
-                else:
-                    _add_by_owner(sums, owners, mixed)
-            hashes = (sums ^ (self.lengths.astype(np.uint64) * _POSITION)) * _MULTIPLIER
-            hashes ^= hashes >> np.uint64(32)
+            hashes = np.empty(len(self), dtype=np.uint64)
+            _hash_into(hashes, self.data, self.starts, self.lengths)
             self._hashes = hashes
         return self._hashes
 
@@ -424,6 +416,23 @@ def _read_words(data: np.ndarray, at: np.ndarray, remaining: np.ndarray) -> np.n
         words[late] = words[late] << (np.uint64(8) * np.minimum(at[late] - last, 7).astype(np.uint64))
     words &= _KEPT_BYTES[np.clip(remaining, 0, 8)]  # none where nothing remains (past a short id's end)
     return words
+
+
+def _hash_into(out: np.ndarray, data: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> None:
+    """:meth:`DocumentIds.hashes` of the ids at ``starts`` (``lengths`` bytes long) in ``data``, written to ``out``."""
+    out[:] = 0
+    for owners, positions, _, words in _every_word(data, starts, lengths):
+        mixed = _mixed(words, positions)
+        if isinstance(owners, slice):  # a word position of a block of ids: an id's padding is not mixed in
+            mixed[lengths[owners] <= 8 * positions] = 0
+            out[owners] += mixed
+        else:
+            _add_by_owner(out, owners, mixed)
+    for low in range(0, out.size, WORDS_BLOCK):  # the length mixed in a block at a time: no temporary of every id
+        block = out[low:low + WORDS_BLOCK]
+        block ^= lengths[low:low + WORDS_BLOCK].astype(np.uint64) * _POSITION
+        block *= _MULTIPLIER
+        block ^= block >> np.uint64(32)
 
 
 def _mixed(words: np.ndarray, positions) -> np.ndarray:

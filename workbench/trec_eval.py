@@ -55,7 +55,6 @@ import re
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -63,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from workbench._version import __version__
-from workbench.data.engines import table_values
+from workbench.data.engines import PARALLEL_CELLS, PART_CELLS, row_parts, table_values
 from workbench.data.trec.errors import TrecDuplicateError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
@@ -73,13 +72,14 @@ from workbench.data.trec.ranked import MAX_DOCS, judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
 from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning, excerpt
 from workbench.heap import release_freed
-from workbench.metrics.ranking.table import SCORE_PRECISIONS, GainTable
+from workbench.metrics.ranking.table import SCORE_PRECISIONS
 from workbench.metrics.ranking.zscores import zscores
 from workbench.metrics.registry import TREC_EVAL_GROUPS, Measure, MeasureSpec, TrecEvalName, bind, specs
 from workbench.metrics.summary import MIN_GEO_MEAN, summarize
 from workbench.reading.numbers import atof, atol
 from workbench.reading.sources import file_path
 from workbench.shell import emit, say
+from workbench.threads import in_threads
 from workbench.validation import check
 
 __all__ = ["TrecEvalError", "EXIT_STATUSES", "Options", "REL_FORMATS", "TrecMeasure", "ORDER", "MEASURES", "NICKNAMES",
@@ -543,10 +543,6 @@ def _source(judged, handed: list, topics: list[str], reads: str, options: Option
     return (table.judged_only() if options.judged_only else table), totals
 
 
-PARALLEL_CELLS = 1 << 20  # a gain table of at least this many cells (topics × ranks) is scored on two threads
-PART_CELLS = 1 << 18  # ... in parts of about this many cells, each part's temporaries freed before the next
-
-
 def bound(measure: TrecMeasure, params, options: Options) -> list[Measure]:
     """The declared measure behind each value ``measure`` prints, its parameters set as trec_eval sets them: one
     per cutoff, the ``params`` list on the parameters it ``takes``, ``pairs`` naming a parameter set it and those
@@ -573,12 +569,11 @@ def bound(measure: TrecMeasure, params, options: Options) -> list[Measure]:
 
 def _scored(selected, source, options: Options) -> list[list[list]]:
     """Each selected measure's columns (a list of per-topic values per printed name), scored by the engine each
-    declaration names (:func:`~workbench.data.engines.table_values`: its ``values`` on the table read here). A gain
-    table of :data:`PARALLEL_CELLS` cells or more, on a machine with two cores or more, is scored in parts of its
-    topics (about :data:`PART_CELLS` cells each) on two threads and the parts' values joined: every kernel scores
-    each topic on its own (:meth:`~workbench.metrics.ranking.table.GainTable.rows`), and numpy lets go of the
-    interpreter in its loops (``-m all_trec`` on 2,000 topics × 1,000 ranks: 0.29 s → 0.17 s); the measures'
-    temporaries are those of two parts at a time, not of the whole table."""
+    declaration names (:func:`~workbench.data.engines.table_values`: its ``values`` on the table read here). A large
+    gain table is scored in parts of its topics (:func:`~workbench.data.engines.row_parts`), on two threads where
+    there are two cores, and the parts' values joined: numpy lets go of the interpreter in its loops (``-m all_trec``
+    on 2,000 topics × 1,000 ranks: 0.29 s → 0.17 s); a part (and the values it shares among measures) goes once
+    scored."""
     work = [[] if measure.summary in ("runid", "count") else bound(measure, params, options)
             for measure, params, _ in selected]
 
@@ -586,15 +581,8 @@ def _scored(selected, source, options: Options) -> list[list[list]]:
         return [[_values(table_values(part, each, _without_judged_only(each))) for each in measures]
                 for measures in work]
 
-    if not isinstance(source, GainTable) or source.gains.size < PARALLEL_CELLS or source.gains.shape[0] < 2 \
-            or _cores() < 2:
-        return score(source)
-    rows = source.gains.shape[0]
-    count = min(max(2, -(-source.gains.size // PART_CELLS)), rows)
-    parts = (source.rows(slice(rows * i // count, rows * (i + 1) // count)) for i in range(count))
-    with ThreadPoolExecutor(2) as pool:  # a part (and the values it shares among measures) goes once scored
-        scored = list(pool.map(score, parts))
-    return [[sum((part[m][c] for part in scored), []) for c in range(len(scored[0][m]))]
+    scored = in_threads(score, row_parts(source))
+    return [[[value for part in scored for value in part[m][c]] for c in range(len(scored[0][m]))]
             for m in range(len(selected))]
 
 
@@ -605,14 +593,6 @@ def _without_judged_only(measure: Measure) -> dict:
 
 def _values(column) -> list:
     return list(np.asarray(column).tolist()) if not isinstance(column, list) else list(column)
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def _zscored(measure: TrecMeasure, names: list[str], columns: list, topics: Sequence[str], table) -> list:

@@ -54,16 +54,19 @@ from workbench.ids import DocumentIds
 from workbench.metrics.campaign_rs import Encoded, encode_pairs, encoded_measure_values
 from workbench.metrics.per_topic import evaluate_topic
 from workbench.metrics.ranking.matching import RankingRows
+from workbench.metrics.ranking.table import GainTable
 from workbench.metrics.registry import Measure, UnknownMeasureError, explanation_of, parse
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.progress import progress as progress_bar
+from workbench.validation import Anything, validate
 
 if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
     from workbench.metrics.explanations import MeasureExplanation
 
 __all__ = ["Pair", "Held", "Engine", "ByDeclaration", "GainTableEngine", "SubtopicTableEngine", "RSEngine",
-           "PerTopicEngine", "ENGINES", "engine_of", "table_values", "by_engine", "score_pairs", "explain_of_nothing"]
+           "PerTopicEngine", "ENGINES", "PARALLEL_CELLS", "PART_CELLS", "engine_of", "table_values", "row_parts",
+           "by_engine", "score_pairs", "explain_of_nothing"]
 
 Pair = tuple[str, str]
 Scored = dict[Pair, dict[str, float]]
@@ -159,7 +162,10 @@ class _TableEngine(ByDeclaration, _TableValues):
         for system, topics in _by_system(pairs, held.gold).items():
             try:
                 table = type(self).build(held.gold, held.runs[system], topics, placeholders=True)
-                values = {name: self.values(table, measure).tolist() for name, measure in measures.items()}
+                parts = [{name: self.values(part, measure).tolist() for name, measure in measures.items()}
+                         for part in row_parts(table)]  # on this thread: two threads' arenas add 25-30 MB
+                del table  # each part's temporaries went with it; the values are kept
+                values = {name: [value for part in parts for value in part[name]] for name in measures}
             except WorkbenchError as error:
                 raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
             for row, topic in enumerate(topics):
@@ -302,6 +308,34 @@ def table_values(table: Any, measure: Measure, params: Mapping[str, Any] | None 
     if not isinstance(engine, _TableValues):
         raise UnknownMeasureError(f"{measure} is scored {engine.name}, not on a table")
     return engine.values(table, measure, params)
+
+
+PARALLEL_CELLS = 1 << 20
+"""A gain table of at least this many cells (topics × ranks) is scored in parts (:func:`row_parts`)."""
+PART_CELLS = 1 << 18
+"""... in parts of about this many cells, each part's temporaries freed before the next."""
+
+
+@validate(table=Anything("any table an engine scores; one other than a gain table is given back whole"))
+def row_parts(table: Any) -> list[Any]:
+    """``table`` cut into parts of whole topics to score one after the other (a campaign's engine) or on threads
+    (the ``trec_eval`` drop-in's many measures, :func:`~workbench.threads.in_threads`): a gain table of
+    :data:`PARALLEL_CELLS` cells or more in parts of about :data:`PART_CELLS` cells
+    (:meth:`~workbench.metrics.ranking.table.GainTable.rows`: every kernel scores each topic on its own, so the
+    parts' values joined are the whole table's, bit for bit); any other table whole. The measures' temporaries are a
+    part's (on two threads, two parts'), not the whole table's. Each part holds two rows or more: numpy adds the row
+    of a one-row matrix in pairs but the rows of a column-major matrix term by term (INSQ's reach), so a one-row part
+    could differ from the whole in the last bit.
+
+    >>> table = GainTable.from_gains(np.zeros((4, 2)), [[1]] * 4)
+    >>> [part.gains.shape[0] for part in row_parts(table)]
+    [4]
+    """
+    rows = table.gains.shape[0] if isinstance(table, GainTable) else 0
+    parts = min(max(2, -(-table.gains.size // PART_CELLS)), rows // 2) if rows else 0
+    if parts < 2 or table.gains.size < PARALLEL_CELLS:
+        return [table]
+    return [table.rows(slice(rows * i // parts, rows * (i + 1) // parts)) for i in range(parts)]
 
 
 def by_engine(measures: Iterable[str | Measure] | Mapping[str, Measure], *,

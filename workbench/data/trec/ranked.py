@@ -34,7 +34,7 @@ from workbench.data.trec.lines import Labels
 from workbench.errors import CampaignError, WorkbenchError, WorkbenchWarning, quoted
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
-from workbench.metrics.ranking.matching import keys
+from workbench.metrics.ranking.matching import BLOCK, keys
 from workbench.metrics.ranking.table import SCORE_PRECISION, trec_eval_order
 from workbench.model import Organization
 from workbench.validation import (
@@ -540,6 +540,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     group = topic_labels.codes if system_labels is None or n_systems == 1 else \
         system_labels.codes.astype(np.int64) * n_topics + topic_labels.codes  # (system, topic), system-major
     order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
+    if order.size < 2**31:  # held to the end: int32 positions, half the memory (8 MB for 2M entries)
+        order = order.astype(np.int32)
     sizes = np.bincount(group, minlength=n_systems * n_topics)
     kept_sizes = sizes
     if max_docs is not None:
@@ -550,7 +552,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
             order = order[kept]
             kept_sizes = np.bincount(ranked_group[kept], minlength=n_systems * n_topics)
         del ranked_group, kept
-    refused = {} if unique else \
+    ranked_ids = ids.take(order)  # hashed in rank order (faster, and no second array of hashes): the join reads them
+    refused = {} if unique or not _repeats_in_rank_order(group, order, ranked_ids, kept_sizes) else \
         _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
                        topic_labels.names, system_names, n_topics, locate, systems is not None)
     kept_sizes = kept_sizes.reshape(n_systems, n_topics)
@@ -563,12 +566,30 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
         topics_here = np.flatnonzero(present[code])  # the system's topics, in order of first appearance
         positions = order[begins[code]:begins[code + 1]]
         offsets = np.concatenate(([0], np.cumsum(kept_sizes[code, topics_here])))
-        runs[system] = RankedRun([topic_labels.names[t] for t in topics_here], offsets, ids.take(positions),
+        mine = ranked_ids if n_systems == 1 else ranked_ids.take(np.arange(begins[code], begins[code + 1]))
+        runs[system] = RankedRun([topic_labels.names[t] for t in topics_here], offsets, mine,
                                  scores[positions], ties, score_precision,
                                  {topic: error for (s, topic), error in refused.items() if s == system},
                                  topic_labels.integers, None if costs is None else np.asarray(costs)[positions])
     release_freed(len(ids))  # the ranking's temporaries
     return runs
+
+
+def _repeats_in_rank_order(group: np.ndarray, order: np.ndarray, ranked: DocumentIds, sizes: np.ndarray) -> bool:
+    """Whether a (group, document) repeats among the ranked entries (``ranked``, the ids at ``order``; ``sizes``:
+    each group's entries, the groups in rank order one after the other): the keys of whole groups sorted about
+    :data:`~workbench.metrics.ranking.matching.BLOCK` entries at a time (a repeat lies within its group), so that
+    no key of every entry is held (2M entries: 16 MB). Keys that repeat may be a hash collision: the caller settles
+    them on the ids (:func:`first_duplicate`)."""
+    n_groups = int(np.max(group, initial=0)) + 1
+    hashes, ends = ranked.hashes(), np.cumsum(sizes.ravel())
+    cuts = np.unique(ends[np.minimum(np.searchsorted(ends, np.arange(BLOCK, len(order), BLOCK)), ends.size - 1)])
+    for low, high in zip([0, *cuts.tolist()], [*cuts.tolist(), len(order)], strict=True):
+        block = keys(group[order[low:high]], hashes[low:high], n_groups)
+        block.sort()
+        if (block[1:] == block[:-1]).any():
+            return True
+    return False
 
 
 def _refused_pairs(group: np.ndarray, ids: DocumentIds, positions: np.ndarray | None, topic_names: Sequence[str],

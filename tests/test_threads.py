@@ -1,0 +1,84 @@
+"""Work shared among threads (issue 42): how many (the cores, ``WORKBENCH_THREADS``) and the map that shares it; and
+a large gain table scored in parts of whole topics (on two threads by the drop-in: tests/test_trec_eval.py) gives,
+bit for bit, the values of one pass."""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from tests.measure_instances import INSTANCES
+from tests.strategies import trec_campaigns
+from workbench.data import engines
+from workbench.data.campaign import Campaign
+from workbench.errors import ParameterError, WorkbenchWarning
+from workbench.metrics.ranking.table import GainTable
+from workbench.metrics.registry import parse
+from workbench.threads import MOST_THREADS, THREADS_VARIABLE, in_threads, threads
+
+ON_TABLES = [name for names in INSTANCES.values() for name in names
+             if engines.engine_of(parse(name)).name == "gain table"]
+
+
+def test_the_threads_are_the_cores_at_most_two_and_at_most_the_variable(monkeypatch):
+    monkeypatch.delenv(THREADS_VARIABLE, raising=False)
+    assert threads() == max(min(len(os.sched_getaffinity(0)), MOST_THREADS), 1)
+    monkeypatch.setenv(THREADS_VARIABLE, "1")
+    assert threads() == 1
+    monkeypatch.setenv(THREADS_VARIABLE, " 64 ")
+    assert threads() == max(min(len(os.sched_getaffinity(0)), MOST_THREADS), 1)
+    for wrong in ("0", "two", "-1", "1.5"):
+        monkeypatch.setenv(THREADS_VARIABLE, wrong)
+        with pytest.raises(ParameterError, match=f"{THREADS_VARIABLE} must be an integer in \\[1, 1024\\]"):
+            threads()
+
+
+def test_parts_come_back_in_order_and_a_parts_error_is_raised_as_the_loop_raises_it():
+    assert in_threads(lambda part: part * 2, range(7), count=2) == [0, 2, 4, 6, 8, 10, 12]
+    assert in_threads(len, [], count=2) == []
+
+    def refuse(part):
+        if part == 3:
+            raise KeyError(part)
+        return part
+
+    with pytest.raises(KeyError, match="3"):
+        in_threads(refuse, range(6), count=2)
+
+
+def test_a_large_table_is_cut_into_whole_topics_that_cover_it_in_order(monkeypatch):
+    table = GainTable.from_gains(np.arange(35.0).reshape(7, 5), [[1.0]] * 7)
+    assert row_sizes(table) == [7]  # below PARALLEL_CELLS: whole
+    monkeypatch.setattr(engines, "PARALLEL_CELLS", 0)
+    monkeypatch.setattr(engines, "PART_CELLS", 10)
+    assert row_sizes(table) == [2, 2, 3]  # 35 cells in parts of about 10, each of two rows or more
+    assert row_sizes(table.rows(slice(0, 3))) == [3]  # too few rows for two parts of two
+    parts = engines.row_parts(table)
+    assert np.array_equal(np.concatenate([part.gains for part in parts]), table.gains)
+    assert [topic for part in parts for topic in part.topics] == list(table.topics)
+
+
+def row_sizes(table: GainTable) -> list[int]:
+    return [part.gains.shape[0] for part in engines.row_parts(table)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=trec_campaigns())
+def test_a_campaign_scored_in_parts_equals_one_pass(data):
+    """Every measure of the gain table, on parts of two topics or three, gives each topic the value one pass over
+    the whole table gives (the same float, NaN where it is NaN). Parts of one topic would not: INSQ's reach is
+    column-major, which numpy adds term by term on two rows and more, in pairs on one."""
+    qrels, run = data
+    campaign = Campaign.from_dicts(qrels, {"tag": run})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WorkbenchWarning)
+        whole = campaign.evaluate(ON_TABLES, extra_topics="ignore", progress=False)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(engines, "PARALLEL_CELLS", 0)
+            patch.setattr(engines, "PART_CELLS", 1)
+            parts = campaign.evaluate(ON_TABLES, extra_topics="ignore", progress=False)
+    assert repr(parts.to_dict("list")) == repr(whole.to_dict("list"))
