@@ -40,6 +40,7 @@ import numpy as np
 from workbench.errors import ParameterError
 from workbench.metrics import relations, reliability
 from workbench.metrics.combine import f_alpha
+from workbench.metrics.document_codes import document_codes
 from workbench.metrics.dominance import dominance_sums
 from workbench.metrics.registry import Measure
 from workbench.metrics.reliability import MISSING, discount_constant, reliability_sensitivity
@@ -103,21 +104,18 @@ class Encoded:
         """Each item an Organization, or a ranking given as the array of its document names in rank order (one
         document per level over an unlimited tail, as :meth:`Organization.from_ranking` reads it): what
         array-backed runs (:class:`~workbench.data.trec.ranked.RankedRun`) hold, encoded without building it."""
-        import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
-
         read = [_Ranking(org) if isinstance(org, np.ndarray) else org for org in organizations]
         occurrences = [org if isinstance(org, _Ranking) else org.occurrences for org in read]
         lengths = np.fromiter((len(o.document) for o in occurrences), dtype=np.int64, count=len(occurrences))
         starts = np.r_[0, np.cumsum(lengths)]
         documents = np.concatenate([o.document for o in occurrences]) if occurrences else np.zeros(0, dtype=object)
-        codes, names = pd.factorize(documents)
-        codes = codes.astype(np.int64)
+        codes, names = document_codes(documents)
         owner = np.repeat(np.arange(len(organizations)), lengths)
         keys = np.sort(owner * max(len(names), 1) + codes)
         overlapping = np.zeros(len(organizations), dtype=bool)
         overlapping[keys[1:][keys[1:] == keys[:-1]] // max(len(names), 1)] = True
         compact = np.int32 if max(len(names), len(documents)) < 2**31 else np.int64  # half the bytes to ship
-        return cls(np.asarray(names, dtype=object), codes.astype(compact),
+        return cls(names, codes.astype(compact),
                    np.concatenate([o.level for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
                    np.concatenate([o.cluster for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
                    starts, np.array([len(org.level) if isinstance(org, _Ranking) else len(org.levels) for org in read],
