@@ -283,8 +283,13 @@ def _side(encoded: Encoded, which: np.ndarray) -> _Rows:
 def _lookup(rows: _Rows, other: _Rows, n_docs: int) -> np.ndarray:
     """Per row, the row of ``other`` holding the same document in the same pair, or −1 (one occurrence each)."""
     keys = other.pair * n_docs + other.doc
-    order = np.argsort(keys)
     wanted = rows.pair * n_docs + rows.doc
+    top = int(max(keys.max(initial=-1), wanted.max(initial=-1))) + 1
+    if top <= 4 * (len(keys) + len(wanted)):  # a table of every key: linear time (each key is one row)
+        table = np.full(top, -1, dtype=np.int64)
+        table[keys] = np.arange(len(keys))
+        return table[wanted]
+    order = np.argsort(keys)
     at = np.minimum(np.searchsorted(keys[order], wanted), max(len(keys) - 1, 0))
     if not len(keys):
         return np.full(len(wanted), -1, dtype=np.int64)
@@ -344,7 +349,7 @@ class _Levels:
     @classmethod
     def of(cls, rows: _Rows, n_pairs: int) -> _Levels:
         span = int(rows.level.max(initial=0)) + 1
-        keys, inverse, size = np.unique(rows.pair * span + rows.level, return_inverse=True, return_counts=True)
+        keys, inverse, size = relations._unique_ints(rows.pair * span + rows.level)
         pair = keys // span
         first = np.searchsorted(pair, np.arange(n_pairs + 1))
         inverse = inverse.ravel()
@@ -432,7 +437,7 @@ class _Plane:
     def __init__(self, x: _Rows, levels: _Levels, other_level: np.ndarray):
         n_pairs = len(levels.n_rows)
         span = int(other_level.max(initial=0)) + 1
-        y_keys, y_inverse = np.unique(x.pair * span + other_level, return_inverse=True)
+        y_keys, y_inverse, _ = relations._unique_ints(x.pair * span + other_level)
         y_first = np.searchsorted(y_keys // span, np.arange(n_pairs + 1))
         self.levels, self.rx, self.ry = levels, levels.rank, y_inverse.ravel() - y_first[x.pair]
         nx, ny, n_rows = np.diff(levels.first), np.diff(y_first), levels.n_rows
@@ -507,11 +512,11 @@ def _relatedness_holds(x: _Rows, other: _Rows, found: np.ndarray) -> np.ndarray:
     occurrences weigh the same and the share is a ratio of counts under every setting); tail documents are
     self-related singletons whose relation holds."""
     present = np.flatnonzero(found >= 0)
-    _, x_cluster, cluster_size = np.unique(x.cluster, return_inverse=True, return_counts=True)
+    _, x_cluster, cluster_size = relations._unique_ints(x.cluster)
     x_cluster = x_cluster.ravel()
-    _, other_cluster = np.unique(other.cluster[found[present]], return_inverse=True)
-    _, cell, size = np.unique(x_cluster[present] * (int(other_cluster.max(initial=0)) + 1) + other_cluster.ravel(),
-                              return_inverse=True, return_counts=True)
+    _, other_cluster, _ = relations._unique_ints(other.cluster[found[present]])
+    _, cell, size = relations._unique_ints(x_cluster[present] * (int(other_cluster.max(initial=0)) + 1)
+                                           + other_cluster)
     common = np.zeros(len(x.pair))
     common[present] = size[cell.ravel()]
     return relations._share(common, cluster_size[x_cluster].astype(float))
