@@ -262,13 +262,12 @@ class Organization:
         levels = self.levels
         clusters = list(chain.from_iterable(levels))
         n_levels, n_clusters = len(levels), len(clusters)
-        sizes = np.fromiter(map(len, clusters), dtype=np.int64, count=n_clusters)
-        n_members = int(sizes.sum())
+        n_members = sum(map(len, clusters))
         cluster = np.arange(n_clusters, dtype=np.int64)
         level = (cluster if n_clusters == n_levels  # one cluster per level (rankings)
-                 else np.repeat(np.arange(n_levels, dtype=np.int64),
-                                np.fromiter(map(len, levels), dtype=np.int64, count=n_levels)))
+                 else np.repeat(np.arange(n_levels, dtype=np.int64), list(map(len, levels))))
         if n_members > n_clusters:  # clusters of several documents
+            sizes = np.fromiter(map(len, clusters), dtype=np.int64, count=n_clusters)
             level, cluster = np.repeat(level, sizes), np.repeat(cluster, sizes)
         # Sorted members: the same organization gives the same arrays (and sums) in every process.
         members = chain.from_iterable(map(sorted, clusters) if n_members > n_clusters else clusters)
