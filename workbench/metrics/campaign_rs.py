@@ -463,7 +463,7 @@ class _Plane:
                 higher = np.zeros(counts.shape, dtype=np.int32)  # at other ranks > j
                 np.cumsum(counts[:, :, :0:-1], axis=2, out=higher[:, :, -2::-1])
                 # Other rank major, x levels contiguous: the sums run along x levels, setting after setting.
-                lower, higher = (np.ascontiguousarray(a.transpose(0, 2, 1), dtype=float) for a in (lower, higher))
+                lower, higher = (np.ascontiguousarray(a.transpose(0, 2, 1)) for a in (lower, higher))
                 groups = relations._expand(levels.first[block], nx[block])
                 slot = np.repeat(np.arange(len(block)), nx[block]) * size_x + levels.rank_of(groups) + 1
                 at = (local * size_y + self.ry[rows]) * size_x + self.rx[rows]  # the row's cell, read below it
