@@ -252,6 +252,9 @@ def main() -> None:
                 print(f"{shape:<11}{output.n_occurrences + len(output.rest or ()):>12,}{engine:>11.3f}"
                       f"{brute_time:>11}{ratio:>9}", flush=True)
 
+    # The imports of a first evaluation (pandas and pyarrow, through the documents' codes) outside the times, as
+    # bench_campaign.py's warm_up keeps them out of its rows: 2,000 occurrences go through the general kernels.
+    reliability_sensitivity(*uniform_overlap(2_000, random.Random(0), 0.25, 10), n=10, wn=0.8)
     print("\noverlap (issue 12: each under 10 s): 20-document clusters at uniform levels, vs a 5-level gold")
     print(f"{'occurrences':>12}{'levels':>8}{'placed twice':>14}{'overlapping docs':>18}{'engine s':>11}"
           f"{'wall u':>7}{'CPU u':>7}")
