@@ -69,15 +69,16 @@ def test_a_grid_reads_what_comparing_every_pair_finds(seed, p, r, q, s, levels):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.one_of(document_ids, st.sampled_from(["d1", "d2", "d3"])), max_size=30))
-def test_document_codes_are_pandas_factorize(ids):
+@given(st.lists(st.one_of(document_ids, st.sampled_from(["d1", "d2", "d3"])), max_size=30),
+       st.lists(st.integers(0, 30), max_size=3))
+def test_document_codes_are_pandas_factorize(ids, cuts):
     """Arrow's codes, and a dict's where an id has a lone surrogate (no UTF-8 bytes): pandas' codes and uniques
-    (first appearance), the uniques being the given objects."""
+    (first appearance) of the parts one after the other, the uniques being the given objects."""
     import pandas as pd
 
     documents = np.empty(len(ids), dtype=object)
     documents[:] = ids
-    codes, names = document_codes(documents)
+    codes, names = document_codes(*np.split(documents, sorted(min(cut, len(ids)) for cut in cuts)))
     expected_codes, expected_names = pd.factorize(documents)
     assert codes.dtype == np.int64
     assert codes.tolist() == expected_codes.tolist()
@@ -87,9 +88,10 @@ def test_document_codes_are_pandas_factorize(ids):
 
 def test_document_codes_of_ids_without_utf8_bytes_and_of_none():
     documents = np.array(["\ud800", "a", "\ud800", "a\x00", "a"], dtype=object)
-    assert document_codes(documents)[0].tolist() == [0, 1, 0, 2, 1]
-    codes, names = document_codes(np.zeros(0, dtype=object))
-    assert codes.tolist() == [] and names.tolist() == []
+    assert document_codes(documents[:2], documents[2:])[0].tolist() == [0, 1, 0, 2, 1]
+    for parts in ((), (np.zeros(0, dtype=object),), (np.zeros(0, dtype=object), np.zeros(0, dtype=object))):
+        codes, names = document_codes(*parts)
+        assert codes.tolist() == [] and names.tolist() == [] and codes.dtype == np.int64 and names.dtype == object
 
 
 @settings(max_examples=100, deadline=None)

@@ -139,7 +139,7 @@ class _Coded:
 def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Coded, np.ndarray]:
     """Both sides over one document index, and the index's document names."""
     g, o = gold.occurrences, output.occurrences
-    codes, names = document_codes(np.r_[g.document, o.document])
+    codes, names = document_codes(g.document, o.document)
     return (_Coded(codes[: len(g.document)], g.level, g.cluster, len(gold.levels), gold.finite),
             _Coded(codes[len(g.document):], o.level, o.cluster, len(output.levels), output.finite),
             names)
