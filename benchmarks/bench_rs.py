@@ -19,7 +19,9 @@ path: where the pairwise path's size limit ``relations._PAIRWISE_OCCURRENCES`` c
 Times of 10⁶ occurrences are also printed in machine units (issue 42: each at most 1): a multiple of pytrec_eval's
 time on the files benchmark's work (``bench_ranking.py``'s "pytrec_eval parse+eval 4" process, 2,000 queries ×
 1,000 documents), measured at the start of the same run, wall time over its wall time and CPU time over its CPU
-time (steadier where the machine is shared); ``--unit-repeat 0`` leaves it out.
+time (steadier where the machine is shared); ``--unit-repeat 0`` leaves it out. So is the R&S campaign of
+``bench_campaign.py`` (100 runs × 250 topics, rankings of 50 documents against graded golds of 30: R≺ and S∼
+under one (n, W_n) setting, and under its ten), each on a campaign built afresh, beside the shapes in one run.
 
 The engine is O(n log² n) (O(n) when both sides have few levels) plus, for the documents with several
 occurrences, grouped in classes by their sorted levels on both sides: with few levels, prefix sums over a
@@ -41,6 +43,7 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks import bench_campaign  # noqa: E402
 from benchmarks.bench_ranking import pytrec_eval_unit  # noqa: E402
 from tests import rs_bruteforce  # noqa: E402
 from workbench import Organization, explain, reliability_sensitivity  # noqa: E402
@@ -192,6 +195,18 @@ def small_pairs(repeat: int = 50) -> None:
         print(f"{name:<26}{occurrences:>12}{pairwise:>10.3f}{general:>10.3f}", flush=True)
 
 
+def campaign_rows(units: Units, runs: int = 100, topics: int = 250, docs: int = 100) -> None:
+    """R≺ and S∼ of bench_campaign.py's synthetic campaign serially, one setting and ten, in seconds and units."""
+    bench_campaign.warm_up()  # imports and the measure modules: what the first evaluation would otherwise pay
+    print(f"\nR&S campaign (issue 42: at most 1 unit): {runs} runs × {topics} topics, rankings of {docs // 2} "
+          f"against graded golds of 30; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'measures':<32}{'pairs':>8}{'engine s':>11}{'wall u':>7}{'CPU u':>7}")
+    for label, measures in (("R≺ S∼, 1 setting", bench_campaign.RS), ("R≺ S∼, 10 settings", bench_campaign.SWEEP)):
+        campaign = bench_campaign.synthetic(runs, topics, docs, 0)  # afresh: no occurrence arrays cached
+        engine, in_units = units.timed(lambda c=campaign, m=measures: c.evaluate(m, progress=False))
+        print(f"{label:<32}{runs * topics:>8,}{engine:>11.3f}{in_units}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-size", type=int, default=1_000_000)
@@ -237,6 +252,9 @@ def main() -> None:
                 print(f"{shape:<11}{output.n_occurrences + len(output.rest or ()):>12,}{engine:>11.3f}"
                       f"{brute_time:>11}{ratio:>9}", flush=True)
 
+    # The imports of a first evaluation (pandas and pyarrow, through the documents' codes) outside the times, as
+    # bench_campaign.py's warm_up keeps them out of its rows: 2,000 occurrences go through the general kernels.
+    reliability_sensitivity(*uniform_overlap(2_000, random.Random(0), 0.25, 10), n=10, wn=0.8)
     print("\noverlap (issue 12: each under 10 s): 20-document clusters at uniform levels, vs a 5-level gold")
     print(f"{'occurrences':>12}{'levels':>8}{'placed twice':>14}{'overlapping docs':>18}{'engine s':>11}"
           f"{'wall u':>7}{'CPU u':>7}")
@@ -248,6 +266,8 @@ def main() -> None:
         twice = sum(1 for count in Counter(output.occurrences.document).values() if count > 1)
         print(f"{output.n_occurrences:>12,}{n_levels:>8}{overlap:>14.0%}{twice:>18,}{engine:>11.3f}{in_units}",
               flush=True)
+
+    campaign_rows(units)
 
     if args.only != "overlap":
         print("\nrankings with half of the documents at two ranks, against a graded gold or such a ranking")

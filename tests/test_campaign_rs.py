@@ -215,3 +215,25 @@ def test_array_backed_runs_are_encoded_without_their_organizations():
     with pytest.raises(CampaignError, match="system 's0', topic 'q0'.*unlimited tail"):
         Campaign.from_dicts(qrels, {"s0": {"q0": {"d1": 1.0}}}).evaluate(["R≺"], missing_topics="skip",
                                                                            progress=False)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 40), st.integers(0, 2**32 - 1))
+def test_documents_are_found_in_their_pair_by_table_and_by_sorting_alike(n_pairs, n_docs, seed):
+    """campaign_rs._lookup: the row of the other side holding a row's (pair, document), or −1 — through a table of
+    every key when their range is small, by sorting when it is large (many documents), as a dict finds it."""
+    from workbench.metrics import campaign_rs
+
+    rng = np.random.default_rng(seed)
+
+    def rows(share: float) -> campaign_rs._Rows:
+        pair, doc = np.nonzero(rng.random((n_pairs, n_docs)) < share)  # each document once per pair
+        order = rng.permutation(len(pair))
+        empty = np.zeros(0, dtype=np.int64)
+        return campaign_rs._Rows(pair[order], doc[order], empty, empty, empty, empty)
+
+    x, other = rows(0.5), rows(0.3)
+    where = {(p, d): i for i, (p, d) in enumerate(zip(other.pair.tolist(), other.doc.tolist(), strict=True))}
+    expected = [where.get((p, d), -1) for p, d in zip(x.pair.tolist(), x.doc.tolist(), strict=True)]
+    for span in (n_docs, n_docs * 1000):  # the key range: small (a table), large (sorting)
+        assert campaign_rs._lookup(x, other, span).tolist() == expected

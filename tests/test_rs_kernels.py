@@ -1,5 +1,6 @@
 """The R&S engine's building blocks against plain numpy and brute force: dominance sums (dense grid and divide
-and conquer), the radix orderings, the grids of overlapping classes against comparing them pair by pair."""
+and conquer), the radix orderings, the grids of overlapping classes against comparing them pair by pair, the
+documents' codes against pandas, an organization's occurrence arrays against their definition."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.strategies import constructed_organizations, document_ids, organizations
 from workbench.metrics import relations
+from workbench.metrics.document_codes import document_codes
 from workbench.metrics.dominance import dominance_sums
 
 
@@ -63,3 +66,46 @@ def test_a_grid_reads_what_comparing_every_pair_finds(seed, p, r, q, s, levels):
     _, above = relations._pairs_agreement(low, high)
     np.testing.assert_allclose(grid.agreement(high.x, high.g, upward=False), below, rtol=0, atol=1e-12)
     np.testing.assert_allclose(grid.agreement(high.x, high.g, upward=True)[:, ::-1], above, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(document_ids, st.sampled_from(["d1", "d2", "d3"])), max_size=30),
+       st.lists(st.integers(0, 30), max_size=3))
+def test_document_codes_are_pandas_factorize(ids, cuts):
+    """Arrow's codes, and a dict's where an id has a lone surrogate (no UTF-8 bytes): pandas' codes and uniques
+    (first appearance) of the parts one after the other, the uniques being the given objects."""
+    import pandas as pd
+
+    documents = np.empty(len(ids), dtype=object)
+    documents[:] = ids
+    codes, names = document_codes(*np.split(documents, sorted(min(cut, len(ids)) for cut in cuts)))
+    expected_codes, expected_names = pd.factorize(documents)
+    assert codes.dtype == np.int64
+    assert codes.tolist() == expected_codes.tolist()
+    assert names.dtype == object and names.tolist() == list(expected_names)
+    assert all(name is documents[list(codes).index(k)] for k, name in enumerate(names))
+
+
+def test_document_codes_of_ids_without_utf8_bytes_and_of_none():
+    documents = np.array(["\ud800", "a", "\ud800", "a\x00", "a"], dtype=object)
+    assert document_codes(documents[:2], documents[2:])[0].tolist() == [0, 1, 0, 2, 1]
+    for parts in ((), (np.zeros(0, dtype=object),), (np.zeros(0, dtype=object), np.zeros(0, dtype=object))):
+        codes, names = document_codes(*parts)
+        assert codes.tolist() == [] and names.tolist() == [] and codes.dtype == np.int64 and names.dtype == object
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(constructed_organizations(), organizations()))
+def test_occurrences_list_each_cluster_sorted_then_the_sorted_rest(org):
+    """An organization's arrays by their definition: clusters in order, each one's members sorted (the same arrays,
+    and sums, in every process whatever its hash seed), then a finite rest as singletons at the bottom level."""
+    clusters = [(level_no, sorted(cluster)) for level_no, level in enumerate(org.levels) for cluster in level]
+    rest = sorted(org.rest or ())
+    occurrences = org.occurrences
+    assert occurrences.document.dtype == object
+    assert occurrences.document.tolist() == [doc for _, members in clusters for doc in members] + rest
+    assert occurrences.level.tolist() == [level for level, members in clusters for _ in members] + (
+        [len(org.levels)] * len(rest))
+    assert occurrences.cluster.tolist() == [c for c, (_, members) in enumerate(clusters) for _ in members] + list(
+        range(len(clusters), len(clusters) + len(rest)))
+    assert occurrences.level.dtype == occurrences.cluster.dtype == np.int64

@@ -40,6 +40,7 @@ import numpy as np
 from workbench.errors import ParameterError
 from workbench.metrics import relations, reliability
 from workbench.metrics.combine import f_alpha
+from workbench.metrics.document_codes import document_codes
 from workbench.metrics.dominance import dominance_sums
 from workbench.metrics.registry import Measure
 from workbench.metrics.reliability import MISSING, discount_constant, reliability_sensitivity
@@ -103,21 +104,18 @@ class Encoded:
         """Each item an Organization, or a ranking given as the array of its document names in rank order (one
         document per level over an unlimited tail, as :meth:`Organization.from_ranking` reads it): what
         array-backed runs (:class:`~workbench.data.trec.ranked.RankedRun`) hold, encoded without building it."""
-        import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
-
         read = [_Ranking(org) if isinstance(org, np.ndarray) else org for org in organizations]
         occurrences = [org if isinstance(org, _Ranking) else org.occurrences for org in read]
         lengths = np.fromiter((len(o.document) for o in occurrences), dtype=np.int64, count=len(occurrences))
         starts = np.r_[0, np.cumsum(lengths)]
         documents = np.concatenate([o.document for o in occurrences]) if occurrences else np.zeros(0, dtype=object)
-        codes, names = pd.factorize(documents)
-        codes = codes.astype(np.int64)
+        codes, names = document_codes(documents)
         owner = np.repeat(np.arange(len(organizations)), lengths)
         keys = np.sort(owner * max(len(names), 1) + codes)
         overlapping = np.zeros(len(organizations), dtype=bool)
         overlapping[keys[1:][keys[1:] == keys[:-1]] // max(len(names), 1)] = True
         compact = np.int32 if max(len(names), len(documents)) < 2**31 else np.int64  # half the bytes to ship
-        return cls(np.asarray(names, dtype=object), codes.astype(compact),
+        return cls(names, codes.astype(compact),
                    np.concatenate([o.level for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
                    np.concatenate([o.cluster for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
                    starts, np.array([len(org.level) if isinstance(org, _Ranking) else len(org.levels) for org in read],
@@ -285,8 +283,13 @@ def _side(encoded: Encoded, which: np.ndarray) -> _Rows:
 def _lookup(rows: _Rows, other: _Rows, n_docs: int) -> np.ndarray:
     """Per row, the row of ``other`` holding the same document in the same pair, or −1 (one occurrence each)."""
     keys = other.pair * n_docs + other.doc
-    order = np.argsort(keys)
     wanted = rows.pair * n_docs + rows.doc
+    top = int(max(keys.max(initial=-1), wanted.max(initial=-1))) + 1
+    if top <= 4 * (len(keys) + len(wanted)):  # a table of every key: linear time (each key is one row)
+        table = np.full(top, -1, dtype=np.int64)
+        table[keys] = np.arange(len(keys))
+        return table[wanted]
+    order = np.argsort(keys)
     at = np.minimum(np.searchsorted(keys[order], wanted), max(len(keys) - 1, 0))
     if not len(keys):
         return np.full(len(wanted), -1, dtype=np.int64)
@@ -346,7 +349,7 @@ class _Levels:
     @classmethod
     def of(cls, rows: _Rows, n_pairs: int) -> _Levels:
         span = int(rows.level.max(initial=0)) + 1
-        keys, inverse, size = np.unique(rows.pair * span + rows.level, return_inverse=True, return_counts=True)
+        keys, inverse, size = relations._unique_ints(rows.pair * span + rows.level)
         pair = keys // span
         first = np.searchsorted(pair, np.arange(n_pairs + 1))
         inverse = inverse.ravel()
@@ -434,7 +437,7 @@ class _Plane:
     def __init__(self, x: _Rows, levels: _Levels, other_level: np.ndarray):
         n_pairs = len(levels.n_rows)
         span = int(other_level.max(initial=0)) + 1
-        y_keys, y_inverse = np.unique(x.pair * span + other_level, return_inverse=True)
+        y_keys, y_inverse, _ = relations._unique_ints(x.pair * span + other_level)
         y_first = np.searchsorted(y_keys // span, np.arange(n_pairs + 1))
         self.levels, self.rx, self.ry = levels, levels.rank, y_inverse.ravel() - y_first[x.pair]
         nx, ny, n_rows = np.diff(levels.first), np.diff(y_first), levels.n_rows
@@ -460,7 +463,7 @@ class _Plane:
                 higher = np.zeros(counts.shape, dtype=np.int32)  # at other ranks > j
                 np.cumsum(counts[:, :, :0:-1], axis=2, out=higher[:, :, -2::-1])
                 # Other rank major, x levels contiguous: the sums run along x levels, setting after setting.
-                lower, higher = (np.ascontiguousarray(a.transpose(0, 2, 1), dtype=float) for a in (lower, higher))
+                lower, higher = (np.ascontiguousarray(a.transpose(0, 2, 1)) for a in (lower, higher))
                 groups = relations._expand(levels.first[block], nx[block])
                 slot = np.repeat(np.arange(len(block)), nx[block]) * size_x + levels.rank_of(groups) + 1
                 at = (local * size_y + self.ry[rows]) * size_x + self.rx[rows]  # the row's cell, read below it
@@ -509,11 +512,11 @@ def _relatedness_holds(x: _Rows, other: _Rows, found: np.ndarray) -> np.ndarray:
     occurrences weigh the same and the share is a ratio of counts under every setting); tail documents are
     self-related singletons whose relation holds."""
     present = np.flatnonzero(found >= 0)
-    _, x_cluster, cluster_size = np.unique(x.cluster, return_inverse=True, return_counts=True)
+    _, x_cluster, cluster_size = relations._unique_ints(x.cluster)
     x_cluster = x_cluster.ravel()
-    _, other_cluster = np.unique(other.cluster[found[present]], return_inverse=True)
-    _, cell, size = np.unique(x_cluster[present] * (int(other_cluster.max(initial=0)) + 1) + other_cluster.ravel(),
-                              return_inverse=True, return_counts=True)
+    _, other_cluster, _ = relations._unique_ints(other.cluster[found[present]])
+    _, cell, size = relations._unique_ints(x_cluster[present] * (int(other_cluster.max(initial=0)) + 1)
+                                           + other_cluster)
     common = np.zeros(len(x.pair))
     common[present] = size[cell.ravel()]
     return relations._share(common, cluster_size[x_cluster].astype(float))

@@ -23,6 +23,7 @@ import numpy as np
 from workbench.errors import ParameterError
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
+from workbench.metrics.document_codes import document_codes
 from workbench.metrics.registry import ORGANIZATION, Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
 from workbench.scalars import plain_number
@@ -137,14 +138,11 @@ class _Coded:
 
 def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Coded, np.ndarray]:
     """Both sides over one document index, and the index's document names."""
-    import pandas as pd  # here, not at import: the registry loads the measure modules for every measure name
-
     g, o = gold.occurrences, output.occurrences
-    codes, names = pd.factorize(np.r_[g.document, o.document])
-    codes = codes.astype(np.int64)
+    codes, names = document_codes(g.document, o.document)
     return (_Coded(codes[: len(g.document)], g.level, g.cluster, len(gold.levels), gold.finite),
             _Coded(codes[len(g.document):], o.level, o.cluster, len(output.levels), output.finite),
-            np.asarray(names, dtype=object))
+            names)
 
 
 @validate(missing=MISSING)

@@ -17,6 +17,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -259,23 +260,22 @@ class Organization:
         """The flat arrays the metric kernels read (computed once: organizations are immutable). Few numpy calls,
         none per level or cluster: a campaign builds them for tens of thousands of small rankings."""
         levels = self.levels
-        clusters = [cluster for level in levels for cluster in level]
+        clusters = list(chain.from_iterable(levels))
         n_levels, n_clusters = len(levels), len(clusters)
-        # Sorted members: the same organization gives the same arrays (and sums) in every process.
-        documents = [doc for cluster in clusters for doc in (sorted(cluster) if len(cluster) > 1 else cluster)]
+        n_members = sum(map(len, clusters))
         cluster = np.arange(n_clusters, dtype=np.int64)
         level = (cluster if n_clusters == n_levels  # one cluster per level (rankings)
-                 else np.repeat(np.arange(n_levels, dtype=np.int64), [len(level) for level in levels]))
-        if len(documents) > n_clusters:  # clusters of several documents
+                 else np.repeat(np.arange(n_levels, dtype=np.int64), list(map(len, levels))))
+        if n_members > n_clusters:  # clusters of several documents
             sizes = np.fromiter(map(len, clusters), dtype=np.int64, count=n_clusters)
             level, cluster = np.repeat(level, sizes), np.repeat(cluster, sizes)
-        if self.rest:  # a finite rest: a bottom level of singleton clusters
-            rest = sorted(self.rest)
-            documents += rest
+        # Sorted members: the same organization gives the same arrays (and sums) in every process.
+        members = chain.from_iterable(map(sorted, clusters) if n_members > n_clusters else clusters)
+        rest = sorted(self.rest or ())  # a finite rest: a bottom level of singleton clusters
+        if rest:
             level = np.concatenate((level, np.full(len(rest), n_levels, dtype=np.int64)))
             cluster = np.concatenate((cluster, np.arange(n_clusters, n_clusters + len(rest), dtype=np.int64)))
-        names = np.empty(len(documents), dtype=object)
-        names[:] = documents
+        names = np.fromiter(chain(members, rest), dtype=object, count=n_members + len(rest))
         return Occurrences(names, level, cluster)
 
     def __repr__(self) -> str:
