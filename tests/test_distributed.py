@@ -276,12 +276,15 @@ def test_every_engine_scores_on_the_workers_from_its_chunks_topics_only(monkeypa
        st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations()))
 def test_a_chunk_travels_with_its_organizations_equal(gold, run):
     """The Organizations travel flat (their documents in one string, their shapes as integers) and come back
-    equal: overlap, tails, finite rests and graded levels included, and a document holding the separator."""
+    equal: overlap, tails, finite rests and graded levels included, a document holding the separator, and
+    rankings (a singleton cluster per level: rebuilt by the 1-tuples' path)."""
     gold = dict(gold, t0=Organization.from_graded({"d1": 3, "d2": 1, "d3": 3}))
-    chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}, "nul": {"t0": Organization.from_ranking(["a\0b"])}},
-                        [("s", topic) for topic in gold])
+    rankings = {"t0": Organization.from_ranking(["c", "a", "b"]), "t1": Organization.from_ranking(["b"])}
+    chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}, "nul": {"t0": Organization.from_ranking(["a\0b"])},
+                                           "ranked": rankings}, [("s", topic) for topic in gold])
     back = pickle.loads(dist._packed(chunk))
     assert back == chunk and back.gold["t0"].grades == (3.0, 1.0)
+    assert [next(iter(cluster)) for [cluster] in back.runs["ranked"]["t0"].levels] == ["c", "a", "b"]
 
 
 def test_bad_executors_and_chunk_sizes_are_named():

@@ -131,9 +131,8 @@ class _Flat:
         """The Organizations again (as unpickling builds them: what the caller held, unchecked)."""
         if not isinstance(held, _Flat):
             return held
-        documents = iter(held.documents.split(_SEPARATOR) if isinstance(held.documents, str) else held.documents)
-        clusters = iter([frozenset(islice(documents, size)) for size in held.sizes])
-        levels = iter([tuple(islice(clusters, count)) for count in held.clusters])
+        documents = held.documents.split(_SEPARATOR) if isinstance(held.documents, str) else held.documents
+        levels = iter(_grouped(_grouped(documents, held.sizes, frozenset), held.clusters, tuple))
         out = {}
         for topic, count, rest, grades in zip(held.topics, held.levels, held.rests, held.grades, strict=True):
             organization = Organization.__new__(Organization)
@@ -143,6 +142,20 @@ class _Flat:
 
 
 _SEPARATOR = "\x00"
+
+
+def _grouped(items: list, sizes: list[int], make: Callable[[Any], Any]) -> list:
+    """``make`` of each run of ``sizes[i]`` consecutive ``items``; when every size is 1 (a ranking: a
+    singleton cluster per level) made from 1-tuples that ``zip`` makes in C, twice as fast as a slice each
+    (the workers' share of a distributed campaign: 0.07 -> 0.04 s a chunk of 32 topics x 100 rankings).
+
+    >>> _grouped(["a", "b", "c"], [2, 1], tuple), _grouped(["a", "b"], [1, 1], tuple)
+    ([('a', 'b'), ('c',)], [('a',), ('b',)])
+    """
+    if sizes.count(1) == len(sizes):
+        return list(map(make, zip(items)))
+    each = iter(items)
+    return [make(islice(each, size)) for size in sizes]
 
 
 def _joined(documents: list[str]) -> str | list[str]:
