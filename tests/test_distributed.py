@@ -301,25 +301,45 @@ def test_bad_executors_and_chunk_sizes_are_named():
 # --------------------------------------------------------------------------------------------- Dask
 @pytest.fixture(scope="module")
 def dask_client():
-    """A real LocalCluster: two worker processes, one thread each; a worker that dies fails its task at once
-    (no retry on another worker), so that the failure test is quick."""
+    """The workbench's LocalCluster (:func:`dist.local_cluster`): two worker processes, one thread each; a worker
+    that dies fails its task at once (no retry on another worker), so that the failure test is quick."""
     distributed = reference_module("distributed")
     import dask
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                     silence_logs=50) as cluster, distributed.Client(cluster) as client:
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), dist.local_cluster(2) as cluster, \
+            distributed.Client(cluster) as client:
         yield client
 
 
+def _worker_settings() -> tuple:
+    import dask
+
+    return tuple(dask.config.get(key) for key in dist.LOCAL_CLUSTER_CONFIG)
+
+
 def test_a_dask_cluster_gives_the_serial_results_bit_for_bit(dask_client):
-    assert len(dask_client.nthreads()) == 2
+    """On the workbench's own LocalCluster, whose workers run without the profiler, the 20 ms tick and the 100 ms
+    memory monitor (:data:`dist.LOCAL_CLUSTER_CONFIG`); a user's cluster with Dask's defaults is the test below."""
+    assert dask_client.nthreads() == dict.fromkeys(dask_client.nthreads(), 1) and len(dask_client.nthreads()) == 2
+    assert set(dask_client.run(_worker_settings).values()) == {(False, "1s", "1s")}
     for campaign, measures in ((_ranking_campaign(9), RANKING), (_grouping_campaign(10), GROUPING)):
         serial = campaign.evaluate(measures, progress=False)
         for chunk_topics in (None, 3):
             clustered = campaign.evaluate(measures, executor=dask_client, chunk_topics=chunk_topics,
                                           progress=False)
             _assert_bitwise_equal(serial, clustered)
+
+
+def test_a_users_own_dask_client_with_the_defaults_gives_the_serial_results_bit_for_bit():
+    """A client the user made (Dask's settings: the profiler on), here one in-process worker of two threads
+    scoring two chunks at once."""
+    distributed = reference_module("distributed")
+    campaign = _ranking_campaign(9)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        assert _worker_settings()[0] is True
+        _assert_bitwise_equal(campaign.evaluate(RANKING, progress=False),
+                              campaign.evaluate(RANKING, executor=client, chunk_topics=2, progress=False))
 
 
 def test_a_dask_cluster_ships_custom_measures_and_names_unpicklable_ones(dask_client, custom_measures,
