@@ -1,6 +1,7 @@
 """Campaign.evaluate(executor=…): process pools and a real Dask cluster give the serial results bit for bit;
 a worker that dies or a measure that cannot travel is named."""
 
+import gc
 import multiprocessing
 import os
 import pickle
@@ -285,6 +286,35 @@ def test_a_chunk_travels_with_its_organizations_equal(gold, run):
     back = pickle.loads(dist._packed(chunk))
     assert back == chunk and back.gold["t0"].grades == (3.0, 1.0)
     assert [next(iter(cluster)) for [cluster] in back.runs["ranked"]["t0"].levels] == ["c", "a", "b"]
+
+
+def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_back(monkeypatch):
+    """Issue 39: the engines' own threads (issue 42's ``WORKBENCH_THREADS``) are 1 while a chunk is scored; the
+    collector and the variable are put back once no chunk is (two chunks on two threads of one worker)."""
+    assert gc.isenabled()
+    for before in (None, "2"):
+        if before is None:
+            monkeypatch.delenv(dist.THREADS_VARIABLE, raising=False)
+        else:
+            monkeypatch.setenv(dist.THREADS_VARIABLE, before)
+        with dist._as_worker():
+            with dist._as_worker():
+                assert not gc.isenabled() and os.environ[dist.THREADS_VARIABLE] == "1"
+            assert not gc.isenabled() and os.environ[dist.THREADS_VARIABLE] == "1"
+        assert gc.isenabled() and os.environ.get(dist.THREADS_VARIABLE) == before
+
+
+def _threads_allowed(gold, output) -> float:
+    return float(os.environ.get(dist.THREADS_VARIABLE, "0"))
+
+
+def test_the_measures_run_on_one_thread_on_the_workers(register_measure, monkeypatch):
+    monkeypatch.setenv(dist.THREADS_VARIABLE, "2")
+    register_measure("test-threads", _threads_allowed)
+    campaign = _grouping_campaign(15, topics=2, systems=2)
+    with ThreadPoolExecutor(2) as pool:
+        on_workers = campaign.evaluate(["test-threads"], executor=pool, progress=False)
+    assert set(on_workers.value) == {1.0} and set(campaign.evaluate(["test-threads"], progress=False).value) == {2.0}
 
 
 def test_bad_executors_and_chunk_sizes_are_named():

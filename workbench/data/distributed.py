@@ -9,11 +9,13 @@ topic) pairs by :func:`~workbench.data.engines.score_pairs`, as the serial run s
 engine there (the gain and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by
 topic), no measure's value depending on the other topics or pairs scored with it, so that values are identical bit
 for bit; the rows are put back in the serial order. The caller only cuts and pickles the chunks (about 6% of the
-serial CPU time on ``benchmarks/bench_campaign.py``'s Organization campaign: 0.27 of 4.4 s) and puts the rows
-together. A chunk is sent as soon as it is cut, so that the workers start while the next ones are made, and scored
-with the cyclic garbage collector paused (its Organizations are made at once: collection after collection over them
-made the chunks' work 1.4× the serial) and with freed memory kept for reuse where the worker's environment fixes
-malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its workers ``MALLOC_TRIM_THRESHOLD_=65536``, which
+serial CPU time on ``benchmarks/bench_campaign.py``'s Organization campaign: 0.25 of 3.8 s) and puts the rows
+together; each chunk's rows come back as one object (:class:`_Rows`). A chunk is sent as soon as it is cut, so that
+the workers start while the next ones are made, and scored with the cyclic garbage collector paused (its
+Organizations are made at once: collection after collection over them made the chunks' work 1.4× the serial), with
+the engines on one thread (``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept
+for reuse where the worker's environment fixes malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its
+workers ``MALLOC_TRIM_THRESHOLD_=65536``, which
 made a chunk of R&S about 1.7× slower). The measures travel once per chunk with a
 :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with ``broadcast=True``;
 each chunk is scattered too, straight to a worker rather than through the scheduler); a thread pool gets the chunks
@@ -56,8 +58,8 @@ from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError
 from workbench.model import Organization
 from workbench.validation import Interval, validate
 
-__all__ = ["CHUNKS_PER_WORKER", "LOCAL_CLUSTER_CONFIG", "CampaignInterruptedError", "UnpicklableMeasureError",
-           "local_cluster", "score_on", "send", "Sent"]
+__all__ = ["CHUNKS_PER_WORKER", "LOCAL_CLUSTER_CONFIG", "THREADS_VARIABLE", "CampaignInterruptedError",
+           "UnpicklableMeasureError", "local_cluster", "score_on", "send", "Sent"]
 
 CHUNKS_PER_WORKER = 4
 """Default chunking: about this many chunks per worker, so that a slow chunk does not idle the others and the
@@ -253,7 +255,7 @@ def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure]) ->
     """Runs on a worker: ``{name: value}`` for each pair of the chunk (pickled, from another process), scored as
     the serial run scores it (:func:`~workbench.data.engines.score_pairs`)."""
     try:
-        with _collector_paused(), freed_memory_kept():  # a Dask worker returns freed memory at once: not here
+        with _as_worker(), freed_memory_kept():  # a Dask worker returns freed memory at once: not here
             return _Rows(_scored(pickle.loads(chunk) if isinstance(chunk, bytes) else chunk, measures))
     except Exception as error:
         return _Raised(error)
@@ -410,35 +412,48 @@ def _restricted(held: Mapping[str, Organization], topics: set[str]) -> Mapping[s
 
 def _packed(chunk: _Chunk) -> bytes:
     """The chunk pickled by the caller, so that the worker unpickles it with the garbage collector paused
-    (:func:`_collector_paused`), rather than the executor before it calls :func:`_score_chunk`."""
+    (:func:`_as_worker`), rather than the executor before it calls :func:`_score_chunk`."""
     return pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 _lock = threading.Lock()
-_paused = 0  # chunks being scored with the collector paused in this process (threads of one worker)
-_was_enabled = False  # whether the collector ran before the first of them
+_scoring = 0  # chunks being scored in this process (threads of one worker)
+_before: tuple[bool, str | None] = (False, None)  # the collector's state and the threads variable before the first
+
+THREADS_VARIABLE = "WORKBENCH_THREADS"
+"""The variable that caps the threads one scoring uses (issue 42's ``workbench.threads``): 1 while a worker scores
+a chunk, since the executor's workers already share the cores."""
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while a chunk is unpickled and scored, and resumed (if it ran) once
-    no chunk is: a chunk's Organizations are hundreds of thousands of frozensets made at once, which set off
+def _as_worker() -> Iterator[None]:
+    """While a chunk is unpickled and scored: the cyclic garbage collector paused, and the engines kept to one
+    thread (:data:`THREADS_VARIABLE` = 1); both put back as they were once no chunk is being scored in this
+    process. A chunk's Organizations are hundreds of thousands of frozensets made at once, which set off
     collection after collection over them (measured on bench_campaign.py's campaign: unpickling 32 topics × 100
     runs took 0.06 s paused, 0.2–0.4 s not; scoring every chunk took 1.43× the serial CPU time unpaused, 0.95×
-    paused). What a chunk holds is freed by reference counting when it is done."""
-    global _paused, _was_enabled
+    paused); what a chunk holds is freed by reference counting when it is done. Threads of their own in two
+    workers on two cores would only take the interpreter and the cores from each other."""
+    global _scoring, _before
     with _lock:
-        if _paused == 0:
-            _was_enabled = gc.isenabled()
+        if _scoring == 0:
+            _before = (gc.isenabled(), os.environ.get(THREADS_VARIABLE))
             gc.disable()
-        _paused += 1
+            os.environ[THREADS_VARIABLE] = "1"
+        _scoring += 1
     try:
         yield
     finally:
         with _lock:
-            _paused -= 1
-            if _paused == 0 and _was_enabled:
-                gc.enable()
+            _scoring -= 1
+            if _scoring == 0:
+                collecting, threads = _before
+                if collecting:
+                    gc.enable()
+                if threads is None:
+                    del os.environ[THREADS_VARIABLE]
+                else:
+                    os.environ[THREADS_VARIABLE] = threads
 
 
 def _unusable(executor: Any, why: str) -> CampaignError:
