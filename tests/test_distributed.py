@@ -326,6 +326,9 @@ def test_bad_executors_and_chunk_sizes_are_named():
         for bad in (0, -2, 1.5, True, 10**9):
             with pytest.raises(ParameterError, match=r"Campaign.evaluate: chunk_topics must be an integer in \[1, "):
                 campaign.evaluate(["NMI"], executor=pool, chunk_topics=bad, progress=False)
+    for bad in (0, 1.5, True, 2000):  # refused before any process starts
+        with pytest.raises(ParameterError, match=r"local_cluster: workers must be an integer in \[1, 1024\], got "):
+            dist.local_cluster(bad)
 
 
 # --------------------------------------------------------------------------------------------- Dask
