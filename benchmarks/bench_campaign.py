@@ -3,12 +3,12 @@
     python benchmarks/bench_campaign.py [--runs 100] [--topics 250] [--docs 100] [--chunk-topics N] [--seed 0]
                                         [--long-runs 20] [--long-topics 100] [--long-docs 2000]
 
-A synthetic TREC-like campaign: per topic a graded gold over 30 of ``--docs`` documents and, per run, a ranking
-of ``--docs // 2`` of them; six measures (AP, nDCG@10, P@10, RR, R≺ and S∼ with n=10, W_n=0.8). The pools are
-started before the clock (their start-up is printed apart); each executor's results are checked equal to the
-serial ones bit for bit. Needs ``dask[distributed]`` (``pip install -e ".[distributed]"``) for the cluster row.
-Every row scores a campaign built afresh (same seed), so that no row reuses what another computed and cached on
-the organizations (their occurrence arrays).
+A synthetic TREC-like campaign: per topic a graded gold over 30 of ``--docs`` documents and, per run, a ranking of
+``--docs // 2`` of them; six measures (AP, nDCG@10, P@10, RR, R≺ and S∼ with n=10, W_n=0.8). The pools are started
+before the clock (their start-up is printed apart); each executor's results are checked equal to the serial ones bit
+for bit. Needs ``dask[distributed]`` (``pip install -e ".[distributed]"``, in the dev extra) for the cluster row and
+psutil, which it brings, for each worker's CPU. Every row scores a campaign built afresh (same seed), so that no row
+reuses what another computed and cached on the organizations (their occurrence arrays).
 
 Then (issue 24) R≺ and S∼ alone, serially; a sweep of 10 (n, W_n) settings of both against one setting (the
 campaign-level kernel shares every count between settings); and the three rows again for a campaign of
