@@ -3,12 +3,12 @@
     python benchmarks/bench_campaign.py [--runs 100] [--topics 250] [--docs 100] [--chunk-topics N] [--seed 0]
                                         [--long-runs 20] [--long-topics 100] [--long-docs 2000]
 
-A synthetic TREC-like campaign: per topic a graded gold over 30 of ``--docs`` documents and, per run, a ranking
-of ``--docs // 2`` of them; six measures (AP, nDCG@10, P@10, RR, R≺ and S∼ with n=10, W_n=0.8). The pools are
-started before the clock (their start-up is printed apart); each executor's results are checked equal to the
-serial ones bit for bit. Needs ``dask[distributed]`` (``pip install -e ".[distributed]"``) for the cluster row.
-Every row scores a campaign built afresh (same seed), so that no row reuses what another computed and cached on
-the organizations (their occurrence arrays).
+A synthetic TREC-like campaign: per topic a graded gold over 30 of ``--docs`` documents and, per run, a ranking of
+``--docs // 2`` of them; six measures (AP, nDCG@10, P@10, RR, R≺ and S∼ with n=10, W_n=0.8). The pools are started
+before the clock (their start-up is printed apart); each executor's results are checked equal to the serial ones bit
+for bit. Needs ``dask[distributed]`` (``pip install -e ".[distributed]"``, in the dev extra) for the cluster row and
+psutil, which it brings, for each worker's CPU. Every row scores a campaign built afresh (same seed), so that no row
+reuses what another computed and cached on the organizations (their occurrence arrays).
 
 Then (issue 24) R≺ and S∼ alone, serially; a sweep of 10 (n, W_n) settings of both against one setting (the
 campaign-level kernel shares every count between settings); and the three rows again for a campaign of
@@ -20,10 +20,16 @@ files benchmark's work (``bench_ranking.py``'s "pytrec_eval parse+eval 4" proces
 measured in the same run, wall time over its wall time and CPU time over its CPU time; ``--unit-repeat 0`` leaves
 it out.
 
-Beside the wall-clock times it prints the CPU seconds the work took in the caller and in the workers (the pool's
-children, the Dask workers): the caller's is what it still does itself (cutting and pickling the chunks, putting
-the rows together), their sum against the serial CPU time the cost of distribution, which the wall-clock
-speed-up hides on a busy machine (the load average is printed with every table).
+Beside the wall-clock times it prints the CPU seconds the work took in the caller and in each worker (the pool's
+children, the Dask workers, read with psutil): the caller's is what it still does itself (cutting and pickling the
+chunks, putting the rows together; with a LocalCluster also its scheduler and nannies, which run in the caller's
+process), their sum against the serial CPU time the cost of distribution, which the wall-clock speed-up hides on
+a busy machine (the load average is printed with every table). The Dask row runs on the workbench's own cluster,
+:func:`workbench.data.distributed.local_cluster` (its workers' profiler, tick and memory monitor slowed:
+``LOCAL_CLUSTER_CONFIG``); ``--dask-defaults`` runs it on a LocalCluster with Dask's defaults instead. The pool is
+made before the campaign, as docs/distributed.md advises: its forked workers share the caller's memory copy on
+write, and a campaign built before the fork has its pages copied as the caller reads its organizations to cut the
+chunks (every read changes reference counts: 0.35 s of system time on the Organization campaign).
 
 ``--only executors`` prints the two executor tables alone (no machine unit, no R≺ S∼ sweep).
 """
@@ -38,6 +44,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -98,6 +105,8 @@ def main() -> None:
                         help="fresh pytrec_eval processes for the machine unit (best of; 0: no unit)")
     parser.add_argument("--only", choices=["rs", "executors"],
                         help="only R≺ and S∼ alone, serially (with the unit); or only the executor tables")
+    parser.add_argument("--dask-defaults", action="store_true",
+                        help="the Dask row on a LocalCluster with Dask's defaults, not local_cluster()'s settings")
     args = parser.parse_args()
 
     def fresh():
@@ -112,7 +121,7 @@ def main() -> None:
         print(f"{args.runs} runs × {args.topics} topics × {len(MEASURES)} measures "
               f"({args.runs * args.topics} run-topic pairs, rankings of {args.docs // 2}); {os.cpu_count()} cores, "
               f"load average {load()}")
-        executors(fresh, MEASURES, args.chunk_topics)
+        executors(fresh, MEASURES, args.chunk_topics, args.dask_defaults)
     if args.only != "executors":
         sweeps(fresh, unit, args.runs, args.topics, args.only == "rs")
     if args.only == "rs":
@@ -123,7 +132,7 @@ def main() -> None:
 
     print(f"\n{args.long_runs} runs × {args.long_topics} topics, rankings of {args.long_docs // 2} read as arrays "
           f"(Campaign.from_dicts), R≺ and S∼ (load average {load()}):")
-    executors(long, RS, args.chunk_topics)
+    executors(long, RS, args.chunk_topics, args.dask_defaults)
 
 
 def sweeps(fresh, unit: tuple[float, float] | None, runs: int, topics: int, alone: bool) -> None:
@@ -160,50 +169,55 @@ def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def executors(fresh, measures: list[str], chunk_topics: int | None) -> None:
+def executors(fresh, measures: list[str], chunk_topics: int | None, dask_defaults: bool = False) -> None:
     """Serial, ProcessPoolExecutor(2) and a 2-worker Dask LocalCluster on fresh copies of one campaign: wall
-    seconds, and CPU seconds of this process (the caller) and of the workers."""
+    seconds, and CPU seconds of this process (the caller) and of each worker."""
     campaign = fresh()
     before = cpu_seconds()
     serial_time, serial = timed(lambda: campaign.evaluate(measures, progress=False))
-    rows = [("serial", 0.0, serial_time, cpu_seconds() - before, 0.0)]
+    rows = [("serial", 0.0, serial_time, cpu_seconds() - before, [])]
 
-    campaign = fresh()
     start, pool = timed(lambda: ProcessPoolExecutor(2))
-    pool.submit(warm_up).result()  # the workers are up
+    pool.submit(warm_up).result()  # the workers are up (forked: both at the first submit)
     pool.submit(warm_up).result()
-    caller, workers = cpu_seconds(), cpu_seconds(children=True) - cpu_seconds()
+    campaign = fresh()  # after the fork: pages shared with forked workers are copied when the caller touches them
     with pool:
+        workers = list(pool._processes)  # the pool's worker processes (private, but only here)
+        caller, each = cpu_seconds(), processes_cpu(workers)
         elapsed, pooled = timed(lambda: campaign.evaluate(measures, executor=pool, chunk_topics=chunk_topics,
                                                           progress=False))
-        caller = cpu_seconds() - caller
-    workers = cpu_seconds(children=True) - cpu_seconds() - workers  # the children's, once they are reaped
+        caller, each = cpu_seconds() - caller, spent_since(each, workers)
     assert pooled.equals(serial), "process pool results differ from the serial ones"
-    rows.append(("ProcessPoolExecutor(2)", start, elapsed, caller, workers))
+    rows.append(("ProcessPoolExecutor(2)", start, elapsed, caller, each))
 
     try:
         from distributed import Client, LocalCluster
+
+        from workbench.data.distributed import local_cluster
     except ImportError:
         print("(dask[distributed] is not installed: no cluster row)")
     else:
         campaign = fresh()
-        start, cluster = timed(lambda: LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                                    dashboard_address=None, silence_logs=40))
+        start, cluster = timed(lambda: local_cluster(2) if not dask_defaults else LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40))
         with cluster, Client(cluster) as client:
             client.wait_for_workers(2)
             client.run(warm_up)  # the spawned workers import the workbench (forked pool workers inherit it)
-            caller, workers = cpu_seconds(), sum(client.run(cpu_seconds).values())
+            workers = list(client.run(os.getpid).values())
+            caller, each = cpu_seconds(), processes_cpu(workers)
             elapsed, clustered = timed(lambda: campaign.evaluate(measures, executor=client,
                                                                  chunk_topics=chunk_topics, progress=False))
-            caller, workers = cpu_seconds() - caller, sum(client.run(cpu_seconds).values()) - workers
+            caller, each = cpu_seconds() - caller, spent_since(each, workers)
         assert clustered.equals(serial), "Dask results differ from the serial ones"
-        rows.append(("Dask LocalCluster(2 workers)", start, elapsed, caller, workers))
+        label = "Dask LocalCluster(2, defaults)" if dask_defaults else "Dask local_cluster(2)"
+        rows.append((label, start, elapsed, caller, each))
 
     print(f"{'':30} {'start-up':>9} {'evaluate':>9} {'speed-up':>9} {'CPU caller':>11} {'CPU workers':>12} "
-          f"{'CPU/serial':>10}")
-    for label, startup, elapsed, caller, workers in rows:
+          f"{'CPU/serial':>10}  each worker")
+    for label, startup, elapsed, caller, each in rows:
         print(f"{label:30} {startup:8.2f}s {elapsed:8.2f}s {serial_time / elapsed:8.2f}× {caller:10.2f}s "
-              f"{workers:11.2f}s {(caller + workers) / max(rows[0][3], 1e-9):9.2f}×")
+              f"{sum(each):11.2f}s {(caller + sum(each)) / max(rows[0][3], 1e-9):9.2f}×  "
+              + " + ".join(f"{one:.2f}s" for one in each))
     print(f"(every executor's results equal the serial ones bit for bit; load average now {load()})")
 
 
@@ -218,10 +232,20 @@ def warm_up() -> None:
     campaign.evaluate(MEASURES + RS, progress=False)
 
 
-def cpu_seconds(children: bool = False) -> float:
-    """User + system CPU seconds of this process (and of its reaped children)."""
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process (every thread: with a LocalCluster, its scheduler's too)."""
     times = os.times()
-    return times.user + times.system + (times.children_user + times.children_system if children else 0.0)
+    return times.user + times.system
+
+
+def processes_cpu(pids: list[int]) -> list[float]:
+    """User + system CPU seconds of each of these processes (the workers), so far."""
+    return [sum(psutil.Process(pid).cpu_times()[:2]) for pid in pids]
+
+
+def spent_since(before: list[float], pids: list[int]) -> list[float]:
+    """CPU seconds each of these processes spent since :func:`processes_cpu` gave ``before``."""
+    return [after - was for was, after in zip(before, processes_cpu(pids), strict=True)]
 
 if __name__ == "__main__":
     main()

@@ -1,6 +1,7 @@
 """Campaign.evaluate(executor=…): process pools and a real Dask cluster give the serial results bit for bit;
 a worker that dies or a measure that cannot travel is named."""
 
+import gc
 import multiprocessing
 import os
 import pickle
@@ -276,12 +277,44 @@ def test_every_engine_scores_on_the_workers_from_its_chunks_topics_only(monkeypa
        st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations()))
 def test_a_chunk_travels_with_its_organizations_equal(gold, run):
     """The Organizations travel flat (their documents in one string, their shapes as integers) and come back
-    equal: overlap, tails, finite rests and graded levels included, and a document holding the separator."""
+    equal: overlap, tails, finite rests and graded levels included, a document holding the separator, and
+    rankings (a singleton cluster per level: rebuilt by the 1-tuples' path)."""
     gold = dict(gold, t0=Organization.from_graded({"d1": 3, "d2": 1, "d3": 3}))
-    chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}, "nul": {"t0": Organization.from_ranking(["a\0b"])}},
-                        [("s", topic) for topic in gold])
+    rankings = {"t0": Organization.from_ranking(["c", "a", "b"]), "t1": Organization.from_ranking(["b"])}
+    chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}, "nul": {"t0": Organization.from_ranking(["a\0b"])},
+                                           "ranked": rankings}, [("s", topic) for topic in gold])
     back = pickle.loads(dist._packed(chunk))
     assert back == chunk and back.gold["t0"].grades == (3.0, 1.0)
+    assert [next(iter(cluster)) for [cluster] in back.runs["ranked"]["t0"].levels] == ["c", "a", "b"]
+
+
+def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_back(monkeypatch):
+    """Issue 39: the engines' own threads (issue 42's ``WORKBENCH_THREADS``) are 1 while a chunk is scored; the
+    collector and the variable are put back once no chunk is (two chunks on two threads of one worker)."""
+    assert gc.isenabled()
+    for before in (None, "2"):
+        if before is None:
+            monkeypatch.delenv(dist.THREADS_VARIABLE, raising=False)
+        else:
+            monkeypatch.setenv(dist.THREADS_VARIABLE, before)
+        with dist._as_worker():
+            with dist._as_worker():
+                assert not gc.isenabled() and os.environ[dist.THREADS_VARIABLE] == "1"
+            assert not gc.isenabled() and os.environ[dist.THREADS_VARIABLE] == "1"
+        assert gc.isenabled() and os.environ.get(dist.THREADS_VARIABLE) == before
+
+
+def _threads_allowed(gold, output) -> float:
+    return float(os.environ.get(dist.THREADS_VARIABLE, "0"))
+
+
+def test_the_measures_run_on_one_thread_on_the_workers(register_measure, monkeypatch):
+    monkeypatch.setenv(dist.THREADS_VARIABLE, "2")
+    register_measure("test-threads", _threads_allowed)
+    campaign = _grouping_campaign(15, topics=2, systems=2)
+    with ThreadPoolExecutor(2) as pool:
+        on_workers = campaign.evaluate(["test-threads"], executor=pool, progress=False)
+    assert set(on_workers.value) == {1.0} and set(campaign.evaluate(["test-threads"], progress=False).value) == {2.0}
 
 
 def test_bad_executors_and_chunk_sizes_are_named():
@@ -293,30 +326,53 @@ def test_bad_executors_and_chunk_sizes_are_named():
         for bad in (0, -2, 1.5, True, 10**9):
             with pytest.raises(ParameterError, match=r"Campaign.evaluate: chunk_topics must be an integer in \[1, "):
                 campaign.evaluate(["NMI"], executor=pool, chunk_topics=bad, progress=False)
+    for bad in (0, 1.5, True, 2000):  # refused before any process starts
+        with pytest.raises(ParameterError, match=r"local_cluster: workers must be an integer in \[1, 1024\], got "):
+            dist.local_cluster(bad)
 
 
 # --------------------------------------------------------------------------------------------- Dask
 @pytest.fixture(scope="module")
 def dask_client():
-    """A real LocalCluster: two worker processes, one thread each; a worker that dies fails its task at once
-    (no retry on another worker), so that the failure test is quick."""
+    """The workbench's LocalCluster (:func:`dist.local_cluster`): two worker processes, one thread each; a worker
+    that dies fails its task at once (no retry on another worker), so that the failure test is quick."""
     distributed = reference_module("distributed")
     import dask
 
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                     silence_logs=50) as cluster, distributed.Client(cluster) as client:
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), dist.local_cluster(2) as cluster, \
+            distributed.Client(cluster) as client:
         yield client
 
 
+def _worker_settings() -> tuple:
+    import dask
+
+    return tuple(dask.config.get(key) for key in dist.LOCAL_CLUSTER_CONFIG)
+
+
 def test_a_dask_cluster_gives_the_serial_results_bit_for_bit(dask_client):
-    assert len(dask_client.nthreads()) == 2
+    """On the workbench's own LocalCluster, whose workers run without the profiler, the 20 ms tick and the 100 ms
+    memory monitor (:data:`dist.LOCAL_CLUSTER_CONFIG`); a user's cluster with Dask's defaults is the test below."""
+    assert dask_client.nthreads() == dict.fromkeys(dask_client.nthreads(), 1) and len(dask_client.nthreads()) == 2
+    assert set(dask_client.run(_worker_settings).values()) == {(False, "1s", "1s")}
     for campaign, measures in ((_ranking_campaign(9), RANKING), (_grouping_campaign(10), GROUPING)):
         serial = campaign.evaluate(measures, progress=False)
         for chunk_topics in (None, 3):
             clustered = campaign.evaluate(measures, executor=dask_client, chunk_topics=chunk_topics,
                                           progress=False)
             _assert_bitwise_equal(serial, clustered)
+
+
+def test_a_users_own_dask_client_with_the_defaults_gives_the_serial_results_bit_for_bit():
+    """A client the user made (Dask's settings: the profiler on), here one in-process worker of two threads
+    scoring two chunks at once."""
+    distributed = reference_module("distributed")
+    campaign = _ranking_campaign(9)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        assert _worker_settings()[0] is True
+        _assert_bitwise_equal(campaign.evaluate(RANKING, progress=False),
+                              campaign.evaluate(RANKING, executor=client, chunk_topics=2, progress=False))
 
 
 def test_a_dask_cluster_ships_custom_measures_and_names_unpicklable_ones(dask_client, custom_measures,

@@ -9,11 +9,13 @@ topic) pairs by :func:`~workbench.data.engines.score_pairs`, as the serial run s
 engine there (the gain and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by
 topic), no measure's value depending on the other topics or pairs scored with it, so that values are identical bit
 for bit; the rows are put back in the serial order. The caller only cuts and pickles the chunks (about 6% of the
-serial CPU time on ``benchmarks/bench_campaign.py``'s Organization campaign: 0.27 of 4.4 s) and puts the rows
-together. A chunk is sent as soon as it is cut, so that the workers start while the next ones are made, and scored
-with the cyclic garbage collector paused (its Organizations are made at once: collection after collection over them
-made the chunks' work 1.4× the serial) and with freed memory kept for reuse where the worker's environment fixes
-malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its workers ``MALLOC_TRIM_THRESHOLD_=65536``, which
+serial CPU time on ``benchmarks/bench_campaign.py``'s Organization campaign: 0.25 of 3.8 s) and puts the rows
+together; each chunk's rows come back as one object (:class:`_Rows`). A chunk is sent as soon as it is cut, so that
+the workers start while the next ones are made, and scored with the cyclic garbage collector paused (its
+Organizations are made at once: collection after collection over them made the chunks' work 1.4× the serial), with
+the engines on one thread (``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept
+for reuse where the worker's environment fixes malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its
+workers ``MALLOC_TRIM_THRESHOLD_=65536``, which
 made a chunk of R&S about 1.7× slower). The measures travel once per chunk with a
 :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with ``broadcast=True``;
 each chunk is scattered too, straight to a worker rather than through the scheduler); a thread pool gets the chunks
@@ -54,13 +56,49 @@ from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.heap import freed_memory_kept
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
+from workbench.validation import Interval, validate
 
-__all__ = ["CHUNKS_PER_WORKER", "CampaignInterruptedError", "UnpicklableMeasureError", "score_on", "send", "Sent"]
+__all__ = ["CHUNKS_PER_WORKER", "LOCAL_CLUSTER_CONFIG", "THREADS_VARIABLE", "CampaignInterruptedError",
+           "UnpicklableMeasureError", "local_cluster", "score_on", "send", "Sent"]
 
 CHUNKS_PER_WORKER = 4
 """Default chunking: about this many chunks per worker, so that a slow chunk does not idle the others and the
 progress bar moves, while each organization still travels once."""
 
+
+LOCAL_CLUSTER_CONFIG = MappingProxyType({
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+})
+"""Dask settings of the cluster :func:`local_cluster` starts: a worker's event loop (its main thread) otherwise
+takes the interpreter from the thread that scores a chunk many times a second, for its statistical profiler
+(sampled every 10 ms, folded every second), its event loop's tick (20 ms) and its memory monitor (100 ms): measured
+on a worker running Python for 2 s, 0.16-0.21 CPU-s of its main thread with Dask's defaults, 0.03-0.04 s with
+these (0.3-0.38 s a worker on ``benchmarks/bench_campaign.py``'s Organization campaign). The memory limit still
+holds, checked every second; the dashboard's profile page is empty."""
+
+
+@validate(workers=Interval(1, 1024, integer=True))
+def local_cluster(workers: int = 2) -> Any:
+    """A ``dask.distributed.LocalCluster`` of ``workers`` processes of one thread each (the scoring is Python and
+    numpy: threads of one process share one core for most of it), no dashboard, its workers started under
+    :data:`LOCAL_CLUSTER_CONFIG`; needs ``pip install "ir-workbench[distributed]"``. A cluster of your own, with
+    Dask's defaults, works as well, at the cost of the workers' main threads.
+
+    Example (not run here: it starts processes)::
+
+        with local_cluster(2) as cluster, Client(cluster) as client:
+            campaign.evaluate(["AP", "nDCG@10"], executor=client)
+    """
+    import logging
+
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set(dict(LOCAL_CLUSTER_CONFIG)):  # the nannies pass the settings on to their workers
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                            silence_logs=logging.ERROR)
 
 
 class CampaignInterruptedError(CampaignError):
@@ -131,9 +169,8 @@ class _Flat:
         """The Organizations again (as unpickling builds them: what the caller held, unchecked)."""
         if not isinstance(held, _Flat):
             return held
-        documents = iter(held.documents.split(_SEPARATOR) if isinstance(held.documents, str) else held.documents)
-        clusters = iter([frozenset(islice(documents, size)) for size in held.sizes])
-        levels = iter([tuple(islice(clusters, count)) for count in held.clusters])
+        documents = held.documents.split(_SEPARATOR) if isinstance(held.documents, str) else held.documents
+        levels = iter(_grouped(_grouped(documents, held.sizes, frozenset), held.clusters, tuple))
         out = {}
         for topic, count, rest, grades in zip(held.topics, held.levels, held.rests, held.grades, strict=True):
             organization = Organization.__new__(Organization)
@@ -143,6 +180,20 @@ class _Flat:
 
 
 _SEPARATOR = "\x00"
+
+
+def _grouped(items: list, sizes: list[int], make: Callable[[Any], Any]) -> list:
+    """``make`` of each run of ``sizes[i]`` consecutive ``items``; when every size is 1 (a ranking: a
+    singleton cluster per level) made from 1-tuples that ``zip`` makes in C, twice as fast as a slice each
+    (the workers' share of a distributed campaign: 0.07 -> 0.04 s a chunk of 32 topics x 100 rankings).
+
+    >>> _grouped(["a", "b", "c"], [2, 1], tuple), _grouped(["a", "b"], [1, 1], tuple)
+    ([('a', 'b'), ('c',)], [('a',), ('b',)])
+    """
+    if sizes.count(1) == len(sizes):
+        return list(map(make, zip(items)))
+    each = iter(items)
+    return [make(islice(each, size)) for size in sizes]
 
 
 def _joined(documents: list[str]) -> str | list[str]:
@@ -183,6 +234,16 @@ def _is_builtin(spec: MeasureSpec) -> bool:
 
 
 @dataclass(frozen=True)
+class _Rows:
+    """A chunk's rows (``{name: value}`` per pair) as they travel back: one object, pickled at once. Dask
+    serializes a list element by element (a pickle call, its metrics and a module lookup each: 12,000 on a worker's
+    event loop for ``benchmarks/bench_campaign.py``'s Organization campaign, taking the interpreter from the
+    scoring thread, and as many again on the caller's)."""
+
+    rows: list[dict[str, float]]
+
+
+@dataclass(frozen=True)
 class _Raised:
     """A measure's own error on a worker, sent back as a value so that the caller raises it as the serial run
     does (an exception escaping a future is then always the executor's)."""
@@ -190,12 +251,12 @@ class _Raised:
     error: Exception
 
 
-def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure]) -> list[dict[str, float]] | _Raised:
+def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure]) -> _Rows | _Raised:
     """Runs on a worker: ``{name: value}`` for each pair of the chunk (pickled, from another process), scored as
     the serial run scores it (:func:`~workbench.data.engines.score_pairs`)."""
     try:
-        with _collector_paused(), freed_memory_kept():  # a Dask worker returns freed memory at once: not here
-            return _scored(pickle.loads(chunk) if isinstance(chunk, bytes) else chunk, measures)
+        with _as_worker(), freed_memory_kept():  # a Dask worker returns freed memory at once: not here
+            return _Rows(_scored(pickle.loads(chunk) if isinstance(chunk, bytes) else chunk, measures))
     except Exception as error:
         return _Raised(error)
 
@@ -329,7 +390,7 @@ class Sent:
                 if isinstance(scores, _Raised):  # a measure failed on some topic: the serial run's error
                     raise scores.error
                 done.add(future)
-                yield futures[future], scores
+                yield futures[future], scores.rows
         finally:  # an error, or an interrupt: nothing more runs for this campaign
             self._cancel([future for future in futures if future not in done])
 
@@ -351,35 +412,48 @@ def _restricted(held: Mapping[str, Organization], topics: set[str]) -> Mapping[s
 
 def _packed(chunk: _Chunk) -> bytes:
     """The chunk pickled by the caller, so that the worker unpickles it with the garbage collector paused
-    (:func:`_collector_paused`), rather than the executor before it calls :func:`_score_chunk`."""
+    (:func:`_as_worker`), rather than the executor before it calls :func:`_score_chunk`."""
     return pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 _lock = threading.Lock()
-_paused = 0  # chunks being scored with the collector paused in this process (threads of one worker)
-_was_enabled = False  # whether the collector ran before the first of them
+_scoring = 0  # chunks being scored in this process (threads of one worker)
+_before: tuple[bool, str | None] = (False, None)  # the collector's state and the threads variable before the first
+
+THREADS_VARIABLE = "WORKBENCH_THREADS"
+"""The variable that caps the threads one scoring uses (issue 42's ``workbench.threads``): 1 while a worker scores
+a chunk, since the executor's workers already share the cores."""
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while a chunk is unpickled and scored, and resumed (if it ran) once
-    no chunk is: a chunk's Organizations are hundreds of thousands of frozensets made at once, which set off
+def _as_worker() -> Iterator[None]:
+    """While a chunk is unpickled and scored: the cyclic garbage collector paused, and the engines kept to one
+    thread (:data:`THREADS_VARIABLE` = 1); both put back as they were once no chunk is being scored in this
+    process. A chunk's Organizations are hundreds of thousands of frozensets made at once, which set off
     collection after collection over them (measured on bench_campaign.py's campaign: unpickling 32 topics × 100
     runs took 0.06 s paused, 0.2–0.4 s not; scoring every chunk took 1.43× the serial CPU time unpaused, 0.95×
-    paused). What a chunk holds is freed by reference counting when it is done."""
-    global _paused, _was_enabled
+    paused); what a chunk holds is freed by reference counting when it is done. Threads of their own in two
+    workers on two cores would only take the interpreter and the cores from each other."""
+    global _scoring, _before
     with _lock:
-        if _paused == 0:
-            _was_enabled = gc.isenabled()
+        if _scoring == 0:
+            _before = (gc.isenabled(), os.environ.get(THREADS_VARIABLE))
             gc.disable()
-        _paused += 1
+            os.environ[THREADS_VARIABLE] = "1"
+        _scoring += 1
     try:
         yield
     finally:
         with _lock:
-            _paused -= 1
-            if _paused == 0 and _was_enabled:
-                gc.enable()
+            _scoring -= 1
+            if _scoring == 0:
+                collecting, threads = _before
+                if collecting:
+                    gc.enable()
+                if threads is None:
+                    del os.environ[THREADS_VARIABLE]
+                else:
+                    os.environ[THREADS_VARIABLE] = threads
 
 
 def _unusable(executor: Any, why: str) -> CampaignError:
