@@ -23,6 +23,7 @@ from workbench.errors import ParameterError, WorkbenchError
 from workbench.metrics import registry
 from workbench.model import Organization
 from workbench.model.labelling import ClassTree, Labelling
+from workbench.threads import THREADS_VARIABLE
 
 RANKING = ["AP", "nDCG@10", "P@10", "RR", "R≺(n=10, wn=0.8)", "S∼(n=10, wn=0.8)", "RBP(p=0.8)"]
 GROUPING = ["BCubed-F", "NMI", "ARI", "Purity", "R∼", "S≺", "Accuracy", "F(R,S)"]
@@ -294,22 +295,22 @@ def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_b
     assert gc.isenabled()
     for before in (None, "2"):
         if before is None:
-            monkeypatch.delenv(dist.THREADS_VARIABLE, raising=False)
+            monkeypatch.delenv(THREADS_VARIABLE, raising=False)
         else:
-            monkeypatch.setenv(dist.THREADS_VARIABLE, before)
+            monkeypatch.setenv(THREADS_VARIABLE, before)
         with dist._as_worker():
             with dist._as_worker():
-                assert not gc.isenabled() and os.environ[dist.THREADS_VARIABLE] == "1"
-            assert not gc.isenabled() and os.environ[dist.THREADS_VARIABLE] == "1"
-        assert gc.isenabled() and os.environ.get(dist.THREADS_VARIABLE) == before
+                assert not gc.isenabled() and os.environ[THREADS_VARIABLE] == "1"
+            assert not gc.isenabled() and os.environ[THREADS_VARIABLE] == "1"
+        assert gc.isenabled() and os.environ.get(THREADS_VARIABLE) == before
 
 
 def _threads_allowed(gold, output) -> float:
-    return float(os.environ.get(dist.THREADS_VARIABLE, "0"))
+    return float(os.environ.get(THREADS_VARIABLE, "0"))
 
 
 def test_the_measures_run_on_one_thread_on_the_workers(register_measure, monkeypatch):
-    monkeypatch.setenv(dist.THREADS_VARIABLE, "2")
+    monkeypatch.setenv(THREADS_VARIABLE, "2")
     register_measure("test-threads", _threads_allowed)
     campaign = _grouping_campaign(15, topics=2, systems=2)
     with ThreadPoolExecutor(2) as pool:

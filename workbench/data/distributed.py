@@ -56,9 +56,10 @@ from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.heap import freed_memory_kept
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
+from workbench.threads import THREADS_VARIABLE
 from workbench.validation import Interval, validate
 
-__all__ = ["CHUNKS_PER_WORKER", "LOCAL_CLUSTER_CONFIG", "THREADS_VARIABLE", "CampaignInterruptedError",
+__all__ = ["CHUNKS_PER_WORKER", "LOCAL_CLUSTER_CONFIG", "CampaignInterruptedError",
            "UnpicklableMeasureError", "local_cluster", "score_on", "send", "Sent"]
 
 CHUNKS_PER_WORKER = 4
@@ -420,15 +421,10 @@ _lock = threading.Lock()
 _scoring = 0  # chunks being scored in this process (threads of one worker)
 _before: tuple[bool, str | None] = (False, None)  # the collector's state and the threads variable before the first
 
-THREADS_VARIABLE = "WORKBENCH_THREADS"
-"""The variable that caps the threads one scoring uses (issue 42's ``workbench.threads``): 1 while a worker scores
-a chunk, since the executor's workers already share the cores."""
-
-
 @contextmanager
 def _as_worker() -> Iterator[None]:
     """While a chunk is unpickled and scored: the cyclic garbage collector paused, and the engines kept to one
-    thread (:data:`THREADS_VARIABLE` = 1); both put back as they were once no chunk is being scored in this
+    thread (``WORKBENCH_THREADS=1``); both put back as they were once no chunk is being scored in this
     process. A chunk's Organizations are hundreds of thousands of frozensets made at once, which set off
     collection after collection over them (measured on bench_campaign.py's campaign: unpickling 32 topics × 100
     runs took 0.06 s paused, 0.2–0.4 s not; scoring every chunk took 1.43× the serial CPU time unpaused, 0.95×
