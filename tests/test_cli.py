@@ -283,7 +283,8 @@ def test_demo_refuses_table9_params_that_are_not_numbers(monkeypatch, capsys):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
 def test_the_command_line_process_keeps_freed_memory_for_reuse(monkeypatch, capsys):
     """As the whole process (no argv), a command asks glibc's malloc to keep freed blocks of up to 32 MiB, in
-    one arena for all its threads; called with argv (from Python) or with a MALLOC_* variable set, it leaves malloc alone."""
+    one arena for all its threads; called with argv (from Python) or with a MALLOC_* variable set, it leaves
+    malloc alone."""
     import ctypes
 
     from workbench import heap
