@@ -282,8 +282,9 @@ def test_demo_refuses_table9_params_that_are_not_numbers(monkeypatch, capsys):
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
 def test_the_command_line_process_keeps_freed_memory_for_reuse(monkeypatch, capsys):
-    """As the whole process (no argv), a command asks glibc's malloc to keep freed blocks of up to 32 MiB;
-    called with argv (from Python) or with a MALLOC_* variable set, it leaves malloc alone."""
+    """As the whole process (no argv), a command asks glibc's malloc to keep freed blocks of up to 32 MiB, in
+    one arena for all its threads; called with argv (from Python) or with a MALLOC_* variable set, it leaves
+    malloc alone."""
     import ctypes
 
     from workbench import heap
@@ -301,7 +302,7 @@ def test_the_command_line_process_keeps_freed_memory_for_reuse(monkeypatch, caps
         monkeypatch.delenv(name)
     assert main(["trec_eval", "-h"]) == 0 and asked == []
     assert main() == 0
-    assert asked == [(heap.M_MMAP_THRESHOLD, 32 << 20), (heap.M_TRIM_THRESHOLD, 1 << 30)]
+    assert asked == [(heap.M_MMAP_THRESHOLD, 32 << 20), (heap.M_TRIM_THRESHOLD, 1 << 30), (heap.M_ARENA_MAX, 1)]
     asked.clear()
     monkeypatch.setenv("MALLOC_ARENA_MAX", "2")
     assert main() == 0 and asked == []

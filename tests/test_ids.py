@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from workbench import ids as ids_module
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking import trec_eval_order
+from workbench.threads import THREADS_VARIABLE
 
 ID_TEXT = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=30)
 
@@ -46,11 +47,12 @@ def test_codes_equality_hashes_and_strings_agree_with_python(values, short, monk
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(values=st.lists(st.binary(max_size=40), max_size=30), block=st.integers(1, 7),
-       gather=st.integers(1, 40), short=st.integers(0, 5), picked=st.data())
-def test_words_and_copies_whatever_the_blocks(values, block, gather, short, picked, monkeypatch):
+       gather=st.integers(1, 40), short=st.integers(0, 5), threaded=st.integers(1, 8), picked=st.data())
+def test_words_and_copies_whatever_the_blocks(values, block, gather, short, threaded, picked, monkeypatch):
     """Ids are read a block of words at a time (their first words a word position at a time) and copied a block
-    of bytes at a time (an id longer than a block over several blocks): hashes, equality, order and the bytes
-    copied are the same whatever the blocks' bounds, on the ids in place and on any selection of them."""
+    of bytes at a time (an id longer than a block over several blocks), and hashed in parts of whole ids on two
+    threads: hashes, equality, order and the bytes copied are the same whatever the blocks' bounds and the parts,
+    on the ids in place and on any selection of them."""
     ids = DocumentIds.from_arrow(pa.array(values, pa.binary()))
     expected = ids.hashes().copy()
     positions = picked.draw(st.lists(st.integers(0, max(len(values) - 1, 0)), max_size=len(values) * 2)) \
@@ -59,6 +61,8 @@ def test_words_and_copies_whatever_the_blocks(values, block, gather, short, pick
         patch.setattr(ids_module, "WORDS_BLOCK", block)
         patch.setattr(ids_module, "GATHER_BYTES", gather)
         patch.setattr(ids_module, "SHORT_WORDS", short)
+        patch.setattr(ids_module, "THREADED_IDS", threaded)
+        patch.setenv(THREADS_VARIABLE, "2")
         again = DocumentIds.from_arrow(pa.array(values, pa.binary()))
         assert (again.hashes() == expected).all()
         taken = again.take(np.array(positions, dtype=np.int64))

@@ -36,6 +36,7 @@ from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking import trec_eval_order
 from workbench.model import Organization
+from workbench.threads import THREADS_VARIABLE
 
 MEASURES = ["AP", "nDCG", "nDCG@5", "P@5", "RR", "RPrec", "Success@3", "ERR@10", "RBP(p=0.8)", "Q-measure"]
 
@@ -541,8 +542,8 @@ def test_arrays_pickled_in_another_process_join_as_built_here(tmp_path):
                           st.integers(0, 3)), max_size=30), st.integers(1, 4), st.sampled_from([None, 2]))
 def test_repeats_sought_in_rank_order_by_blocks_of_whole_topics_are_the_input_order_ones(entries, block, cut):
     """The repeats' check of rank_runs (in rank order, a few whole (system, topic) groups at a time, here blocks of
-    1 to 4 entries) refuses exactly the (system, topic) pairs whose kept entries repeat a document, as the search
-    in input order finds them."""
+    1 to 4 entries, shared between two threads) refuses exactly the (system, topic) pairs whose kept entries repeat
+    a document, as the search in input order finds them."""
     from workbench.data.trec import ranked
 
     systems = [f"s{s}" for s, _, _, _ in entries]
@@ -552,7 +553,7 @@ def test_repeats_sought_in_rank_order_by_blocks_of_whole_topics_are_the_input_or
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", WorkbenchWarning)
         whole = rank_runs(systems, topics, documents, scores, max_docs=cut)
-        with mock.patch.object(ranked, "BLOCK", block):
+        with mock.patch.object(ranked, "BLOCK", block), mock.patch.dict(os.environ, {THREADS_VARIABLE: "2"}):
             blocks = rank_runs(systems, topics, documents, scores, max_docs=cut)
     refused = {(system, topic) for system, run in whole.items() for topic in run.refused}
     assert {(system, topic) for system, run in blocks.items() for topic in run.refused} == refused

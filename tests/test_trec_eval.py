@@ -29,6 +29,7 @@ from workbench.data.trec.ranked import MAX_DOCS
 from workbench.errors import WorkbenchError, WorkbenchWarning
 from workbench.metrics.ranking import GainTable, trec_eval_order
 from workbench.metrics.summary import summarize
+from workbench.threads import THREADS_VARIABLE
 from workbench.trec_eval import Options, TrecEvalError, evaluate, main, render, select_measures
 
 
@@ -643,3 +644,27 @@ def test_robust_2003_runs_print_what_trec_eval_10_prints(options, run, digest, c
     printed = capsysbinary.readouterr().out
     assert printed.count(b"\n") == 9699
     assert hashlib.sha256(printed).hexdigest() == digest, printed.decode("latin-1")[-3000:]
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_the_qrels_and_the_run_read_at_once_say_and_fail_in_trec_evals_order(threads, tmp_path, monkeypatch):
+    """The drop-in reads a qrels file and its run on two threads: the qrels' notes come before the run's, and an
+    error of the qrels is raised before one of the run's (trec_eval reads the qrels first); with the qrels read
+    whole, the run's error comes after the qrels' notes. The same on one thread."""
+    monkeypatch.setenv(THREADS_VARIABLE, threads)
+    files = {"qrels": "1 0 d1 1.5\n1 0 d2 0\n", "run": "1 Q0 d1 1 0x1p3 r\n1 Q0 d2 2 0.5 r\n",
+             "bad qrels": "1 0 d1\n", "bad run": "1 Q0 d1 1 nan r\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate(tmp_path / "qrels", tmp_path / "run", ["P.5"])
+    said = [str(warning.message) for warning in caught]
+    assert [note.split(":")[0] for note in said] == [str(tmp_path / "qrels"), str(tmp_path / "run")]
+    assert "grade is not a plain integer" in said[0] and "score is not a plain decimal number" in said[1]
+    with pytest.raises(TrecFormatError, match="bad qrels"):
+        evaluate(tmp_path / "bad qrels", tmp_path / "bad run", ["P.5"])
+    with warnings.catch_warnings(record=True) as caught, pytest.raises(TrecFormatError, match="bad run.*NaN"):
+        warnings.simplefilter("always")
+        evaluate(tmp_path / "qrels", tmp_path / "bad run", ["P.5"])
+    assert [str(warning.message).split(":")[0] for warning in caught] == [str(tmp_path / "qrels")]

@@ -33,6 +33,7 @@ from workbench.data.trec.lines import LineNumbers
 from workbench.errors import ParameterError, WorkbenchError
 from workbench.ids import DocumentIds
 from workbench.reading.numbers import atof, atol, read_floats, read_integers
+from workbench.threads import THREADS_VARIABLE
 from workbench.trec_eval import Options, evaluate, render
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -344,6 +345,47 @@ def test_line_numbers_are_indexed_as_the_array_of_them(size, index, start, stop,
     assert numbers[start:stop:step].tolist() == array[start:stop:step].tolist()
     assert list(numbers) == array.tolist() == numbers.tolist() and np.array_equal(np.asarray(numbers), array)
     assert (index + 1 in numbers) == (index + 1 in array.tolist())
+
+
+def _columns(columns: dict | None) -> object:
+    """read_plain's columns as plain lists, to compare two readings."""
+    if columns is None:
+        return None
+    return {name: (value[0].tolist(), value[1]) if isinstance(value, tuple) else
+            value.strings().tolist() if isinstance(value, DocumentIds) else
+            value.tolist() if isinstance(value, np.ndarray) else value for name, value in columns.items()}
+
+
+_PLAIN_SCORES = [b"1", b"-0", b"0.3", b"1e5", b".5", b"-inf", b"1e-400", b"0.30000001"]
+_NOT_PLAIN = [b"1 Q0 d1 1 abc r", b"1 Q0 d1 1 nan r", b"1 Q0  d1 1 0.5 r", b"1 Q0 d1 1 0.5", b"1 0 d1 1.5",
+              b"1 0 d1 x", b"1 0 d1"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), piece=st.integers(1, 80))
+def test_pieces_read_on_two_threads_are_the_file_read_whole(data, piece):
+    """A plain file cut into pieces of a few bytes (at line ends), the pieces parsed on two threads and joined in
+    order, gives the columns of one piece on one thread: the same lines, values, ids, and topic and tag codes
+    numbered in order of first appearance; a file one line of which is not plain (in any piece) is not plain."""
+    def lines(fields: list[list[bytes]]) -> bytes:
+        drawn = [b" ".join(data.draw(st.sampled_from(choices)) for choices in fields)
+                 for _ in range(data.draw(st.integers(1, 30)))]
+        if data.draw(st.integers(0, 4)) == 0:
+            drawn.insert(data.draw(st.integers(0, len(drawn))), data.draw(st.sampled_from(_NOT_PLAIN)))
+        return b"\n".join(drawn) + data.draw(st.sampled_from([b"\n", b""]))
+
+    run = lines([_TOPICS, [b"Q0"], _DOCS, [b"1", b"22"], _PLAIN_SCORES, [b"r", b"run"]])
+    qrels = lines([_TOPICS, [b"0"], _DOCS, [b"0", b"1", b"-1", b"007"]])
+    for text, kind, wanted in ((run, "run", ("topic", "document", "score", "system")),
+                               (run, "run", ("topic", "document", "score", "rank")),
+                               (qrels, "qrels", ("topic", "document", "grade"))):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(THREADS_VARIABLE, "1")
+            whole = _columns(arrow.read_plain(text, kind, wanted, "utf-8"))
+            patch.setenv(THREADS_VARIABLE, "2")
+            patch.setattr(arrow, "PIECE", piece)
+            assert _columns(arrow.read_plain(text, kind, wanted, "utf-8")) == whole
+            note(f"{kind} {'plain' if whole else 'not plain'}: {text!r}")
 
 
 @pytest.mark.parametrize("grade, plain", [(b"2", True), (b"-1", True), (b"007", True), (b"0x1F", False),

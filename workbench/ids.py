@@ -22,12 +22,15 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-__all__ = ["WORDS_BLOCK", "SHORT_WORDS", "GATHER_BYTES", "DocumentIds", "positions", "arrow_call"]
+from workbench.threads import in_threads, threads
+
+__all__ = ["THREADED_IDS", "WORDS_BLOCK", "SHORT_WORDS", "GATHER_BYTES", "DocumentIds", "positions", "arrow_call"]
 
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Fibonacci hashing)
 _POSITION = np.uint64(0xC2B2AE3D27D4EB4F)  # a word's position, mixed into it (equal words at two places differ)
 # the mask keeping a word's first k bytes (big-endian), k = 0..8
 _KEPT_BYTES = np.array([0, *((2**64 - 1) << (64 - 8 * k) & (2**64 - 1) for k in range(1, 9))], dtype=np.uint64)
+THREADED_IDS = 1 << 18  # ids hashed in parts of whole ids on threads() threads from this many on (each its own)
 WORDS_BLOCK = 1 << 16  # words read per block: the temporaries (about 0.5 MB each) stay in cache and are reused
 SHORT_WORDS = 4  # hashes read the first words of every id a word position at a time, longer ids' rest by blocks
 GATHER_BYTES = 1 << 20  # bytes copied per block when ids are gathered into one contiguous buffer
@@ -197,10 +200,14 @@ class DocumentIds:
         """A 64-bit hash (uint64) of each id, the same in every process and whatever the buffer it sits in: equal
         ids hash equally, so integer keys built from them find every repeat and every match; a match is then
         checked with :meth:`equal`. Each word, mixed with its position in the id, is added into the id's sum,
-        then the length is mixed in."""
+        then the length is mixed in. From :data:`THREADED_IDS` ids on, parts of whole ids are hashed on
+        :func:`~workbench.threads.threads` threads (2M ids: 66 → 45 ms on two cores)."""
         if self._hashes is None:
             hashes = np.empty(len(self), dtype=np.uint64)
-            _hash_into(hashes, self.data, self.starts, self.lengths)
+            count = threads() if len(self) >= THREADED_IDS else 1
+            cuts = [len(self) * k // count for k in range(count + 1)]
+            in_threads(lambda part: _hash_into(hashes[part], self.data, self.starts[part], self.lengths[part]),
+                       [slice(low, high) for low, high in zip(cuts[:-1], cuts[1:], strict=True)])
             self._hashes = hashes
         return self._hashes
 

@@ -63,10 +63,10 @@ import numpy as np
 
 from workbench._version import __version__
 from workbench.data.engines import PARALLEL_CELLS, PART_CELLS, row_parts, table_values
-from workbench.data.trec.errors import TrecDuplicateError
+from workbench.data.trec.errors import TrecDuplicateError, TrecReadingWarning
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
-from workbench.data.trec.lines import read_lines
+from workbench.data.trec.lines import TrecLines, read_lines
 from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import MAX_DOCS, judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
@@ -462,8 +462,7 @@ def _opening(qrels_path: str | os.PathLike, run_path: str | os.PathLike | None, 
         selected, refused = [], error
     with _exit_status(2):
         reads = _format(options.rel_format)
-        judged = _judged(qrels_path, options.rel_format)
-        results = None if run_path is None else read_lines(run_path, "run", encoding="latin-1", systems=False)
+        judged, results = _judged_and_run(qrels_path, run_path, options.rel_format)
     with _exit_status(255):  # trec_eval prints the run's last tag: its lines are read without the others
         zscore_table = read_zscores(zscores_path) if zscores_path is not None else None
     if refused is not None:
@@ -471,16 +470,43 @@ def _opening(qrels_path: str | os.PathLike, run_path: str | os.PathLike | None, 
     return selected, reads, judged, results, zscore_table
 
 
-def _judged(qrels_path, rel_format: str) -> object:
-    """The judgements, read as ``-R rel_format`` says: the qrels' lines and their
-    :class:`~workbench.data.trec.ranked.Judgements`, or preferences, or judgement groups."""
+def _judged_and_run(qrels_path, run_path, rel_format: str) -> tuple[object, TrecLines | None]:
+    """The judgements, read as ``-R rel_format`` says (the qrels' lines and their
+    :class:`~workbench.data.trec.ranked.Judgements`, or preferences, or judgement groups), and the run's lines
+    (None without ``run_path``). A qrels file and the run are read at once on two threads (both are Arrow's and
+    numpy's work, which lets go of the interpreter), their notes warned and their errors raised in trec_eval's
+    order: the qrels' first, then the run's."""
     reads = REL_FORMATS[rel_format]
     if reads == "prefs":
-        return read_preferences(qrels_path, rel_format)
-    if reads == "qrels_jg":
-        return read_judgement_groups(qrels_path)
-    qrels = read_lines(qrels_path, "qrels", encoding="latin-1")  # one character per byte: bytes printed back
-    return qrels, judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located)
+        judged: object = read_preferences(qrels_path, rel_format)
+    elif reads == "qrels_jg":
+        judged = read_judgement_groups(qrels_path)
+    read = in_threads(_lines_and_notes, [(qrels_path, "qrels")] * (reads == "qrels") +
+                      [(run_path, "run")] * (run_path is not None))
+    if reads == "qrels":
+        qrels = _warned(*read.pop(0))  # one character per byte: bytes printed back
+        judged = qrels, judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located)
+    return judged, _warned(*read.pop(0)) if read else None
+
+
+def _lines_and_notes(file: tuple) -> tuple[TrecLines | Exception, list[str]]:
+    """A ``(path, kind)`` file's lines (read in latin-1; a run's tags but the last left unread) or the error that
+    stopped the reading, and its notes."""
+    path, kind = file
+    notes: list[str] = []
+    try:
+        return read_lines(path, kind, encoding="latin-1", systems=kind == "qrels", notes=notes), notes
+    except Exception as error:  # raised in trec_eval's order by _warned
+        return error, notes
+
+
+def _warned(lines: TrecLines | Exception, notes: list[str]) -> TrecLines:
+    """The lines read on a thread, their notes warned here; or the error that stopped their reading, raised."""
+    if isinstance(lines, Exception):
+        raise lines
+    for note in notes:
+        warnings.warn(note, TrecReadingWarning, stacklevel=4)
+    return lines
 
 
 def _judged_topics(judged) -> tuple[str, list[str]]:

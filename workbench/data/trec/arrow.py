@@ -33,6 +33,7 @@ from workbench.data.trec.scan import FIELDS, WIDE_FACTOR
 from workbench.ids import DocumentIds
 from workbench.reading.numbers import read_numbers
 from workbench.reading.sources import FileBytes
+from workbench.threads import in_threads
 
 if TYPE_CHECKING:  # pyarrow is imported where a file is read
     import pyarrow as pa
@@ -100,24 +101,18 @@ PIECE = 1 << 24  # bytes of the file parsed at a time (cut at a line end): Arrow
 
 
 class _Labels:
-    """Codes of a dictionary-encoded column gathered piece by piece, numbered in order of first appearance (int32:
-    half the memory of int64, 8 MB for 2M lines)."""
+    """Codes of a dictionary-encoded column gathered piece by piece, in the file's order, numbered in order of first
+    appearance (int32: half the memory of int64, 8 MB for 2M lines)."""
 
     def __init__(self) -> None:
         self.code_of: dict[bytes, int] = {}
         self.parts: list[np.ndarray] = []
 
-    def add(self, column: pa.ChunkedArray) -> bool:
-        """Add an Arrow dictionary column's codes; False when a value is empty (a leading or trailing
-        separator: not plain)."""
-        for chunk in column.chunks:
-            values = chunk.dictionary.to_pylist()
-            if b"" in values:
-                return False
-            codes = np.array([self.code_of.setdefault(value, len(self.code_of)) for value in values],
-                             dtype=np.int32 if len(self.code_of) + len(values) < 2**31 else np.int64)
-            self.parts.append(codes[_numbers(chunk.indices, np.int32)])
-        return True
+    def add(self, values: list[bytes], indices: np.ndarray) -> None:
+        """Add the codes of one chunk of an Arrow dictionary column: its ``values`` and ``indices``."""
+        codes = np.array([self.code_of.setdefault(value, len(self.code_of)) for value in values],
+                         dtype=np.int32 if len(self.code_of) + len(values) < 2**31 else np.int64)
+        self.parts.append(codes[indices])
 
     def labels(self) -> tuple[np.ndarray, list[bytes]]:
         """The codes and the distinct values; one value (a run's one tag) as one broadcast 0, no array."""
@@ -179,8 +174,10 @@ def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str
     """The columns ``wanted`` of a plain file: ``topic`` and ``system`` as ``(codes, names)``, ``document`` as
     DocumentIds (bytes, decoded in ``encoding`` when strings are asked for), ``grade`` (int64) and ``score``
     (float64), others as bytes arrays; a run's last tag (``"last system"``, bytes) when its tags are not wanted;
-    None when the file is not plain (then the scanner reads it). Read :data:`PIECE` bytes at a time, the pages of
-    a mapped file let go behind the reading, so that memory holds the columns, not the file and Arrow's table."""
+    None when the file is not plain (then the scanner reads it). Read :data:`PIECE` bytes at a time, the pieces
+    parsed on :func:`~workbench.threads.threads` threads (Arrow lets go of the interpreter while it parses) and
+    joined in the file's order, the pages of a mapped file let go behind the reading, so that memory holds the
+    columns, not the file and Arrow's tables."""
     tags = kind == "run" and "system" not in wanted  # the last field is not read: only the last line's
     delimiter = separator(raw, last_field=tags)
     if delimiter is None:
@@ -193,7 +190,8 @@ def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str
     value = "grade" if kind == "qrels" else "score"
     types = {name: pa.float64() if name == "score" else
              pa.dictionary(pa.int32(), pa.binary()) if name in ("topic", "system") else pa.binary() for name in names}
-    options = {"read_options": arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22),
+    options = {"read_options": arrow_csv.ReadOptions(column_names=list(names), block_size=1 << 22,
+                                                     use_threads=False),  # the pieces are shared among threads
                "parse_options": arrow_csv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
                                                        double_quote=False, escape_char=False,
                                                        ignore_empty_lines=False),
@@ -202,35 +200,57 @@ def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str
                                                            include_columns=[name for name in names if name in wanted])}
     pool = pa.system_memory_pool()  # malloc's, whose freed blocks numpy reuses (Arrow's own pool keeps them)
     labels = {name: _Labels() for name in wanted if name in ("topic", "system")}
-    gathered: dict[str, list] = {name: [] for name in wanted if name not in labels}
     view = memoryview(raw)
-    for low, high in _pieces(raw):
+
+    def piece(bounds: tuple[int, int]) -> dict[str, list] | None:
+        """One piece's columns as chunks (a dictionary column's as its values and indices), or None when the
+        piece is not plain."""
+        low, high = bounds
         try:
             table = arrow_csv.read_csv(_lend(view[low:high]), memory_pool=pool, **options)
         except pa.ArrowException:  # a field count or a number Arrow refuses: the scanner says what it is
             return None
-        if table.num_rows == 0 or any(_lengths(chunk).min(initial=1) == 0 for name in gathered
+        if table.num_rows == 0 or any(_lengths(chunk).min(initial=1) == 0 for name in table.column_names
                                       if types[name] == pa.binary() for chunk in table.column(name).chunks):
             return None  # a leading or trailing separator left an empty first or last field: not plain
+        found: dict[str, list] = {}
         for name, column in zip(table.column_names, table.columns, strict=True):
-            if name in labels:
-                if not labels[name].add(column):
+            if name in labels:  # an empty value is a leading or trailing separator: not plain
+                found[name] = [(chunk.dictionary.to_pylist(), _numbers(chunk.indices, np.int32))
+                               for chunk in column.chunks]
+                if any(b"" in values for values, _ in found[name]):
                     return None
             elif name == value == "grade":  # read as the scanner reads them; any other than a plain integer to it
+                found[name] = []
                 for chunk in column.chunks:
                     grades, odd = read_numbers(DocumentIds.from_arrow(chunk), "atol")
                     if odd.any():
                         return None
-                    gathered[name].append(grades)
+                    found[name].append(grades)
             elif name == value:
-                scores = [_numbers(chunk, np.float64) for chunk in column.chunks]
-                if any(np.isnan(chunk).any() for chunk in scores):
+                found[name] = [_numbers(chunk, np.float64) for chunk in column.chunks]
+                if any(np.isnan(chunk).any() for chunk in found[name]):
                     return None  # the scanner names the line
-                gathered[name] += scores
             else:
-                gathered[name] += column.chunks
+                found[name] = column.chunks
         del table
         _release(raw, low, high)
+        return found
+
+    parsed = in_threads(piece, _pieces(raw))
+    pieces = [found for found in parsed if found is not None]
+    if len(pieces) < len(parsed):
+        return None
+    del parsed
+    gathered: dict[str, list] = {name: [] for name in wanted if name not in labels}
+    for found in pieces:
+        for name, chunks in found.items():
+            if name in labels:
+                for values, indices in chunks:
+                    labels[name].add(values, indices)
+            else:
+                gathered[name] += chunks
+    del pieces
     columns: dict = {name: found.labels() for name, found in labels.items()}
     for name, chunks in gathered.items():
         if name == value:

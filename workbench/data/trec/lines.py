@@ -235,13 +235,18 @@ def _spaces_note(raw: FileBytes) -> str | None:
             f"{', '.join(map(str, lines))}{', …' if len(found) > 3 else ''}")
 
 
-@validate(path=FilePath(), kind=KINDS, encoding=ENCODING, wanted=OTHER_FIELDS["run"], systems=Flag())
+@validate(path=FilePath(), kind=KINDS, encoding=ENCODING, wanted=OTHER_FIELDS["run"], systems=Flag(),
+          notes=Instance((list,), "a list the notes are added to", optional=True))
 def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
-               wanted: tuple[str, ...] | None = None, systems: bool = True) -> TrecLines:
+               wanted: tuple[str, ...] | None = None, systems: bool = True, *,
+               notes: list[str] | None = None) -> TrecLines:
     """The data lines of a qrels (``kind="qrels"``) or run (``"run"``) file: see the module docstring.
     ``wanted`` adds fields trec_eval ignores (``iteration``, ``rank``) as text; ``encoding`` decodes ids,
     topics and systems (the fields are cut on bytes, as trec_eval cuts them). ``systems=False``: a run's tags
-    are not read but the last (``runid``; every line still needs one), as trec_eval reads them."""
+    are not read but the last (``runid``; every line still needs one), as trec_eval reads them. ``notes``: a
+    list the notes on the file (``"path: note"``) are added to instead of being warned
+    (:class:`~workbench.data.trec.errors.TrecReadingWarning`), for a caller that reads files on threads and
+    warns their notes in its own order."""
     check(wanted, OTHER_FIELDS[kind], "wanted", "read_lines")
     name = STDIN_NAME if str(path) == STDIN else str(path)
     value = "grade" if kind == "qrels" else "score"
@@ -249,7 +254,7 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     raw = read_buffer(path, TrecFormatError)
     if not len(raw):
         raise TrecFormatError("the file is empty", path=name)
-    raw, codec, notes = _prepared(raw, codecs.lookup(encoding).name, name)
+    raw, codec, said = _prepared(raw, codecs.lookup(encoding).name, name)
     nul = raw.find(b"\0")
     if nul >= 0:
         raise TrecFormatError(f"a NUL byte at offset {nul}: not a TREC text file (trec_eval reads a line only up "
@@ -262,7 +267,7 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
         columns, numbers, run_on = _scanned(raw, kind, (*wanted, "system") if kind == "run" and not systems
                                             else wanted, name, codec)
         if run_on:
-            notes.append(run_on)
+            said.append(run_on)
         tokens = columns[value]
         values, odd = read_numbers(tokens, "atol" if kind == "qrels" else "atof")
         columns[value] = values
@@ -271,7 +276,7 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
                                                       "scores are not plain decimal numbers"),
                              "atol" if kind == "qrels" else "atof", tokens, values, odd, numbers)
         if note:
-            notes.append(note)
+            said.append(note)
     if kind == "run":
         nan = np.isnan(columns[value])
         if nan.any():
@@ -279,9 +284,12 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
             raise TrecFormatError("score is NaN (trec_eval's order of such documents is undefined)", path=name,
                                   line=number, text=_line_text(raw, number))
     if spaces:
-        notes.append(spaces)
-    for note in notes:
-        warnings.warn(f"{name}: {note}", TrecReadingWarning, stacklevel=3)
+        said.append(spaces)
+    if notes is not None:
+        notes += [f"{name}: {note}" for note in said]
+    else:
+        for note in said:
+            warnings.warn(f"{name}: {note}", TrecReadingWarning, stacklevel=3)
 
     def labels(key: str) -> Labels:
         codes, names = columns[key]
