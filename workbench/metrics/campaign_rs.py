@@ -53,6 +53,8 @@ __all__ = ["Encoded", "campaign_scores", "encoded_scores", "is_rs_measure", "mea
 
 _CELLS = 1 << 22  # entries of the largest padded block (grids or cumulative sums) built at once
 Setting = tuple[float | None, float | None]  # (n, W_n); (None, None) weighs every occurrence the same
+_FIELDS = ("r_priority", "s_priority", "r_relatedness", "s_relatedness")  # the last axis of the scores
+_ALL = frozenset(range(4))
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,13 @@ def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setti
     """:func:`campaign_scores` of the pairs (gold, output) of organizations ``encoded`` (indices, n × 2);
     ``organization(i)`` gives organization i for the pairs the per-pair engine scores (default: rebuilt from
     the arrays)."""
+    return _encoded_scores(encoded, pairs, settings, missing, organization, _ALL)
+
+
+def _encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setting], missing: str,
+                    organization, columns: frozenset[int]) -> np.ndarray:
+    """:func:`encoded_scores`, the segmented pass computing only the ``columns`` (of :data:`_FIELDS`) wanted: the
+    others are NaN for its pairs (a view none of whose columns is wanted is not computed at all)."""
     constants = []
     for n, wn in settings:
         if (n is None) != (wn is None):
@@ -188,7 +197,7 @@ def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setti
             out[s, p] = _tuple(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
     batched = np.flatnonzero(~alone)
     if len(batched):
-        out[:, batched] = _batched_encoded(encoded, pairs[batched], constants, missing)
+        out[:, batched] = _batched_encoded(encoded, pairs[batched], constants, missing, columns)
     return out
 
 
@@ -240,28 +249,37 @@ def encoded_measure_values(encoded: Encoded, pairs: np.ndarray, measures: Mappin
         field_of[name] = field
         params = measure.params
         by_missing.setdefault(params["missing"], {}).setdefault((params["n"], params["wn"]), []).append(name)
+    wanted = {field_of[name] for name in measures}
+    columns = frozenset(i for i, field in enumerate(_FIELDS) if field in wanted or f"f_{field[2:]}" in wanted)
     values = {}
     for missing, settings in by_missing.items():
-        scores = encoded_scores(encoded, pairs, list(settings), missing, organization)
-        for columns, names in zip(scores, settings.values(), strict=True):
-            fields = dict(zip(("r_priority", "s_priority", "r_relatedness", "s_relatedness"), columns.T, strict=True))
-            fields["f_priority"] = np.atleast_1d(f_alpha(fields["r_priority"], fields["s_priority"]))
-            fields["f_relatedness"] = np.atleast_1d(f_alpha(fields["r_relatedness"], fields["s_relatedness"]))
+        scores = _encoded_scores(encoded, pairs, list(settings), missing, organization, columns)
+        for columns_of_setting, names in zip(scores, settings.values(), strict=True):
+            fields = dict(zip(_FIELDS, columns_of_setting.T, strict=True))
             for name in names:
-                values[name] = fields[field_of[name]]
+                field = field_of[name]
+                if field.startswith("f_"):
+                    r, s = fields[f"r_{field[2:]}"], fields[f"s_{field[2:]}"]
+                    values[name] = np.atleast_1d(f_alpha(r, s))
+                else:
+                    values[name] = fields[field]
     return values
 
 
-def _batched_encoded(encoded: Encoded, pairs: np.ndarray, constants: list[float | None], missing: str) -> np.ndarray:
+def _batched_encoded(encoded: Encoded, pairs: np.ndarray, constants: list[float | None], missing: str,
+                     columns: frozenset[int] = _ALL) -> np.ndarray:
     """R≺ S≺ R∼ S∼ of pairs without overlap (indices into ``encoded``), per discount constant: (settings, pairs,
-    4), in one segmented pass."""
+    4), in one segmented pass; only the ``columns`` wanted (the others NaN: a sweep of R≺ and S∼ computes no
+    S-view grid and no R-view contingency)."""
     gold, output = _side(encoded, pairs[:, 0]), _side(encoded, pairs[:, 1])
     n_docs = len(encoded.names)
     (r_x, r_other), (s_x, s_other) = _aligned(gold, output, n_docs, missing)
-    out = np.empty((len(constants), len(pairs), 4))
+    out = np.full((len(constants), len(pairs), 4), np.nan)
     for column, (x, other) in enumerate(((r_x, r_other), (s_x, s_other))):
-        out[:, :, column::2] = _views_scores(x, other, _lookup(x, other, n_docs), _Levels.of(x, len(pairs)),
-                                             constants)
+        priority, relatedness = column in columns, column + 2 in columns
+        if priority or relatedness:
+            out[:, :, column::2] = _views_scores(x, other, _lookup(x, other, n_docs), _Levels.of(x, len(pairs)),
+                                                 constants, priority, relatedness)
     return out
 
 
@@ -400,28 +418,33 @@ def _score(rows: _Rows, weight: np.ndarray, holds: np.ndarray, x_mass: np.ndarra
     return np.divide(held, total, out=np.zeros(len(tail)), where=total != 0)
 
 
-def _views_scores(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels,
-                  constants: list[float | None]) -> np.ndarray:
+def _views_scores(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels, constants: list[float | None],
+                  priority: bool = True, relatedness: bool = True) -> np.ndarray:
     """R≺ and R∼ of x against ``other`` for every pair (documents occurring once), per setting: (settings,
-    pairs, 2). Everything but the weights and the sums they enter is computed once for every setting."""
+    pairs, 2), a column not wanted (``priority``, ``relatedness``) NaN. Everything but the weights and the sums
+    they enter is computed once for every setting."""
     n_pairs = len(levels.n_rows)
-    present = found >= 0
-    other_level = other.n_levels[x.pair]  # a document the other side lacks is at its bottom (rest or tail)
-    other_level[present] = other.level[found[present]]
-    plane = _Plane(x, levels, other_level)
-    prioritised = (present & (other_level < other.n_levels[x.pair])).astype(float)  # x_r → tail, tail → x_r
-    related_holds = _relatedness_holds(x, other, found)
-    out = np.empty((len(constants), n_pairs, 2))
+    out = np.full((len(constants), n_pairs, 2), np.nan)
+    if priority:
+        present = found >= 0
+        other_level = other.n_levels[x.pair]  # a document the other side lacks is at its bottom (rest or tail)
+        other_level[present] = other.level[found[present]]
+        plane = _Plane(x, levels, other_level)
+        prioritised = (present & (other_level < other.n_levels[x.pair])).astype(float)  # x_r → tail, tail → x_r
+    if relatedness:
+        related_holds = _relatedness_holds(x, other, found)
     for s, c in enumerate(constants):
         level_weight, related, tail = _weights(x, levels, c)
         weight = level_weight[levels.inverse]
-        agree = plane.agreement(level_weight) + tail[x.pair] * prioritised
         x_mass = _sums(x.pair, weight, n_pairs)
-        held = _sums(x.pair, weight * prioritised, n_pairs)
-        tail_holds = np.divide(held, x_mass, out=np.zeros(n_pairs), where=x_mass > 0)
-        holds = relations._share(agree, related[levels.inverse])
-        out[s, :, 0] = _score(x, weight, holds, x_mass, tail, tail_holds)
-        out[s, :, 1] = _score(x, weight, related_holds, x_mass, tail, (tail > 0).astype(float))
+        if priority:
+            agree = plane.agreement(level_weight) + tail[x.pair] * prioritised
+            held = _sums(x.pair, weight * prioritised, n_pairs)
+            tail_holds = np.divide(held, x_mass, out=np.zeros(n_pairs), where=x_mass > 0)
+            holds = relations._share(agree, related[levels.inverse])
+            out[s, :, 0] = _score(x, weight, holds, x_mass, tail, tail_holds)
+        if relatedness:
+            out[s, :, 1] = _score(x, weight, related_holds, x_mass, tail, (tail > 0).astype(float))
     return out
 
 
