@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -379,6 +380,14 @@ class _Levels:
         """Each group's level rank in its pair."""
         return groups - self.first[self.pair[groups]]
 
+    @cached_property
+    def real(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per group as floats its pair's occurrences n, those above it a, its size, and n − a − size; and
+        whether another level of its pair holds occurrences: what every setting's weights read."""
+        n = self.n_rows[self.pair].astype(float)
+        a, size = self.above.astype(float), self.size.astype(float)
+        return n, a, size, n - a - size, n - size > 0
+
 
 def _weights(rows: _Rows, levels: _Levels, c: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Under one setting: per (pair, level) group the weight of an occurrence and its priority-related mass
@@ -390,17 +399,18 @@ def _weights(rows: _Rows, levels: _Levels, c: float | None) -> tuple[np.ndarray,
     the levels below, c(N − a − s)/((c + a + s)(c + N)), plus the tail: closed forms without a difference of
     rounded sums (never a total less a part); infinite for a level with no other level and no tail (share 0).
     """
-    n = levels.n_rows[levels.pair].astype(float)
-    a, size = levels.above.astype(float), levels.size.astype(float)
+    n, a, size, under, others = levels.real
     if c is None:
-        weight, above, below = 1.0 / np.maximum(n, 1), a / n, (n - a - size) / n
+        weight, above, below = 1.0 / np.maximum(n, 1), a / n, under / n
         tail = np.zeros(len(levels.n_rows))
     else:
-        weight = c / ((c + a) * (c + a + size))
-        above, below = a / (c + a), c * (n - a - size) / ((c + a + size) * (c + n))
+        c_a = c + a
+        c_a_size = c_a + size
+        weight = c / (c_a * c_a_size)
+        above, below = a / c_a, c * under / (c_a_size * (c + n))
         tail = np.where(rows.finite, 0.0, c / (c + levels.n_rows))
     level_tail = tail[levels.pair]
-    related = np.where((n - size > 0) | (level_tail > 0), above + below + level_tail, np.inf)
+    related = np.where(others | (level_tail > 0), above + below + level_tail, np.inf)
     return weight, related, tail
 
 
