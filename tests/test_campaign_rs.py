@@ -168,6 +168,19 @@ def test_measure_values_compute_only_the_views_they_need_and_equal_all_four(name
     wanted = {fields.index(side + name[1]) for name in names for side in ("RS" if name.startswith("F") else name[0])}
     assert [c for c in range(4) if not np.isnan(computed[0][:, :, c]).all()] == sorted(wanted)
 
+
+@pytest.mark.parametrize("cells", [1, 300, 1 << 22])
+def test_the_block_size_changes_no_bit(cells, monkeypatch):
+    # Pairs are put in padded blocks of _CELLS entries: one pair a block, a few, or all of them in one give the
+    # same values bit for bit (each pair's sums run over its own grid alone).
+    rng = random.Random(cells)
+    pool = [f"d{i}" for i in range(60)]
+    pairs = [(Organization.from_graded({d: rng.randint(0, 3) for d in rng.sample(pool, 20)}),
+              Organization.from_ranking(rng.sample(pool, rng.choice([3, 9, 17])))) for _ in range(12)]
+    expected = campaign_scores(pairs, [(10, 0.8), (2, 0.6)])
+    monkeypatch.setattr(campaign_rs, "_CELLS", cells)
+    np.testing.assert_array_equal(campaign_scores(pairs, [(10, 0.8), (2, 0.6)]), expected)
+
 def _filtering(positive, pool):
     return Organization.from_filtering(positive, [d for d in pool[12:] if d not in positive])
 
