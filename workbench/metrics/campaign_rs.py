@@ -384,7 +384,7 @@ class _Levels:
         return groups - self.first[self.pair[groups]]
 
     @cached_property
-    def real(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def real(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Per group as floats its pair's occurrences n, those above it a, its size, and n − a − size; and
         whether another level of its pair holds occurrences: what every setting's weights read."""
         n = self.n_rows[self.pair].astype(float)
