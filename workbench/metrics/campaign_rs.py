@@ -20,7 +20,8 @@ grouped by pair) and every step of the per-pair engine is one vectorised operati
 Documents that occur once on each side are the common case (rankings, graded golds, clusterings, filterings).
 A pair where a document occurs several times on either side (overlap) is scored by the per-pair engine,
 which handles overlap; this kernel does not. Several (n, W_n) settings in one call share every count, rank
-and lookup: only the weights, the grids' prefix sums and the sums of shares are per setting.
+and lookup: only the weights, the grids' prefix sums and the sums of shares are per setting. The measures'
+values (:func:`measure_values`) compute only the views they read: R≺ and S∼ build no S-view grid.
 
     >>> from workbench.model import Organization
     >>> gold = Organization.from_graded({"d1": 2, "d2": 1, "d3": 1})
