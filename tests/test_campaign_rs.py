@@ -139,6 +139,48 @@ def test_measure_values_refuse_a_measure_other_than_r_and_s():
         campaign_rs.measure_values([(gold, output)], {"F≺": parse("F≺(n=10, wn=0.8)"), "P@3": parse("P@3")})
 
 
+
+@pytest.mark.parametrize("names", [("R≺", "S∼"), ("S≺",), ("R∼", "F≺"), ("F∼", "S∼")])
+def test_measure_values_compute_only_the_views_they_need_and_equal_all_four(names, monkeypatch):
+    # A sweep of R≺ and S∼ builds no S-view grid and no R-view contingency: the values it reads are those of
+    # the four columns computed together, bit for bit; the columns no measure reads are not computed (NaN).
+    rng = random.Random(len(names))
+    pool = [f"d{i}" for i in range(40)]
+    pairs = [(Organization.from_graded({d: rng.randint(0, 3) for d in rng.sample(pool, 12)}),
+              Organization.from_ranking(rng.sample(pool, 15))) for _ in range(6)]
+    chosen = [(10, 0.8), (2, 0.6)]
+    measures = {f"{name}(n={n}, wn={wn})": parse(f"{name}(n={n}, wn={wn})") for n, wn in chosen for name in names}
+    computed = []
+    original = campaign_rs._batched_encoded
+    monkeypatch.setattr(campaign_rs, "_batched_encoded", lambda *args: computed.append(original(*args))
+                        or computed[-1])
+    values = campaign_rs.measure_values(pairs, measures)
+    every = campaign_scores(pairs, chosen)
+    fields = ("R≺", "S≺", "R∼", "S∼")
+    for s, (n, wn) in enumerate(chosen):
+        for name in names:
+            got = values[f"{name}(n={n}, wn={wn})"]
+            if name.startswith("F"):
+                r, s_ = (every[s, :, fields.index(side + name[1])] for side in "RS")
+                np.testing.assert_array_equal(got, campaign_rs.f_alpha(r, s_))
+            else:
+                np.testing.assert_array_equal(got, every[s, :, fields.index(name)])
+    wanted = {fields.index(side + name[1]) for name in names for side in ("RS" if name.startswith("F") else name[0])}
+    assert [c for c in range(4) if not np.isnan(computed[0][:, :, c]).all()] == sorted(wanted)
+
+
+@pytest.mark.parametrize("cells", [1, 300, 1 << 22])
+def test_the_block_size_changes_no_bit(cells, monkeypatch):
+    # Pairs are put in padded blocks of _CELLS entries: one pair a block, a few, or all of them in one give the
+    # same values bit for bit (each pair's sums run over its own grid alone).
+    rng = random.Random(cells)
+    pool = [f"d{i}" for i in range(60)]
+    pairs = [(Organization.from_graded({d: rng.randint(0, 3) for d in rng.sample(pool, 20)}),
+              Organization.from_ranking(rng.sample(pool, rng.choice([3, 9, 17])))) for _ in range(12)]
+    expected = campaign_scores(pairs, [(10, 0.8), (2, 0.6)])
+    monkeypatch.setattr(campaign_rs, "_CELLS", cells)
+    np.testing.assert_array_equal(campaign_scores(pairs, [(10, 0.8), (2, 0.6)]), expected)
+
 def _filtering(positive, pool):
     return Organization.from_filtering(positive, [d for d in pool[12:] if d not in positive])
 

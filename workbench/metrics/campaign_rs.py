@@ -20,7 +20,8 @@ grouped by pair) and every step of the per-pair engine is one vectorised operati
 Documents that occur once on each side are the common case (rankings, graded golds, clusterings, filterings).
 A pair where a document occurs several times on either side (overlap) is scored by the per-pair engine,
 which handles overlap; this kernel does not. Several (n, W_n) settings in one call share every count, rank
-and lookup: only the weights, the grids' prefix sums and the sums of shares are per setting.
+and lookup: only the weights, the grids' prefix sums and the sums of shares are per setting. The measures'
+values (:func:`measure_values`) compute only the views they read: R≺ and S∼ build no S-view grid.
 
     >>> from workbench.model import Organization
     >>> gold = Organization.from_graded({"d1": 2, "d2": 1, "d3": 1})
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -51,8 +53,13 @@ from workbench.validation import validate
 __all__ = ["Encoded", "campaign_scores", "encoded_scores", "is_rs_measure", "measure_values", "encode_pairs",
            "encoded_measure_values"]
 
-_CELLS = 1 << 22  # entries of the largest padded block (grids or cumulative sums) built at once
+_CELLS = 1 << 16  # entries of the largest padded block (grids or cumulative sums) built at once: half a MB of
+# floats, a setting's sums stay in the core's cache and the allocator reuses a block's temporaries instead of
+# mapping fresh pages (1 << 22: 2.9-3.0 against 2.2-2.4 CPU-s for bench_campaign.SWEEP, system time 0.7-0.8 s
+# against 0.2-0.3)
 Setting = tuple[float | None, float | None]  # (n, W_n); (None, None) weighs every occurrence the same
+_FIELDS = ("r_priority", "s_priority", "r_relatedness", "s_relatedness")  # the last axis of the scores
+_ALL = frozenset(range(4))
 
 
 @dataclass(frozen=True)
@@ -169,6 +176,13 @@ def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setti
     """:func:`campaign_scores` of the pairs (gold, output) of organizations ``encoded`` (indices, n × 2);
     ``organization(i)`` gives organization i for the pairs the per-pair engine scores (default: rebuilt from
     the arrays)."""
+    return _encoded_scores(encoded, pairs, settings, missing, organization, _ALL)
+
+
+def _encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setting], missing: str,
+                    organization, columns: frozenset[int]) -> np.ndarray:
+    """:func:`encoded_scores`, the segmented pass computing only the ``columns`` (of :data:`_FIELDS`) wanted: the
+    others are NaN for its pairs (a view none of whose columns is wanted is not computed at all)."""
     constants = []
     for n, wn in settings:
         if (n is None) != (wn is None):
@@ -188,7 +202,7 @@ def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setti
             out[s, p] = _tuple(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
     batched = np.flatnonzero(~alone)
     if len(batched):
-        out[:, batched] = _batched_encoded(encoded, pairs[batched], constants, missing)
+        out[:, batched] = _batched_encoded(encoded, pairs[batched], constants, missing, columns)
     return out
 
 
@@ -240,28 +254,37 @@ def encoded_measure_values(encoded: Encoded, pairs: np.ndarray, measures: Mappin
         field_of[name] = field
         params = measure.params
         by_missing.setdefault(params["missing"], {}).setdefault((params["n"], params["wn"]), []).append(name)
+    wanted = {field_of[name] for name in measures}
+    columns = frozenset(i for i, field in enumerate(_FIELDS) if field in wanted or f"f_{field[2:]}" in wanted)
     values = {}
     for missing, settings in by_missing.items():
-        scores = encoded_scores(encoded, pairs, list(settings), missing, organization)
-        for columns, names in zip(scores, settings.values(), strict=True):
-            fields = dict(zip(("r_priority", "s_priority", "r_relatedness", "s_relatedness"), columns.T, strict=True))
-            fields["f_priority"] = np.atleast_1d(f_alpha(fields["r_priority"], fields["s_priority"]))
-            fields["f_relatedness"] = np.atleast_1d(f_alpha(fields["r_relatedness"], fields["s_relatedness"]))
+        scores = _encoded_scores(encoded, pairs, list(settings), missing, organization, columns)
+        for columns_of_setting, names in zip(scores, settings.values(), strict=True):
+            fields = dict(zip(_FIELDS, columns_of_setting.T, strict=True))
             for name in names:
-                values[name] = fields[field_of[name]]
+                field = field_of[name]
+                if field.startswith("f_"):
+                    r, s = fields[f"r_{field[2:]}"], fields[f"s_{field[2:]}"]
+                    values[name] = np.atleast_1d(f_alpha(r, s))
+                else:
+                    values[name] = fields[field]
     return values
 
 
-def _batched_encoded(encoded: Encoded, pairs: np.ndarray, constants: list[float | None], missing: str) -> np.ndarray:
+def _batched_encoded(encoded: Encoded, pairs: np.ndarray, constants: list[float | None], missing: str,
+                     columns: frozenset[int] = _ALL) -> np.ndarray:
     """R≺ S≺ R∼ S∼ of pairs without overlap (indices into ``encoded``), per discount constant: (settings, pairs,
-    4), in one segmented pass."""
+    4), in one segmented pass; only the ``columns`` wanted (the others NaN: a sweep of R≺ and S∼ computes no
+    S-view grid and no R-view contingency)."""
     gold, output = _side(encoded, pairs[:, 0]), _side(encoded, pairs[:, 1])
     n_docs = len(encoded.names)
     (r_x, r_other), (s_x, s_other) = _aligned(gold, output, n_docs, missing)
-    out = np.empty((len(constants), len(pairs), 4))
+    out = np.full((len(constants), len(pairs), 4), np.nan)
     for column, (x, other) in enumerate(((r_x, r_other), (s_x, s_other))):
-        out[:, :, column::2] = _views_scores(x, other, _lookup(x, other, n_docs), _Levels.of(x, len(pairs)),
-                                             constants)
+        priority, relatedness = column in columns, column + 2 in columns
+        if priority or relatedness:
+            out[:, :, column::2] = _views_scores(x, other, _lookup(x, other, n_docs), _Levels.of(x, len(pairs)),
+                                                 constants, priority, relatedness)
     return out
 
 
@@ -361,6 +384,14 @@ class _Levels:
         """Each group's level rank in its pair."""
         return groups - self.first[self.pair[groups]]
 
+    @cached_property
+    def real(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per group as floats its pair's occurrences n, those above it a, its size, and n − a − size; and
+        whether another level of its pair holds occurrences: what every setting's weights read."""
+        n = self.n_rows[self.pair].astype(float)
+        a, size = self.above.astype(float), self.size.astype(float)
+        return n, a, size, n - a - size, n - size > 0
+
 
 def _weights(rows: _Rows, levels: _Levels, c: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Under one setting: per (pair, level) group the weight of an occurrence and its priority-related mass
@@ -372,17 +403,18 @@ def _weights(rows: _Rows, levels: _Levels, c: float | None) -> tuple[np.ndarray,
     the levels below, c(N − a − s)/((c + a + s)(c + N)), plus the tail: closed forms without a difference of
     rounded sums (never a total less a part); infinite for a level with no other level and no tail (share 0).
     """
-    n = levels.n_rows[levels.pair].astype(float)
-    a, size = levels.above.astype(float), levels.size.astype(float)
+    n, a, size, under, others = levels.real
     if c is None:
-        weight, above, below = 1.0 / np.maximum(n, 1), a / n, (n - a - size) / n
+        weight, above, below = 1.0 / np.maximum(n, 1), a / n, under / n
         tail = np.zeros(len(levels.n_rows))
     else:
-        weight = c / ((c + a) * (c + a + size))
-        above, below = a / (c + a), c * (n - a - size) / ((c + a + size) * (c + n))
+        c_a = c + a
+        c_a_size = c_a + size
+        weight = c / (c_a * c_a_size)
+        above, below = a / c_a, c * under / (c_a_size * (c + n))
         tail = np.where(rows.finite, 0.0, c / (c + levels.n_rows))
     level_tail = tail[levels.pair]
-    related = np.where((n - size > 0) | (level_tail > 0), above + below + level_tail, np.inf)
+    related = np.where(others | (level_tail > 0), above + below + level_tail, np.inf)
     return weight, related, tail
 
 
@@ -400,28 +432,33 @@ def _score(rows: _Rows, weight: np.ndarray, holds: np.ndarray, x_mass: np.ndarra
     return np.divide(held, total, out=np.zeros(len(tail)), where=total != 0)
 
 
-def _views_scores(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels,
-                  constants: list[float | None]) -> np.ndarray:
+def _views_scores(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels, constants: list[float | None],
+                  priority: bool = True, relatedness: bool = True) -> np.ndarray:
     """R≺ and R∼ of x against ``other`` for every pair (documents occurring once), per setting: (settings,
-    pairs, 2). Everything but the weights and the sums they enter is computed once for every setting."""
+    pairs, 2), a column not wanted (``priority``, ``relatedness``) NaN. Everything but the weights and the sums
+    they enter is computed once for every setting."""
     n_pairs = len(levels.n_rows)
-    present = found >= 0
-    other_level = other.n_levels[x.pair]  # a document the other side lacks is at its bottom (rest or tail)
-    other_level[present] = other.level[found[present]]
-    plane = _Plane(x, levels, other_level)
-    prioritised = (present & (other_level < other.n_levels[x.pair])).astype(float)  # x_r → tail, tail → x_r
-    related_holds = _relatedness_holds(x, other, found)
-    out = np.empty((len(constants), n_pairs, 2))
+    out = np.full((len(constants), n_pairs, 2), np.nan)
+    if priority:
+        present = found >= 0
+        other_level = other.n_levels[x.pair]  # a document the other side lacks is at its bottom (rest or tail)
+        other_level[present] = other.level[found[present]]
+        plane = _Plane(x, levels, other_level)
+        prioritised = (present & (other_level < other.n_levels[x.pair])).astype(float)  # x_r → tail, tail → x_r
+    if relatedness:
+        related_holds = _relatedness_holds(x, other, found)
     for s, c in enumerate(constants):
         level_weight, related, tail = _weights(x, levels, c)
         weight = level_weight[levels.inverse]
-        agree = plane.agreement(level_weight) + tail[x.pair] * prioritised
         x_mass = _sums(x.pair, weight, n_pairs)
-        held = _sums(x.pair, weight * prioritised, n_pairs)
-        tail_holds = np.divide(held, x_mass, out=np.zeros(n_pairs), where=x_mass > 0)
-        holds = relations._share(agree, related[levels.inverse])
-        out[s, :, 0] = _score(x, weight, holds, x_mass, tail, tail_holds)
-        out[s, :, 1] = _score(x, weight, related_holds, x_mass, tail, (tail > 0).astype(float))
+        if priority:
+            agree = plane.agreement(level_weight) + tail[x.pair] * prioritised
+            held = _sums(x.pair, weight * prioritised, n_pairs)
+            tail_holds = np.divide(held, x_mass, out=np.zeros(n_pairs), where=x_mass > 0)
+            holds = relations._share(agree, related[levels.inverse])
+            out[s, :, 0] = _score(x, weight, holds, x_mass, tail, tail_holds)
+        if relatedness:
+            out[s, :, 1] = _score(x, weight, related_holds, x_mass, tail, (tail > 0).astype(float))
     return out
 
 
