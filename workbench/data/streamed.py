@@ -14,7 +14,7 @@ another began) is said in a :class:`StreamWarning` naming the line, and partitio
 first sampled (:data:`SAMPLES` lines at even steps, :func:`_scattered`): a topic seen on both sides of another, more
 than a block apart, proves it not grouped before any block is scored; otherwise the grouped pass finds a topic
 that comes back in a later block, and its blocks' scores are dropped. Partitioned, each line is
-copied, as bytes, into one of ``2 × size / block_bytes`` bucket files by a hash of its topic (temporary space: the
+copied, as bytes, into one of ``1.25 × size / block_bytes`` bucket files by a hash of its topic (temporary space: the
 file's size, in :func:`tempfile.gettempdir`, said in the warning), then the buckets are streamed. Errors and notes
 name the run file and its own line numbers (a side table of each block's lines), never a block's; temporary files
 are removed when the work ends, on success and on error.
@@ -325,7 +325,7 @@ def _partition(path: str | PathLike, folder: Path, block_bytes: int, size: int, 
     """The run's data lines copied into bucket files by their topic's hash, each with its line map, the bytes
     written and the line at byte ``locate`` (0 if none). The file is read in pieces of :data:`PIECE_BYTES`, each
     piece's buckets found on a thread while the piece before is written."""
-    count = max(2, -(-2 * size // block_bytes))
+    count = max(2, -(-5 * size // (4 * block_bytes)))
     paths = [folder / f"bucket{i}" for i in range(count)]
     maps: list[tuple[list[int], list[int]]] = [([], []) for _ in range(count)]
     lines_in = [0] * count
