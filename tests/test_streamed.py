@@ -350,3 +350,23 @@ def test_the_samples_prove_only_what_the_grouped_pass_would_find(lines, block_by
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", StreamWarning)
             assert stream_run(path, _read_back, block_bytes=block_bytes, progress=False).partitioned
+
+
+def test_a_topic_back_in_its_own_block_is_read_there_and_one_back_many_blocks_later_is_partitioned(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"q{t} 0 d{d} 1\n" for t in range(30) for d in (1, 4)))
+    lines = _lines(300)
+    near = lines[:20] + lines[25:30] + lines[20:25] + lines[30:]  # q2, q3, q2 again: one block holds all three
+    far = lines + ["q0 Q0 d20 11 0.01 sys"]  # q0 again on the last line, 29 topics (and the samples) later
+    for lines, partitioned in ((near, False), (far, True)):
+        run = tmp_path / "run"
+        run.write_text("".join(line + "\n" for line in lines))
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            expected = read_campaign(qrels, [run]).evaluate(MEASURES, progress=False)
+            assert _same_bits(expected, evaluate_files(qrels, [run], MEASURES, progress=False, block_bytes=1000))
+        notes = [str(w.message) for w in said if w.category is StreamWarning]
+        assert len(notes) == partitioned
+        assert all(note.startswith(f"{run}: not grouped by topic (topic 'q0' comes again on line 301, after other "
+                                   f"topics): partitioned to disk first, about {run.stat().st_size:,} bytes in ")
+                   for note in notes)
