@@ -299,7 +299,7 @@ def test_a_run_sampled_as_not_grouped_is_partitioned_before_any_block_is_scored(
         yield lambda done: None
 
     monkeypatch.setattr(streamed, "byte_progress", recorded)
-    monkeypatch.setattr(streamed, "LONG_LINE", 0)  # the tiny file's blocks are far smaller than a long line
+    monkeypatch.setattr(streamed, "LONG_LINE", 32)  # the tiny file's lines are shorter
     qrels, run = _halves(tmp_path)
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
@@ -317,7 +317,7 @@ def test_a_run_sampled_as_not_grouped_is_partitioned_before_any_block_is_scored(
 def test_the_drop_in_and_eval_print_the_same_after_a_sampled_proof(tmp_path, capsysbinary, monkeypatch):
     import workbench.data.streamed as streamed
 
-    monkeypatch.setattr(streamed, "LONG_LINE", 0)
+    monkeypatch.setattr(streamed, "LONG_LINE", 32)
     qrels, run = _halves(tmp_path, topics=30)
     for command in (["trec_eval", "-q", "-m", "all_trec", str(qrels), str(run)],
                     ["eval", "--gold", str(qrels), "--run", str(run), "-m", *MEASURES, "--per-topic", "--format",
@@ -338,7 +338,7 @@ def test_the_samples_prove_only_what_the_grouped_pass_would_find(lines, block_by
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "run"
         path.write_text(text)
-        saved, streamed.LONG_LINE = streamed.LONG_LINE, 0
+        saved, streamed.LONG_LINE = streamed.LONG_LINE, 32  # longer than these lines
         try:
             proof = streamed._scattered(path, len(text), block_bytes)
         finally:
