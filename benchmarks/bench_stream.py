@@ -127,9 +127,10 @@ def main() -> None:
         write_run(small, args.memory_topics, args.docs, args.seed)
         if "unsorted" not in args.skip:
             write_run(unsorted, args.unsorted_topics, args.docs, args.seed, grouped=False)
-        print(f"files written in {time.perf_counter() - start:.0f} s under {folder}: run {args.topics:,} topics × "
-              f"{args.docs:,} documents ({size / 1e9:.2f} GB); in-memory run {args.memory_topics:,} topics; "
-              f"blocks of {args.block_mb} MiB ({load()})")
+        large = f"run {args.topics:,} topics × {args.docs:,} documents ({size / 1e9:.2f} GB); " if grouped else ""
+        print(f"files written in {time.perf_counter() - start:.0f} s under {folder}: {large}in-memory run "
+              f"{args.memory_topics:,} topics; not-grouped run {args.unsorted_topics:,} topics; blocks of "
+              f"{args.block_mb} MiB ({load()})")
         drop_in = ["-m", "all_trec"] if args.drop_in_measures == "all_trec" else TREC_FOUR
         big_lines, small_lines = args.topics * args.docs, args.memory_topics * args.docs
         header = ("process", "run lines", "wall (s)", "CPU (s)", "peak (MB)", "lines/s", "lines/CPU-s", "÷ memory",
