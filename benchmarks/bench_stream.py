@@ -5,12 +5,15 @@ largest file they read here.
     python benchmarks/bench_stream.py [--topics 100000] [--docs 1000] [--judged 20] [--memory-topics 10000]
                                       [--unsorted-topics 10000] [--block-mb 64] [--folder /tmp]
                                       [--drop-in-measures all_trec|four] [--trec-eval PATH] [--skip ...]
+                                      [--only unsorted]
 
 Files: a run of ``topics`` × ``docs`` lines grouped by topic (``q<i> Q0 d<j> <rank> <score> run``, scores rounded to
 4 decimals, so some tie), qrels of ``judged`` judgements per topic (grades 0–3, a few of them documents the run
 misses); a smaller run of ``memory-topics`` topics for the in-memory path and the peers; a run of
 ``unsorted-topics`` topics not grouped by topic (each topic's first half of documents, then every topic's second
-half), which the stream partitions to disk first. All are written under ``--folder`` and deleted at the end.
+half), which the stream partitions to disk first (rows for ``eval``, the drop-in and ``evaluate_files``, each beside
+its in-memory row). All are written under ``--folder`` and deleted at the end. ``--only unsorted``: the in-memory
+rows and the not-grouped rows only (the large grouped run is not written).
 
 Every row is a fresh process (bench_ranking.py's measure: wall, CPU user + system, peak resident memory): lines
 per second are the run's lines over the wall time (and over the CPU time), the ratios those of the streamed row to
@@ -108,7 +111,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--skip", nargs="*", default=[],
                         choices=["memory", "pytrec_eval", "trec_eval", "unsorted", "campaign", "drop-in"])
+    parser.add_argument("--only", choices=["unsorted"])
     args = parser.parse_args()
+    grouped = args.only is None
     python, block = sys.executable, args.block_mb << 20
     folder = Path(tempfile.mkdtemp(prefix="bench-stream-", dir=args.folder))
     try:
@@ -118,13 +123,14 @@ def main() -> None:
                              (unsorted_qrels, args.unsorted_topics)):  # each run's topics (trec_eval 10.0 stops on
             write_qrels(path, topics, args.docs, args.judged, args.seed)  # a judged topic a run lacks)
         big, small, unsorted = folder / "big.run", folder / "small.run", folder / "unsorted.run"
-        size = write_run(big, args.topics, args.docs, args.seed)
+        size = write_run(big, args.topics, args.docs, args.seed) if grouped else 0
         write_run(small, args.memory_topics, args.docs, args.seed)
         if "unsorted" not in args.skip:
             write_run(unsorted, args.unsorted_topics, args.docs, args.seed, grouped=False)
-        print(f"files written in {time.perf_counter() - start:.0f} s under {folder}: run {args.topics:,} topics × "
-              f"{args.docs:,} documents ({size / 1e9:.2f} GB); in-memory run {args.memory_topics:,} topics; "
-              f"blocks of {args.block_mb} MiB ({load()})")
+        large = f"run {args.topics:,} topics × {args.docs:,} documents ({size / 1e9:.2f} GB); " if grouped else ""
+        print(f"files written in {time.perf_counter() - start:.0f} s under {folder}: {large}in-memory run "
+              f"{args.memory_topics:,} topics; not-grouped run {args.unsorted_topics:,} topics; blocks of "
+              f"{args.block_mb} MiB ({load()})")
         drop_in = ["-m", "all_trec"] if args.drop_in_measures == "all_trec" else TREC_FOUR
         big_lines, small_lines = args.topics * args.docs, args.memory_topics * args.docs
         header = ("process", "run lines", "wall (s)", "CPU (s)", "peak (MB)", "lines/s", "lines/CPU-s", "÷ memory",
@@ -146,26 +152,29 @@ def main() -> None:
                 rates["campaign"] = _row("in memory: read_campaign().evaluate", small_lines,
                                          measured_process([python, "-c", CAMPAIGN_SCRIPT, str(small_qrels), str(small),
                                                            "memory", str(block)], 1))
-        _row("streamed: eval --stream", big_lines,
-             measured_process([*eval_command(qrels), str(big), "--stream"], 1, False), rates.get("eval"))
-        if "drop-in" not in args.skip:
-            _row(f"streamed: trec_eval {args.drop_in_measures} --stream", big_lines,
-                 measured_process([python, "-m", "workbench", "trec_eval", *drop_in, "--stream", "--stream-block",
-                                   str(block), str(qrels), str(big)], 1, False), rates.get("drop-in"))
-        if "campaign" not in args.skip:
-            _row("streamed: evaluate_files", big_lines,
-                 measured_process([python, "-c", CAMPAIGN_SCRIPT, str(qrels), str(big), "stream", str(block)], 1,
-                                  False), rates.get("campaign"))
+        def streamed_rows(label: str, gold: Path, run: Path, lines: int) -> None:
+            _row(f"{label}: eval --stream", lines,
+                 measured_process([*eval_command(gold), str(run), "--stream"], 1, False), rates.get("eval"))
+            if "drop-in" not in args.skip:
+                _row(f"{label}: trec_eval {args.drop_in_measures} --stream", lines,
+                     measured_process([python, "-m", "workbench", "trec_eval", *drop_in, "--stream",
+                                       "--stream-block", str(block), str(gold), str(run)], 1, False),
+                     rates.get("drop-in"))
+            if "campaign" not in args.skip:
+                _row(f"{label}: evaluate_files", lines,
+                     measured_process([python, "-c", CAMPAIGN_SCRIPT, str(gold), str(run), "stream", str(block)],
+                                      1, False), rates.get("campaign"))
+
+        if grouped:
+            streamed_rows("streamed", qrels, big, big_lines)
         if "unsorted" not in args.skip:
-            _row("streamed, not grouped (partitioned): eval", args.unsorted_topics * args.docs,
-                 measured_process([*eval_command(unsorted_qrels), str(unsorted), "--stream"], 1, False),
-                 rates.get("eval"))
+            streamed_rows("not grouped, partitioned", unsorted_qrels, unsorted, args.unsorted_topics * args.docs)
             print(f"      (temporary space: the file's {unsorted.stat().st_size / 1e9:.2f} GB)")
-        if "pytrec_eval" not in args.skip:
+        if "pytrec_eval" not in args.skip and grouped:
             _row("pytrec_eval parse+eval 4 (in memory)", small_lines,
                  measured_process([python, "-c", PYTREC_FILE_SCRIPT, str(small_qrels), str(small), "four"], 1))
         binary = trec_eval_binary(args.trec_eval)
-        if binary and "trec_eval" not in args.skip:
+        if binary and "trec_eval" not in args.skip and grouped:
             _row("trec_eval 10.0 binary 4 (in memory)", small_lines,
                  measured_process([binary, *TREC_FOUR, str(small_qrels), str(small)], 1))
             _row("trec_eval 10.0 binary all_trec (in memory)", small_lines,

@@ -271,3 +271,102 @@ def test_what_is_not_streamed_is_refused_in_one_line(tmp_path, capsys, args, sta
     assert cli_main([a.format(qrels=qrels, run=run) for a in args]) == status
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
+
+
+# --------------------------------------------------------- a run proven not grouped before any block is scored
+def _halves(folder: Path, topics: int = 40, docs: int = 10) -> tuple[Path, Path]:
+    """Qrels and a run with each topic's first half of documents, then every topic's second half (the benchmark's
+    file, small)."""
+    judged = [f"q{t} 0 d{d} {(t + d) % 3}\n" for t in range(topics) for d in range(0, 12, 3)]
+    (folder / "qrels").write_text("".join(judged))
+    lines = [[f"q{t} Q0 d{d} {d + 1} {1 - d / 10:.2f} sys\n" for d in range(docs)] for t in range(topics)]
+    half = docs // 2
+    (folder / "run").write_text("".join(line for t in lines for line in t[:half]) +
+                                "".join(line for t in lines for line in t[half:]))
+    return folder / "qrels", folder / "run"
+
+
+def test_a_run_sampled_as_not_grouped_is_partitioned_before_any_block_is_scored(tmp_path, monkeypatch):
+    import contextlib
+
+    import workbench.data.streamed as streamed
+
+    bars = []
+
+    @contextlib.contextmanager
+    def recorded(total, *, desc, shown=True):
+        bars.append(desc.split(": ")[1])
+        yield lambda done: None
+
+    monkeypatch.setattr(streamed, "byte_progress", recorded)
+    monkeypatch.setattr(streamed, "LONG_LINE", 32)  # the tiny file's lines are shorter
+    qrels, run = _halves(tmp_path)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        expected = read_campaign(qrels, [run]).evaluate(MEASURES, progress=False)
+        got = evaluate_files(qrels, [run], MEASURES, progress=False, block_bytes=1000)
+    assert _same_bits(expected, got)
+    assert bars == ["partitioning", "scoring"]  # no grouped pass: nothing scored twice
+    note = next(str(w.message) for w in said if w.category is StreamWarning)
+    topic, line = note.split("topic '")[1].split("'")[0], int(note.split("comes again on line ")[1].split(",")[0])
+    text = run.read_text().splitlines()
+    assert text[line - 1].split()[0] == topic and line > 200  # a line of the second half, the topic's own
+    assert line in [i for i, row in enumerate(text, 1) if row.split()[0] == topic][5:]  # after other topics
+
+
+def test_the_drop_in_and_eval_print_the_same_after_a_sampled_proof(tmp_path, capsysbinary, monkeypatch):
+    import workbench.data.streamed as streamed
+
+    monkeypatch.setattr(streamed, "LONG_LINE", 32)
+    qrels, run = _halves(tmp_path, topics=30)
+    for command in (["trec_eval", "-q", "-m", "all_trec", str(qrels), str(run)],
+                    ["eval", "--gold", str(qrels), "--run", str(run), "-m", *MEASURES, "--per-topic", "--format",
+                     "csv", "-q"]):
+        assert cli_main([*command, "--no-stream"]) == 0
+        expected = capsysbinary.readouterr().out
+        assert cli_main([*command, "--stream", "--stream-block", "700"]) == 0
+        out = capsysbinary.readouterr()
+        assert out.out == expected and b"not grouped by topic" in out.err
+
+
+@settings(max_examples=60, deadline=None)
+@given(lines=lines_strategy, block_bytes=st.integers(1, 200))
+def test_the_samples_prove_only_what_the_grouped_pass_would_find(lines, block_bytes):
+    import workbench.data.streamed as streamed
+
+    text = "".join(f"t{topic} Q0 d 1 1 s\n" if kind != "#c" else "# note\n" for topic, kind in lines)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run"
+        path.write_text(text)
+        saved, streamed.LONG_LINE = streamed.LONG_LINE, 32  # longer than these lines
+        try:
+            proof = streamed._scattered(path, len(text), block_bytes)
+        finally:
+            streamed.LONG_LINE = saved
+        if proof is None:
+            return
+        topic, where = proof
+        assert text.encode()[where:].split(b" ", 1)[0] == topic and text.encode()[where - 1:where] == b"\n"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", StreamWarning)
+            assert stream_run(path, _read_back, block_bytes=block_bytes, progress=False).partitioned
+
+
+def test_a_topic_back_in_its_own_block_is_read_there_and_one_back_many_blocks_later_is_partitioned(tmp_path):
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"q{t} 0 d{d} 1\n" for t in range(30) for d in (1, 4)))
+    lines = _lines(300)
+    near = lines[:20] + lines[25:30] + lines[20:25] + lines[30:]  # q2, q3, q2 again: one block holds all three
+    far = lines + ["q0 Q0 d20 11 0.01 sys"]  # q0 again on the last line, 29 topics (and the samples) later
+    for lines, partitioned in ((near, False), (far, True)):
+        run = tmp_path / "run"
+        run.write_text("".join(line + "\n" for line in lines))
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            expected = read_campaign(qrels, [run]).evaluate(MEASURES, progress=False)
+            assert _same_bits(expected, evaluate_files(qrels, [run], MEASURES, progress=False, block_bytes=1000))
+        notes = [str(w.message) for w in said if w.category is StreamWarning]
+        assert len(notes) == partitioned
+        assert all(note.startswith(f"{run}: not grouped by topic (topic 'q0' comes again on line 301, after other "
+                                   f"topics): partitioned to disk first, about {run.stat().st_size:,} bytes in ")
+                   for note in notes)
