@@ -536,9 +536,14 @@ def _scored_block(block: Block, gold: Judgements, names: list[str], encoding: st
                                 {s: run.restricted(()) for s, run in runs.items()}, first_lines)
 
 
-@validate(gold=FilePath(), runs=ListOf(FilePath(), what="a list of file names"), measures=MEASURES,
-          missing_topics=MISSING_TOPICS, extra_topics=EXTRA_TOPICS, progress=Flag(), encoding=ENCODING,
-          gold_encoding=ENCODING, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION, block_bytes=BLOCK_SIZES)
+_STREAMED = {"gold": FilePath(), "runs": ListOf(FilePath(), what="a list of file names"), "measures": MEASURES,
+             "missing_topics": MISSING_TOPICS, "extra_topics": EXTRA_TOPICS, "progress": Flag(),
+             "encoding": ENCODING, "gold_encoding": ENCODING, "max_docs": MAX_DOCS,
+             "score_precision": SCORE_PRECISION, "block_bytes": BLOCK_SIZES}
+"""The parameters of :func:`stream_scores` and :func:`evaluate_files`, declared once."""
+
+
+@validate(**_STREAMED)
 def stream_scores(gold: str | PathLike, runs: Sequence[str | PathLike], measures: Any, *,
                   missing_topics: str = "zero", extra_topics: str = "error", progress: bool = True,
                   encoding: str = "utf-8", gold_encoding: str = "utf-8", max_docs: int | None = None,
@@ -614,19 +619,16 @@ def _assembled(truth: Judgements, names: list[str], blocks: list[_BlockScores], 
     return Scores(rows, attrs)
 
 
-@validate(gold=FilePath(), runs=ListOf(FilePath(), what="a list of file names"), measures=MEASURES,
-          missing_topics=MISSING_TOPICS, extra_topics=EXTRA_TOPICS, progress=Flag(), encoding=ENCODING,
-          gold_encoding=ENCODING, max_docs=MAX_DOCS, score_precision=SCORE_PRECISION, block_bytes=BLOCK_SIZES)
+@validate(**_STREAMED)
 def evaluate_files(gold: str | PathLike, runs: Sequence[str | PathLike], measures: Any, *,
                    missing_topics: str = "zero", extra_topics: str = "error", progress: bool = True,
                    encoding: str = "utf-8", gold_encoding: str = "utf-8", max_docs: int | None = None,
                    score_precision: str = "float64", block_bytes: int = BLOCK_BYTES) -> pd.DataFrame:
     """``read_campaign(gold, runs).evaluate(measures, ...)`` for TREC run files larger than memory, equal to it to
     the bit (same rows in the same order, same ``attrs``; the reading notes said per block), without holding the
-    runs: each run is
-    scored a block of whole topics at a time (:func:`stream_run`; qrels are read whole). A ``Campaign`` holds its
-    runs (to explain them, fuse them, hand them to an executor); this door holds one block of one run at a time
-    and keeps the scores only. ``block_bytes`` as :func:`stream_run`; the other parameters as
+    runs: each run is scored a block of whole topics at a time (:func:`stream_run`; qrels are read whole). A
+    ``Campaign`` holds its runs (to explain them, fuse them, hand them to an executor); this door holds one block
+    of one run at a time and keeps the scores only. ``block_bytes`` as :func:`stream_run`; the other parameters as
     :meth:`Campaign.evaluate` and :func:`~workbench.data.read.read_campaign`."""
     return stream_scores(gold, runs, measures, missing_topics=missing_topics, extra_topics=extra_topics,
                          progress=progress, encoding=encoding, gold_encoding=gold_encoding, max_docs=max_docs,
