@@ -6,19 +6,26 @@ from __future__ import annotations
 
 import gzip
 import math
+import warnings
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
+import workbench
 from workbench import Organization, OrganizationError, ParameterError, WorkbenchError, reliability_sensitivity
 from workbench.analysis import f_alpha_curves, significance
 from workbench.analysis.constraints import check_constraints
 from workbench.analysis.strictness import rank_gap_strictness, top_n_strictness
 from workbench.cli import main
+from workbench.data import Campaign, evaluate_files
+from workbench.data.campaign import MeasureKindWarning, MissingTopicsWarning
 from workbench.data.replab import ReplabEncodingError, ReplabFormatError, read_replab
 from workbench.data.trec import TrecEncodingError, TrecFormatError, read_trec_qrels, read_trec_run
 from workbench.data.weps import WepsFormatError, read_weps_clustering
+from workbench.errors import WorkbenchDeprecationWarning
 from workbench.metrics.combine import f_alpha
+from workbench.reading.text import ReadingWarning
 
 GOLD, OUTPUT = Organization.parse("d1\nd2"), Organization.parse("d2\nd1")
 RESULTS = pd.DataFrame({"system": ["A", "A", "B", "B"], "topic": ["q1", "q2", "q1", "q2"],
@@ -228,3 +235,39 @@ def test_in_ipython_an_error_of_the_family_is_one_short_message_and_tb_shows_the
         assert "ZeroDivisionError" in capsys.readouterr().out  # IPython's own rendering, untouched
     finally:
         InteractiveShell.clear_instance()
+
+
+# ------------------------------------------------------------------------------------------------ warnings
+def test_the_package_warns_only_through_the_one_helper():
+    """Every warning goes through ``workbench.errors.warn``, which names the user's line; a hand-counted
+    ``stacklevel`` goes stale when a wrapper is added (Campaign.evaluate's notes named campaign.py's own line)."""
+    root = Path(workbench.__file__).parent
+    direct = [f"{path.relative_to(root)}:{number}" for path in sorted(root.rglob("*.py"))
+              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+              if "warnings.warn(" in line and path != root / "errors.py"]
+    assert direct == []
+
+
+WARNING_CASES = [
+    # (what, call, warning): each warning arises several frames deep in the package
+    ("a run lacks a gold topic", lambda f: Campaign.from_dicts({"q1": {"d1": 1}, "q2": {"d1": 1}},
+                                                               {"A": {"q1": {"d1": 1.0}}}).evaluate("AP"),
+     MissingTopicsWarning),
+    ("a measure of another task", lambda f: Campaign.from_dicts({"q1": {"d1": 1}}, {"A": {"q1": {"d1": 1.0}}})
+     .evaluate(["AP", "Purity"]), MeasureKindWarning),
+    ("a streamed campaign's notes", lambda f: evaluate_files(f / "qrels", [f / "run"], ["AP", "Purity"]),
+     MeasureKindWarning),
+    ("a file read with CR line ends", lambda f: read_trec_run(f / "cr.run"), ReadingWarning),
+    ("a deprecated method", lambda f: Campaign.from_dicts({"q1": {"d1": 1}}, {"A": {"q1": {"d1": 1.0}}})
+     .score("AP"), WorkbenchDeprecationWarning),
+]
+
+
+@pytest.mark.parametrize(("what", "call", "category"), WARNING_CASES, ids=[c[0] for c in WARNING_CASES])
+def test_a_warning_names_the_callers_line_not_the_packages(files, what, call, category):
+    (files / "cr.run").write_bytes(FILES["run"].replace(b"\n", b"\r"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call(files)
+    ours = [w for w in caught if issubclass(w.category, category)]
+    assert ours and all(w.filename == __file__ for w in ours), [(w.category, w.filename, w.lineno) for w in caught]

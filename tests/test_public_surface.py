@@ -211,7 +211,7 @@ ADAPTORS = {
     "workbench.datasets": ("Example", "SUFFIXES", "available", "folder", "load", "names", "parse_example", "path",
                            "shared"),
     # the one boundary every door passes: arguments and files
-    "workbench.errors": ("excerpt", "families", "located", "quoted"),
+    "workbench.errors": ("excerpt", "families", "located", "quoted", "warn"),
     "workbench.validation": (
         "AnyOf", "Anything", "Choices", "DATAFRAME", "Domain", "ENCODING", "Elementwise", "Encoding", "FilePath",
         "Flag", "Function", "Instance", "Interval", "LazyInstance", "Levels", "LevelsValue", "ListOf", "MappingOf",

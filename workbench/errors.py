@@ -19,10 +19,12 @@ from __future__ import annotations
 import math
 import os
 import reprlib
+import sys
+import warnings
 
 __all__ = ["WorkbenchError", "ParameterError", "ParameterTypeError", "InputError", "CampaignError", "OutputError",
            "MissingExtraError", "families", "located", "excerpt", "quoted", "WorkbenchWarning",
-           "WorkbenchDeprecationWarning"]
+           "WorkbenchDeprecationWarning", "warn"]
 
 
 class WorkbenchError(ValueError):
@@ -200,3 +202,25 @@ class WorkbenchWarning(UserWarning):
 class WorkbenchDeprecationWarning(WorkbenchWarning, DeprecationWarning):
     """A name kept for one release that says what replaces it (:func:`workbench.lazy.deprecated_names`); shown, as
     every :class:`DeprecationWarning`, when the code that uses it is the user's own (a notebook, a script)."""
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def warn(message: str, category: type[Warning] = WorkbenchWarning) -> None:
+    """Issue ``message`` as a ``category`` warning at the first line outside the workbench package that led to it
+    (the user's line: in a notebook, the cell), however deep in the package it arose, as Python 3.12's
+    ``skip_file_prefixes`` does; every warning of the package goes through here, so none names a line of the
+    package's own (a hand-counted ``stacklevel`` went stale whenever a wrapper was added). Called from a thread or a
+    worker with no user's line on its stack, the warning names the outermost frame.
+
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     warn("a topic skipped")
+        >>> caught[0].category.__name__, caught[0].filename.startswith("<doctest")  # this line, not errors.py
+        ('WorkbenchWarning', True)
+    """
+    frame, level = sys._getframe(1), 2
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)

@@ -24,7 +24,6 @@ import importlib
 import importlib.util
 import sys
 import types
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -36,13 +35,12 @@ DEPRECATED: dict[str, str] = {}
 what replaces it; filled as the modules that keep them are imported."""
 
 
-def warn_deprecated(old: str, replacement: str, depth: int = 1) -> None:
-    """Warn the code that used ``old`` (``depth`` frames above the caller's caller) that it goes in the next
-    release and ``replacement`` replaces it."""
-    from workbench.errors import WorkbenchDeprecationWarning
+def warn_deprecated(old: str, replacement: str) -> None:
+    """Warn the code that used ``old`` (the first line outside the package: :func:`workbench.errors.warn`) that it
+    goes in the next release and ``replacement`` replaces it."""
+    from workbench.errors import WorkbenchDeprecationWarning, warn
 
-    warnings.warn(f"{old} is deprecated and goes in the next release: use {replacement}",
-                  WorkbenchDeprecationWarning, stacklevel=2 + depth)
+    warn(f"{old} is deprecated and goes in the next release: use {replacement}", WorkbenchDeprecationWarning)
 
 
 def deprecated_names(module: str, names: Mapping[str, tuple[str, str]],
@@ -84,7 +82,7 @@ def deprecated_method(function: Callable[..., Any], old: str, replacement: str) 
 
     @functools.wraps(function)
     def alias(*args: Any, **kwargs: Any) -> Any:
-        warn_deprecated(qualified, replacement, 2 if domains else 1)  # the validator's wrapper is one frame more
+        warn_deprecated(qualified, replacement)
         return function(*args, **kwargs)
 
     alias.__qualname__, alias.__name__ = old, old.rpartition(".")[2]

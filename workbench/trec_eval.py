@@ -70,7 +70,7 @@ from workbench.data.trec.lines import TrecLines, read_lines
 from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import MAX_DOCS, judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
-from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning, excerpt
+from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning, excerpt, warn
 from workbench.heap import release_freed
 from workbench.metrics.ranking.table import SCORE_PRECISIONS
 from workbench.metrics.ranking.zscores import zscores
@@ -412,7 +412,7 @@ def _streamed(qrels_path: str | os.PathLike, run_path: str | os.PathLike, reques
         _check_fit(selected, options.rel_format)
     streamed = stream_run(run_path, read, block_bytes=block_bytes, progress=progress)
     for message, category in streamed.notes:
-        warnings.warn(message, category, stacklevel=2)
+        warn(message, category)
     parts = streamed.results
     with _exit_status(4):
         topics = _topics(judged, _RunTopics(str(run_path), tuple(n for part in parts for n in part.names)), options)
@@ -505,7 +505,7 @@ def _warned(lines: TrecLines | Exception, notes: list[str]) -> TrecLines:
     if isinstance(lines, Exception):
         raise lines
     for note in notes:
-        warnings.warn(note, TrecReadingWarning, stacklevel=4)
+        warn(note, TrecReadingWarning)
     return lines
 
 
@@ -525,14 +525,14 @@ def _topics(judged, results, options: Options) -> list[str]:
     judged_set = set(judged_topics)
     extra = [t for t in results.topics.names if t not in judged_set]
     if extra:
-        warnings.warn(f"{results.path}: {len(extra)} run topic(s) have no judgements in {rel_path} and are "
-                      f"ignored, as trec_eval ignores them ({_shown(extra)})", WorkbenchWarning, stacklevel=3)
+        warn(f"{results.path}: {len(extra)} run topic(s) have no judgements in {rel_path} and are "
+                      f"ignored, as trec_eval ignores them ({_shown(extra)})", WorkbenchWarning)
     lacking = [t for t in judged_topics if t not in in_run]
     if lacking and not options.complete:
-        warnings.warn(f"{results.path}: {len(lacking)} qrels topic(s) have no results and are skipped, as trec_eval "
+        warn(f"{results.path}: {len(lacking)} qrels topic(s) have no results and are skipped, as trec_eval "
                       f"9.x skips them ({_shown(lacking)}); trec_eval 10.0 stops here with status 4 (\"result qid "
                       f"... not found in qrels\"), and -c scores them on its empty placeholder ranking",
-                      WorkbenchWarning, stacklevel=3)
+                      WorkbenchWarning)
     topics = judged_topics if options.complete else [t for t in judged_topics if t in in_run]
     if not topics:
         raise TrecEvalError("no topic has both results and judgements (trec_eval 10.0: result qid ... not found in "
@@ -558,9 +558,9 @@ def _source(judged, handed: list, topics: list[str], reads: str, options: Option
     qrels, gold = judged
     negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
     if negative:
-        warnings.warn(f"{qrels.path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
+        warn(f"{qrels.path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
                       "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
-                      "non-relevant", WorkbenchWarning, stacklevel=3)
+                      "non-relevant", WorkbenchWarning)
     table = gain_table(gold, run, topics, placeholders=options.complete)
     del run  # the ranking is in the table
     release_freed(table.gains.size)  # its pages back before the scoring takes its own (the scoring's peak sat on them)

@@ -13,7 +13,6 @@ module only lays a campaign's rankings out as one table per system and shapes th
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable
 from typing import cast
 
@@ -22,7 +21,7 @@ import pandas as pd
 
 from workbench.data.campaign import MISSING_TOPIC_POLICIES, Campaign, MissingTopicsWarning
 from workbench.data.trec.join import gain_table
-from workbench.errors import CampaignError, ParameterError
+from workbench.errors import CampaignError, ParameterError, warn
 from workbench.metrics.ranking.curves import ELEVEN_POINTS, RULES, interpolated_precision, recall_levels
 from workbench.metrics.ranking.declare import REL
 from workbench.validation import AnyOf, Choices, Instance, Interval, ListOf, validate
@@ -77,8 +76,8 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
                                     "recall": np.tile(levels, len(kept)), "precision": values.ravel()}))
     if missing:
         done = "count as finding nothing" if missing_topics == "zero" else "are left out"
-        warnings.warn("; ".join(f"system {s!r} lacks gold topic(s) {t[:5]}" for s, t in missing.items())
-                      + f": they {done}", MissingTopicsWarning, stacklevel=2)
+        warn("; ".join(f"system {s!r} lacks gold topic(s) {t[:5]}" for s, t in missing.items())
+                      + f": they {done}", MissingTopicsWarning)
     return pd.concat(frames, ignore_index=True)[COLUMNS] if frames else pd.DataFrame(columns=COLUMNS)
 
 

@@ -19,7 +19,6 @@ tests overflow), is refused: an analysis would average it into an infinite mean 
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.data.campaign import COLUMNS
-from workbench.errors import CampaignError, WorkbenchWarning
+from workbench.errors import CampaignError, WorkbenchWarning, warn
 from workbench.validation import Choices, Domain, Instance, Interval, ListOf, Numbers, is_number, validate
 
 __all__ = ["LARGEST", "MISSING_RESULT_POLICIES", "Label", "RESULTS", "MEASURE", "MEASURES", "SYSTEM", "BASELINE",
@@ -212,8 +211,8 @@ def score_cube(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
                                "has", system=system, topic=topic, measure=measure)
         keep = ~np.isnan(cube).any(axis=(0, 2))
         gone = [topics[j] for j in np.flatnonzero(~keep)]
-        warnings.warn(f"{summary}; dropped {len(gone)} topic(s) to keep the intersection: {_listing(gone)}",
-                      ResultsWarning, stacklevel=2)
+        warn(f"{summary}; dropped {len(gone)} topic(s) to keep the intersection: {_listing(gone)}",
+                      ResultsWarning)
         cube = cube[:, keep, :]
         topics = [topic for topic, k in zip(topics, keep, strict=True) if k]
     if len(topics) < min_topics:

@@ -14,7 +14,6 @@ applies the policy for topics a run lacks, and shapes the results::
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -36,7 +35,7 @@ from workbench.data.trec.ranked import (
     check_given_ids,
     id_texts,
 )
-from workbench.errors import WorkbenchWarning
+from workbench.errors import WorkbenchWarning, warn
 from workbench.lazy import deprecated_method
 from workbench.metrics.registry import Measure, aggregate, parse, specs
 from workbench.metrics.summary import summarize, trec_order
@@ -349,7 +348,7 @@ def _warn(missing: dict[str, list[str]], extra: dict[str, list[str]], done: str)
     notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
               for s, t in extra.items()]
     if notes:
-        warnings.warn("; ".join(notes), MissingTopicsWarning, stacklevel=4)
+        warn("; ".join(notes), MissingTopicsWarning)
 
 
 def _unanswered_note(ranking: bool, worst_values: dict[str, float]) -> str:
@@ -396,7 +395,7 @@ def _check_fit(kind: str, names: list[str]) -> None:
             raise CampaignError(note)
         notes.append(note + ("" if meant else "; scored anyway, on the ranked runs read as organizations"))
     if notes:
-        warnings.warn("; ".join(notes), MeasureKindWarning, stacklevel=4)
+        warn("; ".join(notes), MeasureKindWarning)
 
 
 def _meant(name: str, tasks: tuple[str, ...]) -> str:

@@ -45,14 +45,13 @@ import sys
 import tempfile
 import urllib.parse
 import urllib.request
-import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from http.client import HTTPException
 from pathlib import Path
 
 from workbench.data.files import file_mode
-from workbench.errors import InputError, WorkbenchWarning
+from workbench.errors import InputError, WorkbenchWarning, warn
 from workbench.reading.sources import file_path
 from workbench.validation import AnyOf, Domain, FilePath, Flag, environment_switch, validate
 
@@ -397,8 +396,8 @@ def fetch(name: str, *, cache: str | Path | None = None, mirror: str | Path | No
             raise DownloadError(f"{name}: not in the cache, and WORKBENCH_OFFLINE forbids downloading {remote[0]}"
                                 + more)
         for file, flaw in corrupt.items():
-            warnings.warn(f"{name}: the cached file {root / file.path} is corrupt ({flaw}): it is fetched again",
-                          CorruptCacheWarning, stacklevel=3)
+            warn(f"{name}: the cached file {root / file.path} is corrupt ({flaw}): it is fetched again",
+                          CorruptCacheWarning)
         if wanted:
             from tqdm.auto import tqdm
 

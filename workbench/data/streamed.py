@@ -63,7 +63,7 @@ from workbench.data.scoring import MEASURES, unanswered_values
 from workbench.data.trec.errors import TrecFormatError
 from workbench.data.trec.lines import read_lines
 from workbench.data.trec.ranked import MAX_DOCS, SCORE_PRECISION, Judgements, RankedRun, rank_runs
-from workbench.errors import InputError, WorkbenchError, WorkbenchWarning, located
+from workbench.errors import InputError, WorkbenchError, WorkbenchWarning, located, warn
 from workbench.progress import byte_progress
 from workbench.reading.sources import GZIP_MAGIC, STDIN, file_path
 from workbench.validation import ENCODING, FilePath, Flag, Function, Interval, ListOf, validate
@@ -457,9 +457,8 @@ def stream_run(path: str | PathLike, read: Callable[[Block], tuple[Iterable[str]
         if sampled is not None:
             again = (sampled[0].decode("utf-8", "replace"), line)
         assert again is not None
-        warnings.warn(f"{name}: not grouped by topic (topic {again[0]!r} comes again on line {again[1]}, after "
-                      f"other topics): partitioned to disk first, about {size:,} bytes in {folder}", StreamWarning,
-                      stacklevel=2)
+        warn(f"{name}: not grouped by topic (topic {again[0]!r} comes again on line {again[1]}, after "
+                      f"other topics): partitioned to disk first, about {size:,} bytes in {folder}", StreamWarning)
         results, seen = [], set()
         with byte_progress(written, desc=f"{Path(name).name}: scoring", shown=progress) as advance:
             for i, (bucket, numbers) in enumerate(buckets):
@@ -570,7 +569,7 @@ def stream_scores(gold: str | PathLike, runs: Sequence[str | PathLike], measures
             part.firsts = {system: (number, line) for system, (_, line) in part.firsts.items()}
         blocks.extend(streamed.results)
     for message, category in notes.items():
-        warnings.warn(message, category, stacklevel=2)
+        warn(message, category)
     return _assembled(truth, names, blocks, missing_topics, extra_topics)
 
 

@@ -16,13 +16,12 @@ repeats, so that a refused file says what was read otherwise than written::
 from __future__ import annotations
 
 import codecs
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from workbench.errors import InputError, WorkbenchWarning
+from workbench.errors import InputError, WorkbenchWarning, warn
 from workbench.reading.positions import LineIndex
 
 __all__ = ["ReadingWarning", "Text", "decode", "lines"]
@@ -88,7 +87,7 @@ def decode(raw: bytes | bytearray | memoryview, path: object = None, encoding: s
         if "\n" not in content:
             content = content.replace("\r", "\n")
             notes.append("its lines end with CR alone (as on classic Mac OS), read as line ends")
-            warnings.warn(f"{path}: {notes[-1]}", ReadingWarning, stacklevel=3)
+            warn(f"{path}: {notes[-1]}", ReadingWarning)
         else:
             content = content.replace("\r\n", "\n")
     text = Text(content, path, tuple(notes), error)

@@ -6,7 +6,7 @@ naming its replacement.
 
 from __future__ import annotations
 
-import warnings
+from workbench.errors import warn
 
 __all__ = ["FORWARDED", "SETTABLE", "ForwardsToState"]
 
@@ -20,8 +20,7 @@ SETTABLE = frozenset(("n", "wn", "predictions", "revealed"))
 
 
 def _warn(name: str, verb: str) -> None:
-    warnings.warn(f"Workbench.{name} is deprecated since 0.3: {verb} Workbench.state.{name}", DeprecationWarning,
-                  stacklevel=3)
+    warn(f"Workbench.{name} is deprecated since 0.3: {verb} Workbench.state.{name}", DeprecationWarning)
 
 
 class ForwardsToState:

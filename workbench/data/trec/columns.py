@@ -24,7 +24,6 @@ refused as trec_eval refuses it ("Malformed line"), naming the file, the line an
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from os import PathLike
 
@@ -32,6 +31,7 @@ import numpy as np
 
 from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
 from workbench.data.trec.scan import Fields, bom_note, run_on_note, split_fields
+from workbench.errors import warn
 from workbench.reading.numbers import read_numbers, reading_note
 from workbench.reading.sources import STDIN, STDIN_NAME, read_buffer
 
@@ -79,7 +79,7 @@ class Columns:
 
     def _note(self, note: str | None) -> None:
         if note:
-            warnings.warn(f"{self.path}: {note}", TrecReadingWarning, stacklevel=4)
+            warn(f"{self.path}: {note}", TrecReadingWarning)
 
 
 def topic_names(topics: np.ndarray) -> list[str]:
@@ -110,5 +110,5 @@ def read_columns(path: str | PathLike, names: tuple[str, ...], what: str) -> Col
                                  f"{fields.counts[row]} (trec_eval: Malformed line){fields.line_ends(row)}")
     for note in (bom_note(raw, "latin-1"), run_on_note(fields)):  # names are read one character per byte
         if note:
-            warnings.warn(f"{name}: {note}", TrecReadingWarning, stacklevel=3)
+            warn(f"{name}: {note}", TrecReadingWarning)
     return columns

@@ -23,7 +23,6 @@ an error naming the file, the line and the column (in bytes)::
 from __future__ import annotations
 
 import math
-import warnings
 from os import PathLike
 
 import numpy as np
@@ -31,6 +30,7 @@ import numpy as np
 from workbench.data.trec.columns import read_columns
 from workbench.data.trec.errors import TrecFormatError, TrecReadingWarning
 from workbench.data.trec.scan import Fields
+from workbench.errors import warn
 from workbench.validation import FilePath, validate
 
 __all__ = ["read_cwl_costs"]
@@ -55,9 +55,9 @@ def read_cwl_costs(path: str | PathLike) -> dict[str, float]:
                                   column=_column(columns.fields, row, 1))
         name = kind.decode("utf-8", "surrogateescape")
         if name in costs:
-            warnings.warn(f"{columns.path}: element type {name!r} has a cost on lines {where[name]} and "
+            warn(f"{columns.path}: element type {name!r} has a cost on lines {where[name]} and "
                           f"{columns.numbers[row]}: the later one, {cost:g}, counts (as in cwl_eval)",
-                          TrecReadingWarning, stacklevel=2)
+                          TrecReadingWarning)
         costs[name], where[name] = cost, int(columns.numbers[row])
     return costs
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import codecs
 import re
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
@@ -44,6 +43,7 @@ from workbench.data.trec.errors import (
     TrecReadingWarning,
 )
 from workbench.data.trec.scan import FIELDS, bom_note, check_counts, run_on_note, split_fields
+from workbench.errors import warn
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.reading.numbers import read_numbers, reading_note
@@ -289,7 +289,7 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
         notes += [f"{name}: {note}" for note in said]
     else:
         for note in said:
-            warnings.warn(f"{name}: {note}", TrecReadingWarning, stacklevel=3)
+            warn(f"{name}: {note}", TrecReadingWarning)
 
     def labels(key: str) -> Labels:
         codes, names = columns[key]

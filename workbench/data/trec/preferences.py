@@ -24,7 +24,6 @@ Each topic's run is ranked by score descending, then — unlike trec_eval's othe
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -36,7 +35,7 @@ from workbench.data.trec.errors import DuplicateEntryError
 from workbench.data.trec.join import PLACEHOLDER
 from workbench.data.trec.lines import TrecLines
 from workbench.data.trec.ranked import MAX_DOCS, SCORE_PRECISION, first_duplicate
-from workbench.errors import WorkbenchError, WorkbenchWarning
+from workbench.errors import WorkbenchError, WorkbenchWarning, warn
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.preferences import (
     InconsistentPreferencesError,
@@ -164,9 +163,8 @@ def count_topics(prefs: PreferenceJudgements, run: TrecLines, topics: Sequence[s
                                                error.documents) from None
     beyond = [topic for topic, counts in zip(topics, found, strict=True) if counts.beyond.any()]
     if beyond:
-        warnings.warn(f"{prefs.path}: {len(beyond)} topic(s) ({', '.join(map(repr, beyond[:3]))}"
+        warn(f"{prefs.path}: {len(beyond)} topic(s) ({', '.join(map(repr, beyond[:3]))}"
                       f"{', …' if len(beyond) > 3 else ''}) have more relevant documents than documents at their "
                       "lowest, negative level, where trec_eval's prefs_avgjg_Rnonrel(_ret) read past their arrays "
-                      "(undefined): the workbench counts that level's documents only", WorkbenchWarning,
-                      stacklevel=2)
+                      "(undefined): the workbench counts that level's documents only", WorkbenchWarning)
     return PreferenceTopics(tuple(found), tuple(topics))

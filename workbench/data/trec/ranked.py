@@ -22,7 +22,6 @@ topic's ranking or judgements are read.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +30,7 @@ import numpy as np
 
 from workbench.data.trec.errors import DuplicateEntryError
 from workbench.data.trec.lines import Labels
-from workbench.errors import CampaignError, WorkbenchError, WorkbenchWarning, quoted
+from workbench.errors import CampaignError, WorkbenchError, WorkbenchWarning, quoted, warn
 from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.matching import BLOCK, keys
@@ -630,9 +629,9 @@ def _warn_dropped_repeats(group: np.ndarray, ids: DocumentIds, beyond: np.ndarra
         _repeats_within(everything[beyond])
     if repeated.any():
         first = int(beyond[np.argmax(repeated)])
-        warnings.warn(f"{int(repeated.sum())} entries repeat a document of their topic beyond the first "
+        warn(f"{int(repeated.sum())} entries repeat a document of their topic beyond the first "
                       f"{max_docs} (e.g. {ids[first]!r} of topic {topic_names[group[first] % n_topics]!r}):"
-                      " cut with the rest, as trec_eval -M does", WorkbenchWarning, stacklevel=4)
+                      " cut with the rest, as trec_eval -M does", WorkbenchWarning)
 
 
 def _repeats_within(values: np.ndarray) -> np.ndarray:

@@ -21,7 +21,6 @@ read or scored (trec_eval checks only the topics it evaluates).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from os import PathLike
 from typing import TYPE_CHECKING
@@ -41,6 +40,7 @@ from workbench.data.trec.ranked import (
     rank_runs,
     subtopic_judgements,
 )
+from workbench.errors import warn
 from workbench.heap import release_freed
 from workbench.reading.numbers import read_integers, reading_note
 from workbench.validation import ENCODING, FilePath, Flag, LazyInstance, validate
@@ -82,9 +82,9 @@ def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8", subtopics: bo
     if subtopics is None:
         subtopics = _subtopic_file(lines)
         if subtopics:
-            warnings.warn(f"{lines.path}: documents are judged under several values of the second column in one "
+            warn(f"{lines.path}: documents are judged under several values of the second column in one "
                           "topic: read as subtopic qrels (topic subtopic document grade, as ndeval reads them; "
-                          "subtopics=False reads the column as trec_eval does)", TrecReadingWarning, stacklevel=2)
+                          "subtopics=False reads the column as trec_eval does)", TrecReadingWarning)
     if subtopics:
         names = _texts(lines.other["iteration"], lines.codec)
         return subtopic_judgements(lines.topics, names, lines.documents, grades, locate=lines.located)
@@ -174,7 +174,7 @@ def read_trec_run_frame(path: str | PathLike, encoding: str = "utf-8") -> pd.Dat
     note = reading_note(("rank is not a plain integer", "ranks are not plain integers"), "atol", lines.other["rank"],
                         ranks, odd, lines.numbers)
     if note:
-        warnings.warn(f"{lines.path}: {note} (trec_eval ignores ranks)", TrecReadingWarning, stacklevel=2)
+        warn(f"{lines.path}: {note} (trec_eval ignores ranks)", TrecReadingWarning)
     assert lines.systems is not None  # a run's lines are read with their systems unless told not to
     return pd.DataFrame({"topic": _names(lines.topics), "q0": _texts(lines.other["iteration"], lines.codec),
                          "document": lines.documents.strings(), "rank": ranks, "score": lines.values,

@@ -18,7 +18,6 @@ line of the next topic::
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -27,6 +26,7 @@ import numpy as np
 
 from workbench.data.trec.columns import read_columns
 from workbench.data.trec.errors import TrecReadingWarning
+from workbench.errors import warn
 from workbench.validation import FilePath, validate
 
 __all__ = ["ZScoreTable", "read_zscores"]
@@ -112,13 +112,13 @@ class ZScoreTable:
                     if line >= self.starts[group + 1]:
                         borrowed.append(f"{name!r} of topic {topic!r} (line {self.numbers[line]})")
         if beyond:
-            warnings.warn(f"{self.path}: looking up {', '.join(beyond[:3])}{', …' if len(beyond) > 3 else ''}, "
+            warn(f"{self.path}: looking up {', '.join(beyond[:3])}{', …' if len(beyond) > 3 else ''}, "
                           "trec_eval's binary search reads past the end of its z-score table (undefined; it may "
-                          "crash): taken as missing, -1000000", TrecReadingWarning, stacklevel=2)
+                          "crash): taken as missing, -1000000", TrecReadingWarning)
         if borrowed:
-            warnings.warn(f"{self.path}: {', '.join(borrowed[:3])}{', …' if len(borrowed) > 3 else ''}: the "
+            warn(f"{self.path}: {', '.join(borrowed[:3])}{', …' if len(borrowed) > 3 else ''}: the "
                           "statistics of the next topic's first line, where trec_eval's binary search finds them",
-                          TrecReadingWarning, stacklevel=2)
+                          TrecReadingWarning)
         return means, stddevs, found
 
 
@@ -137,8 +137,8 @@ def read_zscores(path: str | PathLike) -> ZScoreTable:
     repeated = np.flatnonzero((topics[1:] == topics[:-1]) & (measures[1:] == measures[:-1]))
     if repeated.size:
         shown = "; ".join(f"lines {numbers[i]} and {numbers[i + 1]}" for i in repeated[:3].tolist())
-        warnings.warn(f"{columns.path}: {repeated.size} line(s) repeat the topic and measure of the line before "
+        warn(f"{columns.path}: {repeated.size} line(s) repeat the topic and measure of the line before "
                       f"them ({shown}{'; …' if repeated.size > 3 else ''}): the line used is the one trec_eval's "
-                      "binary search finds", TrecReadingWarning, stacklevel=2)
+                      "binary search finds", TrecReadingWarning)
     starts = np.concatenate(([0], np.flatnonzero(topics[1:] != topics[:-1]) + 1, [topics.size]))
     return ZScoreTable(columns.path, topics, measures, means[order], stddevs[order], numbers, starts)

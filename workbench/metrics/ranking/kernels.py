@@ -18,13 +18,12 @@ declared once, with its parameters and explanation, in :mod:`workbench.metrics.r
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping
 from typing import cast
 
 import numpy as np
 
-from workbench.errors import WorkbenchWarning
+from workbench.errors import WorkbenchWarning, warn
 from workbench.metrics.ranking.cwl import cwl_gains
 from workbench.metrics.ranking.gains import gain_tables, rescaled_gains
 from workbench.metrics.ranking.table import (
@@ -153,9 +152,9 @@ def _graded(table: GainTable, gains: np.ndarray, max_grade: float | None, measur
         return gains, top[:, None]
     above = gains > max_grade
     if above.any():
-        warnings.warn(f"{measure}: {int(above.sum())} retrieved grade{'s' if above.sum() > 1 else ''} above "
+        warn(f"{measure}: {int(above.sum())} retrieved grade{'s' if above.sum() > 1 else ''} above "
                       f"max_grade={max_grade:g} (up to {float(gains[above].max()):g}) count as {max_grade:g}",
-                      WorkbenchWarning, stacklevel=3)
+                      WorkbenchWarning)
     return np.minimum(gains, max_grade), np.full((gains.shape[0], 1), float(max_grade))
 
 
