@@ -526,13 +526,13 @@ def _topics(judged, results, options: Options) -> list[str]:
     extra = [t for t in results.topics.names if t not in judged_set]
     if extra:
         warn(f"{results.path}: {len(extra)} run topic(s) have no judgements in {rel_path} and are "
-                      f"ignored, as trec_eval ignores them ({_shown(extra)})", WorkbenchWarning)
+             f"ignored, as trec_eval ignores them ({_shown(extra)})", WorkbenchWarning)
     lacking = [t for t in judged_topics if t not in in_run]
     if lacking and not options.complete:
         warn(f"{results.path}: {len(lacking)} qrels topic(s) have no results and are skipped, as trec_eval "
-                      f"9.x skips them ({_shown(lacking)}); trec_eval 10.0 stops here with status 4 (\"result qid "
-                      f"... not found in qrels\"), and -c scores them on its empty placeholder ranking",
-                      WorkbenchWarning)
+             f"9.x skips them ({_shown(lacking)}); trec_eval 10.0 stops here with status 4 (\"result qid "
+             f"... not found in qrels\"), and -c scores them on its empty placeholder ranking",
+             WorkbenchWarning)
     topics = judged_topics if options.complete else [t for t in judged_topics if t in in_run]
     if not topics:
         raise TrecEvalError("no topic has both results and judgements (trec_eval 10.0: result qid ... not found in "
@@ -559,8 +559,8 @@ def _source(judged, handed: list, topics: list[str], reads: str, options: Option
     negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
     if negative:
         warn(f"{qrels.path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
-                      "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
-                      "non-relevant", WorkbenchWarning)
+             "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
+             "non-relevant", WorkbenchWarning)
     table = gain_table(gold, run, topics, placeholders=options.complete)
     del run  # the ranking is in the table
     release_freed(table.gains.size)  # its pages back before the scoring takes its own (the scoring's peak sat on them)

@@ -77,7 +77,7 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     if missing:
         done = "count as finding nothing" if missing_topics == "zero" else "are left out"
         warn("; ".join(f"system {s!r} lacks gold topic(s) {t[:5]}" for s, t in missing.items())
-                      + f": they {done}", MissingTopicsWarning)
+             + f": they {done}", MissingTopicsWarning)
     return pd.concat(frames, ignore_index=True)[COLUMNS] if frames else pd.DataFrame(columns=COLUMNS)
 
 

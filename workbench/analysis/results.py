@@ -212,7 +212,7 @@ def score_cube(results: pd.DataFrame, measures: Sequence[str] | None = None, *,
         keep = ~np.isnan(cube).any(axis=(0, 2))
         gone = [topics[j] for j in np.flatnonzero(~keep)]
         warn(f"{summary}; dropped {len(gone)} topic(s) to keep the intersection: {_listing(gone)}",
-                      ResultsWarning)
+             ResultsWarning)
         cube = cube[:, keep, :]
         topics = [topic for topic, k in zip(topics, keep, strict=True) if k]
     if len(topics) < min_topics:

@@ -397,7 +397,7 @@ def fetch(name: str, *, cache: str | Path | None = None, mirror: str | Path | No
                                 + more)
         for file, flaw in corrupt.items():
             warn(f"{name}: the cached file {root / file.path} is corrupt ({flaw}): it is fetched again",
-                          CorruptCacheWarning)
+                 CorruptCacheWarning)
         if wanted:
             from tqdm.auto import tqdm
 

@@ -458,7 +458,7 @@ def stream_run(path: str | PathLike, read: Callable[[Block], tuple[Iterable[str]
             again = (sampled[0].decode("utf-8", "replace"), line)
         assert again is not None
         warn(f"{name}: not grouped by topic (topic {again[0]!r} comes again on line {again[1]}, after "
-                      f"other topics): partitioned to disk first, about {size:,} bytes in {folder}", StreamWarning)
+             f"other topics): partitioned to disk first, about {size:,} bytes in {folder}", StreamWarning)
         results, seen = [], set()
         with byte_progress(written, desc=f"{Path(name).name}: scoring", shown=progress) as advance:
             for i, (bucket, numbers) in enumerate(buckets):

@@ -56,8 +56,8 @@ def read_cwl_costs(path: str | PathLike) -> dict[str, float]:
         name = kind.decode("utf-8", "surrogateescape")
         if name in costs:
             warn(f"{columns.path}: element type {name!r} has a cost on lines {where[name]} and "
-                          f"{columns.numbers[row]}: the later one, {cost:g}, counts (as in cwl_eval)",
-                          TrecReadingWarning)
+                 f"{columns.numbers[row]}: the later one, {cost:g}, counts (as in cwl_eval)",
+                 TrecReadingWarning)
         costs[name], where[name] = cost, int(columns.numbers[row])
     return costs
 

@@ -164,7 +164,7 @@ def count_topics(prefs: PreferenceJudgements, run: TrecLines, topics: Sequence[s
     beyond = [topic for topic, counts in zip(topics, found, strict=True) if counts.beyond.any()]
     if beyond:
         warn(f"{prefs.path}: {len(beyond)} topic(s) ({', '.join(map(repr, beyond[:3]))}"
-                      f"{', …' if len(beyond) > 3 else ''}) have more relevant documents than documents at their "
-                      "lowest, negative level, where trec_eval's prefs_avgjg_Rnonrel(_ret) read past their arrays "
-                      "(undefined): the workbench counts that level's documents only", WorkbenchWarning)
+             f"{', …' if len(beyond) > 3 else ''}) have more relevant documents than documents at their "
+             "lowest, negative level, where trec_eval's prefs_avgjg_Rnonrel(_ret) read past their arrays "
+             "(undefined): the workbench counts that level's documents only", WorkbenchWarning)
     return PreferenceTopics(tuple(found), tuple(topics))

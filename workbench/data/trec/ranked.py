@@ -630,8 +630,8 @@ def _warn_dropped_repeats(group: np.ndarray, ids: DocumentIds, beyond: np.ndarra
     if repeated.any():
         first = int(beyond[np.argmax(repeated)])
         warn(f"{int(repeated.sum())} entries repeat a document of their topic beyond the first "
-                      f"{max_docs} (e.g. {ids[first]!r} of topic {topic_names[group[first] % n_topics]!r}):"
-                      " cut with the rest, as trec_eval -M does", WorkbenchWarning)
+             f"{max_docs} (e.g. {ids[first]!r} of topic {topic_names[group[first] % n_topics]!r}):"
+             " cut with the rest, as trec_eval -M does", WorkbenchWarning)
 
 
 def _repeats_within(values: np.ndarray) -> np.ndarray:

@@ -83,8 +83,8 @@ def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8", subtopics: bo
         subtopics = _subtopic_file(lines)
         if subtopics:
             warn(f"{lines.path}: documents are judged under several values of the second column in one "
-                          "topic: read as subtopic qrels (topic subtopic document grade, as ndeval reads them; "
-                          "subtopics=False reads the column as trec_eval does)", TrecReadingWarning)
+                 "topic: read as subtopic qrels (topic subtopic document grade, as ndeval reads them; "
+                 "subtopics=False reads the column as trec_eval does)", TrecReadingWarning)
     if subtopics:
         names = _texts(lines.other["iteration"], lines.codec)
         return subtopic_judgements(lines.topics, names, lines.documents, grades, locate=lines.located)

@@ -113,12 +113,12 @@ class ZScoreTable:
                         borrowed.append(f"{name!r} of topic {topic!r} (line {self.numbers[line]})")
         if beyond:
             warn(f"{self.path}: looking up {', '.join(beyond[:3])}{', …' if len(beyond) > 3 else ''}, "
-                          "trec_eval's binary search reads past the end of its z-score table (undefined; it may "
-                          "crash): taken as missing, -1000000", TrecReadingWarning)
+                 "trec_eval's binary search reads past the end of its z-score table (undefined; it may "
+                 "crash): taken as missing, -1000000", TrecReadingWarning)
         if borrowed:
             warn(f"{self.path}: {', '.join(borrowed[:3])}{', …' if len(borrowed) > 3 else ''}: the "
-                          "statistics of the next topic's first line, where trec_eval's binary search finds them",
-                          TrecReadingWarning)
+                 "statistics of the next topic's first line, where trec_eval's binary search finds them",
+                 TrecReadingWarning)
         return means, stddevs, found
 
 
@@ -138,7 +138,7 @@ def read_zscores(path: str | PathLike) -> ZScoreTable:
     if repeated.size:
         shown = "; ".join(f"lines {numbers[i]} and {numbers[i + 1]}" for i in repeated[:3].tolist())
         warn(f"{columns.path}: {repeated.size} line(s) repeat the topic and measure of the line before "
-                      f"them ({shown}{'; …' if repeated.size > 3 else ''}): the line used is the one trec_eval's "
-                      "binary search finds", TrecReadingWarning)
+             f"them ({shown}{'; …' if repeated.size > 3 else ''}): the line used is the one trec_eval's "
+             "binary search finds", TrecReadingWarning)
     starts = np.concatenate(([0], np.flatnonzero(topics[1:] != topics[:-1]) + 1, [topics.size]))
     return ZScoreTable(columns.path, topics, measures, means[order], stddevs[order], numbers, starts)

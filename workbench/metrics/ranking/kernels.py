@@ -153,8 +153,8 @@ def _graded(table: GainTable, gains: np.ndarray, max_grade: float | None, measur
     above = gains > max_grade
     if above.any():
         warn(f"{measure}: {int(above.sum())} retrieved grade{'s' if above.sum() > 1 else ''} above "
-                      f"max_grade={max_grade:g} (up to {float(gains[above].max()):g}) count as {max_grade:g}",
-                      WorkbenchWarning)
+             f"max_grade={max_grade:g} (up to {float(gains[above].max()):g}) count as {max_grade:g}",
+             WorkbenchWarning)
     return np.minimum(gains, max_grade), np.full((gains.shape[0], 1), float(max_grade))
 
 
