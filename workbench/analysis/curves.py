@@ -19,9 +19,10 @@ from typing import cast
 import numpy as np
 import pandas as pd
 
-from workbench.data.campaign import MISSING_TOPIC_POLICIES, Campaign, MissingTopicsWarning
+from workbench.data.campaign import Campaign
+from workbench.data.topic_policies import MISSING_TOPICS, TopicPolicy
 from workbench.data.trec.join import gain_table
-from workbench.errors import CampaignError, ParameterError, warn
+from workbench.errors import ParameterError
 from workbench.metrics.ranking.curves import ELEVEN_POINTS, RULES, interpolated_precision, recall_levels
 from workbench.metrics.ranking.declare import REL
 from workbench.validation import AnyOf, Choices, Instance, Interval, ListOf, validate
@@ -41,7 +42,7 @@ class CurveError(ParameterError):
 
 
 @validate(campaign=Instance((Campaign,), "a Campaign"), points=POINTS, rel=cast(Interval, REL["rel"].domain),
-          missing_topics=Choices(MISSING_TOPIC_POLICIES), rule=Choices(RULES))
+          missing_topics=MISSING_TOPICS, rule=Choices(RULES))
 def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 11, rel: float = 1,
                      missing_topics: str = "zero", rule: str = "round") -> pd.DataFrame:
     """Interpolated precision of every system on every gold topic at every recall level: a tidy DataFrame
@@ -57,10 +58,8 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     the gold lacks are ignored.
     """
     level = rel
-    missing = campaign.missing_topics()
-    if missing and missing_topics == "error":
-        system, topics = next(iter(missing.items()))
-        raise CampaignError(f"system {system!r} has no output for gold topic(s) {topics[:10]}")
+    policy = TopicPolicy(missing_topics, "ignore", campaign.missing_topics())
+    policy.refuse()
     topics = list(campaign.gold)
     if isinstance(points, str):  # "full"
         levels = recall_levels(gain_table(campaign.gold, {}, topics, placeholders=True).n_relevant(level))
@@ -74,10 +73,7 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
         values = interpolated_precision(gain_table(campaign.gold, run, kept, placeholders=True), levels, level, rule)
         frames.append(pd.DataFrame({"system": system, "topic": np.repeat(kept, len(levels)),
                                     "recall": np.tile(levels, len(kept)), "precision": values.ravel()}))
-    if missing:
-        done = "count as finding nothing" if missing_topics == "zero" else "are left out"
-        warn("; ".join(f"system {s!r} lacks gold topic(s) {t[:5]}" for s, t in missing.items())
-             + f": they {done}", MissingTopicsWarning)
+    policy.warn("counted as finding nothing")
     return pd.concat(frames, ignore_index=True)[COLUMNS] if frames else pd.DataFrame(columns=COLUMNS)
 
 

@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from workbench.data.engines import Held, by_engine, score_pairs
-from workbench.data.scoring import MEASURE, MEASURES, CampaignError, topics_text, unanswered_values
+from workbench.data.scoring import MEASURE, MEASURES, CampaignError, measure_names
+from workbench.data.topic_policies import (
+    EXTRA_POLICIES,
+    EXTRA_TOPICS,
+    MISSING_TOPIC_POLICIES,
+    MISSING_TOPICS,
+    MissingTopicsWarning,
+    TopicPolicy,
+)
 from workbench.data.trec.memory import COLUMN, FRAMES, QRELS, RECORDS, RUNS, RUNS_OF_RECORDS, SYSTEM_COLUMN
 from workbench.data.trec.ranked import (
     ID,
@@ -61,13 +69,6 @@ __all__ = ["MISSING_TOPIC_POLICIES", "MISSING_TOPICS", "EXTRA_POLICIES", "EXTRA_
 if TYPE_CHECKING:
     import pandas as pd
 
-MISSING_TOPIC_POLICIES = ("zero", "skip", "error")
-"""What scoring does with a gold topic a run lacks (``missing_topics=``): score it as an empty run, skip it, or stop."""
-MISSING_TOPICS = Choices(MISSING_TOPIC_POLICIES)
-"""The domain of ``missing_topics``, wherever a campaign is scored or explained."""
-EXTRA_POLICIES = ("error", "ignore")
-EXTRA_TOPICS = Choices(EXTRA_POLICIES)
-"""The domain of ``extra_topics``: run topics the gold lacks raise, or are dropped."""
 UNDEFINED_POLICIES = ("nan", "zero")
 """How a mean over topics takes a topic whose value is undefined (NaN: CohenKappa under its preconditions, SP of an
 output that answers nothing, ...): ``"nan"``, the mean is undefined too; ``"zero"``, the topic counts 0 in the mean
@@ -100,10 +101,6 @@ FITTING_TASKS = {"ranking": ("ranking", "organization"), "classification": ("cla
 """The measures (by their declared ``task``) that fit a campaign of each kind; a ranking campaign scores the others
 with a :class:`MeasureKindWarning` (a ranked run read as an organization), a classification campaign refuses them.
 A measure of a task of a user's own fits every campaign."""
-
-
-class MissingTopicsWarning(WorkbenchWarning):
-    """Some run lacks topics of the gold standard; the message says which and what the policy did."""
 
 
 class MeasureKindWarning(WorkbenchWarning):
@@ -286,14 +283,14 @@ class Campaign:  # its __init__ is validated below the class
                chunk_topics: int | None = None) -> Scores:
         """:meth:`evaluate`'s rows as plain tuples (:class:`Scores`), without pandas: what the command line
         prints from (private: ``Campaign.evaluate`` is the door)."""
-        names = _measure_names(measures)
+        names = measure_names(measures)
         _check_fit(self.kind, names)
-        missing, extra = self.missing_topics(), self.extra_topics()
-        _refuse(missing if missing_topics == "error" else {}, extra if extra_topics == "error" else {})
+        policy = TopicPolicy(missing_topics, extra_topics, self.missing_topics(), self.extra_topics())
+        policy.refuse()
         work = [(s, t) for s, run in self.runs.items() for t in self.gold
                 if t in run or missing_topics == "zero"]
         groups = by_engine(names)  # one lookup: the engine each measure's declaration names
-        unanswered = unanswered_values(names, missing) if missing and missing_topics == "zero" else {}
+        unanswered = policy.unanswered(names)
         if executor is None:
             scored = score_pairs(Held(self.gold, self.runs), work, groups, progress=progress)
         else:  # every engine on the workers, each chunk's topics scored there as here
@@ -308,11 +305,8 @@ class Campaign:  # its __init__ is validated below the class
             if topic not in self.runs[system]:
                 scores.update(unanswered)
             rows.extend((system, topic, name, scores[name]) for name in names)
-        attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
-                 "extra_topics": {"policy": extra_topics, "topics": extra}, "undefined": {"policy": self.undefined}}
-        note = _unanswered_note(any(engine.placeholders for engine in groups), unanswered)
-        _warn(missing, extra, note if missing_topics == "zero" else "skipped")
-        return Scores(rows, attrs)
+        policy.warn(policy.without_credit(names))
+        return Scores(rows, policy.attrs(self.undefined))
 
     score = deprecated_method(_score, "Campaign.score", "Campaign.evaluate")
 
@@ -327,56 +321,6 @@ class Campaign:  # its __init__ is validated below the class
 
 
 Campaign.__init__ = validate(gold=ORGANIZATIONS, runs=RUN_ORGANIZATIONS, undefined=UNDEFINED)(Campaign.__init__)  # type: ignore[method-assign]
-
-
-def _refuse(missing: dict[str, list[str]], extra: dict[str, list[str]]) -> None:
-    """The refusal of a campaign whose runs lack gold topics (``missing_topics="error"``) or have topics the gold
-    lacks (``extra_topics="error"``): the first system's, naming its topics."""
-    if missing:
-        system, topics = next(iter(missing.items()))
-        raise CampaignError(f"system {system!r} has no output for gold topic(s) {topics_text(topics)} "
-                            "(missing_topics='error'; use 'zero' or 'skip' to evaluate anyway)")
-    if extra:
-        system, topics = next(iter(extra.items()))
-        raise CampaignError(f"system {system!r} has output for topic(s) {topics_text(topics)} that the "
-                            "gold standard lacks (extra_topics='ignore' drops them)")
-
-
-def _warn(missing: dict[str, list[str]], extra: dict[str, list[str]], done: str) -> None:
-    """One :class:`MissingTopicsWarning` saying what the policies did (``done``: with the topics a run lacks)."""
-    notes = [f"system {s!r} lacks {len(t)} gold topic(s) ({topics_text(t, 5)}): {done}" for s, t in missing.items()]
-    notes += [f"system {s!r} has {len(t)} topic(s) the gold lacks ({topics_text(t, 5)}): ignored"
-              for s, t in extra.items()]
-    if notes:
-        warn("; ".join(notes), MissingTopicsWarning)
-
-
-def _unanswered_note(ranking: bool, worst_values: dict[str, float]) -> str:
-    """How the topics a run lacks were scored, for the notes."""
-    parts = ["ranking measures as trec_eval -c scores them, on an empty ranking (counts of the judgements, such as "
-             "NumRel, keep their value)"] if ranking else []
-    if worst_values:
-        parts.append(("other measures at their" if ranking else "every measure at its") + " worst value ("
-                     + ", ".join(f"{name} {value:g}" for name, value in worst_values.items()) + ")")
-    return "scored without credit: " + "; ".join(parts)
-
-
-def _measure_names(measures: str | Measure | Iterable[str | Measure]) -> list[str]:
-    """The measures (:data:`~workbench.data.scoring.MEASURES`) as the names their scores are keyed by; unknown
-    names fail here, before any work."""
-    if isinstance(measures, str | Measure):
-        measures = [measures]
-    names: list[str] = []
-    for measure in measures:
-        spec = parse(measure).spec  # raises UnknownMeasureError listing the known measures
-        name = measure if isinstance(measure, str) else str(measure)
-        if spec.reads != "organizations" or spec.returns != "number":
-            what = f"scored from trec_eval's {spec.reads}" if spec.reads != "organizations" else "text, not a number"
-            raise CampaignError(f"{name!r} is {what}: python -m workbench trec_eval prints it "
-                                f"(-m {spec.spellings['trec_eval'][0]})")
-        if name not in names:
-            names.append(name)
-    return names
 
 
 def _check_fit(kind: str, names: list[str]) -> None:

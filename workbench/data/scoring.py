@@ -16,16 +16,35 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from workbench.errors import CampaignError, WorkbenchError
-from workbench.metrics.registry import Measure, missing_value
+from workbench.metrics.registry import Measure, missing_value, parse
 from workbench.model import Organization
 from workbench.validation import AnyOf, Instance, ListOf, Text
 
-__all__ = ["MEASURE", "MEASURES", "topics_text", "unanswered_values", "score_topic", "output_of"]
+__all__ = ["MEASURE", "MEASURES", "measure_names", "topics_text", "unanswered_values", "score_topic",
+           "output_of"]
 
 MEASURE = AnyOf(Text(), Instance((Measure,), "a Measure"), what="a measure name or a Measure")
 MEASURES = AnyOf(MEASURE, ListOf(MEASURE, shortest=1),
                  what="a measure name, a Measure or a list of them (e.g. ['AP', 'P@10'])")
 """The domain of the measures a campaign scores (names are parsed when scored: an unknown one is named there)."""
+
+
+def measure_names(measures: str | Measure | Iterable[str | Measure]) -> list[str]:
+    """The measures (:data:`~workbench.data.scoring.MEASURES`) as the names their scores are keyed by; unknown
+    names fail here, before any work."""
+    if isinstance(measures, str | Measure):
+        measures = [measures]
+    names: list[str] = []
+    for measure in measures:
+        spec = parse(measure).spec  # raises UnknownMeasureError listing the known measures
+        name = measure if isinstance(measure, str) else str(measure)
+        if spec.reads != "organizations" or spec.returns != "number":
+            what = f"scored from trec_eval's {spec.reads}" if spec.reads != "organizations" else "text, not a number"
+            raise CampaignError(f"{name!r} is {what}: python -m workbench trec_eval prints it "
+                                f"(-m {spec.spellings['trec_eval'][0]})")
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def topics_text(topics: list[str], limit: int = 10) -> str:

@@ -46,20 +46,10 @@ from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
-from workbench.data.campaign import (
-    EXTRA_TOPICS,
-    MISSING_TOPICS,
-    Campaign,
-    MissingTopicsWarning,
-    Scores,
-    _measure_names,
-    _refuse,
-    _unanswered_note,
-    _warn,
-)
-from workbench.data.engines import by_engine
+from workbench.data.campaign import Campaign, Scores
 from workbench.data.read import CampaignFileError, read_gold
-from workbench.data.scoring import MEASURES, unanswered_values
+from workbench.data.scoring import MEASURES, measure_names
+from workbench.data.topic_policies import EXTRA_TOPICS, MISSING_TOPICS, MissingTopicsWarning, TopicPolicy
 from workbench.data.trec.errors import TrecFormatError
 from workbench.data.trec.lines import read_lines
 from workbench.data.trec.ranked import MAX_DOCS, SCORE_PRECISION, Judgements, RankedRun, rank_runs
@@ -549,7 +539,7 @@ def stream_scores(gold: str | PathLike, runs: Sequence[str | PathLike], measures
                   score_precision: str = "float64", block_bytes: int = BLOCK_BYTES) -> Scores:
     """:func:`evaluate_files`'s rows as plain tuples (:class:`~workbench.data.campaign.Scores`): what the command
     line prints from."""
-    names = _measure_names(measures)
+    names = measure_names(measures)
     truth = read_gold(gold, "trec", encoding=gold_encoding)
     if not isinstance(truth, Judgements):  # subtopic qrels are Judgements too; anything else is not streamed
         raise CampaignFileError("a streamed campaign reads TREC qrels", path=str(gold))
@@ -598,8 +588,8 @@ def _assembled(truth: Judgements, names: list[str], blocks: list[_BlockScores], 
     missing = {s: t for s, t in missing.items() if t}
     extra = {s: sorted((t for t in has[s] if t not in truth), key=first_lines.__getitem__) for s in systems}
     extra = {s: t for s, t in extra.items() if t}
-    _refuse(missing if missing_topics == "error" else {}, extra if extra_topics == "error" else {})
-    unanswered = unanswered_values(names, missing) if missing and missing_topics == "zero" else {}
+    policy = TopicPolicy(missing_topics, extra_topics, missing, extra)
+    policy.refuse()
     if missing and missing_topics == "zero":
         lacking = set().union(*missing.values())
         lacking_of = {s: set(t) for s, t in missing.items()}
@@ -611,11 +601,8 @@ def _assembled(truth: Judgements, names: list[str], blocks: list[_BlockScores], 
             if row[1] in lacking_of[row[0]]:
                 scored.setdefault((row[0], row[1]), []).append(row)
     rows = [row for s in systems for t in truth if (s, t) in scored for row in scored[s, t]]
-    attrs = {"missing_topics": {"policy": missing_topics, "topics": missing},
-             "extra_topics": {"policy": extra_topics, "topics": extra}, "undefined": {"policy": "nan"}}
-    note = _unanswered_note(any(engine.placeholders for engine in by_engine(names)), unanswered)
-    _warn(missing, extra, note if missing_topics == "zero" else "skipped")
-    return Scores(rows, attrs)
+    policy.warn(policy.without_credit(names))
+    return Scores(rows, policy.attrs("nan"))
 
 
 @validate(**_STREAMED)
