@@ -7,11 +7,12 @@
 A synthetic TREC-like campaign: per topic a graded gold over 30 of ``--docs`` documents and, per run, a ranking of
 ``--docs // 2`` of them; six measures (AP, nDCG@10, P@10, RR, R≺ and S∼ with n=10, W_n=0.8). The pools are started
 before the clock (their start-up is printed apart), then the serial run, the pool and the cluster evaluate in turn,
-``--rounds`` times each in the same processes, and their medians are compared: the first evaluation in a process
-touches its memory for the first time, which on a virtual machine costs a fault of the host per fresh page (the
-serial run's system time 0.1-3.5 s for its first evaluation, 0.03-0.14 s for the next ones; the reason one serial
-run took 2.8-5.1 s), so a single serial run compared the caller's first evaluation with warmer workers. Each
-executor's results are checked equal to the serial ones bit for bit. Needs ``dask[distributed]`` (``pip install -e
+``--rounds`` times each in the same processes, and their medians are compared. An evaluation touches its peak's
+memory, which on a virtual machine costs a fault of the host per page the guest gave back (the reason one serial
+run took 2.8-5.1 s): the serial run's system time was 0.8-3.5 s in a fresh process, 0.10-0.14 s right after
+another evaluation, 0.9-2.2 s after a pause of 4 s (its freed pages gone back), for the same 2.5-2.8 s of user
+time; a single run compared the caller's first evaluation with workers forked after it. Each executor's results
+are checked equal to the serial ones bit for bit. Needs ``dask[distributed]`` (``pip install -e
 ".[distributed]"``, in the dev extra) for the cluster row and psutil, which it brings, for each worker's CPU.
 Every row scores a campaign built afresh (same seed), so that no row reuses what another computed and cached on the
 organizations (their occurrence arrays).
@@ -184,10 +185,9 @@ def executors(fresh, measures: list[str], chunk_topics: int | None, dask_default
               rounds: int = 3) -> None:
     """Serial, ProcessPoolExecutor(2) and a 2-worker Dask LocalCluster on fresh copies of one campaign, ``rounds``
     times in turn (serial, pool, Dask, serial, ...): wall seconds, and CPU seconds of this process (the caller) and
-    of each worker, each round's and their median. Every path runs as many times in the same processes: the first
-    evaluation in a process pays for memory it touches for the first time (on a virtual machine, a fault of the
-    host per fresh page: 0.1-3.5 s of system time on the Organization campaign's serial run, 0.03-0.14 s once the
-    process reuses its heap), and one run of each would compare a serial first run with workers' later ones."""
+    of each worker, each round's and their median. Every path runs as many times in the same processes: on a
+    virtual machine an evaluation's system time depends on whether the pages it touches were given back to the host
+    (the module's docstring), and one run of each would compare a serial first run with workers' later ones."""
     start, pool = timed(lambda: ProcessPoolExecutor(2))
     pool.submit(warm_up).result()  # the workers are up (forked: both at the first submit)
     pool.submit(warm_up).result()
