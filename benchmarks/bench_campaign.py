@@ -2,13 +2,20 @@
 
     python benchmarks/bench_campaign.py [--runs 100] [--topics 250] [--docs 100] [--chunk-topics N] [--seed 0]
                                         [--long-runs 20] [--long-topics 100] [--long-docs 2000]
+                                        [--rounds 3]
 
 A synthetic TREC-like campaign: per topic a graded gold over 30 of ``--docs`` documents and, per run, a ranking of
 ``--docs // 2`` of them; six measures (AP, nDCG@10, P@10, RR, R≺ and S∼ with n=10, W_n=0.8). The pools are started
-before the clock (their start-up is printed apart); each executor's results are checked equal to the serial ones bit
-for bit. Needs ``dask[distributed]`` (``pip install -e ".[distributed]"``, in the dev extra) for the cluster row and
-psutil, which it brings, for each worker's CPU. Every row scores a campaign built afresh (same seed), so that no row
-reuses what another computed and cached on the organizations (their occurrence arrays).
+before the clock (their start-up is printed apart), then the serial run, the pool and the cluster evaluate in turn,
+``--rounds`` times each in the same processes, and their medians are compared. An evaluation touches its peak's
+memory, which on a virtual machine costs a fault of the host per page the guest gave back (the reason one serial
+run took 2.8-5.1 s): the serial run's system time was 0.8-3.5 s in a fresh process, 0.10-0.14 s right after
+another evaluation, 0.9-2.2 s after a pause of 4 s (its freed pages gone back), for the same 2.5-2.8 s of user
+time; a single run compared the caller's first evaluation with workers forked after it. Each executor's results
+are checked equal to the serial ones bit for bit. Needs ``dask[distributed]`` (``pip install -e
+".[distributed]"``, in the dev extra) for the cluster row and psutil, which it brings, for each worker's CPU.
+Every row scores a campaign built afresh (same seed), so that no row reuses what another computed and cached on the
+organizations (their occurrence arrays).
 
 Then (issue 24) R≺ and S∼ alone, serially; a sweep of 10 (n, W_n) settings of both against one setting (the
 campaign-level kernel shares every count between settings); and the three rows again for a campaign of
@@ -37,11 +44,14 @@ chunks (every read changes reference counts: 0.35 s of system time on the Organi
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
+from statistics import median
 
 import numpy as np
 import psutil
@@ -105,6 +115,8 @@ def main() -> None:
                         help="fresh pytrec_eval processes for the machine unit (best of; 0: no unit)")
     parser.add_argument("--only", choices=["rs", "executors"],
                         help="only R≺ and S∼ alone, serially (with the unit); or only the executor tables")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="evaluations of each executor row, in turn (the median is compared)")
     parser.add_argument("--dask-defaults", action="store_true",
                         help="the Dask row on a LocalCluster with Dask's defaults, not local_cluster()'s settings")
     args = parser.parse_args()
@@ -121,7 +133,7 @@ def main() -> None:
         print(f"{args.runs} runs × {args.topics} topics × {len(MEASURES)} measures "
               f"({args.runs * args.topics} run-topic pairs, rankings of {args.docs // 2}); {os.cpu_count()} cores, "
               f"load average {load()}")
-        executors(fresh, MEASURES, args.chunk_topics, args.dask_defaults)
+        executors(fresh, MEASURES, args.chunk_topics, args.dask_defaults, args.rounds)
     if args.only != "executors":
         sweeps(fresh, unit, args.runs, args.topics, args.only == "rs")
     if args.only == "rs":
@@ -132,7 +144,7 @@ def main() -> None:
 
     print(f"\n{args.long_runs} runs × {args.long_topics} topics, rankings of {args.long_docs // 2} read as arrays "
           f"(Campaign.from_dicts), R≺ and S∼ (load average {load()}):")
-    executors(long, RS, args.chunk_topics, args.dask_defaults)
+    executors(long, RS, args.chunk_topics, args.dask_defaults, args.rounds)
 
 
 def sweeps(fresh, unit: tuple[float, float] | None, runs: int, topics: int, alone: bool) -> None:
@@ -169,55 +181,64 @@ def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def executors(fresh, measures: list[str], chunk_topics: int | None, dask_defaults: bool = False) -> None:
-    """Serial, ProcessPoolExecutor(2) and a 2-worker Dask LocalCluster on fresh copies of one campaign: wall
-    seconds, and CPU seconds of this process (the caller) and of each worker."""
-    campaign = fresh()
-    before = cpu_seconds()
-    serial_time, serial = timed(lambda: campaign.evaluate(measures, progress=False))
-    rows = [("serial", 0.0, serial_time, cpu_seconds() - before, [])]
-
+def executors(fresh, measures: list[str], chunk_topics: int | None, dask_defaults: bool = False,
+              rounds: int = 3) -> None:
+    """Serial, ProcessPoolExecutor(2) and a 2-worker Dask LocalCluster on fresh copies of one campaign, ``rounds``
+    times in turn (serial, pool, Dask, serial, ...): wall seconds, and CPU seconds of this process (the caller) and
+    of each worker, each round's and their median. Every path runs as many times in the same processes: on a
+    virtual machine an evaluation's system time depends on whether the pages it touches were given back to the host
+    (the module's docstring), and one run of each would compare a serial first run with workers' later ones."""
     start, pool = timed(lambda: ProcessPoolExecutor(2))
     pool.submit(warm_up).result()  # the workers are up (forked: both at the first submit)
     pool.submit(warm_up).result()
-    campaign = fresh()  # after the fork: pages shared with forked workers are copied when the caller touches them
-    with pool:
-        workers = list(pool._processes)  # the pool's worker processes (private, but only here)
-        caller, each = cpu_seconds(), processes_cpu(workers)
-        elapsed, pooled = timed(lambda: campaign.evaluate(measures, executor=pool, chunk_topics=chunk_topics,
-                                                          progress=False))
-        caller, each = cpu_seconds() - caller, spent_since(each, workers)
-    assert pooled.equals(serial), "process pool results differ from the serial ones"
-    rows.append(("ProcessPoolExecutor(2)", start, elapsed, caller, each))
+    paths = {"serial": (0.0, None, [])}
+    with ExitStack() as stack:
+        stack.enter_context(pool)
+        paths["ProcessPoolExecutor(2)"] = (start, pool, list(pool._processes))  # the pool's workers (private)
+        try:
+            from distributed import Client, LocalCluster
 
-    try:
-        from distributed import Client, LocalCluster
-
-        from workbench.data.distributed import local_cluster
-    except ImportError:
-        print("(dask[distributed] is not installed: no cluster row)")
-    else:
-        campaign = fresh()
-        start, cluster = timed(lambda: local_cluster(2) if not dask_defaults else LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40))
-        with cluster, Client(cluster) as client:
+            from workbench.data.distributed import local_cluster
+        except ImportError:
+            print("(dask[distributed] is not installed: no cluster row)")
+        else:
+            start, cluster = timed(lambda: local_cluster(2) if not dask_defaults else LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40))
+            stack.enter_context(cluster)
+            client = stack.enter_context(Client(cluster))
             client.wait_for_workers(2)
             client.run(warm_up)  # the spawned workers import the workbench (forked pool workers inherit it)
-            workers = list(client.run(os.getpid).values())
-            caller, each = cpu_seconds(), processes_cpu(workers)
-            elapsed, clustered = timed(lambda: campaign.evaluate(measures, executor=client,
-                                                                 chunk_topics=chunk_topics, progress=False))
-            caller, each = cpu_seconds() - caller, spent_since(each, workers)
-        assert clustered.equals(serial), "Dask results differ from the serial ones"
-        label = "Dask LocalCluster(2, defaults)" if dask_defaults else "Dask local_cluster(2)"
-        rows.append((label, start, elapsed, caller, each))
+            label = "Dask LocalCluster(2, defaults)" if dask_defaults else "Dask local_cluster(2)"
+            paths[label] = (start, client, list(client.run(os.getpid).values()))
+        times: dict[str, list[tuple[float, float, list[float]]]] = {label: [] for label in paths}
+        serial = None
+        for _ in range(rounds):
+            for label, (_, executor, workers) in paths.items():
+                campaign = fresh()  # built afresh: nothing cached on the organizations by an earlier row
+                caller, each = cpu_seconds(), processes_cpu(workers)
+                elapsed, result = timed(functools.partial(campaign.evaluate, measures, executor=executor,
+                                                          chunk_topics=chunk_topics, progress=False))
+                times[label].append((elapsed, cpu_seconds() - caller, spent_since(each, workers)))
+                del campaign
+                serial = result if serial is None else serial
+                assert result.equals(serial), f"{label}: results differ from the serial ones"
+    print_executors(paths, times)
 
-    print(f"{'':30} {'start-up':>9} {'evaluate':>9} {'speed-up':>9} {'CPU caller':>11} {'CPU workers':>12} "
-          f"{'CPU/serial':>10}  each worker")
-    for label, startup, elapsed, caller, each in rows:
-        print(f"{label:30} {startup:8.2f}s {elapsed:8.2f}s {serial_time / elapsed:8.2f}× {caller:10.2f}s "
-              f"{sum(each):11.2f}s {(caller + sum(each)) / max(rows[0][3], 1e-9):9.2f}×  "
-              + " + ".join(f"{one:.2f}s" for one in each))
+
+def print_executors(paths: dict, times: dict[str, list[tuple[float, float, list[float]]]]) -> None:
+    """Each path's evaluations, then its medians: speed-up against the serial median, CPU of the caller and of
+    each worker, and their sum against the serial CPU (the cost of distribution)."""
+    medians = {label: (median(t[0] for t in runs), median(t[1] for t in runs),
+                       [median(t[2][i] for t in runs) for i in range(len(runs[0][2]))])
+               for label, runs in times.items()}
+    serial_time, serial_cpu = medians["serial"][0], medians["serial"][1]
+    print(f"{'(medians of ' + str(len(times['serial'])) + ' rounds)':30} {'start-up':>9} {'evaluate':>9} "
+          f"{'speed-up':>9} {'CPU caller':>11} {'CPU workers':>12} {'CPU/serial':>10}  each worker; each round")
+    for label, (elapsed, caller, each) in medians.items():
+        rounds = ", ".join(f"{t[0]:.2f}s ({t[1] + sum(t[2]):.2f} CPU)" for t in times[label])
+        print(f"{label:30} {paths[label][0]:8.2f}s {elapsed:8.2f}s {serial_time / elapsed:8.2f}× {caller:10.2f}s "
+              f"{sum(each):11.2f}s {(caller + sum(each)) / max(serial_cpu, 1e-9):9.2f}×  "
+              + " + ".join(f"{one:.2f}s" for one in each) + f"; {rounds}")
     print(f"(every executor's results equal the serial ones bit for bit; load average now {load()})")
 
 

@@ -279,7 +279,8 @@ def test_every_engine_scores_on_the_workers_from_its_chunks_topics_only(monkeypa
 def test_a_chunk_travels_with_its_organizations_equal(gold, run):
     """The Organizations travel flat (their documents in one string, their shapes as integers) and come back
     equal: overlap, tails, finite rests and graded levels included, a document holding the separator, and
-    rankings (a singleton cluster per level: rebuilt by the 1-tuples' path)."""
+    rankings (a singleton cluster per level: a level object per distinct document of the mapping, shared by
+    the rankings that hold it)."""
     gold = dict(gold, t0=Organization.from_graded({"d1": 3, "d2": 1, "d3": 3}))
     rankings = {"t0": Organization.from_ranking(["c", "a", "b"]), "t1": Organization.from_ranking(["b"])}
     chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}, "nul": {"t0": Organization.from_ranking(["a\0b"])},
@@ -287,6 +288,7 @@ def test_a_chunk_travels_with_its_organizations_equal(gold, run):
     back = pickle.loads(dist._packed(chunk))
     assert back == chunk and back.gold["t0"].grades == (3.0, 1.0)
     assert [next(iter(cluster)) for [cluster] in back.runs["ranked"]["t0"].levels] == ["c", "a", "b"]
+    assert back.runs["ranked"]["t0"].levels[2] is back.runs["ranked"]["t1"].levels[0]
 
 
 def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_back(monkeypatch):
