@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import reference_module, shared_dataset
+from tests.strategies import organizations
 from workbench import evaluate
 from workbench.data import (
     FrameError,
@@ -26,6 +27,7 @@ from workbench.metrics.ranking import (
     ranked_documents,
     trec_eval_order,
 )
+from workbench.metrics.ranking.table import ranked_entries, ranked_ties
 from workbench.metrics.registry import MeasureParameterError, UnknownMeasureError, parse
 from workbench.model import Organization
 
@@ -288,6 +290,22 @@ def test_tie_policy_and_tied_levels():
     assert evaluate(gold, tied, ["RR"]) == {"RR": 1 / 3}
     overlapping = Organization.parse("d2\n{d1 d2}")
     assert ranked_documents(overlapping) == ["d2", "d1"]
+
+
+@given(organizations())
+def test_ranked_entries_read_each_level_as_the_definition_says(output):
+    """Levels top down, the documents of a level (all its clusters) by id descending, a document's first
+    occurrence only; a tie is a document on the same level as the one above it (the one-pass reading against
+    that definition written out, overlap and repeats included)."""
+    documents, levels = [], []
+    for index, level in enumerate(output.levels):
+        for doc in sorted(set().union(*level), reverse=True):
+            if doc not in documents:
+                documents.append(doc)
+                levels.append(index)
+    ties = [i > 0 and levels[i] == levels[i - 1] for i in range(len(levels))]
+    assert ranked_entries(output) == (documents, ties)
+    assert (ranked_documents(output), ranked_ties(output)) == (documents, ties)
 
 
 # ------------------------------------------------------------------------------------ bad input

@@ -31,7 +31,7 @@ from workbench.heap import release_freed
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.matching import Judged, RankingRows, entries, match, match_names, seated
-from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_documents, ranked_ties
+from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_entries
 from workbench.model import Organization
 from workbench.validation import Flag, ListOf, MappingOf, validate
 
@@ -125,14 +125,25 @@ def _ranked_side(run: Mapping[str, Organization], topics: Sequence[str], row_of:
             costs = costs[entries_at]
         return (rows, run.ids if entries_at is None else run.ids.take(entries_at), _ties(run, entries_at, rows),
                 costs)
-    rankings = [ranked_documents(run[topic]) if topic in run else [] for topic in topics]
+    rankings, ties = _organization_rankings(run, topics, [])
     rows, documents = entries(rankings)
-    return rows, documents, _organization_ties(run, topics), None
+    return rows, documents, ties, None
 
 
-def _organization_ties(run: Mapping[str, Organization], topics: Sequence[str]) -> np.ndarray:
-    """:func:`~workbench.metrics.ranking.table.ranked_ties` of each topic the run has, in turn."""
-    return np.array([tie for topic in topics if topic in run for tie in ranked_ties(run[topic])], dtype=bool)
+def _organization_rankings(run: Mapping[str, Organization], topics: Sequence[str],
+                           lacking: list[str]) -> tuple[list[list[str]], np.ndarray]:
+    """Each topic's ranked documents (``lacking`` for a topic the run lacks) and the ties of the topics the run has,
+    in turn (:func:`~workbench.metrics.ranking.table.ranked_entries`, one pass per output)."""
+    rankings: list[list[str]] = []
+    ties: list[bool] = []
+    for topic in topics:
+        if topic in run:
+            documents, tied = ranked_entries(run[topic])
+            rankings.append(documents)
+            ties.extend(tied)
+        else:
+            rankings.append(lacking)
+    return rankings, np.array(ties, dtype=bool)
 
 
 def _judged_of(gold: Mapping[str, Organization], topics: Sequence[str], row_of: dict[str, int]) -> Judged:
@@ -156,10 +167,10 @@ def _joined(gold: Mapping[str, Organization], run: Mapping[str, Organization], t
     placeholder = np.zeros(len(topics), dtype=bool)
     placeholder[missing] = True
     if not isinstance(gold, Judgements) and not isinstance(run, RankedRun):  # names on both sides
-        rankings = [ranked_documents(run[topic]) if topic in run else [PLACEHOLDER] for topic in topics]
+        rankings, ties = _organization_rankings(run, topics, [PLACEHOLDER])
         judged, rows, positions = match_names([judgements_of(gold[topic]) for topic in topics], rankings)
         tied = np.zeros(rows.size, dtype=bool)
-        tied[~placeholder[rows]] = _organization_ties(run, topics)
+        tied[~placeholder[rows]] = ties
         table = GainTable.from_matched(rows, positions, judged, tuple(topics), placeholder=placeholder, tied=tied)
         if not documents:
             return table, None

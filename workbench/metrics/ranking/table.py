@@ -29,8 +29,8 @@ from workbench.model import Organization
 from workbench.validation import Choices, Interval, validate
 
 __all__ = ["RankingInputError", "SCORE_PRECISIONS", "SCORE_PRECISION", "CUTOFF", "RELEVANCE_LEVEL", "trec_eval_order",
-           "judgements_of", "ranked_documents", "ranked_ties", "GainTable", "organization_table", "at_rank",
-           "first_true", "at_cutoff", "ranks", "row_sums", "discounted", "persistence", "safe_divide"]
+           "judgements_of", "ranked_entries", "ranked_documents", "ranked_ties", "GainTable", "organization_table",
+           "at_rank", "first_true", "at_cutoff", "ranks", "row_sums", "discounted", "persistence", "safe_divide"]
 
 
 class RankingInputError(InputError):
@@ -172,9 +172,31 @@ def judgements_of(gold: Organization) -> dict[str, float]:
     return dict.fromkeys(gold.rest or (), 0.0) | gold.grade_of()
 
 
+def ranked_entries(output: Organization) -> tuple[list[str], list[bool]]:
+    """The output's documents in rank order (levels top down, a tied level by id descending, no repeats) and, for
+    each, whether it shares its level with the document above it (a tie), in one pass; a level of one document (a
+    ranking's) is not sorted.
+
+    >>> ranked_entries(Organization.parse("a b\\nc\\n{d a}"))
+    (['b', 'a', 'c', 'd'], [False, True, False, False])
+    """
+    seen: set[str] = set()
+    documents: list[str] = []
+    ties: list[bool] = []
+    for level in output.levels:
+        tied = False
+        for doc in level[0] if len(level) == 1 and len(level[0]) == 1 else sorted(set().union(*level), reverse=True):
+            if doc not in seen:
+                seen.add(doc)
+                documents.append(doc)
+                ties.append(tied)
+                tied = True
+    return documents, ties
+
+
 def ranked_documents(output: Organization) -> list[str]:
-    """The output's documents in rank order: levels top down, a tied level by id descending, no repeats."""
-    return [doc for doc, _ in _ranked_levels(output)]
+    """The output's documents in rank order (:func:`ranked_entries`)."""
+    return ranked_entries(output)[0]
 
 
 def ranked_ties(output: Organization) -> list[bool]:
@@ -183,19 +205,7 @@ def ranked_ties(output: Organization) -> list[bool]:
     >>> ranked_ties(Organization.parse("a b\\nc"))
     [False, True, False]
     """
-    levels = [level for _, level in _ranked_levels(output)]
-    return [i > 0 and level == levels[i - 1] for i, level in enumerate(levels)]
-
-
-def _ranked_levels(output: Organization) -> list[tuple[str, int]]:
-    seen: set[str] = set()
-    ranked: list[tuple[str, int]] = []
-    for index, level in enumerate(output.levels):
-        for doc in sorted(set().union(*level), reverse=True):
-            if doc not in seen:
-                seen.add(doc)
-                ranked.append((doc, index))
-    return ranked
+    return ranked_entries(output)[1]
 
 
 # ------------------------------------------------------------------------------------------ gain table
