@@ -111,17 +111,20 @@ def match_names(judgements: Sequence[Mapping[str, float]], rankings: Sequence[Se
     >>> rows.tolist(), positions.tolist(), judged.documents.tolist()
     ([0, 0], [-1, 1], ['a', 'b'])
     """
-    names = [doc for judged in judgements for doc in judged]
-    starts = [0, *itertools.accumulate(len(judged) for judged in judgements)]
+    chain = itertools.chain.from_iterable
+    names = list(chain(judgements))
+    starts = [0, *itertools.accumulate(map(len, judgements))]
     code = [dict(zip(judged, range(start, start + len(judged)), strict=True))
             for judged, start in zip(judgements, starts, strict=False)]
-    found = [code[row].get(doc, -1) if row < len(code) else -1 for row, ranking in enumerate(rankings)
-             for doc in ranking]
-    judged_rows = np.array([row for row, judged in enumerate(judgements) for _ in judged], dtype=np.int64)
-    grades = np.array([grade for judged in judgements for grade in judged.values()], dtype=float)
+    lengths = list(map(len, rankings))
+    found = np.fromiter(chain(map(code[row].get, ranking, itertools.repeat(-1)) if row < len(code)
+                              else itertools.repeat(-1, len(ranking)) for row, ranking in enumerate(rankings)),
+                        dtype=np.int64, count=sum(lengths))
+    judged_rows = np.repeat(np.arange(len(judgements), dtype=np.int64), list(map(len, judgements)))
+    grades = np.fromiter(chain(judged.values() for judged in judgements), dtype=float, count=len(names))
     judged = Judged(judged_rows, _names(names), grades, np.arange(len(names), dtype=np.int64), None)
-    rows = np.array([row for row, ranking in enumerate(rankings) for _ in ranking], dtype=np.int64)
-    return judged, rows, np.array(found, dtype=np.int64)
+    rows = np.repeat(np.arange(len(rankings), dtype=np.int64), lengths)
+    return judged, rows, found
 
 
 def _names(names: list[str]) -> np.ndarray:
