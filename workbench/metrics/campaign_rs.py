@@ -40,6 +40,7 @@ from functools import cached_property
 import numpy as np
 
 from workbench.errors import ParameterError
+from workbench.heap import small_pages
 from workbench.metrics import relations, reliability
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.document_codes import document_codes
@@ -107,6 +108,7 @@ class Encoded:
     grades: tuple
 
     @classmethod
+    @small_pages()  # arrays of millions of entries made once (heap.small_pages)
     def of(cls, organizations: Sequence[Organization | np.ndarray]) -> Encoded:
         """Each item an Organization, or a ranking given as the array of its document names in rank order (one
         document per level over an unlimited tail, as :meth:`Organization.from_ranking` reads it): what
@@ -179,6 +181,7 @@ def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setti
     return _encoded_scores(encoded, pairs, settings, missing, organization, _ALL)
 
 
+@small_pages()
 def _encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setting], missing: str,
                     organization, columns: frozenset[int]) -> np.ndarray:
     """:func:`encoded_scores`, the segmented pass computing only the ``columns`` (of :data:`_FIELDS`) wanted: the
