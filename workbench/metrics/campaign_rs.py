@@ -502,11 +502,13 @@ class _Plane:
                 np.cumsum(counts[:, :, :-1], axis=2, out=lower[:, :, 1:])
                 higher = np.zeros(counts.shape, dtype=np.int32)  # at other ranks > j
                 np.cumsum(counts[:, :, :0:-1], axis=2, out=higher[:, :, -2::-1])
-                # Other rank major, x levels contiguous: the sums run along x levels, setting after setting.
-                lower, higher = (np.ascontiguousarray(a.transpose(0, 2, 1)) for a in (lower, higher))
+                # x levels major: a setting's sums along them add one (pair, other rank) plane into the next,
+                # contiguous vectors (numpy's cumsum along an axis runs one short sequence at a time: 3-10×
+                # slower), in the order a cumulative sum adds them (the same values).
+                lower, higher = (np.ascontiguousarray(a.transpose(1, 0, 2)) for a in (lower, higher))
                 groups = relations._expand(levels.first[block], nx[block])
-                slot = np.repeat(np.arange(len(block)), nx[block]) * size_x + levels.rank_of(groups) + 1
-                at = (local * size_y + self.ry[rows]) * size_x + self.rx[rows]  # the row's cell, read below it
+                slot = (levels.rank_of(groups) + 1) * len(block) + np.repeat(np.arange(len(block)), nx[block])
+                at = (self.rx[rows] * len(block) + local) * size_y + self.ry[rows]  # the row's cell, read below it
                 self.blocks.append((rows, groups, slot, at, lower, higher))
 
     def agreement(self, level_weight: np.ndarray) -> np.ndarray:
@@ -519,16 +521,18 @@ class _Plane:
             lower, upper = dominance_sums(rx[span], ry[span], level_weight[levels.inverse[span]])
             agree[span] = lower[0] + upper[0]
         for rows, groups, slot, at, lower, higher in self.blocks:
-            n_block, _, size_x = lower.shape
-            weight = np.zeros((n_block, 1, size_x))
+            size_x, n_block, size_y = lower.shape
+            weight = np.zeros((size_x, n_block, 1))
             weight.ravel()[slot] = level_weight[groups]
             below, above = self._scratch(lower.size)
             below, above = below.reshape(lower.shape), above.reshape(lower.shape)
-            np.multiply(lower, weight, out=below)  # x levels above the row's: the grid columns before its own
-            np.cumsum(below, axis=2, out=below)
-            np.multiply(higher, weight, out=above)  # x levels below the row's: the columns after the next one
-            np.cumsum(above[:, :, ::-1], axis=2, out=above[:, :, ::-1])
-            agree[rows] = below.ravel()[at] + above.ravel()[at + 2]
+            np.multiply(lower, weight, out=below)  # x levels above the row's: the grid planes before its own
+            for k in range(1, size_x):
+                np.add(below[k - 1], below[k], out=below[k])
+            np.multiply(higher, weight, out=above)  # x levels below the row's: the planes after the next one
+            for k in range(size_x - 2, -1, -1):
+                np.add(above[k + 1], above[k], out=above[k])
+            agree[rows] = below.ravel()[at] + above.ravel()[at + 2 * n_block * size_y]
         return agree
 
 
