@@ -137,9 +137,11 @@ def small_pages() -> Iterator[None]:
     ``NUMPY_MADVISE_HUGEPAGE`` in the environment (the user's choice) leaves the advice alone, as does a numpy
     without the switch (it is private)."""
     global _small, _advised
-    try:
-        from numpy._core.multiarray import _set_madvise_hugepage as advise
-    except ImportError:  # private: another numpy keeps its default
+    try:  # private, in numpy 2: absent, numpy keeps its default
+        from numpy._core import multiarray
+
+        advise = getattr(multiarray, "_set_madvise_hugepage", None)
+    except ImportError:  # numpy 1
         advise = None
     if advise is None or "NUMPY_MADVISE_HUGEPAGE" in os.environ:
         yield
