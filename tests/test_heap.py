@@ -108,3 +108,63 @@ def test_glibc_takes_the_settings():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"})
     assert done.returncode == 0 and done.stdout.strip() == str(8 << 20), done.stderr
+
+
+@pytest.fixture
+def advice(monkeypatch):
+    """What numpy's huge-page switch is asked, through a stand-in that reports the advice as on before."""
+    multiarray = pytest.importorskip("numpy._core.multiarray")
+    asked: list[bool] = []
+    monkeypatch.setattr(multiarray, "_set_madvise_hugepage", lambda enabled: asked.append(enabled) or True)
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
+    return asked
+
+
+def test_numpys_huge_page_advice_is_off_while_the_block_runs_and_back_after():
+    multiarray = pytest.importorskip("numpy._core.multiarray")
+    if "NUMPY_MADVISE_HUGEPAGE" in os.environ:
+        pytest.skip("the environment sets numpy's advice")
+    before = multiarray._set_madvise_hugepage(True)
+    try:
+        with heap.small_pages():
+            assert multiarray._set_madvise_hugepage(False) is False  # off inside
+        assert multiarray._set_madvise_hugepage(True) is True  # the previous advice back
+    finally:
+        multiarray._set_madvise_hugepage(before)
+
+
+def test_blocks_on_threads_share_the_advice_and_the_users_choice_is_left_alone(advice, monkeypatch):
+    first_in, second_done = threading.Event(), threading.Event()
+
+    def first():
+        with heap.small_pages():
+            first_in.set()
+            second_done.wait(5)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    first_in.wait(5)
+    with heap.small_pages():
+        pass
+    assert advice == [False]  # the first still runs: nothing put back
+    second_done.set()
+    thread.join(5)
+    assert advice == [False, True]
+    advice.clear()
+    monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", "1")
+    with heap.small_pages():
+        pass
+    assert advice == []
+
+
+def test_the_rs_engines_score_without_the_advice_and_put_it_back(advice):
+    from workbench.metrics.campaign_rs import campaign_scores
+    from workbench.metrics.reliability import reliability_sensitivity
+    from workbench.model import Organization
+
+    gold, output = Organization.from_graded({"d1": 1, "d2": 0}), Organization.from_ranking(["d2", "d1"])
+    reliability_sensitivity(gold, output, n=10, wn=0.8)
+    assert advice == [False, True]
+    advice.clear()
+    campaign_scores([(gold, output)], [(10, 0.8)])  # Encoded.of, then the scoring
+    assert advice == [False, True, False, True]

@@ -29,13 +29,12 @@ import os
 import re
 import sys
 import warnings
-from contextlib import contextmanager
 
 from workbench._version import __version__
 from workbench.data.campaign import COLUMNS
 from workbench.errors import OutputError, ParameterError, WorkbenchError, excerpt
 from workbench.escape import latex_escape, markdown_escape
-from workbench.heap import keep_freed_memory
+from workbench.heap import keep_freed_memory, small_pages
 from workbench.shell import (
     JSON_FORMATS,
     Table,
@@ -493,28 +492,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@contextmanager
-def _fresh_pages_unmerged():
-    """numpy's huge-page advice off while a command runs (restored after), unless NUMPY_MADVISE_HUGEPAGE
-    sets it: a short process touching its large arrays once stalls on first touches where the kernel compacts
-    memory for huge pages (system time). Measured on 2,000 queries x 1,000 documents, 7-8 interleaved runs
-    each on a shared 2-core machine: `eval -m AP nDCG P@10 RR` median 1.66 s -> 1.40 s wall, worst 1.93 s ->
-    1.50 s; `trec_eval -m all_trec` median 1.35 s -> 1.15 s, worst 2.03 s -> 1.44 s. The library leaves the
-    advice alone."""
-    try:
-        from numpy._core.multiarray import _set_madvise_hugepage as advise
-    except ImportError:  # private: another numpy keeps its default
-        advise = None
-    if advise is None or "NUMPY_MADVISE_HUGEPAGE" in os.environ:
-        yield
-        return
-    previous = advise(False)
-    try:
-        yield
-    finally:
-        advise(previous)
-
-
 SIGPIPE_STATUS = 141  # what a shell reports for a C program ended by SIGPIPE (128 + 13): trec_eval | head
 INTERRUPTED_STATUS = 130  # 128 + SIGINT (Ctrl-C)
 
@@ -531,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         keep_freed_memory()
     try:
-        with _fresh_pages_unmerged():
+        with small_pages():
             return _run(sys.argv[1:] if argv is None else list(argv))
     except BrokenPipeError:
         _discard_standard_output()

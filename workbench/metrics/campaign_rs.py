@@ -40,6 +40,7 @@ from functools import cached_property
 import numpy as np
 
 from workbench.errors import ParameterError
+from workbench.heap import small_pages
 from workbench.metrics import relations, reliability
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.document_codes import document_codes
@@ -107,6 +108,7 @@ class Encoded:
     grades: tuple
 
     @classmethod
+    @small_pages()  # arrays of millions of entries made once (heap.small_pages)
     def of(cls, organizations: Sequence[Organization | np.ndarray]) -> Encoded:
         """Each item an Organization, or a ranking given as the array of its document names in rank order (one
         document per level over an unlimited tail, as :meth:`Organization.from_ranking` reads it): what
@@ -179,6 +181,7 @@ def encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setti
     return _encoded_scores(encoded, pairs, settings, missing, organization, _ALL)
 
 
+@small_pages()
 def _encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Setting], missing: str,
                     organization, columns: frozenset[int]) -> np.ndarray:
     """:func:`encoded_scores`, the segmented pass computing only the ``columns`` (of :data:`_FIELDS`) wanted: the
@@ -359,7 +362,7 @@ def _kept(rows: _Rows, index: np.ndarray) -> _Rows:
 class _Levels:
     """The (pair, level) groups of one side, sorted by pair then level: per row its group (``inverse``) and
     its level's rank in its pair (``rank``); per group its ``size``, the occurrences ``above`` it in its pair
-    and its ``pair``; ``first``: each pair's first group (n_pairs + 1 bounds); ``n_rows`` per pair."""
+    and its ``pair``; ``first``: each pair's first group (n_pairs + 1 bounds); ``n_rows`` and ``finite`` per pair."""
 
     inverse: np.ndarray
     rank: np.ndarray
@@ -368,6 +371,7 @@ class _Levels:
     pair: np.ndarray
     first: np.ndarray
     n_rows: np.ndarray
+    finite: np.ndarray
 
     @classmethod
     def of(cls, rows: _Rows, n_pairs: int) -> _Levels:
@@ -378,19 +382,32 @@ class _Levels:
         inverse = inverse.ravel()
         before = np.cumsum(size) - size  # integers: exact
         return cls(inverse, inverse - first[rows.pair], size, before - before[first[pair]], pair, first,
-                   np.bincount(rows.pair, minlength=n_pairs))
+                   np.bincount(rows.pair, minlength=n_pairs), rows.finite)
 
     def rank_of(self, groups: np.ndarray) -> np.ndarray:
         """Each group's level rank in its pair."""
         return groups - self.first[self.pair[groups]]
 
     @cached_property
-    def real(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Per group as floats its pair's occurrences n, those above it a, its size, and n − a − size; and
-        whether another level of its pair holds occurrences: what every setting's weights read."""
-        n = self.n_rows[self.pair].astype(float)
-        a, size = self.above.astype(float), self.size.astype(float)
-        return n, a, size, n - a - size, n - size > 0
+    def kinds(self) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        """What every setting's weights read, once per kind of group (its pair's occurrences n, those above it a,
+        its size, its pair finite or not): each group's kind, and per kind as floats n, a, size, n − a − size,
+        whether another level of its pair holds occurrences and whether the pair is finite. Rankings of one
+        length have a few hundred kinds for a million groups; a setting's closed forms are computed per kind,
+        each group's values are its kind's (the same numbers as computed group by group)."""
+        n_rows = self.n_rows[self.pair]
+        top = int(n_rows.max(initial=0)) + 1
+        if top ** 3 < 1 << 61:
+            _, kind, _ = relations._unique_ints(((n_rows * top + self.above) * top + self.size) * 2
+                                                + self.finite[self.pair])
+            kind = kind.ravel()
+            one = np.zeros(int(kind.max(initial=-1)) + 1, dtype=np.int64)
+            one[kind] = np.arange(len(kind))  # a group of each kind
+        else:  # too many occurrences in a pair to key them: every group its own kind
+            kind = one = np.arange(len(self.pair))
+        n = n_rows[one].astype(float)
+        a, size = self.above[one].astype(float), self.size[one].astype(float)
+        return kind, (n, a, size, n - a - size, n - size > 0, self.finite[self.pair[one]])
 
 
 def _weights(rows: _Rows, levels: _Levels, c: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -403,19 +420,19 @@ def _weights(rows: _Rows, levels: _Levels, c: float | None) -> tuple[np.ndarray,
     the levels below, c(N − a − s)/((c + a + s)(c + N)), plus the tail: closed forms without a difference of
     rounded sums (never a total less a part); infinite for a level with no other level and no tail (share 0).
     """
-    n, a, size, under, others = levels.real
+    kind, (n, a, size, under, others, finite) = levels.kinds
     if c is None:
         weight, above, below = 1.0 / np.maximum(n, 1), a / n, under / n
-        tail = np.zeros(len(levels.n_rows))
+        tail, level_tail = np.zeros(len(levels.n_rows)), np.zeros(len(n))
     else:
         c_a = c + a
         c_a_size = c_a + size
         weight = c / (c_a * c_a_size)
         above, below = a / c_a, c * under / (c_a_size * (c + n))
         tail = np.where(rows.finite, 0.0, c / (c + levels.n_rows))
-    level_tail = tail[levels.pair]
+        level_tail = np.where(finite, 0.0, c / (c + n))  # its pair's tail
     related = np.where(others | (level_tail > 0), above + below + level_tail, np.inf)
-    return weight, related, tail
+    return weight[kind], related[kind], tail
 
 
 def _sums(group: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
@@ -499,11 +516,13 @@ class _Plane:
                 np.cumsum(counts[:, :, :-1], axis=2, out=lower[:, :, 1:])
                 higher = np.zeros(counts.shape, dtype=np.int32)  # at other ranks > j
                 np.cumsum(counts[:, :, :0:-1], axis=2, out=higher[:, :, -2::-1])
-                # Other rank major, x levels contiguous: the sums run along x levels, setting after setting.
-                lower, higher = (np.ascontiguousarray(a.transpose(0, 2, 1)) for a in (lower, higher))
+                # x levels major: a setting's sums along them add one (pair, other rank) plane into the next,
+                # contiguous vectors (numpy's cumsum along an axis runs one short sequence at a time: 3-10×
+                # slower), in the order a cumulative sum adds them (the same values).
+                lower, higher = (np.ascontiguousarray(a.transpose(1, 0, 2)) for a in (lower, higher))
                 groups = relations._expand(levels.first[block], nx[block])
-                slot = np.repeat(np.arange(len(block)), nx[block]) * size_x + levels.rank_of(groups) + 1
-                at = (local * size_y + self.ry[rows]) * size_x + self.rx[rows]  # the row's cell, read below it
+                slot = (levels.rank_of(groups) + 1) * len(block) + np.repeat(np.arange(len(block)), nx[block])
+                at = (self.rx[rows] * len(block) + local) * size_y + self.ry[rows]  # the row's cell, read below it
                 self.blocks.append((rows, groups, slot, at, lower, higher))
 
     def agreement(self, level_weight: np.ndarray) -> np.ndarray:
@@ -516,16 +535,18 @@ class _Plane:
             lower, upper = dominance_sums(rx[span], ry[span], level_weight[levels.inverse[span]])
             agree[span] = lower[0] + upper[0]
         for rows, groups, slot, at, lower, higher in self.blocks:
-            n_block, _, size_x = lower.shape
-            weight = np.zeros((n_block, 1, size_x))
+            size_x, n_block, size_y = lower.shape
+            weight = np.zeros((size_x, n_block, 1))
             weight.ravel()[slot] = level_weight[groups]
             below, above = self._scratch(lower.size)
             below, above = below.reshape(lower.shape), above.reshape(lower.shape)
-            np.multiply(lower, weight, out=below)  # x levels above the row's: the grid columns before its own
-            np.cumsum(below, axis=2, out=below)
-            np.multiply(higher, weight, out=above)  # x levels below the row's: the columns after the next one
-            np.cumsum(above[:, :, ::-1], axis=2, out=above[:, :, ::-1])
-            agree[rows] = below.ravel()[at] + above.ravel()[at + 2]
+            np.multiply(lower, weight, out=below)  # x levels above the row's: the grid planes before its own
+            for k in range(1, size_x):
+                np.add(below[k - 1], below[k], out=below[k])
+            np.multiply(higher, weight, out=above)  # x levels below the row's: the planes after the next one
+            for k in range(size_x - 2, -1, -1):
+                np.add(above[k + 1], above[k], out=above[k])
+            agree[rows] = below.ravel()[at] + above.ravel()[at + 2 * n_block * size_y]
         return agree
 
 

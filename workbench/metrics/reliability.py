@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench.errors import ParameterError
+from workbench.heap import small_pages
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
 from workbench.metrics.document_codes import document_codes
@@ -218,6 +219,7 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
 
 
 @validate(**RS_ARGUMENTS)
+@small_pages()  # arrays of millions of entries made once: no stalls for huge pages
 def reliability_sensitivity(gold: Organization, output: Organization, *, n: float | None = None,
                             wn: float | None = None, missing: str = "tail") -> RSScores:
     """R≺ S≺ R∼ S∼ of ``output`` against ``gold`` (Amigó et al., SIGIR 2013, eqs. 3–4; Sensitivity exchanges the two).
