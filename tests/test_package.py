@@ -104,6 +104,34 @@ def test_python_m_workbench_version_prints_it():
     assert (done.returncode, done.stdout, done.stderr) == (0, f"workbench {workbench.__version__}\n", "")
 
 
+BLAS_WHEN_NUMPY_LOADS = """
+import os, runpy, sys
+seen = []
+class Watch:  # what OPENBLAS_NUM_THREADS is when numpy is first imported (OpenBLAS reads it then)
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy" and not seen:
+            seen.append(os.environ.get("OPENBLAS_NUM_THREADS"))
+sys.meta_path.insert(0, Watch())
+sys.argv = ["workbench", "--version"]
+try:
+    runpy.run_module("workbench", run_name="__main__")
+except SystemExit as end:
+    print(end.code, seen)
+"""
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "['1']"), ("3", "['3']")])
+def test_python_m_workbench_starts_no_blas_threads_unless_told(given, expected):
+    """Issue 42: the command line imports numpy with OPENBLAS_NUM_THREADS=1 (no BLAS thread pool to start), a
+    user's own setting kept."""
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run([sys.executable, "-c", BLAS_WHEN_NUMPY_LOADS], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, env=env)
+    assert done.stdout.splitlines()[-1] == f"0 {expected}", done.stderr
+
+
 def test_the_core_needs_five_packages_and_the_lab_extra_brings_the_rest():
     project = PYPROJECT["project"]
     assert {_requirement_name(r) for r in project["dependencies"]} == CORE

@@ -566,3 +566,18 @@ def test_repeats_sought_in_rank_order_by_blocks_of_whole_topics_are_the_input_or
             if len(kept) != len(set(kept)):
                 expected.add((system, topic))
     assert refused == expected
+
+
+def test_the_sorts_freed_pages_go_back_before_the_ids_are_copied_in_rank_order(monkeypatch):
+    """Issue 42 goal 1: on the command line (a process that keeps freed memory) rank_runs trims the heap after
+    sorting and before the rank-ordered copy of the ids and their hashes, which would otherwise sit on top of the
+    sort's kept keys (``eval`` on 2,000 × 1,000: median peak 232 → 219 MB, 12 interleaved runs)."""
+    from workbench.data.trec import ranked as ranked_module
+
+    events: list[str] = []
+    monkeypatch.setattr(ranked_module, "release_freed", lambda entries: events.append(f"trim {entries}"))
+    take = DocumentIds.take
+    monkeypatch.setattr(DocumentIds, "take", lambda self, at: events.append("take") or take(self, at))
+    runs = rank_runs(["s", "s", "s"], ["q1", "q1", "q2"], ["d1", "d2", "d1"], np.array([0.5, 0.7, 0.1]))
+    assert events[:2] == ["trim 3", "take"] and events[-1] == "trim 3"
+    assert runs["s"].documents("q1") == ["d2", "d1"]

@@ -168,9 +168,10 @@ def _is_ascii(raw: FileBytes) -> bool:
     return not (high & 0x8080808080808080 or (buffer[whole:] >= 128).any())
 
 
-def _prepared(raw: FileBytes, codec: str, path: str) -> tuple[FileBytes, str, list[str]]:
-    """The bytes to cut (UTF-8 where the encoding is not ASCII-compatible), the codec to decode ids with, and
-    notes on what cannot be decoded."""
+def _prepared(raw: FileBytes, codec: str, path: str) -> tuple[FileBytes, str, list[str], bool]:
+    """The bytes to cut (UTF-8 where the encoding is not ASCII-compatible), the codec to decode ids with, notes on
+    what cannot be decoded, and whether the bytes are all ASCII (:func:`_is_ascii`, one pass over them that
+    :func:`_spaces_note` reuses)."""
     notes: list[str] = []
     if codec == "utf-8-sig":  # asked for: a byte-order mark is dropped
         raw, codec = (raw[3:] if raw[:3] == codecs.BOM_UTF8 else raw), "utf-8"
@@ -181,18 +182,19 @@ def _prepared(raw: FileBytes, codec: str, path: str) -> tuple[FileBytes, str, li
             shown_line = bytes(raw)[:error.start].decode(codec, errors="replace").count("\n") + 1
             raise TrecEncodingError(f"not valid {codec} at byte {error.start} (give encoding=...)", path=path,
                                     line=shown_line) from None
-        return text.encode("utf-8", errors="surrogatepass"), "utf-8", notes
+        return text.encode("utf-8", errors="surrogatepass"), "utf-8", notes, text.isascii()
     note = bom_note(raw, codec)
     if note:
         notes.append(note + (" (encoding='utf-8-sig' drops it)" if codec == "utf-8" else ""))
-    if not _is_ascii(raw):
+    plain = _is_ascii(raw)
+    if not plain:
         try:
             bytes(raw).decode(codec)
         except UnicodeDecodeError as error:
             notes.append(f"not valid {codec} from line {_line_of(raw, error.start)} (byte {error.start}): ids "
                          "keep the bytes as they are, shown as escapes (give encoding=..., on the command "
                          "line --encoding latin-1)")
-    return raw, codec, notes
+    return raw, codec, notes, plain
 
 
 def _scanned(raw: FileBytes, kind: str, wanted: tuple[str, ...], path: str, encoding: str
@@ -216,10 +218,11 @@ def _scanned(raw: FileBytes, kind: str, wanted: tuple[str, ...], path: str, enco
     return columns, fields.numbers, run_on_note(fields, 6 if kind == "run" else None)
 
 
-def _spaces_note(raw: FileBytes) -> str | None:
+def _spaces_note(raw: FileBytes, plain: bool) -> str | None:
     """Where fields hold what Python's ``str.split`` would cut at (UTF-8 spaces where the bytes are UTF-8, else
-    Latin-1's), whatever the encoding the ids are decoded with, so that every entry point says the same."""
-    if _is_ascii(raw) and all(raw.find(byte) < 0 for byte in (b"\x1c", b"\x1d", b"\x1e", b"\x1f")):
+    Latin-1's), whatever the encoding the ids are decoded with, so that every entry point says the same
+    (``plain``: whether the bytes are all ASCII, as :func:`_prepared` found)."""
+    if plain and all(raw.find(byte) < 0 for byte in (b"\x1c", b"\x1d", b"\x1e", b"\x1f")):
         return None
     try:
         bytes(raw).decode("utf-8")
@@ -254,12 +257,12 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     raw = read_buffer(path, TrecFormatError)
     if not len(raw):
         raise TrecFormatError("the file is empty", path=name)
-    raw, codec, said = _prepared(raw, codecs.lookup(encoding).name, name)
+    raw, codec, said, plain = _prepared(raw, codecs.lookup(encoding).name, name)
     nul = raw.find(b"\0")
     if nul >= 0:
         raise TrecFormatError(f"a NUL byte at offset {nul}: not a TREC text file (trec_eval reads a line only up "
                               "to it)", path=name, line=_line_of(raw, nul))
-    spaces = _spaces_note(raw)  # before the reading, which lets the pages of a mapped file go behind it
+    spaces = _spaces_note(raw, plain)  # before the reading, which lets the pages of a mapped file go behind it
     columns = read_plain(raw, kind, wanted, codec)
     if columns is not None:
         numbers: np.ndarray | LineNumbers = LineNumbers(len(columns[value]))

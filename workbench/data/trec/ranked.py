@@ -552,6 +552,7 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
             order = order[kept]
             kept_sizes = np.bincount(ranked_group[kept], minlength=n_systems * n_topics)
         del ranked_group, kept
+    release_freed(len(ids))  # the sort's keys: their pages go back before the ids are copied in rank order
     ranked_ids = ids.take(order)  # hashed in rank order (faster, and no second array of hashes): the join reads them
     refused = {} if unique or not _repeats_in_rank_order(group, order, ranked_ids, kept_sizes) else \
         _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
