@@ -13,7 +13,10 @@ freed) unless a ``MALLOC_*`` variable of the environment fixes them, as Dask's n
   trimmed, so that between chunks the process holds what its setting allows;
 - :func:`small_pages` around a piece of work (a block or, as a decorator, a call) that makes arrays of millions of
   entries once (an R&S scoring): numpy's huge-page advice off while it runs, so that first touches do not stall
-  on the kernel's compaction.
+  on the kernel's compaction;
+- :func:`collector_paused` around a distributed campaign's chunk on a worker: Python's cyclic garbage collector
+  paused while it is unpickled and scored, so that the objects it makes by the hundred thousand do not set off
+  collection after collection over them.
 
 Without glibc (another system, another C library) the first two do nothing; the third needs only numpy.
 
@@ -25,6 +28,7 @@ Without glibc (another system, another C library) the first two do nothing; the 
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import threading
@@ -32,7 +36,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 __all__ = ["KEPT_BLOCK", "KEPT_TOP", "GLIBC_MMAP_THRESHOLD", "RELEASED_ENTRIES", "keep_freed_memory",
-           "release_freed", "freed_memory_kept", "small_pages"]
+           "release_freed", "freed_memory_kept", "small_pages", "collector_paused"]
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_ARENA_MAX = -1, -3, -8  # mallopt's parameters (glibc's malloc.h)
 KEPT_BLOCK = 32 << 20  # blocks up to this size come from the heap: the largest M_MMAP_THRESHOLD glibc takes on 64 bit
@@ -44,6 +48,8 @@ _active = 0  # pieces of work running under freed_memory_kept in this process (t
 _kept = False  # keep_freed_memory was called: this whole process keeps freed memory
 _small = 0  # pieces of work running under small_pages in this process (threads)
 _advised = True  # numpy's huge-page advice before the first of them
+_paused = 0  # pieces of work running under collector_paused in this process (threads)
+_collecting = True  # whether the collector ran before the first of them
 RELEASED_ENTRIES = 1 << 20  # a phase over this many entries gives its freed pages back after it (release_freed)
 
 
@@ -157,3 +163,31 @@ def small_pages() -> Iterator[None]:
             _small -= 1
             if _small == 0:
                 advise(_advised)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """While the block runs, Python's cyclic garbage collector is paused; it is put back as it was when the last block
+    running at once (nested, or on threads) ends. A worker's chunk of Organizations is hundreds of thousands of
+    frozensets made at once; each 700 new objects set off a collection, and every few of those one over all of
+    them. What the block makes is freed by reference counting as usual; only cycles wait for the collector's next
+    run. Measured on ``bench_campaign.py``'s 100 × 250 Organizations: a worker's chunks took 1.43× the serial CPU
+    unpaused, 0.95× paused. (Around the serial scoring it changed nothing: a campaign's full collection only moved.)
+
+        >>> with collector_paused():
+        ...     gc.isenabled()
+        False
+    """
+    global _paused, _collecting
+    with _lock:
+        _paused += 1
+        if _paused == 1:
+            _collecting = gc.isenabled()
+            gc.disable()
+    try:
+        yield
+    finally:
+        with _lock:
+            _paused -= 1
+            if _paused == 0 and _collecting:
+                gc.enable()

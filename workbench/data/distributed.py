@@ -36,7 +36,6 @@ with its compute function, which must pickle. A worker lost mid-campaign (its sc
 from __future__ import annotations
 
 import dataclasses
-import gc
 import math
 import os
 import pickle
@@ -53,7 +52,7 @@ from typing import Any
 from workbench.data.engines import Held, Pair, by_engine, score_pairs
 from workbench.data.scoring import CampaignError, topics_text
 from workbench.data.trec.ranked import Judgements, RankedRun
-from workbench.heap import freed_memory_kept
+from workbench.heap import collector_paused, freed_memory_kept
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 from workbench.threads import THREADS_VARIABLE
@@ -440,37 +439,33 @@ def _packed(chunk: _Chunk) -> bytes:
 
 _lock = threading.Lock()
 _scoring = 0  # chunks being scored in this process (threads of one worker)
-_before: tuple[bool, str | None] = (False, None)  # the collector's state and the threads variable before the first
+_threads_before: str | None = None  # the threads variable before the first
+
 
 @contextmanager
 def _as_worker() -> Iterator[None]:
-    """While a chunk is unpickled and scored: the cyclic garbage collector paused, and the engines kept to one
-    thread (``WORKBENCH_THREADS=1``); both put back as they were once no chunk is being scored in this
-    process. A chunk's Organizations are hundreds of thousands of frozensets made at once, which set off
-    collection after collection over them (measured on bench_campaign.py's campaign: unpickling 32 topics × 100
-    runs took 0.06 s paused, 0.2–0.4 s not; scoring every chunk took 1.43× the serial CPU time unpaused, 0.95×
-    paused); what a chunk holds is freed by reference counting when it is done. Threads of their own in two
-    workers on two cores would only take the interpreter and the cores from each other."""
-    global _scoring, _before
+    """While a chunk is unpickled and scored: the cyclic garbage collector paused (:func:`~workbench.heap.
+    collector_paused`: unpickling 32 topics × 100 runs of Organizations took 0.06 s paused, 0.2–0.4 s not), and
+    the engines kept to one thread (``WORKBENCH_THREADS=1``; put back once no chunk is being scored in this
+    process): threads of their own in two workers on two cores would only take the interpreter and the cores from
+    each other."""
+    global _scoring, _threads_before
     with _lock:
         if _scoring == 0:
-            _before = (gc.isenabled(), os.environ.get(THREADS_VARIABLE))
-            gc.disable()
+            _threads_before = os.environ.get(THREADS_VARIABLE)
             os.environ[THREADS_VARIABLE] = "1"
         _scoring += 1
     try:
-        yield
+        with collector_paused():
+            yield
     finally:
         with _lock:
             _scoring -= 1
             if _scoring == 0:
-                collecting, threads = _before
-                if collecting:
-                    gc.enable()
-                if threads is None:
+                if _threads_before is None:
                     del os.environ[THREADS_VARIABLE]
                 else:
-                    os.environ[THREADS_VARIABLE] = threads
+                    os.environ[THREADS_VARIABLE] = _threads_before
 
 
 def _unusable(executor: Any, why: str) -> CampaignError:
