@@ -49,7 +49,7 @@ def deprecated_names(module: str, names: Mapping[str, tuple[str, str]],
     ``"module:attribute"`` that replaces it and the replacement to name in the warning (never cached, so every use
     warns); any other name is asked of ``others`` (a package's :func:`lazy_exports`), if given.
 
-        >>> import math
+        >>> import math, warnings
         >>> getter = deprecated_names("pkg", {"root": ("math:sqrt", "math.sqrt")})
         >>> with warnings.catch_warnings(record=True) as caught:
         ...     warnings.simplefilter("always")
