@@ -44,24 +44,31 @@ def test_a_dask_workers_thresholds_are_put_back_and_the_heap_trimmed(calls, monk
     assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 262144), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
 
 
+def inside_another_on_a_thread(block, look):
+    """``block()`` entered on a thread and held open while this thread enters and leaves it too: what ``look()``
+    answers then (the thread's block still open); the thread's block ends before this returns."""
+    entered, release = threading.Event(), threading.Event()
+
+    def hold():
+        with block():
+            entered.set()
+            release.wait(5)
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    entered.wait(5)
+    with block():
+        pass
+    seen = look()
+    release.set()
+    thread.join(5)
+    return seen
+
+
 def test_chunks_on_threads_of_one_worker_share_the_setting(calls, monkeypatch):
     """Set when the first starts, put back when the last ends."""
     monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
-    first_in, second_done = threading.Event(), threading.Event()
-
-    def first():
-        with heap.freed_memory_kept():
-            first_in.set()
-            second_done.wait(5)
-
-    thread = threading.Thread(target=first)
-    thread.start()
-    first_in.wait(5)
-    with heap.freed_memory_kept():
-        pass
-    assert calls == KEPT  # the first still runs: nothing put back
-    second_done.set()
-    thread.join(5)
+    assert inside_another_on_a_thread(heap.freed_memory_kept, lambda: list(calls)) == KEPT  # nothing put back
     assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 128 * 1024), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
 
 
@@ -134,21 +141,7 @@ def test_numpys_huge_page_advice_is_off_while_the_block_runs_and_back_after():
 
 
 def test_blocks_on_threads_share_the_advice_and_the_users_choice_is_left_alone(advice, monkeypatch):
-    first_in, second_done = threading.Event(), threading.Event()
-
-    def first():
-        with heap.small_pages():
-            first_in.set()
-            second_done.wait(5)
-
-    thread = threading.Thread(target=first)
-    thread.start()
-    first_in.wait(5)
-    with heap.small_pages():
-        pass
-    assert advice == [False]  # the first still runs: nothing put back
-    second_done.set()
-    thread.join(5)
+    assert inside_another_on_a_thread(heap.small_pages, lambda: list(advice)) == [False]  # nothing put back
     assert advice == [False, True]
     advice.clear()
     monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", "1")

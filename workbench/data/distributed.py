@@ -444,8 +444,9 @@ _threads_before: str | None = None  # the threads variable before the first
 
 @contextmanager
 def _as_worker() -> Iterator[None]:
-    """While a chunk is unpickled and scored: the cyclic garbage collector paused (:func:`~workbench.heap.
-    collector_paused`: unpickling 32 topics × 100 runs of Organizations took 0.06 s paused, 0.2–0.4 s not), and
+    """While a chunk is unpickled and scored: the cyclic garbage collector paused
+    (:func:`~workbench.heap.collector_paused`: unpickling 32 topics × 100 runs of Organizations took 0.06 s paused,
+    0.2–0.4 s not), and
     the engines kept to one thread (``WORKBENCH_THREADS=1``; put back once no chunk is being scored in this
     process): threads of their own in two workers on two cores would only take the interpreter and the cores from
     each other."""
