@@ -115,9 +115,15 @@ def campaign(tmp_path):
 
 def test_campaign_curves_are_the_kernel_on_each_system_s_run(campaign):
     qrels, runs = campaign
+    data = Campaign(read_trec_qrels(qrels), read_trec_run(runs))
+    with pytest.raises(CampaignError, match=r"system 'B' has output for topic\(s\) 'q7' that the gold standard "
+                                            r"lacks \(extra_topics='ignore' drops them\)"):
+        precision_recall(data)  # as Campaign.evaluate refuses it
     with pytest.warns(MissingTopicsWarning,
-                      match=r"system 'A' lacks 1 gold topic\(s\) \('q3'\): counted as finding nothing"):
-        curves = precision_recall(Campaign(read_trec_qrels(qrels), read_trec_run(runs)))
+                      match=r"system 'A' lacks 1 gold topic\(s\) \('q3'\): counted as finding nothing; "
+                            r"system 'B' lacks 1 gold topic\(s\) \('q2'\): counted as finding nothing; "
+                            r"system 'B' has 1 topic\(s\) the gold lacks \('q7'\): ignored"):
+        curves = precision_recall(data, extra_topics="ignore")
     assert list(curves.columns) == ["system", "topic", "recall", "precision"]
     assert list(dict.fromkeys(curves["system"])) == ["A", "B"] and len(curves) == 2 * 3 * 11
     grades = {"q1": {"d1": 1, "d2": 1, "d3": 0}, "q2": {"d4": 2, "d5": 1}, "q3": {"d6": 0}}
@@ -136,8 +142,8 @@ def test_full_curves_use_every_gold_level_and_the_topic_policies(campaign):
     data = Campaign(read_trec_qrels(qrels), read_trec_run(runs))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MissingTopicsWarning)
-        full = precision_recall(data, points="full")
-        skipped = precision_recall(data, points="full", missing_topics="skip")
+        full = precision_recall(data, points="full", extra_topics="ignore")
+        skipped = precision_recall(data, points="full", missing_topics="skip", extra_topics="ignore")
     assert sorted(full["recall"].unique()) == [0.0, 0.5, 1.0]  # R = 2, 2, 0
     assert set(zip(skipped["system"], skipped["topic"], strict=True)) == {("A", "q1"), ("A", "q2"), ("B", "q1"),
                                                                           ("B", "q3")}
@@ -145,6 +151,8 @@ def test_full_curves_use_every_gold_level_and_the_topic_policies(campaign):
         precision_recall(data, missing_topics="error")
     with pytest.raises(ParameterError, match="precision_recall: missing_topics must be one of zero, skip, error"):
         precision_recall(data, missing_topics="ignore")
+    with pytest.raises(ParameterError, match="precision_recall: extra_topics must be one of error, ignore"):
+        precision_recall(data, extra_topics="skip")
     with pytest.raises(ParameterError, match="precision_recall: points must be one of 11, full"):
         precision_recall(data, points=12)
     with pytest.raises(ParameterError, match=r"precision_recall: points item 1 must be in \[0, 1\]"):
@@ -155,7 +163,7 @@ def test_summary_is_the_mean_and_spread_over_topics(campaign):
     qrels, runs = campaign
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MissingTopicsWarning)
-        curves = precision_recall(Campaign(read_trec_qrels(qrels), read_trec_run(runs)))
+        curves = precision_recall(Campaign(read_trec_qrels(qrels), read_trec_run(runs)), extra_topics="ignore")
     summary = curve_summary(curves)
     assert list(summary.columns) == ["system", "recall", "mean", "q25", "median", "q75", "min", "max", "topics"]
     for (system, recall), group in curves.groupby(["system", "recall"]):

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.data.campaign import Campaign
-from workbench.data.topic_policies import MISSING_TOPICS, TopicPolicy
+from workbench.data.topic_policies import EXTRA_TOPICS, MISSING_TOPICS, TopicPolicy
 from workbench.data.trec.join import gain_table
 from workbench.errors import ParameterError
 from workbench.metrics.ranking.curves import ELEVEN_POINTS, RULES, interpolated_precision, recall_levels
@@ -42,9 +42,10 @@ class CurveError(ParameterError):
 
 
 @validate(campaign=Instance((Campaign,), "a Campaign"), points=POINTS, rel=cast(Interval, REL["rel"].domain),
-          missing_topics=MISSING_TOPICS, rule=Choices(RULES))
+          missing_topics=MISSING_TOPICS, extra_topics=EXTRA_TOPICS, rule=Choices(RULES))
 def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 11, rel: float = 1,
-                     missing_topics: str = "zero", rule: str = "round") -> pd.DataFrame:
+                     missing_topics: str = "zero", rule: str = "round", extra_topics: str = "error"
+                     ) -> pd.DataFrame:
     """Interpolated precision of every system on every gold topic at every recall level: a tidy DataFrame
     ``system, topic, recall, precision``.
 
@@ -54,11 +55,11 @@ def precision_recall(campaign: Campaign, points: int | str | Iterable[float] = 1
     ``"v9"``) as in
     :func:`~workbench.metrics.ranking.curves.interpolated_precision`.
     ``missing_topics``: a gold topic a run lacks is a run that finds nothing (``"zero"``, the campaign
-    default), left out (``"skip"``) or an error (``"error"``), as in :meth:`Campaign.evaluate`; run topics
-    the gold lacks are ignored.
+    default), left out (``"skip"``) or an error (``"error"``); ``extra_topics``: a run topic the gold lacks is an
+    error (``"error"``) or dropped (``"ignore"``), with the warning :meth:`Campaign.evaluate` gives.
     """
     level = rel
-    policy = TopicPolicy(missing_topics, "ignore", campaign.missing_topics())
+    policy = TopicPolicy(missing_topics, extra_topics, campaign.missing_topics(), campaign.extra_topics())
     policy.refuse()
     topics = list(campaign.gold)
     if isinstance(points, str):  # "full"
