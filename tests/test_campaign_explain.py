@@ -110,8 +110,14 @@ def test_a_topic_the_run_lacks_is_explained_as_the_campaign_scores_it():
     assert e.score == values["q2"] == 0.0
     assert e.contributions["document"].tolist() == ["ceci_nest_pas_un_docno", "b"]
     assert campaign.explain("S", "q2", "NumRel").score == 1.0 and campaign.explain("S", "q2", "NumRet").score == 0
-    with pytest.raises(wb.WorkbenchError, match="no output for topic"):
+    with pytest.raises(wb.WorkbenchError, match=r"^system 'S' has no output for topic 'q2': missing_topics='skip' "
+                                                r"leaves it out, so there is nothing to explain \('zero' explains"):
         campaign.explain("S", "q2", "AP", missing_topics="skip")
+    assert campaign.explain("S", None, "AP", missing_topics="skip").contributions["topic"].unique().tolist() == ["q1"]
+    for topic in ("q2", None):  # the refusal Campaign.evaluate gives
+        with pytest.raises(wb.WorkbenchError, match=r"^system 'S' has no output for gold topic\(s\) 'q2' "
+                                                    r"\(missing_topics='error'; use 'zero' or 'skip'"):
+            campaign.explain("S", topic, "AP", missing_topics="error")
 
 
 def test_clustering_campaigns_explain_each_topic_through_its_organizations():

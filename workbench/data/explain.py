@@ -26,6 +26,7 @@ from typing import Any
 
 from workbench.data.engines import engine_of, explain_of_nothing
 from workbench.data.scoring import CampaignError, topics_text
+from workbench.data.topic_policies import TopicPolicy
 from workbench.metrics.explanations import MeasureExplanation
 from workbench.metrics.registry import Measure, parse
 
@@ -62,9 +63,11 @@ def explain_run(campaign: Any, system: str, topic: str | None, measure: str | Me
     run = campaign.runs[system]
     topics = list(campaign.gold) if topic is None else [topic]
     lacking = [t for t in topics if t not in run]
-    if lacking and missing_topics != "zero":
-        if missing_topics == "error" or topic is not None:
-            raise CampaignError(f"system {system!r} has no output for topic(s) {topics_text(lacking)} "
-                                f"(missing_topics={missing_topics!r})")
+    TopicPolicy(missing_topics, "ignore", {system: lacking} if lacking else {}).refuse()  # as evaluate refuses
+    if lacking and missing_topics == "skip":
+        if topic is not None:
+            raise CampaignError(f"system {system!r} has no output for topic {topic!r}: missing_topics='skip' "
+                                "leaves it out, so there is nothing to explain ('zero' explains it as the "
+                                "campaign scores it)")
         topics = [t for t in topics if t in run]
     return engine_of(measure).explain(campaign.gold, run, topics, system, measure)  # the one lookup
