@@ -291,6 +291,22 @@ def test_a_chunk_travels_with_its_organizations_equal(gold, run):
     assert back.runs["ranked"]["t0"].levels[2] is back.runs["ranked"]["t1"].levels[0]
 
 
+def test_rankings_travel_as_codes_of_their_distinct_documents_and_others_as_their_shapes():
+    """Rankings travel as each distinct document once and a small code per level (one pass over them, the
+    caller's share); a mapping that begins with a ranking but holds another organization travels by shapes, and
+    both come back equal."""
+    rankings = {"t1": Organization.from_ranking(["b", "a"]), "t2": Organization.from_ranking(["a", "c", "b"]),
+                "t3": Organization()}
+    flat = dist._Flat.of(rankings)
+    assert flat.documents == ["b", "a", "c"] and flat.codes.tolist() == [0, 1, 1, 2, 0]
+    assert flat.levels == [2, 3, 0] and flat.clusters == flat.sizes == []
+    mixed = dict(rankings, t4=Organization.parse("{a b} c"), t5=Organization.parse("a\nb"))
+    shaped = dist._Flat.of(mixed)
+    assert shaped.codes is None and shaped.sizes == [1, 1, 1, 1, 1, 2, 1, 1, 1]
+    for held in (rankings, mixed):
+        assert dist._Flat.mapping(pickle.loads(pickle.dumps(dist._Flat.of(held)))) == held
+
+
 def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_back(monkeypatch):
     """Issue 39: the engines' own threads (issue 42's ``WORKBENCH_THREADS``) are 1 while a chunk is scored; the
     collector and the variable are put back once no chunk is (two chunks on two threads of one worker)."""
