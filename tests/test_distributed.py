@@ -173,6 +173,33 @@ def test_the_progress_bar_advances_by_completed_chunks(monkeypatch):
     assert sorted(n for kind, n in updates[1:]) == [3, 9, 9]  # topics 3+3+1, three systems each
 
 
+def test_each_chunks_scores_are_taken_as_it_completes_while_later_chunks_are_scored(register_measure):
+    """With ``each`` (what Campaign.evaluate makes its rows with), a chunk's scores are handed over as soon as it
+    completes: the second chunk's measure waits for the first chunk's hand-over, so gathering them all first
+    would leave it waiting (its timeout records that)."""
+    handed_over, waited = threading.Event(), []
+
+    def waits_for_the_first_chunk(gold, output):
+        if "t1-marker" in gold.documents:
+            waited.append(handed_over.wait(10))
+        return 1.0
+
+    register_measure("test-waits", waits_for_the_first_chunk)
+    gold = {"t0": Organization.from_ranking(["a"]), "t1": Organization.from_ranking(["t1-marker"])}
+    runs = {"s": {"t0": Organization.from_ranking(["a"]), "t1": Organization.from_ranking(["b"])}}
+    taken = []
+
+    def each(pairs, scores):
+        taken.append((pairs, scores))
+        handed_over.set()
+
+    with ThreadPoolExecutor(2) as pool:
+        assert dist.score_on(pool, gold, runs, [("s", "t0"), ("s", "t1")], {"test-waits": registry.parse("test-waits")},
+                             chunk_topics=1, progress=False, each=each) == {}
+    assert waited == [True]
+    assert taken == [([("s", "t0")], [{"test-waits": 1.0}]), ([("s", "t1")], [{"test-waits": 1.0}])]
+
+
 @pytest.mark.parametrize("executor", [ThreadPoolExecutor, ProcessPoolExecutor])
 def test_a_measure_failing_on_a_worker_raises_the_serial_error(custom_measures, executor):
     """Bad input: the located CampaignError; a bug: the measure's own exception with the topic in a note."""

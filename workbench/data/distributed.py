@@ -315,10 +315,11 @@ def _scored(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[dict[st
 
 def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
              pairs: list[Pair], measures: Mapping[str, Measure], *, chunk_topics: int | None = None,
-             progress: bool = True) -> dict[Pair, dict[str, float]]:
+             progress: bool = True, each: Callable[[list[Pair], list[dict[str, float]]], None] | None = None,
+             ) -> dict[Pair, dict[str, float]]:
     """``{(system, topic): {name: value}}`` for ``pairs`` (each system's output for its topic) scored on
-    ``executor``: :func:`send` then :meth:`Sent.collect`."""
-    return send(executor, gold, runs, pairs, measures, chunk_topics=chunk_topics).collect(progress)
+    ``executor``: :func:`send` then :meth:`Sent.collect` (``each``: see there)."""
+    return send(executor, gold, runs, pairs, measures, chunk_topics=chunk_topics).collect(progress, each)
 
 
 def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
@@ -392,21 +393,27 @@ class Sent:
         """Stop the chunks that have not been scored (their results are not kept)."""
         self._cancel(list(self._futures))
 
-    def collect(self, progress: bool = True) -> dict[Pair, dict[str, float]]:
+    def collect(self, progress: bool = True, each: Callable[[list[Pair], list[dict[str, float]]], None] | None = None,
+                ) -> dict[Pair, dict[str, float]]:
         """``{(system, topic): {name: value}}`` of every pair sent, as chunks complete (a progress bar with
         ``progress``); a worker's failure cancels the rest and raises (:class:`CampaignInterruptedError`, or
-        the measure's own error as the serial run raises it)."""
+        the measure's own error as the serial run raises it). With ``each``, each chunk's pairs and their scores
+        go to ``each`` as the chunk completes instead (empty dict returned): the caller's own work on them
+        (:meth:`Campaign.evaluate <workbench.data.campaign.Campaign.evaluate>` makes their rows) overlaps the
+        workers' on the chunks still out, rather than following the last."""
         from tqdm.auto import tqdm
 
         if self._error is not None:
             raise self._error
-        if not self._futures:
-            return {pair: {} for pair in self.pairs}
         scored: dict[Pair, dict[str, float]] = {}
+        take = each or (lambda pairs, scores: scored.update(zip(pairs, scores, strict=True)))
+        if not self._futures:
+            take(self.pairs, [{} for _ in self.pairs])
+            return scored
         with tqdm(total=len(self.pairs), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
                   leave=False) as bar:
             for chunk, scores in self._completed():
-                scored.update(zip(chunk.pairs, scores, strict=True))
+                take(chunk.pairs, scores)
                 bar.update(len(chunk.pairs))
         return scored
 
