@@ -304,10 +304,10 @@ def test_every_engine_scores_on_the_workers_from_its_chunks_topics_only(monkeypa
 @given(st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations(), min_size=1),
        st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations()))
 def test_a_chunk_travels_with_its_organizations_equal(gold, run):
-    """The Organizations travel flat (their documents in one string, their shapes as integers) and come back
-    equal: overlap, tails, finite rests and graded levels included, a document holding the separator, and
-    rankings (a singleton cluster per level: a level object per distinct document of the mapping, shared by
-    the rankings that hold it)."""
+    """The Organizations travel flat (rankings as codes of their distinct documents, others as their documents in
+    one string and their shapes as integers) and come back equal: overlap, tails, finite rests and graded levels
+    included, a document holding the separator, and rankings (a singleton cluster per level: a level object per
+    distinct document of the mapping, shared by the rankings that hold it)."""
     gold = dict(gold, t0=Organization.from_graded({"d1": 3, "d2": 1, "d3": 3}))
     rankings = {"t0": Organization.from_ranking(["c", "a", "b"]), "t1": Organization.from_ranking(["b"])}
     chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}, "nul": {"t0": Organization.from_ranking(["a\0b"])},
