@@ -173,6 +173,33 @@ def test_the_progress_bar_advances_by_completed_chunks(monkeypatch):
     assert sorted(n for kind, n in updates[1:]) == [3, 9, 9]  # topics 3+3+1, three systems each
 
 
+def test_each_chunks_scores_are_taken_as_it_completes_while_later_chunks_are_scored(register_measure):
+    """With ``each`` (what Campaign.evaluate makes its rows with), a chunk's scores are handed over as soon as it
+    completes: the second chunk's measure waits for the first chunk's hand-over, so gathering them all first
+    would leave it waiting (its timeout records that)."""
+    handed_over, waited = threading.Event(), []
+
+    def waits_for_the_first_chunk(gold, output):
+        if "t1-marker" in gold.documents:
+            waited.append(handed_over.wait(10))
+        return 1.0
+
+    register_measure("test-waits", waits_for_the_first_chunk)
+    gold = {"t0": Organization.from_ranking(["a"]), "t1": Organization.from_ranking(["t1-marker"])}
+    runs = {"s": {"t0": Organization.from_ranking(["a"]), "t1": Organization.from_ranking(["b"])}}
+    taken = []
+
+    def each(pairs, scores):
+        taken.append((pairs, scores))
+        handed_over.set()
+
+    with ThreadPoolExecutor(2) as pool:
+        assert dist.score_on(pool, gold, runs, [("s", "t0"), ("s", "t1")], {"test-waits": registry.parse("test-waits")},
+                             chunk_topics=1, progress=False, each=each) == {}
+    assert waited == [True]
+    assert taken == [([("s", "t0")], [{"test-waits": 1.0}]), ([("s", "t1")], [{"test-waits": 1.0}])]
+
+
 @pytest.mark.parametrize("executor", [ThreadPoolExecutor, ProcessPoolExecutor])
 def test_a_measure_failing_on_a_worker_raises_the_serial_error(custom_measures, executor):
     """Bad input: the located CampaignError; a bug: the measure's own exception with the topic in a note."""
@@ -277,10 +304,10 @@ def test_every_engine_scores_on_the_workers_from_its_chunks_topics_only(monkeypa
 @given(st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations(), min_size=1),
        st.dictionaries(st.sampled_from(["t1", "t2", "t3"]), organizations()))
 def test_a_chunk_travels_with_its_organizations_equal(gold, run):
-    """The Organizations travel flat (their documents in one string, their shapes as integers) and come back
-    equal: overlap, tails, finite rests and graded levels included, a document holding the separator, and
-    rankings (a singleton cluster per level: a level object per distinct document of the mapping, shared by
-    the rankings that hold it)."""
+    """The Organizations travel flat (rankings as codes of their distinct documents, others as their documents in
+    one string and their shapes as integers) and come back equal: overlap, tails, finite rests and graded levels
+    included, a document holding the separator, and rankings (a singleton cluster per level: a level object per
+    distinct document of the mapping, shared by the rankings that hold it)."""
     gold = dict(gold, t0=Organization.from_graded({"d1": 3, "d2": 1, "d3": 3}))
     rankings = {"t0": Organization.from_ranking(["c", "a", "b"]), "t1": Organization.from_ranking(["b"])}
     chunk = dist._Chunk(list(gold), gold, {"s": run, "empty": {}, "nul": {"t0": Organization.from_ranking(["a\0b"])},
@@ -289,6 +316,22 @@ def test_a_chunk_travels_with_its_organizations_equal(gold, run):
     assert back == chunk and back.gold["t0"].grades == (3.0, 1.0)
     assert [next(iter(cluster)) for [cluster] in back.runs["ranked"]["t0"].levels] == ["c", "a", "b"]
     assert back.runs["ranked"]["t0"].levels[2] is back.runs["ranked"]["t1"].levels[0]
+
+
+def test_rankings_travel_as_codes_of_their_distinct_documents_and_others_as_their_shapes():
+    """Rankings travel as each distinct document once and a small code per level (one pass over them, the
+    caller's share); a mapping that begins with a ranking but holds another organization travels by shapes, and
+    both come back equal."""
+    rankings = {"t1": Organization.from_ranking(["b", "a"]), "t2": Organization.from_ranking(["a", "c", "b"]),
+                "t3": Organization()}
+    flat = dist._Flat.of(rankings)
+    assert flat.documents == ["b", "a", "c"] and flat.codes.tolist() == [0, 1, 1, 2, 0]
+    assert flat.levels == [2, 3, 0] and flat.clusters == flat.sizes == []
+    mixed = dict(rankings, t4=Organization.parse("{a b} c"), t5=Organization.parse("a\nb"))
+    shaped = dist._Flat.of(mixed)
+    assert shaped.codes is None and shaped.sizes == [1, 1, 1, 1, 1, 2, 1, 1, 1]
+    for held in (rankings, mixed):
+        assert dist._Flat.mapping(pickle.loads(pickle.dumps(dist._Flat.of(held)))) == held
 
 
 def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_back(monkeypatch):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -291,20 +292,24 @@ class Campaign:  # its __init__ is validated below the class
                 if t in run or missing_topics == "zero"]
         groups = by_engine(names)  # one lookup: the engine each measure's declaration names
         unanswered = policy.unanswered(names)
-        if executor is None:
-            scored = score_pairs(Held(self.gold, self.runs), work, groups, progress=progress)
-        else:  # every engine on the workers, each chunk's topics scored there as here
-            from workbench.data.distributed import score_on
-
-            scored = score_on(executor, self.gold, self.runs, work, {name: measure for group in groups.values()
-                                                                     for name, measure in group.items()},
-                              chunk_topics=chunk_topics, progress=progress)
-        rows: list[tuple[str, str, str, float]] = []
-        for system, topic in work:
-            scores = scored[system, topic]
+        def rows_of(pair: tuple[str, str], scores: dict[str, float]) -> list[tuple[str, str, str, float]]:
+            system, topic = pair
             if topic not in self.runs[system]:
                 scores.update(unanswered)
-            rows.extend((system, topic, name, scores[name]) for name in names)
+            return [(system, topic, name, scores[name]) for name in names]
+
+        if executor is None:
+            scored = score_pairs(Held(self.gold, self.runs), work, groups, progress=progress)
+            rows = list(chain.from_iterable(map(rows_of, work, map(scored.__getitem__, work))))
+        else:  # every engine on the workers, each chunk's topics scored there as here, its rows made here meanwhile
+            from workbench.data.distributed import score_on
+
+            made: dict[tuple[str, str], list[tuple[str, str, str, float]]] = {}
+            score_on(executor, self.gold, self.runs, work, {name: measure for group in groups.values()
+                                                            for name, measure in group.items()},
+                     chunk_topics=chunk_topics, progress=progress,
+                     each=lambda pairs, scores: made.update(zip(pairs, map(rows_of, pairs, scores), strict=True)))
+            rows = list(chain.from_iterable(map(made.__getitem__, work)))
         policy.warn(policy.without_credit(names))
         return Scores(rows, policy.attrs(self.undefined))
 

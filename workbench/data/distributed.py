@@ -1,27 +1,28 @@
 """A campaign scored on other processes or machines: :meth:`Campaign.evaluate` with ``executor=``.
 
 The gold topics are cut into chunks; each chunk travels once, with what the caller holds of its topics only
-(:class:`_Chunk`): the gold's and every run's Organizations of those topics, flat (their documents in one string,
-their shapes as integers: pickled about 5× faster than their frozensets), or a read campaign's judgements and runs
-cut to those topics on arrays of their own (:meth:`~workbench.data.trec.ranked.RankedRun.restricted`), never the
-whole campaign. A worker builds its :class:`~workbench.data.engines.Held` from them and scores the chunk's (system,
-topic) pairs by :func:`~workbench.data.engines.score_pairs`, as the serial run scores the whole campaign: every
-engine there (the gain and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by
+(:class:`_Chunk`): the gold's and every run's Organizations of those topics, flat (:class:`_Flat`: rankings as their
+distinct documents and a small code per level, read in one pass; other organizations as their documents in one
+string and their shapes as integers; pickled about 5× faster than their frozensets), or a read campaign's judgements
+and runs cut to those topics on arrays of their own (:meth:`~workbench.data.trec.ranked.RankedRun.restricted`),
+never the whole campaign. A worker builds its :class:`~workbench.data.engines.Held` from them and scores the chunk's
+(system, topic) pairs by :func:`~workbench.data.engines.score_pairs`, as the serial run scores the whole campaign:
+every engine there (the gain and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by
 topic), no measure's value depending on the other topics or pairs scored with it, so that values are identical bit
-for bit; the rows are put back in the serial order. The caller only cuts and pickles the chunks (about 6% of the
-serial CPU time on ``benchmarks/bench_campaign.py``'s Organization campaign: 0.25 of 3.8 s) and puts the rows
-together; each chunk's rows come back as one object (:class:`_Rows`). A chunk is sent as soon as it is cut, so that
-the workers start while the next ones are made, and scored with the cyclic garbage collector paused (its
-Organizations are made at once: collection after collection over them made the chunks' work 1.4× the serial), with
-the engines on one thread (``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept
-for reuse where the worker's environment fixes malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its
-workers ``MALLOC_TRIM_THRESHOLD_=65536``, which
-made a chunk of R&S about 1.7× slower). The measures travel once per chunk with a
-:class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with ``broadcast=True``;
-each chunk is scattered too, straight to a worker rather than through the scheduler); a thread pool gets the chunks
-as they are, unpickled. Built-in measures travel by name; a measure registered in the session (a custom one) travels
-with its compute function, which must pickle. A worker lost mid-campaign (its scattered chunks with it) raises
-:class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is returned.
+for bit; the rows are put back in the serial order. The caller only cuts and pickles the chunks (about 0.2 CPU-s on
+``benchmarks/bench_campaign.py``'s Organization campaign, whose serial run takes 1.7–1.8 s) and makes the rows of
+each chunk as it comes back (one object: :class:`_Rows`), while the workers score the others (:meth:`Sent.collect`'s
+``each``). A chunk is sent as soon as it is cut, so that the workers start while the next ones are made, and scored
+with the cyclic garbage collector paused (its Organizations are made at once: collection after collection over them
+made the chunks' work 1.4× the serial), with the engines on one thread (``WORKBENCH_THREADS=1``: the workers already
+share the cores), and with freed memory kept for reuse where the worker's environment fixes malloc's thresholds
+(:mod:`workbench.heap`: Dask's nanny gives its workers ``MALLOC_TRIM_THRESHOLD_=65536``, which made a chunk of R&S
+about 1.7× slower). The measures travel once per chunk with a :class:`concurrent.futures.Executor` and once per
+worker with a Dask cluster (scattered with ``broadcast=True``; each chunk is scattered too, straight to a worker
+rather than through the scheduler); a thread pool gets the chunks as they are, unpickled. Built-in measures travel
+by name; a measure registered in the session (a custom one) travels with its compute function, which must pickle. A
+worker lost mid-campaign (its scattered chunks with it) raises :class:`CampaignInterruptedError`: Dask does not
+retry it elsewhere, and no partial table is returned.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> from workbench.data.campaign import Campaign
@@ -41,11 +42,12 @@ import os
 import pickle
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import chain, islice
+from itertools import chain, islice, repeat
 from types import MappingProxyType
 from typing import Any
 
@@ -139,14 +141,16 @@ class _Chunk:
 
 @dataclass(frozen=True)
 class _Flat:
-    """Organizations (topic → Organization) as they travel: every document, cluster by cluster, in one string
-    (:func:`_joined`), and their shape as three lists of integers (each organization's number of levels, each
-    level's number of clusters, each cluster's size), made and read by iterators that run in C; pickled about 5×
-    faster than the frozensets themselves, the caller's share of a distributed campaign's work. Rankings come back
-    with their levels shared (:func:`_ranked`)."""
+    """Organizations (topic → Organization) as they travel, made and read by iterators that run in C; pickled
+    about 5× faster than the frozensets themselves (the caller's share of a distributed campaign's work). Rankings
+    (every level one cluster of one document: :meth:`of_rankings`) as each distinct document once and each level's
+    document as its index in them (``codes``, an array pickled as one buffer); other organizations as every
+    document, cluster by cluster, in one string (:func:`_joined`) and their shape as integers (each level's number
+    of clusters, each cluster's size). Either way each organization's number of levels, its rest and its grades."""
 
     topics: list[str]
     documents: str | list[str]
+    codes: array | None
     levels: list[int]
     clusters: list[int]
     sizes: list[int]
@@ -159,10 +163,31 @@ class _Flat:
         organizations = list(held.values()) if isinstance(held, dict) else []
         if not organizations or any(type(organization) is not Organization for organization in organizations):
             return held
+        first = organizations[0]
+        if first.n_occurrences == len(first.levels):  # a ranking: the others are likely rankings too
+            ranked = cls.of_rankings(held, organizations)
+            if ranked is not None:
+                return ranked
         levels = list(chain.from_iterable(organization.levels for organization in organizations))
         clusters = list(chain.from_iterable(levels))
-        return cls(list(held), _joined(list(chain.from_iterable(clusters))), [len(o.levels) for o in organizations],
-                   list(map(len, levels)), list(map(len, clusters)), [o.rest for o in organizations],
+        return cls(list(held), _joined(list(chain.from_iterable(clusters))), None,
+                   [len(o.levels) for o in organizations], list(map(len, levels)), list(map(len, clusters)),
+                   [o.rest for o in organizations], [o.grades for o in organizations])
+
+    @classmethod
+    def of_rankings(cls, held: Mapping[str, Organization], organizations: list[Organization]) -> _Flat | None:
+        """Rankings in one pass over their documents, each numbered as it first occurs (``setdefault`` with the
+        number of documents met so far: the codes stay small), or None if some organization is not a ranking.
+        An organization's levels and clusters are never empty (its constructor's declaration), so as many
+        documents as levels means every level one cluster of one document."""
+        levels = [len(organization.levels) for organization in organizations]
+        index: dict[str, int] = {}
+        documents = chain.from_iterable(chain.from_iterable(chain.from_iterable(
+            organization.levels for organization in organizations)))
+        codes = array("I", map(index.setdefault, documents, map(len, repeat(index))))
+        if len(codes) != sum(levels):
+            return None
+        return cls(list(held), list(index), codes, levels, [], [], [o.rest for o in organizations],
                    [o.grades for o in organizations])
 
     @staticmethod
@@ -170,9 +195,11 @@ class _Flat:
         """The Organizations again (as unpickling builds them: what the caller held, unchecked)."""
         if not isinstance(held, _Flat):
             return held
-        documents = held.documents.split(_SEPARATOR) if isinstance(held.documents, str) else held.documents
-        levels = iter(_ranked(documents) if _ones(held.sizes) and _ones(held.clusters) else
-                      _grouped(_grouped(documents, held.sizes, frozenset), held.clusters, tuple))
+        if held.codes is not None:
+            levels = _ranked(held.documents, held.codes)
+        else:
+            documents = held.documents.split(_SEPARATOR) if isinstance(held.documents, str) else held.documents
+            levels = iter(_grouped(_grouped(documents, held.sizes, frozenset), held.clusters, tuple))
         out = {}
         for topic, count, rest, grades in zip(held.topics, held.levels, held.rests, held.grades, strict=True):
             organization = Organization.__new__(Organization)
@@ -185,36 +212,30 @@ _SEPARATOR = "\x00"
 
 
 def _grouped(items: list, sizes: list[int], make: Callable[[Any], Any]) -> list:
-    """``make`` of each run of ``sizes[i]`` consecutive ``items``; when every size is 1 (a ranking: a
-    singleton cluster per level) made from 1-tuples that ``zip`` makes in C, twice as fast as a slice each
-    (the workers' share of a distributed campaign: 0.07 -> 0.04 s a chunk of 32 topics x 100 rankings).
+    """``make`` of each run of ``sizes[i]`` consecutive ``items``; when every size is 1 (a graded gold: singleton
+    clusters) made from 1-tuples that ``zip`` makes in C, twice as fast as a slice each.
 
     >>> _grouped(["a", "b", "c"], [2, 1], tuple), _grouped(["a", "b"], [1, 1], tuple)
     ([('a', 'b'), ('c',)], [('a',), ('b',)])
     """
-    if _ones(sizes):
+    if sizes.count(1) == len(sizes):
         return list(map(make, zip(items)))
     each = iter(items)
     return [make(islice(each, size)) for size in sizes]
 
 
-def _ones(counts: list[int]) -> bool:
-    """Whether every count is 1 (every cluster one document, every level one cluster: rankings)."""
-    return counts.count(1) == len(counts)
+def _ranked(documents: Sequence[str], codes: Iterable[int]) -> Iterator[tuple[frozenset[str]]]:
+    """The levels of rankings (``codes``: each level's document, as its index in ``documents``), one level object
+    per distinct document, shared by every ranking that holds it (levels are immutable; the kernels read their
+    contents only): a chunk of 32 topics × 100 rankings of 50 makes 100 levels rather than 160,000 frozensets and
+    their tuples, which the worker would build, then free.
 
-
-def _ranked(documents: list[str]) -> list[tuple[frozenset[str]]]:
-    """The levels of rankings (a document per level), one level object per distinct document, shared by every
-    ranking that holds it (levels are immutable; the kernels read their contents only): a chunk of 32 topics × 100
-    rankings of 50 makes 100 levels rather than 160,000 frozensets and their tuples, which the worker would build,
-    then free.
-
-    >>> levels = _ranked(["a", "b", "a"])
+    >>> levels = list(_ranked(["a", "b"], [0, 1, 0]))
     >>> levels, levels[0] is levels[2]
     ([(frozenset({'a'}),), (frozenset({'b'}),), (frozenset({'a'}),)], True)
     """
-    level = {document: (frozenset((document,)),) for document in set(documents)}
-    return list(map(level.__getitem__, documents))
+    level = [(frozenset((document,)),) for document in documents]
+    return map(level.__getitem__, codes)
 
 
 def _joined(documents: list[str]) -> str | list[str]:
@@ -295,10 +316,11 @@ def _scored(chunk: _Chunk, measures: dict[str, _ShippedMeasure]) -> list[dict[st
 
 def score_on(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
              pairs: list[Pair], measures: Mapping[str, Measure], *, chunk_topics: int | None = None,
-             progress: bool = True) -> dict[Pair, dict[str, float]]:
+             progress: bool = True, each: Callable[[list[Pair], list[dict[str, float]]], None] | None = None,
+             ) -> dict[Pair, dict[str, float]]:
     """``{(system, topic): {name: value}}`` for ``pairs`` (each system's output for its topic) scored on
-    ``executor``: :func:`send` then :meth:`Sent.collect`."""
-    return send(executor, gold, runs, pairs, measures, chunk_topics=chunk_topics).collect(progress)
+    ``executor``: :func:`send` then :meth:`Sent.collect` (``each``: see there)."""
+    return send(executor, gold, runs, pairs, measures, chunk_topics=chunk_topics).collect(progress, each)
 
 
 def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Mapping[str, Organization]],
@@ -372,21 +394,27 @@ class Sent:
         """Stop the chunks that have not been scored (their results are not kept)."""
         self._cancel(list(self._futures))
 
-    def collect(self, progress: bool = True) -> dict[Pair, dict[str, float]]:
+    def collect(self, progress: bool = True, each: Callable[[list[Pair], list[dict[str, float]]], None] | None = None,
+                ) -> dict[Pair, dict[str, float]]:
         """``{(system, topic): {name: value}}`` of every pair sent, as chunks complete (a progress bar with
         ``progress``); a worker's failure cancels the rest and raises (:class:`CampaignInterruptedError`, or
-        the measure's own error as the serial run raises it)."""
+        the measure's own error as the serial run raises it). With ``each``, each chunk's pairs and their scores
+        go to ``each`` as the chunk completes instead (empty dict returned): the caller's own work on them
+        (:meth:`Campaign.evaluate <workbench.data.campaign.Campaign.evaluate>` makes their rows) overlaps the
+        workers' on the chunks still out, rather than following the last."""
         from tqdm.auto import tqdm
 
         if self._error is not None:
             raise self._error
-        if not self._futures:
-            return {pair: {} for pair in self.pairs}
         scored: dict[Pair, dict[str, float]] = {}
+        take = each or (lambda pairs, scores: scored.update(zip(pairs, scores, strict=True)))
+        if not self._futures:
+            take(self.pairs, [{} for _ in self.pairs])
+            return scored
         with tqdm(total=len(self.pairs), desc="evaluating", unit="topic", disable=not progress, delay=1.0,
                   leave=False) as bar:
             for chunk, scores in self._completed():
-                scored.update(zip(chunk.pairs, scores, strict=True))
+                take(chunk.pairs, scores)
                 bar.update(len(chunk.pairs))
         return scored
 
@@ -419,16 +447,17 @@ class Sent:
 def _chunk(gold, runs, by_topic: Mapping[str, list[Pair]], topics: list[str]) -> _Chunk:
     pairs = [pair for topic in topics for pair in by_topic[topic]]
     wanted = set(topics)
-    return _Chunk(topics, _restricted(gold, wanted), {system: _restricted(runs[system], wanted)
-                                                      for system in dict.fromkeys(system for system, _ in pairs)},
-                  pairs)
+    systems = dict.fromkeys(system for system, _ in pairs)
+    return _Chunk(topics, _restricted(gold, topics, wanted),
+                  {system: _restricted(runs[system], topics, wanted) for system in systems}, pairs)
 
 
-def _restricted(held: Mapping[str, Organization], topics: set[str]) -> Mapping[str, Organization]:
-    """What ``held`` (the gold, or a run) holds of ``topics``: read arrays cut to them, or the Organizations."""
+def _restricted(held: Mapping[str, Organization], topics: list[str], wanted: set[str]) -> Mapping[str, Organization]:
+    """What ``held`` (the gold, or a run) holds of ``topics`` (``wanted``, as a set): read arrays cut to them, or
+    the Organizations in the order of ``topics`` (looked up, not a pass over every topic ``held`` holds)."""
     if isinstance(held, (Judgements, RankedRun)):
-        return held.restricted(topics)
-    return {topic: organization for topic, organization in held.items() if topic in topics}
+        return held.restricted(wanted)
+    return {topic: held[topic] for topic in topics if topic in held}
 
 
 def _packed(chunk: _Chunk) -> bytes:
