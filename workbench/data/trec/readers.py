@@ -94,9 +94,9 @@ def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8", subtopics: bo
 def _subtopic_file(lines: TrecLines) -> bool:
     """Whether some (topic, document) is judged under two values of the second column."""
     iteration = lines.other["iteration"]
+    if not iteration.size or (iteration == iteration[0]).all():  # one value (the usual 0): no sort, and np.unique
+        return False  # not called (its first call imports numpy.ma: eval's CPU 20 ms)
     distinct = np.unique(iteration)
-    if distinct.size < 2:
-        return False
     codes = lines.documents.codes()
     pair = lines.topics.codes.astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
     sub = np.searchsorted(distinct, iteration)
