@@ -63,10 +63,10 @@ import numpy as np
 
 from workbench._version import __version__
 from workbench.data.engines import PARALLEL_CELLS, PART_CELLS, row_parts, table_values
-from workbench.data.trec.errors import TrecDuplicateError, TrecReadingWarning
+from workbench.data.trec.errors import TrecDuplicateError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
-from workbench.data.trec.lines import TrecLines, read_lines
+from workbench.data.trec.lines import TrecLines, lines_at_once, read_lines
 from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import MAX_DOCS, judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
@@ -482,32 +482,15 @@ def _judged_and_run(qrels_path, run_path, rel_format: str) -> tuple[object, Trec
         judged: object = read_preferences(qrels_path, rel_format)
     elif reads == "qrels_jg":
         judged = read_judgement_groups(qrels_path)
-    read = in_threads(_lines_and_notes, [(qrels_path, "qrels")] * (reads == "qrels") +
-                      [(run_path, "run")] * (run_path is not None))
+    read = lines_at_once([(qrels_path, "qrels", _LATIN_1)] * (reads == "qrels") +
+                         [(run_path, "run", {**_LATIN_1, "systems": False})] * (run_path is not None))
     if reads == "qrels":
-        qrels = _warned(*read.pop(0))  # one character per byte: bytes printed back
+        qrels = read.pop(0)()  # one character per byte: bytes printed back
         judged = qrels, judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located)
-    return judged, _warned(*read.pop(0)) if read else None
+    return judged, read.pop(0)() if read else None
 
 
-def _lines_and_notes(file: tuple) -> tuple[TrecLines | Exception, list[str]]:
-    """A ``(path, kind)`` file's lines (read in latin-1; a run's tags but the last left unread) or the error that
-    stopped the reading, and its notes."""
-    path, kind = file
-    notes: list[str] = []
-    try:
-        return read_lines(path, kind, encoding="latin-1", systems=kind == "qrels", notes=notes), notes
-    except Exception as error:  # raised in trec_eval's order by _warned
-        return error, notes
-
-
-def _warned(lines: TrecLines | Exception, notes: list[str]) -> TrecLines:
-    """The lines read on a thread, their notes warned here; or the error that stopped their reading, raised."""
-    if isinstance(lines, Exception):
-        raise lines
-    for note in notes:
-        warn(note, TrecReadingWarning)
-    return lines
+_LATIN_1 = {"encoding": "latin-1"}  # trec_eval's files read a character per byte
 
 
 def _judged_topics(judged) -> tuple[str, list[str]]:
