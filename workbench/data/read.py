@@ -189,18 +189,20 @@ def read_campaign(gold: str | PathLike, runs: Sequence[str | PathLike], *, forma
         runs = [runs]
     given = [file_path(gold), *map(file_path, runs)]
     with with_stdin(given) as (gold_path, *run_paths):
-        later = dict(label=label, encoding=run_encoding or encoding, max_docs=max_docs,
-                     score_precision=score_precision, costs=costs)
+        truth: Mapping[str, Organization]
+        systems, rest = {}, run_paths
         if run_paths and _both_trec(gold_path, run_paths[0], gold_format or format, run_format or format):
             from workbench.data.trec.readers import read_trec_qrels_and_run
 
             truth, first = read_trec_qrels_and_run(gold_path, run_paths[0], qrels_encoding=gold_encoding or encoding,
                                                    run_encoding=run_encoding or encoding, max_docs=max_docs,
                                                    score_precision=score_precision, costs=costs)
-            systems = _added(dict(first), run_paths[1:], run_format or format, gold=truth, **later)
+            systems, rest = dict(first), run_paths[1:]
         else:
             truth = read_gold(gold_path, gold_format or format, label=label, encoding=gold_encoding or encoding)
-            systems = read_runs(run_paths, run_format or format, gold=truth, **later)
+        systems = _added(systems, rest, run_format or format, gold=truth, label=label,
+                         encoding=run_encoding or encoding, max_docs=max_docs, score_precision=score_precision,
+                         costs=costs)
         copies = [path for name, path in zip(given, [gold_path, *run_paths], strict=True) if str(name) == STDIN]
         for mapping in (truth, *systems.values()):  # errors kept for later (a duplicate) name <stdin> too
             for error in getattr(mapping, "refused", {}).values():
