@@ -180,7 +180,7 @@ def test_any_other_exception_is_a_bug_the_command_line_lets_through(files, monke
     def broken(*args, **kwargs):
         raise KeyError("a bug")
 
-    monkeypatch.setattr("workbench.data.read.read_gold", broken)
+    monkeypatch.setattr("workbench.data.read.read_campaign", broken)
     with pytest.raises(KeyError, match="a bug"):
         main(["eval", "--gold", str(files / "qrels"), "--run", str(files / "run"), "-m", "AP", "-q"])
 

@@ -36,7 +36,13 @@ from workbench.data.trec.judgement_groups import read_judgement_groups
 from workbench.data.trec.lines import read_lines
 from workbench.data.trec.preferences import read_preferences
 from workbench.data.trec.ranx_files import read_ranx_qrels, read_ranx_run
-from workbench.data.trec.readers import read_trec_qrels, read_trec_qrels_frame, read_trec_run, read_trec_run_frame
+from workbench.data.trec.readers import (
+    read_trec_qrels,
+    read_trec_qrels_and_run,
+    read_trec_qrels_frame,
+    read_trec_run,
+    read_trec_run_frame,
+)
 from workbench.data.trec.zscores import read_zscores
 from workbench.data.weps import read_weps_clustering, read_weps_discarded, read_weps_file, read_weps_topics
 from workbench.datasets import parse_example
@@ -98,6 +104,13 @@ def _weps_folder(path: Path):
 
 
 RUN = f"q1 Q0 {ID} 1 {NUMBER} sys\nq1 Q0 d2 2 0.5 sys\n"
+def _good_qrels(beside: Path) -> Path:
+    """A plain qrels file beside ``beside``, read with the hostile run (whose errors and notes are the ones said)."""
+    qrels = Path(beside).parent / "good-qrels"
+    qrels.write_text("q1 0 d2 1\n")
+    return qrels
+
+
 READERS = [
     Reader("read_trec_qrels", read_trec_qrels, f"q1 0 {ID} {NUMBER}\nq1 0 d2 0\n", trec=True),
     Reader("read_trec_qrels_frame", read_trec_qrels_frame, f"q1 0 {ID} {NUMBER}\nq1 0 d2 0\n", trec=True),
@@ -105,6 +118,7 @@ READERS = [
     Reader("read_trec_run_frame", read_trec_run_frame, RUN, trec=True),
     Reader("read_trec_run(costs=...)", lambda path: read_trec_run(path, costs={"Q0": 2.5}), RUN, trec=True),
     Reader("read_lines", lambda path: read_lines(path, "run"), RUN, trec=True),
+    Reader("read_trec_qrels_and_run", lambda path: read_trec_qrels_and_run(_good_qrels(path), path), RUN, trec=True),
     Reader("read_preferences", read_preferences, f"q1 g s {ID} {NUMBER}\nq1 g s d2 0\n", trec=True),
     Reader("read_judgement_groups", read_judgement_groups, f"q1 g {ID} {NUMBER}\nq1 g d2 0\n", trec=True),
     Reader("read_zscores", read_zscores, f"q1 {ID} {NUMBER} 0.1\nq2 map 0.2 0.1\n", trec=True),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import warnings
+import weakref
 
 import numpy as np
 import pytest
@@ -50,6 +51,29 @@ def test_parts_come_back_in_order_and_a_parts_error_is_raised_as_the_loop_raises
         in_threads(refuse, range(6), count=2)
 
 
+
+def test_parts_are_taken_one_at_a_time_and_let_go_once_computed():
+    """Parts made on demand (a gain table's :func:`~workbench.data.engines.row_parts`) are held a few at a time,
+    not all at once: what each keeps while it is computed (its shared values) goes with it."""
+    alive: weakref.WeakSet = weakref.WeakSet()
+
+    class Part:
+        pass
+
+    def made() -> Part:
+        part = Part()
+        alive.add(part)
+        return part
+
+    held = []
+
+    def compute(part: Part) -> int:
+        held.append(len(alive))
+        return 1
+
+    assert in_threads(compute, (made() for _ in range(12)), count=2) == [1] * 12
+    assert max(held) <= 3  # the two being computed and one just taken (a list of them all: 12)
+
 def test_a_large_table_is_cut_into_whole_topics_that_cover_it_in_order(monkeypatch):
     table = GainTable.from_gains(np.arange(35.0).reshape(7, 5), [[1.0]] * 7)
     assert row_sizes(table) == [7]  # below PARALLEL_CELLS: whole
@@ -57,7 +81,7 @@ def test_a_large_table_is_cut_into_whole_topics_that_cover_it_in_order(monkeypat
     monkeypatch.setattr(engines, "PART_CELLS", 10)
     assert row_sizes(table) == [2, 2, 3]  # 35 cells in parts of about 10, each of two rows or more
     assert row_sizes(table.rows(slice(0, 3))) == [3]  # too few rows for two parts of two
-    parts = engines.row_parts(table)
+    parts = list(engines.row_parts(table))
     assert np.array_equal(np.concatenate([part.gains for part in parts]), table.gains)
     assert [topic for part in parts for topic in part.topics] == list(table.topics)
 

@@ -194,6 +194,23 @@ def test_complete_scores_missing_topics_on_the_placeholder(tmp_path):
         assert "num_q                 \tall\t1\n" in render(evaluate(qrels, run, ["num_q"]))
 
 
+
+def test_values_follow_their_topics_whatever_the_order_the_run_holds_them_in(tmp_path):
+    """The gain table's rows follow the run's topic order (2, 10, 1 here), not trec_eval's strcmp order (1, 10, 2,
+    then -c's placeholder 3): each value is printed on its own topic's line, as for the same run sorted by topic.
+    By hand: topic 2's relevant document is ranked 1st (AP 1), topic 10's 2nd (AP 0.5), topic 1's not at all."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 a 1\n10 0 b 1\n2 0 c 1\n3 0 d 1\n")
+    lines = ["2 Q0 c 1 9 r\n", "2 Q0 x 2 8 r\n", "10 Q0 y 1 9 r\n", "10 Q0 b 2 8 r\n", "1 Q0 z 1 9 r\n"]
+    shuffled, sorted_run = tmp_path / "shuffled", tmp_path / "sorted"
+    shuffled.write_text("".join(lines))
+    sorted_run.write_text("".join(sorted(lines, key=lambda line: line.split()[0])))
+    out = render(evaluate(qrels, shuffled, ["all_trec"], Options(complete=True)), per_topic=True)
+    assert out == render(evaluate(qrels, sorted_run, ["all_trec"], Options(complete=True)), per_topic=True)
+    assert [line for line in out.splitlines() if line.startswith("map ")] == [
+        f"map                   \t{topic}\t{value}" for topic, value in
+        [("1", "0.0000"), ("10", "0.5000"), ("2", "1.0000"), ("3", "0.0000"), ("all", "0.3750")]]
+
 def test_complete_num_rel_counts_every_positive_judgement(tmp_path, capsys):
     """trec_eval 10.0 (binary, recorded): with -c the num_rel summary counts the judgements graded above 0 in every
     qrels topic, whatever -l says (m_num_rel.c te_calc_avg_num_rel), while per topic it counts those reaching -l."""

@@ -30,6 +30,7 @@ from workbench.data import (
 )
 from workbench.data.trec import TrecReadingWarning, arrow, read_lines, scan
 from workbench.data.trec.lines import LineNumbers
+from workbench.data.trec.readers import read_trec_qrels_and_run
 from workbench.errors import ParameterError, WorkbenchError
 from workbench.ids import DocumentIds
 from workbench.reading.numbers import atof, atol, read_floats, read_integers
@@ -143,6 +144,35 @@ def test_every_entry_point_says_the_same_note(name, tmp_path, capsys):
                      if "trec_eval reads" in line or "does not split" in line)
     assert readers == shell == drop_in
 
+
+
+def test_qrels_and_run_read_at_once_say_and_refuse_as_one_after_the_other(tmp_path):
+    """read_trec_qrels_and_run (read_campaign's path for TREC files: both read on two threads) gives the judgements
+    and rankings of read_trec_qrels and read_trec_run, their notes in the same order (the qrels' first) and, when
+    both files are wrong, the qrels' error."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_bytes(b"1 0 d1 2.5\n1 0 d2 0\n")
+    run.write_bytes(b"1 Q0 d1 1 1_000 s\n1 Q0 d2 2 0x10 s\n")
+
+    def said(read):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            found = read()
+        return found, [str(warning.message) for warning in caught]
+
+    (gold, systems), at_once = said(lambda: read_trec_qrels_and_run(qrels, run))
+    (alone, runs), one_by_one = said(lambda: (read_trec_qrels(qrels), read_trec_run(run)))
+    assert at_once == one_by_one and len(at_once) == 2 and at_once[0].startswith(str(qrels))
+    assert gold.grades_of("1") == alone.grades_of("1") == {"d1": 2.0, "d2": 0.0}
+    assert systems["s"].documents("1") == runs["s"].documents("1") == ["d2", "d1"]  # 16 above 1 (0x10, 1_000)
+    bad_qrels, bad_run = tmp_path / "bad-qrels", tmp_path / "bad-run"
+    bad_qrels.write_bytes(b"1 0 d1\n")
+    bad_run.write_bytes(b"1 Q0 d1 1\n")
+    with pytest.raises(TrecFormatError, match=re.escape(str(bad_qrels))):
+        read_trec_qrels_and_run(bad_qrels, bad_run)
+    with pytest.raises(TrecFormatError, match=re.escape(str(bad_run))), \
+            pytest.warns(TrecReadingWarning, match="relevance grade"):  # the qrels' note, then the run's error
+        read_trec_qrels_and_run(qrels, bad_run)
 
 def test_a_non_breaking_space_stays_inside_the_id(tmp_path):
     qrels, run, _ = _files(tmp_path, "no-break space in an id")

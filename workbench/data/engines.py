@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -317,15 +317,16 @@ PART_CELLS = 1 << 18
 
 
 @validate(table=Anything("any table an engine scores; one other than a gain table is given back whole"))
-def row_parts(table: Any) -> list[Any]:
+def row_parts(table: Any) -> Iterator[Any]:
     """``table`` cut into parts of whole topics to score one after the other (a campaign's engine) or on threads
     (the ``trec_eval`` drop-in's many measures, :func:`~workbench.threads.in_threads`): a gain table of
     :data:`PARALLEL_CELLS` cells or more in parts of about :data:`PART_CELLS` cells
     (:meth:`~workbench.metrics.ranking.table.GainTable.rows`: every kernel scores each topic on its own, so the
     parts' values joined are the whole table's, bit for bit); any other table whole. The measures' temporaries are a
-    part's (on two threads, two parts'), not the whole table's. Each part holds two rows or more: numpy adds the row
-    of a one-row matrix in pairs but the rows of a column-major matrix term by term (INSQ's reach), so a one-row part
-    could differ from the whole in the last bit.
+    part's (on two threads, two parts'), not the whole table's; each part is made when it is asked for, so that the
+    values its measures share (:meth:`~workbench.metrics.ranking.table.GainTable.shared`) go with it once it is
+    scored. Each part holds two rows or more: numpy adds the row of a one-row matrix in pairs but the rows of a
+    column-major matrix term by term (INSQ's reach), so a one-row part could differ from the whole in the last bit.
 
     >>> table = GainTable.from_gains(np.zeros((4, 2)), [[1]] * 4)
     >>> [part.gains.shape[0] for part in row_parts(table)]
@@ -334,8 +335,10 @@ def row_parts(table: Any) -> list[Any]:
     rows = table.gains.shape[0] if isinstance(table, GainTable) else 0
     parts = min(max(2, -(-table.gains.size // PART_CELLS)), rows // 2) if rows else 0
     if parts < 2 or table.gains.size < PARALLEL_CELLS:
-        return [table]
-    return [table.rows(slice(rows * i // parts, rows * (i + 1) // parts)) for i in range(parts)]
+        yield table
+        return
+    for i in range(parts):
+        yield table.rows(slice(rows * i // parts, rows * (i + 1) // parts))
 
 
 def by_engine(measures: Iterable[str | Measure] | Mapping[str, Measure], *,

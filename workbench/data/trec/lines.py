@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any, SupportsIndex
@@ -49,9 +49,10 @@ from workbench.ids import DocumentIds
 from workbench.reading.numbers import read_numbers, reading_note
 from workbench.reading.positions import LineIndex
 from workbench.reading.sources import STDIN, STDIN_NAME, FileBytes, read_buffer
+from workbench.threads import in_threads
 from workbench.validation import ENCODING, Choices, FilePath, Flag, Instance, Interval, ListOf, check, validate
 
-__all__ = ["KINDS", "LineNumbers", "Labels", "TrecLines", "read_lines"]
+__all__ = ["KINDS", "LineNumbers", "Labels", "TrecLines", "read_lines", "lines_at_once"]
 
 KINDS = Choices(tuple(FIELDS))
 """The TREC files :func:`read_lines` reads (``kind=``): ``qrels`` and ``run``."""
@@ -305,3 +306,42 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     release_freed(len(columns[value]))  # a large file's temporaries
     return TrecLines(name, kind, labels("topic"), columns["document"], columns[value],
                      tags if systems else None, numbers, other, codec, raw, runid)
+
+
+@validate(files=ListOf(Instance((tuple,), "a tuple (path, kind, read_lines' keyword arguments)"),
+                       what="a list of (path, kind, keywords) tuples"))
+def lines_at_once(files: Sequence[tuple[str | PathLike, str, Mapping[str, Any]]]) -> list[Callable[[], TrecLines]]:
+    """The files ``(path, kind, keywords)`` read by :func:`read_lines` at once, on
+    :func:`~workbench.threads.threads` threads (Arrow and numpy let go of the interpreter while they read); for each
+    file, a function to call once that gives its lines, warning its notes
+    (:class:`~workbench.data.trec.errors.TrecReadingWarning`) or raising the error that stopped its reading when it
+    is called: the caller says and raises them in its own order, as reading the files one after the other would
+    (trec_eval's: the qrels' first).
+
+        >>> import pathlib, tempfile
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "qrels"
+        >>> _ = path.write_text("q1 0 d1 1\\n")
+        >>> [lines().values.tolist() for lines in lines_at_once([(path, "qrels", {}), (path, "qrels", {})])]
+        [[1], [1]]
+    """
+    def read(file: tuple) -> tuple[TrecLines | Exception, list[str]]:
+        path, kind, keywords = file
+        notes: list[str] = []
+        try:
+            return read_lines(path, kind, **keywords, notes=notes), notes
+        except Exception as error:  # raised when its lines are asked for
+            return error, notes
+
+    def given(read: tuple[TrecLines | Exception, list[str]]) -> Callable[[], TrecLines]:
+        held = [read]  # given once, then let go: the caller frees the lines when it is done with them
+
+        def lines() -> TrecLines:
+            found, notes = held.pop()
+            if isinstance(found, Exception):
+                raise found
+            for note in notes:
+                warn(note, TrecReadingWarning)
+            return found
+        return lines
+
+    return [given(each) for each in in_threads(read, files)]

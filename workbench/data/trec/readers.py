@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from workbench.data.trec.errors import TrecReadingWarning
-from workbench.data.trec.lines import Labels, TrecLines, read_lines
+from workbench.data.trec.lines import Labels, TrecLines, lines_at_once, read_lines
 from workbench.data.trec.ranked import (
     COSTS,
     MAX_DOCS,
@@ -46,7 +46,7 @@ from workbench.reading.numbers import read_integers, reading_note
 from workbench.validation import ENCODING, FilePath, Flag, LazyInstance, validate
 
 __all__ = ["read_trec_qrels", "read_trec_qrels_frame", "qrels_grades", "read_trec_run", "read_trec_run_frame",
-           "run_scores"]
+           "run_scores", "read_trec_qrels_and_run"]
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -77,7 +77,15 @@ def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8", subtopics: bo
     document judged under two values of the second column in one topic makes the file subtopic qrels (trec_eval
     refuses such a file), said in a :class:`~workbench.data.trec.errors.TrecReadingWarning`; False reads the
     column as trec_eval does (ignored)."""
-    lines = read_lines(path, "qrels", encoding, ("iteration",) if subtopics is not False else None)
+    return _judged(read_lines(path, "qrels", encoding, _qrels_fields(subtopics)), subtopics)
+
+
+def _qrels_fields(subtopics: bool | None) -> tuple[str, ...] | None:
+    return ("iteration",) if subtopics is not False else None
+
+
+def _judged(lines: TrecLines, subtopics: bool | None) -> Judgements:
+    """:func:`read_trec_qrels` of the qrels' lines."""
     grades = lines.values.astype(float)
     if subtopics is None:
         subtopics = _subtopic_file(lines)
@@ -94,9 +102,9 @@ def read_trec_qrels(path: str | PathLike, encoding: str = "utf-8", subtopics: bo
 def _subtopic_file(lines: TrecLines) -> bool:
     """Whether some (topic, document) is judged under two values of the second column."""
     iteration = lines.other["iteration"]
+    if not iteration.size or (iteration == iteration[0]).all():  # one value (the usual 0): no sort, and np.unique
+        return False  # not called (its first call imports numpy.ma: eval's CPU 20 ms)
     distinct = np.unique(iteration)
-    if distinct.size < 2:
-        return False
     codes = lines.documents.codes()
     pair = lines.topics.codes.astype(np.int64) * (int(codes.max(initial=0)) + 1) + codes
     sub = np.searchsorted(distinct, iteration)
@@ -144,7 +152,16 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "tr
     (:attr:`~workbench.data.trec.ranked.RankedRun.costs_array`; a type without a cost costs 1, cwl_eval's
     ``max_cost``); the cost-aware C/W/L measures read them (``TBG(H=22, max_rel=1, column=ETC)``).
     """
-    lines = read_lines(path, "run", encoding, ("iteration",) if costs is not None else None)
+    return _ranked(read_lines(path, "run", encoding, _run_fields(costs)), ties, score_precision, max_docs, costs)
+
+
+def _run_fields(costs: Mapping[str, float] | None) -> tuple[str, ...] | None:
+    return ("iteration",) if costs is not None else None
+
+
+def _ranked(lines: TrecLines, ties: str, score_precision: str, max_docs: int | None,
+            costs: Mapping[str, float] | None) -> dict[str, RankedRun]:
+    """:func:`read_trec_run` of the run's lines, which it lets go once they are ranked."""
     priced = None if costs is None else _priced(lines.other["iteration"], costs)
     runs = rank_runs(lines.systems, lines.topics, lines.documents, lines.values, ties=ties,
                      score_precision=score_precision, max_docs=max_docs, locate=lines.located, costs=priced)
@@ -152,6 +169,21 @@ def read_trec_run(path: str | PathLike, encoding: str = "utf-8", ties: str = "tr
     del lines, priced  # the lines as read are ranked: their pages go back before the join takes its own
     release_freed(entries)
     return runs
+
+
+@validate(qrels=FilePath(), run=FilePath(), qrels_encoding=ENCODING, run_encoding=ENCODING,
+          subtopics=Flag(optional=True), ties=TIES, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS, costs=COSTS)
+def read_trec_qrels_and_run(qrels: str | PathLike, run: str | PathLike, *, qrels_encoding: str = "utf-8",
+                            run_encoding: str = "utf-8", subtopics: bool | None = None, ties: str = "trec_eval",
+                            score_precision: str = "float64", max_docs: int | None = None,
+                            costs: Mapping[str, float] | None = None) -> tuple[Judgements, dict[str, RankedRun]]:
+    """:func:`read_trec_qrels` of ``qrels`` and :func:`read_trec_run` of ``run`` (their parameters), both files
+    read at once on two threads (:func:`~workbench.data.trec.lines.lines_at_once`), their notes said and their
+    errors raised in that order, as reading one after the other would: the qrels' first."""
+    judged, ranked = lines_at_once([(qrels, "qrels", {"encoding": qrels_encoding, "wanted": _qrels_fields(subtopics)}),
+                                    (run, "run", {"encoding": run_encoding, "wanted": _run_fields(costs)})])
+    gold = _judged(judged(), subtopics)
+    return gold, _ranked(ranked(), ties, score_precision, max_docs, costs)
 
 
 def _priced(kinds: np.ndarray, costs: Mapping[str, float]) -> np.ndarray:
