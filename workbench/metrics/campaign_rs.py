@@ -500,7 +500,7 @@ class _Plane:
         fits = shape_x * shape_y <= np.maximum(16 * n_rows, 4096)
         self.large = np.flatnonzero(~fits & (n_rows > 0))
         shapes = shape_x * (1 << 32) + shape_y
-        self.blocks = []  # (rows, their pair in the block, groups, their pair in the block, lower, higher counts)
+        self.blocks = []  # (rows, each (x level, pair) cell's group, each row's cell, lower, higher counts)
         for shape in np.unique(shapes[fits & (n_rows > 0)]).tolist():
             # x level rank r at row r + 1 of the grid: a zero row before the first level and after the last
             size_x, size_y = (shape >> 32) + 2, shape & 0xFFFFFFFF
@@ -516,14 +516,17 @@ class _Plane:
                 np.cumsum(counts[:, :, :-1], axis=2, out=lower[:, :, 1:])
                 higher = np.zeros(counts.shape, dtype=np.int32)  # at other ranks > j
                 np.cumsum(counts[:, :, :0:-1], axis=2, out=higher[:, :, -2::-1])
-                # x levels major: a setting's sums along them add one (pair, other rank) plane into the next,
-                # contiguous vectors (numpy's cumsum along an axis runs one short sequence at a time: 3-10×
-                # slower), in the order a cumulative sum adds them (the same values).
-                lower, higher = (np.ascontiguousarray(a.transpose(1, 0, 2)) for a in (lower, higher))
+                # x levels major, the block's pairs innermost: a setting's sums along x levels add one (other rank,
+                # pair) plane into the next, contiguous vectors (numpy's cumsum along an axis runs one short
+                # sequence at a time: 3-10× slower), in the order a cumulative sum adds them (the same values); its
+                # weights, one per (x level, pair), multiply runs of pairs (not runs of a few other ranks).
+                lower, higher = (np.ascontiguousarray(a.transpose(1, 2, 0)) for a in (lower, higher))
                 groups = relations._expand(levels.first[block], nx[block])
                 slot = (levels.rank_of(groups) + 1) * len(block) + np.repeat(np.arange(len(block)), nx[block])
-                at = (self.rx[rows] * len(block) + local) * size_y + self.ry[rows]  # the row's cell, read below it
-                self.blocks.append((rows, groups, slot, at, lower, higher))
+                weight_of = np.zeros(size_x * len(block), dtype=np.int64)  # a cell without a level counts 0: any group
+                weight_of[slot] = groups
+                at = (self.rx[rows] * size_y + self.ry[rows]) * len(block) + local  # the row's cell, read below it
+                self.blocks.append((rows, weight_of.reshape(size_x, 1, len(block)), at, lower, higher))
 
     def agreement(self, level_weight: np.ndarray) -> np.ndarray:
         """Per row, the weight (``level_weight`` per (pair, level) group) of its pair's rows strictly below it
@@ -534,10 +537,9 @@ class _Plane:
             span = slice(self.row_first[p], self.row_first[p + 1])
             lower, upper = dominance_sums(rx[span], ry[span], level_weight[levels.inverse[span]])
             agree[span] = lower[0] + upper[0]
-        for rows, groups, slot, at, lower, higher in self.blocks:
-            size_x, n_block, size_y = lower.shape
-            weight = np.zeros((size_x, n_block, 1))
-            weight.ravel()[slot] = level_weight[groups]
+        for rows, weight_of, at, lower, higher in self.blocks:
+            size_x, size_y, n_block = lower.shape
+            weight = level_weight[weight_of]
             below, above = self._scratch(lower.size)
             below, above = below.reshape(lower.shape), above.reshape(lower.shape)
             np.multiply(lower, weight, out=below)  # x levels above the row's: the grid planes before its own
@@ -546,7 +548,7 @@ class _Plane:
             np.multiply(higher, weight, out=above)  # x levels below the row's: the planes after the next one
             for k in range(size_x - 2, -1, -1):
                 np.add(above[k + 1], above[k], out=above[k])
-            agree[rows] = below.ravel()[at] + above.ravel()[at + 2 * n_block * size_y]
+            agree[rows] = below.ravel()[at] + above.ravel()[at + 2 * size_y * n_block]
         return agree
 
 
