@@ -181,6 +181,23 @@ def test_the_block_size_changes_no_bit(cells, monkeypatch):
     monkeypatch.setattr(campaign_rs, "_CELLS", cells)
     np.testing.assert_array_equal(campaign_scores(pairs, [(10, 0.8), (2, 0.6)]), expected)
 
+def test_sums_per_pair_read_each_pairs_rows_and_give_0_without_rows():
+    # Rows grouped by pair, bounds [0, 0, 2, 2, 3]: pair 0 has none, pair 1 rows 0-1, pair 2 none, pair 3 row 2.
+    got = campaign_rs._sums(np.array([0, 0, 2, 2, 3]), np.array([1.0, 2.0, 4.0]))
+    assert got.tolist() == [0.0, 3.0, 0.0, 4.0]
+    assert campaign_rs._sums(np.array([0, 0]), np.zeros(0)).tolist() == [0.0]
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+def test_pairs_without_occurrences_between_others_equal_the_per_pair_engine(missing):
+    # Empty organizations leave pairs without rows on a side, amid pairs with rows (hand-made, every policy).
+    ranking, graded = Organization.from_ranking(["d1", "d2", "d3"]), Organization.from_graded({"d2": 2, "d4": 1})
+    pairs = [(Organization(), ranking), (graded, ranking), (graded, Organization()), (Organization(), Organization()),
+             (Organization.from_clustering([["d1", "d2"]]), Organization.from_clustering([], rest=["d1", "d2"]))]
+    np.testing.assert_allclose(campaign_scores(pairs, [(10, 0.8), (2, 0.6)], missing=missing),
+                               _per_pair(pairs, [(10, 0.8), (2, 0.6)], missing), rtol=0, atol=1e-12)
+
+
 def _filtering(positive, pool):
     return Organization.from_filtering(positive, [d for d in pool[12:] if d not in positive])
 

@@ -9,7 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import TABLE9_GOLD
-from tests.strategies import ANY_CHARACTER, constructed_organizations, organizations
+from tests.strategies import ANY_CHARACTER, constructed_organizations, document_ids, organizations
 from workbench import Organization, OrganizationError, ParameterError
 
 
@@ -97,6 +97,16 @@ def test_from_ranking_puts_one_document_per_level_over_a_tail():
     assert ranking.format() == "d3\nd1\nd2" and not ranking.finite
     with pytest.raises(OrganizationError, match="'d1' occurs twice in the ranking"):
         Organization.from_ranking(["d1", "d1"])
+
+
+@given(st.lists(document_ids, unique=True, max_size=8),
+       st.sampled_from([list, tuple, lambda ids: np.array(ids, dtype=object), lambda ids: dict.fromkeys(ids).keys()]))
+def test_a_ranking_holds_the_occurrences_its_levels_give(ids, collection):
+    """from_ranking stores them from its ids, for a campaign's scoring (issue 42)."""
+    ranking = Organization.from_ranking(collection(ids))
+    from_levels = Organization(ranking.levels).occurrences  # computed from the levels
+    for given_arrays, computed in zip(ranking.occurrences, from_levels, strict=True):
+        assert given_arrays.dtype == computed.dtype and given_arrays.tolist() == computed.tolist()
 
 
 def test_from_graded_keeps_one_level_per_positive_grade_highest_first():

@@ -384,6 +384,11 @@ class _Levels:
         return cls(inverse, inverse - first[rows.pair], size, before - before[first[pair]], pair, first,
                    np.bincount(rows.pair, minlength=n_pairs), rows.finite)
 
+    @cached_property
+    def row_first(self) -> np.ndarray:
+        """Each pair's first row (n_pairs + 1 bounds: rows are grouped by pair)."""
+        return np.r_[0, np.cumsum(self.n_rows)]
+
     def rank_of(self, groups: np.ndarray) -> np.ndarray:
         """Each group's level rank in its pair."""
         return groups - self.first[self.pair[groups]]
@@ -435,17 +440,22 @@ def _weights(rows: _Rows, levels: _Levels, c: float | None) -> tuple[np.ndarray,
     return weight[kind], related[kind], tail
 
 
-def _sums(group: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
-    """Σ values per group (float, also when there is nothing to add)."""
-    return np.bincount(group, values, minlength=n).astype(float, copy=False)
+def _sums(first: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Σ values per pair, pair p's rows being ``first[p]:first[p + 1]`` (0 for a pair without rows): numpy's
+    segmented reduction, 5× faster than ``bincount`` with weights on a million rows (0.64 against 3.4 ms)."""
+    sums = np.zeros(len(first) - 1)
+    filled = np.flatnonzero(first[1:] > first[:-1])
+    if len(filled):
+        sums[filled] = np.add.reduceat(np.asarray(values, dtype=float), first[filled])
+    return sums
 
 
-def _score(rows: _Rows, weight: np.ndarray, holds: np.ndarray, x_mass: np.ndarray, tail: np.ndarray,
+def _score(levels: _Levels, weight: np.ndarray, holds: np.ndarray, x_mass: np.ndarray, tail: np.ndarray,
            tail_holds: np.ndarray | float) -> np.ndarray:
     """Per pair (Σ w·holds + tail·tail_holds) / (Σ w + tail), Σ w being ``x_mass``; 0 for a pair without mass
     (:meth:`relations.Shares.score`: the total summed as the weights are, so that shares of 1 give 1)."""
     total = x_mass + tail
-    held = _sums(rows.pair, weight * holds, len(tail)) + tail * tail_holds
+    held = _sums(levels.row_first, weight * holds) + tail * tail_holds
     return np.divide(held, total, out=np.zeros(len(tail)), where=total != 0)
 
 
@@ -467,15 +477,15 @@ def _views_scores(x: _Rows, other: _Rows, found: np.ndarray, levels: _Levels, co
     for s, c in enumerate(constants):
         level_weight, related, tail = _weights(x, levels, c)
         weight = level_weight[levels.inverse]
-        x_mass = _sums(x.pair, weight, n_pairs)
+        x_mass = _sums(levels.row_first, weight)
         if priority:
             agree = plane.agreement(level_weight) + tail[x.pair] * prioritised
-            held = _sums(x.pair, weight * prioritised, n_pairs)
+            held = _sums(levels.row_first, weight * prioritised)
             tail_holds = np.divide(held, x_mass, out=np.zeros(n_pairs), where=x_mass > 0)
             holds = relations._share(agree, related[levels.inverse])
-            out[s, :, 0] = _score(x, weight, holds, x_mass, tail, tail_holds)
+            out[s, :, 0] = _score(levels, weight, holds, x_mass, tail, tail_holds)
         if relatedness:
-            out[s, :, 1] = _score(x, weight, related_holds, x_mass, tail, (tail > 0).astype(float))
+            out[s, :, 1] = _score(levels, weight, related_holds, x_mass, tail, (tail > 0).astype(float))
     return out
 
 
@@ -495,12 +505,12 @@ class _Plane:
         y_first = np.searchsorted(y_keys // span, np.arange(n_pairs + 1))
         self.levels, self.rx, self.ry = levels, levels.rank, y_inverse.ravel() - y_first[x.pair]
         nx, ny, n_rows = np.diff(levels.first), np.diff(y_first), levels.n_rows
-        self.row_first = np.r_[0, np.cumsum(n_rows)]
+        self.row_first = levels.row_first
         shape_x, shape_y = _rounded(nx), _rounded(ny)
         fits = shape_x * shape_y <= np.maximum(16 * n_rows, 4096)
         self.large = np.flatnonzero(~fits & (n_rows > 0))
         shapes = shape_x * (1 << 32) + shape_y
-        self.blocks = []  # (rows, their pair in the block, groups, their pair in the block, lower, higher counts)
+        self.blocks = []  # (rows, each (x level, pair) cell's group, each row's cell, lower, higher counts)
         for shape in np.unique(shapes[fits & (n_rows > 0)]).tolist():
             # x level rank r at row r + 1 of the grid: a zero row before the first level and after the last
             size_x, size_y = (shape >> 32) + 2, shape & 0xFFFFFFFF
@@ -516,14 +526,17 @@ class _Plane:
                 np.cumsum(counts[:, :, :-1], axis=2, out=lower[:, :, 1:])
                 higher = np.zeros(counts.shape, dtype=np.int32)  # at other ranks > j
                 np.cumsum(counts[:, :, :0:-1], axis=2, out=higher[:, :, -2::-1])
-                # x levels major: a setting's sums along them add one (pair, other rank) plane into the next,
-                # contiguous vectors (numpy's cumsum along an axis runs one short sequence at a time: 3-10×
-                # slower), in the order a cumulative sum adds them (the same values).
-                lower, higher = (np.ascontiguousarray(a.transpose(1, 0, 2)) for a in (lower, higher))
+                # x levels major, the block's pairs innermost: a setting's sums along x levels add one (other rank,
+                # pair) plane into the next, contiguous vectors (numpy's cumsum along an axis runs one short
+                # sequence at a time: 3-10× slower), in the order a cumulative sum adds them (the same values); its
+                # weights, one per (x level, pair), multiply runs of pairs (not runs of a few other ranks).
+                lower, higher = (np.ascontiguousarray(a.transpose(1, 2, 0)) for a in (lower, higher))
                 groups = relations._expand(levels.first[block], nx[block])
                 slot = (levels.rank_of(groups) + 1) * len(block) + np.repeat(np.arange(len(block)), nx[block])
-                at = (self.rx[rows] * len(block) + local) * size_y + self.ry[rows]  # the row's cell, read below it
-                self.blocks.append((rows, groups, slot, at, lower, higher))
+                weight_of = np.zeros(size_x * len(block), dtype=np.int64)  # a cell without a level counts 0: any group
+                weight_of[slot] = groups
+                at = (self.rx[rows] * size_y + self.ry[rows]) * len(block) + local  # the row's cell, read below it
+                self.blocks.append((rows, weight_of.reshape(size_x, 1, len(block)), at, lower, higher))
 
     def agreement(self, level_weight: np.ndarray) -> np.ndarray:
         """Per row, the weight (``level_weight`` per (pair, level) group) of its pair's rows strictly below it
@@ -534,10 +547,9 @@ class _Plane:
             span = slice(self.row_first[p], self.row_first[p + 1])
             lower, upper = dominance_sums(rx[span], ry[span], level_weight[levels.inverse[span]])
             agree[span] = lower[0] + upper[0]
-        for rows, groups, slot, at, lower, higher in self.blocks:
-            size_x, n_block, size_y = lower.shape
-            weight = np.zeros((size_x, n_block, 1))
-            weight.ravel()[slot] = level_weight[groups]
+        for rows, weight_of, at, lower, higher in self.blocks:
+            size_x, size_y, n_block = lower.shape
+            weight = level_weight[weight_of]
             below, above = self._scratch(lower.size)
             below, above = below.reshape(lower.shape), above.reshape(lower.shape)
             np.multiply(lower, weight, out=below)  # x levels above the row's: the grid planes before its own
@@ -546,7 +558,7 @@ class _Plane:
             np.multiply(higher, weight, out=above)  # x levels below the row's: the planes after the next one
             for k in range(size_x - 2, -1, -1):
                 np.add(above[k + 1], above[k], out=above[k])
-            agree[rows] = below.ravel()[at] + above.ravel()[at + 2 * n_block * size_y]
+            agree[rows] = below.ravel()[at] + above.ravel()[at + 2 * size_y * n_block]
         return agree
 
 

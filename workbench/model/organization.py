@@ -308,7 +308,12 @@ class Organization:
     def from_ranking(cls, ids: Collection[str]) -> Organization:
         """A ranking: one document per level, best first, over an unlimited tail (Amigó et al., SIGIR 2013, Table 1)."""
         _reject_duplicates(ids, "ranking")
-        return cls(tuple((frozenset([doc]),) for doc in ids))
+        ranking = cls(tuple((frozenset([doc]),) for doc in ids))
+        # Its occurrences from the ids in hand, as :attr:`occurrences` computes them from the levels: 1.5 µs here
+        # against 11 µs there for 50 ids, a campaign's scoring (issue 42) reading them for every ranking.
+        rank = np.arange(len(ids), dtype=np.int64)
+        ranking.__dict__["occurrences"] = Occurrences(np.fromiter(ids, dtype=object, count=len(ids)), rank, rank)
+        return ranking
 
     @classmethod
     @validate(grades=MappingOf(Text(), GRADE, what="a mapping document id → grade"))
