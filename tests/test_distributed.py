@@ -332,6 +332,15 @@ def test_rankings_travel_as_codes_of_their_distinct_documents_and_others_as_thei
     assert shaped.codes is None and shaped.sizes == [1, 1, 1, 1, 1, 2, 1, 1, 1]
     for held in (rankings, mixed):
         assert dist._Flat.mapping(pickle.loads(pickle.dumps(dist._Flat.of(held)))) == held
+    # revived rankings carry the occurrences their levels give (as from_ranking keeps them); one with a rest reads
+    # them off its levels when asked
+    rested = dict(rankings, t6=Organization(((frozenset({"c"}),), (frozenset({"a"}),)), rest=frozenset({"d", "e"})))
+    revived = dist._Flat.mapping(dist._Flat.of(rested))
+    assert dist._Flat.of(rested).codes is not None and "occurrences" not in vars(revived["t6"])
+    for topic, organization in revived.items():
+        expected = Organization.occurrences.func(rested[topic])
+        for got, want in zip(organization.occurrences, expected, strict=True):
+            assert got.tolist() == want.tolist() and got.dtype == want.dtype
 
 
 def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_back(monkeypatch):

@@ -51,12 +51,15 @@ from itertools import chain, islice, repeat
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from workbench.data.engines import Held, Pair, by_engine, score_pairs
 from workbench.data.scoring import CampaignError, topics_text
 from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.heap import collector_paused, freed_memory_kept
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
+from workbench.model.organization import Occurrences
 from workbench.threads import THREADS_VARIABLE
 from workbench.validation import Interval, validate
 
@@ -195,15 +198,21 @@ class _Flat:
         """The Organizations again (as unpickling builds them: what the caller held, unchecked)."""
         if not isinstance(held, _Flat):
             return held
+        ranked = None
         if held.codes is not None:
             levels = _ranked(held.documents, held.codes)
+            # every level's document at once, each ranking's occurrences a slice of it (as from_ranking keeps them)
+            ranked = np.asarray(held.documents, dtype=object)[np.frombuffer(held.codes, dtype=held.codes.typecode)]
         else:
             documents = held.documents.split(_SEPARATOR) if isinstance(held.documents, str) else held.documents
             levels = iter(_grouped(_grouped(documents, held.sizes, frozenset), held.clusters, tuple))
-        out = {}
+        out, start = {}, 0
         for topic, count, rest, grades in zip(held.topics, held.levels, held.rests, held.grades, strict=True):
             organization = Organization.__new__(Organization)
             organization.__dict__.update(levels=tuple(islice(levels, count)), rest=rest, grades=grades)
+            if ranked is not None and not rest:
+                organization.__dict__["occurrences"] = Occurrences.of_ranking(ranked[start:start + count])
+            start += count
             out[topic] = organization
         return out
 
