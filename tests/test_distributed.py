@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import pickle
 import threading
+from array import array
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
@@ -327,6 +328,8 @@ def test_rankings_travel_as_codes_of_their_distinct_documents_and_others_as_thei
     flat = dist._Flat.of(rankings)
     assert flat.documents == ["b", "a", "c"] and flat.codes.tolist() == [0, 1, 1, 2, 0]
     assert flat.levels == [2, 3, 0] and flat.clusters == flat.sizes == []
+    held_arrays = dist._Flat.of({"t1": rankings["t1"], "t2": rankings["t2"]})  # both keep from_ranking's arrays
+    assert held_arrays.documents == ["b", "a", "c"] and held_arrays.codes == array("I", [0, 1, 1, 2, 0])
     mixed = dict(rankings, t4=Organization.parse("{a b} c"), t5=Organization.parse("a\nb"))
     shaped = dist._Flat.of(mixed)
     assert shaped.codes is None and shaped.sizes == [1, 1, 1, 1, 1, 2, 1, 1, 1]

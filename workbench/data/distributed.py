@@ -52,6 +52,7 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from workbench.data.engines import Held, Pair, by_engine, score_pairs
 from workbench.data.scoring import CampaignError, topics_text
@@ -182,8 +183,17 @@ class _Flat:
         """Rankings in one pass over their documents, each numbered as it first occurs (``setdefault`` with the
         number of documents met so far: the codes stay small), or None if some organization is not a ranking.
         An organization's levels and clusters are never empty (its constructor's declaration), so as many
-        documents as levels means every level one cluster of one document."""
+        documents as levels means every level one cluster of one document. Rankings that hold their occurrences
+        (:meth:`Organization.from_ranking` keeps them) are numbered from those arrays by :func:`pandas.factorize`
+        instead, which also numbers in order of first occurrence: 3 rather than 12 ms a chunk of 32 topics × 100
+        rankings of 25."""
         levels = [len(organization.levels) for organization in organizations]
+        held_arrays = [vars(organization).get("occurrences") for organization in organizations]
+        if all(occurrences is not None and len(occurrences.document) == count
+               for occurrences, count in zip(held_arrays, levels, strict=True)):  # rankings without a rest
+            numbers, distinct = pd.factorize(np.concatenate([occurrences.document for occurrences in held_arrays]))
+            return cls(list(held), distinct.tolist(), array("I", numbers.astype(np.uint32).tobytes()), levels, [],
+                       [], [o.rest for o in organizations], [o.grades for o in organizations])
         index: dict[str, int] = {}
         documents = chain.from_iterable(chain.from_iterable(chain.from_iterable(
             organization.levels for organization in organizations)))
