@@ -162,7 +162,7 @@ def _measures(args) -> list:
 
 
 def _results(args):
-    """The campaign's scores (:class:`~workbench.data.campaign.Scores`: plain rows, no pandas); what the readers
+    """The campaign's scores (:class:`~workbench.data.campaign.Scores`: plain columns, no pandas); what the readers
     and the campaign said is printed as ``note:`` lines when the command succeeds (a failing one prints its one
     error line only)."""
     from workbench.data.read import read_campaign
@@ -235,7 +235,7 @@ def cmd_eval(args) -> int:
 
     scores = _results(args)
     results = Table(list(COLUMNS), scores.rows)
-    table = Table(list(COLUMNS), summaries(scores.rows, undefined_policy(scores.attrs)))
+    table = Table(list(COLUMNS), summaries(results.rows, undefined_policy(scores.attrs)))
     if args.format == "json":
         emit(eval_json(results, table, args.per_topic, scores.attrs))
         return 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -112,18 +112,49 @@ class MeasureKindWarning(WorkbenchWarning):
 
 @dataclass(frozen=True)
 class Scores:
-    """A campaign's scores as plain rows ``(system, topic, measure, value)``, and what the topic policies did
-    (``attrs``: ``missing_topics``, ``extra_topics``, and ``undefined``, the campaign's rule for undefined values
-    in its means, which :func:`means` reads)."""
+    """A campaign's scores as four plain columns ``system, topic, measure, value`` (lists), and what the topic
+    policies did (``attrs``: ``missing_topics``, ``extra_topics``, and ``undefined``, the campaign's rule for
+    undefined values in its means, which :func:`means` reads). Columns, not rows: a frame of a million scores is
+    made from them in 0.2 s rather than 1.7 s from rows (pandas infers each column from an object array, not from
+    tuples); :attr:`rows` gives the rows.
 
-    rows: list[tuple[str, str, str, float]]
+    >>> scores = Scores.of_pairs([("A", "q1"), ("A", "q2")], ["P@1", "RR"], [1.0, 1.0, 0.0, 0.5], {})
+    >>> scores.rows[1], scores.frame()["value"].tolist()
+    (('A', 'q1', 'RR', 1.0), [1.0, 1.0, 0.0, 0.5])
+    """
+
+    columns: tuple[list[str], list[str], list[str], list[float]]
     attrs: dict
 
+    @classmethod
+    def from_rows(cls, rows: Iterable[tuple[str, str, str, float]], attrs: dict) -> Scores:
+        """Scores of rows ``(system, topic, measure, value)``."""
+        rows = list(rows)
+        system, topic, measure, value = map(list, zip(*rows, strict=True)) if rows else ([], [], [], [])
+        return cls((system, topic, measure, value), attrs)
+
+    @classmethod
+    def of_pairs(cls, pairs: list[tuple[str, str]], names: list[str], values: Iterable[float], attrs: dict
+                 ) -> Scores:
+        """Scores of every measure of ``names`` on each (system, topic) of ``pairs``: ``values`` pair by pair, in
+        the order of ``names`` within a pair."""
+        each = repeat(len(names))
+        return cls((list(chain.from_iterable(map(repeat, (system for system, _ in pairs), each))),
+                    list(chain.from_iterable(map(repeat, (topic for _, topic in pairs), each))),
+                    names * len(pairs), list(values)), attrs)
+
+    @property
+    def rows(self) -> list[tuple[str, str, str, float]]:
+        """The scores as rows ``(system, topic, measure, value)``."""
+        return list(zip(*self.columns, strict=True))
+
     def frame(self) -> pd.DataFrame:
-        """The rows as the tidy DataFrame ``system, topic, measure, value`` (``attrs`` kept)."""
+        """The tidy DataFrame ``system, topic, measure, value`` (``attrs`` kept)."""
         import pandas as pd
 
-        frame = pd.DataFrame(self.rows, columns=COLUMNS).astype({"value": "float64"})
+        *texts, value = self.columns
+        columns = {name: np.array(column, dtype=object) for name, column in zip(COLUMNS[:3], texts, strict=True)}
+        frame = pd.DataFrame(columns | {"value": np.array(value, dtype=np.float64)}, columns=COLUMNS)
         frame.attrs.update(self.attrs)
         return frame
 
@@ -282,7 +313,7 @@ class Campaign:  # its __init__ is validated below the class
     def _score(self, measures: str | Measure | Iterable[str | Measure], missing_topics: str = "zero",
                extra_topics: str = "error", progress: bool = True, *, executor: Any = None,
                chunk_topics: int | None = None) -> Scores:
-        """:meth:`evaluate`'s rows as plain tuples (:class:`Scores`), without pandas: what the command line
+        """:meth:`evaluate`'s scores as plain columns (:class:`Scores`), without pandas: what the command line
         prints from (private: ``Campaign.evaluate`` is the door)."""
         names = measure_names(measures)
         _check_fit(self.kind, names)
@@ -292,26 +323,27 @@ class Campaign:  # its __init__ is validated below the class
                 if t in run or missing_topics == "zero"]
         groups = by_engine(names)  # one lookup: the engine each measure's declaration names
         unanswered = policy.unanswered(names)
-        def rows_of(pair: tuple[str, str], scores: dict[str, float]) -> list[tuple[str, str, str, float]]:
+
+        def values_of(pair: tuple[str, str], scores: dict[str, float]) -> list[float]:
             system, topic = pair
             if topic not in self.runs[system]:
                 scores.update(unanswered)
-            return [(system, topic, name, scores[name]) for name in names]
+            return [scores[name] for name in names]
 
         if executor is None:
             scored = score_pairs(Held(self.gold, self.runs), work, groups, progress=progress)
-            rows = list(chain.from_iterable(map(rows_of, work, map(scored.__getitem__, work))))
-        else:  # every engine on the workers, each chunk's topics scored there as here, its rows made here meanwhile
+            values = chain.from_iterable(map(values_of, work, map(scored.__getitem__, work)))
+        else:  # every engine on the workers, each chunk's topics scored there as here, its values taken meanwhile
             from workbench.data.distributed import score_on
 
-            made: dict[tuple[str, str], list[tuple[str, str, str, float]]] = {}
+            made: dict[tuple[str, str], list[float]] = {}
             score_on(executor, self.gold, self.runs, work, {name: measure for group in groups.values()
                                                             for name, measure in group.items()},
                      chunk_topics=chunk_topics, progress=progress,
-                     each=lambda pairs, scores: made.update(zip(pairs, map(rows_of, pairs, scores), strict=True)))
-            rows = list(chain.from_iterable(map(made.__getitem__, work)))
+                     each=lambda pairs, scores: made.update(zip(pairs, map(values_of, pairs, scores), strict=True)))
+            values = chain.from_iterable(map(made.__getitem__, work))
         policy.warn(policy.without_credit(names))
-        return Scores(rows, policy.attrs(self.undefined))
+        return Scores.of_pairs(work, names, values, policy.attrs(self.undefined))
 
     score = deprecated_method(_score, "Campaign.score", "Campaign.evaluate")
 
@@ -404,7 +436,7 @@ def means(results: pd.DataFrame, wide: bool = False, undefined: str | None = Non
         raise CampaignError(f"results lack column(s) {sorted(missing)}; expected {', '.join(COLUMNS)}")
     if undefined is None:
         undefined = undefined_policy(results.attrs)
-    grouped = Scores(summaries(results[list(COLUMNS)].itertuples(index=False), undefined), {}).frame()
+    grouped = Scores.from_rows(summaries(results[list(COLUMNS)].itertuples(index=False), undefined), {}).frame()
     if wide:
         table = grouped.pivot(index="system", columns="measure", values="value")
         table = table.loc[list(dict.fromkeys(grouped["system"])), list(dict.fromkeys(grouped["measure"]))]

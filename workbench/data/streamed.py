@@ -537,7 +537,7 @@ def stream_scores(gold: str | PathLike, runs: Sequence[str | PathLike], measures
                   missing_topics: str = "zero", extra_topics: str = "error", progress: bool = True,
                   encoding: str = "utf-8", gold_encoding: str = "utf-8", max_docs: int | None = None,
                   score_precision: str = "float64", block_bytes: int = BLOCK_BYTES) -> Scores:
-    """:func:`evaluate_files`'s rows as plain tuples (:class:`~workbench.data.campaign.Scores`): what the command
+    """:func:`evaluate_files`'s scores as plain columns (:class:`~workbench.data.campaign.Scores`): what the command
     line prints from."""
     names = measure_names(measures)
     truth = read_gold(gold, "trec", encoding=gold_encoding)
@@ -602,7 +602,7 @@ def _assembled(truth: Judgements, names: list[str], blocks: list[_BlockScores], 
                 scored.setdefault((row[0], row[1]), []).append(row)
     rows = [row for s in systems for t in truth if (s, t) in scored for row in scored[s, t]]
     policy.warn(policy.without_credit(names))
-    return Scores(rows, policy.attrs("nan"))
+    return Scores.from_rows(rows, policy.attrs("nan"))
 
 
 @validate(**_STREAMED)
