@@ -191,7 +191,8 @@ class _Flat:
         held_arrays = [vars(organization).get("occurrences") for organization in organizations]
         if all(occurrences is not None and len(occurrences.document) == count
                for occurrences, count in zip(held_arrays, levels, strict=True)):  # rankings without a rest
-            numbers, distinct = pd.factorize(np.concatenate([occurrences.document for occurrences in held_arrays]))
+            arrays = [occurrences.document for occurrences in held_arrays if occurrences is not None]  # every one
+            numbers, distinct = pd.factorize(np.concatenate(arrays))
             return cls(list(held), distinct.tolist(), array("I", numbers.astype(np.uint32).tobytes()), levels, [],
                        [], [o.rest for o in organizations], [o.grades for o in organizations])
         index: dict[str, int] = {}
