@@ -4,7 +4,7 @@ A freed block that malloc hands back to the system (unmapped, or trimmed off the
 4 KiB the next time an array of that size is made: system time that, in a short process or a worker scoring
 chunk after chunk, can add half to the work. glibc keeps blocks by itself (its thresholds adapt to the sizes
 freed) unless a ``MALLOC_*`` variable of the environment fixes them, as Dask's nanny does for its workers
-(``MALLOC_TRIM_THRESHOLD_=65536``, so that freed memory goes back at once). Three tools:
+(``MALLOC_TRIM_THRESHOLD_=65536``, so that freed memory goes back at once). Four tools:
 
 - :func:`keep_freed_memory` for a whole process (the command line), in one arena for all its threads, unless the
   environment tunes malloc, with :func:`release_freed` between its large phases (reading, ranking, joining);
@@ -18,7 +18,8 @@ freed) unless a ``MALLOC_*`` variable of the environment fixes them, as Dask's n
   paused while it is unpickled and scored, so that the objects it makes by the hundred thousand do not set off
   collection after collection over them.
 
-Without glibc (another system, another C library) the first two do nothing; the third needs only numpy.
+Without glibc (another system, another C library) the first two do nothing; the third needs only numpy (another
+numpy keeps its default), the fourth nothing.
 
     >>> with freed_memory_kept():
     ...     total = sum(range(10))

@@ -9,20 +9,21 @@ never the whole campaign. A worker builds its :class:`~workbench.data.engines.He
 (system, topic) pairs by :func:`~workbench.data.engines.score_pairs`, as the serial run scores the whole campaign:
 every engine there (the gain and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by
 topic), no measure's value depending on the other topics or pairs scored with it, so that values are identical bit
-for bit; the rows are put back in the serial order. The caller only cuts and pickles the chunks (about 0.2 CPU-s on
-``benchmarks/bench_campaign.py``'s Organization campaign, whose serial run takes 1.7–1.8 s) and makes the rows of
-each chunk as it comes back (one object: :class:`_Rows`), while the workers score the others (:meth:`Sent.collect`'s
-``each``). A chunk is sent as soon as it is cut, so that the workers start while the next ones are made, and scored
-with the cyclic garbage collector paused (its Organizations are made at once: collection after collection over them
-made the chunks' work 1.4× the serial), with the engines on one thread (``WORKBENCH_THREADS=1``: the workers already
-share the cores), and with freed memory kept for reuse where the worker's environment fixes malloc's thresholds
-(:mod:`workbench.heap`: Dask's nanny gives its workers ``MALLOC_TRIM_THRESHOLD_=65536``, which made a chunk of R&S
-about 1.7× slower). The measures travel once per chunk with a :class:`concurrent.futures.Executor` and once per
-worker with a Dask cluster (scattered with ``broadcast=True``; each chunk is scattered too, straight to a worker
-rather than through the scheduler); a thread pool gets the chunks as they are, unpickled. Built-in measures travel
-by name; a measure registered in the session (a custom one) travels with its compute function, which must pickle. A
-worker lost mid-campaign (its scattered chunks with it) raises :class:`CampaignInterruptedError`: Dask does not
-retry it elsewhere, and no partial table is returned.
+for bit; the scores are put back in the serial order. The caller only cuts and pickles the chunks (about 0.15 CPU-s
+on ``benchmarks/bench_campaign.py``'s Organization campaign, whose serial run takes 1.4–1.5 s) and takes each
+chunk's scores (one object: :class:`_Rows`) into the result as the chunk comes back, while the workers score the
+others (:meth:`Sent.collect`'s ``each``). A chunk is sent as soon as it is cut, so that the workers start while the
+next ones are made, and scored with the cyclic garbage collector paused (its Organizations are made at once:
+collection after collection over them made the chunks' work 1.4× the serial), with the engines on one thread
+(``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept for reuse where the
+worker's environment fixes malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its workers
+``MALLOC_TRIM_THRESHOLD_=65536``, which made a chunk of R&S about 1.7× slower). The measures travel once per chunk
+with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with
+``broadcast=True``; each chunk is scattered too, straight to a worker rather than through the scheduler); a thread
+pool gets the chunks as they are, unpickled. Built-in measures travel by name; a measure registered in the session
+(a custom one) travels with its compute function, which must pickle. A worker lost mid-campaign (its scattered
+chunks with it) raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is
+returned.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> from workbench.data.campaign import Campaign
@@ -189,19 +190,20 @@ class _Flat:
         rankings of 25."""
         levels = [len(organization.levels) for organization in organizations]
         held_arrays = [vars(organization).get("occurrences") for organization in organizations]
+        documents: list[str]
         if all(occurrences is not None and len(occurrences.document) == count
                for occurrences, count in zip(held_arrays, levels, strict=True)):  # rankings without a rest
             arrays = [occurrences.document for occurrences in held_arrays if occurrences is not None]  # every one
             numbers, distinct = pd.factorize(np.concatenate(arrays))
-            return cls(list(held), distinct.tolist(), array("I", numbers.astype(np.uint32).tobytes()), levels, [],
-                       [], [o.rest for o in organizations], [o.grades for o in organizations])
-        index: dict[str, int] = {}
-        documents = chain.from_iterable(chain.from_iterable(chain.from_iterable(
-            organization.levels for organization in organizations)))
-        codes = array("I", map(index.setdefault, documents, map(len, repeat(index))))
-        if len(codes) != sum(levels):
-            return None
-        return cls(list(held), list(index), codes, levels, [], [], [o.rest for o in organizations],
+            documents, codes = distinct.tolist(), array("I", numbers.astype(np.uint32).tobytes())
+        else:
+            index: dict[str, int] = {}
+            codes = array("I", map(index.setdefault, chain.from_iterable(chain.from_iterable(chain.from_iterable(
+                organization.levels for organization in organizations))), map(len, repeat(index))))
+            if len(codes) != sum(levels):
+                return None
+            documents = list(index)
+        return cls(list(held), documents, codes, levels, [], [], [o.rest for o in organizations],
                    [o.grades for o in organizations])
 
     @staticmethod
@@ -420,7 +422,7 @@ class Sent:
         ``progress``); a worker's failure cancels the rest and raises (:class:`CampaignInterruptedError`, or
         the measure's own error as the serial run raises it). With ``each``, each chunk's pairs and their scores
         go to ``each`` as the chunk completes instead (empty dict returned): the caller's own work on them
-        (:meth:`Campaign.evaluate <workbench.data.campaign.Campaign.evaluate>` makes their rows) overlaps the
+        (:meth:`Campaign.evaluate <workbench.data.campaign.Campaign.evaluate>` takes their values) overlaps the
         workers' on the chunks still out, rather than following the last."""
         from tqdm.auto import tqdm
 
