@@ -63,6 +63,24 @@ SPECIAL = [0.0, -0.0, 1.0, 0.3, 0.30000001, 0.30000000000000004, np.inf, -np.inf
            3.5e38, -2.5]
 
 
+def test_tied_entries_sort_by_run_then_id_then_input_order_in_one_key_or_by_lexsort():
+    """trec_eval_order's last step on tied entries (repeats of a document included: input order): the one int64 key
+    (run, code, entry) and the lexsort it falls back to where the key would not fit give np.lexsort's order."""
+    from workbench.metrics.ranking.table import _by_run_then_id
+
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        m = int(rng.integers(1, 60))
+        n = int(rng.integers(m, 300))
+        run = np.sort(rng.integers(1, 12, m)).astype(np.int64)
+        codes = rng.integers(0, 6, m).astype(np.int64)
+        entries = rng.choice(n, m, replace=False).astype(np.int64)
+        width = int(codes.max()) + 1
+        expected = entries[np.lexsort((entries, run * width + (width - 1 - codes)))].tolist()
+        assert _by_run_then_id(run, codes, entries, n).tolist() == expected
+        assert _by_run_then_id(run, codes, entries, 2**62).tolist() == expected  # past 63 bits: lexsort
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.one_of(st.sampled_from(SPECIAL), st.floats(allow_nan=False, width=64)),
                           st.text(alphabet="abé0Z-", min_size=1, max_size=3), st.integers(0, 2)),
