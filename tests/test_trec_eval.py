@@ -685,3 +685,26 @@ def test_the_qrels_and_the_run_read_at_once_say_and_fail_in_trec_evals_order(thr
         warnings.simplefilter("always")
         evaluate(tmp_path / "qrels", tmp_path / "bad run", ["P.5"])
     assert [str(warning.message).split(":")[0] for warning in caught] == [str(tmp_path / "qrels")]
+
+
+@settings(max_examples=30, deadline=None)
+@given(gains=st.lists(st.lists(st.sampled_from([np.nan, -1.0, 0.0, 1.0, 2.0, 3.0]), max_size=12), min_size=1,
+                      max_size=5),
+       judged=st.lists(st.tuples(st.integers(0, 4), st.sampled_from([-1.0, 0.0, 1.0, 2.0, 3.0])), max_size=12),
+       rel=st.sampled_from([0.5, 1.0, 2.0, 3.0]))
+def test_infap_and_bpref_at_the_relevant_ranks_are_their_terms_row_sums_bit_for_bit(gains, judged, rel):
+    """infAP and bpref computed at the relevant ranks only equal the row sums of their per-rank terms (the matrices
+    the explanations show, 0 at the other ranks), added in rank order, to the last bit; not pooled (NaN), pooled
+    but unjudged (-1) and empty rankings included."""
+    from workbench.metrics.ranking import trec
+    from workbench.metrics.ranking.table import row_sums, safe_divide
+
+    rows = np.repeat(np.arange(len(gains)), [len(g) for g in gains])
+    table = GainTable.from_entries(rows, np.array([g for row in gains for g in row]),
+                                   np.array([min(r, len(gains) - 1) for r, _ in judged], dtype=np.int64),
+                                   np.array([g for _, g in judged]), tuple(f"q{i}" for i in range(len(gains))))
+    hit, term = trec.infap_terms(table, rel)
+    expected = safe_divide(row_sums(np.where(hit, term, 0.0)), table.n_relevant(rel))
+    assert trec.inferred_ap(table, rel).tobytes() == expected.tobytes()
+    terms, _ = trec.bpref_terms(table, rel)
+    assert trec.bpref(table, rel).tobytes() == safe_divide(row_sums(terms), table.n_relevant(rel)).tobytes()
