@@ -96,25 +96,37 @@ class DocumentIds:
     @classmethod
     def from_texts(cls, texts: list[str], encoding: str = "utf-8") -> DocumentIds:
         """Ids from a list of ``str`` in one piece: joined by NUL bytes, encoded once, cut at the NULs (2M ids of
-        10 characters: about 60 ms, where one ``encode`` per id takes twice that). Raises ``TypeError`` when a
-        value is not a ``str`` (``str.join`` finds it) and a ``ValueError`` when one holds a NUL or the encoding
-        cannot take NUL as one byte (the callers then encode the ids one by one). Strings are kept to give back
-        only when they are not all ASCII (ASCII bytes decode to equal strings)."""
-        if encoding.lower().replace("_", "-") not in _FAST_ENCODINGS:
-            raise _NotInOnePiece(f"{encoding} does not write NUL as one byte")
-        joined = "\0".join(texts)
+        10 characters: about 60 ms, where one ``encode`` per id takes twice that; :meth:`from_joined`). Raises
+        ``TypeError`` when a value is not a ``str`` (``str.join`` finds it) and a ``ValueError`` when one holds a
+        NUL or the encoding cannot take NUL as one byte (the callers then encode the ids one by one)."""
+        _one_piece(encoding)
+        return cls.from_joined("\0".join(texts), len(texts), encoding, texts)
+
+    @classmethod
+    def from_joined(cls, joined: str, count: int, encoding: str = "utf-8",
+                    texts: list[str] | None = None) -> DocumentIds:
+        """Ids from one string holding ``count`` ids separated by NUL characters, encoded once and cut at the NULs:
+        what a caller holding the ids in pieces joins without a list of them all (the keys of many dicts: the
+        dicts' keys joined each, then the joined). Raises a ``ValueError`` when the string holds another number of
+        NULs (an id holds one) or the encoding cannot take NUL as one byte. Strings are kept to give back only
+        when they are not all ASCII (ASCII bytes decode to equal strings): ``texts``, the ids as given, or else
+        the string cut at its NULs.
+
+        >>> DocumentIds.from_joined("b\\0a\\0é", 3).strings().tolist()
+        ['b', 'a', 'é']
+        """
+        _one_piece(encoding)
         ascii_only = joined.isascii()
         data = np.frombuffer(joined.encode(encoding, "surrogatepass" if _utf8(encoding) else "strict"),
                              dtype=np.uint8)
-        del joined
         bounds = np.flatnonzero(data == 0)
-        if bounds.size != max(len(texts) - 1, 0):
+        if bounds.size != max(count - 1, 0) or (count == 0 and data.size):
             raise _NotInOnePiece("an id holds a NUL")
-        starts, lengths = _cut(bounds, data.size, len(texts))
+        starts, lengths = _cut(bounds, data.size, count)
         del bounds
         ids = cls(data, starts, lengths, encoding)
         if not ascii_only:
-            ids._strings = np.asarray(texts, dtype=object).reshape(-1)
+            ids._strings = np.asarray(texts if texts is not None else joined.split("\0"), dtype=object).reshape(-1)
         return ids
 
     @classmethod
@@ -324,6 +336,12 @@ class DocumentIds:
         if self._strings is not None:
             return self._strings[position]
         return self.take([position]).strings()[0]
+
+
+def _one_piece(encoding: str) -> None:
+    """Refuse an encoding that does not write NUL as one byte (:meth:`DocumentIds.from_joined`)."""
+    if encoding.lower().replace("_", "-") not in _FAST_ENCODINGS:
+        raise _NotInOnePiece(f"{encoding} does not write NUL as one byte")
 
 
 def positions(values: np.ndarray, size: int) -> np.ndarray:

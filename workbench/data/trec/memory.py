@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter, methodcaller, ne
@@ -172,47 +172,78 @@ def _document_ids(documents: list, what: str, where: Callable[[int], str]) -> tu
         return DocumentIds.from_strings(documents), True
 
 
-def _values(values: list, what: str, finite: bool, where: Callable[[int], str]) -> np.ndarray:
-    """The values as float64, each read as ``float()`` reads it, in one pass; refused, named by ``where``: the
-    first value that is not a number (text that is no number, None), NaN, infinite where ``finite``, or a boolean
-    (a pass reads True as 1.0: the values equal to 0 or 1 are looked at, or all of them when they are many)."""
+def _values(values: Callable[[], Iterable], count: int, at: Callable[[np.ndarray], list], what: str,
+            finite: bool, where: Callable[[int], str]) -> np.ndarray:
+    """The ``count`` values ``values()`` gives (afresh at each call; ``at(positions)``: those at ascending
+    positions) as float64, each read as ``float()`` reads it, in one pass; refused, named by ``where``: the first
+    value that is not a number (text that is no number, None), NaN, infinite where ``finite``, or a boolean (a pass
+    reads True as 1.0: the values equal to 0 or 1 are looked at, or all of them when they are many)."""
     try:
-        numbers = np.fromiter(values, np.float64, len(values))
+        numbers = np.fromiter(values(), np.float64, count)
     except (TypeError, ValueError, OverflowError):  # name the first value that is not a number
-        numbers = np.fromiter((_number(value, what, where(i), finite) for i, value in enumerate(values)),
-                              np.float64, len(values))
+        numbers = np.fromiter((_number(value, what, where(i), finite) for i, value in enumerate(values())),
+                              np.float64, count)
     bad = np.isnan(numbers)  # None is read as NaN
     if finite:
         bad |= np.isinf(numbers)
     if bad.any():
-        at = int(np.argmax(bad))
-        _number(values[at], what, where(at), finite)  # raises, naming it
+        first = int(np.argmax(bad))
+        _number(at(np.array([first]))[0], what, where(first), finite)  # raises, naming it
     either = np.flatnonzero((numbers == 0) | (numbers == 1))
-    if either.size > len(values) // 16:
-        if not {bool, np.bool_} & set(map(type, values)):
+    if either.size > count // 16:
+        if not {bool, np.bool_} & set(map(type, values())):
             return numbers
-        either = np.arange(len(values))
-    for i in either.tolist():
-        if isinstance(values[i], bool | np.bool_):
-            _number(values[i], what, where(i), finite)  # raises, naming it
+        either = np.arange(count)
+    for i, value in zip(either.tolist(), at(either), strict=True):
+        if isinstance(value, bool | np.bool_):
+            _number(value, what, where(i), finite)  # raises, naming it
     return numbers
 
 
 def _nested(nested: Mapping[Any, Mapping[Any, Any]], what: str, finite: bool) -> _Flat:
-    """The entries of ``{query: {doc: value}}`` (a dict of dicts, as the doors declare)."""
+    """The entries of ``{query: {doc: value}}`` (a dict of dicts, as the doors declare), read without a list of
+    every document or value: the documents joined dict by dict (:func:`_keys`), the values read from the dicts'
+    views (2M entries: 0.14 → 0.10 CPU-s, and 32 MB of lists less)."""
     topics, inner = list(nested), list(nested.values())
     sizes = np.fromiter(map(len, inner), np.int64, len(inner))
     labels = _topic_labels(topics, what, sizes)
     ends = np.cumsum(sizes)
+    count = int(ends[-1]) if ends.size else 0
 
     def where(i: int) -> str:
         t = int(np.searchsorted(ends, i, side="right"))
         document = list(inner[t])[i - int(ends[t] - sizes[t])]
         return f"query {labels.names[labels.codes[i]]!r}, document {quoted(document)}"
 
-    ids, texts = _document_ids(list(chain.from_iterable(inner)), what, where)
-    values = _values(list(chain.from_iterable(map(methodcaller("values"), inner))), what, finite, where)
-    return _Flat(labels, ids, values, texts and len(labels.names) == len(topics), where)
+    def values() -> Iterator:
+        return chain.from_iterable(map(methodcaller("values"), inner))
+
+    def at(positions: np.ndarray) -> list:
+        """The values at ``positions`` (ascending), each dict's values listed once."""
+        found: list = []
+        listed: list = []
+        listed_topic = -1
+        for position, topic in zip(positions.tolist(), np.searchsorted(ends, positions, side="right").tolist(),
+                                   strict=True):
+            if topic != listed_topic:
+                listed, listed_topic = list(inner[topic].values()), topic
+            found.append(listed[position - int(ends[topic] - sizes[topic])])
+        return found
+
+    ids, texts = _keys(inner, count, what, where)
+    return _Flat(labels, ids, _values(values, count, at, what, finite, where), texts and
+                 len(labels.names) == len(topics), where)
+
+
+def _keys(inner: list[Mapping], count: int, what: str, where: Callable[[int], str]) -> tuple[DocumentIds, bool]:
+    """The keys of the mappings ``inner`` (``count`` in all) as ids, and whether they were all strings: each
+    mapping's keys joined, then the joined, encoded once (:meth:`~workbench.ids.DocumentIds.from_joined`; 2M keys:
+    68 → 36 ms, no list of them); keys that are not all strings, or hold a NUL, read as :func:`_document_ids`
+    reads them."""
+    try:
+        return DocumentIds.from_joined("\0".join(map("\0".join, filter(None, inner))), count), True
+    except (TypeError, ValueError):
+        return _document_ids(list(chain.from_iterable(inner)), what, where)
 
 
 def _records(records: Iterable, fields: tuple[str, ...], what: str, finite: bool) -> _Flat:
@@ -232,7 +263,9 @@ def _records(records: Iterable, fields: tuple[str, ...], what: str, finite: bool
         return f"query {labels.names[labels.codes[i]]!r}, document {quoted(documents[i])}"
 
     ids, _ = _document_ids(documents, what, where)
-    return _Flat(labels, ids, _values(values, what, finite, where), False, where)
+    return _Flat(labels, ids, _values(lambda: values, len(values), lambda positions: [values[i] for i in
+                                                                                      positions.tolist()],
+                                      what, finite, where), False, where)
 
 
 def _nth(records: Iterable, n: int) -> object:
