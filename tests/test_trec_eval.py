@@ -692,8 +692,8 @@ def test_the_qrels_and_the_run_read_at_once_say_and_fail_in_trec_evals_order(thr
                       max_size=5),
        judged=st.lists(st.tuples(st.integers(0, 4), st.sampled_from([-1.0, 0.0, 1.0, 2.0, 3.0])), max_size=12),
        rel=st.sampled_from([0.5, 1.0, 2.0, 3.0]))
-def test_infap_and_bpref_at_the_relevant_ranks_are_their_terms_row_sums_bit_for_bit(gains, judged, rel):
-    """infAP and bpref computed at the relevant ranks only equal the row sums of their per-rank terms (the matrices
+def test_infap_bpref_and_bing_at_the_relevant_ranks_are_their_terms_row_sums_bit_for_bit(gains, judged, rel):
+    """infAP, bpref and binG computed at the relevant ranks only equal the row sums of their per-rank terms (the matrices
     the explanations show, 0 at the other ranks), added in rank order, to the last bit; not pooled (NaN), pooled
     but unjudged (-1) and empty rankings included."""
     from workbench.metrics.ranking import trec
@@ -708,3 +708,7 @@ def test_infap_and_bpref_at_the_relevant_ranks_are_their_terms_row_sums_bit_for_
     assert trec.inferred_ap(table, rel).tobytes() == expected.tobytes()
     terms, _ = trec.bpref_terms(table, rel)
     assert trec.bpref(table, rel).tobytes() == safe_divide(row_sums(terms), table.n_relevant(rel)).tobytes()
+    hit, _, discount = trec.bing_terms(table, rel)
+    expected = np.where(hit.any(axis=1), safe_divide(row_sums(np.where(hit, discount, 0.0)), table.n_relevant(rel)),
+                        0.0)
+    assert trec.binary_g(table, rel).tobytes() == expected.tobytes()
