@@ -55,6 +55,16 @@ def test_colliding_hashes_fall_back_to_exact_codes(monkeypatch):
     assert match([entries(ranked)], hashed, 2)[0].tolist() == _by_dict(judged, ranked) == [1, -1, 0, -1, 2]
 
 
+
+def test_three_equal_keys_fall_back_to_exact_codes_whatever_the_sort_puts_between_them(monkeypatch):
+    """Every id hashed to 0: one judged key and three ranked ones are equal (the keys are sorted without a stable
+    order, so a judged key may sit between two ranked ones); the match is still the exact one."""
+    monkeypatch.setattr(DocumentIds, "hashes", lambda self: np.zeros(len(self), dtype=np.uint64))
+    judged = [{"a": 1.0}]
+    ranked = [["b", "a", "c"]]
+    hashed = Judged.of(*entries([list(grades) for grades in judged]), np.array([1.0]), 1)
+    assert match([entries(ranked)], hashed, 1)[0].tolist() == _by_dict(judged, ranked) == [-1, 0, -1]
+
 def test_who_sits_where_keeps_rows_in_rank_order_and_lists_the_missed_relevant_ones():
     """Hand-computed: row 1's entries come first in the input; the judged relevant documents not retrieved are
     listed row by row, in the judgements' order (by grade, then by id, for an Organization's)."""

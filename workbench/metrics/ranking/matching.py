@@ -196,12 +196,12 @@ def _hashed_positions(rows: np.ndarray, docs: DocumentIds, judged: Judged, n_row
     candidates = np.concatenate([maybe for maybe, _ in blocks])
     both = np.concatenate([q_keys, *(block for _, block in blocks)])
     del blocks
-    order = np.argsort(both, kind="stable")
+    order = np.argsort(both)  # not stable (2,000 topics × 1,000 documents: 16 → 8 ms): no pair is read by its order
     ordered = both[order]
     pairs = np.flatnonzero(ordered[1:] == ordered[:-1])
     first, second = order[pairs], order[pairs + 1]
-    if ((first < q_keys.size) == (second < q_keys.size)).any():  # equal keys within one set: a collision
-        raise _KeyCollision
+    if ((first < q_keys.size) == (second < q_keys.size)).any() or (np.diff(pairs) == 1).any():
+        raise _KeyCollision  # two equal keys of one set, or three equal keys (two of them of one set): a collision
     at, mine = np.minimum(first, second), candidates[np.maximum(first, second) - q_keys.size]
     if not ((rows[mine] == judged.rows[at]) & _equal(judged.documents, at, docs, mine)).all():
         raise _KeyCollision
