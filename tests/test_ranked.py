@@ -428,6 +428,21 @@ def test_frames_dicts_and_namedtuples_equal_trec_files(tmp_path, data):
             pd.testing.assert_frame_equal(campaign.evaluate(MEASURES, progress=False), files, obj=door)
 
 
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["q1", "q2", "é", "", "q10"]), max_size=30), st.booleans())
+def test_an_arrow_column_coded_by_its_stretches_is_coded_as_arrow_codes_it(values, grouped):
+    """Topics in stretches (sorted) or not: codes in order of first appearance and texts, as dictionary_encode."""
+    import pyarrow as pa
+
+    from workbench.data.trec.frames import _stretches_coded
+
+    array = pa.array(sorted(values) if grouped else values, type=pa.string())
+    encoded = array.dictionary_encode()
+    labels = _stretches_coded(array)
+    assert labels.codes.tolist() == encoded.indices.to_pylist()
+    assert labels.names == tuple(encoded.dictionary.to_pylist())
+
 def test_integer_ids_are_read_as_their_text():
     qrels = pd.DataFrame({"query_id": [301, 301], "doc_id": [1, 2], "relevance": [1, 0]})
     run = pd.DataFrame({"query_id": [301, 301], "doc_id": [2, 1], "score": [0.5, 0.4], "run": ["r", "r"]})

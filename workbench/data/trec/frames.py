@@ -40,7 +40,7 @@ from workbench.data.trec.ranked import (
     rank_runs,
 )
 from workbench.errors import quoted
-from workbench.ids import DocumentIds
+from workbench.ids import DocumentIds, arrow_call
 from workbench.validation import DATAFRAME, validate
 
 if TYPE_CHECKING:  # imported where a frame holds Arrow strings
@@ -123,10 +123,7 @@ def _labels(frame: pd.DataFrame, column: str, what: str) -> Labels:
     values = _column(frame, column, what)
     strings = _arrow_strings(values)
     if strings is not None:
-        encoded = strings.combine_chunks().dictionary_encode()
-        indices = encoded.indices
-        codes = np.frombuffer(indices.buffers()[1], dtype=np.int32, count=len(indices), offset=indices.offset * 4)
-        return Labels(codes, tuple(encoded.dictionary.to_pylist()))  # int32, read in place
+        return _stretches_coded(strings.combine_chunks())
     codes, names = pd.factorize(values)
     texts = _texts(frame, pd.Series(names, dtype=object), column, what) if len(names) else []
     if pd.api.types.is_integer_dtype(values.dtype):
@@ -134,6 +131,45 @@ def _labels(frame: pd.DataFrame, column: str, what: str) -> Labels:
     else:  # strings and integers: none written alike (1 and "1")
         integers = id_texts(f"column {column!r} value", names.tolist(), what).integers
     return Labels(codes.astype(np.int64, copy=False), tuple(texts), integers)
+
+
+def _stretches_coded(strings: pa.Array) -> Labels:
+    """An Arrow string column of few distinct values as codes (int32) in order of first appearance and their texts:
+    a frame's topics mostly come in stretches, so that the first value of each stretch of equal neighbours (Arrow's
+    ``not_equal``) is all Arrow's ``dictionary_encode`` reads (2M rows of 2,000 topics: 22 → 14 ms); the whole
+    column when its first :data:`_PROBE` rows change value often (shuffled rows: 32 ms either way).
+
+    >>> import pyarrow as pa
+    >>> labels = _stretches_coded(pa.array(["q2", "q2", "q1", "q2"]))
+    >>> labels.codes.tolist(), labels.names
+    ([0, 0, 1, 0], ('q2', 'q1'))
+    """
+    import pyarrow as pa
+
+    n = len(strings)
+    heads = None
+    if n > 1 and _changes(strings.slice(0, _PROBE)).sum() <= _PROBE // 4:
+        heads = np.flatnonzero(np.concatenate(([True], _changes(strings))))
+        if heads.size > n // 4:
+            heads = None
+    encoded = arrow_call("dictionary_encode", strings if heads is None else
+                         arrow_call("take", strings, pa.array(heads)))
+    indices = encoded.indices
+    codes = np.frombuffer(indices.buffers()[1], dtype=np.int32, count=len(indices), offset=indices.offset * 4)
+    if heads is not None:
+        codes = np.repeat(codes, np.diff(np.append(heads, n)))
+    return Labels(codes, tuple(encoded.dictionary.to_pylist()))  # int32
+
+
+_PROBE = 1 << 12  # rows whose changes of value say whether a column comes in stretches (_stretches_coded)
+
+
+def _changes(strings: pa.Array) -> np.ndarray:
+    """Whether each value after the first differs from the one before it."""
+    n = len(strings)
+    if n < 2:
+        return np.zeros(0, dtype=bool)
+    return arrow_call("not_equal", strings.slice(1), strings.slice(0, n - 1)).to_numpy(zero_copy_only=False)
 
 
 def _merged(parts: list[Labels], what: str) -> Labels:
