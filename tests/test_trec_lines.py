@@ -561,3 +561,17 @@ def test_read_campaign_is_what_eval_prints_per_topic(capsys):
                 pd.concat([results, means(results)], ignore_index=True).itertuples(index=False)]
     assert [row[:3] for row in printed] == [row[:3] for row in expected]
     assert [float(row[3]) for row in printed] == [float(row[3]) for row in expected]
+
+
+@pytest.mark.parametrize("raw, plain", [
+    (b"a b\nc d\n", b" "),
+    (b"a b\nc d \n", None),  # a separator before a line end: an empty last field
+    (b"a b\r\nc d\r\n", b" "),
+    (b"a b\r\nc d \r\n", None),
+    (b"a b\r\nc d \n", None),  # CRLF and LF line ends mixed: the separator before the LF is found too
+    (b"a\tb\nc\t\td\n", None),
+])
+def test_a_separator_before_a_line_end_is_found_whatever_the_line_ends(raw, plain):
+    """The last field unread (the drop-in's run): a file is plain only without a separator before a line end; a
+    pair of a separator and a carriage return is looked for only in a file holding one."""
+    assert arrow.separator(raw, last_field=True) == plain

@@ -51,7 +51,8 @@ def separator(raw: FileBytes, last_field: bool = False) -> bytes | None:
         return None
     if raw.find(b"#") >= 0 and (raw[:1] == b"#" or raw.find(b"\n#") >= 0):
         return None
-    if raw.find(b"\r") >= 0:  # only in CRLF line ends
+    crlf = raw.find(b"\r") >= 0
+    if crlf:  # only in CRLF line ends
         buffer = np.frombuffer(raw, dtype=np.uint8)
         carriage = np.flatnonzero(buffer == 13)
         if (carriage + 1 >= buffer.size).any() or (buffer[np.minimum(carriage + 1, buffer.size - 1)] != 10).any():
@@ -60,7 +61,8 @@ def separator(raw: FileBytes, last_field: bool = False) -> bytes | None:
     if tab and space:
         return None
     delimiter = b"\t" if tab else b" "
-    pairs = (delimiter * 2, delimiter + b"\n", delimiter + b"\r") if last_field else (delimiter * 2,)
+    line_ends = (delimiter + b"\n", delimiter + b"\r") if crlf else (delimiter + b"\n",)  # no \r, no pair of it
+    pairs = (delimiter * 2, *line_ends) if last_field else (delimiter * 2,)
     return None if _has_pair(raw, *pairs) or (last_field and raw[-1:] == delimiter) else delimiter
 
 
