@@ -693,9 +693,9 @@ def test_the_qrels_and_the_run_read_at_once_say_and_fail_in_trec_evals_order(thr
        judged=st.lists(st.tuples(st.integers(0, 4), st.sampled_from([-1.0, 0.0, 1.0, 2.0, 3.0])), max_size=12),
        rel=st.sampled_from([0.5, 1.0, 2.0, 3.0]))
 def test_infap_bpref_and_bing_at_the_relevant_ranks_are_their_terms_row_sums_bit_for_bit(gains, judged, rel):
-    """infAP, bpref and binG computed at the relevant ranks only equal the row sums of their per-rank terms (the matrices
-    the explanations show, 0 at the other ranks), added in rank order, to the last bit; not pooled (NaN), pooled
-    but unjudged (-1) and empty rankings included."""
+    """infAP, bpref and binG computed at the relevant ranks only equal the row sums of their per-rank terms (the
+    matrices the explanations show, 0 at the other ranks), added in rank order, to the last bit; not pooled (NaN),
+    pooled but unjudged (-1) and empty rankings included."""
     from workbench.metrics.ranking import trec
     from workbench.metrics.ranking.table import row_sums, safe_divide
 
