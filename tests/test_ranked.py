@@ -429,7 +429,7 @@ def test_frames_dicts_and_namedtuples_equal_trec_files(tmp_path, data):
 
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.lists(st.sampled_from(["q1", "q2", "é", "", "q10"]), max_size=30), st.booleans())
 def test_an_arrow_column_coded_by_its_stretches_is_coded_as_arrow_codes_it(values, grouped):
     """Topics in stretches (sorted) or not: codes in order of first appearance and texts, as dictionary_encode."""
