@@ -119,3 +119,32 @@ def test_trec_eval_order_breaks_ties_on_words_as_on_strings(entries):
     docs, scores, groups = (list(column) for column in zip(*entries, strict=True))
     expected = trec_eval_order(scores, docs, groups=np.array(groups)).tolist()
     assert trec_eval_order(scores, DocumentIds.from_strings(docs), groups=np.array(groups)).tolist() == expected
+    ascending = trec_eval_order(scores, docs, groups=np.array(groups), ids="ascending").tolist()
+    assert trec_eval_order(scores, DocumentIds.from_strings(docs), groups=np.array(groups),
+                           ids="ascending").tolist() == ascending
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.one_of(ID_TEXT, st.sampled_from(["a", "ab", "abcdefgh", "abcdefghi", "b", ""])), min_size=1,
+                max_size=20), st.data())
+def test_compare_orders_pairs_as_codes_do(values, data):
+    """Pairwise byte order (-1, 0, 1) is the sign of the codes' difference; None past SHORT_WORDS words."""
+    ids = DocumentIds.from_strings(values)
+    left = data.draw(st.lists(st.integers(0, len(values) - 1), min_size=1, max_size=10))
+    right = data.draw(st.lists(st.integers(0, len(values) - 1), min_size=len(left), max_size=len(left)))
+    compared = ids.compare(left, ids, right)
+    if max(len(values[i].encode()) for i in left + right) > 8 * ids_module.SHORT_WORDS:
+        assert compared is None
+    else:
+        codes = ids.codes()
+        assert compared.tolist() == np.sign(codes[left] - codes[right]).tolist()
+
+
+def test_a_tied_pair_of_one_document_keeps_its_input_order():
+    """A document given twice with one score (a run that repeats it: refused when its topic is used), as the
+    strings' order puts it: input order, whatever side of the pair it is compared from."""
+    for ids in ("descending", "ascending"):
+        expected = trec_eval_order([1.0, 1.0, 2.0, 2.0], ["a", "b", "c", "c"], ids=ids).tolist()
+        assert expected == [2, 3, 1, 0] if ids == "descending" else [2, 3, 0, 1]
+        assert trec_eval_order([1.0, 1.0, 2.0, 2.0], DocumentIds.from_strings(["a", "b", "c", "c"]),
+                               ids=ids).tolist() == expected

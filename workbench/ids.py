@@ -236,6 +236,30 @@ class DocumentIds:
                                            other.starts[theirs[candidates]], lengths[candidates])
         return bool(same[0]) if scalar else same
 
+    def compare(self, positions, other: DocumentIds, other_positions) -> np.ndarray | None:
+        """The byte order of the ids at ``positions`` against ``other``'s at ``other_positions``, pairwise: 1
+        (greater), 0 (equal) or -1 (int8), as :meth:`codes` orders them (``strcmp``, a prefix first); None when an
+        id is longer than :data:`SHORT_WORDS` words (:meth:`codes` orders those).
+
+        >>> ids = DocumentIds.from_strings(["b", "ab", "a", "b"])
+        >>> ids.compare([0, 1, 2], ids, [3, 0, 1]).tolist()
+        [0, -1, -1]
+        """
+        mine, theirs = np.asarray(positions), np.asarray(other_positions)
+        lengths, other_lengths = self.lengths[mine], other.lengths[theirs]
+        if int(_word_counts(np.maximum(lengths, other_lengths)).max(initial=0)) > SHORT_WORDS:
+            return None
+        starts, other_starts = self.starts[mine].astype(np.int64), other.starts[theirs].astype(np.int64)
+        order = np.sign(lengths.astype(np.int64) - other_lengths).astype(np.int8)  # all words equal: the longer
+        decided = np.zeros(mine.size, dtype=bool)
+        for j in range(int(_word_counts(np.maximum(lengths, other_lengths)).max(initial=0))):
+            words = _read_words(self.data, starts + 8 * j, lengths - 8 * j)
+            other_words = _read_words(other.data, other_starts + 8 * j, other_lengths - 8 * j)
+            greater, less = ~decided & (words > other_words), ~decided & (words < other_words)
+            order[greater], order[less] = 1, -1
+            decided |= greater | less
+        return order
+
     def codes(self) -> np.ndarray:
         """Integer codes (int64, from 0) that sort as the ids sort byte by byte (``strcmp``); equal ids get
         equal codes. Ids of up to :data:`SHORT_WORDS` words are sorted by their words, then their lengths (a

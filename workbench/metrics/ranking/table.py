@@ -99,21 +99,53 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
         positions = np.flatnonzero(tied)
         run = np.cumsum(np.concatenate(([True], ~same[positions[1:] - 1])))  # each tied entry's run, numbered
         entries = order[positions]  # and last, their input order (where a stable sort leaves equal entries)
-        if isinstance(documents, DocumentIds):
-            codes = documents.take(entries).codes()
-        else:
-            docs = np.asarray(documents)[entries]
-            if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes, codes as they are
-                docs = docs.astype(str)
-            codes = np.unique(docs, return_inverse=True)[1].ravel()
-        if ids == "ascending":
-            codes = codes.max(initial=0) - codes
         full = None if exact else descending[entries]
         if full is not None and ((full[1:] != full[:-1]) & (run[1:] == run[:-1])).any():  # scores near, not equal
-            order[positions] = entries[np.lexsort((entries, -codes, full, run))]
+            order[positions] = entries[np.lexsort((entries, -_codes(documents, entries, ids), full, run))]
         else:  # equal scores in every run: by run, then document id descending, then input order
-            order[positions] = _by_run_then_id(run, codes, entries, len(order))
+            order[positions] = _tied_in_order(run, entries, documents, ids, len(order))
     return order
+
+
+def _codes(documents: Sequence[str] | np.ndarray | DocumentIds, entries: np.ndarray, ids: str) -> np.ndarray:
+    """Integer codes of the documents at ``entries`` that sort as trec_eval compares them (``ids="ascending"``:
+    reversed)."""
+    if isinstance(documents, DocumentIds):
+        codes = documents.take(entries).codes()
+    else:
+        docs = np.asarray(documents)[entries]
+        if docs.dtype.kind not in "iuS":  # str ids by code point (strcmp on UTF-8); bytes, codes as they are
+            docs = docs.astype(str)
+        codes = np.unique(docs, return_inverse=True)[1].ravel()
+    return codes.max(initial=0) - codes if ids == "ascending" else codes
+
+
+def _tied_in_order(run: np.ndarray, entries: np.ndarray, documents: Sequence[str] | np.ndarray | DocumentIds,
+                   ids: str, n: int) -> np.ndarray:
+    """Tied ``entries`` (grouped by ``run``, numbered from 1) in trec_eval's order: by run, then document id
+    descending (``ids="ascending"``: ascending), then input order. A run of two entries of
+    :class:`~workbench.ids.DocumentIds` is put in order by comparing its two ids
+    (:meth:`~workbench.ids.DocumentIds.compare`), the others by codes of their ids (:func:`_by_run_then_id`): most
+    runs of equal scores are pairs (2,000 topics × 1,000 documents of 4-decimal scores: 190k tied entries, 93k
+    runs: trec_eval_order 102 → 88 ms)."""
+    if not isinstance(documents, DocumentIds):
+        return _by_run_then_id(run, _codes(documents, entries, ids), entries, n)
+    begins = np.flatnonzero(np.concatenate(([True], run[1:] != run[:-1])))
+    sizes = np.diff(np.append(begins, run.size))
+    pairs = begins[sizes == 2]
+    first, second = entries[pairs], entries[pairs + 1]
+    compared = documents.compare(first, documents, second)
+    if compared is None:  # ids longer than a few words: codes for all
+        return _by_run_then_id(run, _codes(documents, entries, ids), entries, n)
+    if ids == "ascending":
+        compared = -compared
+    before = np.where(compared == 0, first < second, compared > 0)  # the first goes first
+    ordered = np.empty_like(entries)
+    ordered[pairs], ordered[pairs + 1] = np.where(before, first, second), np.where(before, second, first)
+    others = np.flatnonzero(np.repeat(sizes != 2, sizes))  # runs of three or more
+    if others.size:
+        ordered[others] = _by_run_then_id(run[others], _codes(documents, entries[others], ids), entries[others], n)
+    return ordered
 
 
 def _by_run_then_id(run: np.ndarray, codes: np.ndarray, entries: np.ndarray, n: int) -> np.ndarray:
