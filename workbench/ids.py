@@ -119,14 +119,16 @@ class DocumentIds:
         ascii_only = joined.isascii()
         data = np.frombuffer(joined.encode(encoding, "surrogatepass" if _utf8(encoding) else "strict"),
                              dtype=np.uint8)
+        strings = None if ascii_only else texts if texts is not None else joined.split("\0")
+        del joined  # the caller's string, handed over (a call's argument): its memory goes before the cut's
         bounds = np.flatnonzero(data == 0)
         if bounds.size != max(count - 1, 0) or (count == 0 and data.size):
             raise _NotInOnePiece("an id holds a NUL")
         starts, lengths = _cut(bounds, data.size, count)
         del bounds
         ids = cls(data, starts, lengths, encoding)
-        if not ascii_only:
-            ids._strings = np.asarray(texts if texts is not None else joined.split("\0"), dtype=object).reshape(-1)
+        if strings is not None:
+            ids._strings = np.asarray(strings, dtype=object).reshape(-1)
         return ids
 
     @classmethod
