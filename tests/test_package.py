@@ -113,18 +113,22 @@ class Watch:  # what OPENBLAS_NUM_THREADS is when numpy is first imported (OpenB
             seen.append(os.environ.get("OPENBLAS_NUM_THREADS"))
 sys.meta_path.insert(0, Watch())
 sys.argv = ["workbench", "--version"]
+module, _, name = os.environ["HOW"].partition(":")  # the console script: pip's wrapper calls this entry point
 try:
-    runpy.run_module("workbench", run_name="__main__")
+    status = runpy.run_module("workbench", run_name="__main__") if not name else getattr(
+        __import__(module, fromlist=[name]), name)()
 except SystemExit as end:
-    print(end.code, seen)
+    status = end.code
+print(status, seen)
 """
 
 
+@pytest.mark.parametrize("how", ["python -m", PYPROJECT["project"]["scripts"]["workbench"]])
 @pytest.mark.parametrize(("given", "expected"), [(None, "['1']"), ("3", "['3']")])
-def test_python_m_workbench_starts_no_blas_threads_unless_told(given, expected):
-    """Issue 42: the command line imports numpy with OPENBLAS_NUM_THREADS=1 (no BLAS thread pool to start), a
-    user's own setting kept."""
-    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+def test_the_command_line_starts_no_blas_threads_unless_told(how, given, expected):
+    """Issue 42: the command line, ``python -m workbench`` and the console script alike, imports numpy with
+    OPENBLAS_NUM_THREADS=1 (no BLAS thread pool to start), a user's own setting kept."""
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"} | {"HOW": how}
     if given is not None:
         env["OPENBLAS_NUM_THREADS"] = given
     done = subprocess.run([sys.executable, "-c", BLAS_WHEN_NUMPY_LOADS], capture_output=True, text=True,

@@ -1,4 +1,4 @@
-"""``python -m workbench``: see :mod:`workbench.cli`.
+"""``python -m workbench`` and the console script ``workbench``: see :mod:`workbench.cli`.
 
 The command line is the whole process: before numpy is first imported, OpenBLAS is told to start no threads of
 its own (``OPENBLAS_NUM_THREADS=1`` unless the environment sets it). No command multiplies matrices large enough
@@ -9,8 +9,17 @@ the readers and of the scoring is shared among threads of the workbench's own (:
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+__all__ = ["run"]
 
-from workbench.cli import main  # noqa: E402 (after the environment numpy reads when imported)
 
-raise SystemExit(main())
+def run() -> int:
+    """Run the command line as a whole process (the console script's entry point): OpenBLAS without threads of its
+    own, then :func:`workbench.cli.main`; returns its exit status."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from workbench.cli import main  # after the environment numpy reads when imported
+
+    return main()
+
+
+if __name__ == "__main__":
+    raise SystemExit(run())
