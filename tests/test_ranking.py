@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import reference_module, shared_dataset
+from tests.measure_instances import INSTANCES
 from tests.strategies import organizations
 from workbench import evaluate
 from workbench.data import (
@@ -442,3 +443,39 @@ def test_a_table_of_rows_out_of_order_over_several_blocks_puts_each_entry_at_its
         expected[row, :lengths[row]] = gains[rows == row]
     assert rows.size > 2 * BLOCK and np.array_equal(table.gains, expected)
     assert table.num_ret.tolist() == lengths.tolist()
+
+
+def _rows_alone_and_beside_a_longer_row(cases: int = 6) -> list[tuple[GainTable, GainTable]]:
+    """Pairs of tables: one row (1–39 ranked gains, some judged documents not retrieved) alone, and the same row
+    first in a table widened by a second row of 130–399 ranked documents (past numpy's pairwise-sum block)."""
+    rng = np.random.default_rng(7)
+    pairs = []
+    for _ in range(cases):
+        gains = rng.choice([0, 0, 1, 2, 3], size=int(rng.integers(1, 40))).tolist()
+        judged = gains + rng.choice([0, 1, 2, 3], size=int(rng.integers(0, 20))).tolist()
+        longer = rng.choice([0, 1, 2], size=int(rng.integers(130, 400))).tolist()
+        pairs.append((GainTable.from_gains([gains], [judged]),
+                      GainTable.from_gains([gains, longer], [judged, longer + [3] * 50])))
+    return pairs
+
+
+WIDENED = _rows_alone_and_beside_a_longer_row()
+# C/W/L measures weigh the ranks past the table's last in closed form (the trigamma rest), so a wider table moves
+# part of that weight into explicit ranks: equal in exact arithmetic, not always in the last bit (left out below).
+PAST_THE_LAST_RANK_IN_CLOSED_FORM = "workbench.metrics.ranking.measures.cwl"
+GAIN_TABLE_SPELLINGS = sorted({name for names in INSTANCES.values() for name in names
+                               if parse(name).spec.engine == "gain table"
+                               and parse(name).spec.compute.kernel.__module__ != PAST_THE_LAST_RANK_IN_CLOSED_FORM})
+
+
+@pytest.mark.filterwarnings("ignore::workbench.errors.WorkbenchWarning")
+@pytest.mark.parametrize("name", GAIN_TABLE_SPELLINGS)
+def test_a_row_scores_the_same_in_a_wider_table(name):
+    """A run's value does not depend on what is scored beside it (a campaign's other runs, a distributed chunk's
+    topics, one pair alone): a row scores the same, bit for bit, alone and padded in a wider table. Row sums add
+    in rank order (:func:`~workbench.metrics.ranking.table.row_sums`); numpy's pairwise ``sum`` groups the terms
+    by the padded width (Q-measure, ERR, P+, Compat, PairwiseAccuracy and nDCGRel differed in the last bit)."""
+    measure = parse(name)
+    for alone, widened in WIDENED:
+        value, beside = (measure.spec.compute.score(table, **measure.params)[0] for table in (alone, widened))
+        assert value == beside or (value != value and beside != beside), (value, beside)

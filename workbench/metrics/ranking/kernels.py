@@ -180,7 +180,7 @@ def err(table: GainTable, k: int | None = None, gain: str = "exp",
     counts as ``max_grade``, with a warning (as in :func:`rbp`).
     """
     stop, reach = err_terms(table, k, gain, max_grade)
-    return (stop * reach / ranks(stop.shape[1])).sum(axis=1)
+    return row_sums(stop * reach / ranks(stop.shape[1]))
 
 
 def rbp_terms(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: float | None = None,
@@ -283,7 +283,7 @@ def blended_ratio(table: GainTable, beta: float) -> tuple[np.ndarray, np.ndarray
 def q_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
     """Q = (1/R) Σ_{relevant ranks r} BR(r), R = number of judged relevant documents (Sakai, SIGIR 2006, eq. of Q)."""
     ratio, rel = blended_ratio(table, beta)
-    return safe_divide((ratio * rel).sum(axis=1), (table.ideal > 0).sum(axis=1))
+    return safe_divide(row_sums(ratio * rel), (table.ideal > 0).sum(axis=1))
 
 
 def o_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
@@ -319,4 +319,4 @@ def p_plus_measure(table: GainTable, beta: float = 1.0) -> np.ndarray:
     """P+ = (1 / C(rp)) Σ_{relevant r ≤ rp} BR(r): BR averaged over the relevant ranks down to rp
     (Sakai, SIGIR 2006)."""
     ratio, upto = p_plus_terms(table, beta)
-    return safe_divide((ratio * upto).sum(axis=1), upto.sum(axis=1))
+    return safe_divide(row_sums(ratio * upto), upto.sum(axis=1))

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from workbench.metrics.ranking.table import GainTable, safe_divide
+from workbench.metrics.ranking.table import GainTable, row_sums, safe_divide
 
 __all__ = ["ideal_positions", "compatibility_terms", "compatibility", "pairwise_accuracy_terms", "pairwise_accuracy"]
 
@@ -99,7 +99,7 @@ def compatibility(table: GainTable, p: float = 0.95, normalize: bool = True, dep
     0.333333
     """
     share, _, divisor = compatibility_terms(table, p, normalize, depth)
-    return share.sum(axis=1) / divisor
+    return row_sums(share) / divisor
 
 
 # ------------------------------------------------------------------------------------------ pairwise accuracy
@@ -133,4 +133,4 @@ def pairwise_accuracy(table: GainTable, k: int | None = None, rel: float = 1) ->
     0.75
     """
     shares, _ = pairwise_accuracy_terms(table, k, rel)
-    return shares.sum(axis=1)
+    return row_sums(shares)

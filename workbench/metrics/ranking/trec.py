@@ -435,7 +435,7 @@ def ndcg_rel(table: GainTable, gains: Mapping[float, float] | None = None) -> np
     rows, width = values.shape
     dcg = np.cumsum(values * discount, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        total = np.where(rel, dcg / denominator, 0.0).sum(axis=1)
+        total = row_sums(np.where(rel, dcg / denominator, 0.0))
         dcg_total = dcg[:, -1] if width else np.zeros(rows)
         total = total + (length - rel.sum(axis=1)) * dcg_total / idcg_total
         return np.where(total > 0, total / length, 0.0)
