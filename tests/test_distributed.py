@@ -346,6 +346,28 @@ def test_rankings_travel_as_codes_of_their_distinct_documents_and_others_as_thei
             assert got.tolist() == want.tolist() and got.dtype == want.dtype
 
 
+def test_a_chunks_runs_of_rankings_travel_as_one_numbering_of_their_documents():
+    """Issue 39 item 6: when every run of a chunk is rankings, the runs travel as one (each distinct document of
+    the chunk once, one numbering, how many topics each run has) and come back equal, a level object shared across
+    runs; a run holding another organization sends every run on its own, as before."""
+    gold = {"t1": Organization.from_graded({"a": 1}), "t2": Organization.from_graded({"c": 2, "b": 1})}
+    runs = {"s1": {"t1": Organization.from_ranking(["b", "a"]), "t2": Organization.from_ranking(["c"])},
+            "s2": {"t2": Organization.from_ranking(["a", "c"])}, "empty": {}}
+    pairs = [(system, topic) for system in runs for topic in gold]
+    chunk = dist._Chunk(list(gold), gold, runs, pairs)
+    _, (_, _, systems, together, _) = chunk.__reduce__()
+    assert systems == ["s1", "s2", "empty"] and isinstance(together, dist._Flat)
+    assert together.documents == ["b", "a", "c"] and together.codes.tolist() == [0, 1, 2, 1, 2]
+    assert together.topics == ["t1", "t2", "t2"] and together.counts == [2, 1, 0]
+    back = pickle.loads(dist._packed(chunk))
+    assert back == chunk and list(back.runs) == ["s1", "s2", "empty"]
+    assert back.runs["s1"]["t1"].levels[1] is back.runs["s2"]["t2"].levels[0]
+    mixed = dist._Chunk(list(gold), gold, dict(runs, s3={"t1": Organization.parse("{a b} c")}), pairs)
+    _, (_, _, _, each, _) = mixed.__reduce__()
+    assert isinstance(each, list) and len(each) == 4
+    assert pickle.loads(dist._packed(mixed)) == mixed
+
+
 def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_back(monkeypatch):
     """Issue 39: the engines' own threads (issue 42's ``WORKBENCH_THREADS``) are 1 while a chunk is scored; the
     collector and the variable are put back once no chunk is (two chunks on two threads of one worker)."""

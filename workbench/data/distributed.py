@@ -134,14 +134,17 @@ class _Chunk:
     pairs: list[Pair]
 
     def __reduce__(self) -> tuple:
-        """Pickled with the Organizations of each mapping flat (:class:`_Flat`)."""
-        return _Chunk._unflattened, (self.topics, _Flat.of(self.gold), {system: _Flat.of(run) for system, run in
-                                                                      self.runs.items()}, self.pairs)
+        """Pickled with the Organizations flat (:class:`_Flat`): the gold's, and every run's together when all the
+        runs are rankings (:meth:`_Flat.of_runs`: one numbering of the chunk's documents), else each run's."""
+        runs = list(self.runs.values())
+        together = _Flat.of_runs(runs)
+        return _Chunk._unflattened, (self.topics, _Flat.of(self.gold), list(self.runs),
+                                     [_Flat.of(run) for run in runs] if together is None else together, self.pairs)
 
     @staticmethod
-    def _unflattened(topics: list[str], gold: Any, runs: dict[str, Any], pairs: list[Pair]) -> _Chunk:
-        return _Chunk(topics, _Flat.mapping(gold), {system: _Flat.mapping(run) for system, run in runs.items()},
-                      pairs)
+    def _unflattened(topics: list[str], gold: Any, systems: list[str], runs: Any, pairs: list[Pair]) -> _Chunk:
+        held = runs.mappings() if isinstance(runs, _Flat) else [_Flat.mapping(run) for run in runs]
+        return _Chunk(topics, _Flat.mapping(gold), dict(zip(systems, held, strict=True)), pairs)
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,9 @@ class _Flat:
     (every level one cluster of one document: :meth:`of_rankings`) as each distinct document once and each level's
     document as its index in them (``codes``, an array pickled as one buffer); other organizations as every
     document, cluster by cluster, in one string (:func:`_joined`) and their shape as integers (each level's number
-    of clusters, each cluster's size). Either way each organization's number of levels, its rest and its grades."""
+    of clusters, each cluster's size). Either way each organization's number of levels, its rest and its grades.
+    Several mappings travel as one (``counts``: how many of ``topics`` each has): a chunk's runs, all rankings,
+    share one numbering of their documents (:meth:`of_runs`)."""
 
     topics: list[str]
     documents: str | list[str]
@@ -161,6 +166,7 @@ class _Flat:
     sizes: list[int]
     rests: list[frozenset[str] | None]
     grades: list[tuple[float, ...] | None]
+    counts: list[int]
 
     @classmethod
     def of(cls, held: Mapping[str, Organization]) -> Any:
@@ -170,17 +176,29 @@ class _Flat:
             return held
         first = organizations[0]
         if first.n_occurrences == len(first.levels):  # a ranking: the others are likely rankings too
-            ranked = cls.of_rankings(held, organizations)
+            ranked = cls.of_rankings(list(held), organizations, [len(organizations)])
             if ranked is not None:
                 return ranked
         levels = list(chain.from_iterable(organization.levels for organization in organizations))
         clusters = list(chain.from_iterable(levels))
         return cls(list(held), _joined(list(chain.from_iterable(clusters))), None,
                    [len(o.levels) for o in organizations], list(map(len, levels)), list(map(len, clusters)),
-                   [o.rest for o in organizations], [o.grades for o in organizations])
+                   [o.rest for o in organizations], [o.grades for o in organizations], [len(organizations)])
 
     @classmethod
-    def of_rankings(cls, held: Mapping[str, Organization], organizations: list[Organization]) -> _Flat | None:
+    def of_runs(cls, runs: list[Mapping[str, Organization]]) -> _Flat | None:
+        """A chunk's runs as one (:meth:`of_rankings` over all their organizations: each distinct document of the
+        chunk once, rather than once per run: 100 rather than 10,000 strings a chunk of 100 runs on 100
+        documents, and one numbering rather than 100), or None unless every run is a dict of rankings."""
+        if not all(isinstance(run, dict) for run in runs):
+            return None
+        organizations = list(chain.from_iterable(run.values() for run in runs))
+        if not organizations or any(type(organization) is not Organization for organization in organizations):
+            return None
+        return cls.of_rankings(list(chain.from_iterable(runs)), organizations, list(map(len, runs)))
+
+    @classmethod
+    def of_rankings(cls, topics: list[str], organizations: list[Organization], counts: list[int]) -> _Flat | None:
         """Rankings in one pass over their documents, each numbered as it first occurs (``setdefault`` with the
         number of documents met so far: the codes stay small), or None if some organization is not a ranking.
         An organization's levels and clusters are never empty (its constructor's declaration), so as many
@@ -203,31 +221,34 @@ class _Flat:
             if len(codes) != sum(levels):
                 return None
             documents = list(index)
-        return cls(list(held), documents, codes, levels, [], [], [o.rest for o in organizations],
-                   [o.grades for o in organizations])
+        return cls(topics, documents, codes, levels, [], [], [o.rest for o in organizations],
+                   [o.grades for o in organizations], counts)
 
     @staticmethod
     def mapping(held: Any) -> Mapping[str, Organization]:
-        """The Organizations again (as unpickling builds them: what the caller held, unchecked)."""
-        if not isinstance(held, _Flat):
-            return held
+        """The Organizations of one mapping again (anything else as it travelled)."""
+        return held.mappings()[0] if isinstance(held, _Flat) else held
+
+    def mappings(self) -> list[dict[str, Organization]]:
+        """Each mapping's Organizations again (as unpickling builds them: what the caller held, unchecked)."""
         ranked = None
-        if held.codes is not None:
-            levels = _ranked(held.documents, held.codes)
+        if self.codes is not None:
+            levels = _ranked(self.documents, self.codes)
             # every level's document at once, each ranking's occurrences a slice of it (as from_ranking keeps them)
-            ranked = np.asarray(held.documents, dtype=object)[np.frombuffer(held.codes, dtype=held.codes.typecode)]
+            ranked = np.asarray(self.documents, dtype=object)[np.frombuffer(self.codes, dtype=self.codes.typecode)]
         else:
-            documents = held.documents.split(_SEPARATOR) if isinstance(held.documents, str) else held.documents
-            levels = iter(_grouped(_grouped(documents, held.sizes, frozenset), held.clusters, tuple))
-        out, start = {}, 0
-        for topic, count, rest, grades in zip(held.topics, held.levels, held.rests, held.grades, strict=True):
+            documents = self.documents.split(_SEPARATOR) if isinstance(self.documents, str) else self.documents
+            levels = iter(_grouped(_grouped(documents, self.sizes, frozenset), self.clusters, tuple))
+        organizations, start = [], 0
+        for count, rest, grades in zip(self.levels, self.rests, self.grades, strict=True):
             organization = Organization.__new__(Organization)
             organization.__dict__.update(levels=tuple(islice(levels, count)), rest=rest, grades=grades)
             if ranked is not None and not rest:
                 organization.__dict__["occurrences"] = Occurrences.of_ranking(ranked[start:start + count])
             start += count
-            out[topic] = organization
-        return out
+            organizations.append(organization)
+        pairs = zip(self.topics, organizations, strict=True)
+        return [dict(islice(pairs, count)) for count in self.counts]
 
 
 _SEPARATOR = "\x00"
