@@ -7,7 +7,7 @@ import os
 import pickle
 import threading
 from array import array
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -366,6 +366,28 @@ def test_a_chunks_runs_of_rankings_travel_as_one_numbering_of_their_documents():
     _, (_, _, _, each, _) = mixed.__reduce__()
     assert isinstance(each, list) and len(each) == 4
     assert pickle.loads(dist._packed(mixed)) == mixed
+
+
+def test_a_process_pools_workers_keep_freed_memory_and_no_other_executor_does(monkeypatch):
+    """Issue 39 item 6: a ProcessPoolExecutor's workers keep freed memory for reuse (its chunks' arrays otherwise
+    went back to the system and were faulted in again); a thread pool's chunks, scored in the caller's process,
+    leave the caller's malloc alone. The pool here runs each task in this process, so no process starts."""
+    kept = []
+    monkeypatch.setattr(dist, "keep_freed_memory", lambda: kept.append(True))
+
+    class InProcess(ProcessPoolExecutor):
+        def submit(self, function, *args):
+            future = Future()
+            future.set_result(function(*args))
+            return future
+
+    campaign, measures = _ranking_campaign(5, topics=8, systems=2), ["AP", "R≺(n=10, wn=0.8)"]
+    serial = campaign.evaluate(measures, progress=False)
+    with ThreadPoolExecutor(2) as pool:
+        _assert_bitwise_equal(serial, campaign.evaluate(measures, executor=pool, chunk_topics=2, progress=False))
+    assert kept == []
+    _assert_bitwise_equal(serial, campaign.evaluate(measures, executor=InProcess(2), chunk_topics=4, progress=False))
+    assert kept == [True, True]  # each chunk, on its worker
 
 
 def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_back(monkeypatch):

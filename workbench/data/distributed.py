@@ -25,7 +25,7 @@ pool gets the chunks as they are, unpickled. Built-in measures travel by name; a
 chunks with it) raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is
 returned.
 
-    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
     >>> from workbench.data.campaign import Campaign
     >>> from workbench.model import Organization
     >>> gold = {"q1": Organization.from_graded({"d1": 1}), "q2": Organization.from_graded({"d3": 1})}
@@ -45,7 +45,7 @@ import sys
 import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, islice, repeat
@@ -58,7 +58,7 @@ import pandas as pd
 from workbench.data.engines import Held, Pair, by_engine, score_pairs
 from workbench.data.scoring import CampaignError, topics_text
 from workbench.data.trec.ranked import Judgements, RankedRun
-from workbench.heap import collector_paused, freed_memory_kept
+from workbench.heap import collector_paused, freed_memory_kept, keep_freed_memory
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 from workbench.model.organization import Occurrences
@@ -336,9 +336,16 @@ class _Raised:
     error: Exception
 
 
-def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure]) -> _Rows | _Raised:
+def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure], pool_process: bool = False,
+                 ) -> _Rows | _Raised:
     """Runs on a worker: ``{name: value}`` for each pair of the chunk (pickled, from another process), scored as
-    the serial run scores it (:func:`~workbench.data.engines.score_pairs`)."""
+    the serial run scores it (:func:`~workbench.data.engines.score_pairs`). A process pool's worker
+    (``pool_process``) keeps freed memory for reuse from its first chunk on (:func:`~workbench.heap.
+    keep_freed_memory`, as the command line's process does; it then holds a chunk's peak): glibc otherwise gave the
+    chunks' arrays back and faulted them in again, 90,000 page faults and 0.12-0.17 s of system time on
+    ``benchmarks/bench_campaign.py``'s Organization campaign, 20-30 after the first chunk with it."""
+    if pool_process:
+        keep_freed_memory()
     try:
         with _as_worker(), freed_memory_kept():  # a Dask worker returns freed memory at once: not here
             return _Rows(_scored(pickle.loads(chunk) if isinstance(chunk, bytes) else chunk, measures))
@@ -381,6 +388,7 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
         raise _unusable(executor, f"the Dask client is {executor.status}")
     shipped = {name: _ShippedMeasure.of(measure) for name, measure in measures.items()}
     in_threads = isinstance(executor, ThreadPoolExecutor)  # nothing is pickled: the chunks are passed as they are
+    pool_process = isinstance(executor, ProcessPoolExecutor)  # its workers are processes of their own
     if not in_threads:
         _check_picklable(shipped, measures, dask)
     if not pairs or not measures:
@@ -403,7 +411,7 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
     else:
         def submit(chunk: _Chunk):
             try:
-                return executor.submit(_score_chunk, chunk if in_threads else _packed(chunk), shipped)
+                return executor.submit(_score_chunk, chunk if in_threads else _packed(chunk), shipped, pool_process)
             except RuntimeError as error:  # shut down, or broken by a worker lost before (BrokenExecutor)
                 raise _unusable(executor, f"{type(error).__name__}: {error}") from error
 
