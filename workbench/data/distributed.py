@@ -347,7 +347,8 @@ def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure], po
     if pool_process:
         keep_freed_memory()
     try:
-        with _as_worker(), freed_memory_kept():  # a Dask worker returns freed memory at once: not here
+        with _as_worker(), freed_memory_kept(linger=1.0):  # a Dask worker returns freed memory at once: not here,
+            # nor until a second after its last chunk (the next finds what this one freed)
             return _Rows(_scored(pickle.loads(chunk) if isinstance(chunk, bytes) else chunk, measures))
     except Exception as error:
         return _Raised(error)
