@@ -2,30 +2,32 @@
 
 The gold topics are cut into chunks; each chunk travels once, with what the caller holds of its topics only
 (:class:`_Chunk`): the gold's and every run's Organizations of those topics, flat (:class:`_Flat`: rankings as their
-distinct documents and a small code per level, read in one pass; other organizations as their documents in one
-string and their shapes as integers; pickled about 5× faster than their frozensets), or a read campaign's judgements
-and runs cut to those topics on arrays of their own (:meth:`~workbench.data.trec.ranked.RankedRun.restricted`),
-never the whole campaign. A worker builds its :class:`~workbench.data.engines.Held` from them and scores the chunk's
-(system, topic) pairs by :func:`~workbench.data.engines.score_pairs`, as the serial run scores the whole campaign:
-every engine there (the gain and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by
-topic), no measure's value depending on the other topics or pairs scored with it, so that values are identical bit
-for bit; the scores are put back in the serial order. The caller only cuts and pickles the chunks (about 0.15 CPU-s
-on ``benchmarks/bench_campaign.py``'s Organization campaign, whose serial run takes 1.4–1.5 s) and takes each
-chunk's scores (one object: :class:`_Rows`) into the result as the chunk comes back, while the workers score the
-others (:meth:`Sent.collect`'s ``each``). A chunk is sent as soon as it is cut, so that the workers start while the
-next ones are made, and scored with the cyclic garbage collector paused (its Organizations are made at once:
+distinct documents and a small code per level, read in one pass, all the chunk's runs on one numbering when every run is
+rankings; other organizations as their documents in one string and their shapes as integers; pickled about 5× faster
+than their frozensets), or a read campaign's judgements and runs cut to those topics on arrays of their own
+(:meth:`~workbench.data.trec.ranked.RankedRun.restricted`), never the whole campaign. A worker builds its
+:class:`~workbench.data.engines.Held` from them and scores the chunk's (system, topic) pairs by
+:func:`~workbench.data.engines.score_pairs`, as the serial run scores the whole campaign: every engine there (the gain
+and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by topic), no measure's value
+depending on the other topics or pairs scored with it, so that values are identical bit for bit (but for the last bit of
+Q-measure and ERR where a run's table is of another width on a chunk's topics than on all: their kernels add a row in
+pairs; ``docs/distributed.md``); the scores are put back in the serial order. The caller only cuts and pickles the
+chunks (about 0.09 CPU-s on ``benchmarks/bench_campaign.py``'s Organization campaign, whose serial run takes 1.4–1.5 s)
+and takes each chunk's scores (one object: :class:`_Rows`) into the result as the chunk comes back, while the workers
+score the others (:meth:`Sent.collect`'s ``each``). A chunk is sent as soon as it is cut, so that the workers start
+while the next ones are made, and scored with the cyclic garbage collector paused (its Organizations are made at once:
 collection after collection over them made the chunks' work 1.4× the serial), with the engines on one thread
-(``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept for reuse where the
-worker's environment fixes malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its workers
-``MALLOC_TRIM_THRESHOLD_=65536``, which made a chunk of R&S about 1.7× slower). The measures travel once per chunk
-with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with
-``broadcast=True``; each chunk is scattered too, straight to a worker rather than through the scheduler); a thread
-pool gets the chunks as they are, unpickled. Built-in measures travel by name; a measure registered in the session
-(a custom one) travels with its compute function, which must pickle. A worker lost mid-campaign (its scattered
-chunks with it) raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is
-returned.
+(``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept for reuse from chunk to chunk
+(:mod:`workbench.heap`: by a process pool's workers for good, as the command line keeps it, which spared them 0.12-0.17
+s of page faults; by a Dask worker until a second after its last chunk: its nanny's ``MALLOC_TRIM_THRESHOLD_=65536``
+made a chunk of R&S about 1.7× slower). The measures travel once per chunk with a :class:`concurrent.futures.Executor`
+and once per worker with a Dask cluster (scattered with ``broadcast=True``; each chunk is scattered too, straight to a
+worker rather than through the scheduler); a thread pool gets the chunks as they are, unpickled. Built-in measures
+travel by name; a measure registered in the session (a custom one) travels with its compute function, which must pickle.
+A worker lost mid-campaign (its scattered chunks with it) raises :class:`CampaignInterruptedError`: Dask does not retry
+it elsewhere, and no partial table is returned.
 
-    >>> from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+    >>> from concurrent.futures import ThreadPoolExecutor
     >>> from workbench.data.campaign import Campaign
     >>> from workbench.model import Organization
     >>> gold = {"q1": Organization.from_graded({"d1": 1}), "q2": Organization.from_graded({"d3": 1})}
