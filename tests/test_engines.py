@@ -357,7 +357,7 @@ def test_the_kernel_call_finder_finds_them():
     assert _kernel_calls(ast.parse(source)) == [1, 2]
 
 
-RAGGED = ["Q-measure@1000", "ERR@100", "AP", "nDCG", "RBP(p=0.8)", "P@10"]
+RAGGED = ["Q-measure@1000", "ERR@100", "AP", "nDCG"]
 
 
 def _ragged_campaign() -> tuple[dict, dict]:
@@ -424,3 +424,17 @@ def test_a_run_refused_in_a_joined_group_is_named_as_on_its_own(monkeypatch):
     work = [(system, topic) for system in runs for topic in gold]
     with pytest.raises(CampaignError, match="system 'even3': WorkbenchError: refused by the join"):
         ENGINES["gain table"].score(Held(gold, runs), work, {"AP": parse("AP")})
+
+
+def test_runs_read_as_arrays_or_holding_other_outputs_are_tabled_alone():
+    """Only runs of Organizations are joined together; a run read as arrays (its join reads its arrays) or holding
+    something else (the join's own refusal names it) has a table of its own."""
+    from workbench.data import engines
+
+    read = Campaign.from_dicts({"q": {"a": 1}}, {"s": {"q": {"a": 0.5}}, "t": {"q": {"a": 0.4}}})
+    assert list(engines._groups(Held(read.gold, read.runs), {"s": ["q"], "t": ["q"]})) == [{"s": ["q"]}, {"t": ["q"]}]
+    gold = {"q": Organization.from_graded({"a": 1})}
+    ranked = Organization.from_ranking
+    runs = {"s": {"q": ranked(["a"])}, "odd": {"q": "a"}, "t": {"q": ranked(["b"])}}
+    assert list(engines._groups(Held(gold, runs), dict.fromkeys(runs, ["q"]))) == [{"odd": ["q"]},
+                                                                                 {"s": ["q"], "t": ["q"]}]

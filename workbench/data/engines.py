@@ -154,7 +154,8 @@ the caches)."""
 def _groups(held: Held, by_system: dict[str, list[str]]) -> Iterator[dict[str, list[str]]]:
     """``by_system`` (system → topics) in groups of up to :data:`TOGETHER_ROWS` rows of runs whose tables would be
     as wide: the same topics, and as many levels in their longest output (a ranking's length; a topic the run
-    lacks, trec_eval's one-document placeholder); a run read as arrays (or read judgements) in a group of its own.
+    lacks, trec_eval's one-document placeholder); a run read as arrays (or read judgements), or holding anything but
+    Organizations, in a group of its own.
 
     >>> runs = {"a": {"t": Organization.from_ranking(["x", "y"])}, "b": {"t": Organization.from_ranking(["y"])},
     ...         "c": {"t": Organization.from_ranking(["z", "x"])}}
@@ -165,10 +166,11 @@ def _groups(held: Held, by_system: dict[str, list[str]]) -> Iterator[dict[str, l
     together = not isinstance(held.gold, Judgements)
     for system, topics in by_system.items():
         run = held.runs[system]
-        if not together or isinstance(run, RankedRun):
+        outputs = [] if not together or isinstance(run, RankedRun) else [run[topic] for topic in topics if topic in run]
+        if not outputs or any(type(output) is not Organization for output in outputs):
             yield {system: topics}
             continue
-        width = max((len(run[topic].levels) if topic in run else 1 for topic in topics), default=0)
+        width = max([len(output.levels) for output in outputs] + [1] * (len(outputs) < len(topics)), default=0)
         group, rows = filling.get((width, *topics), ({}, 0))
         if group and rows + len(topics) > TOGETHER_ROWS:
             yield group
