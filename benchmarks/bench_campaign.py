@@ -232,18 +232,23 @@ def executors(fresh, measures: list[str], chunk_topics: int | None, dask_default
 
 def print_executors(paths: dict, times: dict[str, list[tuple[float, float, list[float]]]]) -> None:
     """Each path's evaluations, then its medians: speed-up against the serial median, CPU of the caller and of
-    each worker, and their sum against the serial CPU (the cost of distribution)."""
+    each worker, their sum against the serial CPU (the cost of distribution), and each worker's idle time (the
+    evaluation's wall time less the worker's CPU: waiting for its first chunk, for the others at the end, or for
+    a core another process took)."""
     medians = {label: (median(t[0] for t in runs), median(t[1] for t in runs),
                        [median(t[2][i] for t in runs) for i in range(len(runs[0][2]))])
                for label, runs in times.items()}
+    idle = {label: [median(t[0] - t[2][i] for t in runs) for i in range(len(runs[0][2]))]
+            for label, runs in times.items()}
     serial_time, serial_cpu = medians["serial"][0], medians["serial"][1]
     print(f"{'(medians of ' + str(len(times['serial'])) + ' rounds)':30} {'start-up':>9} {'evaluate':>9} "
-          f"{'speed-up':>9} {'CPU caller':>11} {'CPU workers':>12} {'CPU/serial':>10}  each worker; each round")
+          f"{'speed-up':>9} {'CPU caller':>11} {'CPU workers':>12} {'CPU/serial':>10}  each worker (idle); each round")
     for label, (elapsed, caller, each) in medians.items():
         rounds = ", ".join(f"{t[0]:.2f}s ({t[1] + sum(t[2]):.2f} CPU)" for t in times[label])
         print(f"{label:30} {paths[label][0]:8.2f}s {elapsed:8.2f}s {serial_time / elapsed:8.2f}× {caller:10.2f}s "
               f"{sum(each):11.2f}s {(caller + sum(each)) / max(serial_cpu, 1e-9):9.2f}×  "
-              + " + ".join(f"{one:.2f}s" for one in each) + f"; {rounds}")
+              + " + ".join(f"{one:.2f}s" for one in each)
+              + (" (" + ", ".join(f"{one:.2f}s" for one in idle[label]) + ")" if each else "") + f"; {rounds}")
     print(f"(every executor's results equal the serial ones bit for bit; load average now {load()})")
 
 

@@ -7,7 +7,7 @@ import os
 import pickle
 import threading
 from array import array
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -344,6 +344,50 @@ def test_rankings_travel_as_codes_of_their_distinct_documents_and_others_as_thei
         expected = Organization.occurrences.func(rested[topic])
         for got, want in zip(organization.occurrences, expected, strict=True):
             assert got.tolist() == want.tolist() and got.dtype == want.dtype
+
+
+def test_a_chunks_runs_of_rankings_travel_as_one_numbering_of_their_documents():
+    """Issue 39 item 6: when every run of a chunk is rankings, the runs travel as one (each distinct document of
+    the chunk once, one numbering, how many topics each run has) and come back equal, a level object shared across
+    runs; a run holding another organization sends every run on its own, as before."""
+    gold = {"t1": Organization.from_graded({"a": 1}), "t2": Organization.from_graded({"c": 2, "b": 1})}
+    runs = {"s1": {"t1": Organization.from_ranking(["b", "a"]), "t2": Organization.from_ranking(["c"])},
+            "s2": {"t2": Organization.from_ranking(["a", "c"])}, "empty": {}}
+    pairs = [(system, topic) for system in runs for topic in gold]
+    chunk = dist._Chunk(list(gold), gold, runs, pairs)
+    _, (_, _, systems, together, _) = chunk.__reduce__()
+    assert systems == ["s1", "s2", "empty"] and isinstance(together, dist._Flat)
+    assert together.documents == ["b", "a", "c"] and together.codes.tolist() == [0, 1, 2, 1, 2]
+    assert together.topics == ["t1", "t2", "t2"] and together.counts == [2, 1, 0]
+    back = pickle.loads(dist._packed(chunk))
+    assert back == chunk and list(back.runs) == ["s1", "s2", "empty"]
+    assert back.runs["s1"]["t1"].levels[1] is back.runs["s2"]["t2"].levels[0]
+    mixed = dist._Chunk(list(gold), gold, dict(runs, s3={"t1": Organization.parse("{a b} c")}), pairs)
+    _, (_, _, _, each, _) = mixed.__reduce__()
+    assert isinstance(each, list) and len(each) == 4
+    assert pickle.loads(dist._packed(mixed)) == mixed
+
+
+def test_a_process_pools_workers_keep_freed_memory_and_no_other_executor_does(monkeypatch):
+    """Issue 39 item 6: a ProcessPoolExecutor's workers keep freed memory for reuse (its chunks' arrays otherwise
+    went back to the system and were faulted in again); a thread pool's chunks, scored in the caller's process,
+    leave the caller's malloc alone. The pool here runs each task in this process, so no process starts."""
+    kept = []
+    monkeypatch.setattr(dist, "keep_freed_memory", lambda: kept.append(True))
+
+    class InProcess(ProcessPoolExecutor):
+        def submit(self, function, *args):
+            future = Future()
+            future.set_result(function(*args))
+            return future
+
+    campaign, measures = _ranking_campaign(5, topics=8, systems=2), ["AP", "R≺(n=10, wn=0.8)"]
+    serial = campaign.evaluate(measures, progress=False)
+    with ThreadPoolExecutor(2) as pool:
+        _assert_bitwise_equal(serial, campaign.evaluate(measures, executor=pool, chunk_topics=2, progress=False))
+    assert kept == []
+    _assert_bitwise_equal(serial, campaign.evaluate(measures, executor=InProcess(2), chunk_topics=4, progress=False))
+    assert kept == [True, True]  # each chunk, on its worker
 
 
 def test_a_worker_scores_with_the_collector_paused_on_one_thread_and_puts_both_back(monkeypatch):

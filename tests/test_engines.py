@@ -9,6 +9,7 @@ import math
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import workbench
@@ -354,3 +355,86 @@ def test_above_the_kernels_only_the_engines_call_a_measure_s_kernel():
 def test_the_kernel_call_finder_finds_them():
     source = "measure.spec.compute.score(table)\nspec.compute(gold, output)\nengine.score(held, pairs, m)\n"
     assert _kernel_calls(ast.parse(source)) == [1, 2]
+
+
+RAGGED = ["Q-measure@1000", "ERR@100", "AP", "nDCG"]
+
+
+def _ragged_campaign() -> tuple[dict, dict]:
+    """Graded gold over 120 documents; four runs of rankings 30 long, three of lengths 1-119 (rows of other widths:
+    Q-measure and ERR add a row's terms in pairs, so that a wider table can change a value's last bit), one with a
+    tied level and one lacking two topics."""
+    rng = np.random.default_rng(7)
+    docs = [f"d{i}" for i in range(120)]
+    gold = {f"t{t}": Organization.from_graded({d: int(rng.integers(0, 4)) for d in rng.choice(docs, 40, False)})
+            for t in range(8)}
+    runs = {f"even{s}": {t: Organization.from_ranking(list(rng.permutation(docs)[:30])) for t in gold}
+            for s in range(4)}
+    runs |= {f"ragged{s}": {t: Organization.from_ranking(list(rng.permutation(docs)[:rng.integers(1, 120)]))
+                            for t in gold} for s in range(3)}
+    runs["even1"]["t4"] = Organization.parse("d1 d2\n" + "\n".join(docs[3:31]))
+    del runs["even2"]["t0"], runs["even2"]["t5"]
+    return gold, runs
+
+
+def test_runs_joined_together_score_as_on_tables_of_their_own_bit_for_bit(monkeypatch):
+    """Issue 39 item 6: the gain-table engine joins runs of Organizations together (TOGETHER_ROWS rows, a table's
+    fixed cost paid once); every value equals its run's own table's bit for bit, on all topics and on a chunk's few,
+    the runs whose own table would be narrower scored apart."""
+    from workbench.data import engines
+
+    gold, runs = _ragged_campaign()
+    engine, measures = ENGINES["gain table"], {name: parse(name) for name in RAGGED}
+    built = []
+    build = engines.GainTableEngine.build
+
+    def counted(gold, run, topics, **kwargs):
+        built.append(len(topics))
+        return build(gold, run, topics, **kwargs)
+
+    monkeypatch.setattr(engines.GainTableEngine, "build", staticmethod(counted))
+    for topics in (list(gold), ["t0", "t4", "t5"]):
+        work = [(system, topic) for system in runs for topic in topics]
+        built.clear()
+        together = engine.score(Held(gold, runs), work, measures)
+        assert 4 * len(topics) in built and len(built) < len(runs)  # the four runs of 30 on one table
+        monkeypatch.setattr(engines, "TOGETHER_ROWS", 0)
+        apart = engine.score(Held(gold, runs), work, measures)
+        monkeypatch.setattr(engines, "TOGETHER_ROWS", 256)
+        assert together.keys() == apart.keys()
+        for pair, values in apart.items():
+            assert np.array(list(together[pair].values())).view(np.uint64).tolist() == \
+                np.array(list(values.values())).view(np.uint64).tolist(), pair
+
+
+def test_a_run_refused_in_a_joined_group_is_named_as_on_its_own(monkeypatch):
+    """A group the join refuses is scored run by run, whose error names the run at fault (as before)."""
+    from workbench.data import engines
+
+    gold, runs = _ragged_campaign()
+    poisoned = runs["even3"]["t2"]
+    build = engines.GainTableEngine.build
+
+    def refusing(gold, run, topics, **kwargs):
+        if any(output is poisoned for output in run.values()):
+            raise WorkbenchError("refused by the join")
+        return build(gold, run, topics, **kwargs)
+
+    monkeypatch.setattr(engines.GainTableEngine, "build", staticmethod(refusing))
+    work = [(system, topic) for system in runs for topic in gold]
+    with pytest.raises(CampaignError, match="system 'even3': WorkbenchError: refused by the join"):
+        ENGINES["gain table"].score(Held(gold, runs), work, {"AP": parse("AP")})
+
+
+def test_runs_read_as_arrays_or_holding_other_outputs_are_tabled_alone():
+    """Only runs of Organizations are joined together; a run read as arrays (its join reads its arrays) or holding
+    something else (the join's own refusal names it) has a table of its own."""
+    from workbench.data import engines
+
+    read = Campaign.from_dicts({"q": {"a": 1}}, {"s": {"q": {"a": 0.5}}, "t": {"q": {"a": 0.4}}})
+    assert list(engines._groups(Held(read.gold, read.runs), {"s": ["q"], "t": ["q"]})) == [{"s": ["q"]}, {"t": ["q"]}]
+    gold = {"q": Organization.from_graded({"a": 1})}
+    ranked = Organization.from_ranking
+    runs = {"s": {"q": ranked(["a"])}, "odd": {"q": "a"}, "t": {"q": ranked(["b"])}}
+    assert list(engines._groups(Held(gold, runs), dict.fromkeys(runs, ["q"]))) == [{"odd": ["q"]},
+                                                                                 {"s": ["q"], "t": ["q"]}]

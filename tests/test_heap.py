@@ -44,6 +44,22 @@ def test_a_dask_workers_thresholds_are_put_back_and_the_heap_trimmed(calls, monk
     assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 262144), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
 
 
+
+def test_a_lingering_put_back_is_taken_over_by_the_next_block(calls, monkeypatch):
+    """Issue 39 item 6: with ``linger``, the memory stays kept after the block; a block starting meanwhile (a
+    worker's next chunk) takes it over without setting it again, and the last puts it back ``linger`` after it."""
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    with heap.freed_memory_kept(linger=60):
+        pass
+    assert calls == KEPT
+    with heap.freed_memory_kept(linger=0.2):
+        assert calls == KEPT
+    due = heap._putting_back
+    assert calls == KEPT and due is not None
+    due.join(5)
+    assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 128 * 1024), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
+    assert heap._putting_back is None
+
 def inside_another_on_a_thread(block, look):
     """``block()`` entered on a thread and held open while this thread enters and leaves it too: what ``look()``
     answers then (the thread's block still open); the thread's block ends before this returns."""

@@ -2,28 +2,30 @@
 
 The gold topics are cut into chunks; each chunk travels once, with what the caller holds of its topics only
 (:class:`_Chunk`): the gold's and every run's Organizations of those topics, flat (:class:`_Flat`: rankings as their
-distinct documents and a small code per level, read in one pass; other organizations as their documents in one
-string and their shapes as integers; pickled about 5× faster than their frozensets), or a read campaign's judgements
-and runs cut to those topics on arrays of their own (:meth:`~workbench.data.trec.ranked.RankedRun.restricted`),
-never the whole campaign. A worker builds its :class:`~workbench.data.engines.Held` from them and scores the chunk's
-(system, topic) pairs by :func:`~workbench.data.engines.score_pairs`, as the serial run scores the whole campaign:
-every engine there (the gain and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by
-topic), no measure's value depending on the other topics or pairs scored with it, so that values are identical bit
-for bit; the scores are put back in the serial order. The caller only cuts and pickles the chunks (about 0.15 CPU-s
-on ``benchmarks/bench_campaign.py``'s Organization campaign, whose serial run takes 1.4–1.5 s) and takes each
-chunk's scores (one object: :class:`_Rows`) into the result as the chunk comes back, while the workers score the
-others (:meth:`Sent.collect`'s ``each``). A chunk is sent as soon as it is cut, so that the workers start while the
-next ones are made, and scored with the cyclic garbage collector paused (its Organizations are made at once:
+distinct documents and a small code per level, read in one pass, all the chunk's runs on one numbering when every run is
+rankings; other organizations as their documents in one string and their shapes as integers; pickled about 5× faster
+than their frozensets), or a read campaign's judgements and runs cut to those topics on arrays of their own
+(:meth:`~workbench.data.trec.ranked.RankedRun.restricted`), never the whole campaign. A worker builds its
+:class:`~workbench.data.engines.Held` from them and scores the chunk's (system, topic) pairs by
+:func:`~workbench.data.engines.score_pairs`, as the serial run scores the whole campaign: every engine there (the gain
+and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by topic), no measure's value
+depending on the other topics or pairs scored with it, so that values are identical bit for bit (but for the last bit of
+Q-measure and ERR where a run's table is of another width on a chunk's topics than on all: their kernels add a row in
+pairs; ``docs/distributed.md``); the scores are put back in the serial order. The caller only cuts and pickles the
+chunks (about 0.09 CPU-s on ``benchmarks/bench_campaign.py``'s Organization campaign, whose serial run takes 1.4–1.5 s)
+and takes each chunk's scores (one object: :class:`_Rows`) into the result as the chunk comes back, while the workers
+score the others (:meth:`Sent.collect`'s ``each``). A chunk is sent as soon as it is cut, so that the workers start
+while the next ones are made, and scored with the cyclic garbage collector paused (its Organizations are made at once:
 collection after collection over them made the chunks' work 1.4× the serial), with the engines on one thread
-(``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept for reuse where the
-worker's environment fixes malloc's thresholds (:mod:`workbench.heap`: Dask's nanny gives its workers
-``MALLOC_TRIM_THRESHOLD_=65536``, which made a chunk of R&S about 1.7× slower). The measures travel once per chunk
-with a :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with
-``broadcast=True``; each chunk is scattered too, straight to a worker rather than through the scheduler); a thread
-pool gets the chunks as they are, unpickled. Built-in measures travel by name; a measure registered in the session
-(a custom one) travels with its compute function, which must pickle. A worker lost mid-campaign (its scattered
-chunks with it) raises :class:`CampaignInterruptedError`: Dask does not retry it elsewhere, and no partial table is
-returned.
+(``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept for reuse from chunk to chunk
+(:mod:`workbench.heap`: by a process pool's workers for good, as the command line keeps it, which spared them 0.12-0.17
+s of page faults; by a Dask worker until a second after its last chunk: its nanny's ``MALLOC_TRIM_THRESHOLD_=65536``
+made a chunk of R&S about 1.7× slower). The measures travel once per chunk with a :class:`concurrent.futures.Executor`
+and once per worker with a Dask cluster (scattered with ``broadcast=True``; each chunk is scattered too, straight to a
+worker rather than through the scheduler); a thread pool gets the chunks as they are, unpickled. Built-in measures
+travel by name; a measure registered in the session (a custom one) travels with its compute function, which must pickle.
+A worker lost mid-campaign (its scattered chunks with it) raises :class:`CampaignInterruptedError`: Dask does not retry
+it elsewhere, and no partial table is returned.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> from workbench.data.campaign import Campaign
@@ -45,7 +47,7 @@ import sys
 import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, islice, repeat
@@ -58,7 +60,7 @@ import pandas as pd
 from workbench.data.engines import Held, Pair, by_engine, score_pairs
 from workbench.data.scoring import CampaignError, topics_text
 from workbench.data.trec.ranked import Judgements, RankedRun
-from workbench.heap import collector_paused, freed_memory_kept
+from workbench.heap import collector_paused, freed_memory_kept, keep_freed_memory
 from workbench.metrics.registry import Measure, MeasureSpec, UnknownMeasureError, parse
 from workbench.model import Organization
 from workbench.model.organization import Occurrences
@@ -134,14 +136,17 @@ class _Chunk:
     pairs: list[Pair]
 
     def __reduce__(self) -> tuple:
-        """Pickled with the Organizations of each mapping flat (:class:`_Flat`)."""
-        return _Chunk._unflattened, (self.topics, _Flat.of(self.gold), {system: _Flat.of(run) for system, run in
-                                                                      self.runs.items()}, self.pairs)
+        """Pickled with the Organizations flat (:class:`_Flat`): the gold's, and every run's together when all the
+        runs are rankings (:meth:`_Flat.of_runs`: one numbering of the chunk's documents), else each run's."""
+        runs = list(self.runs.values())
+        together = _Flat.of_runs(runs)
+        return _Chunk._unflattened, (self.topics, _Flat.of(self.gold), list(self.runs),
+                                     [_Flat.of(run) for run in runs] if together is None else together, self.pairs)
 
     @staticmethod
-    def _unflattened(topics: list[str], gold: Any, runs: dict[str, Any], pairs: list[Pair]) -> _Chunk:
-        return _Chunk(topics, _Flat.mapping(gold), {system: _Flat.mapping(run) for system, run in runs.items()},
-                      pairs)
+    def _unflattened(topics: list[str], gold: Any, systems: list[str], runs: Any, pairs: list[Pair]) -> _Chunk:
+        held = runs.mappings() if isinstance(runs, _Flat) else [_Flat.mapping(run) for run in runs]
+        return _Chunk(topics, _Flat.mapping(gold), dict(zip(systems, held, strict=True)), pairs)
 
 
 @dataclass(frozen=True)
@@ -151,7 +156,9 @@ class _Flat:
     (every level one cluster of one document: :meth:`of_rankings`) as each distinct document once and each level's
     document as its index in them (``codes``, an array pickled as one buffer); other organizations as every
     document, cluster by cluster, in one string (:func:`_joined`) and their shape as integers (each level's number
-    of clusters, each cluster's size). Either way each organization's number of levels, its rest and its grades."""
+    of clusters, each cluster's size). Either way each organization's number of levels, its rest and its grades.
+    Several mappings travel as one (``counts``: how many of ``topics`` each has): a chunk's runs, all rankings,
+    share one numbering of their documents (:meth:`of_runs`)."""
 
     topics: list[str]
     documents: str | list[str]
@@ -161,6 +168,7 @@ class _Flat:
     sizes: list[int]
     rests: list[frozenset[str] | None]
     grades: list[tuple[float, ...] | None]
+    counts: list[int]
 
     @classmethod
     def of(cls, held: Mapping[str, Organization]) -> Any:
@@ -170,17 +178,29 @@ class _Flat:
             return held
         first = organizations[0]
         if first.n_occurrences == len(first.levels):  # a ranking: the others are likely rankings too
-            ranked = cls.of_rankings(held, organizations)
+            ranked = cls.of_rankings(list(held), organizations, [len(organizations)])
             if ranked is not None:
                 return ranked
         levels = list(chain.from_iterable(organization.levels for organization in organizations))
         clusters = list(chain.from_iterable(levels))
         return cls(list(held), _joined(list(chain.from_iterable(clusters))), None,
                    [len(o.levels) for o in organizations], list(map(len, levels)), list(map(len, clusters)),
-                   [o.rest for o in organizations], [o.grades for o in organizations])
+                   [o.rest for o in organizations], [o.grades for o in organizations], [len(organizations)])
 
     @classmethod
-    def of_rankings(cls, held: Mapping[str, Organization], organizations: list[Organization]) -> _Flat | None:
+    def of_runs(cls, runs: list[Mapping[str, Organization]]) -> _Flat | None:
+        """A chunk's runs as one (:meth:`of_rankings` over all their organizations: each distinct document of the
+        chunk once, rather than once per run: 100 rather than 10,000 strings a chunk of 100 runs on 100
+        documents, and one numbering rather than 100), or None unless every run is a dict of rankings."""
+        if not all(isinstance(run, dict) for run in runs):
+            return None
+        organizations = list(chain.from_iterable(run.values() for run in runs))
+        if not organizations or any(type(organization) is not Organization for organization in organizations):
+            return None
+        return cls.of_rankings(list(chain.from_iterable(runs)), organizations, list(map(len, runs)))
+
+    @classmethod
+    def of_rankings(cls, topics: list[str], organizations: list[Organization], counts: list[int]) -> _Flat | None:
         """Rankings in one pass over their documents, each numbered as it first occurs (``setdefault`` with the
         number of documents met so far: the codes stay small), or None if some organization is not a ranking.
         An organization's levels and clusters are never empty (its constructor's declaration), so as many
@@ -203,31 +223,34 @@ class _Flat:
             if len(codes) != sum(levels):
                 return None
             documents = list(index)
-        return cls(list(held), documents, codes, levels, [], [], [o.rest for o in organizations],
-                   [o.grades for o in organizations])
+        return cls(topics, documents, codes, levels, [], [], [o.rest for o in organizations],
+                   [o.grades for o in organizations], counts)
 
     @staticmethod
     def mapping(held: Any) -> Mapping[str, Organization]:
-        """The Organizations again (as unpickling builds them: what the caller held, unchecked)."""
-        if not isinstance(held, _Flat):
-            return held
+        """The Organizations of one mapping again (anything else as it travelled)."""
+        return held.mappings()[0] if isinstance(held, _Flat) else held
+
+    def mappings(self) -> list[dict[str, Organization]]:
+        """Each mapping's Organizations again (as unpickling builds them: what the caller held, unchecked)."""
         ranked = None
-        if held.codes is not None:
-            levels = _ranked(held.documents, held.codes)
+        if self.codes is not None:
+            levels = _ranked(self.documents, self.codes)
             # every level's document at once, each ranking's occurrences a slice of it (as from_ranking keeps them)
-            ranked = np.asarray(held.documents, dtype=object)[np.frombuffer(held.codes, dtype=held.codes.typecode)]
+            ranked = np.asarray(self.documents, dtype=object)[np.frombuffer(self.codes, dtype=self.codes.typecode)]
         else:
-            documents = held.documents.split(_SEPARATOR) if isinstance(held.documents, str) else held.documents
-            levels = iter(_grouped(_grouped(documents, held.sizes, frozenset), held.clusters, tuple))
-        out, start = {}, 0
-        for topic, count, rest, grades in zip(held.topics, held.levels, held.rests, held.grades, strict=True):
+            documents = self.documents.split(_SEPARATOR) if isinstance(self.documents, str) else self.documents
+            levels = iter(_grouped(_grouped(documents, self.sizes, frozenset), self.clusters, tuple))
+        organizations, start = [], 0
+        for count, rest, grades in zip(self.levels, self.rests, self.grades, strict=True):
             organization = Organization.__new__(Organization)
             organization.__dict__.update(levels=tuple(islice(levels, count)), rest=rest, grades=grades)
             if ranked is not None and not rest:
                 organization.__dict__["occurrences"] = Occurrences.of_ranking(ranked[start:start + count])
             start += count
-            out[topic] = organization
-        return out
+            organizations.append(organization)
+        pairs = zip(self.topics, organizations, strict=True)
+        return [dict(islice(pairs, count)) for count in self.counts]
 
 
 _SEPARATOR = "\x00"
@@ -315,11 +338,19 @@ class _Raised:
     error: Exception
 
 
-def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure]) -> _Rows | _Raised:
+def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure], pool_process: bool = False,
+                 ) -> _Rows | _Raised:
     """Runs on a worker: ``{name: value}`` for each pair of the chunk (pickled, from another process), scored as
-    the serial run scores it (:func:`~workbench.data.engines.score_pairs`)."""
+    the serial run scores it (:func:`~workbench.data.engines.score_pairs`). A process pool's worker
+    (``pool_process``) keeps freed memory for reuse from its first chunk on (:func:`~workbench.heap.
+    keep_freed_memory`, as the command line's process does; it then holds a chunk's peak): glibc otherwise gave the
+    chunks' arrays back and faulted them in again, 90,000 page faults and 0.12-0.17 s of system time on
+    ``benchmarks/bench_campaign.py``'s Organization campaign, 20-30 after the first chunk with it."""
+    if pool_process:
+        keep_freed_memory()
     try:
-        with _as_worker(), freed_memory_kept():  # a Dask worker returns freed memory at once: not here
+        with _as_worker(), freed_memory_kept(linger=1.0):  # a Dask worker returns freed memory at once: not here,
+            # nor until a second after its last chunk (the next finds what this one freed)
             return _Rows(_scored(pickle.loads(chunk) if isinstance(chunk, bytes) else chunk, measures))
     except Exception as error:
         return _Raised(error)
@@ -360,6 +391,7 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
         raise _unusable(executor, f"the Dask client is {executor.status}")
     shipped = {name: _ShippedMeasure.of(measure) for name, measure in measures.items()}
     in_threads = isinstance(executor, ThreadPoolExecutor)  # nothing is pickled: the chunks are passed as they are
+    pool_process = isinstance(executor, ProcessPoolExecutor)  # its workers are processes of their own
     if not in_threads:
         _check_picklable(shipped, measures, dask)
     if not pairs or not measures:
@@ -382,7 +414,7 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
     else:
         def submit(chunk: _Chunk):
             try:
-                return executor.submit(_score_chunk, chunk if in_threads else _packed(chunk), shipped)
+                return executor.submit(_score_chunk, chunk if in_threads else _packed(chunk), shipped, pool_process)
             except RuntimeError as error:  # shut down, or broken by a worker lost before (BrokenExecutor)
                 raise _unusable(executor, f"{type(error).__name__}: {error}") from error
 

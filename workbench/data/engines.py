@@ -49,6 +49,7 @@ import numpy as np
 
 from workbench.data.scoring import output_of, score_topic, unanswered_values
 from workbench.data.trec.join import gain_table, subtopic_table
+from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import CampaignError, WorkbenchError
 from workbench.ids import DocumentIds
 from workbench.metrics.campaign_rs import Encoded, encode_pairs, encoded_measure_values
@@ -65,8 +66,8 @@ if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is ex
     from workbench.metrics.explanations import MeasureExplanation
 
 __all__ = ["Pair", "Held", "Engine", "ByDeclaration", "GainTableEngine", "SubtopicTableEngine", "RSEngine",
-           "PerTopicEngine", "ENGINES", "PARALLEL_CELLS", "PART_CELLS", "engine_of", "table_values", "row_parts",
-           "by_engine", "score_pairs", "explain_of_nothing"]
+           "PerTopicEngine", "ENGINES", "PARALLEL_CELLS", "PART_CELLS", "TOGETHER_ROWS", "engine_of", "table_values",
+           "row_parts", "by_engine", "score_pairs", "explain_of_nothing"]
 
 Pair = tuple[str, str]
 Scored = dict[Pair, dict[str, float]]
@@ -140,6 +141,46 @@ class _TableValues:
         return compute.score(table, **(measure.params if params is None else params))
 
 
+TOGETHER_ROWS = 256
+"""Runs of Organizations are joined together on one gain table of up to this many rows (a row per (system, topic);
+a run with more topics on a table of its own), rather than a table per run: a table has a fixed cost (its join, each
+measure's call: about 0.2 ms), paid per run and per chunk of a distributed campaign. Measured on
+``benchmarks/bench_campaign.py``'s campaign (100 runs, rankings of 50, four measures of the gain table): its 8
+chunks of 32 topics 0.76 CPU-s a table per run, 0.58 at 256 rows, 0.56 at 1,024, 0.62 at 4,096; the serial run
+(250 topics a run) 0.66-0.69 a table per run, 0.69-0.70 at 1,000 rows, 0.74-0.76 at 4,096 (larger tables leave
+the caches)."""
+
+
+def _groups(held: Held, by_system: dict[str, list[str]]) -> Iterator[dict[str, list[str]]]:
+    """``by_system`` (system → topics) in groups of up to :data:`TOGETHER_ROWS` rows of runs whose tables would be
+    as wide: the same topics, and as many levels in their longest output (a ranking's length; a topic the run
+    lacks, trec_eval's one-document placeholder); a run read as arrays (or read judgements), or holding anything but
+    Organizations, in a group of its own.
+
+    >>> runs = {"a": {"t": Organization.from_ranking(["x", "y"])}, "b": {"t": Organization.from_ranking(["y"])},
+    ...         "c": {"t": Organization.from_ranking(["z", "x"])}}
+    >>> list(_groups(Held({"t": Organization.from_graded({"x": 1})}, runs), {"a": ["t"], "b": ["t"], "c": ["t"]}))
+    [{'a': ['t'], 'c': ['t']}, {'b': ['t']}]
+    """
+    filling: dict[tuple, tuple[dict[str, list[str]], int]] = {}
+    together = not isinstance(held.gold, Judgements)
+    for system, topics in by_system.items():
+        run = held.runs[system]
+        outputs = [] if not together or isinstance(run, RankedRun) else [run[topic] for topic in topics if topic in run]
+        if not outputs or any(type(output) is not Organization for output in outputs):
+            yield {system: topics}
+            continue
+        width = max([len(output.levels) for output in outputs] + [1] * (len(outputs) < len(topics)), default=0)
+        group, rows = filling.get((width, *topics), ({}, 0))
+        if group and rows + len(topics) > TOGETHER_ROWS:
+            yield group
+            group, rows = {}, 0
+        group[system] = topics
+        filling[width, *topics] = (group, rows + len(topics))
+    for group, _ in filling.values():
+        yield group
+
+
 def _by_system(pairs: Sequence[Pair], gold: Iterable[str]) -> dict[str, list[str]]:
     """Per system, the topics of its pairs in the gold's order (the rows of its table)."""
     wanted: dict[str, set[str]] = {}
@@ -160,17 +201,26 @@ class _TableEngine(ByDeclaration, _TableValues):
               progress: bool = False) -> Scored:
         out: Scored = {}
         for system, topics in _by_system(pairs, held.gold).items():
-            try:
-                table = type(self).build(held.gold, held.runs[system], topics, placeholders=True)
-                parts = [{name: self.values(part, measure).tolist() for name, measure in measures.items()}
-                         for part in row_parts(table)]  # on this thread: two threads' arenas add 25-30 MB
-                del table  # each part's temporaries went with it; the values are kept
-                values = {name: [value for part in parts for value in part[name]] for name in measures}
-            except WorkbenchError as error:
-                raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
-            for row, topic in enumerate(topics):
-                out[system, topic] = {name: values[name][row] for name in measures}
+            self._score_run(held, system, topics, measures, out)
         return out
+
+    def _score_run(self, held: Any, system: str, topics: list[str], measures: Mapping[str, Measure],
+                   out: Scored) -> None:
+        """``system``'s run on ``topics``, on a table of its own, into ``out``."""
+        try:
+            values = self._table_values(type(self).build(held.gold, held.runs[system], topics, placeholders=True),
+                                        measures)
+        except WorkbenchError as error:
+            raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
+        for row, topic in enumerate(topics):
+            out[system, topic] = {name: values[name][row] for name in measures}
+
+    def _table_values(self, table: Any, measures: Mapping[str, Measure]) -> dict[str, list[float]]:
+        """Each measure's values on every row of ``table``, part by part (:func:`row_parts`)."""
+        parts = [{name: self.values(part, measure).tolist() for name, measure in measures.items()}
+                 for part in row_parts(table)]  # on this thread: two threads' arenas add 25-30 MB
+        del table  # each part's temporaries went with it; the values are kept
+        return {name: [value for part in parts for value in part[name]] for name in measures}
 
 
 class GainTableEngine(_TableEngine):
@@ -179,6 +229,46 @@ class GainTableEngine(_TableEngine):
 
     name = "gain table"
     build = staticmethod(gain_table)
+
+    def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
+              progress: bool = False) -> Scored:
+        """Runs held as Organizations (a campaign of hand-made Organizations, a distributed chunk of them) are
+        joined several at once, those whose tables would be as wide (:func:`_groups`, up to :data:`TOGETHER_ROWS`
+        rows): a row's values equal its run's own table's, bit for bit, as long as the tables are as wide (numpy
+        adds a row's terms in pairs, so that a wider row of the same terms and zeros can differ in the last bit).
+        A run whose own table would be narrower after all (its gains or its ideal gains: an output of tied
+        levels, a document ranked twice) is scored on its own table, as is every run of a group the join refuses
+        (its error then names the run). Runs read as arrays are scored a table per run."""
+        by_system = _by_system(pairs, held.gold)
+        out: Scored = {}
+        for group in _groups(held, by_system):
+            apart = self._score_together(held, group, measures, out) if len(group) > 1 else list(group)
+            for system in apart:
+                self._score_run(held, system, group[system], measures, out)
+        return out
+
+    def _score_together(self, held: Any, group: dict[str, list[str]], measures: Mapping[str, Measure],
+                        out: Scored) -> list[str]:
+        """The runs of ``group`` (system → topics) on one table, into ``out``; the systems left to score apart."""
+        pairs = [(system, topic) for system, topics in group.items() for topic in topics]
+        keys = [str(row) for row in range(len(pairs))]  # the table's rows: one per pair
+        gold = {key: held.gold[topic] for key, (_, topic) in zip(keys, pairs, strict=True)}
+        run = {key: held.runs[system][topic] for key, (system, topic) in zip(keys, pairs, strict=True)
+               if topic in held.runs[system]}
+        try:
+            table = type(self).build(gold, run, keys, placeholders=True)
+            ranked, ideal = table.num_ret, (table.ideal > 0).sum(axis=1)
+            bounds = np.cumsum([0] + [len(topics) for topics in group.values()])
+            apart = [system for system, low, high in zip(group, bounds[:-1], bounds[1:], strict=True)
+                     if high > low and (ranked[low:high].max() != table.gains.shape[1]
+                                        or ideal[low:high].max() != table.ideal.shape[1])]
+            values = self._table_values(table, measures)
+        except WorkbenchError:  # bad input: each run on its own table, whose error names the system
+            return list(group)
+        for row, pair in enumerate(pairs):
+            if pair[0] not in apart:
+                out[pair] = {name: values[name][row] for name in measures}
+        return apart
 
     def explain(self, gold: Mapping[str, Organization], run: Mapping[str, Organization], topics: list[str],
                 system: str, measure: Measure) -> MeasureExplanation:
