@@ -357,20 +357,20 @@ def test_the_kernel_call_finder_finds_them():
     assert _kernel_calls(ast.parse(source)) == [1, 2]
 
 
-RAGGED = ["Q-measure@1000", "ERR@100", "AP", "nDCG"]
+RAGGED = ["INSQ(max_rel=3)", "NERR11(max_rel=3)", "Q-measure@1000", "ERR@100", "AP", "nDCG"]
 
 
 def _ragged_campaign() -> tuple[dict, dict]:
-    """Graded gold over 120 documents; four runs of rankings 30 long, three of lengths 1-119 (rows of other widths:
-    Q-measure and ERR add a row's terms in pairs, so that a wider table can change a value's last bit), one with a
-    tied level and one lacking two topics."""
+    """Graded gold over 400 documents; four runs of rankings 30 long, three of lengths 1-399 (rows of other widths:
+    the C/W/L measures weigh the ranks past a table's last in closed form, so that a wider table can change a value's
+    last bit), one with a tied level and one lacking two topics."""
     rng = np.random.default_rng(7)
-    docs = [f"d{i}" for i in range(120)]
-    gold = {f"t{t}": Organization.from_graded({d: int(rng.integers(0, 4)) for d in rng.choice(docs, 40, False)})
+    docs = [f"d{i}" for i in range(400)]
+    gold = {f"t{t}": Organization.from_graded({d: int(rng.integers(0, 4)) for d in rng.choice(docs, 120, False)})
             for t in range(8)}
     runs = {f"even{s}": {t: Organization.from_ranking(list(rng.permutation(docs)[:30])) for t in gold}
             for s in range(4)}
-    runs |= {f"ragged{s}": {t: Organization.from_ranking(list(rng.permutation(docs)[:rng.integers(1, 120)]))
+    runs |= {f"ragged{s}": {t: Organization.from_ranking(list(rng.permutation(docs)[:rng.integers(1, 400)]))
                             for t in gold} for s in range(3)}
     runs["even1"]["t4"] = Organization.parse("d1 d2\n" + "\n".join(docs[3:31]))
     del runs["even2"]["t0"], runs["even2"]["t5"]
