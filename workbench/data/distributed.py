@@ -9,9 +9,9 @@ than their frozensets), or a read campaign's judgements and runs cut to those to
 :class:`~workbench.data.engines.Held` from them and scores the chunk's (system, topic) pairs by
 :func:`~workbench.data.engines.score_pairs`, as the serial run scores the whole campaign: every engine there (the gain
 and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by topic), no measure's value
-depending on the other topics or pairs scored with it, so that values are identical bit for bit (but for the last bit of
-the C/W/L measures where a run's table is of another width on a chunk's topics than on all: they weigh the ranks past a
-table's last in closed form; ``docs/distributed.md``); the scores are put back in the serial order. The caller only cuts
+depending on the other topics or pairs scored with it, so that values are identical bit for bit (a measure registered by
+hand whose kernel adds a row with numpy's pairwise ``sum`` excepted, in the last bit, where a run's table is of another
+width on a chunk's topics than on all: ``docs/distributed.md``); the scores are put back in the serial order. The caller only cuts
 and pickles the chunks (about 0.09 CPU-s on ``benchmarks/bench_campaign.py``'s Organization campaign, whose serial run
 takes 1.4–1.5 s) and takes each chunk's scores (one object: :class:`_Rows`) into the result as the chunk comes back,
 while the workers score the others (:meth:`Sent.collect`'s ``each``). A chunk is sent as soon as it is cut, so that the

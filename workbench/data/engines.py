@@ -235,8 +235,8 @@ class GainTableEngine(_TableEngine):
         """Runs held as Organizations (a campaign of hand-made Organizations, a distributed chunk of them) are
         joined several at once, those whose tables would be as wide (:func:`_groups`, up to :data:`TOGETHER_ROWS`
         rows): a row's values equal its run's own table's, bit for bit, as long as the tables are as wide (the
-        C/W/L measures weigh the ranks past a table's last in closed form, so that a wider row of the same terms and
-        zeros can differ in the last bit; the other measures add a row in rank order and do not depend on the width).
+        built-in kernels add a row in rank order and score a row alike in any width, but a kernel registered by hand
+        that adds it with numpy's pairwise ``sum`` can differ in the last bit on a wider row).
         A run whose own table would be narrower after all (its gains or its ideal gains: an output of tied
         levels, a document ranked twice) is scored on its own table, as is every run of a group the join refuses
         (its error then names the run). Runs read as arrays are scored a table per run."""

@@ -51,21 +51,28 @@ def cwl_gains(table: GainTable, min_rel: float = 0, max_rel: float | None = None
     return (np.clip(table.gains, min_rel, top) - min_rel) / (top - min_rel)
 
 
-def weighted_precision(continuation: np.ndarray, rest: np.ndarray | float) -> np.ndarray:
-    """The C/W/L weights W(r) of the ranks 1..n given C(1..n), one row per topic: W(r) = reach(r) / (Σ_{r ≤ n}
-    reach(r) + reach(n + 1)·rest), reach(r) = Π_{i<r} C(i), where ``rest`` is Σ_{r > n} reach(r) / reach(n + 1), the
-    weight of the ranks past n (0 when the user model stops at n).
+def weighted_precision(continuation: np.ndarray, rest: np.ndarray | float,
+                       lengths: np.ndarray | None = None) -> np.ndarray:
+    """The C/W/L weights W(r) of the ranks 1..n given C(1..n), one row per topic: W(r) = reach(r) / (Σ_{r ≤ m}
+    reach(r) + reach(m + 1)·rest), reach(r) = Π_{i<r} C(i), where ``rest`` is Σ_{r > m} reach(r) / reach(m + 1), the
+    weight of the ranks past m (0 when the user model stops at m), m each row's ``lengths`` (its ranking's length;
+    n without them). Summed in rank order to the row's own length, a row weighs the same however wide its table:
+    the ranks between its length and the table's width are past its ranking either way.
 
     >>> weighted_precision(np.array([[0.5, 0.5]]), 0.0).round(4).tolist()
     [[0.6667, 0.3333]]
     """
     rows, n = continuation.shape
     reach = np.cumprod(np.hstack([np.ones((rows, 1)), continuation]), axis=1)
-    total = reach[:, :n].sum(axis=1) + reach[:, n] * rest
+    if lengths is None:
+        total = row_sums(reach[:, :n]) + reach[:, n] * rest
+    else:
+        within = np.where(ranks(n)[None, :] <= lengths[:, None], reach[:, :n], 0.0)
+        total = row_sums(within) + reach[np.arange(rows), lengths] * rest
     return reach[:, :n] / total[:, None]
 
 
-def _inverse_square_rest(n: int, a: np.ndarray | float, depth: int | None) -> np.ndarray | float:
+def _inverse_square_rest(n: np.ndarray | int, a: np.ndarray | float, depth: int | None) -> np.ndarray | float:
     """Σ_{l=0}^{d−1} (x/(x + l))², x = n + a, d = depth − n (d = ∞ without a depth): the weight of the ranks past n
     when C(i) = ((i + a − 1)/(i + a))² there (INSQ, INST, NERR11). It is x²(ψ₁(x) − ψ₁(x + d)), ψ₁ the trigamma
     function; from x = 100 on, ψ₁'s asymptotic series (to x⁻⁷) written in d/(x + d) and x/(x + d), whose terms keep
@@ -78,26 +85,30 @@ def _inverse_square_rest(n: int, a: np.ndarray | float, depth: int | None) -> np
     """
     from scipy.special import polygamma
 
-    x = np.atleast_1d(n + np.asarray(a, dtype=float)).astype(float)
-    d = np.inf if depth is None else float(depth - n)
-    if d == 0:
-        return np.zeros_like(x) if np.ndim(a) else 0.0
-    out = np.empty_like(x)
-    small = x < 100
+    x = np.atleast_1d(np.asarray(n, dtype=float) + np.asarray(a, dtype=float))
+    d = np.broadcast_to(np.inf if depth is None else depth - np.asarray(n, dtype=float), x.shape)
+    out = np.zeros_like(x)  # d = 0: no rank past n
+    small, large = (x < 100) & (d > 0), (x >= 100) & (d > 0)
     near = x[small]  # ψ₁(x) = 1/x² + ψ₁(x + 1): the first term 1 exactly, however small x is
-    out[small] = 1.0 + near * near * (polygamma(1, near + 1) - (0.0 if depth is None else polygamma(1, near + d)))
-    far = x[~small]
+    out[small] = 1.0 + near * near * (polygamma(1, near + 1)
+                                      - (0.0 if depth is None else polygamma(1, near + d[small])))
+    far, d = x[large], d[large]
     gone = np.ones_like(far) if depth is None else d / (far + d)  # d/y and x/y, y = x + d
     ratio = np.zeros_like(far) if depth is None else far / (far + d)
     powers = np.cumsum([np.ones_like(ratio), *(ratio ** j for j in range(1, 7))], axis=0)  # Σ_{j<m} r^j, m = 1..7
     inverse = 1.0 / far
-    out[~small] = gone * (far + powers[1] / 2 + powers[2] * inverse / 6 - powers[4] * inverse ** 3 / 30
-                          + powers[6] * inverse ** 5 / 42)
-    return out if np.ndim(a) else float(out[0])
+    out[large] = gone * (far + powers[1] / 2 + powers[2] * inverse / 6 - powers[4] * inverse ** 3 / 30
+                         + powers[6] * inverse ** 5 / 42)
+    return out if np.ndim(a) or np.ndim(n) else float(out[0])
 
 
 def _depth(table: GainTable, gains: np.ndarray, depth: int | None) -> np.ndarray:
     return gains if depth is None else gains[:, :depth]
+
+
+def _lengths(table: GainTable, gains: np.ndarray) -> np.ndarray:
+    """Each row's ranking length within the ranks ``gains`` holds (its table's width past it: padding)."""
+    return np.minimum(table.num_ret, gains.shape[1])
 
 
 # --------------------------------------------------- each measure's continuation C(i) over the ranks of ``gains``
@@ -160,8 +171,8 @@ def insq_terms(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: fl
                depth: int | None = CWL_DEPTH) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """INSQ's gains, continuations C(i) = ((i + 2T − 1)/(i + 2T))² and weights W(i) over the ranks it reads."""
     gains = _depth(table, cwl_gains(table, min_rel, max_rel), depth)
-    continuation = insq_continuation(gains, T)
-    return gains, continuation, weighted_precision(continuation, _inverse_square_rest(gains.shape[1], 2 * T, depth))
+    continuation, lengths = insq_continuation(gains, T), _lengths(table, gains)
+    return gains, continuation, weighted_precision(continuation, _inverse_square_rest(lengths, 2 * T, depth), lengths)
 
 
 def insq(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: float | None = None,
@@ -181,9 +192,9 @@ def inst_terms(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: fl
     """INST's gains, continuations C(i) = ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − Σ_{r ≤ i} gain(r), and
     weights W(i) over the ranks it reads."""
     gains = _depth(table, cwl_gains(table, min_rel, max_rel), depth)
-    continuation = inst_continuation(gains, T)
-    after = 2 * T - (gains.sum(axis=1) if gains.shape[1] else 0.0)  # T + T_n, the same at every rank past n
-    return gains, continuation, weighted_precision(continuation, _inverse_square_rest(gains.shape[1], after, depth))
+    continuation, lengths = inst_continuation(gains, T), _lengths(table, gains)
+    after = 2 * T - row_sums(gains)  # T + T_m, the same at every rank past the ranking's length m
+    return gains, continuation, weighted_precision(continuation, _inverse_square_rest(lengths, after, depth), lengths)
 
 
 def inst(table: GainTable, T: float = 1.0, min_rel: float = 0, max_rel: float | None = None,
@@ -207,24 +218,25 @@ def nerr_terms(table: GainTable, equation: int, k: int | None = None, p: float =
     if equation in (8, 9):
         k = cast(int, k)  # NERR8 and NERR9 declare their cutoff required
         gains = gains[:, :k]
-        n = gains.shape[1]
+        n = _lengths(table, gains)
         continuation = nerr_continuation(gains, equation, k=k)
+        rest: np.ndarray
         if equation == 8:  # past the ranking C = 1 up to k: the reach stays put for k − n ranks
-            rest = float(k - n)
+            rest = (k - n).astype(float)
         else:  # C(i) = i/(i + 1) up to k: Σ_{m=1}^{k−n} (n + 1)/(n + m)
             from scipy.special import digamma
 
-            rest = (n + 1) * float(digamma(k + 1) - digamma(n + 1)) if n < k else 0.0
-        return gains, continuation, weighted_precision(continuation, rest)
+            rest = np.where(n < k, (n + 1) * (digamma(k + 1) - digamma(n + 1.0)), 0.0)
+        return gains, continuation, weighted_precision(continuation, rest, n)
     gains = _depth(table, gains, depth)
-    n = gains.shape[1]
+    n = _lengths(table, gains)
     continuation = nerr_continuation(gains, equation, p=p, T=T)
     after: np.ndarray | float
     if equation == 10:
         after = (1.0 - p ** (np.inf if depth is None else depth - n)) / (1.0 - p)
     else:  # 11
         after = _inverse_square_rest(n, 2 * T, depth)
-    return gains, continuation, weighted_precision(continuation, after)
+    return gains, continuation, weighted_precision(continuation, after, n)
 
 
 def nerr8(table: GainTable, k: int | None = None, min_rel: float = 0, max_rel: float | None = None) -> np.ndarray:
@@ -278,9 +290,9 @@ def bpm_terms(table: GainTable, k: int | None = None, T: float = 1.0, min_rel: f
               max_rel: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """BPM's gains, continuations (1 while the gain so far is below T and the rank below k, else 0) and weights."""
     gains = cwl_gains(table, min_rel, max_rel)[:, :k]
-    n = gains.shape[1]
+    n = _lengths(table, gains)
     continuation = bpm_continuation(gains, k, T)
-    return gains, continuation, weighted_precision(continuation, float(k - n))
+    return gains, continuation, weighted_precision(continuation, (cast(int, k) - n).astype(float), n)
 
 
 def bpm(table: GainTable, k: int | None = None, T: float = 1.0, min_rel: float = 0,
