@@ -362,7 +362,8 @@ RAGGED = ["INSQ(max_rel=3)", "NERR11(max_rel=3)", "Q-measure@1000", "ERR@100", "
 
 def _ragged_campaign() -> tuple[dict, dict]:
     """Graded gold over 400 documents; four runs of rankings 30 long, three of lengths 1-399 (rows of other widths,
-    where a kernel adding a row with numpy's pairwise sum would change a value's last bit), one with a tied level and one lacking two topics."""
+    where a kernel adding a row with numpy's pairwise sum would change a value's last bit), one with a tied level
+    and one lacking two topics."""
     rng = np.random.default_rng(7)
     docs = [f"d{i}" for i in range(400)]
     gold = {f"t{t}": Organization.from_graded({d: int(rng.integers(0, 4)) for d in rng.choice(docs, 120, False)})

@@ -11,15 +11,15 @@ than their frozensets), or a read campaign's judgements and runs cut to those to
 and subtopic tables a row per topic, R&S in one campaign-level pass, the rest topic by topic), no measure's value
 depending on the other topics or pairs scored with it, so that values are identical bit for bit (a measure registered by
 hand whose kernel adds a row with numpy's pairwise ``sum`` excepted, in the last bit, where a run's table is of another
-width on a chunk's topics than on all: ``docs/distributed.md``); the scores are put back in the serial order. The caller only cuts
-and pickles the chunks (about 0.09 CPU-s on ``benchmarks/bench_campaign.py``'s Organization campaign, whose serial run
-takes 1.4–1.5 s) and takes each chunk's scores (one object: :class:`_Rows`) into the result as the chunk comes back,
-while the workers score the others (:meth:`Sent.collect`'s ``each``). A chunk is sent as soon as it is cut, so that the
-workers start while the next ones are made, and scored with the cyclic garbage collector paused (its Organizations are
-made at once: collection after collection over them made the chunks' work 1.4× the serial), with the engines on one
-thread (``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept for reuse from chunk
-to chunk (:mod:`workbench.heap`: by a process pool's workers for good, as the command line keeps it, which spared them
-0.12-0.17 s of page faults; by a Dask worker until a second after its last chunk: its nanny's
+width on a chunk's topics than on all: ``docs/distributed.md``); the scores are put back in the serial order. The caller
+only cuts and pickles the chunks (about 0.09 CPU-s on ``benchmarks/bench_campaign.py``'s Organization campaign, whose
+serial run takes 1.4–1.5 s) and takes each chunk's scores (one object: :class:`_Rows`) into the result as the chunk
+comes back, while the workers score the others (:meth:`Sent.collect`'s ``each``). A chunk is sent as soon as it is cut,
+so that the workers start while the next ones are made, and scored with the cyclic garbage collector paused (its
+Organizations are made at once: collection after collection over them made the chunks' work 1.4× the serial), with the
+engines on one thread (``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept for
+reuse from chunk to chunk (:mod:`workbench.heap`: by a process pool's workers for good, as the command line keeps it,
+which spared them 0.12-0.17 s of page faults; by a Dask worker until a second after its last chunk: its nanny's
 ``MALLOC_TRIM_THRESHOLD_=65536`` made a chunk of R&S about 1.7× slower). The measures travel once per chunk with a
 :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with ``broadcast=True``; each
 chunk is scattered too, straight to a worker rather than through the scheduler); a thread pool gets the chunks as they
