@@ -511,13 +511,17 @@ def _overlap_agreement(x: Side, other: Side, multi_doc: np.ndarray, multi: np.nd
     level_w[x.level] = x.weight  # the weight of an occurrence depends on its level only
     x_entry_w = level_w[x_entry_level]
     sx, sy, sw = simple
+    # The single-occurrence documents' bands among the levels the overlapping ones use (:func:`_band`); with every
+    # level negated they count from the other end, band(−v among −L) = 2·|L| − band(v).
+    x_levels, g_levels = np.unique(x_entry_level), np.unique(o_entry_level)
+    bx, by = _band(x_levels, sx), _band(g_levels, sy)
     classes_at = (class_x, classes % n_o_sig, class_count.astype(float), entry_class, class_entry)
     entry_agree = _overlapping_agreement(x_entry_level, x_entry_w, o_entry_level, classes_at, x_start,
                                          _segments(o_entry_sig, n_o_sig)[0])
     down_entry, down_simple = _agreement_below(x_entry_sig, x_entry_level, x_entry_w, o_entry_sig, o_entry_level,
-                                               classes_at, sx, sy, sw)
+                                               classes_at, bx, by, sw)
     up_entry, up_simple = _agreement_below(x_entry_sig, -x_entry_level, x_entry_w, o_entry_sig, -o_entry_level,
-                                           classes_at, -sx, -sy, sw)
+                                           classes_at, 2 * len(x_levels) - bx, 2 * len(g_levels) - by, sw)
     entry_agree += down_entry + up_entry
 
     # Each overlapping occurrence reads its class's entry at its position among its document's sorted levels.
@@ -534,16 +538,17 @@ def _segments(signature: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np
     return start, np.diff(start), np.arange(len(signature)) - start[signature] + 1
 
 
-def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarray, np.ndarray]:
+def _agreement_below(xs, xl, xw, gs, gl, classes, bx, by, sw) -> tuple[np.ndarray, np.ndarray]:
     """The agreeing mass of the pairs of an overlapping document above a single-occurrence one.
 
     Entries (xs, xl, xw) are the x signatures' levels and weights, (gs, gl) the other-side signatures'
     levels; ``classes`` = (x signature, other signature, number of documents) per class of overlapping
-    documents, and per class entry its class and x entry; (sx, sy, sw) the single-occurrence documents' x
-    level, other level and weight. Returns, per class entry, the single-occurrence mass below it that agrees
-    (partners at a lower x level, weighted by P(d ≻ d′)) and, per single-occurrence document, the agreeing
-    mass of the overlapping occurrences above it. With every level negated it gives the pairs where the
-    overlapping document is the lower one.
+    documents, and per class entry its class and x entry; (bx, by, sw) the single-occurrence documents' bands
+    among the distinct levels of xl and of gl (:func:`_band`) and their weights. Returns, per class entry, the
+    single-occurrence mass below it that agrees (partners at a lower x level, weighted by P(d ≻ d′)) and, per
+    single-occurrence document, the agreeing mass of the overlapping occurrences above it. With every level
+    negated (and the bands counted from the other end) it gives the pairs where the overlapping document is the
+    lower one.
     """
     class_x, class_g, class_count, entry_class, class_entry = classes
     n_x, n_g = int(xs.max()) + 1, int(gs.max()) + 1
@@ -564,7 +569,6 @@ def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarra
     # Single-occurrence partners on the (x level, other level) grid in bands: below, at and between the
     # levels overlapping documents use (band 2j + 1 is level j itself).
     n_bx, n_by = 2 * len(x_levels) + 1, 2 * len(g_levels) + 1
-    bx, by = _band(x_levels, sx), _band(g_levels, sy)
     grid = _BandGrid(bx, by, sw, n_bx, n_by)
     # Interval i of ℓ (its i-th entry ℓ_i, 1-based): partners with ℓ_i < b ≤ ℓ_{i+1}, so #{a ∈ ℓ : a < b} = i.
     low = 2 * xj + 2
