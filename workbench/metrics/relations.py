@@ -80,14 +80,9 @@ class Side:
         return np.bincount(self.doc, minlength=self.n_docs)
 
     @functools.cached_property
-    def occurrence_count(self) -> np.ndarray:
-        """Per occurrence, the number of occurrences of its document on this side."""
-        return self.doc_count[self.doc]
-
-    @functools.cached_property
     def once(self) -> np.ndarray:
         """The occurrences of the documents that occur once on this side."""
-        return np.flatnonzero(self.occurrence_count == 1)
+        return np.flatnonzero(self.doc_count[self.doc] == 1)
 
     @functools.cached_property
     def sole_occurrence(self) -> np.ndarray:
@@ -107,7 +102,7 @@ class Side:
     @functools.cached_property
     def several(self) -> np.ndarray:
         """The occurrences of the documents that occur several times, sorted by document, then level."""
-        index = np.flatnonzero(self.occurrence_count > 1)
+        index = np.flatnonzero(self.doc_count[self.doc] > 1)
         level = self.level[index]
         if np.any(level[1:] < level[:-1]):  # an Organization lists them level by level: else sort by level first
             index = index[_stable_order(level)]
@@ -126,19 +121,21 @@ class Side:
 
     @functools.cached_property
     def signatures_by_docs(self) -> list[tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
-        """What :meth:`signatures_of` returned, with its documents: both views ask for the same documents when
-        both sides hold every overlapping document."""
+        """What :meth:`signatures_of` returned, with its documents, until it is asked for them again: both views
+        ask for the same documents when both sides hold every overlapping document."""
         return []
 
     def signatures_of(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The signatures of ``docs`` numbered from 0, a document occurring once (or absent, at ``bottom``)
         having the signature of its single level: (signature per document, and the signatures' entries
         (signature, level), sorted)."""
-        for known, value in self.signatures_by_docs:
+        for k, (known, value) in enumerate(self.signatures_by_docs):
             if np.array_equal(known, docs):
+                del self.signatures_by_docs[k]  # read by both views: its memory is free for what comes next
                 return value
-        self.signatures_by_docs.append((docs, self._signatures_of(docs)))
-        return self.signatures_by_docs[-1][1]
+        value = self._signatures_of(docs)
+        self.signatures_by_docs.append((docs, value))
+        return value
 
     def _signatures_of(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         several = self.signatures
