@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tests.strategies import constructed_organizations, document_ids, organizations
 from workbench.metrics import relations
-from workbench.metrics.document_codes import document_codes
+from workbench.metrics.document_codes import document_codes, document_index
 from workbench.metrics.dominance import dominance_sums
 
 
@@ -84,6 +84,8 @@ def test_document_codes_are_pandas_factorize(ids, cuts):
     assert codes.tolist() == expected_codes.tolist()
     assert names.dtype == object and names.tolist() == list(expected_names)
     assert all(name is documents[list(codes).index(k)] for k, name in enumerate(names))
+    index, n_ids = document_index(*np.split(documents, sorted(min(cut, len(ids)) for cut in cuts)))
+    assert index.dtype == np.int64 and index.tolist() == codes.tolist() and n_ids == len(names)
 
 
 def test_document_codes_of_ids_without_utf8_bytes_and_of_none():
@@ -92,6 +94,7 @@ def test_document_codes_of_ids_without_utf8_bytes_and_of_none():
     for parts in ((), (np.zeros(0, dtype=object),), (np.zeros(0, dtype=object), np.zeros(0, dtype=object))):
         codes, names = document_codes(*parts)
         assert codes.tolist() == [] and names.tolist() == [] and codes.dtype == np.int64 and names.dtype == object
+        assert document_index(*parts)[1] == 0
 
 
 @settings(max_examples=100, deadline=None)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -79,11 +80,15 @@ class Side:
         return np.bincount(self.doc, minlength=self.n_docs)
 
     @functools.cached_property
+    def once(self) -> np.ndarray:
+        """The occurrences of the documents that occur once on this side."""
+        return np.flatnonzero(self.doc_count[self.doc] == 1)
+
+    @functools.cached_property
     def sole_occurrence(self) -> np.ndarray:
         """Per document of the shared index, its occurrence if it occurs once, else −1."""
         sole = np.full(self.n_docs, -1, dtype=np.int64)
-        once = np.flatnonzero(self.doc_count[self.doc] == 1)
-        sole[self.doc[once]] = once
+        sole[self.doc[self.once]] = self.once
         return sole
 
     @functools.cached_property
@@ -91,22 +96,22 @@ class Side:
         """Per document of the shared index, its level if it occurs once, ``bottom`` if it is absent (the
         rest or the tail; meaningless for a document with several occurrences)."""
         level = np.full(self.n_docs, self.bottom, dtype=np.int64)
-        once = self.sole_occurrence >= 0
-        level[once] = self.level[self.sole_occurrence[once]]
+        level[self.doc[self.once]] = self.level[self.once]
         return level
 
     @functools.cached_property
     def several(self) -> np.ndarray:
         """The occurrences of the documents that occur several times, sorted by document, then level."""
-        index = np.flatnonzero(self.doc_count[self.doc] >= 2)
+        index = np.flatnonzero(self.doc_count[self.doc] > 1)
         level = self.level[index]
         if np.any(level[1:] < level[:-1]):  # an Organization lists them level by level: else sort by level first
             index = index[_stable_order(level)]
         return index[_stable_order(self.doc[index])]
 
     @functools.cached_property
-    def contingencies(self) -> dict[int, tuple[Side, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
-        """:func:`_contingency` with other sides, by their id (with the side, which keeps the id its own)."""
+    def pair_values(self) -> dict[tuple[Callable, int], tuple[Side, object]]:
+        """What :func:`_of_pair` computed with other sides, by function and the other side's id (with the side,
+        which keeps the id its own)."""
         return {}
 
     @functools.cached_property
@@ -114,10 +119,25 @@ class Side:
         """The sorted levels of the documents with several occurrences (:class:`_Signatures`)."""
         return _Signatures.of(self)
 
+    @functools.cached_property
+    def signatures_by_docs(self) -> list[tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]]:
+        """What :meth:`signatures_of` returned, with its documents, until it is asked for them again: both views
+        ask for the same documents when both sides hold every overlapping document."""
+        return []
+
     def signatures_of(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The signatures of ``docs`` numbered from 0, a document occurring once (or absent, at ``bottom``)
         having the signature of its single level: (signature per document, and the signatures' entries
         (signature, level), sorted)."""
+        for k, (known, value) in enumerate(self.signatures_by_docs):
+            if np.array_equal(known, docs):
+                del self.signatures_by_docs[k]  # read by both views: its memory is free for what comes next
+                return value
+        value = self._signatures_of(docs)
+        self.signatures_by_docs.append((docs, value))
+        return value
+
+    def _signatures_of(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         several = self.signatures
         n_several = len(several.start) - 1
         code = np.where(self.doc_count[docs] >= 2, several.of_doc[docs], n_several + self.single_level[docs])
@@ -141,9 +161,11 @@ class Side:
         right = _expand(np.arange(1, len(doc) + 1), later)
         n_clusters = int(self.cluster.max(initial=0)) + 1
         low, high = np.minimum(cluster[left], cluster[right]), np.maximum(cluster[left], cluster[right])
-        pair_code = _unique_ints(low * n_clusters + high)[1]
+        _, pair_code, count = _unique_ints(low * n_clusters + high)
+        shared = np.flatnonzero(count[pair_code] >= 2)  # pairs of clusters that another document has too
+        pair_code, owner = pair_code[shared], doc[left[shared]]
         first, second = _members_by(pair_code, pair_code)
-        a, b = doc[left][first], doc[left][second]
+        a, b = owner[first], owner[second]
         return _unique_ints(a[a != b] * self.n_docs + b[a != b])[0]
 
 
@@ -219,25 +241,41 @@ def _members_by(keys: np.ndarray, wanted: np.ndarray, order: np.ndarray | None =
 
 
 # ---------------------------------------------------------------------------------------------- relatedness
-def _contingency(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every pair (i, j) of an occurrence of x and an occurrence of ``other`` of the same document, with the
-    number of such pairs between i's cluster and j's (the contingency of the clusters of both sides).
-    Reliability and Sensitivity read it with the sides exchanged: it is computed once per pair of sides."""
-    known = x.contingencies.get(id(other))
+def _of_pair(x: Side, other: Side, compute, exchanged=lambda value: value):
+    """``compute(x, other)`` once per pair of sides: Reliability and Sensitivity read the same pair with the sides
+    exchanged, and the second reads the first's value through ``exchanged``."""
+    known = x.pair_values.get((compute, id(other)))
     if known is not None and known[0] is other:
         return known[1]
-    known = other.contingencies.get(id(x))
+    known = other.pair_values.get((compute, id(x)))
     if known is not None and known[0] is x:
-        j, i, count = known[1]
-        return i, j, count
+        return exchanged(known[1])
+    value = compute(x, other)
+    x.pair_values[(compute, id(other))] = (other, value)
+    return value
+
+
+def _contingency(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair (i, j) of an occurrence of x and an occurrence of ``other`` of the same document, with the
+    number of such pairs between i's cluster and j's (the contingency of the clusters of both sides)."""
     i, j = _same_document(x, other)
     keys = x.cluster[i] * (int(other.cluster.max(initial=0)) + 1) + other.cluster[j]
     order = _stable_order(keys)  # runs: x's clusters come in order along its occurrences
     keys, i, j = keys[order], i[order], j[order]
     sizes = (np.diff(np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))), append=len(keys)) if len(keys)
              else keys)
-    x.contingencies[id(other)] = (other, (i, j, np.repeat(sizes, sizes)))
-    return x.contingencies[id(other)][1]
+    return i, j, np.repeat(sizes, sizes)
+
+
+def _exchanged_contingency(value: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray,
+                                                                                          np.ndarray]:
+    i, j, count = value
+    return j, i, count
+
+
+def _sharing_two_clusters(x: Side, other: Side) -> np.ndarray:
+    """Keys d·n + d′ of the pairs of different documents that share two or more clusters on either side."""
+    return np.union1d(x.sharing_two_clusters, other.sharing_two_clusters)
 
 
 def _same_document(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray]:
@@ -274,7 +312,7 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
     # times.
     # An occurrence's weight is its level's, so M[C, K] = w(C)·(the pairs of occurrences of one document in C
     # and in K), counted once for both views of a pair of sides.
-    xi, _, count = _contingency(x, other)
+    xi, _, count = _of_pair(x, other, _contingency, _exchanged_contingency)
     agree = x.weight * np.bincount(xi, count, minlength=n)
 
     # P is min(|r_other|, |r_x|)/|r_x| (point 4): correct the pairs where either count exceeds one. A
@@ -283,7 +321,7 @@ def relatedness_shares(x: Side, other: Side) -> Shares:
     agree += x.weight * (np.minimum(other_count, x_count) / x_count - other_count)
     # Two different documents sharing two or more clusters on either side (rare), each ordered pair on the
     # first document's occurrences.
-    special = np.union1d(x.sharing_two_clusters, other.sharing_two_clusters)
+    special = _of_pair(x, other, _sharing_two_clusters)
     if len(special):
         docs = np.unique(np.r_[special // x.n_docs, special % x.n_docs])
         i, j, key = _co_clustered(x, docs)
@@ -355,12 +393,15 @@ def priority_shares(x: Side, other: Side) -> Shares:
         multi_doc = (x_count >= 2) | (other.doc_count >= 2)
         simple = ~multi_doc[x.doc]
         # Pairs of single-occurrence documents: P = [the other side agrees], the partner's weight counts.
-        agree = np.zeros(n)
+        agree = np.empty(n)
         sx, sy, sw = x.level[simple], other.single_level[x.doc[simple]], x.weight[simple]
         lower, upper = dominance_sums(sx, sy, sw[None, :])
-        agree[simple] = lower[0] + upper[0]
-        if not simple.all():
-            _add_overlap_agreement(x, other, multi_doc, (sx, sy, sw), agree)
+        simple_agree = lower[0] + upper[0]
+        if len(sx) < n:
+            multi = np.flatnonzero(~simple)
+            with_overlap, agree[multi] = _overlap_agreement(x, other, multi_doc, multi, (sx, sy, sw))
+            simple_agree += with_overlap
+        agree[simple] = simple_agree
 
     tail_holds = 0.0
     if x.tail > 0:  # the tail terms of eq. 3: x_r → tail and tail → x_r (point 5)
@@ -445,11 +486,13 @@ class _Signatures:
         return cls(of_doc, np.cumsum(np.concatenate(sizes)), np.concatenate(levels), position)
 
 
-def _add_overlap_agreement(x: Side, other: Side, multi_doc: np.ndarray, simple, agree: np.ndarray) -> None:
-    """Add to ``agree`` the agreeing mass of the priority pairs that involve a document with several
-    occurrences on either side (``multi_doc``: overlap), where P(d ≻ d′) = min(gg, gx)/gx counts the
-    occurrence pairs of the document pair on each side (docs/rs-engine.md, point 4), for both documents of every
-    pair."""
+def _overlap_agreement(x: Side, other: Side, multi_doc: np.ndarray, multi: np.ndarray, simple
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """The agreeing mass of the priority pairs that involve a document with several occurrences on either side
+    (``multi_doc``: overlap), where P(d ≻ d′) = min(gg, gx)/gx counts the occurrence pairs of the document pair
+    on each side (docs/rs-engine.md, point 4), for both documents of every pair: per single-occurrence document
+    of ``simple`` (its x level, other level and weight), its pairs with overlapping documents, and per
+    occurrence of ``multi`` (the x occurrences of overlapping documents), all its pairs."""
     docs = np.flatnonzero(multi_doc & (x.doc_count > 0))
     x_sig, x_entry_sig, x_entry_level = x.signatures_of(docs)
     o_sig, o_entry_sig, o_entry_level = other.signatures_of(docs)
@@ -465,22 +508,24 @@ def _add_overlap_agreement(x: Side, other: Side, multi_doc: np.ndarray, simple, 
     level_w[x.level] = x.weight  # the weight of an occurrence depends on its level only
     x_entry_w = level_w[x_entry_level]
     sx, sy, sw = simple
+    # The single-occurrence documents' bands among the levels the overlapping ones use (:func:`_band`); with every
+    # level negated they count from the other end, band(−v among −L) = 2·|L| − band(v).
+    x_levels, g_levels = np.unique(x_entry_level), np.unique(o_entry_level)
+    bx, by = _band(x_levels, sx), _band(g_levels, sy)
     classes_at = (class_x, classes % n_o_sig, class_count.astype(float), entry_class, class_entry)
     entry_agree = _overlapping_agreement(x_entry_level, x_entry_w, o_entry_level, classes_at, x_start,
                                          _segments(o_entry_sig, n_o_sig)[0])
     down_entry, down_simple = _agreement_below(x_entry_sig, x_entry_level, x_entry_w, o_entry_sig, o_entry_level,
-                                               classes_at, sx, sy, sw)
+                                               classes_at, bx, by, sw)
     up_entry, up_simple = _agreement_below(x_entry_sig, -x_entry_level, x_entry_w, o_entry_sig, -o_entry_level,
-                                           classes_at, -sx, -sy, sw)
-    in_multi = multi_doc[x.doc]
-    agree[~in_multi] += down_simple + up_simple
+                                           classes_at, 2 * len(x_levels) - bx, 2 * len(g_levels) - by, sw)
     entry_agree += down_entry + up_entry
 
     # Each overlapping occurrence reads its class's entry at its position among its document's sorted levels.
     first_entry = np.cumsum(x_size[class_x]) - x_size[class_x]
     class_at = np.zeros(x.n_docs, dtype=np.int64)
     class_at[docs] = class_of_doc
-    agree[in_multi] += entry_agree[first_entry[class_at[x.doc[in_multi]]] + x.signatures.position[in_multi]]
+    return down_simple + up_simple, entry_agree[first_entry[class_at[x.doc[multi]]] + x.signatures.position[multi]]
 
 
 def _segments(signature: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -490,16 +535,17 @@ def _segments(signature: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np
     return start, np.diff(start), np.arange(len(signature)) - start[signature] + 1
 
 
-def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarray, np.ndarray]:
+def _agreement_below(xs, xl, xw, gs, gl, classes, bx, by, sw) -> tuple[np.ndarray, np.ndarray]:
     """The agreeing mass of the pairs of an overlapping document above a single-occurrence one.
 
     Entries (xs, xl, xw) are the x signatures' levels and weights, (gs, gl) the other-side signatures'
     levels; ``classes`` = (x signature, other signature, number of documents) per class of overlapping
-    documents, and per class entry its class and x entry; (sx, sy, sw) the single-occurrence documents' x
-    level, other level and weight. Returns, per class entry, the single-occurrence mass below it that agrees
-    (partners at a lower x level, weighted by P(d ≻ d′)) and, per single-occurrence document, the agreeing
-    mass of the overlapping occurrences above it. With every level negated it gives the pairs where the
-    overlapping document is the lower one.
+    documents, and per class entry its class and x entry; (bx, by, sw) the single-occurrence documents' bands
+    among the distinct levels of xl and of gl (:func:`_band`) and their weights. Returns, per class entry, the
+    single-occurrence mass below it that agrees (partners at a lower x level, weighted by P(d ≻ d′)) and, per
+    single-occurrence document, the agreeing mass of the overlapping occurrences above it. With every level
+    negated (and the bands counted from the other end) it gives the pairs where the overlapping document is the
+    lower one.
     """
     class_x, class_g, class_count, entry_class, class_entry = classes
     n_x, n_g = int(xs.max()) + 1, int(gs.max()) + 1
@@ -520,7 +566,6 @@ def _agreement_below(xs, xl, xw, gs, gl, classes, sx, sy, sw) -> tuple[np.ndarra
     # Single-occurrence partners on the (x level, other level) grid in bands: below, at and between the
     # levels overlapping documents use (band 2j + 1 is level j itself).
     n_bx, n_by = 2 * len(x_levels) + 1, 2 * len(g_levels) + 1
-    bx, by = _band(x_levels, sx), _band(g_levels, sy)
     grid = _BandGrid(bx, by, sw, n_bx, n_by)
     # Interval i of ℓ (its i-th entry ℓ_i, 1-based): partners with ℓ_i < b ≤ ℓ_{i+1}, so #{a ∈ ℓ : a < b} = i.
     low = 2 * xj + 2

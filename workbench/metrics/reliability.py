@@ -24,7 +24,7 @@ from workbench.errors import ParameterError
 from workbench.heap import small_pages
 from workbench.metrics import relations
 from workbench.metrics.combine import f_alpha
-from workbench.metrics.document_codes import document_codes
+from workbench.metrics.document_codes import document_codes, document_index
 from workbench.metrics.registry import ORGANIZATION, Choices, Explainer, Interval, Param, register
 from workbench.model import Organization
 from workbench.scalars import plain_number
@@ -137,13 +137,17 @@ class _Coded:
                       np.r_[self.cluster, np.arange(first, first + len(docs))], self.n_levels, self.finite)
 
 
-def _coded_pair(gold: Organization, output: Organization) -> tuple[_Coded, _Coded, np.ndarray]:
-    """Both sides over one document index, and the index's document names."""
+def _coded_pair(gold: Organization, output: Organization, named: bool):
+    """Both sides over one document index, the index's document names (None unless ``named``) and its size."""
     g, o = gold.occurrences, output.occurrences
-    codes, names = document_codes(g.document, o.document)
+    if named:
+        codes, names = document_codes(g.document, o.document)
+        n_docs = len(names)
+    else:
+        (codes, n_docs), names = document_index(g.document, o.document), None
     return (_Coded(codes[: len(g.document)], g.level, g.cluster, len(gold.levels), gold.finite),
             _Coded(codes[len(g.document):], o.level, o.cluster, len(output.levels), output.finite),
-            names)
+            names, n_docs)
 
 
 @validate(missing=MISSING)
@@ -200,6 +204,11 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
     """The document names and the two views the scores read: (output, gold) for Reliability and
     (gold, output) for Sensitivity, as weighted :class:`relations.Side` pairs (what ``explain`` also reads).
     Validates the arguments as :func:`reliability_sensitivity` documents."""
+    return _views(gold, output, n, wn, missing, named=True)
+
+
+def _views(gold: Organization, output: Organization, n, wn, missing: str, named: bool):
+    """:func:`scored_views`, the names None unless ``named`` (the scores alone do not read them)."""
     if (n is None) != (wn is None):
         raise ParameterError(f"give both n and wn (the first n positions weigh wn), or neither; got n={n!r}, "
                              f"wn={wn!r}", parameter="wn" if n is not None else "n")
@@ -208,8 +217,7 @@ def scored_views(gold: Organization, output: Organization, *, n: float | None = 
         raise ParameterError(f"the {side} has an unlimited tail: n and wn are required to weigh positions "
                              "(Amigó et al., SIGIR 2013, eqs. 1–2; Table 9 uses n=10, wn=0.8)", parameter="n")
     c = None if n is None or wn is None else discount_constant(n, wn)
-    coded_gold, coded_output, names = _coded_pair(gold, output)
-    n_docs = len(names)
+    coded_gold, coded_output, names, n_docs = _coded_pair(gold, output, named)
     (r_out, r_gold), (s_gold, s_out) = aligned_views(coded_gold, coded_output, n_docs, missing)
     sides = {}  # one Side per coded side: the views share the arrays the kernels derive from a side
     for coded in (r_out, r_gold, s_gold, s_out):
@@ -229,7 +237,7 @@ def reliability_sensitivity(gold: Organization, output: Organization, *, n: floa
     same unless they are given. ``missing`` places gold documents a finite output lacks (see
     :func:`aligned_views`). ``workbench.explain`` decomposes the four scores occurrence by occurrence.
     """
-    _, (r_x, r_other), (s_x, s_other) = scored_views(gold, output, n=n, wn=wn, missing=missing)
+    _, (r_x, r_other), (s_x, s_other) = _views(gold, output, n, wn, missing, named=False)
     return RSScores(relations.priority(r_x, r_other), relations.priority(s_x, s_other),
                     relations.relatedness(r_x, r_other), relations.relatedness(s_x, s_other))
 
