@@ -13,13 +13,19 @@ from workbench import heap
 
 
 @pytest.fixture
-def calls(monkeypatch):
+def started(monkeypatch):
+    """The ``MALLOC_*`` variables the process started with, as the tests set them (none at first)."""
+    variables: dict[str, str] = {}
+    monkeypatch.setattr(heap, "_malloc_environment", lambda: dict(variables))
+    return variables
+
+
+@pytest.fixture
+def calls(monkeypatch, started):
     """What mallopt and malloc_trim are asked, through a stand-in for glibc."""
     asked: list[tuple] = []
     monkeypatch.setattr(heap, "_glibc", lambda: (lambda parameter, value: asked.append((parameter, value)) or 1,
                                                  lambda pad: asked.append(("trim", pad)) or 1))
-    for name in ("MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_"):
-        monkeypatch.delenv(name, raising=False)
     return asked
 
 
@@ -32,23 +38,23 @@ def test_a_process_without_a_fixed_threshold_is_left_alone(calls):
     assert calls == []
 
 
-def test_a_dask_workers_thresholds_are_put_back_and_the_heap_trimmed(calls, monkeypatch):
-    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")  # what Dask's nanny gives its workers
+def test_a_dask_workers_thresholds_are_put_back_and_the_heap_trimmed(calls, started):
+    started["MALLOC_TRIM_THRESHOLD_"] = "65536"  # what Dask's nanny gives its workers
     with heap.freed_memory_kept():
         assert calls == KEPT
     assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 128 * 1024), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
     calls.clear()
-    monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "262144")
+    started["MALLOC_MMAP_THRESHOLD_"] = "262144"
     with pytest.raises(KeyError), heap.freed_memory_kept():  # put back after an error too
         {}["missing"]
     assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 262144), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
 
 
 
-def test_a_lingering_put_back_is_taken_over_by_the_next_block(calls, monkeypatch):
+def test_a_lingering_put_back_is_taken_over_by_the_next_block(calls, started):
     """Issue 39 item 6: with ``linger``, the memory stays kept after the block; a block starting meanwhile (a
     worker's next chunk) takes it over without setting it again, and the last puts it back ``linger`` after it."""
-    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    started["MALLOC_TRIM_THRESHOLD_"] = "65536"
     with heap.freed_memory_kept(linger=60):
         pass
     assert calls == KEPT
@@ -81,20 +87,18 @@ def inside_another_on_a_thread(block, look):
     return seen
 
 
-def test_chunks_on_threads_of_one_worker_share_the_setting(calls, monkeypatch):
+def test_chunks_on_threads_of_one_worker_share_the_setting(calls, started):
     """Set when the first starts, put back when the last ends."""
-    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    started["MALLOC_TRIM_THRESHOLD_"] = "65536"
     assert inside_another_on_a_thread(heap.freed_memory_kept, lambda: list(calls)) == KEPT  # nothing put back
     assert calls[2:] == [(heap.M_MMAP_THRESHOLD, 128 * 1024), (heap.M_TRIM_THRESHOLD, 65536), ("trim", 0)]
 
 
-def test_a_whole_process_keeps_freed_memory_unless_the_environment_tunes_malloc(calls, monkeypatch):
-    for name in [name for name in os.environ if name.startswith("MALLOC_")]:
-        monkeypatch.delenv(name)
+def test_a_whole_process_keeps_freed_memory_unless_the_environment_tunes_malloc(calls, started):
     heap.keep_freed_memory()
     assert calls == [*KEPT, (heap.M_ARENA_MAX, 1)]  # and one arena that every thread shares
     calls.clear()
-    monkeypatch.setenv("MALLOC_ARENA_MAX", "2")
+    started["MALLOC_ARENA_MAX"] = "2"
     heap.keep_freed_memory()
     assert calls == []
 
@@ -102,8 +106,6 @@ def test_a_whole_process_keeps_freed_memory_unless_the_environment_tunes_malloc(
 def test_phases_give_freed_pages_back_only_where_the_process_keeps_them(calls, monkeypatch):
     """release_freed trims the heap after a large phase in a process that keeps freed memory (the command line),
     and does nothing in a library user's process or after a small phase."""
-    for name in [name for name in os.environ if name.startswith("MALLOC_")]:
-        monkeypatch.delenv(name)
     monkeypatch.setattr(heap, "_kept", False)
     heap.release_freed(10 * heap.RELEASED_ENTRIES)
     assert calls == []
@@ -132,6 +134,38 @@ def test_glibc_takes_the_settings():
                           env={**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"})
     assert done.returncode == 0 and done.stdout.strip() == str(8 << 20), done.stderr
 
+
+STARTED_WITH = """if True:
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+    from workbench import heap
+
+    def kept():
+        heap.keep_freed_memory()
+        return heap._kept, heap._malloc_environment()
+
+    if __name__ == "__main__":
+        started = heap._malloc_environment()
+        os.environ["MALLOC_TRIM_THRESHOLD_"] = "65536"  # as a local Dask cluster's nannies leave it in the caller
+        with ProcessPoolExecutor(1, mp_context=get_context("fork")) as pool:
+            print(started, heap._malloc_environment(), *pool.submit(kept).result())
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/environ"), reason="Linux's record of the starting environment")
+@pytest.mark.parametrize(("given", "expected"), [({}, "{} {} True {}"), (
+    {"MALLOC_ARENA_MAX": "2"}, "{'MALLOC_ARENA_MAX': '2'} {'MALLOC_ARENA_MAX': '2'} False {'MALLOC_ARENA_MAX': '2'}")])
+def test_what_tunes_malloc_is_the_environment_the_process_started_with(tmp_path, given, expected):
+    """A MALLOC_* variable set in os.environ after the start (a local Dask cluster's nannies set one in the caller)
+    tunes nothing, in the process or in a worker it forks later: that worker keeps freed memory (the pool of
+    bench_campaign.py lost it after the Dask row); one given at the start is the user's, left alone."""
+    script = tmp_path / "started.py"
+    script.write_text(STARTED_WITH)
+    env = {name: value for name, value in os.environ.items() if not name.startswith("MALLOC_")} | given
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=60)
+    assert done.stdout.strip() == expected, done.stderr
 
 @pytest.fixture
 def advice(monkeypatch):
