@@ -249,12 +249,13 @@ class DocumentIds:
         """
         mine, theirs = np.asarray(positions), np.asarray(other_positions)
         lengths, other_lengths = self.lengths[mine], other.lengths[theirs]
-        if int(_word_counts(np.maximum(lengths, other_lengths)).max(initial=0)) > SHORT_WORDS:
+        words_at_most = int(_word_counts(np.maximum(lengths, other_lengths)).max(initial=0))
+        if words_at_most > SHORT_WORDS:
             return None
         starts, other_starts = self.starts[mine].astype(np.int64), other.starts[theirs].astype(np.int64)
         order = np.sign(lengths.astype(np.int64) - other_lengths).astype(np.int8)  # all words equal: the longer
         decided = np.zeros(mine.size, dtype=bool)
-        for j in range(int(_word_counts(np.maximum(lengths, other_lengths)).max(initial=0))):
+        for j in range(words_at_most):
             words = _read_words(self.data, starts + 8 * j, lengths - 8 * j)
             other_words = _read_words(other.data, other_starts + 8 * j, other_lengths - 8 * j)
             greater, less = ~decided & (words > other_words), ~decided & (words < other_words)
