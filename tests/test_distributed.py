@@ -368,6 +368,17 @@ def test_a_chunks_runs_of_rankings_travel_as_one_numbering_of_their_documents():
     assert pickle.loads(dist._packed(mixed)) == mixed
 
 
+def test_a_chunk_of_read_arrays_is_pickled_once_by_the_executor_and_one_of_organizations_by_the_caller():
+    """A chunk of Organizations is pickled by the caller, to be unpickled with the collector paused; a read
+    campaign's chunk (arrays alone, few objects) goes as it is, for the executor to pickle once."""
+    read = Campaign.from_dicts({"t1": {"a": 1}, "t2": {"b": 1}}, {"s": {"t1": {"a": 1.0}, "t2": {"c": 1.0}}})
+    arrays = dist._chunk(read.gold, read.runs, {"t1": [("s", "t1")], "t2": [("s", "t2")]}, ["t1", "t2"])
+    assert dist._packed(arrays) is arrays
+    assert pickle.loads(pickle.dumps(arrays)).runs["s"].documents("t2") == ["c"]
+    held = dist._Chunk(["t1"], {"t1": Organization.from_graded({"a": 1})}, {"s": read.runs}, [("s", "t1")])
+    assert isinstance(dist._packed(held), bytes)
+
+
 def test_a_process_pools_workers_keep_freed_memory_and_no_other_executor_does(monkeypatch):
     """Issue 39 item 6: a ProcessPoolExecutor's workers keep freed memory for reuse (its chunks' arrays otherwise
     went back to the system and were faulted in again); a thread pool's chunks, scored in the caller's process,

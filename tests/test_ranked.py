@@ -315,6 +315,12 @@ def test_arrays_restricted_to_some_topics_hold_those_alone_on_buffers_of_their_o
     with pytest.raises(WorkbenchError) as error:
         refused.documents("q2")
     assert error.value is run.refused["q2"]
+    following = run.restricted(["q3", "q2"])  # topics that follow one another: one slice, on arrays of their own
+    assert list(following) == ["q2", "q3"] and following.offsets.tolist() == [0, 3, 5]
+    assert following.ids.data.size == 5 and following.documents("q3") == run.documents("q3")
+    assert not any(np.shares_memory(mine, whole) for mine, whole in (
+        (following.scores_array, run.scores_array), (following.offsets, run.offsets),
+        (following.ids.starts, run.ids.starts), (following.ids.lengths, run.ids.lengths)))
     judged = gold.restricted(["4", "q3"])
     assert list(judged) == ["q3", "4"] and judged.integers == frozenset({"4"})
     assert judged.grades_of("q3") == gold.grades_of("q3") and judged.ids.strings().tolist() == ["e", "f", "g"]

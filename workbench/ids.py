@@ -181,14 +181,18 @@ class DocumentIds:
         return f"<DocumentIds: {len(self)} ids, {int(self.lengths.sum())} bytes>"
 
     def take(self, positions) -> DocumentIds:
-        """The ids at ``positions`` (integers or a boolean mask), on the same buffer; these very ids when
+        """The ids at ``positions`` (integers, a boolean mask or a slice), on the same buffer; these very ids when
         ``positions`` are all of them in order."""
-        positions = np.asarray(positions)
-        if positions.dtype == bool:
-            positions = np.flatnonzero(positions)
-        if positions.size == len(self) and positions.size and positions[0] == 0 and \
-                (np.diff(positions) == 1).all():
-            return self
+        if isinstance(positions, slice):
+            if positions.indices(len(self)) == (0, len(self), 1):
+                return self
+        else:
+            positions = np.asarray(positions)
+            if positions.dtype == bool:
+                positions = np.flatnonzero(positions)
+            if positions.size == len(self) and positions.size and positions[0] == 0 and \
+                    (np.diff(positions) == 1).all():
+                return self
         taken = DocumentIds(self.data, self.starts[positions], self.lengths[positions], self._encoding)
         if self._strings is not None:
             taken._strings = self._strings[positions]
@@ -205,7 +209,7 @@ class DocumentIds:
         (8, 2, ['ef'])
         """
         data, offsets = _gather(self.data, self.starts, self.lengths)
-        ids = DocumentIds(data.copy(), positions(offsets[:-1], data.size), positions(self.lengths, data.size),
+        ids = DocumentIds(data.copy(), positions(offsets[:-1], data.size), positions(self.lengths, data.size).copy(),
                           self._encoding)
         ids._hashes = self._hashes
         return ids

@@ -514,9 +514,13 @@ def _restricted(held: Mapping[str, Organization], topics: list[str], wanted: set
     return {topic: held[topic] for topic in topics if topic in held}
 
 
-def _packed(chunk: _Chunk) -> bytes:
+def _packed(chunk: _Chunk) -> _Chunk | bytes:
     """The chunk pickled by the caller, so that the worker unpickles it with the garbage collector paused
-    (:func:`_as_worker`), rather than the executor before it calls :func:`_score_chunk`."""
+    (:func:`_as_worker`), rather than the executor before it calls :func:`_score_chunk`; a chunk of read arrays
+    alone (no Organizations: judgements and runs cut by ``restricted``) as it is, pickled once by the executor
+    (by Dask with the arrays out of band) rather than twice, its unpickling making few objects."""
+    if not isinstance(chunk.gold, dict) and not any(isinstance(run, dict) for run in chunk.runs.values()):
+        return chunk
     return pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
 
 

@@ -22,7 +22,7 @@ topic's ranking or judgements are read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -269,22 +269,29 @@ class _TopicArrays(Mapping[str, Organization]):
         return slice(self.offsets[i], self.offsets[i + 1])
 
     @validate(topics=_SOME_TOPICS)
-    def restricted(self, topics: Container[str]) -> Any:
+    def restricted(self, topics: Collection[str]) -> Any:
         """The same, for those of ``topics`` this holds only (in this order), on arrays of their own: what a chunk
-        of a distributed campaign carries (:mod:`workbench.data.distributed`), rather than every topic's."""
-        kept = [i for i, topic in enumerate(self.topics) if topic in topics]
-        sizes = np.diff(self.offsets)[kept]
-        entries = np.concatenate([np.arange(self.offsets[i], self.offsets[i + 1]) for i in kept]) if kept else \
-            np.zeros(0, dtype=np.int64)
+        of a distributed campaign carries (:mod:`workbench.data.distributed`), rather than every topic's. Topics
+        that follow one another here (a chunk of topics in the order they were read) are cut as one slice."""
+        kept = sorted({self.index[topic] for topic in topics if topic in self.index})
         names = [self.topics[i] for i in kept]
-        return self._taken(names, np.concatenate(([0], np.cumsum(sizes))).astype(self.offsets.dtype),
-                           self.ids.take(entries).compacted(), entries,
+        entries: np.ndarray | slice
+        if kept and kept[-1] - kept[0] + 1 == len(kept):
+            entries = slice(int(self.offsets[kept[0]]), int(self.offsets[kept[-1] + 1]))
+            offsets = self.offsets[kept[0]:kept[-1] + 2] - self.offsets[kept[0]]
+        else:
+            sizes = np.diff(self.offsets)[kept]
+            entries = np.concatenate([np.arange(self.offsets[i], self.offsets[i + 1]) for i in kept]) if kept \
+                else np.zeros(0, dtype=np.int64)
+            offsets = np.concatenate(([0], np.cumsum(sizes))).astype(self.offsets.dtype)
+        return self._taken(names, offsets, self.ids.take(entries).compacted(), entries,
                            {topic: self.refused[topic] for topic in names if topic in self.refused},
                            self.integers.intersection(names))
 
-    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray,
+    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray | slice,
                refused: dict[str, WorkbenchError], integers: frozenset[str]) -> Any:
-        """A mapping of this kind over ``topics`` holding this one's ``entries`` (:meth:`restricted`)."""
+        """A mapping of this kind over ``topics`` holding this one's ``entries`` (:meth:`restricted`), each
+        array's through :func:`_entries`."""
         raise NotImplementedError
 
     def _build(self, topic: str) -> Organization:
@@ -305,6 +312,11 @@ class _TopicArrays(Mapping[str, Organization]):
 
     def __len__(self) -> int:
         return len(self.topics)
+
+
+def _entries(array: np.ndarray, entries: np.ndarray | slice) -> np.ndarray:
+    """``array``'s ``entries`` (positions, or one slice) in an array of their own."""
+    return array[entries].copy() if isinstance(entries, slice) else array[entries]
 
 
 def _grouped(codes: np.ndarray, n: int, order: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -335,9 +347,9 @@ class Judgements(_TopicArrays):
         return dict(zip(self.ids.take(np.arange(span.start, span.stop)).strings().tolist(),
                         self.grades[span].tolist(), strict=True))
 
-    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray,
+    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray | slice,
                refused: dict[str, WorkbenchError], integers: frozenset[str]) -> Judgements:
-        return Judgements(topics, offsets, ids, self.grades[entries], refused, integers)
+        return Judgements(topics, offsets, ids, _entries(self.grades, entries), refused, integers)
 
     def _build(self, topic: str) -> Organization:
         return Organization.from_graded(self.grades_of(topic))
@@ -403,7 +415,7 @@ class SubtopicJudgements(Judgements):
         return out
 
     @validate(topics=_SOME_TOPICS)
-    def restricted(self, topics: Container[str]) -> SubtopicJudgements:
+    def restricted(self, topics: Collection[str]) -> SubtopicJudgements:
         """These very judgements (every subtopic's entries point into one column of documents): a distributed
         campaign's chunks carry them whole."""
         return self
@@ -493,10 +505,10 @@ class RankedRun(_TopicArrays):
         """The topic's scores (as read, full precision) in rank order."""
         return self.scores_array[self.span(topic)]
 
-    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray,
+    def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray | slice,
                refused: dict[str, WorkbenchError], integers: frozenset[str]) -> RankedRun:
-        return RankedRun(topics, offsets, ids, self.scores_array[entries], self.ties, self.score_precision, refused,
-                         integers)
+        return RankedRun(topics, offsets, ids, _entries(self.scores_array, entries), self.ties, self.score_precision,
+                         refused, integers)
 
     def _build(self, topic: str) -> Organization:
         docs = self.documents(topic)
