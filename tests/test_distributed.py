@@ -44,6 +44,15 @@ def _ranking_campaign(seed: int, topics: int = 12, systems: int = 5) -> Campaign
     return Campaign(gold, runs)
 
 
+def _read_campaign(seed: int, topics: int = 12, systems: int = 4) -> Campaign:
+    """A campaign read as arrays (``from_dicts``): its chunks travel as the executor pickles them."""
+    rng = np.random.default_rng(seed)
+    qrels = {f"t{t}": {f"d{d}": int(rng.integers(0, 4)) for d in rng.choice(40, 15, False)} for t in range(topics)}
+    runs = {f"sys{s}": {t: {f"d{d}": float(rng.integers(0, 9)) for d in rng.permutation(40)[:25]} for t in qrels
+                        if (s, t) != (0, "t3")} for s in range(systems)}
+    return Campaign.from_dicts(qrels, runs)
+
+
 def _grouping_campaign(seed: int, topics: int = 10, systems: int = 4) -> Campaign:
     """Clusters of a closed collection (so overlap-free clustering, filtering and R&S all apply)."""
     rng = np.random.default_rng(seed)
@@ -112,7 +121,8 @@ def spawn_pool():
 
 @pytest.mark.parametrize("chunk_topics", [None, 1, 5, 100])
 def test_a_process_pool_gives_the_serial_results_bit_for_bit(spawn_pool, chunk_topics):
-    for campaign, measures in ((_ranking_campaign(1), RANKING), (_grouping_campaign(2), GROUPING)):
+    for campaign, measures in ((_ranking_campaign(1), RANKING), (_grouping_campaign(2), GROUPING),
+                               (_read_campaign(3), RANKING)):
         serial = campaign.evaluate(measures, progress=False)
         pooled = campaign.evaluate(measures, executor=spawn_pool, chunk_topics=chunk_topics, progress=False)
         _assert_bitwise_equal(serial, pooled)
@@ -468,7 +478,8 @@ def test_a_dask_cluster_gives_the_serial_results_bit_for_bit(dask_client):
     memory monitor (:data:`dist.LOCAL_CLUSTER_CONFIG`); a user's cluster with Dask's defaults is the test below."""
     assert dask_client.nthreads() == dict.fromkeys(dask_client.nthreads(), 1) and len(dask_client.nthreads()) == 2
     assert set(dask_client.run(_worker_settings).values()) == {(False, "1s", "1s")}
-    for campaign, measures in ((_ranking_campaign(9), RANKING), (_grouping_campaign(10), GROUPING)):
+    for campaign, measures in ((_ranking_campaign(9), RANKING), (_grouping_campaign(10), GROUPING),
+                               (_read_campaign(11), RANKING)):
         serial = campaign.evaluate(measures, progress=False)
         for chunk_topics in (None, 3):
             clustered = campaign.evaluate(measures, executor=dask_client, chunk_topics=chunk_topics,
