@@ -181,13 +181,18 @@ class DocumentIds:
         return f"<DocumentIds: {len(self)} ids, {int(self.lengths.sum())} bytes>"
 
     def take(self, positions) -> DocumentIds:
-        """The ids at ``positions`` (integers or a boolean mask), on the same buffer; these very ids when
-        ``positions`` are all of them in order."""
-        positions = np.asarray(positions)
-        if positions.dtype == bool:
+        """The ids at ``positions`` (integers, a boolean mask, or a slice of step 1: views of these ids' arrays), on
+        the same buffer; these very ids when ``positions`` are all of them in order.
+
+        >>> DocumentIds.from_strings(["a", "bc", "d"]).take(slice(1, 3)).strings().tolist()
+        ['bc', 'd']
+        """
+        positions = slice(*positions.indices(len(self))[:2]) if isinstance(positions, slice) else \
+            np.asarray(positions)
+        if isinstance(positions, np.ndarray) and positions.dtype == bool:
             positions = np.flatnonzero(positions)
-        if positions.size == len(self) and positions.size and positions[0] == 0 and \
-                (np.diff(positions) == 1).all():
+        if isinstance(positions, np.ndarray) and positions.size == len(self) and positions.size and \
+                positions[0] == 0 and (np.diff(positions) == 1).all():
             return self
         taken = DocumentIds(self.data, self.starts[positions], self.lengths[positions], self._encoding)
         if self._strings is not None:
