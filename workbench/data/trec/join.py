@@ -191,13 +191,13 @@ def _joined(gold: Mapping[str, Organization], run: Mapping[str, Organization], t
     if missing.size:
         found = [np.concatenate(found)]
     # the positions handed over unless the seats read them: let go once read (2M entries: 8 MB less at the peak)
-    positions = found[0] if documents else None
+    kept = found[0] if documents else None
     table = GainTable.from_matched(rows, found.pop(), judged, tuple(topics), placeholder=placeholder, tied=tied,
                                    costs=costs)
     release_freed(rows.size)  # the join's temporaries
-    if positions is None:
+    if kept is None:
         return table, None
-    return table, seated(rows, docs, judged, positions,
+    return table, seated(rows, docs, judged, kept,
                          by_grade=not (isinstance(gold, Judgements) and isinstance(run, RankedRun)))
 
 
