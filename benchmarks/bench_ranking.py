@@ -17,8 +17,10 @@ evaluating, which JIT-compiles with numba unless numba's cache has it; the workb
 best of ``--repeat`` further calls (pytrec_eval reuses its evaluator; ranx builds its Run again, since it keeps
 scores on it; the workbench is called as a user calls it, with the same qrels object), in wall time and in CPU time
 (best of the same calls: steadier than wall time where the machine is shared). "peak" is the process's peak
-resident memory during the calls, "+data" the part above what the data itself holds. Ratios are to pytrec_eval
-warm (time) and to pytrec_eval's peak (memory).
+resident memory during the calls, "+data" the part above what the data itself holds. A door's modules are loaded
+before (pytrec_eval, ranx, ir_measures, the workbench's; pandas for the doors whose result is a DataFrame), and a
+process of frames holds the frames only (the dicts they were made from freed, their pages given back). Ratios are
+to pytrec_eval warm (time) and to pytrec_eval's peak (memory).
 
 **Files**: whole processes, each started afresh (best of ``--repeat``: wall time, CPU time user + system, peak
 resident memory of that process): ``python -m workbench eval -m AP nDCG P@10 RR`` and the drop-in
@@ -39,7 +41,10 @@ The machine may be shared: the load average is printed at the start and the end 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
+import ctypes
+import gc
 import io
 import json
 import os
@@ -117,6 +122,12 @@ def _reset_peak() -> None:
         refs.write("5")
 
 
+def _trim_heap() -> None:
+    """Give the freed pages of the heap back to the system (glibc's ``malloc_trim``; elsewhere nothing)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 def _calls(door: str, qrels: dict, run: dict, qrels_frame, run_frame):
     """The function one user call makes, and how its result gives ``{measure: mean}``."""
     names = list(MEASURES)
@@ -126,6 +137,8 @@ def _calls(door: str, qrels: dict, run: dict, qrels_frame, run_frame):
         return (lambda: evaluate_run(qrels, run, names),
                 lambda out: {m: float(np.mean(list(out[m].values()))) for m in names})
     if door in ("workbench Campaign.from_dicts", "workbench Campaign.from_frames"):
+        import pandas  # noqa: F401  # its result is a DataFrame: pandas loaded before, as each peer's modules are
+
         from workbench.data import Campaign
 
         def campaign():
@@ -184,6 +197,9 @@ def worker(door: str, queries: int, docs: int, seed: int, repeat: int) -> None:
         if door.startswith("ranx"):  # ranx asks for ids in object columns (pandas 3 makes them str)
             qrels_frame, run_frame = (frame.astype({"query_id": object, "doc_id": object})
                                       for frame in (qrels_frame, run_frame))
+        qrels = run = {}  # a user holding frames holds no dicts of the same data: theirs freed, their pages given back
+        gc.collect()
+        _trim_heap()
     call, means = _calls(door, qrels, run, qrels_frame, run_frame)
     data = _rss()["VmRSS"]
     _reset_peak()

@@ -86,6 +86,17 @@ def test_hashes_do_not_depend_on_the_buffer():
     assert tail.hashes()[0] == short.hashes()[0] and tail.equal(0, short, 0)
 
 
+def test_the_hashes_of_a_part_are_those_of_its_ids_and_are_not_kept():
+    """A part's hashes (what the join reads a block at a time) are the whole column's at those places, made
+    without keeping a hash of every id; once the column's are kept, a part reads them."""
+    ids = DocumentIds.from_strings(["", "a", "é", "d1", "a" * 8, "a" * 9, "document-id-longer-than-a-word", "d1"])
+    parts = [slice(0, 8), slice(2, 7), slice(5, 20), slice(8, 8), slice(3, 1)]
+    made = [ids.hashes(part) for part in parts]
+    assert ids._hashes is None
+    assert [hashes.tolist() for hashes in made] == [ids.hashes()[part].tolist() for part in parts] == \
+        [ids.hashes(part).tolist() for part in parts]
+
+
 def test_a_very_long_id_costs_its_bytes():
     """One id of 20 MB among 100,000 short ones: the ids take their bytes (no column as wide as the longest id),
     and hashing, order and equality read each byte a few times."""

@@ -48,7 +48,7 @@ def test_hashed_and_named_matches_find_exactly_the_judged_pairs(judged_docs, ran
 
 def test_colliding_hashes_fall_back_to_exact_codes(monkeypatch):
     """Every id hashed alike (its length): the matcher still matches only equal ids, by exact codes."""
-    monkeypatch.setattr(DocumentIds, "hashes", lambda self: self.lengths.astype(np.uint64))
+    monkeypatch.setattr(DocumentIds, "hashes", lambda self, part=slice(None): self.lengths[part].astype(np.uint64))
     judged = [{"ab": 1.0, "cd": 2.0}, {"ab": 3.0}]
     ranked = [["cd", "ef", "ab"], ["xy", "ab"]]
     hashed = Judged.of(*entries([list(grades) for grades in judged]), np.array([1.0, 2.0, 3.0]), 2)
@@ -59,7 +59,7 @@ def test_colliding_hashes_fall_back_to_exact_codes(monkeypatch):
 def test_three_equal_keys_fall_back_to_exact_codes_whatever_the_sort_puts_between_them(monkeypatch):
     """Every id hashed to 0: one judged key and three ranked ones are equal (the keys are sorted without a stable
     order, so a judged key may sit between two ranked ones); the match is still the exact one."""
-    monkeypatch.setattr(DocumentIds, "hashes", lambda self: np.zeros(len(self), dtype=np.uint64))
+    monkeypatch.setattr(DocumentIds, "hashes", lambda self, part=slice(None): np.zeros(len(self), np.uint64)[part])
     judged = [{"a": 1.0}]
     ranked = [["b", "a", "c"]]
     hashed = Judged.of(*entries([list(grades) for grades in judged]), np.array([1.0]), 1)

@@ -31,6 +31,7 @@ from workbench.data import (
 )
 from workbench.data.campaign import Campaign, CampaignError, MissingTopicsWarning, means
 from workbench.data.trec import lines as lines_module
+from workbench.data.trec import ranked as ranked_module
 from workbench.data.trec.ranked import Judgements, RankedRun, judgements, rank_runs
 from workbench.errors import ParameterError, WorkbenchError, WorkbenchWarning
 from workbench.ids import DocumentIds
@@ -107,6 +108,30 @@ def test_many_groups_keep_every_bit_of_the_scores(entries):
     scores, docs, groups = (list(column) for column in zip(*entries, strict=True))
     expected = _trec_eval_sorted(scores, docs, groups, "float64")
     assert trec_eval_order(scores, docs, np.array(groups)).tolist() == expected
+
+
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+def test_topics_one_after_the_other_are_ranked_by_blocks_as_all_at_once(monkeypatch, precision):
+    """A run whose topics come one after the other is ranked a block of whole topics at a time (topics longer
+    than a block, blocks ending inside a topic's stretch moved to its end): the same positions as one sort of
+    every entry, and as trec_eval_order's own; a run whose topics interleave is sorted at once."""
+    rng = np.random.default_rng(7)
+    sizes = rng.integers(0, 40, 60)
+    topics = np.repeat(np.arange(sizes.size), sizes)
+    scores = np.round(rng.random(topics.size), 2)  # many ties, put in order by id
+    scores[::7] = 1.0 + 2**-40  # equal in float32, not in float64
+    documents = DocumentIds.from_strings([f"d{i % 97}" for i in range(topics.size)])
+    whole = trec_eval_order(scores, documents, groups=topics, score_precision=precision)
+    monkeypatch.setattr(ranked_module, "RANKED_BLOCK", 50)
+    blocks = ranked_module._order_by_blocks(scores, documents, topics, precision)
+    assert blocks.dtype == np.int32 and blocks.tolist() == whole.tolist()
+    run = rank_runs(None, [f"q{t}" for t in topics], documents, scores, score_precision=precision)[""]
+    assert [d for t in run for d in run.documents(t)] == documents.strings()[whole].tolist()
+    shuffled = rng.permutation(topics.size)
+    assert ranked_module._order_by_blocks(scores[shuffled], documents.take(shuffled), topics[shuffled],
+                                          precision).tolist() == \
+        trec_eval_order(scores[shuffled], documents.take(shuffled), groups=topics[shuffled],
+                        score_precision=precision).tolist()
 
 
 def test_scores_tie_as_doubles_or_as_32_bit_floats(tmp_path):
@@ -519,8 +544,8 @@ def test_measures_on_organizations_still_work_on_file_campaigns(tmp_path):
     assert runs["s"].documents("q1") == ["c", "b", "a"]
 
 
-@pytest.mark.parametrize("weak_hash", [lambda ids: np.zeros(len(ids), dtype=np.uint64),
-                                       lambda ids: ids.lengths.astype(np.uint64)],
+@pytest.mark.parametrize("weak_hash", [lambda ids, part=slice(None): np.zeros(len(ids), dtype=np.uint64)[part],
+                                       lambda ids, part=slice(None): ids.lengths[part].astype(np.uint64)],
                          ids=["all-equal", "by-length"])
 def test_document_hash_collisions_fall_back_to_the_ids(tmp_path, monkeypatch, weak_hash):
     """The duplicate check and the qrels join work on 64-bit hashes of the ids; when hashes collide (all

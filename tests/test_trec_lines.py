@@ -296,7 +296,7 @@ def _outcome(qrels, run, plain: bool, colliding: bool, monkeypatch) -> tuple:
         if not plain:
             patch.setattr(lines_module, "read_plain", lambda *args: None)
         if colliding:  # every id of one length shares a hash: the exact keys must take over
-            patch.setattr(DocumentIds, "hashes", lambda self: self.lengths.astype(np.uint64))
+            patch.setattr(DocumentIds, "hashes", lambda self, part=slice(None): self.lengths[part].astype(np.uint64))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:

@@ -52,10 +52,12 @@ from workbench.validation import (
     validate,
 )
 
-__all__ = ["TIES", "SCORE_PRECISION", "MAX_DOCS", "COSTS", "Identifier", "ID", "TOPIC", "Ids", "id_texts",
-           "check_alike", "check_given_ids", "labels", "document_ids", "keys", "first_duplicate", "Judgements",
-           "judgements", "SubtopicJudgements", "subtopic_judgements", "RankedRun", "rank_runs"]
+__all__ = ["RANKED_BLOCK", "TIES", "SCORE_PRECISION", "MAX_DOCS", "COSTS", "Identifier", "ID", "TOPIC", "Ids",
+           "id_texts", "check_alike", "check_given_ids", "labels", "document_ids", "keys", "first_duplicate",
+           "Judgements", "judgements", "SubtopicJudgements", "subtopic_judgements", "RankedRun", "rank_runs"]
 
+RANKED_BLOCK = 1 << 18
+"""Entries ranked at once when a run's topics come one after the other (:func:`_order_by_blocks`)."""
 TIES = Choices(("trec_eval", "levels"))
 """How a run's equal scores rank (``ties=``): one document per level, in trec_eval's order, or documents of equal
 scores (at ``score_precision``) on one level."""
@@ -551,9 +553,9 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     n_topics, n_systems = max(len(topic_labels.names), 1), len(system_names)
     group = topic_labels.codes if system_labels is None or n_systems == 1 else \
         system_labels.codes.astype(np.int64) * n_topics + topic_labels.codes  # (system, topic), system-major
-    order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
+    order = _order_by_blocks(scores, ids, group, score_precision)
     if order.size < 2**31:  # held to the end: int32 positions, half the memory (8 MB for 2M entries)
-        order = order.astype(np.int32)
+        order = order.astype(np.int32, copy=False)
     sizes = np.bincount(group, minlength=n_systems * n_topics)
     kept_sizes = sizes
     if max_docs is not None:
@@ -586,6 +588,25 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
                                  topic_labels.integers, None if costs is None else np.asarray(costs)[positions])
     release_freed(len(ids))  # the ranking's temporaries
     return runs
+
+
+def _order_by_blocks(scores: np.ndarray, ids: DocumentIds, group: np.ndarray, score_precision: str) -> np.ndarray:
+    """:func:`~workbench.metrics.ranking.table.trec_eval_order` of the entries by ``group``: where the groups come
+    one after the other (codes ascending, as a dict's topics and most files' do), blocks of whole groups of about
+    :data:`RANKED_BLOCK` entries each sorted alone, into int32 positions (2M entries: the sort's key and int64
+    positions made for a block at a time, not for all, 40 → 12 MB of the sort's arrays; each sort nearer the
+    cache, 81 → 68 CPU-ms); otherwise all at once."""
+    if group.size <= RANKED_BLOCK or (group[1:] < group[:-1]).any():
+        return trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
+    starts = np.flatnonzero(group[1:] != group[:-1]) + 1  # where each group but the first begins
+    cuts = np.unique(starts[np.minimum(np.searchsorted(starts, np.arange(RANKED_BLOCK, group.size, RANKED_BLOCK)),
+                                       starts.size - 1)]) if starts.size else starts
+    order = np.empty(group.size, dtype=np.int32 if group.size < 2**31 else np.int64)
+    for low, high in zip([0, *cuts.tolist()], [*cuts.tolist(), group.size], strict=True):
+        block = trec_eval_order(scores[low:high], ids.take(slice(low, high)), groups=group[low:high],
+                                score_precision=score_precision)
+        np.add(block, low, out=order[low:high], casting="unsafe")
+    return order
 
 
 def _repeats_in_rank_order(group: np.ndarray, order: np.ndarray, ranked: DocumentIds, sizes: np.ndarray) -> bool:
