@@ -108,6 +108,11 @@ class Side:
             index = index[_stable_order(level)]
         return index[_stable_order(self.doc[index])]
 
+    def share_counts(self) -> None:
+        """Compute the derived arrays both relations read (:attr:`doc_count`, :attr:`once`, :attr:`several`), before
+        the relations are scored on two threads: each then finds them."""
+        _ = self.doc_count, self.once, self.several
+
     @functools.cached_property
     def pair_values(self) -> dict[tuple[Callable, int], tuple[Side, object]]:
         """What :func:`_of_pair` computed with other sides, by function and the other side's id (with the side,
