@@ -485,7 +485,8 @@ def test_all_sixty_orderings_of_a_small_ranking_agree_with_the_brute_force():
 @pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
 def test_the_relations_on_two_threads_give_the_bits_of_one_thread(missing, monkeypatch):
     # Issue 42: from reliability._TWO_THREADS occurrences, priority and relatedness are scored on two threads;
-    # each value is the one thread's, bit for bit, and the two relations ran on two threads (not this one).
+    # each value is the one thread's, bit for bit, and the two relations ran at once (each waits for the other to
+    # start: on one thread the wait would time out) on two threads, not this one.
     from workbench.metrics import reliability
     rng = random.Random(len(missing))
     gold, output = (_issue22_organization(rng, 300, 10, 0.25, 4) for _ in "go")
@@ -494,10 +495,13 @@ def test_the_relations_on_two_threads_give_the_bits_of_one_thread(missing, monke
     monkeypatch.setenv("WORKBENCH_THREADS", "1")
     one = reliability_sensitivity(gold, output, n=10, wn=0.8, missing=missing)
     threads = {}
+    both_started = threading.Barrier(2, timeout=10)
 
     def recorded(kernel):
         def run(x, other):
-            threads.setdefault(kernel.__name__, set()).add(threading.get_ident())
+            if kernel.__name__ not in threads:
+                threads[kernel.__name__] = threading.get_ident()
+                both_started.wait()
             return kernel(x, other)
         return run
 
@@ -508,6 +512,5 @@ def test_the_relations_on_two_threads_give_the_bits_of_one_thread(missing, monke
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     two = reliability_sensitivity(gold, output, n=10, wn=0.8, missing=missing)
     assert repr(two) == repr(one)
-    assert len(threads["priority"]) == len(threads["relatedness"]) == 1
-    assert threading.get_ident() not in threads["priority"] | threads["relatedness"]
+    assert threading.get_ident() not in threads.values()
     assert threads["priority"] != threads["relatedness"]
