@@ -7,8 +7,10 @@ import contextlib
 import csv
 import itertools
 import math
+import os
 import random
 import re
+import threading
 from unittest import mock
 
 import numpy as np
@@ -478,3 +480,37 @@ def test_all_sixty_orderings_of_a_small_ranking_agree_with_the_brute_force():
         fast = _four(reliability_sensitivity(gold, output, n=3, wn=0.6))
         assert fast == pytest.approx(_brute(gold, output, 3, 0.6), abs=1e-12)
         assert not any(math.isnan(v) for v in fast)
+
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+def test_the_relations_on_two_threads_give_the_bits_of_one_thread(missing, monkeypatch):
+    # Issue 42: from reliability._TWO_THREADS occurrences, priority and relatedness are scored on two threads;
+    # each value is the one thread's, bit for bit, and the two relations ran at once (each waits for the other to
+    # start: on one thread the wait would time out) on two threads, not this one.
+    from workbench.metrics import reliability
+    rng = random.Random(len(missing))
+    gold, output = (_issue22_organization(rng, 300, 10, 0.25, 4) for _ in "go")
+    if missing != "tail":
+        gold, output = (Organization(org.levels, rest=frozenset()) for org in (gold, output))
+    monkeypatch.setenv("WORKBENCH_THREADS", "1")
+    one = reliability_sensitivity(gold, output, n=10, wn=0.8, missing=missing)
+    threads = {}
+    both_started = threading.Barrier(2, timeout=10)
+
+    def recorded(kernel):
+        def run(x, other):
+            if kernel.__name__ not in threads:
+                threads[kernel.__name__] = threading.get_ident()
+                both_started.wait()
+            return kernel(x, other)
+        return run
+
+    monkeypatch.setenv("WORKBENCH_THREADS", "2")
+    monkeypatch.setattr(reliability, "_TWO_THREADS", 0)
+    monkeypatch.setattr(relations, "priority", recorded(relations.priority))
+    monkeypatch.setattr(relations, "relatedness", recorded(relations.relatedness))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    two = reliability_sensitivity(gold, output, n=10, wn=0.8, missing=missing)
+    assert repr(two) == repr(one)
+    assert threading.get_ident() not in threads.values()
+    assert threads["priority"] != threads["relatedness"]

@@ -108,6 +108,11 @@ class Side:
             index = index[_stable_order(level)]
         return index[_stable_order(self.doc[index])]
 
+    def share_counts(self) -> None:
+        """Compute the derived arrays both relations read (:attr:`doc_count`, :attr:`once`, :attr:`several`), before
+        the relations are scored on two threads: each then finds them."""
+        _ = self.doc_count, self.once, self.several
+
     @functools.cached_property
     def pair_values(self) -> dict[tuple[Callable, int], tuple[Side, object]]:
         """What :func:`_of_pair` computed with other sides, by function and the other side's id (with the side,
@@ -363,9 +368,8 @@ def relatedness(x: Side, other: Side) -> float:
 
 # ------------------------------------------------------------------------------------------------- priority
 def _ratio(agree: np.ndarray, related: np.ndarray) -> np.ndarray:
-    """P = min(|r_other|, |r_x|) / |r_x| elementwise, 0 where x has no such relation."""
-    safe = np.maximum(related, 1)
-    return np.where(related > 0, np.minimum(agree, related) / safe, 0.0)
+    """P = min(|r_other|, |r_x|) / |r_x| elementwise for counts, 0 where x has no such relation (min(·, 0)/1)."""
+    return np.minimum(agree, related) / np.maximum(related, 1)
 
 
 def priority_shares(x: Side, other: Side) -> Shares:
@@ -391,14 +395,15 @@ def priority_shares(x: Side, other: Side) -> Shares:
         agree = _pairwise_agreement(x, other)
     else:
         multi_doc = (x_count >= 2) | (other.doc_count >= 2)
-        simple = ~multi_doc[x.doc]
+        overlapping = multi_doc[x.doc]
+        simple = np.flatnonzero(~overlapping)  # indices: read three times, faster than a mask (21 -> 7 ms on 10⁶)
         # Pairs of single-occurrence documents: P = [the other side agrees], the partner's weight counts.
         agree = np.empty(n)
         sx, sy, sw = x.level[simple], other.single_level[x.doc[simple]], x.weight[simple]
         lower, upper = dominance_sums(sx, sy, sw[None, :])
         simple_agree = lower[0] + upper[0]
         if len(sx) < n:
-            multi = np.flatnonzero(~simple)
+            multi = np.flatnonzero(overlapping)
             with_overlap, agree[multi] = _overlap_agreement(x, other, multi_doc, multi, (sx, sy, sw))
             simple_agree += with_overlap
         agree[simple] = simple_agree
@@ -406,7 +411,8 @@ def priority_shares(x: Side, other: Side) -> Shares:
     tail_holds = 0.0
     if x.tail > 0:  # the tail terms of eq. 3: x_r → tail and tail → x_r (point 5)
         in_levels = other.level < other.bottom
-        other_prioritised = np.bincount(other.doc[in_levels], minlength=x.n_docs)
+        other_prioritised = (other.doc_count if in_levels.all()  # no finite rest: every occurrence is in a level
+                             else np.bincount(other.doc[in_levels], minlength=x.n_docs))
         p_tail = _ratio(other_prioritised, x_count)[x.doc]
         agree += x.tail * p_tail
         x_mass = float(x.weight.sum())
