@@ -14,6 +14,7 @@ from workbench.data import Campaign, FrameError
 from workbench.data.trec import memory
 from workbench.data.trec.memory import evaluate_run, judgements_from_dicts, runs_from_dicts
 from workbench.data.trec.ranked import Judgements
+from workbench.errors import WorkbenchError
 from workbench.metrics.ranking import evaluate_table
 from workbench.metrics.ranking.table import GainTable
 
@@ -88,6 +89,36 @@ def test_dicts_score_as_a_plain_ranking_of_each_topic(data, precision):
         for measure in MEASURES:
             got = scores[scores.measure == measure].set_index("topic").value.to_dict()
             assert got == {t: expected[measure][t] for t in judged}, (door, measure)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=campaigns(), block=st.integers(1, 9))
+def test_a_run_scored_a_block_of_topics_at_a_time_scores_as_a_whole(data, block):
+    """evaluate_run reads, ranks and scores a large run a block of whole topics at a time (RUN_BLOCK entries):
+    every topic's values, and their order, as in one pass."""
+    qrels, run = data
+    whole = evaluate_run(qrels, run, MEASURES)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(memory, "RUN_BLOCK", block)
+        blocked = evaluate_run(qrels, run, MEASURES)
+    assert blocked == whole and all(list(blocked[m]) == list(whole[m]) for m in MEASURES)
+
+
+def test_bad_input_in_a_later_block_is_named_as_in_one_pass(monkeypatch):
+    """Blocks of a run are read as one: a repeat is numbered by its entries in the whole run, and one topic given
+    as 1 and as "1" is refused even when two blocks hold them."""
+    qrels = {"q1": {"a": 1}, "q2": {"a": 1}, "1": {"a": 1}}
+    repeat = {"q1": {"a": 1.0, "b": 0.5}, "q2": {"c": 1.0, 7: 0.5, "7": 0.4}}
+    alike = {1: {"a": 1.0, "b": 0.5}, "q1": {"a": 1.0, "b": 0.5}, "1": {"a": 1.0}}
+    for run, message in ((repeat, r"query 'q2', document '7' is given twice \(entries 3 and 4,"),
+                         (alike, "topics 1 and '1' are both written 1")):
+        raised = []
+        for block in (1 << 20, 2):
+            monkeypatch.setattr(memory, "RUN_BLOCK", block)
+            with pytest.raises(WorkbenchError, match=message) as error:
+                evaluate_run(qrels, run, ["AP"])
+            raised.append((type(error.value), str(error.value)))
+        assert raised[0] == raised[1]
 
 
 # ------------------------------------------------------------------------------------------- bad input
