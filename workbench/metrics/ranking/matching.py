@@ -29,6 +29,7 @@ import numpy as np
 
 from workbench.ids import DocumentIds
 from workbench.model import natural_key
+from workbench.threads import in_threads, threads
 
 __all__ = ["BLOCK", "with_groups", "keys", "entries", "Judged", "match", "match_names", "RankingRows", "seated"]
 
@@ -180,7 +181,9 @@ def _hashed_positions(rows: np.ndarray, docs: DocumentIds, judged: Judged, n_row
     Keys whose last bits no judged key has are not judged; the others and the judged keys are sorted together, a
     judged pair being two equal neighbours, one from each set (equal keys within one set are a hash collision:
     exact keys are built instead). The entries' keys are made a block of :data:`BLOCK` at a time and only those
-    that may be judged kept (no array of every entry's key)."""
+    that may be judged kept (no array of every entry's key). The blocks, and the check of the matched pairs on the
+    ids, are shared among :func:`~workbench.threads.threads` threads in consecutive shares (numpy lets go of the
+    interpreter in its loops) and joined in order: the same positions as one pass."""
     q_keys = judged.keys
     found = _no_positions(len(rows), q_keys.size)
     if not q_keys.size or not len(rows):
@@ -188,11 +191,17 @@ def _hashed_positions(rows: np.ndarray, docs: DocumentIds, judged: Judged, n_row
     slots = judged.slots
     assert slots is not None  # hashed keys: Judged.of marks their slots
     hashes, last = docs.hashes(), np.uint64(slots.size - 1)
-    blocks = []
-    for low in range(0, len(rows), BLOCK):
-        block = keys(rows[low:low + BLOCK], hashes[low:low + BLOCK], n_rows)
-        maybe = np.flatnonzero(slots[(block & last).view(np.int64)])
-        blocks.append((maybe + low, block[maybe]))
+
+    def judgeable(lows: range) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The entries of the blocks starting at ``lows`` whose key may be judged: positions and keys."""
+        kept = []
+        for low in lows:
+            block = keys(rows[low:low + BLOCK], hashes[low:low + BLOCK], n_rows)
+            maybe = np.flatnonzero(slots[(block & last).view(np.int64)])
+            kept.append((maybe + low, block[maybe]))
+        return kept
+
+    blocks = [block for part in in_threads(judgeable, _shares(range(0, len(rows), BLOCK))) for block in part]
     candidates = np.concatenate([maybe for maybe, _ in blocks])
     both = np.concatenate([q_keys, *(block for _, block in blocks)])
     del blocks
@@ -203,10 +212,27 @@ def _hashed_positions(rows: np.ndarray, docs: DocumentIds, judged: Judged, n_row
     if ((first < q_keys.size) == (second < q_keys.size)).any() or (np.diff(pairs) == 1).any():
         raise _KeyCollision  # two equal keys of one set, or three equal keys (two of them of one set): a collision
     at, mine = np.minimum(first, second), candidates[np.maximum(first, second) - q_keys.size]
-    if not ((rows[mine] == judged.rows[at]) & _equal(judged.documents, at, docs, mine)).all():
+
+    def same(share: range) -> bool:
+        """Whether the matched pairs ``share`` (of ``at``, ``mine``) are of one row and one id."""
+        here, there = at[share.start:share.stop], mine[share.start:share.stop]
+        return bool(((rows[there] == judged.rows[here]) & _equal(judged.documents, here, docs, there)).all())
+
+    if not all(in_threads(same, _shares(range(at.size), BLOCK))):
         raise _KeyCollision
     found[mine] = at
     return found
+
+
+def _shares(items: range, least: int = 1) -> list[range]:
+    """``items`` cut into :func:`~workbench.threads.threads` consecutive shares of at least ``least`` items each (one
+    share when there are fewer), for the threads of :func:`_hashed_positions`.
+
+    >>> _shares(range(3), least=4)
+    [range(0, 3)]
+    """
+    count = max(min(threads(), len(items) // least), 1)
+    return [items[len(items) * k // count:len(items) * (k + 1) // count] for k in range(count)]
 
 
 def _equal(judged: DocumentIds | np.ndarray, at: np.ndarray, docs: DocumentIds | None, mine: np.ndarray
