@@ -427,6 +427,24 @@ def test_row_sums_a_block_of_rows_at_a_time_equal_the_whole_running_sum_bit_for_
     assert np.array_equal(row_sums(terms), expected) and row_sums(terms).dtype == expected.dtype
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 40), st.lists(st.one_of(st.none(), st.integers(0, 50)), min_size=1,
+                                                        max_size=8), st.integers(0, 2**32))
+def test_one_running_sum_read_at_any_cutoff_in_any_order_is_row_sums_of_the_top_k(rows, width, cutoffs, seed):
+    """Issue 42: GainTable.running_sum reads every cutoff of one running sum, carried on from its last rank when a
+    larger cutoff asks: bit for bit row_sums of the terms' first k columns (k None: all; past the width: all),
+    whatever the order the cutoffs come in."""
+    from workbench.metrics.ranking.table import GainTable, row_sums
+
+    terms = np.random.default_rng(seed).random((rows, width)) * 10.0 ** np.arange(-3, 4)[seed % 7]
+    table = GainTable.from_gains(np.zeros((rows, width)), [[1.0]] * rows)
+    terms_at = lambda table, columns: terms[:, columns]  # noqa: E731  (one function: one running sum)
+    for k in cutoffs:
+        expected = row_sums(terms[:, :k])
+        found = table.running_sum(terms_at, k)
+        assert np.array_equal(found, expected) and found.dtype == expected.dtype, k
+
+
 def test_a_table_of_rows_out_of_order_over_several_blocks_puts_each_entry_at_its_rank():
     """from_entries places the entries a block at a time (issue 42): rows given out of order and of unequal
     lengths, over more than two blocks, land where a loop over the rows puts them."""
