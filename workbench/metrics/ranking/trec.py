@@ -452,13 +452,21 @@ def ndcg_rel_terms(table: GainTable, gains: Mapping[float, float] | None = None
 def ndcg_rel(table: GainTable, gains: Mapping[float, float] | None = None) -> np.ndarray:
     """nDCG averaged at the relevant documents: (1/L) (Σ_{relevant retrieved r} DCG(r)/IDCG(min(r, L))
     + (L − |rel ret|) · DCG/IDCG), L the number of positive ideal gains (trec_eval ``ndcg_rel``)."""
-    values, discount, rel, denominator, length, idcg_total = ndcg_rel_terms(table, gains)
+    values, ideal = gain_tables(table, gains)
     rows, width = values.shape
-    dcg = _running_dcg(table, gains)[0]
+    dcg, idcg = _running_dcg(table, gains)
+    length = (ideal > 0).sum(axis=1)
+    row, rank = np.nonzero((values > 0) & table.retrieved())  # the relevant retrieved ranks, row by row in order
+    depth = ideal.shape[1]
+    denominator = idcg[row, np.minimum(np.minimum(rank, np.maximum(length - 1, 0)[row]), depth - 1)] if depth \
+        else np.zeros(row.size)
     with np.errstate(divide="ignore", invalid="ignore"):
-        total = row_sums(np.where(rel, dcg / denominator, 0.0))
+        # each row's ratios added in rank order (bincount adds its weights in the order given), as
+        # ndcg_rel_terms' matrices add them with zeros between (adding 0 changes no sum)
+        total = np.bincount(row, weights=dcg[row, rank] / denominator, minlength=rows)
         dcg_total = dcg[:, -1] if width else np.zeros(rows)
-        total = total + (length - rel.sum(axis=1)) * dcg_total / idcg_total
+        idcg_total = idcg[:, -1] if depth else np.zeros(rows)
+        total = total + (length - np.bincount(row, minlength=rows)) * dcg_total / idcg_total
         return np.where(total > 0, total / length, 0.0)
 
 
