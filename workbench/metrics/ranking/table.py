@@ -398,14 +398,15 @@ class GainTable:
         flags = np.zeros(found.shape, dtype=bool) if tied is None else np.asarray(tied, dtype=bool)
         is_judged, is_pooled = found >= 0, ~np.isnan(found)
         np.copyto(found, 0.0, where=~(found > 0))  # not in the qrels (NaN), unjudged (< 0) and 0: gain 0.0
-        ranked, judged, pooled, ties = _scatter(rows, n, found, is_judged, is_pooled, flags)
+        grouped = _grouped_counts(rows, n)  # where each row's entries begin, and how many: counted once
+        ranked, judged, pooled, ties = _scatter(rows, n, found, is_judged, is_pooled, flags, grouped=grouped)
         del found, is_judged, is_pooled
         (ideal,) = _scatter(ideal_rows[by_grade], n, ideal_grades[by_grade])
         priced = None
         if costs is not None:
             given = np.asarray(costs, dtype=float)
-            (priced,) = _scatter(rows, n, np.where(np.isnan(given), 1.0, given))
-        return cls(ranked, ideal, tuple(topics), num_ret=_grouped_counts(rows, n)[1], judged=judged,
+            (priced,) = _scatter(rows, n, np.where(np.isnan(given), 1.0, given), grouped=grouped)
+        return cls(ranked, ideal, tuple(topics), num_ret=grouped[1], judged=judged,
                    pooled=pooled, n_judged=np.bincount(np.asarray(judged_rows)[grades >= 0], minlength=n),
                    placeholder=placeholder, tied=ties if tied is not None else None, costs=priced)
 
@@ -611,12 +612,13 @@ def _grouped_counts(rows: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarr
     return begins, counts
 
 
-def _scatter(rows: np.ndarray, n_rows: int, *values: np.ndarray) -> list[np.ndarray]:
+def _scatter(rows: np.ndarray, n_rows: int, *values: np.ndarray,
+             grouped: tuple[np.ndarray, np.ndarray] | None = None) -> list[np.ndarray]:
     """0-padded matrices of ``n_rows`` rows, one per array of ``values`` grouped by row (each row's entries
     together, in order; the rows in any order), kept in order (each matrix of its values' dtype); the positions
-    are computed once for all."""
+    are computed once for all (``grouped``: the rows' :func:`_grouped_counts`, when the caller has them)."""
     rows = np.asarray(rows)
-    begins, lengths = _grouped_counts(rows, n_rows)
+    begins, lengths = _grouped_counts(rows, n_rows) if grouped is None else grouped
     width = int(lengths.max(initial=0))
     if width and (lengths == width).all() and (rows[::width] == np.arange(n_rows)).all():
         return [given.reshape(n_rows, width) for given in values]  # every row full, in order: the rows as they are
