@@ -5,6 +5,7 @@ built once (``seated``). Every test compares against a plain dict lookup of (row
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,8 @@ from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.matching import BLOCK, Judged, entries, keys, match, match_names, seated, with_groups
 from workbench.metrics.ranking.table import GainTable, judgements_of, organization_table, ranked_documents
 from workbench.model import Organization
+import workbench.threads as threads_module
+from workbench.threads import THREADS_VARIABLE
 
 rows_of_documents = st.lists(st.lists(document_ids, unique=True, max_size=6), min_size=1, max_size=4)
 
@@ -64,6 +67,32 @@ def test_three_equal_keys_fall_back_to_exact_codes_whatever_the_sort_puts_betwee
     ranked = [["b", "a", "c"]]
     hashed = Judged.of(*entries([list(grades) for grades in judged]), np.array([1.0]), 1)
     assert match([entries(ranked)], hashed, 1)[0].tolist() == _by_dict(judged, ranked) == [-1, 0, -1]
+
+@settings(max_examples=8, deadline=None)
+@given(rows_of_documents, rows_of_documents)
+def test_blocks_shared_among_two_threads_match_as_one_pass(judged_docs, ranked):
+    """Issue 42: the entries' blocks and the check of the matched pairs are cut among two threads (blocks of 2
+    entries here, so that even a few entries are cut): the positions are the rule's, a collision in any block is
+    still found."""
+    import workbench.metrics.ranking.matching as matching
+
+    n = max(len(judged_docs), len(ranked))
+    judged_docs, ranked = judged_docs + [[]] * (n - len(judged_docs)), ranked + [[]] * (n - len(ranked))
+    ranked = [ranking + [doc for doc in docs[::2] if doc not in ranking]  # every other judged one retrieved
+              for ranking, docs in zip(ranked, judged_docs, strict=True)]
+    judged = [{doc: float(i) for i, doc in enumerate(docs)} for docs in judged_docs]
+    hashed = Judged.of(*entries([list(grades) for grades in judged]), np.arange(sum(map(len, judged)), dtype=float),
+                       n)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(THREADS_VARIABLE, "2")
+        patch.setattr(matching, "BLOCK", 2)
+        patch.setattr(threads_module, "threads", lambda: 2)  # two threads on a machine of one core too
+        assert match([entries(ranked)], hashed, n)[0].tolist() == _by_dict(judged, ranked)
+        patch.setattr(DocumentIds, "hashes",
+                      lambda self, part=None: self.lengths[slice(None) if part is None else part].astype(np.uint64))
+        collided = Judged.of(*entries([list(grades) for grades in judged]), hashed.grades, n)
+        assert match([entries(ranked)], collided, n)[0].tolist() == _by_dict(judged, ranked)
+
 
 def test_who_sits_where_keeps_rows_in_rank_order_and_lists_the_missed_relevant_ones():
     """Hand-computed: row 1's entries come first in the input; the judged relevant documents not retrieved are

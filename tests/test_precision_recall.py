@@ -72,6 +72,22 @@ def test_equals_the_brute_force_at_the_11_points_and_every_full_level(rows, rel_
         assert ours[i].tolist() == pytest.approx(expected, abs=1e-15)
 
 
+@settings(max_examples=25, deadline=None)
+@given(rankings, st.sampled_from([1.0, 2.0]), st.sampled_from(["round", "v9"]))
+def test_the_envelope_read_at_the_relevant_ranks_only_is_the_whole_envelope_bit_for_bit(rows, rel_level, rule):
+    """Issue 42: interpolated precision reads the best precision after each relevant document from a matrix of the
+    relevant ranks alone; the whole ranking's envelope (what interpolation_ranks reads) gives the same values to
+    the bit."""
+    from workbench.metrics.ranking.curves import _interpolation
+
+    table = GainTable.from_gains([g for g, _ in rows], [[2] * extra + [g for g in gs if g > 0] for gs, extra in rows])
+    levels = sorted(set(ELEVEN_POINTS) | set(recall_levels(table.n_relevant(rel_level)).tolist()) | {0.0})
+    _, best_after, index, reached = _interpolation(table, levels, rel_level, rule)
+    whole = np.where(reached, best_after[np.arange(len(rows))[:, None], np.minimum(index, best_after.shape[1] - 1)],
+                     0.0)
+    assert np.array_equal(interpolated_precision(table, levels, rel_level, rule), whole)
+
+
 def test_v9_equals_pytrec_eval_iprec_at_recall_on_random_runs():
     """pytrec_eval wraps trec_eval 9 (⌊r·R + 0.9⌋)."""
     rng = np.random.default_rng(13)

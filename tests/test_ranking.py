@@ -427,6 +427,51 @@ def test_row_sums_a_block_of_rows_at_a_time_equal_the_whole_running_sum_bit_for_
     assert np.array_equal(row_sums(terms), expected) and row_sums(terms).dtype == expected.dtype
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 40), st.lists(st.one_of(st.none(), st.integers(0, 50)), min_size=1,
+                                                        max_size=8), st.integers(0, 2**32))
+def test_one_running_sum_read_at_any_cutoff_in_any_order_is_row_sums_of_the_top_k(rows, width, cutoffs, seed):
+    """Issue 42: GainTable.running_sum reads every cutoff of one running sum, carried on from its last rank when a
+    larger cutoff asks: bit for bit row_sums of the terms' first k columns (k None: all; past the width: all),
+    whatever the order the cutoffs come in."""
+    from workbench.metrics.ranking.table import GainTable, row_sums
+
+    terms = np.random.default_rng(seed).random((rows, width)) * 10.0 ** np.arange(-3, 4)[seed % 7]
+    table = GainTable.from_gains(np.zeros((rows, width)), [[1.0]] * rows)
+    terms_at = lambda table, columns: terms[:, columns]  # noqa: E731  (one function: one running sum)
+    for k in cutoffs:
+        expected = row_sums(terms[:, :k])
+        found = table.running_sum(terms_at, k)
+        assert np.array_equal(found, expected) and found.dtype == expected.dtype, k
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 12), st.integers(0, 6), st.integers(0, 2**32),
+       st.sampled_from([None, ((1.0, 3.0), (2.0, -1.0)), ((0.0, 0.5), (3.0, 7.0))]))
+def test_ndcg_rel_added_at_the_relevant_ranks_equals_its_terms_added_over_every_rank(rows, width, depth, seed, gains):
+    """Issue 42: ndcg_rel adds DCG/IDCG at the relevant retrieved ranks only (np.bincount, in rank order), bit for
+    bit the sum over every rank of ndcg_rel_terms' matrices, zeros between (gains mapped, negative ones too)."""
+    from workbench.metrics.ranking.table import GainTable, row_sums
+    from workbench.metrics.ranking.trec import _running_dcg, ndcg_rel, ndcg_rel_terms
+
+    rng = np.random.default_rng(seed)
+    retrieved = rng.integers(0, width + 1, rows)
+    grades = np.where(np.arange(width)[None, :] < retrieved[:, None], rng.integers(-1, 4, (rows, width)), 0)
+    ideal = -np.sort(-rng.integers(0, 4, (rows, depth)), axis=1)
+    inside = np.arange(width)[None, :] < retrieved[:, None]
+    table = GainTable(np.maximum(grades, 0).astype(float), ideal.astype(float), num_ret=retrieved,
+                      judged=inside & (grades >= 0), pooled=inside)
+    values, _, rel, denominator, length, idcg_total = ndcg_rel_terms(table, gains)
+    dcg = _running_dcg(table, gains)[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        total = row_sums(np.where(rel, dcg / denominator, 0.0))
+        dcg_total = dcg[:, -1] if values.shape[1] else np.zeros(rows)
+        total = total + (length - rel.sum(axis=1)) * dcg_total / idcg_total
+        expected = np.where(total > 0, total / length, 0.0)
+    found = ndcg_rel(table, gains)
+    assert np.array_equal(found, expected, equal_nan=True), (found, expected)
+
+
 def test_a_table_of_rows_out_of_order_over_several_blocks_puts_each_entry_at_its_rank():
     """from_entries places the entries a block at a time (issue 42): rows given out of order and of unequal
     lengths, over more than two blocks, land where a loop over the rows puts them."""

@@ -418,6 +418,19 @@ def test_pieces_read_on_two_threads_are_the_file_read_whole(data, piece):
             note(f"{kind} {'plain' if whole else 'not plain'}: {text!r}")
 
 
+def test_a_labels_column_counts_its_lines_while_it_holds_one_value_and_codes_them_once_it_holds_two():
+    """Issue 42: a run's one tag is counted chunk by chunk, not looked up line by line; a second value met later
+    gives the lines before it code 0, in the file's order, numbered in order of first appearance."""
+    column = arrow._Labels()
+    column.add([b"r"], np.array([0, 0], dtype=np.int32))
+    column.add([b"r"], np.array([0], dtype=np.int32))
+    codes, names = column.labels()
+    assert (codes.tolist(), names) == ([0, 0, 0], [b"r"])
+    column.add([b"x", b"r"], np.array([1, 0, 1], dtype=np.int32))
+    codes, names = column.labels()
+    assert (codes.tolist(), names, codes.dtype) == ([0, 0, 0, 0, 1, 0], [b"r", b"x"], np.int32)
+
+
 @pytest.mark.parametrize("grade, plain", [(b"2", True), (b"-1", True), (b"007", True), (b"0x1F", False),
                                           (b"+1", True), (b"1.0", False), (b"99999999999999999999", False)])
 def test_arrow_takes_plain_grades_only(grade, plain):

@@ -78,9 +78,16 @@ def precision_terms(table: GainTable, k: int | None = None, rel: float = 1) -> t
 
 def average_precision(table: GainTable, k: int | None = None, rel: float = 1) -> np.ndarray:
     """AP = Σ_{relevant ranks r ≤ k} P@r / R (trec_eval ``map`` per query, ``map_cut_k`` with k; unretrieved
-    relevant documents add 0)."""
-    precision, hit = precision_terms(table, k, rel)
-    return safe_divide(row_sums(np.multiply(precision, hit, out=precision)), table.n_relevant(rel))
+    relevant documents add 0); the sums of every k read from one running sum
+    (:meth:`~workbench.metrics.ranking.table.GainTable.running_sum`)."""
+    return safe_divide(table.running_sum(_precision_at_hits, k, rel), table.n_relevant(rel))
+
+
+def _precision_at_hits(table: GainTable, columns: slice, rel: float) -> np.ndarray:
+    """AP's terms at the ranks ``columns``: the precision at each relevant rank, 0 elsewhere."""
+    hit = table.relevant(rel)[:, columns]
+    precision = table.relevant_counts(rel)[:, columns] / ranks(table.gains.shape[1])[columns]
+    return np.multiply(precision, hit, out=precision)
 
 
 # -------------------------------------------------------------------------------------- graded kernels
@@ -106,15 +113,25 @@ def exp_gains(table: GainTable) -> tuple[np.ndarray, np.ndarray]:
 def _graded_gains(table: GainTable, k: int | None, gain: str, gains, ties: str) -> tuple[np.ndarray, np.ndarray]:
     """nDCG's gains over the top k (mapped by ``gains``, tie-averaged with ``ties="average"``) and the ideal DCG
     (trec_eval's arithmetic: gains divided by log2(r + 1), added rank by rank)."""
+    mapped, best = _mapped_gains(table, gain, gains, ties)
+    return mapped[:, :k], row_sums(discounted(best[:, :k]))
+
+
+def _mapped_gains(table: GainTable, gain: str, gains, ties: str) -> tuple[np.ndarray, np.ndarray]:
+    """nDCG's gains at every rank (mapped by ``gains``, tie-averaged with ``ties="average"``) and the ideal's, made
+    once per table where the arguments can be a key (:meth:`~workbench.metrics.ranking.table.GainTable.shared`):
+    every cutoff's running sum reads them."""
+    return cast(tuple[np.ndarray, np.ndarray], table.shared(_gains_and_ideal, gain, gains, ties))
+
+
+def _gains_and_ideal(table: GainTable, gain: str, gains, ties: str) -> tuple[np.ndarray, np.ndarray]:
     if gains:
         mapped, best = gain_tables(table, dict(gains))
     elif gain == "exp":
         mapped, best = exp_gains(table)
     else:
         mapped, best = table.gains, table.ideal
-    if ties == "average":
-        mapped = tie_averaged(table, mapped)
-    return mapped[:, :k], row_sums(discounted(best[:, :k]))
+    return (tie_averaged(table, mapped) if ties == "average" else mapped), best
 
 
 def dcg_terms(table: GainTable, k: int | None = None, gain: str = "linear", gains=None,
@@ -138,8 +155,23 @@ def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=Non
     ``ties="average"``: documents with equal scores share the mean gain of their tie (McSherry & Najork 2008,
     scikit-learn's ``ndcg_score``; :func:`~workbench.metrics.ranking.ties.tie_averaged`).
     """
-    mapped, ideal_dcg = _graded_gains(table, k, gain, gains, ties)
-    return safe_divide(row_sums(discounted(mapped)), ideal_dcg)
+    args = (gain, gains if gains is None or isinstance(gains, Mapping) else tuple(gains), ties)
+    depth = _mapped_gains(table, *args)[1].shape[1] if gains else table.ideal.shape[1]  # mapped: its own length
+    return safe_divide(table.running_sum(_discounted_gains, k, *args),
+                       table.running_sum(_discounted_ideal, k, *args, width=depth))
+
+
+def _discounted_gains(table: GainTable, columns: slice, gain: str, gains, ties: str) -> np.ndarray:
+    """nDCG's terms at the ranks ``columns``: each gain over log2(r + 1) (the sums of every k read from one running
+    sum, :meth:`~workbench.metrics.ranking.table.GainTable.running_sum`)."""
+    mapped = _mapped_gains(table, gain, gains, ties)[0]
+    return mapped[:, columns] / np.log2(ranks(mapped.shape[1])[columns] + 1.0)
+
+
+def _discounted_ideal(table: GainTable, columns: slice, gain: str, gains, ties: str) -> np.ndarray:
+    """The ideal ranking's terms at the ranks ``columns``, as :func:`_discounted_gains`."""
+    best = _mapped_gains(table, gain, gains, ties)[1]
+    return best[:, columns] / np.log2(ranks(best.shape[1])[columns] + 1.0)
 
 
 def _graded(table: GainTable, gains: np.ndarray, max_grade: float | None, measure: str

@@ -181,9 +181,11 @@ def _hashed_positions(rows: np.ndarray, docs: DocumentIds, judged: Judged, n_row
     Keys whose last bits no judged key has are not judged; the others and the judged keys are sorted together, a
     judged pair being two equal neighbours, one from each set (equal keys within one set are a hash collision:
     exact keys are built instead). The entries' keys are made a block of :data:`BLOCK` at a time, from the ids'
-    hashes of the block (kept ones, or made for the block alone: :meth:`~workbench.ids.DocumentIds.hashes`), the
-    blocks shared among :func:`~workbench.threads.threads` threads, and only the keys that may be judged kept (no
-    array of every entry's key or hash: 2M entries, 16 MB less at the join's peak)."""
+    hashes of the block (kept ones, or made for the block alone: :meth:`~workbench.ids.DocumentIds.hashes`), and
+    only the keys that may be judged kept (no array of every entry's key or hash: 2M entries, 16 MB less at the
+    join's peak); the blocks, and the check of the matched pairs on the ids a block at a time, are shared among
+    :func:`~workbench.threads.threads` threads (numpy lets go of the interpreter in its loops) and joined in order:
+    the same positions as one pass (2M entries: 55 → 39–42 ms)."""
     q_keys = judged.keys
     found = _no_positions(len(rows), q_keys.size)
     if not q_keys.size or not len(rows):
@@ -211,10 +213,14 @@ def _hashed_positions(rows: np.ndarray, docs: DocumentIds, judged: Judged, n_row
         raise _KeyCollision  # two equal keys of one set, or three equal keys (two of them of one set): a collision
     at, mine = np.minimum(first, second), candidates[np.maximum(first, second) - q_keys.size]
     del pairs, first, second, candidates
-    for low in range(0, at.size, BLOCK):  # the ids compared a block at a time
-        some, theirs = mine[low:low + BLOCK], at[low:low + BLOCK]
-        if not ((rows[some] == judged.rows[theirs]) & _equal(judged.documents, theirs, docs, some)).all():
-            raise _KeyCollision
+
+    def same(low: int) -> bool:
+        """Whether the matched pairs of the block from ``low`` (of ``at``, ``mine``) are of one row and one id."""
+        here, there = at[low:low + BLOCK], mine[low:low + BLOCK]
+        return bool(((rows[there] == judged.rows[here]) & _equal(judged.documents, here, docs, there)).all())
+
+    if not all(in_threads(same, range(0, at.size, BLOCK))):
+        raise _KeyCollision
     found[mine] = at
     return found
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import cast
 
 import numpy as np
 
@@ -412,6 +413,26 @@ def ideal_dcg(table: GainTable, gains: Mapping[float, float] | None = None) -> n
     return row_sums(discounted(best))
 
 
+def _running_dcg(table: GainTable, gains: Mapping[float, float] | None = None) -> tuple[np.ndarray, ...]:
+    """Each rank's DCG and ideal DCG so far: the gains times 1/log2(r + 1), added rank by rank as trec_eval's
+    ``ndcg_rel`` and ``Rndcg`` loops add them; made once per table (:meth:`~workbench.metrics.ranking.table.
+    GainTable.shared`), which the two measures share (``-m all_trec`` on 2,000 topics × 1,000 ranks: two running
+    sums of 2M terms fewer).
+
+    >>> [running.tolist() for running in _running_dcg(GainTable.from_gains([[2, 0, 1]], [[2, 1]]))]
+    [[[2.0, 2.0, 2.5]], [[2.0, 2.6309297535714578]]]
+    """
+    return cast(tuple[np.ndarray, ...], table.shared(_running_sums, gains))  # shared's value: what it computed
+
+
+def _running_sums(table: GainTable, gains: Mapping[float, float] | None) -> tuple[np.ndarray, ...]:
+    values, ideal = gain_tables(table, gains)
+    sums = tuple(np.cumsum(gains_at * _discounts(gains_at.shape[1]), axis=1) for gains_at in (values, ideal))
+    for running in sums:
+        running.flags.writeable = False  # shared: read only
+    return sums
+
+
 def ndcg_rel_terms(table: GainTable, gains: Mapping[float, float] | None = None
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """nDCG_rel's parts: the gains, the discounts, the relevant retrieved ranks, each rank's ideal DCG at
@@ -419,7 +440,7 @@ def ndcg_rel_terms(table: GainTable, gains: Mapping[float, float] | None = None
     values, ideal = gain_tables(table, gains)
     rows, width = values.shape
     length = (ideal > 0).sum(axis=1)
-    idcg = np.cumsum(ideal * _discounts(ideal.shape[1]), axis=1)
+    idcg = _running_dcg(table, gains)[1]
     idcg_total = idcg[:, -1] if ideal.shape[1] else np.zeros(rows)
     relevant = (values > 0) & table.retrieved()
     at = np.minimum(np.arange(width)[None, :], np.maximum(length - 1, 0)[:, None])
@@ -431,13 +452,21 @@ def ndcg_rel_terms(table: GainTable, gains: Mapping[float, float] | None = None
 def ndcg_rel(table: GainTable, gains: Mapping[float, float] | None = None) -> np.ndarray:
     """nDCG averaged at the relevant documents: (1/L) (Σ_{relevant retrieved r} DCG(r)/IDCG(min(r, L))
     + (L − |rel ret|) · DCG/IDCG), L the number of positive ideal gains (trec_eval ``ndcg_rel``)."""
-    values, discount, rel, denominator, length, idcg_total = ndcg_rel_terms(table, gains)
+    values, ideal = gain_tables(table, gains)
     rows, width = values.shape
-    dcg = np.cumsum(values * discount, axis=1)
+    dcg, idcg = _running_dcg(table, gains)
+    length = (ideal > 0).sum(axis=1)
+    row, rank = np.nonzero((values > 0) & table.retrieved())  # the relevant retrieved ranks, row by row in order
+    depth = ideal.shape[1]
+    denominator = idcg[row, np.minimum(np.minimum(rank, np.maximum(length - 1, 0)[row]), depth - 1)] if depth \
+        else np.zeros(row.size)
     with np.errstate(divide="ignore", invalid="ignore"):
-        total = row_sums(np.where(rel, dcg / denominator, 0.0))
+        # each row's ratios added in rank order (bincount adds its weights in the order given), as
+        # ndcg_rel_terms' matrices add them with zeros between (adding 0 changes no sum)
+        total = np.bincount(row, weights=dcg[row, rank] / denominator, minlength=rows)
         dcg_total = dcg[:, -1] if width else np.zeros(rows)
-        total = total + (length - rel.sum(axis=1)) * dcg_total / idcg_total
+        idcg_total = idcg[:, -1] if depth else np.zeros(rows)
+        total = total + (length - np.bincount(row, minlength=rows)) * dcg_total / idcg_total
         return np.where(total > 0, total / length, 0.0)
 
 
@@ -447,8 +476,7 @@ def r_ndcg(table: GainTable, gains: Mapping[float, float] | None = None, rel: fl
     values, ideal = gain_tables(table, gains)
     rows, width = values.shape
     depth = ideal.shape[1]
-    dcg = np.concatenate([np.zeros((rows, 1)), np.cumsum(values * _discounts(width), axis=1)], axis=1)
-    idcg = np.concatenate([np.zeros((rows, 1)), np.cumsum(ideal * _discounts(depth), axis=1)], axis=1)
+    dcg, idcg = (np.concatenate([np.zeros((rows, 1)), running], axis=1) for running in _running_dcg(table, gains))
     length = (ideal > 0).sum(axis=1)[:, None]  # the positive ideal gains lead each row
     retrieved = table.num_ret[:, None]
     t = np.arange(1, depth + 1)[None, :]
