@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import workbench.threads as threads_module
 from tests.strategies import document_ids, organizations
 from workbench.data.trec.join import JUDGED_SIDES, gain_table, subtopic_table
 from workbench.data.trec.memory import judgements_from_dicts, runs_from_dicts
@@ -17,7 +18,6 @@ from workbench.metrics.ranking.diversity import SubtopicTable
 from workbench.metrics.ranking.matching import BLOCK, Judged, entries, keys, match, match_names, seated, with_groups
 from workbench.metrics.ranking.table import GainTable, judgements_of, organization_table, ranked_documents
 from workbench.model import Organization
-import workbench.threads as threads_module
 from workbench.threads import THREADS_VARIABLE
 
 rows_of_documents = st.lists(st.lists(document_ids, unique=True, max_size=6), min_size=1, max_size=4)
