@@ -333,13 +333,16 @@ class DocumentIds:
         return out.view(f"S{max(width, 1)}")
 
     def strings(self) -> np.ndarray:
-        """The ids as an object array of ``str`` (built once; bytes invalid in the encoding are shown as escapes,
-        ``\\xe9``, Python's ``backslashreplace``)."""
+        """The ids as an object array of ``str`` (built once, by Arrow in C where they are UTF-8 text: 2M ids 0.15 →
+        0.09 s; bytes invalid in the encoding are shown as escapes, ``\\xe9``, Python's ``backslashreplace``)."""
         if self._strings is None:
             array = self._string_array()
-            values = array.to_pylist() if array is not None else \
-                [value.decode(self._encoding, errors="backslashreplace") for value in self._binary().to_pylist()]
-            self._strings = np.asarray(values, dtype=object) if values else np.zeros(0, dtype=object)
+            if array is not None:
+                self._strings = array.to_numpy(zero_copy_only=False).astype(object, copy=False)
+            else:
+                values = [value.decode(self._encoding, errors="backslashreplace")
+                          for value in self._binary().to_pylist()]
+                self._strings = np.asarray(values, dtype=object) if values else np.zeros(0, dtype=object)
         return self._strings
 
     def arrow(self):
