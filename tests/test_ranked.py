@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import workbench.threads as threads_module
 from tests.conftest import reference_module, shared_dataset, write_trec
 from workbench import evaluate
 from workbench.cli import main
@@ -113,8 +114,8 @@ def test_many_groups_keep_every_bit_of_the_scores(entries):
 @pytest.mark.parametrize("precision", ["float64", "float32"])
 def test_topics_one_after_the_other_are_ranked_by_blocks_as_all_at_once(monkeypatch, precision):
     """A run whose topics come one after the other is ranked a block of whole topics at a time (topics longer
-    than a block, blocks ending inside a topic's stretch moved to its end): the same positions as one sort of
-    every entry, and as trec_eval_order's own; a run whose topics interleave is sorted at once."""
+    than a block, blocks ending inside a topic's stretch moved to its end), on two threads: the same positions as
+    one sort of every entry, and as trec_eval_order's own; a run whose topics interleave is sorted at once."""
     rng = np.random.default_rng(7)
     sizes = rng.integers(0, 40, 60)
     topics = np.repeat(np.arange(sizes.size), sizes)
@@ -123,6 +124,7 @@ def test_topics_one_after_the_other_are_ranked_by_blocks_as_all_at_once(monkeypa
     documents = DocumentIds.from_strings([f"d{i % 97}" for i in range(topics.size)])
     whole = trec_eval_order(scores, documents, groups=topics, score_precision=precision)
     monkeypatch.setattr(ranked_module, "RANKED_BLOCK", 50)
+    monkeypatch.setattr(threads_module, "threads", lambda: 2)  # the blocks sorted on two threads, even on one core
     blocks = ranked_module._order_by_blocks(scores, documents, topics, precision)
     assert blocks.dtype == np.int32 and blocks.tolist() == whole.tolist()
     run = rank_runs(None, [f"q{t}" for t in topics], documents, scores, score_precision=precision)[""]

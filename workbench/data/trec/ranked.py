@@ -593,19 +593,24 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
 def _order_by_blocks(scores: np.ndarray, ids: DocumentIds, group: np.ndarray, score_precision: str) -> np.ndarray:
     """:func:`~workbench.metrics.ranking.table.trec_eval_order` of the entries by ``group``: where the groups come
     one after the other (codes ascending, as a dict's topics and most files' do), blocks of whole groups of about
-    :data:`RANKED_BLOCK` entries each sorted alone, into int32 positions (2M entries: the sort's key and int64
-    positions made for a block at a time, not for all, 40 → 12 MB of the sort's arrays; each sort nearer the
-    cache, 81 → 68 CPU-ms); otherwise all at once."""
+    :data:`RANKED_BLOCK` entries each sorted alone, into int32 positions, the blocks shared among
+    :func:`~workbench.threads.threads` threads (2M entries: the sort's key and int64 positions made for a block at a
+    time, not for all, 40 → 12 MB of the sort's arrays; each sort nearer the cache, 81 → 68 CPU-ms); otherwise all at
+    once."""
     if group.size <= RANKED_BLOCK or (group[1:] < group[:-1]).any():
         return trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
     starts = np.flatnonzero(group[1:] != group[:-1]) + 1  # where each group but the first begins
     cuts = np.unique(starts[np.minimum(np.searchsorted(starts, np.arange(RANKED_BLOCK, group.size, RANKED_BLOCK)),
                                        starts.size - 1)]) if starts.size else starts
     order = np.empty(group.size, dtype=np.int32 if group.size < 2**31 else np.int64)
-    for low, high in zip([0, *cuts.tolist()], [*cuts.tolist(), group.size], strict=True):
+
+    def sort(bounds: tuple[int, int]) -> None:
+        low, high = bounds
         block = trec_eval_order(scores[low:high], ids.take(slice(low, high)), groups=group[low:high],
                                 score_precision=score_precision)
         np.add(block, low, out=order[low:high], casting="unsafe")
+
+    in_threads(sort, zip([0, *cuts.tolist()], [*cuts.tolist(), group.size], strict=True))
     return order
 
 
