@@ -104,6 +104,15 @@ def test_a_run_scored_a_block_of_topics_at_a_time_scores_as_a_whole(data, block)
     assert blocked == whole and all(list(blocked[m]) == list(whole[m]) for m in MEASURES)
 
 
+def test_a_block_of_unjudged_topics_adds_nothing(monkeypatch):
+    qrels = {"q1": {"a": 1}, "q3": {"c": 1}}
+    run = {"q1": {"a": 1.0, "b": 0.5}, "q2": {"a": 1.0, "b": 0.5}, "q3": {"b": 1.0, "c": 0.2}}
+    whole = evaluate_run(qrels, run, ["AP", "P@1"])
+    monkeypatch.setattr(memory, "RUN_BLOCK", 2)  # q2 a block of its own
+    assert evaluate_run(qrels, run, ["AP", "P@1"]) == whole == {"AP": {"q1": 1.0, "q3": 0.5},
+                                                                "P@1": {"q1": 1.0, "q3": 0.0}}
+
+
 def test_bad_input_in_a_later_block_is_named_as_in_one_pass(monkeypatch):
     """Blocks of a run are read as one: a repeat is numbered by its entries in the whole run, and one topic given
     as 1 and as "1" is refused even when two blocks hold them."""
