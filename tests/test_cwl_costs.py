@@ -319,6 +319,27 @@ def test_a_type_without_a_cost_costs_one_and_costs_travel_with_the_ranking(tmp_p
     assert frame.value.iloc[0] == pytest.approx(weights @ [0.5, 1.0, 4.0] / weights.sum(), 1e-14)
 
 
+def test_costs_travel_with_a_runs_topics_to_the_workers_of_a_distributed_campaign(tmp_path):
+    """A chunk of a distributed campaign carries its topics' costs (``RankedRun.restricted``): the cost-aware
+    measures score as serially (they scored every document at cost 1 on the workers before)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 0\nq 0 c 1\nr 0 a 1\n")
+    (tmp_path / "run").write_text("q slow c 1 0.1 s\nq fast a 2 0.9 s\nq other b 3 0.5 s\nr fast a 1 0.3 s\n")
+    run = read_trec_run(tmp_path / "run", costs={"slow": 4.0, "fast": 0.5})
+    for kept in (["q"], ["r", "q"]):
+        cut = run["s"].restricted(kept)
+        for topic in kept:
+            span, whole = cut.span(topic), run["s"].span(topic)
+            assert cut.costs_array[span].tolist() == pytest.approx(run["s"].costs_array[whole].tolist(), nan_ok=True)
+    campaign = Campaign(read_trec_qrels(tmp_path / "qrels"), run)
+    measures = ["TBG(H=1.0, max_rel=1, depth=3, column=EC)", "U-measure(L=2.0, max_rel=1, column=ETC)"]
+    serial = campaign.evaluate(measures, progress=False)
+    with ThreadPoolExecutor(2) as pool:
+        pooled = campaign.evaluate(measures, executor=pool, chunk_topics=1, progress=False)
+    assert pooled.value.tolist() == serial.value.tolist() and serial.value.iloc[0] != 1.0
+
+
 def test_the_command_line_reads_a_cost_file(tmp_path, capsys):
     from workbench.cli import main
 

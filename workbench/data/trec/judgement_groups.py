@@ -116,6 +116,7 @@ def group_table(judged: GroupedJudgements, run: RankedRun, topics: Sequence[str]
     entries, _ = spans(run.offsets, np.array([run.index[topics[row_topic[i]]] for i in present], dtype=np.int64))
     lengths = np.diff(run.offsets)[[run.index[topics[row_topic[i]]] for i in present]]
     rows_run = RankedRun([labels[i] for i in present], np.concatenate(([0], np.cumsum(lengths))).astype(np.int64),
-                         run.ids.take(entries), run.scores_array[entries], run.ties, run.score_precision)
+                         run.ids.take(entries), run.scores_array[entries], run.ties, run.score_precision,
+                         costs=None if run.costs_array is None else run.costs_array[entries])
     table = gain_table(gold, rows_run, labels, placeholders=placeholders)
     return GroupTable(table, row_topic, tuple(topics))

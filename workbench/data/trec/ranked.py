@@ -510,7 +510,8 @@ class RankedRun(_TopicArrays):
     def _taken(self, topics: list[str], offsets: np.ndarray, ids: DocumentIds, entries: np.ndarray | slice,
                refused: dict[str, WorkbenchError], integers: frozenset[str]) -> RankedRun:
         return RankedRun(topics, offsets, ids, _entries(self.scores_array, entries), self.ties, self.score_precision,
-                         refused, integers)
+                         refused, integers,
+                         None if self.costs_array is None else _entries(self.costs_array, entries))
 
     def _build(self, topic: str) -> Organization:
         docs = self.documents(topic)
