@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import reference_module
+from tests.measure_instances import INSTANCES
 from tests.strategies import organizations
-from workbench.data import Campaign, CampaignError
+from workbench.data import Campaign, CampaignError, read_trec_qrels, read_trec_run
 from workbench.data import distributed as dist
 from workbench.data.distributed import CampaignInterruptedError, UnpicklableMeasureError
 from workbench.errors import ParameterError, WorkbenchError
@@ -126,6 +127,25 @@ def test_a_process_pool_gives_the_serial_results_bit_for_bit(spawn_pool, chunk_t
         serial = campaign.evaluate(measures, progress=False)
         pooled = campaign.evaluate(measures, executor=spawn_pool, chunk_topics=chunk_topics, progress=False)
         _assert_bitwise_equal(serial, pooled)
+
+
+@pytest.mark.filterwarnings("ignore::workbench.errors.WorkbenchWarning")
+def test_every_gain_table_spelling_scores_a_run_read_with_costs_on_the_workers_as_serially(tmp_path, spawn_pool):
+    """The registry walk through distribution: every gain-table spelling tested elsewhere, on a TREC run read with
+    cwl_eval costs (ties, a retrieved unjudged document, an unretrieved relevant one), scored with a topic a chunk on
+    a thread pool (the chunks' arrays as cut) and on spawned processes (as pickled) equals the serial run bit for
+    bit: whatever the chunks carry, costs included (they were once left behind), reaches the kernels."""
+    (tmp_path / "qrels").write_text("q 0 a 2\nq 0 b 0\nq 0 c 1\nq 0 e 1\nr 0 a 1\nr 0 d 3\ns 0 x 1\n")
+    (tmp_path / "run").write_text("q slow c 1 0.1 s\nq fast a 2 0.9 s\nq other b 3 0.5 s\nq fast d 4 0.5 s\n"
+                                  "r fast a 1 0.3 s\nr slow d 2 0.2 s\nr fast z 3 0.2 s\ns fast x 1 1 s\n")
+    campaign = Campaign(read_trec_qrels(tmp_path / "qrels"),
+                        read_trec_run(tmp_path / "run", costs={"slow": 4.0, "fast": 0.5}))
+    names = [name for names in INSTANCES.values() for name in names
+             if registry.parse(name).spec.engine == "gain table"]
+    serial = campaign.evaluate(names, progress=False)
+    with ThreadPoolExecutor(2) as threads:
+        _assert_bitwise_equal(serial, campaign.evaluate(names, executor=threads, chunk_topics=1, progress=False))
+    _assert_bitwise_equal(serial, campaign.evaluate(names, executor=spawn_pool, chunk_topics=1, progress=False))
 
 
 def test_a_classification_campaign_travels_as_its_labellings(spawn_pool):
