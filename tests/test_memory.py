@@ -105,6 +105,8 @@ def test_a_run_scored_a_block_of_topics_at_a_time_scores_as_a_whole(data, block)
 
 
 def test_a_block_of_unjudged_topics_adds_nothing(monkeypatch):
+    """Hand-computed: q1 retrieves its relevant a first (AP 1, P@1 1); q3 ranks the non-relevant b above c (AP 1/2,
+    P@1 0); q2, unjudged, scores nothing, alone in a block or not."""
     qrels = {"q1": {"a": 1}, "q3": {"c": 1}}
     run = {"q1": {"a": 1.0, "b": 0.5}, "q2": {"a": 1.0, "b": 0.5}, "q3": {"b": 1.0, "c": 0.2}}
     whole = evaluate_run(qrels, run, ["AP", "P@1"])

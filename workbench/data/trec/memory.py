@@ -99,6 +99,7 @@ _RUN_FIELDS = ("query_id", "doc_id", "score")
 _NUMBER_TYPES = frozenset({int, float, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8,
                            np.uint64, np.uint32, np.uint16, np.uint8})
 _KEPT_QRELS = 2  # qrels objects whose judgements are kept for reuse (the most recent ones): a dev and a test set
+_ONE_RUN = "run 'run'"  # how errors name the one run of evaluate_run and table_from_dicts
 RUN_BLOCK = 1 << 18
 """Entries of a run :func:`evaluate_run` flattens, ranks, joins and scores at a time (blocks of whole topics): only
 a block's arrays are held at once (2,000 topics × 1,000 documents: peak 427 → 330 MB, as fast)."""
@@ -385,8 +386,8 @@ def _table(gold: Judgements, run: Mapping[str, Mapping[str, float]], score_preci
            first: int = 0) -> GainTable:
     """:func:`table_from_dicts` of prepared judgements; ``first``: the number of the run's first entry (a block of a
     larger run's topics)."""
-    what = "run 'run'"
-    ranked = _ranked(_nested(run, what, finite=False, first=first), what, "trec_eval", score_precision, max_docs)
+    ranked = _ranked(_nested(run, _ONE_RUN, finite=False, first=first), _ONE_RUN, "trec_eval", score_precision,
+                     max_docs)
     check_given_ids(gold, {"run": ranked})
     return gain_table(gold, ranked, [topic for topic in ranked if topic in gold])
 
@@ -416,7 +417,7 @@ def evaluate_run(qrels: Mapping[str, Mapping[str, float]] | Judgements, run: Map
     gold = judgements_from_dicts(qrels)
     if sum(map(len, run.values())) <= RUN_BLOCK:
         return evaluate_table(_table(gold, run, score_precision, max_docs), names)
-    _topic_labels(list(run), "run 'run'")  # one topic given as 1 and "1" is refused, whichever blocks hold them
+    _topic_labels(list(run), _ONE_RUN)  # one topic given as 1 and "1" is refused, whichever blocks hold them
     scores: dict[str, dict[str, float]] = {name: {} for name in names}
     for first, block in _blocks(run):
         for name, values in evaluate_table(_table(gold, block, score_precision, max_docs, first), names).items():

@@ -449,10 +449,8 @@ class GainTable:
         """``kernel(self, *args, **kwargs)``, computed once for this table and read-only: measures that need the
         same values (the relevant mask and its running count, AP for ``map`` and ``gm_map``) share them."""
         cache = self.__dict__.setdefault("_shared", {})
-        key = (kernel, args, tuple(sorted(kwargs.items())))
-        try:
-            hash(key)
-        except TypeError:  # an argument that cannot be a key (a dict of gains given directly): computed each time
+        key = _cache_key(kernel, args, tuple(sorted(kwargs.items())))
+        if key is None:  # an argument that cannot be a key (a dict of gains given directly): computed each time
             return kernel(self, *args, **kwargs)
         if key not in cache:
             value = kernel(self, *args, **kwargs)
@@ -477,10 +475,8 @@ class GainTable:
         """
         width = self.gains.shape[1] if width is None else width
         k = width if k is None else min(k, width)
-        key = (terms, args, width)
-        try:
-            hash(key)
-        except TypeError:  # an argument that cannot be a key: the terms added at once
+        key = _cache_key(terms, args, width)
+        if key is None:  # an argument that cannot be a key: the terms added at once
             return row_sums(terms(self, slice(0, k), *args))
         blocks = self.__dict__.setdefault("_running", {}).setdefault(key, [])  # (first rank, its running sums)
         done = blocks[-1][0] + blocks[-1][1].shape[1] if blocks else 0
@@ -600,6 +596,16 @@ def _mask(values, retrieved: np.ndarray, name: str) -> np.ndarray:
     if mask.shape != retrieved.shape:
         raise RankingInputError(f"{name} must be a boolean matrix of shape {retrieved.shape}")
     return mask & retrieved
+
+def _cache_key(*parts) -> tuple | None:
+    """``parts`` as a key of a table's caches (:meth:`GainTable.shared`, :meth:`GainTable.running_sum`), or None
+    when one cannot be hashed (a dict given as an argument)."""
+    try:
+        hash(parts)
+    except TypeError:
+        return None
+    return parts
+
 
 def _grouped_counts(rows: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     """Where each stretch of equal ``rows`` begins, and the number of entries of each of ``n_rows`` rows: what
