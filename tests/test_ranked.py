@@ -136,6 +136,40 @@ def test_topics_one_after_the_other_are_ranked_by_blocks_as_all_at_once(monkeypa
                         score_precision=precision).tolist()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 9), st.sampled_from([0.5, 0.25, 1.0, 2.0, -1.0])),
+                min_size=1, max_size=40, unique_by=lambda entry: entry[:2]),
+       st.sampled_from([3, 8, 1 << 18]), st.sampled_from([None, 1, 2]), st.booleans(), st.booleans())
+def test_a_run_ranked_in_place_is_the_run_ranked_from_a_copy(entries, block, max_docs, ordered, non_ascii):
+    """Entries whose topics come one after the other, each document once (dicts' entries), ranked in place of their
+    own arrays (``in_place``, by blocks of whole topics on two threads) give the run ranked from a copy, bit for
+    bit, ``-M`` cut included, and the given arrays are then the ranked ones (no copy was made); topics that
+    interleave, or ids read in place from Arrow's buffers, are ranked from a copy, the given arrays left as they
+    were."""
+    if ordered:
+        entries = sorted(entries, key=lambda entry: entry[0])
+    topics = [f"q{topic}" for topic, _, _ in entries]
+    texts = [("é" if non_ascii else "d") * (document % 3 + 1) + str(document) for _, document, _ in entries]
+    scores = np.array([score for _, _, score in entries])
+    expected = rank_runs(None, topics, DocumentIds.from_strings(texts), scores.copy(), unique=True,
+                         max_docs=max_docs)[""]
+    uncut = rank_runs(None, topics, DocumentIds.from_strings(texts), scores.copy(), unique=True)[""]
+    with mock.patch.object(ranked_module, "RANKED_BLOCK", block), mock.patch.object(threads_module, "threads",
+                                                                                     lambda: 2):
+        for ids in (DocumentIds.from_strings(texts), DocumentIds.from_arrow(DocumentIds.from_strings(texts).arrow())):
+            given_scores = scores.copy()
+            run = rank_runs(None, topics, ids, given_scores, unique=True, max_docs=max_docs, in_place=True)[""]
+            assert run.topics == expected.topics and run.offsets.tolist() == expected.offsets.tolist()
+            assert run.ids.strings().tolist() == expected.ids.strings().tolist()
+            assert run.scores_array.tobytes() == expected.scores_array.tobytes()
+            if ids.reorderable and topics == sorted(topics, key=topics.index):  # the given arrays ranked
+                assert ids.strings().tolist() == uncut.ids.strings().tolist()
+                assert given_scores.tobytes() == uncut.scores_array.tobytes()
+                assert max_docs is not None or np.shares_memory(run.scores_array, given_scores)
+            else:
+                assert ids.strings().tolist() == texts and given_scores.tobytes() == scores.tobytes()
+
+
 def test_scores_tie_as_doubles_or_as_32_bit_floats(tmp_path):
     """0.30000001 and 0.3 are two doubles (trec_eval 10.0 ranks 'a' first) but one float32: trec_eval 9.x (and
     pytrec_eval, its C code) ranks that tie by id descending, so 'b' (non-relevant) comes first."""

@@ -347,8 +347,9 @@ def judgements_from_records(qrels: Iterable) -> Judgements:
 
 # ------------------------------------------------------------------------------------------------ runs
 def _ranked(flat: _Flat, what: str, ties: str, score_precision: str, max_docs: int | None) -> RankedRun:
+    """The entries of ``flat`` ranked, its arrays put in rank order themselves (they are this reading's own)."""
     return rank_runs(None, flat.topics, flat.ids, flat.values, locate=flat.duplicate(what), unique=flat.unique,
-                     ties=ties, score_precision=score_precision, max_docs=max_docs)[""]
+                     ties=ties, score_precision=score_precision, max_docs=max_docs, in_place=True)[""]
 
 
 @validate(runs=RUNS, ties=TIES, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)

@@ -531,11 +531,11 @@ class RankedRun(_TopicArrays):
                         "array of strings or integers) or None"),
           topics=IDS, documents=DOCUMENTS, scores=VALUES, ties=TIES, score_precision=SCORE_PRECISION,
           max_docs=MAX_DOCS, locate=Function(optional=True), unique=Flag(),
-          costs=Numbers(finite=False, like="scores", optional=True))
+          costs=Numbers(finite=False, like="scores", optional=True), in_place=Flag())
 def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, documents: Documents,
               scores: np.ndarray, *, ties: str = "trec_eval", score_precision: str = "float64",
               max_docs: int | None = None, locate: Locate | None = None, unique: bool = False,
-              costs: np.ndarray | None = None) -> dict[str, RankedRun]:
+              costs: np.ndarray | None = None, in_place: bool = False) -> dict[str, RankedRun]:
     """``{system: RankedRun}`` from parallel arrays, one entry per retrieved document (``systems`` and
     ``topics`` as :func:`labels` reads them; ``systems=None``: one system named ``""``, holding every topic of
     ``topics``, an empty ranking for a topic without entries; ``documents`` as
@@ -545,8 +545,12 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     ``locate`` makes of it), as trec_eval stops on it; repeats beyond the cut are dropped with the rest, with a
     :class:`~workbench.errors.WorkbenchWarning`; ``unique``: the caller knows no (system, topic) repeats a
     document (dict keys), so none is searched for; ``costs``: each entry's cost of reading, kept in rank order
-    (:attr:`RankedRun.costs_array`). Systems and topics keep their order of first appearance."""
+    (:attr:`RankedRun.costs_array`). Systems and topics keep their order of first appearance. ``in_place``: the
+    caller gives ``documents`` (:class:`~workbench.ids.DocumentIds`) and ``scores`` (float64) up, to be put in
+    rank order themselves, a block of whole topics at a time, where ``unique`` and the groups come one after the
+    other (dicts' entries: 2M of them, 40 MB less at the peak: no ranked copy, no positions of every entry)."""
     ids = document_ids(documents)
+    given = scores
     scores = np.asarray(scores, dtype=float)
     topic_labels = labels(topics, "topic")
     system_labels = None if systems is None else labels(systems, "system")
@@ -554,12 +558,17 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     n_topics, n_systems = max(len(topic_labels.names), 1), len(system_names)
     group = topic_labels.codes if system_labels is None or n_systems == 1 else \
         system_labels.codes.astype(np.int64) * n_topics + topic_labels.codes  # (system, topic), system-major
-    order = _order_by_blocks(scores, ids, group, score_precision)
-    if order.size < 2**31:  # held to the end: int32 positions, half the memory (8 MB for 2M entries)
+    ascending = not (group[1:] < group[:-1]).any()  # each group's entries one after the other, in order
+    in_place = in_place and unique and ascending and costs is None and scores is given and \
+        scores.flags.writeable and ids is documents and ids.reorderable
+    order = _order_by_blocks(scores, ids, group, score_precision, ascending, in_place)
+    if order is not None and order.size < 2**31:  # held to the end: int32 positions, half the memory
         order = order.astype(np.int32, copy=False)
     sizes = np.bincount(group, minlength=n_systems * n_topics)
     kept_sizes = sizes
     if max_docs is not None:
+        if order is None:  # in place: the groups are in rank order as given
+            order = np.arange(len(ids), dtype=np.int32 if len(ids) < 2**31 else np.int64)
         ranked_group = group[order]
         kept = np.arange(len(order)) - (np.cumsum(sizes) - sizes)[ranked_group] < max_docs
         if not kept.all() and not unique:
@@ -568,7 +577,8 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
             kept_sizes = np.bincount(ranked_group[kept], minlength=n_systems * n_topics)
         del ranked_group, kept
     release_freed(len(ids))  # the sort's keys: their pages go back before the ids are copied in rank order
-    ranked_ids = ids.take(order)  # hashed in rank order (faster, and no second array of hashes): the join reads them
+    # hashed in rank order (faster, and no second array of hashes): the join reads them
+    ranked_ids = ids if order is None else ids.take(order)
     refused = {} if unique or not _repeats_in_rank_order(group, order, ranked_ids, kept_sizes) else \
         _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
                        topic_labels.names, system_names, n_topics, locate, systems is not None)
@@ -580,7 +590,7 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     runs: dict[str, RankedRun] = {}
     for code, system in enumerate(system_names):
         topics_here = np.flatnonzero(present[code])  # the system's topics, in order of first appearance
-        positions = order[begins[code]:begins[code + 1]]
+        positions = slice(begins[code], begins[code + 1]) if order is None else order[begins[code]:begins[code + 1]]
         offsets = np.concatenate(([0], np.cumsum(kept_sizes[code, topics_here])))
         mine = ranked_ids if n_systems == 1 else ranked_ids.take(np.arange(begins[code], begins[code + 1]))
         runs[system] = RankedRun([topic_labels.names[t] for t in topics_here], offsets, mine,
@@ -591,28 +601,47 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     return runs
 
 
-def _order_by_blocks(scores: np.ndarray, ids: DocumentIds, group: np.ndarray, score_precision: str) -> np.ndarray:
+def _order_by_blocks(scores: np.ndarray, ids: DocumentIds, group: np.ndarray, score_precision: str,
+                     ascending: bool | None = None, in_place: bool = False) -> np.ndarray | None:
     """:func:`~workbench.metrics.ranking.table.trec_eval_order` of the entries by ``group``: where the groups come
-    one after the other (codes ascending, as a dict's topics and most files' do), blocks of whole groups of about
-    :data:`RANKED_BLOCK` entries each sorted alone, into int32 positions, the blocks shared among
-    :func:`~workbench.threads.threads` threads (2M entries: the sort's key and int64 positions made for a block at a
-    time, not for all, 40 → 12 MB of the sort's arrays; each sort nearer the cache, 81 → 68 CPU-ms); otherwise all at
-    once."""
-    if group.size <= RANKED_BLOCK or (group[1:] < group[:-1]).any():
-        return trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
+    one after the other (``ascending``, found when None: codes ascending, as a dict's topics and most files' do),
+    blocks of whole groups of about :data:`RANKED_BLOCK` entries each sorted alone, into int32 positions, the blocks
+    shared among :func:`~workbench.threads.threads` threads (2M entries: the sort's key and int64 positions made for
+    a block at a time, not for all, 40 → 12 MB of the sort's arrays; each sort nearer the cache, 81 → 68 CPU-ms);
+    otherwise all at once. ``in_place`` (``ascending``): ``scores`` and ``ids`` themselves put in that order, block
+    by block, and None returned."""
+    if ascending is None:
+        ascending = not (group[1:] < group[:-1]).any()
+    if group.size <= RANKED_BLOCK or not ascending:
+        order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
+        if not in_place:
+            return order
+        _put_in_order(scores, ids, 0, order)
+        return None
     starts = np.flatnonzero(group[1:] != group[:-1]) + 1  # where each group but the first begins
     cuts = np.unique(starts[np.minimum(np.searchsorted(starts, np.arange(RANKED_BLOCK, group.size, RANKED_BLOCK)),
                                        starts.size - 1)]) if starts.size else starts
-    order = np.empty(group.size, dtype=np.int32 if group.size < 2**31 else np.int64)
+    order = None if in_place else np.empty(group.size, dtype=np.int32 if group.size < 2**31 else np.int64)
 
     def sort(bounds: tuple[int, int]) -> None:
         low, high = bounds
         block = trec_eval_order(scores[low:high], ids.take(slice(low, high)), groups=group[low:high],
                                 score_precision=score_precision)
-        np.add(block, low, out=order[low:high], casting="unsafe")
+        if order is None:
+            _put_in_order(scores, ids, low, block)
+        else:
+            np.add(block, low, out=order[low:high], casting="unsafe")
 
     in_threads(sort, zip([0, *cuts.tolist()], [*cuts.tolist(), group.size], strict=True))
     return order
+
+
+def _put_in_order(scores: np.ndarray, ids: DocumentIds, low: int, order: np.ndarray) -> None:
+    """The entries from ``low`` on (``order.size`` of them) put in the order ``order`` (positions among them), in
+    place."""
+    part = slice(low, low + order.size)
+    scores[part] = scores[part][order]
+    ids.put_in_order(low, order)
 
 
 def _repeats_in_rank_order(group: np.ndarray, order: np.ndarray, ranked: DocumentIds, sizes: np.ndarray) -> bool:
