@@ -20,6 +20,7 @@ sides), by their names coded exactly::
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, overload
 
@@ -35,8 +36,8 @@ from workbench.metrics.ranking.table import GainTable, judgements_of, ranked_ent
 from workbench.model import Organization
 from workbench.validation import Flag, ListOf, MappingOf, validate
 
-__all__ = ["PLACEHOLDER", "ONE_SUBTOPIC", "JudgedSides", "JUDGED_SIDES", "spans", "ndeval_order", "gain_table",
-           "subtopic_table"]
+__all__ = ["PLACEHOLDER", "ONE_SUBTOPIC", "JudgedSides", "SIDES_KEPT", "JUDGED_SIDES", "spans", "ndeval_order",
+           "gain_table", "subtopic_table"]
 
 PLACEHOLDER = "ceci_nest_pas_un_docno"  # trec_eval.c's one-document ranking of a topic the run lacks (-c)
 ONE_SUBTOPIC = "the topic"  # the one subtopic of plain qrels, as ndeval reads them
@@ -56,28 +57,48 @@ def spans(offsets: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 class JudgedSides:
     """The join's cache, an explicit object rather than an attribute slipped into the caller's judgements: per
-    judgements object (by identity, let go when it is), the judged side of the last topics joined — each judgement's
-    row, document, grade and key, and the keys' slots — so that the runs of a campaign, or the same qrels scored
-    again, share it.
+    judgements object (by identity, let go when it is), the judged sides of the last sets of topics joined, none
+    two sharing a topic (a side built lets go of those that share one with it: together they hold at most what one
+    side of all the topics holds), at most :data:`SIDES_KEPT` — each judgement's row, document, grade and key, and
+    the keys' slots — so that the runs of a campaign, or the same qrels scored again, share them, a run joined a
+    block of topics at a time included.
 
     >>> sides, built = JudgedSides(), []
     >>> gold = type("Gold", (), {})()
     >>> sides.side(gold, ["q1"], lambda: built.append(1) or "side"), sides.side(gold, ["q1"], list), len(built)
     ('side', 'side', 1)
+    >>> sides.side(gold, ["q2"], lambda: "q2's"), sides.side(gold, ["q1"], list)  # two blocks of topics
+    ("q2's", 'side')
+    >>> sides.side(gold, ["q1", "q2"], lambda: "both"), sides.side(gold, ["q1"], lambda: "q1's again")
+    ('both', "q1's again")
     """
 
     def __init__(self) -> None:
-        self._kept: dict[int, tuple[tuple[str, ...], Any]] = {}
+        self._kept: dict[int, OrderedDict[tuple[str, ...], Any]] = {}
 
     def side(self, gold: Any, topics: Sequence[str], build: Callable[[], Any]) -> Any:
-        """The side kept for ``gold`` and ``topics``, or ``build()``'s, kept in its place."""
+        """The side kept for ``gold`` and ``topics``, or ``build()``'s, kept in place of those sharing a topic with
+        it (and of the least recently used one past :data:`SIDES_KEPT`)."""
         key, wanted = id(gold), tuple(topics)
         kept = self._kept.get(key)
         if kept is None:
+            kept = self._kept[key] = OrderedDict()
             weakref.finalize(gold, self._kept.pop, key, None)
-        if kept is None or kept[0] != wanted:
-            kept = self._kept[key] = (wanted, build())
-        return kept[1]
+        if wanted in kept:
+            kept.move_to_end(wanted)
+            return kept[wanted]
+        new = set(wanted)
+        for other in [other for other in kept if not new.isdisjoint(other)]:
+            del kept[other]
+        side = kept[wanted] = build()
+        while len(kept) > SIDES_KEPT:
+            kept.popitem(last=False)
+        return side
+
+
+SIDES_KEPT = 16
+"""Judged sides kept per judgements object (:class:`JudgedSides`): room for the blocks of topics of a large run
+(:func:`~workbench.data.trec.memory.topic_blocks`: 2,000 topics × 1,000 documents, 8 blocks)."""
 
 
 JUDGED_SIDES = JudgedSides()
