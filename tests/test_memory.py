@@ -104,6 +104,36 @@ def test_a_run_scored_a_block_of_topics_at_a_time_scores_as_a_whole(data, block)
     assert blocked == whole and all(list(blocked[m]) == list(whole[m]) for m in MEASURES)
 
 
+@pytest.mark.filterwarnings("ignore::workbench.data.campaign.MissingTopicsWarning")
+@settings(max_examples=40, deadline=None)
+@given(data=campaigns(), block=st.integers(1, 9))
+def test_a_campaign_scores_a_run_a_block_of_topics_at_a_time_as_a_whole(data, block):
+    """A campaign joins and scores a run read as arrays a block of whole topics at a time (RUN_BLOCK entries, a topic
+    the run lacks counting one: its placeholder): the frame of one table per run, bit for bit, placeholder rows
+    included; a run with a repeated document is refused naming the system, as with one table."""
+    qrels, run = data
+    other = {topic: dict(list(docs.items())[::-1]) for topic, docs in reversed(list(run.items()))}
+    campaign = Campaign.from_dicts(qrels, {"s1": run, "s2": other})
+    whole = campaign.evaluate(MEASURES, progress=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(memory, "RUN_BLOCK", block)
+        blocked = campaign.evaluate(MEASURES, progress=False)
+    pd.testing.assert_frame_equal(blocked, whole, check_exact=True)
+    topic = next(iter(run))
+    repeated = pd.DataFrame({"query_id": [t for t in run for _ in run[t]] + [topic],
+                             "doc_id": [d for t in run for d in run[t]] + [next(iter(run[topic]))],
+                             "score": [0.0] * (sum(map(len, run.values())) + 1)}, dtype=object)
+    refused = Campaign.from_frames(pd.DataFrame({"query_id": list(qrels), "doc_id": "d", "relevance": 1}),
+                                   {"s": repeated})
+    raised = []
+    for size in (1 << 20, block):
+        with pytest.MonkeyPatch.context() as patch, pytest.raises(WorkbenchError, match="system 's'") as error:
+            patch.setattr(memory, "RUN_BLOCK", size)
+            refused.evaluate(MEASURES, progress=False)
+        raised.append(str(error.value))
+    assert raised[0] == raised[1]
+
+
 def test_a_block_of_unjudged_topics_adds_nothing(monkeypatch):
     """Hand-computed: q1 retrieves its relevant a first (AP 1, P@1 1); q3 ranks the non-relevant b above c (AP 1/2,
     P@1 0); q2, unjudged, scores nothing, alone in a block or not."""

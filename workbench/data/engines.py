@@ -49,6 +49,7 @@ import numpy as np
 
 from workbench.data.scoring import output_of, score_topic, unanswered_values
 from workbench.data.trec.join import gain_table, subtopic_table
+from workbench.data.trec.memory import topic_blocks
 from workbench.data.trec.ranked import Judgements, RankedRun
 from workbench.errors import CampaignError, WorkbenchError
 from workbench.ids import DocumentIds
@@ -206,14 +207,19 @@ class _TableEngine(ByDeclaration, _TableValues):
 
     def _score_run(self, held: Any, system: str, topics: list[str], measures: Mapping[str, Measure],
                    out: Scored) -> None:
-        """``system``'s run on ``topics``, on a table of its own, into ``out``."""
+        """``system``'s run on ``topics``, on tables of its own (:meth:`_blocks` of its topics), into ``out``."""
+        run = held.runs[system]
         try:
-            values = self._table_values(type(self).build(held.gold, held.runs[system], topics, placeholders=True),
-                                        measures)
+            for block in self._blocks(run, topics):
+                values = self._table_values(type(self).build(held.gold, run, block, placeholders=True), measures)
+                for row, topic in enumerate(block):
+                    out[system, topic] = {name: values[name][row] for name in measures}
         except WorkbenchError as error:
             raise CampaignError(f"system {system!r}: {type(error).__name__}: {error}") from error
-        for row, topic in enumerate(topics):
-            out[system, topic] = {name: values[name][row] for name in measures}
+
+    def _blocks(self, run: Any, topics: list[str]) -> list[list[str]]:
+        """The topics of ``run`` scored on one table at a time: all of them."""
+        return [topics]
 
     def _table_values(self, table: Any, measures: Mapping[str, Measure]) -> dict[str, list[float]]:
         """Each measure's values on every row of ``table``, part by part (:func:`row_parts`)."""
@@ -229,6 +235,19 @@ class GainTableEngine(_TableEngine):
 
     name = "gain table"
     build = staticmethod(gain_table)
+
+    def _blocks(self, run: Any, topics: list[str]) -> list[list[str]]:
+        """A run read as arrays is joined and scored a block of whole topics at a time, about
+        :data:`~workbench.data.trec.memory.RUN_BLOCK` entries (:func:`~workbench.data.trec.memory.topic_blocks`; a
+        topic the run lacks counts one, its placeholder), as :func:`~workbench.data.trec.memory.evaluate_run` is, so
+        that only a block's join and table are held at once; each row's values are its own whatever is scored
+        beside it, as on a distributed campaign's chunks. Runs held as Organizations: all at once."""
+        if not isinstance(run, RankedRun):
+            return [topics]
+        index = {topic: i for i, topic in enumerate(run.topics)}
+        sizes = np.diff(run.offsets)
+        return [topics[low:high] for low, high in topic_blocks(np.array(
+            [sizes[index[topic]] if topic in index else 1 for topic in topics], dtype=np.int64))]
 
     def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
               progress: bool = False) -> Scored:

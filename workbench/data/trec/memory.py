@@ -65,7 +65,8 @@ from workbench.validation import DATAFRAME, AnyOf, Instance, MappingOf, validate
 
 __all__ = ["QRELS", "RUN", "RUNS", "RECORDS", "RUNS_OF_RECORDS", "COLUMN", "SYSTEM_COLUMN", "FRAMES",
            "judgements_from_dicts", "judgements_from_records",
-           "runs_from_dicts", "runs_from_records", "table_from_dicts", "evaluate_run", "RUN_BLOCK"]
+           "runs_from_dicts", "runs_from_records", "table_from_dicts", "evaluate_run", "RUN_BLOCK",
+           "topic_blocks"]
 
 QRELS = AnyOf(Instance((Judgements,), "Judgements"),
               MappingOf(values=Instance((Mapping,), "a mapping {doc: relevance}"), what="a mapping {query: {doc: "
@@ -393,15 +394,27 @@ def _table(gold: Judgements, run: Mapping[str, Mapping[str, float]], score_preci
     return gain_table(gold, ranked, [topic for topic in ranked if topic in gold])
 
 
-def _blocks(run: Mapping[str, Mapping[str, float]]) -> list[tuple[int, dict[str, Mapping[str, float]]]]:
-    """``run`` cut into blocks of whole topics of about :data:`RUN_BLOCK` entries, in its order, each with the
-    number of its first entry."""
-    sizes = np.fromiter(map(len, run.values()), np.int64, len(run))
+def topic_blocks(sizes: np.ndarray) -> list[tuple[int, int]]:
+    """Topics of ``sizes`` entries each cut into blocks of whole topics of about :data:`RUN_BLOCK` entries, in
+    order: each block's first topic and the one after its last (what :func:`evaluate_run` and a campaign's gain
+    tables hold at once).
+
+    >>> topic_blocks(np.array([RUN_BLOCK - 1, 1, 5, RUN_BLOCK]))
+    [(0, 1), (1, 3), (3, 4)]
+    """
     ends = np.cumsum(sizes)
-    bounds = [0, *(np.flatnonzero(np.diff(ends // RUN_BLOCK)) + 1).tolist(), len(run)]
+    bounds = [0, *(np.flatnonzero(np.diff(ends // RUN_BLOCK)) + 1).tolist(), len(sizes)]
+    return list(itertools.pairwise(bounds)) if len(sizes) else []
+
+
+def _blocks(run: Mapping[str, Mapping[str, float]]) -> list[tuple[int, dict[str, Mapping[str, float]]]]:
+    """``run`` cut into blocks of whole topics of about :data:`RUN_BLOCK` entries (:func:`topic_blocks`), in its
+    order, each with the number of its first entry."""
+    sizes = np.fromiter(map(len, run.values()), np.int64, len(run))
+    firsts = np.cumsum(sizes) - sizes
     topics = list(run)
-    return [(int(ends[low] - sizes[low]), {topic: run[topic] for topic in topics[low:high]})
-            for low, high in itertools.pairwise(bounds)]
+    return [(int(firsts[low]), {topic: run[topic] for topic in topics[low:high]})
+            for low, high in topic_blocks(sizes)]
 
 
 @validate(qrels=QRELS, run=RUN, measures=MEASURES, score_precision=SCORE_PRECISION, max_docs=MAX_DOCS)
