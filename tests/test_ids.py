@@ -2,6 +2,7 @@
 
 import numpy as np
 import pyarrow as pa
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -159,3 +160,25 @@ def test_a_tied_pair_of_one_document_keeps_its_input_order():
         assert expected == [2, 3, 1, 0] if ids == "descending" else [2, 3, 0, 1]
         assert trec_eval_order([1.0, 1.0, 2.0, 2.0], DocumentIds.from_strings(["a", "b", "c", "c"]),
                                ids=ids).tolist() == expected
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(values=st.lists(st.text(max_size=6), max_size=12), block=st.integers(1, 5), nuls=st.integers(-1, 1))
+def test_joined_ids_are_cut_at_their_nuls_whatever_the_blocks(values, block, nuls, monkeypatch):
+    """Joined ids are cut at their NULs a block of CUT_BYTES bytes at a time (NULs at a block's edge, empty ids,
+    non-ASCII): each id's bytes as given; a count that is not the NULs' plus one is refused as an id holding a
+    NUL."""
+    monkeypatch.setattr(ids_module, "CUT_BYTES", block)
+    values = [value.replace("\0", "") for value in values]
+    joined = "\0".join(values)
+    count = max(len(values) + nuls, 0)
+    cut = joined.split("\0") if count else [] if not joined else None  # "" is one empty id, or none
+    if cut is not None and len(cut) == count:
+        ids = DocumentIds.from_joined(joined, count)
+        assert [ids.data[start:start + length].tobytes() for start, length in zip(ids.starts, ids.lengths,
+                                                                                   strict=True)] == \
+            [value.encode("utf-8", "surrogatepass") for value in cut]
+        assert ids.strings().tolist() == cut
+    else:
+        with pytest.raises(ValueError, match="holds a NUL"):
+            DocumentIds.from_joined(joined, count)

@@ -24,7 +24,8 @@ import numpy as np
 
 from workbench.threads import in_threads, threads
 
-__all__ = ["THREADED_IDS", "WORDS_BLOCK", "SHORT_WORDS", "GATHER_BYTES", "DocumentIds", "positions", "arrow_call"]
+__all__ = ["THREADED_IDS", "WORDS_BLOCK", "SHORT_WORDS", "GATHER_BYTES", "CUT_BYTES", "DocumentIds", "positions",
+           "arrow_call"]
 
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # 2^64 / golden ratio (Fibonacci hashing)
 _POSITION = np.uint64(0xC2B2AE3D27D4EB4F)  # a word's position, mixed into it (equal words at two places differ)
@@ -34,6 +35,7 @@ THREADED_IDS = 1 << 18  # ids hashed in parts of whole ids on threads() threads 
 WORDS_BLOCK = 1 << 16  # words read per block: the temporaries (about 0.5 MB each) stay in cache and are reused
 SHORT_WORDS = 4  # hashes read the first words of every id a word position at a time, longer ids' rest by blocks
 GATHER_BYTES = 1 << 20  # bytes copied per block when ids are gathered into one contiguous buffer
+CUT_BYTES = 1 << 20  # bytes searched for NULs per block when joined ids are cut (_cut)
 _FAST_ENCODINGS = ("utf-8", "latin-1", "ascii", "iso8859-1")  # NUL is the byte 0 and no other character holds one
 
 
@@ -121,12 +123,7 @@ class DocumentIds:
                              dtype=np.uint8)
         strings = None if ascii_only else texts if texts is not None else joined.split("\0")
         del joined  # the caller's string, handed over (a call's argument): its memory goes before the cut's
-        bounds = np.flatnonzero(data == 0)
-        if bounds.size != max(count - 1, 0) or (count == 0 and data.size):
-            raise _NotInOnePiece("an id holds a NUL")
-        starts, lengths = _cut(bounds, data.size, count)
-        del bounds
-        ids = cls(data, starts, lengths, encoding)
+        ids = cls(data, *_cut(data, count), encoding)
         if strings is not None:
             ids._strings = np.asarray(strings, dtype=object).reshape(-1)
         return ids
@@ -426,21 +423,32 @@ def positions(values: np.ndarray, size: int) -> np.ndarray:
     return values if values.dtype == dtype else values.astype(dtype)
 
 
-def _cut(separators: np.ndarray, size: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """Starts and lengths of ``count`` ids in a buffer of ``size`` bytes whose ids are cut at the positions
-    ``separators`` (one byte each, ``count - 1`` of them), written straight in the dtype of :func:`positions`
-    (no int64 temporaries: 2M ids, 16 MB rather than 64 MB).
+def _cut(data: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and lengths of the ``count`` ids of ``data`` separated by NUL bytes, found :data:`CUT_BYTES` bytes at a
+    time and written straight in the dtype of :func:`positions` (no mask of every byte nor int64 positions of every
+    NUL: 2M ids of 10 bytes, 36 MB less at the cut's peak); another number of NULs (an id holding one) raises
+    :class:`_NotInOnePiece`.
 
-    >>> [part.tolist() for part in _cut(np.array([1, 4]), 6, 3)]
-    [[0, 2, 5], [1, 2, 1]]
+    >>> [part.tolist() for part in _cut(np.frombuffer(b"a\\0bcd\\0e", np.uint8), 3)]
+    [[0, 2, 6], [1, 3, 1]]
     """
-    dtype = np.int32 if size < 2**31 else np.int64
+    dtype = np.int32 if data.size < 2**31 else np.int64
     starts, lengths = np.zeros(count, dtype=dtype), np.empty(count, dtype=dtype)
-    if count:
-        np.add(separators, 1, out=starts[1:], casting="unsafe")
-        np.subtract(separators, starts[:-1], out=lengths[:-1], casting="unsafe")
-        lengths[-1] = size - starts[-1]
-    return starts, lengths
+    found = 0
+    for low in range(0, data.size if count else 0, CUT_BYTES):
+        nuls = np.flatnonzero(data[low:low + CUT_BYTES] == 0)
+        if found + nuls.size >= count:
+            break
+        np.add(nuls, low + 1, out=starts[found + 1:found + 1 + nuls.size], casting="unsafe")
+        found += nuls.size
+    else:
+        if found == max(count - 1, 0) and (count or not data.size):
+            np.subtract(starts[1:], starts[:-1], out=lengths[:-1])
+            lengths[:-1] -= 1  # the NUL
+            if count:
+                lengths[-1] = data.size - starts[-1]
+            return starts, lengths
+    raise _NotInOnePiece("an id holds a NUL")
 
 
 def _utf8(encoding: str) -> bool:
