@@ -120,16 +120,22 @@ def _judged_side(gold: Judgements, topics: Sequence[str], row_of: dict[str, int]
     return side
 
 
-def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]) -> tuple[np.ndarray | None, np.ndarray]:
+def _native(mapping: Judgements | RankedRun, row_of: dict[str, int]
+            ) -> tuple[np.ndarray | slice | None, np.ndarray]:
     """The entries of the mapping's topics that have a row, in the mapping's own order (None: all of them, in
-    order, when every topic has a row: nothing to gather), and each entry's row (int32). A topic whose entries
-    repeat a document is refused here, when it is used."""
+    order, when every topic has a row: nothing to gather; a slice when those topics come one after the other in
+    the mapping, as a block of a run's topics does: views, nothing gathered), and each entry's row (int32). A topic
+    whose entries repeat a document is refused here, when it is used."""
     used = [i for i, topic in enumerate(mapping.topics) if topic in row_of]
     for i in used:
         mapping.span(mapping.topics[i])
     row_numbers = np.array([row_of[mapping.topics[i]] for i in used], dtype=np.int32)
     if len(used) == len(mapping.topics):  # every entry, in order: no positions to gather
         return None, np.repeat(row_numbers, np.diff(mapping.offsets))
+    if used and used[-1] - used[0] + 1 == len(used):  # one stretch of the mapping's topics
+        low, high = used[0], used[-1] + 1
+        return (slice(int(mapping.offsets[low]), int(mapping.offsets[high])),
+                np.repeat(row_numbers, np.diff(mapping.offsets[low:high + 1])))
     entries, rank = spans(mapping.offsets, np.array(used, dtype=np.int64))
     return entries, row_numbers[rank]
 
