@@ -134,6 +134,26 @@ def test_a_campaign_scores_a_run_a_block_of_topics_at_a_time_as_a_whole(data, bl
     assert raised[0] == raised[1]
 
 
+def test_max_docs_cuts_runs_given_as_dicts_as_it_cuts_frames(monkeypatch):
+    """trec_eval's -M on dicts (whose documents are known distinct): hand-computed, q's ranking c, b, a cut to its
+    first 2 retrieves 2 documents and misses the relevant a (RR 0), as the same run given as a frame does, in one
+    pass and a block of entries at a time (ranked in place); before the fix, dicts were not cut (NumRet 3, RR 1/3)."""
+    qrels, run = {"q": {"a": 1}, "r": {"x": 1}}, {"q": {"a": 1.0, "b": 2.0, "c": 3.0}, "r": {"x": 0.5, "y": 0.1}}
+    expected = {"NumRet": {"q": 2.0, "r": 2.0}, "RR": {"q": 0.0, "r": 1.0}}
+    assert runs_from_dicts({"s": run}, max_docs=2)["s"].documents("q") == ["c", "b"]
+    assert evaluate_run(qrels, run, ["NumRet", "RR"], max_docs=2) == expected
+    monkeypatch.setattr(memory, "RUN_BLOCK", 2)
+    assert evaluate_run(qrels, run, ["NumRet", "RR"], max_docs=2) == expected
+    frame = pd.DataFrame({"query_id": ["q"] * 3 + ["r"] * 2, "doc_id": ["a", "b", "c", "x", "y"],
+                          "score": [1.0, 2.0, 3.0, 0.5, 0.1]})
+    gold = pd.DataFrame({"query_id": ["q", "r"], "doc_id": ["a", "x"], "relevance": [1, 1]})
+    for campaign in (Campaign.from_frames(gold, {"s": frame}, max_docs=2), Campaign.from_dicts(qrels, {"s": run},
+                                                                                                max_docs=2)):
+        scores = campaign.evaluate(["NumRet", "RR"], progress=False)
+        assert {m: dict(zip(part.topic, part.value, strict=True)) for m, part in scores.groupby("measure")} == \
+            expected
+
+
 def test_a_block_of_unjudged_topics_adds_nothing(monkeypatch):
     """Hand-computed: q1 retrieves its relevant a first (AP 1, P@1 1); q3 ranks the non-relevant b above c (AP 1/2,
     P@1 0); q2, unjudged, scores nothing, alone in a block or not."""

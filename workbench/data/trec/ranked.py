@@ -561,9 +561,10 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     ascending = not (group[1:] < group[:-1]).any()  # each group's entries one after the other, in order
     in_place = in_place and unique and ascending and costs is None and scores is given and \
         scores.flags.writeable and ids is documents and ids.reorderable
-    order = _order_by_blocks(scores, ids, group, score_precision, ascending, in_place)
-    if order is not None and order.size < 2**31:  # held to the end: int32 positions, half the memory
-        order = order.astype(np.int32, copy=False)
+    ordered = _order_by_blocks(scores, ids, group, score_precision, ascending, in_place)
+    # held to the end: int32 positions, half the memory (8 MB for 2M entries); None: in rank order already
+    order = None if ordered is None else ordered.astype(np.int32, copy=False) if ordered.size < 2**31 else ordered
+    del ordered
     sizes = np.bincount(group, minlength=n_systems * n_topics)
     kept_sizes = sizes
     if max_docs is not None:
@@ -571,17 +572,19 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
             order = np.arange(len(ids), dtype=np.int32 if len(ids) < 2**31 else np.int64)
         ranked_group = group[order]
         kept = np.arange(len(order)) - (np.cumsum(sizes) - sizes)[ranked_group] < max_docs
-        if not kept.all() and not unique:
-            _warn_dropped_repeats(group, ids, order[~kept], max_docs, topic_labels.names, n_topics)
+        if not kept.all():
+            if not unique:
+                _warn_dropped_repeats(group, ids, order[~kept], max_docs, topic_labels.names, n_topics)
             order = order[kept]
             kept_sizes = np.bincount(ranked_group[kept], minlength=n_systems * n_topics)
         del ranked_group, kept
     release_freed(len(ids))  # the sort's keys: their pages go back before the ids are copied in rank order
     # hashed in rank order (faster, and no second array of hashes): the join reads them
     ranked_ids = ids if order is None else ids.take(order)
-    refused = {} if unique or not _repeats_in_rank_order(group, order, ranked_ids, kept_sizes) else \
-        _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
-                       topic_labels.names, system_names, n_topics, locate, systems is not None)
+    refused: dict[tuple[str, str], WorkbenchError] = {}
+    if not unique and order is not None and _repeats_in_rank_order(group, order, ranked_ids, kept_sizes):
+        refused = _refused_pairs(group, ids, None if max_docs is None or len(order) == len(ids) else np.sort(order),
+                                 topic_labels.names, system_names, n_topics, locate, systems is not None)
     kept_sizes = kept_sizes.reshape(n_systems, n_topics)
     present = sizes.reshape(n_systems, n_topics) > 0
     if systems is None:  # one run: every topic named, even one without documents (an empty ranking)
@@ -613,10 +616,10 @@ def _order_by_blocks(scores: np.ndarray, ids: DocumentIds, group: np.ndarray, sc
     if ascending is None:
         ascending = not (group[1:] < group[:-1]).any()
     if group.size <= RANKED_BLOCK or not ascending:
-        order = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
+        whole = trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
         if not in_place:
-            return order
-        _put_in_order(scores, ids, 0, order)
+            return whole
+        _put_in_order(scores, ids, 0, whole)
         return None
     starts = np.flatnonzero(group[1:] != group[:-1]) + 1  # where each group but the first begins
     cuts = np.unique(starts[np.minimum(np.searchsorted(starts, np.arange(RANKED_BLOCK, group.size, RANKED_BLOCK)),
