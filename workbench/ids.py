@@ -444,7 +444,7 @@ def _cut(data: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
     else:
         if found == max(count - 1, 0) and (count or not data.size):
             np.subtract(starts[1:], starts[:-1], out=lengths[:-1])
-            lengths[:-1] -= 1  # the NUL
+            np.subtract(lengths[:-1], 1, out=lengths[:-1])  # the NUL
             if count:
                 lengths[-1] = data.size - starts[-1]
             return starts, lengths

@@ -228,7 +228,7 @@ def _joined(gold: Mapping[str, Organization], run: Mapping[str, Organization], t
                          by_grade=not (isinstance(gold, Judgements) and isinstance(run, RankedRun)))
 
 
-def _ties(run: RankedRun, entries: np.ndarray | None, rows: np.ndarray) -> np.ndarray:
+def _ties(run: RankedRun, entries: np.ndarray | slice | None, rows: np.ndarray) -> np.ndarray:
     """Whether each entry (rank order, grouped by row; None: every entry of the run) has the score of the entry
     above it in its row, the scores compared at the run's ``score_precision`` (as its ranking compared them)."""
     with np.errstate(over="ignore"):  # beyond 3.4e38 a float32 is inf, as in trec_eval 9.x
