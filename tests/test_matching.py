@@ -150,6 +150,54 @@ def test_the_join_s_cache_is_its_own_object_not_an_attribute_of_the_judgements()
     assert gain_table(qrels, run, ["q"]).gains.tolist() == first.gains.tolist()
 
 
+def test_judged_sides_are_kept_disjoint_and_shared_by_threads():
+    """The join's cache keeps the sides of disjoint sets of topics (a run's blocks), lets go of those a new side
+    overlaps, at most SIDES_KEPT of them; threads asking for overlapping sets at once each get their own topics'
+    side (no error from a cache changed under another thread)."""
+    import sys
+    import threading
+
+    from workbench.data.trec.join import SIDES_KEPT, JudgedSides
+
+    sides, gold, built = JudgedSides(), type("Gold", (), {})(), []
+
+    def side(topics):
+        return sides.side(gold, topics, lambda: built.append(tuple(topics)) or tuple(topics))
+
+    blocks = [[f"q{2 * k}", f"q{2 * k + 1}"] for k in range(SIDES_KEPT + 1)]
+    assert [side(block) for block in blocks[:SIDES_KEPT]] == [side(block) for block in blocks[:SIDES_KEPT]]
+    assert len(built) == SIDES_KEPT  # every block's side found again
+    side(blocks[SIDES_KEPT])  # one more: the least recently used, the first block's, let go
+    side(blocks[0])
+    side(["q3", "q4"])  # overlaps the second and third blocks: both let go
+    assert len(built) == SIDES_KEPT + 3 and side(blocks[3]) == tuple(blocks[3]) and len(built) == SIDES_KEPT + 3
+    side(blocks[1])
+    assert len(built) == SIDES_KEPT + 4
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can
+    failures: list[object] = []
+
+    def ask(seed: int) -> None:
+        for k in range(1000):
+            topics = [f"t{(seed * 7 + k * j) % 23}" for j in range(1, 4)]
+            topics = list(dict.fromkeys(topics))
+            try:
+                if side(topics) != tuple(topics):
+                    failures.append(topics)
+            except Exception as error:  # noqa: BLE001  # a cache changed under this thread
+                failures.append(error)
+
+    try:
+        workers = [threading.Thread(target=ask, args=(seed,)) for seed in range(4)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+
+
 def test_the_subtopic_table_finds_ranked_documents_through_the_matcher():
     """Hand-computed: b is judged for subtopics 1 and 2, a for 1; x is not judged; b ranked twice keeps its
     grades at both ranks (the dict rule)."""

@@ -19,6 +19,7 @@ sides), by their names coded exactly::
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -75,24 +76,28 @@ class JudgedSides:
 
     def __init__(self) -> None:
         self._kept: dict[int, OrderedDict[tuple[str, ...], Any]] = {}
+        self._lock = threading.Lock()  # threads scoring chunks of one campaign share the judgements' sides
 
     def side(self, gold: Any, topics: Sequence[str], build: Callable[[], Any]) -> Any:
-        """The side kept for ``gold`` and ``topics``, or ``build()``'s, kept in place of those sharing a topic with
-        it (and of the least recently used one past :data:`SIDES_KEPT`)."""
+        """The side kept for ``gold`` and ``topics``, or ``build()``'s (built outside the lock), kept in place of
+        those sharing a topic with it (and of the least recently used one past :data:`SIDES_KEPT`)."""
         key, wanted = id(gold), tuple(topics)
-        kept = self._kept.get(key)
-        if kept is None:
-            kept = self._kept[key] = OrderedDict()
-            weakref.finalize(gold, self._kept.pop, key, None)
-        if wanted in kept:
-            kept.move_to_end(wanted)
-            return kept[wanted]
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is None:
+                kept = self._kept[key] = OrderedDict()
+                weakref.finalize(gold, self._kept.pop, key, None)
+            if wanted in kept:
+                kept.move_to_end(wanted)
+                return kept[wanted]
+        side = build()
         new = set(wanted)
-        for other in [other for other in kept if not new.isdisjoint(other)]:
-            del kept[other]
-        side = kept[wanted] = build()
-        while len(kept) > SIDES_KEPT:
-            kept.popitem(last=False)
+        with self._lock:
+            for other in [other for other in kept if not new.isdisjoint(other)]:
+                del kept[other]
+            kept[wanted] = side
+            while len(kept) > SIDES_KEPT:
+                kept.popitem(last=False)
         return side
 
 
