@@ -95,10 +95,12 @@ def score_topic(system: str, topic: str, gold: Organization, output: Organizatio
 
 def output_of(run: Mapping[str, Organization], topic: str):
     """A run's output for a topic as the campaign kernel reads it: a ranking held as arrays (a TREC run read
-    with trec_eval's ties) as the array of its document names, without building its Organization; any other
-    output as its Organization."""
+    with trec_eval's ties) as an Arrow string array of its document ids (a slice of the run's, made once from
+    their bytes: :meth:`~workbench.ids.DocumentIds.arrow`), without building its Organization or a Python string
+    per id; any other output as its Organization."""
     from workbench.data.trec.ranked import RankedRun
 
     if isinstance(run, RankedRun) and run.ties == "trec_eval":
-        return run.ids.strings()[run.span(topic)]
+        span = run.span(topic)
+        return run.ids.arrow().slice(span.start, span.stop - span.start)
     return run[topic]
