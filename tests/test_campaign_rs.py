@@ -273,15 +273,24 @@ def test_array_backed_runs_are_encoded_without_their_organizations():
     ascii_ids = Campaign.from_dicts(qrels, {"s": dict.fromkeys(qrels, ranking)})
     ascii_ids.evaluate(RS_MEASURES, progress=False)
     assert ascii_ids.runs["s"].ids._strings is None  # coded from the ids' bytes (non-ASCII ids keep their texts)
-    built = Campaign({topic: campaign.gold[topic] for topic in qrels},
-                     {system: {topic: run[topic] for topic in run} for system, run in campaign.runs.items()})
-    assert frame.equals(built.evaluate(RS_MEASURES, progress=False))
+    assert frame.equals(_of_organizations(campaign).evaluate(RS_MEASURES, progress=False))
+    surrogate = Campaign.from_dicts({"q": {"\ud800": 1, "b": 2}}, {"s": {"q": {"\ud800": 0.5, "b": 0.9, "c": 0.1}}})
+    assert surrogate.evaluate(RS_MEASURES, progress=False).equals(  # no UTF-8 text: the ids as strings
+        _of_organizations(surrogate).evaluate(RS_MEASURES, progress=False))
     for (system, topic), rows in frame.groupby(["system", "topic"], sort=False):
         expected = evaluate(campaign.gold[topic], campaign.runs[system][topic], RS_MEASURES)
         assert dict(zip(rows.measure, rows.value, strict=True)) == pytest.approx(expected, abs=1e-12, rel=0)
     with pytest.raises(CampaignError, match="system 's0', topic 'q0'.*unlimited tail"):
         Campaign.from_dicts(qrels, {"s0": {"q0": {"d1": 1.0}}}).evaluate(["R≺"], missing_topics="skip",
                                                                            progress=False)
+
+
+def _of_organizations(campaign):
+    """The same campaign, its gold and runs as the Organizations they build."""
+    from workbench.data import Campaign
+
+    return Campaign({topic: campaign.gold[topic] for topic in campaign.gold},
+                    {system: {topic: run[topic] for topic in run} for system, run in campaign.runs.items()})
 
 
 @settings(max_examples=100, deadline=None)

@@ -112,10 +112,10 @@ class Encoded:
     @classmethod
     @small_pages()  # arrays of millions of entries made once (heap.small_pages)
     def of(cls, organizations: Sequence[Any]) -> Encoded:
-        """Each item an Organization, or a ranking given as an Arrow string array of its document ids in rank order
-        (one document per level over an unlimited tail, as :meth:`Organization.from_ranking` reads it): what
-        array-backed runs (:class:`~workbench.data.trec.ranked.RankedRun`) hold, encoded from the ids' bytes
-        without building it or a Python string per id."""
+        """Each item an Organization, or a ranking given as its document ids in rank order, an Arrow string array
+        or an object array (one document per level over an unlimited tail, as :meth:`Organization.from_ranking`
+        reads it): what array-backed runs (:class:`~workbench.data.trec.ranked.RankedRun`) hold, encoded without
+        building it (from the ids' bytes: no Python string per id)."""
         rankings = [not isinstance(org, Organization) for org in organizations]
         occurrences = [None if ranked else org.occurrences for org, ranked in zip(organizations, rankings,
                                                                                   strict=True)]
