@@ -433,7 +433,7 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
     futures: dict = {}
     try:
         for chunk in chunks:
-            futures[submit(chunk)] = chunk
+            futures[submit(chunk)] = _Outstanding(chunk.topics, chunk.pairs)
     except Exception as error:  # a chunk the caller cannot pickle, an executor that takes no more work
         cancel(list(futures))
         return Sent(pairs, {}, cancel, error)
@@ -441,6 +441,16 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
         cancel(list(futures))
         raise
     return Sent(pairs, futures, cancel, dask=dask)
+
+
+@dataclass(frozen=True)
+class _Outstanding:
+    """What the caller keeps of a chunk it sent: its topics (named if its worker is lost) and its pairs (the order
+    of its rows), not its data, which is on its way (a process pool's chunk in its shared-memory segment: the caller
+    holds it once, not twice)."""
+
+    topics: list[str]
+    pairs: list[Pair]
 
 
 class Sent:
@@ -481,7 +491,7 @@ class Sent:
                 bar.update(len(chunk.pairs))
         return scored
 
-    def _completed(self) -> Iterator[tuple[_Chunk, list[dict[str, float]]]]:
+    def _completed(self) -> Iterator[tuple[_Outstanding, list[dict[str, float]]]]:
         """Each chunk with its rows, as chunks complete; on a failure, cancel the rest and raise."""
         if self._dask:
             from distributed import as_completed
