@@ -257,23 +257,40 @@ def test_a_bad_setting_raises_the_located_error_of_the_topic_by_topic_loop():
 
 
 def test_array_backed_runs_are_encoded_without_their_organizations():
-    # Runs read as arrays (RankedRun, trec_eval's ties) reach the kernel as arrays of names; values as evaluate's
-    # on the organizations the run builds; errors keep their location.
+    # Runs read as arrays (RankedRun, trec_eval's ties) reach the kernel as their ids' bytes (Arrow string arrays:
+    # no Organization, no Python string per id); values bit for bit those of a campaign of the same organizations
+    # (the same numbering of the documents), and as evaluate's on each pair; errors keep their location.
     from workbench import evaluate
     from workbench.data import Campaign, CampaignError
 
     rng = random.Random(3)
-    pool = [f"d{i}" for i in range(60)]
+    pool = [f"d{i}" for i in range(55)] + ["é", "ü1", "𝔡", "a b", "x\ty"]
     qrels = {f"q{t}": {d: rng.randint(0, 3) for d in rng.sample(pool, 20)} for t in range(4)}
     runs = {f"s{s}": {t: {d: rng.random() for d in rng.sample(pool, 30)} for t in qrels} for s in range(3)}
     campaign = Campaign.from_dicts(qrels, runs)
     frame = campaign.evaluate(RS_MEASURES, progress=False)
+    ranking = {f"d{i}": 1.0 / (1 + i) for i in range(9)}
+    ascii_ids = Campaign.from_dicts(qrels, {"s": dict.fromkeys(qrels, ranking)})
+    ascii_ids.evaluate(RS_MEASURES, progress=False)
+    assert ascii_ids.runs["s"].ids._strings is None  # coded from the ids' bytes (non-ASCII ids keep their texts)
+    assert frame.equals(_of_organizations(campaign).evaluate(RS_MEASURES, progress=False))
+    surrogate = Campaign.from_dicts({"q": {"\ud800": 1, "b": 2}}, {"s": {"q": {"\ud800": 0.5, "b": 0.9, "c": 0.1}}})
+    assert surrogate.evaluate(RS_MEASURES, progress=False).equals(  # no UTF-8 text: the ids as strings
+        _of_organizations(surrogate).evaluate(RS_MEASURES, progress=False))
     for (system, topic), rows in frame.groupby(["system", "topic"], sort=False):
         expected = evaluate(campaign.gold[topic], campaign.runs[system][topic], RS_MEASURES)
         assert dict(zip(rows.measure, rows.value, strict=True)) == pytest.approx(expected, abs=1e-12, rel=0)
     with pytest.raises(CampaignError, match="system 's0', topic 'q0'.*unlimited tail"):
         Campaign.from_dicts(qrels, {"s0": {"q0": {"d1": 1.0}}}).evaluate(["R≺"], missing_topics="skip",
                                                                            progress=False)
+
+
+def _of_organizations(campaign):
+    """The same campaign, its gold and runs as the Organizations they build."""
+    from workbench.data import Campaign
+
+    return Campaign({topic: campaign.gold[topic] for topic in campaign.gold},
+                    {system: {topic: run[topic] for topic in run} for system, run in campaign.runs.items()})
 
 
 @settings(max_examples=100, deadline=None)

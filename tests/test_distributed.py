@@ -409,6 +409,50 @@ def test_a_chunk_of_read_arrays_is_pickled_once_by_the_executor_and_one_of_organ
     assert isinstance(dist._packed(held), bytes)
 
 
+@pytest.mark.skipif(not os.path.isdir(dist.SHARED_DIRECTORY), reason="no /dev/shm: chunks go through the pipe")
+def test_a_chunk_of_read_arrays_reaches_a_process_pool_through_shared_memory(spawn_pool, monkeypatch):
+    """Issue 39 item 6: a process pool's chunks of read arrays carry their arrays' bytes in a shared-memory segment
+    (a few KB through the pool's pipe); each segment is gone once its chunk is scored, and the values are the
+    serial ones bit for bit (the pool's workers are fresh interpreters)."""
+    made, of = [], dist._Shared.of
+
+    def recorded(chunk):
+        shared = of(chunk)
+        made.append(shared[0])
+        return shared
+
+    monkeypatch.setattr(dist._Shared, "of", recorded)
+    campaign = _read_campaign(11)
+    serial = campaign.evaluate(RANKING, progress=False)
+    _assert_bitwise_equal(serial, campaign.evaluate(RANKING, executor=spawn_pool, chunk_topics=3, progress=False))
+    assert len(made) == 4 and all(shared is not None and len(shared.head) < 20_000 for shared in made)
+    waited = 0  # a future's callbacks (the segment's removal) run just after its waiters wake
+    while any(os.path.exists(dist._path(shared.name)) for shared in made) and waited < 100:
+        threading.Event().wait(0.01)
+        waited += 1
+    assert not any(os.path.exists(dist._path(shared.name)) for shared in made)
+
+
+def test_a_shared_chunk_comes_back_equal_and_falls_back_to_the_pipe_without_room(tmp_path, monkeypatch):
+    read = _read_campaign(12, topics=4, systems=2)
+    pairs = {topic: [(system, topic) for system in read.runs] for topic in read.gold}
+    chunk = dist._chunk(read.gold, read.runs, pairs, ["t1", "t2"])
+    if os.path.isdir(dist.SHARED_DIRECTORY):
+        shared, segment = dist._Shared.of(chunk)
+        back = shared.chunk()
+        dist._released(segment)
+        assert not os.path.exists(dist._path(shared.name))
+        assert back.pairs == chunk.pairs and list(back.runs) == list(chunk.runs)
+        for system, run in chunk.runs.items():
+            assert [back.runs[system].documents(topic) for topic in run] == [run.documents(topic) for topic in run]
+            assert (back.runs[system].scores_array == run.scores_array).all()
+        assert back.gold.grades_of("t2") == chunk.gold.grades_of("t2")
+    monkeypatch.setattr(dist, "SHARED_DIRECTORY", str(tmp_path))  # no segment's file there: as a full /dev/shm
+    assert dist._Shared.of(chunk) is None
+    monkeypatch.setattr(dist, "SHARED_DIRECTORY", str(tmp_path / "absent"))  # no shared memory at all
+    assert dist._Shared.of(chunk) is None
+
+
 def test_a_process_pools_workers_keep_freed_memory_and_no_other_executor_does(monkeypatch):
     """Issue 39 item 6: a ProcessPoolExecutor's workers keep freed memory for reuse (its chunks' arrays otherwise
     went back to the system and were faulted in again); a thread pool's chunks, scored in the caller's process,

@@ -70,27 +70,47 @@ def test_a_grid_reads_what_comparing_every_pair_finds(seed, p, r, q, s, levels):
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.one_of(document_ids, st.sampled_from(["d1", "d2", "d3"])), max_size=30),
-       st.lists(st.integers(0, 30), max_size=3))
-def test_document_codes_are_pandas_factorize(ids, cuts):
+       st.lists(st.integers(0, 30), max_size=3), st.lists(st.booleans(), min_size=4, max_size=4))
+def test_document_codes_are_pandas_factorize(ids, cuts, in_arrow):
     """Arrow's codes, and a dict's where an id has a lone surrogate (no UTF-8 bytes): pandas' codes and uniques
-    (first appearance) of the parts one after the other, the uniques being the given objects."""
+    (first appearance) of the parts one after the other, the uniques being the given objects where a part is an
+    object array; a part given as an Arrow string array (a read run's ids, coded from their bytes) alike."""
     import pandas as pd
+    import pyarrow as pa
 
     documents = np.empty(len(ids), dtype=object)
     documents[:] = ids
-    codes, names = document_codes(*np.split(documents, sorted(min(cut, len(ids)) for cut in cuts)))
+    split = np.split(documents, sorted(min(cut, len(ids)) for cut in cuts))
+    parts = [pa.array(part.tolist(), type=pa.string()) if arrow and _utf8(part) else part
+             for part, arrow in zip(split, in_arrow, strict=False)]
+    codes, names = document_codes(*parts)
     expected_codes, expected_names = pd.factorize(documents)
     assert codes.dtype == np.int64
     assert codes.tolist() == expected_codes.tolist()
     assert names.dtype == object and names.tolist() == list(expected_names)
-    assert all(name is documents[list(codes).index(k)] for k, name in enumerate(names))
-    index, n_ids = document_index(*np.split(documents, sorted(min(cut, len(ids)) for cut in cuts)))
+    given = np.concatenate([np.ones(len(part), dtype=bool) * isinstance(part, np.ndarray) for part in parts]
+                           + [np.zeros(0, dtype=bool)])
+    assert all(name is documents[list(codes).index(k)] for k, name in enumerate(names)
+               if given[list(codes).index(k)])
+    index, n_ids = document_index(*parts)
     assert index.dtype == np.int64 and index.tolist() == codes.tolist() and n_ids == len(names)
 
 
+def _utf8(part: np.ndarray) -> bool:
+    try:
+        [doc.encode() for doc in part.tolist()]
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def test_document_codes_of_ids_without_utf8_bytes_and_of_none():
+    import pyarrow as pa
+
     documents = np.array(["\ud800", "a", "\ud800", "a\x00", "a"], dtype=object)
     assert document_codes(documents[:2], documents[2:])[0].tolist() == [0, 1, 0, 2, 1]
+    codes, names = document_codes(documents[:3], pa.array(["a\x00", "a", "é"]))  # a read run's ids beside them
+    assert codes.tolist() == [0, 1, 0, 2, 1, 3] and names.tolist() == ["\ud800", "a", "a\x00", "é"]
     for parts in ((), (np.zeros(0, dtype=object),), (np.zeros(0, dtype=object), np.zeros(0, dtype=object))):
         codes, names = document_codes(*parts)
         assert codes.tolist() == [] and names.tolist() == [] and codes.dtype == np.int64 and names.dtype == object

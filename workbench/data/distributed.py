@@ -20,7 +20,9 @@ Organizations are made at once: collection after collection over them made the c
 engines on one thread (``WORKBENCH_THREADS=1``: the workers already share the cores), and with freed memory kept for
 reuse from chunk to chunk (:mod:`workbench.heap`: by a process pool's workers for good, as the command line keeps it,
 which spared them 0.12-0.17 s of page faults; by a Dask worker until a second after its last chunk: its nanny's
-``MALLOC_TRIM_THRESHOLD_=65536`` made a chunk of R&S about 1.7× slower). The measures travel once per chunk with a
+``MALLOC_TRIM_THRESHOLD_=65536`` made a chunk of R&S about 1.7× slower). A process pool's chunk of read arrays carries
+their bytes in a shared-memory segment, only a few KB through the pool's pipe (:class:`_Shared`: a worker waited
+8-17 ms between chunks for the pipe, 0.4-7 ms now). The measures travel once per chunk with a
 :class:`concurrent.futures.Executor` and once per worker with a Dask cluster (scattered with ``broadcast=True``; each
 chunk is scattered too, straight to a worker rather than through the scheduler); a thread pool gets the chunks as they
 are, unpickled. Built-in measures travel by name; a measure registered in the session (a custom one) travels with its
@@ -48,7 +50,7 @@ import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from itertools import chain, islice, repeat
 from types import MappingProxyType
@@ -67,7 +69,7 @@ from workbench.model.organization import Occurrences
 from workbench.threads import THREADS_VARIABLE
 from workbench.validation import Interval, validate
 
-__all__ = ["CHUNKS_PER_WORKER", "LOCAL_CLUSTER_CONFIG", "CampaignInterruptedError",
+__all__ = ["CHUNKS_PER_WORKER", "LOCAL_CLUSTER_CONFIG", "SHARED_DIRECTORY", "CampaignInterruptedError",
            "UnpicklableMeasureError", "local_cluster", "score_on", "send", "Sent"]
 
 CHUNKS_PER_WORKER = 4
@@ -338,7 +340,7 @@ class _Raised:
     error: Exception
 
 
-def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure], pool_process: bool = False,
+def _score_chunk(chunk: _Chunk | bytes | _Shared, measures: dict[str, _ShippedMeasure], pool_process: bool = False,
                  ) -> _Rows | _Raised:
     """Runs on a worker: ``{name: value}`` for each pair of the chunk (pickled, from another process), scored as
     the serial run scores it (:func:`~workbench.data.engines.score_pairs`). A process pool's worker
@@ -351,7 +353,7 @@ def _score_chunk(chunk: _Chunk | bytes, measures: dict[str, _ShippedMeasure], po
     try:
         with _as_worker(), freed_memory_kept(linger=1.0):  # a Dask worker returns freed memory at once: not here,
             # nor until a second after its last chunk (the next finds what this one freed)
-            return _Rows(_scored(pickle.loads(chunk) if isinstance(chunk, bytes) else chunk, measures))
+            return _Rows(_scored(_unpacked(chunk), measures))
     except Exception as error:
         return _Raised(error)
 
@@ -413,10 +415,17 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
         cancel = executor.cancel
     else:
         def submit(chunk: _Chunk):
+            packed = chunk if in_threads else _packed(chunk)
+            shared = _Shared.of(packed) if pool_process and isinstance(packed, _Chunk) else None
             try:
-                return executor.submit(_score_chunk, chunk if in_threads else _packed(chunk), shipped, pool_process)
+                future = executor.submit(_score_chunk, packed if shared is None else shared[0], shipped, pool_process)
             except RuntimeError as error:  # shut down, or broken by a worker lost before (BrokenExecutor)
+                if shared is not None:
+                    _released(shared[1])
                 raise _unusable(executor, f"{type(error).__name__}: {error}") from error
+            if shared is not None:  # its segment goes once the chunk is scored, failed or cancelled
+                future.add_done_callback(lambda _, segment=shared[1]: _released(segment))
+            return future
 
         def cancel(pending):
             for future in pending:
@@ -424,7 +433,7 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
     futures: dict = {}
     try:
         for chunk in chunks:
-            futures[submit(chunk)] = chunk
+            futures[submit(chunk)] = _Outstanding(chunk.topics, chunk.pairs)
     except Exception as error:  # a chunk the caller cannot pickle, an executor that takes no more work
         cancel(list(futures))
         return Sent(pairs, {}, cancel, error)
@@ -432,6 +441,16 @@ def send(executor: Any, gold: Mapping[str, Organization], runs: Mapping[str, Map
         cancel(list(futures))
         raise
     return Sent(pairs, futures, cancel, dask=dask)
+
+
+@dataclass(frozen=True)
+class _Outstanding:
+    """What the caller keeps of a chunk it sent: its topics (named if its worker is lost) and its pairs (the order
+    of its rows), not its data, which is on its way (a process pool's chunk in its shared-memory segment: the caller
+    holds it once, not twice)."""
+
+    topics: list[str]
+    pairs: list[Pair]
 
 
 class Sent:
@@ -472,7 +491,7 @@ class Sent:
                 bar.update(len(chunk.pairs))
         return scored
 
-    def _completed(self) -> Iterator[tuple[_Chunk, list[dict[str, float]]]]:
+    def _completed(self) -> Iterator[tuple[_Outstanding, list[dict[str, float]]]]:
         """Each chunk with its rows, as chunks complete; on a failure, cancel the rest and raise."""
         if self._dask:
             from distributed import as_completed
@@ -522,6 +541,82 @@ def _packed(chunk: _Chunk) -> _Chunk | bytes:
     if not isinstance(chunk.gold, dict) and not any(isinstance(run, dict) for run in chunk.runs.values()):
         return chunk
     return pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpacked(chunk: _Chunk | bytes | _Shared) -> _Chunk:
+    """On the worker: the chunk as the caller cut it."""
+    if isinstance(chunk, _Shared):
+        return chunk.chunk()
+    return pickle.loads(chunk) if isinstance(chunk, bytes) else chunk
+
+
+SHARED_DIRECTORY = "/dev/shm"
+"""Where a process pool's chunks of read arrays wait for their worker (:class:`_Shared`): Linux's shared memory;
+elsewhere, or when it is full, chunks go through the pool's pipe."""
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """A chunk of read arrays on its way to a process pool's worker, on this machine: pickled with its arrays' bytes
+    out of band, those bytes in one shared-memory segment and the rest (a few KB) through the pool's pipe. The pipe
+    carried a chunk's megabytes only once its worker asked for the next task, 64 KB at a time: the worker waited
+    8-17 ms between chunks on ``benchmarks/bench_campaign.py``'s arrays campaign (5.3 MB a chunk), 0.4-7 ms and
+    2 ms of copying the chunk out this way. The caller writes the segment through its file (a full ``/dev/shm``,
+    64 MB in many containers, is then an ``OSError`` and the chunk goes through the pipe, where writing into the
+    mapped segment would kill the process with ``SIGBUS``) and removes it once the chunk is scored, failed or
+    cancelled; Python's resource tracker removes what a caller that died left. The worker reads the file: attached
+    as a ``SharedMemory``, the segment would be registered with the tracker again (Python 3.11)."""
+
+    head: bytes
+    name: str
+    sizes: list[int]
+
+    @classmethod
+    def of(cls, chunk: _Chunk) -> tuple[_Shared, Any] | None:
+        """The chunk on its way and its segment, or None (no shared memory here, no room, no array)."""
+        if not os.path.isdir(SHARED_DIRECTORY):
+            return None
+        from multiprocessing.shared_memory import SharedMemory
+
+        buffers: list[pickle.PickleBuffer] = []
+        head = pickle.dumps(chunk, protocol=5, buffer_callback=buffers.append)
+        raws = [buffer.raw() for buffer in buffers]
+        size = sum(raw.nbytes for raw in raws)
+        if not size:
+            return None
+        segment = None
+        try:
+            segment = SharedMemory(create=True, size=size)
+            with open(_path(segment.name), "r+b") as file:
+                for raw in raws:
+                    file.write(raw)
+        except OSError:  # no room (ENOSPC), no shared memory for this user: the pipe
+            if segment is not None:
+                _released(segment)
+            return None
+        return cls(head, segment.name, [raw.nbytes for raw in raws]), segment
+
+    def chunk(self) -> _Chunk:
+        """On the worker: the chunk again, its arrays on one buffer of the worker's own."""
+        whole = bytearray(sum(self.sizes))
+        with open(_path(self.name), "rb") as file:
+            file.readinto(whole)
+        view, buffers, start = memoryview(whole), [], 0
+        for size in self.sizes:
+            buffers.append(view[start:start + size])
+            start += size
+        return pickle.loads(self.head, buffers=buffers)
+
+
+def _path(name: str) -> str:
+    return os.path.join(SHARED_DIRECTORY, name.lstrip("/"))
+
+
+def _released(segment: Any) -> None:
+    """A chunk's segment closed and removed (once)."""
+    segment.close()
+    with suppress(FileNotFoundError):
+        segment.unlink()
 
 
 _lock = threading.Lock()

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from workbench.data.scoring import output_of, score_topic, unanswered_values
+from workbench.data.scoring import outputs_of, score_topic, unanswered_values
 from workbench.data.trec.join import gain_table, subtopic_table
 from workbench.data.trec.memory import topic_blocks
 from workbench.data.trec.ranked import Judgements, RankedRun
@@ -85,8 +85,11 @@ class Held:
     def encoded(self, pairs: Sequence[Pair]) -> tuple[Encoded, np.ndarray, Callable[[int], Organization]]:
         """The organizations of ``pairs`` encoded for the campaign-level kernel, pair i being ``which[i]``, and
         organization i on demand (a ranking held as arrays is encoded from its names, never built)."""
-        encoded, which, _ = encode_pairs([(self.gold[topic], output_of(self.runs[system], topic))
-                                          for system, topic in pairs])
+        outputs: dict[str, Callable[[str], Any]] = {}
+        for system, _ in pairs:
+            if system not in outputs:
+                outputs[system] = outputs_of(self.runs[system])
+        encoded, which, _ = encode_pairs([(self.gold[topic], outputs[system](topic)) for system, topic in pairs])
         return encoded, which, functools.lru_cache(maxsize=None)(encoded.organization)
 
     def organizations(self, pairs: Sequence[Pair]) -> Iterable[tuple[Organization, Organization]]:

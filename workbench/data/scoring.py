@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from workbench.errors import CampaignError, WorkbenchError
 from workbench.metrics.registry import Measure, missing_value, parse
@@ -21,7 +22,7 @@ from workbench.model import Organization
 from workbench.validation import AnyOf, Instance, ListOf, Text
 
 __all__ = ["MEASURE", "MEASURES", "measure_names", "topics_text", "unanswered_values", "score_topic",
-           "output_of"]
+           "outputs_of"]
 
 MEASURE = AnyOf(Text(), Instance((Measure,), "a Measure"), what="a measure name or a Measure")
 MEASURES = AnyOf(MEASURE, ListOf(MEASURE, shortest=1),
@@ -93,12 +94,23 @@ def score_topic(system: str, topic: str, gold: Organization, output: Organizatio
         raise
 
 
-def output_of(run: Mapping[str, Organization], topic: str):
-    """A run's output for a topic as the campaign kernel reads it: a ranking held as arrays (a TREC run read
-    with trec_eval's ties) as the array of its document names, without building its Organization; any other
+def outputs_of(run: Mapping[str, Organization]) -> Callable[[str], Any]:
+    """A run's output for a topic (the function returned) as the campaign kernel reads it: a ranking held as arrays
+    (a TREC run read with trec_eval's ties) as a slice of the run's ids, made text once, without building its
+    Organization: an Arrow string array (from the ids' bytes, :meth:`~workbench.ids.DocumentIds.arrow`: no Python
+    string per id), or an object array of strings where a kept id holds a lone surrogate (no UTF-8 text); any other
     output as its Organization."""
     from workbench.data.trec.ranked import RankedRun
 
-    if isinstance(run, RankedRun) and run.ties == "trec_eval":
-        return run.ids.strings()[run.span(topic)]
-    return run[topic]
+    if not (isinstance(run, RankedRun) and run.ties == "trec_eval"):
+        return run.__getitem__
+    try:
+        texts = run.ids.arrow()
+    except UnicodeEncodeError:
+        texts = run.ids.strings()
+
+    def output(topic: str) -> Any:
+        span = run.span(topic)
+        return texts[span.start:span.stop]
+
+    return output

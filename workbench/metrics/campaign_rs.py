@@ -36,6 +36,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import groupby
+from typing import Any
 
 import numpy as np
 
@@ -109,28 +111,39 @@ class Encoded:
 
     @classmethod
     @small_pages()  # arrays of millions of entries made once (heap.small_pages)
-    def of(cls, organizations: Sequence[Organization | np.ndarray]) -> Encoded:
-        """Each item an Organization, or a ranking given as the array of its document names in rank order (one
-        document per level over an unlimited tail, as :meth:`Organization.from_ranking` reads it): what
-        array-backed runs (:class:`~workbench.data.trec.ranked.RankedRun`) hold, encoded without building it."""
-        read = [_Ranking(org) if isinstance(org, np.ndarray) else org for org in organizations]
-        occurrences = [org if isinstance(org, _Ranking) else org.occurrences for org in read]
-        lengths = np.fromiter((len(o.document) for o in occurrences), dtype=np.int64, count=len(occurrences))
+    def of(cls, organizations: Sequence[Any]) -> Encoded:
+        """Each item an Organization, or a ranking given as its document ids in rank order, an Arrow string array
+        or an object array (one document per level over an unlimited tail, as :meth:`Organization.from_ranking`
+        reads it): what array-backed runs (:class:`~workbench.data.trec.ranked.RankedRun`) hold, encoded without
+        building it (from the ids' bytes: no Python string per id)."""
+        rankings = [not isinstance(org, Organization) for org in organizations]
+        occurrences = [None if ranked else org.occurrences for org, ranked in zip(organizations, rankings,
+                                                                                  strict=True)]
+        parts = [org if one is None else one.document for org, one in zip(organizations, occurrences, strict=True)]
+        lengths = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
         starts = np.r_[0, np.cumsum(lengths)]
-        documents = np.concatenate([o.document for o in occurrences]) if occurrences else np.zeros(0, dtype=object)
-        codes, names = document_codes(documents)
+        codes, names = document_codes(*_joined_arrays(parts))
         owner = np.repeat(np.arange(len(organizations)), lengths)
         keys = np.sort(owner * max(len(names), 1) + codes)
         overlapping = np.zeros(len(organizations), dtype=bool)
         overlapping[keys[1:][keys[1:] == keys[:-1]] // max(len(names), 1)] = True
-        compact = np.int32 if max(len(names), len(documents)) < 2**31 else np.int64  # half the bytes to ship
-        return cls(names, codes.astype(compact),
-                   np.concatenate([o.level for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
-                   np.concatenate([o.cluster for o in occurrences] or [np.zeros(0, np.int64)]).astype(compact),
-                   starts, np.array([len(org.level) if isinstance(org, _Ranking) else len(org.levels) for org in read],
-                                    dtype=np.int64),
-                   np.array([not isinstance(org, _Ranking) and org.finite for org in read], dtype=bool), overlapping,
-                   tuple(None if isinstance(org, _Ranking) else org.grades for org in read))
+        compact = np.int32 if max(len(names), len(codes)) < 2**31 else np.int64  # half the bytes to ship
+        levels: list[np.ndarray] = [np.zeros(0, np.int64)]
+        clusters: list[np.ndarray] = [np.zeros(0, np.int64)]
+        for one, length in zip(occurrences, lengths.tolist(), strict=True):
+            if one is None:  # a ranking: its levels and clusters are its ranks
+                levels.append(np.arange(length))
+                clusters.append(levels[-1])
+            else:
+                levels.append(one.level)
+                clusters.append(one.cluster)
+        return cls(names, codes.astype(compact), np.concatenate(levels).astype(compact),
+                   np.concatenate(clusters).astype(compact),
+                   starts, np.array([len(org) if ranked else len(org.levels) for org, ranked in
+                                     zip(organizations, rankings, strict=True)], dtype=np.int64),
+                   np.array([not ranked and org.finite for org, ranked in zip(organizations, rankings, strict=True)],
+                            dtype=bool), overlapping,
+                   tuple(None if ranked else org.grades for org, ranked in zip(organizations, rankings, strict=True)))
 
     def organization(self, i: int) -> Organization:
         """Organization ``i`` again (its occurrences arrays cached as they were read)."""
@@ -150,12 +163,14 @@ class Encoded:
         return org
 
 
-class _Ranking(Occurrences):
-    """The occurrences of a ranking given as its document names: level and cluster are the rank."""
-
-    def __new__(cls, names: np.ndarray):
-        rank = np.arange(len(names), dtype=np.int64)
-        return super().__new__(cls, np.asarray(names, dtype=object), rank, rank)
+def _joined_arrays(parts: list[Any]) -> list[Any]:
+    """The parts with each stretch of consecutive object arrays joined into one (a read run's Arrow arrays as they
+    are): Arrow converts one array of a campaign's 25,000 organizations' ids rather than 25,000 arrays."""
+    joined: list[Any] = []
+    for is_array, stretch in groupby(parts, key=lambda part: isinstance(part, np.ndarray)):
+        stretch_list = list(stretch)
+        joined.extend([np.concatenate(stretch_list)] if is_array else stretch_list)
+    return joined
 
 
 @validate(missing=MISSING)
