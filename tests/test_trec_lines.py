@@ -418,6 +418,39 @@ def test_pieces_read_on_two_threads_are_the_file_read_whole(data, piece):
             note(f"{kind} {'plain' if whole else 'not plain'}: {text!r}")
 
 
+_FIELD_BYTES = [b"a", b"1", b"#", b"\xc3\xa9", b"\x85", b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x7f", b"\r"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), piece=st.integers(1, 40), tags=st.booleans())
+def test_a_plain_file_is_printable_ascii_exactly_when_its_pieces_find_it(data, piece, tags):
+    """Issue 42: read_plain checks each piece's bytes on the piece's thread instead of a pass over the whole file
+    first. Whatever the pieces, a file it takes is one the whole file's separator check takes, with the separator
+    of the first line; and it says the file is printable ASCII exactly when every byte is printable ASCII, a line
+    feed or that separator (so that read_lines says nothing of NUL bytes, byte-order marks or other spaces)."""
+    delimiter = data.draw(st.sampled_from([b" ", b"\t"]))
+    lines = []
+    for _ in range(data.draw(st.integers(1, 5))):
+        fields = [b"1", b"Q0", b"d" + data.draw(st.sampled_from([b"1"] * 8 + _FIELD_BYTES)),
+                  b"1", b"0.5", b"r"]
+        separators = [data.draw(st.sampled_from([delimiter] * 60 + [b" ", b"\t", delimiter * 2])) for _ in fields]
+        lines.append(b"".join(field + separator for field, separator in zip(fields, separators, strict=True))[:-1]
+                     + data.draw(st.sampled_from([b""] * 12 + [b" ", b"\t"])))
+    ends = data.draw(st.sampled_from([b"\n"] * 4 + [b"\r\n", b"\r"]))
+    raw = data.draw(st.sampled_from([b""] * 6 + [b"\xef\xbb\xbf", b"#"])) + ends.join(lines) + \
+        data.draw(st.sampled_from([b"\n", b"", ends]))
+    wanted = ("topic", "document", "score") if tags else ("topic", "document", "score", "system")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(arrow, "PIECE", piece)
+        columns = arrow.read_plain(raw, "run", wanted, "utf-8")
+    note(repr(raw))
+    if columns is None:
+        return
+    first = b"\t" if b"\t" in raw.split(b"\n")[0] else b" "
+    assert arrow.separator(raw, last_field=tags) == first
+    assert columns["printable ASCII"] == all(32 <= byte < 127 or bytes([byte]) in (b"\n", first) for byte in raw)
+
+
 def test_a_labels_column_counts_its_lines_while_it_holds_one_value_and_codes_them_once_it_holds_two():
     """Issue 42: a run's one tag is counted chunk by chunk, not looked up line by line; a second value met later
     gives the lines before it code 0, in the file's order, numbered in order of first appearance."""
