@@ -423,11 +423,12 @@ _FIELD_BYTES = [b"a", b"1", b"#", b"\xc3\xa9", b"\x85", b"\x00", b"\x0b", b"\x0c
 
 @settings(max_examples=100, deadline=None)
 @given(data=st.data(), piece=st.integers(1, 40), tags=st.booleans())
-def test_a_plain_file_is_printable_ascii_exactly_when_its_pieces_find_it(data, piece, tags):
+def test_a_plain_file_is_ascii_text_exactly_when_its_pieces_find_it(data, piece, tags):
     """Issue 42: read_plain checks each piece's bytes on the piece's thread instead of a pass over the whole file
     first. Whatever the pieces, a file it takes is one the whole file's separator check takes, with the separator
-    of the first line; and it says the file is printable ASCII exactly when every byte is printable ASCII, a line
-    feed or that separator (so that read_lines says nothing of NUL bytes, byte-order marks or other spaces)."""
+    of the first line; and it says the file is ASCII text exactly when every byte is ASCII and none below 32 but
+    the line feeds and that separator (so that read_lines says nothing of NUL bytes, byte-order marks or other
+    spaces)."""
     delimiter = data.draw(st.sampled_from([b" ", b"\t"]))
     lines = []
     for _ in range(data.draw(st.integers(1, 5))):
@@ -448,7 +449,7 @@ def test_a_plain_file_is_printable_ascii_exactly_when_its_pieces_find_it(data, p
         return
     first = b"\t" if b"\t" in raw.split(b"\n")[0] else b" "
     assert arrow.separator(raw, last_field=tags) == first
-    assert columns["printable ASCII"] == all(32 <= byte < 127 or bytes([byte]) in (b"\n", first) for byte in raw)
+    assert columns["ASCII text"] == all(32 <= byte < 128 or bytes([byte]) in (b"\n", first) for byte in raw)
 
 
 def test_a_labels_column_counts_its_lines_while_it_holds_one_value_and_codes_them_once_it_holds_two():

@@ -8,9 +8,9 @@ reads it as part of the first topic); grades are plain integers (read by the sca
 :func:`~workbench.reading.numbers.read_numbers`) and scores numbers Arrow reads (it reads them as ``atof``
 does, correctly rounded). Any other file, or any value Arrow refuses, makes :func:`read_plain` return None and
 the scanner reads the file (and names what is wrong). The bytes are checked where they are parsed, a piece at a
-time on the pieces' threads (:func:`_printable`): a file of printable ASCII, line feeds and one separator between
-fields needs no pass of its own over the whole file (:func:`separator` checks any other). Nothing here imports
-``pyarrow.compute`` (0.15 s of CPU to import). Ids stay bytes (no Python object per line):
+time on the pieces' threads (:func:`_ascii_text`): a file of ASCII with no control byte but its line feeds and
+one separator between fields needs no pass of its own over the whole file (:func:`separator` checks any other).
+Nothing here imports ``pyarrow.compute`` (0.15 s of CPU to import). Ids stay bytes (no Python object per line):
 document ids as :class:`~workbench.ids.DocumentIds`, topics and systems as codes into their few distinct
 values.
 
@@ -87,25 +87,26 @@ def _has_pair(raw: FileBytes, *pairs: bytes) -> bool:
 
 
 _PAIR_BLOCK = 1 << 19  # 16-bit words per block of _has_pair
+_BYTE_BLOCK = 1 << 16  # bytes per block of _ascii_text's count
 
 
 def _first_separator(raw: FileBytes) -> bytes:
     """The separator a plain file's first line shows: a tab if it holds one, else a space (a plain file holds one
-    kind: :func:`_printable` checks the others' lines against it)."""
+    kind: :func:`_ascii_text` checks the others' lines against it)."""
     end = raw.find(b"\n")
     return b"\t" if raw.find(b"\t", 0, len(raw) if end < 0 else end) >= 0 else b" "
 
 
-def _printable(raw: FileBytes, low: int, high: int, delimiter: bytes, rows: int, fields: int, last_field: bool
+def _ascii_text(raw: FileBytes, low: int, high: int, delimiter: bytes, rows: int, fields: int, last_field: bool
                ) -> bool:
     """Whether bytes ``low:high``, which Arrow cut into ``rows`` lines of ``fields`` fields at ``delimiter``,
-    are printable ASCII but the line feeds and the separators between fields, as :func:`separator` would find:
-    the bytes below 32 or above 127 (read as int8: one comparison, a block at a time) are as many as the line feeds
-    and tabs Arrow cut at (so no NUL, ``\\v``, ``\\f``, carriage return counted, byte-order mark or other byte);
-    no lone carriage return (Arrow cuts lines at it too), no ``#`` line, no space in a tab file, no doubled
-    separator (nor one before a line end, with ``last_field``). 16 MB: about 4 ms."""
+    are ASCII with no byte below 32 but the line feeds and the separators between fields, as :func:`separator`
+    would find: the bytes below 32 or above 127 (read as int8: one comparison, a block at a time) are as many as
+    the line feeds and tabs Arrow cut at (so no NUL, ``\\v``, ``\\f``, carriage return counted, byte-order mark
+    or other byte); no lone carriage return (Arrow cuts lines at it too), no ``#`` line, no space in a tab file,
+    no doubled separator (nor one before a line end, with ``last_field``). 16 MB: about 4 ms."""
     buffer = np.frombuffer(raw, dtype=np.int8, count=high - low, offset=low)
-    mask = np.empty(min(buffer.size, 2 * _PAIR_BLOCK), dtype=bool)
+    mask = np.empty(min(buffer.size, _BYTE_BLOCK), dtype=bool)
     controls = 0
     for start in range(0, buffer.size, mask.size):
         block = buffer[start:start + mask.size]
@@ -212,8 +213,8 @@ def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str
     """The columns ``wanted`` of a plain file: ``topic`` and ``system`` as ``(codes, names)``, ``document`` as
     DocumentIds (bytes, decoded in ``encoding`` when strings are asked for), ``grade`` (int64) and ``score``
     (float64), others as bytes arrays; a run's last tag (``"last system"``, bytes) when its tags are not wanted;
-    and ``"printable ASCII"``: whether every byte is printable ASCII but the line feeds and separators
-    (:func:`_printable`: then the file holds no NUL, byte-order mark or other space to note); None when the file
+    and ``"ASCII text"``: whether every byte is ASCII and none below 32 but the line feeds and separators
+    (:func:`_ascii_text`: then the file holds no NUL, byte-order mark or other space to note); None when the file
     is not plain (then the scanner reads it). Read :data:`PIECE` bytes at a time, the pieces parsed and checked on
     :func:`~workbench.threads.threads` threads (Arrow lets go of the interpreter while it parses) and joined in
     the file's order, the pages of a mapped file let go behind the reading, so that memory holds the columns, not
@@ -243,7 +244,7 @@ def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str
 
     def piece(bounds: tuple[int, int]) -> tuple[dict[str, list], bool] | None:
         """One piece's columns as chunks (a dictionary column's as its values and indices) and whether its
-        bytes are printable ASCII (:func:`_printable`), or None when the piece is not plain."""
+        bytes are ASCII text (:func:`_ascii_text`), or None when the piece is not plain."""
         low, high = bounds
         try:
             table = arrow_csv.read_csv(_lend(view[low:high]), memory_pool=pool, **options)
@@ -272,18 +273,18 @@ def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str
                     return None  # the scanner names the line
             else:
                 found[name] = column.chunks
-        printable = _printable(raw, low, high, delimiter, table.num_rows, len(names), tags)
+        text = _ascii_text(raw, low, high, delimiter, table.num_rows, len(names), tags)
         del table
         _release(raw, low, high)
-        return found, printable
+        return found, text
 
     parsed = in_threads(piece, _pieces(raw))
     pieces = [found for found in parsed if found is not None]
     if len(pieces) < len(parsed):
         return None
     del parsed
-    printable = all(checked for _, checked in pieces)
-    if not printable:  # the whole file's pass decides
+    text = all(checked for _, checked in pieces)
+    if not text:  # the whole file's pass decides
         plain = separator(raw, last_field=tags) == delimiter
         _release(raw, 0, len(raw))
         if not plain:
@@ -298,7 +299,7 @@ def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str
                 gathered[name] += chunks
     del pieces
     columns: dict = {name: found.labels() for name, found in labels.items()}
-    columns["printable ASCII"] = printable
+    columns["ASCII text"] = text
     for name, chunks in gathered.items():
         if name == value:
             columns[name] = np.concatenate(chunks)

@@ -268,7 +268,7 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     columns = read_plain(raw, kind, wanted, codec)
     said: list[str] = []
     spaces = None
-    if columns is None or not columns.pop("printable ASCII"):  # else nothing to say: the pieces' threads checked
+    if columns is None or not columns.pop("ASCII text"):  # else nothing to say: the pieces' threads checked
         if plain is None:
             said, plain = _decoding_notes(raw, codec)
         nul = raw.find(b"\0")
