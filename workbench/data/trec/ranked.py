@@ -601,8 +601,9 @@ def _order_by_blocks(scores: np.ndarray, ids: DocumentIds, group: np.ndarray, sc
     if group.size <= RANKED_BLOCK or (group[1:] < group[:-1]).any():
         return trec_eval_order(scores, ids, groups=group, score_precision=score_precision)
     starts = np.flatnonzero(group[1:] != group[:-1]) + 1  # where each group but the first begins
-    cuts = np.unique(starts[np.minimum(np.searchsorted(starts, np.arange(RANKED_BLOCK, group.size, RANKED_BLOCK)),
-                                       starts.size - 1)]) if starts.size else starts
+    cuts = _sorted_distinct(starts[np.minimum(np.searchsorted(starts, np.arange(RANKED_BLOCK, group.size,
+                                                                                RANKED_BLOCK)), starts.size - 1)]
+                            ) if starts.size else starts
     order = np.empty(group.size, dtype=np.int32 if group.size < 2**31 else np.int64)
 
     def sort(bounds: tuple[int, int]) -> None:
@@ -625,7 +626,7 @@ def _repeats_in_rank_order(group: np.ndarray, order: np.ndarray, ranked: Documen
     n_groups = int(np.max(group, initial=0)) + 1
     hashes, ends = ranked.hashes(), np.cumsum(sizes.ravel())
     cuts = ends[np.minimum(np.searchsorted(ends, np.arange(BLOCK, len(order), BLOCK)), ends.size - 1)]
-    cuts = cuts[np.concatenate(([True], cuts[1:] != cuts[:-1]))] if cuts.size else cuts  # sorted: np.unique's
+    cuts = _sorted_distinct(cuts)
     blocks = list(zip([0, *cuts.tolist()], [*cuts.tolist(), len(order)], strict=True))
 
     def repeats(bounds: list[tuple[int, int]]) -> bool:
@@ -639,6 +640,16 @@ def _repeats_in_rank_order(group: np.ndarray, order: np.ndarray, ranked: Documen
     count = threads()
     return any(in_threads(repeats, [blocks[len(blocks) * k // count:len(blocks) * (k + 1) // count]
                                     for k in range(count)]))
+
+
+def _sorted_distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values of a sorted array: ``np.unique``'s without its sort, nor its first call's import of
+    ``numpy.ma`` (7 ms of the command line's serial time).
+
+        >>> _sorted_distinct(np.array([1, 1, 4, 9, 9])).tolist()
+        [1, 4, 9]
+    """
+    return values[np.concatenate(([True], values[1:] != values[:-1]))] if values.size else values
 
 
 def _refused_pairs(group: np.ndarray, ids: DocumentIds, positions: np.ndarray | None, topic_names: Sequence[str],
