@@ -310,7 +310,7 @@ def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str
             width = max((int(_lengths(chunk).max(initial=0)) for chunk in chunks), default=0)
             if len(column) * width > max(WIDE_FACTOR * len(raw), 1 << 26):
                 return None
-            columns[name] = np.array(column.to_pylist(), dtype=bytes)
+            columns[name] = DocumentIds.from_arrow(column).fixed_width(width)  # no Python bytes per line
     if tags:
         end = len(raw) - (2 if raw[-2:] == b"\r\n" else 1 if raw[-1:] == b"\n" else 0)
         columns["last system"] = bytes(raw[raw.rfind(b"\n", 0, end) + 1:end]).split(delimiter)[-1]
