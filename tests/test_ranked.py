@@ -156,6 +156,18 @@ def test_blocks_are_cut_without_np_unique(monkeypatch):
         assert blocks.tolist() == whole.tolist() and not repeated
 
 
+@settings(max_examples=200, deadline=None)
+@given(codes=st.lists(st.integers(0, 6), max_size=30), ordered=st.booleans(), extra=st.integers(0, 3))
+def test_group_sizes_are_bincounts(codes, ordered, extra):
+    """Issue 42: rank_runs counts a run's entries per (system, topic) from the stretches of its codes where they
+    never decrease (np.bincount took 8 ms of 2M entries); any codes give np.bincount's counts, length and type."""
+    group = np.array(sorted(codes) if ordered else codes, dtype=np.int32)
+    n = max(codes, default=-1) + 1 + extra
+    expected = np.bincount(group, minlength=n)
+    sizes = ranked_module._group_sizes(group, n)
+    assert sizes.tolist() == expected.tolist() and sizes.dtype == expected.dtype
+
+
 def test_scores_tie_as_doubles_or_as_32_bit_floats(tmp_path):
     """0.30000001 and 0.3 are two doubles (trec_eval 10.0 ranks 'a' first) but one float32: trec_eval 9.x (and
     pytrec_eval, its C code) ranks that tie by id descending, so 'b' (non-relevant) comes first."""

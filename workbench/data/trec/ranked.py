@@ -557,7 +557,7 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     order = _order_by_blocks(scores, ids, group, score_precision)
     if order.size < 2**31:  # held to the end: int32 positions, half the memory (8 MB for 2M entries)
         order = order.astype(np.int32, copy=False)
-    sizes = np.bincount(group, minlength=n_systems * n_topics)
+    sizes = _group_sizes(group, n_systems * n_topics)
     kept_sizes = sizes
     if max_docs is not None:
         ranked_group = group[order]
@@ -640,6 +640,22 @@ def _repeats_in_rank_order(group: np.ndarray, order: np.ndarray, ranked: Documen
     count = threads()
     return any(in_threads(repeats, [blocks[len(blocks) * k // count:len(blocks) * (k + 1) // count]
                                     for k in range(count)]))
+
+
+def _group_sizes(group: np.ndarray, n: int) -> np.ndarray:
+    """The entries of each of ``n`` group codes (int64), ``np.bincount``'s: from the stretches of equal codes where
+    the codes never decrease (a file's topics one after the other; 2M entries of 2,000 topics 8 -> 2 ms), else
+    counted.
+
+        >>> _group_sizes(np.array([0, 0, 2, 2, 2]), 4).tolist(), _group_sizes(np.array([1, 0, 1]), 2).tolist()
+        ([2, 0, 3, 0], [1, 2])
+    """
+    if not group.size or (group[1:] < group[:-1]).any():
+        return np.bincount(group, minlength=n)
+    heads = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    sizes = np.zeros(max(n, int(group[-1]) + 1), dtype=np.int64)
+    sizes[group[heads]] = np.diff(np.append(heads, group.size))
+    return sizes
 
 
 def _sorted_distinct(values: np.ndarray) -> np.ndarray:
