@@ -439,8 +439,8 @@ _FIELD_BYTES = [b"a", b"1", b"#", b"\xc3\xa9", b"\x85", b"\x00", b"\x0b", b"\x0c
 
 
 @settings(max_examples=100, deadline=None)
-@given(data=st.data(), piece=st.integers(1, 40), tags=st.booleans())
-def test_a_plain_file_is_ascii_text_exactly_when_its_pieces_find_it(data, piece, tags):
+@given(data=st.data(), piece=st.integers(1, 40), head=st.integers(0, 40), tags=st.booleans())
+def test_a_plain_file_is_ascii_text_exactly_when_its_pieces_find_it(data, piece, head, tags):
     """Issue 42: read_plain checks each piece's bytes on the piece's thread instead of a pass over the whole file
     first. Whatever the pieces, a file it takes is one the whole file's separator check takes, with the separator
     of the first line; and it says the file is ASCII text exactly when every byte is ASCII and none below 32 but
@@ -460,6 +460,7 @@ def test_a_plain_file_is_ascii_text_exactly_when_its_pieces_find_it(data, piece,
     wanted = ("topic", "document", "score") if tags else ("topic", "document", "score", "system")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(arrow, "PIECE", piece)
+        patch.setattr(arrow, "HEAD", head)  # the first lines checked whole, the rest by the pieces
         columns = arrow.read_plain(raw, "run", wanted, "utf-8")
     note(repr(raw))
     if columns is None:
@@ -467,6 +468,16 @@ def test_a_plain_file_is_ascii_text_exactly_when_its_pieces_find_it(data, piece,
     first = b"\t" if b"\t" in raw.split(b"\n")[0] else b" "
     assert arrow.separator(raw, last_field=tags) == first
     assert columns["ASCII text"] == all(32 <= byte < 128 or bytes([byte]) in (b"\n", first) for byte in raw)
+
+
+@pytest.mark.parametrize("text", [b"\xef\xbb\xbf1 Q0 d1 1 0.5 r\n", b"# run\n1 Q0 d1 1 0.5 r\n",
+                                  b"1 Q0 d1  1 0.5 r\n", b"1\tQ0 d1 1 0.5 r\n", b"1 Q0 d1 1 0.5 r\r1 Q0 d2 1 0.4 r\n"])
+def test_a_file_whose_first_lines_are_not_plain_is_declined_unparsed(text, monkeypatch):
+    """A file whose first lines the whole-file check refuses (a byte-order mark, a comment, a doubled separator,
+    a tab and a space, a lone carriage return) goes to the scanner without Arrow parsing its pieces first."""
+    monkeypatch.setattr(arrow, "HEAD", 4)
+    monkeypatch.setattr(arrow, "_lend", lambda raw: pytest.fail("parsed"))
+    assert arrow.read_plain(text + b"1 Q0 d3 1 0.3 r\n" * 10, "run", ("topic", "document", "score"), "utf-8") is None
 
 
 def test_a_labels_column_counts_its_lines_while_it_holds_one_value_and_codes_them_once_it_holds_two():

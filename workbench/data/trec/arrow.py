@@ -40,7 +40,7 @@ from workbench.threads import in_threads
 if TYPE_CHECKING:  # pyarrow is imported where a file is read
     import pyarrow as pa
 
-__all__ = ["separator", "PIECE", "RETURN_WAIT", "read_plain"]
+__all__ = ["separator", "HEAD", "PIECE", "RETURN_WAIT", "read_plain"]
 
 
 def separator(raw: FileBytes, last_field: bool = False) -> bytes | None:
@@ -95,6 +95,16 @@ def _first_separator(raw: FileBytes) -> bytes:
     kind: :func:`_ascii_text` checks the others' lines against it)."""
     end = raw.find(b"\n")
     return b"\t" if raw.find(b"\t", 0, len(raw) if end < 0 else end) >= 0 else b" "
+
+
+def _head(raw: FileBytes) -> FileBytes:
+    """The first :data:`HEAD` bytes or so, to a line end (the whole of a shorter file): what :func:`separator`
+    refuses there it refuses in the file (each of its checks finds a byte or a pair, or a byte-order mark)."""
+    end = raw.find(b"\n", HEAD)
+    return raw if end < 0 else raw[:end + 1]
+
+
+HEAD = 1 << 16  # bytes of a file checked whole before its pieces are parsed (_head)
 
 
 def _ascii_text(raw: FileBytes, low: int, high: int, delimiter: bytes, rows: int, fields: int, last_field: bool
@@ -221,8 +231,8 @@ def read_plain(raw: FileBytes, kind: str, wanted: tuple[str, ...], encoding: str
     the file and Arrow's tables."""
     tags = kind == "run" and "system" not in wanted  # the last field is not read: only the last line's
     delimiter = _first_separator(raw)
-    if tags and raw[-1:] == delimiter:
-        return None
+    if (tags and raw[-1:] == delimiter) or separator(_head(raw), last_field=tags) is None:
+        return None  # a file whose first lines are not plain is not parsed first
     import pyarrow as pa
     from pyarrow import csv as arrow_csv
 
