@@ -156,7 +156,7 @@ def test_blocks_are_cut_without_np_unique(monkeypatch):
         assert blocks.tolist() == whole.tolist() and not repeated
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(codes=st.lists(st.integers(0, 6), max_size=30), ordered=st.booleans(), extra=st.integers(0, 3))
 def test_group_sizes_are_bincounts(codes, ordered, extra):
     """Issue 42: rank_runs counts a run's entries per (system, topic) from the stretches of its codes where they

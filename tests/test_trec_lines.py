@@ -211,7 +211,7 @@ def test_numbers_read_whole_columns_and_say_which_are_odd():
     assert grades.tolist() == [1, -2, 2, 3, 2**63 - 1] and odd.tolist() == [False, False, True, False, True]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(tokens=st.lists(st.one_of(st.from_regex(rb"\A[+-]?[0-9]{1,20}\Z"),
                                  st.from_regex(rb"\A[+-]{0,2}[0-9]{0,3}[-. x\x00]?[0-9]{0,2}\Z")),
                        min_size=1, max_size=8), simple=st.booleans())
@@ -438,7 +438,7 @@ def test_pieces_read_on_two_threads_are_the_file_read_whole(data, piece):
 _FIELD_BYTES = [b"a", b"1", b"#", b"\xc3\xa9", b"\x85", b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x7f", b"\r"]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(data=st.data(), piece=st.integers(1, 40), head=st.integers(0, 40), tags=st.booleans())
 def test_a_plain_file_is_ascii_text_exactly_when_its_pieces_find_it(data, piece, head, tags):
     """Issue 42: read_plain checks each piece's bytes on the piece's thread instead of a pass over the whole file
