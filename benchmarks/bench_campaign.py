@@ -41,7 +41,12 @@ made before the campaign, as docs/distributed.md advises: its forked workers sha
 write, and a campaign built before the fork has its pages copied as the caller reads its organizations to cut the
 chunks (every read changes reference counts: 0.35 s of system time on the Organization campaign).
 
-``--only executors`` prints the two executor tables alone (no machine unit, no R≺ S∼ sweep).
+``--only executors`` prints the two executor tables alone (no machine unit, no R≺ S∼ sweep). ``--only passes``
+prints the R&S engine's CPU milliseconds per topic when one pass scores 5, 10, 25, 50 or all the topics (every
+system's pairs of those topics, as a chunk of a distributed campaign holds them), on both campaigns, sizes
+alternated over three rounds: the serial run is the pass of all the topics, and should cost per topic what a chunk
+costs (the segmented pass works in blocks of pairs, ``campaign_rs._BLOCK_ROWS``; before them the arrays campaign
+took 10.1-10.8 ms a topic in one pass against 7.4-7.9 in passes of 10 topics).
 """
 
 from __future__ import annotations
@@ -65,7 +70,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_ranking import pytrec_eval_unit  # noqa: E402
 from workbench.data import Campaign  # noqa: E402
+from workbench.data.engines import ENGINES, Held  # noqa: E402
 from workbench.metrics.campaign_rs import campaign_scores  # noqa: E402
+from workbench.metrics.registry import parse  # noqa: E402
 from workbench.model import Organization  # noqa: E402
 
 MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R≺(n=10, wn=0.8)", "S∼(n=10, wn=0.8)"]
@@ -117,8 +124,9 @@ def main() -> None:
     parser.add_argument("--long-docs", type=int, default=2000)
     parser.add_argument("--unit-repeat", type=int, default=3,
                         help="fresh pytrec_eval processes for the machine unit (best of; 0: no unit)")
-    parser.add_argument("--only", choices=["rs", "executors"],
-                        help="only R≺ and S∼ alone, serially (with the unit); or only the executor tables")
+    parser.add_argument("--only", choices=["rs", "executors", "passes"],
+                        help="only R≺ and S∼ alone, serially (with the unit); only the executor tables; or only the "
+                             "R&S engine's cost per topic against the topics of its pass")
     parser.add_argument("--rounds", type=int, default=3,
                         help="evaluations of each executor row, in turn (the median is compared)")
     parser.add_argument("--dask-defaults", action="store_true",
@@ -128,6 +136,11 @@ def main() -> None:
     def fresh():
         return synthetic(args.runs, args.topics, args.docs, args.seed)
 
+    if args.only == "passes":
+        for label, campaign in (("Organization campaign", fresh()), ("arrays campaign", synthetic_arrays(
+                args.long_runs, args.long_topics, args.long_docs, args.seed))):
+            passes(label, campaign)
+        return
     unit = pytrec_eval_unit(args.unit_repeat) if args.unit_repeat and args.only != "executors" else None
     warm_up()  # the first evaluation would otherwise pay for importing pandas and the measure modules
     if unit:
@@ -171,6 +184,34 @@ def sweeps(fresh, unit: tuple[float, float] | None, runs: int, topics: int, alon
     sweep = timed(lambda: campaign_scores(pairs, SETTINGS))[0]
     print(f"{'kernel alone: 1 setting':30} {one:8.2f}s\n{'kernel alone: 10 settings':30} {sweep:8.2f}s "
           f"{sweep / one:8.2f}× one setting (campaign_scores, without the rows of the table)")
+
+
+def passes(label: str, campaign: Campaign, sizes: tuple[int, ...] = (5, 10, 25, 50), rounds: int = 3) -> None:
+    """CPU milliseconds per topic of the R&S engine (R≺ and S∼) scoring ``campaign`` in passes of each of ``sizes``
+    topics and in one pass of all of them, every system's pairs of a pass's topics together; the sizes in turn,
+    ``rounds`` times, after one pass over everything (the golds' arrays made once)."""
+    topics, systems = list(campaign.gold), list(campaign.runs)
+    held, engine, measures = Held(campaign.gold, campaign.runs), ENGINES["R&S"], {name: parse(name) for name in RS}
+
+    def cpu_per_topic(size: int) -> float:
+        before = time.process_time()
+        for start in range(0, len(topics), size):
+            engine.score(held, [(system, topic) for system in systems for topic in topics[start:start + size]],
+                         measures)
+        return (time.process_time() - before) * 1000 / len(topics)
+
+    cpu_per_topic(len(topics))
+    every = [size for size in sizes if size < len(topics)] + [len(topics)]
+    spent: dict[int, list[float]] = {size: [] for size in every}
+    for _ in range(rounds):
+        for size in every:
+            gc.collect()
+            spent[size].append(cpu_per_topic(size))
+    print(f"{label}, {len(systems)} systems × {len(topics)} topics, R≺ and S∼ (load average {load()}): CPU ms per "
+          "topic by topics in one pass, median (each round)")
+    for size, times in spent.items():
+        print(f"  {size:5d} topics{' (serial)' if size == len(topics) else '':9} {median(times):6.2f}  ("
+              + ", ".join(f"{one:.2f}" for one in times) + ")")
 
 
 def serially(campaign: Campaign, measures: list[str]) -> tuple[float, float, float]:

@@ -4,6 +4,7 @@ finite rests, every ``missing`` policy and several (n, W_n) settings in one call
 from __future__ import annotations
 
 import random
+from itertools import zip_longest
 
 import numpy as np
 import pytest
@@ -180,6 +181,33 @@ def test_the_block_size_changes_no_bit(cells, monkeypatch):
     expected = campaign_scores(pairs, [(10, 0.8), (2, 0.6)])
     monkeypatch.setattr(campaign_rs, "_CELLS", cells)
     np.testing.assert_array_equal(campaign_scores(pairs, [(10, 0.8), (2, 0.6)]), expected)
+
+@pytest.mark.parametrize("missing", ["tail", "singleton", "replab"])
+@settings(max_examples=25, deadline=None)
+@given(plain=campaigns(overlap=False), mixed=campaigns(overlap=True), rows=st.sampled_from([1, 7, 40]))
+def test_blocks_of_pairs_change_no_bit(missing, plain, mixed, rows):
+    # The segmented pass scores blocks of about _BLOCK_ROWS occurrences (one pair a block, a few, all in one),
+    # between pairs with overlap that the per-pair engine scores: every value the same bits as in one block.
+    pairs = [pair for two in zip_longest(plain, mixed) for pair in two if pair is not None]
+    chosen = [(10, 0.8), (2, 0.6)]
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(campaign_rs, "_BLOCK_ROWS", 1 << 40)
+        expected = campaign_scores(pairs, chosen, missing)
+        patched.setattr(campaign_rs, "_BLOCK_ROWS", rows)
+        np.testing.assert_array_equal(campaign_scores(pairs, chosen, missing), expected)
+
+
+def test_blocks_cut_where_a_multiple_of_the_block_size_starts(monkeypatch):
+    # Pairs of 3+2, 1+1, 4+4, 0+0 and 2+1 occurrences start at 0, 5, 7, 15, 15: in blocks of 6 occurrences the
+    # pairs starting in [0, 6) go together, the one at 7 alone (it fills [6, 12) and more), those at 15 together.
+    monkeypatch.setattr(campaign_rs, "_BLOCK_ROWS", 6)
+    encoded = campaign_rs.Encoded.of([Organization.from_ranking(ids) for ids in (
+        ["a", "b", "c"], ["a", "b"], ["a"], ["b"], ["a", "b", "c", "d"], [], ["c", "d"], ["d"])])
+    pairs = np.array([[0, 1], [2, 3], [4, 4], [5, 5], [6, 7]])
+    blocks = campaign_rs._blocks(encoded, pairs, np.arange(10, 15))
+    assert [block.tolist() for block in blocks] == [[10, 11], [12], [13, 14]]
+    assert campaign_rs._blocks(encoded, pairs[:0], np.arange(0)) == []
+
 
 def test_sums_per_pair_read_each_pairs_rows_and_give_0_without_rows():
     # Rows grouped by pair, bounds [0, 0, 2, 2, 3]: pair 0 has none, pair 1 rows 0-1, pair 2 none, pair 3 row 2.

@@ -60,6 +60,11 @@ _CELLS = 1 << 16  # entries of the largest padded block (grids or cumulative sum
 # floats, a setting's sums stay in the core's cache and the allocator reuses a block's temporaries instead of
 # mapping fresh pages (1 << 22: 2.9-3.0 against 2.2-2.4 CPU-s for bench_campaign.SWEEP, system time 0.7-0.8 s
 # against 0.2-0.3)
+_BLOCK_ROWS = 1 << 17  # occurrences (gold and output) of the pairs one segmented pass scores (_blocks). A pass over
+# bench_campaign's whole arrays campaign (2,000 pairs, 2.1 million occurrences) peaked at 452 MB of temporaries
+# (tracemalloc) that malloc maps afresh (1,265 page faults and 2 ms of system time a topic, none at 10 topics a pass)
+# and that no cache holds: 10.9 ms a topic, 8.0-8.3 in blocks of 2^15-2^19 occurrences (30 MB peak), 9.4-10 at 2^20;
+# the Organization campaign's 2.8-2.9 ms a topic, 2.1-2.3 at 2^15-2^18, 2.4-2.5 at 2^19 (sweeps at load 1.7-1.9)
 Setting = tuple[float | None, float | None]  # (n, W_n); (None, None) weighs every occurrence the same
 _FIELDS = ("r_priority", "s_priority", "r_relatedness", "s_relatedness")  # the last axis of the scores
 _ALL = frozenset(range(4))
@@ -219,9 +224,21 @@ def _encoded_scores(encoded: Encoded, pairs: np.ndarray, settings: Sequence[Sett
         for s, (n, wn) in enumerate(settings):
             out[s, p] = _tuple(reliability_sensitivity(gold, output, n=n, wn=wn, missing=missing))
     batched = np.flatnonzero(~alone)
-    if len(batched):
-        out[:, batched] = _batched_encoded(encoded, pairs[batched], constants, missing, columns)
+    for block in _blocks(encoded, pairs[batched], batched):
+        out[:, block] = _batched_encoded(encoded, pairs[block], constants, missing, columns)
     return out
+
+
+def _blocks(encoded: Encoded, pairs: np.ndarray, index: np.ndarray) -> list[np.ndarray]:
+    """``index`` (of ``pairs``, indices n × 2 into ``encoded``) cut into runs of consecutive pairs holding about
+    :data:`_BLOCK_ROWS` occurrences on both sides each (a larger pair alone): the segmented pass over one block at a
+    time, its arrays sized by the block and not by the whole pass (each pair's values are computed apart from the
+    other pairs': the same bits in any block)."""
+    if not len(index):
+        return []
+    sizes = np.diff(encoded.starts)[pairs].sum(axis=1)
+    block = (np.cumsum(sizes) - sizes) // _BLOCK_ROWS  # the block in which each pair's occurrences start
+    return np.split(index, np.flatnonzero(block[1:] != block[:-1]) + 1)
 
 
 def is_rs_measure(measure: Measure) -> bool:
