@@ -517,11 +517,15 @@ def _read_words(data: np.ndarray, at: np.ndarray, remaining: np.ndarray) -> np.n
         data = np.ascontiguousarray(data)
     windows = np.ndarray(shape=(size - 7,), dtype=">u8", buffer=data, strides=(1,))
     last = size - 8
-    words = windows[np.clip(at, 0, last)].astype(np.uint64)
-    late = at > last
-    if late.any():  # within the buffer's last 7 bytes: the last window shifted, zeros coming in
-        words[late] = words[late] << (np.uint64(8) * np.minimum(at[late] - last, 7).astype(np.uint64))
-    words &= _KEPT_BYTES[np.clip(remaining, 0, 8)]  # none where nothing remains (past a short id's end)
+    inside = at.size == 0 or (int(at.min()) >= 0 and int(at.max()) <= last)  # two reductions, no clipped copy
+    words = windows[at if inside else np.clip(at, 0, last)].view(np.uint64)
+    words.byteswap(inplace=True)  # big-endian read, native held: no second array
+    if not inside:
+        late = at > last
+        if late.any():  # within the buffer's last 7 bytes: the last window shifted, zeros coming in
+            words[late] = words[late] << (np.uint64(8) * np.minimum(at[late] - last, 7).astype(np.uint64))
+    if remaining.size and int(remaining.min()) < 8:  # a word every byte of which is kept needs no mask
+        words &= _KEPT_BYTES[np.clip(remaining, 0, 8)]  # none where nothing remains (past a short id's end)
     return words
 
 
@@ -531,7 +535,9 @@ def _hash_into(out: np.ndarray, data: np.ndarray, starts: np.ndarray, lengths: n
     for owners, positions, _, words in _every_word(data, starts, lengths):
         mixed = _mixed(words, positions)
         if isinstance(owners, slice):  # a word position of a block of ids: an id's padding is not mixed in
-            mixed[lengths[owners] <= 8 * positions] = 0
+            block_lengths = lengths[owners]
+            if int(block_lengths.min(initial=8 * positions + 1)) <= 8 * positions:
+                mixed[block_lengths <= 8 * positions] = 0
             out[owners] += mixed
         else:
             _add_by_owner(out, owners, mixed)
