@@ -123,7 +123,7 @@ def _labels(frame: pd.DataFrame, column: str, what: str) -> Labels:
     values = _column(frame, column, what)
     strings = _arrow_strings(values)
     if strings is not None:
-        return _stretches_coded(strings.combine_chunks())
+        return _stretches_coded(strings.chunk(0) if strings.num_chunks == 1 else strings.combine_chunks())
     codes, names = pd.factorize(values)
     texts = _texts(frame, pd.Series(names, dtype=object), column, what) if len(names) else []
     if pd.api.types.is_integer_dtype(values.dtype):
@@ -195,7 +195,9 @@ def _numbers(frame: pd.DataFrame, column: str, what: str, finite: bool) -> np.nd
         at = next(i for i, value in enumerate(values) if isinstance(value, int) and not _fits_double(value))
         raise FrameError(f"{what}: column {column!r} is too large for a double at {_row(frame, at)}: "
                          f"{quoted(values.iloc[at])}") from None
-    unread = np.flatnonzero(np.isnan(numbers) & values.notna().to_numpy())
+    # a float column's NaN was given as NaN (read again, it stays NaN): only other columns hold unread text
+    unread = np.zeros(0, dtype=np.int64) if values.dtype.kind == "f" else \
+        np.flatnonzero(np.isnan(numbers) & values.notna().to_numpy())
     if unread.size:  # text pandas does not read (digits past Python's integer limit): as Python's float reads it
         numbers = numbers.copy()
         for at in unread.tolist():
