@@ -32,7 +32,7 @@ _POSITION = np.uint64(0xC2B2AE3D27D4EB4F)  # a word's position, mixed into it (e
 # the mask keeping a word's first k bytes (big-endian), k = 0..8
 _KEPT_BYTES = np.array([0, *((2**64 - 1) << (64 - 8 * k) & (2**64 - 1) for k in range(1, 9))], dtype=np.uint64)
 THREADED_IDS = 1 << 18  # ids hashed in parts of whole ids on threads() threads from this many on (each its own)
-WORDS_BLOCK = 1 << 16  # words read per block: the temporaries (about 0.5 MB each) stay in cache and are reused
+WORDS_BLOCK = 1 << 14  # words read per block: the temporaries (128 KB each) stay in the core's cache and are reused
 SHORT_WORDS = 4  # hashes read the first words of every id a word position at a time, longer ids' rest by blocks
 GATHER_BYTES = 1 << 20  # bytes copied per block when ids are gathered into one contiguous buffer
 CUT_BYTES = 1 << 20  # bytes searched for NULs per block when joined ids are cut (_cut)
