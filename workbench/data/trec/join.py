@@ -101,9 +101,10 @@ class JudgedSides:
         return side
 
 
-SIDES_KEPT = 16
+SIDES_KEPT = 32
 """Judged sides kept per judgements object (:class:`JudgedSides`): room for the blocks of topics of a large run
-(:func:`~workbench.data.trec.memory.topic_blocks`: 2,000 topics × 1,000 documents, 8 blocks)."""
+(:func:`~workbench.data.trec.memory.topic_blocks`: 2,000 topics × 1,000 documents, 16 blocks; runs of up to 4M
+entries)."""
 
 
 JUDGED_SIDES = JudgedSides()
