@@ -535,9 +535,9 @@ def _hash_into(out: np.ndarray, data: np.ndarray, starts: np.ndarray, lengths: n
     for owners, positions, _, words in _every_word(data, starts, lengths):
         mixed = _mixed(words, positions)
         if isinstance(owners, slice):  # a word position of a block of ids: an id's padding is not mixed in
-            block_lengths = lengths[owners]
-            if int(block_lengths.min(initial=8 * positions + 1)) <= 8 * positions:
-                mixed[block_lengths <= 8 * positions] = 0
+            past, block_lengths = 8 * int(positions), lengths[owners]  # ids this short end before the word
+            if int(block_lengths.min(initial=past + 1)) <= past:
+                mixed[block_lengths <= past] = 0
             out[owners] += mixed
         else:
             _add_by_owner(out, owners, mixed)
