@@ -3,7 +3,7 @@
 import numpy as np
 import pyarrow as pa
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from workbench import ids as ids_module
@@ -182,3 +182,23 @@ def test_joined_ids_are_cut_at_their_nuls_whatever_the_blocks(values, block, nul
     else:
         with pytest.raises(ValueError, match="holds a NUL"):
             DocumentIds.from_joined(joined, count)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.binary(min_size=0, max_size=40), st.lists(st.tuples(st.integers(0, 45), st.integers(-9, 12)), min_size=1,
+                                                    max_size=12))
+def test_words_are_read_as_their_bytes_say(data, reads):
+    """Issue 42: ``_read_words`` reads each word as the 8 bytes from its position, big-endian, the bytes past
+    ``remaining`` zero (a word that keeps a byte lies in the buffer up to it, as an id's does), whether every word
+    lies inside the buffer and is whole (read without the clipped copy, the end search and the mask) or not; a
+    reference reads them byte by byte."""
+    reads = [(p, left) for p, left in reads if p + min(left, 8) <= len(data)]  # none kept: anywhere
+    assume(reads)
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    at = np.array([position for position, _ in reads], dtype=np.int64)
+    remaining = np.array([left for _, left in reads], dtype=np.int32)
+    inside = at[at + 8 <= max(len(data), 8)]  # a batch of words inside the buffer: the fast path when all are whole
+    for positions, lefts in ((at, remaining), (inside, np.full(inside.size, 8, dtype=np.int32))):
+        expected = [int.from_bytes((data + bytes(8))[p:p + 8][:max(min(left, 8), 0)].ljust(8, b"\0"), "big")
+                    for p, left in zip(positions.tolist(), lefts.tolist(), strict=True)]
+        assert ids_module._read_words(buffer, positions, lefts).tolist() == expected
