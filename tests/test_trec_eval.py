@@ -714,6 +714,27 @@ def test_infap_bpref_and_bing_at_the_relevant_ranks_are_their_terms_row_sums_bit
     assert trec.binary_g(table, rel).tobytes() == expected.tobytes()
 
 
+@settings(max_examples=30, deadline=None)
+@given(gains=st.lists(st.lists(st.sampled_from([np.nan, -1.0, 0.0, 1.0, 2.0, 3.0]), max_size=12), min_size=1,
+                      max_size=5),
+       judged=st.lists(st.tuples(st.integers(0, 4), st.sampled_from([-1.0, 0.0, 1.0, 2.0, 3.0])), max_size=12),
+       mapping=st.sampled_from([None, {1.0: 1.5}, {2.0: 4.0, 0.0: 0.0}, {-1.0: 0.5, 3.0: 2.25}]))
+def test_g_at_the_ranks_of_a_gain_is_its_terms_row_sums_bit_for_bit(gains, judged, mapping):
+    """G computed at the ranks whose gain is not 0 equals the row sums of :func:`g_terms`' matrix (the one the
+    explanation shows), added in rank order, to the last bit: whole and fractional gains (the lag past the ideal
+    added rank by rank), not pooled (NaN), pooled but unjudged (-1) and empty rankings included."""
+    from workbench.metrics.ranking import trec
+    from workbench.metrics.ranking.table import row_sums, safe_divide
+
+    rows = np.repeat(np.arange(len(gains)), [len(g) for g in gains])
+    table = GainTable.from_entries(rows, np.array([g for row in gains for g in row]),
+                                   np.array([min(r, len(gains) - 1) for r, _ in judged], dtype=np.int64),
+                                   np.array([g for _, g in judged]), tuple(f"q{i}" for i in range(len(gains))))
+    terms, ideal_total = trec.g_terms(table, mapping)
+    expected = safe_divide(row_sums(terms), ideal_total)
+    assert trec.g_measure(table, mapping).tobytes() == expected.tobytes()
+
+
 def test_the_qrels_lines_go_once_judged(tmp_path, monkeypatch):
     """Issue 42: the drop-in keeps the qrels' path and judgements, not the lines as read (their grades, topic codes,
     ids' positions and hashes: about 7 MB of the benchmark's 240,000 judgements, held through the join's peak)."""
