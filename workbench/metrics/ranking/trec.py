@@ -224,10 +224,10 @@ def bpref(table: GainTable, rel: float = 1.0) -> np.ndarray:
     documents above r, N all judged non-relevant ones (Buckley & Voorhees, SIGIR 2004; trec_eval ``bpref``:
     unjudged documents are skipped). Computed at the relevant ranks only (:class:`_RelevantRanks`): the terms of
     :func:`bpref_terms`, added as :func:`~workbench.metrics.ranking.table.row_sums` adds them."""
-    at = _RelevantRanks(_relevant(table, rel))
+    at = _relevant_ranks(table, rel)
     n_rel = table.n_relevant(rel)
     floor = np.minimum(table.n_judged - n_rel, n_rel)
-    terms = _bpref_term(at.counted(table.judged & ~at.hit), n_rel[at.rows], floor[at.rows])
+    terms = _bpref_term(table.shared(_judged_nonrelevant_above, rel), n_rel[at.rows], floor[at.rows])
     return safe_divide(at.sums(terms), n_rel)
 
 
@@ -254,9 +254,9 @@ def inferred_ap(table: GainTable, rel: float = 1.0) -> np.ndarray:
     summed and divided by R (trec_eval ``infAP``; pooled = judged or pooled-but-unjudged; ε = 0.00001). Computed
     at the relevant ranks only (:class:`_RelevantRanks`): the terms of :func:`infap_terms`, added as
     :func:`~workbench.metrics.ranking.table.row_sums` adds them."""
-    at = _RelevantRanks(_relevant(table, rel))
-    terms = _infap_estimate(at.columns.astype(float), at.counted(at.hit) - 1, at.counted(table.judged & ~at.hit),
-                            at.counted(table.pooled & ~table.judged))
+    at = _relevant_ranks(table, rel)
+    terms = _infap_estimate(at.columns.astype(float), table.shared(_relevant_above, rel) - 1,
+                            table.shared(_judged_nonrelevant_above, rel), at.counted(table.pooled & ~table.judged))
     return safe_divide(at.sums(terms), table.n_relevant(rel))
 
 
@@ -308,6 +308,28 @@ class _RelevantRanks:
         return packed, place
 
 
+def _relevant_ranks(table: GainTable, rel: float) -> _RelevantRanks:
+    """The table's relevant retrieved ranks (:class:`_RelevantRanks`), found once per table and ``rel``
+    (:meth:`~workbench.metrics.ranking.table.GainTable.shared`): infAP, bpref and binG read the same."""
+    return cast(_RelevantRanks, table.shared(_found_relevant_ranks, rel))
+
+
+def _found_relevant_ranks(table: GainTable, rel: float) -> _RelevantRanks:
+    return _RelevantRanks(_relevant(table, rel))
+
+
+def _relevant_above(table: GainTable, rel: float) -> np.ndarray:
+    """At each relevant retrieved rank, the relevant documents at or above it (infAP's and binG's count)."""
+    at = _relevant_ranks(table, rel)
+    return at.counted(at.hit)
+
+
+def _judged_nonrelevant_above(table: GainTable, rel: float) -> np.ndarray:
+    """At each relevant retrieved rank, the judged non-relevant documents above it (infAP's and bpref's count)."""
+    at = _relevant_ranks(table, rel)
+    return at.counted(table.judged & ~at.hit)
+
+
 def precision_sums(table: GainTable, rel: float = 1.0) -> np.ndarray:
     """Σ P@r over the ranks r of the relevant retrieved documents, added rank by rank as trec_eval adds them
     (``sum += rel_so_far / (i + 1)`` in ``m_map.c``, ``m_yaap.c``): average precision's numerator."""
@@ -327,8 +349,8 @@ def binary_g(table: GainTable, rel: float = 1.0) -> np.ndarray:
     """binG = (1/R) Σ_{relevant retrieved} 1 / log2(2 + |non-relevant above|) (trec_eval ``binG``), computed at
     the relevant ranks only (:class:`_RelevantRanks`): the terms of :func:`bing_terms`, added as
     :func:`~workbench.metrics.ranking.table.row_sums` adds them."""
-    at = _RelevantRanks(_relevant(table, rel))
-    total = at.sums(_bing_discount(at.columns + 1 - at.counted(at.hit)))
+    at = _relevant_ranks(table, rel)
+    total = at.sums(_bing_discount(at.columns + 1 - table.shared(_relevant_above, rel)))
     return np.where(at.hit.any(axis=1), safe_divide(total, table.n_relevant(rel)), 0.0)
 
 
