@@ -552,7 +552,10 @@ def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> n
                    last[at.rows] + (at.columns - take + 1))
     with np.errstate(divide="ignore", invalid="ignore"):
         share = gain / np.log2(2.0 + lag - at.running(gain))
-    return safe_divide(at.sums(share), row_sums(np.where(ideal > 0, ideal, 0.0)))
+    total = at.sums(share)
+    # a rank of gain 0 adds +0.0 among g_terms' terms, which turns a sum of -0.0 (a lag of -inf) into +0.0
+    total = np.where(np.bincount(at.rows, minlength=rows) < width, total + 0.0, total)
+    return safe_divide(total, row_sums(np.where(ideal > 0, ideal, 0.0)))
 
 
 def g_terms(table: GainTable, gains: Mapping[float, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
