@@ -301,7 +301,7 @@ class GainTable:
         self.num_ret = np.full(rows, width, dtype=np.int64) if num_ret is None else np.asarray(num_ret, np.int64)
         if self.num_ret.shape != (rows,) or (self.num_ret < 0).any() or (self.num_ret > width).any():
             raise RankingInputError(f"num_ret must give 0..{width} documents for each of the {rows} rows")
-        retrieved = self.retrieved()
+        retrieved = _retrieved(self)  # not shared: the table's own masks may be these
         self.judged = retrieved if judged is None else _mask(judged, retrieved, "judged")
         self.pooled = self.judged if pooled is None else _mask(pooled, retrieved, "pooled")
         self.n_judged = ((self.ideal > 0).sum(axis=1) if n_judged is None else
@@ -501,12 +501,13 @@ class GainTable:
         return self.shared(_running_count, rel)
 
     def n_relevant(self, rel: float) -> np.ndarray:
-        """Number of judged documents reaching the relevance level ``rel``, per query."""
-        return (self.ideal >= rel).sum(axis=1)
+        """Number of judged documents reaching the relevance level ``rel``, per query (read-only: counted once per
+        table and ``rel``, which trec_eval's ``-m all_trec`` asks 75 times)."""
+        return self.shared(_judged_reaching, rel)
 
     def retrieved(self) -> np.ndarray:
-        """Boolean matrix: the column holds a retrieved document (not padding)."""
-        return np.arange(self.gains.shape[1])[None, :] < self.num_ret[:, None]
+        """Boolean matrix: the column holds a retrieved document (not padding) (read-only)."""
+        return self.shared(_retrieved)
 
     def judged_only(self) -> GainTable:
         """The table with each row compacted to its judged documents, in rank order: unjudged ones (outside
@@ -683,6 +684,14 @@ def _reaching(table: GainTable, rel: float) -> np.ndarray:
 
 def _running_count(table: GainTable, rel: float) -> np.ndarray:
     return np.cumsum(table.relevant(rel), axis=1)
+
+
+def _judged_reaching(table: GainTable, rel: float) -> np.ndarray:
+    return (table.ideal >= rel).sum(axis=1)
+
+
+def _retrieved(table: GainTable) -> np.ndarray:
+    return np.arange(table.gains.shape[1])[None, :] < table.num_ret[:, None]
 
 
 def ranks(width: int) -> np.ndarray:
