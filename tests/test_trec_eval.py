@@ -735,6 +735,29 @@ def test_g_at_the_ranks_of_a_gain_is_its_terms_row_sums_bit_for_bit(gains, judge
     assert trec.g_measure(table, mapping).tobytes() == expected.tobytes()
 
 
+@settings(max_examples=30, deadline=None)
+@given(gains=st.lists(st.lists(st.sampled_from([np.nan, -1.0, 0.0, 1.0, 2.0, 3.0]), max_size=12), min_size=1,
+                      max_size=5),
+       judged=st.lists(st.tuples(st.integers(0, 4), st.sampled_from([-1.0, 0.0, 1.0, 2.0, 3.0])), max_size=12),
+       rel=st.sampled_from([0.5, 1.0, 2.0, 3.0]), cutoffs=st.lists(st.integers(0, 14), max_size=4))
+def test_ap_at_the_relevant_ranks_is_its_terms_row_sums_bit_for_bit(gains, judged, rel, cutoffs):
+    """AP read from one running sum at the relevant ranks equals, at every cutoff (0, inside, past the width,
+    none) and in any order of the cutoffs, the row sums of its precision terms over the top k (P@r at the relevant
+    ranks, 0 elsewhere), added in rank order, to the last bit."""
+    from workbench.metrics.ranking import kernels
+    from workbench.metrics.ranking.table import ranks, row_sums, safe_divide
+
+    rows = np.repeat(np.arange(len(gains)), [len(g) for g in gains])
+    table = GainTable.from_entries(rows, np.array([g for row in gains for g in row]),
+                                   np.array([min(r, len(gains) - 1) for r, _ in judged], dtype=np.int64),
+                                   np.array([g for _, g in judged]), tuple(f"q{i}" for i in range(len(gains))))
+    terms = table.relevant_counts(rel) / ranks(table.gains.shape[1]) * table.relevant(rel)
+    for k in [*cutoffs, None]:
+        expected = safe_divide(row_sums(terms[:, :k] if k else terms[:, :0] if k == 0 else terms),
+                               table.n_relevant(rel))
+        assert kernels.average_precision(table, k, rel).tobytes() == expected.tobytes()
+
+
 def test_the_qrels_lines_go_once_judged(tmp_path, monkeypatch):
     """Issue 42: the drop-in keeps the qrels' path and judgements, not the lines as read (their grades, topic codes,
     ids' positions and hashes: about 7 MB of the benchmark's 240,000 judgements, held through the join's peak)."""
