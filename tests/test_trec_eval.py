@@ -758,6 +758,26 @@ def test_ap_at_the_relevant_ranks_is_its_terms_row_sums_bit_for_bit(gains, judge
         assert kernels.average_precision(table, k, rel).tobytes() == expected.tobytes()
 
 
+@settings(max_examples=30, deadline=None)
+@given(gains=st.lists(st.lists(st.sampled_from([np.nan, -1.0, 0.0, 1.0, 2.5, 9.0, 10.0, 12.0]), max_size=12),
+                      min_size=1, max_size=5),
+       judged=st.lists(st.tuples(st.integers(0, 4), st.sampled_from([-1.0, 0.0, 1.0, 2.5, 9.0, 10.0, 12.0])),
+                       max_size=12),
+       length=st.sampled_from([0, 1, 3, 10, 2.7, 40]))
+def test_relevance_strings_at_once_are_written_as_row_by_row(gains, judged, length):
+    """relstring's characters made for every row at once are the ones written row by row, character by character
+    (grades past 9, fractions cut, not pooled, pooled but unjudged, negative judged grades, lengths with a
+    fraction and past the width)."""
+    from workbench.metrics.ranking import trec
+
+    rows = np.repeat(np.arange(len(gains)), [len(g) for g in gains])
+    table = GainTable.from_entries(rows, np.array([g for row in gains for g in row]),
+                                   np.array([min(r, len(gains) - 1) for r, _ in judged], dtype=np.int64),
+                                   np.array([g for _, g in judged]), tuple(f"q{i}" for i in range(len(gains))))
+    expected = [trec._relevance_string(table, row, int(length)) for row in range(len(gains))]
+    assert trec.relevance_strings(table, length) == expected
+
+
 def test_the_qrels_lines_go_once_judged(tmp_path, monkeypatch):
     """Issue 42: the drop-in keeps the qrels' path and judgements, not the lines as read (their grades, topic codes,
     ids' positions and hashes: about 7 MB of the benchmark's 240,000 judgements, held through the join's peak)."""

@@ -339,22 +339,38 @@ def rbp_residual(table: GainTable, p: float = 0.9) -> np.ndarray:
 def relevance_strings(table: GainTable, length: float = 10) -> list[str]:
     """trec_eval's ``relstring``: the grades of the first ``length`` retrieved documents (a length written with a
     fraction cut as C's ``(long)`` cuts it), one character each (the digit, ``>`` above 9, ``-`` not pooled,
-    ``.`` pooled but unjudged); empty for a topic the run lacks (trec_eval.c's clean-up after ``-c``)."""
-    length = int(length)
-    out = []
-    for row in range(table.gains.shape[0]):
-        if table.placeholder[row]:
-            out.append("")
-            continue
-        chars = []
-        for r in range(max(0, min(length, int(table.num_ret[row])))):
-            if table.judged[row, r]:
-                grade = int(table.gains[row, r])
-                chars.append(">" if grade > 9 else str(grade))
-            else:
-                chars.append("." if table.pooled[row, r] else "-")
-        out.append("".join(chars))
-    return out
+    ``.`` pooled but unjudged); empty for a topic the run lacks (trec_eval.c's clean-up after ``-c``). The
+    characters of every row are made at once (a judged grade below 0 or not a number: row by row, as
+    :func:`_relevance_string` writes it).
+
+    >>> relevance_strings(GainTable.from_entries(np.array([0, 0, 0, 1]), np.array([2.0, np.nan, 12.0, 0.0]),
+    ...                                          np.array([0, 0, 1]), np.array([2.0, 12.0, 0.0]), ("q1", "q2")))
+    ['2->', '0']
+    """
+    top = max(0, min(int(length), table.gains.shape[1]))
+    judged = table.judged[:, :top]
+    grades = np.trunc(table.gains[:, :top])  # C's (long) and Python's int cut toward 0
+    if (judged & ~(grades >= 0)).any():
+        return [_relevance_string(table, row, int(length)) for row in range(table.gains.shape[0])]
+    codes = np.where(judged, np.where(grades > 9, ord(">"), ord("0") + np.where(judged, grades, 0)),
+                     np.where(table.pooled[:, :top], ord("."), ord("-"))).astype(np.uint8)
+    text = codes.tobytes().decode("ascii")
+    ends = np.where(table.placeholder, 0, np.minimum(table.num_ret, top)).tolist()
+    return [text[row * top:row * top + end] for row, end in enumerate(ends)]
+
+
+def _relevance_string(table: GainTable, row: int, length: int) -> str:
+    """One row's ``relstring``, written character by character."""
+    if table.placeholder[row]:
+        return ""
+    chars = []
+    for r in range(max(0, min(length, int(table.num_ret[row])))):
+        if table.judged[row, r]:
+            grade = int(table.gains[row, r])
+            chars.append(">" if grade > 9 else str(grade))
+        else:
+            chars.append("." if table.pooled[row, r] else "-")
+    return "".join(chars)
 
 
 # --------------------------------------------------------------------------------- graded (gains=)
