@@ -778,6 +778,29 @@ def test_relevance_strings_at_once_are_written_as_row_by_row(gains, judged, leng
     assert trec.relevance_strings(table, length) == expected
 
 
+def test_the_drop_in_gives_the_run_lines_pages_back_before_the_join(tmp_path, monkeypatch):
+    """Issue 42: the run's lines, ranked, are let go and their pages given back before the join takes its own (as
+    read_trec_run does for eval), not only after it: the drop-in's peak sat in the join on the lines' freed pages
+    (-m all_trec on 2,000 x 1,000, 6 interleaved runs: peak median ~231 -> ~217 MB)."""
+    import workbench.trec_eval as trec_eval_module
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\n")
+    run.write_text("q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\n")
+    steps = []
+
+    def recorded(name, function):
+        def step(*args, **kwargs):
+            steps.append(name)
+            return function(*args, **kwargs)
+        return step
+
+    for name in ("rank_runs", "gain_table", "release_freed"):
+        monkeypatch.setattr(trec_eval_module, name, recorded(name, getattr(trec_eval_module, name)))
+    evaluate(qrels, run, ["P.5"])
+    assert steps == ["rank_runs", "release_freed", "gain_table", "release_freed"]
+
+
 def test_the_qrels_lines_go_once_judged(tmp_path, monkeypatch):
     """Issue 42: the drop-in keeps the qrels' path and judgements, not the lines as read (their grades, topic codes,
     ids' positions and hashes: about 7 MB of the benchmark's 240,000 judgements, held through the join's peak)."""
