@@ -18,6 +18,7 @@ code point); Python strings are built only when someone asks for them::
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -36,6 +37,7 @@ WORDS_BLOCK = 1 << 14  # words read per block: the temporaries (128 KB each) sta
 SHORT_WORDS = 4  # hashes read the first words of every id a word position at a time, longer ids' rest by blocks
 GATHER_BYTES = 1 << 20  # bytes copied per block when ids are gathered into one contiguous buffer
 CUT_BYTES = 1 << 20  # bytes searched for NULs per block when joined ids are cut (_cut)
+_LITTLE_ENDIAN = sys.byteorder == "little"  # how a uint64 holds its bytes here (_read_words)
 _FAST_ENCODINGS = ("utf-8", "latin-1", "ascii", "iso8859-1")  # NUL is the byte 0 and no other character holds one
 
 
@@ -519,7 +521,8 @@ def _read_words(data: np.ndarray, at: np.ndarray, remaining: np.ndarray) -> np.n
     last = size - 8
     inside = at.size == 0 or (int(at.min()) >= 0 and int(at.max()) <= last)  # two reductions, no clipped copy
     words = windows[at if inside else np.clip(at, 0, last)].view(np.uint64)
-    words.byteswap(inplace=True)  # big-endian read, native held: no second array
+    if _LITTLE_ENDIAN:  # big-endian read, native held: no second array (a big-endian machine's are native)
+        words.byteswap(inplace=True)
     if not inside:
         late = at > last
         if late.any():  # within the buffer's last 7 bytes: the last window shifted, zeros coming in
