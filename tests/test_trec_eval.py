@@ -353,6 +353,25 @@ def test_what_trec_eval_accepts_silently_warns(tmp_path):
     assert columns == {"num_rel": [1.0], "relstring": ["1."], "num_ret": [2.0]}  # 1.7 → 1, -1 → '.'
 
 
+@pytest.mark.parametrize("complete, counted", [(False, 3), (True, 4)])
+def test_the_negative_grades_counted_are_those_of_the_topics_evaluated(tmp_path, complete, counted):
+    """The note counts the negative grades of the topics evaluated: topic 3, which the run lacks, only with -c;
+    without a negative grade there is no note."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a -1\n1 0 b -2\n1 0 c 1\n2 0 a -1\n2 0 b 0\n3 0 a -1\n")
+    run.write_text("1 Q0 a 1 1 r\n2 Q0 a 1 1 r\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WorkbenchWarning)
+        evaluate(qrels, run, ["num_rel"], Options(complete=complete))
+    assert [str(w.message).split(": ")[1].split(" judgement")[0] for w in caught
+            if "negative grade" in str(w.message)] == [str(counted)]
+    qrels.write_text("1 0 a 0\n1 0 c 1\n2 0 a 2\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WorkbenchWarning)
+        evaluate(qrels, run, ["num_rel"], Options(complete=complete))
+    assert not [w for w in caught if "negative grade" in str(w.message)]
+
+
 def test_no_shared_topic_and_empty_files_are_named_errors(tmp_path):
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("1 0 a 1\n")

@@ -544,7 +544,9 @@ def _source(judged, handed: list, topics: list[str], reads: str, options: Option
         groups = group_table(judged, run, topics, placeholders=options.complete)
         return (replace(groups, table=groups.table.judged_only()) if options.judged_only else groups), totals
     path, gold = judged
-    negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
+    negative = 0  # counted topic by topic (2,000 topics: 8 ms) only where some grade is negative or a topic
+    if gold.refused or (gold.grades < 0).any():  # repeats a document (span raises its error, as before)
+        negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
     if negative:
         warn(f"{path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
              "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
