@@ -754,6 +754,36 @@ def test_g_at_the_ranks_of_a_gain_is_its_terms_row_sums_bit_for_bit(gains, judge
     assert trec.g_measure(table, mapping).tobytes() == expected.tobytes()
 
 
+_SIGNED_GAINS = [-0.0, 0.0, 1.0, 2.5, 3.0, 5e-324, 1e300]  # a table's gains are ≥ 0: -0.0 too, and subnormals
+
+
+@pytest.mark.filterwarnings("ignore:RBP.*above max_grade")
+@settings(max_examples=60, deadline=None)
+@given(gains=st.lists(st.lists(st.sampled_from(_SIGNED_GAINS), max_size=10), min_size=1, max_size=5),
+       judged=st.lists(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0]), max_size=6), min_size=5, max_size=5),
+       cutoffs=st.lists(st.integers(1, 12), max_size=3), p=st.sampled_from([0.5, 0.9]),
+       max_grade=st.sampled_from([None, 2.0]), gain=st.sampled_from(["scaled", "raw"]))
+def test_rbp_and_ndcg_at_the_ranks_of_a_gain_are_their_terms_row_sums_bit_for_bit(gains, judged, cutoffs, p,
+                                                                                   max_grade, gain):
+    """RBP and nDCG of the grades themselves, added at the ranks of a grade other than 0 only, equal the row sums
+    of their terms at every rank (rbp_terms; each grade over log2(r + 1)) to the last bit, the sign of a zero sum
+    included (grades of -0.0; subnormal grades, whose terms are zeros), at every cutoff."""
+    from workbench.metrics.ranking import kernels
+    from workbench.metrics.ranking.table import discounted, row_sums, safe_divide
+
+    def fresh() -> GainTable:  # a table of its own: no values shared with another call
+        return GainTable.from_gains(gains, judged[:len(gains)])
+
+    scaled, weights = kernels.rbp_terms(fresh(), p, max_grade, gain=gain)
+    expected = (1.0 - p) * row_sums(scaled * weights)
+    assert kernels.rbp(fresh(), p, max_grade, gain=gain).tobytes() == expected.tobytes()
+    table = fresh()
+    for k in [*cutoffs, None]:
+        ideal = fresh().running_sum(lambda t, columns: discounted(t.ideal)[:, columns], k, width=table.ideal.shape[1])
+        expected = safe_divide(row_sums(discounted(table.gains)[:, :k]), ideal)
+        assert kernels.ndcg(table, k).tobytes() == expected.tobytes()
+
+
 @settings(max_examples=30, deadline=None)
 @given(gains=st.lists(st.lists(st.sampled_from([np.nan, -1.0, 0.0, 1.0, 2.0, 3.0]), max_size=12), min_size=1,
                       max_size=5),

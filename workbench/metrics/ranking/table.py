@@ -31,8 +31,8 @@ from workbench.validation import Choices, Interval, validate
 
 __all__ = ["RankingInputError", "SCORE_PRECISIONS", "SCORE_PRECISION", "CUTOFF", "RELEVANCE_LEVEL", "trec_eval_order",
            "judgements_of", "ranked_entries", "ranked_documents", "ranked_ties", "GainTable", "organization_table",
-           "at_rank", "first_true", "at_cutoff", "RelevantRanks", "relevant_ranks", "ranks", "row_sums", "discounted",
-           "persistence", "safe_divide"]
+           "at_rank", "first_true", "at_cutoff", "RelevantRanks", "relevant_ranks", "gain_ranks", "ranks", "row_sums",
+           "discounted", "persistence", "safe_divide"]
 
 
 class RankingInputError(InputError):
@@ -730,11 +730,29 @@ class RelevantRanks:
         (adding 0.0 changes no sum)."""
         return row_sums(self._packed(terms)[0])
 
+    def sums_or_whole(self, terms: np.ndarray, whole: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """Each row's sum of a matrix whose terms off the marked ranks are zeros, of either sign: :meth:`sums` of its
+        ``terms`` at the marked ranks, the whole rows' :func:`row_sums` but for the sign of a zero sum (a zero added
+        changes no other sum), so a row whose sum is 0 takes ``whole(rows)``, the row_sums of those rows' terms.
+
+        >>> at = RelevantRanks(np.array([[True, False], [False, False]]))
+        >>> at.sums_or_whole(np.array([2.0]), lambda rows: np.full(rows.size, -0.0)).tolist()
+        [2.0, -0.0]
+        """
+        return _zeros_of_whole(self.sums(terms), whole)
+
     def running(self, terms: np.ndarray) -> np.ndarray:
         """At each marked rank, its row's ``terms`` so far, added one by one in rank order: ``np.cumsum(axis=1)``
         of a matrix holding them at their ranks and 0 elsewhere, read there."""
         packed, place = self._packed(terms)
         return np.cumsum(packed, axis=1)[self.rows, place]
+
+    def last_or_whole(self, values: np.ndarray, k: int | None, whole: Callable[[np.ndarray], np.ndarray]
+                      ) -> np.ndarray:
+        """:meth:`last` of a running sum (:meth:`running`) of terms that are zeros off the marked ranks: the whole rows'
+        sums over the top ``k`` but for the sign of a zero, so a row whose sum is 0 takes ``whole(rows)``, the
+        row_sums of those rows' terms over the top k (:meth:`sums_or_whole`)."""
+        return _zeros_of_whole(self.last(values, k), whole)
 
     def last(self, values: np.ndarray, k: int | None = None) -> np.ndarray:
         """Each row's ``values`` (one per marked rank) at its last marked rank among the top ``k`` (all when None),
@@ -754,6 +772,14 @@ class RelevantRanks:
         return packed, place
 
 
+def _zeros_of_whole(sums: np.ndarray, whole: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``sums`` (an array of its own), its zeros replaced by ``whole`` of their rows."""
+    zero = np.flatnonzero(sums == 0)
+    if zero.size:
+        sums[zero] = whole(zero)
+    return sums
+
+
 def relevant_ranks(table: GainTable, rel: float) -> RelevantRanks:
     """The table's relevant retrieved ranks (:class:`RelevantRanks`), found once per table and ``rel``
     (:meth:`GainTable.shared`): AP, infAP, bpref and binG read the same."""
@@ -762,6 +788,16 @@ def relevant_ranks(table: GainTable, rel: float) -> RelevantRanks:
 
 def _found_relevant_ranks(table: GainTable, rel: float) -> RelevantRanks:
     return RelevantRanks(table.relevant(rel))
+
+
+def gain_ranks(table: GainTable) -> RelevantRanks:
+    """The table's ranks of a gain other than 0 (:class:`RelevantRanks`), found once per table
+    (:meth:`GainTable.shared`): G, RBP and nDCG, whose terms are zeros elsewhere, add their terms there."""
+    return cast(RelevantRanks, table.shared(_found_gain_ranks))
+
+
+def _found_gain_ranks(table: GainTable) -> RelevantRanks:
+    return RelevantRanks(table.gains != 0)
 
 
 def ranks(width: int) -> np.ndarray:

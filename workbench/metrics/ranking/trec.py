@@ -33,6 +33,7 @@ from workbench.metrics.ranking.table import (
     GainTable,
     RelevantRanks,
     discounted,
+    gain_ranks,
     persistence,
     ranks,
     relevant_ranks,
@@ -505,7 +506,7 @@ def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> n
     if take < width and not np.all((last == np.rint(last)) & (np.abs(last) < 2.0 ** 52)):
         terms, ideal_total = g_terms(table, gains)  # past the ideal, 1 added rank by rank: exact on whole sums only
         return safe_divide(row_sums(terms), ideal_total)
-    at = RelevantRanks(values != 0)
+    at = RelevantRanks(values != 0) if gains else gain_ranks(table)  # the grades themselves: RBP's, nDCG's too
     gain = values[at.rows, at.columns]
     inside = at.columns < take
     lag = np.where(inside, cost[at.rows, np.minimum(at.columns, max(take - 1, 0))] if take else 0.0,
