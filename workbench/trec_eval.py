@@ -608,16 +608,29 @@ def _scored(selected, source, options: Options, topics: Sequence[str]) -> list[l
     work = [[] if measure.summary in ("runid", "count") else bound(measure, params, options)
             for measure, params, _ in selected]
 
-    def score(part) -> list[list[list]]:
-        return [[_values(table_values(part, each, _without_judged_only(each))) for each in measures]
-                for measures in work]
+    def score(part) -> list[list]:
+        return [[table_values(part, each, _without_judged_only(each)) for each in measures] for measures in work]
 
     scored = in_threads(score, row_parts(source))
     row = {topic: i for i, topic in enumerate(getattr(source, "topics", topics))}
-    order = None if list(row) == list(topics) else [row[topic] for topic in topics]  # the table's rows: _held_order
-    columns = [[[value for part in scored for value in part[m][c]] for c in range(len(scored[0][m]))]
-               for m in range(len(selected))]
-    return columns if order is None else [[[column[i] for i in order] for column in measure] for measure in columns]
+    order = None if list(row) == list(topics) else np.array([row[topic] for topic in topics], dtype=np.int64)
+    return [[_joined([part[m][c] for part in scored], order) for c in range(len(scored[0][m]))]  # rows: _held_order
+            for m in range(len(selected))]
+
+
+def _joined(parts: list, order: np.ndarray | None) -> list:
+    """One printed name's values over the parts of the table, in ``order`` (the table's rows; None: as they are),
+    as Python values: arrays of one type joined and reordered by numpy (``-m all_trec``'s 98 columns of 2,000
+    topics: 10 → 2 ms), others (a text measure's lists) value by value.
+
+    >>> _joined([np.array([0.5, 1.0]), np.array([2.0])], np.array([2, 0, 1])), _joined([["a"], ["b"]], None)
+    ([2.0, 0.5, 1.0], ['a', 'b'])
+    """
+    if all(isinstance(part, np.ndarray) for part in parts) and len({part.dtype for part in parts}) == 1:
+        joined = np.concatenate(parts)
+        return (joined if order is None else joined[order]).tolist()
+    values = [value for part in parts for value in _values(part)]
+    return values if order is None else [values[i] for i in order]
 
 
 def _without_judged_only(measure: Measure) -> dict:
