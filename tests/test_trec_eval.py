@@ -372,6 +372,39 @@ def test_the_negative_grades_counted_are_those_of_the_topics_evaluated(tmp_path,
     assert not [w for w in caught if "negative grade" in str(w.message)]
 
 
+def _per_topic_lines_one_by_one(evaluation) -> str:
+    """-q's lines written value by value (the drop-in's former render), the reference of the one below."""
+    from workbench.trec_eval import _number
+
+    z, printed = "Z" if evaluation.zscored else "", []
+    for measure, names, columns in evaluation.rows:
+        for name, column in zip(names, columns, strict=True) if measure.per_topic else ():
+            if measure.spec.returns == "text":
+                printed.append((f"{name:<22}\t", [f"'{value}'" for value in column]))
+            else:
+                printed.append((f"{z}{name:<22}\t", [str(int(value)) for value in column] if measure.kind == "long"
+                                and not z else [_number(value) for value in column]))
+    return "".join(f"{head}{topic}\t{texts[row]}\n" for row, topic in enumerate(evaluation.topics)
+                   for head, texts in printed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.tuples(st.sampled_from([0.0, -0.0, 0.12345, 1 / 3, 2.5e-5, 7.0, 1e300, math.inf, -math.inf,
+                                                  math.nan]), st.integers(0, 10**20), st.text("01>-.", max_size=4),
+                                 st.text("q1%s\t", min_size=1, max_size=4)), min_size=1, max_size=6),
+       names=st.sampled_from([("map", "num_ret", "relstring"), ("P_5%d", "num%s", "rel%%")]), zscored=st.booleans())
+def test_per_topic_lines_formatted_topic_by_topic_are_those_written_value_by_value(values, names, zscored):
+    """-q's lines made a topic at a time by one %-format of all its values equal the lines written value by value:
+    signed zeros, infinities, NaN (C's -nan), huge counts, texts, topics and names holding '%', z-scores."""
+    from workbench.trec_eval import _BY_NAME, Evaluation
+
+    rows = [(_BY_NAME[measure], [name], [column]) for measure, name, column in
+            zip(("map", "num_ret", "relstring"), names,
+                ([v[0] for v in values], [float(v[1]) for v in values], [v[2] for v in values]), strict=True)]
+    evaluation = Evaluation("run", tuple(v[3] for v in values), rows, zscored=zscored)
+    assert render(evaluation, per_topic=True, summary=False) == _per_topic_lines_one_by_one(evaluation)
+
+
 def test_no_shared_topic_and_empty_files_are_named_errors(tmp_path):
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("1 0 a 1\n")

@@ -661,6 +661,11 @@ def _number(value: float) -> str:
     return "  -nan" if math.isnan(value) else f"{value:6.4f}"
 
 
+def _literal(name: str) -> str:
+    """A name as a %-format writes it back."""
+    return name.replace("%", "%%")
+
+
 def _line(name: str, topic: str, text: str) -> str:
     return f"{name:<22}\t{topic}\t{text}\n"
 
@@ -679,20 +684,25 @@ def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True
     ``meas_print_final.c``)."""
     z = "Z" if evaluation.zscored else ""
     out: list[str] = []
-    if per_topic:  # each printed value's texts for all topics at once, then interleaved topic by topic
-        printed = []
+    if per_topic:  # one topic's lines at a time, each a format of all its values (formatted by C's loop)
+        printed: list[tuple[str, list]] = []  # each printed name's line, the topic and value as formats; its values
         for measure, names, columns in evaluation.rows:
             if not measure.per_topic:
                 continue
             for name, column in zip(names, columns, strict=True):
+                head = _literal(f"{name:<22}") + "\t%s\t"  # the topic, then the value
                 if measure.spec.returns == "text":
-                    printed.append((f"{name:<22}\t", [f"'{value}'" for value in column]))
-                    continue
-                texts = ([str(int(value)) for value in column] if measure.kind == "long" and not z else
-                         [_number(value) for value in column])
-                printed.append((f"{z}{name:<22}\t", texts))
-        for row, topic in enumerate(evaluation.topics):
-            out.extend(f"{head}{topic}\t{texts[row]}\n" for head, texts in printed)
+                    printed.append((f"{head}'%s'\n", column))
+                elif measure.kind == "long" and not z:
+                    printed.append((f"{head}%s\n", [str(int(value)) for value in column]))
+                elif any(map(math.isnan, column)):  # C's -nan, which Python's formats do not write
+                    printed.append((f"{z}{head}%s\n", [_number(value) for value in column]))
+                else:
+                    printed.append((f"{z}{head}%6.4f\n", column))
+        lines = "".join(line for line, _ in printed)
+        topics = evaluation.topics
+        out.extend(lines % values for values in zip(*[part for _, column in printed for part in (topics, column)],
+                                                    strict=True))
     if summary:
         count = len(evaluation.topics)
         for measure, names, columns in evaluation.rows:
