@@ -817,6 +817,40 @@ def test_rbp_and_ndcg_at_the_ranks_of_a_gain_are_their_terms_row_sums_bit_for_bi
         assert kernels.ndcg(table, k).tobytes() == expected.tobytes()
 
 
+@settings(max_examples=60, deadline=None)
+@given(gains=st.lists(st.lists(st.sampled_from([np.nan, -1.0, 0.0, 1.0, 2.0, 3.0]), max_size=12), min_size=1,
+                      max_size=5),
+       judged=st.lists(st.tuples(st.integers(0, 4), st.sampled_from([-1.0, 0.0, 1.0, 2.0, 3.0])), max_size=12),
+       rel=st.sampled_from([0.5, 1.0, 2.0, 3.0]), multiple=st.sampled_from([0.2, 1.0, 2.0, 1e20, -1.0]),
+       tops=st.lists(st.integers(-2, 16), min_size=5, max_size=5))
+def test_counts_at_the_relevant_ranks_are_the_running_counts_bit_for_bit(gains, judged, rel, multiple, tops):
+    """What Rprec, Rprec_mult, AP and iprec_at_recall read of the relevant ranks (RelevantRanks.in_top, .ordinals)
+    is the running count of relevant documents (np.cumsum of the relevant mask) at those ranks, and Rprec and
+    Rprec_mult equal their definitions on it to the last bit: cutoffs of 0, negative, inside and past the width."""
+    from workbench.metrics.ranking import kernels, trec
+    from workbench.metrics.ranking.table import at_rank, relevant_ranks, safe_divide
+
+    rows = np.repeat(np.arange(len(gains)), [len(g) for g in gains])
+    table = GainTable.from_entries(rows, np.array([g for row in gains for g in row]),
+                                   np.array([min(r, len(gains) - 1) for r, _ in judged], dtype=np.int64),
+                                   np.array([g for _, g in judged]), tuple(f"q{i}" for i in range(len(gains))))
+    counts, at = np.cumsum(table.relevant(rel), axis=1), relevant_ranks(table, rel)
+    width = counts.shape[1]
+    k = np.array(tops[:len(gains)])
+    expected = np.where(k >= 1, counts[np.arange(len(gains)), np.clip(k, 1, max(width, 1)) - 1], 0) if width else 0 * k
+    assert at.in_top(k).tolist() == expected.tolist() and at.ordinals.tolist() == counts[at.rows, at.columns].tolist()
+    n_rel = table.n_relevant(rel)
+    looked = np.minimum(n_rel, width)
+    found = at_rank(counts, looked - 1, looked > 0)
+    assert kernels.r_precision(table, rel).tobytes() == safe_divide(found, n_rel).tobytes()
+    cutoff = np.trunc(multiple * n_rel + 0.9)
+    top = np.minimum(cutoff, width + 1).astype(np.int64)
+    found = np.where(top >= 1, counts[np.arange(len(gains)), np.clip(top, 1, width) - 1], 0) if width else \
+        np.zeros(len(gains))
+    expected = np.where(cutoff > 0, safe_divide(found, cutoff), 0.0)
+    assert trec.r_precision_multiple(table, multiple, rel).tobytes() == expected.tobytes()
+
+
 @settings(max_examples=30, deadline=None)
 @given(gains=st.lists(st.lists(st.sampled_from([np.nan, -1.0, 0.0, 1.0, 2.0, 3.0]), max_size=12), min_size=1,
                       max_size=5),

@@ -61,9 +61,8 @@ def _best_from_each_relevant(table: GainTable, rel: float) -> np.ndarray:
     table.relevant_ranks`: the j-th relevant rank of a row has j + 1 relevant documents at or above it; with the ranks
     AP found, 10 → 3 ms)."""
     at = relevant_ranks(table, rel)  # row by row, in rank order
-    within = np.arange(at.rows.size) - at.starts[at.rows]
     precision = np.zeros((at.n_rows, int(at.counts.max(initial=0)) + 1))
-    precision[at.rows, within] = (within + 1) / np.arange(1, table.gains.shape[1] + 1)[at.columns]
+    precision[at.rows, at.ordinals - 1] = at.ordinals / np.arange(1, table.gains.shape[1] + 1)[at.columns]
     return np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
 
 
@@ -115,8 +114,7 @@ def _needed(table: GainTable, recall: Iterable[float], rel: float, rule: str) ->
         needed = (whole + (share - whole >= 0.5)).astype(np.int64)
     else:
         needed = np.floor(share + 0.9).astype(np.int64)
-    found = table.relevant_counts(rel)
-    return needed, needed <= found[:, -1:] if found.shape[1] else needed <= 0
+    return needed, needed <= relevant_ranks(table, rel).counts[:, None]  # the relevant documents retrieved
 
 
 def _counts_in_one_order(table: GainTable, rel: float) -> np.ndarray:

@@ -59,10 +59,8 @@ def precision_at(table: GainTable, k: int = 10, rel: float = 1) -> np.ndarray:
 
 def r_precision(table: GainTable, rel: float = 1) -> np.ndarray:
     """RPrec = |relevant in the top R| / R, R = number of judged relevant documents (trec_eval ``Rprec``)."""
-    hit, n_rel = table.relevant(rel), table.n_relevant(rel)
-    looked = np.minimum(n_rel, hit.shape[1])
-    found = at_rank(table.relevant_counts(rel), looked - 1, looked > 0)
-    return safe_divide(found, n_rel)
+    n_rel = table.n_relevant(rel)
+    return safe_divide(relevant_ranks(table, rel).in_top(n_rel), n_rel)
 
 
 def reciprocal_rank(table: GainTable, k: int | None = None, rel: float = 1) -> np.ndarray:
@@ -91,7 +89,7 @@ def average_precision(table: GainTable, k: int | None = None, rel: float = 1) ->
 def _precision_sums_so_far(table: GainTable, rel: float) -> np.ndarray:
     """At each relevant retrieved rank, Σ P@r over its row's relevant ranks so far, added in rank order."""
     at = relevant_ranks(table, rel)
-    return at.running(table.relevant_counts(rel)[at.rows, at.columns] / ranks(table.gains.shape[1])[at.columns])
+    return at.running(at.ordinals / ranks(table.gains.shape[1])[at.columns])
 
 
 # -------------------------------------------------------------------------------------- graded kernels

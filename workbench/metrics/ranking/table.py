@@ -718,6 +718,18 @@ class RelevantRanks:
         self.counts = np.bincount(self.rows, minlength=self.n_rows)  # each row's, from its start
         self.starts = np.cumsum(self.counts) - self.counts
 
+    @functools.cached_property
+    def ordinals(self) -> np.ndarray:
+        """At each marked rank, how many marked ranks its row holds at or above it (1, 2, ...; ``np.cumsum(hit,
+        axis=1)`` there)."""
+        return np.arange(1, self.rows.size + 1) - self.starts[self.rows]
+
+    def in_top(self, k: np.ndarray) -> np.ndarray:
+        """How many marked ranks each row holds among its top ``k[row]`` ranks (none for k ≤ 0, all past the width):
+        ``np.cumsum(hit, axis=1)`` at rank k, without the running count of every rank."""
+        top = np.clip(np.asarray(k), 0, self.width)
+        return np.searchsorted(self.flat, np.arange(self.n_rows) * self.width + top) - self.starts
+
     def counted(self, mask: np.ndarray) -> np.ndarray:
         """At each relevant rank, how many entries of ``mask`` its row holds at or above it (``np.cumsum(mask,
         axis=1)`` there, int64)."""
@@ -767,7 +779,7 @@ class RelevantRanks:
         """The ``terms`` laid out a row of the table per row, in rank order, 0 after each row's own; and each term's
         place in its row."""
         packed = np.zeros((self.n_rows, int(self.counts.max(initial=0))))
-        place = np.arange(self.rows.size) - self.starts[self.rows]
+        place = self.ordinals - 1
         packed[self.rows, place] = terms
         return packed, place
 

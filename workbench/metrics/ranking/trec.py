@@ -56,16 +56,6 @@ def _relevant(table: GainTable, rel: float) -> np.ndarray:
     return table.relevant(rel)
 
 
-def _in_top(counts: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """``counts[q, k[q] − 1]`` (cumulative counts at rank k), the last column beyond the width, 0 for k ≤ 0."""
-    rows, width = counts.shape
-    k = np.asarray(k)
-    if width == 0:
-        return np.zeros(rows)
-    index = np.clip(k, 1, width) - 1
-    return np.where(k >= 1, counts[np.arange(rows), index], 0)
-
-
 # -------------------------------------------------------------------------------------------- counts
 def _cleaned(table: GainTable, values: np.ndarray) -> np.ndarray:
     """``values`` with 0 on the placeholder rows of topics the run lacks: trec_eval.c's clean-up after ``-c``
@@ -169,7 +159,7 @@ def relative_precision_at(table: GainTable, k: int = 10, rel: float = 1.0) -> np
 def r_precision_multiple(table: GainTable, multiple: float = 1.0, rel: float = 1.0) -> np.ndarray:
     """P@c with c = ⌊multiple · R + 0.9⌋, precision at a multiple of R (trec_eval ``Rprec_mult``)."""
     cutoff = np.trunc(multiple * table.n_relevant(rel) + 0.9)  # a float: a huge multiple stays exact
-    found = _in_top(table.relevant_counts(rel), np.minimum(cutoff, table.gains.shape[1] + 1).astype(np.int64))
+    found = relevant_ranks(table, rel).in_top(np.minimum(cutoff, table.gains.shape[1] + 1).astype(np.int64))
     return np.where(cutoff > 0, safe_divide(found, cutoff), 0.0)
 
 
