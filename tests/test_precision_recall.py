@@ -85,7 +85,7 @@ def test_the_envelope_read_at_the_relevant_ranks_only_is_the_whole_envelope_bit_
     _, best_after, index, reached = _interpolation(table, levels, rel_level, rule)
     whole = np.where(reached, best_after[np.arange(len(rows))[:, None], np.minimum(index, best_after.shape[1] - 1)],
                      0.0)
-    assert np.array_equal(interpolated_precision(table, levels, rel_level, rule), whole)
+    assert interpolated_precision(table, levels, rel_level, rule).tobytes() == whole.tobytes()
 
 
 def test_v9_equals_pytrec_eval_iprec_at_recall_on_random_runs():

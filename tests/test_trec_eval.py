@@ -353,6 +353,58 @@ def test_what_trec_eval_accepts_silently_warns(tmp_path):
     assert columns == {"num_rel": [1.0], "relstring": ["1."], "num_ret": [2.0]}  # 1.7 → 1, -1 → '.'
 
 
+@pytest.mark.parametrize("complete, counted", [(False, 3), (True, 4)])
+def test_the_negative_grades_counted_are_those_of_the_topics_evaluated(tmp_path, complete, counted):
+    """The note counts the negative grades of the topics evaluated: topic 3, which the run lacks, only with -c;
+    without a negative grade there is no note."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 a -1\n1 0 b -2\n1 0 c 1\n2 0 a -1\n2 0 b 0\n3 0 a -1\n")
+    run.write_text("1 Q0 a 1 1 r\n2 Q0 a 1 1 r\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WorkbenchWarning)
+        evaluate(qrels, run, ["num_rel"], Options(complete=complete))
+    assert [str(w.message).split(": ")[1].split(" judgement")[0] for w in caught
+            if "negative grade" in str(w.message)] == [str(counted)]
+    qrels.write_text("1 0 a 0\n1 0 c 1\n2 0 a 2\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WorkbenchWarning)
+        evaluate(qrels, run, ["num_rel"], Options(complete=complete))
+    assert not [w for w in caught if "negative grade" in str(w.message)]
+
+
+def _per_topic_lines_one_by_one(evaluation) -> str:
+    """-q's lines written value by value (the drop-in's former render), the reference of the one below."""
+    from workbench.trec_eval import _number
+
+    z, printed = "Z" if evaluation.zscored else "", []
+    for measure, names, columns in evaluation.rows:
+        for name, column in zip(names, columns, strict=True) if measure.per_topic else ():
+            if measure.spec.returns == "text":
+                printed.append((f"{name:<22}\t", [f"'{value}'" for value in column]))
+            else:
+                printed.append((f"{z}{name:<22}\t", [str(int(value)) for value in column] if measure.kind == "long"
+                                and not z else [_number(value) for value in column]))
+    return "".join(f"{head}{topic}\t{texts[row]}\n" for row, topic in enumerate(evaluation.topics)
+                   for head, texts in printed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(st.tuples(st.sampled_from([0.0, -0.0, 0.12345, 1 / 3, 2.5e-5, 7.0, 1e300, math.inf, -math.inf,
+                                                  math.nan]), st.integers(0, 10**20), st.text("01>-.", max_size=4),
+                                 st.text("q1%s\t", min_size=1, max_size=4)), min_size=1, max_size=6),
+       names=st.sampled_from([("map", "num_ret", "relstring"), ("P_5%d", "num%s", "rel%%")]), zscored=st.booleans())
+def test_per_topic_lines_formatted_topic_by_topic_are_those_written_value_by_value(values, names, zscored):
+    """-q's lines made a topic at a time by one %-format of all its values equal the lines written value by value:
+    signed zeros, infinities, NaN (C's -nan), huge counts, texts, topics and names holding '%', z-scores."""
+    from workbench.trec_eval import _BY_NAME, Evaluation
+
+    rows = [(_BY_NAME[measure], [name], [column]) for measure, name, column in
+            zip(("map", "num_ret", "relstring"), names,
+                ([v[0] for v in values], [float(v[1]) for v in values], [v[2] for v in values]), strict=True)]
+    evaluation = Evaluation("run", tuple(v[3] for v in values), rows, zscored=zscored)
+    assert render(evaluation, per_topic=True, summary=False) == _per_topic_lines_one_by_one(evaluation)
+
+
 def test_no_shared_topic_and_empty_files_are_named_errors(tmp_path):
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("1 0 a 1\n")
@@ -733,6 +785,70 @@ def test_g_at_the_ranks_of_a_gain_is_its_terms_row_sums_bit_for_bit(gains, judge
     terms, ideal_total = trec.g_terms(table, mapping)
     expected = safe_divide(row_sums(terms), ideal_total)
     assert trec.g_measure(table, mapping).tobytes() == expected.tobytes()
+
+
+_SIGNED_GAINS = [-0.0, 0.0, 1.0, 2.5, 3.0, 5e-324, 1e300]  # a table's gains are ≥ 0: -0.0 too, and subnormals
+
+
+@pytest.mark.filterwarnings("ignore:RBP.*above max_grade")
+@settings(max_examples=60, deadline=None)
+@given(gains=st.lists(st.lists(st.sampled_from(_SIGNED_GAINS), max_size=10), min_size=1, max_size=5),
+       judged=st.lists(st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0]), max_size=6), min_size=5, max_size=5),
+       cutoffs=st.lists(st.integers(1, 12), max_size=3), p=st.sampled_from([0.5, 0.9]),
+       max_grade=st.sampled_from([None, 2.0]), gain=st.sampled_from(["scaled", "raw"]))
+def test_rbp_and_ndcg_at_the_ranks_of_a_gain_are_their_terms_row_sums_bit_for_bit(gains, judged, cutoffs, p,
+                                                                                   max_grade, gain):
+    """RBP and nDCG of the grades themselves, added at the ranks of a grade other than 0 only, equal the row sums
+    of their terms at every rank (rbp_terms; each grade over log2(r + 1)) to the last bit, the sign of a zero sum
+    included (grades of -0.0; subnormal grades, whose terms are zeros), at every cutoff."""
+    from workbench.metrics.ranking import kernels
+    from workbench.metrics.ranking.table import discounted, row_sums, safe_divide
+
+    def fresh() -> GainTable:  # a table of its own: no values shared with another call
+        return GainTable.from_gains(gains, judged[:len(gains)])
+
+    scaled, weights = kernels.rbp_terms(fresh(), p, max_grade, gain=gain)
+    expected = (1.0 - p) * row_sums(scaled * weights)
+    assert kernels.rbp(fresh(), p, max_grade, gain=gain).tobytes() == expected.tobytes()
+    table = fresh()
+    for k in [*cutoffs, None]:
+        ideal = fresh().running_sum(lambda t, columns: discounted(t.ideal)[:, columns], k, width=table.ideal.shape[1])
+        expected = safe_divide(row_sums(discounted(table.gains)[:, :k]), ideal)
+        assert kernels.ndcg(table, k).tobytes() == expected.tobytes()
+
+
+@settings(max_examples=60, deadline=None)
+@given(gains=st.lists(st.lists(st.sampled_from([np.nan, -1.0, 0.0, 1.0, 2.0, 3.0]), max_size=12), min_size=1,
+                      max_size=5),
+       judged=st.lists(st.tuples(st.integers(0, 4), st.sampled_from([-1.0, 0.0, 1.0, 2.0, 3.0])), max_size=12),
+       rel=st.sampled_from([0.5, 1.0, 2.0, 3.0]), multiple=st.sampled_from([0.2, 1.0, 2.0, 1e20, -1.0]),
+       tops=st.lists(st.integers(-2, 16), min_size=5, max_size=5))
+def test_counts_at_the_relevant_ranks_are_the_running_counts_bit_for_bit(gains, judged, rel, multiple, tops):
+    """What Rprec, Rprec_mult, AP and iprec_at_recall read of the relevant ranks (RelevantRanks.in_top, .ordinals)
+    is the running count of relevant documents (np.cumsum of the relevant mask) at those ranks, and Rprec and
+    Rprec_mult equal their definitions on it to the last bit: cutoffs of 0, negative, inside and past the width."""
+    from workbench.metrics.ranking import kernels, trec
+    from workbench.metrics.ranking.table import at_rank, relevant_ranks, safe_divide
+
+    rows = np.repeat(np.arange(len(gains)), [len(g) for g in gains])
+    table = GainTable.from_entries(rows, np.array([g for row in gains for g in row]),
+                                   np.array([min(r, len(gains) - 1) for r, _ in judged], dtype=np.int64),
+                                   np.array([g for _, g in judged]), tuple(f"q{i}" for i in range(len(gains))))
+    counts, at = np.cumsum(table.relevant(rel), axis=1), relevant_ranks(table, rel)
+    width = counts.shape[1]
+    k = np.array(tops[:len(gains)])
+    expected = np.where(k >= 1, counts[np.arange(len(gains)), np.clip(k, 1, max(width, 1)) - 1], 0) if width else 0 * k
+    assert at.in_top(k).tolist() == expected.tolist() and at.ordinals.tolist() == counts[at.rows, at.columns].tolist()
+    n_rel = table.n_relevant(rel)
+    looked = np.minimum(n_rel, width)
+    found = at_rank(counts, looked - 1, looked > 0)
+    assert kernels.r_precision(table, rel).tobytes() == safe_divide(found, n_rel).tobytes()
+    cutoff = np.trunc(multiple * n_rel + 0.9)
+    top = np.minimum(cutoff, width + 1).astype(np.int64)
+    found = np.where(top >= 1, counts[np.arange(len(gains)), np.clip(top, 1, width) - 1], 0) if width else \
+        np.zeros(len(gains))
+    expected = np.where(cutoff > 0, safe_divide(found, cutoff), 0.0)
+    assert trec.r_precision_multiple(table, multiple, rel).tobytes() == expected.tobytes()
 
 
 @settings(max_examples=30, deadline=None)

@@ -544,7 +544,9 @@ def _source(judged, handed: list, topics: list[str], reads: str, options: Option
         groups = group_table(judged, run, topics, placeholders=options.complete)
         return (replace(groups, table=groups.table.judged_only()) if options.judged_only else groups), totals
     path, gold = judged
-    negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
+    negative = 0  # counted topic by topic (2,000 topics: 8 ms) only where some grade is negative or a topic
+    if gold.refused or (gold.grades < 0).any():  # repeats a document (span raises its error, as before)
+        negative = sum(int((gold.grades[gold.span(t)] < 0).sum()) for t in topics)
     if negative:
         warn(f"{path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
              "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
@@ -606,16 +608,29 @@ def _scored(selected, source, options: Options, topics: Sequence[str]) -> list[l
     work = [[] if measure.summary in ("runid", "count") else bound(measure, params, options)
             for measure, params, _ in selected]
 
-    def score(part) -> list[list[list]]:
-        return [[_values(table_values(part, each, _without_judged_only(each))) for each in measures]
-                for measures in work]
+    def score(part) -> list[list]:
+        return [[table_values(part, each, _without_judged_only(each)) for each in measures] for measures in work]
 
     scored = in_threads(score, row_parts(source))
     row = {topic: i for i, topic in enumerate(getattr(source, "topics", topics))}
-    order = None if list(row) == list(topics) else [row[topic] for topic in topics]  # the table's rows: _held_order
-    columns = [[[value for part in scored for value in part[m][c]] for c in range(len(scored[0][m]))]
-               for m in range(len(selected))]
-    return columns if order is None else [[[column[i] for i in order] for column in measure] for measure in columns]
+    order = None if list(row) == list(topics) else np.array([row[topic] for topic in topics], dtype=np.int64)
+    return [[_joined([part[m][c] for part in scored], order) for c in range(len(scored[0][m]))]  # rows: _held_order
+            for m in range(len(selected))]
+
+
+def _joined(parts: list, order: np.ndarray | None) -> list:
+    """One printed name's values over the parts of the table, in ``order`` (the table's rows; None: as they are),
+    as Python values: arrays of one type joined and reordered by numpy (``-m all_trec``'s 98 columns of 2,000
+    topics: 10 → 2 ms), others (a text measure's lists) value by value.
+
+    >>> _joined([np.array([0.5, 1.0]), np.array([2.0])], np.array([2, 0, 1])), _joined([["a"], ["b"]], None)
+    ([2.0, 0.5, 1.0], ['a', 'b'])
+    """
+    if all(isinstance(part, np.ndarray) for part in parts) and len({part.dtype for part in parts}) == 1:
+        joined = np.concatenate(parts)
+        return (joined if order is None else joined[order]).tolist()
+    values = [value for part in parts for value in _values(part)]
+    return values if order is None else [values[i] for i in order]
 
 
 def _without_judged_only(measure: Measure) -> dict:
@@ -646,6 +661,11 @@ def _number(value: float) -> str:
     return "  -nan" if math.isnan(value) else f"{value:6.4f}"
 
 
+def _literal(name: str) -> str:
+    """A name as a %-format writes it back."""
+    return name.replace("%", "%%")
+
+
 def _line(name: str, topic: str, text: str) -> str:
     return f"{name:<22}\t{topic}\t{text}\n"
 
@@ -664,20 +684,25 @@ def render(evaluation: Evaluation, per_topic: bool = False, summary: bool = True
     ``meas_print_final.c``)."""
     z = "Z" if evaluation.zscored else ""
     out: list[str] = []
-    if per_topic:  # each printed value's texts for all topics at once, then interleaved topic by topic
-        printed = []
+    if per_topic:  # one topic's lines at a time, each a format of all its values (formatted by C's loop)
+        printed: list[tuple[str, list]] = []  # each printed name's line, the topic and value as formats; its values
         for measure, names, columns in evaluation.rows:
             if not measure.per_topic:
                 continue
             for name, column in zip(names, columns, strict=True):
+                head = _literal(f"{name:<22}") + "\t%s\t"  # the topic, then the value
                 if measure.spec.returns == "text":
-                    printed.append((f"{name:<22}\t", [f"'{value}'" for value in column]))
-                    continue
-                texts = ([str(int(value)) for value in column] if measure.kind == "long" and not z else
-                         [_number(value) for value in column])
-                printed.append((f"{z}{name:<22}\t", texts))
-        for row, topic in enumerate(evaluation.topics):
-            out.extend(f"{head}{topic}\t{texts[row]}\n" for head, texts in printed)
+                    printed.append((f"{head}'%s'\n", column))
+                elif measure.kind == "long" and not z:
+                    printed.append((f"{head}%s\n", [str(int(value)) for value in column]))
+                elif any(map(math.isnan, column)):  # C's -nan, which Python's formats do not write
+                    printed.append((f"{z}{head}%s\n", [_number(value) for value in column]))
+                else:
+                    printed.append((f"{z}{head}%6.4f\n", column))
+        lines = "".join(line for line, _ in printed)
+        topics = evaluation.topics
+        out.extend(lines % values for values in zip(*[part for _, column in printed for part in (topics, column)],
+                                                    strict=True))
     if summary:
         count = len(evaluation.topics)
         for measure, names, columns in evaluation.rows:

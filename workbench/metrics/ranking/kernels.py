@@ -31,6 +31,7 @@ from workbench.metrics.ranking.table import (
     at_rank,
     discounted,
     first_true,
+    gain_ranks,
     persistence,
     ranks,
     relevant_ranks,
@@ -58,10 +59,8 @@ def precision_at(table: GainTable, k: int = 10, rel: float = 1) -> np.ndarray:
 
 def r_precision(table: GainTable, rel: float = 1) -> np.ndarray:
     """RPrec = |relevant in the top R| / R, R = number of judged relevant documents (trec_eval ``Rprec``)."""
-    hit, n_rel = table.relevant(rel), table.n_relevant(rel)
-    looked = np.minimum(n_rel, hit.shape[1])
-    found = at_rank(table.relevant_counts(rel), looked - 1, looked > 0)
-    return safe_divide(found, n_rel)
+    n_rel = table.n_relevant(rel)
+    return safe_divide(relevant_ranks(table, rel).in_top(n_rel), n_rel)
 
 
 def reciprocal_rank(table: GainTable, k: int | None = None, rel: float = 1) -> np.ndarray:
@@ -90,7 +89,7 @@ def average_precision(table: GainTable, k: int | None = None, rel: float = 1) ->
 def _precision_sums_so_far(table: GainTable, rel: float) -> np.ndarray:
     """At each relevant retrieved rank, Σ P@r over its row's relevant ranks so far, added in rank order."""
     at = relevant_ranks(table, rel)
-    return at.running(table.relevant_counts(rel)[at.rows, at.columns] / ranks(table.gains.shape[1])[at.columns])
+    return at.running(at.ordinals / ranks(table.gains.shape[1])[at.columns])
 
 
 # -------------------------------------------------------------------------------------- graded kernels
@@ -160,8 +159,24 @@ def ndcg(table: GainTable, k: int | None = None, gain: str = "linear", gains=Non
     """
     args = (gain, gains if gains is None or isinstance(gains, Mapping) else tuple(gains), ties)
     depth = _mapped_gains(table, *args)[1].shape[1] if gains else table.ideal.shape[1]  # mapped: its own length
-    return safe_divide(table.running_sum(_discounted_gains, k, *args),
-                       table.running_sum(_discounted_ideal, k, *args, width=depth))
+    dcg = _grades_dcg(table, k) if _mapped_gains(table, *args)[0] is table.gains else \
+        table.running_sum(_discounted_gains, k, *args)
+    return safe_divide(dcg, table.running_sum(_discounted_ideal, k, *args, width=depth))
+
+
+def _grades_dcg(table: GainTable, k: int | None) -> np.ndarray:
+    """DCG@k of the grades themselves (trec_eval's ``ndcg``, ``ndcg_cut``), its terms added at the ranks of a grade
+    other than 0 only (:func:`~workbench.metrics.ranking.table.gain_ranks`), as the whole ranking's terms add them
+    with zeros between (-m all_trec's ndcg and 9 ndcg_cut on 2,000 topics × 1,000 ranks, one thread: 12 → 5 ms)."""
+    k = table.gains.shape[1] if k is None else min(k, table.gains.shape[1])
+    return gain_ranks(table).last_or_whole(table.shared(_grades_dcg_so_far), k,
+                                           lambda rows: row_sums(discounted(table.gains[rows, :k])))
+
+
+def _grades_dcg_so_far(table: GainTable) -> np.ndarray:
+    """At each rank of a grade other than 0, its row's DCG so far, added in rank order."""
+    at = gain_ranks(table)
+    return at.running(table.gains[at.rows, at.columns] / np.log2(ranks(table.gains.shape[1]) + 1.0)[at.columns])
 
 
 def _discounted_gains(table: GainTable, columns: slice, gain: str, gains, ties: str) -> np.ndarray:
@@ -190,7 +205,12 @@ def _graded(table: GainTable, gains: np.ndarray, max_grade: float | None, measur
         warn(f"{measure}: {int(above.sum())} retrieved grade{'s' if above.sum() > 1 else ''} above "
              f"max_grade={max_grade:g} (up to {float(gains[above].max()):g}) count as {max_grade:g}",
              WorkbenchWarning)
-    return np.minimum(gains, max_grade), np.full((gains.shape[0], 1), float(max_grade))
+    return _capped(gains, max_grade), np.full((table.gains.shape[0], 1), float(max_grade))
+
+
+def _capped(gains: np.ndarray, max_grade: float | None) -> np.ndarray:
+    """The grades a graded measure reads: ``max_grade`` for a grade above it (:func:`_graded`)."""
+    return gains if max_grade is None else np.minimum(gains, max_grade)
 
 
 def err_terms(table: GainTable, k: int | None = None, gain: str = "exp",
@@ -227,8 +247,14 @@ def rbp_terms(table: GainTable, p: float = 0.8, max_grade: float | None = None, 
         scaled = rescaled_gains(table, dict(gains))
     else:
         grades, top = _graded(table, table.gains, max_grade, "RBP")
-        scaled = np.maximum(grades, 0.0) if gain == "raw" else safe_divide(grades, top)
+        scaled = _rbp_scaled(grades, top, gain)
     return scaled, persistence(p, table.gains.shape[1])
+
+
+def _rbp_scaled(grades: np.ndarray, top: np.ndarray, gain: str) -> np.ndarray:
+    """RBP's gain of each grade (``top``: g_max, broadcast against the grades): itself, 0 below 0 (``raw``), or over
+    g_max (``scaled``); 0 for a grade 0 either way."""
+    return np.maximum(grades, 0.0) if gain == "raw" else safe_divide(grades, top)
 
 
 def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: float | None = None,
@@ -243,9 +269,22 @@ def rbp(table: GainTable, p: float = 0.8, max_grade: float | None = None, rel: f
     * with ``gains``: trec_eval's ``rel=gain`` pairs, rescaled to [0, 1] when some gain lies outside
       (:func:`~workbench.metrics.ranking.gains.rescaled_gains`, trec_eval's ``rbp.1=3``).
 
-    trec_eval's default p is 0.9, the registry's 0.8 (ir_measures')."""
-    scaled, weights = rbp_terms(table, p, max_grade, rel, gain, gains)
-    return (1.0 - p) * row_sums(scaled * weights)
+    trec_eval's default p is 0.9, the registry's 0.8 (ir_measures').
+
+    Graded from the grades themselves (no ``rel``, no ``gains``), the terms are added at the ranks of a grade other
+    than 0 only (:func:`~workbench.metrics.ranking.table.gain_ranks`; a grade 0 gains 0), as the whole ranking's
+    terms add them (``-m all_trec`` on 2,000 topics × 1,000 ranks, one thread: 12 → 4 ms)."""
+    if rel is not None or gains or (max_grade is not None and max_grade <= 0):
+        scaled, weights = rbp_terms(table, p, max_grade, rel, gain, gains)
+        return (1.0 - p) * row_sums(scaled * weights)
+    at = gain_ranks(table)
+    grades, top = _graded(table, table.gains[at.rows, at.columns], max_grade, "RBP")
+    weights = persistence(p, table.gains.shape[1])
+
+    def whole(rows: np.ndarray) -> np.ndarray:
+        return row_sums(_rbp_scaled(_capped(table.gains[rows], max_grade), top[rows], gain) * weights)
+
+    return (1.0 - p) * at.sums_or_whole(_rbp_scaled(grades, top[at.rows, 0], gain) * weights[at.columns], whole)
 
 
 def sdcg_terms(table: GainTable, k: int | None, max_rel: float | None, min_rel: float = 0

@@ -31,8 +31,8 @@ from workbench.validation import Choices, Interval, validate
 
 __all__ = ["RankingInputError", "SCORE_PRECISIONS", "SCORE_PRECISION", "CUTOFF", "RELEVANCE_LEVEL", "trec_eval_order",
            "judgements_of", "ranked_entries", "ranked_documents", "ranked_ties", "GainTable", "organization_table",
-           "at_rank", "first_true", "at_cutoff", "RelevantRanks", "relevant_ranks", "ranks", "row_sums", "discounted",
-           "persistence", "safe_divide"]
+           "at_rank", "first_true", "at_cutoff", "RelevantRanks", "relevant_ranks", "gain_ranks", "ranks", "row_sums",
+           "discounted", "persistence", "safe_divide"]
 
 
 class RankingInputError(InputError):
@@ -718,6 +718,18 @@ class RelevantRanks:
         self.counts = np.bincount(self.rows, minlength=self.n_rows)  # each row's, from its start
         self.starts = np.cumsum(self.counts) - self.counts
 
+    @functools.cached_property
+    def ordinals(self) -> np.ndarray:
+        """At each marked rank, how many marked ranks its row holds at or above it (1, 2, ...; ``np.cumsum(hit,
+        axis=1)`` there)."""
+        return np.arange(1, self.rows.size + 1) - self.starts[self.rows]
+
+    def in_top(self, k: np.ndarray) -> np.ndarray:
+        """How many marked ranks each row holds among its top ``k[row]`` ranks (none for k ≤ 0, all past the width):
+        ``np.cumsum(hit, axis=1)`` at rank k, without the running count of every rank."""
+        top = np.clip(np.asarray(k), 0, self.width)
+        return np.searchsorted(self.flat, np.arange(self.n_rows) * self.width + top) - self.starts
+
     def counted(self, mask: np.ndarray) -> np.ndarray:
         """At each relevant rank, how many entries of ``mask`` its row holds at or above it (``np.cumsum(mask,
         axis=1)`` there, int64)."""
@@ -730,11 +742,29 @@ class RelevantRanks:
         (adding 0.0 changes no sum)."""
         return row_sums(self._packed(terms)[0])
 
+    def sums_or_whole(self, terms: np.ndarray, whole: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """Each row's sum of a matrix whose terms off the marked ranks are zeros, of either sign: :meth:`sums` of its
+        ``terms`` at the marked ranks, the whole rows' :func:`row_sums` but for the sign of a zero sum (a zero added
+        changes no other sum), so a row whose sum is 0 takes ``whole(rows)``, the row_sums of those rows' terms.
+
+        >>> at = RelevantRanks(np.array([[True, False], [False, False]]))
+        >>> at.sums_or_whole(np.array([2.0]), lambda rows: np.full(rows.size, -0.0)).tolist()
+        [2.0, -0.0]
+        """
+        return _zeros_of_whole(self.sums(terms), whole)
+
     def running(self, terms: np.ndarray) -> np.ndarray:
         """At each marked rank, its row's ``terms`` so far, added one by one in rank order: ``np.cumsum(axis=1)``
         of a matrix holding them at their ranks and 0 elsewhere, read there."""
         packed, place = self._packed(terms)
         return np.cumsum(packed, axis=1)[self.rows, place]
+
+    def last_or_whole(self, values: np.ndarray, k: int | None, whole: Callable[[np.ndarray], np.ndarray]
+                      ) -> np.ndarray:
+        """:meth:`last` of a running sum (:meth:`running`) of terms that are zeros off the marked ranks: the whole rows'
+        sums over the top ``k`` but for the sign of a zero, so a row whose sum is 0 takes ``whole(rows)``, the
+        row_sums of those rows' terms over the top k (:meth:`sums_or_whole`)."""
+        return _zeros_of_whole(self.last(values, k), whole)
 
     def last(self, values: np.ndarray, k: int | None = None) -> np.ndarray:
         """Each row's ``values`` (one per marked rank) at its last marked rank among the top ``k`` (all when None),
@@ -749,9 +779,17 @@ class RelevantRanks:
         """The ``terms`` laid out a row of the table per row, in rank order, 0 after each row's own; and each term's
         place in its row."""
         packed = np.zeros((self.n_rows, int(self.counts.max(initial=0))))
-        place = np.arange(self.rows.size) - self.starts[self.rows]
+        place = self.ordinals - 1
         packed[self.rows, place] = terms
         return packed, place
+
+
+def _zeros_of_whole(sums: np.ndarray, whole: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """``sums`` (an array of its own), its zeros replaced by ``whole`` of their rows."""
+    zero = np.flatnonzero(sums == 0)
+    if zero.size:
+        sums[zero] = whole(zero)
+    return sums
 
 
 def relevant_ranks(table: GainTable, rel: float) -> RelevantRanks:
@@ -762,6 +800,16 @@ def relevant_ranks(table: GainTable, rel: float) -> RelevantRanks:
 
 def _found_relevant_ranks(table: GainTable, rel: float) -> RelevantRanks:
     return RelevantRanks(table.relevant(rel))
+
+
+def gain_ranks(table: GainTable) -> RelevantRanks:
+    """The table's ranks of a gain other than 0 (:class:`RelevantRanks`), found once per table
+    (:meth:`GainTable.shared`): G, RBP and nDCG, whose terms are zeros elsewhere, add their terms there."""
+    return cast(RelevantRanks, table.shared(_found_gain_ranks))
+
+
+def _found_gain_ranks(table: GainTable) -> RelevantRanks:
+    return RelevantRanks(table.gains != 0)
 
 
 def ranks(width: int) -> np.ndarray:

@@ -33,6 +33,7 @@ from workbench.metrics.ranking.table import (
     GainTable,
     RelevantRanks,
     discounted,
+    gain_ranks,
     persistence,
     ranks,
     relevant_ranks,
@@ -53,16 +54,6 @@ INFAP_EPSILON = 0.00001  # trec_eval.h
 # --------------------------------------------------------------------------------------------- helpers
 def _relevant(table: GainTable, rel: float) -> np.ndarray:
     return table.relevant(rel)
-
-
-def _in_top(counts: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """``counts[q, k[q] − 1]`` (cumulative counts at rank k), the last column beyond the width, 0 for k ≤ 0."""
-    rows, width = counts.shape
-    k = np.asarray(k)
-    if width == 0:
-        return np.zeros(rows)
-    index = np.clip(k, 1, width) - 1
-    return np.where(k >= 1, counts[np.arange(rows), index], 0)
 
 
 # -------------------------------------------------------------------------------------------- counts
@@ -168,7 +159,7 @@ def relative_precision_at(table: GainTable, k: int = 10, rel: float = 1.0) -> np
 def r_precision_multiple(table: GainTable, multiple: float = 1.0, rel: float = 1.0) -> np.ndarray:
     """P@c with c = ⌊multiple · R + 0.9⌋, precision at a multiple of R (trec_eval ``Rprec_mult``)."""
     cutoff = np.trunc(multiple * table.n_relevant(rel) + 0.9)  # a float: a huge multiple stays exact
-    found = _in_top(table.relevant_counts(rel), np.minimum(cutoff, table.gains.shape[1] + 1).astype(np.int64))
+    found = relevant_ranks(table, rel).in_top(np.minimum(cutoff, table.gains.shape[1] + 1).astype(np.int64))
     return np.where(cutoff > 0, safe_divide(found, cutoff), 0.0)
 
 
@@ -505,7 +496,7 @@ def g_measure(table: GainTable, gains: Mapping[float, float] | None = None) -> n
     if take < width and not np.all((last == np.rint(last)) & (np.abs(last) < 2.0 ** 52)):
         terms, ideal_total = g_terms(table, gains)  # past the ideal, 1 added rank by rank: exact on whole sums only
         return safe_divide(row_sums(terms), ideal_total)
-    at = RelevantRanks(values != 0)
+    at = RelevantRanks(values != 0) if gains else gain_ranks(table)  # the grades themselves: RBP's, nDCG's too
     gain = values[at.rows, at.columns]
     inside = at.columns < take
     lag = np.where(inside, cost[at.rows, np.minimum(at.columns, max(take - 1, 0))] if take else 0.0,
