@@ -17,6 +17,7 @@ from workbench.data.trec.ranked import Judgements
 from workbench.errors import WorkbenchError
 from workbench.metrics.ranking import evaluate_table
 from workbench.metrics.ranking.table import GainTable
+from workbench.threads import THREADS_VARIABLE
 
 MEASURES = ["AP", "nDCG", "nDCG@3", "P@2", "RR", "Bpref", "NumRet", "RPrec"]
 Qrel = namedtuple("Qrel", "query_id doc_id relevance iteration")
@@ -94,14 +95,16 @@ def test_dicts_score_as_a_plain_ranking_of_each_topic(data, precision):
 @settings(max_examples=40, deadline=None)
 @given(data=campaigns(), block=st.integers(1, 9))
 def test_a_run_scored_a_block_of_topics_at_a_time_scores_as_a_whole(data, block):
-    """evaluate_run reads, ranks and scores a large run a block of whole topics at a time (RUN_BLOCK entries):
-    every topic's values, and their order, as in one pass."""
+    """evaluate_run reads, ranks and scores a large run a block of whole topics at a time (RUN_BLOCK entries), the
+    blocks on one thread or shared between two: every topic's values, and their order, as in one pass."""
     qrels, run = data
     whole = evaluate_run(qrels, run, MEASURES)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(memory, "RUN_BLOCK", block)
-        blocked = evaluate_run(qrels, run, MEASURES)
-    assert blocked == whole and all(list(blocked[m]) == list(whole[m]) for m in MEASURES)
+    for count in ("1", "2"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(memory, "RUN_BLOCK", block)
+            patch.setenv(THREADS_VARIABLE, count)
+            blocked = evaluate_run(qrels, run, MEASURES)
+        assert blocked == whole and all(list(blocked[m]) == list(whole[m]) for m in MEASURES), count
 
 
 @pytest.mark.filterwarnings("ignore::workbench.data.campaign.MissingTopicsWarning")
