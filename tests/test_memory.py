@@ -118,10 +118,12 @@ def test_a_campaign_scores_a_run_a_block_of_topics_at_a_time_as_a_whole(data, bl
     other = {topic: dict(list(docs.items())[::-1]) for topic, docs in reversed(list(run.items()))}
     campaign = Campaign.from_dicts(qrels, {"s1": run, "s2": other})
     whole = campaign.evaluate(MEASURES, progress=False)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(memory, "RUN_BLOCK", block)
-        blocked = campaign.evaluate(MEASURES, progress=False)
-    pd.testing.assert_frame_equal(blocked, whole, check_exact=True)
+    for count in ("1", "2"):  # the blocks on one thread or shared between two
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(memory, "RUN_BLOCK", block)
+            patch.setenv(THREADS_VARIABLE, count)
+            blocked = campaign.evaluate(MEASURES, progress=False)
+        pd.testing.assert_frame_equal(blocked, whole, check_exact=True)
     topic = next(iter(run))
     repeated = pd.DataFrame({"query_id": [t for t in run for _ in run[t]] + [topic],
                              "doc_id": [d for t in run for d in run[t]] + [next(iter(run[topic]))],
