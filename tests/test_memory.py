@@ -17,6 +17,7 @@ from workbench.data.trec.ranked import Judgements
 from workbench.errors import WorkbenchError
 from workbench.metrics.ranking import evaluate_table
 from workbench.metrics.ranking.table import GainTable
+from workbench.threads import THREADS_VARIABLE
 
 MEASURES = ["AP", "nDCG", "nDCG@3", "P@2", "RR", "Bpref", "NumRet", "RPrec"]
 Qrel = namedtuple("Qrel", "query_id doc_id relevance iteration")
@@ -94,14 +95,16 @@ def test_dicts_score_as_a_plain_ranking_of_each_topic(data, precision):
 @settings(max_examples=40, deadline=None)
 @given(data=campaigns(), block=st.integers(1, 9))
 def test_a_run_scored_a_block_of_topics_at_a_time_scores_as_a_whole(data, block):
-    """evaluate_run reads, ranks and scores a large run a block of whole topics at a time (RUN_BLOCK entries):
-    every topic's values, and their order, as in one pass."""
+    """evaluate_run reads, ranks and scores a large run a block of whole topics at a time (RUN_BLOCK entries), the
+    blocks on one thread or shared between two: every topic's values, and their order, as in one pass."""
     qrels, run = data
     whole = evaluate_run(qrels, run, MEASURES)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(memory, "RUN_BLOCK", block)
-        blocked = evaluate_run(qrels, run, MEASURES)
-    assert blocked == whole and all(list(blocked[m]) == list(whole[m]) for m in MEASURES)
+    for count in ("1", "2"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(memory, "RUN_BLOCK", block)
+            patch.setenv(THREADS_VARIABLE, count)
+            blocked = evaluate_run(qrels, run, MEASURES)
+        assert blocked == whole and all(list(blocked[m]) == list(whole[m]) for m in MEASURES), count
 
 
 @pytest.mark.filterwarnings("ignore::workbench.data.campaign.MissingTopicsWarning")
@@ -115,10 +118,12 @@ def test_a_campaign_scores_a_run_a_block_of_topics_at_a_time_as_a_whole(data, bl
     other = {topic: dict(list(docs.items())[::-1]) for topic, docs in reversed(list(run.items()))}
     campaign = Campaign.from_dicts(qrels, {"s1": run, "s2": other})
     whole = campaign.evaluate(MEASURES, progress=False)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(memory, "RUN_BLOCK", block)
-        blocked = campaign.evaluate(MEASURES, progress=False)
-    pd.testing.assert_frame_equal(blocked, whole, check_exact=True)
+    for count in ("1", "2"):  # the blocks on one thread or shared between two
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(memory, "RUN_BLOCK", block)
+            patch.setenv(THREADS_VARIABLE, count)
+            blocked = campaign.evaluate(MEASURES, progress=False)
+        pd.testing.assert_frame_equal(blocked, whole, check_exact=True)
     topic = next(iter(run))
     repeated = pd.DataFrame({"query_id": [t for t in run for _ in run[t]] + [topic],
                              "doc_id": [d for t in run for d in run[t]] + [next(iter(run[topic]))],

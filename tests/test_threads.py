@@ -5,6 +5,7 @@ bit for bit, the values of one pass."""
 from __future__ import annotations
 
 import os
+import threading
 import warnings
 import weakref
 
@@ -52,7 +53,18 @@ def test_parts_come_back_in_order_and_a_parts_error_is_raised_as_the_loop_raises
 
 
 
-def test_parts_are_taken_one_at_a_time_and_let_go_once_computed():
+def test_a_part_is_not_shared_again_its_parts_run_on_its_own_thread(monkeypatch):
+    """On in_threads' threads threads() is 1, so a part's own in_threads (a block of evaluate_run matching its
+    entries) computes its parts on the part's thread, none started for them; the caller's count is as before."""
+    monkeypatch.setenv(THREADS_VARIABLE, "2")
+
+    def part(_: int) -> tuple[int, set[int]]:
+        return threads(), set(in_threads(lambda _: threading.get_ident(), range(3))) - {threading.get_ident()}
+
+    assert in_threads(part, range(4), count=2) == [(1, set())] * 4
+    assert threads() == min(len(os.sched_getaffinity(0)), 2)
+
+
     """Parts made on demand (a gain table's :func:`~workbench.data.engines.row_parts`) are held a few at a time,
     not all at once: what each keeps while it is computed (its shared values) goes with it."""
     alive: weakref.WeakSet = weakref.WeakSet()

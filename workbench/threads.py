@@ -4,7 +4,8 @@ two cores at once and every value is the one a single pass computes.
 
 The threads are the cores this process may run on (``os.sched_getaffinity``), at most :data:`MOST_THREADS`;
 ``WORKBENCH_THREADS=1`` keeps all the work on one thread (for the tests, and for users who run many processes at
-once).
+once). A part computed on one of :func:`in_threads`' threads is not shared again: there :func:`threads` is 1 (the
+cores are taken by the parts themselves; a block of a run scored on a thread does its own matching on that thread).
 
     >>> in_threads(sum, [[1, 2], [3]], count=2)
     [3, 3]
@@ -30,9 +31,15 @@ Part = TypeVar("Part")
 Result = TypeVar("Result")
 
 
+_part = threading.local()  # ``inside`` set on in_threads' threads while they compute a part
+
+
 def threads() -> int:
     """The threads a read or a scoring may use: the process's cores, at most :data:`MOST_THREADS`, at most
-    ``$WORKBENCH_THREADS`` (a positive integer; anything else is refused, naming the variable)."""
+    ``$WORKBENCH_THREADS`` (a positive integer; anything else is refused, naming the variable); 1 on a thread
+    computing a part of :func:`in_threads` (no threads started for a part's parts, more than the cores)."""
+    if getattr(_part, "inside", False):
+        return 1
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -71,6 +78,7 @@ def in_threads(function: Callable[[Part], Result], parts: Iterable[Part], count:
     lock = threading.Lock()
 
     def work() -> None:
+        _part.inside = True
         while True:
             with lock:  # one thread at a time takes the next part; none after an error
                 taken = None if errors else next(numbered, None)

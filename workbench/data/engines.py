@@ -61,6 +61,7 @@ from workbench.metrics.registry import Measure, UnknownMeasureError, explanation
 from workbench.metrics.summary import summarize, trec_order
 from workbench.model import Organization
 from workbench.progress import progress as progress_bar
+from workbench.threads import in_threads
 from workbench.validation import Anything, validate
 
 if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is explained, not when it is scored
@@ -210,11 +211,17 @@ class _TableEngine(ByDeclaration, _TableValues):
 
     def _score_run(self, held: Any, system: str, topics: list[str], measures: Mapping[str, Measure],
                    out: Scored) -> None:
-        """``system``'s run on ``topics``, on tables of its own (:meth:`_blocks` of its topics), into ``out``."""
+        """``system``'s run on ``topics``, on tables of its own (:meth:`_blocks` of its topics), into ``out``; the
+        blocks shared between two threads (:func:`~workbench.threads.in_threads`), as
+        :func:`~workbench.data.trec.memory.evaluate_run`'s are (a block's rows score alike beside any others)."""
         run = held.runs[system]
+
+        def scored(block: list[str]) -> dict[str, list[float]]:
+            return self._table_values(type(self).build(held.gold, run, block, placeholders=True), measures)
+
         try:
-            for block in self._blocks(run, topics):
-                values = self._table_values(type(self).build(held.gold, run, block, placeholders=True), measures)
+            blocks = self._blocks(run, topics)
+            for block, values in zip(blocks, in_threads(scored, blocks), strict=True):
                 for row, topic in enumerate(block):
                     out[system, topic] = {name: values[name][row] for name in measures}
         except WorkbenchError as error:
