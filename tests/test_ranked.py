@@ -114,8 +114,8 @@ def test_many_groups_keep_every_bit_of_the_scores(entries):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(2, 6), st.integers(1, 12), st.data(), st.sampled_from(["float32", "float64"]))
 def test_groups_one_after_the_other_each_sorted_alone(groups, size, data, precision):
-    """Groups ascending in runs of one length (or one shorter: padded) are sorted a run per row
-    (:func:`workbench.sorting.stable_order`'s rows): trec_eval's order still, scores equal but for their last bits
+    """Groups ascending, of one size (or the last one shorter: padded), are sorted a group per row
+    (:func:`workbench.sorting.stable_order`): trec_eval's order still, scores equal but for their last bits
     included."""
     sizes = [size] * (groups - 1) + [data.draw(st.sampled_from([size, max(size - 1, 1)]))]
     codes = np.repeat(np.array(data.draw(st.lists(st.sampled_from([0, 1, 3, 7, 2**20, 2**31 + 7]), min_size=groups,

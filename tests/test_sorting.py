@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench.sorting import _rows, run_lengths, sorted_keys, stable_order
+from workbench.sorting import _rows, sorted_keys, stable_order
 
 TOP = 2**64 - 1
 
@@ -54,34 +54,28 @@ def keys_in_runs(draw) -> tuple[np.ndarray, np.ndarray]:
 
 @settings(max_examples=400, deadline=None)
 @given(keys_in_runs())
-def test_runs_sorted_alone_give_the_order_of_all(drawn):
+def test_groups_sorted_alone_give_the_order_of_all(drawn):
     groups, keys = drawn
-    runs = run_lengths(groups)
-    assert runs is not None and runs.sum() == keys.size
-    assert stable_order(keys, runs).tolist() == np.argsort(keys, kind="stable").tolist()
-    assert sorted_keys(keys.copy(), runs).tolist() == np.sort(keys).tolist()
+    assert stable_order(keys, groups).tolist() == np.argsort(keys, kind="stable").tolist()
+    assert sorted_keys(keys.copy(), groups).tolist() == np.sort(keys).tolist()
 
 
 def test_rows_of_one_length_padded_rows_and_one_sort():
-    """The three ways of sorting by runs, each against numpy: rows of one length (in place), rows padded to the
-    longest (at most 1/8 more keys), one sort of all (more padding than that)."""
+    """The three ways of sorting by groups, each against numpy: rows of one length (in place), rows padded to the
+    longest (at most 1/8 more keys), one sort of all (more padding than that, or groups that decrease); and keys
+    already in order."""
     rng = np.random.default_rng(5)
     for lengths, as_rows in (([50] * 8, True), ([50] * 7 + [45], True), ([50] * 7 + [5], False)):
-        runs = np.array(lengths)
-        assert (_rows(runs, runs.sum()) is not None) == as_rows
         groups = np.repeat(np.arange(len(lengths)), lengths).astype(np.uint64)
+        assert (_rows(groups, groups.size) is not None) == as_rows
         for width in (8, 30, 61, 64):  # below the group's 3 bits: narrow, wide, too wide for a position
-            below = rng.integers(0, 2**width - 1, runs.sum(), dtype=np.uint64, endpoint=True) >> np.uint64(3)
+            below = rng.integers(0, 2**width - 1, groups.size, dtype=np.uint64, endpoint=True) >> np.uint64(3)
             keys = (groups << np.uint64(61)) | (below & ~np.uint64(0xFF))  # equal but for bits the position takes
             keys[::7] |= np.uint64(1)
-            assert stable_order(keys, runs).tolist() == np.argsort(keys, kind="stable").tolist()
-            assert sorted_keys(keys.copy(), runs).tolist() == np.sort(keys).tolist()
-
-
-def test_run_lengths():
-    assert run_lengths(np.array([3, 3, 5, 9, 9, 9])).tolist() == [2, 1, 3]
-    assert run_lengths(np.array([], dtype=np.int64)).tolist() == []
-    assert run_lengths(np.array([2, 1])) is None
+            for ordered in (keys, np.sort(keys)):
+                assert stable_order(ordered, groups).tolist() == np.argsort(ordered, kind="stable").tolist()
+                assert sorted_keys(ordered.copy(), groups).tolist() == np.sort(ordered).tolist()
+    assert _rows(np.array([0, 0, 1, 1, 0, 0]), 6) is None
 
 
 def test_empty_and_one_key():

@@ -3,16 +3,16 @@ exactly, and :func:`sorted_keys` is ``np.sort(keys)``, both fast under every x86
 
 numpy sorts 64-bit keys with x86-simd-sort, whose AVX-512 partitioning is slow on AMD Zen 4 (its compress-store is
 microcoded: 2M uint64 keys sorted in 0.11 s, against 0.02 s on the AVX2 path) and whose argsort is slower still
-(0.19 s, AVX2 0.09 s); a stable argsort of 64-bit keys is a timsort (0.2 s). Three facts make one order fast on
+(0.19 s, AVX2 0.09 s); a stable argsort of 64-bit keys is a timsort (0.2 s). Four facts make one order fast on
 both paths: a sort of values beats an argsort, so each key carries its position in its low bits and the keys are
-sorted as values (ties: by position, as a stable sort leaves them); short rows sort in registers (a row of at most
-256 keys: 1.5 ns a key with AVX-512), so keys that come in runs already in order (a group in the leading bits, the
-groups ascending: ``runs``) are sorted a run per row of a 2-D array; and keys of 16 bits or fewer are sorted by
-radix (linear time).
+sorted as values (ties: by position, as a stable sort leaves them); short rows sort near the registers (rows of
+1,000 keys: 3x faster than one sort of all with AVX-512, as fast with AVX2), so keys led by a group (``groups``,
+ascending: a run's topics one after the other) are sorted a group per row of a 2-D array; keys of 16 bits or fewer
+are sorted by radix (linear time); and keys already in order (a run ranked by its file) are only checked.
 
     >>> stable_order(np.array([3, 1, 3, 2], dtype=np.uint64)).tolist()
     [1, 3, 0, 2]
-    >>> stable_order(np.array([5, 4, 9, 7], dtype=np.uint64), runs=np.array([2, 2])).tolist()
+    >>> stable_order(np.array([5, 4, 9, 7], dtype=np.uint64), groups=np.array([0, 0, 1, 1])).tolist()
     [1, 0, 3, 2]
 """
 
@@ -20,45 +20,32 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["run_lengths", "stable_order", "sorted_keys"]
+__all__ = ["stable_order", "sorted_keys"]
 
 _ALL_ONES = np.uint64(2**64 - 1)  # a row's padding: after every key of a row (a key carries a position below it)
 _BLOCK = 1 << 16
 
 
-def run_lengths(groups: np.ndarray) -> np.ndarray | None:
-    """The lengths of the runs of equal ``groups`` when they never decrease (the ``runs`` of keys led by them),
-    else None.
+def stable_order(keys: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """``np.argsort(keys, kind="stable")`` of integer ``keys`` (int64 positions). ``groups``: each key's group
+    where the groups lead the keys (every key of a group below every key of a greater one, as
+    :func:`~workbench.metrics.ranking.matching.with_groups` makes them): where they never decrease, each group's
+    keys are sorted alone.
 
-    >>> run_lengths(np.array([0, 0, 2, 2, 2])).tolist(), run_lengths(np.array([1, 0]))
-    ([2, 3], None)
-    """
-    groups = np.asarray(groups)
-    if (groups[1:] < groups[:-1]).any():
-        return None
-    heads = np.flatnonzero(np.concatenate(([True], groups[1:] != groups[:-1]))) if groups.size else groups
-    return np.diff(np.append(heads, groups.size))
-
-
-def stable_order(keys: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray:
-    """``np.argsort(keys, kind="stable")`` of integer ``keys`` (int64 positions). ``runs``: the lengths of
-    consecutive runs of the keys, each run's keys all below the next run's (:func:`run_lengths` of a group in the
-    keys' leading bits), so that each run may be sorted alone.
-
-    Each key, less the smallest, is shifted left to make room for its position (in its run) in its low bits and
+    Each key, less the smallest, is shifted left to make room for its position (in its group) in its low bits and
     the keys sorted as values; keys too wide for that keep their leading bits only, and the keys whose leading
     bits tie are put in order afterwards by their whole value (rare: 64-bit hashes, or scores equal but for their
-    last bits). Every array of the keys but the result is made in place (a new array of 2M keys: 16 MB of fresh
-    pages, about 5 ms)."""
-    values, smallest = _unsigned(keys)
-    n = values.size
-    if n < 2:
+    last bits). Every array of the keys but the result is made in place (a new array's first touch costs about
+    0.4 ms a MB)."""
+    wide, smallest = _wide(keys)
+    n = wide.size
+    if _in_order(wide):  # a run ranked by its file: its keys come sorted
         return np.arange(n, dtype=np.int64)
-    packed = values - smallest
+    packed = wide.view(np.uint64) - smallest
     width = int(packed.max()).bit_length()
     if width <= 16:  # numpy sorts 16-bit integers by radix
         return np.argsort(packed.astype(np.uint16), kind="stable").astype(np.int64, copy=False)
-    rows = _rows(runs, n)
+    rows = _rows(groups, n)
     span = n if rows is None else int(rows.max())
     bits = span.bit_length()  # a position below 2^bits - 1: no key with its position is all ones (the padding)
     low = np.uint64((1 << bits) - 1)
@@ -73,38 +60,52 @@ def stable_order(keys: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray
     if rows is not None:
         order += np.repeat(np.cumsum(rows) - rows, rows)
     if same is not None:
-        _ties_in_order(order, same, values, smallest)
+        _ties_in_order(order, same, wide.view(np.uint64), smallest)
     return order
 
 
-def sorted_keys(keys: np.ndarray, runs: np.ndarray | None = None) -> np.ndarray:
-    """``np.sort(keys)`` of uint64 ``keys``, an array the caller gives up: sorted in place unless its runs differ
-    in length (``runs``: as :func:`stable_order`'s, each run sorted alone).
+def sorted_keys(keys: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """``np.sort(keys)`` of uint64 ``keys``, an array the caller gives up: sorted in place unless the groups differ
+    in size (``groups``: as :func:`stable_order`'s, each group's keys sorted alone).
 
-    >>> sorted_keys(np.array([5, 4, 9, 7], dtype=np.uint64), runs=np.array([2, 2])).tolist()
+    >>> sorted_keys(np.array([5, 4, 9, 7], dtype=np.uint64), groups=np.array([0, 0, 1, 1])).tolist()
     [4, 5, 7, 9]
     """
-    return _sort(keys, _rows(runs, keys.size), positions=False)
+    return keys if _in_order(keys) else _sort(keys, _rows(groups, keys.size), positions=False)
 
 
-def _unsigned(keys: np.ndarray) -> tuple[np.ndarray, np.uint64]:
-    """Integer ``keys`` as uint64 values and their smallest: ``values - smallest`` (modulo 2^64) orders them as
-    the keys are ordered, from 0."""
+def _in_order(keys: np.ndarray) -> bool:
+    """Whether ``keys`` never decrease (numpy's sort of sorted keys takes as long as of shuffled ones under AVX-512:
+    262k keys 12 ms, against 0.1 ms for this check)."""
+    return not (keys[1:] < keys[:-1]).any()
+
+
+def _wide(keys: np.ndarray) -> tuple[np.ndarray, np.uint64]:
+    """Integer ``keys`` as int64 or uint64 (themselves where they are), and their smallest as uint64:
+    ``wide.view(np.uint64) - smallest`` (modulo 2^64) orders them as the keys are ordered, from 0."""
     keys = np.asarray(keys)
     if keys.dtype.kind not in "iu":
         raise TypeError(f"integer keys expected, not {keys.dtype}")
     wide = keys.astype(np.int64 if keys.dtype.kind == "i" else np.uint64, copy=False)
-    smallest = wide.min(initial=np.iinfo(wide.dtype).max)
-    return wide.view(np.uint64), np.array(smallest).view(np.uint64)[()]
+    return wide, np.array(wide.min(initial=np.iinfo(wide.dtype).max)).view(np.uint64)[()]
 
 
-def _rows(runs: np.ndarray | None, n: int) -> np.ndarray | None:
-    """``runs`` as rows of a 2-D sort when that pays: more than one, and padding each to the longest adds at most
-    1/8 to the keys (else None: one sort of all)."""
-    if runs is None or len(runs) < 2 or not n:
+def _rows(groups: np.ndarray | None, n: int) -> np.ndarray | None:
+    """The sizes of the groups of ``n`` keys, one row each of a 2-D sort, when that pays: the groups never
+    decrease, there are more than one, and padding each to the longest adds at most 1/8 to the keys (else None:
+    one sort of all).
+
+    >>> _rows(np.array([0, 0, 2, 2]), 4).tolist(), _rows(np.array([1, 0]), 2), _rows(np.array([0, 1, 1, 1]), 4)
+    ([2, 2], None, None)
+    """
+    if groups is None or n < 2:
         return None
-    runs = np.asarray(runs, dtype=np.int64)
-    return runs if len(runs) * int(runs.max()) * 8 <= n * 9 else None
+    groups = np.asarray(groups)
+    if (groups[1:] < groups[:-1]).any():
+        return None
+    heads = np.flatnonzero(np.concatenate(([True], groups[1:] != groups[:-1])))
+    sizes = np.diff(np.append(heads, n))
+    return sizes if sizes.size > 1 and sizes.size * int(sizes.max()) * 8 <= n * 9 else None
 
 
 def _sort(keys: np.ndarray, rows: np.ndarray | None, positions: bool) -> np.ndarray:
