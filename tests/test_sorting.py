@@ -82,3 +82,14 @@ def test_empty_and_one_key():
     assert stable_order(np.array([], dtype=np.uint64)).tolist() == []
     assert stable_order(np.array([TOP], dtype=np.uint64)).tolist() == [0]
     assert sorted_keys(np.array([], dtype=np.uint64), np.array([], dtype=np.int64)).tolist() == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**40), max_size=400), st.integers(1, 80), st.booleans())
+def test_keys_sorted_up_to_short_runs(values, run, descending):
+    """Keys sorted but for runs of up to ``run`` keys (merged by timsort), or sorted in runs descending."""
+    keys = np.sort(np.array(values, dtype=np.int64))
+    for start in range(0, keys.size, run):
+        piece = keys[start:start + run]
+        piece[:] = piece[::-1] if descending else np.roll(piece, 1)
+    assert stable_order(keys).tolist() == np.argsort(keys, kind="stable").tolist()
