@@ -165,15 +165,15 @@ def _equal_leading(packed: np.ndarray, bits: int) -> np.ndarray:
 
 def _ties_in_order(order: np.ndarray, same: np.ndarray, values: np.ndarray, smallest: np.uint64) -> None:
     """Put in order, in place, the stretches of ``order`` whose keys' leading bits tie (``same``: each with the
-    next): by whole key (``values - smallest``), then position."""
-    if not same.any():
+    next): by whole key (``values - smallest``), then position. Neighbours whose whole keys are equal too (the
+    judged pairs of the matcher's keys) are in order already: the stretches are rebuilt only when some differ."""
+    pairs = np.flatnonzero(same)
+    if not (values[order[pairs]] != values[order[pairs + 1]]).any():
         return
     tied = np.zeros(order.size, dtype=bool)
-    tied[:-1] |= same
-    tied[1:] |= same
+    tied[pairs] = True
+    tied[pairs + 1] = True
     at = np.flatnonzero(tied)
     stretch = np.cumsum(np.concatenate(([True], ~same[at[1:] - 1])))
     entries = order[at]
-    whole = values[entries] - smallest
-    if ((whole[1:] != whole[:-1]) & (stretch[1:] == stretch[:-1])).any():  # else already in order (by position)
-        order[at] = entries[np.lexsort((entries, whole, stretch))]
+    order[at] = entries[np.lexsort((entries, values[entries] - smallest, stretch))]
