@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 LAYERS = [
     ("workbench._version", "workbench.errors", "workbench.escape", "workbench.extras", "workbench.heap",
      "workbench.ids", "workbench.lazy", "workbench.progress", "workbench.reading", "workbench.scalars",
-     "workbench.threads", "workbench.validation"),
+     "workbench.sorting", "workbench.threads", "workbench.validation"),
     ("workbench.model",),
     ("workbench.metrics",),
     ("workbench.data", "workbench.datasets"),

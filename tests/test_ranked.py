@@ -111,6 +111,24 @@ def test_many_groups_keep_every_bit_of_the_scores(entries):
     assert trec_eval_order(scores, docs, np.array(groups)).tolist() == expected
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 6), st.integers(1, 12), st.data(), st.sampled_from(["float32", "float64"]))
+def test_groups_one_after_the_other_each_sorted_alone(groups, size, data, precision):
+    """Groups ascending, of one size (or the last one shorter: padded), are sorted a group per row
+    (:func:`workbench.sorting.stable_order`): trec_eval's order still, scores equal but for their last bits
+    included."""
+    sizes = [size] * (groups - 1) + [data.draw(st.sampled_from([size, max(size - 1, 1)]))]
+    codes = np.repeat(np.array(data.draw(st.lists(st.sampled_from([0, 1, 3, 7, 2**20, 2**31 + 7]), min_size=groups,
+                                                  max_size=groups, unique=True))), sizes)
+    codes.sort()
+    pool = SPECIAL + [1.0 + 2**-40, np.nextafter(1.0, 2.0), np.nextafter(1.0, 0.0), 1.0 + 2**-52 * 3]
+    scores = data.draw(st.lists(st.sampled_from(pool), min_size=codes.size, max_size=codes.size))
+    docs = data.draw(st.lists(st.text(alphabet="ab", min_size=1, max_size=4), min_size=codes.size,
+                              max_size=codes.size))
+    expected = _trec_eval_sorted(scores, docs, codes.tolist(), precision)
+    assert trec_eval_order(scores, docs, codes, precision).tolist() == expected
+
+
 @pytest.mark.parametrize("precision", ["float64", "float32"])
 def test_topics_one_after_the_other_are_ranked_by_blocks_as_all_at_once(monkeypatch, precision):
     """A run whose topics come one after the other is ranked a block of whole topics at a time (topics longer

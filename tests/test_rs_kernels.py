@@ -13,6 +13,7 @@ from tests.strategies import constructed_organizations, document_ids, organizati
 from workbench.metrics import relations
 from workbench.metrics.document_codes import document_codes, document_index
 from workbench.metrics.dominance import dominance_sums
+from workbench.sorting import stable_order
 
 
 def _brute_dominance(x, y, values):
@@ -39,7 +40,7 @@ def test_dominance_sums_equal_brute_force(x_spread, y_spread, n, seed):
 @given(st.lists(st.integers(0, 2**40), max_size=300), st.booleans())
 def test_stable_order_and_unique_ints_are_numpys(keys, sorted_runs):
     keys = np.array(sorted(keys) if sorted_runs else keys, dtype=np.int64)  # the timsort branch, or radix
-    np.testing.assert_array_equal(relations._stable_order(keys), np.argsort(keys, kind="stable"))
+    np.testing.assert_array_equal(stable_order(keys), np.argsort(keys, kind="stable"))
     small = keys % 50  # the counting branch
     for ints in (keys, small):
         for got, expected in zip(relations._unique_ints(ints), np.unique(ints, return_inverse=True,

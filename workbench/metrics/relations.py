@@ -38,6 +38,7 @@ from typing import Literal
 import numpy as np
 
 from workbench.metrics.dominance import dominance_sums
+from workbench.sorting import stable_order
 
 __all__ = ["Side", "Shares", "relatedness_shares", "relatedness", "priority_shares", "priority"]
 
@@ -105,8 +106,8 @@ class Side:
         index = np.flatnonzero(self.doc_count[self.doc] > 1)
         level = self.level[index]
         if np.any(level[1:] < level[:-1]):  # an Organization lists them level by level: else sort by level first
-            index = index[_stable_order(level)]
-        return index[_stable_order(self.doc[index])]
+            index = index[stable_order(level)]
+        return index[stable_order(self.doc[index])]
 
     def share_counts(self) -> None:
         """Compute the derived arrays both relations read (:attr:`doc_count`, :attr:`once`, :attr:`several`), before
@@ -201,31 +202,15 @@ def _expand(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.arange(int(counts.sum())) - np.repeat(offsets, counts) + np.repeat(starts, counts)
 
 
-def _stable_order(keys: np.ndarray) -> np.ndarray:
-    """``np.argsort(keys, kind="stable")`` for non-negative integers: by 16-bit digits from the lowest (numpy
-    sorts 16-bit integers by radix: linear time), or by merging runs (timsort) when keys 64 places apart are
-    mostly in order (sorted up to short runs, as keys led by an Organization's clusters are)."""
-    if np.count_nonzero(keys[64:] < keys[:-64]) * 16 < len(keys):
-        return np.argsort(keys, kind="stable")
-    order = np.arange(len(keys))
-    top = int(keys.max(initial=0))
-    shift = 0
-    while shift == 0 or top >> shift:
-        digit = ((keys[order] if shift else keys) >> shift).astype(np.uint16)  # the low 16 bits
-        order = order[np.argsort(digit, kind="stable")]
-        shift += 16
-    return order
-
-
 def _unique_ints(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``np.unique(keys, return_inverse=True, return_counts=True)`` for non-negative integers: by counting
-    when their range is small, else through :func:`_stable_order`."""
+    when their range is small, else through :func:`~workbench.sorting.stable_order`."""
     top = int(keys.max(initial=-1)) + 1
     if top <= 4 * len(keys):
         counts = np.bincount(keys, minlength=top)
         present = counts > 0
         return np.flatnonzero(present), (np.cumsum(present) - 1)[keys], counts[present]
-    order = _stable_order(keys)
+    order = stable_order(keys)
     ordered = keys[order]
     new = np.concatenate(([True], ordered[1:] != ordered[:-1]))
     inverse = np.empty(len(keys), dtype=np.int64)
@@ -240,7 +225,7 @@ def _members_by(keys: np.ndarray, wanted: np.ndarray, order: np.ndarray | None =
     size = int(max(keys.max(initial=-1), wanted.max(initial=-1))) + 1
     counts_by_key = np.bincount(keys, minlength=size)
     first_by_key = np.cumsum(counts_by_key) - counts_by_key
-    order = _stable_order(keys) if order is None else order
+    order = stable_order(keys) if order is None else order
     counts = counts_by_key[wanted]
     return np.repeat(np.arange(len(wanted)), counts), order[_expand(first_by_key[wanted], counts)]
 
@@ -265,7 +250,7 @@ def _contingency(x: Side, other: Side) -> tuple[np.ndarray, np.ndarray, np.ndarr
     number of such pairs between i's cluster and j's (the contingency of the clusters of both sides)."""
     i, j = _same_document(x, other)
     keys = x.cluster[i] * (int(other.cluster.max(initial=0)) + 1) + other.cluster[j]
-    order = _stable_order(keys)  # runs: x's clusters come in order along its occurrences
+    order = stable_order(keys)  # runs: x's clusters come in order along its occurrences
     keys, i, j = keys[order], i[order], j[order]
     sizes = (np.diff(np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))), append=len(keys)) if len(keys)
              else keys)

@@ -36,6 +36,7 @@ from workbench.ids import DocumentIds
 from workbench.metrics.ranking.matching import BLOCK, keys
 from workbench.metrics.ranking.table import SCORE_PRECISION, trec_eval_order
 from workbench.model import Organization
+from workbench.sorting import sorted_keys
 from workbench.threads import in_threads, threads
 from workbench.validation import (
     AnyOf,
@@ -219,9 +220,8 @@ def first_duplicate(groups: np.ndarray, ids: DocumentIds,
     came before, and that earlier entry; None when there is none. The common case, no repeat, is one sort of
     integer keys (:meth:`~workbench.ids.DocumentIds.hashes`); keys that repeat are settled on the ids."""
     n_groups = int(np.max(groups, initial=0)) + 1
-    ordered = keys(groups, ids, n_groups) if positions is None else \
-        keys(groups[positions], ids.hashes()[positions], n_groups)
-    ordered.sort()  # only neighbours are compared: no need for a stable sort
+    kept = groups if positions is None else groups[positions]
+    ordered = sorted_keys(keys(kept, ids if positions is None else ids.hashes()[positions], n_groups), kept)
     if not (ordered[1:] == ordered[:-1]).any():
         return None
     del ordered
@@ -663,8 +663,8 @@ def _repeats_in_rank_order(group: np.ndarray, order: np.ndarray, ranked: Documen
 
     def repeats(bounds: list[tuple[int, int]]) -> bool:
         for low, high in bounds:
-            block = keys(group[order[low:high]], hashes[low:high], n_groups)
-            block.sort()
+            groups = group[order[low:high]]
+            block = sorted_keys(keys(groups, hashes[low:high], n_groups), groups)
             if (block[1:] == block[:-1]).any():
                 return True
         return False

@@ -29,6 +29,7 @@ import numpy as np
 
 from workbench.ids import DocumentIds
 from workbench.model import natural_key
+from workbench.sorting import stable_order
 from workbench.threads import in_threads
 
 __all__ = ["BLOCK", "with_groups", "keys", "entries", "Judged", "match", "match_names", "RankingRows", "seated"]
@@ -203,7 +204,7 @@ def _hashed_positions(rows: np.ndarray, docs: DocumentIds, judged: Judged, n_row
     candidates = np.concatenate([maybe for maybe, _ in blocks])
     both = np.concatenate([q_keys, *(block for _, block in blocks)])
     del blocks
-    order = np.argsort(both)  # not stable (2,000 topics × 1,000 documents: 16 → 8 ms): no pair is read by its order
+    order = stable_order(both)
     both = both[order]  # sorted; each array let go once read (2M entries: 42 → 25 MB at the match's peak)
     pairs = np.flatnonzero(both[1:] == both[:-1])
     del both

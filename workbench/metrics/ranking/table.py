@@ -27,6 +27,7 @@ from workbench.errors import InputError
 from workbench.ids import DocumentIds
 from workbench.metrics.ranking.matching import BLOCK, Judged, RankingRows, match_names, seated, with_groups
 from workbench.model import Organization
+from workbench.sorting import stable_order
 from workbench.validation import Choices, Interval, validate
 
 __all__ = ["RankingInputError", "SCORE_PRECISIONS", "SCORE_PRECISION", "CUTOFF", "RELEVANCE_LEVEL", "trec_eval_order",
@@ -90,7 +91,7 @@ def trec_eval_order(scores: Sequence[float] | np.ndarray, documents: Sequence[st
         with np.errstate(over="ignore"):  # beyond 3.4e38 a float is inf, in trec_eval too
             values = values.astype(np.float32)
     key, exact = _sort_key(_descending_key(values), groups, narrow=score_precision == "float32")
-    order = np.argsort(key)  # not stable (2-3x faster): entries of equal keys are put in order below
+    order = stable_order(key, groups)  # entries of equal keys are put in order below
     same = _equal_neighbours(key, order)
     del key
     if same.any():  # re-sort each run of tied keys by the full score, then by document id descending
