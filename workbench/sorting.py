@@ -98,7 +98,7 @@ def _by_digits(keys: np.ndarray, width: int) -> np.ndarray:
 def _in_runs(keys: np.ndarray) -> bool:
     """Whether ``keys`` are sorted up to short runs (keys 64 places apart mostly in order, as keys led by an
     Organization's clusters are): numpy's stable argsort (timsort) merges the runs."""
-    return np.count_nonzero(keys[64:] < keys[:-64]) * 16 < keys.size
+    return bool(np.count_nonzero(keys[64:] < keys[:-64]) * 16 < keys.size)
 
 
 def _in_order(keys: np.ndarray) -> bool:
@@ -114,7 +114,7 @@ def _wide(keys: np.ndarray) -> tuple[np.ndarray, np.uint64]:
     if keys.dtype.kind not in "iu":
         raise TypeError(f"integer keys expected, not {keys.dtype}")
     wide = keys.astype(np.int64 if keys.dtype.kind == "i" else np.uint64, copy=False)
-    return wide, np.array(wide.min(initial=np.iinfo(wide.dtype).max)).view(np.uint64)[()]
+    return wide, np.uint64(np.array(wide.min(initial=np.iinfo(wide.dtype).max)).view(np.uint64)[()])
 
 
 def _rows(groups: np.ndarray | None, n: int) -> np.ndarray | None:
