@@ -108,6 +108,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
+    if CHROMIUM is None:  # before Playwright looks for its own download (module fixtures come before the autouse skip)
+        missing_reference("no chromium on PATH (apt-get install chromium)")
     sync_api = reference_module("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROME_ARGS,

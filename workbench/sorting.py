@@ -110,9 +110,7 @@ def _in_order(keys: np.ndarray) -> bool:
 def _wide(keys: np.ndarray) -> tuple[np.ndarray, np.uint64]:
     """Integer ``keys`` as int64 or uint64 (themselves where they are), and their smallest as uint64:
     ``wide.view(np.uint64) - smallest`` (modulo 2^64) orders them as the keys are ordered, from 0."""
-    keys = np.asarray(keys)
-    if keys.dtype.kind not in "iu":
-        raise TypeError(f"integer keys expected, not {keys.dtype}")
+    keys = np.asarray(keys)  # integers: the package's own keys, never a user's (no check at this depth)
     wide = keys.astype(np.int64 if keys.dtype.kind == "i" else np.uint64, copy=False)
     return wide, np.uint64(np.array(wide.min(initial=np.iinfo(wide.dtype).max)).view(np.uint64)[()])
 
