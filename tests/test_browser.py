@@ -362,8 +362,19 @@ def type_a_row(page, focused, cell: str) -> dict:
 def paused_typing(page, keys) -> None:
     """Press ``keys`` with the page's timers held (Playwright's clock, installed by the caller), so that the pause
     which commits a row cannot pass between two keystrokes however slowly a loaded machine delivers them (CI once
-    split ' d9' into two commits that way); the caller resumes the timers when the typing is meant to be over."""
-    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.001)   # seconds since the epoch
+    split ' d9' into two commits that way); the caller resumes the timers when the typing is meant to be over.
+    The pause is set a little ahead of the page's time, read afresh for each try: a loaded machine once let the page's
+    clock pass a time 1 ms ahead before the pause reached it (Playwright: "Cannot fast-forward to the past")."""
+    error = reference_module("playwright.sync_api").Error
+    for _ in range(5):
+        try:
+            page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.05)   # seconds since the epoch
+            break
+        except error as passed:
+            if "past" not in str(passed):
+                raise
+    else:
+        pytest.fail("the page's clock ran past every time set 50 ms ahead of it: the timers were never held")
     keys()
 
 
