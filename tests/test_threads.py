@@ -52,7 +52,6 @@ def test_parts_come_back_in_order_and_a_parts_error_is_raised_as_the_loop_raises
         in_threads(refuse, range(6), count=2)
 
 
-
 def test_a_part_is_not_shared_again_its_parts_run_on_its_own_thread(monkeypatch):
     """On in_threads' threads threads() is 1, so a part's own in_threads (a block of evaluate_run matching its
     entries) computes its parts on the part's thread, none started for them; the caller's count is as before."""
@@ -65,6 +64,7 @@ def test_a_part_is_not_shared_again_its_parts_run_on_its_own_thread(monkeypatch)
     assert threads() == min(len(os.sched_getaffinity(0)), 2)
 
 
+def test_parts_are_taken_one_at_a_time_and_let_go_once_computed():
     """Parts made on demand (a gain table's :func:`~workbench.data.engines.row_parts`) are held a few at a time,
     not all at once: what each keeps while it is computed (its shared values) goes with it."""
     alive: weakref.WeakSet = weakref.WeakSet()
@@ -85,6 +85,7 @@ def test_a_part_is_not_shared_again_its_parts_run_on_its_own_thread(monkeypatch)
 
     assert in_threads(compute, (made() for _ in range(12)), count=2) == [1] * 12
     assert max(held) <= 3  # the two being computed and one just taken (a list of them all: 12)
+
 
 def test_a_large_table_is_cut_into_whole_topics_that_cover_it_in_order(monkeypatch):
     table = GainTable.from_gains(np.arange(35.0).reshape(7, 5), [[1.0]] * 7)
