@@ -64,6 +64,19 @@ def test_a_part_is_not_shared_again_its_parts_run_on_its_own_thread(monkeypatch)
     assert threads() == min(len(os.sched_getaffinity(0)), 2)
 
 
+def test_nested_parts_share_their_own_parts_again_as_a_run_read_beside_its_qrels(monkeypatch):
+    """With nested=True a part's threads() is the caller's, so its own in_threads starts threads (the pieces of a
+    large run file parsed on both cores beside a small qrels, lines_at_once); on a one-core machine, none."""
+    monkeypatch.setenv(THREADS_VARIABLE, "2")
+    cores = min(len(os.sched_getaffinity(0)), 2)
+
+    def part(_: int) -> tuple[int, bool]:
+        return threads(), bool(set(in_threads(lambda _: threading.get_ident(), range(4))) - {threading.get_ident()})
+
+    assert in_threads(part, range(2), count=2, nested=True) == [(cores, cores > 1)] * 2
+    assert in_threads(part, range(2), count=2) == [(1, False)] * 2
+
+
 def test_parts_are_taken_one_at_a_time_and_let_go_once_computed():
     """Parts made on demand (a gain table's :func:`~workbench.data.engines.row_parts`) are held a few at a time,
     not all at once: what each keeps while it is computed (its shared values) goes with it."""

@@ -5,7 +5,8 @@ two cores at once and every value is the one a single pass computes.
 The threads are the cores this process may run on (``os.sched_getaffinity``), at most :data:`MOST_THREADS`;
 ``WORKBENCH_THREADS=1`` keeps all the work on one thread (for the tests, and for users who run many processes at
 once). A part computed on one of :func:`in_threads`' threads is not shared again: there :func:`threads` is 1 (the
-cores are taken by the parts themselves; a block of a run scored on a thread does its own matching on that thread).
+cores are taken by the parts themselves; a block of a run scored on a thread does its own matching on that thread),
+unless the parts are few and unequal (``nested=True``: files read at once, whose large one shares its own pieces).
 
     >>> in_threads(sum, [[1, 2], [3]], count=2)
     [3, 3]
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from workbench.validation import Anything, Function, Interval, check, validate
+from workbench.validation import Anything, Flag, Function, Interval, check, validate
 
 __all__ = ["MOST_THREADS", "THREADS_VARIABLE", "threads", "in_threads"]
 
@@ -53,11 +54,14 @@ def threads() -> int:
 
 
 @validate(function=Function(), parts=Anything("each part is the function's argument"),
-          count=Interval(1, 1 << 10, integer=True, optional=True))
-def in_threads(function: Callable[[Part], Result], parts: Iterable[Part], count: int | None = None
-               ) -> list[Result]:
+          count=Interval(1, 1 << 10, integer=True, optional=True), nested=Flag())
+def in_threads(function: Callable[[Part], Result], parts: Iterable[Part], count: int | None = None,
+               nested: bool = False) -> list[Result]:
     """``[function(part) for part in parts]``, the parts shared among ``count`` threads (None: :func:`threads`); on
     one thread, or for a single part, in this thread. An error of a part is raised here, as the loop raises it.
+    ``nested``: a part may share its own work among threads again (:func:`threads` is not 1 on these threads), for
+    parts of very unequal sizes: a run file read beside its qrels parses its pieces on both cores, 0.42 → 0.23 s for
+    79 MB, where the qrels' thread would otherwise idle after 0.05 s.
 
     The parts are taken from ``parts`` one at a time, as a thread is free for one, and let go once computed: parts
     made on demand (:func:`~workbench.data.engines.row_parts`) are held a few at a time, not all at once, and so is
@@ -78,7 +82,7 @@ def in_threads(function: Callable[[Part], Result], parts: Iterable[Part], count:
     lock = threading.Lock()
 
     def work() -> None:
-        _part.inside = True
+        _part.inside = not nested
         while True:
             with lock:  # one thread at a time takes the next part; none after an error
                 taken = None if errors else next(numbered, None)

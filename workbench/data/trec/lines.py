@@ -323,7 +323,8 @@ def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
                        what="a list of (path, kind, keywords) tuples"))
 def lines_at_once(files: Sequence[tuple[str | PathLike, str, Mapping[str, Any]]]) -> list[Callable[[], TrecLines]]:
     """The files ``(path, kind, keywords)`` read by :func:`read_lines` at once, on
-    :func:`~workbench.threads.threads` threads (Arrow and numpy let go of the interpreter while they read); for each
+    :func:`~workbench.threads.threads` threads (Arrow and numpy let go of the interpreter while they read; each file's
+    own pieces shared among them again, so that a large run does not parse on one core beside a small qrels); for each
     file, a function to call once that gives its lines, warning its notes
     (:class:`~workbench.data.trec.errors.TrecReadingWarning`) or raising the error that stopped its reading when it
     is called: the caller says and raises them in its own order, as reading the files one after the other would
@@ -355,4 +356,4 @@ def lines_at_once(files: Sequence[tuple[str | PathLike, str, Mapping[str, Any]]]
             return found
         return lines
 
-    return [given(each) for each in in_threads(read, files)]
+    return [given(each) for each in in_threads(read, files, nested=True)]
