@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from workbench._version import __version__
-from workbench.data.engines import PARALLEL_CELLS, PART_CELLS, row_parts, table_values
+from workbench.data.engines import PARALLEL_CELLS, PART_CELLS, row_parts, run_blocks, table_values
 from workbench.data.trec.errors import TrecDuplicateError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
@@ -83,8 +83,8 @@ from workbench.threads import in_threads
 from workbench.validation import check
 
 __all__ = ["TrecEvalError", "EXIT_STATUSES", "Options", "REL_FORMATS", "TrecMeasure", "ORDER", "MEASURES", "NICKNAMES",
-           "select_measures", "Evaluation", "evaluate", "PARALLEL_CELLS", "PART_CELLS", "bound", "render", "USAGE",
-           "main"]
+           "select_measures", "Evaluation", "evaluate", "JOINED_BLOCK", "PARALLEL_CELLS", "PART_CELLS", "bound", "render",
+           "USAGE", "main"]
 
 
 class TrecEvalError(ParameterError):
@@ -551,12 +551,41 @@ def _source(judged, handed: list, topics: list[str], reads: str, options: Option
         warn(f"{path}: {negative} judgement(s) have a negative grade; as trec_eval, they count "
              "as pooled but unjudged (infAP, bpref, unj, relstring '.'), not as judged "
              "non-relevant", WorkbenchWarning)
-    table = gain_table(gold, run, _held_order(run.topics, topics), placeholders=options.complete)
-    del run  # the ranking is in the table
-    release_freed(table.gains.size)  # its pages back before the scoring takes its own (the scoring's peak sat on them)
     if options.complete:  # trec_eval's num_rel summary counts every judgement graded above 0 in the
         totals["num_rel"] = float((gold.grades > 0).sum())  # qrels, whatever -l says (m_num_rel.c)
-    return (table.judged_only() if options.judged_only else table), totals
+    return _Joins(gold, run, _held_order(run.topics, topics), options.complete, options.judged_only), totals
+
+
+JOINED_BLOCK = 1 << 19
+"""Entries of the run joined and scored at a time (:class:`_Joins`): larger than a campaign's blocks
+(:data:`~workbench.data.trec.memory.RUN_BLOCK`), since each block pays every selected measure's calls (``-m
+all_trec``, 98 values a topic, on 2,000 queries × 1,000 documents, on two threads: the join and scoring 0.24 s wall
+and 0.34 CPU-s in blocks of 2^17 entries, 0.16 / 0.28 at 2^19, 0.19 / 0.31 at 2^20)."""
+
+
+@dataclass(frozen=True)
+class _Joins:
+    """A ranked run and its judgements, joined a block of whole topics at a time where the block is scored
+    (:func:`~workbench.data.engines.run_blocks`, as a campaign's engine joins a run read as arrays): the blocks'
+    joins run on two threads beside each other's scoring, where one join of every topic ran alone before the
+    scoring (``-m all_trec`` on 2,000 queries × 1,000 documents: 0.12 s of one core), and only two blocks' tables
+    are held at once. ``topics``: the rows, in the order the run holds them (:func:`_held_order`)."""
+
+    gold: Any
+    run: Any
+    topics: list[str]
+    placeholders: bool
+    judged_only: bool
+
+    def parts(self) -> list[list[str]]:
+        """The blocks of topics (:data:`JOINED_BLOCK` entries), each joined and scored by :meth:`tables`."""
+        return run_blocks(self.run, self.topics, JOINED_BLOCK)
+
+    def tables(self, topics: list[str]) -> Iterator[Any]:
+        """The gain table of ``topics`` (``-J``: of their judged documents), in parts
+        (:func:`~workbench.data.engines.row_parts`)."""
+        table = gain_table(self.gold, self.run, topics, placeholders=self.placeholders)
+        yield from row_parts(table.judged_only() if self.judged_only else table)
 
 
 def _held_order(held: Sequence[str], topics: list[str]) -> list[str]:
@@ -600,18 +629,24 @@ def bound(measure: TrecMeasure, params, options: Options) -> list[Measure]:
 
 def _scored(selected, source, options: Options, topics: Sequence[str]) -> list[list[list]]:
     """Each selected measure's columns (a list of per-topic values per printed name), scored by the engine each
-    declaration names (:func:`~workbench.data.engines.table_values`: its ``values`` on the table read here). A large
-    gain table is scored in parts of its topics (:func:`~workbench.data.engines.row_parts`), on two threads where
-    there are two cores, and the parts' values joined: numpy lets go of the interpreter in its loops (``-m all_trec``
-    on 2,000 topics × 1,000 ranks: 0.29 s → 0.17 s); a part (and the values it shares among measures) goes once
-    scored."""
+    declaration names (:func:`~workbench.data.engines.table_values`: its ``values`` on the table read here). A ranked
+    run and its judgements (:class:`_Joins`) are joined and scored a block of whole topics at a time, the blocks
+    shared among two threads where there are two cores; any other large table is scored in parts of its topics
+    (:func:`~workbench.data.engines.row_parts`) on the threads. The parts' values are joined: numpy lets go of the
+    interpreter in its loops; a part (and the values it shares among measures) goes once scored."""
     work = [[] if measure.summary in ("runid", "count") else bound(measure, params, options)
             for measure, params, _ in selected]
 
     def score(part) -> list[list]:
         return [[table_values(part, each, _without_judged_only(each)) for each in measures] for measures in work]
 
-    scored = in_threads(score, row_parts(source))
+    if isinstance(source, _Joins):
+        # a block joined and scored on one thread, part after part; the first block's error raised, which is the
+        # one join of every topic raises first (the run's topics in its order; the judgements' repeats raise earlier)
+        blocks = in_threads(lambda topics: [score(part) for part in source.tables(topics)], source.parts())
+        scored = [part for parts in blocks for part in parts]
+    else:
+        scored = in_threads(score, row_parts(source))
     row = {topic: i for i, topic in enumerate(getattr(source, "topics", topics))}
     order = None if list(row) == list(topics) else np.array([row[topic] for topic in topics], dtype=np.int64)
     return [[_joined([part[m][c] for part in scored], order) for c in range(len(scored[0][m]))]  # rows: _held_order

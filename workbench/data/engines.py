@@ -69,7 +69,7 @@ if TYPE_CHECKING:  # the explanations (and pandas) are imported when a run is ex
 
 __all__ = ["Pair", "Held", "Engine", "ByDeclaration", "GainTableEngine", "SubtopicTableEngine", "RSEngine",
            "PerTopicEngine", "ENGINES", "PARALLEL_CELLS", "PART_CELLS", "TOGETHER_ROWS", "engine_of", "table_values",
-           "row_parts", "by_engine", "score_pairs", "explain_of_nothing"]
+           "row_parts", "run_blocks", "by_engine", "score_pairs", "explain_of_nothing"]
 
 Pair = tuple[str, str]
 Scored = dict[Pair, dict[str, float]]
@@ -247,17 +247,11 @@ class GainTableEngine(_TableEngine):
     build = staticmethod(gain_table)
 
     def _blocks(self, run: Any, topics: list[str]) -> list[list[str]]:
-        """A run read as arrays is joined and scored a block of whole topics at a time, about
-        :data:`~workbench.data.trec.memory.RUN_BLOCK` entries (:func:`~workbench.data.trec.memory.topic_blocks`; a
-        topic the run lacks counts one, its placeholder), as :func:`~workbench.data.trec.memory.evaluate_run` is, so
-        that only a block's join and table are held at once; each row's values are its own whatever is scored
-        beside it, as on a distributed campaign's chunks. Runs held as Organizations: all at once."""
-        if not isinstance(run, RankedRun):
-            return [topics]
-        index = {topic: i for i, topic in enumerate(run.topics)}
-        sizes = np.diff(run.offsets)
-        return [topics[low:high] for low, high in topic_blocks(np.array(
-            [sizes[index[topic]] if topic in index else 1 for topic in topics], dtype=np.int64))]
+        """A run read as arrays is joined and scored a block of whole topics at a time (:func:`run_blocks`), as
+        :func:`~workbench.data.trec.memory.evaluate_run` is, so that only a block's join and table are held at
+        once; each row's values are its own whatever is scored beside it, as on a distributed campaign's chunks.
+        Runs held as Organizations: all at once."""
+        return run_blocks(run, topics) if isinstance(run, RankedRun) else [topics]
 
     def score(self, held: Any, pairs: Sequence[Pair], measures: Mapping[str, Measure], *,
               progress: bool = False) -> Scored:
@@ -428,6 +422,23 @@ def table_values(table: Any, measure: Measure, params: Mapping[str, Any] | None 
     if not isinstance(engine, _TableValues):
         raise UnknownMeasureError(f"{measure} is scored {engine.name}, not on a table")
     return engine.values(table, measure, params)
+
+
+def run_blocks(run: RankedRun, topics: list[str], block: int | None = None) -> list[list[str]]:
+    """``topics`` (rows of a gain table, in order) in blocks of whole topics of about ``block`` of ``run``'s
+    entries (None: :data:`~workbench.data.trec.memory.RUN_BLOCK`; :func:`~workbench.data.trec.memory.topic_blocks`;
+    a topic the run lacks counts one, its placeholder): what a campaign's engine and the ``trec_eval`` drop-in join
+    and score at a time.
+
+        >>> from workbench.data.trec.memory import runs_from_dicts
+        >>> run = runs_from_dicts({"s": {"q1": {"a": 1.0}, "q2": {"b": 1.0}}})["s"]
+        >>> run_blocks(run, ["q2", "q1", "q3"])
+        [['q2', 'q1', 'q3']]
+    """
+    index = {topic: i for i, topic in enumerate(run.topics)}
+    sizes = np.diff(run.offsets)
+    return [topics[low:high] for low, high in topic_blocks(np.array(
+        [sizes[index[topic]] if topic in index else 1 for topic in topics], dtype=np.int64), block)]
 
 
 PARALLEL_CELLS = 1 << 20

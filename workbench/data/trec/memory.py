@@ -403,16 +403,16 @@ def _table(gold: Judgements, run: Mapping[str, Mapping[str, float]], score_preci
     return gain_table(gold, ranked, [topic for topic in ranked if topic in gold])
 
 
-def topic_blocks(sizes: np.ndarray) -> list[tuple[int, int]]:
-    """Topics of ``sizes`` entries each cut into blocks of whole topics of about :data:`RUN_BLOCK` entries, in
-    order: each block's first topic and the one after its last (what :func:`evaluate_run` and a campaign's gain
-    tables hold at once).
+def topic_blocks(sizes: np.ndarray, block: int | None = None) -> list[tuple[int, int]]:
+    """Topics of ``sizes`` entries each cut into blocks of whole topics of about ``block`` entries
+    (:data:`RUN_BLOCK` when None), in order: each block's first topic and the one after its last (what
+    :func:`evaluate_run` and a campaign's gain tables hold at once).
 
     >>> topic_blocks(np.array([RUN_BLOCK - 1, 1, 5, RUN_BLOCK]))
     [(0, 1), (1, 3), (3, 4)]
     """
     ends = np.cumsum(sizes)
-    bounds = [0, *(np.flatnonzero(np.diff(ends // RUN_BLOCK)) + 1).tolist(), len(sizes)]
+    bounds = [0, *(np.flatnonzero(np.diff(ends // (block or RUN_BLOCK))) + 1).tolist(), len(sizes)]
     return list(itertools.pairwise(bounds)) if len(sizes) else []
 
 
