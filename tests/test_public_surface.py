@@ -182,8 +182,8 @@ ADAPTORS = {
                        "read_weps_clustering", "read_weps_runs", "write_ranx_qrels", "write_ranx_run", "write_replab",
                        "write_trec_eval_output", "write_trec_qrels", "write_trec_run", "write_weps_clustering"),
     "workbench.trec_eval": ("main", "evaluate", "render", "Options", "Evaluation", "TrecMeasure", "select_measures",
-                            "bound", "MEASURES", "NICKNAMES", "ORDER", "EXIT_STATUSES", "JOINED_BLOCK", "PARALLEL_CELLS",
-                            "PART_CELLS", "REL_FORMATS", "USAGE"),
+                            "bound", "MEASURES", "NICKNAMES", "ORDER", "EXIT_STATUSES", "JOINED_BLOCK",
+                            "PARALLEL_CELLS", "PART_CELLS", "REL_FORMATS", "USAGE"),
     # custom measures
     "workbench.metrics.registry": ("register", "registered", "unregister"),
     # the analyses of results, fusion, charts, widgets and samples

@@ -83,8 +83,8 @@ from workbench.threads import in_threads
 from workbench.validation import check
 
 __all__ = ["TrecEvalError", "EXIT_STATUSES", "Options", "REL_FORMATS", "TrecMeasure", "ORDER", "MEASURES", "NICKNAMES",
-           "select_measures", "Evaluation", "evaluate", "JOINED_BLOCK", "PARALLEL_CELLS", "PART_CELLS", "bound", "render",
-           "USAGE", "main"]
+           "select_measures", "Evaluation", "evaluate", "JOINED_BLOCK", "PARALLEL_CELLS", "PART_CELLS", "bound",
+           "render", "USAGE", "main"]
 
 
 class TrecEvalError(ParameterError):
