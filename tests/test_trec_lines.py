@@ -493,6 +493,23 @@ def test_a_labels_column_counts_its_lines_while_it_holds_one_value_and_codes_the
     assert (codes.tolist(), names, codes.dtype) == ([0, 0, 0, 0, 1, 0], [b"r", b"x"], np.int32)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(topics=st.lists(st.sampled_from(["1", "2", "q3", "10"]), min_size=1, max_size=40),
+       tags=st.lists(st.sampled_from(["r", "s"]), min_size=1, max_size=40), plain=st.booleans())
+def test_each_labels_first_line_is_np_uniques_first_index(topics, tags, plain, tmp_path):
+    """Issue 42: a streamed block finds each topic's and tag's first line from the codes (numbered in order of
+    first appearance, as either reader numbers them: Arrow's pieces or the scanner), without np.unique's sort: the
+    indices np.unique(codes, return_index=True) gives, a run of one tag (codes held as one broadcast 0) too."""
+    path = tmp_path / "run"
+    gap = b" " if plain else b"  "  # a doubled space: not plain, read by the scanner
+    path.write_bytes(b"".join(f"{topic} Q0 d{i} 1 0.5".encode() + gap + tag.encode() + b"\n"
+                              for i, (topic, tag) in enumerate(zip(topics, tags * len(topics)))))
+    lines = read_lines(path, "run")
+    for labels in (lines.topics, lines.systems):
+        assert labels.firsts().tolist() == np.unique(np.asarray(labels.codes), return_index=True)[1].tolist()
+        assert [labels.names[labels.codes[i]] for i in labels.firsts()] == list(labels.names)
+
+
 @pytest.mark.parametrize("grade, plain", [(b"2", True), (b"-1", True), (b"007", True), (b"0x1F", False),
                                           (b"+1", True), (b"1.0", False), (b"99999999999999999999", False)])
 def test_arrow_takes_plain_grades_only(grade, plain):

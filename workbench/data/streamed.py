@@ -507,13 +507,11 @@ def _scored_block(block: Block, gold: Judgements, names: list[str], encoding: st
     runs = rank_runs(lines.systems, lines.topics, lines.documents, lines.values, score_precision=score_precision,
                      max_docs=max_docs, locate=lines.located)
     assert lines.systems is not None  # a run's lines are read with their systems
-    codes, first = np.unique(lines.systems.codes, return_index=True)
-    firsts = {lines.systems.names[c]: (0, block.numbers(int(lines.numbers[i])))
-              for c, i in zip(codes.tolist(), first.tolist(), strict=True)}
+    firsts = {system: (0, block.numbers(int(lines.numbers[i])))
+              for system, i in zip(lines.systems.names, lines.systems.firsts().tolist(), strict=True)}
     topics = list(lines.topics.names)
-    codes, first = np.unique(lines.topics.codes, return_index=True)
-    first_lines = {topics[c]: block.numbers(int(lines.numbers[i])) for c, i in zip(codes.tolist(), first.tolist(),
-                                                                                   strict=True)}
+    first_lines = {topic: block.numbers(int(lines.numbers[i]))
+                   for topic, i in zip(topics, lines.topics.firsts().tolist(), strict=True)}
     del lines
     judged = {t for t in topics if t in gold}
     rows: list[tuple[str, str, str, float]] = []
