@@ -503,7 +503,7 @@ def test_each_labels_first_line_is_np_uniques_first_index(topics, tags, plain, t
     path = tmp_path / "run"
     gap = b" " if plain else b"  "  # a doubled space: not plain, read by the scanner
     path.write_bytes(b"".join(f"{topic} Q0 d{i} 1 0.5".encode() + gap + tag.encode() + b"\n"
-                              for i, (topic, tag) in enumerate(zip(topics, tags * len(topics)))))
+                              for i, (topic, tag) in enumerate(zip(topics, tags * len(topics), strict=False))))
     lines = read_lines(path, "run")
     for labels in (lines.topics, lines.systems):
         assert labels.firsts().tolist() == np.unique(np.asarray(labels.codes), return_index=True)[1].tolist()
