@@ -370,3 +370,15 @@ def test_a_topic_back_in_its_own_block_is_read_there_and_one_back_many_blocks_la
         assert all(note.startswith(f"{run}: not grouped by topic (topic 'q0' comes again on line 301, after other "
                                    f"topics): partitioned to disk first, about {run.stat().st_size:,} bytes in ")
                    for note in notes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.lists(st.booleans(), min_size=16, max_size=16), min_size=1, max_size=20))
+def test_a_topics_width_is_its_first_space_as_argmax_finds_it(rows):
+    """Issue 42: the partition finds where each line's topic ends (its first C whitespace or NUL among the first 16
+    bytes, 16 where none) from the two words of its marks, as numpy's argmax along the row finds it."""
+    from workbench.data import streamed
+
+    marks = np.array(rows, dtype=bool)
+    expected = np.where(marks.any(axis=1), marks.argmax(axis=1), 16)
+    assert streamed._first_marked(marks).tolist() == expected.tolist()
