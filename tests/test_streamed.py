@@ -382,3 +382,26 @@ def test_a_topics_width_is_its_first_space_as_argmax_finds_it(rows):
     marks = np.array(rows, dtype=bool)
     expected = np.where(marks.any(axis=1), marks.argmax(axis=1), 16)
     assert streamed._first_marked(marks).tolist() == expected.tolist()
+
+
+_LINE_STARTS = [b"q1", b"q1", b"q12345", b"q1234567", b"q12345678", b"#c", b"", b" q1", b"\tq2", b"q1\x0b", b"\x00",
+                b"        q3", b"        q4", b"\t \t \t \t q5"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.tuples(st.sampled_from(_LINE_STARTS), st.sampled_from([b" Q0 d", b"\tQ0\td", b"", b"  "]),
+                                st.sampled_from([b"1 1 0.5 r", b"22 2 0.1 r", b""])), min_size=1, max_size=30),
+       end=st.sampled_from([b"\n", b""]), buckets=st.integers(2, 7))
+def test_each_line_goes_to_its_topics_bucket_as_hashed_alone(lines, end, buckets):
+    """Issue 42: the partition hashes only the lines whose first 8 bytes differ from the line before (or could end
+    their topic beyond them): every line still goes to the bucket of its own topic hashed alone (-1 for a blank or
+    # line), whatever the topics' lengths, separators, leading spaces and lines of one topic in a row."""
+    from workbench.data import streamed
+
+    chunk = b"\n".join(topic + middle + rest for topic, middle, rest in lines) + end
+    starts, ends, which = streamed._bucketed(chunk, buckets)
+    expected = []
+    for start, stop in zip(starts.tolist(), ends.tolist(), strict=True):
+        topic = streamed._topic(chunk[start:stop])
+        expected.append(-1 if topic is None else int(streamed._key_hash(topic) % np.uint64(buckets)))
+    assert which.tolist() == expected
