@@ -181,7 +181,7 @@ def test_should_stream_by_size_and_memory(tmp_path):
 # ------------------------------------------------------------------------ the cutting, for any block size
 def _read_back(block):
     """A block's data lines with their numbers in the run file, and its topics."""
-    rows = [(block.numbers(n), line) for n, line in enumerate(block.path.read_bytes().split(b"\n"), 1)
+    rows = [(block.numbers(n), line) for n, line in enumerate(block.read_bytes().split(b"\n"), 1)
             if line.split() and not line.startswith(b"#")]
     return {line.split()[0].decode() for _, line in rows}, rows
 
@@ -405,3 +405,33 @@ def test_each_line_goes_to_its_topics_bucket_as_hashed_alone(lines, end, buckets
         topic = streamed._topic(chunk[start:stop])
         expected.append(-1 if topic is None else int(streamed._key_hash(topic) % np.uint64(buckets)))
     assert which.tolist() == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(sizes=st.lists(st.integers(1, 40), min_size=1, max_size=12), block_bytes=st.integers(1, 300),
+       extra=st.sampled_from(["", "# note\n", "\n"]), end=st.booleans())
+def test_a_grouped_run_is_cut_into_blocks_of_whole_topics_no_larger_than_a_topic_and_a_read(sizes, block_bytes,
+                                                                                           extra, end):
+    """Issue 42: the blocks of a run grouped by topic, cut in the bytes read (each byte copied once): together they
+    are the file, each topic's lines lie in one block, each block's first line is numbered as in the file, and a
+    block holds at most its first topic's lines and one read (block_bytes) more."""
+    from workbench.data import streamed
+
+    lines = [f"t{topic} Q0 d{i} 1 {i / 7:.3f} run\n" + (extra if i == 1 else "")
+             for topic, size in enumerate(sizes) for i in range(size)]
+    text = "".join(lines).encode()
+    text = text if end else text.rstrip(b"\n")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run"
+        path.write_bytes(text)
+        blocks = list(streamed._grouped_blocks(path, block_bytes, lambda done: None))
+    assert b"".join(block for block, _ in blocks) == text
+    owner = {}
+    for number, (block, first) in enumerate(blocks):
+        assert first == text[:text.find(block) if block else len(text)].count(b"\n") + 1
+        topics = [line.split()[0] for line in block.split(b"\n") if line.split() and not line.startswith(b"#")]
+        for topic in topics:
+            assert owner.setdefault(topic, number) == number
+        if topics:
+            first_topic = b"".join(line + b"\n" for line in block.split(b"\n") if line.split()[:1] == topics[:1])
+            assert len(block) <= len(first_topic) + block_bytes + len(extra) + 40

@@ -66,7 +66,7 @@ from workbench.data.engines import PARALLEL_CELLS, PART_CELLS, row_parts, run_bl
 from workbench.data.trec.errors import TrecDuplicateError
 from workbench.data.trec.join import gain_table
 from workbench.data.trec.judgement_groups import group_table, read_judgement_groups
-from workbench.data.trec.lines import TrecLines, lines_at_once, read_lines
+from workbench.data.trec.lines import TrecLines, lines_at_once
 from workbench.data.trec.preferences import count_topics, read_preferences
 from workbench.data.trec.ranked import MAX_DOCS, judgements, rank_runs
 from workbench.data.trec.zscores import read_zscores
@@ -396,7 +396,7 @@ def _streamed(qrels_path: str | os.PathLike, run_path: str | os.PathLike, reques
 
     def read(block) -> tuple[tuple[str, ...], _BlockValues]:
         with _exit_status(2):
-            results = read_lines(block.path, "run", encoding="latin-1", systems=False)
+            results = block.lines("latin-1", systems=False)
         names, runid, last = results.topics.names, results.runid or "", block.numbers(int(results.numbers[-1]))
         topics = [t for t in sorted(names) if t in judged_set]
         if block.last and options.complete:  # the judged topics no block has: on trec_eval's placeholder

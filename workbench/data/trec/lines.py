@@ -261,22 +261,24 @@ def _spaces_note(raw: FileBytes, plain: bool) -> str | None:
 
 
 @validate(path=FilePath(), kind=KINDS, encoding=ENCODING, wanted=OTHER_FIELDS["run"], systems=Flag(),
-          notes=Instance((list,), "a list the notes are added to", optional=True))
+          notes=Instance((list,), "a list the notes are added to", optional=True),
+          data=Instance((bytes,), "the file's bytes (bytes)", optional=True))
 def read_lines(path: str | PathLike, kind: str, encoding: str = "utf-8",
                wanted: tuple[str, ...] | None = None, systems: bool = True, *,
-               notes: list[str] | None = None) -> TrecLines:
+               notes: list[str] | None = None, data: bytes | None = None) -> TrecLines:
     """The data lines of a qrels (``kind="qrels"``) or run (``"run"``) file: see the module docstring.
     ``wanted`` adds fields trec_eval ignores (``iteration``, ``rank``) as text; ``encoding`` decodes ids,
     topics and systems (the fields are cut on bytes, as trec_eval cuts them). ``systems=False``: a run's tags
     are not read but the last (``runid``; every line still needs one), as trec_eval reads them. ``notes``: a
     list the notes on the file (``"path: note"``) are added to instead of being warned
     (:class:`~workbench.data.trec.errors.TrecReadingWarning`), for a caller that reads files on threads and
-    warns their notes in its own order."""
+    warns their notes in its own order. ``data``: the file's bytes, already read (a block of a streamed run, held in
+    memory), which ``path`` then names."""
     check(wanted, OTHER_FIELDS[kind], "wanted", "read_lines")
     name = STDIN_NAME if str(path) == STDIN else str(path)
     value = "grade" if kind == "qrels" else "score"
     wanted = ("topic", "document", value, *(("system",) if kind == "run" and systems else ()), *(wanted or ()))
-    raw = read_buffer(path, TrecFormatError)
+    raw = read_buffer(path, TrecFormatError) if data is None else data
     if not len(raw):
         raise TrecFormatError("the file is empty", path=name)
     raw, codec, plain = _recoded(raw, codecs.lookup(encoding).name, name)
