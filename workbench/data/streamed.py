@@ -8,14 +8,15 @@ the file and hands each block to its caller; :func:`evaluate_files` is ``Campaig
 way (the ``eval`` command's ``--stream``), and the ``trec_eval`` drop-in streams with its own printing.
 
 A run **grouped by topic** (every topic's lines together, as search engines write them) is read in blocks of about
-``block_bytes`` (:data:`BLOCK_BYTES`), each cut at a line end and then before the topic running over it, so that
-the memory is that of a block's work, whatever the file's size. A run **not grouped** (a topic coming back after
-another began) is said in a :class:`StreamWarning` naming the line, and partitioned to disk first. A plain file is
-first sampled (:data:`SAMPLES` lines at even steps, :func:`_scattered`): a topic seen on both sides of another, more
-than a block apart, proves it not grouped before any block is scored; otherwise the grouped pass finds a topic
-that comes back in a later block, and its blocks' scores are dropped. Partitioned, each line is
-copied, as bytes, into one of ``1.25 × size / block_bytes`` bucket files by a hash of its topic (temporary space: the
-file's size, in :func:`tempfile.gettempdir`, said in the warning), then the buckets are streamed. Errors and notes
+``block_bytes`` (:data:`BLOCK_BYTES`), each cut before the topic running over it and held in memory (the next one
+read while it is scored), so that the memory is that of a block's work, whatever the file's size. A run **not
+grouped** (a topic coming back after another began) is said in a :class:`StreamWarning` naming the line, and
+partitioned to disk first. A plain file is first sampled (:data:`SAMPLES` lines at even steps,
+:func:`_scattered`): a topic seen on both sides of another, more than a block apart, proves it not grouped before
+any block is scored; otherwise the grouped pass finds a topic that comes back in a later block, and its blocks'
+scores are dropped. Partitioned, each line is copied, as bytes, into one of ``1.25 × size / block_bytes`` bucket
+files by a hash of its topic (temporary space: the file's size, in :func:`tempfile.gettempdir`, said in the
+warning), then the buckets are streamed. Errors and notes
 name the run file and its own line numbers (a side table of each block's lines), never a block's; temporary files
 are removed when the work ends, on success and on error.
 
