@@ -107,7 +107,7 @@ class Labels:
     def firsts(self) -> np.ndarray:
         """Each name's first line (an index into ``codes``), names in order: where a code passes every code before
         it, since codes number the names in order of first appearance (``np.unique(codes, return_index=True)``'s
-        indices without its sort: 1.7M lines, 60 ms → 4 ms).
+        indices without its sort: 1.7M lines, 28 → 10 ms).
 
         >>> Labels(np.array([0, 1, 0, 2, 1]), ("a", "b", "c")).firsts().tolist()
         [0, 1, 3]
