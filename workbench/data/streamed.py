@@ -210,14 +210,14 @@ def _topic_start(carry: bytes, piece: bytearray) -> int:
     topic, at = None, end
     while at > first:  # the piece's own whole lines
         start = piece.rfind(b"\n", first, at - 1) + 1 or first
-        mine = _topic(piece[start:at])
+        mine = _topic(bytes(memoryview(piece)[start:at]))
         if topic is None:
             topic = mine
         elif mine is not None and mine != topic:
             return len(carry) + at
         at = start
     held = carry.rfind(b"\n") + 1
-    mine = _topic(carry[held:] + piece[:first])  # the line across the two
+    mine = _topic(carry[held:] + memoryview(piece)[:first])  # the line across the two
     if topic is None:
         topic = mine
     elif mine is not None and mine != topic:
