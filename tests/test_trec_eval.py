@@ -98,42 +98,16 @@ def test_registered_measures_equal_pytrec_eval(data, level):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=trec_campaigns(), level=st.integers(1, 3), complete=st.booleans(), judged_only=st.booleans())
-def test_two_threads_score_what_one_scores(data, level, complete, judged_only, monkeypatch, tmp_path_factory):
-    """Every measure of the qrels format, on two halves of the topics on two threads (as large tables are
-    scored), gives each topic the value one pass over the whole table gives."""
-    from workbench import threads as threads_module
+@given(data=trec_campaigns(), block=st.sampled_from([1 << 19, 1, 2, 3, 5, 9]), parts=st.booleans(),
+       threads=st.sampled_from(["1", "2"]), level=st.integers(1, 3), complete=st.booleans(), judged_only=st.booleans())
+def test_blocks_and_parts_on_threads_print_what_one_pass_prints(data, block, parts, threads, level, complete,
+                                                               judged_only, monkeypatch, tmp_path_factory):
+    """Every measure of the qrels format, the run joined and scored a block of whole topics at a time
+    (JOINED_BLOCK entries, a topic the run lacks counting one: -c's placeholder), each block's table scored in
+    parts of its rows (as large tables are), on one thread or two: the lines one join of every topic scored whole
+    prints, to the byte, and the same values."""
     from workbench import trec_eval
     from workbench.data import engines
-
-    qrels, run = data
-    requests = [m.name for m in trec_eval.MEASURES if m.reads in ("qrels", "any")]
-    files = write_trec(tmp_path_factory.mktemp("threads"), qrels, {"tag": run})
-    options = Options(rel=level, complete=complete, judged_only=judged_only)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", WorkbenchWarning)
-        try:
-            whole = evaluate(*files, requests, options)
-        except TrecEvalError:  # no topic with both results and judgements
-            return
-        with monkeypatch.context() as patch:
-            patch.setattr(engines, "PARALLEL_CELLS", 0)
-            patch.setattr(threads_module, "threads", lambda: 2)
-            halves = evaluate(*files, requests, options)
-    assert render(halves, per_topic=True) == render(whole, per_topic=True)
-    assert repr([columns for _, _, columns in halves.rows]) == repr([columns for _, _, columns in whole.rows])
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=trec_campaigns(), block=st.integers(1, 9), level=st.integers(1, 3), complete=st.booleans(),
-       judged_only=st.booleans(), threads=st.sampled_from(["1", "2"]))
-def test_blocks_of_topics_joined_and_scored_apart_print_what_one_join_prints(data, block, level, complete,
-                                                                            judged_only, threads, monkeypatch,
-                                                                            tmp_path_factory):
-    """Every measure of the qrels format, the run joined and scored a block of whole topics at a time
-    (JOINED_BLOCK entries, a topic the run lacks counting one: -c's placeholder), on one thread or two: the lines
-    one join of every topic prints, to the byte, and the same values."""
-    from workbench import trec_eval
 
     qrels, run = data
     requests = [m.name for m in trec_eval.MEASURES if m.reads in ("qrels", "any")]
@@ -147,10 +121,11 @@ def test_blocks_of_topics_joined_and_scored_apart_print_what_one_join_prints(dat
             return
         with monkeypatch.context() as patch:
             patch.setattr(trec_eval, "JOINED_BLOCK", block)
+            patch.setattr(engines, "PARALLEL_CELLS", 0 if parts else engines.PARALLEL_CELLS)
             patch.setenv(THREADS_VARIABLE, threads)
-            blocked = evaluate(*files, requests, options)
-    assert render(blocked, per_topic=True) == render(whole, per_topic=True)
-    assert repr([columns for _, _, columns in blocked.rows]) == repr([columns for _, _, columns in whole.rows])
+            split = evaluate(*files, requests, options)
+    assert render(split, per_topic=True) == render(whole, per_topic=True)
+    assert repr([columns for _, _, columns in split.rows]) == repr([columns for _, _, columns in whole.rows])
 
 
 @pytest.mark.parametrize("qrels_text, line", [("1 0 a 1\n2 0 a 1\n3 0 a 1\n3 0 a 0\n", 4),
