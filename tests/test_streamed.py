@@ -435,3 +435,18 @@ def test_a_grouped_run_is_cut_into_blocks_of_whole_topics_no_larger_than_a_topic
         if topics:
             first_topic = b"".join(line + b"\n" for line in block.split(b"\n") if line.split()[:1] == topics[:1])
             assert len(block) <= len(first_topic) + block_bytes + len(extra) + 40
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_the_largest_block_size_reads_a_small_file_with_a_buffer_of_its_size(tmp_path, packed):
+    """Issue 42: the reading buffer (used again for every read) is no larger than the file's data, so that the
+    largest block size the domain takes (2^40 bytes) streams a small run, plain or gzip (its last topic a block of
+    its own, as always)."""
+    import gzip
+
+    from workbench.data import streamed
+
+    text = b"q1 Q0 d1 1 0.5 r\nq2 Q0 d1 1 0.5 r\n"
+    path = tmp_path / "run"
+    path.write_bytes(gzip.compress(text) if packed else text)
+    assert list(streamed._grouped_blocks(path, 1 << 40, lambda done: None)) == [(text[:17], 1), (text[17:], 2)]

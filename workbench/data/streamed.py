@@ -37,6 +37,7 @@ import io
 import itertools
 import os
 import re
+import stat
 import tempfile
 import warnings
 import zlib
@@ -146,14 +147,17 @@ def _line_chunks(path: str | PathLike, size: int, advance: Callable[[int], objec
     line end but the last; ``advance`` told the file's bytes read as they are. ``cut_at(carry, piece)``: where to
     end a piece, counted from the start of ``carry`` (the bytes after the last cut) followed by ``piece`` (the bytes
     just read), 0 to read on; by default after the piece's last line end (:func:`_topic_start`: whole topics). The
-    file is read into one buffer, used again for each read, and each byte copied once, into the piece given (a new
-    64 MB object costs 16,000 page faults)."""
+    file is read into one buffer, used again for each read, no larger than the data (five times a gzip file's bytes),
+    and each byte copied once, into the piece given (a new 64 MB object costs 16,000 page faults)."""
     cut_at = cut_at or _after_line_end
     carry = b""
-    buffer = bytearray(size)
     with open(path, "rb") as raw:
         packed = raw.read(2) == GZIP_MAGIC
         raw.seek(0)
+        stored = os.fstat(raw.fileno())
+        if stat.S_ISREG(stored.st_mode):  # a pipe's size is unknown
+            size = min(size, max(stored.st_size * (5 if packed else 1), 1))
+        buffer = bytearray(size)
         stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if packed else raw  # type: ignore[assignment]
         where = 0
         while True:
