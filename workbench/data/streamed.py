@@ -332,24 +332,35 @@ def _scattered(path: str | PathLike, size: int, block_bytes: int) -> tuple[bytes
 _MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)  # a word's first k bytes
 
 
+def _words(buffer: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The 8 bytes from each of ``starts`` (ascending) as a little-endian word, zeros past the buffer's end.
+
+        >>> words = _words(np.frombuffer(b"q1 Q0 d1\\nq2", dtype=np.uint8), np.array([0, 9]))
+        >>> [word.to_bytes(8, "little").rstrip(b"\\0") for word in words.tolist()]
+        [b'q1 Q0 d1', b'q2']
+    """
+    words = np.zeros(starts.size, dtype="<u8")
+    fit = int(np.searchsorted(starts, buffer.size - 8, side="right"))
+    if fit:
+        at = np.ndarray((buffer.size - 7,), dtype="<u8", buffer=buffer, strides=(1,))  # a word at every byte
+        words[:fit] = at[starts[:fit]]
+    for row, start in enumerate(starts[fit:].tolist(), fit):
+        words[row] = int.from_bytes(buffer[start:start + 8].tobytes(), "little")
+    return words
+
+
 def _windows(buffer: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """The :data:`KEY_BYTES` bytes from each of ``starts`` (ascending; zeros past the buffer's end), a row each:
-    read in place where a whole window fits, the last few padded (no padded copy of the buffer).
+    """The :data:`KEY_BYTES` (16) bytes from each of ``starts`` (ascending; zeros past the buffer's end), a row each:
+    two of :func:`_words`.
 
         >>> windows = _windows(np.frombuffer(b"q1 Q0 d1\\nq2 Q0", dtype=np.uint8), np.array([0, 9]))
         >>> windows[0].tobytes(), windows[1].tobytes().rstrip(b"\\0")
         (b'q1 Q0 d1\\nq2 Q0\\x00\\x00', b'q2 Q0')
     """
-    whole = int(np.searchsorted(starts, buffer.size - KEY_BYTES, side="right"))
-    rows = np.lib.stride_tricks.as_strided(buffer, shape=(max(buffer.size - KEY_BYTES + 1, 0), KEY_BYTES),
-                                           strides=(1, 1))
-    windows = np.empty((starts.size, KEY_BYTES), dtype=np.uint8)
-    windows[:whole] = rows[starts[:whole]]
-    windows[whole:] = 0
-    for row, start in enumerate(starts[whole:].tolist(), whole):
-        tail = buffer[start:start + KEY_BYTES]
-        windows[row, :tail.size] = tail
-    return windows
+    words = np.empty((starts.size, 2), dtype="<u8")
+    words[:, 0] = _words(buffer, starts)
+    words[:, 1] = _words(buffer, starts + 8)
+    return words.view(np.uint8)
 
 
 def _key_hashes(windows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -384,23 +395,6 @@ def _key_hash(topic: bytes) -> np.uint64:
     return _key_hashes(_windows(np.frombuffer(topic[:KEY_BYTES] + b" ", dtype=np.uint8), np.zeros(1, np.int64)))[0][0]
 
 
-def _first_words(buffer: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """The 8 bytes from each of ``starts`` (ascending) as a little-endian word, zeros past the buffer's end.
-
-        >>> words = _first_words(np.frombuffer(b"q1 Q0 d1\\nq2", dtype=np.uint8), np.array([0, 9]))
-        >>> [word.to_bytes(8, "little").rstrip(b"\\0") for word in words.tolist()]
-        [b'q1 Q0 d1', b'q2']
-    """
-    words = np.zeros(starts.size, dtype="<u8")
-    fit = int(np.searchsorted(starts, buffer.size - 8, side="right"))
-    if fit:
-        at = np.ndarray((buffer.size - 7,), dtype="<u8", buffer=buffer, strides=(1,))  # a word at every byte
-        words[:fit] = at[starts[:fit]]
-    for row, start in enumerate(starts[fit:].tolist(), fit):
-        words[row] = int.from_bytes(buffer[start:start + 8].tobytes(), "little")
-    return words
-
-
 _ONES, _HIGHS = np.uint64(0x0101010101010101), np.uint64(0x8080808080808080)
 
 
@@ -420,7 +414,7 @@ def _bucketed(chunk: bytes, buckets: int) -> tuple[np.ndarray, np.ndarray, np.nd
     if not chunk.endswith(b"\n"):
         ends = np.append(ends, buffer.size)
     starts = np.concatenate(([0], ends[:-1]))
-    first = _first_words(buffer, starts)
+    first = _words(buffer, starts)
     lead = (first & np.uint64(0xFF)).astype(np.uint8)
     same = np.zeros(starts.size, dtype=bool)
     np.equal(first[1:], first[:-1], out=same[1:])
